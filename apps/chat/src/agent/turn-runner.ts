@@ -1,0 +1,116 @@
+/**
+ * Runs one agent turn: spawns the argv in its own process group, drains stdout and stderr together
+ * from the start, reports liveness while it runs, and on cancel or timeout kills the whole tree
+ * (SIGTERM, SIGKILL after the grace period). Leftover members of the group (tools the agent left
+ * running) are terminated when the agent itself exits. Nothing here decides what to post.
+ */
+import { createOutputCapture } from './output-capture.ts'
+import { spawnGroup } from './process-group.ts'
+
+/** How a turn ended. */
+export type TurnOutcome = 'ok' | 'failed' | 'cancelled' | 'timeout'
+
+/** The result of one turn; texts are raw (not redacted yet). */
+export interface TurnResult {
+  outcome: TurnOutcome
+  exitCode: number | null
+  signal: string | null
+  /** Why the agent could not start, when it could not. */
+  spawnError?: string
+  stdout: string
+  droppedStdoutBytes: number
+  /** Last bytes of stdout+stderr, for the failure message. */
+  tail: string
+  durationMs: number
+}
+
+/** Progress of a running turn, reported every `livenessMs`. */
+export interface TurnLiveness {
+  elapsedMs: number
+  outputBytes: number
+}
+
+/** Options of {@link runTurn}. */
+export interface RunTurnOptions {
+  argv: readonly string[]
+  env: NodeJS.ProcessEnv
+  cwd?: string
+  /** Aborting cancels the turn (kills the tree). */
+  signal?: AbortSignal
+  /** Optional wall-clock cap; none by default. */
+  timeoutMs?: number | undefined
+  /** SIGTERM → SIGKILL grace period. */
+  graceMs: number
+  maxOutputBytes: number
+  tailBytes: number
+  livenessMs?: number
+  onLiveness?: (l: TurnLiveness) => void
+  /** Called once the process exists; the group's pid, for local diagnostics only. */
+  onStart?: (pid: number | undefined) => void
+}
+
+const STREAM_CLOSE_WAIT_MS = 2000
+
+function streamEnded(stream: NodeJS.ReadableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => resolve()
+    stream.once('close', done)
+    stream.once('end', done)
+    stream.once('error', done)
+  })
+}
+
+/** Runs one turn to completion, cancellation or timeout. Never throws for agent failures. */
+export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
+  const started = Date.now()
+  const capture = createOutputCapture({ maxBytes: options.maxOutputBytes, tailBytes: options.tailBytes })
+  const group = spawnGroup(options.argv, { env: options.env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) })
+  options.onStart?.(group.pid)
+  group.stdout.on('data', (c: Buffer) => capture.onStdout(c))
+  group.stderr.on('data', (c: Buffer) => capture.onStderr(c))
+  const streamsDone = Promise.all([streamEnded(group.stdout), streamEnded(group.stderr)])
+
+  let stoppedBy: 'cancelled' | 'timeout' | undefined
+  let killing: Promise<unknown> | undefined
+  const stop = (why: 'cancelled' | 'timeout') => {
+    if (stoppedBy !== undefined) return
+    stoppedBy = why
+    killing = group.terminate(options.graceMs)
+  }
+  const onAbort = () => stop('cancelled')
+  if (options.signal?.aborted) stop('cancelled')
+  options.signal?.addEventListener('abort', onAbort, { once: true })
+  const timer = options.timeoutMs === undefined ? undefined : setTimeout(() => stop('timeout'), options.timeoutMs)
+  const liveness =
+    options.onLiveness === undefined
+      ? undefined
+      : setInterval(() => options.onLiveness?.({ elapsedMs: Date.now() - started, outputBytes: capture.totalBytes }), options.livenessMs ?? 10_000)
+
+  try {
+    const exit = await group.exited
+    // The agent is gone; anything it left in its group (a backgrounded tool) goes too.
+    if (killing === undefined && group.isAlive()) killing = group.terminate(options.graceMs)
+    await killing
+    // A member that escaped the group (setsid) may still hold the pipes: do not wait on it forever.
+    let closeTimer: NodeJS.Timeout | undefined
+    await Promise.race([streamsDone, new Promise((r) => (closeTimer = setTimeout(r, STREAM_CLOSE_WAIT_MS)))])
+    clearTimeout(closeTimer)
+    group.stdout.destroy()
+    group.stderr.destroy()
+    const outcome: TurnOutcome = stoppedBy ?? (exit.code === 0 && exit.spawnError === undefined ? 'ok' : 'failed')
+    return {
+      outcome,
+      exitCode: exit.code,
+      signal: exit.signal,
+      ...(exit.spawnError === undefined ? {} : { spawnError: exit.spawnError }),
+      stdout: capture.stdoutText(),
+      droppedStdoutBytes: capture.droppedStdoutBytes,
+      tail: capture.tailText(),
+      durationMs: Date.now() - started,
+    }
+  } finally {
+    if (timer !== undefined) clearTimeout(timer)
+    if (liveness !== undefined) clearInterval(liveness)
+    options.signal?.removeEventListener('abort', onAbort)
+  }
+}

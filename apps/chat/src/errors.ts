@@ -1,0 +1,67 @@
+import { EXIT_CODES, type ExitCode } from './exit-codes.ts'
+
+/** Stable error codes of the chat loop; callers branch on `code`, never on the message. */
+export type ChatErrorCode =
+  | 'CHAT_USAGE'
+  | 'CHAT_CONFIG_INVALID'
+  | 'CHAT_NO_OPERATOR'
+  | 'CHAT_NOT_LINKED'
+  | 'CHAT_REMOTE_ENDPOINT'
+  | 'CHAT_GROUP_SETUP'
+  | 'CHAT_DAEMON_LOST'
+  | 'CHAT_AGENT_NO_RESUME'
+  | 'CHAT_STATE'
+  | 'CHAT_LOCKED'
+  | 'CHAT_RPC'
+  | 'CHAT_DAEMON_UNAVAILABLE'
+  | 'CHAT_RECEIPT_TRANSITION'
+  | 'CHAT_INTERNAL'
+
+const EXIT_BY_CODE: Readonly<Record<ChatErrorCode, ExitCode>> = {
+  CHAT_USAGE: EXIT_CODES.setup,
+  CHAT_CONFIG_INVALID: EXIT_CODES.setup,
+  CHAT_NO_OPERATOR: EXIT_CODES.setup,
+  CHAT_NOT_LINKED: EXIT_CODES.setup,
+  CHAT_REMOTE_ENDPOINT: EXIT_CODES.remoteEndpointRefused,
+  CHAT_GROUP_SETUP: EXIT_CODES.groupSetupFailed,
+  CHAT_DAEMON_LOST: EXIT_CODES.daemonLost,
+  CHAT_AGENT_NO_RESUME: EXIT_CODES.agentCannotResume,
+  CHAT_STATE: EXIT_CODES.setup,
+  CHAT_LOCKED: EXIT_CODES.setup,
+  CHAT_RPC: EXIT_CODES.setup,
+  CHAT_DAEMON_UNAVAILABLE: EXIT_CODES.daemonLost,
+  CHAT_RECEIPT_TRANSITION: EXIT_CODES.setup,
+  CHAT_INTERNAL: EXIT_CODES.setup,
+}
+
+/** The one error class of `@e2e-col/chat`. Messages never carry secrets or full phone numbers. */
+export class ChatError extends Error {
+  readonly code: ChatErrorCode
+  constructor(code: ChatErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options)
+    this.name = 'ChatError'
+    this.code = code
+  }
+  /** The process exit code this error ends the command with. */
+  get exitCode(): ExitCode {
+    return EXIT_BY_CODE[this.code]
+  }
+}
+
+/** A JSON-RPC error answered by the daemon. `error.data` is deliberately not kept. */
+export class SignalRpcError extends ChatError {
+  readonly rpcCode: number
+  readonly method: string
+  constructor(method: string, rpcCode: number, message: string) {
+    super('CHAT_RPC', `signal-cli ${method} failed (${rpcCode}): ${message}`)
+    this.name = 'SignalRpcError'
+    this.rpcCode = rpcCode
+    this.method = method
+  }
+}
+
+/** Maps anything thrown to an exit code: ChatError by its code, everything else is internal (1). */
+export function exitCodeOf(err: unknown): ExitCode {
+  if (err instanceof ChatError) return err.exitCode
+  return EXIT_CODES.setup
+}

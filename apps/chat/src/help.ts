@@ -1,0 +1,40 @@
+import { CONTROL_PHRASES_HELP } from './control.ts'
+import { EXIT_CODE_TABLE } from './exit-codes.ts'
+
+/** The `--help` text. */
+export function helpText(): string {
+  return `e2e-col chat "<topic>" [options]
+
+Drive a coding agent on this machine from an operator-only Signal group. Each message an operator
+posts becomes the agent's next prompt, one turn at a time, in one pinned agent session; replies come
+back redacted and chunked. The topic is the first prompt.
+
+Options:
+  --operator +E164          who may drive the agent (repeatable; or E2E_COL_CHAT_OPERATORS=+1…,+2…).
+                            Required: no operator means nobody.
+  --allow-tool TOOL         the agent's tool allowlist (repeatable). Default read-only:
+                            copilot: view, grep, glob, shell(git status|log|diff), shell(cat)
+                            claude:  Read, Grep, Glob, Bash(git status|log|diff:*), Bash(cat:*)
+  --dangerous-all-tools     the agent's allow-all-tools flag (never allow-all paths/URLs);
+                            overrides --allow-tool
+  --agent copilot|claude|command   default copilot
+  --agent-command ARGV      for --agent command: JSON array or words, with {sessionId} {prompt} {allowTool}
+  --agent-program PATH      run this binary instead of copilot/claude from PATH
+  --group-name NAME         instead of e2e-col-<host>[-<tmux session>]-<topic slug>
+  --host NAME               host part of the group name (default: this hostname)
+  --retry-budget N          daemon reconnect attempts before giving up with exit 4 (default 10)
+  --inbox-capacity N        queued prompts (default 32; or E2E_COL_CHAT_INBOX_CAPACITY)
+  --turn-timeout SECONDS    kill a turn after this long (default: no cap)
+  --max-reply-bytes N       longest reply posted per turn (default 16384); the rest is noted as cut
+  --unsafe-remote-endpoint  allow a signal-cli daemon that is not on loopback
+  --resume GROUP_ID         re-attach to a chat started here before (same group, same agent session)
+  -h, --help                this text
+
+Environment: SIGNAL_CLI_URL (default http://127.0.0.1:8080), SIGNAL_CLI_ACCOUNT (the account to use).
+
+In the group: ${CONTROL_PHRASES_HELP}. Anything else is a prompt.
+
+Exit codes:
+${EXIT_CODE_TABLE.map((e) => `  ${e.code}  ${e.meaning}`).join('\n')}
+`
+}

@@ -1,0 +1,75 @@
+/** The texts the loop posts. Pure; the caller redacts before posting. */
+import { CONTROL_PHRASES_HELP } from '../control.ts'
+
+/** Facts shown in the announcement. */
+export interface AnnouncementFacts {
+  host: string
+  topic: string
+  agent: string
+  sessionId: string
+  allowlist: readonly string[]
+  inboxCapacity: number
+  resumedAtTurn?: number | undefined
+}
+
+export function announcement(f: AnnouncementFacts): string {
+  const head =
+    f.resumedAtTurn === undefined
+      ? `e2e-col chat started on ${f.host}.`
+      : `e2e-col chat resumed on ${f.host}: same agent session, continuing after turn ${f.resumedAtTurn}.`
+  return [
+    head,
+    `topic: ${f.topic}`,
+    `agent: ${f.agent}, session ${f.sessionId}`,
+    `allowed tools (what a message here can make the agent do): ${f.allowlist.join(', ')}`,
+    `each message is the next prompt, one turn at a time; up to ${f.inboxCapacity} wait in the queue.`,
+    `control: ${CONTROL_PHRASES_HELP}.`,
+  ].join('\n')
+}
+
+/** Compact duration: 45s, 3m05s, 1h02m. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000))
+  if (s < 60) return `${s}s`
+  const m = Math.floor(s / 60)
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`
+}
+
+/** Facts shown by `status`. */
+export interface StatusFacts {
+  sessionId: string
+  turn: number
+  running: { turn: number; elapsedMs: number; outputBytes: number } | undefined
+  allowlist: readonly string[]
+  queued: number
+  capacity: number
+  membership: { agoMs: number; ok: boolean } | undefined
+}
+
+export function statusText(f: StatusFacts): string {
+  const state = f.running === undefined ? 'idle' : `turn ${f.running.turn} running for ${formatDuration(f.running.elapsedMs)} (${f.running.outputBytes} bytes of output so far)`
+  const check = f.membership === undefined ? 'not yet' : `${formatDuration(f.membership.agoMs)} ago, ${f.membership.ok ? 'ok' : 'FAILED: posting withheld'}`
+  return [
+    `status: ${state}`,
+    `session ${f.sessionId}, ${f.turn} turn(s) so far`,
+    `allowed tools: ${f.allowlist.join(', ')}`,
+    `queue: ${f.queued}/${f.capacity}`,
+    `last membership check: ${check}`,
+  ].join('\n')
+}
+
+/** The short failure notice of a turn; `tail` is already redacted and bounded. */
+export function failureText(turn: number, how: string, tail: string): string {
+  const body = tail.trim() === '' ? '(no output)' : tail.trimEnd()
+  return `turn ${turn} failed: ${how}. The chat goes on; the next message resumes the same session.\nlast output:\n${body}`
+}
+
+/** The last `maxBytes` UTF-8 bytes of `text`, cut at a code point boundary. */
+export function lastBytes(text: string, maxBytes: number): string {
+  const bytes = new TextEncoder().encode(text)
+  if (bytes.length <= maxBytes) return text
+  let start = bytes.length - maxBytes
+  while (start < bytes.length && ((bytes[start] as number) & 0xc0) === 0x80) start++
+  return `…${new TextDecoder().decode(bytes.subarray(start))}`
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest'
+import { advanceReceipt, isFinalReceipt, RECEIPT_EMOJI, type ReceiptState } from './receipts.ts'
+
+describe('receipts', () => {
+  it('walks queued → running → done|failed|cancelled', () => {
+    for (const end of ['done', 'failed', 'cancelled'] as const) {
+      let s: ReceiptState = advanceReceipt(undefined, 'queued')
+      s = advanceReceipt(s, 'running')
+      expect(advanceReceipt(s, end)).toBe(end)
+      expect(isFinalReceipt(end)).toBe(true)
+    }
+  })
+  it('lets a queued message be cancelled without running', () => {
+    expect(advanceReceipt('queued', 'cancelled')).toBe('cancelled')
+  })
+  it.each([
+    [undefined, 'running'],
+    ['queued', 'done'],
+    ['done', 'running'],
+    ['cancelled', 'failed'],
+    ['running', 'queued'],
+  ] as const)('refuses %s → %s', (from, to) => {
+    expect(() => advanceReceipt(from, to)).toThrow(expect.objectContaining({ code: 'CHAT_RECEIPT_TRANSITION' }))
+  })
+  it('shows a distinct reaction for every state', () => {
+    expect(new Set(Object.values(RECEIPT_EMOJI)).size).toBe(5)
+  })
+})

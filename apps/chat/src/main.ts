@@ -1,0 +1,35 @@
+/** Composition root of the `e2e-col` bin: parse, run, exit. */
+import { execFileSync } from 'node:child_process'
+import { runChat } from './chat.ts'
+import { loadConfig } from './config.ts'
+import { exitCodeOf } from './errors.ts'
+import { helpText } from './help.ts'
+
+function tmuxSession(env: NodeJS.ProcessEnv): string | undefined {
+  if (env['TMUX'] === undefined) return undefined
+  try {
+    return execFileSync('tmux', ['display-message', '-p', '#S'], { encoding: 'utf8', timeout: 2000 }).trim() || undefined
+  } catch {
+    return undefined
+  }
+}
+
+async function main(): Promise<number> {
+  let invocation
+  try {
+    invocation = loadConfig(process.argv.slice(2), process.env)
+  } catch (err) {
+    console.error(`e2e-col: ${(err as Error).message}\n(e2e-col --help for usage)`)
+    return exitCodeOf(err)
+  }
+  if (invocation.kind === 'help') {
+    console.log(helpText())
+    return 0
+  }
+  const stop = new AbortController()
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, () => stop.abort())
+  const config = { ...invocation.config, tmuxSession: tmuxSession(process.env) }
+  return runChat(config, { agentEnv: process.env, log: (line) => console.error(`[e2e-col] ${line}`), stop: stop.signal })
+}
+
+process.exitCode = await main()

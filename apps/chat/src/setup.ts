@@ -1,0 +1,105 @@
+/**
+ * Startup, in the order the issue fixes: endpoint, account, agent, then the group (created and its
+ * message request accepted before anything is posted) or, with --resume, the group of a chat started
+ * here before. Every failure maps to its exit code through {@link ChatError}.
+ */
+import { randomUUID } from 'node:crypto'
+import { probeResumeSupport } from './agent/resume-probe.ts'
+import { isLoopbackUrl, type ChatConfig } from './config.ts'
+import { ChatError } from './errors.ts'
+import { chatGroupName } from './group-name.ts'
+import type { DaemonHealth } from './loop/daemon-health.ts'
+import { maskPhone } from './loop/local-log.ts'
+import type { ChatSignal } from './signal/port.ts'
+import { loadChatState, saveChatState, type ChatState } from './state/chat-state.ts'
+import { lockSession, type SessionLock } from './state/session-lock.ts'
+
+/** A chat ready to loop. */
+export interface PreparedChat {
+  signal: ChatSignal
+  account: string
+  state: ChatState
+  lock: SessionLock
+  resumed: boolean
+}
+
+async function resolveAccount(config: ChatConfig, signal: ChatSignal, health: DaemonHealth): Promise<string> {
+  const accounts = await health.call('listAccounts', () => signal.listAccounts())
+  const link = 'link this machine first: `signal-cli link -n e2e-col` and scan the QR code with Signal on your phone (Settings → Linked devices)'
+  if (accounts === undefined) {
+    // A single-account daemon (-a): it serves exactly one number, which we must be told.
+    if (config.account === undefined) throw new ChatError('CHAT_USAGE', 'the daemon runs with -a: set SIGNAL_CLI_ACCOUNT to that number')
+    return config.account
+  }
+  if (config.account !== undefined) {
+    if (!accounts.includes(config.account)) throw new ChatError('CHAT_NOT_LINKED', `account ${maskPhone(config.account)} is not on this daemon; ${link}`)
+    return config.account
+  }
+  if (accounts.length === 1 && accounts[0] !== undefined) return accounts[0]
+  if (accounts.length === 0) throw new ChatError('CHAT_NOT_LINKED', `the daemon has no account; ${link}`)
+  throw new ChatError('CHAT_USAGE', 'the daemon serves several accounts: set SIGNAL_CLI_ACCOUNT')
+}
+
+/** Runs the startup checks and creates (or re-attaches) the group. */
+export async function prepareChat(
+  config: ChatConfig,
+  deps: { makeSignal(account: string | undefined): ChatSignal; agentEnv: NodeJS.ProcessEnv; health: DaemonHealth; log(line: string): void },
+): Promise<PreparedChat> {
+  if (!isLoopbackUrl(config.signalUrl) && !config.unsafeRemoteEndpoint) {
+    throw new ChatError('CHAT_REMOTE_ENDPOINT', `refusing non-loopback signal-cli endpoint ${config.signalUrl.host}: the daemon has no authentication; pass --unsafe-remote-endpoint if you really mean it`)
+  }
+  const account = await resolveAccount(config, deps.makeSignal(undefined), deps.health)
+  const signal = deps.makeSignal(account)
+  await probeResumeSupport({ agent: config.agent, program: config.agentProgram, commandTemplate: config.agentCommand, env: deps.agentEnv })
+
+  if (config.resume !== undefined) {
+    const state = loadChatState(config.stateRoot, config.resume)
+    if (state.account !== account) throw new ChatError('CHAT_STATE', 'that chat was started with another account')
+    if (state.agent !== config.agent) throw new ChatError('CHAT_STATE', `that chat runs agent ${state.agent}: pass --agent ${state.agent}`)
+    const lock = lockSession(config.stateRoot, state.sessionId)
+    try {
+      const m = await deps.health.call('listGroups', () => signal.groupMembership(state.groupId))
+      if (m === undefined || !m.isMember) throw new ChatError('CHAT_GROUP_SETUP', 'the chat group is gone or this account left it')
+    } catch (err) {
+      lock.release()
+      throw err
+    }
+    return { signal, account, state, lock, resumed: true }
+  }
+
+  const sessionId = randomUUID()
+  const lock = lockSession(config.stateRoot, sessionId)
+  try {
+    const name = chatGroupName({ host: config.host, topic: config.topic ?? '', tmuxSession: config.tmuxSession, override: config.groupName })
+    const members = config.operators.filter((o) => o !== account)
+    let groupId: string
+    try {
+      groupId = await signal.createGroup(name, members)
+    } catch (err) {
+      throw new ChatError('CHAT_GROUP_SETUP', `could not create the group: ${(err as Error).message}`, { cause: err })
+    }
+    try {
+      await signal.acceptGroup(groupId)
+    } catch (err) {
+      throw new ChatError('CHAT_GROUP_SETUP', `could not accept the group's message request: ${(err as Error).message}`, { cause: err })
+    }
+    const state: ChatState = {
+      version: 1,
+      groupId,
+      groupName: name,
+      sessionId,
+      agent: config.agent,
+      topic: config.topic ?? '',
+      account,
+      turns: 0,
+      sessionStarted: false,
+      createdAt: new Date().toISOString(),
+    }
+    saveChatState(config.stateRoot, state)
+    deps.log(`created group "${name}" (id ${groupId}); resume later with --resume ${groupId}`)
+    return { signal, account, state, lock, resumed: false }
+  } catch (err) {
+    lock.release()
+    throw err
+  }
+}

@@ -1,0 +1,143 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { chatArgv, configFor, createWorld, LOOP, OPERATOR, startChat, type World } from './harness.ts'
+
+let world: World
+afterEach(async () => {
+  await world?.close()
+})
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch {
+    return true
+  }
+}
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out')
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+describe('control phrases', () => {
+  it('status reports session, running turn, allowlist, queue and the last membership check', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('hang')))
+    const { groupId, sessionId } = await chat.ready
+    await chat.events.next('turn-started')
+    await world.say(groupId, '  STATUS ')
+    const status = await chat.events.next('posted', (e) => e.text.startsWith('status:'))
+    expect(status.text).toMatch(/^status: turn 1 running for \d+s/)
+    expect(status.text).toContain(`session ${sessionId}`)
+    expect(status.text).toContain('allowed tools: view, grep, glob')
+    expect(status.text).toContain('queue: 0/32')
+    expect(status.text).toMatch(/last membership check: \d+s ago, ok/)
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+
+  it('cancel pre-empts the running turn, kills its grandchild, keeps the chat and the queue', async () => {
+    world = await createWorld()
+    const pidFile = join(world.stateRoot, 'grandchild.pid')
+    const chat = startChat(world, configFor(world, chatArgv('idle start')), { deps: {} })
+    // The grandchild pid file path reaches the agent through its environment.
+    const { groupId } = await chat.ready
+    await chat.events.next('turn-ended', (e) => e.turn === 1)
+    process.env['FAKE_AGENT_PIDFILE'] = pidFile
+    try {
+      const hung = await world.say(groupId, 'grandchild')
+      await chat.events.next('turn-started', (e) => e.turn === 2)
+      await until(() => {
+        try {
+          return Number(readFileSync(pidFile, 'utf8')) > 0
+        } catch {
+          return false
+        }
+      })
+      const grandchild = Number(readFileSync(pidFile, 'utf8'))
+      expect(alive(grandchild)).toBe(true)
+      const queued = await world.say(groupId, 'echo after cancel')
+      await chat.events.next('receipt', (e) => e.target === queued && e.state === 'queued')
+      await world.say(groupId, 'Cancel')
+      await chat.events.next('receipt', (e) => e.target === hung && e.state === 'cancelled')
+      await until(() => !alive(grandchild))
+      await chat.events.next('posted', (e) => e.text === 'turn 2 cancelled; the chat goes on.')
+      await chat.events.next('posted', (e) => e.text.includes('prompt=echo after cancel'))
+    } finally {
+      delete process.env['FAKE_AGENT_PIDFILE']
+    }
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+
+  it('kill ends the chat: kills the running turn, cancels what waits, leaves the group, exit 0', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('hang')))
+    const { groupId } = await chat.ready
+    await chat.events.next('turn-started')
+    const waiting = await world.say(groupId, 'echo never runs')
+    await chat.events.next('receipt', (e) => e.target === waiting && e.state === 'queued')
+    await world.say(groupId, 'kill')
+    expect(await chat.exit).toBe(0)
+    expect(world.agentRuns().map((r) => r.prompt)).toEqual(['hang'])
+    const groups = (await world.rpc(LOOP, 'listGroups', { groupId })) as Array<{ isMember: boolean }>
+    expect(groups[0]?.isMember).toBe(false)
+    const reactions = world.toy.sends().filter((s) => s.account === LOOP && s.message === '')
+    expect(reactions.length).toBeGreaterThanOrEqual(0)
+  })
+
+  it('a sentence containing stop is a prompt, not a control phrase', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('echo hi')))
+    const { groupId } = await chat.ready
+    await chat.events.next('turn-ended', (e) => e.turn === 1)
+    await world.say(groupId, 'please stop the review')
+    await chat.events.next('posted', (e) => e.text.includes('prompt=please stop the review'))
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+})
+
+describe('the queue', () => {
+  it('answers a message that does not fit instead of dropping it', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('hang', ['--inbox-capacity', '1'])))
+    const { groupId } = await chat.ready
+    await chat.events.next('turn-started')
+    const first = await world.say(groupId, 'echo one')
+    await chat.events.next('receipt', (e) => e.target === first && e.state === 'queued')
+    await world.say(groupId, 'echo two')
+    await chat.events.next('posted', (e) => e.text.startsWith('queue full (1 waiting), message not taken'))
+    await world.say(groupId, 'cancel')
+    await chat.events.next('posted', (e) => e.text.includes('prompt=echo one'))
+    expect(world.agentRuns().map((r) => r.prompt)).toEqual(['hang', 'echo one'])
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+})
+
+describe('the gate on the wire', () => {
+  it('ignores messages in other groups and never runs them', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('echo hi')))
+    await chat.ready
+    await chat.events.next('turn-ended')
+    const other = (await world.rpc(OPERATOR, 'updateGroup', { name: 'other', members: [LOOP] })) as { groupId: string }
+    await world.say(other.groupId, 'echo from elsewhere')
+    await chat.events.next('ignored', (e) => e.reason === 'other-group')
+    expect(world.agentRuns().map((r) => r.prompt)).toEqual(['echo hi'])
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+})

@@ -1,0 +1,152 @@
+/**
+ * Runs `e2e-col chat` in-process against a real toy signal-cli daemon over HTTP, with the fake agent.
+ * The operator is another account of the same multi-account toy: posting as the operator is a real
+ * `send` rpc that the toy delivers on the loop's events stream.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
+import { runChat, type RunChatDeps } from '../src/chat.ts'
+import { loadConfig, type ChatConfig } from '../src/config.ts'
+import type { ChatEvent } from '../src/loop/chat-loop.ts'
+import type { ExitCode } from '../src/exit-codes.ts'
+import type { ChatSignal } from '../src/signal/port.ts'
+import { createHttpChatSignal } from '../src/signal/http-chat-signal.ts'
+
+export const LOOP = '+15550000001'
+export const OPERATOR = '+15550000002'
+export const STRANGER = '+15550000003'
+export const FAKE_AGENT = fileURLToPath(new URL('./fixtures/fake-agent.mjs', import.meta.url))
+export const AGENT_SECRET = 'zz-known-env-secret-value-31337'
+
+export const FAST_TIMING = { backoffBaseMs: 20, backoffMaxMs: 100, membershipBaseMs: 30, membershipMaxMs: 120, graceMs: 300, livenessMs: 60_000 }
+
+/** A waitable log of everything the loop reported. */
+export class EventLog {
+  readonly events: ChatEvent[] = []
+  private waiters: Array<{ test: (e: ChatEvent) => boolean; resolve: (e: ChatEvent) => void }> = []
+  /** Awaited by the loop: hooks run before it goes on. */
+  hooks: Array<(e: ChatEvent) => void | Promise<void>> = []
+  readonly observe = async (e: ChatEvent): Promise<void> => {
+    this.events.push(e)
+    for (const hook of this.hooks) await hook(e)
+    this.waiters = this.waiters.filter((w) => {
+      if (!w.test(e)) return true
+      w.resolve(e)
+      return false
+    })
+  }
+  /** Resolves with the first past or future event matching `test`. */
+  next<T extends ChatEvent['type']>(type: T, test: (e: Extract<ChatEvent, { type: T }>) => boolean = () => true, timeoutMs = 10_000): Promise<Extract<ChatEvent, { type: T }>> {
+    const match = (e: ChatEvent): boolean => e.type === type && test(e as Extract<ChatEvent, { type: T }>)
+    const seen = this.events.find(match)
+    if (seen !== undefined) return Promise.resolve(seen as Extract<ChatEvent, { type: T }>)
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${type}; saw ${JSON.stringify(this.events.map((x) => x.type))}`)), timeoutMs)
+      this.waiters.push({ test: match, resolve: (e) => { clearTimeout(timer); resolve(e as Extract<ChatEvent, { type: T }>) } })
+    })
+  }
+  posted(): string[] {
+    return this.events.flatMap((e) => (e.type === 'posted' ? [e.text] : []))
+  }
+}
+
+/** A test world: one toy daemon, a temp state dir, and helpers. */
+export interface World {
+  toy: ToySignal
+  stateRoot: string
+  agentLog: string
+  rpc(account: string, method: string, params: Record<string, unknown>): Promise<unknown>
+  /** Posts `message` to the group as `account` and returns its timestamp. */
+  say(groupId: string, message: string, account?: string): Promise<number>
+  agentRuns(): Array<{ sessionId: string; prompt: string; allow: string[] }>
+  close(): Promise<void>
+}
+
+export async function createWorld(): Promise<World> {
+  const toy = await createToySignal({ port: 0, accounts: [LOOP, OPERATOR, STRANGER], faults: true, keepAliveMs: 1000 })
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-col-chat-'))
+  const agentLog = join(dir, 'agent.log')
+  let id = 1
+  async function rpc(account: string, method: string, params: Record<string, unknown>): Promise<unknown> {
+    const res = await fetch(`${toy.url}/api/v1/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', method, params: { account, ...params }, id: id++ }),
+    })
+    const json = (await res.json()) as { result?: unknown; error?: { message: string } }
+    if (json.error !== undefined) throw new Error(`${method}: ${json.error.message}`)
+    return json.result
+  }
+  return {
+    toy,
+    stateRoot: dir,
+    agentLog,
+    rpc,
+    async say(groupId, message, account = OPERATOR) {
+      const r = (await rpc(account, 'send', { groupId, message })) as { timestamp: number }
+      return r.timestamp
+    },
+    agentRuns() {
+      try {
+        return readFileSync(agentLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { sessionId: string; prompt: string; allow: string[] })
+      } catch {
+        return []
+      }
+    },
+    async close() {
+      await toy.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** The argv of a chat with the fake agent. */
+export function chatArgv(topic: string | undefined, extra: string[] = []): string[] {
+  const template = JSON.stringify([process.execPath, FAKE_AGENT, '--session-id', '{sessionId}', '--allow-tool={allowTool}', '-p', '{prompt}'])
+  return ['chat', ...(topic === undefined ? [] : [topic]), '--operator', OPERATOR, '--agent', 'command', '--agent-command', template, '--host', 'testbox', ...extra]
+}
+
+export function configFor(world: World, argv: string[], env: Record<string, string> = {}): ChatConfig {
+  const inv = loadConfig(argv, { SIGNAL_CLI_URL: world.toy.url, SIGNAL_CLI_ACCOUNT: LOOP, XDG_STATE_HOME: world.stateRoot, ...env })
+  if (inv.kind !== 'run') throw new Error('expected a run invocation')
+  return inv.config
+}
+
+/** A running chat. */
+export interface RunningChat {
+  events: EventLog
+  logs: string[]
+  exit: Promise<ExitCode>
+  stop: AbortController
+  ready: Promise<{ groupId: string; sessionId: string }>
+}
+
+export function startChat(world: World, config: ChatConfig, options: { wrapSignal?: (s: ChatSignal) => ChatSignal; events?: EventLog; deps?: Partial<RunChatDeps> } = {}): RunningChat {
+  const events = options.events ?? new EventLog()
+  const logs: string[] = []
+  const stop = new AbortController()
+  const env = { ...process.env, FAKE_AGENT_LOG: world.agentLog, FAKE_AGENT_SECRET: AGENT_SECRET, DEPLOY_TOKEN: AGENT_SECRET }
+  const exit = runChat(config, {
+    agentEnv: env,
+    log: (l) => logs.push(l),
+    stop: stop.signal,
+    timing: FAST_TIMING,
+    observe: events.observe,
+    ...(options.wrapSignal === undefined
+      ? {}
+      : {
+          makeSignal: (account: string | undefined) =>
+            options.wrapSignal?.(createHttp(config, account)) as ChatSignal,
+        }),
+    ...options.deps,
+  })
+  const ready = events.next('ready').then((e) => ({ groupId: e.groupId, sessionId: e.sessionId }))
+  return { events, logs, exit, stop, ready }
+}
+
+function createHttp(config: ChatConfig, account: string | undefined): ChatSignal {
+  return createHttpChatSignal({ baseUrl: config.signalUrl, account })
+}

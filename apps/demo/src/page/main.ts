@@ -1,0 +1,58 @@
+/**
+ * The demo page: a CodeMirror 6 editor bound (y-codemirror.next) to a Y.Doc that `@e2e-col/client`
+ * keeps in sync through the sidecar named in the page URL.
+ */
+import { connectDoc, type ClientStatus } from '@e2e-col/client'
+import { basicSetup, EditorView } from 'codemirror'
+import { yCollab } from 'y-codemirror.next'
+import * as Y from 'yjs'
+import { readPageParams } from './page-params.ts'
+import { connectionText, pendingText } from './status-text.ts'
+
+function element(id: string): HTMLElement {
+  const el = document.getElementById(id)
+  if (el === null) throw new Error(`page is missing #${id}`)
+  return el
+}
+
+const parsed = readPageParams(location.search)
+if (!parsed.ok) {
+  const problem = element('problem')
+  problem.textContent = parsed.problem
+  problem.hidden = false
+} else {
+  const { sidecarUrl, docId, name } = parsed.params
+  element('whoami').textContent = name
+  element('doc-id').textContent = docId
+  element('sidecar').textContent = sidecarUrl
+  document.title = `${name} · e2e-col`
+
+  const doc = new Y.Doc()
+  const text = doc.getText('text')
+  const connection = connectDoc({ doc, sidecarUrl, docId })
+
+  const render = (status: ClientStatus): void => {
+    const pill = element('status')
+    pill.dataset['state'] = status.connection
+    pill.textContent = connectionText(status.connection)
+    const pending = element('pending')
+    pending.textContent = status.loaded ? pendingText(status.pending) : 'loading…'
+    pending.dataset['waiting'] = String(status.pending > 0)
+  }
+  render(connection.status())
+  connection.on('status', render)
+  connection.on('error', (error) => console.warn(`e2e-col: ${error.code}: ${error.message}`))
+
+  new EditorView({
+    parent: element('editor'),
+    extensions: [basicSetup, EditorView.lineWrapping, yCollab(text, null)],
+  })
+
+  // Leaving with unconfirmed edits is safe (they are in IndexedDB), but say so before a tab closes.
+  window.addEventListener('beforeunload', (event) => {
+    if (connection.status().pending > 0) event.preventDefault()
+  })
+
+  // A small handle for the browser tests and for curious people in the console.
+  Object.assign(window, { e2eColDemo: { text: () => text.toString(), status: () => connection.status(), doc } })
+}

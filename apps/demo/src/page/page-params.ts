@@ -1,0 +1,30 @@
+/**
+ * Reads the demo page's settings from its URL: `?sidecar=ws://127.0.0.1:7601&doc=<uuid>&name=Alice`.
+ */
+
+/** The page's settings. */
+export interface PageParams {
+  readonly sidecarUrl: string
+  readonly docId: string
+  readonly name: string
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+/**
+ * Parses `search` (e.g. `location.search`).
+ * @returns the settings, or a human-readable problem when one is missing or malformed
+ */
+export function readPageParams(search: string): { ok: true; params: PageParams } | { ok: false; problem: string } {
+  const query = new URLSearchParams(search)
+  const sidecarUrl = query.get('sidecar') ?? ''
+  const docId = (query.get('doc') ?? '').toLowerCase()
+  const name = (query.get('name') ?? '').trim().slice(0, 40) || 'me'
+  if (!/^(wss?|https?):\/\/[^/]+/.test(sidecarUrl)) {
+    return { ok: false, problem: 'This page needs ?sidecar=ws://HOST:PORT in its address (npm start prints ready-made links).' }
+  }
+  if (!UUID.test(docId)) {
+    return { ok: false, problem: 'This page needs ?doc=<document UUID> in its address (npm start prints ready-made links).' }
+  }
+  return { ok: true, params: { sidecarUrl, docId, name } }
+}

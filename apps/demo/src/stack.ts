@@ -1,0 +1,135 @@
+/**
+ * The embedded demo stack (Node only): the toy signal-cli daemon with two accounts and one group,
+ * one sidecar per account, and the Vite dev server for the page. `npm start` runs it; the browser
+ * tests start it on free ports.
+ */
+import { createHash } from 'node:crypto'
+import type { AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { loadConfig, startSidecar, type RunningSidecar } from '@e2e-col/sidecar'
+import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
+import { createServer, type ViteDevServer } from 'vite'
+
+/** The demo's one document. Fixed, so links (and what browsers stored) survive a restart. */
+export const DEMO_DOC_ID = '6f1d2c3e-5a4b-4c7d-8e9f-0a1b2c3d4e5f'
+/** The demo group's id: 32 bytes derived from a fixed label, base64 like real Signal group ids. */
+export const DEMO_GROUP_ID = createHash('sha256').update('e2e-col demo group').digest('base64')
+
+/** A demo participant. */
+export type Who = 'alice' | 'bob'
+
+const PEOPLE: Record<Who, { name: string; number: string }> = {
+  // Numbers from the 555-01xx range, reserved for fiction.
+  alice: { name: 'Alice', number: '+15555550101' },
+  bob: { name: 'Bob', number: '+15555550102' },
+}
+
+/** Options of {@link startDemoStack}. */
+export interface DemoStackOptions {
+  /** Vite's port; 0 = any free port. Default 5173 (the next free one if taken). */
+  readonly vitePort?: number
+  /** Alice's and Bob's sidecar ports; 0 = any. Default 7601 and 7602 (any free one if taken). */
+  readonly sidecarPorts?: readonly [number, number]
+  /** Extra sidecar settings (environment-variable names), e.g. `E2E_COL_LOG_LEVEL`. */
+  readonly sidecarEnv?: Readonly<Record<string, string>>
+}
+
+/** A running demo stack. */
+export interface DemoStack {
+  readonly docId: string
+  readonly toy: ToySignal
+  /** The page link for a participant (their page through their own sidecar). */
+  link(who: Who): string
+  /** The sidecar's WebSocket base URL, e.g. `ws://127.0.0.1:7601`. */
+  sidecarUrl(who: Who): string
+  /** Stops one sidecar (its browser goes offline). */
+  stopSidecar(who: Who): Promise<void>
+  /** Starts a stopped sidecar again on the same port. */
+  startSidecar(who: Who): Promise<void>
+  /** Stops everything; safe to call twice. */
+  close(): Promise<void>
+}
+
+/** Starts the toy daemon, Vite and both sidecars; resolves once all listen. */
+export async function startDemoStack(options: DemoStackOptions = {}): Promise<DemoStack> {
+  const cleanups: (() => Promise<void>)[] = []
+  const closeAll = async (): Promise<void> => {
+    for (let c = cleanups.pop(); c !== undefined; c = cleanups.pop()) await c()
+  }
+  try {
+    const toy = await createToySignal({
+      accounts: [PEOPLE.alice.number, PEOPLE.bob.number],
+      groups: [{ name: 'e2e-col demo', members: [PEOPLE.alice.number, PEOPLE.bob.number], id: DEMO_GROUP_ID }],
+    })
+    cleanups.push(() => toy.close())
+
+    const vite = await startVite(options.vitePort ?? 5173)
+    cleanups.push(() => vite.close())
+    const vitePort = (vite.httpServer?.address() as AddressInfo).port
+    const pageOrigin = `http://127.0.0.1:${vitePort}`
+
+    const [alicePort, bobPort] = options.sidecarPorts ?? [7601, 7602]
+    const ports: Record<Who, number> = { alice: alicePort, bob: bobPort }
+    const running: Partial<Record<Who, RunningSidecar>> = {}
+
+    const start = async (who: Who): Promise<void> => {
+      const env = (port: number) => ({
+        SIGNAL_CLI_URL: toy.url,
+        SIGNAL_CLI_ACCOUNT: PEOPLE[who].number,
+        E2E_COL_DOCUMENTS: `${DEMO_DOC_ID}=${DEMO_GROUP_ID}`,
+        E2E_COL_SIGNAL_BODY_MAX_BYTES: '2000',
+        E2E_COL_LISTEN: `127.0.0.1:${port}`,
+        E2E_COL_ALLOWED_ORIGINS: `${pageOrigin},http://localhost:${vitePort}`,
+        // The toy has no rate limit; a few sends per second keep typing snappy.
+        E2E_COL_SENDS_PER_SECOND: '5',
+        E2E_COL_SEND_BURST: '20',
+        E2E_COL_LOG_LEVEL: 'warn',
+        ...options.sidecarEnv,
+      })
+      let sidecar: RunningSidecar
+      try {
+        sidecar = await startSidecar(loadConfig(env(ports[who])))
+      } catch (error) {
+        // A default port may be taken; any free port will do, the printed links carry it.
+        if ((error as { code?: string }).code !== 'SIDECAR_LISTEN_FAILED' || ports[who] === 0) throw error
+        sidecar = await startSidecar(loadConfig(env(0)))
+      }
+      ports[who] = sidecar.port
+      running[who] = sidecar
+    }
+    const stop = async (who: Who): Promise<void> => {
+      const sidecar = running[who]
+      delete running[who]
+      await sidecar?.close()
+    }
+    await start('alice')
+    cleanups.push(() => stop('alice'))
+    await start('bob')
+    cleanups.push(() => stop('bob'))
+
+    const sidecarUrl = (who: Who): string => `ws://127.0.0.1:${ports[who]}`
+    return {
+      docId: DEMO_DOC_ID,
+      toy,
+      sidecarUrl,
+      // Written out rather than URLSearchParams-encoded, so the printed link stays readable.
+      link: (who) => `${pageOrigin}/?name=${PEOPLE[who].name}&sidecar=${sidecarUrl(who)}&doc=${DEMO_DOC_ID}`,
+      stopSidecar: stop,
+      startSidecar: start,
+      close: closeAll,
+    }
+  } catch (error) {
+    await closeAll()
+    throw error
+  }
+}
+
+async function startVite(port: number): Promise<ViteDevServer> {
+  const server = await createServer({
+    configFile: fileURLToPath(new URL('../vite.config.ts', import.meta.url)),
+    logLevel: 'warn',
+    server: { host: '127.0.0.1', port, strictPort: false },
+  })
+  await server.listen()
+  return server
+}

@@ -1,0 +1,137 @@
+/**
+ * Two real browsers, one per sidecar, editing the demo document through the toy Signal daemon.
+ * Requires Debian's Chromium (`apt-get install chromium`; `.ci/run` does it).
+ */
+import { mkdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startDemoStack, type DemoStack, type Who } from '../src/index.ts'
+import { CHROMIUM, hasChromium, launchChromium } from './browser.ts'
+
+const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url))
+
+interface DemoHandle {
+  text(): string
+  status(): { connection: string; pending: number; loaded: boolean }
+}
+declare global {
+  interface Window {
+    e2eColDemo?: DemoHandle
+  }
+}
+
+if (!hasChromium()) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
+
+describe.skipIf(!hasChromium())('two people editing in real browsers', () => {
+  let stack: DemoStack
+  let browser: Browser
+  const pages = {} as Record<Who, Page>
+
+  beforeAll(async () => {
+    stack = await startDemoStack({ vitePort: 0, sidecarPorts: [0, 0], sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent' } })
+    browser = await launchChromium()
+    for (const who of ['alice', 'bob'] as const) {
+      // One browser context each: separate IndexedDB, as on two machines.
+      const context = await browser.newContext({ viewport: { width: 900, height: 640 } })
+      const page = await context.newPage()
+      page.on('pageerror', (error) => console.error(`[${who} page error]`, error))
+      await page.goto(stack.link(who))
+      await waitFor(page, (s) => s.connection === 'connected' && s.loaded)
+      pages[who] = page
+    }
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await stack?.close()
+  })
+
+  async function type(who: Who, text: string): Promise<void> {
+    const page = pages[who]
+    await page.click('.cm-content')
+    await page.keyboard.press('Control+End')
+    await page.keyboard.type(text)
+  }
+
+  function textOf(page: Page): Promise<string> {
+    return page.evaluate(() => window.e2eColDemo?.text() ?? '')
+  }
+
+  async function waitForText(page: Page, predicate: string): Promise<void> {
+    await page.waitForFunction((needle) => window.e2eColDemo?.text().includes(needle) === true, predicate, {
+      timeout: 20_000,
+    })
+  }
+
+  /** Waits until the element's visible text matches (what a person reads on the page). */
+  async function waitForShown(page: Page, selector: string, pattern: RegExp): Promise<void> {
+    try {
+      await page.waitForFunction(
+        ([sel, source, flags]) => new RegExp(source, flags).test(document.querySelector(sel)?.textContent ?? ''),
+        [selector, pattern.source, pattern.flags] as const,
+        { timeout: 20_000 },
+      )
+    } catch (error) {
+      const shown = await page.locator(selector).textContent()
+      throw new Error(`${selector} shows ${JSON.stringify(shown)}, expected ${pattern}`, { cause: error })
+    }
+  }
+
+  async function waitFor(page: Page, predicate: (s: ReturnType<DemoHandle['status']>) => boolean): Promise<void> {
+    await page.waitForFunction(
+      (source) => {
+        const status = window.e2eColDemo?.status()
+        // eslint-disable-next-line no-new-func -- the predicate is test code shipped as text
+        return status !== undefined && (new Function('s', `return (${source})(s)`) as (s: unknown) => boolean)(status)
+      },
+      predicate.toString(),
+      { timeout: 20_000 },
+    )
+  }
+
+  test("text typed in Alice's page appears in Bob's, and the reverse", async () => {
+    await type('alice', 'Hello from Alice. ')
+    await waitForText(pages.bob, 'Hello from Alice. ')
+    await type('bob', 'Hi Alice, Bob here. ')
+    await waitForText(pages.alice, 'Hi Alice, Bob here. ')
+    await waitForShown(pages.bob, '#pending', /^all changes saved$/)
+    await waitForShown(pages.alice, '#pending', /^all changes saved$/)
+  })
+
+  test('concurrent typing in both pages converges to the same text', async () => {
+    await Promise.all([type('alice', '[alice typing at the same time]'), type('bob', '[bob typing at the same time]')])
+    for (const page of [pages.alice, pages.bob]) {
+      await waitForText(page, '[alice typing at the same time]')
+      await waitForText(page, '[bob typing at the same time]')
+    }
+    const [a, b] = await Promise.all([textOf(pages.alice), textOf(pages.bob)])
+    expect(a).toBe(b)
+  })
+
+  test("Alice's edits made offline survive a reload and reach Bob once her sidecar is back", async () => {
+    await stack.stopSidecar('alice')
+    await waitFor(pages.alice, (s) => s.connection !== 'connected')
+    await type('alice', 'Written while offline.')
+    await waitFor(pages.alice, (s) => s.pending > 0)
+    await waitForShown(pages.alice, '#status', /^(offline|connecting…)$/)
+    await waitForShown(pages.alice, '#pending', /^\d+ changes? waiting$/)
+
+    await pages.alice.reload()
+    await waitFor(pages.alice, (s) => s.loaded)
+    // Straight from IndexedDB: the sidecar is still down.
+    expect(await textOf(pages.alice)).toContain('Written while offline.')
+    await waitFor(pages.alice, (s) => s.pending > 0)
+
+    await stack.startSidecar('alice')
+    await waitForText(pages.bob, 'Written while offline.')
+    await waitFor(pages.alice, (s) => s.connection === 'connected' && s.pending === 0)
+    await waitForShown(pages.alice, '#pending', /^all changes saved$/)
+    const [a, b] = await Promise.all([textOf(pages.alice), textOf(pages.bob)])
+    expect(a).toBe(b)
+
+    mkdirSync(ARTIFACTS, { recursive: true })
+    await pages.alice.screenshot({ path: `${ARTIFACTS}demo-alice.png` })
+    await pages.bob.screenshot({ path: `${ARTIFACTS}demo-bob.png` })
+  })
+})

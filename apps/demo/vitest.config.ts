@@ -1,0 +1,10 @@
+import { defineProject } from 'vitest/config'
+
+export default defineProject({
+  test: {
+    name: '@e2e-col/demo',
+    // The browser and trace tests start a whole stack (toy daemon, two sidecars, Vite, Chromium).
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+})

@@ -1,0 +1,19 @@
+/**
+ * Which web pages may open a WebSocket. Browsers always send `Origin`; a request without one
+ * comes from a local program, which could forge any Origin anyway, so it is let through.
+ * With an empty allowlist only loopback pages (http(s) on localhost, 127.0.0.0/8, [::1]) may connect.
+ */
+import { isLoopbackHost } from '../config.ts'
+
+export function isOriginAllowed(origin: string | undefined, allowed: readonly string[]): boolean {
+  if (origin === undefined) return true
+  let url: URL
+  try {
+    url = new URL(origin)
+  } catch {
+    return false
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false
+  if (allowed.length === 0) return isLoopbackHost(url.hostname)
+  return allowed.includes(url.origin)
+}

@@ -1,0 +1,56 @@
+/**
+ * Command-line parsing for `e2e-col-sidecar`: `--help` and `--config FILE`; everything else is
+ * configured through the environment.
+ */
+import { CONFIG_VARIABLES } from './config.ts'
+
+export type CliCommand = { kind: 'help' } | { kind: 'run'; configFile?: string } | { kind: 'usage-error'; message: string }
+
+export const HELP = `e2e-col-sidecar: carries e2e-col documents between browsers (WebSocket) and a signal-cli daemon.
+
+Usage: e2e-col-sidecar [--config FILE.json] [--help]
+
+Settings come from the environment; --config reads a JSON object of the same names (the
+environment wins). Required: E2E_COL_DOCUMENTS, E2E_COL_SIGNAL_BODY_MAX_BYTES.
+
+  SIGNAL_CLI_URL                  daemon origin (default http://127.0.0.1:8080), loopback only unless
+  E2E_COL_ALLOW_REMOTE_DAEMON=1   (the daemon has no authentication: only on a trusted network)
+  SIGNAL_CLI_ACCOUNT              E.164 account; may be omitted when the daemon serves one account
+  E2E_COL_DOCUMENTS               docUUID=base64GroupId pairs, comma separated, each group once
+  E2E_COL_SIGNAL_BODY_MAX_BYTES   largest body (prefix + base64) in UTF-8 bytes; no default: real
+                                  signal-cli turns texts over 2000 bytes into long-text attachments.
+  E2E_COL_ALLOW_LONG_BODIES=1     accept a boundary above 2000
+  E2E_COL_LISTEN                  HOST:PORT of the WebSocket listener (default 127.0.0.1:7600)
+  E2E_COL_ALLOWED_ORIGINS         page origins allowed to connect (empty: loopback pages only)
+  E2E_COL_MAX_FRAME_BYTES         largest browser frame (default 2 MiB; larger closes with 1009)
+  E2E_COL_FRAMES_PER_SECOND, E2E_COL_FRAME_BURST   per-connection rate bound (200/s, burst 400)
+  E2E_COL_ABUSE_LIMIT             refused frames before a connection is closed (3)
+  E2E_COL_MAX_CONNECTIONS_PER_DOC (32)     E2E_COL_MAX_QUEUE_BYTES  per-group send queue (32 MiB)
+  E2E_COL_SENDS_PER_SECOND, E2E_COL_SEND_BURST     per-group pacing (1/s, burst 5)
+  E2E_COL_SEND_ATTEMPTS, E2E_COL_RETRY_BASE_MS, E2E_COL_RETRY_MAX_MS   send retries (5, 500, 30000)
+  E2E_COL_RPC_TIMEOUT_MS (30000)  E2E_COL_STREAM_IDLE_MS (60000: a silent events stream is dead)
+  E2E_COL_RECONNECT_BASE_MS, E2E_COL_RECONNECT_MAX_MS  events-stream reconnect (500, 60000)
+  E2E_COL_REASSEMBLY_MAX_MESSAGES, E2E_COL_REASSEMBLY_MAX_BYTES, E2E_COL_REASSEMBLY_TTL_MS
+  E2E_COL_DEDUP_MAX_ENTRIES, E2E_COL_DEDUP_TTL_MS
+  E2E_COL_SHUTDOWN_FLUSH_MS (5000)  E2E_COL_LOG_LEVEL (info)
+
+Exit codes: 0 clean shutdown, 1 unexpected, 2 configuration, 3 daemon check, 4 version probe,
+5 account, 6 group membership, 7 events stream, 8 listen.
+
+All settings: ${CONFIG_VARIABLES.join(' ')}
+`
+
+export function parseArgs(argv: readonly string[]): CliCommand {
+  let configFile: string | undefined
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a === '--help' || a === '-h') return { kind: 'help' }
+    if (a === '--config') {
+      const next = argv[++i]
+      if (next === undefined) return { kind: 'usage-error', message: '--config needs a file path' }
+      configFile = next
+    } else if (a?.startsWith('--config=') === true) configFile = a.slice('--config='.length)
+    else return { kind: 'usage-error', message: `unknown argument ${JSON.stringify(a)} (see --help)` }
+  }
+  return configFile === undefined ? { kind: 'run' } : { kind: 'run', configFile }
+}

@@ -1,0 +1,33 @@
+/**
+ * The hidden inputs (time, randomness, timers) in one injectable bundle, so the queue, the
+ * pacing and the reconnect loop can be driven by tests.
+ */
+import { randomBytes, randomUUID } from 'node:crypto'
+
+export interface Clock {
+  now: () => number
+  rng: () => number
+  /** Resolves after `ms`, or at once when `signal` aborts (never rejects). */
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>
+  /** 32 lowercase hex chars (128 random bits). */
+  newMessageId: () => string
+  newUuid: () => string
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  rng: () => Math.random(),
+  sleep: (ms, signal) =>
+    new Promise((resolve) => {
+      if (signal.aborted) return resolve()
+      const done = () => {
+        clearTimeout(timer)
+        signal.removeEventListener('abort', done)
+        resolve()
+      }
+      const timer = setTimeout(done, ms)
+      signal.addEventListener('abort', done, { once: true })
+    }),
+  newMessageId: () => randomBytes(16).toString('hex'),
+  newUuid: () => randomUUID(),
+}

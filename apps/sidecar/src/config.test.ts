@@ -1,0 +1,82 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { loadConfig } from './config.ts'
+import { SidecarError } from './errors.ts'
+
+const DOC = '0190a6c8-1111-4222-8333-444455556666'
+const GROUP = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
+const valid = { E2E_COL_DOCUMENTS: `${DOC}=${GROUP}`, E2E_COL_SIGNAL_BODY_MAX_BYTES: '2000' }
+
+function failure(env: Record<string, string | undefined>): string {
+  try {
+    loadConfig(env)
+  } catch (error) {
+    expect(error).toBeInstanceOf(SidecarError)
+    expect((error as SidecarError).code).toBe('CONFIG_INVALID')
+    return (error as Error).message
+  }
+  throw new Error('expected CONFIG_INVALID')
+}
+
+describe('configuration', () => {
+  it('applies the documented defaults and freezes the result', () => {
+    const c = loadConfig(valid)
+    expect(c.signal.url).toBe('http://127.0.0.1:8080')
+    expect(c.listen).toEqual({ host: '127.0.0.1', port: 7600 })
+    expect(c.send).toMatchObject({ sendsPerSecond: 1, burst: 5 })
+    expect(c.documents).toEqual([{ docId: DOC, groupId: GROUP }])
+    expect(Object.isFrozen(c) && Object.isFrozen(c.documents[0]) && Object.isFrozen(c.send)).toBe(true)
+  })
+
+  it('requires the document map and the body boundary, naming each', () => {
+    const m = failure({})
+    expect(m).toContain('E2E_COL_DOCUMENTS')
+    expect(m).toContain('E2E_COL_SIGNAL_BODY_MAX_BYTES')
+  })
+
+  it('refuses a body boundary above 2000 unless long bodies are allowed', () => {
+    expect(failure({ ...valid, E2E_COL_SIGNAL_BODY_MAX_BYTES: '2001' })).toContain('E2E_COL_ALLOW_LONG_BODIES')
+    expect(loadConfig({ ...valid, E2E_COL_SIGNAL_BODY_MAX_BYTES: '4000', E2E_COL_ALLOW_LONG_BODIES: '1' }).maxBodyBytes).toBe(4000)
+  })
+
+  it('refuses a remote daemon unless allowed, and any daemon URL with credentials or a path', () => {
+    expect(failure({ ...valid, SIGNAL_CLI_URL: 'http://192.168.1.5:8080' })).toContain('E2E_COL_ALLOW_REMOTE_DAEMON')
+    expect(loadConfig({ ...valid, SIGNAL_CLI_URL: 'http://192.168.1.5:8080', E2E_COL_ALLOW_REMOTE_DAEMON: '1' }).signal.url).toBe('http://192.168.1.5:8080')
+    expect(failure({ ...valid, SIGNAL_CLI_URL: 'http://user:pw@127.0.0.1:8080' })).toContain('credentials')
+    expect(failure({ ...valid, SIGNAL_CLI_URL: 'http://127.0.0.1:8080/api' })).toContain('SIGNAL_CLI_URL')
+    expect(failure({ ...valid, SIGNAL_CLI_URL: 'ftp://127.0.0.1' })).toContain('http')
+  })
+
+  it('checks the document map: UUID keys, base64 ids, each document and group once', () => {
+    expect(failure({ ...valid, E2E_COL_DOCUMENTS: `not-a-uuid=${GROUP}` })).toContain('UUID')
+    expect(failure({ ...valid, E2E_COL_DOCUMENTS: `${DOC}=not base64!` })).toContain('base64')
+    expect(failure({ ...valid, E2E_COL_DOCUMENTS: `${DOC}=${GROUP},0190a6c8-1111-4222-8333-444455556667=${GROUP}` })).toContain('two documents')
+    const two = loadConfig({ ...valid, E2E_COL_DOCUMENTS: `${DOC}=${GROUP}, 0190a6c8-1111-4222-8333-444455556667=AAAAAAAAAAAAAAAAAAAAAA==` })
+    expect(two.documents).toHaveLength(2)
+  })
+
+  it('checks the account, listen address and allowed origins', () => {
+    expect(failure({ ...valid, SIGNAL_CLI_ACCOUNT: '0612345678' })).toContain('SIGNAL_CLI_ACCOUNT')
+    expect(failure({ ...valid, E2E_COL_LISTEN: 'localhost' })).toContain('E2E_COL_LISTEN')
+    expect(loadConfig({ ...valid, E2E_COL_LISTEN: '[::1]:0' }).listen).toEqual({ host: '::1', port: 0 })
+    expect(failure({ ...valid, E2E_COL_ALLOWED_ORIGINS: 'https://a.example/path' })).toContain('E2E_COL_ALLOWED_ORIGINS')
+    expect(loadConfig({ ...valid, E2E_COL_ALLOWED_ORIGINS: 'https://a.example, http://b.example:8080' }).allowedOrigins).toEqual(['https://a.example', 'http://b.example:8080'])
+  })
+
+  it('never puts a full phone number into an error message', () => {
+    expect(failure({ ...valid, SIGNAL_CLI_ACCOUNT: '+3361234567890123456' })).not.toContain('+3361234567890123456')
+  })
+
+  it('reads a JSON config file, with the environment winning', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'e2e-col-sidecar-'))
+    const file = join(dir, 'sidecar.json')
+    writeFileSync(file, JSON.stringify({ ...valid, E2E_COL_LISTEN: '127.0.0.1:7700', E2E_COL_SEND_BURST: 9 }))
+    const c = loadConfig({ E2E_COL_LISTEN: '127.0.0.1:7800' }, { configFile: file })
+    expect(c.listen.port).toBe(7800)
+    expect(c.send.burst).toBe(9)
+    writeFileSync(file, JSON.stringify({ SURPRISE: 1 }))
+    expect(() => loadConfig({}, { configFile: file })).toThrow(/unknown setting\(s\) SURPRISE/)
+  })
+})

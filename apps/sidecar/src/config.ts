@@ -1,0 +1,189 @@
+/**
+ * Configuration: the environment (optionally merged over a JSON file given with `--config`) is
+ * parsed once with zod into a frozen typed {@link SidecarConfig}. Nothing else reads `env`.
+ * Every error names the variable and what is wrong with it.
+ * @see docs/contract.md §4
+ */
+import { readFileSync } from 'node:fs'
+import { isIP } from 'node:net'
+import { z } from 'zod'
+import { SidecarError } from './errors.ts'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
+const E164 = /^\+[1-9][0-9]{6,14}$/
+
+/** Real signal-cli turns a text over this many UTF-8 bytes into a long-text attachment. */
+export const SIGNAL_LONG_TEXT_THRESHOLD = 2000
+
+/** True for hosts that only this machine can reach. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  if (host === 'localhost' || host === '::1') return true
+  return isIP(host) === 4 && host.startsWith('127.')
+}
+
+const flag = z.enum(['0', '1', 'true', 'false', '']).default('').transform((v) => v === '1' || v === 'true')
+const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback)
+
+function httpOrigin(text: string, ctx: z.RefinementCtx): URL | typeof z.NEVER {
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `not a URL: ${JSON.stringify(text)}` })
+    return z.NEVER
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: 'must be http: or https:' })
+  if (url.username !== '' || url.password !== '') ctx.addIssue({ code: 'custom', message: 'must not carry credentials' })
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '') ctx.addIssue({ code: 'custom', message: 'must be an origin (no path, query or fragment)' })
+  return url
+}
+
+const Documents = z.string().transform((text, ctx) => {
+  const pairs = text.split(/[\s,;]+/).filter((p) => p !== '')
+  if (pairs.length === 0) ctx.addIssue({ code: 'custom', message: 'at least one docUUID=base64GroupId pair is required' })
+  const docs: { docId: string; groupId: string }[] = []
+  for (const pair of pairs) {
+    const at = pair.indexOf('=')
+    const docId = pair.slice(0, Math.max(at, 0)).toLowerCase()
+    const groupId = pair.slice(at + 1)
+    if (at < 0 || !UUID.test(docId)) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(pair.slice(0, 40))}: key must be a document UUID` })
+    else if (groupId === '' || !BASE64.test(groupId)) ctx.addIssue({ code: 'custom', message: `document ${docId}: group id is not base64` })
+    else if (docs.some((d) => d.docId === docId)) ctx.addIssue({ code: 'custom', message: `document ${docId} is mapped twice` })
+    else if (docs.some((d) => d.groupId === groupId)) ctx.addIssue({ code: 'custom', message: `group ${groupId} is used by two documents` })
+    else docs.push({ docId, groupId })
+  }
+  return docs
+})
+
+const Env = z
+  .object({
+    SIGNAL_CLI_URL: z.string().default('http://127.0.0.1:8080').transform(httpOrigin),
+    SIGNAL_CLI_ACCOUNT: z.string().regex(E164, 'must be an E.164 number such as +33612345678').optional(),
+    E2E_COL_ALLOW_REMOTE_DAEMON: flag,
+    E2E_COL_DOCUMENTS: z.string({ error: 'required: docUUID=base64GroupId pairs, comma separated' }).pipe(Documents),
+    E2E_COL_SIGNAL_BODY_MAX_BYTES: z.coerce.number({ error: 'required: the largest body in UTF-8 bytes' }).int().min(256).max(1_000_000),
+    E2E_COL_ALLOW_LONG_BODIES: flag,
+    E2E_COL_LISTEN: z.string().default('127.0.0.1:7600').transform((text, ctx) => {
+      const m = /^(?:\[([0-9a-fA-F:]+)\]|([^:\s]+)):(\d{1,5})$/.exec(text)
+      const port = Number(m?.[3])
+      if (!m || port > 65535) {
+        ctx.addIssue({ code: 'custom', message: 'must be HOST:PORT (IPv6 as [::1]:PORT)' })
+        return z.NEVER
+      }
+      return { host: m[1] ?? m[2] ?? '127.0.0.1', port }
+    }),
+    E2E_COL_ALLOWED_ORIGINS: z.string().default('').transform((text, ctx) =>
+      text.split(/[\s,]+/).filter((o) => o !== '').map((o) => {
+        const url = httpOrigin(o, ctx)
+        return url instanceof URL ? url.origin : ''
+      }),
+    ),
+    E2E_COL_MAX_FRAME_BYTES: int(1024, 64 * 1024 * 1024, 2 * 1024 * 1024),
+    E2E_COL_FRAMES_PER_SECOND: int(1, 100_000, 200),
+    E2E_COL_FRAME_BURST: int(1, 100_000, 400),
+    E2E_COL_ABUSE_LIMIT: int(1, 1000, 3),
+    E2E_COL_MAX_CONNECTIONS_PER_DOC: int(1, 10_000, 32),
+    E2E_COL_MAX_QUEUE_BYTES: int(1024, 1024 * 1024 * 1024, 32 * 1024 * 1024),
+    E2E_COL_SENDS_PER_SECOND: z.coerce.number().positive().max(1000).default(1),
+    E2E_COL_SEND_BURST: int(1, 10_000, 5),
+    E2E_COL_SEND_ATTEMPTS: int(1, 100, 5),
+    E2E_COL_RETRY_BASE_MS: int(1, 600_000, 500),
+    E2E_COL_RETRY_MAX_MS: int(1, 3_600_000, 30_000),
+    E2E_COL_RPC_TIMEOUT_MS: int(100, 600_000, 30_000),
+    E2E_COL_RECONNECT_BASE_MS: int(1, 600_000, 500),
+    E2E_COL_RECONNECT_MAX_MS: int(1, 3_600_000, 60_000),
+    E2E_COL_STREAM_IDLE_MS: int(1000, 3_600_000, 60_000),
+    E2E_COL_REASSEMBLY_MAX_MESSAGES: int(1, 100_000, 64),
+    E2E_COL_REASSEMBLY_MAX_BYTES: int(1024, 1024 * 1024 * 1024, 64 * 1024 * 1024),
+    E2E_COL_REASSEMBLY_TTL_MS: int(1000, 86_400_000, 600_000),
+    E2E_COL_DEDUP_MAX_ENTRIES: int(16, 10_000_000, 100_000),
+    E2E_COL_DEDUP_TTL_MS: int(1000, 30 * 86_400_000, 86_400_000),
+    E2E_COL_SHUTDOWN_FLUSH_MS: int(0, 600_000, 5_000),
+    E2E_COL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.SIGNAL_CLI_URL instanceof URL && !env.E2E_COL_ALLOW_REMOTE_DAEMON && !isLoopbackHost(env.SIGNAL_CLI_URL.hostname)) {
+      ctx.addIssue({ code: 'custom', path: ['SIGNAL_CLI_URL'], message: 'non-loopback daemon refused: the daemon has no authentication and traffic to it is plain text; set E2E_COL_ALLOW_REMOTE_DAEMON=1 only on a trusted network' })
+    }
+    if (env.E2E_COL_SIGNAL_BODY_MAX_BYTES > SIGNAL_LONG_TEXT_THRESHOLD && !env.E2E_COL_ALLOW_LONG_BODIES) {
+      ctx.addIssue({ code: 'custom', path: ['E2E_COL_SIGNAL_BODY_MAX_BYTES'], message: `above ${SIGNAL_LONG_TEXT_THRESHOLD}: real signal-cli turns longer texts into long-text attachments; set E2E_COL_ALLOW_LONG_BODIES=1 to insist` })
+    }
+    if (env.E2E_COL_RETRY_MAX_MS < env.E2E_COL_RETRY_BASE_MS) ctx.addIssue({ code: 'custom', path: ['E2E_COL_RETRY_MAX_MS'], message: 'must be at least E2E_COL_RETRY_BASE_MS' })
+    if (env.E2E_COL_RECONNECT_MAX_MS < env.E2E_COL_RECONNECT_BASE_MS) ctx.addIssue({ code: 'custom', path: ['E2E_COL_RECONNECT_MAX_MS'], message: 'must be at least E2E_COL_RECONNECT_BASE_MS' })
+  })
+
+/** Every variable the sidecar reads, for `--help` and for the JSON config file's keys. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(Env.shape)
+
+type ParsedEnv = z.infer<typeof Env>
+
+/** The sidecar's typed, deeply frozen configuration. */
+export interface SidecarConfig {
+  readonly signal: { readonly url: string; readonly account: string | undefined; readonly rpcTimeoutMs: number; readonly streamIdleMs: number }
+  readonly documents: readonly { readonly docId: string; readonly groupId: string }[]
+  readonly maxBodyBytes: number
+  readonly listen: { readonly host: string; readonly port: number }
+  readonly allowedOrigins: readonly string[]
+  readonly browser: { readonly maxFrameBytes: number; readonly framesPerSecond: number; readonly frameBurst: number; readonly abuseLimit: number; readonly maxConnectionsPerDoc: number }
+  readonly send: { readonly maxQueueBytes: number; readonly sendsPerSecond: number; readonly burst: number; readonly attempts: number; readonly retryBaseMs: number; readonly retryMaxMs: number }
+  readonly events: { readonly reconnectBaseMs: number; readonly reconnectMaxMs: number }
+  readonly reassembly: { readonly maxPartialMessages: number; readonly maxPartialBytes: number; readonly ttlMs: number }
+  readonly dedup: { readonly maxEntries: number; readonly ttlMs: number }
+  readonly shutdownFlushMs: number
+  readonly logLevel: ParsedEnv['E2E_COL_LOG_LEVEL']
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const v of Object.values(value)) deepFreeze(v)
+    Object.freeze(value)
+  }
+  return value
+}
+
+function readConfigFile(path: string): Record<string, string> {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new SidecarError('CONFIG_INVALID', `--config ${path}: cannot read a JSON object (${(error as Error).message})`)
+  }
+  const File = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+  const r = File.safeParse(parsed)
+  if (!r.success) throw new SidecarError('CONFIG_INVALID', `--config ${path}: must be a JSON object of VARIABLE: value\n${z.prettifyError(r.error)}`)
+  const unknown = Object.keys(r.data).filter((k) => !CONFIG_VARIABLES.includes(k))
+  if (unknown.length > 0) throw new SidecarError('CONFIG_INVALID', `--config ${path}: unknown setting(s) ${unknown.join(', ')}`)
+  return Object.fromEntries(Object.entries(r.data).map(([k, v]) => [k, String(v)]))
+}
+
+/**
+ * Parses the sidecar configuration. Environment variables win over the JSON file's values.
+ * @throws SidecarError `CONFIG_INVALID`, whose message names every offending variable.
+ */
+export function loadConfig(env: Record<string, string | undefined>, options: { configFile?: string } = {}): SidecarConfig {
+  const fromFile = options.configFile === undefined ? {} : readConfigFile(options.configFile)
+  const input: Record<string, string> = { ...fromFile }
+  for (const key of CONFIG_VARIABLES) {
+    const v = env[key]
+    if (v !== undefined) input[key] = v
+  }
+  const r = Env.safeParse(input)
+  if (!r.success) throw new SidecarError('CONFIG_INVALID', `invalid configuration:\n${z.prettifyError(r.error)}`)
+  const e = r.data
+  return deepFreeze({
+    signal: { url: (e.SIGNAL_CLI_URL as URL).origin, account: e.SIGNAL_CLI_ACCOUNT, rpcTimeoutMs: e.E2E_COL_RPC_TIMEOUT_MS, streamIdleMs: e.E2E_COL_STREAM_IDLE_MS },
+    documents: e.E2E_COL_DOCUMENTS,
+    maxBodyBytes: e.E2E_COL_SIGNAL_BODY_MAX_BYTES,
+    listen: e.E2E_COL_LISTEN,
+    allowedOrigins: e.E2E_COL_ALLOWED_ORIGINS,
+    browser: { maxFrameBytes: e.E2E_COL_MAX_FRAME_BYTES, framesPerSecond: e.E2E_COL_FRAMES_PER_SECOND, frameBurst: e.E2E_COL_FRAME_BURST, abuseLimit: e.E2E_COL_ABUSE_LIMIT, maxConnectionsPerDoc: e.E2E_COL_MAX_CONNECTIONS_PER_DOC },
+    send: { maxQueueBytes: e.E2E_COL_MAX_QUEUE_BYTES, sendsPerSecond: e.E2E_COL_SENDS_PER_SECOND, burst: e.E2E_COL_SEND_BURST, attempts: e.E2E_COL_SEND_ATTEMPTS, retryBaseMs: e.E2E_COL_RETRY_BASE_MS, retryMaxMs: e.E2E_COL_RETRY_MAX_MS },
+    events: { reconnectBaseMs: e.E2E_COL_RECONNECT_BASE_MS, reconnectMaxMs: e.E2E_COL_RECONNECT_MAX_MS },
+    reassembly: { maxPartialMessages: e.E2E_COL_REASSEMBLY_MAX_MESSAGES, maxPartialBytes: e.E2E_COL_REASSEMBLY_MAX_BYTES, ttlMs: e.E2E_COL_REASSEMBLY_TTL_MS },
+    dedup: { maxEntries: e.E2E_COL_DEDUP_MAX_ENTRIES, ttlMs: e.E2E_COL_DEDUP_TTL_MS },
+    shutdownFlushMs: e.E2E_COL_SHUTDOWN_FLUSH_MS,
+    logLevel: e.E2E_COL_LOG_LEVEL,
+  })
+}

@@ -1,0 +1,7 @@
+/** `@e2e-col/sidecar`: the bridge between browsers (WebSocket) and a signal-cli daemon. */
+export { loadConfig, type SidecarConfig } from './config.ts'
+export { startSidecar, type RunningSidecar, type SidecarDeps } from './sidecar.ts'
+export { SidecarError, SignalRpcError, SignalUnavailableError, BroadcastRecoveryRequiredError, exitCodeFor, type SidecarErrorCode } from './errors.ts'
+export { CLOSE } from './browser/session.ts'
+export { createLogger, type Logger } from './ops/logger.ts'
+export type { SignalBackend, SignalEvent, SignalEventStream } from './signal/backend.ts'

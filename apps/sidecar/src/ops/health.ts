@@ -1,0 +1,31 @@
+/**
+ * `GET /healthz` (JSON; 200 when ready, the daemon answers its check and the events stream is up,
+ * otherwise 503) and `GET /metrics` (Prometheus text).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Metrics } from './metrics.ts'
+
+export interface HealthProbe {
+  ready: () => boolean
+  daemonReachable: () => Promise<boolean>
+  eventsStreamUp: () => boolean
+}
+
+export function createOpsHandler(probe: HealthProbe, metrics: Metrics) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const path = new URL(req.url ?? '/', 'http://sidecar').pathname
+    if (req.method !== 'GET') {
+      res.writeHead(405, { allow: 'GET' }).end()
+    } else if (path === '/healthz') {
+      void probe.daemonReachable().then((daemon) => {
+        const body = { ready: probe.ready(), daemonReachable: daemon, eventsStreamUp: probe.eventsStreamUp() }
+        const ok = body.ready && body.daemonReachable && body.eventsStreamUp
+        res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+      })
+    } else if (path === '/metrics') {
+      void metrics.registry.metrics().then((text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text))
+    } else {
+      res.writeHead(404).end()
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import { Writable } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { SignalRpcError } from '../errors.ts'
+import { createLogger } from './logger.ts'
+
+function capture() {
+  const lines: string[] = []
+  const sink = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(chunk.toString()); done() } })
+  return { logger: createLogger('info', sink), text: () => lines.join('') }
+}
+
+describe('logs', () => {
+  it('mask phone numbers in messages, fields and errors', () => {
+    const { logger, text } = capture()
+    logger.info({ account: '+33612345678' }, 'sending as +33612345678')
+    logger.warn({ err: new SignalRpcError(-1, 'The user +447700900123 is not registered.') }, 'send failed')
+    expect(text()).not.toMatch(/\+33612345678|\+447700900123/)
+    expect(text()).toContain('+33…78')
+    expect(text()).toContain('+44…23')
+  })
+
+  it('never carry bodies, payloads or tokens', () => {
+    const { logger, text } = capture()
+    logger.info({ body: 'e2e-col:v1:SECRETBODY', payload: 'SECRETPAYLOAD', token: 'SECRETTOKEN', nested: { body: 'SECRETNESTED' } }, 'x')
+    expect(text()).not.toMatch(/SECRET/)
+  })
+})

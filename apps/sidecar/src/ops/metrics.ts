@@ -1,0 +1,32 @@
+/**
+ * Prometheus metrics (prom-client). Each sidecar owns its registry, so two sidecars in one process
+ * (the integration tests) never share counters. Labels never carry numbers, bodies or payloads.
+ */
+import { Counter, Gauge, Histogram, Registry } from 'prom-client'
+
+export function createMetrics() {
+  const registry = new Registry()
+  const r = [registry]
+  return {
+    registry,
+    envelopesIn: new Counter({ name: 'e2e_col_envelopes_in_total', help: 'Valid envelopes received from browsers, by kind', labelNames: ['kind'], registers: r }),
+    envelopesOut: new Counter({ name: 'e2e_col_envelopes_out_total', help: 'Envelopes delivered to browsers from Signal, by kind', labelNames: ['kind'], registers: r }),
+    framesRefused: new Counter({ name: 'e2e_col_frames_refused_total', help: 'Browser frames answered with an error envelope, by code', labelNames: ['code'], registers: r }),
+    bodiesSent: new Counter({ name: 'e2e_col_bodies_sent_total', help: 'Bodies sent to Signal, by packing mode', labelNames: ['mode'], registers: r }),
+    batchFill: new Histogram({ name: 'e2e_col_batch_fill_ratio', help: 'Body bytes / body boundary of each sent body', buckets: [0.1, 0.25, 0.5, 0.75, 0.9, 1], registers: r }),
+    chunksSent: new Counter({ name: 'e2e_col_chunks_sent_total', help: 'Chunk bodies sent', registers: r }),
+    chunksReceived: new Counter({ name: 'e2e_col_chunks_received_total', help: 'Chunk envelopes received', registers: r }),
+    dedupHits: new Counter({ name: 'e2e_col_dedup_hits_total', help: 'Envelopes from Signal dropped as already seen (including own sync copies)', registers: r }),
+    reassemblyEvictions: new Counter({ name: 'e2e_col_reassembly_evictions_total', help: 'Partial chunked messages evicted', labelNames: ['reason'], registers: r }),
+    receivedDropped: new Counter({ name: 'e2e_col_received_dropped_total', help: 'Bodies or envelopes from Signal dropped, by reason', labelNames: ['reason'], registers: r }),
+    eventsSkipped: new Counter({ name: 'e2e_col_events_skipped_total', help: 'Events-stream items without a group body, by reason', labelNames: ['reason'], registers: r }),
+    streamReconnects: new Counter({ name: 'e2e_col_events_stream_reconnects_total', help: 'Events stream reconnects', registers: r }),
+    sendRetries: new Counter({ name: 'e2e_col_send_retries_total', help: 'Send attempts retried after a connection error or HTTP 5xx', registers: r }),
+    sendFailures: new Counter({ name: 'e2e_col_send_failures_total', help: 'Sends given up, by outcome', labelNames: ['outcome'], registers: r }),
+    rateLimited: new Counter({ name: 'e2e_col_send_rate_limited_total', help: 'Send answers that asked to slow down', registers: r }),
+    sendLatency: new Histogram({ name: 'e2e_col_send_latency_seconds', help: 'Duration of successful send calls', buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: r }),
+    connections: new Gauge({ name: 'e2e_col_open_connections', help: 'Open browser WebSockets per document', labelNames: ['doc'], registers: r }),
+  }
+}
+
+export type Metrics = ReturnType<typeof createMetrics>

@@ -1,0 +1,99 @@
+import { encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { createLogger } from '../ops/logger.ts'
+import { createMetrics } from '../ops/metrics.ts'
+import { packNext } from '../send/packer.ts'
+import { createIngest } from './ingest.ts'
+
+const DOC = randomUUID()
+const GROUP = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
+const SENDER = randomUUID()
+const header = () => ({ docId: DOC, senderId: randomUUID(), messageId: randomBytes(16).toString('hex'), seq: 0 })
+
+function envelope(payloadBytes: number, kind: Kind = 'update', docId = DOC): Envelope {
+  return { kind, flags: 0, docId, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 1, payload: new Uint8Array(randomBytes(payloadBytes)) }
+}
+
+function setup() {
+  const delivered: Envelope[] = []
+  const metrics = createMetrics()
+  const ingest = createIngest({
+    docsByGroup: new Map([[GROUP, DOC]]),
+    maxFrameBytes: 4 * 1024 * 1024,
+    reassembly: { maxPartialMessages: 8, maxPartialBytes: 4 * 1024 * 1024, ttlMs: 60_000 },
+    dedup: { maxEntries: 1000, ttlMs: 60_000 },
+    now: () => 1000,
+    deliver: (_doc, _frame, env) => delivered.push(env),
+    metrics,
+    logger: createLogger('silent'),
+  })
+  return { ingest, delivered, metrics }
+}
+
+/** Sends every frame through the packer, returning all bodies in order. */
+function bodiesFor(frames: Uint8Array[], maxBodyBytes: number): string[] {
+  const out: string[] = []
+  let rest = frames
+  while (rest.length > 0) {
+    const p = packNext(rest, maxBodyBytes, header)
+    for (const b of p.bodies) expect(b.length).toBeLessThanOrEqual(maxBodyBytes)
+    out.push(...p.bodies)
+    rest = rest.slice(p.taken)
+  }
+  return out
+}
+
+describe('packing and the receive path', () => {
+  it('batches many small envelopes into few bodies and delivers each exactly once', () => {
+    const envs = Array.from({ length: 200 }, () => envelope(20))
+    const bodies = bodiesFor(envs.map(encodeEnvelope), 600)
+    expect(bodies.length).toBeLessThanOrEqual(50) // ~75-byte frames, ~430 bytes per 600-byte body
+    const { ingest, delivered } = setup()
+    for (const b of bodies) ingest.handle(GROUP, b)
+    expect(delivered.map((e) => e.messageId)).toEqual(envs.map((e) => e.messageId))
+  })
+
+  it('chunks a 100 KiB envelope into bodies within the boundary and reassembles it whole, in any order', () => {
+    const env = envelope(100 * 1024)
+    const bodies = bodiesFor([encodeEnvelope(env)], 600)
+    expect(bodies.length).toBeGreaterThan(100)
+    const { ingest, delivered } = setup()
+    for (let i = bodies.length - 1; i >= 0; i--) ingest.handle(GROUP, bodies[i] ?? '')
+    expect(delivered).toHaveLength(1)
+    expect(Buffer.from(delivered[0]?.payload ?? []).equals(Buffer.from(env.payload))).toBe(true)
+  })
+
+  it('drops duplicates of a delivered message, including a replay batched differently', () => {
+    const envs = [envelope(10), envelope(10)]
+    const { ingest, delivered, metrics } = setup()
+    for (const b of bodiesFor(envs.map(encodeEnvelope), 1000)) ingest.handle(GROUP, b)
+    for (const e of envs) ingest.handle(GROUP, bodiesFor([encodeEnvelope(e)], 1000)[0] ?? '')
+    expect(delivered).toHaveLength(2)
+    return expect(metrics.dedupHits.get().then((m) => m.values[0]?.value)).resolves.toBe(2)
+  })
+
+  it('never delivers back what this sidecar sent itself (the sync copy)', () => {
+    const env = envelope(10)
+    const big = envelope(5000)
+    const { ingest, delivered } = setup()
+    ingest.markSent(DOC, env.senderId, env.messageId)
+    ingest.markSent(DOC, big.senderId, big.messageId)
+    for (const b of bodiesFor([encodeEnvelope(env), encodeEnvelope(big)], 600)) ingest.handle(GROUP, b)
+    expect(delivered).toHaveLength(0)
+  })
+
+  it('drops plain text, other documents, unmapped groups, ack/error kinds and garbage without throwing', async () => {
+    const { ingest, delivered, metrics } = setup()
+    ingest.handle(GROUP, 'hello, plain chat')
+    ingest.handle(GROUP, 'e2e-col:v1:!!!!')
+    ingest.handle('b3RoZXI=', bodiesFor([encodeEnvelope(envelope(5))], 600)[0] ?? '')
+    ingest.handle(GROUP, bodiesFor([encodeEnvelope(envelope(5, 'update', randomUUID()))], 600)[0] ?? '')
+    for (const kind of ['ack', 'error'] as const) {
+      ingest.handle(GROUP, `e2e-col:v1:${Buffer.from(encodeEnvelope(envelope(0, kind))).toString('base64')}`)
+    }
+    expect(delivered).toHaveLength(0)
+    const reasons = (await metrics.receivedDropped.get()).values.map((v) => v.labels['reason'])
+    expect(reasons).toEqual(expect.arrayContaining(['plain-text', 'invalid-body', 'unmapped-group', 'wrong-document', 'local-only-kind']))
+  })
+})

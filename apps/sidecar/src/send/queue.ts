@@ -1,0 +1,187 @@
+/**
+ * One send queue per Signal group: envelopes wait here, are packed into bodies (batched or
+ * chunked), paced by the group's token bucket and sent through the backend. Every envelope of a
+ * successful send is acknowledged to its owner. Connection errors and HTTP 5xx are retried with
+ * jittered backoff up to a bound; when the bound is exhausted the outcome is ambiguous (the daemon
+ * may have sent it), so the queue is dropped and `onAmbiguousFailure` closes the document's sockets
+ * (close code 1011): clients keep and replay their copies, receivers dedup the replay.
+ * @see docs/contract.md §4, §6.7
+ */
+import { bodyByteLength } from '@e2e-col/protocol'
+import { SidecarError, SignalRpcError, SignalUnavailableError } from '../errors.ts'
+import type { Logger } from '../ops/logger.ts'
+import type { Metrics } from '../ops/metrics.ts'
+import { nextDelay } from '../signal/backoff.ts'
+import type { SignalBackend } from '../signal/backend.ts'
+import { packNext, type BatchHeader } from './packer.ts'
+import type { TokenBucket } from './token-bucket.ts'
+
+/** Who gets told about the fate of a queued envelope. */
+export interface SendOwner {
+  ack(messageId: string): void
+  reject(messageId: string, code: string, message: string): void
+}
+
+export interface QueuedEnvelope {
+  readonly frame: Uint8Array
+  readonly messageId: string
+  readonly owner: SendOwner
+}
+
+export interface SendQueueOptions {
+  groupId: string
+  backend: SignalBackend
+  maxBodyBytes: number
+  maxQueueBytes: number
+  bucket: TokenBucket
+  retry: { attempts: number; baseMs: number; maxMs: number }
+  now: () => number
+  /** Resolves after `ms` or when `signal` aborts. */
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>
+  rng: () => number
+  newBatchHeader: () => BatchHeader
+  onAmbiguousFailure: () => void
+  metrics: Metrics
+  logger: Logger
+}
+
+export interface SendQueue {
+  /** Queues one envelope; false when the queue's byte bound would be exceeded. */
+  enqueue(item: QueuedEnvelope): boolean
+  /** Resolves when the queue is empty or `timeoutMs` passed. */
+  drain(timeoutMs: number): Promise<void>
+  close(): void
+  readonly queuedBytes: number
+}
+
+// A -5 without a usable retryAfterSeconds still pauses the group for this long.
+const DEFAULT_RATE_LIMIT_PAUSE_MS = 60_000
+// JSON-RPC codes that mean "not sent, try again": internal error (IOException) and IO error.
+const TRANSIENT_RPC_CODES = new Set([-32603, -3])
+
+type Outcome = { kind: 'sent' } | { kind: 'ambiguous' } | { kind: 'rejected'; code: string; message: string } | { kind: 'closed' }
+
+export function createSendQueue(o: SendQueueOptions): SendQueue {
+  const items: QueuedEnvelope[] = []
+  let bytes = 0
+  let running = false
+  let closed = false
+  const abort = new AbortController()
+  const idleWaiters: (() => void)[] = []
+
+  function settleIdle(): void {
+    for (const w of idleWaiters.splice(0)) w()
+  }
+
+  function rateLimit(retryAfterSeconds: number | undefined): void {
+    o.metrics.rateLimited.inc()
+    const ms = retryAfterSeconds === undefined ? DEFAULT_RATE_LIMIT_PAUSE_MS : retryAfterSeconds * 1000
+    o.bucket.pauseUntil(o.now() + ms)
+    o.logger.warn({ groupPauseMs: ms }, 'Signal asked to slow down; pausing this group')
+  }
+
+  async function takeToken(): Promise<boolean> {
+    for (;;) {
+      if (closed) return false
+      if (o.bucket.tryTake(o.now())) return true
+      await o.sleep(o.bucket.waitMs(o.now()), abort.signal)
+    }
+  }
+
+  async function sendBody(body: string): Promise<Outcome> {
+    let attempt = 0
+    for (;;) {
+      if (!(await takeToken())) return { kind: 'closed' }
+      const started = o.now()
+      try {
+        const result = await o.backend.sendGroupMessage(o.groupId, body)
+        o.metrics.sendLatency.observe((o.now() - started) / 1000)
+        // A partial RATE_LIMIT_FAILURE is still a send (at least one recipient got it); slow down.
+        const waits = (result.results ?? []).filter((r) => r.type === 'RATE_LIMIT_FAILURE').map((r) => r.retryAfterSeconds ?? undefined)
+        if (waits.length > 0) rateLimit(Math.max(...waits.map((w) => w ?? DEFAULT_RATE_LIMIT_PAUSE_MS / 1000)))
+        return { kind: 'sent' }
+      } catch (error) {
+        if (error instanceof SignalRpcError && error.rpcCode === -5) {
+          rateLimit(error.retryAfterSeconds)
+          continue // definitely not sent: wait out the pause and send the same body again
+        }
+        const transient = error instanceof SignalUnavailableError
+          || (error instanceof SignalRpcError && TRANSIENT_RPC_CODES.has(error.rpcCode))
+          || (error instanceof SidecarError && error.code === 'SIDECAR_SIGNAL_BAD_RESPONSE')
+        if (!transient) {
+          const e = error as SidecarError
+          return { kind: 'rejected', code: 'SIDECAR_SEND_REJECTED', message: e.message }
+        }
+        o.logger.warn({ err: error, attempt }, 'send failed; will retry')
+        attempt += 1
+        if (attempt >= o.retry.attempts) return { kind: 'ambiguous' }
+        o.metrics.sendRetries.inc()
+        await o.sleep(nextDelay(attempt - 1, { baseMs: o.retry.baseMs, maxMs: o.retry.maxMs }, o.rng), abort.signal)
+        if (closed) return { kind: 'closed' }
+      }
+    }
+  }
+
+  function removeFront(n: number): QueuedEnvelope[] {
+    const taken = items.splice(0, n)
+    for (const t of taken) bytes -= t.frame.byteLength
+    return taken
+  }
+
+  async function pump(): Promise<void> {
+    running = true
+    try {
+      while (items.length > 0 && !abort.signal.aborted) {
+        const packed = packNext(items.map((i) => i.frame), o.maxBodyBytes, o.newBatchHeader)
+        let outcome: Outcome = { kind: 'sent' }
+        for (const body of packed.bodies) {
+          outcome = await sendBody(body)
+          if (outcome.kind !== 'sent') break
+          o.metrics.bodiesSent.inc({ mode: packed.mode })
+          o.metrics.batchFill.observe(bodyByteLength(body) / o.maxBodyBytes)
+          if (packed.mode === 'chunked') o.metrics.chunksSent.inc()
+        }
+        if (outcome.kind === 'closed') return
+        if (outcome.kind === 'sent') {
+          for (const t of removeFront(packed.taken)) t.owner.ack(t.messageId)
+        } else if (outcome.kind === 'rejected') {
+          o.metrics.sendFailures.inc({ outcome: 'rejected' })
+          for (const t of removeFront(packed.taken)) t.owner.reject(t.messageId, outcome.code, outcome.message)
+        } else {
+          o.metrics.sendFailures.inc({ outcome: 'ambiguous' })
+          o.logger.error({ groupQueued: items.length }, 'send outcome ambiguous after retries; closing the document sockets (1011)')
+          removeFront(items.length)
+          o.onAmbiguousFailure()
+        }
+      }
+    } finally {
+      running = false
+      settleIdle()
+    }
+  }
+
+  return {
+    enqueue(item) {
+      if (closed || bytes + item.frame.byteLength > o.maxQueueBytes) return false
+      items.push(item)
+      bytes += item.frame.byteLength
+      if (!running) void pump().catch((error: unknown) => o.logger.error({ err: error }, 'send queue stopped'))
+      return true
+    },
+    async drain(timeoutMs) {
+      if (!running && items.length === 0) return
+      const idle = new Promise<void>((resolve) => idleWaiters.push(resolve))
+      const timer = new AbortController()
+      await Promise.race([idle, o.sleep(timeoutMs, timer.signal)])
+      timer.abort()
+    },
+    close() {
+      closed = true
+      abort.abort()
+      settleIdle()
+    },
+    get queuedBytes() {
+      return bytes
+    },
+  }
+}

@@ -1,0 +1,114 @@
+import { MockAgent } from 'undici'
+import { afterEach, describe, expect, it } from 'vitest'
+import { SidecarError, SignalRpcError, SignalUnavailableError } from '../errors.ts'
+import { createHttpSignalBackend } from './http-backend.ts'
+
+const ORIGIN = 'http://127.0.0.1:8080'
+const GROUP = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
+
+let agent: MockAgent
+afterEach(async () => agent.close())
+
+/** A backend whose next rpc is answered by `answer(requestId)`. */
+function backendAnswering(answer: (id: unknown, body: Record<string, unknown>) => { status?: number; json?: unknown; text?: string }) {
+  agent = new MockAgent()
+  agent.disableNetConnect()
+  agent
+    .get(ORIGIN)
+    .intercept({ path: '/api/v1/rpc', method: 'POST' })
+    .reply((opts) => {
+      const body = JSON.parse(String(opts.body)) as Record<string, unknown>
+      const a = answer(body['id'], body)
+      return { statusCode: a.status ?? 200, data: a.text ?? JSON.stringify(a.json), responseOptions: { headers: { 'content-type': 'application/json' } } }
+    })
+    .persist()
+  return createHttpSignalBackend({ url: ORIGIN, account: '+33600000001', timeoutMs: 2000, streamIdleMs: 60_000, dispatcher: agent })
+}
+
+async function rejection(p: Promise<unknown>): Promise<unknown> {
+  return p.then(() => { throw new Error('expected a rejection') }, (e: unknown) => e)
+}
+
+describe('JSON-RPC send response checks', () => {
+  it('accepts a JSON-RPC 2.0 answer with our id and a non-negative integer timestamp, sending group, message and account', async () => {
+    let seen: Record<string, unknown> = {}
+    const b = backendAnswering((id, body) => {
+      seen = body
+      return { json: { jsonrpc: '2.0', id, result: { timestamp: 1721686852997, results: [] } } }
+    })
+    await expect(b.sendGroupMessage(GROUP, 'e2e-col:v1:AAAA')).resolves.toMatchObject({ timestamp: 1721686852997 })
+    expect(seen).toMatchObject({ jsonrpc: '2.0', method: 'send', params: { groupId: GROUP, message: 'e2e-col:v1:AAAA', account: '+33600000001' } })
+  })
+
+  it('uses a fresh id for every call', async () => {
+    const ids: unknown[] = []
+    const b = backendAnswering((id) => {
+      ids.push(id)
+      return { json: { jsonrpc: '2.0', id, result: { timestamp: 1 } } }
+    })
+    await Promise.all([b.sendGroupMessage(GROUP, 'a'), b.sendGroupMessage(GROUP, 'b'), b.sendGroupMessage(GROUP, 'c')])
+    expect(new Set(ids).size).toBe(3)
+  })
+
+  it('refuses an answer whose id does not match the request', async () => {
+    const b = backendAnswering((id) => ({ json: { jsonrpc: '2.0', id: Number(id) + 1, result: { timestamp: 1 } } }))
+    const e = await rejection(b.sendGroupMessage(GROUP, 'x'))
+    expect(e).toBeInstanceOf(SidecarError)
+    expect((e as SidecarError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
+  })
+
+  it.each([
+    ['missing', {}],
+    ['negative', { timestamp: -1 }],
+    ['fractional', { timestamp: 1.5 }],
+    ['a string', { timestamp: '1721686852997' }],
+  ])('refuses a result whose timestamp is %s', async (_name, result) => {
+    const b = backendAnswering((id) => ({ json: { jsonrpc: '2.0', id, result } }))
+    expect(((await rejection(b.sendGroupMessage(GROUP, 'x'))) as SidecarError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
+  })
+
+  it('refuses an answer that is not JSON-RPC 2.0', async () => {
+    const b = backendAnswering((id) => ({ json: { jsonrpc: '1.0', id, result: { timestamp: 1 } } }))
+    expect(((await rejection(b.sendGroupMessage(GROUP, 'x'))) as SidecarError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
+    const c = backendAnswering(() => ({ text: 'not json' }))
+    expect(((await rejection(c.sendGroupMessage(GROUP, 'x'))) as SidecarError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
+  })
+
+  it('surfaces an id:null error as its code and message', async () => {
+    const b = backendAnswering(() => ({ json: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Unexpected end-of-input', data: null } } }))
+    const e = await rejection(b.sendGroupMessage(GROUP, 'x'))
+    expect(e).toBeInstanceOf(SignalRpcError)
+    expect((e as SignalRpcError).rpcCode).toBe(-32700)
+    expect((e as SignalRpcError).message).toContain('Unexpected end-of-input')
+  })
+
+  it('never surfaces error.data, yet reads the rate-limit pause out of a -5', async () => {
+    const b = backendAnswering((id) => ({
+      json: { jsonrpc: '2.0', id, error: { code: -5, message: 'Failed to send message due to rate limiting', data: { response: { timestamp: 1, results: [{ recipientAddress: { uuid: 'secret-uuid', number: '+33799999999' }, type: 'RATE_LIMIT_FAILURE', token: 'tok-123', retryAfterSeconds: 42 }] } } } },
+    }))
+    const e = (await rejection(b.sendGroupMessage(GROUP, 'x'))) as SignalRpcError
+    expect(e.rpcCode).toBe(-5)
+    expect(e.retryAfterSeconds).toBe(42)
+    const everything = JSON.stringify({ ...e, message: e.message, cause: e.cause })
+    for (const secret of ['+33799999999', 'secret-uuid', 'tok-123', 'recipientAddress']) expect(everything).not.toContain(secret)
+  })
+
+  it('masks phone numbers inside a daemon error message', async () => {
+    const b = backendAnswering((id) => ({ json: { jsonrpc: '2.0', id, error: { code: -1, message: 'The user +33712345678 is not registered.', data: null } } }))
+    const e = (await rejection(b.sendGroupMessage(GROUP, 'x'))) as SignalRpcError
+    expect(e.message).not.toContain('+33712345678')
+    expect(e.message).toContain('+33…78')
+  })
+
+  it('reports HTTP 5xx as unavailable (retryable), other statuses as a bad response', async () => {
+    const b = backendAnswering(() => ({ status: 503, text: '' }))
+    expect(await rejection(b.sendGroupMessage(GROUP, 'x'))).toBeInstanceOf(SignalUnavailableError)
+    const c = backendAnswering(() => ({ status: 421, text: '' }))
+    expect(((await rejection(c.sendGroupMessage(GROUP, 'x'))) as SidecarError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
+  })
+
+  it('treats a daemon without `version` as "version unavailable", not a failure', async () => {
+    const b = backendAnswering((id) => ({ json: { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not implemented', data: null } } }))
+    await expect(b.version()).resolves.toBeUndefined()
+  })
+})

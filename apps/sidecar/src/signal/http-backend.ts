@@ -1,0 +1,152 @@
+/**
+ * {@link SignalBackend} over signal-cli's HTTP daemon: `POST /api/v1/rpc` through an undici Pool
+ * with keep-alive, `GET /api/v1/events` on a connection of its own, `GET /api/v1/check`.
+ * Requests carry the daemon's own Host (undici derives it from the configured origin); nothing a
+ * browser sent is ever forwarded.
+ * @see docs/contract.md §2 (the daemon surface)
+ */
+import { Client, Pool, request, type Dispatcher } from 'undici'
+import type { z } from 'zod'
+import { SidecarError, SignalRpcError, SignalUnavailableError } from '../errors.ts'
+import type { SignalBackend, SignalEventStream } from './backend.ts'
+import { AccountList, encodeRequest, GroupListing, parseResponse, SendResult, VersionResult, type RpcId } from './jsonrpc.ts'
+import { readSignalEvents } from './sse-reader.ts'
+
+/** Largest JSON-RPC response body read (a long `listGroups` fits many times over). */
+export const MAX_RPC_RESPONSE_BYTES = 16 * 1024 * 1024
+const METHOD_NOT_FOUND = -32601
+
+export interface HttpBackendOptions {
+  /** The daemon's origin, e.g. `http://127.0.0.1:8080`. */
+  url: string
+  /** The account (E.164) for `send`, `listGroups` and the events stream; omitted for a one-account daemon. */
+  account: string | undefined
+  timeoutMs: number
+  /** An events stream silent for this long (no keep-alive either) is treated as dead. */
+  streamIdleMs: number
+  /** Injected dispatcher (tests use undici's MockAgent); by default a Pool plus a Client for events. */
+  dispatcher?: Dispatcher
+}
+
+function describe(error: unknown): string {
+  const e = error as { code?: unknown; name?: unknown }
+  return typeof e.code === 'string' ? e.code : typeof e.name === 'string' ? e.name : 'error'
+}
+
+async function readCapped(body: AsyncIterable<Uint8Array>): Promise<string> {
+  const parts: Uint8Array[] = []
+  let size = 0
+  for await (const part of body) {
+    size += part.byteLength
+    if (size > MAX_RPC_RESPONSE_BYTES) throw new SidecarError('SIDECAR_SIGNAL_BAD_RESPONSE', `signal-cli response larger than ${MAX_RPC_RESPONSE_BYTES} bytes`)
+    parts.push(part)
+  }
+  return Buffer.concat(parts).toString('utf8')
+}
+
+/** `undefined` when the daemon does not implement the method; any other failure is rethrown. */
+async function optional<T>(promise: Promise<T>): Promise<T | undefined> {
+  try {
+    return await promise
+  } catch (error) {
+    if (error instanceof SignalRpcError && error.rpcCode === METHOD_NOT_FOUND) return undefined
+    throw error
+  }
+}
+
+/** Creates the HTTP backend; `close()` ends its connections. */
+export function createHttpSignalBackend(options: HttpBackendOptions): SignalBackend {
+  const origin = new URL(options.url).origin
+  const rpcDispatcher = options.dispatcher ?? new Pool(origin, { connections: 4, keepAliveTimeout: 10_000, pipelining: 1 })
+  const eventsDispatcher = options.dispatcher ?? new Client(origin, { keepAliveTimeout: 10_000 })
+  const account = options.account
+  let nextId: RpcId = 0
+
+  async function call<T>(method: string, params: Record<string, unknown> | undefined, schema: z.ZodType<T>): Promise<T> {
+    const id = ++nextId
+    const withAccount = account === undefined ? params : { ...params, account }
+    let res: Dispatcher.ResponseData
+    try {
+      res = await request(`${origin}/api/v1/rpc`, {
+        dispatcher: rpcDispatcher,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: encodeRequest(id, method, method === 'version' ? params : withAccount),
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+      })
+    } catch (error) {
+      throw new SignalUnavailableError(`signal-cli ${method} failed: ${describe(error)}`, { cause: error })
+    }
+    if (res.statusCode >= 500) {
+      await res.body.dump()
+      throw new SignalUnavailableError(`signal-cli ${method} answered HTTP ${res.statusCode}`)
+    }
+    if (res.statusCode !== 200) {
+      await res.body.dump()
+      throw new SidecarError('SIDECAR_SIGNAL_BAD_RESPONSE', `signal-cli ${method} answered HTTP ${res.statusCode}`)
+    }
+    let text: string
+    try {
+      text = await readCapped(res.body)
+    } catch (error) {
+      if (error instanceof SidecarError) throw error
+      throw new SignalUnavailableError(`signal-cli ${method} answer cut: ${describe(error)}`, { cause: error })
+    }
+    return parseResponse(text, id, schema)
+  }
+
+  return {
+    async check(signal) {
+      let res: Dispatcher.ResponseData
+      try {
+        res = await request(`${origin}/api/v1/check`, { dispatcher: rpcDispatcher, method: 'GET', headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, signal: signal ?? null })
+      } catch (error) {
+        throw new SignalUnavailableError(`signal-cli check failed: ${describe(error)}`, { cause: error })
+      }
+      await res.body.dump()
+      if (res.statusCode !== 200) throw new SignalUnavailableError(`signal-cli check answered HTTP ${res.statusCode}`)
+    },
+    async version() {
+      return (await optional(call('version', undefined, VersionResult)))?.version
+    },
+    async listAccounts() {
+      // listAccounts must not carry an account, and a single-account daemon has no such method.
+      const id = account
+      if (id !== undefined) return [id]
+      return (await optional(call('listAccounts', undefined, AccountList)))?.map((a) => a.number)
+    },
+    listGroups: () => call('listGroups', {}, GroupListing),
+    sendGroupMessage: (groupId, message) => call('send', { groupId, message }, SendResult),
+    async openEvents(signal) {
+      const query = account === undefined ? '' : `?account=${encodeURIComponent(account)}`
+      let res: Dispatcher.ResponseData
+      try {
+        res = await request(`${origin}/api/v1/events${query}`, {
+          dispatcher: eventsDispatcher,
+          method: 'GET',
+          headers: { accept: 'text/event-stream' },
+          headersTimeout: Math.max(options.timeoutMs, 30_000),
+          bodyTimeout: options.streamIdleMs,
+          signal,
+        })
+      } catch (error) {
+        throw new SignalUnavailableError(`signal-cli events stream failed: ${describe(error)}`, { cause: error })
+      }
+      const type = String(res.headers['content-type'] ?? '')
+      if (res.statusCode !== 200 || !type.startsWith('text/event-stream')) {
+        await res.body.dump().catch(() => undefined)
+        throw new SidecarError('SIDECAR_EVENTS_FAILED', `signal-cli events stream answered HTTP ${res.statusCode} ${type === '' ? 'without a content type' : type}`)
+      }
+      const body = res.body
+      const stream: SignalEventStream = {
+        [Symbol.asyncIterator]: () => readSignalEvents(body, account),
+        close: () => body.destroy(),
+      }
+      return stream
+    },
+    async close() {
+      if (options.dispatcher === undefined) await Promise.all([rpcDispatcher.close(), eventsDispatcher.destroy()])
+    },
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * JSON-RPC 2.0 over signal-cli's `POST /api/v1/rpc`: request building and strict response checks.
+ * A response is accepted only if it says `jsonrpc: "2.0"` and echoes our id (an error may carry
+ * `id: null`, which the daemon uses when it could not read the request). Errors keep their numeric
+ * code and message only; `error.data` is never surfaced.
+ * @see docs/contract.md §2 (the daemon surface) and signal-cli-jsonrpc(5)
+ */
+import { z } from 'zod'
+import { SidecarError, SignalRpcError } from '../errors.ts'
+
+/** JSON-RPC id the sidecar sends: unique per backend. */
+export type RpcId = number
+
+const RpcError = z.object({ code: z.number().int(), message: z.string() })
+const RpcResponse = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: z.union([z.number(), z.string(), z.null()]),
+  result: z.unknown().optional(),
+  error: RpcError.optional(),
+})
+
+/** `send` result: a non-negative integer timestamp plus per-recipient outcomes. */
+export const SendResult = z.object({
+  timestamp: z.number().int().nonnegative(),
+  results: z
+    .array(z.object({ type: z.string(), retryAfterSeconds: z.number().nonnegative().optional().nullable() }).loose())
+    .optional(),
+})
+export type SendResult = z.infer<typeof SendResult>
+
+/** One group as `listGroups` reports it (only the fields the sidecar reads). */
+export const GroupListing = z.array(
+  z
+    .object({
+      id: z.string(),
+      name: z.string().nullable().optional(),
+      isMember: z.boolean().optional(),
+      members: z.array(z.union([z.string(), z.object({ number: z.string().nullable().optional(), uuid: z.string().nullable().optional() }).loose()])).optional(),
+    })
+    .loose(),
+)
+export type GroupListing = z.infer<typeof GroupListing>
+
+export const VersionResult = z.object({ version: z.string() }).loose()
+export const AccountList = z.array(z.object({ number: z.string() }).loose())
+
+/** The JSON text of one request. */
+export function encodeRequest(id: RpcId, method: string, params?: Record<string, unknown>): string {
+  return JSON.stringify(params === undefined ? { jsonrpc: '2.0', method, id } : { jsonrpc: '2.0', method, params, id })
+}
+
+// -5 (all recipients rate limited) carries the pause in data.response.results[].retryAfterSeconds;
+// only that number is read, the rest of `data` (other people's numbers) is dropped here.
+const RateLimitData = z.object({
+  response: z.object({ results: z.array(z.object({ retryAfterSeconds: z.number().nonnegative().optional().nullable() }).loose()) }).loose(),
+}).loose()
+
+function retryAfterFrom(data: unknown): number | undefined {
+  const r = RateLimitData.safeParse(data)
+  if (!r.success) return undefined
+  const values = r.data.response.results.map((x) => x.retryAfterSeconds).filter((v): v is number => typeof v === 'number')
+  return values.length === 0 ? undefined : Math.max(...values)
+}
+
+/**
+ * Checks one HTTP response body against the request id and the expected result schema.
+ * @throws SignalRpcError for a JSON-RPC error; SidecarError `SIDECAR_SIGNAL_BAD_RESPONSE` for
+ *   anything that is not a well-formed answer to this request.
+ */
+export function parseResponse<T>(text: string, id: RpcId, result: z.ZodType<T>): T {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    throw new SidecarError('SIDECAR_SIGNAL_BAD_RESPONSE', 'signal-cli answered with invalid JSON')
+  }
+  const r = RpcResponse.safeParse(json)
+  if (!r.success) throw new SidecarError('SIDECAR_SIGNAL_BAD_RESPONSE', 'signal-cli answered with something that is not a JSON-RPC 2.0 response')
+  const res = r.data
+  if (res.error !== undefined) {
+    if (res.id !== null && res.id !== id) throw new SidecarError('SIDECAR_SIGNAL_BAD_RESPONSE', 'signal-cli answered an error for another request id')
+    const data = (json as { error?: { data?: unknown } }).error?.data
+    throw new SignalRpcError(res.error.code, res.error.message, res.error.code === -5 ? retryAfterFrom(data) : undefined)
+  }
+  if (res.id !== id) throw new SidecarError('SIDECAR_SIGNAL_BAD_RESPONSE', 'signal-cli answered for another request id')
+  const ok = result.safeParse(res.result)
+  if (!ok.success) throw new SidecarError('SIDECAR_SIGNAL_BAD_RESPONSE', `signal-cli result has an unexpected shape: ${z.prettifyError(ok.error).split('\n')[0] ?? ''}`)
+  return ok.data
+}

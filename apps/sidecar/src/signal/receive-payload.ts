@@ -1,0 +1,63 @@
+/**
+ * Reads one events-stream `data` payload into a {@link SignalEvent}. Three shapes are accepted:
+ * the bare `{envelope, account}` object of HTTP SSE, the JSON-RPC `{method:"receive", params}`
+ * notification, and the subscription form with `params.result`.
+ * @see docs/contract.md §2 and §4.6
+ */
+import { z } from 'zod'
+import type { SignalEvent } from './backend.ts'
+
+const Message = z
+  .object({
+    message: z.string().nullable().optional(),
+    groupInfo: z.object({ groupId: z.string() }).loose().nullable().optional(),
+  })
+  .loose()
+
+const ReceiveParams = z
+  .object({
+    account: z.string().nullable().optional(),
+    exception: z.unknown().optional(),
+    envelope: z
+      .object({
+        dataMessage: Message.nullable().optional(),
+        syncMessage: z.object({ sentMessage: Message.nullable().optional() }).loose().nullable().optional(),
+      })
+      .loose(),
+  })
+  .loose()
+type ReceiveParams = z.infer<typeof ReceiveParams>
+
+const Notification = z.object({
+  method: z.literal('receive'),
+  params: z.union([z.object({ result: ReceiveParams }).loose(), ReceiveParams]),
+}).loose()
+
+function unwrap(json: unknown): ReceiveParams | undefined {
+  const n = Notification.safeParse(json)
+  if (n.success) return 'result' in n.data.params ? (n.data.params.result as ReceiveParams) : (n.data.params as ReceiveParams)
+  const bare = ReceiveParams.safeParse(json)
+  return bare.success ? bare.data : undefined
+}
+
+/**
+ * Parses one payload. `account`, when given, must match the payload's account if it has one.
+ */
+export function parseReceivePayload(data: string, account: string | undefined): SignalEvent {
+  let json: unknown
+  try {
+    json = JSON.parse(data)
+  } catch {
+    return { type: 'skipped', reason: 'malformed' }
+  }
+  const p = unwrap(json)
+  if (p === undefined) return { type: 'skipped', reason: 'malformed' }
+  if (account !== undefined && typeof p.account === 'string' && p.account !== account) return { type: 'skipped', reason: 'other-account' }
+  const dm = p.envelope.dataMessage
+  const sent = p.envelope.syncMessage?.sentMessage
+  const source = typeof dm?.message === 'string' ? { m: dm, origin: 'data' as const } : typeof sent?.message === 'string' ? { m: sent, origin: 'sync' as const } : undefined
+  if (source === undefined) return { type: 'skipped', reason: p.exception === undefined || p.exception === null ? 'no-body' : 'exception' }
+  const groupId = source.m.groupInfo?.groupId
+  if (groupId === undefined) return { type: 'skipped', reason: 'not-group' }
+  return { type: 'message', groupId, body: source.m.message as string, origin: source.origin }
+}

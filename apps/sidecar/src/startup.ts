@@ -1,0 +1,64 @@
+/**
+ * The daemon checks run before the sidecar opens any port, in order: the check endpoint answers,
+ * a `version` probe (a daemon without the method is fine), the account is known, and every mapped
+ * group lists the account as a member. Each failure is one SidecarError with its own code (and so
+ * its own exit code).
+ */
+import { SidecarError, SignalRpcError } from './errors.ts'
+import type { SidecarConfig } from './config.ts'
+import { maskNumber } from './redact.ts'
+import type { SignalBackend } from './signal/backend.ts'
+
+export interface DaemonFacts {
+  version: string | undefined
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+export async function checkDaemon(backend: SignalBackend, config: SidecarConfig): Promise<DaemonFacts> {
+  const account = config.signal.account
+  try {
+    await backend.check(AbortSignal.timeout(config.signal.rpcTimeoutMs))
+  } catch (error) {
+    throw new SidecarError('SIDECAR_DAEMON_UNREACHABLE', `signal-cli at ${config.signal.url} does not answer GET /api/v1/check (${reason(error)})`, { cause: error })
+  }
+  let version: string | undefined
+  try {
+    version = await backend.version()
+  } catch (error) {
+    throw new SidecarError('SIDECAR_VERSION_FAILED', `signal-cli version probe failed (${reason(error)})`, { cause: error })
+  }
+  if (account === undefined) {
+    let accounts: string[] | undefined
+    try {
+      accounts = await backend.listAccounts()
+    } catch (error) {
+      throw new SidecarError('SIDECAR_ACCOUNT_INVALID', `cannot list the daemon's accounts (${reason(error)}); set SIGNAL_CLI_ACCOUNT`, { cause: error })
+    }
+    if (accounts !== undefined && accounts.length !== 1) {
+      throw new SidecarError('SIDECAR_ACCOUNT_INVALID', `the daemon serves ${accounts.length} accounts; set SIGNAL_CLI_ACCOUNT to the one to use`)
+    }
+  }
+  let groups: Awaited<ReturnType<SignalBackend['listGroups']>>
+  try {
+    groups = await backend.listGroups()
+  } catch (error) {
+    if (error instanceof SignalRpcError && error.rpcCode === -32602) {
+      throw new SidecarError('SIDECAR_ACCOUNT_INVALID', `the daemon does not know SIGNAL_CLI_ACCOUNT ${account === undefined ? '' : maskNumber(account)} (${error.message})`, { cause: error })
+    }
+    throw new SidecarError('SIDECAR_GROUPS_MISSING', `listGroups failed (${reason(error)})`, { cause: error })
+  }
+  const missing = config.documents.filter((doc) => {
+    const g = groups.find((x) => x.id === doc.groupId)
+    if (g === undefined || g.isMember === false) return true
+    const listed = (g.members ?? []).some((m) => (typeof m === 'string' ? m : m.number) === account)
+    return !(g.isMember === true || listed)
+  })
+  if (missing.length > 0) {
+    const names = missing.map((d) => `document ${d.docId} (group ${d.groupId})`).join(', ')
+    throw new SidecarError('SIDECAR_GROUPS_MISSING', `the account is not a member of: ${names}`)
+  }
+  return { version }
+}

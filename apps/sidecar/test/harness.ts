@@ -1,0 +1,121 @@
+/**
+ * Integration harness: a toy daemon with accounts A and B in one group, sidecars started
+ * in-process on port 0, and raw `ws` clients that collect decoded envelopes. Every resource is
+ * closed at the end of the test that opened it.
+ */
+import { decodeEnvelope, encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
+import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { onTestFinished } from 'vitest'
+import { WebSocket } from 'ws'
+import { loadConfig, startSidecar, type RunningSidecar } from '../src/index.ts'
+
+export const A = '+33600000001'
+export const B = '+33600000002'
+
+export interface Pair {
+  toy: ToySignal
+  docId: string
+  groupId: string
+  a: RunningSidecar
+  b: RunningSidecar
+  envFor(account: string, extra?: Record<string, string>): Record<string, string>
+}
+
+export async function startToy(): Promise<ToySignal> {
+  const toy = await createToySignal({ accounts: [A, B], groups: [{ name: 'doc', members: [A, B] }], faults: true, keepAliveMs: 1000 })
+  onTestFinished(() => toy.close())
+  return toy
+}
+
+export function baseEnv(toy: ToySignal, account: string | undefined, docId: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    SIGNAL_CLI_URL: toy.url,
+    ...(account === undefined ? {} : { SIGNAL_CLI_ACCOUNT: account }),
+    E2E_COL_DOCUMENTS: `${docId}=${toy.groups[0]?.id ?? ''}`,
+    E2E_COL_SIGNAL_BODY_MAX_BYTES: '600',
+    E2E_COL_LISTEN: '127.0.0.1:0',
+    E2E_COL_SENDS_PER_SECOND: '1000',
+    E2E_COL_SEND_BURST: '1000',
+    E2E_COL_RETRY_BASE_MS: '10',
+    E2E_COL_RETRY_MAX_MS: '40',
+    E2E_COL_RECONNECT_BASE_MS: '20',
+    E2E_COL_RECONNECT_MAX_MS: '80',
+    E2E_COL_RPC_TIMEOUT_MS: '5000',
+    E2E_COL_SHUTDOWN_FLUSH_MS: '500',
+    E2E_COL_LOG_LEVEL: 'silent',
+    ...extra,
+  }
+}
+
+export async function sidecar(env: Record<string, string>): Promise<RunningSidecar> {
+  const s = await startSidecar(loadConfig(env))
+  onTestFinished(() => s.close())
+  return s
+}
+
+export async function startPair(extra: { a?: Record<string, string>; b?: Record<string, string> } = {}): Promise<Pair> {
+  const toy = await startToy()
+  const docId = randomUUID()
+  const envFor = (account: string, more: Record<string, string> = {}) => baseEnv(toy, account, docId, more)
+  const [a, b] = await Promise.all([sidecar(envFor(A, extra.a)), sidecar(envFor(B, extra.b))])
+  return { toy, docId, groupId: toy.groups[0]?.id ?? '', a, b, envFor }
+}
+
+let seq = 0
+export function envelope(docId: string, senderId: string, payload: Uint8Array | number = 8, kind: Kind = 'update'): Envelope {
+  const bytes = typeof payload === 'number' ? new Uint8Array(randomBytes(payload)) : payload
+  return { kind, flags: 0, docId, senderId, messageId: randomBytes(16).toString('hex'), seq: seq++, payload: bytes }
+}
+
+/** A raw WebSocket client that records every binary frame as a decoded envelope. */
+export interface Client {
+  ws: WebSocket
+  senderId: string
+  received: Envelope[]
+  send(env: Envelope): void
+  /** Resolves with the first received envelope (past or future) matching `match`. */
+  waitFor(match: (e: Envelope) => boolean, timeoutMs?: number): Promise<Envelope>
+  closed: Promise<{ code: number; reason: string }>
+}
+
+export async function connect(s: RunningSidecar, docId: string, options: { origin?: string; path?: string } = {}): Promise<Client> {
+  const ws = new WebSocket(`${s.url.replace('http', 'ws')}${options.path ?? `/v1/docs/${docId}`}`, options.origin === undefined ? {} : { origin: options.origin })
+  const received: Envelope[] = []
+  const waiters: { match: (e: Envelope) => boolean; resolve: (e: Envelope) => void }[] = []
+  ws.on('message', (data: Buffer) => {
+    const env = decodeEnvelope(new Uint8Array(data))
+    received.push(env)
+    const hits = waiters.filter((w) => w.match(env))
+    for (const w of hits) {
+      waiters.splice(waiters.indexOf(w), 1)
+      w.resolve(env)
+    }
+  })
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })))
+  onTestFinished(() => ws.terminate())
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve())
+    ws.once('error', reject)
+  })
+  const client: Client = {
+    ws,
+    senderId: randomUUID(),
+    received,
+    send: (env) => ws.send(encodeEnvelope(env)),
+    waitFor(match, timeoutMs = 5000) {
+      const hit = received.find(match)
+      if (hit !== undefined) return Promise.resolve(hit)
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('timed out waiting for an envelope')), timeoutMs)
+        waiters.push({ match, resolve: (e) => { clearTimeout(timer); resolve(e) } })
+      })
+    },
+    closed,
+  }
+  return client
+}
+
+export const isAck = (messageId: string) => (e: Envelope) => e.kind === 'ack' && e.messageId === messageId
+export const isMessage = (messageId: string) => (e: Envelope) => e.kind !== 'ack' && e.kind !== 'error' && e.messageId === messageId
+export const count = (c: Client, messageId: string) => c.received.filter(isMessage(messageId)).length

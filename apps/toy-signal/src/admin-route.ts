@@ -1,0 +1,69 @@
+/**
+ * The `/toy/v1/` admin route (only with faults enabled): the fault switches and the send log over
+ * HTTP, for tests that run the toy as a separate process.
+ *
+ * POST /toy/v1/faults/fail-next-rpc         {"n":1}
+ * POST /toy/v1/faults/drop-next-sends       {"n":1}
+ * POST /toy/v1/faults/delay                 {"ms":200}
+ * POST /toy/v1/faults/cut-streams           {} | {"afterEvents":2}
+ * POST /toy/v1/faults/duplicate-next-events {"n":1}
+ * POST /toy/v1/faults/rate-limit-next-sends {"n":1,"retryAfterSeconds":60,"mode":"per-recipient"|"all-failed"}
+ * POST /toy/v1/faults/reset                 {}
+ * GET  /toy/v1/sends                        → [{account, groupId?, recipients?, message, timestamp}]
+ * Answers 204 (switch set), 200 (sends), 400 `{"error":…}` (bad body), 404, 405.
+ * @see docs/contract.md §5
+ */
+import { z } from 'zod'
+import type { FaultSwitches } from './faults.ts'
+import type { SendRecord } from './state.ts'
+
+const Count = z.object({ n: z.number().int().min(0) })
+const ROUTES: Record<string, (body: unknown, faults: FaultSwitches) => void> = {
+  'fail-next-rpc': (body, f) => f.failNextRpc(Count.parse(body).n),
+  'drop-next-sends': (body, f) => f.dropNextSends(Count.parse(body).n),
+  'delay': (body, f) => f.setDelay(z.object({ ms: z.number().int().min(0) }).parse(body).ms),
+  'cut-streams': (body, f) => {
+    const { afterEvents } = z.object({ afterEvents: z.number().int().min(1).optional() }).parse(body)
+    f.cutStreams(afterEvents === undefined ? {} : { afterEvents })
+  },
+  'duplicate-next-events': (body, f) => f.duplicateNextEvents(Count.parse(body).n),
+  'rate-limit-next-sends': (body, f) => {
+    const o = z.object({
+      n: z.number().int().min(0),
+      retryAfterSeconds: z.number().int().min(0),
+      mode: z.enum(['per-recipient', 'all-failed']),
+    }).parse(body)
+    f.rateLimitNextSends(o.n, { retryAfterSeconds: o.retryAfterSeconds, mode: o.mode })
+  },
+  'reset': (_body, f) => f.reset(),
+}
+
+/** An admin answer: status and optional JSON body. */
+export interface AdminAnswer {
+  status: number
+  body?: unknown
+}
+
+/** Handles one admin request; `text` is the already-read body. */
+export function handleAdmin(
+  method: string,
+  path: string,
+  text: string,
+  faults: FaultSwitches,
+  sends: () => readonly SendRecord[],
+): AdminAnswer {
+  if (path === '/toy/v1/sends') {
+    return method === 'GET' ? { status: 200, body: sends() } : { status: 405 }
+  }
+  const name = path.startsWith('/toy/v1/faults/') ? path.slice('/toy/v1/faults/'.length) : undefined
+  const route = name === undefined ? undefined : ROUTES[name]
+  if (route === undefined) return { status: 404 }
+  if (method !== 'POST') return { status: 405 }
+  try {
+    route(text.trim() === '' ? {} : JSON.parse(text), faults)
+    return { status: 204 }
+  } catch (error) {
+    const message = error instanceof z.ZodError ? z.prettifyError(error) : error instanceof Error ? error.message : String(error)
+    return { status: 400, body: { error: message } }
+  }
+}

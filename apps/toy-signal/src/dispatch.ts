@@ -1,0 +1,61 @@
+/**
+ * Runs parsed JSON-RPC calls like `SignalJsonRpcCommandHandler`: method lookup (-32601), params
+ * mapping (-32600), account routing (-32602), then the command, whose failures become -1…-5 or
+ * -32603. Notifications run but their answers are dropped.
+ * @see docs/contract.md §2, reference `signal-cli-wire.md` §3 and §5
+ */
+import { errorResponse, paramsAsObject, type RpcCall, type RpcResponse } from './jsonrpc.ts'
+import type { MethodContext, MethodDefinition } from './methods/context.ts'
+import { getUserStatusMethod, listAccountsMethod, versionMethod } from './methods/directory.ts'
+import { listGroupsMethod, quitGroupMethod, updateGroupMethod } from './methods/groups.ts'
+import { sendMessageRequestResponseMethod, sendReactionMethod } from './methods/message-requests.ts'
+import { sendMethod } from './methods/send.ts'
+import { RPC_CODES, RpcFailure } from './rpc-failure.ts'
+
+/** Every method the toy implements; anything else is -32601 `Method not implemented`. */
+export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map([
+  ['send', sendMethod],
+  ['listGroups', listGroupsMethod],
+  ['updateGroup', updateGroupMethod],
+  ['quitGroup', quitGroupMethod],
+  ['sendMessageRequestResponse', sendMessageRequestResponseMethod],
+  ['sendReaction', sendReactionMethod],
+  ['listAccounts', listAccountsMethod],
+  ['version', versionMethod],
+  ['getUserStatus', getUserStatusMethod],
+])
+
+/** Runs one call. Returns `undefined` for a notification. */
+export async function dispatch(call: RpcCall, base: Omit<MethodContext, 'account' | 'params'>): Promise<RpcResponse | undefined> {
+  const answer = (response: RpcResponse): RpcResponse | undefined => (call.id === undefined ? undefined : response)
+  const id = call.id ?? null
+  const fail = (code: number, message: string): RpcResponse | undefined => answer(errorResponse(code, message, id))
+  const method = METHODS.get(call.method)
+  if (method === undefined || (method.routing === 'multi' && base.state.mode === 'single')) {
+    return fail(RPC_CODES.methodNotFound, 'Method not implemented')
+  }
+  const mapped = paramsAsObject(call.params)
+  if (!mapped.ok) return fail(RPC_CODES.invalidRequest, mapped.message)
+  const params = mapped.value
+  let account = base.state.accounts[0] ?? ''
+  if (base.state.mode === 'multi' && method.routing !== 'multi') {
+    const requested = params['account']
+    delete params['account']
+    if (requested !== undefined) {
+      if (typeof requested !== 'string' || !base.state.isAccount(requested)) {
+        return fail(RPC_CODES.invalidParams, 'Specified account does not exist')
+      }
+      account = requested
+    } else if (method.routing === 'account' && base.state.accounts.length !== 1) {
+      return fail(RPC_CODES.invalidParams, 'Method requires valid account parameter')
+    }
+  }
+  try {
+    const result = await method.run({ ...base, account, params })
+    return answer({ jsonrpc: '2.0', result, id })
+  } catch (error) {
+    if (error instanceof RpcFailure) return answer(errorResponse(error.rpcCode, error.message, id, error.data))
+    const message = error instanceof Error ? error.message : String(error)
+    return answer(errorResponse(RPC_CODES.internalError, `${message} (RuntimeException)`, id))
+  }
+}

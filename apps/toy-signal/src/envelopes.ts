@@ -1,0 +1,121 @@
+/**
+ * Builders for the `receive` payloads signal-cli writes on the events stream: the bare
+ * `{envelope, account}` object of `JsonReceiveMessageHandler`, v0.14.x shapes (empty lists omitted,
+ * long text in full plus a `text/x-signal-plain` attachment).
+ * @see docs/contract.md §2, reference `signal-cli-wire.md` §6 and §7
+ */
+
+/** signal-cli's long-text threshold (`ServiceConfig.MAX_MESSAGE_SIZE_BYTES`), in UTF-8 bytes. */
+export const LONG_TEXT_BYTES = 2000
+
+/** Who sent a message, as the envelope names them. */
+export interface Sender {
+  number: string
+  uuid: string
+}
+
+/** The content of one data message. */
+export interface MessageContent {
+  timestamp: number
+  message: string | null
+  group?: { id: string; name: string; revision: number; type: 'DELIVER' | 'UPDATE' }
+  reaction?: { emoji: string; targetAuthor: string; targetAuthorUuid: string; targetSentTimestamp: number; isRemove: boolean }
+  /** Id for the long-text attachment, used only when the text is longer than {@link LONG_TEXT_BYTES}. */
+  longTextId: string
+}
+
+/** A receive payload: exactly what goes after `data:` on the events stream. */
+export interface ReceivePayload {
+  envelope: Record<string, unknown>
+  account: string
+}
+
+function dataMessageFields(content: MessageContent): Record<string, unknown> {
+  const fields: Record<string, unknown> = {
+    timestamp: content.timestamp,
+    message: content.message,
+    expiresInSeconds: 0,
+    isExpirationUpdate: false,
+    viewOnce: false,
+  }
+  if (content.reaction !== undefined) {
+    const r = content.reaction
+    fields['reaction'] = {
+      emoji: r.emoji,
+      targetAuthor: r.targetAuthor,
+      targetAuthorNumber: r.targetAuthor,
+      targetAuthorUuid: r.targetAuthorUuid,
+      targetSentTimestamp: r.targetSentTimestamp,
+      isRemove: r.isRemove,
+    }
+  }
+  const size = content.message === null ? 0 : Buffer.byteLength(content.message, 'utf8')
+  if (size > LONG_TEXT_BYTES) {
+    fields['attachments'] = [{
+      contentType: 'text/x-signal-plain',
+      filename: null,
+      id: `${content.longTextId}.txt`,
+      size,
+      width: null,
+      height: null,
+      caption: null,
+      uploadTimestamp: content.timestamp,
+    }]
+  }
+  if (content.group !== undefined) {
+    fields['groupInfo'] = {
+      groupId: content.group.id,
+      groupName: content.group.name,
+      revision: content.group.revision,
+      type: content.group.type,
+    }
+  }
+  return fields
+}
+
+function envelopeHead(source: Sender, timestamp: number, deliveredAt: number): Record<string, unknown> {
+  return {
+    source: source.number,
+    sourceNumber: source.number,
+    sourceUuid: source.uuid,
+    sourceName: null,
+    sourceDevice: 1,
+    timestamp,
+    serverReceivedTimestamp: timestamp,
+    serverDeliveredTimestamp: Math.max(deliveredAt, timestamp),
+  }
+}
+
+/** The event a recipient's stream carries for an incoming message. */
+export function incomingMessage(account: string, source: Sender, content: MessageContent, deliveredAt: number): ReceivePayload {
+  return {
+    envelope: { ...envelopeHead(source, content.timestamp, deliveredAt), dataMessage: dataMessageFields(content) },
+    account,
+  }
+}
+
+/**
+ * The copy on the sender's own stream, as a linked device sees it: `syncMessage.sentMessage` with the
+ * data-message fields flattened and the destination null for group sends.
+ */
+export function sentMessageSync(
+  self: Sender,
+  destination: Sender | undefined,
+  content: MessageContent,
+  deliveredAt: number,
+): ReceivePayload {
+  return {
+    envelope: {
+      ...envelopeHead(self, content.timestamp, deliveredAt),
+      syncMessage: {
+        sentMessage: {
+          destination: destination?.number ?? null,
+          destinationNumber: destination?.number ?? null,
+          destinationUuid: destination?.uuid ?? null,
+          ...dataMessageFields(content),
+        },
+      },
+    },
+    account: self.number,
+  }
+}

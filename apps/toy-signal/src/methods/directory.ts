@@ -1,0 +1,35 @@
+/**
+ * Methods about the daemon and who is on Signal: `version`, `listAccounts`, `getUserStatus`.
+ * @see reference `signal-cli-wire.md` §4.6–4.8
+ */
+import type { ToySignalState } from '../state.ts'
+import type { MethodDefinition } from './context.ts'
+import { listParam } from './params.ts'
+
+/** The version the toy reports: signal-cli's 0.14.x line, marked so nobody mistakes it for a real daemon. */
+export const TOY_VERSION = '0.14.6-toy'
+
+/** `version`: `{version}`; works with or without an account. */
+export const versionMethod: MethodDefinition = { routing: 'dual', run: () => ({ version: TOY_VERSION }) }
+
+/** `listAccounts`: `[{number}]`; multi-account mode only. */
+export const listAccountsMethod: MethodDefinition = {
+  routing: 'multi',
+  run: (ctx) => ctx.state.accounts.map((number) => ({ number })),
+}
+
+function isRegistered(state: ToySignalState, number: string): boolean {
+  if (state.isAccount(number)) return true
+  return [...state.groups.values()].some((g) => g.members.includes(number) || g.formerMembers.has(number))
+}
+
+/** `getUserStatus`: one entry per recipient; `uuid` always present (null when unregistered). */
+export const getUserStatusMethod: MethodDefinition = {
+  routing: 'account',
+  run(ctx) {
+    return listParam(ctx.params, 'recipient', 'recipients').map((recipient) => {
+      const registered = isRegistered(ctx.state, recipient)
+      return { recipient, number: recipient, uuid: registered ? ctx.state.uuidOf(recipient) : null, isRegistered: registered }
+    })
+  },
+}

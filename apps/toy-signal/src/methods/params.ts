@@ -1,0 +1,62 @@
+/**
+ * Reading command params the way signal-cli's `JsonRpcNamespace` does: camelCase or dashed names,
+ * list flags given as one value or an array under the singular or the plural name, unknown params
+ * ignored. Wrong types end as -32603, as the Java `ClassCastException` does.
+ */
+import { z } from 'zod'
+import { internalError } from '../rpc-failure.ts'
+
+const StringOrList = z.union([z.string(), z.array(z.string())])
+const Flag = z.union([z.boolean(), z.string()])
+
+function pick(params: Record<string, unknown>, name: string): unknown {
+  if (name in params) return params[name]
+  const dashed = name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
+  return params[dashed]
+}
+
+function castError(value: unknown, target: string): never {
+  const from = typeof value === 'number' ? (Number.isInteger(value) ? 'java.lang.Integer' : 'java.lang.Double')
+    : typeof value === 'boolean' ? 'java.lang.Boolean'
+    : Array.isArray(value) ? 'java.util.ArrayList' : 'java.util.LinkedHashMap'
+  throw internalError(`class ${from} cannot be cast to class ${target}`, 'ClassCastException')
+}
+
+/** A list flag (`recipient`/`recipients`, `groupId`/`groupIds`, …): empty when absent. */
+export function listParam(params: Record<string, unknown>, singular: string, plural: string): string[] {
+  const out: string[] = []
+  for (const name of [singular, plural]) {
+    const value = pick(params, name)
+    if (value === undefined || value === null) continue
+    const parsed = StringOrList.safeParse(value)
+    if (!parsed.success) castError(value, 'java.lang.String')
+    out.push(...(typeof parsed.data === 'string' ? [parsed.data] : parsed.data))
+  }
+  return out
+}
+
+/** A text param, `undefined` when absent or null. */
+export function stringParam(params: Record<string, unknown>, name: string): string | undefined {
+  const value = pick(params, name)
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'string') castError(value, 'java.lang.String')
+  return value
+}
+
+/** A boolean flag; Jackson also accepts "true"/"false" text. */
+export function flagParam(params: Record<string, unknown>, name: string): boolean {
+  const value = pick(params, name)
+  if (value === undefined || value === null) return false
+  const parsed = Flag.safeParse(value)
+  if (!parsed.success) castError(value, 'java.lang.Boolean')
+  return parsed.data === true || parsed.data === 'true'
+}
+
+/** A numeric param (timestamps), `undefined` when absent. */
+export function numberParam(params: Record<string, unknown>, name: string): number | undefined {
+  const value = pick(params, name)
+  if (value === undefined || value === null) return undefined
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) return Number(value)
+  return castError(value, 'java.lang.Long')
+}

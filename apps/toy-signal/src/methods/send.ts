@@ -1,0 +1,118 @@
+/**
+ * `send` (group and direct) and the delivery it causes: a `dataMessage` on every recipient's stream
+ * and a `syncMessage.sentMessage` on the sender's own stream, sharing one unique timestamp.
+ * @see reference `signal-cli-wire.md` §4.1, §6
+ */
+import { incomingMessage, sentMessageSync, type MessageContent } from '../envelopes.ts'
+import { internalError, userError } from '../rpc-failure.ts'
+import type { ToyGroup } from '../state.ts'
+import type { MethodContext, MethodDefinition } from './context.ts'
+import { flagParam, listParam, numberParam, stringParam } from './params.ts'
+import { resultEntry, settleSend, type SendResultEntry } from './send-results.ts'
+import { findGroup, resolveRecipient } from './targets.ts'
+
+/** Where one send goes, after validation. */
+export interface SendTargets {
+  groups: ToyGroup[]
+  recipients: string[]
+}
+
+/** Reads and validates targets: -1 `No recipients given`, group and recipient errors. */
+export function readTargets(ctx: MethodContext): SendTargets {
+  const groupIds = listParam(ctx.params, 'groupId', 'groupIds')
+  const raw = listParam(ctx.params, 'recipient', 'recipients')
+  const noteToSelf = flagParam(ctx.params, 'noteToSelf')
+  if (groupIds.length === 0 && raw.length === 0 && !noteToSelf) throw userError('No recipients given')
+  return readResolvedTargets(ctx, groupIds, noteToSelf ? [...raw, ctx.account] : raw)
+}
+
+function readResolvedTargets(ctx: MethodContext, groupIds: string[], raw: string[]): SendTargets {
+  const groups = groupIds.map((id) => {
+    const group = findGroup(ctx.state, ctx.account, id)
+    if (!group.members.includes(ctx.account)) throw userError(`User is not a member in group: ${group.name} (${group.id})`)
+    return group
+  })
+  const recipients = [...new Set(raw.map((r) => resolveRecipient(ctx.state, r)))]
+  for (const number of recipients) {
+    if (!isKnownUser(ctx, number)) throw userError(`The user ${number} is not registered.`)
+  }
+  return { groups, recipients }
+}
+
+/** The toy's "registered users": its accounts and every number that is in one of its groups. */
+function isKnownUser(ctx: MethodContext, number: string): boolean {
+  if (ctx.state.isAccount(number)) return true
+  return [...ctx.state.groups.values()].some((g) => g.members.includes(number) || g.formerMembers.has(number))
+}
+
+/**
+ * Sends `content` to the targets: computes per-recipient results (honouring the rate-limit fault),
+ * applies the all-failed rule, then delivers to every successful local recipient plus the sync copy.
+ */
+export function sendToTargets(ctx: MethodContext, targets: SendTargets, build: (timestamp: number) => MessageContent) {
+  const rateLimit = ctx.faults.takeRateLimit()
+  const timestamp = ctx.state.nextTimestamp()
+  const content = build(timestamp)
+  let limited = 0
+  const entry = (number: string, groupId: string | undefined): SendResultEntry => {
+    const hit = rateLimit !== undefined && (rateLimit.mode === 'all-failed' || limited === 0)
+    if (hit) limited += 1
+    return resultEntry(ctx.state, number, hit ? 'RATE_LIMIT_FAILURE' : 'SUCCESS', {
+      groupId,
+      retryAfterSeconds: rateLimit?.retryAfterSeconds,
+    })
+  }
+  const results: SendResultEntry[] = []
+  for (const group of targets.groups) {
+    for (const member of group.members) if (member !== ctx.account) results.push(entry(member, group.id))
+  }
+  for (const number of targets.recipients) results.push(entry(number, undefined))
+  const response = settleSend(timestamp, results)
+
+  const self = { number: ctx.account, uuid: ctx.state.uuidOf(ctx.account) }
+  const now = ctx.state.now()
+  for (const group of targets.groups) {
+    const inGroup: MessageContent = { ...content, group: { id: group.id, name: group.name, revision: group.revision, type: 'DELIVER' } }
+    for (const r of results) {
+      if (r.groupId === group.id && r.type === 'SUCCESS' && ctx.state.isAccount(r.recipientAddress.number)) {
+        ctx.hub.deliver(incomingMessage(r.recipientAddress.number, self, inGroup, now))
+      }
+    }
+    ctx.hub.deliver(sentMessageSync(self, undefined, inGroup, now))
+  }
+  for (const r of results) {
+    const number = r.recipientAddress.number
+    if (r.groupId !== undefined || r.type !== 'SUCCESS') continue
+    if (number !== ctx.account && ctx.state.isAccount(number)) ctx.hub.deliver(incomingMessage(number, self, content, now))
+    ctx.hub.deliver(sentMessageSync(self, { number, uuid: r.recipientAddress.uuid }, content, now))
+  }
+  return response
+}
+
+/** The `send` method. */
+export const sendMethod: MethodDefinition = {
+  routing: 'account',
+  run(ctx) {
+    const targets = readTargets(ctx)
+    const message = stringParam(ctx.params, 'message')
+    const attachments = listParam(ctx.params, 'attachment', 'attachments')
+    const sticker = stringParam(ctx.params, 'sticker')
+    const quote = numberParam(ctx.params, 'quoteTimestamp')
+    if ((message ?? '') === '' && attachments.length === 0 && sticker === undefined && quote === undefined) {
+      throw userError('Sending empty message is not allowed, either a message, attachment or sticker must be given.')
+    }
+    for (const attachment of attachments) {
+      // The toy keeps no files: only data URIs can be accepted without touching the disk.
+      if (!attachment.startsWith('data:')) throw internalError(`Failed to send message: ${attachment} (No such file or directory) (NoSuchFileException)`, 'UnexpectedErrorException')
+    }
+    const longTextId = ctx.state.randomId(15)
+    const response = sendToTargets(ctx, targets, (timestamp) => ({ timestamp, message: message ?? null, longTextId }))
+    const text = message ?? ''
+    for (const group of targets.groups) ctx.state.recordSend({ account: ctx.account, groupId: group.id, message: text, timestamp: response.timestamp })
+    if (targets.recipients.length > 0) {
+      ctx.state.recordSend({ account: ctx.account, recipients: targets.recipients, message: text, timestamp: response.timestamp })
+    }
+    if (ctx.faults.takeSendDrop()) ctx.dropConnection()
+    return response
+  },
+}

@@ -1,0 +1,38 @@
+/**
+ * signal-cli's JSON-RPC error codes (`JsonRpcResponse.Error` and `SignalJsonRpcCommandHandler`).
+ * @see docs/contract.md §2
+ */
+export const RPC_CODES = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+  userError: -1,
+  ioError: -3,
+  untrustedKey: -4,
+  rateLimit: -5,
+} as const
+
+/** A command failure that the dispatcher turns into a JSON-RPC `error` object. */
+export class RpcFailure extends Error {
+  readonly rpcCode: number
+  /** `null` unless the command wrote a result before failing (`{response: …}` for all-failed sends). */
+  readonly data: { response: unknown } | null
+  constructor(rpcCode: number, message: string, data: { response: unknown } | null = null) {
+    super(message)
+    this.name = 'RpcFailure'
+    this.rpcCode = rpcCode
+    this.data = data
+  }
+}
+
+/** `-1` USER_ERROR, the code signal-cli uses for bad input and unknown groups. */
+export function userError(message: string): RpcFailure {
+  return new RpcFailure(RPC_CODES.userError, message)
+}
+
+/** `-32603` as signal-cli formats an unexpected Java exception: `<message> (<SimpleClassName>)`. */
+export function internalError(message: string, javaClass: string): RpcFailure {
+  return new RpcFailure(RPC_CODES.internalError, `${message} (${javaClass})`)
+}

@@ -1,0 +1,115 @@
+/**
+ * The toy's world: local accounts, every known number's UUID, groups and the log of sends.
+ * Randomness and time are injected so tests can pin them.
+ */
+
+/** One group as the toy stores it; `formerMembers` still see it in listGroups with `isMember:false`. */
+export interface ToyGroup {
+  id: string
+  name: string
+  description: string
+  revision: number
+  members: string[]
+  admins: Set<string>
+  formerMembers: Set<string>
+}
+
+/** One accepted send, as {@link ToySignalState.sends} reports it. */
+export interface SendRecord {
+  account: string
+  groupId?: string
+  recipients?: string[]
+  message: string
+  timestamp: number
+}
+
+/** Dependencies of the state: where randomness and time come from. */
+export interface StateDeps {
+  randomBytes(size: number): Uint8Array
+  randomUuid(): string
+  now(): number
+}
+
+/** Mutable daemon state shared by the method handlers. */
+export interface ToySignalState {
+  readonly mode: 'multi' | 'single'
+  readonly accounts: readonly string[]
+  readonly groups: Map<string, ToyGroup>
+  isAccount(number: string): boolean
+  uuidOf(number: string): string
+  numberOfUuid(uuid: string): string | undefined
+  /** A timestamp unique across the daemon and never lower than the previous one (v0.13.16 rule). */
+  nextTimestamp(): number
+  createGroup(name: string, members: readonly string[], creator: string | undefined, id?: string): ToyGroup
+  recordSend(record: SendRecord): void
+  sends(): readonly SendRecord[]
+  readonly now: () => number
+  randomId(size: number): string
+  randomUuid(): string
+}
+
+const MAX_SEND_RECORDS = 10_000
+
+/** Creates the state for the given accounts (multi mode) or the single `-a` account. */
+export function createState(
+  setup: { accounts: readonly string[]; singleAccount?: string | undefined },
+  deps: StateDeps,
+): ToySignalState {
+  const mode = setup.singleAccount === undefined ? 'multi' : 'single'
+  const accounts = setup.singleAccount === undefined ? [...new Set(setup.accounts)] : [setup.singleAccount]
+  const uuids = new Map<string, string>()
+  const numbers = new Map<string, string>()
+  const groups = new Map<string, ToyGroup>()
+  const sendLog: SendRecord[] = []
+  let lastTimestamp = 0
+
+  const uuidOf = (number: string): string => {
+    let uuid = uuids.get(number)
+    if (uuid === undefined) {
+      uuid = deps.randomUuid()
+      uuids.set(number, uuid)
+      numbers.set(uuid, number)
+    }
+    return uuid
+  }
+  for (const account of accounts) uuidOf(account)
+
+  return {
+    mode,
+    accounts,
+    groups,
+    isAccount: (number) => accounts.includes(number),
+    uuidOf,
+    numberOfUuid: (uuid) => numbers.get(uuid.toLowerCase()),
+    nextTimestamp() {
+      lastTimestamp = Math.max(deps.now(), lastTimestamp + 1)
+      return lastTimestamp
+    },
+    createGroup(name, members, creator, id) {
+      // Real v2 group ids are 32 random bytes, base64 with padding.
+      const groupId = id ?? Buffer.from(deps.randomBytes(32)).toString('base64')
+      const unique = [...new Set(creator === undefined ? members : [creator, ...members])]
+      for (const member of unique) uuidOf(member)
+      const group: ToyGroup = {
+        id: groupId,
+        name,
+        description: '',
+        revision: 0,
+        members: unique,
+        admins: new Set(creator === undefined ? unique.slice(0, 1) : [creator]),
+        formerMembers: new Set(),
+      }
+      groups.set(groupId, group)
+      return group
+    },
+    recordSend(record) {
+      sendLog.push(record)
+      // Bounded: a long-running demo toy must not grow without limit.
+      if (sendLog.length > MAX_SEND_RECORDS) sendLog.splice(0, sendLog.length - MAX_SEND_RECORDS)
+    },
+    sends: () => sendLog,
+    now: deps.now,
+    randomId: (size) => Buffer.from(deps.randomBytes(size)).toString('base64url'),
+    randomUuid: deps.randomUuid,
+  }
+}

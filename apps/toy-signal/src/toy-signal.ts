@@ -1,0 +1,121 @@
+/**
+ * `createToySignal`: a mock signal-cli daemon (HTTP JSON-RPC + SSE) that clients cannot tell from a
+ * real 0.14.x one on the contract's surface, plus fault switches for reliability tests.
+ * @see docs/contract.md §5 and §7
+ */
+import { randomBytes, randomUUID } from 'node:crypto'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { ToySignalError } from './errors.ts'
+import { createEventHub, type EventHub } from './event-hub.ts'
+import { createFaults, type FaultSwitches } from './faults.ts'
+import { createRequestHandler } from './request-handler.ts'
+import { createState, type SendRecord } from './state.ts'
+
+/** Options of {@link createToySignal}. */
+export interface ToySignalOptions {
+  /** Bind address; default 127.0.0.1. */
+  host?: string
+  /** Default 0 (a free port). */
+  port?: number
+  /** E.164 numbers served in multi-account mode. */
+  accounts?: string[]
+  /** Runs as `signal-cli -a NUMBER daemon`: one account, `account` params ignored. */
+  singleAccount?: string
+  /** Groups created at start; members are accounts or other numbers; `id` defaults to 32 random bytes. */
+  groups?: { name: string; members: string[]; id?: string }[]
+  /** Enables the fault switches and the `/toy/v1/` admin route. */
+  faults?: boolean
+  /** Keep-alive comment period of the events stream; signal-cli uses 15000. */
+  keepAliveMs?: number
+  /** Messages kept per account while no stream carries it (oldest dropped beyond); default 1000. */
+  maxQueuedPerAccount?: number
+  /** Receives one debug line per request and notices; nothing is printed by default. */
+  log?: (line: string) => void
+}
+
+/** A running toy daemon. */
+export interface ToySignal {
+  /** `http://HOST:PORT` */
+  url: string
+  port: number
+  groups: { name: string; id: string; members: string[] }[]
+  /** Every send accepted so far, oldest first (bounded to the latest 10 000). */
+  sends(): ReadonlyArray<SendRecord>
+  faults: FaultSwitches
+  close(): Promise<void>
+}
+
+const E164 = /^\+[1-9]\d{6,14}$/
+
+function checkOptions(options: ToySignalOptions): void {
+  const numbers = [...(options.accounts ?? []), ...(options.singleAccount === undefined ? [] : [options.singleAccount]),
+    ...(options.groups ?? []).flatMap((g) => g.members)]
+  const bad = numbers.find((n) => !E164.test(n))
+  if (bad !== undefined) throw new ToySignalError('TOY_CONFIG_INVALID', 'every account and group member must be an E.164 number (+ and 7-15 digits)')
+  for (const [name, value, min] of [['keepAliveMs', options.keepAliveMs, 1], ['maxQueuedPerAccount', options.maxQueuedPerAccount, 1], ['port', options.port, 0]] as const) {
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) {
+      throw new ToySignalError('TOY_CONFIG_INVALID', `${name} must be an integer >= ${min}`)
+    }
+  }
+  for (const group of options.groups ?? []) {
+    if (group.id !== undefined && ![16, 32].includes(Buffer.from(group.id, 'base64').length)) {
+      throw new ToySignalError('TOY_CONFIG_INVALID', `group "${group.name}": id must be base64 of 16 or 32 bytes`)
+    }
+  }
+}
+
+/** Starts a toy daemon and resolves once it listens. @throws ToySignalError `TOY_CONFIG_INVALID`, `TOY_LISTEN_FAILED` */
+export async function createToySignal(options: ToySignalOptions): Promise<ToySignal> {
+  checkOptions(options)
+  const log = options.log ?? (() => {})
+  const host = options.host ?? '127.0.0.1'
+  const state = createState(
+    { accounts: options.accounts ?? [], singleAccount: options.singleAccount },
+    { randomBytes: (n) => randomBytes(n), randomUuid: () => randomUUID(), now: () => Date.now() },
+  )
+  const groups = (options.groups ?? []).map((g) => state.createGroup(g.name, g.members, undefined, g.id))
+  // The switches cut streams through the hub, and the hub reads the switches: tie the knot once.
+  const hubRef: { current?: EventHub } = {}
+  const faults = createFaults(options.faults === true, (afterEvents) => hubRef.current?.cut(afterEvents))
+  const hub = createEventHub({
+    keepAliveMs: options.keepAliveMs ?? 15_000,
+    maxQueuedPerAccount: options.maxQueuedPerAccount ?? 1000,
+    faults: faults.state,
+    log,
+  })
+  hubRef.current = hub
+
+  let port = 0
+  // Node rejects a request without Host by default; signal-cli answers 421 instead, so let it through.
+  const server = createServer({ requireHostHeader: false }, createRequestHandler({
+    state,
+    hub,
+    faults: { enabled: options.faults === true, ...faults },
+    bind: { host, port: () => port },
+    log,
+  }))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error) => reject(new ToySignalError('TOY_LISTEN_FAILED', `cannot listen on ${host}:${options.port ?? 0}: ${error.message}`, { cause: error })))
+    server.listen(options.port ?? 0, host, () => resolve())
+  })
+  port = (server.address() as AddressInfo).port
+  const urlHost = host.includes(':') ? `[${host}]` : host
+
+  let closing: Promise<void> | undefined
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    groups: groups.map((g) => ({ name: g.name, id: g.id, members: [...g.members] })),
+    sends: () => state.sends().map((s) => ({ ...s })),
+    faults: faults.switches,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        hub.close()
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
+      return closing
+    },
+  }
+}

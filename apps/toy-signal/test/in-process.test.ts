@@ -1,0 +1,119 @@
+// createToySignal used in-process, as other workspaces' tests use it: bounds, modes, switches.
+import { afterEach, describe, expect, it } from 'vitest'
+import { createToySignal, type ToySignal, type ToySignalOptions } from '../src/index.ts'
+
+const A = '+15550000001'
+const B = '+15550000002'
+const running: ToySignal[] = []
+
+async function start(options: ToySignalOptions): Promise<ToySignal> {
+  const toy = await createToySignal(options)
+  running.push(toy)
+  return toy
+}
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((t) => t.close()))
+})
+
+async function rpc(toy: ToySignal, method: string, params?: Record<string, unknown>): Promise<{ status: number; json: any }> {
+  const res = await fetch(`${toy.url}/api/v1/rpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', method, id: 1, ...(params === undefined ? {} : { params }) }),
+  })
+  const text = await res.text()
+  return { status: res.status, json: text === '' ? undefined : JSON.parse(text) }
+}
+
+/** Reads SSE text until `count` receive events arrived, then cancels. */
+async function readEvents(url: string, count: number): Promise<any[]> {
+  const res = await fetch(url)
+  const reader = res.body?.getReader()
+  if (reader === undefined) throw new Error('no body')
+  let text = ''
+  const decoder = new TextDecoder()
+  for (;;) {
+    const frames = text.split('\n\n').filter((f) => f.includes('data:'))
+    if (frames.length >= count) {
+      await reader.cancel()
+      return frames.slice(0, count).map((f) => JSON.parse(f.slice(f.indexOf('data:') + 5)))
+    }
+    const { value, done } = await reader.read()
+    if (done) throw new Error(`stream ended after ${frames.length} events`)
+    text += decoder.decode(value, { stream: true })
+  }
+}
+
+describe('createToySignal', () => {
+  it('creates groups with base64 ids of 32 bytes and records every send', async () => {
+    const toy = await start({ accounts: [A, B], groups: [{ name: 'team', members: [A, B] }] })
+    const [group] = toy.groups
+    expect(Buffer.from(group?.id ?? '', 'base64')).toHaveLength(32)
+    await rpc(toy, 'send', { account: A, groupId: group?.id, message: 'one' })
+    await rpc(toy, 'send', { account: B, recipient: A, message: 'two' })
+    expect(toy.sends().map((s) => [s.account, s.groupId, s.recipients, s.message])).toEqual([
+      [A, group?.id, undefined, 'one'],
+      [B, undefined, [A], 'two'],
+    ])
+  })
+
+  it('routes to the only account when exactly one exists and account is omitted (v0.11.7+)', async () => {
+    const toy = await start({ accounts: [A], groups: [{ name: 'solo', members: [A] }] })
+    const { json } = await rpc(toy, 'listGroups')
+    expect(json.result.map((g: { name: string }) => g.name)).toEqual(['solo'])
+    // The sole member: no other recipients, still a success.
+    const sent = await rpc(toy, 'send', { groupId: toy.groups[0]?.id, message: 'just me' })
+    expect(sent.json.result.results).toEqual([])
+  })
+
+  it('keeps at most maxQueuedPerAccount messages for a closed stream, dropping the oldest', async () => {
+    const lines: string[] = []
+    const toy = await start({ accounts: [A, B], groups: [{ name: 'team', members: [A, B] }], maxQueuedPerAccount: 2, log: (l) => lines.push(l) })
+    for (const message of ['m1', 'm2', 'm3']) await rpc(toy, 'send', { account: A, groupId: toy.groups[0]?.id, message })
+    const events = await readEvents(`${toy.url}/api/v1/events?account=%2B${B.slice(1)}`, 2)
+    expect(events.map((e) => e.envelope.dataMessage.message)).toEqual(['m2', 'm3'])
+    expect(lines.some((l) => l.includes('dropped its oldest message'))).toBe(true)
+    expect(lines.join('\n')).not.toContain(B)
+  })
+
+  it('refuses fault switches and hides /toy/v1/ unless faults are enabled', async () => {
+    const toy = await start({ accounts: [A] })
+    expect(() => toy.faults.failNextRpc(1)).toThrow(expect.objectContaining({ code: 'TOY_FAULTS_DISABLED' }))
+    expect((await fetch(`${toy.url}/toy/v1/faults/reset`, { method: 'POST' })).status).toBe(404)
+  })
+
+  it('rate-limits the only recipient in per-recipient mode as all failed (-5), like signal-cli', async () => {
+    const toy = await start({ accounts: [A, B], faults: true })
+    toy.faults.rateLimitNextSends(1, { retryAfterSeconds: 5, mode: 'per-recipient' })
+    const { json } = await rpc(toy, 'send', { account: A, recipient: B, message: 'x' })
+    expect(json.error.code).toBe(-5)
+    expect(toy.sends()).toEqual([])
+    expect((await rpc(toy, 'send', { account: A, recipient: B, message: 'y' })).json.result.results[0].type).toBe('SUCCESS')
+  })
+
+  it('rejects invalid options with TOY_CONFIG_INVALID', async () => {
+    await expect(createToySignal({ accounts: ['12345'] })).rejects.toMatchObject({ code: 'TOY_CONFIG_INVALID' })
+    await expect(createToySignal({ keepAliveMs: 0 })).rejects.toMatchObject({ code: 'TOY_CONFIG_INVALID' })
+    await expect(createToySignal({ groups: [{ name: 'g', members: [A], id: 'AAAA' }] })).rejects.toMatchObject({ code: 'TOY_CONFIG_INVALID' })
+  })
+
+  it('answers 413 above the rpc body bound instead of buffering without limit', async () => {
+    const toy = await start({ accounts: [A] })
+    const res = await fetch(`${toy.url}/api/v1/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(16 * 1024 * 1024 + 1) })
+    expect(res.status).toBe(413)
+  })
+
+  it('close() ends open event streams and stops listening', async () => {
+    const toy = await createToySignal({ accounts: [A], keepAliveMs: 50 })
+    const res = await fetch(`${toy.url}/api/v1/events`)
+    const reader = res.body?.getReader()
+    await reader?.read()
+    await toy.close()
+    // A shutdown ends the stream abruptly (no closing chunk), as a real daemon's exit does.
+    const drain = async (): Promise<void> => { for (;;) { const r = await reader?.read(); if (r?.done !== false) return } }
+    const outcome = await drain().then(() => 'ended', (error: unknown) => (error instanceof TypeError ? 'cut' : 'other'))
+    expect(['ended', 'cut']).toContain(outcome)
+    await expect(fetch(`${toy.url}/api/v1/check`)).rejects.toThrow()
+  })
+})

@@ -1,0 +1,4 @@
+/** `npm run bench`: runs every benchmark in turn. Each prints its table and writes bench/results/. */
+import { benchProtocol } from './protocol.ts'
+
+benchProtocol()

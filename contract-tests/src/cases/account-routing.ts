@@ -1,0 +1,81 @@
+/**
+ * Account routing in multi-account mode (contract.md §6.3), and the single-account `-a` mode.
+ */
+import { expect } from 'vitest'
+import { httpCall, rpcCall } from '../http-probe.ts'
+import type { DefineCase } from '../suite.ts'
+import { fixtures } from '../target.ts'
+import { expectRpcError } from './jsonrpc-parsing.ts'
+
+/** A well-formed number that no test daemon has as an account. */
+export const UNKNOWN_NUMBER = '+15550009999'
+
+export function registerAccountRoutingCases(defineCase: DefineCase): void {
+  defineCase('any', 'a per-account method without account is -32602 "Method requires valid account parameter" (not exactly one account)', async (t) => {
+    for (const method of ['send', 'listGroups', 'updateGroup', 'getUserStatus']) {
+      const answer = await rpcCall(t.url, { jsonrpc: '2.0', method, id: 7, params: { message: 'x' } })
+      expectRpcError(answer.json, -32602, 'Method requires valid account parameter', 7)
+    }
+  })
+
+  defineCase('any', 'an unknown, empty or non-string account is -32602 "Specified account does not exist", even on version', async (t) => {
+    for (const account of [UNKNOWN_NUMBER, '', 5, [UNKNOWN_NUMBER]]) {
+      for (const method of ['listGroups', 'version']) {
+        const answer = await rpcCall(t.url, { jsonrpc: '2.0', method, id: 1, params: { account } })
+        expectRpcError(answer.json, -32602, 'Specified account does not exist', 1)
+      }
+    }
+  })
+
+  defineCase('any', 'method lookup comes before routing: unknown method with unknown account is -32601', async (t) => {
+    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'nope', id: 1, params: { account: UNKNOWN_NUMBER } })
+    expectRpcError(answer.json, -32601, 'Method not implemented', 1)
+  })
+
+  defineCase('any', 'listAccounts needs no account and ignores an unknown one', async (t) => {
+    const plain = await rpcCall(t.url, { jsonrpc: '2.0', method: 'listAccounts', id: 1 })
+    const list = (plain.json as { result: { number: string }[] }).result
+    expect(Array.isArray(list)).toBe(true)
+    for (const entry of list) expect(entry.number).toMatch(/^\+\d+$/)
+    const ignored = await rpcCall(t.url, { jsonrpc: '2.0', method: 'listAccounts', id: 2, params: { account: UNKNOWN_NUMBER } })
+    expect((ignored.json as { result: unknown }).result).toEqual(list)
+  })
+
+  defineCase('any', 'a routing failure in a notification is dropped silently (201)', async (t) => {
+    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'listGroups', params: { account: UNKNOWN_NUMBER } })
+    expect(answer.status).toBe(201)
+  })
+
+  defineCase('account', 'listAccounts lists the registered accounts as {number}', async (t) => {
+    const { a, b } = fixtures(t)
+    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'listAccounts', id: 1 })
+    const numbers = (answer.json as { result: { number: string }[] }).result.map((e) => e.number)
+    expect(numbers).toEqual(expect.arrayContaining([a, b]))
+  })
+
+  defineCase('account', 'a known account is routed and removed from the params', async (t) => {
+    const { a, groupId } = fixtures(t)
+    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'listGroups', id: 1, params: { account: a, groupId } })
+    const groups = (answer.json as { result: { id: string }[] }).result
+    expect(groups.map((g) => g.id)).toEqual([groupId])
+  })
+
+  defineCase('toy', 'single-account mode ignores account params, has no listAccounts, and no admin route without --faults', async (t) => {
+    if (t.spawnToy === undefined) throw new Error('needs spawnToy')
+    const single = await t.spawnToy(['--single-account', '+15550000042'])
+    try {
+      const ignored = await rpcCall(single.url, { jsonrpc: '2.0', method: 'listGroups', id: 1, params: { account: UNKNOWN_NUMBER } })
+      expect((ignored.json as { result: unknown }).result).toEqual([])
+      const noAccount = await rpcCall(single.url, { jsonrpc: '2.0', method: 'listGroups', id: 2 })
+      expect((noAccount.json as { result: unknown }).result).toEqual([])
+      expectRpcError((await rpcCall(single.url, { jsonrpc: '2.0', method: 'listAccounts', id: 3 })).json, -32601, 'Method not implemented', 3)
+      // The events `account` query is ignored in single-account mode too.
+      const events = await fetch(new URL(`/api/v1/events?account=${encodeURIComponent(UNKNOWN_NUMBER)}`, single.url))
+      expect(events.status).toBe(200)
+      await events.body?.cancel()
+      expect((await httpCall(single.url, '/toy/v1/faults/reset', { method: 'POST', body: '{}' })).status).toBe(404)
+    } finally {
+      await single.stop()
+    }
+  })
+}

@@ -1,0 +1,78 @@
+/**
+ * The events stream: status codes, headers, keep-alive, exact framing, `account` scoping
+ * (contract.md §6.5).
+ */
+import { expect } from 'vitest'
+import { httpCall } from '../http-probe.ts'
+import { openEvents } from '../sse-probe.ts'
+import type { DefineCase } from '../suite.ts'
+import { fixtures, versionAtLeast } from '../target.ts'
+import { UNKNOWN_NUMBER } from './account-routing.ts'
+import { sendAs } from './send.ts'
+
+/** One event exactly as signal-cli frames it: no space after the colons, one data line, bare params. */
+export const EVENT_FRAME = /^event:receive\ndata:(\{[^\n]*\})\n\n$/
+
+export function registerEventsCases(defineCase: DefineCase): void {
+  defineCase('any', 'an unknown account on the events stream is HTTP 400 with an empty body', async (t) => {
+    const answer = await httpCall(t.url, `/api/v1/events?account=${encodeURIComponent(UNKNOWN_NUMBER)}`)
+    expect(answer.status).toBe(400)
+    expect(answer.text).toBe('')
+  })
+
+  // On a real daemon this case waits for the 15 s keep-alive once; the toy runs with a short period.
+  defineCase('any', 'the stream is 200 text/event-stream and writes ":\\n" keep-alives; headers flushed at once from 0.14.4', async (t) => {
+    const probe = openEvents(t.url)
+    try {
+      const response = await probe.response
+      const rawAtHeaders = probe.raw()
+      expect(response.status).toBe(200)
+      expect(String(response.headers['content-type'])).toBe('text/event-stream')
+      // Before 0.14.4 the headers wait for the first write (AsamK/signal-cli#2033): either is real.
+      if (versionAtLeast(t.version, '0.14.4')) expect(rawAtHeaders).toBe('')
+      // Events queued for the daemon's accounts may come first; a keep-alive is a bare ":\n" line.
+      const raw = await probe.waitForRaw((text) => /(^|\n):\n/.test(text), t.keepAliveMs * 2 + 5_000)
+      expect(raw).toMatch(/^(?::\n|event:receive\ndata:[^\n]*\n\n)+$/)
+    } finally {
+      probe.close()
+    }
+  }, 45_000)
+
+  defineCase('account', 'each event is "event:receive\\ndata:{envelope, account}\\n\\n": no JSON-RPC wrapper, no space, no id line', async (t) => {
+    const { a, b, groupId } = fixtures(t)
+    const probe = openEvents(t.url, b)
+    try {
+      await Promise.race([probe.response, new Promise((resolve) => setTimeout(resolve, 1_000))])
+      const sent = await sendAs(t.url, a, { groupId, message: 'contract: framing' })
+      const event = await probe.waitFor((e) => e.json.envelope['timestamp'] === sent.timestamp)
+      expect(event.event).toBe('receive')
+      const frames = probe.raw().split(/(?<=\n\n)/).filter((f) => !/^(:\n)+$/.test(f)).map((f) => f.replace(/^(:\n)+/, ''))
+      const mine = frames.find((f) => f.includes(`"timestamp":${sent.timestamp}`))
+      expect(mine).toMatch(EVENT_FRAME)
+      const data = JSON.parse(EVENT_FRAME.exec(mine ?? '')?.[1] ?? '{}') as Record<string, unknown>
+      expect(new Set(Object.keys(data).filter((k) => k !== 'exception'))).toEqual(new Set(['account', 'envelope']))
+      expect(data['account']).toBe(b)
+      expect(data).not.toHaveProperty('jsonrpc')
+    } finally {
+      probe.close()
+    }
+  })
+
+  defineCase('account', 'a stream scoped with ?account=%2B… carries only that account; no account means all accounts', async (t) => {
+    const { a, b, groupId } = fixtures(t)
+    const onlyA = openEvents(t.url, a)
+    const all = openEvents(t.url)
+    try {
+      await Promise.race([Promise.all([onlyA.response, all.response]), new Promise((resolve) => setTimeout(resolve, 1_000))])
+      const sent = await sendAs(t.url, a, { groupId, message: 'contract: scoping' })
+      const forB = await all.waitFor((e) => e.json.account === b && e.json.envelope['timestamp'] === sent.timestamp)
+      expect(forB.json.envelope['sourceNumber']).toBe(a)
+      const reply = await sendAs(t.url, b, { groupId, message: 'contract: scoping reply' })
+      await onlyA.waitFor((e) => e.json.envelope['timestamp'] === reply.timestamp && e.json.account === a)
+      expect(onlyA.events.every((e) => e.json.account === a)).toBe(true)
+    } finally {
+      onlyA.close()
+      all.close()
+    }
+  })
+}

@@ -1,0 +1,70 @@
+/**
+ * `listGroups`, `updateGroup`, `quitGroup`: shapes and errors (contract.md §6.4).
+ */
+import { expect } from 'vitest'
+import { rpcCall } from '../http-probe.ts'
+import type { DefineCase } from '../suite.ts'
+import { fixtures } from '../target.ts'
+import { expectRpcError } from './jsonrpc-parsing.ts'
+import { unknownGroupId } from './send.ts'
+
+const GROUP_KEYS = ['admins', 'banned', 'description', 'groupInviteLink', 'id', 'isBlocked', 'isMember', 'members',
+  'messageExpirationTime', 'name', 'pendingMembers', 'permissionAddMember', 'permissionEditDetails',
+  'permissionSendMessage', 'requestingMembers']
+
+interface Group { id: string; name: string; isMember: boolean; members: { number: string | null; uuid: string; isAdmin?: boolean }[] }
+
+async function call(url: string, method: string, params: Record<string, unknown>): Promise<{ result?: unknown; error?: unknown }> {
+  return (await rpcCall(url, { jsonrpc: '2.0', method, id: method, params })).json as { result?: unknown; error?: unknown }
+}
+
+export function registerGroupCases(defineCase: DefineCase): void {
+  defineCase('account', 'listGroups returns the detailed shape with members as {number, uuid, isAdmin}', async (t) => {
+    const { a, b, groupId } = fixtures(t)
+    const groups = (await call(t.url, 'listGroups', { account: a })).result as Group[]
+    const group = groups.find((g) => g.id === groupId)
+    expect(group).toBeDefined()
+    expect(new Set(Object.keys(group ?? {}).filter((k) => GROUP_KEYS.includes(k)))).toEqual(new Set(GROUP_KEYS))
+    expect(group?.isMember).toBe(true)
+    expect(group?.members.map((m) => m.number)).toEqual(expect.arrayContaining([a, b]))
+    expect(Buffer.from(groupId, 'base64')).toHaveLength(32)
+  })
+
+  defineCase('account', 'listGroups with a groupId filter skips unknown ids and rejects malformed ones', async (t) => {
+    const { a, groupId } = fixtures(t)
+    expect(((await call(t.url, 'listGroups', { account: a, groupId })).result as Group[]).map((g) => g.id)).toEqual([groupId])
+    expect((await call(t.url, 'listGroups', { account: a, groupId: unknownGroupId() })).result).toEqual([])
+    expectRpcError(await rpcCall(t.url, { jsonrpc: '2.0', method: 'listGroups', id: 1, params: { account: a, groupId: 'nope!' } }).then((r) => r.json), -1, /^Invalid group id: /, 1)
+  })
+
+  defineCase('account', 'updateGroup creates a group, renames it, answers {} for no change; quitGroup leaves it', async (t) => {
+    const { a, b } = fixtures(t)
+    const created = (await call(t.url, 'updateGroup', { account: a, name: 'contract group', members: [b] })).result as {
+      groupId: string; timestamp: number; results: { recipientAddress: { number: string }; groupId?: string; type: string }[]
+    }
+    expect(Buffer.from(created.groupId, 'base64')).toHaveLength(32)
+    expect(Number.isSafeInteger(created.timestamp)).toBe(true)
+    expect(created.results.map((r) => r.recipientAddress.number)).toContain(b)
+    // Unlike send results, updateGroup results carry no groupId.
+    for (const r of created.results) expect(r).not.toHaveProperty('groupId')
+
+    const renamed = (await call(t.url, 'updateGroup', { account: a, groupId: created.groupId, name: 'contract group 2' })).result
+    expect(new Set(Object.keys(renamed as object))).toEqual(new Set(['results', 'timestamp']))
+    expect((await call(t.url, 'updateGroup', { account: a, groupId: created.groupId, name: 'contract group 2' })).result).toEqual({})
+
+    const quit = (await call(t.url, 'quitGroup', { account: b, groupId: created.groupId })).result
+    expect(new Set(Object.keys(quit as object))).toEqual(new Set(['results', 'timestamp']))
+    const seenByB = ((await call(t.url, 'listGroups', { account: b, groupId: created.groupId })).result as Group[])[0]
+    expect(seenByB?.isMember).toBe(false)
+    expect((await call(t.url, 'quitGroup', { account: b, groupId: created.groupId })).result).toEqual({})
+    const afterQuit = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: b, groupId: created.groupId, message: 'x' } })
+    expectRpcError(afterQuit.json, -1, /^User is not a member in group: /, 1)
+  })
+
+  defineCase('account', 'updateGroup and quitGroup on an unknown group are -1', async (t) => {
+    const { a } = fixtures(t)
+    const id = unknownGroupId()
+    expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method: 'updateGroup', id: 1, params: { account: a, groupId: id, name: 'x' } })).json, -1, `Group not found: ${id}`, 1)
+    expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method: 'quitGroup', id: 2, params: { account: a, groupId: id } })).json, -1, `Failed to send to group: Group not found: ${id}`, 2)
+  })
+}

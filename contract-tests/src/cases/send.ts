@@ -1,0 +1,142 @@
+/**
+ * `send` and the other send-like methods: result shapes and every -1 error the sidecar can meet
+ * (contract.md §6.4).
+ */
+import { randomBytes } from 'node:crypto'
+import { expect } from 'vitest'
+import { rpcCall } from '../http-probe.ts'
+import type { DefineCase } from '../suite.ts'
+import { fixtures } from '../target.ts'
+import { expectRpcError } from './jsonrpc-parsing.ts'
+
+/** A well-formed v2 group id that no daemon knows. */
+export function unknownGroupId(): string {
+  return randomBytes(32).toString('base64')
+}
+
+interface SendResult {
+  timestamp: number
+  results: { recipientAddress: { uuid: string | null; number: string | null; username?: string | null }; groupId?: string; type: string }[]
+}
+
+/** Sends as `account` and returns the result, failing the test on an error. */
+export async function sendAs(url: string, account: string, params: Record<string, unknown>): Promise<SendResult> {
+  const answer = await rpcCall(url, { jsonrpc: '2.0', method: 'send', id: 's', params: { account, ...params } })
+  const json = answer.json as { result?: SendResult; error?: unknown }
+  if (json.result === undefined) throw new Error(`send failed: ${JSON.stringify(json.error)}`)
+  return json.result
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+function expectAddress(address: SendResult['results'][number]['recipientAddress']): void {
+  expect(address.uuid).toMatch(UUID)
+  // `username` arrived in 0.13.19 and is serialized as null when unknown.
+  if ('username' in address) expect(address.username === null || typeof address.username === 'string').toBe(true)
+}
+
+export function registerSendCases(defineCase: DefineCase): void {
+  defineCase('account', 'a group send answers {timestamp, results} with one SUCCESS per other member, each with groupId', async (t) => {
+    const { a, b, groupId } = fixtures(t)
+    const result = await sendAs(t.url, a, { groupId, message: 'contract: group send' })
+    expect(new Set(Object.keys(result))).toEqual(new Set(['results', 'timestamp']))
+    expect(Number.isSafeInteger(result.timestamp)).toBe(true)
+    const numbers = result.results.map((r) => r.recipientAddress.number)
+    expect(numbers).toContain(b)
+    expect(numbers).not.toContain(a)
+    for (const r of result.results) {
+      expectAddress(r.recipientAddress)
+      expect(r.groupId).toBe(groupId)
+      expect(r.type).toBe('SUCCESS')
+    }
+  })
+
+  defineCase('account', 'a direct send has one result per recipient and no groupId', async (t) => {
+    const { a, b } = fixtures(t)
+    const result = await sendAs(t.url, a, { recipient: b, message: 'contract: direct send' })
+    expect(result.results).toHaveLength(1)
+    const [only] = result.results
+    expect(only?.recipientAddress.number).toBe(b)
+    expect(only?.type).toBe('SUCCESS')
+    expect(only).not.toHaveProperty('groupId')
+  })
+
+  defineCase('account', 'list params take one value or an array, under the singular or plural name', async (t) => {
+    const { a, b, groupId } = fixtures(t)
+    expect((await sendAs(t.url, a, { recipients: [b], message: 'contract: plural' })).results).toHaveLength(1)
+    const viaGroupIds = await sendAs(t.url, a, { groupIds: [groupId], message: 'contract: groupIds' })
+    expect(viaGroupIds.results.every((r) => r.groupId === groupId)).toBe(true)
+  })
+
+  defineCase('account', 'timestamps of successive sends are unique and increasing', async (t) => {
+    const { a, groupId } = fixtures(t)
+    const stamps: number[] = []
+    for (let i = 0; i < 4; i += 1) stamps.push((await sendAs(t.url, a, { groupId, message: `contract: stamp ${i}` })).timestamp)
+    for (let i = 1; i < stamps.length; i += 1) expect(stamps[i]).toBeGreaterThan(stamps[i - 1] ?? 0)
+  })
+
+  defineCase('account', 'an unknown group is -1 "Group not found: <id>" (never -32000)', async (t) => {
+    const { a } = fixtures(t)
+    const id = unknownGroupId()
+    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, groupId: id, message: 'x' } })
+    expectRpcError(answer.json, -1, `Group not found: ${id}`, 1)
+  })
+
+  defineCase('account', 'a malformed group id is -1 "Invalid group id: …"', async (t) => {
+    const { a } = fixtures(t)
+    for (const bad of ['not base64!', Buffer.alloc(7).toString('base64')]) {
+      const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, groupId: bad, message: 'x' } })
+      expectRpcError(answer.json, -1, /^Invalid group id: /, 1)
+    }
+  })
+
+  defineCase('account', 'no target is -1 "No recipients given"; empty text is -1 "Sending empty message is not allowed…"', async (t) => {
+    const { a, groupId } = fixtures(t)
+    expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, message: 'x' } })).json, -1, 'No recipients given', 1)
+    for (const message of ['', undefined]) {
+      const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 2, params: { account: a, groupId, ...(message === undefined ? {} : { message }) } })
+      expectRpcError(answer.json, -1, 'Sending empty message is not allowed, either a message, attachment or sticker must be given.', 2)
+    }
+  })
+
+  defineCase('account', 'a command failure in a notification is dropped silently (201)', async (t) => {
+    const { a } = fixtures(t)
+    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', params: { account: a, groupId: unknownGroupId(), message: 'x' } })
+    expect(answer.status).toBe(201)
+    expect(answer.text).toBe('')
+  })
+
+  defineCase('account', 'a text message that is not a string is -32603 "… (ClassCastException)"', async (t) => {
+    const { a, groupId } = fixtures(t)
+    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, groupId, message: 42 } })
+    expectRpcError(answer.json, -32603, /\(ClassCastException\)$/, 1)
+  })
+
+  defineCase('account', 'sendReaction answers the send result shape', async (t) => {
+    const { a, b, groupId } = fixtures(t)
+    const target = await sendAs(t.url, b, { groupId, message: 'contract: react to me' })
+    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'sendReaction', id: 1, params: { account: a, groupId, emoji: '👍', targetAuthor: b, targetTimestamp: target.timestamp } })
+    const result = (answer.json as { result: SendResult }).result
+    expect(new Set(Object.keys(result))).toEqual(new Set(['results', 'timestamp']))
+    expect(result.results.map((r) => r.recipientAddress.number)).toContain(b)
+  })
+
+  defineCase('account', 'sendMessageRequestResponse answers {}; bad type is -32603; no target is -1', async (t) => {
+    const { a, b } = fixtures(t)
+    const ok = await rpcCall(t.url, { jsonrpc: '2.0', method: 'sendMessageRequestResponse', id: 1, params: { account: a, recipient: b, type: 'Accept' } })
+    expect((ok.json as { result: unknown }).result).toEqual({})
+    const bad = await rpcCall(t.url, { jsonrpc: '2.0', method: 'sendMessageRequestResponse', id: 2, params: { account: a, recipient: b, type: 'foo' } })
+    expectRpcError(bad.json, -32603, /^No enum constant org\.asamk\.signal\.commands\.MessageRequestResponseType\.FOO \(IllegalArgumentException\)$/, 2)
+    const none = await rpcCall(t.url, { jsonrpc: '2.0', method: 'sendMessageRequestResponse', id: 3, params: { account: a, type: 'accept' } })
+    expectRpcError(none.json, -1, 'No recipients given', 3)
+  })
+
+  defineCase('account', 'getUserStatus answers one entry per recipient with uuid always present', async (t) => {
+    const { a, b } = fixtures(t)
+    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'getUserStatus', id: 1, params: { account: a, recipient: [b] } })
+    const [entry] = (answer.json as { result: { recipient: string; number?: string; uuid: string | null; isRegistered: boolean }[] }).result
+    expect(entry?.recipient).toBe(b)
+    expect(entry?.isRegistered).toBe(true)
+    expect(entry?.uuid).toMatch(UUID)
+  })
+}

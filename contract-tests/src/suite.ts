@@ -1,0 +1,75 @@
+/**
+ * The signal-cli daemon contract, automerge `runNetworkAdapterTests` style: one set of cases run
+ * against any daemon (the toy, a real signal-cli, a live registered daemon). Each case carries a
+ * tag; a target runs the cases of the tags it supports and skips the others with the reason printed
+ * in its one-line summary.
+ * @see docs/contract.md §6
+ */
+import { afterAll, beforeAll, describe, it, onTestFinished } from 'vitest'
+import { registerAccountRoutingCases } from './cases/account-routing.ts'
+import { registerBatchingCases } from './cases/batching.ts'
+import { registerDeliveryCases } from './cases/delivery.ts'
+import { registerEventsCases } from './cases/events.ts'
+import { registerFaultCases } from './cases/faults.ts'
+import { registerGroupCases } from './cases/groups.ts'
+import { registerHttpLayerCases } from './cases/http-layer.ts'
+import { registerJsonRpcParsingCases } from './cases/jsonrpc-parsing.ts'
+import { registerSendCases } from './cases/send.ts'
+import type { CaseTag, ContractTarget } from './target.ts'
+
+/** Registers one case; `run` gets the live target. */
+export type DefineCase = (tag: CaseTag, name: string, run: (target: ContractTarget) => Promise<void>, timeoutMs?: number) => void
+
+/** How a target is described to the suite. */
+export interface TargetSpec {
+  /** Tags this target supports; `any` is implied. */
+  tags: readonly CaseTag[]
+  /** Why cases of each unsupported tag are skipped, for the summary line. */
+  skipReasons: Partial<Record<CaseTag, string>>
+  setup(): Promise<ContractTarget>
+}
+
+/** Defines the contract suite for one target. */
+export function describeSignalDaemonContract(targetName: string, spec: TargetSpec): void {
+  describe(`signal-cli daemon contract: ${targetName}`, () => {
+    let target: ContractTarget | undefined
+    const tally = { passed: 0, failed: 0, skipped: new Map<CaseTag, number>() }
+
+    beforeAll(async () => {
+      target = await spec.setup()
+    }, 90_000)
+    afterAll(async () => {
+      await target?.teardown()
+      const skipped = [...tally.skipped.values()].reduce((a, b) => a + b, 0)
+      const reasons = [...tally.skipped.entries()].map(([tag, n]) => `${n} '${tag}': ${spec.skipReasons[tag] ?? 'not supported'}`)
+      console.log(`[contract] ${targetName}: ${tally.passed} passed, ${tally.failed} failed, ${skipped} skipped${reasons.length > 0 ? ` (${reasons.join('; ')})` : ''}`)
+    }, 30_000)
+
+    const defineCase: DefineCase = (tag, name, run, timeoutMs = 15_000) => {
+      const supported = tag === 'any' || spec.tags.includes(tag)
+      if (!supported) {
+        tally.skipped.set(tag, (tally.skipped.get(tag) ?? 0) + 1)
+        it.skip(`[${tag}] ${name}`, () => {})
+        return
+      }
+      it(`[${tag}] ${name}`, async () => {
+        onTestFinished(({ task }) => {
+          if (task.result?.state === 'fail') tally.failed += 1
+          else tally.passed += 1
+        })
+        if (target === undefined) throw new Error('target setup failed')
+        await run(target)
+      }, timeoutMs)
+    }
+
+    registerHttpLayerCases(defineCase)
+    registerJsonRpcParsingCases(defineCase)
+    registerBatchingCases(defineCase)
+    registerAccountRoutingCases(defineCase)
+    registerSendCases(defineCase)
+    registerGroupCases(defineCase)
+    registerEventsCases(defineCase)
+    registerDeliveryCases(defineCase)
+    registerFaultCases(defineCase)
+  })
+}

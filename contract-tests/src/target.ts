@@ -1,0 +1,46 @@
+/**
+ * What a contract case knows about the daemon under test.
+ */
+
+/** Which targets a case needs: `any` daemon, one with registered `account`s and a group, or the `toy`'s switches. */
+export type CaseTag = 'any' | 'account' | 'toy'
+
+/** A daemon under test, as returned by a target's setup. */
+export interface ContractTarget {
+  url: string
+  /** The daemon's `version` answer, used where real versions differ (Host check, header flush, long text). */
+  version: string
+  /** Two registered accounts that share {@link groupId}; present on targets tagged `account`. */
+  accounts?: { a: string; b: string }
+  groupId?: string
+  /** Base URL of the toy's `/toy/v1/` admin route; present on targets tagged `toy`. */
+  adminUrl?: string
+  /** Starts another toy process with extra flags (toy target only), for modes the main one is not in. */
+  spawnToy?: (args: readonly string[]) => Promise<{ url: string; stop(): Promise<void> }>
+  /** The keep-alive period the daemon was started with. */
+  keepAliveMs: number
+  teardown(): Promise<void>
+}
+
+function parseVersion(v: string): number[] {
+  return (/^(\d+)\.(\d+)\.(\d+)/.exec(v) ?? []).slice(1).map(Number)
+}
+
+/** True when `version` (e.g. `0.13.19`, `0.14.6-toy`) is at least `wanted`. */
+export function versionAtLeast(version: string, wanted: string): boolean {
+  const parse = parseVersion
+  const have = parse(version)
+  const want = parse(wanted)
+  for (let i = 0; i < 3; i += 1) {
+    const h = have[i] ?? 0
+    const w = want[i] ?? 0
+    if (h !== w) return h > w
+  }
+  return true
+}
+
+/** The account fixtures of a target; throws when a case tagged `account` runs without them. */
+export function fixtures(target: ContractTarget): { a: string; b: string; groupId: string } {
+  if (target.accounts === undefined || target.groupId === undefined) throw new Error('this case needs accounts and a group')
+  return { ...target.accounts, groupId: target.groupId }
+}

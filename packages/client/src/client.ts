@@ -1,0 +1,515 @@
+/**
+ * connectDoc: binds a Y.Doc to a sidecar.
+ *
+ * Life of a local edit: Y.Doc `update` → {@link Coalescer} (one payload per flush window) → outbox
+ * entry written to storage → sent if connected → removed from the outbox only after the sidecar's
+ * `ack` for its message id (the deletion rides on the next checkpoint write). Every (re)connect
+ * replays the unacknowledged outbox with the same message ids, then sends a `sync-request`.
+ * Remote `update`/`sync-response`/`snapshot` payloads are applied with {@link REMOTE_ORIGIN}, so they
+ * are never sent back out.
+ */
+import { decodeEnvelope, encodeEnvelope, type Envelope } from '@e2e-col/protocol'
+import { Emitter, WebSocketTransport, type TransportOptions, type WebSocketConstructor } from '@e2e-col/transport'
+import * as Y from 'yjs'
+import { Coalescer, DEFAULT_MERGE_LIMIT, systemTimers, type Timers } from './coalescer.ts'
+import { ClientError } from './errors.ts'
+import { isCanonicalUuid, newMessageId, newUuid } from './ids.ts'
+import { createIndexedDbStorage } from './indexeddb-storage.ts'
+import { AwarenessChannel } from './awareness-channel.ts'
+import { documentUrl } from './sidecar-url.ts'
+import type { ClientStorage, OutboxEntry, StorageCommit } from './storage.ts'
+import { SyncResponder } from './sync-responder.ts'
+import type { Awareness } from 'y-protocols/awareness'
+
+/** Transaction origin of updates that came from peers. */
+export const REMOTE_ORIGIN: unique symbol = Symbol('e2e-col remote')
+/** Transaction origin of updates restored from local storage. */
+export const LOAD_ORIGIN: unique symbol = Symbol('e2e-col load')
+
+// Sequence numbers are reserved in blocks so ephemeral messages (never stored) cannot reuse one after
+// a reload; a reload may skip part of a block, which is fine (seq is not a gap detector of ours).
+const SEQ_BLOCK = 4096
+
+/** Page lifecycle hooks; the client flushes and checkpoints when the page is hidden. */
+export interface PageLifecycle {
+  onHide(listener: () => void): () => void
+}
+
+/** Options of {@link connectDoc}. */
+export interface ConnectDocOptions {
+  readonly doc: Y.Doc
+  /** The sidecar's base URL, e.g. `ws://127.0.0.1:8788`. */
+  readonly sidecarUrl: string
+  /** The document's UUID (canonical lowercase). */
+  readonly docId: string
+  /** Default: IndexedDB, one database per document, scoped by the sidecar's host. */
+  readonly storage?: ClientStorage
+  /** Default: the global `WebSocket`. */
+  readonly WebSocket?: WebSocketConstructor
+  /** Minimum time between two sent updates, ms. Default 250. */
+  readonly flushWindowMs?: number
+  /** Pending updates still merged with `Y.mergeUpdates`; above it, a state-vector diff. Default 256. */
+  readonly mergeLimit?: number
+  /** Quiet time before the full state is checkpointed, ms. Default 1000 (and at most every 10 s while busy). */
+  readonly checkpointDelayMs?: number
+  /** Unacknowledged updates that trigger outbox compaction while disconnected. Default 32. */
+  readonly compactAt?: number
+  /** Random delay range before answering a sync request, ms. Default 20–300. */
+  readonly syncResponseDelayMs?: { readonly min: number; readonly max: number }
+  /** Presence over the sidecar (y-protocols awareness), at most one message per `rateMs`. Default off. */
+  readonly awareness?: false | { readonly rateMs?: number }
+  readonly random?: () => number
+  readonly timers?: Timers
+  /** Reconnect tuning and online/offline source, passed to the transport. */
+  readonly transport?: Pick<TransportOptions, 'backoff' | 'stableAfterMs' | 'connectTimeoutMs' | 'network' | 'isOnline'>
+  /** Default: `visibilitychange`/`pagehide` in browsers, none in Node. */
+  readonly lifecycle?: PageLifecycle | null
+}
+
+/** What the UI shows. */
+export interface ClientStatus {
+  readonly connection: 'connecting' | 'connected' | 'offline'
+  /** Local changes not yet acknowledged by the sidecar (including ones still being coalesced). */
+  readonly pending: number
+  /** `Date.now()`-style time of the last acknowledgement, or null. */
+  readonly lastAckAt: number | null
+  /** True once the local checkpoint and outbox are loaded into the document. */
+  readonly loaded: boolean
+}
+
+/** Events of a {@link DocConnection}. */
+export interface DocConnectionEvents extends Record<string, unknown> {
+  status: ClientStatus
+  /** Everything local has been acknowledged by the sidecar. */
+  saved: { readonly at: number }
+  error: ClientError
+}
+
+/** A bound document. */
+export interface DocConnection {
+  readonly docId: string
+  /** Resolves once local state is loaded and the transport started; rejects never. */
+  readonly ready: Promise<void>
+  /** The installation's sender id, once {@link ready}. */
+  readonly senderId: string | undefined
+  /** The awareness instance when enabled, else null. */
+  readonly awareness: Awareness | null
+  status(): ClientStatus
+  on<K extends keyof DocConnectionEvents>(event: K, listener: (value: DocConnectionEvents[K]) => void): () => void
+  /** Flushes coalesced edits and waits until they are in storage. */
+  flush(): Promise<void>
+  /** Flushes, checkpoints and disconnects; the document stays usable locally. */
+  close(): Promise<void>
+}
+
+/**
+ * Binds `doc` to the sidecar document `docId`: loads the local checkpoint and outbox first, then
+ * connects, replays, and syncs. Returns at once; see {@link DocConnection.ready}.
+ * @throws ClientError `CLIENT_BAD_DOC_ID`, `CLIENT_BAD_SIDECAR_URL`, `CLIENT_NO_WEBSOCKET`
+ */
+export function connectDoc(options: ConnectDocOptions): DocConnection {
+  if (!isCanonicalUuid(options.docId)) {
+    throw new ClientError('CLIENT_BAD_DOC_ID', 'docId must be a canonical lowercase UUID')
+  }
+  const url = documentUrl(options.sidecarUrl, options.docId)
+  const WebSocketImpl =
+    options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket
+  if (WebSocketImpl === undefined) {
+    throw new ClientError('CLIENT_NO_WEBSOCKET', 'no WebSocket constructor: pass options.WebSocket (e.g. from ws)')
+  }
+  return new Binding(options, url, WebSocketImpl)
+}
+
+class Binding implements DocConnection {
+  readonly docId: string
+  readonly ready: Promise<void>
+  readonly #doc: Y.Doc
+  readonly #storage: ClientStorage
+  readonly #timers: Timers
+  readonly #transport: WebSocketTransport
+  readonly #coalescer: Coalescer
+  readonly #responder: SyncResponder
+  readonly #awareness: AwarenessChannel | null
+  readonly #events = new Emitter<DocConnectionEvents>()
+  readonly #outbox = new Map<string, OutboxEntry>() // unacknowledged, by messageId, in seq order
+  readonly #ackedSeqs: number[] = [] // acknowledged, to delete with the next checkpoint
+  readonly #compactAt: number
+  readonly #checkpointDelayMs: number
+  #writes: Promise<void>
+  #writesInFlight = 0
+  #senderId: string | undefined
+  #nextSeq = 0
+  #seqMark = 0
+  #persist = true
+  #loaded = false
+  #closed = false
+  #needsSnapshot = false
+  #lastAckAt: number | null = null
+  #checkpointTimer: unknown = undefined
+  #firstDirtyAt: number | null = null
+  #lastStatus: ClientStatus | undefined
+  readonly #detach: (() => void)[] = []
+
+  constructor(options: ConnectDocOptions, url: string, WebSocketImpl: WebSocketConstructor) {
+    this.docId = options.docId
+    this.#doc = options.doc
+    this.#timers = options.timers ?? systemTimers
+    this.#storage =
+      options.storage ?? createIndexedDbStorage(options.docId, { prefix: `e2e-col@${new URL(url).host}` })
+    this.#compactAt = options.compactAt ?? 32
+    this.#checkpointDelayMs = options.checkpointDelayMs ?? 1000
+    const random = options.random ?? Math.random
+    this.#coalescer = new Coalescer(
+      this.#doc,
+      {
+        flushWindowMs: options.flushWindowMs ?? 250,
+        mergeLimit: options.mergeLimit ?? DEFAULT_MERGE_LIMIT,
+        timers: this.#timers,
+      },
+      (payload) => this.#enqueue('update', payload),
+    )
+    const delays = options.syncResponseDelayMs ?? { min: 20, max: 300 }
+    this.#responder = new SyncResponder(
+      this.#doc,
+      { minDelayMs: delays.min, maxDelayMs: delays.max, maxPending: 64, random, timers: this.#timers },
+      (payload) => this.#sendEphemeral('sync-response', payload),
+      () => this.#sendEphemeral('sync-request', Y.encodeStateVector(this.#doc)),
+    )
+    this.#transport = new WebSocketTransport({ url, WebSocket: WebSocketImpl, random, ...options.transport })
+    this.#awareness =
+      options.awareness === undefined || options.awareness === false
+        ? null
+        : new AwarenessChannel(this.#doc, {
+            rateMs: options.awareness.rateMs ?? 2000,
+            timers: this.#timers,
+            send: (payload) => this.#sendEphemeral('awareness', payload),
+            remoteOrigin: REMOTE_ORIGIN,
+          })
+
+    const onUpdate = (update: Uint8Array, origin: unknown): void => {
+      if (origin === LOAD_ORIGIN) return
+      if (origin !== REMOTE_ORIGIN) {
+        this.#coalescer.push(update)
+        this.#emitStatus()
+      }
+      this.#scheduleCheckpoint()
+    }
+    this.#doc.on('update', onUpdate)
+    this.#detach.push(() => this.#doc.off('update', onUpdate))
+    this.#detach.push(
+      this.#transport.on('open', () => this.#onOpen()),
+      this.#transport.on('frame', (frame) => this.#onFrame(frame)),
+      this.#transport.on('status', () => this.#emitStatus()),
+      this.#transport.on('recoveryRequired', () => {
+        this.#needsSnapshot = true
+      }),
+    )
+    const lifecycle = options.lifecycle === undefined ? browserLifecycle() : options.lifecycle
+    if (lifecycle !== null) this.#detach.push(lifecycle.onHide(() => this.#onHide()))
+
+    this.#writes = this.#load()
+    this.ready = this.#writes.then(() => {
+      if (!this.#closed) this.#transport.start()
+    })
+  }
+
+  get senderId(): string | undefined {
+    return this.#senderId
+  }
+
+  get awareness(): Awareness | null {
+    return this.#awareness?.awareness ?? null
+  }
+
+  status(): ClientStatus {
+    return {
+      connection: this.#transport.status,
+      pending: this.#outbox.size + this.#writesInFlight + this.#coalescer.pendingCount,
+      lastAckAt: this.#lastAckAt,
+      loaded: this.#loaded,
+    }
+  }
+
+  on<K extends keyof DocConnectionEvents>(event: K, listener: (value: DocConnectionEvents[K]) => void): () => void {
+    return this.#events.on(event, listener)
+  }
+
+  async flush(): Promise<void> {
+    this.#coalescer.flush()
+    await this.#writes
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#coalescer.flush()
+    this.#closed = true
+    await this.#writes
+    this.#timers.clearTimeout(this.#checkpointTimer)
+    if (this.#loaded) await this.#checkpointNow()
+    for (const detach of this.#detach.splice(0)) detach()
+    this.#coalescer.dispose()
+    this.#responder.dispose()
+    this.#awareness?.dispose()
+    this.#transport.stop()
+    this.#emitStatus()
+  }
+
+  async #load(): Promise<void> {
+    try {
+      this.#senderId = await this.#storage.senderId()
+      const stored = await this.#storage.load()
+      Y.transact(
+        this.#doc,
+        () => {
+          if (stored.checkpoint !== undefined) Y.applyUpdate(this.#doc, stored.checkpoint, LOAD_ORIGIN)
+          // Outbox entries may be newer than the (debounced) checkpoint: they are local edits too.
+          for (const entry of stored.outbox) Y.applyUpdate(this.#doc, entry.payload, LOAD_ORIGIN)
+        },
+        LOAD_ORIGIN,
+      )
+      for (const entry of stored.outbox) this.#outbox.set(entry.messageId, entry)
+      this.#nextSeq = Math.max(stored.seqMark, ...stored.outbox.map((e) => e.seq + 1))
+      this.#seqMark = this.#nextSeq + SEQ_BLOCK
+      await this.#storage.commit({ seqMark: this.#seqMark })
+      if (stored.skipped > 0) {
+        this.#report(new ClientError('CLIENT_STORAGE_FAILED', `${stored.skipped} unreadable stored records were skipped`))
+      }
+    } catch (cause) {
+      // Without a readable store we must not write one either (a checkpoint of a half-loaded
+      // document would overwrite real data); keep working in memory and say so.
+      this.#persist = false
+      this.#senderId ??= newUuid()
+      this.#report(new ClientError('CLIENT_STORAGE_FAILED', 'local storage unavailable; changes are kept in memory only', { cause }))
+    }
+    this.#coalescer.rebase()
+    this.#loaded = true
+    this.#emitStatus()
+    if (this.#persist) await this.#compactIfNeeded()
+  }
+
+  #enqueue(kind: OutboxEntry['kind'], payload: Uint8Array): void {
+    this.#writesInFlight += 1
+    this.#emitStatus()
+    this.#chain(async () => {
+      const entry: OutboxEntry = { seq: this.#takeSeq(), messageId: newMessageId(), kind, payload }
+      // Write before send: an edit the sidecar may have seen is always in the outbox.
+      await this.#commit({ add: [entry], seqMark: this.#seqMark })
+      this.#outbox.set(entry.messageId, entry)
+      this.#writesInFlight -= 1
+      if (this.#transport.status === 'connected') this.#sendEntry(entry)
+      else await this.#compactIfNeeded()
+      this.#emitStatus()
+    })
+  }
+
+  /** Merges waiting updates into one entry. Only while disconnected: connected, they may be in flight. */
+  async #compactIfNeeded(): Promise<void> {
+    const updates = [...this.#outbox.values()].filter((e) => e.kind === 'update')
+    if (updates.length <= this.#compactAt || this.#transport.status === 'connected') return
+    const merged: OutboxEntry = {
+      seq: this.#takeSeq(),
+      messageId: newMessageId(),
+      kind: 'update',
+      payload: Y.mergeUpdates(updates.map((e) => e.payload)),
+    }
+    await this.#commit({ add: [merged], remove: updates.map((e) => e.seq), seqMark: this.#seqMark })
+    for (const e of updates) this.#outbox.delete(e.messageId)
+    this.#outbox.set(merged.messageId, merged)
+  }
+
+  #takeSeq(): number {
+    const seq = this.#nextSeq
+    this.#nextSeq += 1
+    if (this.#nextSeq >= this.#seqMark) {
+      this.#seqMark = this.#nextSeq + SEQ_BLOCK
+      if (this.#persist) this.#chain(() => this.#commit({ seqMark: this.#seqMark }))
+    }
+    return seq
+  }
+
+  #onOpen(): void {
+    if (this.#needsSnapshot) {
+      this.#needsSnapshot = false
+      this.#enqueue('snapshot', Y.encodeStateAsUpdate(this.#doc))
+    }
+    for (const entry of this.#outbox.values()) this.#sendEntry(entry)
+    this.#sendEphemeral('sync-request', Y.encodeStateVector(this.#doc))
+    this.#awareness?.announce()
+  }
+
+  #onFrame(frame: Uint8Array): void {
+    let envelope: Envelope
+    try {
+      envelope = decodeEnvelope(frame)
+    } catch (cause) {
+      this.#report(new ClientError('CLIENT_BAD_FRAME', 'undecodable frame from the sidecar', { cause }))
+      return
+    }
+    if (envelope.docId !== this.docId) return
+    try {
+      switch (envelope.kind) {
+        case 'ack':
+          this.#onAck(envelope.messageId)
+          break
+        case 'error':
+          this.#onRemoteError(envelope)
+          break
+        case 'update':
+          Y.applyUpdate(this.#doc, envelope.payload, REMOTE_ORIGIN)
+          break
+        case 'sync-response':
+        case 'snapshot':
+          this.#responder.onPeerResponse(envelope.payload)
+          Y.applyUpdate(this.#doc, envelope.payload, REMOTE_ORIGIN)
+          break
+        case 'sync-request':
+          this.#responder.onRequest(envelope.payload)
+          break
+        case 'awareness':
+          this.#awareness?.apply(envelope.payload)
+          break
+        default:
+          // health, chat-* and transport kinds are not for a document binding.
+          break
+      }
+    } catch (cause) {
+      // A peer's malformed payload must not break the binding; the envelope is dropped.
+      this.#report(new ClientError('CLIENT_BAD_FRAME', `malformed ${envelope.kind} payload`, { cause }))
+    }
+  }
+
+  #onAck(messageId: string): void {
+    const entry = this.#outbox.get(messageId)
+    if (entry === undefined) return // an ephemeral message, a compacted entry, or a duplicate ack
+    this.#outbox.delete(messageId)
+    this.#ackedSeqs.push(entry.seq)
+    this.#lastAckAt = this.#timers.now()
+    this.#scheduleCheckpoint()
+    this.#emitStatus()
+  }
+
+  #onRemoteError(envelope: Envelope): void {
+    let remoteCode = 'UNKNOWN'
+    let message = 'the sidecar rejected a message'
+    try {
+      const body = JSON.parse(new TextDecoder().decode(envelope.payload)) as unknown
+      if (typeof body === 'object' && body !== null) {
+        const b = body as Record<string, unknown>
+        if (typeof b['code'] === 'string') remoteCode = b['code'].slice(0, 64)
+        if (typeof b['message'] === 'string') message = b['message'].slice(0, 500)
+      }
+    } catch {
+      // keep the generic message; the payload of an error envelope is informative only
+    }
+    const entry = this.#outbox.get(envelope.messageId)
+    // A malformed-message rejection is permanent: replaying it would loop forever. Its content is
+    // still in the document and reaches peers through their next sync-request.
+    if (entry !== undefined && remoteCode.startsWith('PROTO_')) {
+      this.#outbox.delete(envelope.messageId)
+      this.#ackedSeqs.push(entry.seq)
+      this.#scheduleCheckpoint()
+      this.#emitStatus()
+    }
+    this.#report(new ClientError('CLIENT_REJECTED', message, { remoteCode }))
+  }
+
+  #sendEntry(entry: OutboxEntry): void {
+    this.#send(entry.kind, entry.seq, entry.messageId, entry.payload)
+  }
+
+  #sendEphemeral(kind: 'sync-request' | 'sync-response' | 'awareness', payload: Uint8Array): void {
+    if (this.#transport.status !== 'connected' || this.#closed) return
+    this.#send(kind, this.#takeSeq(), newMessageId(), payload)
+  }
+
+  #send(kind: Envelope['kind'], seq: number, messageId: string, payload: Uint8Array): void {
+    const senderId = this.#senderId
+    if (senderId === undefined || this.#closed) return
+    this.#transport.send(encodeEnvelope({ kind, flags: 0, docId: this.docId, senderId, messageId, seq, payload }))
+  }
+
+  #scheduleCheckpoint(): void {
+    if (!this.#loaded || !this.#persist || this.#closed) return
+    const now = this.#timers.now()
+    this.#firstDirtyAt ??= now
+    this.#timers.clearTimeout(this.#checkpointTimer)
+    // Debounced, but never postponed beyond 10× the delay while edits keep coming.
+    const delay = Math.min(this.#checkpointDelayMs, Math.max(0, this.#firstDirtyAt + 10 * this.#checkpointDelayMs - now))
+    this.#checkpointTimer = this.#timers.setTimeout(() => {
+      this.#checkpointTimer = undefined
+      this.#chain(() => this.#checkpointNow())
+    }, delay)
+  }
+
+  async #checkpointNow(): Promise<void> {
+    if (!this.#persist) return
+    this.#firstDirtyAt = null
+    const remove = this.#ackedSeqs.splice(0)
+    await this.#commit({ checkpoint: Y.encodeStateAsUpdate(this.#doc), remove })
+  }
+
+  #onHide(): void {
+    this.#coalescer.flush()
+    this.#timers.clearTimeout(this.#checkpointTimer)
+    this.#chain(() => this.#checkpointNow())
+  }
+
+  /** Runs storage work strictly one after another; failures are reported, never thrown. */
+  #chain(task: () => Promise<void>): void {
+    this.#writes = this.#writes.then(task).catch((cause: unknown) => {
+      this.#report(
+        cause instanceof ClientError ? cause : new ClientError('CLIENT_STORAGE_FAILED', 'storage task failed', { cause }),
+      )
+    })
+  }
+
+  async #commit(change: StorageCommit): Promise<void> {
+    if (!this.#persist) return
+    try {
+      await this.#storage.commit(change)
+    } catch (cause) {
+      // The change is still in memory and will be sent; it is just not durable. Tell the UI.
+      this.#report(new ClientError('CLIENT_STORAGE_FAILED', 'could not write to local storage', { cause }))
+    }
+  }
+
+  #report(error: ClientError): void {
+    this.#events.emit('error', error)
+  }
+
+  #emitStatus(): void {
+    const status = this.status()
+    const last = this.#lastStatus
+    if (
+      last !== undefined &&
+      last.connection === status.connection &&
+      last.pending === status.pending &&
+      last.lastAckAt === status.lastAckAt &&
+      last.loaded === status.loaded
+    ) {
+      return
+    }
+    this.#lastStatus = status
+    this.#events.emit('status', status)
+    if (status.pending === 0 && last !== undefined && last.pending > 0) {
+      this.#events.emit('saved', { at: this.#timers.now() })
+    }
+  }
+}
+
+function browserLifecycle(): PageLifecycle | null {
+  if (typeof document === 'undefined' || typeof window === 'undefined') return null
+  return {
+    onHide(listener) {
+      const onVisibility = (): void => {
+        if (document.visibilityState === 'hidden') listener()
+      }
+      document.addEventListener('visibilitychange', onVisibility)
+      window.addEventListener('pagehide', listener)
+      return () => {
+        document.removeEventListener('visibilitychange', onVisibility)
+        window.removeEventListener('pagehide', listener)
+      }
+    },
+  }
+}

@@ -1,0 +1,29 @@
+/** Stable codes of {@link ClientError}. */
+export type ClientErrorCode =
+  /** `docId` is not a canonical lowercase UUID. */
+  | 'CLIENT_BAD_DOC_ID'
+  /** `sidecarUrl` is not an http(s) or ws(s) URL. */
+  | 'CLIENT_BAD_SIDECAR_URL'
+  /** No WebSocket constructor given and none global (Node 20). */
+  | 'CLIENT_NO_WEBSOCKET'
+  /** Reading or writing the local store failed (quota, private mode, corrupted database). */
+  | 'CLIENT_STORAGE_FAILED'
+  /** A frame from the sidecar could not be decoded. */
+  | 'CLIENT_BAD_FRAME'
+  /** The sidecar answered one of our envelopes with an `error` envelope. */
+  | 'CLIENT_REJECTED'
+  /** The connection was closed with {@link DocConnection.close}. */
+  | 'CLIENT_CLOSED'
+
+/** The one error class of `@e2e-col/client`; branch on `code`. */
+export class ClientError extends Error {
+  readonly code: ClientErrorCode
+  /** For `CLIENT_REJECTED`: the sidecar's own error code (e.g. `PROTO_TRUNCATED`). */
+  readonly remoteCode: string | undefined
+  constructor(code: ClientErrorCode, message: string, options?: ErrorOptions & { remoteCode?: string }) {
+    super(message, options)
+    this.name = 'ClientError'
+    this.code = code
+    this.remoteCode = options?.remoteCode
+  }
+}

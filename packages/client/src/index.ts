@@ -1,0 +1,22 @@
+export {
+  connectDoc,
+  LOAD_ORIGIN,
+  REMOTE_ORIGIN,
+  type ClientStatus,
+  type ConnectDocOptions,
+  type DocConnection,
+  type DocConnectionEvents,
+  type PageLifecycle,
+} from './client.ts'
+export { chooseEncoding, Coalescer, DEFAULT_MERGE_LIMIT, type FlushEncoding, type Timers } from './coalescer.ts'
+export { ClientError, type ClientErrorCode } from './errors.ts'
+export { createIndexedDbStorage, type IndexedDbStorageOptions } from './indexeddb-storage.ts'
+export { documentUrl } from './sidecar-url.ts'
+export {
+  createMemoryStorage,
+  type ClientStorage,
+  type OutboxEntry,
+  type StorageCommit,
+  type StoredDoc,
+} from './storage.ts'
+export { SyncResponder, type SyncResponderOptions, type SyncResponderStats } from './sync-responder.ts'

@@ -1,0 +1,159 @@
+/**
+ * Answers peers' `sync-request`s with only what they lack, without a reply storm.
+ *
+ * Each answer waits a small random delay. While it waits, every `sync-response` seen from another peer
+ * extends what the asker is known to have (the response's struct ranges that connect to it, gaps
+ * excluded). When the timer fires and another peer has answered and our state
+ * vector adds nothing beyond that coverage, the answer is suppressed. A group of N therefore sends
+ * about one answer instead of N.
+ *
+ * A request also tells us what the asker has: when its state vector is ahead of ours, we ask back
+ * (once, after a random delay, and only if we still lack something by then). Both sides thus learn
+ * what the other holds, as y-websocket's server answers step 1 with step 2 and its own step 1.
+ *
+ * State vectors do not describe deletions (a pure deletion does not advance a clock), so a request
+ * that nobody else answered is always answered, even when our state vector adds nothing: the answer
+ * carries our delete set.
+ */
+import * as Y from 'yjs'
+import type { Timers } from './coalescer.ts'
+
+/** Options of {@link SyncResponder}. */
+export interface SyncResponderOptions {
+  readonly minDelayMs: number
+  readonly maxDelayMs: number
+  /** Requests waiting at once; beyond it the oldest is dropped (its asker will ask again). */
+  readonly maxPending: number
+  readonly random: () => number
+  readonly timers: Timers
+}
+
+interface PendingRequest {
+  covered: Map<number, number>
+  answered: boolean
+  timer: unknown
+}
+
+/** Counters for tests and diagnostics. */
+export interface SyncResponderStats {
+  answered: number
+  suppressed: number
+  dropped: number
+  askedBack: number
+}
+
+/** Schedules answers to sync requests for one document. */
+export class SyncResponder {
+  readonly #doc: Y.Doc
+  readonly #options: SyncResponderOptions
+  readonly #send: (payload: Uint8Array) => void
+  readonly #pending = new Set<PendingRequest>()
+  readonly #askBack: () => void
+  #askTimer: unknown = undefined
+  readonly #askTarget = new Map<number, number>()
+  readonly stats: SyncResponderStats = { answered: 0, suppressed: 0, dropped: 0, askedBack: 0 }
+
+  /**
+   * @param send - sends a `sync-response` with this payload
+   * @param askBack - sends our own `sync-request` (the asker holds something we lack)
+   */
+  constructor(doc: Y.Doc, options: SyncResponderOptions, send: (payload: Uint8Array) => void, askBack: () => void) {
+    this.#doc = doc
+    this.#options = options
+    this.#send = send
+    this.#askBack = askBack
+  }
+
+  /**
+   * A peer asked, sending its state vector.
+   * @throws Error from Yjs when `stateVector` is not a valid encoded state vector
+   */
+  onRequest(stateVector: Uint8Array): void {
+    const covered = Y.decodeStateVector(stateVector)
+    if (this.#pending.size >= this.#options.maxPending) {
+      const oldest = this.#pending.values().next().value
+      if (oldest !== undefined) this.#cancel(oldest)
+      this.stats.dropped += 1
+    }
+    const request: PendingRequest = { covered: new Map(covered), answered: false, timer: undefined }
+    request.timer = this.#options.timers.setTimeout(() => this.#fire(request), this.#delay())
+    this.#pending.add(request)
+    if (this.#lacks(covered)) {
+      for (const [client, clock] of covered) {
+        this.#askTarget.set(client, Math.max(clock, this.#askTarget.get(client) ?? 0))
+      }
+      this.#askTimer ??= this.#options.timers.setTimeout(() => this.#fireAsk(), this.#delay())
+    }
+  }
+
+  /**
+   * Another peer's `sync-response` (or `snapshot`) was seen: extend what pending askers have.
+   * @throws Error from Yjs on a malformed update
+   */
+  onPeerResponse(update: Uint8Array): void {
+    if (this.#pending.size === 0) return
+    // Walk the structs rather than trusting `parseUpdateMeta`'s from/to: an update may carry a gap
+    // (Yjs includes its pending structs), and a range across a gap does not cover anything beyond it.
+    const { structs } = Y.decodeUpdate(update)
+    for (const request of this.#pending) {
+      request.answered = true
+      for (const struct of structs) {
+        if (struct instanceof Y.Skip) continue
+        const { client, clock } = struct.id
+        const have = request.covered.get(client) ?? 0
+        if (clock <= have && clock + struct.length > have) request.covered.set(client, clock + struct.length)
+      }
+    }
+  }
+
+  /** Cancels every waiting answer. */
+  dispose(): void {
+    for (const request of this.#pending) this.#cancel(request)
+    this.#options.timers.clearTimeout(this.#askTimer)
+    this.#askTimer = undefined
+  }
+
+  #delay(): number {
+    const { minDelayMs, maxDelayMs, random } = this.#options
+    return minDelayMs + Math.floor(random() * Math.max(0, maxDelayMs - minDelayMs))
+  }
+
+  /** True when `other` holds some clock range our document does not. */
+  #lacks(other: Map<number, number>): boolean {
+    const ours = Y.decodeStateVector(Y.encodeStateVector(this.#doc))
+    for (const [client, clock] of other) if (clock > (ours.get(client) ?? 0)) return true
+    return false
+  }
+
+  #fireAsk(): void {
+    this.#askTimer = undefined
+    // Someone else's answer may have brought us up to date while we waited.
+    if (this.#lacks(this.#askTarget)) {
+      this.stats.askedBack += 1
+      this.#askBack()
+    }
+    this.#askTarget.clear()
+  }
+
+  #fire(request: PendingRequest): void {
+    this.#pending.delete(request)
+    if (request.answered && !this.#ahead(request.covered)) {
+      this.stats.suppressed += 1
+      return
+    }
+    this.stats.answered += 1
+    this.#send(Y.encodeStateAsUpdate(this.#doc, Y.encodeStateVector(request.covered)))
+  }
+
+  #ahead(covered: Map<number, number>): boolean {
+    for (const [client, clock] of Y.decodeStateVector(Y.encodeStateVector(this.#doc))) {
+      if (clock > (covered.get(client) ?? 0)) return true
+    }
+    return false
+  }
+
+  #cancel(request: PendingRequest): void {
+    this.#options.timers.clearTimeout(request.timer)
+    this.#pending.delete(request)
+  }
+}

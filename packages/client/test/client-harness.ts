@@ -1,0 +1,72 @@
+import 'fake-indexeddb/auto'
+import { WebSocket } from 'ws'
+import * as Y from 'yjs'
+import {
+  connectDoc,
+  createIndexedDbStorage,
+  type ClientStatus,
+  type ConnectDocOptions,
+  type DocConnection,
+} from '../src/index.ts'
+import type { WebSocketConstructor } from '@e2e-col/transport'
+
+let counter = 0
+/** A storage namespace no other test uses (fake-indexeddb is shared by the whole worker). */
+export function freshPrefix(): string {
+  counter += 1
+  return `client-test-${process.pid}-${counter}`
+}
+
+export const DOC_ID = '11111111-1111-4111-8111-111111111111'
+
+/** Connects a client with Node-friendly defaults: ws, IndexedDB via fake-indexeddb, fast timers. */
+export function client(
+  url: string,
+  prefix: string,
+  extra: Partial<ConnectDocOptions> = {},
+): { doc: Y.Doc; conn: DocConnection; text: Y.Text } {
+  const doc = extra.doc ?? new Y.Doc()
+  const conn = connectDoc({
+    doc,
+    sidecarUrl: url,
+    docId: DOC_ID,
+    storage: createIndexedDbStorage(DOC_ID, { prefix }),
+    WebSocket: WebSocket as unknown as WebSocketConstructor,
+    flushWindowMs: 10,
+    checkpointDelayMs: 20,
+    syncResponseDelayMs: { min: 2, max: 20 },
+    lifecycle: null,
+    transport: { backoff: { baseMs: 10, maxMs: 80, factor: 2 }, network: null, stableAfterMs: 50 },
+    ...extra,
+  })
+  return { doc, conn, text: doc.getText('t') }
+}
+
+/** Resolves with the first status that satisfies `predicate` (the current one included). */
+export function statusWhere(conn: DocConnection, predicate: (s: ClientStatus) => boolean): Promise<ClientStatus> {
+  const now = conn.status()
+  if (predicate(now)) return Promise.resolve(now)
+  return new Promise((resolve) => {
+    const off = conn.on('status', (s) => {
+      if (predicate(s)) {
+        off()
+        resolve(s)
+      }
+    })
+  })
+}
+
+/** Resolves when every doc's text equals `expected` (checked on each update). */
+export function textsBecome(docs: readonly Y.Doc[], expected: () => string | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const check = (): void => {
+      const target = expected()
+      if (target !== undefined && docs.every((d) => d.getText('t').toString() === target)) {
+        for (const d of docs) d.off('update', check)
+        resolve()
+      }
+    }
+    for (const d of docs) d.on('update', check)
+    check()
+  })
+}

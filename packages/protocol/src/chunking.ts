@@ -1,0 +1,146 @@
+/**
+ * Splitting one frame into Signal bodies that each fit a UTF-8 size limit, with the fewest bodies
+ * possible. A frame that fits travels whole; otherwise it becomes `count` chunk envelopes that repeat
+ * the original's kind-independent header (doc, sender, message id, seq, flags) with kind `chunk`:
+ *
+ * ```
+ * chunk payload := u32(index) • u32(count) • u32(totalLength) • u32(crc32(original frame)) • data
+ * ```
+ *
+ * Every chunk but the last carries the same maximal `data` length, so `count = ceil(total / perChunk)`
+ * is the minimum: no chunking can put more original bytes in one body.
+ *
+ * @see docs/contract.md §3.6 "Chunks"
+ */
+import { varUintLength, writeU32, writeVarUint, ByteReader } from './byte-reader.ts'
+import { bodyCapacity, bodyLengthFor, encodeBody } from './body.ts'
+import { crc32 } from './crc32.ts'
+import { decodeEnvelope, envelopeByteLength, FIXED_HEADER_BYTES, MAX_PAYLOAD_LENGTH, type Envelope } from './envelope.ts'
+import { ProtocolError } from './errors.ts'
+import { isLocalOnly, KINDS } from './kinds.ts'
+
+/** Bytes of chunk metadata before the data: index, count, total length, checksum. */
+export const CHUNK_META_BYTES = 16
+const U32_MAX = 0xffff_ffff
+
+/** Options of {@link chunkFrame} and {@link encodeBodies}. */
+export interface ChunkOptions {
+  /** UTF-8 size limit of one whole body, prefix and base64 included (Signal's is 2000). */
+  readonly maxBodyBytes: number
+}
+
+/** The metadata and data of one decoded chunk envelope. */
+export interface ChunkPart {
+  readonly index: number
+  readonly count: number
+  /** Length of the original frame. */
+  readonly totalLength: number
+  /** CRC-32 of the original frame. */
+  readonly checksum: number
+  /** This chunk's slice of the original frame (a view into the chunk's payload). */
+  readonly data: Uint8Array
+}
+
+function checkBoundary(maxBodyBytes: number): void {
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw new ProtocolError('PROTO_INVALID_OPTION', 'maxBodyBytes must be a positive integer')
+  }
+}
+
+/** Most original bytes one chunk can carry within `capacity` frame bytes, or 0 if none fit. */
+function dataPerChunk(seq: number, capacity: number): number {
+  let d = capacity - FIXED_HEADER_BYTES - varUintLength(seq) - CHUNK_META_BYTES - varUintLength(capacity)
+  // The payload-length varint may be shorter than the capacity's, leaving room for a byte or two more.
+  while (d >= 0 && envelopeByteLength(seq, CHUNK_META_BYTES + d + 1) <= capacity) d++
+  while (d > 0 && envelopeByteLength(seq, CHUNK_META_BYTES + d) > capacity) d--
+  return Math.max(0, d)
+}
+
+/**
+ * The smallest `maxBodyBytes` at which `frame` can be sent: whole if that is smaller, otherwise as
+ * chunks of one byte each.
+ */
+export function smallestBoundary(frame: Uint8Array): number {
+  const seq = decodeEnvelope(frame, { maxPayloadBytes: MAX_PAYLOAD_LENGTH }).seq
+  return Math.min(bodyLengthFor(frame.length), bodyLengthFor(envelopeByteLength(seq, CHUNK_META_BYTES + 1)))
+}
+
+/**
+ * Splits an encoded envelope into the fewest frames whose bodies each fit `maxBodyBytes`: `[frame]`
+ * itself when it fits, else chunk envelopes. The input is validated by {@link decodeEnvelope} first.
+ *
+ * @throws ProtocolError `PROTO_LOCAL_ONLY` for `ack`/`error`, `PROTO_WRONG_KIND` for a `chunk`,
+ *   `PROTO_BOUNDARY_TOO_SMALL` (naming the smallest boundary that works), `PROTO_INVALID_OPTION`,
+ *   or any decoding code for a malformed frame.
+ */
+export function chunkFrame(frame: Uint8Array, options: ChunkOptions): Uint8Array[] {
+  checkBoundary(options.maxBodyBytes)
+  const envelope = decodeEnvelope(frame, { maxPayloadBytes: MAX_PAYLOAD_LENGTH })
+  if (isLocalOnly(envelope.kind)) throw new ProtocolError('PROTO_LOCAL_ONLY', `${envelope.kind} envelopes never leave the machine`)
+  if (envelope.kind === 'chunk') throw new ProtocolError('PROTO_WRONG_KIND', 'a chunk cannot be chunked again')
+  const capacity = bodyCapacity(options.maxBodyBytes)
+  if (frame.length <= capacity) return [frame]
+  const perChunk = dataPerChunk(envelope.seq, capacity)
+  if (perChunk < 1) {
+    throw new ProtocolError(
+      'PROTO_BOUNDARY_TOO_SMALL',
+      `maxBodyBytes ${options.maxBodyBytes} cannot carry any payload; the smallest boundary that works for this frame is ${smallestBoundary(frame)}`,
+    )
+  }
+  if (frame.length > U32_MAX) throw new ProtocolError('PROTO_LENGTH_OVERFLOW', 'frame too long to chunk')
+  const count = Math.ceil(frame.length / perChunk)
+  const checksum = crc32(frame)
+  const headerEnd = FIXED_HEADER_BYTES + varUintLength(envelope.seq)
+  const chunks: Uint8Array[] = []
+  for (let index = 0; index < count; index++) {
+    const start = index * perChunk
+    const end = Math.min(frame.length, start + perChunk)
+    const payloadLength = CHUNK_META_BYTES + end - start
+    const chunk = new Uint8Array(envelopeByteLength(envelope.seq, payloadLength))
+    // Same magic, version, flags, ids and seq as the original; only the kind byte changes.
+    chunk.set(frame.subarray(0, headerEnd), 0)
+    chunk[3] = KINDS.chunk.code
+    let o = writeVarUint(chunk, headerEnd, payloadLength)
+    o = writeU32(chunk, o, index)
+    o = writeU32(chunk, o, count)
+    o = writeU32(chunk, o, frame.length)
+    o = writeU32(chunk, o, checksum)
+    chunk.set(frame.subarray(start, end), o)
+    chunks.push(chunk)
+  }
+  return chunks
+}
+
+/**
+ * Turns one encoded envelope into the fewest `e2e-col:v1:` bodies of at most `maxBodyBytes` UTF-8
+ * bytes each, ready to send as Signal messages in order (receivers accept any order).
+ *
+ * @throws ProtocolError as {@link chunkFrame}.
+ */
+export function encodeBodies(frame: Uint8Array, options: ChunkOptions): string[] {
+  return chunkFrame(frame, options).map((f) => encodeBody(f))
+}
+
+/**
+ * Reads the chunk metadata of a decoded `chunk` envelope.
+ *
+ * @throws ProtocolError `PROTO_WRONG_KIND` for another kind, `PROTO_TRUNCATED` for short metadata,
+ *   `PROTO_CHUNK_MALFORMED` for an index outside the count, a count below 2, empty data, or data longer
+ *   than the total.
+ */
+export function decodeChunk(envelope: Envelope): ChunkPart {
+  if (envelope.kind !== 'chunk') throw new ProtocolError('PROTO_WRONG_KIND', `expected a chunk envelope, got ${envelope.kind}`)
+  const r = new ByteReader(envelope.payload, 'chunk')
+  const index = r.u32('index')
+  const count = r.u32('count')
+  const totalLength = r.u32('total length')
+  const checksum = r.u32('checksum')
+  const data = r.view(r.remaining, 'data')
+  if (count < 2) throw new ProtocolError('PROTO_CHUNK_MALFORMED', `chunk count ${count} is below 2`)
+  if (index >= count) throw new ProtocolError('PROTO_CHUNK_MALFORMED', `chunk index ${index} is not below its count ${count}`)
+  if (data.length === 0) throw new ProtocolError('PROTO_CHUNK_MALFORMED', 'chunk carries no data')
+  if (totalLength < count || data.length > totalLength) {
+    throw new ProtocolError('PROTO_CHUNK_MALFORMED', `chunk total length ${totalLength} cannot hold ${count} chunks of this size`)
+  }
+  return { index, count, totalLength, checksum, data }
+}

@@ -1,0 +1,52 @@
+/**
+ * `@e2e-col/protocol`: the pure wire codecs shared by the browser client, the sidecar and the
+ * contract tests. No I/O, no timers, no platform APIs: time and randomness are arguments.
+ *
+ * @see docs/contract.md §3 "Message format on the wire"
+ */
+export { ProtocolError, PROTOCOL_ERROR_CODES, isProtocolError, type ProtocolErrorCode } from './errors.ts'
+export { KINDS, KIND_NAMES, FLAGS, KNOWN_FLAGS_MASK, kindFromCode, isLocalOnly, type Kind } from './kinds.ts'
+export { isUuid, isMessageId, newMessageId, ID_BYTES } from './ids.ts'
+export {
+  encodeEnvelope,
+  decodeEnvelope,
+  envelopeByteLength,
+  MAGIC,
+  PROTOCOL_VERSION,
+  FIXED_HEADER_BYTES,
+  MAX_PAYLOAD_LENGTH,
+  DEFAULT_MAX_PAYLOAD_BYTES,
+  type Envelope,
+  type DecodeEnvelopeOptions,
+} from './envelope.ts'
+export {
+  encodeBody,
+  decodeBody,
+  bodyByteLength,
+  bodyCapacity,
+  bodyLengthFor,
+  BODY_PREFIX,
+  BODY_NAMESPACE,
+  DEFAULT_MAX_BODY_CHARS,
+  type DecodeBodyOptions,
+} from './body.ts'
+export { crc32 } from './crc32.ts'
+export {
+  chunkFrame,
+  encodeBodies,
+  decodeChunk,
+  smallestBoundary,
+  CHUNK_META_BYTES,
+  type ChunkOptions,
+  type ChunkPart,
+} from './chunking.ts'
+export { packBatch, unpackBatch, MAX_BATCH_ENTRIES, type BatchHeader, type PackBatchOptions, type PackedBatch } from './batch.ts'
+export {
+  createReassembler,
+  type Reassembler,
+  type ReassemblerOptions,
+  type PushResult,
+  type Eviction,
+  type EvictionReason,
+} from './reassembler.ts'
+export { createDedupWindow, type DedupWindow, type DedupWindowOptions } from './dedup.ts'

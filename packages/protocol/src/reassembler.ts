@@ -1,0 +1,236 @@
+/**
+ * Rebuilds original frames from chunk envelopes that arrive in any order, any number of times.
+ * Memory is bounded three ways (partial messages, buffered bytes, age); hitting a bound evicts the
+ * oldest partial message and says so in the result, so the caller can log it or ask for a resend.
+ *
+ * Per message (keyed by document, sender and message id) the outcomes are:
+ * - an identical duplicate chunk is ignored (`duplicate`);
+ * - a conflicting chunk (same index, other bytes or other metadata) rejects the message;
+ * - a complete message whose length, CRC-32 or header does not match rejects it;
+ * - a complete, valid message is returned once (`complete`); later chunks of it are `duplicate`,
+ *   later chunks of a rejected one are `discarded`, for as long as the finished-message memory holds.
+ *
+ * @see docs/contract.md §3.8 "Reassembly and deduplication"
+ */
+import { positiveInteger } from './bounded-options.ts'
+import { decodeChunk } from './chunking.ts'
+import { crc32 } from './crc32.ts'
+import { createDedupWindow } from './dedup.ts'
+import { decodeEnvelope, DEFAULT_MAX_PAYLOAD_BYTES, type Envelope } from './envelope.ts'
+import { ProtocolError } from './errors.ts'
+import { isLocalOnly } from './kinds.ts'
+
+/** Bounds of a {@link Reassembler}. */
+export interface ReassemblerOptions {
+  /** Most messages buffered at once. */
+  readonly maxPartialMessages: number
+  /** Most chunk data bytes buffered across all partial messages. */
+  readonly maxPartialBytes: number
+  /** A partial message is evicted this many milliseconds after its first chunk. */
+  readonly ttlMs: number
+  /** How many finished (completed or rejected) message ids are remembered (default 4096). */
+  readonly maxFinishedMessages?: number
+  /** Payload limit for the reassembled frame (default {@link DEFAULT_MAX_PAYLOAD_BYTES}). */
+  readonly maxPayloadBytes?: number
+}
+
+/** Why a partial message was dropped without completing. */
+export type EvictionReason = 'expired' | 'max-partial-messages' | 'max-partial-bytes'
+
+/** One partial message dropped to stay within bounds. */
+export interface Eviction {
+  readonly docId: string
+  readonly senderId: string
+  readonly messageId: string
+  readonly reason: EvictionReason
+  readonly receivedChunks: number
+  readonly count: number
+}
+
+/** The outcome of {@link Reassembler.push}; every variant lists the evictions it caused. */
+export type PushResult =
+  | { readonly status: 'pending'; readonly receivedChunks: number; readonly count: number; readonly evicted: readonly Eviction[] }
+  | { readonly status: 'complete'; readonly frame: Uint8Array; readonly envelope: Envelope; readonly evicted: readonly Eviction[] }
+  | { readonly status: 'duplicate'; readonly evicted: readonly Eviction[] }
+  | { readonly status: 'discarded'; readonly evicted: readonly Eviction[] }
+  | { readonly status: 'rejected'; readonly error: ProtocolError; readonly evicted: readonly Eviction[] }
+
+/** The stateful reassembler returned by {@link createReassembler}. */
+export interface Reassembler {
+  /**
+   * Adds one decoded chunk envelope received at time `now` (milliseconds, non-decreasing).
+   *
+   * @throws ProtocolError only for a malformed chunk (`PROTO_WRONG_KIND`, `PROTO_TRUNCATED`,
+   *   `PROTO_CHUNK_MALFORMED`, `PROTO_CHUNK_TOO_LARGE`); state is then unchanged.
+   */
+  push(chunk: Envelope, now: number): PushResult
+  /** Evicts partial messages older than the TTL and reports them. */
+  sweep(now: number): Eviction[]
+  /** Partial messages buffered now. */
+  readonly partialMessages: number
+  /** Chunk data bytes buffered now. */
+  readonly partialBytes: number
+}
+
+interface Partial {
+  readonly docId: string
+  readonly senderId: string
+  readonly messageId: string
+  readonly seq: number
+  readonly flags: number
+  readonly count: number
+  readonly totalLength: number
+  readonly checksum: number
+  readonly firstSeenAt: number
+  // index → data; a Map because `count` comes off the wire and may be huge.
+  readonly pieces: Map<number, Uint8Array>
+  bytes: number
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/**
+ * Creates an empty reassembler.
+ *
+ * @throws ProtocolError `PROTO_INVALID_OPTION` for a bound that is not a positive integer.
+ */
+export function createReassembler(options: ReassemblerOptions): Reassembler {
+  const maxPartialMessages = positiveInteger('maxPartialMessages', options.maxPartialMessages)
+  const maxPartialBytes = positiveInteger('maxPartialBytes', options.maxPartialBytes)
+  const ttlMs = positiveInteger('ttlMs', options.ttlMs)
+  const maxFinished = positiveInteger('maxFinishedMessages', options.maxFinishedMessages ?? 4096)
+  const maxPayloadBytes = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES
+  const completed = createDedupWindow({ maxEntries: maxFinished, ttlMs })
+  const rejected = createDedupWindow({ maxEntries: maxFinished, ttlMs })
+  // key → partial; Map insertion order is first-chunk order, so the first entry is the oldest.
+  const partials = new Map<string, Partial>()
+  let totalBytes = 0
+
+  function drop(key: string, partial: Partial): void {
+    partials.delete(key)
+    totalBytes -= partial.bytes
+  }
+
+  function evict(key: string, partial: Partial, reason: EvictionReason, out: Eviction[]): void {
+    drop(key, partial)
+    out.push({
+      docId: partial.docId,
+      senderId: partial.senderId,
+      messageId: partial.messageId,
+      reason,
+      receivedChunks: partial.pieces.size,
+      count: partial.count,
+    })
+  }
+
+  function sweep(now: number): Eviction[] {
+    const out: Eviction[] = []
+    for (const [key, partial] of partials) {
+      if (now - partial.firstSeenAt < ttlMs) break
+      evict(key, partial, 'expired', out)
+    }
+    return out
+  }
+
+  function reject(key: string, id: Envelope, partial: Partial | undefined, error: ProtocolError, evicted: Eviction[], now: number): PushResult {
+    if (partial !== undefined) drop(key, partial)
+    rejected.seen(id.docId, id.senderId, id.messageId, now)
+    return { status: 'rejected', error, evicted }
+  }
+
+  function complete(key: string, id: Envelope, partial: Partial, evicted: Eviction[], now: number): PushResult {
+    drop(key, partial)
+    if (partial.bytes !== partial.totalLength) {
+      return reject(key, id, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', `reassembled ${partial.bytes} bytes, expected ${partial.totalLength}`), evicted, now)
+    }
+    const frame = new Uint8Array(partial.totalLength)
+    let offset = 0
+    for (let i = 0; i < partial.count; i++) {
+      const piece = partial.pieces.get(i) ?? new Uint8Array(0)
+      frame.set(piece, offset)
+      offset += piece.length
+    }
+    if (crc32(frame) !== partial.checksum) {
+      return reject(key, id, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame fails its CRC-32'), evicted, now)
+    }
+    let envelope: Envelope
+    try {
+      envelope = decodeEnvelope(frame, { maxPayloadBytes })
+    } catch (error) {
+      const cause = error instanceof ProtocolError ? error : undefined
+      return reject(key, id, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame is not a valid envelope', { cause }), evicted, now)
+    }
+    const headerMatches =
+      envelope.docId === partial.docId && envelope.senderId === partial.senderId &&
+      envelope.messageId === partial.messageId && envelope.seq === partial.seq && envelope.flags === partial.flags
+    if (!headerMatches || envelope.kind === 'chunk' || isLocalOnly(envelope.kind)) {
+      return reject(key, id, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame does not match its chunks'), evicted, now)
+    }
+    completed.seen(id.docId, id.senderId, id.messageId, now)
+    return { status: 'complete', frame, envelope, evicted }
+  }
+
+  function push(chunk: Envelope, now: number): PushResult {
+    const part = decodeChunk(chunk)
+    if (part.totalLength > maxPartialBytes) {
+      throw new ProtocolError('PROTO_CHUNK_TOO_LARGE', `message of ${part.totalLength} bytes exceeds maxPartialBytes ${maxPartialBytes}`)
+    }
+    const evicted = sweep(now)
+    const key = `${chunk.docId}/${chunk.senderId}/${chunk.messageId}`
+    if (completed.has(chunk.docId, chunk.senderId, chunk.messageId, now)) return { status: 'duplicate', evicted }
+    if (rejected.has(chunk.docId, chunk.senderId, chunk.messageId, now)) return { status: 'discarded', evicted }
+    let partial = partials.get(key)
+    if (partial === undefined) {
+      partial = {
+        docId: chunk.docId, senderId: chunk.senderId, messageId: chunk.messageId, seq: chunk.seq, flags: chunk.flags,
+        count: part.count, totalLength: part.totalLength, checksum: part.checksum, firstSeenAt: now,
+        pieces: new Map(), bytes: 0,
+      }
+      partials.set(key, partial)
+    } else if (
+      partial.count !== part.count || partial.totalLength !== part.totalLength || partial.checksum !== part.checksum ||
+      partial.seq !== chunk.seq || partial.flags !== chunk.flags
+    ) {
+      return reject(key, chunk, partial, new ProtocolError('PROTO_CHUNK_CONFLICT', 'chunk metadata differs from earlier chunks of the message'), evicted, now)
+    }
+    const existing = partial.pieces.get(part.index)
+    if (existing !== undefined) {
+      if (sameBytes(existing, part.data)) return { status: 'duplicate', evicted }
+      return reject(key, chunk, partial, new ProtocolError('PROTO_CHUNK_CONFLICT', `chunk ${part.index} arrived twice with different bytes`), evicted, now)
+    }
+    if (partial.bytes + part.data.length > partial.totalLength) {
+      return reject(key, chunk, partial, new ProtocolError('PROTO_CHUNK_INTEGRITY', 'chunks carry more bytes than the total length'), evicted, now)
+    }
+    // Copy: the data is a view into a buffer the caller may reuse.
+    partial.pieces.set(part.index, part.data.slice())
+    partial.bytes += part.data.length
+    totalBytes += part.data.length
+    if (partial.pieces.size === partial.count) return complete(key, chunk, partial, evicted, now)
+    // Evict oldest first; the message just pushed may itself be the oldest.
+    for (const [k, p] of partials) {
+      if (partials.size <= maxPartialMessages) break
+      evict(k, p, 'max-partial-messages', evicted)
+    }
+    for (const [k, p] of partials) {
+      if (totalBytes <= maxPartialBytes) break
+      evict(k, p, 'max-partial-bytes', evicted)
+    }
+    if (!partials.has(key)) return { status: 'pending', receivedChunks: 0, count: part.count, evicted }
+    return { status: 'pending', receivedChunks: partial.pieces.size, count: part.count, evicted }
+  }
+
+  return {
+    push,
+    sweep,
+    get partialMessages() {
+      return partials.size
+    },
+    get partialBytes() {
+      return totalBytes
+    },
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * `npm start`: the embedded demo. Starts the toy signal-cli daemon (Alice and Bob in one group), a
+ * sidecar for each of them and the demo page, prints the two links, and stops everything on Ctrl-C.
+ */
+import { startDemoStack } from '@e2e-col/demo'
+
+const stack = await startDemoStack()
+console.log(`
+e2e-col demo is running: two people, one shared document, carried through a local toy Signal.
+
+  Alice:  ${stack.link('alice')}
+  Bob:    ${stack.link('bob')}
+
+Open both links (side by side, or in two browsers) and type in either editor.
+Press Ctrl-C to stop.
+`)
+
+let stopping = false
+const stop = (signal: string): void => {
+  if (stopping) return
+  stopping = true
+  console.log(`\n${signal}: stopping the sidecars, the page server and the toy daemon…`)
+  stack.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error('shutdown failed:', error)
+      process.exit(1)
+    },
+  )
+}
+process.on('SIGINT', () => stop('SIGINT'))
+process.on('SIGTERM', () => stop('SIGTERM'))
