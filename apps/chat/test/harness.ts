@@ -115,6 +115,15 @@ export function configFor(world: World, argv: string[], env: Record<string, stri
   return inv.config
 }
 
+/** Waits until `check` holds (for state outside the loop's events, like a process the agent spawned). */
+export async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for a condition')
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
 /** A running chat. */
 export interface RunningChat {
   events: EventLog
@@ -124,11 +133,11 @@ export interface RunningChat {
   ready: Promise<{ groupId: string; sessionId: string }>
 }
 
-export function startChat(world: World, config: ChatConfig, options: { wrapSignal?: (s: ChatSignal) => ChatSignal; events?: EventLog; deps?: Partial<RunChatDeps> } = {}): RunningChat {
+export function startChat(world: World, config: ChatConfig, options: { wrapSignal?: (s: ChatSignal) => ChatSignal; events?: EventLog; deps?: Partial<RunChatDeps>; env?: Record<string, string> } = {}): RunningChat {
   const events = options.events ?? new EventLog()
   const logs: string[] = []
   const stop = new AbortController()
-  const env = { ...process.env, FAKE_AGENT_LOG: world.agentLog, FAKE_AGENT_SECRET: AGENT_SECRET, DEPLOY_TOKEN: AGENT_SECRET }
+  const env = { ...process.env, FAKE_AGENT_LOG: world.agentLog, FAKE_AGENT_SECRET: AGENT_SECRET, DEPLOY_TOKEN: AGENT_SECRET, ...options.env }
   const exit = runChat(config, {
     agentEnv: env,
     log: (l) => logs.push(l),

@@ -32,6 +32,8 @@ export interface DemoStackOptions {
   readonly sidecarPorts?: readonly [number, number]
   /** Extra sidecar settings (environment-variable names), e.g. `E2E_COL_LOG_LEVEL`. */
   readonly sidecarEnv?: Readonly<Record<string, string>>
+  /** Serve the page with Vite (default true; Node-only tests turn it off). */
+  readonly page?: boolean
 }
 
 /** A running demo stack. */
@@ -63,9 +65,12 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
     })
     cleanups.push(() => toy.close())
 
-    const vite = await startVite(options.vitePort ?? 5173)
-    cleanups.push(() => vite.close())
-    const vitePort = (vite.httpServer?.address() as AddressInfo).port
+    let vitePort = 0
+    if (options.page !== false) {
+      const vite = await startVite(options.vitePort ?? 5173)
+      cleanups.push(() => vite.close())
+      vitePort = (vite.httpServer?.address() as AddressInfo).port
+    }
     const pageOrigin = `http://127.0.0.1:${vitePort}`
 
     const [alicePort, bobPort] = options.sidecarPorts ?? [7601, 7602]
@@ -79,7 +84,7 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
         E2E_COL_DOCUMENTS: `${DEMO_DOC_ID}=${DEMO_GROUP_ID}`,
         E2E_COL_SIGNAL_BODY_MAX_BYTES: '2000',
         E2E_COL_LISTEN: `127.0.0.1:${port}`,
-        E2E_COL_ALLOWED_ORIGINS: `${pageOrigin},http://localhost:${vitePort}`,
+        E2E_COL_ALLOWED_ORIGINS: options.page === false ? '' : `${pageOrigin},http://localhost:${vitePort}`,
         // The toy has no rate limit; a few sends per second keep typing snappy.
         E2E_COL_SENDS_PER_SECOND: '5',
         E2E_COL_SEND_BURST: '20',

@@ -50,6 +50,9 @@ interface OpenStream {
   cutAfter: number | undefined
 }
 
+/** Unread bytes one stream may hold before the toy cuts it as a stalled reader. */
+export const MAX_UNREAD_BYTES = 8 * 1024 * 1024
+
 function frame(payload: ReceivePayload): string {
   return `event:receive\ndata:${JSON.stringify(payload)}\n\n`
 }
@@ -69,7 +72,15 @@ export function createEventHub(options: EventHubOptions): EventHub {
     stream.res.destroy()
   }
 
-  const write = (stream: OpenStream, line: string): void => {
+  const write = (stream: OpenStream, payload: ReceivePayload, line: string): void => {
+    if (stream.res.writableLength > MAX_UNREAD_BYTES) {
+      // A reader that stopped reading: cut it rather than buffer without limit; its account's
+      // later events queue for the next stream.
+      options.log(`events stream not read (over ${MAX_UNREAD_BYTES} bytes buffered): cut`)
+      drop(stream)
+      if (![...streams].some((s) => covers(s, payload.account))) enqueue(payload)
+      return
+    }
     if (stream.cutAfter === undefined || stream.cutAfter > 1) {
       stream.res.write(line)
       if (stream.cutAfter !== undefined) stream.cutAfter -= 1
@@ -102,7 +113,7 @@ export function createEventHub(options: EventHubOptions): EventHub {
     const copies = options.faults.takeDuplicate() ? 2 : 1
     const line = frame(payload)
     for (const stream of targets) {
-      for (let i = 0; i < copies && streams.has(stream); i += 1) write(stream, line)
+      for (let i = 0; i < copies && streams.has(stream); i += 1) write(stream, payload, line)
     }
   }
 
@@ -127,13 +138,8 @@ export function createEventHub(options: EventHubOptions): EventHub {
         if (p !== undefined && covers(stream, p.account)) pending.splice(i, 1)
       }
       for (const p of mine) counts.set(p.account, (counts.get(p.account) ?? 1) - 1)
-      for (const p of mine) {
-        if (!streams.has(stream)) {
-          enqueue(p)
-          continue
-        }
-        deliver(p)
-      }
+      // deliver() queues again whatever arrives after a cut of this very stream.
+      for (const p of mine) deliver(p)
     },
     deliver,
     cut(afterEvents) {

@@ -1,5 +1,7 @@
 // createToySignal used in-process, as other workspaces' tests use it: bounds, modes, switches.
 import { afterEach, describe, expect, it } from 'vitest'
+import { MAX_UNREAD_BYTES } from '../src/event-hub.ts'
+import { MAX_GROUPS } from '../src/methods/groups.ts'
 import { createToySignal, type ToySignal, type ToySignalOptions } from '../src/index.ts'
 
 const A = '+15550000001'
@@ -34,7 +36,8 @@ async function readEvents(url: string, count: number): Promise<any[]> {
   let text = ''
   const decoder = new TextDecoder()
   for (;;) {
-    const frames = text.split('\n\n').filter((f) => f.includes('data:'))
+    // Only complete frames: the text after the last blank line may still be arriving.
+    const frames = text.split('\n\n').slice(0, -1).filter((f) => f.includes('data:'))
     if (frames.length >= count) {
       await reader.cancel()
       return frames.slice(0, count).map((f) => JSON.parse(f.slice(f.indexOf('data:') + 5)))
@@ -75,6 +78,29 @@ describe('createToySignal', () => {
     expect(events.map((e) => e.envelope.dataMessage.message)).toEqual(['m2', 'm3'])
     expect(lines.some((l) => l.includes('dropped its oldest message'))).toBe(true)
     expect(lines.join('\n')).not.toContain(B)
+  })
+
+  it('cuts a stream whose reader stopped reading once MAX_UNREAD_BYTES are buffered, and queues the rest', async () => {
+    const lines: string[] = []
+    const toy = await start({ accounts: [A, B], log: (l) => lines.push(l) })
+    const stalled = await fetch(`${toy.url}/api/v1/events?account=%2B${B.slice(1)}`)
+    const big = 'x'.repeat(256 * 1024)
+    const needed = Math.ceil((MAX_UNREAD_BYTES * 2) / big.length)
+    for (let i = 0; i < needed && !lines.some((l) => l.includes('not read')); i += 1) {
+      await rpc(toy, 'send', { account: A, recipient: B, message: big })
+    }
+    expect(lines.some((l) => l.includes('not read'))).toBe(true)
+    await stalled.body?.cancel().catch(() => {})
+    // Whatever could not be written waits for the next stream.
+    const [next] = await readEvents(`${toy.url}/api/v1/events?account=%2B${B.slice(1)}`, 1)
+    expect(next.envelope.dataMessage.message).toBe(big)
+  })
+
+  it('refuses to create groups beyond MAX_GROUPS with a -1 error', async () => {
+    const toy = await start({ accounts: [A], groups: Array.from({ length: MAX_GROUPS - 1 }, (_, i) => ({ name: `g${i}`, members: [A] })) })
+    expect((await rpc(toy, 'updateGroup', { name: 'last', members: [] })).json.result.groupId).toBeDefined()
+    const refused = await rpc(toy, 'updateGroup', { name: 'one too many', members: [] })
+    expect(refused.json.error).toMatchObject({ code: -1, message: expect.stringContaining(`at most ${MAX_GROUPS} groups`) })
   })
 
   it('refuses fault switches and hides /toy/v1/ unless faults are enabled', async () => {

@@ -25,6 +25,8 @@ import type { Awareness } from 'y-protocols/awareness'
 export const REMOTE_ORIGIN: unique symbol = Symbol('e2e-col remote')
 /** Transaction origin of updates restored from local storage. */
 export const LOAD_ORIGIN: unique symbol = Symbol('e2e-col load')
+/** Transaction origin of the page-hide rescue folded back in: treated as local, so what is new gets sent. */
+export const RESCUE_ORIGIN: unique symbol = Symbol('e2e-col rescue')
 
 // Sequence numbers are reserved in blocks so ephemeral messages (never stored) cannot reuse one after
 // a reload; a reload may skip part of a block, which is fine (seq is not a gap detector of ours).
@@ -187,7 +189,7 @@ class Binding implements DocConnection {
           })
 
     const onUpdate = (update: Uint8Array, origin: unknown): void => {
-      if (origin === LOAD_ORIGIN) return
+      if (origin === LOAD_ORIGIN) return // RESCUE_ORIGIN falls through: it is local content
       if (origin !== REMOTE_ORIGIN) {
         this.#coalescer.push(update)
         this.#emitStatus()
@@ -284,7 +286,28 @@ class Binding implements DocConnection {
     this.#coalescer.rebase()
     this.#loaded = true
     this.#emitStatus()
-    if (this.#persist) await this.#compactIfNeeded()
+    if (this.#persist) {
+      this.#foldRescue()
+      await this.#compactIfNeeded()
+    }
+  }
+
+  /**
+   * Applies the page-hide rescue (if the last page unloaded before its IndexedDB writes finished).
+   * Only what the loaded state lacks fires an update, which then travels the normal outbox path.
+   */
+  #foldRescue(): void {
+    const rescue = this.#storage.rescue
+    const state = rescue?.peek()
+    if (rescue === undefined || state === undefined) return
+    try {
+      Y.applyUpdate(this.#doc, state, RESCUE_ORIGIN)
+    } catch (cause) {
+      this.#report(new ClientError('CLIENT_STORAGE_FAILED', 'the page-hide rescue state was unreadable', { cause }))
+    }
+    this.#coalescer.flush()
+    // Runs after the resulting outbox entry is committed (the chain is ordered).
+    this.#chain(async () => rescue.clear())
   }
 
   #enqueue(kind: OutboxEntry['kind'], payload: Uint8Array): void {
@@ -322,7 +345,12 @@ class Binding implements DocConnection {
     this.#nextSeq += 1
     if (this.#nextSeq >= this.#seqMark) {
       this.#seqMark = this.#nextSeq + SEQ_BLOCK
-      if (this.#persist) this.#chain(() => this.#commit({ seqMark: this.#seqMark }))
+      if (this.#persist) {
+        const seqMark = this.#seqMark
+        this.#chain(async () => {
+          await this.#commit({ seqMark })
+        })
+      }
     }
     return seq
   }
@@ -445,11 +473,16 @@ class Binding implements DocConnection {
     if (!this.#persist) return
     this.#firstDirtyAt = null
     const remove = this.#ackedSeqs.splice(0)
-    await this.#commit({ checkpoint: Y.encodeStateAsUpdate(this.#doc), remove })
+    const ok = await this.#commit({ checkpoint: Y.encodeStateAsUpdate(this.#doc), remove })
+    if (ok) this.#storage.rescue?.clear()
   }
 
   #onHide(): void {
     this.#coalescer.flush()
+    if (!this.#loaded || !this.#persist) return
+    // IndexedDB writes started now may not finish if the page is unloading; the rescue slot is
+    // synchronous. The checkpoint below clears it again once durable.
+    this.#storage.rescue?.save(Y.encodeStateAsUpdate(this.#doc))
     this.#timers.clearTimeout(this.#checkpointTimer)
     this.#chain(() => this.#checkpointNow())
   }
@@ -463,13 +496,16 @@ class Binding implements DocConnection {
     })
   }
 
-  async #commit(change: StorageCommit): Promise<void> {
-    if (!this.#persist) return
+  /** Writes `change`; false (and an `error` event) when storage failed. */
+  async #commit(change: StorageCommit): Promise<boolean> {
+    if (!this.#persist) return false
     try {
       await this.#storage.commit(change)
+      return true
     } catch (cause) {
       // The change is still in memory and will be sent; it is just not durable. Tell the UI.
       this.#report(new ClientError('CLIENT_STORAGE_FAILED', 'could not write to local storage', { cause }))
+      return false
     }
   }
 

@@ -2,6 +2,7 @@ export {
   connectDoc,
   LOAD_ORIGIN,
   REMOTE_ORIGIN,
+  RESCUE_ORIGIN,
   type ClientStatus,
   type ConnectDocOptions,
   type DocConnection,
@@ -16,6 +17,7 @@ export {
   createMemoryStorage,
   type ClientStorage,
   type OutboxEntry,
+  type RescueSlot,
   type StorageCommit,
   type StoredDoc,
 } from './storage.ts'

@@ -7,7 +7,7 @@
  */
 import { createStore, entries, promisifyRequest, update, type UseStore } from 'idb-keyval'
 import { newUuid, isCanonicalUuid } from './ids.ts'
-import type { ClientStorage, OutboxEntry, StorageCommit, StoredDoc } from './storage.ts'
+import type { ClientStorage, OutboxEntry, RescueSlot, StorageCommit, StoredDoc } from './storage.ts'
 
 const OUTBOX = 'outbox'
 
@@ -15,6 +15,8 @@ const OUTBOX = 'outbox'
 export interface IndexedDbStorageOptions {
   /** Prefix of database names, so tests and several apps on one origin stay apart. Default `e2e-col`. */
   readonly prefix?: string
+  /** Largest state kept in the page-hide rescue slot (localStorage holds ~5 MB per origin). Default 1 MiB. */
+  readonly maxRescueBytes?: number
 }
 
 /**
@@ -26,7 +28,9 @@ export function createIndexedDbStorage(docId: string, options: IndexedDbStorageO
   const doc: UseStore = createStore(`${prefix}:doc:${docId}`, 'state')
   const installation: UseStore = createStore(prefix, 'installation')
 
+  const rescue = localStorageRescue(`${prefix}:doc:${docId}:rescue`, options.maxRescueBytes ?? 1024 * 1024)
   return {
+    ...(rescue === undefined ? {} : { rescue }),
     async senderId() {
       // update() runs get+put in one readwrite transaction, so two tabs cannot create two ids.
       let id = ''
@@ -88,4 +92,42 @@ function isOutboxEntry(value: unknown): value is OutboxEntry {
     (v['kind'] === 'update' || v['kind'] === 'snapshot') &&
     v['payload'] instanceof Uint8Array
   )
+}
+
+/** The rescue slot on `localStorage` (base64 text), when the platform has one. */
+function localStorageRescue(key: string, maxBytes: number): RescueSlot | undefined {
+  if (typeof localStorage === 'undefined') return undefined
+  return {
+    save(state) {
+      if (state.byteLength > maxBytes) return false
+      try {
+        let binary = ''
+        // Chunked: String.fromCharCode(...bigArray) overflows the stack.
+        for (let i = 0; i < state.length; i += 0x8000) binary += String.fromCharCode(...state.subarray(i, i + 0x8000))
+        localStorage.setItem(key, btoa(binary))
+        return true
+      } catch {
+        return false // quota exceeded or storage disabled: the IndexedDB path is all we have
+      }
+    },
+    peek() {
+      try {
+        const text = localStorage.getItem(key)
+        if (text === null) return undefined
+        const binary = atob(text)
+        const bytes = new Uint8Array(binary.length)
+        for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+        return bytes
+      } catch {
+        return undefined
+      }
+    },
+    clear() {
+      try {
+        localStorage.removeItem(key)
+      } catch {
+        // nothing to clear when storage is disabled
+      }
+    },
+  }
 }

@@ -36,6 +36,19 @@ export interface StorageCommit {
   readonly seqMark?: number
 }
 
+/**
+ * A synchronous last-resort slot for the page-hide moment: an IndexedDB write started while a page
+ * unloads may never complete, so the client also leaves its full state here (synchronously) and
+ * folds it back in on the next load.
+ */
+export interface RescueSlot {
+  /** Stores `state` (replacing any previous one); returns false when it does not fit. Never throws. */
+  save(state: Uint8Array): boolean
+  /** The saved state, if any (it stays until {@link clear}). */
+  peek(): Uint8Array | undefined
+  clear(): void
+}
+
 /** Persistence of one document (plus the installation id). Every method may reject. */
 export interface ClientStorage {
   /** The installation's sender id, created and persisted on first use. */
@@ -43,6 +56,8 @@ export interface ClientStorage {
   load(): Promise<StoredDoc>
   /** Applies every part of `change` atomically (all or nothing). */
   commit(change: StorageCommit): Promise<void>
+  /** Present where a synchronous store exists (browsers: localStorage). */
+  readonly rescue?: RescueSlot
 }
 
 /** Keeps the document in memory only: nothing survives a reload. */
@@ -51,7 +66,18 @@ export function createMemoryStorage(): ClientStorage {
   let checkpoint: Uint8Array | undefined
   let seqMark = 0
   const outbox = new Map<number, OutboxEntry>()
+  let rescued: Uint8Array | undefined
   return {
+    rescue: {
+      save(state) {
+        rescued = state.slice()
+        return true
+      },
+      peek: () => rescued,
+      clear() {
+        rescued = undefined
+      },
+    },
     senderId: () => Promise.resolve(sender),
     load() {
       const entries = Array.from(outbox.values())

@@ -1,3 +1,4 @@
+import * as Y from 'yjs'
 /**
  * Seeded fuzz after Yjs's TestConnector: three clients edit at random while the simulated relay
  * closes connections ambiguously (1011, before or after forwarding), duplicates and reorders.
@@ -36,6 +37,9 @@ describe('simulated network', () => {
     }
 
     relay.faults = { ...NO_FAULTS }
+    const mark = relay.received.length
+    const dbg = setInterval(() => console.log(JSON.stringify(clients.map((c) => [c.conn.senderId?.slice(0, 4), c.conn.status(), [...Y.decodeStateVector(Y.encodeStateVector(c.doc))], c.doc.store.pendingStructs !== null, c.doc.store.pendingDs !== null, c.text.toString()])), relay.received.slice(mark).map((e) => e.kind + ':' + e.senderId.slice(0, 4)).join(' ')), 1000)
+    cleanups.push(async () => clearInterval(dbg))
     // Lost acks are only replayed on a reconnect: force one, as a restarted sidecar would.
     relay.closeAll(1011, 'quiesce')
     await Promise.all(clients.map((c) => statusWhere(c.conn, (s) => s.pending === 0 && s.connection === 'connected')))

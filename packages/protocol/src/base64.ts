@@ -3,6 +3,11 @@
  * encoding of a byte string is accepted (no whitespace, no missing or extra `=`, zero pad bits), so a
  * body maps to exactly one frame. Hand-written because platform codecs differ (Node's `Buffer` and
  * `atob` both accept non-canonical input) and this package may use neither.
+ *
+ * Speed: moving between ASCII bytes and strings one character at a time dominates the cost, so the
+ * WHATWG Encoding API (`TextEncoder`/`TextDecoder`, present in browsers, Node, Deno and workers) does
+ * that step when the platform has it; it is looked up on `globalThis`, not imported, and a portable
+ * path takes over where it is missing.
  */
 import { ProtocolError } from './errors.ts'
 
@@ -14,6 +19,14 @@ const PAIR_CODES = new Uint16Array(4096)
 const DIGIT_VALUE = new Uint8Array(256).fill(INVALID)
 for (let i = 0; i < 64; i++) DIGIT_VALUE[ALPHABET.charCodeAt(i)] = i
 for (let i = 0; i < 4096; i++) PAIR_CODES[i] = (ALPHABET.charCodeAt(i >> 6) << 8) | ALPHABET.charCodeAt(i & 63)
+
+interface EncodingApi {
+  readonly TextEncoder?: new () => { encodeInto(text: string, into: Uint8Array): { read: number; written: number } }
+  readonly TextDecoder?: new () => { decode(bytes: Uint8Array): string }
+}
+const encodingApi = globalThis as unknown as EncodingApi
+const textEncoder = encodingApi.TextEncoder === undefined ? undefined : new encodingApi.TextEncoder()
+const textDecoder = encodingApi.TextDecoder === undefined ? undefined : new encodingApi.TextDecoder()
 
 // String.fromCharCode.apply takes one argument per char; stay well below engine argument limits.
 const STRING_SLICE = 8192
@@ -29,9 +42,27 @@ export function base64Capacity(chars: number): number {
 }
 
 function asciiToString(codes: Uint8Array): string {
+  // ASCII is valid UTF-8, so the default decoder maps these bytes one-to-one to characters.
+  if (textDecoder !== undefined) return textDecoder.decode(codes)
   let out = ''
   for (let i = 0; i < codes.length; i += STRING_SLICE) {
     out += String.fromCharCode.apply(null, codes.subarray(i, i + STRING_SLICE) as unknown as number[])
+  }
+  return out
+}
+
+/** The UTF-16 code units of `text[start, end)` as bytes, or `undefined` if any is not ASCII. */
+function asciiBytes(text: string, start: number, end: number): Uint8Array | undefined {
+  const out = new Uint8Array(end - start)
+  if (textEncoder !== undefined) {
+    const { read, written } = textEncoder.encodeInto(start === 0 && end === text.length ? text : text.slice(start, end), out)
+    // A non-ASCII character takes 2+ bytes, so it shows up as a short read.
+    return read === out.length && written === out.length ? out : undefined
+  }
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i)
+    if (code > 0x7f) return undefined
+    out[i - start] = code
   }
   return out
 }
@@ -74,18 +105,15 @@ function isWhitespace(code: number): boolean {
   )
 }
 
-// Any UTF-16 code unit → its 6-bit value, or INVALID. 64 KiB, so the hot loop needs no range check.
-const UNIT_VALUE = new Uint8Array(65536).fill(INVALID)
-UNIT_VALUE.set(DIGIT_VALUE)
-
-function digitAt(text: string, index: number): number {
-  const code = text.charCodeAt(index)
-  const value = UNIT_VALUE[code] ?? INVALID
-  if (value === INVALID) {
-    if (isWhitespace(code)) throw new ProtocolError('PROTO_BODY_WHITESPACE', `body has whitespace at character ${index}`)
-    throw new ProtocolError('PROTO_BODY_NOT_CANONICAL', `body has a non-base64 character at ${index}`)
+/** Throws the precise error for the first character of `text[start, end)` outside the alphabet. */
+function rejectFirstBadCharacter(text: string, start: number, end: number): never {
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 256 && DIGIT_VALUE[code] !== INVALID) continue
+    if (isWhitespace(code)) throw new ProtocolError('PROTO_BODY_WHITESPACE', `body has whitespace at character ${i}`)
+    throw new ProtocolError('PROTO_BODY_NOT_CANONICAL', `body has a non-base64 character at ${i}`)
   }
-  return value
+  throw new ProtocolError('PROTO_BODY_NOT_CANONICAL', 'body is not canonical base64')
 }
 
 /**
@@ -96,23 +124,25 @@ function digitAt(text: string, index: number): number {
  */
 export function decodeBase64(text: string, start = 0, end = text.length): Uint8Array {
   const chars = end - start
+  const ascii = asciiBytes(text, start, end)
+  if (ascii === undefined) rejectFirstBadCharacter(text, start, end)
   if (chars % 4 !== 0) {
     // Report whitespace first: it is the likelier cause of a bad length.
-    for (let i = start; i < end; i++) if (isWhitespace(text.charCodeAt(i))) digitAt(text, i)
+    for (let i = start; i < end; i++) if (isWhitespace(text.charCodeAt(i))) rejectFirstBadCharacter(text, i, end)
     throw new ProtocolError('PROTO_BODY_NOT_CANONICAL', `base64 length ${chars} is not a multiple of 4`)
   }
   if (chars === 0) return new Uint8Array(0)
-  const pads = text.charCodeAt(end - 1) === PAD ? (text.charCodeAt(end - 2) === PAD ? 2 : 1) : 0
+  const pads = ascii[chars - 1] === PAD ? (ascii[chars - 2] === PAD ? 2 : 1) : 0
   const out = new Uint8Array((chars / 4) * 3 - pads)
-  const fullEnd = pads === 0 ? end : end - 4
-  let o = 0
+  const fullChars = pads === 0 ? chars : chars - 4
   // Hot loop: OR every digit into `seen` and validate once at the end; INVALID (0xff) sets bits 6-7.
   let seen = 0
-  for (let i = start; i < fullEnd; i += 4) {
-    const a = UNIT_VALUE[text.charCodeAt(i)] ?? INVALID
-    const b = UNIT_VALUE[text.charCodeAt(i + 1)] ?? INVALID
-    const c = UNIT_VALUE[text.charCodeAt(i + 2)] ?? INVALID
-    const d = UNIT_VALUE[text.charCodeAt(i + 3)] ?? INVALID
+  let o = 0
+  for (let i = 0; i < fullChars; i += 4) {
+    const a = DIGIT_VALUE[ascii[i] ?? 0] ?? INVALID
+    const b = DIGIT_VALUE[ascii[i + 1] ?? 0] ?? INVALID
+    const c = DIGIT_VALUE[ascii[i + 2] ?? 0] ?? INVALID
+    const d = DIGIT_VALUE[ascii[i + 3] ?? 0] ?? INVALID
     seen |= a | b | c | d
     const n = (a << 18) | (b << 12) | (c << 6) | d
     out[o] = n >>> 16
@@ -120,23 +150,18 @@ export function decodeBase64(text: string, start = 0, end = text.length): Uint8A
     out[o + 2] = n & 0xff
     o += 3
   }
-  if ((seen & 0xc0) !== 0) {
-    // Rescan only on failure, to name the first bad character.
-    for (let i = start; i < fullEnd; i++) digitAt(text, i)
-  }
   if (pads > 0) {
-    const i = end - 4
-    const a = digitAt(text, i)
-    const b = digitAt(text, i + 1)
-    if (pads === 2) {
-      if ((b & 0x0f) !== 0) throw new ProtocolError('PROTO_BODY_NOT_CANONICAL', 'base64 pad bits are not zero')
-      out[o] = (a << 2) | (b >> 4)
-    } else {
-      const c = digitAt(text, i + 2)
-      if ((c & 0x03) !== 0) throw new ProtocolError('PROTO_BODY_NOT_CANONICAL', 'base64 pad bits are not zero')
-      out[o] = (a << 2) | (b >> 4)
-      out[o + 1] = ((b & 0x0f) << 4) | (c >> 2)
+    const a = DIGIT_VALUE[ascii[fullChars] ?? 0] ?? INVALID
+    const b = DIGIT_VALUE[ascii[fullChars + 1] ?? 0] ?? INVALID
+    const c = pads === 1 ? (DIGIT_VALUE[ascii[fullChars + 2] ?? 0] ?? INVALID) : 0
+    seen |= a | b | c
+    // Misplaced '=' inside the text is INVALID in DIGIT_VALUE, so it fails the `seen` check below.
+    if ((seen & 0xc0) === 0 && (pads === 2 ? b & 0x0f : c & 0x03) !== 0) {
+      throw new ProtocolError('PROTO_BODY_NOT_CANONICAL', 'base64 pad bits are not zero')
     }
+    out[o] = (a << 2) | (b >> 4)
+    if (pads === 1) out[o + 1] = ((b & 0x0f) << 4) | (c >> 2)
   }
+  if ((seen & 0xc0) !== 0) rejectFirstBadCharacter(text, start, start + chars - pads)
   return out
 }

@@ -162,7 +162,7 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
   async function onInbound(data: string): Promise<void> {
     const msg = parseInbound(data)
     if (msg === undefined) return
-    if (msg.origin === 'sync' && inflight.size > 0) await Promise.allSettled([...inflight])
+    if (msg.origin === 'sync' && inflight.size > 0) await Promise.allSettled(inflight)
     const verdict = gate(msg, { account, groupId: state.groupId, operators, isOwnPost: (t) => sent.has(t) })
     if (!verdict.accepted) {
       if (verdict.reason !== 'other-group' && verdict.reason !== 'own-post') log(`ignored a message: ${verdict.reason}`)
@@ -328,7 +328,8 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
         for (const item of [...(turn?.item.timestamp ? [turn.item] : []), ...waiting]) {
           if (item.receipt !== undefined && item.receipt !== 'cancelled' && item.receipt !== 'done' && item.receipt !== 'failed') {
             item.receipt = advanceReceipt(item.receipt, 'cancelled')
-            await signal.react(state.groupId, { author: item.author, timestamp: item.timestamp }, RECEIPT_EMOJI.cancelled).catch(() => {})
+            const reacted = await signal.react(state.groupId, { author: item.author, timestamp: item.timestamp }, RECEIPT_EMOJI.cancelled).then(() => true, () => false)
+            if (reacted) await observe({ type: 'receipt', target: item.timestamp, state: 'cancelled' })
           }
         }
       }

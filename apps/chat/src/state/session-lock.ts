@@ -13,6 +13,9 @@ export interface SessionLock {
   release(): void
 }
 
+/** Sessions held by this process (the file alone cannot tell two holders in one process apart). */
+const heldHere = new Set<string>()
+
 function ownerAlive(pid: number): boolean {
   if (!Number.isSafeInteger(pid) || pid <= 0) return false
   try {
@@ -26,17 +29,20 @@ function ownerAlive(pid: number): boolean {
 /** Takes the lock of `sessionId`; throws `CHAT_LOCKED` when another live process holds it. */
 export function lockSession(root: string, sessionId: string): SessionLock {
   const path = join(chatsDir(root), `${sessionId}.lock`)
+  if (heldHere.has(path)) throw new ChatError('CHAT_LOCKED', 'another e2e-col chat in this process is running this agent session')
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(path, 'wx', 0o600)
       writeSync(fd, `${process.pid}\n`)
       closeSync(fd)
       let held = true
+      heldHere.add(path)
       return {
         path,
         release() {
           if (!held) return
           held = false
+          heldHere.delete(path)
           try {
             if (readFileSync(path, 'utf8').trim() === String(process.pid)) rmSync(path, { force: true })
           } catch {

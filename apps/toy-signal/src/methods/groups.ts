@@ -10,6 +10,9 @@ import { listParam, stringParam } from './params.ts'
 import { resultEntry } from './send-results.ts'
 import { checkGroupId, findGroup, resolveRecipient } from './targets.ts'
 
+/** Most groups one toy holds (configured and created). */
+export const MAX_GROUPS = 1000
+
 function address(state: ToySignalState, number: string) {
   return { number, uuid: state.uuidOf(number) }
 }
@@ -74,6 +77,8 @@ export const updateGroupMethod: MethodDefinition = {
     const add = listParam(ctx.params, 'member', 'members').map((m) => resolveRecipient(ctx.state, m))
     const remove = listParam(ctx.params, 'removeMember', 'removeMembers').map((m) => resolveRecipient(ctx.state, m))
     if (rawId === undefined) {
+      // A bound of the toy (a real account has no such limit): a runaway test cannot grow it forever.
+      if (ctx.state.groups.size >= MAX_GROUPS) throw userError(`Failed to create group: the toy holds at most ${MAX_GROUPS} groups`)
       const group = ctx.state.createGroup(name ?? '', add, ctx.account)
       if (description !== undefined) group.description = description
       return { groupId: group.id, ...announce(ctx, group, group.members) }

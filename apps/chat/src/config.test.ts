@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest'
+import { isLoopbackUrl, loadConfig } from './config.ts'
+
+const env = { HOME: '/home/u' }
+const run = (argv: string[], e: Record<string, string> = {}) => {
+  const inv = loadConfig(argv, { ...env, ...e })
+  if (inv.kind !== 'run') throw new Error('not a run')
+  return inv.config
+}
+
+describe('chat config', () => {
+  it('has least-privilege defaults', () => {
+    const c = run(['chat', 'review', '--operator', '+15550000002'])
+    expect(c).toMatchObject({ agent: 'copilot', allTools: false, allowTools: [], retryBudget: 10, inboxCapacity: 32, turnTimeoutMs: undefined, unsafeRemoteEndpoint: false })
+    expect(c.signalUrl.href).toBe('http://127.0.0.1:8080/')
+  })
+  it('reads operators and inbox capacity from the environment; flags win', () => {
+    expect(run(['chat', 't'], { E2E_COL_CHAT_OPERATORS: '+15550000002, +15550000003', E2E_COL_CHAT_INBOX_CAPACITY: '5' })).toMatchObject({ operators: ['+15550000002', '+15550000003'], inboxCapacity: 5 })
+    expect(run(['chat', 't', '--operator', '+15550000009', '--inbox-capacity', '7'], { E2E_COL_CHAT_OPERATORS: '+15550000002', E2E_COL_CHAT_INBOX_CAPACITY: '5' })).toMatchObject({ operators: ['+15550000009'], inboxCapacity: 7 })
+  })
+  it('rejects malformed numbers, unknown flags and missing topics with usage errors', () => {
+    expect(() => loadConfig(['chat', 't', '--operator', '5550000002'], env)).toThrow(expect.objectContaining({ code: 'CHAT_CONFIG_INVALID' }))
+    expect(() => loadConfig(['chat', 't', '--operator', '+15550000002', '--yolo'], env)).toThrow(expect.objectContaining({ code: 'CHAT_USAGE' }))
+    expect(() => loadConfig(['chat', '--operator', '+15550000002'], env)).toThrow(expect.objectContaining({ code: 'CHAT_USAGE' }))
+    expect(() => loadConfig(['chat', 't', '--operator', '+15550000002', '--inbox-capacity', '0'], env)).toThrow(expect.objectContaining({ code: 'CHAT_CONFIG_INVALID' }))
+  })
+  it('asks for help with no arguments or -h', () => {
+    expect(loadConfig([], env)).toEqual({ kind: 'help' })
+    expect(loadConfig(['chat', '-h'], env)).toEqual({ kind: 'help' })
+  })
+  it('knows loopback endpoints', () => {
+    for (const u of ['http://127.0.0.1:8080', 'http://localhost:1', 'http://[::1]:8080', 'http://127.1.2.3']) expect(isLoopbackUrl(new URL(u))).toBe(true)
+    for (const u of ['http://10.0.0.1:8080', 'http://example.org', 'http://127.0.0.1.example.org', 'http://[::2]']) expect(isLoopbackUrl(new URL(u))).toBe(false)
+  })
+})

@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { loadConfig } from '../src/config.ts'
+import { EXIT_CODES } from '../src/exit-codes.ts'
+import { helpText } from '../src/help.ts'
+import { chatArgv, configFor, createWorld, startChat, until, type World } from './harness.ts'
+
+let world: World
+afterEach(async () => {
+  await world?.close()
+})
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('exit codes', () => {
+  it('1: no operator means nobody, refused before anything starts', () => {
+    expect(() => loadConfig(['chat', 'topic'], {})).toThrow(expect.objectContaining({ code: 'CHAT_NO_OPERATOR', exitCode: 1 }))
+  })
+
+  it('1: the account is not on the daemon, with how to link one', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('t'), { SIGNAL_CLI_ACCOUNT: '+15559999999' }))
+    expect(await chat.exit).toBe(EXIT_CODES.setup)
+    expect(chat.logs.join('\n')).toContain('signal-cli link')
+    expect(chat.logs.join('\n')).not.toContain('+15559999999')
+  })
+
+  it('2: a non-loopback daemon is refused without --unsafe-remote-endpoint', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('t'), { SIGNAL_CLI_URL: 'http://192.0.2.10:8080' }))
+    expect(await chat.exit).toBe(EXIT_CODES.remoteEndpointRefused)
+    expect(world.toy.sends()).toEqual([])
+  })
+
+  it('3: the group message request cannot be accepted; nothing is posted', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('t')), {
+      wrapSignal: (s) => ({
+        ...s,
+        acceptGroup: async (id) => {
+          world.toy.faults.failNextRpc(1)
+          return s.acceptGroup(id)
+        },
+      }),
+    })
+    expect(await chat.exit).toBe(EXIT_CODES.groupSetupFailed)
+    expect(world.toy.sends()).toEqual([])
+    expect(world.agentRuns()).toEqual([])
+  })
+
+  it('3: the group cannot be created', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('t')), {
+      wrapSignal: (s) => ({
+        ...s,
+        createGroup: async (name, members) => {
+          world.toy.faults.failNextRpc(1)
+          return s.createGroup(name, members)
+        },
+      }),
+    })
+    expect(await chat.exit).toBe(EXIT_CODES.groupSetupFailed)
+  })
+
+  it('4: the daemon does not come back within the retry budget; the running turn is killed first', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('hang', ['--retry-budget', '3'])))
+    await chat.ready
+    await until(() => world.agentRuns().length === 1)
+    const agentPid = (world.agentRuns()[0] as unknown as { pid: number }).pid
+    await world.toy.close()
+    expect(await chat.exit).toBe(EXIT_CODES.daemonLost)
+    expect(alive(agentPid)).toBe(false)
+    expect(chat.logs.join('\n')).toContain('not restored after 3 attempts')
+  })
+
+  it('5: an agent that cannot resume a pinned session id', async () => {
+    world = await createWorld()
+    const argv = ['chat', 't', '--operator', '+15550000002', '--agent', 'command', '--agent-command', 'node fake.mjs -p {prompt}']
+    const chat = startChat(world, configFor(world, argv))
+    expect(await chat.exit).toBe(EXIT_CODES.agentCannotResume)
+    expect(world.toy.sends()).toEqual([])
+  })
+
+  it('--help lists every exit code', () => {
+    for (const code of Object.values(EXIT_CODES)) expect(helpText()).toMatch(new RegExp(`^  ${code}  `, 'm'))
+  })
+})

@@ -1,0 +1,47 @@
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { findJava21 } from './real-signal-cli.ts'
+
+const dirs: string[] = []
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+/** A fake JDK whose `bin/java -version` prints the given banner on stderr, as real ones do. */
+function fakeJdk(root: string, name: string, banner: string): string {
+  const home = join(root, name)
+  mkdirSync(join(home, 'bin'), { recursive: true })
+  writeFileSync(join(home, 'bin', 'java'), `#!/bin/sh\necho '${banner}' >&2\n`)
+  chmodSync(join(home, 'bin', 'java'), 0o755)
+  return home
+}
+
+describe('findJava21', () => {
+  it('prefers the newest 21+ JDK of the JVM directory when JAVA_HOME is too old', () => {
+    const root = mkdtempSync(join(tmpdir(), 'jvm-'))
+    dirs.push(root)
+    const old = fakeJdk(root, 'jdk-17', 'openjdk version "17.0.9" 2023-10-17')
+    fakeJdk(root, 'jdk-21', 'openjdk version "21.0.2" 2024-01-16')
+    const newest = fakeJdk(root, 'jdk-25', 'openjdk version "25" 2025-09-16')
+    fakeJdk(root, 'jdk-8', 'openjdk version "1.8.0_392"')
+    expect(findJava21({ JAVA_HOME: old }, root)).toEqual({ found: true, javaHome: newest, major: 25 })
+  })
+
+  it('takes JAVA_HOME when it is 21 or newer', () => {
+    const root = mkdtempSync(join(tmpdir(), 'jvm-'))
+    dirs.push(root)
+    const home = fakeJdk(root, 'jdk-21', 'openjdk version "21.0.2" 2024-01-16')
+    expect(findJava21({ JAVA_HOME: home }, join(root, 'missing'))).toMatchObject({ found: true, javaHome: home, major: 21 })
+  })
+
+  it('explains what it tried when no Java 21+ exists', () => {
+    const root = mkdtempSync(join(tmpdir(), 'jvm-'))
+    dirs.push(root)
+    fakeJdk(root, 'jdk-17', 'openjdk version "17.0.9" 2023-10-17')
+    const lookup = findJava21({}, root)
+    expect(lookup.found).toBe(false)
+    if (!lookup.found) expect(lookup.reason).toMatch(/needs Java 21\+.*Java 17/)
+  })
+})

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest'
+import { codeOf } from '../test/fixtures.ts'
+import { isMessageId, isUuid, newMessageId } from './ids.ts'
+
+describe('ids', () => {
+  it('newMessageId formats the 16 injected random bytes as 32 lowercase hex digits', () => {
+    const id = newMessageId((n) => Uint8Array.from({ length: n }, (_, i) => i * 17))
+    expect(id).toBe('00112233445566778899aabbccddeeff')
+    expect(isMessageId(id)).toBe(true)
+  })
+
+  it('newMessageId refuses a random source that returns the wrong length', () => {
+    expect(codeOf(() => newMessageId(() => new Uint8Array(15)))).toBe('ProtocolError:PROTO_INVALID_FIELD')
+  })
+
+  it('accepts only lowercase canonical text forms', () => {
+    expect(isUuid('0f8fad5b-d9cb-469f-a165-70867728950e')).toBe(true)
+    expect(isUuid('0F8FAD5B-D9CB-469F-A165-70867728950E')).toBe(false)
+    expect(isUuid('{0f8fad5b-d9cb-469f-a165-70867728950e}')).toBe(false)
+    expect(isMessageId('00112233445566778899aabbccddeeff')).toBe(true)
+    expect(isMessageId('00112233445566778899aabbccddeef')).toBe(false)
+    expect(isMessageId(42)).toBe(false)
+  })
+})
