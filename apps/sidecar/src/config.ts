@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { isIP } from 'node:net'
+import { isAbsolute, join } from 'node:path'
 import { z } from 'zod'
 import { SidecarError } from './errors.ts'
 
@@ -24,6 +25,7 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 const flag = z.enum(['0', '1', 'true', 'false', '']).default('').transform((v) => v === '1' || v === 'true')
+const flagOn = z.enum(['0', '1', 'true', 'false', '']).default('1').transform((v) => v !== '0' && v !== 'false')
 const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback)
 
 function httpOrigin(text: string, ctx: z.RefinementCtx): URL | typeof z.NEVER {
@@ -101,6 +103,11 @@ const Env = z
     E2E_COL_DEDUP_MAX_ENTRIES: int(16, 10_000_000, 100_000),
     E2E_COL_DEDUP_TTL_MS: int(1000, 30 * 86_400_000, 86_400_000),
     E2E_COL_SHUTDOWN_FLUSH_MS: int(0, 600_000, 5_000),
+    E2E_COL_DATA_DIR: z.string().refine((p) => isAbsolute(p), 'must be an absolute path').optional(),
+    E2E_COL_SENT_IDS_TTL_MS: int(60_000, 365 * 86_400_000, 30 * 86_400_000),
+    E2E_COL_SYNC_ON_START: flagOn,
+    E2E_COL_SYNC_DELAY_MIN_MS: int(0, 60_000, 20),
+    E2E_COL_SYNC_DELAY_MAX_MS: int(0, 60_000, 300),
     E2E_COL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, ctx) => {
@@ -111,6 +118,7 @@ const Env = z
       ctx.addIssue({ code: 'custom', path: ['E2E_COL_SIGNAL_BODY_MAX_BYTES'], message: `above ${SIGNAL_LONG_TEXT_THRESHOLD}: real signal-cli turns longer texts into long-text attachments; set E2E_COL_ALLOW_LONG_BODIES=1 to insist` })
     }
     if (env.E2E_COL_RETRY_MAX_MS < env.E2E_COL_RETRY_BASE_MS) ctx.addIssue({ code: 'custom', path: ['E2E_COL_RETRY_MAX_MS'], message: 'must be at least E2E_COL_RETRY_BASE_MS' })
+    if (env.E2E_COL_SYNC_DELAY_MAX_MS < env.E2E_COL_SYNC_DELAY_MIN_MS) ctx.addIssue({ code: 'custom', path: ['E2E_COL_SYNC_DELAY_MAX_MS'], message: 'must be at least E2E_COL_SYNC_DELAY_MIN_MS' })
     if (env.E2E_COL_RECONNECT_MAX_MS < env.E2E_COL_RECONNECT_BASE_MS) ctx.addIssue({ code: 'custom', path: ['E2E_COL_RECONNECT_MAX_MS'], message: 'must be at least E2E_COL_RECONNECT_BASE_MS' })
   })
 
@@ -131,8 +139,22 @@ export interface SidecarConfig {
   readonly events: { readonly reconnectBaseMs: number; readonly reconnectMaxMs: number }
   readonly reassembly: { readonly maxPartialMessages: number; readonly maxPartialBytes: number; readonly ttlMs: number }
   readonly dedup: { readonly maxEntries: number; readonly ttlMs: number }
+  readonly replica: { readonly dataDir: string; readonly sentIdsTtlMs: number; readonly syncOnStart: boolean; readonly syncDelayMs: { readonly min: number; readonly max: number } }
   readonly shutdownFlushMs: number
   readonly logLevel: ParsedEnv['E2E_COL_LOG_LEVEL']
+}
+
+/**
+ * The replica's folder when E2E_COL_DATA_DIR is unset: `$XDG_STATE_HOME/e2e-col`, else
+ * `$HOME/.local/state/e2e-col` (the XDG base directory default for state).
+ * @throws SidecarError `CONFIG_INVALID` when neither is an absolute path
+ */
+export function defaultDataDir(env: Record<string, string | undefined>): string {
+  const xdg = env['XDG_STATE_HOME']
+  if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, 'e2e-col')
+  const home = env['HOME']
+  if (home !== undefined && isAbsolute(home)) return join(home, '.local', 'state', 'e2e-col')
+  throw new SidecarError('CONFIG_INVALID', 'invalid configuration:\n✖ E2E_COL_DATA_DIR: required when neither XDG_STATE_HOME nor HOME is an absolute path')
 }
 
 function deepFreeze<T>(value: T): T {
@@ -183,6 +205,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: { c
     events: { reconnectBaseMs: e.E2E_COL_RECONNECT_BASE_MS, reconnectMaxMs: e.E2E_COL_RECONNECT_MAX_MS },
     reassembly: { maxPartialMessages: e.E2E_COL_REASSEMBLY_MAX_MESSAGES, maxPartialBytes: e.E2E_COL_REASSEMBLY_MAX_BYTES, ttlMs: e.E2E_COL_REASSEMBLY_TTL_MS },
     dedup: { maxEntries: e.E2E_COL_DEDUP_MAX_ENTRIES, ttlMs: e.E2E_COL_DEDUP_TTL_MS },
+    replica: { dataDir: e.E2E_COL_DATA_DIR ?? defaultDataDir(env), sentIdsTtlMs: e.E2E_COL_SENT_IDS_TTL_MS, syncOnStart: e.E2E_COL_SYNC_ON_START, syncDelayMs: { min: e.E2E_COL_SYNC_DELAY_MIN_MS, max: e.E2E_COL_SYNC_DELAY_MAX_MS } },
     shutdownFlushMs: e.E2E_COL_SHUTDOWN_FLUSH_MS,
     logLevel: e.E2E_COL_LOG_LEVEL,
   })

@@ -17,6 +17,7 @@ export type SidecarErrorCode =
   | 'SIDECAR_SIGNAL_BAD_RESPONSE'
   | 'SIDECAR_SIGNAL_RPC_ERROR'
   | 'SIDECAR_BROADCAST_RECOVERY_REQUIRED'
+  | 'SIDECAR_STORE_FAILED'
 
 /** The sidecar's one error base class. */
 export class SidecarError extends Error {
@@ -66,6 +67,20 @@ export class BroadcastRecoveryRequiredError extends SidecarError {
   }
 }
 
+/**
+ * The replica store cannot be opened, read or written. The sidecar never runs without its store:
+ * at startup this refuses to start, at runtime it stops the sidecar (exit code 9).
+ */
+export class StoreError extends SidecarError {
+  /** The store's file or folder. */
+  readonly path: string
+  constructor(path: string, message: string, options?: ErrorOptions) {
+    super('SIDECAR_STORE_FAILED', `replica store ${path}: ${message}`, options)
+    this.name = 'StoreError'
+    this.path = path
+  }
+}
+
 const EXIT_CODES: Readonly<Partial<Record<SidecarErrorCode, number>>> = {
   CONFIG_INVALID: 2,
   SIDECAR_DAEMON_UNREACHABLE: 3,
@@ -74,6 +89,7 @@ const EXIT_CODES: Readonly<Partial<Record<SidecarErrorCode, number>>> = {
   SIDECAR_GROUPS_MISSING: 6,
   SIDECAR_EVENTS_FAILED: 7,
   SIDECAR_LISTEN_FAILED: 8,
+  SIDECAR_STORE_FAILED: 9,
 }
 
 /** The process exit code for a startup failure; 1 for anything unexpected. */

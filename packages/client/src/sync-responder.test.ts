@@ -136,4 +136,21 @@ describe('SyncResponder', () => {
     timers.advance(200)
     expect(a.asks).toHaveLength(0)
   })
+
+  test('still answers when the answer it saw lacks one of its deletions', () => {
+    const timers = manualTimers()
+    const a = peer(timers, () => 0.9)
+    a.doc.getText('t').insert(0, 'abc')
+    const b = new Y.Doc()
+    Y.applyUpdate(b, Y.encodeStateAsUpdate(a.doc))
+    const asker = new Y.Doc()
+    Y.applyUpdate(asker, Y.encodeStateAsUpdate(a.doc))
+    a.doc.getText('t').delete(1, 1) // same state vector everywhere, but only a knows this deletion
+    a.responder.onRequest(Y.encodeStateVector(asker))
+    a.responder.onPeerResponse(Y.encodeStateAsUpdate(b, Y.encodeStateVector(asker))) // b answered first
+    timers.advance(200)
+    expect(a.sent).toHaveLength(1)
+    Y.applyUpdate(asker, a.sent[0] as Uint8Array)
+    expect(asker.getText('t').toString()).toBe('ac')
+  })
 })

@@ -11,12 +11,14 @@
  * (once, after a random delay, and only if we still lack something by then). Both sides thus learn
  * what the other holds, as y-websocket's server answers step 1 with step 2 and its own step 1.
  *
- * State vectors do not describe deletions (a pure deletion does not advance a clock), so a request
- * that nobody else answered is always answered, even when our state vector adds nothing: the answer
- * carries our delete set.
+ * State vectors do not describe deletions (a pure deletion does not advance a clock). Every answer
+ * carries its sender's whole delete set, so we also suppress only when the answers seen cover our
+ * delete set; a request that nobody else answered is always answered.
  */
 import * as Y from 'yjs'
 import type { Timers } from './coalescer.ts'
+
+type DeleteSet = ReturnType<typeof Y.createDeleteSet>
 
 /** Options of {@link SyncResponder}. */
 export interface SyncResponderOptions {
@@ -30,6 +32,8 @@ export interface SyncResponderOptions {
 
 interface PendingRequest {
   covered: Map<number, number>
+  /** Delete sets of the answers seen so far. */
+  deletes: DeleteSet[]
   answered: boolean
   timer: unknown
 }
@@ -75,7 +79,7 @@ export class SyncResponder {
       if (oldest !== undefined) this.#cancel(oldest)
       this.stats.dropped += 1
     }
-    const request: PendingRequest = { covered: new Map(covered), answered: false, timer: undefined }
+    const request: PendingRequest = { covered: new Map(covered), deletes: [], answered: false, timer: undefined }
     request.timer = this.#options.timers.setTimeout(() => this.#fire(request), this.#delay())
     this.#pending.add(request)
     if (this.#lacks(covered)) {
@@ -94,9 +98,10 @@ export class SyncResponder {
     if (this.#pending.size === 0) return
     // Walk the structs rather than trusting `parseUpdateMeta`'s from/to: an update may carry a gap
     // (Yjs includes its pending structs), and a range across a gap does not cover anything beyond it.
-    const { structs } = Y.decodeUpdate(update)
+    const { structs, ds } = Y.decodeUpdate(update)
     for (const request of this.#pending) {
       request.answered = true
+      request.deletes.push(ds)
       for (const struct of structs) {
         if (struct instanceof Y.Skip) continue
         const { client, clock } = struct.id
@@ -137,7 +142,7 @@ export class SyncResponder {
 
   #fire(request: PendingRequest): void {
     this.#pending.delete(request)
-    if (request.answered && !this.#ahead(request.covered)) {
+    if (request.answered && !this.#ahead(request.covered) && this.#deletesCovered(request.deletes)) {
       this.stats.suppressed += 1
       return
     }
@@ -150,6 +155,22 @@ export class SyncResponder {
       if (clock > (covered.get(client) ?? 0)) return true
     }
     return false
+  }
+
+  /** True when every deletion we know of is in one of `seen` (so the asker already got it). */
+  #deletesCovered(seen: DeleteSet[]): boolean {
+    const ours = Y.createDeleteSetFromStructStore(this.#doc.store)
+    const theirs = Y.mergeDeleteSets(seen) // sorted, adjacent ranges merged
+    for (const [client, ranges] of ours.clients) {
+      const cover = theirs.clients.get(client) ?? []
+      let i = 0
+      for (const { clock, len } of ranges) {
+        while (i < cover.length && (cover[i]?.clock ?? 0) + (cover[i]?.len ?? 0) <= clock) i += 1
+        const c = cover[i]
+        if (c === undefined || c.clock > clock || c.clock + c.len < clock + len) return false
+      }
+    }
+    return true
   }
 
   #cancel(request: PendingRequest): void {

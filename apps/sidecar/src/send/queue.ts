@@ -41,6 +41,13 @@ export interface SendQueueOptions {
   rng: () => number
   newBatchHeader: () => BatchHeader
   onAmbiguousFailure: () => void
+  /**
+   * Called with the message ids of the next send before its first body goes out (the replica
+   * remembers them durably); a throw stops the queue without sending.
+   */
+  beforeSend?: (messageIds: readonly string[]) => void
+  /** Called with the ids of envelopes dropped unsent (rejected, or ambiguous and to be replayed). */
+  onUnsent?: (messageIds: readonly string[]) => void
   metrics: Metrics
   logger: Logger
 }
@@ -133,6 +140,7 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
     try {
       while (items.length > 0 && !abort.signal.aborted) {
         const packed = packNext(items.map((i) => i.frame), o.maxBodyBytes, o.newBatchHeader)
+        o.beforeSend?.(items.slice(0, packed.taken).map((i) => i.messageId))
         let outcome: Outcome = { kind: 'sent' }
         for (const body of packed.bodies) {
           outcome = await sendBody(body)
@@ -146,11 +154,13 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
           for (const t of removeFront(packed.taken)) t.owner.ack(t.messageId)
         } else if (outcome.kind === 'rejected') {
           o.metrics.sendFailures.inc({ outcome: 'rejected' })
-          for (const t of removeFront(packed.taken)) t.owner.reject(t.messageId, outcome.code, outcome.message)
+          const rejected = removeFront(packed.taken)
+          o.onUnsent?.(rejected.map((t) => t.messageId))
+          for (const t of rejected) t.owner.reject(t.messageId, outcome.code, outcome.message)
         } else {
           o.metrics.sendFailures.inc({ outcome: 'ambiguous' })
           o.logger.error({ groupQueued: items.length }, 'send outcome ambiguous after retries; closing the document sockets (1011)')
-          removeFront(items.length)
+          o.onUnsent?.(removeFront(items.length).map((t) => t.messageId))
           o.onAmbiguousFailure()
         }
       }

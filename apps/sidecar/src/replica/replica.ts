@@ -1,0 +1,91 @@
+/**
+ * One document's replica: a Y.Doc kept in memory, fed by every update, sync-response and snapshot
+ * the sidecar carries in either direction, and backed by the store's update log. An update is
+ * written (and synced) before `apply` returns, so whatever the sidecar forwards or acknowledges
+ * afterwards is already on disk. The log is compacted into one state update by the policy in
+ * compaction.ts. A log that does not load stops the sidecar: a replica never starts empty over
+ * real data.
+ * @see docs/contract.md §8
+ */
+import * as Y from 'yjs'
+import { StoreError } from '../errors.ts'
+import { DEFAULT_COMPACTION, shouldCompact, type CompactionPolicy } from './compaction.ts'
+import type { ReplicaStore } from './store.ts'
+
+export interface DocReplica {
+  readonly docId: string
+  readonly doc: Y.Doc
+  /**
+   * Applies a Yjs update and appends it to the store. Returns false, storing nothing, when the
+   * payload is not a valid update.
+   * @throws StoreError when the store cannot be written
+   */
+  apply(update: Uint8Array): boolean
+  stateVector(): Uint8Array
+  /** What a peer holding `stateVector` lacks. @throws Error when it is not a state vector */
+  diff(stateVector: Uint8Array): Uint8Array
+  /** True when `stateVector` holds a clock range this replica lacks. @throws Error when invalid */
+  lacksFrom(stateVector: Uint8Array): boolean
+  /** Compactions done since load (for tests and metrics). */
+  readonly compactions: number
+}
+
+/**
+ * Loads the document's log from the store into a fresh Y.Doc.
+ * @throws StoreError when the store cannot be read or a row does not decode
+ */
+export function loadReplica(store: ReplicaStore, docId: string, policy: CompactionPolicy = DEFAULT_COMPACTION): DocReplica {
+  const doc = new Y.Doc()
+  const rows = store.loadUpdates(docId)
+  doc.transact(() => {
+    rows.forEach((row, i) => {
+      try {
+        Y.applyUpdate(doc, row)
+      } catch (error) {
+        throw new StoreError(store.path, `document ${docId}: update log row ${i + 1} of ${rows.length} does not decode; refusing to start with a partial replica`, { cause: error })
+      }
+    })
+  })
+  let log = { rows: rows.length, bytes: rows.reduce((n, r) => n + r.byteLength, 0) }
+  let baseBytes = rows.length === 1 ? log.bytes : 0
+  let compactions = 0
+
+  function compactIfDue(): void {
+    if (!shouldCompact({ ...log, baseBytes }, policy)) return
+    const state = Y.encodeStateAsUpdate(doc)
+    store.replaceUpdates(docId, state)
+    log = { rows: 1, bytes: state.byteLength }
+    baseBytes = state.byteLength
+    compactions += 1
+  }
+  compactIfDue()
+
+  return {
+    docId,
+    doc,
+    apply(update) {
+      try {
+        // decodeUpdate reads the whole update, so a malformed one is refused before it touches the doc.
+        Y.decodeUpdate(update)
+        Y.applyUpdate(doc, update)
+      } catch {
+        return false
+      }
+      // Stored even when it added nothing visible: it may hold structs Yjs keeps pending.
+      store.appendUpdate(docId, update)
+      log = { rows: log.rows + 1, bytes: log.bytes + update.byteLength }
+      compactIfDue()
+      return true
+    },
+    stateVector: () => Y.encodeStateVector(doc),
+    diff: (stateVector) => Y.encodeStateAsUpdate(doc, stateVector),
+    lacksFrom(stateVector) {
+      const ours = Y.decodeStateVector(Y.encodeStateVector(doc))
+      for (const [client, clock] of Y.decodeStateVector(stateVector)) if (clock > (ours.get(client) ?? 0)) return true
+      return false
+    },
+    get compactions() {
+      return compactions
+    },
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * The replica's embedded on-disk store: one SQLite database (better-sqlite3) per data folder,
+ * holding every mapped document's update log and the message ids the sidecar has sent.
+ *
+ * WAL mode with `synchronous=FULL`: a committed write survives a process kill *and* a power loss.
+ * NORMAL would survive a kill but could lose the last commits on power loss, and the sidecar
+ * acknowledges browsers (which then drop their own copy) on the strength of these writes.
+ * Every failure is a {@link StoreError} naming the path; callers stop the sidecar on it.
+ * @see docs/contract.md §8
+ */
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { StoreError } from '../errors.ts'
+import { guarded } from './guarded.ts'
+import { createSentIdTable, type SentIdTable } from './sent-ids.ts'
+
+/** File name of the store inside the data folder. */
+export const STORE_FILE = 'replica.sqlite3'
+const SCHEMA_VERSION = 1
+
+export interface ReplicaStore {
+  /** The database file. */
+  readonly path: string
+  /** The document's update log, oldest first. */
+  loadUpdates(docId: string): Uint8Array[]
+  /** Appends one update (committed and synced when this returns). */
+  appendUpdate(docId: string, update: Uint8Array): void
+  /** Replaces the document's whole log by one state update, atomically (compaction). */
+  replaceUpdates(docId: string, state: Uint8Array): void
+  /** Rows and bytes of the document's log. */
+  logSize(docId: string): { rows: number; bytes: number }
+  readonly sentIds: SentIdTable
+  /** Size of the database file and its WAL, in bytes. */
+  fileBytes(): number
+  close(): void
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS updates (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, data BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS updates_doc ON updates (doc_id, id);
+CREATE TABLE IF NOT EXISTS sent_ids (doc_id TEXT NOT NULL, message_id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (doc_id, message_id)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS sent_ids_at ON sent_ids (at);
+`
+
+/**
+ * Opens (creating when writable) the store in `dir`. The folder is created with mode 0700.
+ * A read-only open never creates anything and needs an existing store.
+ * @throws StoreError when the folder or database cannot be created, opened, checked or written.
+ */
+export function openReplicaStore(dir: string, options: { readonly?: boolean } = {}): ReplicaStore {
+  const readonly = options.readonly === true
+  const path = join(dir, STORE_FILE)
+  if (!readonly) guarded(dir, 'create the data folder', () => mkdirSync(dir, { recursive: true, mode: 0o700 }))
+  const db = guarded(path, readonly ? 'open the store read-only' : 'open or create the store', () =>
+    new Database(path, { readonly, fileMustExist: readonly, timeout: 5000 }))
+  try {
+    guarded(path, 'check the store', () => {
+      if (!readonly) {
+        db.pragma('journal_mode = WAL')
+        db.pragma('synchronous = FULL')
+        db.exec(SCHEMA)
+      }
+      const check = db.pragma('quick_check', { simple: true })
+      if (check !== 'ok') throw new StoreError(path, `the store is corrupt (quick_check: ${String(check).slice(0, 200)})`)
+      const row = db.prepare('SELECT value FROM meta WHERE key = ?').get('schema_version') as { value: string } | undefined
+      const version = row === undefined ? undefined : Number(row.value)
+      if (version !== undefined && version > SCHEMA_VERSION) throw new StoreError(path, `written by a newer e2e-col (schema ${version} > ${SCHEMA_VERSION})`)
+      // A write at open proves the store is writable now, not at the first browser edit.
+      if (!readonly) db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION))
+    })
+  } catch (error) {
+    db.close()
+    throw error
+  }
+
+  const select = db.prepare<[string], { data: Buffer }>('SELECT data FROM updates WHERE doc_id = ? ORDER BY id')
+  const size = db.prepare<[string], { rows: number; bytes: number | null }>('SELECT count(*) AS rows, sum(length(data)) AS bytes FROM updates WHERE doc_id = ?')
+  const insert = readonly ? undefined : db.prepare('INSERT INTO updates (doc_id, data) VALUES (?, ?)')
+  const clear = readonly ? undefined : db.prepare('DELETE FROM updates WHERE doc_id = ?')
+  const replace = db.transaction((docId: string, state: Uint8Array) => {
+    clear?.run(docId)
+    insert?.run(docId, state)
+  })
+  const writable = () => {
+    if (readonly) throw new StoreError(path, 'opened read-only')
+  }
+
+  return {
+    path,
+    loadUpdates: (docId) => guarded(path, 'read the update log', () => select.all(docId).map((r) => new Uint8Array(r.data.buffer, r.data.byteOffset, r.data.byteLength))),
+    appendUpdate: (docId, update) => guarded(path, 'append an update', () => {
+      writable()
+      insert?.run(docId, update)
+    }),
+    replaceUpdates: (docId, state) => guarded(path, 'compact the update log', () => {
+      writable()
+      replace(docId, state)
+    }),
+    logSize: (docId) => guarded(path, 'measure the update log', () => {
+      const r = size.get(docId)
+      return { rows: r?.rows ?? 0, bytes: r?.bytes ?? 0 }
+    }),
+    sentIds: createSentIdTable(db, path, readonly),
+    fileBytes: () => guarded(path, 'measure the file', () => {
+      const pages = db.pragma('page_count', { simple: true }) as number
+      const pageSize = db.pragma('page_size', { simple: true }) as number
+      return pages * pageSize
+    }),
+    close: () => db.close(),
+  }
+}
