@@ -15,6 +15,7 @@ import { registerGroupCases } from './cases/groups.ts'
 import { registerHttpLayerCases } from './cases/http-layer.ts'
 import { registerJsonRpcParsingCases } from './cases/jsonrpc-parsing.ts'
 import { registerSendCases } from './cases/send.ts'
+import { registerSendFailureCases } from './cases/send-failures.ts'
 import type { CaseTag, ContractTarget } from './target.ts'
 
 /** Registers one case; `run` gets the live target. */
@@ -67,6 +68,7 @@ export function describeSignalDaemonContract(targetName: string, spec: TargetSpe
     registerBatchingCases(defineCase)
     registerAccountRoutingCases(defineCase)
     registerSendCases(defineCase)
+    registerSendFailureCases(defineCase)
     registerGroupCases(defineCase)
     registerEventsCases(defineCase)
     registerDeliveryCases(defineCase)

@@ -12,6 +12,7 @@ import { createRedactor } from './redact/redactor.ts'
 import { prepareChat } from './setup.ts'
 import { createHttpChatSignal } from './signal/http-chat-signal.ts'
 import type { ChatSignal } from './signal/port.ts'
+import type { ConsolePort } from './console/console-port.ts'
 
 /** What the command needs from its surroundings; tests pass their own. */
 export interface RunChatDeps {
@@ -24,6 +25,8 @@ export interface RunChatDeps {
   timing?: Partial<ChatTiming> | undefined
   observe?: ((event: ChatEvent) => void | Promise<void>) | undefined
   cwd?: string | undefined
+  /** Browser consoles, through the sidecar (see docs/chat.md). */
+  console?: ConsolePort | undefined
   /** Override of the daemon client (default: HTTP JSON-RPC + SSE at config.signalUrl). */
   makeSignal?: ((account: string | undefined) => ChatSignal) | undefined
 }
@@ -48,7 +51,7 @@ export async function runChat(config: ChatConfig, deps: RunChatDeps): Promise<Ex
     return exitCodeOf(err)
   }
   try {
-    return await runChatLoop(config, prepared, { redactor, health, agentEnv: deps.agentEnv, log, timing, stop: deps.stop, cwd: deps.cwd, observe: deps.observe })
+    return await runChatLoop(config, prepared, { redactor, health, agentEnv: deps.agentEnv, log, timing, stop: deps.stop, cwd: deps.cwd, observe: deps.observe, console: deps.console })
   } catch (err) {
     log(`e2e-col chat: ${err instanceof Error ? err.message : String(err)}`)
     return err instanceof ChatError ? err.exitCode : exitCodeOf(err)

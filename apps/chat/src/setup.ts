@@ -21,6 +21,8 @@ export interface PreparedChat {
   state: ChatState
   lock: SessionLock
   resumed: boolean
+  /** Optional agent flags found by the resume probe. */
+  agentFlags: readonly string[]
 }
 
 async function resolveAccount(config: ChatConfig, signal: ChatSignal, health: DaemonHealth): Promise<string> {
@@ -50,7 +52,7 @@ export async function prepareChat(
   }
   const account = await resolveAccount(config, deps.makeSignal(undefined), deps.health)
   const signal = deps.makeSignal(account)
-  await probeResumeSupport({ agent: config.agent, program: config.agentProgram, commandTemplate: config.agentCommand, env: deps.agentEnv })
+  const { optionalFlags: agentFlags } = await probeResumeSupport({ agent: config.agent, program: config.agentProgram, commandTemplate: config.agentCommand, env: deps.agentEnv })
 
   if (config.resume !== undefined) {
     const state = loadChatState(config.stateRoot, config.resume)
@@ -64,7 +66,7 @@ export async function prepareChat(
       lock.release()
       throw err
     }
-    return { signal, account, state, lock, resumed: true }
+    return { signal, account, state, lock, resumed: true, agentFlags }
   }
 
   const sessionId = randomUUID()
@@ -97,7 +99,7 @@ export async function prepareChat(
     }
     saveChatState(config.stateRoot, state)
     deps.log(`created group "${name}" (id ${groupId}); resume later with --resume ${groupId}`)
-    return { signal, account, state, lock, resumed: false }
+    return { signal, account, state, lock, resumed: false, agentFlags }
   } catch (err) {
     lock.release()
     throw err

@@ -43,6 +43,9 @@ describe('turn argv', () => {
       'copilot', '--session-id', 'S', '--no-color', '-s', '-p', 'a "b"; rm -rf /', '--allow-tool', 'view', '--allow-tool', 'shell(git log)',
     ])
   })
+  it('copilot: appends optional flags the probe found, such as --no-ask-user', () => {
+    expect(buildTurnArgv({ agent: 'copilot', sessionId: 'S', prompt: 'p', allowTools: ['view'], allTools: false, sessionStarted: true, optionalFlags: ['--no-ask-user'] }).at(-1)).toBe('--no-ask-user')
+  })
   it('copilot: --dangerous-all-tools maps to --allow-all-tools, never --allow-all', () => {
     const argv = buildTurnArgv({ agent: 'copilot', sessionId: 'S', prompt: 'p', allowTools: ['view'], allTools: true, sessionStarted: true })
     expect(argv).toContain('--allow-all-tools')
@@ -72,9 +75,9 @@ describe('resume probe', () => {
   it('accepts an agent whose help lists --session-id', async () => {
     const shim = join(dir, 'copilot')
     const { writeFileSync, chmodSync } = await import('node:fs')
-    writeFileSync(shim, `#!/bin/sh\necho "  --session-id <id>  resume"\n`)
+    writeFileSync(shim, `#!/bin/sh\necho "  --session-id <id>  resume"\necho "  --no-ask-user      never ask"\n`)
     chmodSync(shim, 0o755)
-    await expect(probeResumeSupport({ agent: 'copilot', program: shim, env: process.env })).resolves.toBeUndefined()
+    await expect(probeResumeSupport({ agent: 'copilot', program: shim, env: process.env })).resolves.toEqual({ optionalFlags: ['--no-ask-user'] })
   })
   it('exits 5 for an agent without --session-id, or one that is not installed', async () => {
     const { writeFileSync, chmodSync } = await import('node:fs')
@@ -142,6 +145,25 @@ describe('turn runner', () => {
     ac.abort()
     const r = await running
     expect(r).toMatchObject({ outcome: 'cancelled', signal: 'SIGKILL' })
+  })
+
+  it('kills a running turn tree when the owning process exits, so no turn is orphaned', async () => {
+    const pidFile = join(dir, 'orphan.pid')
+    const script = join(dir, 'owner.mts')
+    const { writeFileSync } = await import('node:fs')
+    const groupModule = new URL('../src/agent/process-group.ts', import.meta.url).href
+    writeFileSync(script, `import { spawnGroup } from ${JSON.stringify(groupModule)}
+spawnGroup([process.execPath, ${JSON.stringify(FAKE)}, '-p', 'grandchild'], { env: { ...process.env, FAKE_AGENT_PIDFILE: ${JSON.stringify(pidFile)} } })
+const { existsSync } = await import('node:fs')
+const wait = () => new Promise((r) => setTimeout(r, 20))
+while (!existsSync(${JSON.stringify(pidFile)})) await wait()
+process.exit(0)
+`)
+    const { execFileSync } = await import('node:child_process')
+    execFileSync(process.execPath, ['--import', 'tsx', script], { stdio: 'ignore', timeout: 20_000 })
+    const grandchild = Number(readFileSync(pidFile, 'utf8'))
+    expect(grandchild).toBeGreaterThan(0)
+    await waitFor(() => !alive(grandchild))
   })
 
   it('has no wall-clock cap unless a turn timeout is given', async () => {

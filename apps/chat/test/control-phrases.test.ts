@@ -129,3 +129,19 @@ describe('the gate on the wire', () => {
     expect(await chat.exit).toBe(0)
   })
 })
+
+describe('one number for the loop and the operator (signal-cli linked to your own number)', () => {
+  it('takes what you type on your primary phone (a sync copy from device 1) and never its own posts', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('echo topic', ['--operator', LOOP])))
+    const { groupId } = await chat.ready
+    await chat.events.next('turn-ended', (e) => e.turn === 1)
+    // Our own posts come back on our stream as sync copies from device 1: dropped by timestamp.
+    await chat.events.next('ignored', (e) => e.reason === 'own-post')
+    await world.say(groupId, 'echo typed on my phone', LOOP)
+    await chat.events.next('posted', (e) => e.text.includes('prompt=echo typed on my phone'))
+    expect(world.agentRuns().map((r) => r.prompt)).toEqual(['echo topic', 'echo typed on my phone'])
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+})

@@ -92,3 +92,16 @@ describe('exit codes', () => {
     for (const code of Object.values(EXIT_CODES)) expect(helpText()).toMatch(new RegExp(`^  ${code}  `, 'm'))
   })
 })
+
+describe('single-account daemon (signal-cli -a)', () => {
+  it('needs SIGNAL_CLI_ACCOUNT to know its own number (exit 1), and runs with it', async () => {
+    world = await createWorld({ singleAccount: true })
+    const without = startChat(world, configFor(world, chatArgv('t'), { SIGNAL_CLI_ACCOUNT: '' }))
+    expect(await without.exit).toBe(EXIT_CODES.setup)
+    expect(without.logs.join('\n')).toContain('set SIGNAL_CLI_ACCOUNT')
+    const chat = startChat(world, configFor(world, chatArgv('echo single')))
+    await chat.events.next('posted', (e) => e.text.includes('prompt=echo single'))
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+})

@@ -65,8 +65,12 @@ export interface World {
   close(): Promise<void>
 }
 
-export async function createWorld(): Promise<World> {
-  const toy = await createToySignal({ port: 0, accounts: [LOOP, OPERATOR, STRANGER], faults: true, keepAliveMs: 1000 })
+export async function createWorld(options: { singleAccount?: boolean } = {}): Promise<World> {
+  const toy = await createToySignal(
+    options.singleAccount === true
+      ? { port: 0, singleAccount: LOOP, faults: true, keepAliveMs: 1000 }
+      : { port: 0, accounts: [LOOP, OPERATOR, STRANGER], faults: true, keepAliveMs: 1000 },
+  )
   const dir = mkdtempSync(join(tmpdir(), 'e2e-col-chat-'))
   const agentLog = join(dir, 'agent.log')
   let id = 1

@@ -4,11 +4,36 @@
  */
 import { CONFIG_VARIABLES } from './config.ts'
 
-export type CliCommand = { kind: 'help' } | { kind: 'run'; configFile?: string } | { kind: 'usage-error'; message: string }
+export type CliCommand =
+  | { kind: 'help' }
+  | { kind: 'run'; configFile?: string }
+  | { kind: 'inspect'; docId: string; dataDir?: string; json: boolean }
+  | { kind: 'usage-error'; message: string }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+function parseInspect(argv: readonly string[]): CliCommand {
+  let docId: string | undefined
+  let dataDir: string | undefined
+  let json = false
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    if (a === '--json') json = true
+    else if (a === '--doc' || a === '--data-dir') {
+      const next = argv[++i]
+      if (next === undefined) return { kind: 'usage-error', message: `${a} needs a value` }
+      if (a === '--doc') docId = next.toLowerCase()
+      else dataDir = next
+    } else return { kind: 'usage-error', message: `inspect: unknown argument ${JSON.stringify(a)} (see --help)` }
+  }
+  if (docId === undefined || !UUID.test(docId)) return { kind: 'usage-error', message: 'inspect needs --doc <document UUID>' }
+  return dataDir === undefined ? { kind: 'inspect', docId, json } : { kind: 'inspect', docId, dataDir, json }
+}
 
 export const HELP = `e2e-col-sidecar: carries e2e-col documents between browsers (WebSocket) and a signal-cli daemon.
 
 Usage: e2e-col-sidecar [--config FILE.json] [--help]
+       e2e-col-sidecar inspect --doc UUID [--data-dir DIR] [--json]
 
 Settings come from the environment; --config reads a JSON object of the same names (the
 environment wins). Required: E2E_COL_DOCUMENTS, E2E_COL_SIGNAL_BODY_MAX_BYTES.
@@ -33,14 +58,26 @@ environment wins). Required: E2E_COL_DOCUMENTS, E2E_COL_SIGNAL_BODY_MAX_BYTES.
   E2E_COL_REASSEMBLY_MAX_MESSAGES, E2E_COL_REASSEMBLY_MAX_BYTES, E2E_COL_REASSEMBLY_TTL_MS
   E2E_COL_DEDUP_MAX_ENTRIES, E2E_COL_DEDUP_TTL_MS
   E2E_COL_SHUTDOWN_FLUSH_MS (5000)  E2E_COL_LOG_LEVEL (info)
+  E2E_COL_DATA_DIR                folder of the replica store (default $XDG_STATE_HOME/e2e-col, else
+                                  ~/.local/state/e2e-col; created 0700). Back it up with the sidecar stopped.
+  E2E_COL_SENT_IDS_TTL_MS         how long sent message ids are remembered (30 days)
+  E2E_COL_SYNC_ON_START           ask the group for what it missed at start (1)
+  E2E_COL_SYNC_DELAY_MIN_MS, E2E_COL_SYNC_DELAY_MAX_MS  random delay before answering the group (20, 300)
+
+Inspect a store (read-only, safe while the sidecar runs):
+  e2e-col-sidecar inspect --doc UUID [--data-dir DIR] [--json]
+  prints the stored size, the encoded state size, a state vector summary and the number of
+  remembered sent message ids. DIR defaults to E2E_COL_DATA_DIR (or its default).
 
 Exit codes: 0 clean shutdown, 1 unexpected, 2 configuration, 3 daemon check, 4 version probe,
-5 account, 6 group membership, 7 events stream, 8 listen.
+5 account, 6 group membership, 7 events stream, 8 listen, 9 replica store (cannot be opened or
+written; also at runtime: the sidecar stops rather than run without its store).
 
 All settings: ${CONFIG_VARIABLES.join(' ')}
 `
 
 export function parseArgs(argv: readonly string[]): CliCommand {
+  if (argv[0] === 'inspect') return parseInspect(argv.slice(1))
   let configFile: string | undefined
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]

@@ -7,7 +7,7 @@ import { SidecarError } from './errors.ts'
 
 const DOC = '0190a6c8-1111-4222-8333-444455556666'
 const GROUP = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
-const valid = { E2E_COL_DOCUMENTS: `${DOC}=${GROUP}`, E2E_COL_SIGNAL_BODY_MAX_BYTES: '2000' }
+const valid = { E2E_COL_DOCUMENTS: `${DOC}=${GROUP}`, E2E_COL_SIGNAL_BODY_MAX_BYTES: '2000', HOME: '/home/ada' }
 
 function failure(env: Record<string, string | undefined>): string {
   try {
@@ -21,6 +21,14 @@ function failure(env: Record<string, string | undefined>): string {
 }
 
 describe('configuration', () => {
+  it('puts the replica under the XDG state folder unless E2E_COL_DATA_DIR says otherwise', () => {
+    expect(loadConfig(valid).replica.dataDir).toBe('/home/ada/.local/state/e2e-col')
+    expect(loadConfig({ ...valid, XDG_STATE_HOME: '/var/state' }).replica.dataDir).toBe('/var/state/e2e-col')
+    expect(loadConfig({ ...valid, E2E_COL_DATA_DIR: '/srv/e2e' }).replica).toMatchObject({ dataDir: '/srv/e2e', syncOnStart: true, syncDelayMs: { min: 20, max: 300 } })
+    expect(failure({ ...valid, E2E_COL_DATA_DIR: 'relative/dir' })).toContain('E2E_COL_DATA_DIR')
+    expect(failure({ ...valid, HOME: undefined })).toContain('E2E_COL_DATA_DIR')
+  })
+
   it('applies the documented defaults and freezes the result', () => {
     const c = loadConfig(valid)
     expect(c.signal.url).toBe('http://127.0.0.1:8080')
@@ -72,8 +80,9 @@ describe('configuration', () => {
   it('reads a JSON config file, with the environment winning', () => {
     const dir = mkdtempSync(join(tmpdir(), 'e2e-col-sidecar-'))
     const file = join(dir, 'sidecar.json')
-    writeFileSync(file, JSON.stringify({ ...valid, E2E_COL_LISTEN: '127.0.0.1:7700', E2E_COL_SEND_BURST: 9 }))
-    const c = loadConfig({ E2E_COL_LISTEN: '127.0.0.1:7800' }, { configFile: file })
+    const { HOME, ...settings } = valid
+    writeFileSync(file, JSON.stringify({ ...settings, E2E_COL_LISTEN: '127.0.0.1:7700', E2E_COL_SEND_BURST: 9 }))
+    const c = loadConfig({ HOME, E2E_COL_LISTEN: '127.0.0.1:7800' }, { configFile: file })
     expect(c.listen.port).toBe(7800)
     expect(c.send.burst).toBe(9)
     writeFileSync(file, JSON.stringify({ SURPRISE: 1 }))

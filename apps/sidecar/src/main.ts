@@ -1,7 +1,8 @@
 /** Composition root of `e2e-col-sidecar`: config → sidecar → signal handlers. */
 import { parseArgs, HELP } from './cli.ts'
-import { loadConfig } from './config.ts'
+import { defaultDataDir, loadConfig } from './config.ts'
 import { exitCodeFor } from './errors.ts'
+import { formatReport, inspectDocument } from './inspect.ts'
 import { createLogger } from './ops/logger.ts'
 import { startSidecar } from './sidecar.ts'
 
@@ -10,11 +11,25 @@ if (cmd.kind === 'help') process.stdout.write(HELP)
 else if (cmd.kind === 'usage-error') {
   process.stderr.write(`e2e-col-sidecar: ${cmd.message}\n`)
   process.exitCode = 2
+} else if (cmd.kind === 'inspect') {
+  try {
+    const report = inspectDocument(cmd.dataDir ?? process.env['E2E_COL_DATA_DIR'] ?? defaultDataDir(process.env), cmd.docId)
+    process.stdout.write(cmd.json ? `${JSON.stringify(report)}\n` : formatReport(report))
+  } catch (error) {
+    process.stderr.write(`e2e-col-sidecar inspect: ${error instanceof Error ? error.message.replace(/\n/g, ' ') : String(error)}\n`)
+    process.exitCode = exitCodeFor(error)
+  }
 } else {
   try {
     const config = loadConfig(process.env, cmd.configFile === undefined ? {} : { configFile: cmd.configFile })
     const logger = createLogger(config.logLevel)
-    const sidecar = await startSidecar(config, { logger })
+    const sidecar = await startSidecar(config, {
+      logger,
+      onFatal: (error) => {
+        process.stderr.write(`e2e-col-sidecar: ${error.message.replace(/\n/g, ' ')}\n`)
+        process.exit(exitCodeFor(error))
+      },
+    })
     const stop = () => void sidecar.close().then(() => process.exit(0))
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)

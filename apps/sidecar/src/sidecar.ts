@@ -5,18 +5,22 @@
  * @see docs/contract.md §4
  */
 import type { AddressInfo } from 'node:net'
-import type { Envelope } from '@e2e-col/protocol'
+import { encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
 import type { WebSocket } from 'ws'
 import { createSession, CLOSE, type Session } from './browser/session.ts'
 import { createWsServer } from './browser/ws-server.ts'
 import { systemClock, type Clock } from './clock.ts'
 import type { SidecarConfig } from './config.ts'
-import { BroadcastRecoveryRequiredError, SidecarError } from './errors.ts'
+import { BroadcastRecoveryRequiredError, SidecarError, StoreError } from './errors.ts'
 import { createOpsHandler } from './ops/health.ts'
 import { createLogger, type Logger } from './ops/logger.ts'
 import { createMetrics } from './ops/metrics.ts'
 import { createIngest } from './receive/ingest.ts'
-import { createSendQueue, type SendQueue } from './send/queue.ts'
+import { createGroupSync, type GroupSync } from './replica/group-sync.ts'
+import { loadReplica, type DocReplica } from './replica/replica.ts'
+import { openReplicaStore, type ReplicaStore } from './replica/store.ts'
+import { createInFlight, type InFlight } from './send/in-flight.ts'
+import { createSendQueue, type SendOwner, type SendQueue } from './send/queue.ts'
 import { createTokenBucket } from './send/token-bucket.ts'
 import type { SignalBackend, SignalEventStream } from './signal/backend.ts'
 import { runEventsLoop } from './signal/events-stream.ts'
@@ -30,6 +34,8 @@ export interface RunningSidecar {
   port: number
   /** Stops accepting, flushes the send queues (bounded), closes WebSockets with 1001, closes the stream. */
   close(): Promise<void>
+  /** The replica store's file. */
+  storePath: string
 }
 
 export interface SidecarDeps {
@@ -37,13 +43,24 @@ export interface SidecarDeps {
   /** Another backend (tests, or one that can assert lost history); the HTTP backend by default. */
   backend?: SignalBackend
   clock?: Clock
+  /** Called once the sidecar has stopped itself because its store failed (the CLI exits 9). */
+  onFatal?: (error: StoreError) => void
 }
+
+/** Kinds whose payload is a Yjs update and so feeds the replica. */
+const DOC_KINDS: ReadonlySet<Kind> = new Set<Kind>(['update', 'sync-response', 'snapshot'])
+const NO_OWNER: SendOwner = { ack: () => {}, reject: () => {} }
+// Sent ids are pruned by age at most this often.
+const PRUNE_EVERY_MS = 3_600_000
 
 interface DocumentState {
   docId: string
   groupId: string
   sessions: Set<Session>
   queue: SendQueue
+  replica: DocReplica
+  groupSync: GroupSync
+  inFlight: InFlight
 }
 
 /**
@@ -57,6 +74,19 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   const backend = deps.backend ?? createHttpSignalBackend({ url: config.signal.url, account: config.signal.account, timeoutMs: config.signal.rpcTimeoutMs, streamIdleMs: config.signal.streamIdleMs })
   const sidecarId = clock.newUuid()
   let batchSeq = 0
+  let ownSeq = 0
+
+  // The store comes first: a sidecar never runs without it (exit 9, before any daemon call).
+  const store: ReplicaStore = openReplicaStore(config.replica.dataDir)
+  const replicas = new Map<string, DocReplica>()
+  try {
+    for (const { docId } of config.documents) replicas.set(docId, loadReplica(store, docId))
+    store.sentIds.prune(clock.now() - config.replica.sentIdsTtlMs)
+  } catch (error) {
+    store.close()
+    throw error
+  }
+  let lastPrune = clock.now()
 
   let facts: Awaited<ReturnType<typeof checkDaemon>>
   const firstAbort = new AbortController()
@@ -70,7 +100,32 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     }
   } catch (error) {
     await backend.close()
+    store.close()
     throw error
+  }
+
+  let fatalError: StoreError | undefined
+  let stopped = false
+  // Set once every part exists; a store failure before that fails the start instead.
+  let assembled = false
+  let closed: Promise<void> | undefined
+  function fatal(error: unknown): void {
+    if (fatalError !== undefined) return
+    fatalError = error instanceof StoreError ? error : new StoreError(store.path, `unexpected failure (${error instanceof Error ? error.message : String(error)})`, { cause: error })
+    logger.fatal({ err: fatalError, store: store.path }, 'replica store failed; stopping the sidecar')
+    const err = fatalError
+    if (!assembled) return void (stopped = true)
+    void stop().then(() => deps.onFatal?.(err))
+  }
+  /** Runs a step that touches the store; a store failure stops the sidecar. */
+  function storing<T>(fn: () => T): T | undefined {
+    if (stopped) return undefined
+    try {
+      return fn()
+    } catch (error) {
+      fatal(error)
+      return undefined
+    }
   }
 
   const docs = new Map<string, DocumentState>()
@@ -78,7 +133,8 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     for (const s of doc.sessions) s.close(code, reason)
   }
   for (const { docId, groupId } of config.documents) {
-    const doc: DocumentState = { docId, groupId, sessions: new Set(), queue: undefined as unknown as SendQueue }
+    const replica = replicas.get(docId) as DocReplica
+    const doc: DocumentState = { docId, groupId, sessions: new Set(), queue: undefined as unknown as SendQueue, replica, groupSync: undefined as unknown as GroupSync, inFlight: createInFlight() }
     doc.queue = createSendQueue({
       groupId,
       backend,
@@ -91,10 +147,50 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
       rng: clock.rng,
       newBatchHeader: () => ({ docId, senderId: sidecarId, messageId: clock.newMessageId(), seq: batchSeq++ }),
       onAmbiguousFailure: () => closeDocument(doc, CLOSE.ambiguousSend, 'send outcome unknown; replay unacknowledged messages'),
+      beforeSend: (ids) => {
+        if (stopped) throw new StoreError(store.path, 'the sidecar is stopping')
+        try {
+          store.sentIds.remember(docId, ids, clock.now())
+          if (clock.now() - lastPrune > PRUNE_EVERY_MS) {
+            lastPrune = clock.now()
+            store.sentIds.prune(lastPrune - config.replica.sentIdsTtlMs)
+          }
+        } catch (error) {
+          fatal(error)
+          throw error
+        }
+      },
+      onUnsent: (ids) => {
+        doc.inFlight.release(ids)
+        storing(() => store.sentIds.forget(docId, ids))
+      },
       metrics,
       logger,
     })
+    doc.groupSync = createGroupSync(replica, {
+      minDelayMs: config.replica.syncDelayMs.min,
+      maxDelayMs: config.replica.syncDelayMs.max,
+      random: clock.rng,
+      answer: (payload) => toGroup(doc, 'sync-response', payload),
+      ask: () => toGroup(doc, 'sync-request', doc.replica.stateVector()),
+    })
     docs.set(docId, doc)
+  }
+
+  metrics.replicaSyncSource.read = () => {
+    const all = [...docs.values()].map((d) => d.groupSync.stats())
+    return { answered: all.reduce((n, s) => n + s.answered, 0), suppressed: all.reduce((n, s) => n + s.suppressed, 0), askedBack: all.reduce((n, s) => n + s.askedBack, 0) }
+  }
+
+  /** An envelope of the sidecar's own (sync answers and requests), from its own sender id. */
+  function ownEnvelope(docId: string, kind: Kind, payload: Uint8Array): Envelope {
+    return { kind, flags: 0, docId, senderId: sidecarId, messageId: clock.newMessageId(), seq: ownSeq++, payload }
+  }
+  function toGroup(doc: DocumentState, kind: Kind, payload: Uint8Array): void {
+    if (stopped) return
+    const env = ownEnvelope(doc.docId, kind, payload)
+    ingest.markSent(doc.docId, env.senderId, env.messageId)
+    if (!doc.queue.enqueue({ frame: encodeEnvelope(env), messageId: env.messageId, owner: NO_OWNER })) logger.warn({ kind }, 'send queue full; dropped a sync message of the replica')
   }
   const docsByGroup = new Map(config.documents.map((d) => [d.groupId, d.docId]))
 
@@ -104,8 +200,22 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     reassembly: config.reassembly,
     dedup: config.dedup,
     now: clock.now,
-    deliver: (docId, frame) => {
-      for (const s of docs.get(docId)?.sessions ?? []) s.send(frame)
+    deliver: (docId, frame, env) => {
+      const doc = docs.get(docId)
+      if (doc === undefined) return
+      if (env.kind === 'sync-request') {
+        // The replica answers for this machine; its browsers hold nothing it lacks.
+        if (!doc.groupSync.onRequest(env.payload)) metrics.receivedDropped.inc({ reason: 'invalid-payload' })
+        return
+      }
+      if (DOC_KINDS.has(env.kind)) {
+        // Durable before it is considered applied and before any browser sees it.
+        const applied = storing(() => doc.replica.apply(env.payload))
+        if (applied === undefined) return
+        if (!applied) return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
+        if (env.kind !== 'update') doc.groupSync.onPeerResponse(env.payload)
+      }
+      for (const s of doc.sessions) s.send(frame)
     },
     metrics,
     logger,
@@ -132,10 +242,50 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     const doc = docs.get(session.docId)
     if (doc === undefined) return
     metrics.envelopesIn.inc({ kind: env.kind })
+    // A replay of an id already on Signal is acknowledged again, never sent twice.
+    const sent = storing(() => store.sentIds.has(doc.docId, env.messageId))
+    if (sent === undefined) return
+    if (sent) {
+      metrics.replaysAcked.inc()
+      return session.ack(env.messageId)
+    }
+    if (env.kind === 'sync-request') return answerLocally(doc, session, env)
+    const owner: SendOwner = { ack: (id) => session.ack(id), reject: (id, code, message) => session.refuse(code, message, { messageId: id, strike: false }) }
+    const queueOwner = doc.inFlight.claim(env.messageId, owner)
+    if (queueOwner === undefined) return // already queued: this session is told with the first
+    if (DOC_KINDS.has(env.kind)) {
+      const applied = storing(() => doc.replica.apply(env.payload))
+      if (applied !== true) {
+        doc.inFlight.release([env.messageId])
+        if (applied === false) session.refuse('SIDECAR_BAD_PAYLOAD', `the ${env.kind} payload is not a Yjs update`, { messageId: env.messageId, strike: false })
+        return
+      }
+    }
     for (const other of doc.sessions) if (other !== session) other.send(frame)
     ingest.markSent(doc.docId, env.senderId, env.messageId)
-    const queued = doc.queue.enqueue({ frame, messageId: env.messageId, owner: { ack: (id) => session.ack(id), reject: (id, code, message) => session.refuse(code, message, { messageId: id, strike: false }) } })
-    if (!queued) session.refuse('SIDECAR_QUEUE_FULL', 'the send queue of this document is full; retry later', { messageId: env.messageId, strike: false })
+    const queued = doc.queue.enqueue({ frame, messageId: env.messageId, owner: queueOwner })
+    if (!queued) {
+      doc.inFlight.release([env.messageId])
+      session.refuse('SIDECAR_QUEUE_FULL', 'the send queue of this document is full; retry later', { messageId: env.messageId, strike: false })
+    }
+  }
+
+  /**
+   * A browser's sync-request is answered from the replica at once, with what it lacks, and is
+   * not carried to the group (the sidecar keeps the group in sync itself). When the browser holds
+   * something the replica lacks, the replica asks it back.
+   */
+  function answerLocally(doc: DocumentState, session: Session, env: Envelope): void {
+    let diff: Uint8Array
+    let behind: boolean
+    try {
+      diff = doc.replica.diff(env.payload)
+      behind = doc.replica.lacksFrom(env.payload)
+    } catch {
+      return session.refuse('SIDECAR_BAD_PAYLOAD', 'the sync-request payload is not a Yjs state vector', { messageId: env.messageId, strike: false })
+    }
+    session.send(encodeEnvelope(ownEnvelope(doc.docId, 'sync-response', diff)))
+    if (behind) session.send(encodeEnvelope(ownEnvelope(doc.docId, 'sync-request', doc.replica.stateVector())))
   }
 
   let ready = false
@@ -175,17 +325,25 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   async function shutdown(): Promise<void> {
     ready = false
     const closing = new Promise<void>((resolve) => server.close(() => resolve()))
-    await Promise.all([...docs.values()].map((d) => d.queue.drain(config.shutdownFlushMs)))
+    // After a store failure nothing more is sent: it could not be remembered.
+    if (fatalError === undefined) await Promise.all([...docs.values()].map((d) => d.queue.drain(config.shutdownFlushMs)))
+    stopped = true
     for (const doc of docs.values()) {
       doc.queue.close()
       closeDocument(doc, CLOSE.goingAway, 'sidecar shutting down')
     }
     for (const ws of wss.clients) ws.terminate()
+    for (const doc of docs.values()) doc.groupSync.dispose()
     await events.stop()
     await backend.close()
     server.closeAllConnections()
     await closing
+    store.close()
   }
+  function stop(): Promise<void> {
+    return (closed ??= shutdown())
+  }
+  assembled = true
 
   try {
     await new Promise<void>((resolve, reject) => {
@@ -199,12 +357,16 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     await shutdown().catch(() => undefined)
     throw new SidecarError('SIDECAR_LISTEN_FAILED', `cannot listen on ${config.listen.host}:${config.listen.port} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error })
   }
+  if (fatalError !== undefined) {
+    await shutdown().catch(() => undefined)
+    throw fatalError
+  }
   ready = true
   const port = (server.address() as AddressInfo).port
   const host = config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host
   const url = `http://${host}:${port}`
-  logger.info({ url, documents: config.documents.length, signalCliVersion: facts.version ?? 'unavailable' }, `e2e-col sidecar ready on ${url}`)
-
-  let closed: Promise<void> | undefined
-  return { url, port, close: () => (closed ??= shutdown()) }
+  logger.info({ url, documents: config.documents.length, store: store.path, signalCliVersion: facts.version ?? 'unavailable' }, `e2e-col sidecar ready on ${url}`)
+  // Catch up on what the group said while this sidecar was down: members answer with what we lack.
+  if (config.replica.syncOnStart) for (const doc of docs.values()) toGroup(doc, 'sync-request', doc.replica.stateVector())
+  return { url, port, storePath: store.path, close: stop }
 }

@@ -6,8 +6,12 @@
 import { decodeEnvelope, encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import { randomBytes, randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { onTestFinished } from 'vitest'
 import { WebSocket } from 'ws'
+import * as Y from 'yjs'
 import { loadConfig, startSidecar, type RunningSidecar } from '../src/index.ts'
 
 export const A = '+33600000001'
@@ -28,6 +32,13 @@ export async function startToy(): Promise<ToySignal> {
   return toy
 }
 
+/** A fresh replica data folder, removed after the test. */
+export function tempDataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-col-replica-'))
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
 export function baseEnv(toy: ToySignal, account: string | undefined, docId: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
     SIGNAL_CLI_URL: toy.url,
@@ -44,6 +55,9 @@ export function baseEnv(toy: ToySignal, account: string | undefined, docId: stri
     E2E_COL_RPC_TIMEOUT_MS: '5000',
     E2E_COL_SHUTDOWN_FLUSH_MS: '500',
     E2E_COL_LOG_LEVEL: 'silent',
+    E2E_COL_DATA_DIR: tempDataDir(),
+    // The carry tests count sends; the replica tests turn the start-up catch-up back on.
+    E2E_COL_SYNC_ON_START: '0',
     ...extra,
   }
 }
@@ -62,9 +76,16 @@ export async function startPair(extra: { a?: Record<string, string>; b?: Record<
   return { toy, docId, groupId: toy.groups[0]?.id ?? '', a, b, envFor }
 }
 
+/** A valid Yjs update of about `bytes` bytes (the replica refuses update payloads that are not). */
+export function yjsUpdate(bytes: number): Uint8Array {
+  const doc = new Y.Doc()
+  doc.getText('t').insert(0, randomBytes(Math.ceil(bytes / 2)).toString('hex').slice(0, Math.max(1, bytes - 24)))
+  return Y.encodeStateAsUpdate(doc)
+}
+
 let seq = 0
 export function envelope(docId: string, senderId: string, payload: Uint8Array | number = 8, kind: Kind = 'update'): Envelope {
-  const bytes = typeof payload === 'number' ? new Uint8Array(randomBytes(payload)) : payload
+  const bytes = typeof payload !== 'number' ? payload : kind === 'update' ? yjsUpdate(payload) : new Uint8Array(randomBytes(payload))
   return { kind, flags: 0, docId, senderId, messageId: randomBytes(16).toString('hex'), seq: seq++, payload: bytes }
 }
 
@@ -79,7 +100,7 @@ export interface Client {
   closed: Promise<{ code: number; reason: string }>
 }
 
-export async function connect(s: RunningSidecar, docId: string, options: { origin?: string; path?: string } = {}): Promise<Client> {
+export async function connect(s: Pick<RunningSidecar, 'url'>, docId: string, options: { origin?: string; path?: string } = {}): Promise<Client> {
   const ws = new WebSocket(`${s.url.replace('http', 'ws')}${options.path ?? `/v1/docs/${docId}`}`, options.origin === undefined ? {} : { origin: options.origin })
   const received: Envelope[] = []
   const waiters: { match: (e: Envelope) => boolean; resolve: (e: Envelope) => void }[] = []
@@ -119,3 +140,22 @@ export async function connect(s: RunningSidecar, docId: string, options: { origi
 export const isAck = (messageId: string) => (e: Envelope) => e.kind === 'ack' && e.messageId === messageId
 export const isMessage = (messageId: string) => (e: Envelope) => e.kind !== 'ack' && e.kind !== 'error' && e.messageId === messageId
 export const count = (c: Client, messageId: string) => c.received.filter(isMessage(messageId)).length
+
+/**
+ * Re-checks `predicate` every 20 ms until it holds: only for state with no event to await
+ * (another process's store, a metric).
+ */
+export async function poll(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+/** One sample of a sidecar's Prometheus metrics (0 when absent). */
+export async function metricValue(url: string, sample: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text()
+  const line = text.split('\n').find((l) => l.startsWith(`${sample} `))
+  return line === undefined ? 0 : Number(line.slice(sample.length + 1))
+}

@@ -11,8 +11,8 @@ describe('history at risk', () => {
     const docId = randomUUID()
     const config = loadConfig(baseEnv(toy, A, docId))
     const real = createHttpSignalBackend({ url: toy.url, account: A, timeoutMs: 5000, streamIdleMs: 60_000 })
-    let assertLoss: () => void = () => {}
-    const loss = new Promise<void>((resolve) => (assertLoss = resolve))
+    const lossSignal = new AbortController()
+    const loss = new Promise<void>((resolve) => lossSignal.signal.addEventListener('abort', () => resolve()))
     // A backend that opens the real stream, then asserts that the group's history was lost.
     const backend: SignalBackend = {
       ...real,
@@ -20,17 +20,19 @@ describe('history at risk', () => {
         const stream = await real.openEvents(signal)
         return {
           close: () => stream.close(),
-          async *[Symbol.asyncIterator]() {
-            await loss
-            throw new BroadcastRecoveryRequiredError([config.documents[0]?.groupId ?? ''], 'test backend lost messages')
-          },
+          [Symbol.asyncIterator]: () => ({
+            async next(): Promise<IteratorResult<never>> {
+              await loss
+              throw new BroadcastRecoveryRequiredError([config.documents[0]?.groupId ?? ''], 'test backend lost messages')
+            },
+          }),
         }
       },
     }
     const s = await startSidecar(config, { backend, logger: createLogger('silent') })
     onTestFinished(() => s.close())
     const c = await connect(s, docId)
-    assertLoss()
+    lossSignal.abort()
     expect((await c.closed).code).toBe(4409)
   })
 })

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { createToySignal } from '@e2e-col/toy-signal'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { A, B, baseEnv, startToy } from './harness.ts'
+import { A, B, baseEnv, startToy, tempDataDir } from './harness.ts'
 
 const BIN = fileURLToPath(new URL('../bin/e2e-col-sidecar.js', import.meta.url))
 
@@ -104,7 +104,7 @@ describe('startup refuses, with one line and a distinct exit code, before openin
     const groupId = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
     const url = await daemonWithoutEvents(groupId)
     const docId = randomUUID()
-    const r = await run({ SIGNAL_CLI_URL: url, SIGNAL_CLI_ACCOUNT: A, E2E_COL_DOCUMENTS: `${docId}=${groupId}`, E2E_COL_SIGNAL_BODY_MAX_BYTES: '600', E2E_COL_LISTEN: '127.0.0.1:0' })
+    const r = await run({ SIGNAL_CLI_URL: url, SIGNAL_CLI_ACCOUNT: A, E2E_COL_DOCUMENTS: `${docId}=${groupId}`, E2E_COL_SIGNAL_BODY_MAX_BYTES: '600', E2E_COL_LISTEN: '127.0.0.1:0', E2E_COL_DATA_DIR: tempDataDir() })
     expect(r.code).toBe(7)
     expect(r.stderr).toMatch(/text\/html/)
   })

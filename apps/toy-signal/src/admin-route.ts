@@ -8,13 +8,16 @@
  * POST /toy/v1/faults/cut-streams           {} | {"afterEvents":2}
  * POST /toy/v1/faults/duplicate-next-events {"n":1}
  * POST /toy/v1/faults/rate-limit-next-sends {"n":1,"retryAfterSeconds":60,"mode":"per-recipient"|"all-failed"}
+ * POST /toy/v1/faults/identity-fail-next-sends {"n":1,"mode"?:"per-recipient"|"all-failed"}
+ * POST /toy/v1/faults/fail-next-sends-with  {"n":1,"code":-32603,"message":"Failed to send message: [429] …"}
+ * POST /toy/v1/faults/fail-events           {"n":1,"status"?:500,"contentType"?:"text/html"}
  * POST /toy/v1/faults/reset                 {}
  * GET  /toy/v1/sends                        → [{account, groupId?, recipients?, message, timestamp}]
  * Answers 204 (switch set), 200 (sends), 400 `{"error":…}` (bad body), 404, 405.
  * @see docs/contract.md §5
  */
 import { z } from 'zod'
-import type { FaultSwitches } from './faults.ts'
+import { MAX_FAULT_MESSAGE_CHARS, type FaultSwitches } from './faults.ts'
 import type { SendRecord } from './state.ts'
 
 const Count = z.object({ n: z.number().int().min(0) })
@@ -34,6 +37,25 @@ const ROUTES: Record<string, (body: unknown, faults: FaultSwitches) => void> = {
       mode: z.enum(['per-recipient', 'all-failed']),
     }).parse(body)
     f.rateLimitNextSends(o.n, { retryAfterSeconds: o.retryAfterSeconds, mode: o.mode })
+  },
+  'identity-fail-next-sends': (body, f) => {
+    const o = z.object({ n: z.number().int().min(0), mode: z.enum(['per-recipient', 'all-failed']).optional() }).parse(body)
+    f.identityFailNextSends(o.n, o.mode === undefined ? {} : { mode: o.mode })
+  },
+  'fail-next-sends-with': (body, f) => {
+    const o = z.object({ n: z.number().int().min(0), code: z.number().int(), message: z.string().max(MAX_FAULT_MESSAGE_CHARS) }).parse(body)
+    f.failNextSendsWith(o.n, { code: o.code, message: o.message })
+  },
+  'fail-events': (body, f) => {
+    const o = z.object({
+      n: z.number().int().min(0),
+      status: z.number().int().min(200).max(599).optional(),
+      contentType: z.string().min(1).max(200).optional(),
+    }).parse(body)
+    f.failEvents(o.n, {
+      ...(o.status === undefined ? {} : { status: o.status }),
+      ...(o.contentType === undefined ? {} : { contentType: o.contentType }),
+    })
   },
   'reset': (_body, f) => f.reset(),
 }

@@ -22,6 +22,12 @@ describe('parseCliOptions', () => {
     expect(parseCliOptions([])).toEqual({ toy: { host: '127.0.0.1', port: 8080, accounts: [], groups: [], faults: false }, verbose: false })
   })
 
+  it('reads repeated --unregistered numbers and the config key, and rejects a malformed one', () => {
+    const path = configFile({ unregistered: ['+15550000003'] })
+    expect(parseCliOptions(['--config', path, '--unregistered', '+15550000004']).toy.unregistered).toEqual(['+15550000003', '+15550000004'])
+    expect(() => parseCliOptions(['--unregistered', '555'])).toThrow(expect.objectContaining({ code: 'TOY_CONFIG_INVALID' }))
+  })
+
   it('reads repeated accounts and groups and splits --http at the last colon', () => {
     const { toy } = parseCliOptions(['--http', '[::1]:0', '--account', '+15550000001', '--account', '+15550000002',
       '--group', 'team:one:+15550000001,+15550000002', '--faults', '--keep-alive-ms', '250'])

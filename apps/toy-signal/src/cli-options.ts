@@ -2,7 +2,8 @@
  * Command line and JSON config file of the `toy-signal` binary, validated with zod.
  *
  *   toy-signal [--http HOST:PORT] [--account +E164]... [--group NAME:+E164,+E164]...
- *              [--single-account +E164] [--config FILE] [--faults] [--keep-alive-ms N] [--verbose]
+ *              [--unregistered +E164]... [--single-account +E164] [--config FILE] [--faults]
+ *              [--keep-alive-ms N] [--verbose]
  *
  * `--http` defaults to 127.0.0.1:8080 and is split at the last `:` like signal-cli's; port 0 picks
  * a free one. Flags add to what the config file gives.
@@ -18,6 +19,7 @@ const ConfigFile = z.strictObject({
   http: z.string().optional(),
   accounts: z.array(Number164).optional(),
   singleAccount: Number164.optional(),
+  unregistered: z.array(Number164).optional(),
   groups: z.array(z.strictObject({ name: z.string().min(1), members: z.array(Number164), id: z.string().optional() })).optional(),
   faults: z.boolean().optional(),
   keepAliveMs: z.number().int().min(1).optional(),
@@ -74,6 +76,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
         http: { type: 'string' },
         account: { type: 'string', multiple: true },
         group: { type: 'string', multiple: true },
+        unregistered: { type: 'string', multiple: true },
         'single-account': { type: 'string' },
         config: { type: 'string' },
         faults: { type: 'boolean' },
@@ -88,6 +91,8 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   const accounts = [...(file.accounts ?? []), ...(values.account ?? [])]
   const bad = accounts.find((a) => !Number164.safeParse(a).success)
   if (bad !== undefined) fail('--account must be an E.164 number')
+  const unregistered = [...(file.unregistered ?? []), ...(values.unregistered ?? [])]
+  if (unregistered.some((n) => !Number164.safeParse(n).success)) fail('--unregistered must be an E.164 number')
   const single = values['single-account'] ?? file.singleAccount
   if (single !== undefined && !Number164.safeParse(single).success) fail('--single-account must be an E.164 number')
   const keepAlive = values['keep-alive-ms'] === undefined ? file.keepAliveMs : Number(values['keep-alive-ms'])
@@ -99,6 +104,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   ]
   const toy: ToySignalOptions = { host, port, accounts, groups, faults: values.faults === true || file.faults === true }
   if (single !== undefined) toy.singleAccount = single
+  if (unregistered.length > 0) toy.unregistered = unregistered
   if (keepAlive !== undefined) toy.keepAliveMs = keepAlive
   if (file.maxQueuedPerAccount !== undefined) toy.maxQueuedPerAccount = file.maxQueuedPerAccount
   return { toy, verbose: values.verbose === true }

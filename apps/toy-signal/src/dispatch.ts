@@ -11,6 +11,7 @@ import { listGroupsMethod, quitGroupMethod, updateGroupMethod } from './methods/
 import { sendMessageRequestResponseMethod, sendReactionMethod } from './methods/message-requests.ts'
 import { sendMethod } from './methods/send.ts'
 import { RPC_CODES, RpcFailure } from './rpc-failure.ts'
+import { UNIMPLEMENTED_ACCOUNT_COMMANDS, UNIMPLEMENTED_REGISTRATION_COMMANDS } from './signal-cli-commands.ts'
 
 /** Every method the toy implements; anything else is -32601 `Method not implemented`. */
 export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map([
@@ -31,9 +32,11 @@ export async function dispatch(call: RpcCall, base: Omit<MethodContext, 'account
   const id = call.id ?? null
   const fail = (code: number, message: string): RpcResponse | undefined => answer(errorResponse(code, message, id))
   const method = METHODS.get(call.method)
-  if (method === undefined || (method.routing === 'multi' && base.state.mode === 'single')) {
-    return fail(RPC_CODES.methodNotFound, 'Method not implemented')
+  if (method === undefined) {
+    const routed = base.state.mode === 'multi' ? routeUnimplemented(call, base.state) : undefined
+    return fail(routed?.code ?? RPC_CODES.methodNotFound, routed?.message ?? 'Method not implemented')
   }
+  if (method.routing === 'multi' && base.state.mode === 'single') return fail(RPC_CODES.methodNotFound, 'Method not implemented')
   const mapped = paramsAsObject(call.params)
   if (!mapped.ok) return fail(RPC_CODES.invalidRequest, mapped.message)
   const params = mapped.value
@@ -58,4 +61,22 @@ export async function dispatch(call: RpcCall, base: Omit<MethodContext, 'account
     const message = error instanceof Error ? error.message : String(error)
     return answer(errorResponse(RPC_CODES.internalError, `${message} (RuntimeException)`, id))
   }
+}
+
+/**
+ * A real signal-cli command the toy lacks, in multi-account mode: the account error a real daemon
+ * gives first, or undefined when the account would have been accepted (then -32601).
+ */
+function routeUnimplemented(call: RpcCall, state: MethodContext['state']): { code: number; message: string } | undefined {
+  const registration = UNIMPLEMENTED_REGISTRATION_COMMANDS.has(call.method)
+  if (!registration && !UNIMPLEMENTED_ACCOUNT_COMMANDS.has(call.method)) return undefined
+  const mapped = paramsAsObject(call.params)
+  const requested = mapped.ok ? mapped.value['account'] : undefined
+  if (requested === undefined) {
+    if (registration || state.accounts.length !== 1) return { code: RPC_CODES.invalidParams, message: 'Method requires valid account parameter' }
+    return undefined
+  }
+  if (registration) return undefined
+  if (typeof requested !== 'string' || !state.isAccount(requested)) return { code: RPC_CODES.invalidParams, message: 'Specified account does not exist' }
+  return undefined
 }

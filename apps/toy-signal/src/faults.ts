@@ -8,6 +8,28 @@ import { ToySignalError } from './errors.ts'
 /** How a rate-limited send fails: one recipient (partial success) or every recipient (-5). */
 export type RateLimitMode = 'per-recipient' | 'all-failed'
 
+/** How an identity-failed send fails: one recipient (partial success) or every recipient (-4). */
+export type IdentityFailMode = RateLimitMode
+
+/** A whole-request JSON-RPC error, as a real daemon reports a server 413/429 (-32603). */
+export interface FaultRpcError {
+  code: number
+  message: string
+}
+
+/**
+ * How an events request misbehaves: `status` alone answers that status with an empty body (default
+ * 500); `contentType` answers 200 (or `status`) with that content type and an empty body, so a
+ * client that checks for `text/event-stream` sees the wrong stream.
+ */
+export interface EventsFailure {
+  status?: number
+  contentType?: string
+}
+
+/** Longest message accepted by `failNextSendsWith`: a bound on what the toy stores. */
+export const MAX_FAULT_MESSAGE_CHARS = 1000
+
 /** The public switches, as `ToySignal.faults` exposes them. */
 export interface FaultSwitches {
   /** The next `n` rpc calls get HTTP 500 with an empty body before any processing. */
@@ -22,6 +44,15 @@ export interface FaultSwitches {
   duplicateNextEvents(n: number): void
   /** The next `n` sends report `RATE_LIMIT_FAILURE` for one recipient or for all (-5). */
   rateLimitNextSends(n: number, options: { retryAfterSeconds: number; mode: RateLimitMode }): void
+  /**
+   * The next `n` sends report `IDENTITY_FAILURE` (untrusted safety number) for one recipient or,
+   * by default, for all of them (-4 with `data.response`). Nothing is delivered to failed recipients.
+   */
+  identityFailNextSends(n: number, options?: { mode?: IdentityFailMode }): void
+  /** The next `n` sends answer this JSON-RPC error (data null) and deliver nothing. */
+  failNextSendsWith(n: number, error: FaultRpcError): void
+  /** The next `n` events requests answer a failure instead of a stream (default HTTP 500, empty body). */
+  failEvents(n: number, options?: EventsFailure): void
   reset(): void
 }
 
@@ -32,6 +63,10 @@ export interface FaultState {
   delayMs(): number
   takeDuplicate(): boolean
   takeRateLimit(): { retryAfterSeconds: number; mode: RateLimitMode } | undefined
+  takeIdentityFailure(): IdentityFailMode | undefined
+  takeSendError(): FaultRpcError | undefined
+  /** The failure for this events request, with its status resolved, or undefined to stream. */
+  takeEventsFailure(): { status: number; contentType?: string } | undefined
 }
 
 function take(value: number): [boolean, number] {
@@ -46,6 +81,12 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
   let duplicates = 0
   let rateLimits = 0
   let rateLimit: { retryAfterSeconds: number; mode: RateLimitMode } = { retryAfterSeconds: 0, mode: 'all-failed' }
+  let identityFailures = 0
+  let identityMode: IdentityFailMode = 'all-failed'
+  let sendErrors = 0
+  let sendError: FaultRpcError = { code: -32603, message: '' }
+  let eventsFailures = 0
+  let eventsFailure: { status: number; contentType?: string } = { status: 500 }
 
   const guard = (): void => {
     if (!enabled) throw new ToySignalError('TOY_FAULTS_DISABLED', 'fault switches are off: start the toy with faults enabled')
@@ -69,8 +110,36 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
       rateLimits = count(n)
       rateLimit = { retryAfterSeconds: count(options.retryAfterSeconds), mode: options.mode }
     },
+    identityFailNextSends: (n, options) => {
+      identityFailures = count(n)
+      identityMode = options?.mode ?? 'all-failed'
+    },
+    failNextSendsWith: (n, error) => {
+      const checked = count(n)
+      if (!Number.isSafeInteger(error.code)) throw new ToySignalError('TOY_CONFIG_INVALID', 'error code must be an integer')
+      if (error.message.length > MAX_FAULT_MESSAGE_CHARS) {
+        throw new ToySignalError('TOY_CONFIG_INVALID', `error message must be at most ${MAX_FAULT_MESSAGE_CHARS} characters`)
+      }
+      sendErrors = checked
+      sendError = { code: error.code, message: error.message }
+    },
+    failEvents: (n, options) => {
+      const checked = count(n)
+      const status = options?.status ?? (options?.contentType === undefined ? 500 : 200)
+      if (!Number.isSafeInteger(status) || status < 200 || status > 599) {
+        throw new ToySignalError('TOY_CONFIG_INVALID', `events failure status must be 200-599, got ${status}`)
+      }
+      if (options?.contentType !== undefined && !/^[\x21-\x7e][\x20-\x7e]{0,199}$/.test(options.contentType)) {
+        throw new ToySignalError('TOY_CONFIG_INVALID', 'events failure content type must be 1-200 printable ASCII characters')
+      }
+      eventsFailures = checked
+      eventsFailure = options?.contentType === undefined ? { status } : { status, contentType: options.contentType }
+    },
     reset: () => {
       guard()
+      identityFailures = 0
+      sendErrors = 0
+      eventsFailures = 0
       rpcFailures = 0
       sendDrops = 0
       delay = 0
@@ -84,6 +153,9 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
     delayMs: () => delay,
     takeDuplicate: () => { const [hit, rest] = take(duplicates); duplicates = rest; return hit },
     takeRateLimit: () => { const [hit, rest] = take(rateLimits); rateLimits = rest; return hit ? rateLimit : undefined },
+    takeIdentityFailure: () => { const [hit, rest] = take(identityFailures); identityFailures = rest; return hit ? identityMode : undefined },
+    takeSendError: () => { const [hit, rest] = take(sendErrors); sendErrors = rest; return hit ? sendError : undefined },
+    takeEventsFailure: () => { const [hit, rest] = take(eventsFailures); eventsFailures = rest; return hit ? eventsFailure : undefined },
   }
   return { switches, state }
 }

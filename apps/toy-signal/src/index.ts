@@ -1,5 +1,5 @@
 export { createToySignal, type ToySignal, type ToySignalOptions } from './toy-signal.ts'
 export { ToySignalError, type ToySignalErrorCode } from './errors.ts'
-export type { FaultSwitches, RateLimitMode } from './faults.ts'
+export type { EventsFailure, FaultRpcError, FaultSwitches, IdentityFailMode, RateLimitMode } from './faults.ts'
 export type { SendRecord } from './state.ts'
 export { TOY_VERSION } from './methods/directory.ts'

@@ -88,6 +88,14 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
 }
 
 function events(deps: HandlerDeps, rawQuery: string, res: ServerResponse): void {
+  const failure = deps.faults.state.takeEventsFailure()
+  if (failure !== undefined) {
+    // The `failEvents` fault: what a broken daemon or a proxy in front of it could answer instead.
+    const headers: Record<string, string> = { 'content-length': '0' }
+    if (failure.contentType !== undefined) headers['content-type'] = failure.contentType
+    res.writeHead(failure.status, headers).end()
+    return
+  }
   // signal-cli reads the raw query and decodes once: `%2B` is `+`, and (v0.14.6) a literal `+` stays `+`.
   let requested: string | undefined
   for (const part of rawQuery.split('&')) {

@@ -36,6 +36,11 @@ export interface ToySignalState {
   readonly accounts: readonly string[]
   readonly groups: Map<string, ToyGroup>
   isAccount(number: string): boolean
+  /**
+   * Whether Signal knows the number: the toy's accounts and every number in one of its groups, except
+   * the numbers configured as unregistered (members who left Signal).
+   */
+  isRegistered(number: string): boolean
   uuidOf(number: string): string
   numberOfUuid(uuid: string): string | undefined
   /** A timestamp unique across the daemon and never lower than the previous one (v0.13.16 rule). */
@@ -52,7 +57,7 @@ const MAX_SEND_RECORDS = 10_000
 
 /** Creates the state for the given accounts (multi mode) or the single `-a` account. */
 export function createState(
-  setup: { accounts: readonly string[]; singleAccount?: string | undefined },
+  setup: { accounts: readonly string[]; singleAccount?: string | undefined; unregistered?: readonly string[] | undefined },
   deps: StateDeps,
 ): ToySignalState {
   const mode = setup.singleAccount === undefined ? 'multi' : 'single'
@@ -61,6 +66,7 @@ export function createState(
   const numbers = new Map<string, string>()
   const groups = new Map<string, ToyGroup>()
   const sendLog: SendRecord[] = []
+  const unregistered = new Set(setup.unregistered ?? [])
   let lastTimestamp = 0
 
   const uuidOf = (number: string): string => {
@@ -79,6 +85,11 @@ export function createState(
     accounts,
     groups,
     isAccount: (number) => accounts.includes(number),
+    isRegistered(number) {
+      if (accounts.includes(number)) return true
+      if (unregistered.has(number)) return false
+      return [...groups.values()].some((g) => g.members.includes(number) || g.formerMembers.has(number))
+    },
     uuidOf,
     numberOfUuid: (uuid) => numbers.get(uuid.toLowerCase()),
     nextTimestamp() {

@@ -24,6 +24,12 @@ export interface ToySignalOptions {
   singleAccount?: string
   /** Groups created at start; members are accounts or other numbers; `id` defaults to 32 random bytes. */
   groups?: { name: string; members: string[]; id?: string }[]
+  /**
+   * Numbers Signal does not know (members who left Signal): group sends report
+   * `UNREGISTERED_FAILURE` for them, direct sends fail with -1 `The user … is not registered.`,
+   * and `getUserStatus` says `isRegistered:false`. Must not be accounts.
+   */
+  unregistered?: string[]
   /** Enables the fault switches and the `/toy/v1/` admin route. */
   faults?: boolean
   /** Keep-alive comment period of the events stream; signal-cli uses 15000. */
@@ -50,9 +56,13 @@ const E164 = /^\+[1-9]\d{6,14}$/
 
 function checkOptions(options: ToySignalOptions): void {
   const numbers = [...(options.accounts ?? []), ...(options.singleAccount === undefined ? [] : [options.singleAccount]),
-    ...(options.groups ?? []).flatMap((g) => g.members)]
+    ...(options.groups ?? []).flatMap((g) => g.members), ...(options.unregistered ?? [])]
   const bad = numbers.find((n) => !E164.test(n))
   if (bad !== undefined) throw new ToySignalError('TOY_CONFIG_INVALID', 'every account and group member must be an E.164 number (+ and 7-15 digits)')
+  const accounts = new Set([...(options.accounts ?? []), ...(options.singleAccount === undefined ? [] : [options.singleAccount])])
+  if ((options.unregistered ?? []).some((n) => accounts.has(n))) {
+    throw new ToySignalError('TOY_CONFIG_INVALID', 'an unregistered number cannot also be an account')
+  }
   for (const [name, value, min] of [['keepAliveMs', options.keepAliveMs, 1], ['maxQueuedPerAccount', options.maxQueuedPerAccount, 1], ['port', options.port, 0]] as const) {
     if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) {
       throw new ToySignalError('TOY_CONFIG_INVALID', `${name} must be an integer >= ${min}`)
@@ -71,7 +81,7 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
   const log = options.log ?? (() => {})
   const host = options.host ?? '127.0.0.1'
   const state = createState(
-    { accounts: options.accounts ?? [], singleAccount: options.singleAccount },
+    { accounts: options.accounts ?? [], singleAccount: options.singleAccount, unregistered: options.unregistered },
     { randomBytes: (n) => randomBytes(n), randomUuid: () => randomUUID(), now: () => Date.now() },
   )
   const groups = (options.groups ?? []).map((g) => state.createGroup(g.name, g.members, undefined, g.id))

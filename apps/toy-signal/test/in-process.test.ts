@@ -118,8 +118,66 @@ describe('createToySignal', () => {
     expect((await rpc(toy, 'send', { account: A, recipient: B, message: 'y' })).json.result.results[0].type).toBe('SUCCESS')
   })
 
+  it('identity-fails the only recipient of a direct send as all failed (-4) and delivers nothing', async () => {
+    const toy = await start({ accounts: [A, B], faults: true })
+    toy.faults.identityFailNextSends(1, { mode: 'per-recipient' })
+    const { json } = await rpc(toy, 'send', { account: A, recipient: B, message: 'x' })
+    expect(json.error.code).toBe(-4)
+    expect(json.error.data.response.results).toEqual([expect.objectContaining({ type: 'IDENTITY_FAILURE' })])
+    expect(json.error.data.response.results[0]).not.toHaveProperty('groupId')
+    expect(toy.sends()).toEqual([])
+    const next = await rpc(toy, 'send', { account: A, recipient: B, message: 'y' })
+    const [event] = await readEvents(`${toy.url}/api/v1/events?account=${encodeURIComponent(B)}`, 1)
+    expect(event.envelope.dataMessage.message).toBe('y')
+    expect(event.envelope.timestamp).toBe(next.json.result.timestamp)
+  })
+
+  it('fails sendReaction too with failNextSendsWith: every call that sends a message counts', async () => {
+    const toy = await start({ accounts: [A, B], faults: true })
+    toy.faults.failNextSendsWith(1, { code: -32603, message: 'Failed to send message: [413] Rate limit exceeded: 413 (RateLimitException) (UnexpectedErrorException)' })
+    const { json } = await rpc(toy, 'sendReaction', { account: A, recipient: B, emoji: '👍', targetAuthor: B, targetTimestamp: 1 })
+    expect(json.error).toEqual({ code: -32603, message: expect.stringContaining('[413]'), data: null })
+  })
+
+  it('answers events with the configured failure, in-process as over the admin route', async () => {
+    const toy = await start({ accounts: [A], faults: true })
+    toy.faults.failEvents(1, { status: 503 })
+    const failed = await fetch(`${toy.url}/api/v1/events`)
+    expect([failed.status, await failed.text()]).toEqual([503, ''])
+    const admin = await fetch(`${toy.url}/toy/v1/faults/fail-events`, { method: 'POST', body: '{"n":1,"contentType":"application/json"}' })
+    expect(admin.status).toBe(204)
+    const wrong = await fetch(`${toy.url}/api/v1/events`)
+    expect([wrong.status, wrong.headers.get('content-type')]).toEqual([200, 'application/json'])
+    await wrong.text()
+    const ok = await fetch(`${toy.url}/api/v1/events`)
+    expect(ok.headers.get('content-type')).toBe('text/event-stream')
+    await ok.body?.cancel()
+  })
+
+  it('answers -32602 for a real per-account command it lacks before saying -32601, and -32601 once routed', async () => {
+    const toy = await start({ accounts: [A, B] })
+    expect((await rpc(toy, 'sendTyping', { recipient: B })).json.error).toEqual({ code: -32602, message: 'Method requires valid account parameter', data: null })
+    expect((await rpc(toy, 'sendTyping', { account: A, recipient: B })).json.error.code).toBe(-32601)
+    const one = await start({ accounts: [A] })
+    // Exactly one account: per-account commands fall back to it, registration commands do not.
+    expect((await rpc(one, 'sendTyping')).json.error.code).toBe(-32601)
+    expect((await rpc(one, 'register')).json.error.code).toBe(-32602)
+    expect((await rpc(one, 'register', { account: '+15550000099' })).json.error.code).toBe(-32601)
+    const single = await start({ singleAccount: A })
+    expect((await rpc(single, 'sendTyping', { account: '+15550000099' })).json.error.code).toBe(-32601)
+  })
+
+  it('treats configured unregistered numbers as off Signal, and refuses one that is also an account', async () => {
+    const C = '+15550000003'
+    const toy = await start({ accounts: [A, B], unregistered: [C], groups: [{ name: 'g', members: [A, B, C] }] })
+    const status = await rpc(toy, 'getUserStatus', { account: A, recipient: [C] })
+    expect(status.json.result).toEqual([{ recipient: C, number: C, uuid: null, isRegistered: false }])
+    await expect(createToySignal({ accounts: [A], unregistered: [A] })).rejects.toMatchObject({ code: 'TOY_CONFIG_INVALID' })
+  })
+
   it('rejects invalid options with TOY_CONFIG_INVALID', async () => {
     await expect(createToySignal({ accounts: ['12345'] })).rejects.toMatchObject({ code: 'TOY_CONFIG_INVALID' })
+    await expect(createToySignal({ unregistered: ['12345'] })).rejects.toMatchObject({ code: 'TOY_CONFIG_INVALID' })
     await expect(createToySignal({ keepAliveMs: 0 })).rejects.toMatchObject({ code: 'TOY_CONFIG_INVALID' })
     await expect(createToySignal({ groups: [{ name: 'g', members: [A], id: 'AAAA' }] })).rejects.toMatchObject({ code: 'TOY_CONFIG_INVALID' })
   })

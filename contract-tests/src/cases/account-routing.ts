@@ -32,6 +32,26 @@ export function registerAccountRoutingCases(defineCase: DefineCase): void {
     expectRpcError(answer.json, -32601, 'Method not implemented', 1)
   })
 
+  defineCase('any', 'per-account commands beyond the sidecar\'s set still route account first: -32602 before any -32601', async (t) => {
+    for (const method of ['sendTyping', 'sendReceipt', 'listContacts', 'listIdentities', 'trust', 'updateProfile', 'remoteDelete', 'submitRateLimitChallenge']) {
+      expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method, id: 1 })).json, -32602, 'Method requires valid account parameter', 1)
+      expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method, id: 2, params: { account: UNKNOWN_NUMBER } })).json, -32602, 'Specified account does not exist', 2)
+    }
+    // Registration commands need an explicit account: no single-account fallback.
+    expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method: 'register', id: 3 })).json, -32602, 'Method requires valid account parameter', 3)
+    // Socket-only and CLI-only commands are not commands over HTTP at all.
+    for (const method of ['subscribeReceive', 'daemon', 'link']) {
+      expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method, id: 4, params: { account: UNKNOWN_NUMBER } })).json, -32601, 'Method not implemented', 4)
+    }
+  })
+
+  defineCase('account', 'a per-account command with a registered account passes routing (never -32602)', async (t) => {
+    const { a } = fixtures(t)
+    // listIdentities only reads local state; the toy lacks it (-32601), a live daemon answers a list.
+    const answer = (await rpcCall(t.url, { jsonrpc: '2.0', method: 'listIdentities', id: 1, params: { account: a } })).json as { error?: { code: number } }
+    expect(answer.error?.code).not.toBe(-32602)
+  })
+
   defineCase('any', 'listAccounts needs no account and ignores an unknown one', async (t) => {
     const plain = await rpcCall(t.url, { jsonrpc: '2.0', method: 'listAccounts', id: 1 })
     const list = (plain.json as { result: { number: string }[] }).result

@@ -10,13 +10,15 @@ import { fixtures, type ContractTarget } from '../target.ts'
 import { expectRpcError } from './jsonrpc-parsing.ts'
 import { sendAs } from './send.ts'
 
-async function fault(t: ContractTarget, name: string, body: Record<string, unknown> = {}): Promise<void> {
+/** Sets one switch through the admin route; asserts 204. */
+export async function fault(t: ContractTarget, name: string, body: Record<string, unknown> = {}): Promise<void> {
   if (t.adminUrl === undefined) throw new Error('needs the toy admin route')
   const answer = await httpCall(t.adminUrl, `/toy/v1/faults/${name}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
   expect(answer.status, answer.text).toBe(204)
 }
 
-function withReset(run: (t: ContractTarget) => Promise<void>): (t: ContractTarget) => Promise<void> {
+/** Runs a case and resets every switch afterwards, pass or fail. */
+export function withReset(run: (t: ContractTarget) => Promise<void>): (t: ContractTarget) => Promise<void> {
   return async (t) => {
     try {
       await run(t)
@@ -132,6 +134,32 @@ export function registerFaultCases(defineCase: DefineCase): void {
     }
     expect((answer.json as { id: string }).id).toBe('rl')
     expectRpcError({ jsonrpc: '2.0', error: { ...error, data: null }, id: 'rl' }, -5, 'Failed to send message due to rate limiting', 'rl')
+  }))
+
+  defineCase('toy', 'fail-events answers the next N events requests with HTTP 500 and an empty body, then streams again', withReset(async (t) => {
+    const { b } = fixtures(t)
+    await fault(t, 'fail-events', { n: 2 })
+    for (let i = 0; i < 2; i += 1) {
+      const failed = await httpCall(t.url, `/api/v1/events?account=${encodeURIComponent(b)}`)
+      expect(failed.status).toBe(500)
+      expect(failed.text).toBe('')
+    }
+    const probe = openEvents(t.url, b)
+    try {
+      expect((await probe.response).status).toBe(200)
+    } finally {
+      probe.close()
+    }
+  }))
+
+  defineCase('toy', 'fail-events with a content type answers 200 that is not an event stream', withReset(async (t) => {
+    await fault(t, 'fail-events', { n: 1, contentType: 'text/html' })
+    const wrong = await httpCall(t.url, '/api/v1/events')
+    expect(wrong.status).toBe(200)
+    expect(wrong.headers['content-type']).toBe('text/html')
+    expect(wrong.text).toBe('')
+    const bad = await httpCall(t.adminUrl ?? '', '/toy/v1/faults/fail-events', { method: 'POST', body: '{"n":1,"status":99}' })
+    expect(bad.status).toBe(400)
   }))
 
   defineCase('toy', 'the admin route rejects a malformed switch with 400 and an unknown one with 404', async (t) => {

@@ -362,6 +362,11 @@ class Binding implements DocConnection {
     }
     for (const entry of this.#outbox.values()) this.#sendEntry(entry)
     this.#sendEphemeral('sync-request', Y.encodeStateVector(this.#doc))
+    // State vectors cannot show deletions, so peers cannot tell we hold one they missed (received
+    // while they were away). Push our delete set once per connection, as y-websocket's step 2 does.
+    if (Y.createDeleteSetFromStructStore(this.#doc.store).clients.size > 0) {
+      this.#sendEphemeral('update', Y.encodeStateAsUpdate(this.#doc, Y.encodeStateVector(this.#doc)))
+    }
     this.#awareness?.announce()
   }
 
@@ -445,7 +450,8 @@ class Binding implements DocConnection {
     this.#send(entry.kind, entry.seq, entry.messageId, entry.payload)
   }
 
-  #sendEphemeral(kind: 'sync-request' | 'sync-response' | 'awareness', payload: Uint8Array): void {
+  /** Sends a message that is not kept in the outbox (a later connect re-creates it if needed). */
+  #sendEphemeral(kind: 'update' | 'sync-request' | 'sync-response' | 'awareness', payload: Uint8Array): void {
     if (this.#transport.status !== 'connected' || this.#closed) return
     this.#send(kind, this.#takeSeq(), newMessageId(), payload)
   }

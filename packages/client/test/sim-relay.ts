@@ -22,6 +22,8 @@ export const NO_FAULTS: RelayFaults = { closeBeforeRate: 0, closeAfterRate: 0, d
 export interface Relay {
   url: string
   received: Envelope[]
+  /** Fault closes performed (1011 before or after forwarding). */
+  stats: { ambiguousCloses: number }
   faults: RelayFaults
   /** While true, nothing is acked or forwarded (a stuck Signal). */
   hold: boolean
@@ -41,6 +43,7 @@ export async function startRelay(random: () => number = Math.random): Promise<Re
   const relay: Relay = {
     url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`,
     received: [],
+    stats: { ambiguousCloses: 0 },
     faults: { ...NO_FAULTS },
     hold: false,
     intercept: undefined,
@@ -79,6 +82,7 @@ export async function startRelay(random: () => number = Math.random): Promise<Re
       if (relay.hold) return
       const f = relay.faults
       if (random() < f.closeBeforeRate) {
+        relay.stats.ambiguousCloses += 1
         socket.close(1011, 'ambiguous')
         return
       }
@@ -95,6 +99,7 @@ export async function startRelay(random: () => number = Math.random): Promise<Re
         }
       }
       if (random() < f.closeAfterRate) {
+        relay.stats.ambiguousCloses += 1
         socket.close(1011, 'ambiguous')
         return
       }

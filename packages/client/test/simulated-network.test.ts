@@ -1,4 +1,3 @@
-import * as Y from 'yjs'
 /**
  * Seeded fuzz after Yjs's TestConnector: three clients edit at random while the simulated relay
  * closes connections ambiguously (1011, before or after forwarding), duplicates and reorders.
@@ -26,10 +25,12 @@ describe('simulated network', () => {
     for (const c of clients) cleanups.push(() => c.conn.close())
     await Promise.all(clients.map((c) => c.conn.ready))
 
+    const edits: number[] = []
     for (let step = 0; step < 60; step++) {
       const c = clients[Math.floor(random() * clients.length)]
       if (c === undefined) continue
       const length = c.text.length
+      edits.push(length)
       if (length > 0 && random() < 0.25) c.text.delete(Math.floor(random() * length), 1)
       else c.text.insert(Math.floor(random() * (length + 1)), String.fromCharCode(97 + Math.floor(random() * 26)))
       // Let the event loop run so sends, acks, closes and reconnects interleave with the edits.
@@ -37,9 +38,6 @@ describe('simulated network', () => {
     }
 
     relay.faults = { ...NO_FAULTS }
-    const mark = relay.received.length
-    const dbg = setInterval(() => console.log(JSON.stringify(clients.map((c) => [c.conn.senderId?.slice(0, 4), c.conn.status(), [...Y.decodeStateVector(Y.encodeStateVector(c.doc))], c.doc.store.pendingStructs !== null, c.doc.store.pendingDs !== null, c.text.toString()])), relay.received.slice(mark).map((e) => e.kind + ':' + e.senderId.slice(0, 4)).join(' ')), 1000)
-    cleanups.push(async () => clearInterval(dbg))
     // Lost acks are only replayed on a reconnect: force one, as a restarted sidecar would.
     relay.closeAll(1011, 'quiesce')
     await Promise.all(clients.map((c) => statusWhere(c.conn, (s) => s.pending === 0 && s.connection === 'connected')))
@@ -48,10 +46,10 @@ describe('simulated network', () => {
       () => clients[0]?.text.toString(),
     )
     const texts = clients.map((c) => c.text.toString())
+    if ((texts[0]?.length ?? 0) <= 10) console.log('SHORT', JSON.stringify(texts), JSON.stringify(edits), relay.received.filter((e) => e.kind === 'update').length)
     expect(new Set(texts).size).toBe(1)
     expect(texts[0]?.length).toBeGreaterThan(10)
-    // The faults really fired: some update went out more than once under the same id.
-    const updates = relay.received.filter((e) => e.kind === 'update').map((e) => e.messageId)
-    expect(new Set(updates).size).toBeLessThan(updates.length)
+    // The faults really fired (the quiesce close is not counted).
+    expect(relay.stats.ambiguousCloses).toBeGreaterThan(0)
   })
 })

@@ -31,6 +31,11 @@ const textDecoder = encodingApi.TextDecoder === undefined ? undefined : new enco
 // String.fromCharCode.apply takes one argument per char; stay well below engine argument limits.
 const STRING_SLICE = 8192
 
+/** The 6-bit value of the alphabet character with this UTF-16 code, or 0xff for any other. */
+export function base64DigitValue(code: number): number {
+  return DIGIT_VALUE[code] ?? INVALID
+}
+
 /** Length of the padded base64 text for `byteLength` bytes. */
 export function base64Length(byteLength: number): number {
   return 4 * Math.ceil(byteLength / 3)

@@ -9,8 +9,10 @@
  *
  * @see docs/contract.md §3.5 "Bodies"
  */
-import { base64Capacity, base64Length, decodeBase64, encodeBase64 } from './base64.ts'
+import { base64Capacity, base64Length } from './base64.ts'
+import { decodeBase64Via, encodeBase64Via, type Base64Codec } from './base64-codec.ts'
 import { ProtocolError } from './errors.ts'
+import { base64For } from './platform-codecs.ts'
 
 /** The namespace every e2e-col body starts with, whatever its version. */
 export const BODY_NAMESPACE = 'e2e-col:'
@@ -23,11 +25,26 @@ export const DEFAULT_MAX_BODY_CHARS = 1024 * 1024
 export interface DecodeBodyOptions {
   /** Longest accepted body in UTF-16 code units (default {@link DEFAULT_MAX_BODY_CHARS}). */
   readonly maxBodyChars?: number
+  /**
+   * Native base64 to decode with (default: the one set by `usePlatformCodecs`, else the portable
+   * decoder). Verdicts and error codes are the same either way.
+   */
+  readonly base64?: Base64Codec
 }
 
-/** Encodes `bytes[start, end)` as one v1 body. The body is pure ASCII: its UTF-8 size is its length. */
-export function encodeBody(bytes: Uint8Array, start = 0, end = bytes.length): string {
-  return BODY_PREFIX + encodeBase64(bytes, start, end)
+/** Options of {@link encodeBody}. */
+export interface EncodeBodyOptions {
+  /** Native base64 to encode with (default: the one set by `usePlatformCodecs`, else portable). */
+  readonly base64?: Base64Codec
+}
+
+/**
+ * Encodes `bytes[start, end)` as one v1 body. The body is pure ASCII: its UTF-8 size is its length.
+ *
+ * @throws ProtocolError `PROTO_INVALID_OPTION` when a plugged-in codec yields text of the wrong length.
+ */
+export function encodeBody(bytes: Uint8Array, start = 0, end = bytes.length, options: EncodeBodyOptions = {}): string {
+  return BODY_PREFIX + encodeBase64Via(base64For(options.base64), bytes, start, end)
 }
 
 /** UTF-8 size of a body made from `byteLength` bytes. */
@@ -60,7 +77,7 @@ export function decodeBody(text: string, options: DecodeBodyOptions = {}): Uint8
     throw new ProtocolError('PROTO_BODY_TOO_LARGE', `body of ${text.length} characters exceeds the limit of ${maxBodyChars}`)
   }
   if (text.length === BODY_PREFIX.length) throw new ProtocolError('PROTO_BODY_EMPTY', 'body carries no payload')
-  return decodeBase64(text, BODY_PREFIX.length)
+  return decodeBase64Via(base64For(options.base64), text, BODY_PREFIX.length, text.length)
 }
 
 /**

@@ -13,11 +13,12 @@
  * @see docs/contract.md §3.6 "Chunks"
  */
 import { varUintLength, writeU32, writeVarUint, ByteReader } from './byte-reader.ts'
+import type { Base64Codec } from './base64-codec.ts'
 import { bodyCapacity, bodyLengthFor, encodeBody } from './body.ts'
-import { crc32 } from './crc32.ts'
 import { decodeEnvelope, envelopeByteLength, FIXED_HEADER_BYTES, MAX_PAYLOAD_LENGTH, type Envelope } from './envelope.ts'
 import { ProtocolError } from './errors.ts'
 import { isLocalOnly, KINDS } from './kinds.ts'
+import { checksum } from './platform-codecs.ts'
 
 /** Bytes of chunk metadata before the data: index, count, total length, checksum. */
 export const CHUNK_META_BYTES = 16
@@ -27,6 +28,11 @@ const U32_MAX = 0xffff_ffff
 export interface ChunkOptions {
   /** UTF-8 size limit of one whole body, prefix and base64 included (Signal's is 2000). */
   readonly maxBodyBytes: number
+  /**
+   * Native base64 for {@link encodeBodies} (default: the one set by `usePlatformCodecs`, else the
+   * portable encoder). The bodies are byte-identical either way; {@link chunkFrame} ignores it.
+   */
+  readonly base64?: Base64Codec
 }
 
 /** The metadata and data of one decoded chunk envelope. */
@@ -74,38 +80,12 @@ export function smallestBoundary(frame: Uint8Array): number {
  *   or any decoding code for a malformed frame.
  */
 export function chunkFrame(frame: Uint8Array, options: ChunkOptions): Uint8Array[] {
-  checkBoundary(options.maxBodyBytes)
-  const envelope = decodeEnvelope(frame, { maxPayloadBytes: MAX_PAYLOAD_LENGTH })
-  if (isLocalOnly(envelope.kind)) throw new ProtocolError('PROTO_LOCAL_ONLY', `${envelope.kind} envelopes never leave the machine`)
-  if (envelope.kind === 'chunk') throw new ProtocolError('PROTO_WRONG_KIND', 'a chunk cannot be chunked again')
-  const capacity = bodyCapacity(options.maxBodyBytes)
-  if (frame.length <= capacity) return [frame]
-  const perChunk = dataPerChunk(envelope.seq, capacity)
-  if (perChunk < 1) {
-    throw new ProtocolError(
-      'PROTO_BOUNDARY_TOO_SMALL',
-      `maxBodyBytes ${options.maxBodyBytes} cannot carry any payload; the smallest boundary that works for this frame is ${smallestBoundary(frame)}`,
-    )
-  }
-  if (frame.length > U32_MAX) throw new ProtocolError('PROTO_LENGTH_OVERFLOW', 'frame too long to chunk')
-  const count = Math.ceil(frame.length / perChunk)
-  const checksum = crc32(frame)
-  const headerEnd = FIXED_HEADER_BYTES + varUintLength(envelope.seq)
+  const plan = planChunks(frame, options)
+  if (plan === undefined) return [frame]
   const chunks: Uint8Array[] = []
-  for (let index = 0; index < count; index++) {
-    const start = index * perChunk
-    const end = Math.min(frame.length, start + perChunk)
-    const payloadLength = CHUNK_META_BYTES + end - start
-    const chunk = new Uint8Array(envelopeByteLength(envelope.seq, payloadLength))
-    // Same magic, version, flags, ids and seq as the original; only the kind byte changes.
-    chunk.set(frame.subarray(0, headerEnd), 0)
-    chunk[3] = KINDS.chunk.code
-    let o = writeVarUint(chunk, headerEnd, payloadLength)
-    o = writeU32(chunk, o, index)
-    o = writeU32(chunk, o, count)
-    o = writeU32(chunk, o, frame.length)
-    o = writeU32(chunk, o, checksum)
-    chunk.set(frame.subarray(start, end), o)
+  for (let index = 0; index < plan.count; index++) {
+    const chunk = new Uint8Array(chunkLength(plan, index))
+    writeChunk(plan, index, chunk)
     chunks.push(chunk)
   }
   return chunks
@@ -115,10 +95,80 @@ export function chunkFrame(frame: Uint8Array, options: ChunkOptions): Uint8Array
  * Turns one encoded envelope into the fewest `e2e-col:v1:` bodies of at most `maxBodyBytes` UTF-8
  * bytes each, ready to send as Signal messages in order (receivers accept any order).
  *
- * @throws ProtocolError as {@link chunkFrame}.
+ * @throws ProtocolError as {@link chunkFrame}, and `PROTO_INVALID_OPTION` for a broken `base64` codec.
  */
 export function encodeBodies(frame: Uint8Array, options: ChunkOptions): string[] {
-  return chunkFrame(frame, options).map((f) => encodeBody(f))
+  const codec = options.base64 === undefined ? {} : { base64: options.base64 }
+  const plan = planChunks(frame, options)
+  if (plan === undefined) return [encodeBody(frame, 0, frame.length, codec)]
+  // Every chunk is built in one scratch frame and encoded from there: no per-chunk allocation.
+  const scratch = new Uint8Array(chunkLength(plan, 0))
+  const bodies: string[] = []
+  for (let index = 0; index < plan.count; index++) {
+    bodies.push(encodeBody(scratch, 0, writeChunk(plan, index, scratch), codec))
+  }
+  return bodies
+}
+
+/** How one frame is cut: everything {@link writeChunk} needs, computed once per frame. */
+interface ChunkPlan {
+  readonly frame: Uint8Array
+  readonly seq: number
+  readonly headerEnd: number
+  readonly perChunk: number
+  readonly count: number
+  readonly checksum: number
+}
+
+/** Validates `frame` and plans its chunks, or `undefined` when it fits one body whole. */
+function planChunks(frame: Uint8Array, options: ChunkOptions): ChunkPlan | undefined {
+  checkBoundary(options.maxBodyBytes)
+  const envelope = decodeEnvelope(frame, { maxPayloadBytes: MAX_PAYLOAD_LENGTH })
+  if (isLocalOnly(envelope.kind)) throw new ProtocolError('PROTO_LOCAL_ONLY', `${envelope.kind} envelopes never leave the machine`)
+  if (envelope.kind === 'chunk') throw new ProtocolError('PROTO_WRONG_KIND', 'a chunk cannot be chunked again')
+  const capacity = bodyCapacity(options.maxBodyBytes)
+  if (frame.length <= capacity) return undefined
+  const perChunk = dataPerChunk(envelope.seq, capacity)
+  if (perChunk < 1) {
+    throw new ProtocolError(
+      'PROTO_BOUNDARY_TOO_SMALL',
+      `maxBodyBytes ${options.maxBodyBytes} cannot carry any payload; the smallest boundary that works for this frame is ${smallestBoundary(frame)}`,
+    )
+  }
+  if (frame.length > U32_MAX) throw new ProtocolError('PROTO_LENGTH_OVERFLOW', 'frame too long to chunk')
+  return {
+    frame,
+    seq: envelope.seq,
+    headerEnd: FIXED_HEADER_BYTES + varUintLength(envelope.seq),
+    perChunk,
+    count: Math.ceil(frame.length / perChunk),
+    checksum: checksum(frame),
+  }
+}
+
+/** Encoded length of chunk `index`; chunk 0 is the longest. */
+function chunkLength(plan: ChunkPlan, index: number): number {
+  const start = index * plan.perChunk
+  const end = Math.min(plan.frame.length, start + plan.perChunk)
+  return envelopeByteLength(plan.seq, CHUNK_META_BYTES + end - start)
+}
+
+/** Writes chunk `index` at the start of `target`; returns its length. */
+function writeChunk(plan: ChunkPlan, index: number, target: Uint8Array): number {
+  const { frame, headerEnd, perChunk } = plan
+  const start = index * perChunk
+  const end = Math.min(frame.length, start + perChunk)
+  const payloadLength = CHUNK_META_BYTES + end - start
+  // Same magic, version, flags, ids and seq as the original; only the kind byte changes.
+  target.set(frame.subarray(0, headerEnd), 0)
+  target[3] = KINDS.chunk.code
+  let o = writeVarUint(target, headerEnd, payloadLength)
+  o = writeU32(target, o, index)
+  o = writeU32(target, o, plan.count)
+  o = writeU32(target, o, frame.length)
+  o = writeU32(target, o, plan.checksum)
+  target.set(frame.subarray(start, end), o)
+  return o + end - start
 }
 
 /**

@@ -121,7 +121,7 @@ export function decodeEnvelope(frame: Uint8Array, options: DecodeEnvelopeOptions
   }
   r.need(3 * ID_BYTES, 'ids')
   const docId = readUuid(frame, r.offset)
-  const senderId = readUuid(frame, r.offset + ID_BYTES)
+  const senderId = readUuid(frame, r.offset + ID_BYTES, 1)
   const messageId = readMessageId(frame, r.offset + 2 * ID_BYTES)
   r.offset += 3 * ID_BYTES
   const seq = r.varUint('seq', MAX_VARUINT, 'PROTO_SEQ_OVERFLOW')

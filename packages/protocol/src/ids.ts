@@ -47,15 +47,42 @@ export function writeMessageId(id: string, target: Uint8Array, offset: number): 
   writeHex(id, target, offset)
 }
 
-/** The canonical UUID text of 16 bytes at `offset`. */
-export function readUuid(bytes: Uint8Array, offset: number): string {
+function formatUuid(bytes: Uint8Array, offset: number): string {
   const h = toHex(bytes, offset, ID_BYTES)
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
 }
 
+/**
+ * The last id read in one header slot. Consecutive frames (the chunks of one message above all)
+ * repeat the same ids, so comparing 16 bytes and reusing the text beats formatting it again.
+ */
+interface LastId {
+  readonly bytes: Uint8Array
+  text: string
+}
+const lastDocOrSender: LastId[] = [{ bytes: new Uint8Array(ID_BYTES), text: '' }, { bytes: new Uint8Array(ID_BYTES), text: '' }]
+const lastMessageId: LastId = { bytes: new Uint8Array(ID_BYTES), text: '' }
+
+function readCached(last: LastId, bytes: Uint8Array, offset: number, format: (bytes: Uint8Array, offset: number) => string): string {
+  const cached = last.bytes
+  let same = last.text !== ''
+  for (let i = 0; same && i < ID_BYTES; i++) same = cached[i] === bytes[offset + i]
+  if (same) return last.text
+  const text = format(bytes, offset)
+  cached.set(bytes.subarray(offset, offset + ID_BYTES))
+  last.text = text
+  return text
+}
+
+/** The canonical UUID text of 16 bytes at `offset`; `slot` 0 or 1 picks a reuse cache (doc, sender). */
+export function readUuid(bytes: Uint8Array, offset: number, slot: 0 | 1 = 0): string {
+  const last = lastDocOrSender[slot]
+  return last === undefined ? formatUuid(bytes, offset) : readCached(last, bytes, offset, formatUuid)
+}
+
 /** The message id text of 16 bytes at `offset`. */
 export function readMessageId(bytes: Uint8Array, offset: number): string {
-  return toHex(bytes, offset, ID_BYTES)
+  return readCached(lastMessageId, bytes, offset, (b, o) => toHex(b, o, ID_BYTES))
 }
 
 /**

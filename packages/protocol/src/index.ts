@@ -29,8 +29,11 @@ export {
   BODY_NAMESPACE,
   DEFAULT_MAX_BODY_CHARS,
   type DecodeBodyOptions,
+  type EncodeBodyOptions,
 } from './body.ts'
 export { crc32 } from './crc32.ts'
+export type { Base64Codec } from './base64-codec.ts'
+export { usePlatformCodecs, type PlatformCodecs, type Crc32Function } from './platform-codecs.ts'
 export {
   chunkFrame,
   encodeBodies,

@@ -14,11 +14,12 @@
  */
 import { positiveInteger } from './bounded-options.ts'
 import { decodeChunk } from './chunking.ts'
-import { crc32 } from './crc32.ts'
 import { createDedupWindow } from './dedup.ts'
 import { decodeEnvelope, DEFAULT_MAX_PAYLOAD_BYTES, type Envelope } from './envelope.ts'
 import { ProtocolError } from './errors.ts'
 import { isLocalOnly } from './kinds.ts'
+import { PieceStore } from './piece-store.ts'
+import { checksum } from './platform-codecs.ts'
 
 /** Bounds of a {@link Reassembler}. */
 export interface ReassemblerOptions {
@@ -82,9 +83,9 @@ interface Partial {
   readonly totalLength: number
   readonly checksum: number
   readonly firstSeenAt: number
-  // index → data; a Map because `count` comes off the wire and may be huge.
-  readonly pieces: Map<number, Uint8Array>
-  bytes: number
+  readonly store: PieceStore
+  /** False once completed, rejected or evicted (guards the last-partial shortcut in `push`). */
+  live: boolean
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -109,10 +110,19 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
   // key → partial; Map insertion order is first-chunk order, so the first entry is the oldest.
   const partials = new Map<string, Partial>()
   let totalBytes = 0
+  // Bytes of the frames granted up front (see PieceStore); kept at or below maxPartialBytes.
+  let reservedBytes = 0
+
+  // The partial the previous push touched: consecutive chunks of one message skip the key and the
+  // finished-message lookups (a live partial is never in `completed` or `rejected`).
+  let last: Partial | undefined
+  let lastKey = ''
 
   function drop(key: string, partial: Partial): void {
     partials.delete(key)
-    totalBytes -= partial.bytes
+    totalBytes -= partial.store.bytes
+    if (partial.store.frame !== undefined) reservedBytes -= partial.store.frame.length
+    partial.live = false
   }
 
   function evict(key: string, partial: Partial, reason: EvictionReason, out: Eviction[]): void {
@@ -122,13 +132,14 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
       senderId: partial.senderId,
       messageId: partial.messageId,
       reason,
-      receivedChunks: partial.pieces.size,
+      receivedChunks: partial.store.pieces.size,
       count: partial.count,
     })
   }
 
   function sweep(now: number): Eviction[] {
     const out: Eviction[] = []
+    if (partials.size === 0) return out
     for (const [key, partial] of partials) {
       if (now - partial.firstSeenAt < ttlMs) break
       evict(key, partial, 'expired', out)
@@ -144,17 +155,11 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
 
   function complete(key: string, id: Envelope, partial: Partial, evicted: Eviction[], now: number): PushResult {
     drop(key, partial)
-    if (partial.bytes !== partial.totalLength) {
-      return reject(key, id, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', `reassembled ${partial.bytes} bytes, expected ${partial.totalLength}`), evicted, now)
+    if (partial.store.bytes !== partial.totalLength) {
+      return reject(key, id, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', `reassembled ${partial.store.bytes} bytes, expected ${partial.totalLength}`), evicted, now)
     }
-    const frame = new Uint8Array(partial.totalLength)
-    let offset = 0
-    for (let i = 0; i < partial.count; i++) {
-      const piece = partial.pieces.get(i) ?? new Uint8Array(0)
-      frame.set(piece, offset)
-      offset += piece.length
-    }
-    if (crc32(frame) !== partial.checksum) {
+    const frame = partial.store.assemble()
+    if (checksum(frame) !== partial.checksum) {
       return reject(key, id, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame fails its CRC-32'), evicted, now)
     }
     let envelope: Envelope
@@ -180,15 +185,28 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
       throw new ProtocolError('PROTO_CHUNK_TOO_LARGE', `message of ${part.totalLength} bytes exceeds maxPartialBytes ${maxPartialBytes}`)
     }
     const evicted = sweep(now)
-    const key = `${chunk.docId}/${chunk.senderId}/${chunk.messageId}`
-    if (completed.has(chunk.docId, chunk.senderId, chunk.messageId, now)) return { status: 'duplicate', evicted }
-    if (rejected.has(chunk.docId, chunk.senderId, chunk.messageId, now)) return { status: 'discarded', evicted }
-    let partial = partials.get(key)
+    let key: string
+    let partial: Partial | undefined
+    if (last !== undefined && last.live && last.messageId === chunk.messageId && last.senderId === chunk.senderId && last.docId === chunk.docId) {
+      key = lastKey
+      partial = last
+    } else {
+      key = `${chunk.docId}/${chunk.senderId}/${chunk.messageId}`
+      partial = partials.get(key)
+      if (partial === undefined) {
+        if (completed.has(chunk.docId, chunk.senderId, chunk.messageId, now)) return { status: 'duplicate', evicted }
+        if (rejected.has(chunk.docId, chunk.senderId, chunk.messageId, now)) return { status: 'discarded', evicted }
+      }
+    }
     if (partial === undefined) {
+      // Grant the whole frame up front while granted frames stay within maxPartialBytes (so memory
+      // held stays under twice that bound); otherwise the store falls back to slabs.
+      const grant = reservedBytes + part.totalLength <= maxPartialBytes
+      if (grant) reservedBytes += part.totalLength
       partial = {
         docId: chunk.docId, senderId: chunk.senderId, messageId: chunk.messageId, seq: chunk.seq, flags: chunk.flags,
         count: part.count, totalLength: part.totalLength, checksum: part.checksum, firstSeenAt: now,
-        pieces: new Map(), bytes: 0,
+        store: new PieceStore(part.count, part.totalLength, grant ? new Uint8Array(part.totalLength) : undefined), live: true,
       }
       partials.set(key, partial)
     } else if (
@@ -197,30 +215,35 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
     ) {
       return reject(key, chunk, partial, new ProtocolError('PROTO_CHUNK_CONFLICT', 'chunk metadata differs from earlier chunks of the message'), evicted, now)
     }
-    const existing = partial.pieces.get(part.index)
+    const existing = partial.store.pieces.get(part.index)
     if (existing !== undefined) {
       if (sameBytes(existing, part.data)) return { status: 'duplicate', evicted }
       return reject(key, chunk, partial, new ProtocolError('PROTO_CHUNK_CONFLICT', `chunk ${part.index} arrived twice with different bytes`), evicted, now)
     }
-    if (partial.bytes + part.data.length > partial.totalLength) {
+    if (partial.store.bytes + part.data.length > partial.totalLength) {
       return reject(key, chunk, partial, new ProtocolError('PROTO_CHUNK_INTEGRITY', 'chunks carry more bytes than the total length'), evicted, now)
     }
     // Copy: the data is a view into a buffer the caller may reuse.
-    partial.pieces.set(part.index, part.data.slice())
-    partial.bytes += part.data.length
+    partial.store.add(part.index, part.data)
     totalBytes += part.data.length
-    if (partial.pieces.size === partial.count) return complete(key, chunk, partial, evicted, now)
+    last = partial
+    lastKey = key
+    if (partial.store.pieces.size === partial.count) return complete(key, chunk, partial, evicted, now)
     // Evict oldest first; the message just pushed may itself be the oldest.
-    for (const [k, p] of partials) {
-      if (partials.size <= maxPartialMessages) break
-      evict(k, p, 'max-partial-messages', evicted)
+    if (partials.size > maxPartialMessages) {
+      for (const [k, p] of partials) {
+        if (partials.size <= maxPartialMessages) break
+        evict(k, p, 'max-partial-messages', evicted)
+      }
     }
-    for (const [k, p] of partials) {
-      if (totalBytes <= maxPartialBytes) break
-      evict(k, p, 'max-partial-bytes', evicted)
+    if (totalBytes > maxPartialBytes) {
+      for (const [k, p] of partials) {
+        if (totalBytes <= maxPartialBytes) break
+        evict(k, p, 'max-partial-bytes', evicted)
+      }
     }
     if (!partials.has(key)) return { status: 'pending', receivedChunks: 0, count: part.count, evicted }
-    return { status: 'pending', receivedChunks: partial.pieces.size, count: part.count, evicted }
+    return { status: 'pending', receivedChunks: partial.store.pieces.size, count: part.count, evicted }
   }
 
   return {

@@ -29,6 +29,8 @@ export interface TurnArgvInput {
   commandTemplate?: readonly string[] | undefined
   /** Program path override (tests, or an agent outside PATH). */
   program?: string | undefined
+  /** Optional flags the resume probe found in the agent's help (e.g. copilot's --no-ask-user). */
+  optionalFlags?: readonly string[] | undefined
 }
 
 /** The effective allowlist, as posted verbatim in the announcement. */
@@ -61,7 +63,7 @@ export function buildTurnArgv(input: TurnArgvInput): string[] {
     case 'copilot': {
       const program = input.program ?? 'copilot'
       const grant = input.allTools ? ['--allow-all-tools'] : tools.flatMap((t) => ['--allow-tool', t])
-      return [program, '--session-id', input.sessionId, '--no-color', '-s', '-p', input.prompt, ...grant]
+      return [program, '--session-id', input.sessionId, '--no-color', '-s', '-p', input.prompt, ...grant, ...(input.optionalFlags ?? [])]
     }
     case 'claude': {
       const program = input.program ?? 'claude'

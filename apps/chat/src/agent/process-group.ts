@@ -33,6 +33,24 @@ export interface ProcessGroup {
 }
 
 const POLL_MS = 40
+
+/** Groups that may still run; killed if this process exits while they do (no orphaned turns). */
+const live = new Set<number>()
+let exitHookInstalled = false
+
+function installExitHook(): void {
+  if (exitHookInstalled) return
+  exitHookInstalled = true
+  process.once('exit', () => {
+    for (const pgid of live) {
+      try {
+        process.kill(-pgid, 'SIGKILL')
+      } catch {
+        // already gone
+      }
+    }
+  })
+}
 const AFTER_KILL_WAIT_MS = 2000
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
@@ -77,6 +95,10 @@ export function spawnGroup(argv: readonly string[], options: { env: NodeJS.Proce
   })
   const pgid = child.pid
   let groupGone = pgid === undefined
+  if (pgid !== undefined) {
+    live.add(pgid)
+    installExitHook()
+  }
   const exited = new Promise<LeaderExit>((resolve) => {
     child.once('error', (err: NodeJS.ErrnoException) => {
       if (child.pid === undefined) {
@@ -96,16 +118,25 @@ export function spawnGroup(argv: readonly string[], options: { env: NodeJS.Proce
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ESRCH') {
         groupGone = true
+        live.delete(pgid)
         return false
       }
       throw err
     }
   }
 
+  /** True while a member runs; once none does (zombies included), the group is never signalled again. */
+  function running(): boolean {
+    if (signalGroup(0) && pgid !== undefined && hasRunningMember(pgid)) return true
+    groupGone = true
+    if (pgid !== undefined) live.delete(pgid)
+    return false
+  }
+
   async function waitGone(ms: number): Promise<boolean> {
     const deadline = Date.now() + ms
     for (;;) {
-      if (!(signalGroup(0) && pgid !== undefined && hasRunningMember(pgid))) return true
+      if (!running()) return true
       if (Date.now() >= deadline) return false
       await sleep(POLL_MS)
     }
@@ -116,7 +147,7 @@ export function spawnGroup(argv: readonly string[], options: { env: NodeJS.Proce
     stdout: child.stdout,
     stderr: child.stderr,
     exited,
-    isAlive: () => signalGroup(0) && pgid !== undefined && hasRunningMember(pgid),
+    isAlive: running,
     async terminate(graceMs) {
       if (!signalGroup('SIGTERM')) return undefined
       if (await waitGone(graceMs)) return 'SIGTERM'

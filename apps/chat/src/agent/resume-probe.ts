@@ -22,6 +22,15 @@ function helpText(program: string, env: NodeJS.ProcessEnv): Promise<string> {
 }
 
 /**
+ * Flags used when the agent's help lists them: `--no-ask-user` keeps a print-mode turn from
+ * blocking on a question nobody at the phone can answer.
+ */
+const OPTIONAL_FLAGS: Readonly<Record<Exclude<AgentKind, 'command'>, readonly string[]>> = {
+  copilot: ['--no-ask-user'],
+  claude: [],
+}
+
+/**
  * Resolves when the agent supports a pinned, resumable session id; throws `CHAT_AGENT_NO_RESUME`
  * (exit 5) otherwise, including when the program is not found.
  */
@@ -30,12 +39,12 @@ export async function probeResumeSupport(input: {
   program?: string | undefined
   commandTemplate?: readonly string[] | undefined
   env: NodeJS.ProcessEnv
-}): Promise<void> {
+}): Promise<{ optionalFlags: string[] }> {
   if (input.agent === 'command') {
     if (!(input.commandTemplate ?? []).some((el) => el.includes('{sessionId}'))) {
       throw new ChatError('CHAT_AGENT_NO_RESUME', '--agent-command has no {sessionId}: the agent could not resume one session across turns')
     }
-    return
+    return { optionalFlags: [] }
   }
   const program = input.program ?? input.agent
   let help: string
@@ -49,4 +58,5 @@ export async function probeResumeSupport(input: {
   if (missing.length > 0) {
     throw new ChatError('CHAT_AGENT_NO_RESUME', `${program} does not list ${missing.join(', ')} in --help: it cannot resume a pinned session; upgrade it`)
   }
+  return { optionalFlags: OPTIONAL_FLAGS[input.agent].filter((flag) => new RegExp(`(^|\\s)${flag}(\\s|=|,|$)`, 'm').test(help)) }
 }

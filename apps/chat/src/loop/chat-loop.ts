@@ -1,11 +1,13 @@
 /**
- * The running chat: reads the events stream, gates each message, answers control phrases at once,
- * queues prompts, runs one turn at a time, and posts redacted, chunked output after re-checking the
- * group's membership before every chunk. Resolves to the exit code.
+ * The running chat: reads the events stream (and browser consoles), gates each message, answers
+ * control phrases at once, queues prompts, runs one turn at a time, and posts redacted, chunked
+ * output after re-checking the group's membership before every chunk. Resolves to the exit code.
  */
 import { buildTurnArgv, effectiveAllowlist } from '../agent/argv.ts'
 import { runTurn, type TurnResult } from '../agent/turn-runner.ts'
 import type { ChatConfig } from '../config.ts'
+import { chatIdForGroup, consoleInputFromBody, isEnvelopeBody } from '../console/chat-envelopes.ts'
+import type { ConsolePort } from '../console/console-port.ts'
 import { parseControl } from '../control.ts'
 import { ChatError, exitCodeOf } from '../errors.ts'
 import { EXIT_CODES, type ExitCode } from '../exit-codes.ts'
@@ -13,15 +15,15 @@ import type { Redactor } from '../redact/redactor.ts'
 import type { PreparedChat } from '../setup.ts'
 import { parseInbound } from '../signal/inbound.ts'
 import { saveChatState } from '../state/chat-state.ts'
-import { backoffDelay, pause } from './backoff.ts'
-import { chunkReply } from './chunker.ts'
+import { pause } from './backoff.ts'
 import type { DaemonHealth } from './daemon-health.ts'
 import { gate, type GateRejection } from './gate.ts'
 import { createInbox, type InboxItem } from './inbox.ts'
 import { checkMembership } from './membership.ts'
-import { announcement, failureText, formatDuration, lastBytes, statusText } from './messages.ts'
-import { advanceReceipt, RECEIPT_EMOJI, type ReceiptState } from './receipts.ts'
-import { createSentTimestamps } from './sent-timestamps.ts'
+import { announcement, formatDuration, statusText } from './messages.ts'
+import { createPoster } from './poster.ts'
+import { advanceReceipt, isFinalReceipt, RECEIPT_EMOJI, type ReceiptState } from './receipts.ts'
+import { reportTurn } from './turn-report.ts'
 
 /** Timings, all overridable by tests. */
 export interface ChatTiming {
@@ -45,10 +47,11 @@ export const DEFAULT_TIMING: ChatTiming = {
 /** What the loop reports to an observer (the terminal, tests). */
 export type ChatEvent =
   | { type: 'ready'; groupId: string; sessionId: string }
-  | { type: 'ignored'; reason: GateRejection }
+  | { type: 'ignored'; reason: GateRejection | 'envelope-body' }
   | { type: 'posted'; text: string; timestamp: number }
   | { type: 'withheld'; reason: string; remaining: number }
-  | { type: 'receipt'; target: number; state: ReceiptState }
+  /** `target`: the Signal timestamp of the message, or the console input's ref. */
+  | { type: 'receipt'; target: number | string; state: ReceiptState }
   | { type: 'turn-started'; turn: number; prompt: string }
   | { type: 'turn-ended'; turn: number; outcome: TurnResult['outcome'] }
   | { type: 'events-connected' }
@@ -62,32 +65,25 @@ export interface ChatLoopDeps {
   stop?: AbortSignal | undefined
   cwd?: string | undefined
   observe?: ((event: ChatEvent) => void | Promise<void>) | undefined
+  console?: ConsolePort | undefined
 }
 
-interface Running {
-  turn: number
-  startedAt: number
-  outputBytes: number
-  abort: AbortController
-  item: Queued
-}
-
-type Queued = InboxItem & { receipt: ReceiptState | undefined }
+/** Where an accepted message came from: a Signal message (reactions) or a console line (statuses). */
+type Origin = { kind: 'signal'; author: string; timestamp: number } | { kind: 'console'; ref: string }
+type Queued = InboxItem & { origin: Origin; receipt: ReceiptState | undefined }
 
 /** Runs the chat until an operator stops it, the local process is told to stop, or the daemon is lost. */
 export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: ChatLoopDeps): Promise<ExitCode> {
   const { signal, account, state } = chat
   const { redactor, health, timing, log } = deps
-  const sent = createSentTimestamps()
-  /** Sends not answered yet: the echo of one can arrive before its timestamp is known. */
-  const inflight = new Set<Promise<number>>()
   const inbox = createInbox(config.inboxCapacity)
   const operators = new Set(config.operators)
   const allowed = new Set([...config.operators, account])
+  const chatId = chatIdForGroup(state.groupId)
   const allowlist = effectiveAllowlist(config.agent, config.allowTools, config.allTools)
   const life = new AbortController() // aborted when the loop ends, for any reason
-  let running: Running | undefined
-  let membership: { at: number; ok: boolean } | undefined
+  let running: { turn: number; startedAt: number; outputBytes: number; item: Queued | undefined } | undefined
+  let runningAbort: AbortController | undefined
   let wake: (() => void) | undefined
   let finish: ((code: ExitCode) => void) | undefined
   const finished = new Promise<ExitCode>((resolve) => (finish = resolve))
@@ -96,44 +92,50 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
   const observe = async (event: ChatEvent) => {
     await deps.observe?.(event)
   }
+  const poster = createPoster({
+    signal,
+    groupId: state.groupId,
+    allowed,
+    health,
+    membershipBaseMs: timing.membershipBaseMs,
+    membershipMaxMs: timing.membershipMaxMs,
+    log,
+    onWithheld: (reason, remaining) => observe({ type: 'withheld', reason, remaining }),
+    onPosted: (text, timestamp) => observe({ type: 'posted', text, timestamp }),
+  })
 
-  /** Posts `text` (already redacted) chunk by chunk, each after a passing membership check. */
-  async function post(text: string, abort: AbortSignal): Promise<boolean> {
-    const chunks = chunkReply(text)
-    for (const [i, chunk] of chunks.entries()) {
-      for (let attempt = 0; ; attempt++) {
-        if (abort.aborted) return false
-        const m = await health.call('listGroups', () => signal.groupMembership(state.groupId), abort)
-        const verdict = checkMembership(m, allowed)
-        membership = { at: Date.now(), ok: verdict.ok }
-        if (verdict.ok) break
-        const delay = backoffDelay(attempt, { baseMs: timing.membershipBaseMs, maxMs: timing.membershipMaxMs })
-        log(`membership check failed (${verdict.reason}): withholding ${chunks.length - i} message(s); checking again in ${formatDuration(delay)}`)
-        await observe({ type: 'withheld', reason: verdict.reason, remaining: chunks.length - i })
-        await pause(delay, abort)
-      }
-      const sending = health.call('send', () => signal.sendGroup(state.groupId, chunk), abort)
-      inflight.add(sending)
-      const timestamp = await sending.finally(() => inflight.delete(sending))
-      sent.remember(timestamp)
-      await observe({ type: 'posted', text: chunk, timestamp })
-    }
-    return true
+  /** Tells the group and every console; `text` is redacted here. */
+  async function say(text: string, abort: AbortSignal, turn?: number): Promise<void> {
+    const clean = await redactor.redact(text)
+    deps.console?.emit({ kind: 'chat-reply', text: clean, turn })
+    await poster.post(clean, abort)
   }
 
-  /** Posts and logs instead of throwing: a failed notice must not end the chat. */
-  function postSoon(text: string): void {
+  /** Posts a short notice to the group in the background (redacted); failures are logged. */
+  function tellGroup(text: string): void {
     void redactor
       .redact(text)
-      .then((clean) => post(clean, life.signal))
+      .then((clean) => poster.post(clean, life.signal))
       .catch((err: unknown) => onBackgroundError('post', err))
+  }
+
+  /** Answers one origin only: the group for phones, the console line for a console. */
+  function answer(origin: Origin, text: string): void {
+    if (origin.kind === 'signal') return tellGroup(text)
+    void redactor.redact(text).then((clean) => deps.console?.emit({ kind: 'chat-status', ref: origin.ref, state: 'info', text: clean }))
   }
 
   async function setReceipt(item: Queued, to: ReceiptState): Promise<void> {
     item.receipt = advanceReceipt(item.receipt, to)
+    const origin = item.origin
+    if (origin.kind === 'console') {
+      deps.console?.emit({ kind: 'chat-status', ref: origin.ref, state: to })
+      await observe({ type: 'receipt', target: origin.ref, state: to })
+      return
+    }
     try {
-      await health.call('sendReaction', () => signal.react(state.groupId, { author: item.author, timestamp: item.timestamp }, RECEIPT_EMOJI[to]), life.signal)
-      await observe({ type: 'receipt', target: item.timestamp, state: to })
+      await health.call('sendReaction', () => signal.react(state.groupId, { author: origin.author, timestamp: origin.timestamp }, RECEIPT_EMOJI[to]), life.signal)
+      await observe({ type: 'receipt', target: origin.timestamp, state: to })
     } catch (err) {
       onBackgroundError('reaction', err)
     }
@@ -148,6 +150,7 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
   }
 
   function status(): string {
+    const check = poster.lastCheck()
     return statusText({
       sessionId: state.sessionId,
       turn: state.turns,
@@ -155,26 +158,18 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
       allowlist,
       queued: inbox.size,
       capacity: inbox.capacity,
-      membership: membership === undefined ? undefined : { agoMs: Date.now() - membership.at, ok: membership.ok },
+      membership: check === undefined ? undefined : { agoMs: Date.now() - check.at, ok: check.ok },
     })
   }
 
-  async function onInbound(data: string): Promise<void> {
-    const msg = parseInbound(data)
-    if (msg === undefined) return
-    if (msg.origin === 'sync' && inflight.size > 0) await Promise.allSettled(inflight)
-    const verdict = gate(msg, { account, groupId: state.groupId, operators, isOwnPost: (t) => sent.has(t) })
-    if (!verdict.accepted) {
-      if (verdict.reason !== 'other-group' && verdict.reason !== 'own-post') log(`ignored a message: ${verdict.reason}`)
-      await observe({ type: 'ignored', reason: verdict.reason })
-      return
-    }
-    const action = parseControl(verdict.text)
-    if (action.kind === 'status') return postSoon(status())
+  /** Control phrases first, then the queue: the same path for phones and consoles. */
+  async function onAccepted(text: string, origin: Origin): Promise<void> {
+    const action = parseControl(text)
+    if (action.kind === 'status') return answer(origin, status())
     if (action.kind === 'cancel') {
-      if (running === undefined) return postSoon('nothing is running.')
+      if (running === undefined) return answer(origin, 'nothing is running.')
       log(`cancel: killing turn ${running.turn}`)
-      running.abort.abort()
+      runningAbort?.abort()
       return
     }
     if (action.kind === 'stop') {
@@ -182,14 +177,42 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
       void end(EXIT_CODES.ok, undefined, { leave: true })
       return
     }
-    const item: Queued = { text: action.text, author: verdict.sender, timestamp: msg.timestamp, receipt: undefined }
+    const item: Queued = { text: action.text, author: origin.kind === 'signal' ? origin.author : 'console', timestamp: origin.kind === 'signal' ? origin.timestamp : 0, origin, receipt: undefined }
     const offer = inbox.offer(item)
     if (!offer.taken) {
       log('queue full: a message was not taken')
-      return postSoon(`queue full (${inbox.capacity} waiting), message not taken: send it again later.`)
+      if (origin.kind === 'console') deps.console?.emit({ kind: 'chat-status', ref: origin.ref, state: 'rejected', text: `queue full (${inbox.capacity} waiting), message not taken` })
+      else answer(origin, `queue full (${inbox.capacity} waiting), message not taken: send it again later.`)
+      return
     }
+    deps.console?.emit({ kind: 'chat-prompt', text: await redactor.redact(action.text), from: origin.kind === 'signal' ? 'phone' : 'console', ref: origin.kind === 'signal' ? String(origin.timestamp) : origin.ref })
+    if (origin.kind === 'console') tellGroup(`[console] ${action.text}`)
     await setReceipt(item, 'queued')
     wake?.()
+  }
+
+  async function onInbound(data: string): Promise<void> {
+    const msg = parseInbound(data)
+    if (msg === undefined) return
+    if (msg.origin === 'sync') await poster.settled()
+    const verdict = gate(msg, { account, groupId: state.groupId, operators, isOwnPost: poster.isOwnPost })
+    if (!verdict.accepted) {
+      if (verdict.reason !== 'other-group' && verdict.reason !== 'own-post') log(`ignored a message: ${verdict.reason}`)
+      await observe({ type: 'ignored', reason: verdict.reason })
+      return
+    }
+    let text = verdict.text
+    if (isEnvelopeBody(text)) {
+      // Machine traffic, never a prompt as such: only a whole chat-prompt/chat-control for this chat counts.
+      try {
+        text = consoleInputFromBody(text, chatId).text
+      } catch (err) {
+        log(`ignored an e2e-col body: ${(err as Error).message}`)
+        await observe({ type: 'ignored', reason: 'envelope-body' })
+        return
+      }
+    }
+    await onAccepted(text, { kind: 'signal', author: verdict.sender, timestamp: msg.timestamp })
   }
 
   async function runOne(item: Queued | undefined, prompt: string): Promise<void> {
@@ -197,7 +220,8 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
     const abort = new AbortController()
     const onLife = () => abort.abort()
     life.signal.addEventListener('abort', onLife, { once: true })
-    running = { turn, startedAt: Date.now(), outputBytes: 0, abort, item: item ?? { text: prompt, author: account, timestamp: 0, receipt: undefined } }
+    running = { turn, startedAt: Date.now(), outputBytes: 0, item }
+    runningAbort = abort
     try {
       if (item !== undefined) await setReceipt(item, 'running')
       await observe({ type: 'turn-started', turn, prompt })
@@ -211,6 +235,7 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
         sessionStarted: state.sessionStarted,
         commandTemplate: config.agentCommand,
         program: config.agentProgram,
+        optionalFlags: chat.agentFlags,
       })
       const result = await runTurn({
         argv,
@@ -233,31 +258,14 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
       log(`turn ${turn} ${result.outcome} after ${formatDuration(result.durationMs)}`)
       await observe({ type: 'turn-ended', turn, outcome: result.outcome })
       if (life.signal.aborted) return
-      if (result.outcome === 'cancelled') {
-        if (item !== undefined) await setReceipt(item, 'cancelled')
-        return postSoon(`turn ${turn} cancelled; the chat goes on.`)
-      }
-      if (result.outcome === 'ok') {
-        const cut = result.droppedStdoutBytes > 0 ? `\n[… ${result.droppedStdoutBytes} more bytes of output not posted]` : ''
-        const reply = (await redactor.redact(result.stdout)) + cut
-        if (item !== undefined) await setReceipt(item, 'done')
-        await post(reply.trim() === '' ? `turn ${turn}: (no output)` : reply, abort.signal)
-        return
-      }
-      const how =
-        result.outcome === 'timeout'
-          ? `killed after the turn timeout (${formatDuration(config.turnTimeoutMs ?? 0)})`
-          : result.spawnError !== undefined
-            ? `the agent could not start (${result.spawnError})`
-            : result.signal !== null
-              ? `the agent was killed by ${result.signal}`
-              : `the agent exited with status ${result.exitCode}`
-      if (item !== undefined) await setReceipt(item, 'failed')
-      const tail = lastBytes(await redactor.redact(result.tail), 1200)
-      await post(await redactor.redact(failureText(turn, how, tail)), abort.signal)
+      const report = await reportTurn(result, turn, redactor, config.turnTimeoutMs)
+      if (item !== undefined) await setReceipt(item, report.receipt)
+      // A cancelled turn's notice is posted even though its own abort signal fired.
+      await say(report.text, report.receipt === 'cancelled' ? life.signal : abort.signal, turn)
     } finally {
       life.signal.removeEventListener('abort', onLife)
       running = undefined
+      runningAbort = undefined
     }
   }
 
@@ -308,6 +316,12 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
     }
   }
 
+  async function consoleInputs(port: ConsolePort): Promise<void> {
+    for await (const input of port.inputs(life.signal)) {
+      await onAccepted(input.text, { kind: 'console', ref: input.ref }).catch((err: unknown) => onBackgroundError('console input', err))
+    }
+  }
+
   async function turnSettled(): Promise<void> {
     for (;;) {
       if (running === undefined) return
@@ -317,35 +331,43 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
 
   /** Ends the chat once: kills and reaps the running turn, settles receipts, optionally leaves. */
   function end(code: ExitCode, why: string | undefined, options: { leave?: boolean } = {}): Promise<void> {
-    ending ??= (async () => {
-      if (why !== undefined) log(why)
-      const turn = running
-      const waiting = inbox.drain() as Queued[]
-      life.abort()
-      // The turn's runner kills the tree on abort; wait for it to be reaped before going on.
-      await turnSettled()
-      if (code !== EXIT_CODES.daemonLost) {
-        for (const item of [...(turn?.item.timestamp ? [turn.item] : []), ...waiting]) {
-          if (item.receipt !== undefined && item.receipt !== 'cancelled' && item.receipt !== 'done' && item.receipt !== 'failed') {
-            item.receipt = advanceReceipt(item.receipt, 'cancelled')
-            const reacted = await signal.react(state.groupId, { author: item.author, timestamp: item.timestamp }, RECEIPT_EMOJI.cancelled).then(() => true, () => false)
-            if (reacted) await observe({ type: 'receipt', target: item.timestamp, state: 'cancelled' })
-          }
-        }
-      }
-      if (options.leave === true) {
-        try {
-          const m = await signal.groupMembership(state.groupId)
-          if (checkMembership(m, allowed).ok) sent.remember(await signal.sendGroup(state.groupId, 'stopped: the agent is killed and this chat is over. Bye.'))
-          await signal.quitGroup(state.groupId)
-          log('left the group')
-        } catch (err) {
-          log(`could not leave the group cleanly: ${(err as Error).message}`)
-        }
-      }
-      finish?.(code)
-    })()
+    ending ??= settle(code, why, options)
+      .catch((err: unknown) => log(`shutdown incomplete: ${err instanceof Error ? err.message : String(err)}`))
+      .finally(() => finish?.(code))
     return ending
+  }
+
+  async function settle(code: ExitCode, why: string | undefined, options: { leave?: boolean }): Promise<void> {
+    if (why !== undefined) log(why)
+    const current = running?.item
+    const waiting = inbox.drain() as Queued[]
+    life.abort()
+    // The runner kills the tree on abort; wait until it is reaped before going on.
+    await turnSettled()
+    if (code !== EXIT_CODES.daemonLost) {
+      for (const item of [...(current === undefined ? [] : [current]), ...waiting]) {
+        if (item.receipt === undefined || isFinalReceipt(item.receipt)) continue
+        item.receipt = advanceReceipt(item.receipt, 'cancelled')
+        const origin = item.origin
+        if (origin.kind === 'console') deps.console?.emit({ kind: 'chat-status', ref: origin.ref, state: 'cancelled' })
+        else {
+          const reacted = await signal.react(state.groupId, { author: origin.author, timestamp: origin.timestamp }, RECEIPT_EMOJI.cancelled).then(() => true, () => false)
+          if (reacted) await observe({ type: 'receipt', target: origin.timestamp, state: 'cancelled' })
+        }
+      }
+    }
+    if (options.leave === true) {
+      try {
+        if (checkMembership(await signal.groupMembership(state.groupId), allowed).ok) {
+          await signal.sendGroup(state.groupId, 'stopped: the agent is killed and this chat is over. Bye.')
+        }
+        await signal.quitGroup(state.groupId)
+        log('left the group')
+      } catch (err) {
+        log(`could not leave the group cleanly: ${(err as Error).message}`)
+      }
+    }
+    deps.console?.emit({ kind: 'chat-status', ref: undefined, state: 'info', text: 'the chat has ended' })
   }
 
   const onStop = () => void end(EXIT_CODES.ok, `stopping (local signal); resume later with --resume ${state.groupId}`)
@@ -353,6 +375,7 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
   deps.stop?.addEventListener('abort', onStop, { once: true })
 
   void events()
+  if (deps.console !== undefined) void consoleInputs(deps.console).catch((err: unknown) => onBackgroundError('console', err))
   try {
     await observe({ type: 'ready', groupId: state.groupId, sessionId: state.sessionId })
     const text = announcement({
@@ -364,10 +387,8 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
       inboxCapacity: inbox.capacity,
       resumedAtTurn: chat.resumed ? state.turns : undefined,
     })
-    await post(await redactor.redact(text), life.signal)
-    void worker(chat.resumed ? undefined : state.topic).catch((err: unknown) => {
-      void end(exitCodeOf(err) === EXIT_CODES.daemonLost ? EXIT_CODES.daemonLost : EXIT_CODES.setup, `turn loop failed: ${(err as Error).message}`)
-    })
+    await say(text, life.signal)
+    void worker(chat.resumed ? undefined : state.topic)
   } catch (err) {
     void end(exitCodeOf(err) === EXIT_CODES.daemonLost ? EXIT_CODES.daemonLost : EXIT_CODES.setup, (err as Error).message)
   }

@@ -7,7 +7,10 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client'
 export function createMetrics() {
   const registry = new Registry()
   const r = [registry]
+  // The replica's sync answers are counted by the responders; the gauge reads them when scraped.
+  const replicaSyncSource = { read: () => ({ answered: 0, suppressed: 0, askedBack: 0 }) }
   return {
+    replicaSyncSource,
     registry,
     envelopesIn: new Counter({ name: 'e2e_col_envelopes_in_total', help: 'Valid envelopes received from browsers, by kind', labelNames: ['kind'], registers: r }),
     envelopesOut: new Counter({ name: 'e2e_col_envelopes_out_total', help: 'Envelopes delivered to browsers from Signal, by kind', labelNames: ['kind'], registers: r }),
@@ -25,6 +28,19 @@ export function createMetrics() {
     sendFailures: new Counter({ name: 'e2e_col_send_failures_total', help: 'Sends given up, by outcome', labelNames: ['outcome'], registers: r }),
     rateLimited: new Counter({ name: 'e2e_col_send_rate_limited_total', help: 'Send answers that asked to slow down', registers: r }),
     sendLatency: new Histogram({ name: 'e2e_col_send_latency_seconds', help: 'Duration of successful send calls', buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: r }),
+    replaysAcked: new Counter({ name: 'e2e_col_replays_acked_total', help: 'Browser envelopes already on Signal, acknowledged again without a second send', registers: r }),
+    replicaSync: new Gauge({
+      name: 'e2e_col_replica_sync_total',
+      help: "The replica's answers to the group's sync-requests, by outcome (answered, suppressed, asked-back)",
+      labelNames: ['outcome'],
+      registers: r,
+      collect() {
+        const s = replicaSyncSource.read()
+        this.set({ outcome: 'answered' }, s.answered)
+        this.set({ outcome: 'suppressed' }, s.suppressed)
+        this.set({ outcome: 'asked-back' }, s.askedBack)
+      },
+    }),
     connections: new Gauge({ name: 'e2e_col_open_connections', help: 'Open browser WebSockets per document', labelNames: ['doc'], registers: r }),
   }
 }

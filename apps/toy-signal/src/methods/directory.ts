@@ -2,7 +2,6 @@
  * Methods about the daemon and who is on Signal: `version`, `listAccounts`, `getUserStatus`.
  * @see reference `signal-cli-wire.md` §4.6–4.8
  */
-import type { ToySignalState } from '../state.ts'
 import type { MethodDefinition } from './context.ts'
 import { listParam } from './params.ts'
 
@@ -18,17 +17,12 @@ export const listAccountsMethod: MethodDefinition = {
   run: (ctx) => ctx.state.accounts.map((number) => ({ number })),
 }
 
-function isRegistered(state: ToySignalState, number: string): boolean {
-  if (state.isAccount(number)) return true
-  return [...state.groups.values()].some((g) => g.members.includes(number) || g.formerMembers.has(number))
-}
-
 /** `getUserStatus`: one entry per recipient; `uuid` always present (null when unregistered). */
 export const getUserStatusMethod: MethodDefinition = {
   routing: 'account',
   run(ctx) {
     return listParam(ctx.params, 'recipient', 'recipients').map((recipient) => {
-      const registered = isRegistered(ctx.state, recipient)
+      const registered = ctx.state.isRegistered(recipient)
       return { recipient, number: recipient, uuid: registered ? ctx.state.uuidOf(recipient) : null, isRegistered: registered }
     })
   },

@@ -7,7 +7,7 @@ import { RPC_CODES, RpcFailure } from '../rpc-failure.ts'
 import type { ToySignalState } from '../state.ts'
 
 /** `type` values of one send result. */
-export type SendResultType = 'SUCCESS' | 'RATE_LIMIT_FAILURE' | 'IDENTITY_FAILURE' | 'NETWORK_FAILURE'
+export type SendResultType = 'SUCCESS' | 'UNREGISTERED_FAILURE' | 'RATE_LIMIT_FAILURE' | 'IDENTITY_FAILURE' | 'NETWORK_FAILURE'
 
 /** One entry of `results`. `groupId` only for group sends; token/retryAfterSeconds only when rate-limited. */
 export interface SendResultEntry {

@@ -4,11 +4,11 @@
  * @see reference `signal-cli-wire.md` §4.1, §6
  */
 import { incomingMessage, sentMessageSync, type MessageContent } from '../envelopes.ts'
-import { internalError, userError } from '../rpc-failure.ts'
+import { internalError, RpcFailure, userError } from '../rpc-failure.ts'
 import type { ToyGroup } from '../state.ts'
 import type { MethodContext, MethodDefinition } from './context.ts'
 import { flagParam, listParam, numberParam, stringParam } from './params.ts'
-import { resultEntry, settleSend, type SendResultEntry } from './send-results.ts'
+import { resultEntry, settleSend, type SendResultEntry, type SendResultType } from './send-results.ts'
 import { findGroup, resolveRecipient } from './targets.ts'
 
 /** Where one send goes, after validation. */
@@ -33,35 +33,43 @@ function readResolvedTargets(ctx: MethodContext, groupIds: string[], raw: string
     return group
   })
   const recipients = [...new Set(raw.map((r) => resolveRecipient(ctx.state, r)))]
+  // Direct recipients are resolved up front, so an unknown one fails the whole call; group members
+  // are already resolved and fail one by one (UNREGISTERED_FAILURE) instead.
   for (const number of recipients) {
-    if (!isKnownUser(ctx, number)) throw userError(`The user ${number} is not registered.`)
+    if (!ctx.state.isRegistered(number)) throw userError(`The user ${number} is not registered.`)
   }
   return { groups, recipients }
 }
 
-/** The toy's "registered users": its accounts and every number that is in one of its groups. */
-function isKnownUser(ctx: MethodContext, number: string): boolean {
-  if (ctx.state.isAccount(number)) return true
-  return [...ctx.state.groups.values()].some((g) => g.members.includes(number) || g.formerMembers.has(number))
-}
-
 /**
- * Sends `content` to the targets: computes per-recipient results (honouring the rate-limit fault),
- * applies the all-failed rule, then delivers to every successful local recipient plus the sync copy.
+ * Sends `content` to the targets: computes per-recipient results (unregistered group members, then
+ * the identity and rate-limit faults), applies the all-failed rule, then delivers to every
+ * successful local recipient plus the sync copy. The `failNextSendsWith` fault fails the whole call
+ * first, as a server 413/429 does before anything is sent.
  */
 export function sendToTargets(ctx: MethodContext, targets: SendTargets, build: (timestamp: number) => MessageContent) {
+  const sendError = ctx.faults.takeSendError()
+  if (sendError !== undefined) throw new RpcFailure(sendError.code, sendError.message)
   const rateLimit = ctx.faults.takeRateLimit()
+  const identity = ctx.faults.takeIdentityFailure()
   const timestamp = ctx.state.nextTimestamp()
   const content = build(timestamp)
   let limited = 0
-  const entry = (number: string, groupId: string | undefined): SendResultEntry => {
-    const hit = rateLimit !== undefined && (rateLimit.mode === 'all-failed' || limited === 0)
-    if (hit) limited += 1
-    return resultEntry(ctx.state, number, hit ? 'RATE_LIMIT_FAILURE' : 'SUCCESS', {
-      groupId,
-      retryAfterSeconds: rateLimit?.retryAfterSeconds,
-    })
+  let untrusted = 0
+  const typeFor = (number: string): SendResultType => {
+    if (!ctx.state.isRegistered(number)) return 'UNREGISTERED_FAILURE'
+    if (identity !== undefined && (identity === 'all-failed' || untrusted === 0)) {
+      untrusted += 1
+      return 'IDENTITY_FAILURE'
+    }
+    if (rateLimit !== undefined && (rateLimit.mode === 'all-failed' || limited === 0)) {
+      limited += 1
+      return 'RATE_LIMIT_FAILURE'
+    }
+    return 'SUCCESS'
   }
+  const entry = (number: string, groupId: string | undefined): SendResultEntry =>
+    resultEntry(ctx.state, number, typeFor(number), { groupId, retryAfterSeconds: rateLimit?.retryAfterSeconds })
   const results: SendResultEntry[] = []
   for (const group of targets.groups) {
     for (const member of group.members) if (member !== ctx.account) results.push(entry(member, group.id))

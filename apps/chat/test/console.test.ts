@@ -1,0 +1,87 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { ConsoleInput, ConsoleOutput, ConsolePort } from '../src/console/console-port.ts'
+import { chatArgv, configFor, createWorld, startChat, until, type World } from './harness.ts'
+
+let world: World
+afterEach(async () => {
+  await world?.close()
+})
+
+/** An in-memory console: what a sidecar connection would carry as chat-* envelopes. */
+function memoryConsole(): ConsolePort & { type(text: string, ref: string): void; out: ConsoleOutput[] } {
+  const queue: ConsoleInput[] = []
+  let notify: (() => void) | undefined
+  const out: ConsoleOutput[] = []
+  return {
+    out,
+    type(text, ref) {
+      queue.push({ text, ref })
+      notify?.()
+    },
+    emit: (o) => void out.push(o),
+    async *inputs(signal) {
+      while (!signal.aborted) {
+        const next = queue.shift()
+        if (next !== undefined) {
+          yield next
+          continue
+        }
+        await new Promise<void>((resolve) => {
+          notify = resolve
+          signal.addEventListener('abort', () => resolve(), { once: true })
+        })
+      }
+    },
+  }
+}
+
+describe('browser console', () => {
+  it('a console prompt drives a turn through the same queue and gets chat-status receipts and a chat-reply', async () => {
+    world = await createWorld()
+    const browser = memoryConsole()
+    const chat = startChat(world, configFor(world, chatArgv('echo topic')), { deps: { console: browser } })
+    const { groupId, sessionId } = await chat.ready
+    await chat.events.next('turn-ended', (e) => e.turn === 1)
+
+    browser.type('echo from the browser', 'm1')
+    await chat.events.next('receipt', (e) => e.target === 'm1' && e.state === 'done')
+    await until(() => browser.out.some((o) => o.kind === 'chat-reply' && o.text.includes('prompt=echo from the browser')))
+    expect(browser.out.filter((o) => o.kind === 'chat-status' && o.ref === 'm1').map((o) => (o as { state: string }).state)).toEqual(['queued', 'running', 'done'])
+    expect(browser.out).toContainEqual({ kind: 'chat-prompt', text: 'echo from the browser', from: 'console', ref: 'm1' })
+    // Phones see the console's prompt and the reply too.
+    await chat.events.next('posted', (e) => e.text === '[console] echo from the browser')
+    await chat.events.next('posted', (e) => e.text.includes('prompt=echo from the browser'))
+    expect(world.agentRuns().map((r) => r.sessionId)).toEqual([sessionId, sessionId])
+
+    // A phone prompt is lifted for the console, so it shows the whole conversation.
+    await world.say(groupId, 'echo from the phone')
+    await until(() => browser.out.some((o) => o.kind === 'chat-prompt' && o.from === 'phone' && o.text === 'echo from the phone'))
+
+    browser.type('status', 'm2')
+    await until(() => browser.out.some((o) => o.kind === 'chat-status' && o.ref === 'm2' && o.state === 'info' && (o.text ?? '').includes(sessionId)))
+    browser.type('stop', 'm3')
+    expect(await chat.exit).toBe(0)
+  })
+})
+
+describe('e2e-col bodies in the chat group', () => {
+  it('runs a chat-prompt envelope an operator’s sidecar posted, and never runs other envelope bodies', async () => {
+    const { encodeBody, encodeEnvelope } = await import('@e2e-col/protocol')
+    const { chatIdForGroup } = await import('../src/console/chat-envelopes.ts')
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('echo topic')))
+    const { groupId } = await chat.ready
+    await chat.events.next('turn-ended', (e) => e.turn === 1)
+    const body = (kind: 'chat-prompt' | 'update', text: string) =>
+      encodeBody(encodeEnvelope({ kind, flags: 0, docId: chatIdForGroup(groupId), senderId: '0b7e4a52-4c1d-4a9e-8f41-6a2d1c3b4e5f', messageId: 'b'.repeat(32), seq: 0, payload: new TextEncoder().encode(JSON.stringify({ text })) }))
+    await world.say(groupId, body('update', 'echo must not run'))
+    await chat.events.next('ignored', (e) => e.reason === 'envelope-body')
+    await world.say(groupId, 'e2e-col:v1:not-base64!!')
+    await until(() => chat.events.events.filter((e) => e.type === 'ignored' && e.reason === 'envelope-body').length === 2)
+    await world.say(groupId, body('chat-prompt', 'echo from a sidecar'))
+    await chat.events.next('posted', (e) => e.text.includes('prompt=echo from a sidecar'))
+    expect(world.agentRuns().map((r) => r.prompt)).toEqual(['echo topic', 'echo from a sidecar'])
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+})

@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import * as Y from 'yjs'
+import { StoreError } from '../errors.ts'
+import { DEFAULT_COMPACTION } from './compaction.ts'
+import { loadReplica } from './replica.ts'
+import { openReplicaStore, type ReplicaStore } from './store.ts'
+
+const DOC = '0190a6c8-1111-4222-8333-444455556666'
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-col-replica-unit-'))
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+function open(dir: string): ReplicaStore {
+  const store = openReplicaStore(dir)
+  onTestFinished(() => store.close())
+  return store
+}
+
+/** A seeded editing session: `n` small updates (inserts and deletes) from one client. */
+function editingSession(n: number, seed: number): { updates: Uint8Array[]; doc: Y.Doc } {
+  const doc = new Y.Doc()
+  doc.clientID = seed
+  const text = doc.getText('t')
+  const updates: Uint8Array[] = []
+  doc.on('update', (u: Uint8Array) => updates.push(u))
+  let x = seed
+  const rnd = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648)
+  for (let i = 0; i < n; i++) {
+    if (text.length > 20 && rnd() < 0.25) text.delete(Math.floor(rnd() * (text.length - 5)), 1 + Math.floor(rnd() * 4))
+    else text.insert(Math.floor(rnd() * (text.length + 1)), 'abcdefghij'.slice(0, 1 + Math.floor(rnd() * 9)))
+  }
+  return { updates, doc }
+}
+
+describe('the document replica and its store', () => {
+  it('keeps every applied update across a reopen, and refuses a payload that is not a Yjs update', () => {
+    const dir = tempDir()
+    const first = openReplicaStore(dir)
+    const replica = loadReplica(first, DOC)
+    const { updates, doc } = editingSession(50, 7)
+    for (const u of updates) expect(replica.apply(u)).toBe(true)
+    expect(replica.apply(new Uint8Array([1, 2, 3, 250, 251]))).toBe(false)
+    first.close()
+    const again = loadReplica(open(dir), DOC)
+    expect(again.doc.getText('t').toString()).toBe(doc.getText('t').toString())
+  })
+
+  it('answers a state vector with exactly what it lacks', () => {
+    const replica = loadReplica(open(tempDir()), DOC)
+    const { updates, doc } = editingSession(20, 11)
+    for (const u of updates) replica.apply(u)
+    const peer = new Y.Doc()
+    Y.applyUpdate(peer, updates[0] ?? new Uint8Array())
+    expect(replica.lacksFrom(Y.encodeStateVector(peer))).toBe(false)
+    Y.applyUpdate(peer, replica.diff(Y.encodeStateVector(peer)))
+    expect(peer.getText('t').toString()).toBe(doc.getText('t').toString())
+    const ahead = new Y.Doc()
+    ahead.getText('t').insert(0, 'only here')
+    expect(replica.lacksFrom(Y.encodeStateVector(ahead))).toBe(true)
+  })
+
+  it('compacts a few thousand replayed updates to near the encoded state size', () => {
+    const store = open(tempDir())
+    const replica = loadReplica(store, DOC)
+    const { updates, doc } = editingSession(3000, 3)
+    const raw = updates.reduce((n, u) => n + u.byteLength, 0)
+    for (const u of updates) replica.apply(u)
+    const state = Y.encodeStateAsUpdate(doc).byteLength
+    const log = store.logSize(DOC)
+    // Measured figures, reported in docs/contract.md §8.
+    console.info(`compaction: ${updates.length} updates, ${raw} raw bytes -> stored ${log.bytes} bytes in ${log.rows} rows; encoded state ${state} bytes; ${replica.compactions} compactions; file ${store.fileBytes()} bytes`)
+    expect(replica.compactions).toBeGreaterThan(0)
+    expect(log.rows).toBeLessThan(DEFAULT_COMPACTION.maxRows)
+    expect(log.bytes).toBeLessThanOrEqual(DEFAULT_COMPACTION.growthFactor * state + DEFAULT_COMPACTION.slackBytes)
+    expect(loadReplica(store, DOC).doc.getText('t').toString()).toBe(doc.getText('t').toString())
+  })
+
+  it('remembers sent ids durably, forgets failed ones, and prunes by age', () => {
+    const dir = tempDir()
+    const store = openReplicaStore(dir)
+    store.sentIds.remember(DOC, ['a1', 'a2', 'a3'], 1000)
+    store.sentIds.forget(DOC, ['a2'])
+    store.sentIds.remember(DOC, ['b1'], 5000)
+    store.close()
+    const again = open(dir)
+    expect([again.sentIds.has(DOC, 'a1'), again.sentIds.has(DOC, 'a2'), again.sentIds.count(DOC)]).toEqual([true, false, 3])
+    expect(again.sentIds.prune(2000)).toBe(2)
+    expect(again.sentIds.count(DOC)).toBe(1)
+  })
+
+  it('opens read-only without creating anything, and refuses to write there', () => {
+    const dir = tempDir()
+    expect(() => openReplicaStore(join(dir, 'none'), { readonly: true })).toThrow(StoreError)
+    const rw = openReplicaStore(dir)
+    rw.appendUpdate(DOC, Y.encodeStateAsUpdate(editingSession(3, 5).doc))
+    rw.close()
+    const ro = open2(dir)
+    expect(ro.logSize(DOC).rows).toBe(1)
+    expect(() => ro.appendUpdate(DOC, new Uint8Array([0, 0]))).toThrow(/read-only/)
+  })
+
+  it('refuses to start from a log row that does not decode, naming the store', () => {
+    const store = open(tempDir())
+    store.appendUpdate(DOC, new Uint8Array([9, 9, 9, 9]))
+    expect(() => loadReplica(store, DOC)).toThrow(/replica\.sqlite3.*does not decode/)
+  })
+})
+
+function open2(dir: string): ReplicaStore {
+  const store = openReplicaStore(dir, { readonly: true })
+  onTestFinished(() => store.close())
+  return store
+}

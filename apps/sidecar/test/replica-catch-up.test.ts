@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto'
+import { createToySignal } from '@e2e-col/toy-signal'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import * as Y from 'yjs'
+import { loadConfig, startSidecar } from '../src/index.ts'
+import { inspectDocument } from '../src/inspect.ts'
+import { A, B, baseEnv, metricValue, poll, sidecar, startToy, tempDataDir } from './harness.ts'
+import { sentEnvelopes } from './signal-log.ts'
+import { YBrowser } from './ybrowser.ts'
+
+const C = '+33600000003'
+
+/** Sum of the clocks of a document's state vector: equal sums mean equal states here. */
+function items(doc: Y.Doc): number {
+  return [...Y.decodeStateVector(Y.encodeStateVector(doc)).values()].reduce((n, c) => n + c, 0)
+}
+
+describe('the sidecar as a durable replica', () => {
+  it("opens Bob's page with everything Alice wrote while it was closed, at once and with no Signal traffic", async () => {
+    const toy = await startToy()
+    const docId = randomUUID()
+    const bDir = tempDataDir()
+    const [a, b] = await Promise.all([sidecar(baseEnv(toy, A, docId)), sidecar(baseEnv(toy, B, docId, { E2E_COL_DATA_DIR: bDir }))])
+    const alice = new YBrowser(docId)
+    await alice.connect(a.url)
+    for (let i = 0; i < 30; i++) alice.edit(`alice-${i};`)
+    await alice.until(() => alice.outbox.size === 0)
+    alice.close()
+    // No browser of Bob's is open: only his sidecar's store can hold Alice's text.
+    await poll(() => inspectDocument(bDir, docId).stateVector.items === items(alice.doc), "Alice's text in Bob's store")
+
+    const before = toy.sends().length
+    const bob = new YBrowser(docId)
+    await bob.connect(b.url)
+    await bob.until(() => bob.text === alice.text)
+    expect(bob.text).toContain('alice-29;')
+    // One answer from Bob's own sidecar carried it all.
+    expect(bob.received.filter((e) => e.kind === 'update')).toHaveLength(0)
+    expect(bob.received.filter((e) => e.kind === 'sync-response')).toHaveLength(1)
+    // A probe through the same queue: once it is acknowledged, anything queued before it went out too.
+    const probe = bob.sendRaw('health', new Uint8Array([1]))
+    await bob.until(() => bob.acked.has(probe.messageId))
+    expect(sentEnvelopes(toy, before).map((s) => s.envelope.messageId)).toEqual([probe.messageId])
+  })
+
+  it("catches Bob up through a sync-request answered once by a running sidecar, the other answer suppressed", async () => {
+    // The daemon keeps one message for a closed stream: Bob's sidecar misses most of Alice's edits.
+    const toy = await createToySignal({ accounts: [A, B, C], groups: [{ name: 'doc', members: [A, B, C] }], keepAliveMs: 1000, maxQueuedPerAccount: 1 })
+    onTestFinished(() => toy.close())
+    const docId = randomUUID()
+    const [bDir, cDir] = [tempDataDir(), tempDataDir()]
+    const [a, c] = await Promise.all([
+      sidecar(baseEnv(toy, A, docId, { E2E_COL_SYNC_DELAY_MIN_MS: '10', E2E_COL_SYNC_DELAY_MAX_MS: '40' })),
+      // Carol's sidecar waits longer, so it sees Alice's sidecar answer first.
+      sidecar(baseEnv(toy, C, docId, { E2E_COL_DATA_DIR: cDir, E2E_COL_SYNC_DELAY_MIN_MS: '1500', E2E_COL_SYNC_DELAY_MAX_MS: '1500' })),
+    ])
+    const bobFirst = await startSidecar(loadConfig(baseEnv(toy, B, docId, { E2E_COL_DATA_DIR: bDir })))
+    await bobFirst.close()
+
+    const alice = new YBrowser(docId)
+    await alice.connect(a.url)
+    for (let i = 0; i < 8; i++) {
+      alice.edit(`alice-${i};`)
+      await alice.until(() => alice.outbox.size === 0)
+    }
+    alice.close()
+    await poll(() => inspectDocument(cDir, docId).stateVector.items === items(alice.doc), "Alice's text in Carol's store")
+
+    const before = toy.sends().length
+    const b = await sidecar(baseEnv(toy, B, docId, { E2E_COL_DATA_DIR: bDir, E2E_COL_SYNC_ON_START: '1' }))
+    const bob = new YBrowser(docId)
+    await bob.connect(b.url)
+    await bob.until(() => bob.text === alice.text)
+    expect(bob.text).toContain('alice-0;')
+    await poll(async () => (await metricValue(c.url, 'e2e_col_replica_sync_total{outcome="suppressed"}')) === 1, "Carol's suppressed answer")
+
+    const sent = sentEnvelopes(toy, before)
+    expect(sent.filter((s) => s.envelope.kind === 'sync-request').map((s) => s.account)).toEqual([B])
+    expect(sent.filter((s) => s.envelope.kind === 'sync-response').map((s) => s.account)).toEqual([A])
+    expect(await metricValue(a.url, 'e2e_col_replica_sync_total{outcome="answered"}')).toBe(1)
+  })
+})

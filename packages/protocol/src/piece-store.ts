@@ -1,0 +1,97 @@
+/**
+ * Where the reassembler keeps the chunk data of one partial message, copied once out of the caller's
+ * buffers. Two layouts:
+ *
+ * - **In place**: chunks as this package cuts them (every chunk but the last of one length, the last
+ *   no longer) are copied straight to their final offset in a frame allocated up front, so completing
+ *   the message costs no further copy. The reassembler grants that frame only while the frames it has
+ *   granted add up to at most `maxPartialBytes`.
+ * - **Slabs**: otherwise (no frame granted, or chunks of irregular lengths, which the format allows)
+ *   chunks are copied into slabs of up to {@link SLAB_BYTES} and concatenated on completion. A slab
+ *   never exceeds what the message still lacks, so a slab's unused tail is under one chunk.
+ *
+ * Either way the pieces concatenate, in index order, to the same bytes.
+ */
+
+/** Largest slab; one allocation per chunk would dominate (a 1 MiB message is ~740 chunks). */
+export const SLAB_BYTES = 64 * 1024
+const EMPTY = new Uint8Array(0)
+
+/** The chunk data of one partial message. */
+export class PieceStore {
+  readonly count: number
+  readonly totalLength: number
+  /** index → that chunk's data (a view into the frame or a slab); a Map because `count` is untrusted. */
+  readonly pieces = new Map<number, Uint8Array>()
+  /** Data bytes held. */
+  bytes = 0
+  /** The frame granted up front, kept while any piece may point into it. */
+  readonly frame: Uint8Array | undefined
+  // In-place layout: true until a chunk's length breaks the regular pattern.
+  private inPlace: boolean
+  private stride = 0
+  private slab = EMPTY
+  private slabUsed = 0
+
+  constructor(count: number, totalLength: number, frame: Uint8Array | undefined) {
+    this.count = count
+    this.totalLength = totalLength
+    this.frame = frame
+    this.inPlace = frame !== undefined && frame.length === totalLength
+  }
+
+  /** Copies chunk `index`'s data in; the caller has checked it is new and fits `totalLength`. */
+  add(index: number, data: Uint8Array): void {
+    const at = this.inPlace ? this.placeAt(index, data.length) : -1
+    let copy: Uint8Array
+    if (at >= 0 && this.frame !== undefined) {
+      copy = this.frame.subarray(at, at + data.length)
+    } else {
+      if (this.slab.length - this.slabUsed < data.length) {
+        this.slab = new Uint8Array(Math.max(data.length, Math.min(SLAB_BYTES, this.totalLength - this.bytes)))
+        this.slabUsed = 0
+      }
+      copy = this.slab.subarray(this.slabUsed, this.slabUsed + data.length)
+      this.slabUsed += data.length
+    }
+    copy.set(data)
+    this.pieces.set(index, copy)
+    this.bytes += data.length
+  }
+
+  /**
+   * The final offset of a chunk of `length` bytes at `index` in the in-place layout, or -1 (and the
+   * layout switches to slabs for good) when the lengths seen so far cannot be this package's cut.
+   */
+  private placeAt(index: number, length: number): number {
+    const last = this.count - 1
+    if (index < last) {
+      if (this.stride === 0) {
+        // The first non-last chunk fixes the stride; the last chunk must then hold 1 … stride bytes.
+        const lastLength = this.totalLength - last * length
+        const seenLast = this.pieces.get(last)
+        if (lastLength >= 1 && lastLength <= length && (seenLast === undefined || seenLast.length === lastLength)) {
+          this.stride = length
+        }
+      }
+      if (this.stride === length) return index * length
+    } else if (this.stride === 0 || length === this.totalLength - last * this.stride) {
+      return this.totalLength - length
+    }
+    this.inPlace = false
+    return -1
+  }
+
+  /** The whole frame: the in-place one when every piece sits there, else a fresh concatenation. */
+  assemble(): Uint8Array {
+    if (this.inPlace && this.frame !== undefined && this.bytes === this.totalLength) return this.frame
+    const frame = new Uint8Array(this.totalLength)
+    let offset = 0
+    for (let i = 0; i < this.count; i++) {
+      const piece = this.pieces.get(i) ?? EMPTY
+      frame.set(piece, offset)
+      offset += piece.length
+    }
+    return frame
+  }
+}
