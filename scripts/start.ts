@@ -2,9 +2,11 @@
  * `npm start`: the embedded demo. Starts the toy signal-cli daemon (Alice and Bob in one group), a
  * sidecar for each of them and the demo page, prints the two links, and stops everything on Ctrl-C.
  */
+import { fileURLToPath } from 'node:url'
 import { startDemoStack } from '@e2e-col/demo'
 
-const stack = await startDemoStack()
+// The sidecars keep their state in the git-ignored .e2e-col-tmp/, so a restart resumes the document.
+const stack = await startDemoStack({ dataDir: fileURLToPath(new URL('../.e2e-col-tmp/demo/', import.meta.url)) })
 console.log(`
 e2e-col demo is running: two people, one shared document, carried through a local toy Signal.
 

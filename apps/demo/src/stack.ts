@@ -4,7 +4,10 @@
  * tests start it on free ports.
  */
 import { createHash } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadConfig, startSidecar, type RunningSidecar } from '@e2e-col/sidecar'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
@@ -34,6 +37,11 @@ export interface DemoStackOptions {
   readonly sidecarEnv?: Readonly<Record<string, string>>
   /** Serve the page with Vite (default true; Node-only tests turn it off). */
   readonly page?: boolean
+  /**
+   * Folder for the sidecars' local state (one subfolder per person). Default: a fresh temporary
+   * folder, deleted by {@link DemoStack.close}.
+   */
+  readonly dataDir?: string
 }
 
 /** A running demo stack. */
@@ -59,6 +67,13 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
     for (let c = cleanups.pop(); c !== undefined; c = cleanups.pop()) await c()
   }
   try {
+    let dataDir = options.dataDir
+    if (dataDir === undefined) {
+      const temporary = mkdtempSync(join(tmpdir(), 'e2e-col-demo-'))
+      cleanups.push(async () => rmSync(temporary, { recursive: true, force: true }))
+      dataDir = temporary
+    }
+    const stateRoot = dataDir
     const toy = await createToySignal({
       accounts: [PEOPLE.alice.number, PEOPLE.bob.number],
       groups: [{ name: 'e2e-col demo', members: [PEOPLE.alice.number, PEOPLE.bob.number], id: DEMO_GROUP_ID }],
@@ -69,7 +84,9 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
     if (options.page !== false) {
       const vite = await startVite(options.vitePort ?? 5173)
       cleanups.push(() => vite.close())
-      vitePort = (vite.httpServer?.address() as AddressInfo).port
+      const address = vite.httpServer?.address()
+      if (address === null || address === undefined || typeof address === 'string') throw new Error('Vite is not listening on TCP')
+      vitePort = (address as AddressInfo).port
     }
     const pageOrigin = `http://127.0.0.1:${vitePort}`
 
@@ -84,6 +101,7 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
         E2E_COL_DOCUMENTS: `${DEMO_DOC_ID}=${DEMO_GROUP_ID}`,
         E2E_COL_SIGNAL_BODY_MAX_BYTES: '2000',
         E2E_COL_LISTEN: `127.0.0.1:${port}`,
+        E2E_COL_DATA_DIR: join(stateRoot, who),
         E2E_COL_ALLOWED_ORIGINS: options.page === false ? '' : `${pageOrigin},http://localhost:${vitePort}`,
         // The toy has no rate limit; a few sends per second keep typing snappy.
         E2E_COL_SENDS_PER_SECOND: '5',

@@ -18,8 +18,8 @@ import { startDemoStack, type DemoStack, type Who } from '../src/index.ts'
 const TRACE = fileURLToPath(
   new URL('../../../../shared/data/editing-traces/seq_friendsforever_flat.json.gz', import.meta.url),
 )
-// Transactions per turn, alternating: short runs leave as merged updates, long ones (above the
-// client's merge limit of 256 pending updates) as state-vector diffs.
+// Transactions per turn, alternating: short runs may leave as merged updates, long ones (above the
+// client's merge limit of 1,024 pending updates) always as state-vector diffs.
 const RUNS = [200, 1500]
 
 interface Trace {

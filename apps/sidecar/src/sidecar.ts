@@ -77,13 +77,20 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   let ownSeq = 0
 
   // The store comes first: a sidecar never runs without it (exit 9, before any daemon call).
-  const store: ReplicaStore = openReplicaStore(config.replica.dataDir)
+  let store: ReplicaStore
   const replicas = new Map<string, DocReplica>()
+  try {
+    store = openReplicaStore(config.replica.dataDir)
+  } catch (error) {
+    await backend.close()
+    throw error
+  }
   try {
     for (const { docId } of config.documents) replicas.set(docId, loadReplica(store, docId))
     store.sentIds.prune(clock.now() - config.replica.sentIdsTtlMs)
   } catch (error) {
     store.close()
+    await backend.close()
     throw error
   }
   let lastPrune = clock.now()

@@ -13,7 +13,7 @@ export interface ChildSidecar {
 }
 
 export function spawnSidecar(env: Record<string, string>, args: string[] = []): ChildSidecar {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env['PATH'] ?? '', E2E_COL_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env, E2E_COL_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] })
   onTestFinished(() => void child.kill('SIGKILL'))
   let stderr = ''
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()))

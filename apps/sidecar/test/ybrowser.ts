@@ -19,6 +19,8 @@ export class YBrowser {
   /** Unacknowledged local updates, by message id, in send order. */
   readonly outbox = new Map<string, Envelope>()
   readonly acked = new Set<string>()
+  /** Every local update ever produced, by message id. */
+  readonly updates = new Map<string, Envelope>()
   /** Every envelope received, for assertions. */
   readonly received: Envelope[] = []
   #ws: WebSocket | undefined
@@ -31,6 +33,7 @@ export class YBrowser {
       if (origin === REMOTE) return
       const env = this.#envelope('update', update)
       this.outbox.set(env.messageId, env)
+      this.updates.set(env.messageId, env)
       this.#send(env)
     })
   }

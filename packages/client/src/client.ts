@@ -50,7 +50,7 @@ export interface ConnectDocOptions {
   readonly WebSocket?: WebSocketConstructor
   /** Minimum time between two sent updates, ms. Default 250. */
   readonly flushWindowMs?: number
-  /** Pending updates still merged with `Y.mergeUpdates`; above it, a state-vector diff. Default 256. */
+  /** Pending updates up to which a flush also tries `Y.mergeUpdates` (keeping the smaller); above it, only a state-vector diff. Default 1024. */
   readonly mergeLimit?: number
   /** Quiet time before the full state is checkpointed, ms. Default 1000 (and at most every 10 s while busy). */
   readonly checkpointDelayMs?: number

@@ -26,6 +26,7 @@ describe('Coalescer', () => {
     text.insert(0, 'a')
     expect(flushes).toHaveLength(1)
     expect(flushes[0]?.at).toBe(0)
+    expect(flushes[0]?.encoding).toBe('single')
   })
 
   test('coalesces edits inside the window into one update sent at the window end', () => {
@@ -62,8 +63,29 @@ describe('Coalescer', () => {
     for (let i = 0; i < 5; i++) text.insert(6 + i, String(i))
     text.delete(0, 1)
     timers.advance(100)
-    expect(flushes.map((f) => f.encoding)).toEqual(['merge', 'diff'])
+    expect(flushes.map((f) => f.encoding)).toEqual(['single', 'diff'])
     expect(replay(flushes.map((f) => f.payload))).toBe('tart 01234')
+  })
+
+  test('within the merge limit it sends whichever of merge and diff is smaller', () => {
+    const { doc, text, timers, flushes } = setup(1000)
+    // Many keystrokes: merged single-character items are larger than the diff's compact string.
+    text.insert(0, '#')
+    for (let i = 0; i < 300; i++) text.insert(1 + i, 'k')
+    timers.advance(100)
+    const typed = flushes[1]
+    expect(typed?.encoding).toBe('diff')
+    // A lone deletion in a document with a big delete set: the merged update is far smaller.
+    text.delete(0, 100)
+    timers.advance(100)
+    text.delete(0, 1)
+    text.delete(5, 1)
+    timers.advance(100)
+    const deleted = flushes.at(-1)
+    expect(deleted?.encoding).toBe('merge')
+    const sizes = { merged: deleted?.payload.byteLength ?? 0, full: Y.encodeStateAsUpdate(doc).byteLength }
+    expect(sizes.merged).toBeLessThan(sizes.full)
+    expect(replay(flushes.map((f) => f.payload))).toBe(text.toString())
   })
 
   test('flush() sends pending edits immediately (page hide)', () => {

@@ -25,12 +25,10 @@ describe('simulated network', () => {
     for (const c of clients) cleanups.push(() => c.conn.close())
     await Promise.all(clients.map((c) => c.conn.ready))
 
-    const edits: number[] = []
     for (let step = 0; step < 60; step++) {
       const c = clients[Math.floor(random() * clients.length)]
       if (c === undefined) continue
       const length = c.text.length
-      edits.push(length)
       if (length > 0 && random() < 0.25) c.text.delete(Math.floor(random() * length), 1)
       else c.text.insert(Math.floor(random() * (length + 1)), String.fromCharCode(97 + Math.floor(random() * 26)))
       // Let the event loop run so sends, acks, closes and reconnects interleave with the edits.
@@ -46,7 +44,6 @@ describe('simulated network', () => {
       () => clients[0]?.text.toString(),
     )
     const texts = clients.map((c) => c.text.toString())
-    if ((texts[0]?.length ?? 0) <= 10) console.log('SHORT', JSON.stringify(texts), JSON.stringify(edits), relay.received.filter((e) => e.kind === 'update').length)
     expect(new Set(texts).size).toBe(1)
     expect(texts[0]?.length).toBeGreaterThan(10)
     // The faults really fired (the quiesce close is not counted).

@@ -56,7 +56,8 @@ let probeBuffer: Uint8Array | undefined
 function isAscii(probe: AsciiProbe, text: string): boolean {
   const chars = text.length
   probeBuffer ??= new Uint8Array(PROBE_BYTES)
-  const into = chars <= PROBE_BYTES ? probeBuffer.subarray(0, chars) : new Uint8Array(chars)
+  // A larger target is fine: encoding stops at the end of the text.
+  const into = chars <= PROBE_BYTES ? probeBuffer : new Uint8Array(chars)
   const { read, written } = probe.encodeInto(text, into)
   return read === chars && written === chars
 }

@@ -18,7 +18,7 @@ import { bodyCapacity, bodyLengthFor, encodeBody } from './body.ts'
 import { decodeEnvelope, envelopeByteLength, FIXED_HEADER_BYTES, MAX_PAYLOAD_LENGTH, type Envelope } from './envelope.ts'
 import { ProtocolError } from './errors.ts'
 import { isLocalOnly, KINDS } from './kinds.ts'
-import { checksum } from './platform-codecs.ts'
+import { frameCrc32 } from './platform-codecs.ts'
 
 /** Bytes of chunk metadata before the data: index, count, total length, checksum. */
 export const CHUNK_META_BYTES = 16
@@ -142,7 +142,7 @@ function planChunks(frame: Uint8Array, options: ChunkOptions): ChunkPlan | undef
     headerEnd: FIXED_HEADER_BYTES + varUintLength(envelope.seq),
     perChunk,
     count: Math.ceil(frame.length / perChunk),
-    checksum: checksum(frame),
+    checksum: frameCrc32(frame),
   }
 }
 

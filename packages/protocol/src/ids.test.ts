@@ -1,8 +1,22 @@
 import { describe, expect, it } from 'vitest'
-import { codeOf } from '../test/fixtures.ts'
+import { codeOf, sampleEnvelope } from '../test/fixtures.ts'
+import { decodeEnvelope, encodeEnvelope } from './envelope.ts'
 import { isMessageId, isUuid, newMessageId } from './ids.ts'
 
 describe('ids', () => {
+  it('decoding frames whose ids differ in any one byte gives each frame its own ids (the reuse cache never goes stale)', () => {
+    const base = encodeEnvelope(sampleEnvelope())
+    for (let offset = 5; offset < 5 + 3 * 16; offset++) {
+      const other = base.slice()
+      other[offset] = (other[offset] ?? 0) ^ 0x01
+      const a = decodeEnvelope(base)
+      const b = decodeEnvelope(other)
+      expect(decodeEnvelope(base)).toEqual(a)
+      expect([b.docId, b.senderId, b.messageId]).not.toEqual([a.docId, a.senderId, a.messageId])
+      expect(encodeEnvelope(b)).toEqual(other)
+    }
+  })
+
   it('newMessageId formats the 16 injected random bytes as 32 lowercase hex digits', () => {
     const id = newMessageId((n) => Uint8Array.from({ length: n }, (_, i) => i * 17))
     expect(id).toBe('00112233445566778899aabbccddeeff')

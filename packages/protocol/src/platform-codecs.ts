@@ -61,7 +61,7 @@ export function base64For(own: Base64Codec | undefined): Base64Codec | undefined
 }
 
 /** CRC-32 of a whole array with the plugged-in function, else the portable one. */
-export function checksum(bytes: Uint8Array): number {
+export function frameCrc32(bytes: Uint8Array): number {
   const native = current.crc32
   return native === undefined ? crc32(bytes) : native(bytes) >>> 0
 }

@@ -59,6 +59,41 @@ describe('createReassembler', () => {
     )
   })
 
+  it('rebuilds messages exactly whether or not their frame was granted up front (granted frames stay within maxPartialBytes)', () => {
+    const a = chunksOf(3000, { messageId: messageId(1) })
+    const b = chunksOf(3000, { messageId: messageId(2) })
+    const c = chunksOf(500, { messageId: messageId(3) })
+    // Messages 1 and 2 take the whole frame budget with their first chunks, so message 3 goes to
+    // slabs; its data still fits the data bound, so nothing is evicted.
+    const r = createReassembler({ ...roomy, maxPartialBytes: 6300 })
+    expect(a.frame.length + b.frame.length).toBeLessThanOrEqual(6300)
+    expect(a.frame.length + b.frame.length + c.frame.length).toBeGreaterThan(6300)
+    const order = [a.chunks[0], b.chunks[0], ...c.chunks, ...a.chunks.slice(1).flatMap((x, i) => [x, b.chunks[i + 1]])].filter((x) => x !== undefined)
+    const done = new Map<string, Uint8Array>()
+    for (const chunk of order) {
+      const result = r.push(chunk, 0)
+      expect(result.status).not.toBe('rejected')
+      expect(result.evicted).toEqual([])
+      if (result.status === 'complete') done.set(result.envelope.messageId, result.frame)
+    }
+    expect(done.size).toBe(3)
+    expectSameBytes(done.get(messageId(1)) ?? new Uint8Array(0), a.frame)
+    expectSameBytes(done.get(messageId(2)) ?? new Uint8Array(0), b.frame)
+    expectSameBytes(done.get(messageId(3)) ?? new Uint8Array(0), c.frame)
+    expect(r.partialBytes).toBe(0)
+  })
+
+  it('hands out a completed frame that later pushes never touch', () => {
+    const { frame, chunks } = chunksOf(2000)
+    const r = createReassembler(roomy)
+    const results = chunks.map((c) => r.push(c, 0))
+    const last = results.at(-1)
+    expect(last?.status).toBe('complete')
+    const again = chunksOf(2000).chunks.map((c) => r.push(c, 1))
+    expect(again.every((x) => x.status === 'duplicate')).toBe(true)
+    if (last?.status === 'complete') expectSameBytes(last.frame, frame)
+  })
+
   it('ignores an identical duplicate and treats chunks after completion as duplicates', () => {
     const { chunks } = chunksOf(1000)
     const r = createReassembler(roomy)

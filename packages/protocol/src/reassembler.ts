@@ -19,7 +19,7 @@ import { decodeEnvelope, DEFAULT_MAX_PAYLOAD_BYTES, type Envelope } from './enve
 import { ProtocolError } from './errors.ts'
 import { isLocalOnly } from './kinds.ts'
 import { PieceStore } from './piece-store.ts'
-import { checksum } from './platform-codecs.ts'
+import { frameCrc32 } from './platform-codecs.ts'
 
 /** Bounds of a {@link Reassembler}. */
 export interface ReassemblerOptions {
@@ -159,7 +159,7 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
       return reject(key, id, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', `reassembled ${partial.store.bytes} bytes, expected ${partial.totalLength}`), evicted, now)
     }
     const frame = partial.store.assemble()
-    if (checksum(frame) !== partial.checksum) {
+    if (frameCrc32(frame) !== partial.checksum) {
       return reject(key, id, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame fails its CRC-32'), evicted, now)
     }
     let envelope: Envelope

@@ -43,7 +43,7 @@ if (!parsed.ok) {
   connection.on('status', render)
   connection.on('error', (error) => console.warn(`e2e-col: ${error.code}: ${error.message}`))
 
-  new EditorView({
+  const view = new EditorView({
     parent: element('editor'),
     extensions: [basicSetup, EditorView.lineWrapping, yCollab(text, null)],
   })
@@ -54,5 +54,5 @@ if (!parsed.ok) {
   })
 
   // A small handle for the browser tests and for curious people in the console.
-  Object.assign(window, { e2eColDemo: { text: () => text.toString(), status: () => connection.status(), doc } })
+  Object.assign(window, { e2eColDemo: { text: () => text.toString(), status: () => connection.status(), doc, view } })
 }
