@@ -9,100 +9,33 @@
  * are never sent back out.
  */
 import { decodeEnvelope, encodeEnvelope, type Envelope } from '@e2e-col/protocol'
-import { Emitter, WebSocketTransport, type TransportOptions, type WebSocketConstructor } from '@e2e-col/transport'
+import { Emitter, WebSocketTransport, type WebSocketConstructor } from '@e2e-col/transport'
 import * as Y from 'yjs'
+import { CheckpointSchedule } from './checkpoint-schedule.ts'
 import { Coalescer, DEFAULT_MERGE_LIMIT, systemTimers, type Timers } from './coalescer.ts'
+import {
+  LOAD_ORIGIN,
+  REMOTE_ORIGIN,
+  RESCUE_ORIGIN,
+  type ClientStatus,
+  type ConnectDocOptions,
+  type DocConnection,
+  type DocConnectionEvents,
+} from './connection.ts'
 import { ClientError } from './errors.ts'
 import { isCanonicalUuid, newMessageId, newUuid } from './ids.ts'
 import { createIndexedDbStorage } from './indexeddb-storage.ts'
 import { AwarenessChannel } from './awareness-channel.ts'
 import { documentUrl } from './sidecar-url.ts'
 import type { ClientStorage, OutboxEntry, StorageCommit } from './storage.ts'
+import { SeqReservation } from './seq-reservation.ts'
 import { SyncResponder } from './sync-responder.ts'
+import { browserLifecycle } from './page-lifecycle.ts'
+import { readRemoteError } from './remote-error.ts'
 import type { Awareness } from 'y-protocols/awareness'
 
-/** Transaction origin of updates that came from peers. */
-export const REMOTE_ORIGIN: unique symbol = Symbol('e2e-col remote')
-/** Transaction origin of updates restored from local storage. */
-export const LOAD_ORIGIN: unique symbol = Symbol('e2e-col load')
-/** Transaction origin of the page-hide rescue folded back in: treated as local, so what is new gets sent. */
-export const RESCUE_ORIGIN: unique symbol = Symbol('e2e-col rescue')
-
-// Sequence numbers are reserved in blocks so ephemeral messages (never stored) cannot reuse one after
-// a reload; a reload may skip part of a block, which is fine (seq is not a gap detector of ours).
+// Sequence numbers are reserved in blocks so ephemeral messages (never stored) cannot reuse one after a reload.
 const SEQ_BLOCK = 4096
-
-/** Page lifecycle hooks; the client flushes and checkpoints when the page is hidden. */
-export interface PageLifecycle {
-  onHide(listener: () => void): () => void
-}
-
-/** Options of {@link connectDoc}. */
-export interface ConnectDocOptions {
-  readonly doc: Y.Doc
-  /** The sidecar's base URL, e.g. `ws://127.0.0.1:8788`. */
-  readonly sidecarUrl: string
-  /** The document's UUID (canonical lowercase). */
-  readonly docId: string
-  /** Default: IndexedDB, one database per document, scoped by the sidecar's host. */
-  readonly storage?: ClientStorage
-  /** Default: the global `WebSocket`. */
-  readonly WebSocket?: WebSocketConstructor
-  /** Minimum time between two sent updates, ms. Default 250. */
-  readonly flushWindowMs?: number
-  /** Pending updates up to which a flush also tries `Y.mergeUpdates` (keeping the smaller); above it, only a state-vector diff. Default 1024. */
-  readonly mergeLimit?: number
-  /** Quiet time before the full state is checkpointed, ms. Default 1000 (and at most every 10 s while busy). */
-  readonly checkpointDelayMs?: number
-  /** Unacknowledged updates that trigger outbox compaction while disconnected. Default 32. */
-  readonly compactAt?: number
-  /** Random delay range before answering a sync request, ms. Default 20–300. */
-  readonly syncResponseDelayMs?: { readonly min: number; readonly max: number }
-  /** Presence over the sidecar (y-protocols awareness), at most one message per `rateMs`. Default off. */
-  readonly awareness?: false | { readonly rateMs?: number }
-  readonly random?: () => number
-  readonly timers?: Timers
-  /** Reconnect tuning and online/offline source, passed to the transport. */
-  readonly transport?: Pick<TransportOptions, 'backoff' | 'stableAfterMs' | 'connectTimeoutMs' | 'network' | 'isOnline'>
-  /** Default: `visibilitychange`/`pagehide` in browsers, none in Node. */
-  readonly lifecycle?: PageLifecycle | null
-}
-
-/** What the UI shows. */
-export interface ClientStatus {
-  readonly connection: 'connecting' | 'connected' | 'offline'
-  /** Local changes not yet acknowledged by the sidecar (including ones still being coalesced). */
-  readonly pending: number
-  /** `Date.now()`-style time of the last acknowledgement, or null. */
-  readonly lastAckAt: number | null
-  /** True once the local checkpoint and outbox are loaded into the document. */
-  readonly loaded: boolean
-}
-
-/** Events of a {@link DocConnection}. */
-export interface DocConnectionEvents extends Record<string, unknown> {
-  status: ClientStatus
-  /** Everything local has been acknowledged by the sidecar. */
-  saved: { readonly at: number }
-  error: ClientError
-}
-
-/** A bound document. */
-export interface DocConnection {
-  readonly docId: string
-  /** Resolves once local state is loaded and the transport started; rejects never. */
-  readonly ready: Promise<void>
-  /** The installation's sender id, once {@link ready}. */
-  readonly senderId: string | undefined
-  /** The awareness instance when enabled, else null. */
-  readonly awareness: Awareness | null
-  status(): ClientStatus
-  on<K extends keyof DocConnectionEvents>(event: K, listener: (value: DocConnectionEvents[K]) => void): () => void
-  /** Flushes coalesced edits and waits until they are in storage. */
-  flush(): Promise<void>
-  /** Flushes, checkpoints and disconnects; the document stays usable locally. */
-  close(): Promise<void>
-}
 
 /**
  * Binds `doc` to the sidecar document `docId`: loads the local checkpoint and outbox first, then
@@ -136,19 +69,16 @@ class Binding implements DocConnection {
   readonly #outbox = new Map<string, OutboxEntry>() // unacknowledged, by messageId, in seq order
   readonly #ackedSeqs: number[] = [] // acknowledged, to delete with the next checkpoint
   readonly #compactAt: number
-  readonly #checkpointDelayMs: number
+  readonly #checkpoints: CheckpointSchedule
   #writes: Promise<void>
   #writesInFlight = 0
   #senderId: string | undefined
-  #nextSeq = 0
-  #seqMark = 0
+  #seq = new SeqReservation(0, SEQ_BLOCK, () => {})
   #persist = true
   #loaded = false
   #closed = false
   #needsSnapshot = false
   #lastAckAt: number | null = null
-  #checkpointTimer: unknown = undefined
-  #firstDirtyAt: number | null = null
   #lastStatus: ClientStatus | undefined
   readonly #detach: (() => void)[] = []
 
@@ -159,7 +89,9 @@ class Binding implements DocConnection {
     this.#storage =
       options.storage ?? createIndexedDbStorage(options.docId, { prefix: `e2e-col@${new URL(url).host}` })
     this.#compactAt = options.compactAt ?? 32
-    this.#checkpointDelayMs = options.checkpointDelayMs ?? 1000
+    this.#checkpoints = new CheckpointSchedule(this.#timers, options.checkpointDelayMs ?? 1000, () =>
+      this.#chain(() => this.#checkpointNow()),
+    )
     const random = options.random ?? Math.random
     this.#coalescer = new Coalescer(
       this.#doc,
@@ -246,7 +178,7 @@ class Binding implements DocConnection {
     this.#coalescer.flush()
     this.#closed = true
     await this.#writes
-    this.#timers.clearTimeout(this.#checkpointTimer)
+    this.#checkpoints.cancel()
     if (this.#loaded) await this.#checkpointNow()
     for (const detach of this.#detach.splice(0)) detach()
     this.#coalescer.dispose()
@@ -270,9 +202,13 @@ class Binding implements DocConnection {
         LOAD_ORIGIN,
       )
       for (const entry of stored.outbox) this.#outbox.set(entry.messageId, entry)
-      this.#nextSeq = Math.max(stored.seqMark, ...stored.outbox.map((e) => e.seq + 1))
-      this.#seqMark = this.#nextSeq + SEQ_BLOCK
-      await this.#storage.commit({ seqMark: this.#seqMark })
+      const start = Math.max(stored.seqMark, ...stored.outbox.map((e) => e.seq + 1))
+      this.#seq = new SeqReservation(start, SEQ_BLOCK, (mark) =>
+        this.#chain(async () => {
+          await this.#commit({ seqMark: mark })
+        }),
+      )
+      await this.#storage.commit({ seqMark: this.#seq.mark })
       if (stored.skipped > 0) {
         this.#report(new ClientError('CLIENT_STORAGE_FAILED', `${stored.skipped} unreadable stored records were skipped`))
       }
@@ -314,9 +250,9 @@ class Binding implements DocConnection {
     this.#writesInFlight += 1
     this.#emitStatus()
     this.#chain(async () => {
-      const entry: OutboxEntry = { seq: this.#takeSeq(), messageId: newMessageId(), kind, payload }
+      const entry: OutboxEntry = { seq: this.#seq.take(), messageId: newMessageId(), kind, payload }
       // Write before send: an edit the sidecar may have seen is always in the outbox.
-      await this.#commit({ add: [entry], seqMark: this.#seqMark })
+      await this.#commit({ add: [entry], seqMark: this.#seq.mark })
       this.#outbox.set(entry.messageId, entry)
       this.#writesInFlight -= 1
       if (this.#transport.status === 'connected') this.#sendEntry(entry)
@@ -330,29 +266,14 @@ class Binding implements DocConnection {
     const updates = [...this.#outbox.values()].filter((e) => e.kind === 'update')
     if (updates.length <= this.#compactAt || this.#transport.status === 'connected') return
     const merged: OutboxEntry = {
-      seq: this.#takeSeq(),
+      seq: this.#seq.take(),
       messageId: newMessageId(),
       kind: 'update',
       payload: Y.mergeUpdates(updates.map((e) => e.payload)),
     }
-    await this.#commit({ add: [merged], remove: updates.map((e) => e.seq), seqMark: this.#seqMark })
+    await this.#commit({ add: [merged], remove: updates.map((e) => e.seq), seqMark: this.#seq.mark })
     for (const e of updates) this.#outbox.delete(e.messageId)
     this.#outbox.set(merged.messageId, merged)
-  }
-
-  #takeSeq(): number {
-    const seq = this.#nextSeq
-    this.#nextSeq += 1
-    if (this.#nextSeq >= this.#seqMark) {
-      this.#seqMark = this.#nextSeq + SEQ_BLOCK
-      if (this.#persist) {
-        const seqMark = this.#seqMark
-        this.#chain(async () => {
-          await this.#commit({ seqMark })
-        })
-      }
-    }
-    return seq
   }
 
   #onOpen(): void {
@@ -422,18 +343,7 @@ class Binding implements DocConnection {
   }
 
   #onRemoteError(envelope: Envelope): void {
-    let remoteCode = 'UNKNOWN'
-    let message = 'the sidecar rejected a message'
-    try {
-      const body = JSON.parse(new TextDecoder().decode(envelope.payload)) as unknown
-      if (typeof body === 'object' && body !== null) {
-        const b = body as Record<string, unknown>
-        if (typeof b['code'] === 'string') remoteCode = b['code'].slice(0, 64)
-        if (typeof b['message'] === 'string') message = b['message'].slice(0, 500)
-      }
-    } catch {
-      // keep the generic message; the payload of an error envelope is informative only
-    }
+    const { remoteCode, message } = readRemoteError(envelope.payload)
     const entry = this.#outbox.get(envelope.messageId)
     // A malformed-message rejection is permanent: replaying it would loop forever. Its content is
     // still in the document and reaches peers through their next sync-request.
@@ -453,7 +363,7 @@ class Binding implements DocConnection {
   /** Sends a message that is not kept in the outbox (a later connect re-creates it if needed). */
   #sendEphemeral(kind: 'update' | 'sync-request' | 'sync-response' | 'awareness', payload: Uint8Array): void {
     if (this.#transport.status !== 'connected' || this.#closed) return
-    this.#send(kind, this.#takeSeq(), newMessageId(), payload)
+    this.#send(kind, this.#seq.take(), newMessageId(), payload)
   }
 
   #send(kind: Envelope['kind'], seq: number, messageId: string, payload: Uint8Array): void {
@@ -463,21 +373,11 @@ class Binding implements DocConnection {
   }
 
   #scheduleCheckpoint(): void {
-    if (!this.#loaded || !this.#persist || this.#closed) return
-    const now = this.#timers.now()
-    this.#firstDirtyAt ??= now
-    this.#timers.clearTimeout(this.#checkpointTimer)
-    // Debounced, but never postponed beyond 10× the delay while edits keep coming.
-    const delay = Math.min(this.#checkpointDelayMs, Math.max(0, this.#firstDirtyAt + 10 * this.#checkpointDelayMs - now))
-    this.#checkpointTimer = this.#timers.setTimeout(() => {
-      this.#checkpointTimer = undefined
-      this.#chain(() => this.#checkpointNow())
-    }, delay)
+    if (this.#loaded && this.#persist && !this.#closed) this.#checkpoints.touch()
   }
 
   async #checkpointNow(): Promise<void> {
     if (!this.#persist) return
-    this.#firstDirtyAt = null
     const remove = this.#ackedSeqs.splice(0)
     const ok = await this.#commit({ checkpoint: Y.encodeStateAsUpdate(this.#doc), remove })
     if (ok) this.#storage.rescue?.clear()
@@ -489,7 +389,7 @@ class Binding implements DocConnection {
     // IndexedDB writes started now may not finish if the page is unloading; the rescue slot is
     // synchronous. The checkpoint below clears it again once durable.
     this.#storage.rescue?.save(Y.encodeStateAsUpdate(this.#doc))
-    this.#timers.clearTimeout(this.#checkpointTimer)
+    this.#checkpoints.cancel()
     this.#chain(() => this.#checkpointNow())
   }
 
@@ -536,22 +436,5 @@ class Binding implements DocConnection {
     if (status.pending === 0 && last !== undefined && last.pending > 0) {
       this.#events.emit('saved', { at: this.#timers.now() })
     }
-  }
-}
-
-function browserLifecycle(): PageLifecycle | null {
-  if (typeof document === 'undefined' || typeof window === 'undefined') return null
-  return {
-    onHide(listener) {
-      const onVisibility = (): void => {
-        if (document.visibilityState === 'hidden') listener()
-      }
-      document.addEventListener('visibilitychange', onVisibility)
-      window.addEventListener('pagehide', listener)
-      return () => {
-        document.removeEventListener('visibilitychange', onVisibility)
-        window.removeEventListener('pagehide', listener)
-      }
-    },
   }
 }

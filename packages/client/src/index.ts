@@ -1,5 +1,5 @@
+export { connectDoc } from './client.ts'
 export {
-  connectDoc,
   LOAD_ORIGIN,
   REMOTE_ORIGIN,
   RESCUE_ORIGIN,
@@ -7,8 +7,8 @@ export {
   type ConnectDocOptions,
   type DocConnection,
   type DocConnectionEvents,
-  type PageLifecycle,
-} from './client.ts'
+} from './connection.ts'
+export { browserLifecycle, type PageLifecycle } from './page-lifecycle.ts'
 export { chooseEncoding, Coalescer, DEFAULT_MERGE_LIMIT, type FlushEncoding, type Timers } from './coalescer.ts'
 export { ClientError, type ClientErrorCode } from './errors.ts'
 export { createIndexedDbStorage, type IndexedDbStorageOptions } from './indexeddb-storage.ts'

@@ -1,0 +1,40 @@
+import { describe, expect, test } from 'vitest'
+import { manualTimers } from '../test/manual-timers.ts'
+import { CheckpointSchedule } from './checkpoint-schedule.ts'
+
+describe('CheckpointSchedule', () => {
+  test('checkpoints once, delayMs after the last change', () => {
+    const timers = manualTimers()
+    let runs = 0
+    const schedule = new CheckpointSchedule(timers, 100, () => (runs += 1))
+    schedule.touch()
+    timers.advance(60)
+    schedule.touch()
+    timers.advance(99)
+    expect(runs).toBe(0)
+    timers.advance(1)
+    expect(runs).toBe(1)
+  })
+
+  test('constant changes still checkpoint within 10 × delayMs', () => {
+    const timers = manualTimers()
+    const at: number[] = []
+    const schedule = new CheckpointSchedule(timers, 100, () => at.push(timers.now()))
+    for (let t = 0; t < 2500; t += 50) {
+      schedule.touch()
+      timers.advance(50)
+    }
+    expect(at[0]).toBe(1000)
+    expect(at).toHaveLength(2)
+  })
+
+  test('cancel drops the pending checkpoint', () => {
+    const timers = manualTimers()
+    let runs = 0
+    const schedule = new CheckpointSchedule(timers, 100, () => (runs += 1))
+    schedule.touch()
+    schedule.cancel()
+    timers.advance(1000)
+    expect(runs).toBe(0)
+  })
+})

@@ -1,0 +1,82 @@
+/** The public shapes of a document binding: options, status, events and the connection handle. */
+import type { TransportOptions, WebSocketConstructor } from '@e2e-col/transport'
+import type { Awareness } from 'y-protocols/awareness'
+import type * as Y from 'yjs'
+import type { Timers } from './coalescer.ts'
+import type { ClientError } from './errors.ts'
+import type { PageLifecycle } from './page-lifecycle.ts'
+import type { ClientStorage } from './storage.ts'
+
+/** Transaction origin of updates that came from peers. */
+export const REMOTE_ORIGIN: unique symbol = Symbol('e2e-col remote')
+/** Transaction origin of updates restored from local storage. */
+export const LOAD_ORIGIN: unique symbol = Symbol('e2e-col load')
+/** Transaction origin of the page-hide rescue folded back in: treated as local, so what is new gets sent. */
+export const RESCUE_ORIGIN: unique symbol = Symbol('e2e-col rescue')
+
+/** Options of `connectDoc`. */
+export interface ConnectDocOptions {
+  readonly doc: Y.Doc
+  /** The sidecar's base URL, e.g. `ws://127.0.0.1:8788`. */
+  readonly sidecarUrl: string
+  /** The document's UUID (canonical lowercase). */
+  readonly docId: string
+  /** Default: IndexedDB, one database per document, scoped by the sidecar's host. */
+  readonly storage?: ClientStorage
+  /** Default: the global `WebSocket`. */
+  readonly WebSocket?: WebSocketConstructor
+  /** Minimum time between two sent updates, ms. Default 250. */
+  readonly flushWindowMs?: number
+  /** Pending updates up to which a flush also tries `Y.mergeUpdates` (keeping the smaller); above it, only a state-vector diff. Default 1024. */
+  readonly mergeLimit?: number
+  /** Quiet time before the full state is checkpointed, ms. Default 1000 (and at most every 10 s while busy). */
+  readonly checkpointDelayMs?: number
+  /** Unacknowledged updates that trigger outbox compaction while disconnected. Default 32. */
+  readonly compactAt?: number
+  /** Random delay range before answering a sync request, ms. Default 20–300. */
+  readonly syncResponseDelayMs?: { readonly min: number; readonly max: number }
+  /** Presence over the sidecar (y-protocols awareness), at most one message per `rateMs`. Default off. */
+  readonly awareness?: false | { readonly rateMs?: number }
+  readonly random?: () => number
+  readonly timers?: Timers
+  /** Reconnect tuning and online/offline source, passed to the transport. */
+  readonly transport?: Pick<TransportOptions, 'backoff' | 'stableAfterMs' | 'connectTimeoutMs' | 'network' | 'isOnline'>
+  /** Default: `visibilitychange`/`pagehide` in browsers, none in Node. */
+  readonly lifecycle?: PageLifecycle | null
+}
+
+/** What the UI shows. */
+export interface ClientStatus {
+  readonly connection: 'connecting' | 'connected' | 'offline'
+  /** Local changes not yet acknowledged by the sidecar (including ones still being coalesced). */
+  readonly pending: number
+  /** `Date.now()`-style time of the last acknowledgement, or null. */
+  readonly lastAckAt: number | null
+  /** True once the local checkpoint and outbox are loaded into the document. */
+  readonly loaded: boolean
+}
+
+/** Events of a {@link DocConnection}. */
+export interface DocConnectionEvents extends Record<string, unknown> {
+  status: ClientStatus
+  /** Everything local has been acknowledged by the sidecar. */
+  saved: { readonly at: number }
+  error: ClientError
+}
+
+/** A bound document. */
+export interface DocConnection {
+  readonly docId: string
+  /** Resolves once local state is loaded and the transport started; rejects never. */
+  readonly ready: Promise<void>
+  /** The installation's sender id, once {@link ready}. */
+  readonly senderId: string | undefined
+  /** The awareness instance when enabled, else null. */
+  readonly awareness: Awareness | null
+  status(): ClientStatus
+  on<K extends keyof DocConnectionEvents>(event: K, listener: (value: DocConnectionEvents[K]) => void): () => void
+  /** Flushes coalesced edits and waits until they are in storage. */
+  flush(): Promise<void>
+  /** Flushes, checkpoints and disconnects; the document stays usable locally. */
+  close(): Promise<void>
+}
