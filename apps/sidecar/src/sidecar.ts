@@ -26,6 +26,7 @@ import type { SignalBackend, SignalEventStream } from './signal/backend.ts'
 import { runEventsLoop } from './signal/events-stream.ts'
 import { createHttpSignalBackend } from './signal/http-backend.ts'
 import { checkDaemon } from './startup.ts'
+import { installNodeCodecs } from './node-codecs.ts'
 
 /** A started sidecar. */
 export interface RunningSidecar {
@@ -68,6 +69,7 @@ interface DocumentState {
  * @throws SidecarError with the code of the startup step that failed (see exitCodeFor).
  */
 export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}): Promise<RunningSidecar> {
+  installNodeCodecs()
   const logger = deps.logger ?? createLogger(config.logLevel)
   const clock = deps.clock ?? systemClock
   const metrics = createMetrics()
