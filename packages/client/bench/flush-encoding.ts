@@ -55,7 +55,7 @@ function measureWindow(trace: Trace, windowStart: number): { rows: Row[]; docume
   })
   const maxCount = Math.max(...COUNTS)
   const rows: Row[] = []
-  let svAtStart = new Uint8Array()
+  let svAtStart: Uint8Array = new Uint8Array()
   trace.txns.forEach((txn, i) => {
     if (i === windowStart) {
       svAtStart = Y.encodeStateVector(doc)
