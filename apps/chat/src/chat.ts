@@ -10,9 +10,10 @@ import { createDaemonHealth } from './loop/daemon-health.ts'
 import { createLocalLog } from './loop/local-log.ts'
 import { createRedactor } from './redact/redactor.ts'
 import { prepareChat } from './setup.ts'
-import { createHttpChatSignal } from './signal/http-chat-signal.ts'
+import { createChatSignal } from './signal/chat-signal.ts'
 import type { ChatSignal } from './signal/port.ts'
 import type { ConsolePort } from './console/console-port.ts'
+import { connectSidecarConsole, type SidecarConsole } from './console/sidecar-console.ts'
 
 /** What the command needs from its surroundings; tests pass their own. */
 export interface RunChatDeps {
@@ -42,7 +43,7 @@ export async function runChat(config: ChatConfig, deps: RunChatDeps): Promise<Ex
     maxMs: timing.backoffMaxMs,
     onRetry: (what, attempt, delay) => log(`daemon unreachable (${what}); attempt ${attempt}/${config.retryBudget}, next in ${delay} ms`),
   })
-  const makeSignal = deps.makeSignal ?? ((account) => createHttpChatSignal({ baseUrl: config.signalUrl, account }))
+  const makeSignal = deps.makeSignal ?? ((account) => createChatSignal({ url: config.signalUrl, account }))
   let prepared
   try {
     prepared = await prepareChat(config, { makeSignal, agentEnv: deps.agentEnv, health, log })
@@ -50,12 +51,19 @@ export async function runChat(config: ChatConfig, deps: RunChatDeps): Promise<Ex
     log(`e2e-col chat: ${err instanceof Error ? err.message : String(err)}`)
     return exitCodeOf(err)
   }
+  // Browser consoles: given by the caller, or through the local sidecar (--sidecar).
+  let sidecar: SidecarConsole | undefined
+  if (deps.console === undefined && config.sidecarUrl !== undefined) {
+    sidecar = connectSidecarConsole({ url: config.sidecarUrl, groupId: prepared.state.groupId, log, backoff: { baseMs: timing.backoffBaseMs, maxMs: timing.backoffMaxMs } })
+    log(`browser consoles: ${new URL(`/v1/chats/${sidecar.chatId}`, config.sidecarUrl).href}`)
+  }
   try {
-    return await runChatLoop(config, prepared, { redactor, health, agentEnv: deps.agentEnv, log, timing, stop: deps.stop, cwd: deps.cwd, observe: deps.observe, console: deps.console })
+    return await runChatLoop(config, prepared, { redactor, health, agentEnv: deps.agentEnv, log, timing, stop: deps.stop, cwd: deps.cwd, observe: deps.observe, console: deps.console ?? sidecar })
   } catch (err) {
     log(`e2e-col chat: ${err instanceof Error ? err.message : String(err)}`)
     return err instanceof ChatError ? err.exitCode : exitCodeOf(err)
   } finally {
     prepared.lock.release()
+    await Promise.all([prepared.signal.close(), sidecar?.close()])
   }
 }

@@ -4,12 +4,13 @@
  */
 import { hostname } from 'node:os'
 import { parseArgs } from 'node:util'
+import { E164 as E164_PATTERN, E164_MESSAGE, isLoopbackHost, signalCliAccount, signalCliUrl } from '@e2e-col/sidecar'
 import { z } from 'zod'
 import { parseCommandTemplate, type AgentKind } from './agent/argv.ts'
 import { ChatError } from './errors.ts'
 import { stateDir } from './state/chat-state.ts'
 
-const E164 = z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number such as +15551234567')
+const E164 = z.string().regex(E164_PATTERN, E164_MESSAGE)
 const PositiveInt = (max: number) => z.coerce.number().int().min(1).max(max)
 
 const Settings = z.object({
@@ -27,8 +28,10 @@ const Settings = z.object({
   unsafeRemoteEndpoint: z.boolean(),
   resume: z.string().min(1).max(200).optional(),
   turnTimeoutSeconds: PositiveInt(7 * 24 * 3600).optional(),
-  signalUrl: z.url({ protocol: /^https?$/ }),
-  account: E164.optional(),
+  // The same zod pieces as the sidecar's SIGNAL_CLI_URL / SIGNAL_CLI_ACCOUNT.
+  signalUrl: signalCliUrl,
+  account: signalCliAccount,
+  sidecarUrl: z.url({ protocol: /^wss?$/ }).optional(),
   maxReplyBytes: z.coerce.number().int().min(2000).max(1024 * 1024),
 })
 
@@ -51,6 +54,8 @@ export interface ChatConfig {
   turnTimeoutMs: number | undefined
   signalUrl: URL
   account: string | undefined
+  /** The local sidecar (`ws://127.0.0.1:7600`) that relays browser consoles, when set. */
+  sidecarUrl: URL | undefined
   stateRoot: string
   maxReplyBytes: number
 }
@@ -73,6 +78,7 @@ const OPTIONS = {
   resume: { type: 'string' },
   'turn-timeout': { type: 'string' },
   'max-reply-bytes': { type: 'string' },
+  sidecar: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -111,7 +117,8 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     unsafeRemoteEndpoint: values['unsafe-remote-endpoint'] ?? false,
     resume: values.resume,
     turnTimeoutSeconds: values['turn-timeout'],
-    signalUrl: env['SIGNAL_CLI_URL'] ?? 'http://127.0.0.1:8080',
+    signalUrl: env['SIGNAL_CLI_URL'],
+    sidecarUrl: values.sidecar ?? (env['E2E_COL_SIDECAR_URL'] === '' ? undefined : env['E2E_COL_SIDECAR_URL']),
     account: env['SIGNAL_CLI_ACCOUNT'] === '' ? undefined : env['SIGNAL_CLI_ACCOUNT'],
     maxReplyBytes: values['max-reply-bytes'] ?? 16 * 1024,
   })
@@ -139,7 +146,8 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
       unsafeRemoteEndpoint: s.unsafeRemoteEndpoint,
       resume: s.resume,
       turnTimeoutMs: s.turnTimeoutSeconds === undefined ? undefined : s.turnTimeoutSeconds * 1000,
-      signalUrl: new URL(s.signalUrl),
+      signalUrl: s.signalUrl as URL,
+      sidecarUrl: s.sidecarUrl === undefined ? undefined : new URL(s.sidecarUrl),
       account: s.account,
       stateRoot: stateDir(env),
       maxReplyBytes: s.maxReplyBytes,
@@ -147,8 +155,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   }
 }
 
-/** True for 127.0.0.0/8, ::1 and localhost. */
+/** True for 127.0.0.0/8, ::1 and localhost (the sidecar's rule). */
 export function isLoopbackUrl(url: URL): boolean {
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase()
-  return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host)
+  return isLoopbackHost(url.hostname)
 }

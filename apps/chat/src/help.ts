@@ -26,7 +26,9 @@ Options:
   --inbox-capacity N        queued prompts (default 32; or E2E_COL_CHAT_INBOX_CAPACITY)
   --turn-timeout SECONDS    kill a turn after this long (default: no cap)
   --max-reply-bytes N       longest reply posted per turn (default 16384); the rest is noted as cut
-  --unsafe-remote-endpoint  allow a signal-cli daemon that is not on loopback
+  --sidecar ws://HOST:PORT  attach to the local sidecar so browser consoles can follow and drive the
+                            chat (or E2E_COL_SIDECAR_URL); prints the console's chat id
+  --unsafe-remote-endpoint  allow a signal-cli daemon (or sidecar) that is not on loopback
   --resume GROUP_ID         re-attach to a chat started here before (same group, same agent session)
   -h, --help                this text
 

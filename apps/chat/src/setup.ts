@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import { probeResumeSupport } from './agent/resume-probe.ts'
-import { isLoopbackUrl, type ChatConfig } from './config.ts'
+import { isLoopbackHost } from '@e2e-col/sidecar'
+import type { ChatConfig } from './config.ts'
 import { ChatError } from './errors.ts'
 import { chatGroupName } from './group-name.ts'
 import type { DaemonHealth } from './loop/daemon-health.ts'
@@ -47,11 +48,24 @@ export async function prepareChat(
   config: ChatConfig,
   deps: { makeSignal(account: string | undefined): ChatSignal; agentEnv: NodeJS.ProcessEnv; health: DaemonHealth; log(line: string): void },
 ): Promise<PreparedChat> {
-  if (!isLoopbackUrl(config.signalUrl) && !config.unsafeRemoteEndpoint) {
+  if (!isLoopbackHost(config.signalUrl.hostname) && !config.unsafeRemoteEndpoint) {
     throw new ChatError('CHAT_REMOTE_ENDPOINT', `refusing non-loopback signal-cli endpoint ${config.signalUrl.host}: the daemon has no authentication; pass --unsafe-remote-endpoint if you really mean it`)
   }
-  const account = await resolveAccount(config, deps.makeSignal(undefined), deps.health)
+  if (config.sidecarUrl !== undefined && !isLoopbackHost(config.sidecarUrl.hostname) && !config.unsafeRemoteEndpoint) {
+    throw new ChatError('CHAT_REMOTE_ENDPOINT', `refusing non-loopback sidecar ${config.sidecarUrl.host}: the loop's link to it is privileged; pass --unsafe-remote-endpoint if you really mean it`)
+  }
+  const probe = deps.makeSignal(undefined)
+  const account = await resolveAccount(config, probe, deps.health).finally(() => probe.close())
   const signal = deps.makeSignal(account)
+  try {
+    return await attach(config, deps, signal, account)
+  } catch (err) {
+    await signal.close()
+    throw err
+  }
+}
+
+async function attach(config: ChatConfig, deps: { agentEnv: NodeJS.ProcessEnv; health: DaemonHealth; log(line: string): void }, signal: ChatSignal, account: string): Promise<PreparedChat> {
   const { optionalFlags: agentFlags } = await probeResumeSupport({ agent: config.agent, program: config.agentProgram, commandTemplate: config.agentCommand, env: deps.agentEnv })
 
   if (config.resume !== undefined) {

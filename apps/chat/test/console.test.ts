@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ConsoleInput, ConsoleOutput, ConsolePort } from '../src/console/console-port.ts'
+import type { ConsoleOutput, ConsolePort } from '../src/console/console-port.ts'
+import { createInputQueue } from '../src/console/input-queue.ts'
 import { chatArgv, configFor, createWorld, startChat, until, type World } from './harness.ts'
 
 let world: World
@@ -9,29 +10,13 @@ afterEach(async () => {
 
 /** An in-memory console: what a sidecar connection would carry as chat-* envelopes. */
 function memoryConsole(): ConsolePort & { type(text: string, ref: string): void; out: ConsoleOutput[] } {
-  const queue: ConsoleInput[] = []
-  let notify: (() => void) | undefined
+  const queue = createInputQueue()
   const out: ConsoleOutput[] = []
   return {
     out,
-    type(text, ref) {
-      queue.push({ text, ref })
-      notify?.()
-    },
+    type: (text, ref) => queue.push({ text, ref }),
     emit: (o) => void out.push(o),
-    async *inputs(signal) {
-      while (!signal.aborted) {
-        const next = queue.shift()
-        if (next !== undefined) {
-          yield next
-          continue
-        }
-        await new Promise<void>((resolve) => {
-          notify = resolve
-          signal.addEventListener('abort', () => resolve(), { once: true })
-        })
-      }
-    },
+    inputs: (signal) => queue.read(signal),
   }
 }
 

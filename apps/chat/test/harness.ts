@@ -13,7 +13,7 @@ import { loadConfig, type ChatConfig } from '../src/config.ts'
 import type { ChatEvent } from '../src/loop/chat-loop.ts'
 import type { ExitCode } from '../src/exit-codes.ts'
 import type { ChatSignal } from '../src/signal/port.ts'
-import { createHttpChatSignal } from '../src/signal/http-chat-signal.ts'
+import { createChatSignal } from '../src/signal/chat-signal.ts'
 
 export const LOOP = '+15550000001'
 export const OPERATOR = '+15550000002'
@@ -161,5 +161,5 @@ export function startChat(world: World, config: ChatConfig, options: { wrapSigna
 }
 
 function createHttp(config: ChatConfig, account: string | undefined): ChatSignal {
-  return createHttpChatSignal({ baseUrl: config.signalUrl, account })
+  return createChatSignal({ url: config.signalUrl, account })
 }

@@ -42,6 +42,11 @@ environment wins). Required: E2E_COL_DOCUMENTS, E2E_COL_SIGNAL_BODY_MAX_BYTES.
   E2E_COL_ALLOW_REMOTE_DAEMON=1   (the daemon has no authentication: only on a trusted network)
   SIGNAL_CLI_ACCOUNT              E.164 account; may be omitted when the daemon serves one account
   E2E_COL_DOCUMENTS               docUUID=base64GroupId pairs, comma separated, each group once
+  E2E_COL_CHATS                   chatUUID=base64GroupId pairs: chat groups browsers reach at /v1/chats/<chatUUID>
+                                  (a loop attached with e2e-col chat --sidecar binds its own chat too)
+  E2E_COL_CHAT_OPERATORS          +E164 numbers whose text in a chat group is shown as a prompt
+  E2E_COL_CHAT_LOOP_ACCOUNT       the loop's account, shown as replies (default SIGNAL_CLI_ACCOUNT)
+  E2E_COL_CHAT_BROWSER_OPERATORS=1  loopback pages may send chat-prompt / chat-control (default: watch only)
   E2E_COL_SIGNAL_BODY_MAX_BYTES   largest body (prefix + base64) in UTF-8 bytes; no default: real
                                   signal-cli turns texts over 2000 bytes into long-text attachments.
   E2E_COL_ALLOW_LONG_BODIES=1     accept a boundary above 2000

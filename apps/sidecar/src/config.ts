@@ -5,66 +5,53 @@
  * @see docs/contract.md §4
  */
 import { readFileSync } from 'node:fs'
-import { isIP } from 'node:net'
 import { isAbsolute, join } from 'node:path'
 import { z } from 'zod'
 import { SidecarError } from './errors.ts'
+import { e164List, httpOrigin, isLoopbackHost, signalCliAccount, signalCliUrl } from './signal/settings.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
-const E164 = /^\+[1-9][0-9]{6,14}$/
 
 /** Real signal-cli turns a text over this many UTF-8 bytes into a long-text attachment. */
 export const SIGNAL_LONG_TEXT_THRESHOLD = 2000
 
-/** True for hosts that only this machine can reach. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase()
-  if (host === 'localhost' || host === '::1') return true
-  return isIP(host) === 4 && host.startsWith('127.')
-}
+export { isLoopbackHost }
 
 const flag = z.enum(['0', '1', 'true', 'false', '']).default('').transform((v) => v === '1' || v === 'true')
 const flagOn = z.enum(['0', '1', 'true', 'false', '']).default('1').transform((v) => v !== '0' && v !== 'false')
 const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback)
 
-function httpOrigin(text: string, ctx: z.RefinementCtx): URL | typeof z.NEVER {
-  let url: URL
-  try {
-    url = new URL(text)
-  } catch {
-    ctx.addIssue({ code: 'custom', message: `not a URL: ${JSON.stringify(text)}` })
-    return z.NEVER
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: 'must be http: or https:' })
-  if (url.username !== '' || url.password !== '') ctx.addIssue({ code: 'custom', message: 'must not carry credentials' })
-  if (url.pathname !== '/' || url.search !== '' || url.hash !== '') ctx.addIssue({ code: 'custom', message: 'must be an origin (no path, query or fragment)' })
-  return url
-}
-
-const Documents = z.string().transform((text, ctx) => {
+/** `UUID=base64GroupId` pairs; `what` names the key in messages ("document", "chat"). */
+const bindings = (what: string, required: boolean) => z.string().transform((text, ctx) => {
   const pairs = text.split(/[\s,;]+/).filter((p) => p !== '')
-  if (pairs.length === 0) ctx.addIssue({ code: 'custom', message: 'at least one docUUID=base64GroupId pair is required' })
-  const docs: { docId: string; groupId: string }[] = []
+  if (required && pairs.length === 0) ctx.addIssue({ code: 'custom', message: `at least one ${what}UUID=base64GroupId pair is required` })
+  const out: { id: string; groupId: string }[] = []
   for (const pair of pairs) {
     const at = pair.indexOf('=')
-    const docId = pair.slice(0, Math.max(at, 0)).toLowerCase()
+    const id = pair.slice(0, Math.max(at, 0)).toLowerCase()
     const groupId = pair.slice(at + 1)
-    if (at < 0 || !UUID.test(docId)) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(pair.slice(0, 40))}: key must be a document UUID` })
-    else if (groupId === '' || !BASE64.test(groupId)) ctx.addIssue({ code: 'custom', message: `document ${docId}: group id is not base64` })
-    else if (docs.some((d) => d.docId === docId)) ctx.addIssue({ code: 'custom', message: `document ${docId} is mapped twice` })
-    else if (docs.some((d) => d.groupId === groupId)) ctx.addIssue({ code: 'custom', message: `group ${groupId} is used by two documents` })
-    else docs.push({ docId, groupId })
+    if (at < 0 || !UUID.test(id)) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(pair.slice(0, 40))}: key must be a ${what} UUID` })
+    else if (groupId === '' || !BASE64.test(groupId)) ctx.addIssue({ code: 'custom', message: `${what} ${id}: group id is not base64` })
+    else if (out.some((d) => d.id === id)) ctx.addIssue({ code: 'custom', message: `${what} ${id} is mapped twice` })
+    else if (out.some((d) => d.groupId === groupId)) ctx.addIssue({ code: 'custom', message: `group ${groupId} is used by two ${what}s` })
+    else out.push({ id, groupId })
   }
-  return docs
+  return out
 })
+const Documents = bindings('document', true).transform((list) => list.map(({ id, groupId }) => ({ docId: id, groupId })))
+const Chats = bindings('chat', false).transform((list) => list.map(({ id, groupId }) => ({ chatId: id, groupId })))
 
 const Env = z
   .object({
-    SIGNAL_CLI_URL: z.string().default('http://127.0.0.1:8080').transform(httpOrigin),
-    SIGNAL_CLI_ACCOUNT: z.string().regex(E164, 'must be an E.164 number such as +33612345678').optional(),
+    SIGNAL_CLI_URL: signalCliUrl,
+    SIGNAL_CLI_ACCOUNT: signalCliAccount,
     E2E_COL_ALLOW_REMOTE_DAEMON: flag,
     E2E_COL_DOCUMENTS: z.string({ error: 'required: docUUID=base64GroupId pairs, comma separated' }).pipe(Documents),
+    E2E_COL_CHATS: z.string().default('').pipe(Chats),
+    E2E_COL_CHAT_OPERATORS: e164List,
+    E2E_COL_CHAT_LOOP_ACCOUNT: signalCliAccount,
+    E2E_COL_CHAT_BROWSER_OPERATORS: flag,
     E2E_COL_SIGNAL_BODY_MAX_BYTES: z.coerce.number({ error: 'required: the largest body in UTF-8 bytes' }).int().min(256).max(1_000_000),
     E2E_COL_ALLOW_LONG_BODIES: flag,
     E2E_COL_LISTEN: z.string().default('127.0.0.1:7600').transform((text, ctx) => {
@@ -117,6 +104,7 @@ const Env = z
     if (env.E2E_COL_SIGNAL_BODY_MAX_BYTES > SIGNAL_LONG_TEXT_THRESHOLD && !env.E2E_COL_ALLOW_LONG_BODIES) {
       ctx.addIssue({ code: 'custom', path: ['E2E_COL_SIGNAL_BODY_MAX_BYTES'], message: `above ${SIGNAL_LONG_TEXT_THRESHOLD}: real signal-cli turns longer texts into long-text attachments; set E2E_COL_ALLOW_LONG_BODIES=1 to insist` })
     }
+    for (const c of env.E2E_COL_CHATS) if (env.E2E_COL_DOCUMENTS.some((d: { docId: string; groupId: string }) => d.docId === c.chatId || d.groupId === c.groupId)) ctx.addIssue({ code: 'custom', path: ['E2E_COL_CHATS'], message: `chat ${c.chatId} reuses a document's id or group` })
     if (env.E2E_COL_RETRY_MAX_MS < env.E2E_COL_RETRY_BASE_MS) ctx.addIssue({ code: 'custom', path: ['E2E_COL_RETRY_MAX_MS'], message: 'must be at least E2E_COL_RETRY_BASE_MS' })
     if (env.E2E_COL_SYNC_DELAY_MAX_MS < env.E2E_COL_SYNC_DELAY_MIN_MS) ctx.addIssue({ code: 'custom', path: ['E2E_COL_SYNC_DELAY_MAX_MS'], message: 'must be at least E2E_COL_SYNC_DELAY_MIN_MS' })
     if (env.E2E_COL_RECONNECT_MAX_MS < env.E2E_COL_RECONNECT_BASE_MS) ctx.addIssue({ code: 'custom', path: ['E2E_COL_RECONNECT_MAX_MS'], message: 'must be at least E2E_COL_RECONNECT_BASE_MS' })
@@ -131,6 +119,15 @@ type ParsedEnv = z.infer<typeof Env>
 export interface SidecarConfig {
   readonly signal: { readonly url: string; readonly account: string | undefined; readonly rpcTimeoutMs: number; readonly streamIdleMs: number }
   readonly documents: readonly { readonly docId: string; readonly groupId: string }[]
+  /** Chat groups browsers reach at `/v1/chats/<chatId>` (docs/contract.md §4.9). */
+  readonly chats: {
+    readonly bindings: readonly { readonly chatId: string; readonly groupId: string }[]
+    readonly operators: readonly string[]
+    /** The account the chat loop posts from (lifted into chat-reply); this sidecar's by default. */
+    readonly loopAccount: string | undefined
+    /** Loopback-origin browsers may send chat-prompt / chat-control. */
+    readonly browserOperators: boolean
+  }
   readonly maxBodyBytes: number
   readonly listen: { readonly host: string; readonly port: number }
   readonly allowedOrigins: readonly string[]
@@ -197,6 +194,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: { c
   return deepFreeze({
     signal: { url: (e.SIGNAL_CLI_URL as URL).origin, account: e.SIGNAL_CLI_ACCOUNT, rpcTimeoutMs: e.E2E_COL_RPC_TIMEOUT_MS, streamIdleMs: e.E2E_COL_STREAM_IDLE_MS },
     documents: e.E2E_COL_DOCUMENTS,
+    chats: { bindings: e.E2E_COL_CHATS, operators: e.E2E_COL_CHAT_OPERATORS, loopAccount: e.E2E_COL_CHAT_LOOP_ACCOUNT ?? e.SIGNAL_CLI_ACCOUNT, browserOperators: e.E2E_COL_CHAT_BROWSER_OPERATORS },
     maxBodyBytes: e.E2E_COL_SIGNAL_BODY_MAX_BYTES,
     listen: e.E2E_COL_LISTEN,
     allowedOrigins: e.E2E_COL_ALLOWED_ORIGINS,

@@ -9,6 +9,7 @@ import { encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
 import type { WebSocket } from 'ws'
 import { createSession, CLOSE, type Session } from './browser/session.ts'
 import { createWsServer } from './browser/ws-server.ts'
+import { createChatRelay } from './chat/chat-relay.ts'
 import { systemClock, type Clock } from './clock.ts'
 import type { SidecarConfig } from './config.ts'
 import { BroadcastRecoveryRequiredError, SidecarError, StoreError } from './errors.ts'
@@ -230,13 +231,41 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     logger,
   })
 
+  const createBrowserSession = (ws: WebSocket, docId: string, onFrame: typeof onEnvelope): Session =>
+    createSession({
+      ws, docId, sidecarId,
+      maxFrameBytes: config.browser.maxFrameBytes,
+      abuseLimit: config.browser.abuseLimit,
+      rate: createTokenBucket({ ratePerSecond: config.browser.framesPerSecond, burst: config.browser.frameBurst, now: clock.now() }),
+      now: clock.now,
+      newMessageId: clock.newMessageId,
+      onEnvelope: onFrame,
+      metrics,
+    })
+  // Chat bindings (§4.9): relayed between browsers and the local loop, never replicated or queued.
+  const chats = createChatRelay({
+    bindings: config.chats.bindings,
+    documentGroups: new Set(config.documents.map((d) => d.groupId)),
+    operators: new Set(config.chats.operators),
+    loopAccount: config.chats.loopAccount,
+    browserOperators: config.chats.browserOperators,
+    maxConnectionsPerChat: config.browser.maxConnectionsPerDoc,
+    maxBodyBytes: config.maxBodyBytes,
+    sidecarId,
+    newMessageId: clock.newMessageId,
+    makeSession: createBrowserSession,
+    postBody: async (groupId, body) => void (await backend.sendGroupMessage(groupId, body)),
+    logger,
+  })
+
   const events = runEventsLoop(first, firstAbort, {
     backend,
     policy: { baseMs: config.events.reconnectBaseMs, maxMs: config.events.reconnectMaxMs },
     rng: clock.rng,
     sleep: clock.sleep,
     onEvent: (e) => {
-      if (e.type === 'message') ingest.handle(e.groupId, e.body)
+      if (e.type === 'message' && chats.isChatGroup(e.groupId)) chats.onSignalMessage(e)
+      else if (e.type === 'message') ingest.handle(e.groupId, e.body)
       else metrics.eventsSkipped.inc({ reason: e.reason })
     },
     onRecoveryRequired: (error: BroadcastRecoveryRequiredError) => {
@@ -306,16 +335,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     onConnection: (ws: WebSocket, docId: string) => {
       const doc = docs.get(docId)
       if (doc === undefined) return ws.close(CLOSE.policyViolation)
-      const session = createSession({
-        ws, docId, sidecarId,
-        maxFrameBytes: config.browser.maxFrameBytes,
-        abuseLimit: config.browser.abuseLimit,
-        rate: createTokenBucket({ ratePerSecond: config.browser.framesPerSecond, burst: config.browser.frameBurst, now: clock.now() }),
-        now: clock.now,
-        newMessageId: clock.newMessageId,
-        onEnvelope,
-        metrics,
-      })
+      const session = createBrowserSession(ws, docId, onEnvelope)
       doc.sessions.add(session)
       metrics.connections.inc({ doc: docId })
       ws.on('error', (error) => logger.debug({ err: error }, 'browser socket error'))
@@ -323,6 +343,10 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
         doc.sessions.delete(session)
         metrics.connections.dec({ doc: docId })
       })
+    },
+    chats: {
+      admit: (chatId, role, req, group) => (ready ? chats.admit(chatId, role, req, group) : 404),
+      onConnection: (ws, chatId, role, req) => chats.onConnection(ws, chatId, role, req),
     },
     onHttp: createOpsHandler({
       ready: () => ready,
@@ -341,6 +365,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
       doc.queue.close()
       closeDocument(doc, CLOSE.goingAway, 'sidecar shutting down')
     }
+    chats.close(CLOSE.goingAway, 'sidecar shutting down')
     for (const ws of wss.clients) ws.terminate()
     for (const doc of docs.values()) doc.groupSync.dispose()
     await events.stop()

@@ -39,6 +39,11 @@ export function writeU32(target: Uint8Array, offset: number, value: number): num
   return offset + 4
 }
 
+/** The big-endian u32 at `offset`; the caller has checked that 4 bytes exist. */
+export function readU32(bytes: Uint8Array, offset: number): number {
+  return (bytes[offset] as number) * 0x1000000 + (((bytes[offset + 1] as number) << 16) | ((bytes[offset + 2] as number) << 8) | (bytes[offset + 3] as number))
+}
+
 /** A read cursor; `what` names the structure in error messages. */
 export class ByteReader {
   readonly bytes: Uint8Array

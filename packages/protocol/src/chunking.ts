@@ -12,7 +12,7 @@
  *
  * @see docs/contract.md §3.6 "Chunks"
  */
-import { varUintLength, writeU32, writeVarUint, ByteReader } from './byte-reader.ts'
+import { readU32, varUintLength, writeU32, writeVarUint, ByteReader } from './byte-reader.ts'
 import type { Base64Codec } from './base64-codec.ts'
 import { bodyCapacity, bodyLengthFor, encodeBody } from './body.ts'
 import { decodeEnvelope, envelopeByteLength, FIXED_HEADER_BYTES, MAX_PAYLOAD_LENGTH, type Envelope } from './envelope.ts'
@@ -180,12 +180,18 @@ function writeChunk(plan: ChunkPlan, index: number, target: Uint8Array): number 
  */
 export function decodeChunk(envelope: Envelope): ChunkPart {
   if (envelope.kind !== 'chunk') throw new ProtocolError('PROTO_WRONG_KIND', `expected a chunk envelope, got ${envelope.kind}`)
-  const r = new ByteReader(envelope.payload, 'chunk')
-  const index = r.u32('index')
-  const count = r.u32('count')
-  const totalLength = r.u32('total length')
-  const checksum = r.u32('checksum')
-  const data = r.view(r.remaining, 'data')
+  const p = envelope.payload
+  if (p.length < CHUNK_META_BYTES) {
+    // Short metadata: let a reader name the field that ran out.
+    const r = new ByteReader(p, 'chunk')
+    for (const field of ['index', 'count', 'total length', 'checksum']) r.u32(field)
+  }
+  // Direct reads: one ByteReader per chunk is measurable at ~740 chunks per MiB.
+  const index = readU32(p, 0)
+  const count = readU32(p, 4)
+  const totalLength = readU32(p, 8)
+  const checksum = readU32(p, 12)
+  const data = p.subarray(CHUNK_META_BYTES)
   if (count < 2) throw new ProtocolError('PROTO_CHUNK_MALFORMED', `chunk count ${count} is below 2`)
   if (index >= count) throw new ProtocolError('PROTO_CHUNK_MALFORMED', `chunk index ${index} is not below its count ${count}`)
   if (data.length === 0) throw new ProtocolError('PROTO_CHUNK_MALFORMED', 'chunk carries no data')

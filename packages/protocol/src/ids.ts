@@ -63,13 +63,15 @@ interface LastId {
 const lastDocOrSender: LastId[] = [{ bytes: new Uint8Array(ID_BYTES), text: '' }, { bytes: new Uint8Array(ID_BYTES), text: '' }]
 const lastMessageId: LastId = { bytes: new Uint8Array(ID_BYTES), text: '' }
 
+function sameId(cached: Uint8Array, bytes: Uint8Array, offset: number): boolean {
+  for (let i = 0; i < ID_BYTES; i++) if (cached[i] !== bytes[offset + i]) return false
+  return true
+}
+
 function readCached(last: LastId, bytes: Uint8Array, offset: number, format: (bytes: Uint8Array, offset: number) => string): string {
-  const cached = last.bytes
-  let same = last.text !== ''
-  for (let i = 0; same && i < ID_BYTES; i++) same = cached[i] === bytes[offset + i]
-  if (same) return last.text
+  if (last.text !== '' && sameId(last.bytes, bytes, offset)) return last.text
   const text = format(bytes, offset)
-  cached.set(bytes.subarray(offset, offset + ID_BYTES))
+  last.bytes.set(bytes.subarray(offset, offset + ID_BYTES))
   last.text = text
   return text
 }
@@ -82,7 +84,11 @@ export function readUuid(bytes: Uint8Array, offset: number, slot: 0 | 1 = 0): st
 
 /** The message id text of 16 bytes at `offset`. */
 export function readMessageId(bytes: Uint8Array, offset: number): string {
-  return readCached(lastMessageId, bytes, offset, (b, o) => toHex(b, o, ID_BYTES))
+  return readCached(lastMessageId, bytes, offset, formatMessageId)
+}
+
+function formatMessageId(bytes: Uint8Array, offset: number): string {
+  return toHex(bytes, offset, ID_BYTES)
 }
 
 /**

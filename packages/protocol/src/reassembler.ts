@@ -88,6 +88,9 @@ interface Partial {
   live: boolean
 }
 
+// Shared by every result that evicted nothing; frozen, so no caller can add to another's list.
+const NO_EVICTIONS: readonly Eviction[] = Object.freeze([])
+
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
@@ -117,15 +120,19 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
   // finished-message lookups (a live partial is never in `completed` or `rejected`).
   let last: Partial | undefined
   let lastKey = ''
+  // `firstSeenAt` of the oldest partial, so most pushes skip the sweep without iterating the Map;
+  // -Infinity (forcing a real look) whenever a drop may have changed which partial is oldest.
+  let oldestSeenAt = Number.NEGATIVE_INFINITY
 
   function drop(key: string, partial: Partial): void {
     partials.delete(key)
+    oldestSeenAt = Number.NEGATIVE_INFINITY
     totalBytes -= partial.store.bytes
     if (partial.store.frame !== undefined) reservedBytes -= partial.store.frame.length
     partial.live = false
   }
 
-  function evict(key: string, partial: Partial, reason: EvictionReason, out: Eviction[]): void {
+  function evict(key: string, partial: Partial, reason: EvictionReason, out: Eviction[]): Eviction[] {
     drop(key, partial)
     out.push({
       docId: partial.docId,
@@ -135,25 +142,33 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
       receivedChunks: partial.store.pieces.size,
       count: partial.count,
     })
+    return out
   }
 
-  function sweep(now: number): Eviction[] {
-    const out: Eviction[] = []
-    if (partials.size === 0) return out
+  /** Evicts expired partials into `out`, allocated only on a first eviction (most pushes evict none). */
+  function sweepInto(now: number, out: Eviction[] | undefined): Eviction[] | undefined {
+    if (partials.size === 0 || now - oldestSeenAt < ttlMs) return out
     for (const [key, partial] of partials) {
-      if (now - partial.firstSeenAt < ttlMs) break
-      evict(key, partial, 'expired', out)
+      if (now - partial.firstSeenAt < ttlMs) {
+        oldestSeenAt = partial.firstSeenAt
+        break
+      }
+      out = evict(key, partial, 'expired', out ?? [])
     }
     return out
   }
 
-  function reject(key: string, id: Envelope, partial: Partial | undefined, error: ProtocolError, evicted: Eviction[], now: number): PushResult {
+  function sweep(now: number): Eviction[] {
+    return sweepInto(now, undefined) ?? []
+  }
+
+  function reject(key: string, id: Envelope, partial: Partial | undefined, error: ProtocolError, evicted: readonly Eviction[], now: number): PushResult {
     if (partial !== undefined) drop(key, partial)
     rejected.seen(id.docId, id.senderId, id.messageId, now)
     return { status: 'rejected', error, evicted }
   }
 
-  function complete(key: string, id: Envelope, partial: Partial, evicted: Eviction[], now: number): PushResult {
+  function complete(key: string, id: Envelope, partial: Partial, evicted: readonly Eviction[], now: number): PushResult {
     drop(key, partial)
     if (partial.store.bytes !== partial.totalLength) {
       return reject(key, id, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', `reassembled ${partial.store.bytes} bytes, expected ${partial.totalLength}`), evicted, now)
@@ -184,7 +199,7 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
     if (part.totalLength > maxPartialBytes) {
       throw new ProtocolError('PROTO_CHUNK_TOO_LARGE', `message of ${part.totalLength} bytes exceeds maxPartialBytes ${maxPartialBytes}`)
     }
-    const evicted = sweep(now)
+    const evicted = sweepInto(now, undefined) ?? NO_EVICTIONS
     let key: string
     let partial: Partial | undefined
     if (last !== undefined && last.live && last.messageId === chunk.messageId && last.senderId === chunk.senderId && last.docId === chunk.docId) {
@@ -208,6 +223,7 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
         count: part.count, totalLength: part.totalLength, checksum: part.checksum, firstSeenAt: now,
         store: new PieceStore(part.count, part.totalLength, grant ? new Uint8Array(part.totalLength) : undefined), live: true,
       }
+      if (partials.size === 0) oldestSeenAt = now
       partials.set(key, partial)
     } else if (
       partial.count !== part.count || partial.totalLength !== part.totalLength || partial.checksum !== part.checksum ||
@@ -230,20 +246,21 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
     lastKey = key
     if (partial.store.pieces.size === partial.count) return complete(key, chunk, partial, evicted, now)
     // Evict oldest first; the message just pushed may itself be the oldest.
+    let out = evicted === NO_EVICTIONS ? undefined : (evicted as Eviction[])
     if (partials.size > maxPartialMessages) {
       for (const [k, p] of partials) {
         if (partials.size <= maxPartialMessages) break
-        evict(k, p, 'max-partial-messages', evicted)
+        out = evict(k, p, 'max-partial-messages', out ?? [])
       }
     }
     if (totalBytes > maxPartialBytes) {
       for (const [k, p] of partials) {
         if (totalBytes <= maxPartialBytes) break
-        evict(k, p, 'max-partial-bytes', evicted)
+        out = evict(k, p, 'max-partial-bytes', out ?? [])
       }
     }
-    if (!partials.has(key)) return { status: 'pending', receivedChunks: 0, count: part.count, evicted }
-    return { status: 'pending', receivedChunks: partial.store.pieces.size, count: part.count, evicted }
+    const receivedChunks = partial.live ? partial.store.pieces.size : 0
+    return { status: 'pending', receivedChunks, count: part.count, evicted: out ?? NO_EVICTIONS }
   }
 
   return {

@@ -3,8 +3,8 @@
  * `chat-status`) with UTF-8 JSON payloads, and the chat id ⇄ group id mapping. Pure apart from the
  * hash; zod checks every payload coming from a browser.
  */
-import { createHash } from 'node:crypto'
 import { BODY_NAMESPACE, decodeBody, decodeEnvelope, encodeEnvelope, type Envelope } from '@e2e-col/protocol'
+import { chatIdForGroup } from '@e2e-col/sidecar'
 import { z } from 'zod'
 import { ChatError } from '../errors.ts'
 import type { ConsoleInput, ConsoleOutput } from './console-port.ts'
@@ -15,17 +15,8 @@ export const MAX_CONSOLE_PROMPT_CHARS = 16_000
 const Prompt = z.object({ text: z.string().min(1).max(MAX_CONSOLE_PROMPT_CHARS) }).strict()
 const Control = z.object({ action: z.enum(['status', 'cancel', 'stop']) }).strict()
 
-/**
- * The chat's document id for browsers: a UUID derived from the group id, so every sidecar of the
- * group computes the same one without a registry.
- */
-export function chatIdForGroup(groupId: string): string {
-  const h = createHash('sha256').update(`e2e-col-chat:${groupId}`).digest()
-  h[6] = ((h[6] as number) & 0x0f) | 0x80 // version 8 (custom)
-  h[8] = ((h[8] as number) & 0x3f) | 0x80 // RFC 4122 variant
-  const hex = h.subarray(0, 16).toString('hex')
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`
-}
+/** The chat's id for browsers: derived from the group id (shared with the sidecar, §4.9). */
+export { chatIdForGroup }
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder('utf-8', { fatal: true })

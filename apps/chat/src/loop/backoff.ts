@@ -1,8 +1,8 @@
-/** Exponential backoff with full jitter: `min(base·2^attempt, max)` scaled by `rng()` in [0.5, 1). */
+import { nextDelay } from '@e2e-col/sidecar'
+
+/** The sidecar's jittered exponential backoff: uniform in [d/2, d] with d = min(base·2^attempt, max). */
 export function backoffDelay(attempt: number, options: { baseMs: number; maxMs: number; rng?: () => number }): number {
-  const ceiling = Math.min(options.baseMs * 2 ** Math.min(attempt, 30), options.maxMs)
-  const rng = options.rng ?? Math.random
-  return Math.round(ceiling * (0.5 + rng() / 2))
+  return nextDelay(attempt, options, options.rng ?? Math.random)
 }
 
 /** Sleeps `ms`, or less if `signal` aborts first (resolves either way). */

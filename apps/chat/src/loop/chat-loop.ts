@@ -13,7 +13,7 @@ import { ChatError, exitCodeOf } from '../errors.ts'
 import { EXIT_CODES, type ExitCode } from '../exit-codes.ts'
 import type { Redactor } from '../redact/redactor.ts'
 import type { PreparedChat } from '../setup.ts'
-import { parseInbound } from '../signal/inbound.ts'
+import type { InboundMessage } from '../signal/port.ts'
 import { saveChatState } from '../state/chat-state.ts'
 import { pause } from './backoff.ts'
 import type { DaemonHealth } from './daemon-health.ts'
@@ -191,9 +191,7 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
     wake?.()
   }
 
-  async function onInbound(data: string): Promise<void> {
-    const msg = parseInbound(data)
-    if (msg === undefined) return
+  async function onInbound(msg: InboundMessage): Promise<void> {
     if (msg.origin === 'sync') await poster.settled()
     const verdict = gate(msg, { account, groupId: state.groupId, operators, isOwnPost: poster.isOwnPost })
     if (!verdict.accepted) {
@@ -212,7 +210,7 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
         return
       }
     }
-    await onAccepted(text, { kind: 'signal', author: verdict.sender, timestamp: msg.timestamp })
+    await onAccepted(text, { kind: 'signal', author: verdict.sender, timestamp: msg.timestamp as number }) // the gate refuses a message without one
   }
 
   async function runOne(item: Queued | undefined, prompt: string): Promise<void> {
@@ -296,8 +294,8 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
         const stream = await signal.openEvents(life.signal)
         health.succeeded()
         await observe({ type: 'events-connected' })
-        for await (const data of stream) {
-          await onInbound(data).catch((err: unknown) => onBackgroundError('message handling', err))
+        for await (const msg of stream) {
+          await onInbound(msg).catch((err: unknown) => onBackgroundError('message handling', err))
         }
       } catch (err) {
         if (life.signal.aborted) return

@@ -1,4 +1,4 @@
-import type { InboundMessage } from '../signal/inbound.ts'
+import type { InboundMessage } from '../signal/port.ts'
 
 /** Who and where the loop listens for. */
 export interface GateConfig {
@@ -23,6 +23,7 @@ export type GateRejection =
   | 'sync-not-own-account'
   | 'sync-not-primary-device'
   | 'own-account-data'
+  | 'no-timestamp'
 
 /** The verdict for one message. */
 export type GateVerdict = { accepted: true; sender: string; text: string } | { accepted: false; reason: GateRejection }
@@ -36,6 +37,8 @@ export type GateVerdict = { accepted: true; sender: string; text: string } | { a
 export function gate(msg: InboundMessage, config: GateConfig): GateVerdict {
   if (msg.account !== undefined && msg.account !== config.account) return { accepted: false, reason: 'other-account' }
   if (msg.groupId !== config.groupId) return { accepted: false, reason: 'other-group' }
+  // Without its sent timestamp a message cannot be told from our own posts: fail closed.
+  if (msg.timestamp === undefined) return { accepted: false, reason: 'no-timestamp' }
   if (config.isOwnPost(msg.timestamp)) return { accepted: false, reason: 'own-post' }
   if (msg.body.trim() === '') return { accepted: false, reason: 'empty' }
   if (config.operators.size === 0) return { accepted: false, reason: 'no-operators' }

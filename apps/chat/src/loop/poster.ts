@@ -57,10 +57,13 @@ export function createPoster(o: PosterOptions): Poster {
       const chunks = chunkReply(text)
       for (const [i, chunk] of chunks.entries()) {
         if (!(await waitForCleanGroup(chunks.length - i, abort))) return false
-        const sending = o.health.call('send', () => o.signal.sendGroup(o.groupId, chunk), abort)
+        // Remembered inside the in-flight promise, so settled() never resolves before it is known.
+        const sending = o.health.call('send', () => o.signal.sendGroup(o.groupId, chunk), abort).then((t) => {
+          sent.remember(t)
+          return t
+        })
         inflight.add(sending)
         const timestamp = await sending.finally(() => inflight.delete(sending))
-        sent.remember(timestamp)
         await o.onPosted(chunk, timestamp)
       }
       return true

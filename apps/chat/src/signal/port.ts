@@ -1,8 +1,12 @@
 /**
- * The chat loop's port to a Signal daemon. {@link createHttpChatSignal} implements it over
- * signal-cli's HTTP JSON-RPC + SSE. It is small on purpose so it can later be backed by the
- * sidecar's own backend (which does not yet expose sender, device and timestamp of a message).
+ * The chat loop's port to a Signal daemon. {@link createChatSignal} implements it on the
+ * sidecar's signal-cli HTTP backend (`@e2e-col/sidecar`), translating its errors into the
+ * chat's, so there is one signal-cli client in the repository. Tests wrap it to inject faults.
  */
+import type { SignalMessage } from '@e2e-col/sidecar'
+
+/** One text message in a group, as the sidecar's backend reads it off the events stream. */
+export type InboundMessage = SignalMessage
 
 /** A group member as listGroups shows it; `number` is null for people who hide their number. */
 export interface GroupMember {
@@ -34,6 +38,8 @@ export interface ChatSignal {
   /** The group's membership, or `undefined` when the daemon does not know the group. */
   groupMembership(groupId: string): Promise<GroupMembership | undefined>
   quitGroup(groupId: string): Promise<void>
-  /** Opens the events stream; yields each `receive` event's raw `data`; ends when the stream ends. */
-  openEvents(signal: AbortSignal): Promise<AsyncIterable<string>>
+  /** Opens the events stream; yields each group text message; ends when the stream ends. */
+  openEvents(signal: AbortSignal): Promise<AsyncIterable<InboundMessage>>
+  /** Ends the client's connections. */
+  close(): Promise<void>
 }

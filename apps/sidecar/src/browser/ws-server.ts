@@ -1,6 +1,7 @@
 /**
  * The sidecar's HTTP listener: `GET /healthz`, `GET /metrics`, and WebSocket upgrades on
- * `/v1/docs/<docUUID>` for mapped documents from allowed Origins.
+ * `/v1/docs/<docUUID>` for mapped documents from allowed Origins, and on `/v1/chats/<chatId>`
+ * (browsers) and `/v1/chats/<chatId>/loop` (the local chat loop) for chat bindings (§4.9).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
@@ -8,6 +9,8 @@ import { WebSocketServer, type WebSocket } from 'ws'
 import { isOriginAllowed } from './origin.ts'
 
 const DOC_PATH = /^\/v1\/docs\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/
+const CHAT_PATH = /^\/v1\/chats\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(\/loop)?$/
+const STATUS_TEXT: Readonly<Record<number, string>> = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 503: 'Service Unavailable' }
 
 export interface WsServerOptions {
   allowedOrigins: readonly string[]
@@ -17,6 +20,12 @@ export interface WsServerOptions {
   hasRoom: (docId: string) => boolean
   onConnection: (ws: WebSocket, docId: string) => void
   onHttp: (req: IncomingMessage, res: ServerResponse) => void
+  /** Chat bindings; without it `/v1/chats/…` answers 404. */
+  chats?: {
+    /** An HTTP status to refuse the upgrade with, or `undefined` to accept it. */
+    admit(chatId: string, role: 'browser' | 'loop', req: IncomingMessage, groupParam: string | undefined): number | undefined
+    onConnection(ws: WebSocket, chatId: string, role: 'browser' | 'loop', req: IncomingMessage): void
+  }
 }
 
 function refuseUpgrade(socket: Duplex, status: number, text: string): void {
@@ -28,12 +37,23 @@ export function createWsServer(o: WsServerOptions): { server: Server; wss: WebSo
   const server = createServer(o.onHttp)
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy())
-    const path = new URL(req.url ?? '/', 'http://sidecar').pathname
+    const url = new URL(req.url ?? '/', 'http://sidecar')
+    const path = url.pathname
+    const chat = CHAT_PATH.exec(path)
+    if (chat?.[1] !== undefined) return upgradeChat(req, socket, head, chat[1], chat[2] === undefined ? 'browser' : 'loop', url.searchParams.get('group') ?? undefined)
     const docId = DOC_PATH.exec(path)?.[1]
     if (docId === undefined || !o.isDocument(docId)) return refuseUpgrade(socket, 404, 'Not Found')
     if (!isOriginAllowed(req.headers.origin, o.allowedOrigins)) return refuseUpgrade(socket, 403, 'Forbidden')
     if (!o.hasRoom(docId)) return refuseUpgrade(socket, 503, 'Service Unavailable')
     wss.handleUpgrade(req, socket, head, (ws) => o.onConnection(ws, docId))
   })
+  function upgradeChat(req: IncomingMessage, socket: Duplex, head: Buffer, chatId: string, role: 'browser' | 'loop', group: string | undefined): void {
+    const chats = o.chats
+    if (chats === undefined) return refuseUpgrade(socket, 404, 'Not Found')
+    if (role === 'browser' && !isOriginAllowed(req.headers.origin, o.allowedOrigins)) return refuseUpgrade(socket, 403, 'Forbidden')
+    const status = chats.admit(chatId, role, req, group)
+    if (status !== undefined) return refuseUpgrade(socket, status, STATUS_TEXT[status] ?? 'Refused')
+    wss.handleUpgrade(req, socket, head, (ws) => chats.onConnection(ws, chatId, role, req))
+  }
   return { server, wss }
 }

@@ -75,6 +75,9 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
   let closed = false
   const abort = new AbortController()
   const idleWaiters: (() => void)[] = []
+  // Bodies sent while some recipient was rate limited, to send again once the pause is over.
+  const resends: string[] = []
+  const resendTries = new Map<string, number>()
 
   function settleIdle(): void {
     for (const w of idleWaiters.splice(0)) w()
@@ -105,7 +108,16 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
         o.metrics.sendLatency.observe((o.now() - started) / 1000)
         // A partial RATE_LIMIT_FAILURE is still a send (at least one recipient got it); slow down.
         const waits = (result.results ?? []).filter((r) => r.type === 'RATE_LIMIT_FAILURE').map((r) => r.retryAfterSeconds ?? undefined)
-        if (waits.length > 0) rateLimit(Math.max(...waits.map((w) => w ?? DEFAULT_RATE_LIMIT_PAUSE_MS / 1000)))
+        if (waits.length > 0) {
+          rateLimit(Math.max(...waits.map((w) => w ?? DEFAULT_RATE_LIMIT_PAUSE_MS / 1000)))
+          // The limited recipients never got it: send the same body to the group again after the
+          // pause (bounded); members that did get it deduplicate it by message id.
+          const tries = (resendTries.get(body) ?? 0) + 1
+          if (tries < o.retry.attempts) {
+            resendTries.set(body, tries)
+            resends.push(body)
+          } else resendTries.delete(body)
+        } else resendTries.delete(body)
         return { kind: 'sent' }
       } catch (error) {
         if (error instanceof SignalRpcError && error.rpcCode === -5) {
@@ -138,7 +150,15 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
   async function pump(): Promise<void> {
     running = true
     try {
-      while (items.length > 0 && !abort.signal.aborted) {
+      while ((items.length > 0 || resends.length > 0) && !abort.signal.aborted) {
+        const resend = resends.shift()
+        if (resend !== undefined) {
+          // Already acknowledged: only its delivery to the limited members is at stake.
+          const outcome = await sendBody(resend)
+          if (outcome.kind === 'closed') return
+          if (outcome.kind !== 'sent') o.logger.warn({ outcome: outcome.kind }, 'resend after a partial rate limit failed')
+          continue
+        }
         const packed = packNext(items.map((i) => i.frame), o.maxBodyBytes, o.newBatchHeader)
         o.beforeSend?.(items.slice(0, packed.taken).map((i) => i.messageId))
         let outcome: Outcome = { kind: 'sent' }

@@ -4,10 +4,27 @@
  */
 import type { SendResult, GroupListing } from './jsonrpc.ts'
 
+/**
+ * A text message in a group. `origin` is `sync` for a copy of our own account's send from another
+ * device (`syncMessage.sentMessage`). Sender fields are what the daemon says; absent when it
+ * does not say.
+ */
+export interface SignalMessage {
+  type: 'message'
+  groupId: string
+  body: string
+  origin: 'data' | 'sync'
+  /** The message's sent timestamp (its id on Signal), when the daemon gave one. */
+  timestamp: number | undefined
+  sourceNumber: string | undefined
+  sourceUuid: string | undefined
+  sourceDevice: number | undefined
+  /** The account the daemon received it for, when the payload names it. */
+  account: string | undefined
+}
+
 /** One item read from the events stream: a message body in a group, or a counted skip. */
-export type SignalEvent =
-  | { type: 'message'; groupId: string; body: string; origin: 'data' | 'sync' }
-  | { type: 'skipped'; reason: SkipReason }
+export type SignalEvent = SignalMessage | { type: 'skipped'; reason: SkipReason }
 
 /** Why an events-stream item carried nothing for the sidecar (each is counted, never fatal). */
 export type SkipReason = 'malformed' | 'unrelated-event' | 'other-account' | 'no-body' | 'not-group' | 'exception'
@@ -24,7 +41,8 @@ export interface SignalBackend {
   version(): Promise<string | undefined>
   /** Accounts served by a multi-account daemon; `undefined` in single-account mode. */
   listAccounts(): Promise<string[] | undefined>
-  listGroups(): Promise<GroupListing>
+  /** The account's groups; with `groupId`, the daemon is asked for that one (callers still match by id). */
+  listGroups(groupId?: string): Promise<GroupListing>
   /** Sends one text body to a group. @throws SignalRpcError | SignalUnavailableError | SidecarError */
   sendGroupMessage(groupId: string, message: string): Promise<SendResult>
   /**
@@ -34,3 +52,20 @@ export interface SignalBackend {
   openEvents(signal: AbortSignal): Promise<SignalEventStream>
   close(): Promise<void>
 }
+
+/**
+ * Group administration and reactions, used by the chat loop (`@e2e-col/chat`) on top of
+ * {@link SignalBackend}. The HTTP backend implements both.
+ */
+export interface SignalChatMethods {
+  /** `updateGroup` without a group id: creates a group with these members; resolves to its id. */
+  createGroup(name: string, members: readonly string[]): Promise<string>
+  /** `sendMessageRequestResponse` `type: accept` for a group, before anything is posted to it. */
+  acceptGroupRequest(groupId: string): Promise<void>
+  /** Sets our reaction on a message (Signal keeps one per author: it replaces the last). */
+  sendReaction(groupId: string, target: { author: string; timestamp: number }, emoji: string): Promise<void>
+  quitGroup(groupId: string): Promise<void>
+}
+
+/** What {@link createHttpSignalBackend} returns. */
+export type FullSignalBackend = SignalBackend & SignalChatMethods

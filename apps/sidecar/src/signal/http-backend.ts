@@ -8,8 +8,8 @@
 import { Client, Pool, request, type Dispatcher } from 'undici'
 import type { z } from 'zod'
 import { SidecarError, SignalRpcError, SignalUnavailableError } from '../errors.ts'
-import type { SignalBackend, SignalEventStream } from './backend.ts'
-import { AccountList, encodeRequest, GroupListing, parseResponse, SendResult, VersionResult, type RpcId } from './jsonrpc.ts'
+import type { FullSignalBackend, SignalEventStream } from './backend.ts'
+import { AccountList, CreatedGroup, encodeRequest, GroupListing, IgnoredResult, parseResponse, SendResult, VersionResult, type RpcId } from './jsonrpc.ts'
 import { readSignalEvents } from './sse-reader.ts'
 
 /** Largest JSON-RPC response body read (a long `listGroups` fits many times over). */
@@ -54,8 +54,18 @@ async function optional<T>(promise: Promise<T>): Promise<T | undefined> {
   }
 }
 
+/** The daemon refused the events stream; `status` 400 means it does not serve the account. */
+export class SignalEventsRefusedError extends SidecarError {
+  readonly status: number
+  constructor(status: number, message: string) {
+    super('SIDECAR_EVENTS_FAILED', message)
+    this.name = 'SignalEventsRefusedError'
+    this.status = status
+  }
+}
+
 /** Creates the HTTP backend; `close()` ends its connections. */
-export function createHttpSignalBackend(options: HttpBackendOptions): SignalBackend {
+export function createHttpSignalBackend(options: HttpBackendOptions): FullSignalBackend {
   const origin = new URL(options.url).origin
   const rpcDispatcher = options.dispatcher ?? new Pool(origin, { connections: 4, keepAliveTimeout: 10_000, pipelining: 1 })
   const eventsDispatcher = options.dispatcher ?? new Client(origin, { keepAliveTimeout: 10_000 })
@@ -116,8 +126,12 @@ export function createHttpSignalBackend(options: HttpBackendOptions): SignalBack
       if (id !== undefined) return [id]
       return (await optional(call('listAccounts', undefined, AccountList)))?.map((a) => a.number)
     },
-    listGroups: () => call('listGroups', {}, GroupListing),
+    listGroups: (groupId) => call('listGroups', groupId === undefined ? {} : { groupId }, GroupListing),
     sendGroupMessage: (groupId, message) => call('send', { groupId, message }, SendResult),
+    createGroup: async (name, members) => (await call('updateGroup', { name, members: [...members] }, CreatedGroup)).groupId,
+    acceptGroupRequest: async (groupId) => void (await call('sendMessageRequestResponse', { groupId, type: 'accept' }, IgnoredResult)),
+    sendReaction: async (groupId, target, emoji) => void (await call('sendReaction', { groupId, emoji, targetAuthor: target.author, targetTimestamp: target.timestamp }, IgnoredResult)),
+    quitGroup: async (groupId) => void (await call('quitGroup', { groupId }, IgnoredResult)),
     async openEvents(signal) {
       const query = account === undefined ? '' : `?account=${encodeURIComponent(account)}`
       let res: Dispatcher.ResponseData
@@ -136,7 +150,7 @@ export function createHttpSignalBackend(options: HttpBackendOptions): SignalBack
       const type = String(res.headers['content-type'] ?? '')
       if (res.statusCode !== 200 || !type.startsWith('text/event-stream')) {
         await res.body.dump().catch(() => undefined)
-        throw new SidecarError('SIDECAR_EVENTS_FAILED', `signal-cli events stream answered HTTP ${res.statusCode} ${type === '' ? 'without a content type' : type}`)
+        throw new SignalEventsRefusedError(res.statusCode, `signal-cli events stream answered HTTP ${res.statusCode} ${type === '' ? 'without a content type' : type}`)
       }
       const body = res.body
       const stream: SignalEventStream = {

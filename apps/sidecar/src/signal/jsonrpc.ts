@@ -28,18 +28,27 @@ export const SendResult = z.object({
 })
 export type SendResult = z.infer<typeof SendResult>
 
-/** One group as `listGroups` reports it (only the fields the sidecar reads). */
+const Member = z.union([z.string(), z.object({ number: z.string().nullable().optional(), uuid: z.string().nullable().optional() }).loose()])
+
+/** One group as `listGroups` reports it (only the fields the sidecar and the chat loop read). */
 export const GroupListing = z.array(
   z
     .object({
       id: z.string(),
       name: z.string().nullable().optional(),
       isMember: z.boolean().optional(),
-      members: z.array(z.union([z.string(), z.object({ number: z.string().nullable().optional(), uuid: z.string().nullable().optional() }).loose()])).optional(),
+      members: z.array(Member).optional(),
+      pendingMembers: z.array(Member).optional(),
+      requestingMembers: z.array(Member).optional(),
     })
     .loose(),
 )
 export type GroupListing = z.infer<typeof GroupListing>
+
+/** `updateGroup` result when it created a group. */
+export const CreatedGroup = z.object({ groupId: z.string().min(1) }).loose()
+/** Results the caller does not read (reactions, message-request responses, leaving a group). */
+export const IgnoredResult = z.unknown()
 
 export const VersionResult = z.object({ version: z.string() }).loose()
 export const AccountList = z.array(z.object({ number: z.string() }).loose())

@@ -9,6 +9,7 @@ import type { SignalEvent } from './backend.ts'
 
 const Message = z
   .object({
+    timestamp: z.number().int().nonnegative().optional(),
     message: z.string().nullable().optional(),
     groupInfo: z.object({ groupId: z.string() }).loose().nullable().optional(),
   })
@@ -20,6 +21,11 @@ const ReceiveParams = z
     exception: z.unknown().optional(),
     envelope: z
       .object({
+        sourceNumber: z.string().nullable().optional(),
+        source: z.string().nullable().optional(),
+        sourceUuid: z.string().nullable().optional(),
+        sourceDevice: z.number().int().nullable().optional(),
+        timestamp: z.number().int().nonnegative().optional(),
         dataMessage: Message.nullable().optional(),
         syncMessage: z.object({ sentMessage: Message.nullable().optional() }).loose().nullable().optional(),
       })
@@ -59,5 +65,17 @@ export function parseReceivePayload(data: string, account: string | undefined): 
   if (source === undefined) return { type: 'skipped', reason: p.exception === undefined || p.exception === null ? 'no-body' : 'exception' }
   const groupId = source.m.groupInfo?.groupId
   if (groupId === undefined) return { type: 'skipped', reason: 'not-group' }
-  return { type: 'message', groupId, body: source.m.message as string, origin: source.origin }
+  const env = p.envelope
+  return {
+    type: 'message',
+    groupId,
+    body: source.m.message as string,
+    origin: source.origin,
+    // The message's sent timestamp is its id on Signal (reactions, echo suppression).
+    timestamp: source.m.timestamp ?? env.timestamp,
+    sourceNumber: env.sourceNumber ?? env.source ?? undefined,
+    sourceUuid: env.sourceUuid ?? undefined,
+    sourceDevice: env.sourceDevice ?? undefined,
+    account: p.account ?? undefined,
+  }
 }

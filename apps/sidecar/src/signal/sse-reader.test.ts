@@ -16,7 +16,7 @@ async function collect(parts: string[]): Promise<SignalEvent[]> {
   return out
 }
 
-const message = (body: string) => ({ type: 'message', groupId: GROUP, body, origin: 'data' })
+const message = (body: string) => ({ type: 'message', groupId: GROUP, body, origin: 'data', timestamp: 1, sourceNumber: '+33700000000', sourceUuid: undefined, sourceDevice: undefined, account: ACCOUNT })
 
 describe('events stream reader', () => {
   it('reads the daemon framing: event:receive, data without a space, keep-alive comments', async () => {
@@ -39,7 +39,7 @@ describe('events stream reader', () => {
 
   it('takes a sync copy of an own send from syncMessage.sentMessage', async () => {
     const sync = { envelope: { syncMessage: { sentMessage: { destination: null, message: 'mine', groupInfo: { groupId: GROUP } } } }, account: ACCOUNT }
-    expect(await collect([`event:receive\ndata:${JSON.stringify(sync)}\n\n`])).toEqual([{ ...message('mine'), origin: 'sync' }])
+    expect(await collect([`event:receive\ndata:${JSON.stringify(sync)}\n\n`])).toEqual([{ ...message('mine'), origin: 'sync', timestamp: undefined, sourceNumber: undefined }])
   })
 
   it('counts malformed data, other event names, other accounts, body-less and direct messages as skips', async () => {

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest'
+import { parseReceivePayload } from './receive-payload.ts'
+
+const GROUP = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
+
+describe('receive payloads carry what the chat gate needs', () => {
+  it('reads a group dataMessage as signal-cli sends it over SSE', () => {
+    const data = `{"envelope":{"source":"+33700000000","sourceNumber":"+33700000000","sourceUuid":"22222222-2222-4222-8222-222222222222","sourceName":"Test Contact","sourceDevice":1,"timestamp":1788351979717,"serverReceivedTimestamp":1788351982867,"serverDeliveredTimestamp":1788351982892,"dataMessage":{"timestamp":1788351979717,"message":"hello group","expiresInSeconds":0,"isExpirationUpdate":false,"viewOnce":false,"groupInfo":{"groupId":"R0lGdW1teUdyb3VwSWRGb3JQdWJsaWNUZXN0aW5nMDA=","groupName":"Test Group","revision":4,"type":"DELIVER"}}},"account":"+33600000000"}`
+    expect(parseReceivePayload(data, undefined)).toEqual({
+      type: 'message',
+      account: '+33600000000',
+      origin: 'data',
+      sourceNumber: '+33700000000',
+      sourceUuid: '22222222-2222-4222-8222-222222222222',
+      sourceDevice: 1,
+      timestamp: 1788351979717,
+      groupId: 'R0lGdW1teUdyb3VwSWRGb3JQdWJsaWNUZXN0aW5nMDA=',
+      body: 'hello group',
+    })
+  })
+  it('reads a sync sentMessage with its source device', () => {
+    const data = `{"envelope":{"source":"+X","sourceNumber":"+15550000001","sourceDevice":2,"timestamp":1744235749734,"syncMessage":{"sentMessage":{"destination":null,"timestamp":1744235749734,"message":"Foo","groupInfo":{"groupId":"${GROUP}","type":"DELIVER"}}}},"account":"+15550000001"}`
+    expect(parseReceivePayload(data, undefined)).toMatchObject({ origin: 'sync', sourceDevice: 2, body: 'Foo', groupId: GROUP })
+  })
+  it('ignores receipts, typing, exceptions and garbage', () => {
+    expect(parseReceivePayload('{"envelope":{"sourceNumber":"+1","timestamp":1,"receiptMessage":{"when":1,"isDelivery":true,"timestamps":[1]}},"account":"+2"}', undefined)).toMatchObject({ type: 'skipped' })
+    expect(parseReceivePayload('{"envelope":{"sourceNumber":"+1","timestamp":1,"typingMessage":{"action":"STARTED","timestamp":1}},"account":"+2"}', undefined)).toMatchObject({ type: 'skipped' })
+    expect(parseReceivePayload('{"exception":{"message":"decryption failed","type":"ProtocolInvalidMessageException"},"envelope":{"source":null,"sourceNumber":null,"sourceUuid":null,"sourceName":null,"sourceDevice":null,"timestamp":1},"account":"+Y"}', undefined)).toMatchObject({ type: 'skipped' })
+    expect(parseReceivePayload('not json', undefined)).toMatchObject({ type: 'skipped' })
+    expect(parseReceivePayload('{"envelope":{"timestamp":"soon"}}', undefined)).toMatchObject({ type: 'skipped' })
+  })
+})

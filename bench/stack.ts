@@ -1,0 +1,192 @@
+/**
+ * The measured e2e-col pipe, in one Node process: the toy signal-cli daemon, sidecar A and sidecar
+ * B (one account each, `documents` documents mapped to as many groups), and Node clients built with
+ * `connectDoc` (memory storage, no page lifecycle) whose WebSockets are counted.
+ */
+import { createHash, randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { connectDoc, createMemoryStorage, type ConnectDocOptions, type DocConnection } from '@e2e-col/client'
+import type { WebSocketConstructor } from '@e2e-col/transport'
+import { loadConfig, startSidecar, type RunningSidecar } from '@e2e-col/sidecar'
+import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
+import type * as Y from 'yjs'
+import { countingWebSocket, WireCounter } from './wire-counter.ts'
+
+/** Sidecar send pacing (E2E_COL_SENDS_PER_SECOND / E2E_COL_SEND_BURST). */
+export interface Pacing {
+  readonly sendsPerSecond: number
+  readonly burst: number
+}
+/** The sidecar's defaults: what a real daemon should be given. */
+export const PACING_DEFAULT: Pacing = { sendsPerSecond: 1, burst: 5 }
+/** As high as the configuration allows: pacing never waits in these runs. */
+export const PACING_OFF: Pacing = { sendsPerSecond: 1000, burst: 10_000 }
+
+export const ACCOUNTS = { a: '+15555550101', b: '+15555550102' } as const
+export type Side = keyof typeof ACCOUNTS
+
+export interface BenchStackOptions {
+  readonly documents?: number
+  readonly pacing: Pacing
+  /** E2E_COL_SIGNAL_BODY_MAX_BYTES; above 2000 turns on E2E_COL_ALLOW_LONG_BODIES. Default 2000. */
+  readonly bodyMaxBytes?: number
+  /** Extra sidecar variables. */
+  readonly env?: Readonly<Record<string, string>>
+  /** Start sidecar A here (default) or leave it to the caller (e.g. in a child process). */
+  readonly startA?: boolean
+}
+
+export interface BenchClient {
+  readonly connection: DocConnection
+  readonly wire: WireCounter
+}
+
+export interface BenchStack {
+  readonly toy: ToySignal
+  readonly docIds: readonly string[]
+  /** Environment of a side's sidecar (to start it elsewhere). */
+  env(side: Side): Record<string, string>
+  sidecarUrl(side: Side): string
+  setSidecarUrl(side: Side, url: string): void
+  connect(side: Side, docId: string, doc: Y.Doc, options?: Partial<ConnectDocOptions>): Promise<BenchClient>
+  /** Signal sends accepted by the toy (bodies), and their UTF-8 bytes. */
+  signalSends(): { count: number; bytes: number; byA: number; bytesA: number }
+  close(): Promise<void>
+}
+
+function groupId(label: string): string {
+  return createHash('sha256').update(label).digest('base64')
+}
+
+export async function startBenchStack(options: BenchStackOptions): Promise<BenchStack> {
+  const documents = options.documents ?? 1
+  const docIds = Array.from({ length: documents }, () => randomUUID())
+  const groups = docIds.map((docId, i) => ({ name: `bench ${i}`, members: [ACCOUNTS.a, ACCOUNTS.b], id: groupId(`bench ${docId}`) }))
+  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-col-bench-'))
+  const cleanups: (() => Promise<void>)[] = [async () => rmSync(dataDir, { recursive: true, force: true })]
+  const closeAll = async (): Promise<void> => {
+    for (let c = cleanups.pop(); c !== undefined; c = cleanups.pop()) await c()
+  }
+  try {
+    const toy = await createToySignal({ accounts: [ACCOUNTS.a, ACCOUNTS.b], groups })
+    cleanups.push(() => toy.close())
+    const bodyMax = options.bodyMaxBytes ?? 2000
+    const env = (side: Side): Record<string, string> => ({
+      SIGNAL_CLI_URL: toy.url,
+      SIGNAL_CLI_ACCOUNT: ACCOUNTS[side],
+      E2E_COL_DOCUMENTS: docIds.map((d, i) => `${d}=${groups[i]?.id ?? ''}`).join(','),
+      E2E_COL_SIGNAL_BODY_MAX_BYTES: String(bodyMax),
+      E2E_COL_ALLOW_LONG_BODIES: bodyMax > 2000 ? '1' : '0',
+      E2E_COL_LISTEN: '127.0.0.1:0',
+      E2E_COL_DATA_DIR: join(dataDir, side),
+      E2E_COL_SENDS_PER_SECOND: String(options.pacing.sendsPerSecond),
+      E2E_COL_SEND_BURST: String(options.pacing.burst),
+      // The bench's clients replay faster than a person types; the browser frame limit is not under test.
+      E2E_COL_FRAMES_PER_SECOND: '100000',
+      E2E_COL_FRAME_BURST: '100000',
+      E2E_COL_MAX_CONNECTIONS_PER_DOC: '64',
+      E2E_COL_MAX_FRAME_BYTES: String(64 * 1024 * 1024),
+      E2E_COL_LOG_LEVEL: 'silent',
+      ...options.env,
+    })
+    const urls: Partial<Record<Side, string>> = {}
+    const start = async (side: Side): Promise<RunningSidecar> => {
+      const sidecar = await startSidecar(loadConfig(env(side)))
+      urls[side] = `ws://127.0.0.1:${sidecar.port}`
+      cleanups.push(() => sidecar.close())
+      return sidecar
+    }
+    if (options.startA !== false) await start('a')
+    await start('b')
+    const clients: DocConnection[] = []
+    cleanups.push(async () => {
+      for (const c of clients.splice(0)) await c.close()
+    })
+    return {
+      toy,
+      docIds,
+      env,
+      sidecarUrl: (side) => {
+        const url = urls[side]
+        if (url === undefined) throw new Error(`sidecar ${side} is not running`)
+        return url
+      },
+      setSidecarUrl: (side, url) => {
+        urls[side] = url
+      },
+      async connect(side, docId, doc, extra = {}) {
+        const wire = new WireCounter()
+        const url = urls[side]
+        if (url === undefined) throw new Error(`sidecar ${side} is not running`)
+        const connection = connectDoc({
+          doc,
+          sidecarUrl: url,
+          docId,
+          storage: createMemoryStorage(),
+          WebSocket: countingWebSocket(wire) as unknown as WebSocketConstructor,
+          lifecycle: null,
+          ...extra,
+        })
+        clients.push(connection)
+        await connection.ready
+        await untilConnected(connection)
+        return { connection, wire }
+      },
+      signalSends() {
+        const sends = toy.sends()
+        let bytes = 0
+        let byA = 0
+        let bytesA = 0
+        for (const s of sends) {
+          const length = Buffer.byteLength(s.message)
+          bytes += length
+          if (s.account !== ACCOUNTS.a) continue
+          byA += 1
+          bytesA += length
+        }
+        return { count: sends.length, bytes, byA, bytesA }
+      },
+      close: closeAll,
+    }
+  } catch (error) {
+    await closeAll()
+    throw error
+  }
+}
+
+function untilConnected(connection: DocConnection): Promise<void> {
+  if (connection.status().connection === 'connected') return Promise.resolve()
+  return new Promise((resolve) => {
+    const off = connection.on('status', (s) => {
+      if (s.connection !== 'connected') return
+      off()
+      resolve()
+    })
+  })
+}
+
+/** Resolves when `done()` holds, checked after every update of `doc`. */
+export function untilDoc(doc: Y.Doc, done: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const check = (): void => {
+      if (!done()) return
+      doc.off('update', check)
+      resolve()
+    }
+    doc.on('update', check)
+    check()
+  })
+}
+
+/** Resolves when the client has nothing unacknowledged. */
+export function untilSaved(connection: DocConnection): Promise<void> {
+  if (connection.status().pending === 0) return Promise.resolve()
+  return new Promise((resolve) => {
+    const off = connection.on('saved', () => {
+      off()
+      resolve()
+    })
+  })
+}

@@ -1,0 +1,255 @@
+/**
+ * Section 1: replay the automerge-paper trace (one transaction per keystroke) as fast as possible,
+ * (a) into one Y.Doc with no network (the local floor), (b) client A → sidecar A → toy → sidecar B
+ * → client B, (c) y-websocket A → server → B; each ends only when the receiving text equals the
+ * expected text (the trace's endContent for a full replay), else the bench fails.
+ * The three are interleaved in each counted round, so their ratios come from the same conditions.
+ */
+import { decodeEnvelope } from '@e2e-col/protocol'
+import * as Y from 'yjs'
+import { PACING_DEFAULT, PACING_OFF, startBenchStack, untilDoc, untilSaved, type Pacing } from './stack.ts'
+import { collectGarbage, range, stat, type Stat } from './stats.ts'
+import { applyPatches, loadTrace, type SequentialTrace } from './traces.ts'
+import { startYws, type YwsServer } from './y-websocket-baseline.ts'
+
+export const REPLAY_TRACE = 'seq-ascii_automerge-paper'
+/** Keystrokes applied between two turns of the event loop, so the pipe works while typing goes on. */
+const YIELD_EVERY = 1000
+
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+export class ConvergenceError extends Error {
+  readonly code = 'BENCH_NOT_CONVERGED'
+}
+
+/** The keystrokes to replay and the text B must end with. */
+export interface Replay {
+  readonly txns: SequentialTrace['txns']
+  readonly expected: string
+}
+
+export function replayOf(trace: SequentialTrace, keystrokes?: number): Replay {
+  if (keystrokes === undefined || keystrokes >= trace.txns.length) return { txns: trace.txns, expected: trace.endContent }
+  const txns = trace.txns.slice(0, keystrokes)
+  const doc = new Y.Doc()
+  const text = doc.getText('text')
+  for (const txn of txns) applyPatches(text, txn.patches)
+  return { txns, expected: text.toString() }
+}
+
+async function typeAll(doc: Y.Doc, replay: Replay): Promise<void> {
+  const text = doc.getText('text')
+  let i = 0
+  for (const txn of replay.txns) {
+    doc.transact(() => applyPatches(text, txn.patches))
+    if (++i % YIELD_EVERY === 0) await yieldToLoop()
+  }
+}
+
+function check(label: string, actual: string, expected: string): void {
+  if (actual !== expected) throw new ConvergenceError(`${label}: the receiving document differs from the expected text (${actual.length} vs ${expected.length} chars)`)
+}
+
+export async function replayLocal(replay: Replay): Promise<number> {
+  collectGarbage()
+  const doc = new Y.Doc()
+  const start = performance.now()
+  await typeAll(doc, replay)
+  const elapsed = performance.now() - start
+  check('local floor', doc.getText('text').toString(), replay.expected)
+  doc.destroy()
+  return elapsed
+}
+
+/** What the wire-efficiency section needs from an e2e-col replay. */
+export interface E2eCapture {
+  /** Envelope frames client A sent (update kinds only). */
+  readonly frames: Uint8Array[]
+  /** Yjs payload bytes in those frames. */
+  payloadBytes: number
+}
+
+export interface E2eRun {
+  readonly ms: number
+  /** Signal sends (bodies) by both sidecars, and their UTF-8 bytes. */
+  readonly signalSends: number
+  readonly signalBytes: number
+  /** Sends by sidecar A: the messages the edits cost. */
+  readonly sendsA: number
+  readonly bytesA: number
+  readonly clientFrames: number
+}
+
+export async function replayE2e(
+  replay: Replay,
+  options: { pacing?: Pacing; bodyMaxBytes?: number; capture?: E2eCapture } = {},
+): Promise<E2eRun> {
+  collectGarbage()
+  const stack = await startBenchStack({ pacing: options.pacing ?? PACING_OFF, bodyMaxBytes: options.bodyMaxBytes ?? 2000 })
+  try {
+    const docId = stack.docIds[0] ?? ''
+    const docA = new Y.Doc()
+    const docB = new Y.Doc()
+    const a = await stack.connect('a', docId, docA)
+    await stack.connect('b', docId, docB)
+    await untilSaved(a.connection)
+    const before = stack.signalSends()
+    const capture = options.capture
+    if (capture !== undefined) {
+      a.wire.onSent = (frame) => {
+        const envelope = decodeEnvelope(frame)
+        if (envelope.kind !== 'update' && envelope.kind !== 'snapshot' && envelope.kind !== 'sync-response') return
+        capture.frames.push(frame.slice())
+        capture.payloadBytes += envelope.payload.byteLength
+      }
+    }
+    const framesBefore = a.wire.sentMessages
+    const textB = docB.getText('text')
+    const start = performance.now()
+    const converged = untilDoc(docB, () => textB.length === replay.expected.length && textB.toString() === replay.expected)
+    await typeAll(docA, replay)
+    await converged
+    const ms = performance.now() - start
+    check('e2e-col', textB.toString(), replay.expected)
+    await untilSaved(a.connection)
+    a.wire.onSent = undefined
+    const after = stack.signalSends()
+    return {
+      ms,
+      signalSends: after.count - before.count,
+      signalBytes: after.bytes - before.bytes,
+      sendsA: after.byA - before.byA,
+      bytesA: after.bytesA - before.bytesA,
+      clientFrames: a.wire.sentMessages - framesBefore,
+    }
+  } finally {
+    await stack.close()
+  }
+}
+
+export interface YwsRun {
+  readonly ms: number
+  /** Messages client A put on the wire (one per keystroke), and their bytes. */
+  readonly messagesA: number
+  readonly bytesA: number
+  /** Every WebSocket message both clients sent or received. */
+  readonly messagesAll: number
+  readonly bytesAll: number
+}
+
+export async function replayYws(server: YwsServer, replay: Replay): Promise<YwsRun> {
+  collectGarbage()
+  const room = server.room()
+  try {
+    const docA = new Y.Doc()
+    const docB = new Y.Doc()
+    const a = await server.connect(room, docA)
+    const b = await server.connect(room, docB)
+    const base = { a: { ...a.wire }, b: { ...b.wire } }
+    const textB = docB.getText('text')
+    const start = performance.now()
+    const converged = untilDoc(docB, () => textB.length === replay.expected.length && textB.toString() === replay.expected)
+    await typeAll(docA, replay)
+    await converged
+    const ms = performance.now() - start
+    check('y-websocket', textB.toString(), replay.expected)
+    const all = (w: typeof a.wire, b0: typeof base.a) =>
+      w.sentMessages - b0.sentMessages + (w.receivedMessages - b0.receivedMessages)
+    const allBytes = (w: typeof a.wire, b0: typeof base.a) => w.sentBytes - b0.sentBytes + (w.receivedBytes - b0.receivedBytes)
+    return {
+      ms,
+      messagesA: a.wire.sentMessages - base.a.sentMessages,
+      bytesA: a.wire.sentBytes - base.a.sentBytes,
+      messagesAll: all(a.wire, base.a) + all(b.wire, base.b),
+      bytesAll: allBytes(a.wire, base.a) + allBytes(b.wire, base.b),
+    }
+  } finally {
+    server.closeRoom(room)
+  }
+}
+
+export interface TraceReplayResult {
+  readonly keystrokes: number
+  readonly rounds: { local: number[]; e2e: E2eRun[]; yws: (YwsRun | null)[] }
+  readonly localMs: Stat
+  readonly e2eMs: Stat
+  readonly ywsMs: Stat
+  readonly e2eOverLocal: Stat
+  readonly e2eOverYws: Stat
+  readonly longBodies: { readonly bodyMaxBytes: number; readonly run: E2eRun } | null
+  /** Seconds sidecar A's sends would take at the default pacing (1/s, burst 5), from the send count. */
+  readonly defaultPacingSeconds: number
+  readonly capture: E2eCapture
+  readonly targets: Record<string, boolean>
+}
+
+export interface TraceReplayOptions {
+  readonly quick: boolean
+}
+
+export async function benchTraceReplay({ quick }: TraceReplayOptions): Promise<TraceReplayResult> {
+  const trace = loadTrace(REPLAY_TRACE)
+  const replay = replayOf(trace, quick ? 40_000 : undefined)
+  const warm = replayOf(trace, quick ? 5_000 : 20_000)
+  const rounds = quick ? 1 : 3
+  const ywsRounds = quick ? 1 : 2
+  const server = await startYws()
+  const result: TraceReplayResult['rounds'] = { local: [], e2e: [], yws: [] }
+  const capture: E2eCapture = { frames: [], payloadBytes: 0 }
+  try {
+    await replayLocal(warm)
+    await replayE2e(warm)
+    await replayYws(server, warm)
+    for (let round = 0; round < rounds; round++) {
+      result.local.push(await replayLocal(replay))
+      result.e2e.push(await replayE2e(replay, round === 0 ? { capture } : {}))
+      result.yws.push(round < ywsRounds ? await replayYws(server, replay) : null)
+    }
+  } finally {
+    await server.close()
+  }
+  const longBodies = quick ? null : { bodyMaxBytes: 60_000, run: await replayE2e(replay, { bodyMaxBytes: 60_000 }) }
+  const ratios = (f: (i: number) => number | null): Stat =>
+    stat(result.local.map((_, i) => f(i)).filter((r): r is number => r !== null))
+  const e2eOverLocal = ratios((i) => (result.e2e[i]?.ms ?? 0) / (result.local[i] ?? 1))
+  const e2eOverYws = ratios((i) => {
+    const y = result.yws[i]
+    return y === null || y === undefined ? null : (result.e2e[i]?.ms ?? 0) / y.ms
+  })
+  const sendsA = stat(result.e2e.map((r) => r.sendsA)).median
+  const defaultPacingSeconds = Math.max(0, sendsA - PACING_DEFAULT.burst) / PACING_DEFAULT.sendsPerSecond
+  return {
+    keystrokes: replay.txns.length,
+    rounds: result,
+    localMs: stat(result.local),
+    e2eMs: stat(result.e2e.map((r) => r.ms)),
+    ywsMs: stat(result.yws.flatMap((r) => (r === null ? [] : [r.ms]))),
+    e2eOverLocal,
+    e2eOverYws,
+    longBodies,
+    defaultPacingSeconds,
+    capture,
+    targets: {
+      withinTwiceLocalFloor: e2eOverLocal.median <= 2,
+      atMost0_3OfYws: e2eOverYws.median <= 0.3,
+    },
+  }
+}
+
+export function printTraceReplay(r: TraceReplayResult): void {
+  const e2e = r.rounds.e2e[0]
+  const yws = r.rounds.yws[0]
+  console.log(`\n## 1. Trace replay, as fast as possible (${REPLAY_TRACE}, ${r.keystrokes.toLocaleString('en')} keystrokes, pacing off)`)
+  console.log('medians of counted runs (min–max); ratios per round, then their median\n')
+  console.log('| system | time to convergence ms | messages on the wire | bytes on the wire | ratio |')
+  console.log('|---|---|---|---|---|')
+  console.log(`| local floor (one Y.Doc, no network) | ${range(r.localMs)} | – | – | 1 |`)
+  console.log(`| e2e-col (Signal sends, both sidecars) | ${range(r.e2eMs)} | ${e2e?.signalSends ?? '–'} (A: ${e2e?.sendsA ?? '–'}) | ${(e2e?.signalBytes ?? 0).toLocaleString('en')} | ${range(r.e2eOverLocal, 2)}× local, ${range(r.e2eOverYws, 3)}× y-websocket |`)
+  console.log(`| y-websocket (A's WebSocket messages) | ${range(r.ywsMs)} | ${yws?.messagesA.toLocaleString('en') ?? '–'} (all: ${yws?.messagesAll.toLocaleString('en') ?? '–'}) | ${(yws?.bytesA ?? 0).toLocaleString('en')} (all: ${(yws?.bytesAll ?? 0).toLocaleString('en')}) | – |`)
+  if (r.longBodies !== null) {
+    const l = r.longBodies.run
+    console.log(`| e2e-col, long bodies (${r.longBodies.bodyMaxBytes} B) | ${l.ms.toFixed(0)} (1 run) | ${l.signalSends} (A: ${l.sendsA}) | ${l.signalBytes.toLocaleString('en')} | – |`)
+  }
+  console.log(`\nwith the default pacing (${PACING_DEFAULT.sendsPerSecond}/s, burst ${PACING_DEFAULT.burst}), sidecar A's ${e2e?.sendsA ?? 0} sends take ≈ ${r.defaultPacingSeconds.toFixed(0)} s (computed from the count)`)
+  console.log('targets:', r.targets)
+}

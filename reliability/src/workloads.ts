@@ -1,0 +1,100 @@
+/**
+ * What the soak's authors type. A trace author applies its own transactions, in order, each once
+ * its `parents` are in its live document; a random author inserts unique tokens at token
+ * boundaries and deletes some of its own earlier tokens.
+ */
+import * as Y from 'yjs'
+import type { Page } from './page.ts'
+import type { Rng } from './rng.ts'
+import type { PreparedTrace, TraceTxn } from './trace.ts'
+
+/** Origin of the soak's typing: local to the page, so the binding sends it. */
+export const TYPING = Symbol('soak typing')
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** Resolves when `ready()` holds for the page's current document; rejects after `stallMs` without progress. */
+async function until(page: Page, ready: () => boolean, stallMs: number, what: () => string): Promise<void> {
+  const deadline = Date.now() + stallMs
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error(`stalled ${stallMs} ms waiting for ${what()}`)
+    await new Promise<void>((resolve) => {
+      const doc = page.doc
+      const done = () => {
+        doc.off('update', done)
+        clearTimeout(t)
+        resolve()
+      }
+      const t = setTimeout(done, 50)
+      doc.on('update', done)
+    })
+  }
+}
+
+export interface AuthorHooks {
+  /** Called with the fraction typed so far, between two edits; may await (a reload). */
+  progress(author: number, fraction: number): Promise<void>
+}
+
+export async function typeTrace(page: Page, agent: number, trace: PreparedTrace, hooks: AuthorHooks, stallMs: number): Promise<void> {
+  const own = trace.txns.filter((t) => t.agent === agent)
+  const held = (t: TraceTxn) => Y.getState(page.doc.store, t.client) >= t.clock
+  for (let i = 0; i < own.length; i++) {
+    const txn = own[i] as TraceTxn
+    const parents = txn.parents.map((p) => trace.txns[p] as TraceTxn)
+    await until(page, () => parents.every(held), stallMs, () => `${page.name}: parents of its transaction ${i}/${own.length}`)
+    Y.applyUpdate(page.doc, txn.update, TYPING)
+    if (i % 25 === 24) await sleep(2)
+    await hooks.progress(agent, (i + 1) / own.length)
+  }
+}
+
+/** The tokens a random author wrote and deleted; the final text must hold exactly the live ones. */
+export interface RandomLedger {
+  inserted: string[]
+  deleted: Set<string>
+}
+
+export async function typeRandom(page: Page, author: number, edits: number, rng: Rng, hooks: AuthorHooks): Promise<RandomLedger> {
+  const ledger: RandomLedger = { inserted: [], deleted: new Set() }
+  for (let i = 0; i < edits; i++) {
+    const text = page.doc.getText('t')
+    const alive = ledger.inserted.filter((t) => !ledger.deleted.has(t))
+    const s = text.toString()
+    if (alive.length > 3 && rng() < 0.2) {
+      const token = alive[Math.floor(rng() * alive.length)] as string
+      const at = s.indexOf(token)
+      if (at >= 0) {
+        page.doc.transact(() => text.delete(at, token.length), TYPING)
+        ledger.deleted.add(token)
+      }
+    } else {
+      const boundaries = [0]
+      for (let k = 0; k < s.length; k++) if (s[k] === ']') boundaries.push(k + 1)
+      const at = boundaries[Math.floor(rng() * boundaries.length)] ?? 0
+      const token = `[${author}.${i}]`
+      page.doc.transact(() => text.insert(at, token), TYPING)
+      ledger.inserted.push(token)
+    }
+    await sleep(5 + Math.floor(rng() * 30))
+    await hooks.progress(author, (i + 1) / edits)
+  }
+  return ledger
+}
+
+/** Why `text` does not hold exactly the live tokens of `ledgers`, or undefined when it does. */
+export function checkRandomText(text: string, ledgers: readonly RandomLedger[]): string | undefined {
+  let expectedLength = 0
+  for (const l of ledgers) {
+    for (const token of l.inserted) {
+      const n = text.split(token).length - 1
+      if (l.deleted.has(token)) {
+        if (n !== 0) return `deleted token ${token} still present`
+      } else {
+        if (n !== 1) return `token ${token} present ${n} times`
+        expectedLength += token.length
+      }
+    }
+  }
+  return text.length === expectedLength ? undefined : `text has ${text.length} chars, the live tokens ${expectedLength}`
+}

@@ -1,0 +1,129 @@
+/**
+ * Test fixtures for the abuse tests: a toy daemon with accounts A, B, C in one group, in-process
+ * sidecars for A and B, and a well-behaved probe client whose ack latency is measured.
+ */
+import { decodeEnvelope, encodeEnvelope, type Envelope } from '@e2e-col/protocol'
+import { loadConfig, startSidecar, type RunningSidecar } from '@e2e-col/sidecar'
+import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { onTestFinished } from 'vitest'
+import { WebSocket } from 'ws'
+import * as Y from 'yjs'
+
+export const A = '+15550100001'
+export const B = '+15550100002'
+export const C = '+15550100003'
+
+export async function toyWithThree(): Promise<ToySignal> {
+  const toy = await createToySignal({ accounts: [A, B, C], groups: [{ name: 'doc', members: [A, B, C] }], faults: true, keepAliveMs: 1000 })
+  onTestFinished(() => toy.close())
+  return toy
+}
+
+export function sidecarEnv(toy: ToySignal, account: string, docId: string, extra: Record<string, string> = {}): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-col-abuse-'))
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+  return {
+    SIGNAL_CLI_URL: toy.url,
+    SIGNAL_CLI_ACCOUNT: account,
+    E2E_COL_DOCUMENTS: `${docId}=${toy.groups[0]?.id ?? ''}`,
+    E2E_COL_SIGNAL_BODY_MAX_BYTES: '2000',
+    E2E_COL_LISTEN: '127.0.0.1:0',
+    E2E_COL_SENDS_PER_SECOND: '200',
+    E2E_COL_SEND_BURST: '50',
+    E2E_COL_RETRY_BASE_MS: '10',
+    E2E_COL_RETRY_MAX_MS: '40',
+    E2E_COL_RECONNECT_BASE_MS: '20',
+    E2E_COL_RECONNECT_MAX_MS: '80',
+    E2E_COL_SHUTDOWN_FLUSH_MS: '200',
+    E2E_COL_LOG_LEVEL: 'silent',
+    E2E_COL_SYNC_ON_START: '0',
+    E2E_COL_DATA_DIR: dir,
+    ...extra,
+  }
+}
+
+export async function sidecar(env: Record<string, string>): Promise<RunningSidecar> {
+  const s = await startSidecar(loadConfig(env))
+  onTestFinished(() => s.close())
+  return s
+}
+
+export const wsUrl = (s: { url: string }, docId: string) => `${s.url.replace('http', 'ws')}/v1/docs/${docId}`
+
+export function update(text: string): Uint8Array {
+  const doc = new Y.Doc()
+  doc.getText('t').insert(0, text)
+  return Y.encodeStateAsUpdate(doc)
+}
+
+export function envelopeOf(docId: string, senderId: string, payload: Uint8Array, kind: Envelope['kind'] = 'update'): Envelope {
+  return { kind, flags: 0, docId, senderId, messageId: randomBytes(16).toString('hex'), seq: 0, payload }
+}
+
+/** Opens a socket; resolves once open, or with the HTTP status that refused the upgrade. */
+export function open(url: string, options: { origin?: string } = {}): Promise<{ ws: WebSocket; refused?: number }> {
+  const ws = new WebSocket(url, options.origin === undefined ? {} : { origin: options.origin })
+  onTestFinished(() => ws.terminate())
+  return new Promise((resolve) => {
+    ws.once('open', () => resolve({ ws }))
+    ws.once('unexpected-response', (_req, res) => {
+      resolve({ ws, refused: res.statusCode ?? 0 })
+      ws.terminate()
+    })
+    ws.once('error', () => resolve({ ws, refused: -1 }))
+  })
+}
+
+export const closed = (ws: WebSocket) =>
+  new Promise<number>((resolve) => (ws.readyState === ws.CLOSED ? resolve(-1) : ws.once('close', (code) => resolve(code))))
+
+/** A well-behaved client: sends one small update at a time and times its ack. */
+export class Probe {
+  readonly senderId = randomUUID()
+  readonly #ws: WebSocket
+  readonly #docId: string
+  readonly #waiting = new Map<string, () => void>()
+
+  private constructor(ws: WebSocket, docId: string) {
+    this.#ws = ws
+    this.#docId = docId
+    ws.on('message', (data: Buffer) => {
+      const env = decodeEnvelope(new Uint8Array(data))
+      if (env.kind === 'ack') this.#waiting.get(env.messageId)?.()
+    })
+  }
+
+  static async connect(url: string, docId: string): Promise<Probe> {
+    const { ws, refused } = await open(url)
+    if (refused !== undefined) throw new Error(`probe refused: ${refused}`)
+    return new Probe(ws, docId)
+  }
+
+  /** Milliseconds from sending an update to its ack. */
+  async roundTrip(timeoutMs = 15_000): Promise<number> {
+    const env = envelopeOf(this.#docId, this.senderId, update(`probe ${Date.now()}`))
+    const started = performance.now()
+    await new Promise<void>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('probe not acknowledged in time')), timeoutMs)
+      this.#waiting.set(env.messageId, () => {
+        clearTimeout(t)
+        resolve()
+      })
+      this.#ws.send(encodeEnvelope(env))
+    })
+    this.#waiting.delete(env.messageId)
+    return performance.now() - started
+  }
+
+  /** Median of `n` round trips. */
+  async median(n: number): Promise<number> {
+    const times: number[] = []
+    for (let i = 0; i < n; i++) times.push(await this.roundTrip())
+    times.sort((a, b) => a - b)
+    return times[Math.floor(n / 2)] ?? 0
+  }
+}
