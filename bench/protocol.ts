@@ -1,9 +1,11 @@
 /**
  * Protocol benchmark at Signal's 2000-byte body boundary, for 1 KiB, 64 KiB and 1 MiB payloads:
  * - send: encodeEnvelope → chunk → bodies (`encodeBodies`);
- * - receive: per body decodeBody → decodeEnvelope → reassembler push, then decodeEnvelope of the frame;
- * each in two modes: "native" (what the sidecar runs: Node's Buffer base64 and zlib CRC-32 plugged in
- * with `usePlatformCodecs`) and "portable" (the package's own pure code, as in a browser).
+ * - receive: per body decodeBodyInto (one reused scratch) → decodeEnvelope → reassembler push, then
+ *   decodeEnvelope of the frame; "recv fresh" is the same with decodeBody (fresh bytes per body);
+ * each in two modes: "native" (what the sidecar runs: its own `NODE_CODECS`, Node's Buffer base64 and
+ * zlib CRC-32, plugged in with `usePlatformCodecs`) and "portable" (the package's own pure code, as in
+ * a browser).
  *
  * Baselines, measured in the same round as the figure they divide (ratio = baseline time / our time):
  * - send ratio: `Buffer.from(payload).toString('base64')` on the whole payload;
@@ -17,19 +19,19 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import { crc32 as zlibCrc32 } from 'node:zlib'
 import {
   BODY_PREFIX,
   bodyByteLength,
   createReassembler,
   decodeBody,
+  decodeBodyInto,
   decodeEnvelope,
   encodeBodies,
   encodeEnvelope,
   usePlatformCodecs,
   type Envelope,
-  type PlatformCodecs,
 } from '@e2e-col/protocol'
+import { NODE_CODECS } from '../apps/sidecar/src/node-codecs.ts'
 
 const BOUNDARY = 2000
 const SIZES = [
@@ -41,14 +43,6 @@ const ROUNDS = 7
 /** Each timing repeats its call for at least this long (after a warm-up) and takes the mean. */
 const SAMPLE_MS = 120
 
-/** What the sidecar plugs in on Node: the same objects its startup code should pass. */
-const NODE_CODECS: PlatformCodecs = {
-  base64: {
-    encode: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'),
-    decode: (text) => Buffer.from(text, 'base64'),
-  },
-  crc32: (bytes) => zlibCrc32(bytes),
-}
 const MODES = [
   { mode: 'native', codecs: NODE_CODECS },
   { mode: 'portable', codecs: {} },
@@ -105,13 +99,16 @@ function send(envelope: Envelope): string[] {
   return encodeBodies(encodeEnvelope(envelope), { maxBodyBytes: BOUNDARY })
 }
 
-/** The receive path; returns the decoded original envelope. */
-function receive(bodies: readonly string[]): Envelope {
+// One scratch for every chunk body: the reassembler copies what it keeps (a receiver's pattern).
+const scratch = new Uint8Array(BOUNDARY)
+
+/** The receive path; returns the decoded original envelope. `fresh`: decodeBody instead of decodeBodyInto. */
+function receive(bodies: readonly string[], fresh = false): Envelope {
   const only = bodies.length === 1 ? bodies[0] : undefined
   if (only !== undefined) return decodeEnvelope(decodeBody(only))
   const r = createReassembler({ maxPartialMessages: 4, maxPartialBytes: 8 * 1024 * 1024, ttlMs: 60_000 })
   for (const body of bodies) {
-    const result = r.push(decodeEnvelope(decodeBody(body)), 0)
+    const result = r.push(decodeEnvelope(fresh ? decodeBody(body) : decodeBodyInto(body, scratch)), 0)
     if (result.status === 'complete') return decodeEnvelope(result.frame)
   }
   throw new Error('benchmark message did not complete')
@@ -132,8 +129,10 @@ function runSize(label: string, bytes: number) {
     usePlatformCodecs(codecs)
     const bodies = send(envelope)
     if (bodies.length !== reference.length || bodies.some((b, i) => b !== reference[i])) throw new Error(`${mode}: bodies differ`)
-    const back = receive(bodies)
-    if (!sameBytes(back.payload, envelope.payload) || !sameBytes(encodeEnvelope(back), frame)) throw new Error(`${mode}: round trip differs`)
+    for (const fresh of [false, true]) {
+      const back = receive(bodies, fresh)
+      if (!sameBytes(back.payload, envelope.payload) || !sameBytes(encodeEnvelope(back), frame)) throw new Error(`${mode}: round trip differs`)
+    }
   }
   usePlatformCodecs({})
   const bodyBytes = reference.reduce((sum, b) => sum + bodyByteLength(b), 0)
@@ -144,6 +143,7 @@ function runSize(label: string, bytes: number) {
     nativeEncode: [] as number[],
     nativeDecode: [] as number[],
     nativeDecodeBodies: [] as number[],
+    nativeReceiveFresh: [] as number[],
     ...Object.fromEntries(MODES.flatMap(({ mode }) => [[`${mode}Send`, [] as number[]], [`${mode}Receive`, [] as number[]]])),
   } as Record<string, number[]>
   const ratios: Record<string, number[]> = {}
@@ -168,6 +168,11 @@ function runSize(label: string, bytes: number) {
       push(`${mode}SendRatio`, nativeEncode / s)
       push(`${mode}ReceiveRatio`, nativeDecodeBodies / r)
       push(`${mode}ReceiveRatioVsWhole`, nativeDecode / r)
+      if (mode === 'native') {
+        const rf = timePerCall(() => receive(reference, true))
+        samples['nativeReceiveFresh']?.push(rf)
+        push('nativeReceiveFreshRatio', nativeDecodeBodies / rf)
+      }
     }
     usePlatformCodecs({})
   }
@@ -193,14 +198,16 @@ export function benchProtocol(): void {
   const rows = SIZES.map((s) => runSize(s.label, s.bytes))
   console.log(`\nprotocol @ ${BOUNDARY}-byte bodies, node ${process.version}; medians of ${ROUNDS} rounds (min–max)`)
   console.log('send ratio = Buffer.from(payload).toString("base64") time / send time;')
-  console.log('recv ratio = Buffer.from(body, "base64") on each body, time / receive time; "vs whole" = one Buffer.from(payloadBase64) call.\n')
-  console.log('| payload | mode | bodies | send MiB/s | send ratio | recv MiB/s | recv ratio | recv ratio vs whole | efficiency |')
-  console.log('|---|---|---|---|---|---|---|---|---|')
+  console.log('recv ratio = Buffer.from(body, "base64") on each body, time / receive time; "vs whole" = one Buffer.from(payloadBase64) call;')
+  console.log('"fresh" = the same receive with decodeBody (fresh bytes per body) instead of decodeBodyInto (one reused scratch).\n')
+  console.log('| payload | mode | bodies | send MiB/s | send ratio | recv MiB/s | recv ratio | recv ratio (fresh) | recv ratio vs whole | efficiency |')
+  console.log('|---|---|---|---|---|---|---|---|---|---|')
   for (const r of rows) {
     for (const { mode } of MODES) {
       console.log(
         `| ${r.size} | ${mode} | ${r.bodies} | ${f(r.mibPerSecond[`${mode}Send`]?.median)} | ${range(r.ratios[`${mode}SendRatio`])} | ` +
           `${f(r.mibPerSecond[`${mode}Receive`]?.median)} | ${range(r.ratios[`${mode}ReceiveRatio`])} | ` +
+          `${mode === 'native' ? range(r.ratios['nativeReceiveFreshRatio']) : '—'} | ` +
           `${range(r.ratios[`${mode}ReceiveRatioVsWhole`])} | ${f(r.efficiency, 3)} |`,
       )
     }
@@ -212,7 +219,8 @@ export function benchProtocol(): void {
   }
   const big = rows.at(-1)
   const targets = {
-    mode: 'native (Buffer base64 + zlib CRC-32 plugged in, as the sidecar runs)',
+    mode: 'native (the sidecar’s NODE_CODECS: Buffer base64 + zlib CRC-32), receiving through decodeBodyInto',
+    receiveFreshRatioFor1MiB: big?.ratios['nativeReceiveFreshRatio']?.median ?? 0,
     sendRatioAtLeast0_5For1MiB: (big?.ratios['nativeSendRatio']?.median ?? 0) >= 0.5,
     receiveRatioAtLeast0_5For1MiB: (big?.ratios['nativeReceiveRatio']?.median ?? 0) >= 0.5,
     receiveRatioVsWholeAtLeast0_5For1MiB: (big?.ratios['nativeReceiveRatioVsWhole']?.median ?? 0) >= 0.5,
@@ -232,6 +240,7 @@ export function benchProtocol(): void {
         baselines: {
           send: "Buffer.from(payload).toString('base64'), whole payload, same round",
           receive: "Buffer.from(bodyBase64, 'base64') for each body of the same message, same round",
+          receivePath: 'decodeBodyInto (one reused scratch) → decodeEnvelope → push; receiveFresh: decodeBody instead',
           receiveVsWhole: "Buffer.from(payloadBase64, 'base64'), whole payload in one call, same round",
         },
         rows,

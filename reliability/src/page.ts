@@ -18,9 +18,11 @@ export interface DeliveryLog {
   readonly counts: Map<string, number>
   /** Keys delivered more than once. */
   duplicates(): string[]
+  /** Kind of each key delivered. */
+  readonly kinds: Map<string, string>
 }
 
-function countingWebSocket(log: Map<string, number>): WebSocketConstructor {
+function countingWebSocket(log: Map<string, number>, kinds: Map<string, string>): WebSocketConstructor {
   class CountingWebSocket extends WebSocket {
     constructor(url: string | URL, protocols?: string | string[]) {
       super(url, protocols)
@@ -33,6 +35,7 @@ function countingWebSocket(log: Map<string, number>): WebSocketConstructor {
           if (!DELIVERED.has(env.kind)) return
           const key = `${env.senderId}/${env.messageId}`
           log.set(key, (log.get(key) ?? 0) + 1)
+          kinds.set(key, env.kind)
         } catch {
           // The binding reports undecodable frames itself.
         }
@@ -60,8 +63,9 @@ export class Page {
     this.#url = url
     this.#prefix = prefix
     const counts = new Map<string, number>()
-    this.deliveries = { counts, duplicates: () => [...counts].filter(([, n]) => n > 1).map(([k]) => k) }
-    this.#WebSocket = countingWebSocket(counts)
+    const kinds = new Map<string, string>()
+    this.deliveries = { counts, kinds, duplicates: () => [...counts].filter(([, n]) => n > 1).map(([k]) => k) }
+    this.#WebSocket = countingWebSocket(counts, kinds)
     this.conn = this.#open()
   }
 

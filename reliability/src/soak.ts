@@ -191,7 +191,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       const pending = p.conn.status().pending
       if (pending !== 0) failures.push(`${p.name}: ${pending} local changes never acknowledged`)
       const dups = p.deliveries.duplicates()
-      if (dups.length > 0) failures.push(`${p.name}: ${dups.length} envelopes delivered more than once (e.g. ${dups[0]})`)
+      if (dups.length > 0) {
+        const kinds = [...new Set(dups.map((k) => p.deliveries.kinds.get(k)))].join(',')
+        failures.push(`${p.name}: ${dups.length} envelopes (${kinds}) delivered more than once (e.g. ${dups[0]}); sidecar ${'ABC'[restartWho]} was restarted, reader is on C`)
+      }
     }
     if (prepared === undefined) {
       const why = checkRandomText((pages[0] as Page).text, ledgers)

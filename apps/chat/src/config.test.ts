@@ -24,6 +24,12 @@ describe('chat config', () => {
     expect(() => loadConfig(['chat', '--operator', '+15550000002'], env)).toThrow(expect.objectContaining({ code: 'CHAT_USAGE' }))
     expect(() => loadConfig(['chat', 't', '--operator', '+15550000002', '--inbox-capacity', '0'], env)).toThrow(expect.objectContaining({ code: 'CHAT_CONFIG_INVALID' }))
   })
+  it('reads the daemon settings like the sidecar does, and the sidecar to attach to', () => {
+    expect(run(['chat', 't', '--operator', '+15550000002'], { SIGNAL_CLI_URL: 'http://localhost:9000', SIGNAL_CLI_ACCOUNT: '+15550000001', E2E_COL_SIDECAR_URL: 'ws://127.0.0.1:7600' })).toMatchObject({ account: '+15550000001', sidecarUrl: new URL('ws://127.0.0.1:7600') })
+    expect(run(['chat', 't', '--operator', '+15550000002', '--sidecar', 'ws://[::1]:7601']).sidecarUrl?.port).toBe('7601')
+    expect(() => loadConfig(['chat', 't', '--operator', '+15550000002'], { ...env, SIGNAL_CLI_URL: 'http://127.0.0.1:8080/api' })).toThrow(expect.objectContaining({ code: 'CHAT_CONFIG_INVALID' }))
+    expect(() => loadConfig(['chat', 't', '--operator', '+15550000002', '--sidecar', 'http://127.0.0.1:7600'], env)).toThrow(expect.objectContaining({ code: 'CHAT_CONFIG_INVALID' }))
+  })
   it('asks for help with no arguments or -h', () => {
     expect(loadConfig([], env)).toEqual({ kind: 'help' })
     expect(loadConfig(['chat', '-h'], env)).toEqual({ kind: 'help' })

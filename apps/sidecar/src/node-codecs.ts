@@ -35,11 +35,25 @@ function decodeBase64(text: string): Uint8Array {
   return bytes
 }
 
+// A Buffer over the last `decodeInto` target: callers reuse one scratch, so this is made once.
+let intoTarget: Uint8Array | undefined
+let intoBuffer: Buffer = Buffer.alloc(0)
+
+/** `decodeBase64` straight into the caller's scratch: no allocation, no fresh memory touched. */
+function decodeBase64Into(text: string, target: Uint8Array): number {
+  if (target !== intoTarget) {
+    intoTarget = target
+    intoBuffer = Buffer.from(target.buffer, target.byteOffset, target.byteLength)
+  }
+  return intoBuffer.write(text, 0, 'base64')
+}
+
 /** The codecs the sidecar runs with (the protocol benchmark measures these same objects). */
 export const NODE_CODECS: PlatformCodecs = {
   base64: {
     encode: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'),
     decode: decodeBase64,
+    decodeInto: decodeBase64Into,
   },
   crc32: (bytes) => crc32(bytes),
 }

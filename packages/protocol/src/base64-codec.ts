@@ -20,6 +20,12 @@ export interface Base64Codec {
   encode(bytes: Uint8Array): string
   /** The bytes of base64 `text`; may be lenient (see the module comment), must not throw on garbage. */
   decode(text: string): Uint8Array
+  /**
+   * Optional: writes what {@link Base64Codec.decode} would return for `text` into `target` from
+   * offset 0, at most `target.length` bytes, and returns how many it wrote. Same leniency allowed; the
+   * same checks apply. Lets {@link decodeBase64ViaInto} reuse one buffer instead of allocating per body.
+   */
+  decodeInto?(text: string, target: Uint8Array): number
 }
 
 /**
@@ -75,19 +81,50 @@ function absent(text: string, char: string, start: number, end: number): boolean
  * @throws ProtocolError as {@link decodeBase64}.
  */
 export function decodeBase64Via(codec: Base64Codec | undefined, text: string, start: number, end: number): Uint8Array {
+  const want = codec === undefined ? -1 : nativeByteCount(text, start, end)
+  if (codec !== undefined && want >= 0) {
+    const bytes = codec.decode(start === 0 && end === text.length ? text : text.slice(start, end))
+    if (bytes instanceof Uint8Array && bytes.length === want) {
+      // A subclass such as Node's Buffer changes `slice` (a view, not a copy): hand out a plain view.
+      return bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    }
+  }
+  return decodeBase64(text, start, end)
+}
+
+/**
+ * As {@link decodeBase64Via}, but when the codec has `decodeInto` and the bytes fit, they are written
+ * into `target` and a view of `target` is returned (valid until `target` is next written); otherwise
+ * fresh bytes, exactly as {@link decodeBase64Via}. Same verdicts and error codes either way.
+ *
+ * @throws ProtocolError as {@link decodeBase64}.
+ */
+export function decodeBase64ViaInto(codec: Base64Codec | undefined, text: string, start: number, end: number, target: Uint8Array): Uint8Array {
+  if (codec?.decodeInto !== undefined) {
+    const want = nativeByteCount(text, start, end)
+    // A lenient decoder may write garbage into `target` before the count gives it away; harmless,
+    // since `target` is the caller's scratch and the exact decoder then answers.
+    if (want >= 0 && want <= target.length && codec.decodeInto(start === 0 && end === text.length ? text : text.slice(start, end), target) === want) {
+      return target.subarray(0, want)
+    }
+  }
+  return decodeBase64Via(codec, text, start, end)
+}
+
+/**
+ * The byte count canonical `text[start, end)` decodes to when cheap native checks find nothing a
+ * lenient decoder would get wrong without shortening its output, else -1 (the exact decoder decides).
+ */
+function nativeByteCount(text: string, start: number, end: number): number {
   const chars = end - start
-  if (codec === undefined || asciiProbe === undefined || chars === 0 || chars % 4 !== 0) return decodeBase64(text, start, end)
+  if (asciiProbe === undefined || chars === 0 || chars % 4 !== 0) return -1
   const pads = text.charCodeAt(end - 1) === PAD ? (text.charCodeAt(end - 2) === PAD ? 2 : 1) : 0
   // Canonical padding leaves the unused low bits of the last digit zero.
   const last = base64DigitValue(text.charCodeAt(end - 1 - pads))
   const padBitsClear = pads === 0 || (last < 64 && (last & (pads === 2 ? 0x0f : 0x03)) === 0)
   // Node's decoder reads `-` and `_` as `+` and `/`, without shortening the output.
   if (padBitsClear && absent(text, '-', start, end) && absent(text, '_', start, end) && isAscii(asciiProbe, text)) {
-    const bytes = codec.decode(start === 0 && end === text.length ? text : text.slice(start, end))
-    if (bytes instanceof Uint8Array && bytes.length === (chars / 4) * 3 - pads) {
-      // A subclass such as Node's Buffer changes `slice` (a view, not a copy): hand out a plain view.
-      return bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-    }
+    return (chars / 4) * 3 - pads
   }
-  return decodeBase64(text, start, end)
+  return -1
 }

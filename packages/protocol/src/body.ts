@@ -10,7 +10,7 @@
  * @see docs/contract.md §3.5 "Bodies"
  */
 import { base64Capacity, base64Length } from './base64.ts'
-import { decodeBase64Via, encodeBase64Via, type Base64Codec } from './base64-codec.ts'
+import { decodeBase64Via, decodeBase64ViaInto, encodeBase64Via, type Base64Codec } from './base64-codec.ts'
 import { ProtocolError } from './errors.ts'
 import { base64For } from './platform-codecs.ts'
 
@@ -65,6 +65,26 @@ export function bodyCapacity(maxBodyBytes: number): number {
  *   `PROTO_BODY_WHITESPACE`, `PROTO_BODY_NOT_CANONICAL`, or `PROTO_INVALID_OPTION`.
  */
 export function decodeBody(text: string, options: DecodeBodyOptions = {}): Uint8Array {
+  checkBody(text, options)
+  return decodeBase64Via(base64For(options.base64), text, BODY_PREFIX.length, text.length)
+}
+
+/**
+ * {@link decodeBody} for bytes consumed at once, such as a chunk pushed into a reassembler (which
+ * copies what it keeps): with a codec that has `decodeInto` (the sidecar's), the bytes are written
+ * into `scratch` and a view of it is returned, valid only until `scratch` is next written, which saves
+ * allocating fresh memory per body. Without one, or when the bytes do not fit, it returns fresh bytes.
+ * Same verdicts and error codes as {@link decodeBody}.
+ *
+ * @throws ProtocolError as {@link decodeBody}; `PROTO_INVALID_OPTION` when `scratch` is not a Uint8Array.
+ */
+export function decodeBodyInto(text: string, scratch: Uint8Array, options: DecodeBodyOptions = {}): Uint8Array {
+  if (!(scratch instanceof Uint8Array)) throw new ProtocolError('PROTO_INVALID_OPTION', 'scratch must be a Uint8Array')
+  checkBody(text, options)
+  return decodeBase64ViaInto(base64For(options.base64), text, BODY_PREFIX.length, text.length, scratch)
+}
+
+function checkBody(text: string, options: DecodeBodyOptions): void {
   const maxBodyChars = options.maxBodyChars ?? DEFAULT_MAX_BODY_CHARS
   if (!Number.isSafeInteger(maxBodyChars) || maxBodyChars < BODY_PREFIX.length) {
     throw new ProtocolError('PROTO_INVALID_OPTION', `maxBodyChars must be an integer of at least ${BODY_PREFIX.length}`)
@@ -77,7 +97,6 @@ export function decodeBody(text: string, options: DecodeBodyOptions = {}): Uint8
     throw new ProtocolError('PROTO_BODY_TOO_LARGE', `body of ${text.length} characters exceeds the limit of ${maxBodyChars}`)
   }
   if (text.length === BODY_PREFIX.length) throw new ProtocolError('PROTO_BODY_EMPTY', 'body carries no payload')
-  return decodeBase64Via(base64For(options.base64), text, BODY_PREFIX.length, text.length)
 }
 
 /**

@@ -22,6 +22,7 @@ export {
 export {
   encodeBody,
   decodeBody,
+  decodeBodyInto,
   bodyByteLength,
   bodyCapacity,
   bodyLengthFor,

@@ -56,17 +56,18 @@ export class PieceStore {
     this.totalLength = totalLength
     this.frame = frame
     this.inPlace = frame !== undefined && frame.length === totalLength
-    const store = this
-    this.pieces = {
-      get: (index) => store.piece(index),
-      get size() {
-        return store.inFrame.size + store.inSlabs.size
-      },
-      *values() {
-        for (const index of store.inFrame.keys()) yield store.piece(index) ?? EMPTY
-        yield* store.inSlabs.values()
-      },
-    }
+    this.pieces = new Lookup(this)
+  }
+
+  /** Pieces held. */
+  get held(): number {
+    return this.inFrame.size + this.inSlabs.size
+  }
+
+  /** The indexes of the pieces held, in no particular order. */
+  *heldIndexes(): IterableIterator<number> {
+    yield* this.inFrame.keys()
+    yield* this.inSlabs.keys()
   }
 
   /** Copies chunk `index`'s data in; the caller has checked it is new and fits `totalLength`. */
@@ -88,8 +89,8 @@ export class PieceStore {
     this.bytes += data.length
   }
 
-  /** The data of piece `index`, if held. */
-  private piece(index: number): Uint8Array | undefined {
+  /** The data of piece `index` (a view into the frame or a slab), if held. */
+  piece(index: number): Uint8Array | undefined {
     const length = this.inFrame.get(index)
     if (length === undefined || this.frame === undefined) return this.inSlabs.get(index)
     const at = this.offsetInFrame(index, length)
@@ -138,5 +139,26 @@ export class PieceStore {
       offset += piece.length
     }
     return frame
+  }
+}
+
+/** {@link PieceStore.pieces}: Map-like read access, views made only on request. */
+class Lookup implements PieceLookup {
+  private readonly store: PieceStore
+
+  constructor(store: PieceStore) {
+    this.store = store
+  }
+
+  get(index: number): Uint8Array | undefined {
+    return this.store.piece(index)
+  }
+
+  get size(): number {
+    return this.store.held
+  }
+
+  *values(): IterableIterator<Uint8Array> {
+    for (const index of this.store.heldIndexes()) yield this.store.piece(index) ?? EMPTY
   }
 }

@@ -47,6 +47,9 @@ export function usePlatformCodecs(codecs: PlatformCodecs): PlatformCodecs {
   if (base64 !== undefined && (typeof base64.encode !== 'function' || typeof base64.decode !== 'function')) {
     throw new ProtocolError('PROTO_INVALID_OPTION', 'a base64 codec needs encode and decode functions')
   }
+  if (base64?.decodeInto !== undefined && typeof base64.decodeInto !== 'function') {
+    throw new ProtocolError('PROTO_INVALID_OPTION', 'a base64 codec’s decodeInto must be a function')
+  }
   if (crc !== undefined && (typeof crc !== 'function' || CRC_CHECKS.some(([bytes, want]) => crc(bytes) !== want))) {
     throw new ProtocolError('PROTO_INVALID_OPTION', 'the crc32 function does not compute CRC-32/IEEE')
   }

@@ -28,7 +28,7 @@ export interface ChatSignalOptions {
 function translate(method: string, err: unknown): unknown {
   if (err instanceof ChatError) return err
   if (err instanceof SignalEventsRefusedError && err.status === 400) return new ChatError('CHAT_NOT_LINKED', 'the daemon does not serve this account (events: HTTP 400)', { cause: err })
-  if (err instanceof BackendRpcError) return new SignalRpcError(method, err.rpcCode, err.message)
+  if (err instanceof BackendRpcError) return new SignalRpcError(method, err.rpcCode, err.message.replace(/^signal-cli error -?\d+: /, ''))
   if (err instanceof SignalUnavailableError || (err instanceof SidecarError && err.code === 'SIDECAR_EVENTS_FAILED')) {
     return new ChatError('CHAT_DAEMON_UNAVAILABLE', `signal-cli daemon unavailable (${err.message})`, { cause: err })
   }

@@ -175,8 +175,9 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
         } else if (outcome.kind === 'rejected') {
           o.metrics.sendFailures.inc({ outcome: 'rejected' })
           const rejected = removeFront(packed.taken)
-          o.onUnsent?.(rejected.map((t) => t.messageId))
+          // Owners first: onUnsent releases the in-flight owners, after which nobody would be told.
           for (const t of rejected) t.owner.reject(t.messageId, outcome.code, outcome.message)
+          o.onUnsent?.(rejected.map((t) => t.messageId))
         } else {
           o.metrics.sendFailures.inc({ outcome: 'ambiguous' })
           o.logger.error({ groupQueued: items.length }, 'send outcome ambiguous after retries; closing the document sockets (1011)')

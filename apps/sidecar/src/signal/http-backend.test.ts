@@ -111,4 +111,30 @@ describe('JSON-RPC send response checks', () => {
     const b = backendAnswering((id) => ({ json: { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not implemented', data: null } } }))
     await expect(b.version()).resolves.toBeUndefined()
   })
+
+  it('carries the chat loop’s calls with their documented params and reads the created group id', async () => {
+    const seen: Record<string, unknown>[] = []
+    const b = backendAnswering((id, body) => {
+      seen.push(body)
+      const result = body['method'] === 'updateGroup' ? { groupId: GROUP, timestamp: 5 } : body['method'] === 'listGroups' ? [{ id: GROUP, isMember: true, members: [{ number: '+33600000002' }], pendingMembers: ['+33600000003'] }] : {}
+      return { json: { jsonrpc: '2.0', id, result } }
+    })
+    await expect(b.createGroup('e2e-col-host-topic', ['+33600000002'])).resolves.toBe(GROUP)
+    await b.acceptGroupRequest(GROUP)
+    await b.sendReaction(GROUP, { author: '+33600000002', timestamp: 17 }, '✅')
+    await expect(b.listGroups(GROUP)).resolves.toMatchObject([{ id: GROUP, pendingMembers: ['+33600000003'] }])
+    await b.quitGroup(GROUP)
+    expect(seen.map((r) => [r['method'], r['params']])).toEqual([
+      ['updateGroup', { name: 'e2e-col-host-topic', members: ['+33600000002'], account: '+33600000001' }],
+      ['sendMessageRequestResponse', { groupId: GROUP, type: 'accept', account: '+33600000001' }],
+      ['sendReaction', { groupId: GROUP, emoji: '✅', targetAuthor: '+33600000002', targetTimestamp: 17, account: '+33600000001' }],
+      ['listGroups', { groupId: GROUP, account: '+33600000001' }],
+      ['quitGroup', { groupId: GROUP, account: '+33600000001' }],
+    ])
+  })
+
+  it('refuses an updateGroup answer without a group id', async () => {
+    const b = backendAnswering((id) => ({ json: { jsonrpc: '2.0', id, result: { timestamp: 5 } } }))
+    expect(((await rejection(b.createGroup('g', []))) as SidecarError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
+  })
 })
