@@ -1,6 +1,26 @@
-/** `npm run bench`: runs every benchmark in turn. Each prints its table and writes bench/results/. */
+/**
+ * `npm run bench`: every benchmark in turn; each prints its table and writes bench/results/.
+ * `npm run bench -- --quick`: the six e2e-col sections on shorter inputs with single counted runs
+ * (a smoke check, under 2 minutes); the codec benchmarks are skipped.
+ * Every section verifies convergence before it reports a time; a run that does not converge throws
+ * and the bench exits non-zero.
+ */
 import { benchFlushEncoding } from '../packages/client/bench/flush-encoding.ts'
 import { benchProtocol } from './protocol.ts'
+import { runSections } from './sections.ts'
 
-benchProtocol()
-benchFlushEncoding()
+const quick = process.argv.includes('--quick')
+const started = performance.now()
+try {
+  if (!quick) {
+    benchProtocol()
+    benchFlushEncoding()
+  }
+  await runSections({ quick })
+  console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(0)} s`)
+  // Clients and servers are closed; what may linger (keep-alive sockets, library intervals) must not hold the process.
+  process.exit(0)
+} catch (error) {
+  console.error(error)
+  process.exit(1)
+}

@@ -45,10 +45,10 @@ export function percentiles(values: readonly number[]): Percentiles {
 
 /**
  * Which of y = a·x + b and y = a·x·log2(x) + b explains the points better (least squares R²), plus
- * the log–log slope (1 ≈ linear, 0 ≈ constant, 2 ≈ quadratic).
+ * the log–log slope (1 ≈ proportional; near 0 when a fixed cost dominates the measured range).
  */
 export interface Fit {
-  readonly model: 'constant' | 'linear' | 'n log n'
+  readonly model: 'linear' | 'n log n'
   readonly slopeLogLog: number
   readonly linear: { readonly a: number; readonly b: number; readonly r2: number }
   readonly nLogN: { readonly a: number; readonly b: number; readonly r2: number }
@@ -78,7 +78,7 @@ export function fit(xs: readonly number[], ys: readonly number[]): Fit {
   const nLogN = leastSquares(xs.map((x) => x * Math.log2(Math.max(x, 2))), ys)
   const logs = leastSquares(xs.map((x) => Math.log(x)), ys.map((y) => Math.log(Math.max(y, 1e-9))))
   const slopeLogLog = logs.a
-  const model = slopeLogLog < 0.25 ? 'constant' : nLogN.r2 > linear.r2 + 0.001 ? 'n log n' : 'linear'
+  const model = nLogN.r2 > linear.r2 + 0.001 ? 'n log n' : 'linear'
   return { model, slopeLogLog, linear, nLogN }
 }
 

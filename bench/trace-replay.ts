@@ -50,9 +50,14 @@ function check(label: string, actual: string, expected: string): void {
   if (actual !== expected) throw new ConvergenceError(`${label}: the receiving document differs from the expected text (${actual.length} vs ${expected.length} chars)`)
 }
 
-export async function replayLocal(replay: Replay): Promise<number> {
+/**
+ * The local floor. With `listen`, an empty `update` listener is attached: Yjs then encodes every
+ * transaction's update, which every provider (e2e-col's client and y-websocket alike) pays for.
+ */
+export async function replayLocal(replay: Replay, listen = false): Promise<number> {
   collectGarbage()
   const doc = new Y.Doc()
+  if (listen) doc.on('update', () => {})
   const start = performance.now()
   await typeAll(doc, replay)
   const elapsed = performance.now() - start
@@ -140,9 +145,9 @@ export interface YwsRun {
 export async function replayYws(server: YwsServer, replay: Replay): Promise<YwsRun> {
   collectGarbage()
   const room = server.room()
+  const docA = new Y.Doc()
+  const docB = new Y.Doc()
   try {
-    const docA = new Y.Doc()
-    const docB = new Y.Doc()
     const a = await server.connect(room, docA)
     const b = await server.connect(room, docB)
     const base = { a: { ...a.wire }, b: { ...b.wire } }
@@ -165,13 +170,17 @@ export async function replayYws(server: YwsServer, replay: Replay): Promise<YwsR
     }
   } finally {
     server.closeRoom(room)
+    // A provider's awareness keeps an interval until its document is destroyed.
+    docA.destroy()
+    docB.destroy()
   }
 }
 
 export interface TraceReplayResult {
   readonly keystrokes: number
-  readonly rounds: { local: number[]; e2e: E2eRun[]; yws: (YwsRun | null)[] }
+  readonly rounds: { local: number[]; localListened: number[]; e2e: E2eRun[]; yws: (YwsRun | null)[] }
   readonly localMs: Stat
+  readonly localListenedMs: Stat
   readonly e2eMs: Stat
   readonly ywsMs: Stat
   readonly e2eOverLocal: Stat
@@ -194,7 +203,7 @@ export async function benchTraceReplay({ quick }: TraceReplayOptions): Promise<T
   const rounds = quick ? 1 : 3
   const ywsRounds = quick ? 1 : 2
   const server = await startYws()
-  const result: TraceReplayResult['rounds'] = { local: [], e2e: [], yws: [] }
+  const result: TraceReplayResult['rounds'] = { local: [], localListened: [], e2e: [], yws: [] }
   const capture: E2eCapture = { frames: [], payloadBytes: 0 }
   try {
     await replayLocal(warm)
@@ -202,6 +211,7 @@ export async function benchTraceReplay({ quick }: TraceReplayOptions): Promise<T
     await replayYws(server, warm)
     for (let round = 0; round < rounds; round++) {
       result.local.push(await replayLocal(replay))
+      result.localListened.push(await replayLocal(replay, true))
       result.e2e.push(await replayE2e(replay, round === 0 ? { capture } : {}))
       result.yws.push(round < ywsRounds ? await replayYws(server, replay) : null)
     }
@@ -222,6 +232,7 @@ export async function benchTraceReplay({ quick }: TraceReplayOptions): Promise<T
     keystrokes: replay.txns.length,
     rounds: result,
     localMs: stat(result.local),
+    localListenedMs: stat(result.localListened),
     e2eMs: stat(result.e2e.map((r) => r.ms)),
     ywsMs: stat(result.yws.flatMap((r) => (r === null ? [] : [r.ms]))),
     e2eOverLocal,
@@ -244,6 +255,7 @@ export function printTraceReplay(r: TraceReplayResult): void {
   console.log('| system | time to convergence ms | messages on the wire | bytes on the wire | ratio |')
   console.log('|---|---|---|---|---|')
   console.log(`| local floor (one Y.Doc, no network) | ${range(r.localMs)} | – | – | 1 |`)
+  console.log(`| local floor + an empty update listener (Yjs encodes each update) | ${range(r.localListenedMs)} | – | – | – |`)
   console.log(`| e2e-col (Signal sends, both sidecars) | ${range(r.e2eMs)} | ${e2e?.signalSends ?? '–'} (A: ${e2e?.sendsA ?? '–'}) | ${(e2e?.signalBytes ?? 0).toLocaleString('en')} | ${range(r.e2eOverLocal, 2)}× local, ${range(r.e2eOverYws, 3)}× y-websocket |`)
   console.log(`| y-websocket (A's WebSocket messages) | ${range(r.ywsMs)} | ${yws?.messagesA.toLocaleString('en') ?? '–'} (all: ${yws?.messagesAll.toLocaleString('en') ?? '–'}) | ${(yws?.bytesA ?? 0).toLocaleString('en')} (all: ${(yws?.bytesAll ?? 0).toLocaleString('en')}) | – |`)
   if (r.longBodies !== null) {

@@ -60,7 +60,7 @@ export async function startYws(): Promise<YwsServer> {
     },
     closeRoom,
     async close() {
-      for (const room of [...providers.keys()]) closeRoom(room)
+      for (const room of providers.keys()) closeRoom(room)
       for (const client of wss.clients) client.terminate()
       await new Promise<void>((resolve) => wss.close(() => resolve()))
     },

@@ -10,7 +10,8 @@ export function summary(results: readonly SoakResult[]): string {
   const faults = new Map<string, number>()
   for (const r of results) for (const [k, v] of Object.entries(r.faults)) faults.set(k, (faults.get(k) ?? 0) + v)
   const sum = (f: (r: SoakResult) => number) => results.reduce((n, r) => n + f(r), 0)
-  const converge = results.map((r) => r.convergeMs).sort((a, b) => a - b)
+  const converge = results.map((r) => r.convergeMs)
+  converge.sort((a, b) => a - b)
   const failed = results.filter((r) => !r.ok)
   return [
     `soak: ${results.length} runs, ${results.length - failed.length} passed, ${failed.length} failed`,

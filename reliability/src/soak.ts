@@ -169,6 +169,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         ledgers = await Promise.all(Array.from({ length: authors }, (_, a) => a).map((a) => typeRandom(pages[a] as Page, a, edits, seededRng(o.seed * 31 + a), hooks)))
       }
       await restarted
+    } catch (error) {
+      // A stall: say which incidents happened, for the rerun.
+      const context = `sidecar ${'ABC'[restartWho]} restart ${restarted === undefined ? 'not yet' : 'done'}, page ${reloaded ? reloadWho : 'none'} reloaded; texts ${pages.map((p) => p.text.length).join('/')}`
+      throw new Error(`${error instanceof Error ? error.message : String(error)}; ${context}`, { cause: error })
     } finally {
       injector.stop()
     }
@@ -202,7 +206,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     }
     await Promise.all(nodes.map((n) => n.scrape().catch(() => {})))
     const sum = (name: string) => nodes.reduce((n, node) => n + total(node.metrics(), name), 0)
-    const faults = Object.fromEntries([...injector.counts]) as Record<FaultKind, number>
+    const faults = Object.fromEntries(injector.counts) as Record<FaultKind, number>
     return {
       seed: o.seed,
       workload: o.workload,

@@ -42,7 +42,10 @@ export async function typeTrace(page: Page, agent: number, trace: PreparedTrace,
   for (let i = 0; i < own.length; i++) {
     const txn = own[i] as TraceTxn
     const parents = txn.parents.map((p) => trace.txns[p] as TraceTxn)
-    await until(page, () => parents.every(held), stallMs, () => `${page.name}: parents of its transaction ${i}/${own.length}`)
+    await until(page, () => parents.every(held), stallMs, () => {
+      const missing = parents.filter((p) => !held(p)).map((p) => `agent ${p.agent} clock ${p.clock} (has ${Y.getState(page.doc.store, p.client)})`)
+      return `${page.name}: parents of its transaction ${i}/${own.length}: ${missing.join(', ')}; outbox ${page.conn.status().pending}, connection ${page.conn.status().connection}`
+    })
     Y.applyUpdate(page.doc, txn.update, TYPING)
     if (i % 25 === 24) await sleep(2)
     await hooks.progress(agent, (i + 1) / own.length)

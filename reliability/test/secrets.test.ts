@@ -17,6 +17,12 @@ const ENV_TOKEN = 'ghp_R3liabilityEnvToken0000000000000000'
 const DOC_SECRET = 'doc-secret-Pa55phrase-9f8e7d'
 const GROUP_SECRET = 'group-secret-sk-live-51HxYzAbCdEf'
 
+async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000
+  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+  expect(check()).toBe(true)
+}
+
 /** Every place a secret may not appear, and the texts to look in. */
 function leaks(texts: readonly string[], secrets: readonly string[]): string[] {
   return texts.flatMap((t) => secrets.filter((s) => t.includes(s)).map((s) => `${s} in ${JSON.stringify(t.slice(0, 160))}`))
@@ -59,11 +65,6 @@ describe('no secret in logs or bodies', () => {
     const sender = randomUUID()
     const answers: Buffer[] = []
     a.ws.on('message', (d: Buffer) => answers.push(d))
-    const until = async (check: () => boolean) => {
-      const deadline = Date.now() + 10_000
-      while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
-      expect(check()).toBe(true)
-    }
     // Secrets typed into the document, sent plainly and through failures that name members.
     a.ws.send(encodeEnvelope(envelopeOf(docId, sender, update(`${DOC_SECRET} 1`))))
     await until(() => got.length >= 1)

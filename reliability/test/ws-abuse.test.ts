@@ -27,10 +27,10 @@ describe('abuse at the WebSocket edge', () => {
 
   /** Runs `abuse` in a loop while the probe measures; returns the ratio and prints it. */
   async function during(name: string, abuse: () => Promise<void>): Promise<number> {
-    let stop = false
+    const stop = new AbortController()
     let rounds = 0
     const loop = (async () => {
-      while (!stop) {
+      while (!stop.signal.aborted) {
         await abuse()
         rounds += 1
         await new Promise((r) => setImmediate(r))
@@ -38,7 +38,7 @@ describe('abuse at the WebSocket edge', () => {
     })()
     await new Promise((r) => setTimeout(r, 100))
     const median = await probe.median(7)
-    stop = true
+    stop.abort()
     await loop
     const ratio = median / atRest
     ratios.push(`${name}: ${median.toFixed(1)} ms vs ${atRest.toFixed(1)} ms at rest = ${ratio.toFixed(2)}x (${rounds} abuse rounds)`)
@@ -49,10 +49,10 @@ describe('abuse at the WebSocket edge', () => {
   it('serves a well-behaved client through every abuse', async () => {
     const toy = await toyWithThree()
     docId = randomUUID()
-    const s = await sidecar(sidecarEnv(toy, A, docId, { E2E_COL_MAX_FRAME_BYTES: String(MAX_FRAME), E2E_COL_MAX_CONNECTIONS_PER_DOC: '40' }))
+    const sa = await sidecar(sidecarEnv(toy, A, docId, { E2E_COL_MAX_FRAME_BYTES: String(MAX_FRAME), E2E_COL_MAX_CONNECTIONS_PER_DOC: '40' }))
     await sidecar(sidecarEnv(toy, B, docId))
-    sidecarUrl = s.url
-    url = wsUrl(s, docId)
+    sidecarUrl = sa.url
+    url = wsUrl(sa, docId)
     probe = await Probe.connect(url, docId)
     await probe.median(3) // warm up
     atRest = await probe.median(9)
@@ -110,7 +110,9 @@ describe('abuse at the WebSocket edge', () => {
     await during('slow clients that never read', async () => {
       if (slow.length < 5) {
         const { ws } = await open(url)
-        ;(ws as unknown as { _socket: { pause(): void } })._socket.pause()
+        // ws keeps its net.Socket in `_socket`; pausing it stops reading at the TCP level.
+        const socket = Reflect.get(ws, '_socket') as { pause(): void }
+        socket.pause()
         slow.push(ws)
       }
       await new Promise((r) => setTimeout(r, 10))
@@ -131,7 +133,7 @@ describe('abuse at the WebSocket edge', () => {
         this.write(`GET /v1/docs/${docId} HTTP/1.1\r\nHost: 127.0.0.1\r\n`)
       }))
       await new Promise((r) => setTimeout(r, 50))
-      for (const s of sockets) s.destroy()
+      for (const socket of sockets) socket.destroy()
     })
 
     expect(codes.get('oversize')?.every((c) => c === 1009)).toBe(true)

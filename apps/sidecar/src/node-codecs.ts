@@ -7,16 +7,15 @@ import { crc32 } from 'node:zlib'
 import { usePlatformCodecs, type PlatformCodecs } from '@e2e-col/protocol'
 
 /** Decoded bodies are carved out of slabs this large (Node's own Buffer pool is 8 KiB). */
-const SLAB_BYTES = 64 * 1024
+const SLAB_BYTES = 16 * 1024
 let slab = Buffer.allocUnsafeSlow(SLAB_BYTES)
 let slabUsed = 0
 
 /**
  * `Buffer.from(text, 'base64')`, but written into a shared slab and handed out as a plain
- * `Uint8Array` view: one Buffer object per body (~740 per MiB at Signal's limit) was a measurable
- * share of receiving. Each call gets its own disjoint range, never written again; a view keeps its
- * slab (at most 16 KiB) alive, as a pooled Buffer keeps its pool. Output is as lenient as
- * `Buffer.from`, which the protocol package double-checks.
+ * `Uint8Array` view, saving a Buffer object and a re-wrapping view per body. Each call gets its
+ * own disjoint range, never written again; a view keeps its slab (16 KiB) alive, as a pooled Buffer
+ * keeps its pool. Output is as lenient as `Buffer.from`, which the protocol package double-checks.
  */
 function decodeBase64(text: string): Uint8Array {
   const most = Math.ceil(text.length / 4) * 3

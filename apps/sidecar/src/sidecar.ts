@@ -299,8 +299,9 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
         return
       }
     }
-    for (const other of doc.sessions) if (other !== session) other.send(frame)
-    ingest.markSent(doc.docId, env.senderId, env.messageId)
+    // A replay (after a 1011) reached the other local browsers when it first came: not again.
+    const replay = ingest.markSent(doc.docId, env.senderId, env.messageId)
+    if (!replay) for (const other of doc.sessions) if (other !== session) other.send(frame)
     const queued = doc.queue.enqueue({ frame, messageId: env.messageId, owner: queueOwner })
     if (!queued) {
       doc.inFlight.release([env.messageId])

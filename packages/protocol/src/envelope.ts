@@ -103,6 +103,57 @@ export function decodeEnvelope(frame: Uint8Array, options: DecodeEnvelopeOptions
     throw new ProtocolError('PROTO_INVALID_OPTION', 'maxPayloadBytes must be a non-negative integer')
   }
   if (!(frame instanceof Uint8Array)) throw new ProtocolError('PROTO_INVALID_FIELD', 'frame must be a Uint8Array')
+  return decodeCommon(frame, maxPayloadBytes) ?? decodeChecked(frame, maxPayloadBytes)
+}
+
+/**
+ * The common frame (varints of at most 3 bytes: seq and payload length below 2^21) decoded without a
+ * reader object, which was a measurable share of receiving ~740 chunks per MiB. Returns `undefined`
+ * for anything else, valid or not, and {@link decodeChecked} decides: it accepts every frame this
+ * accepts, with the same fields, so the verdict never depends on which path ran.
+ */
+function decodeCommon(frame: Uint8Array, maxPayloadBytes: number): Envelope | undefined {
+  const end = frame.length
+  if (end < FIXED_HEADER_BYTES + 2 || frame[0] !== MAGIC[0] || frame[1] !== MAGIC[1] || frame[2] !== PROTOCOL_VERSION) return undefined
+  const kind = kindFromCode(frame[3] as number)
+  const flags = frame[4] as number
+  if (kind === undefined || (flags & ~KNOWN_FLAGS_MASK) !== 0) return undefined
+  const afterSeq = shortVarUintEnd(frame, FIXED_HEADER_BYTES)
+  if (afterSeq < 0) return undefined
+  const afterLength = shortVarUintEnd(frame, afterSeq)
+  if (afterLength < 0) return undefined
+  const length = shortVarUint(frame, afterSeq, afterLength)
+  if (length > maxPayloadBytes || afterLength + length !== end) return undefined
+  return {
+    kind,
+    flags,
+    docId: readUuid(frame, 5),
+    senderId: readUuid(frame, 5 + ID_BYTES, 1),
+    messageId: readMessageId(frame, 5 + 2 * ID_BYTES),
+    seq: shortVarUint(frame, FIXED_HEADER_BYTES, afterSeq),
+    payload: frame.subarray(afterLength, end),
+  }
+}
+
+/** End of a canonical varint of 1–3 bytes at `at` (inside `frame`), or -1 for any other. */
+function shortVarUintEnd(frame: Uint8Array, at: number): number {
+  for (let i = at; i < at + 3 && i < frame.length; i++) {
+    const byte = frame[i] as number
+    // A zero final group after the first byte would be overlong.
+    if (byte < 0x80) return byte === 0 && i > at ? -1 : i + 1
+  }
+  return -1
+}
+
+/** Value of the varint in `frame[at, end)` found by {@link shortVarUintEnd}. */
+function shortVarUint(frame: Uint8Array, at: number, end: number): number {
+  let value = 0
+  for (let i = end - 1; i >= at; i--) value = value * 128 + ((frame[i] as number) & 0x7f)
+  return value
+}
+
+/** Decodes any frame strictly, throwing the precise error. */
+export function decodeChecked(frame: Uint8Array, maxPayloadBytes: number): Envelope {
   const r = new ByteReader(frame, 'envelope')
   // Magic and version are checked byte by byte so a short foreign input reports the right reason.
   for (let i = 0; i < MAGIC.length; i++) {

@@ -29,8 +29,11 @@ export interface IngestOptions {
 export interface Ingest {
   /** Handles one body read from a group. */
   handle(groupId: string, body: string): void
-  /** Records an envelope this sidecar is sending, so its copy from Signal is dropped. */
-  markSent(docId: string, senderId: string, messageId: string): void
+  /**
+   * Records an envelope this sidecar is sending, so its copy from Signal is dropped. True when it
+   * was recorded already (a browser's replay of an envelope first received earlier).
+   */
+  markSent(docId: string, senderId: string, messageId: string): boolean
 }
 
 export function createIngest(o: IngestOptions): Ingest {
@@ -94,7 +97,7 @@ export function createIngest(o: IngestOptions): Ingest {
       }
     },
     markSent(docId, senderId, messageId) {
-      dedup.seen(docId, senderId, messageId, o.now())
+      return dedup.seen(docId, senderId, messageId, o.now())
     },
   }
 }

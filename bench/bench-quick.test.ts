@@ -1,0 +1,60 @@
+/**
+ * The bench's quick-mode convergence checks, in `npm test`: every section must converge (each
+ * throws BENCH_NOT_CONVERGED otherwise) and count what it claims to count. No timing is asserted:
+ * times depend on the machine; `npm run bench` reports them.
+ */
+import { describe, expect, test } from 'vitest'
+import { benchCostCurves } from './cost-curves.ts'
+import { benchMemoryScale } from './memory-scale.ts'
+import { benchSingleEdit } from './single-edit.ts'
+import { benchTraceReplay, REPLAY_TRACE } from './trace-replay.ts'
+import { traceExists } from './traces.ts'
+import { benchTypingSpeed, TIMING_TRACE, TYPING_TRACE } from './typing-speed.ts'
+import { benchWireEfficiency } from './wire-efficiency.ts'
+
+const traces = [REPLAY_TRACE, TYPING_TRACE, TIMING_TRACE]
+const missing = traces.filter((t) => !traceExists(t))
+if (missing.length > 0) console.warn(`bench convergence checks skipped: missing editing traces ${missing.join(', ')}`)
+
+describe.skipIf(missing.length > 0)('bench, quick mode, convergence only', () => {
+  test('replay 1 converges in e2e-col and y-websocket, and merging cuts the messages', async () => {
+    const r = await benchTraceReplay({ quick: true })
+    const e2e = r.rounds.e2e[0]
+    const yws = r.rounds.yws[0]
+    expect(yws?.messagesA).toBe(r.keystrokes) // y-websocket: one message per keystroke
+    expect(e2e?.sendsA).toBeGreaterThan(0)
+    expect(e2e?.sendsA ?? Infinity).toBeLessThan(r.keystrokes / 100)
+    const wire = benchWireEfficiency(r.capture, e2e ?? expect.unreachable())
+    // The computed packing matches what the sidecar really sent, within batching differences.
+    expect(Math.abs(wire.computed.sends - wire.measured.sends)).toBeLessThanOrEqual(wire.frames)
+    expect(wire.measured.efficiency).toBeLessThan(0.75)
+  })
+
+  test('typing-speed replay: every keystroke becomes visible at B', async () => {
+    const r = await benchTypingSpeed({ quick: true, windowMs: 5000, settleMs: 1000 })
+    for (const run of [...r.e2e, ...r.yws]) expect(run.latencyMs.samples).toBe(run.keystrokes)
+    expect(r.e2e[0]?.keystrokes).toBeGreaterThan(0)
+  })
+
+  test('single edits all arrive', async () => {
+    const r = await benchSingleEdit({ quick: true })
+    expect(r.e2e.samples).toBe(r.samples)
+    expect(r.yws.samples).toBe(r.samples)
+  })
+
+  test('memory: 1,000 clients connect and three replays converge', async () => {
+    const r = await benchMemoryScale({ quick: true })
+    expect(r.clients.sockets).toBe(1000)
+    expect(r.replays.after).toHaveLength(3)
+    expect(r.reassembly.messages).toBe(64)
+    expect(r.dedup.entries).toBe(100_000)
+  })
+
+  test('cost curves: one send per small edit per document, chunked sends grow with the payload', async () => {
+    const r = await benchCostCurves({ quick: true })
+    expect(r.documents.map((p) => p.sends)).toEqual([1, 10, 100])
+    const sends = r.sizes.map((p) => p.sends)
+    expect(sends[0]).toBe(1)
+    expect(sends[3]).toBeGreaterThan(sends[2] ?? Infinity)
+  })
+})

@@ -1,0 +1,62 @@
+/** The six e2e-col sections of issue 7, run in order, each printed and written to bench/results/. */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { benchCostCurves, printCostCurves } from './cost-curves.ts'
+import { benchMemoryScale, printMemoryScale } from './memory-scale.ts'
+import { benchSingleEdit, printSingleEdit } from './single-edit.ts'
+import { machine } from './stats.ts'
+import { benchTraceReplay, printTraceReplay } from './trace-replay.ts'
+import { benchTypingSpeed, printTypingSpeed } from './typing-speed.ts'
+import { benchWireEfficiency, printWireEfficiency } from './wire-efficiency.ts'
+
+export interface SectionsResult {
+  readonly traceReplay: Awaited<ReturnType<typeof benchTraceReplay>>
+  readonly typingSpeed: Awaited<ReturnType<typeof benchTypingSpeed>>
+  readonly singleEdit: Awaited<ReturnType<typeof benchSingleEdit>>
+  readonly wireEfficiency: ReturnType<typeof benchWireEfficiency>
+  readonly memoryScale: Awaited<ReturnType<typeof benchMemoryScale>>
+  readonly costCurves: Awaited<ReturnType<typeof benchCostCurves>>
+}
+
+function write(name: string, quick: boolean, data: unknown): void {
+  const out = new URL('results/', import.meta.url)
+  mkdirSync(out, { recursive: true })
+  const file = quick ? `${name}.quick.json` : `${name}.json`
+  writeFileSync(new URL(file, out), `${JSON.stringify({ mode: quick ? 'quick' : 'full', measuredAt: new Date().toISOString(), machine: machine(), ...(data as object) }, null, 2)}\n`)
+}
+
+/** Runs the sections; `write: false` only checks (the test uses it). */
+export async function runSections({ quick, print = true, save = true }: { quick: boolean; print?: boolean; save?: boolean }): Promise<SectionsResult> {
+  const log = (f: () => void): void => {
+    if (print) f()
+  }
+  const keep = (name: string, data: unknown): void => {
+    if (save) write(name, quick, data)
+  }
+  log(() => {
+    console.log(`\n# e2e-col vs y-websocket${quick ? ' (quick mode: shorter inputs, one counted run)' : ''}`)
+    console.log('machine:', machine())
+  })
+  const traceReplay = await benchTraceReplay({ quick })
+  log(() => printTraceReplay(traceReplay))
+  const { capture, ...traceReplayData } = traceReplay
+  keep('trace-replay', traceReplayData)
+  const firstRun = traceReplay.rounds.e2e[0]
+  if (firstRun === undefined) throw new Error('no counted e2e-col replay')
+  const wireEfficiency = benchWireEfficiency(capture, firstRun)
+  log(() => printWireEfficiency(wireEfficiency))
+  keep('wire-efficiency', wireEfficiency)
+  const typingSpeed = await benchTypingSpeed({ quick })
+  log(() => printTypingSpeed(typingSpeed))
+  keep('typing-speed', typingSpeed)
+  const singleEdit = await benchSingleEdit({ quick })
+  log(() => printSingleEdit(singleEdit))
+  keep('single-edit', singleEdit)
+  const memoryScale = await benchMemoryScale({ quick })
+  log(() => printMemoryScale(memoryScale))
+  keep('memory-scale', memoryScale)
+  const costCurves = await benchCostCurves({ quick })
+  log(() => printCostCurves(costCurves))
+  keep('cost-curves', costCurves)
+  log(() => console.log('\nmachine at the end:', machine()))
+  return { traceReplay, typingSpeed, singleEdit, wireEfficiency, memoryScale, costCurves }
+}

@@ -1,0 +1,176 @@
+/**
+ * Section 2: a two-author session replayed at typing speed, keystroke-to-visible latency at B and
+ * the Signal sends it costs, with the sidecar's default pacing; the same for y-websocket.
+ *
+ * Keystrokes: `seq_friendsforever_flat`. Its recorded timestamps are all 1970-01-01T00:00:00 (the
+ * published file carries none), so the timing comes from the other recorded two-author session,
+ * `concurrent_clownschool` (1-second stamps): its inter-keystroke gaps in recorded order, idle gaps
+ * over 2 s compressed to 2 s, keystrokes stamped within the same second spread evenly over it.
+ */
+import * as Y from 'yjs'
+import { PACING_DEFAULT, startBenchStack, untilDoc, untilSaved } from './stack.ts'
+import { ms, percentiles, type Percentiles } from './stats.ts'
+import { applyPatches, deletedChars, loadTrace, type SequentialTrace, type TimedTrace } from './traces.ts'
+import { ConvergenceError } from './trace-replay.ts'
+import { VisibilityTracker } from './visibility.ts'
+import { startYws } from './y-websocket-baseline.ts'
+
+export const TYPING_TRACE = 'seq_friendsforever_flat'
+export const TIMING_TRACE = 'concurrent_clownschool'
+const MAX_GAP_MS = 2000
+
+/** Offsets (ms from the first keystroke) of the recorded session, gaps over 2 s compressed. */
+export function typingSchedule(timing: TimedTrace, windowMs: number): number[] {
+  const stamps = timing.txns.map((t) => Date.parse(t.time ?? ''))
+  const offsets: number[] = []
+  let clock = 0
+  for (let i = 0; i < stamps.length; ) {
+    let j = i
+    while (j < stamps.length && stamps[j] === stamps[i]) j++
+    const count = j - i
+    for (let k = 0; k < count; k++) offsets.push(clock + (k * 1000) / count)
+    const next = stamps[j]
+    const current = stamps[i] ?? 0
+    if (next === undefined) break
+    clock += Math.min(MAX_GAP_MS, Math.max(1000, next - current))
+    if (clock >= windowMs) break
+    i = j
+  }
+  return offsets.filter((o) => o < windowMs)
+}
+
+export interface TypingRun {
+  readonly system: 'e2e-col' | 'y-websocket'
+  readonly keystrokes: number
+  readonly typingSeconds: number
+  readonly latencyMs: Percentiles
+  /** e2e-col: Signal sends by sidecar A; y-websocket: A's WebSocket messages. */
+  readonly messages: number
+  readonly messagesPerMinute: number
+  readonly messagesPerSecond: number
+}
+
+const sleep = (t: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, t))
+
+async function typeOnSchedule(docA: Y.Doc, tracker: VisibilityTracker, trace: SequentialTrace, offsets: readonly number[]): Promise<void> {
+  const text = docA.getText('text')
+  let deleted = 0
+  const start = performance.now()
+  for (let i = 0; i < offsets.length; i++) {
+    const txn = trace.txns[i]
+    if (txn === undefined) break
+    const wait = start + (offsets[i] ?? 0) - performance.now()
+    if (wait > 1) await sleep(wait)
+    docA.transact(() => applyPatches(text, txn.patches))
+    deleted += deletedChars(txn.patches)
+    tracker.expect(Y.getState(docA.store, docA.clientID) + deleted, performance.now())
+  }
+}
+
+function finish(system: TypingRun['system'], tracker: VisibilityTracker, keystrokes: number, seconds: number, messages: number): TypingRun {
+  if (tracker.outstanding !== 0) throw new ConvergenceError(`${system}: ${tracker.outstanding} keystrokes never became visible at B`)
+  return {
+    system,
+    keystrokes,
+    typingSeconds: seconds,
+    latencyMs: percentiles(tracker.latencies),
+    messages,
+    messagesPerMinute: messages / (seconds / 60),
+    messagesPerSecond: messages / seconds,
+  }
+}
+
+export async function typingE2e(trace: SequentialTrace, offsets: readonly number[], settleMs = PACING_DEFAULT.burst * 1000): Promise<TypingRun> {
+  const stack = await startBenchStack({ pacing: PACING_DEFAULT })
+  try {
+    const docId = stack.docIds[0] ?? ''
+    const docA = new Y.Doc()
+    const docB = new Y.Doc()
+    const a = await stack.connect('a', docId, docA)
+    await stack.connect('b', docId, docB)
+    await untilSaved(a.connection)
+    // Let the startup sync traffic refill the bucket, as on a sidecar that has been idle.
+    await sleep(settleMs)
+    const before = stack.signalSends()
+    const tracker = new VisibilityTracker(docB, docA.clientID)
+    await typeOnSchedule(docA, tracker, trace, offsets)
+    const textA = docA.getText('text').toString()
+    await untilDoc(docB, () => docB.getText('text').toString() === textA)
+    await untilSaved(a.connection)
+    tracker.dispose()
+    const seconds = (offsets.at(-1) ?? 0) / 1000 + 1
+    return finish('e2e-col', tracker, offsets.length, seconds, stack.signalSends().byA - before.byA)
+  } finally {
+    await stack.close()
+  }
+}
+
+export async function typingYws(trace: SequentialTrace, offsets: readonly number[]): Promise<TypingRun> {
+  const server = await startYws()
+  const room = server.room()
+  const docA = new Y.Doc()
+  const docB = new Y.Doc()
+  try {
+    const a = await server.connect(room, docA)
+    await server.connect(room, docB)
+    const before = a.wire.sentMessages
+    const tracker = new VisibilityTracker(docB, docA.clientID)
+    await typeOnSchedule(docA, tracker, trace, offsets)
+    const textA = docA.getText('text').toString()
+    await untilDoc(docB, () => docB.getText('text').toString() === textA)
+    tracker.dispose()
+    const seconds = (offsets.at(-1) ?? 0) / 1000 + 1
+    return finish('y-websocket', tracker, offsets.length, seconds, a.wire.sentMessages - before)
+  } finally {
+    await server.close()
+    docA.destroy()
+    docB.destroy()
+  }
+}
+
+export interface TypingSpeedResult {
+  readonly windowSeconds: number
+  readonly e2e: TypingRun[]
+  readonly yws: TypingRun[]
+  readonly targets: Record<string, boolean>
+}
+
+export interface TypingSpeedOptions {
+  readonly quick: boolean
+  /** Typing time replayed; default 15 s quick, 45 s full. */
+  readonly windowMs?: number
+  /** Idle time before typing, so the pacing bucket is full; default the burst's refill time. */
+  readonly settleMs?: number
+}
+
+export async function benchTypingSpeed({ quick, windowMs, settleMs }: TypingSpeedOptions): Promise<TypingSpeedResult> {
+  const trace = loadTrace(TYPING_TRACE)
+  const offsets = typingSchedule(loadTrace<TimedTrace>(TIMING_TRACE), windowMs ?? (quick ? 15_000 : 45_000))
+  const runs = quick ? 1 : 2
+  const e2e: TypingRun[] = []
+  const yws: TypingRun[] = []
+  for (let i = 0; i < runs; i++) e2e.push(await typingE2e(trace, offsets, settleMs))
+  yws.push(await typingYws(trace, offsets))
+  const worst = (f: (r: TypingRun) => number): number => Math.max(...e2e.map(f))
+  return {
+    windowSeconds: (offsets.at(-1) ?? 0) / 1000,
+    e2e,
+    yws,
+    targets: {
+      atMostOneSendPerSecond: worst((r) => r.messagesPerSecond) <= 1,
+      p50Under1200ms: worst((r) => r.latencyMs.p50) < 1200,
+      p99Under3000ms: worst((r) => r.latencyMs.p99) < 3000,
+    },
+  }
+}
+
+export function printTypingSpeed(r: TypingSpeedResult): void {
+  console.log(`\n## 2. Trace replay at typing speed (${TYPING_TRACE} keystrokes, ${TIMING_TRACE} timing, ${r.windowSeconds.toFixed(0)} s window, default pacing ${PACING_DEFAULT.sendsPerSecond}/s burst ${PACING_DEFAULT.burst})\n`)
+  console.log('| system | run | keystrokes | messages (e2e-col: Signal sends by A) | per minute | per second | p50 ms | p95 ms | p99 ms | max ms |')
+  console.log('|---|---|---|---|---|---|---|---|---|---|')
+  for (const [i, run] of [...r.e2e, ...r.yws].entries()) {
+    const l = run.latencyMs
+    console.log(`| ${run.system} | ${i + 1} | ${run.keystrokes} | ${run.messages} | ${run.messagesPerMinute.toFixed(1)} | ${run.messagesPerSecond.toFixed(2)} | ${ms(l.p50)} | ${ms(l.p95)} | ${ms(l.p99)} | ${ms(l.max)} |`)
+  }
+  console.log('targets:', r.targets)
+}
