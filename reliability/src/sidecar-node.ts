@@ -108,6 +108,10 @@ export class SidecarNode {
   #spawn(env: Record<string, string>): Promise<string> {
     const child = spawn(process.execPath, [SIDECAR_BIN], { env: { PATH: process.env['PATH'] ?? '', ...env, E2E_COL_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] })
     this.#child = child
+    // Never leave a sidecar behind when the runner itself is stopped.
+    const reap = () => child.kill('SIGKILL')
+    process.once('exit', reap)
+    child.once('exit', () => process.off('exit', reap))
     let stderr = ''
     child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()).slice(-4000))
     return new Promise((resolve, reject) => {

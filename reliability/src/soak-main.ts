@@ -24,6 +24,9 @@ const workload = values.workload as Workload | undefined
 if (workload !== undefined && !WORKLOADS.includes(workload)) throw new Error(`--workload must be one of ${WORKLOADS.join(', ')}`)
 const seeds = values.seed !== undefined ? [Number(values.seed)] : Array.from({ length: Number(values.seeds) }, (_, i) => i + 1)
 
+// Turn a stop signal into a normal exit, so child sidecars are reaped (see SidecarNode).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130))
+
 const results = []
 for (const seed of seeds) {
   const w = workload ?? (WORKLOADS[seed % WORKLOADS.length] as Workload)

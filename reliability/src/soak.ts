@@ -13,7 +13,8 @@ import { FaultInjector, DEFAULT_RATES, type FaultKind, type FaultRates } from '.
 import { Page } from './page.ts'
 import { seededRng } from './rng.ts'
 import { SidecarNode, total, type SidecarMode } from './sidecar-node.ts'
-import { prepareTrace, type PreparedTrace } from './trace.ts'
+import * as Y from 'yjs'
+import { agentClientId, prepareTrace, type PreparedTrace } from './trace.ts'
 import { checkRandomText, typeRandom, typeTrace, type RandomLedger } from './workloads.ts'
 
 export const ACCOUNTS = ['+15550100001', '+15550100002', '+15550100003'] as const
@@ -171,7 +172,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       await restarted
     } catch (error) {
       // A stall: say which incidents happened, for the rerun.
-      const context = `sidecar ${'ABC'[restartWho]} restart ${restarted === undefined ? 'not yet' : 'done'}, page ${reloaded ? reloadWho : 'none'} reloaded; texts ${pages.map((p) => p.text.length).join('/')}`
+      const clocks = prepared === undefined ? '' : `; agent clocks per page ${pages.map((p) => `${p.name}=${Array.from({ length: authors }, (_, a) => Y.getState(p.doc.store, agentClientId(a))).join(',')}${p.doc.store.pendingStructs === null ? '' : '+pending'}`).join(' ')}`
+      const context = `sidecar ${'ABC'[restartWho]} restart ${restarted === undefined ? 'not yet' : 'done'}, page ${reloaded ? reloadWho : 'none'} reloaded${clocks}`
       throw new Error(`${error instanceof Error ? error.message : String(error)}; ${context}`, { cause: error })
     } finally {
       injector.stop()

@@ -13,21 +13,26 @@ export const TYPING = Symbol('soak typing')
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-/** Resolves when `ready()` holds for the page's current document; rejects after `stallMs` without progress. */
+/**
+ * Resolves when `ready()` holds for the page's current document; rejects after `stallMs` in which
+ * the document did not change at all (another author may legitimately type for minutes first).
+ */
 async function until(page: Page, ready: () => boolean, stallMs: number, what: () => string): Promise<void> {
-  const deadline = Date.now() + stallMs
+  let deadline = Date.now() + stallMs
   while (!ready()) {
-    if (Date.now() > deadline) throw new Error(`stalled ${stallMs} ms waiting for ${what()}`)
-    await new Promise<void>((resolve) => {
+    if (Date.now() > deadline) throw new Error(`stalled: nothing arrived for ${stallMs} ms while waiting for ${what()}`)
+    const changed = await new Promise<boolean>((resolve) => {
       const doc = page.doc
-      const done = () => {
-        doc.off('update', done)
+      const done = (update: boolean) => {
+        doc.off('update', onUpdate)
         clearTimeout(t)
-        resolve()
+        resolve(update)
       }
-      const t = setTimeout(done, 50)
-      doc.on('update', done)
+      const onUpdate = () => done(true)
+      const t = setTimeout(() => done(false), 50)
+      doc.on('update', onUpdate)
     })
+    if (changed) deadline = Date.now() + stallMs
   }
 }
 
@@ -43,7 +48,7 @@ export async function typeTrace(page: Page, agent: number, trace: PreparedTrace,
     const txn = own[i] as TraceTxn
     const parents = txn.parents.map((p) => trace.txns[p] as TraceTxn)
     await until(page, () => parents.every(held), stallMs, () => {
-      const missing = parents.filter((p) => !held(p)).map((p) => `agent ${p.agent} clock ${p.clock} (has ${Y.getState(page.doc.store, p.client)})`)
+      const missing = parents.filter((p) => !held(p)).map((p) => `agent ${p.agent} clock ${p.clock} (has ${Y.getState(page.doc.store, p.client)}${page.doc.store.pendingStructs === null ? '' : ', updates pending'})`)
       return `${page.name}: parents of its transaction ${i}/${own.length}: ${missing.join(', ')}; outbox ${page.conn.status().pending}, connection ${page.conn.status().connection}`
     })
     Y.applyUpdate(page.doc, txn.update, TYPING)
