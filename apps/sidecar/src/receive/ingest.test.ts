@@ -1,6 +1,7 @@
 import { encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { installNodeCodecs } from '../node-codecs.ts'
 import { createLogger } from '../ops/logger.ts'
 import { createMetrics } from '../ops/metrics.ts'
 import { packNext } from '../send/packer.ts'
@@ -45,6 +46,32 @@ function bodiesFor(frames: Uint8Array[], maxBodyBytes: number): string[] {
 }
 
 describe('packing and the receive path', () => {
+  it('keeps each delivered frame intact while later bodies reuse the decode buffer', () => {
+    installNodeCodecs() // the sidecar's codecs decode bodies into the reused buffer
+    const { ingest, delivered } = setup()
+    const frames: Uint8Array[] = []
+    const metrics = createMetrics()
+    const own = createIngest({
+      docsByGroup: new Map([[GROUP, DOC]]),
+      maxFrameBytes: 4 * 1024 * 1024,
+      reassembly: { maxPartialMessages: 8, maxPartialBytes: 4 * 1024 * 1024, ttlMs: 60_000 },
+      dedup: { maxEntries: 1000, ttlMs: 60_000 },
+      now: () => 1000,
+      deliver: (_doc, frame) => frames.push(frame),
+      metrics,
+      logger: createLogger('silent'),
+    })
+    const envs = [envelope(300), envelope(300), envelope(300)]
+    for (const e of envs) {
+      const body = bodiesFor([encodeEnvelope(e)], 2000)
+      expect(body).toHaveLength(1)
+      own.handle(GROUP, body[0] ?? '')
+      ingest.handle(GROUP, body[0] ?? '')
+    }
+    expect(frames.map((f) => Buffer.from(f).toString('hex'))).toEqual(envs.map((e) => Buffer.from(encodeEnvelope(e)).toString('hex')))
+    expect(delivered.map((e) => Buffer.from(e.payload).toString('hex'))).toEqual(envs.map((e) => Buffer.from(e.payload).toString('hex')))
+  })
+
   it('batches many small envelopes into few bodies and delivers each exactly once', () => {
     const envs = Array.from({ length: 200 }, () => envelope(20))
     const bodies = bodiesFor(envs.map(encodeEnvelope), 600)

@@ -7,7 +7,7 @@
  * @see docs/contract.md §4
  */
 import {
-  BODY_PREFIX, createDedupWindow, createReassembler, decodeBody, decodeEnvelope, encodeEnvelope, unpackBatch,
+  BODY_PREFIX, createDedupWindow, createReassembler, decodeBodyInto, decodeEnvelope, encodeEnvelope, unpackBatch,
   type Envelope, type Eviction,
 } from '@e2e-col/protocol'
 import { BROWSER_KINDS } from '../browser/kinds.ts'
@@ -36,7 +36,12 @@ export interface Ingest {
   markSent(docId: string, senderId: string, messageId: string): boolean
 }
 
+// Bodies are decoded into one reused buffer (no allocation per body). Whatever outlives the call
+// is copied: chunks by the reassembler, batch entries by encodeEnvelope, whole frames below.
+const BODY_SCRATCH_BYTES = 4096
+
 export function createIngest(o: IngestOptions): Ingest {
+  const scratch = new Uint8Array(BODY_SCRATCH_BYTES)
   const dedup = createDedupWindow(o.dedup)
   const reassembler = createReassembler({ ...o.reassembly, maxPayloadBytes: o.maxFrameBytes })
   const drop = (reason: string) => o.metrics.receivedDropped.inc({ reason })
@@ -77,14 +82,17 @@ export function createIngest(o: IngestOptions): Ingest {
       let frame: Uint8Array
       let env: Envelope
       try {
-        frame = decodeBody(body)
+        frame = decodeBodyInto(body, scratch)
         env = decodeEnvelope(frame, { maxPayloadBytes: o.maxFrameBytes })
       } catch {
         return drop('invalid-body')
       }
       if (env.docId !== docId) return drop('wrong-document')
       if (env.kind === 'chunk') return chunk(docId, env)
-      if (env.kind !== 'batch') return accept(docId, frame, env)
+      if (env.kind !== 'batch') {
+        const own = frame.slice()
+        return accept(docId, own, decodeEnvelope(own, { maxPayloadBytes: o.maxFrameBytes }))
+      }
       let inner: Envelope[]
       try {
         inner = unpackBatch(env, { maxPayloadBytes: o.maxFrameBytes })
