@@ -18,6 +18,7 @@ import { createLogger, type Logger } from './ops/logger.ts'
 import { createMetrics } from './ops/metrics.ts'
 import { createIngest } from './receive/ingest.ts'
 import { createGroupSync, type GroupSync } from './replica/group-sync.ts'
+import { createGapRepair, type GapRepair } from './replica/gap-repair.ts'
 import { loadReplica, type DocReplica } from './replica/replica.ts'
 import { openReplicaStore, type ReplicaStore } from './replica/store.ts'
 import { createInFlight, type InFlight } from './send/in-flight.ts'
@@ -62,6 +63,7 @@ interface DocumentState {
   queue: SendQueue
   replica: DocReplica
   groupSync: GroupSync
+  gapRepair: GapRepair
   inFlight: InFlight
 }
 
@@ -144,7 +146,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   }
   for (const { docId, groupId } of config.documents) {
     const replica = replicas.get(docId) as DocReplica
-    const doc: DocumentState = { docId, groupId, sessions: new Set(), queue: undefined as unknown as SendQueue, replica, groupSync: undefined as unknown as GroupSync, inFlight: createInFlight() }
+    const doc: DocumentState = { docId, groupId, sessions: new Set(), queue: undefined as unknown as SendQueue, replica, groupSync: undefined as unknown as GroupSync, gapRepair: undefined as unknown as GapRepair, inFlight: createInFlight() }
     doc.queue = createSendQueue({
       groupId,
       backend,
@@ -183,6 +185,14 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
       random: clock.rng,
       answer: (payload) => toGroup(doc, 'sync-response', payload),
       ask: () => toGroup(doc, 'sync-request', doc.replica.stateVector()),
+    })
+    // Ask the group again while the replica has a gap, and once after changes went quiet.
+    doc.gapRepair = createGapRepair({
+      doc: replica.doc,
+      ask: () => toGroup(doc, 'sync-request', doc.replica.stateVector()),
+      intervalMs: Math.max(1000, 4 * config.replica.syncDelayMs.max),
+      quietMs: Math.max(2000, 20 * config.replica.syncDelayMs.max),
+      random: clock.rng,
     })
     docs.set(docId, doc)
   }
@@ -224,6 +234,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
         if (applied === undefined) return
         if (!applied) return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
         if (env.kind !== 'update') doc.groupSync.onPeerResponse(env.payload)
+        doc.gapRepair.check()
       }
       for (const s of doc.sessions) s.send(frame)
     },
@@ -368,7 +379,10 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     }
     chats.close(CLOSE.goingAway, 'sidecar shutting down')
     for (const ws of wss.clients) ws.terminate()
-    for (const doc of docs.values()) doc.groupSync.dispose()
+    for (const doc of docs.values()) {
+      doc.groupSync.dispose()
+      doc.gapRepair.dispose()
+    }
     await events.stop()
     await backend.close()
     server.closeAllConnections()
