@@ -31,7 +31,7 @@ describe.skipIf(missing.length > 0)('bench, quick mode, convergence only', () =>
   })
 
   test('typing-speed replay: every keystroke becomes visible at B', async () => {
-    const r = await benchTypingSpeed({ quick: true, windowMs: 5000, settleMs: 1000 })
+    const r = await benchTypingSpeed({ quick: true, windowMs: 3000, settleMs: 1000 })
     for (const run of [...r.e2e, r.e2ePacingOff, ...r.yws]) expect(run.latencyMs.samples).toBe(run.keystrokes)
     expect(r.e2e[0]?.keystrokes).toBeGreaterThan(0)
   })

@@ -37,7 +37,7 @@ for (const seed of seeds) {
   } catch (error) {
     console.log(`FAIL seed=${seed} ${w}: ${error instanceof Error ? error.message : String(error)}`)
     console.log(`  rerun: npm run soak -- --seed ${seed} --workload ${w} --mode ${mode}${values.txns === undefined ? '' : ` --txns ${values.txns}`}`)
-    results.push({ seed, workload: w, ok: false, failures: [String(error)], faults: {} as never, sends: 0, retries: 0, replaysAcked: 0, streamReconnects: 0, dedupHits: 0, ambiguous: 0, rateLimited: 0, deliveries: 0, durationMs: 0, convergeMs: 0, textLength: 0, sentKinds: {} })
+    results.push({ seed, workload: w, ok: false, failures: [String(error)], faults: {} as never, sends: 0, retries: 0, replaysAcked: 0, streamReconnects: 0, dedupHits: 0, ambiguous: 0, rateLimited: 0, deliveries: 0, durationMs: 0, convergeMs: 0, textLength: 0, refusedStarts: 0, sentKinds: {} })
     continue
   }
   results.push(r)

@@ -58,6 +58,8 @@ export interface SoakResult {
   durationMs: number
   convergeMs: number
   textLength: number
+  /** Sidecar starts refused (a fault hit a start-up probe) and retried. */
+  refusedStarts: number
   /** Envelope kinds in the bodies the toy accepted (batches unpacked). */
   sentKinds: Record<string, number>
 }
@@ -226,6 +228,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       durationMs: Date.now() - started,
       convergeMs,
       textLength: (pages[0] as Page).text.length,
+      refusedStarts: nodes.reduce((n, node) => n + node.refusedStarts, 0),
       sentKinds: sentKinds(daemon),
     }
   } finally {
