@@ -98,10 +98,13 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
     }
   }
 
-  async function sendBody(body: string): Promise<Outcome> {
+  /** Sends one body; `tokenHeld` when the caller already took this send's token from the bucket. */
+  async function sendBody(body: string, tokenHeld = false): Promise<Outcome> {
     let attempt = 0
+    let held = tokenHeld
     for (;;) {
-      if (!(await takeToken())) return { kind: 'closed' }
+      if (!held && !(await takeToken())) return { kind: 'closed' }
+      held = false
       const started = o.now()
       try {
         const result = await o.backend.sendGroupMessage(o.groupId, body)
@@ -159,11 +162,16 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
           if (outcome.kind !== 'sent') o.logger.warn({ outcome: outcome.kind }, 'resend after a partial rate limit failed')
           continue
         }
+        // Wait for the pace first, then pack: envelopes that arrive during the wait ride along in
+        // this send instead of waiting for the next token.
+        if (!(await takeToken())) return
         const packed = packNext(items.map((i) => i.frame), o.maxBodyBytes, o.newBatchHeader)
         o.beforeSend?.(items.slice(0, packed.taken).map((i) => i.messageId))
         let outcome: Outcome = { kind: 'sent' }
+        let tokenHeld = true
         for (const body of packed.bodies) {
-          outcome = await sendBody(body)
+          outcome = await sendBody(body, tokenHeld)
+          tokenHeld = false
           if (outcome.kind !== 'sent') break
           o.metrics.bodiesSent.inc({ mode: packed.mode })
           o.metrics.batchFill.observe(bodyByteLength(body) / o.maxBodyBytes)

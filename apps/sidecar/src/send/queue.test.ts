@@ -1,0 +1,87 @@
+import { decodeBody, decodeEnvelope, encodeEnvelope, unpackBatch } from '@e2e-col/protocol'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { createLogger } from '../ops/logger.ts'
+import { createMetrics } from '../ops/metrics.ts'
+import type { SignalBackend } from '../signal/backend.ts'
+import { createSendQueue, type QueuedEnvelope } from './queue.ts'
+import { createTokenBucket } from './token-bucket.ts'
+
+const DOC = randomUUID()
+const SENDER = randomUUID()
+
+/** Virtual time: `sleep` resolves only when the test advances the clock past its deadline. */
+function manualClock() {
+  let t = 0
+  let waiters: { at: number; resolve: () => void }[] = []
+  const settle = () => new Promise<void>((resolve) => setImmediate(resolve))
+  return {
+    now: () => t,
+    sleep: (ms: number, signal: AbortSignal) =>
+      new Promise<void>((resolve) => {
+        waiters.push({ at: t + ms, resolve })
+        signal.addEventListener('abort', () => resolve(), { once: true })
+      }),
+    async advance(ms: number) {
+      t += ms
+      const due = waiters.filter((w) => w.at <= t)
+      waiters = waiters.filter((w) => w.at > t)
+      for (const w of due) w.resolve()
+      for (let i = 0; i < 5; i++) await settle()
+    },
+    settle,
+  }
+}
+
+function item(acked: string[]): QueuedEnvelope {
+  const messageId = randomBytes(16).toString('hex')
+  const frame = encodeEnvelope({ kind: 'update', flags: 0, docId: DOC, senderId: SENDER, messageId, seq: 1, payload: new Uint8Array(40) })
+  return { frame, messageId, owner: { ack: (id) => acked.push(id), reject: () => undefined } }
+}
+
+/** The message ids a body carries (one envelope, or every entry of a batch). */
+function idsIn(body: string): string[] {
+  const env = decodeEnvelope(decodeBody(body))
+  return env.kind === 'batch' ? unpackBatch(env).map((e) => e.messageId) : [env.messageId]
+}
+
+describe('send queue pacing', () => {
+  it('packs after the pace allows a send, so envelopes that arrive while waiting share that send', async () => {
+    const clock = manualClock()
+    const bodies: string[] = []
+    const backend = { sendGroupMessage: async (_group: string, body: string) => (bodies.push(body), { timestamp: bodies.length, results: [] }) }
+    const acked: string[] = []
+    const queue = createSendQueue({
+      groupId: 'group',
+      backend: backend as unknown as SignalBackend,
+      maxBodyBytes: 2000,
+      maxQueueBytes: 1 << 20,
+      bucket: createTokenBucket({ ratePerSecond: 1, burst: 1, now: 0 }),
+      retry: { attempts: 3, baseMs: 10, maxMs: 100 },
+      now: clock.now,
+      sleep: clock.sleep,
+      rng: () => 0.5,
+      newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
+      onAmbiguousFailure: () => undefined,
+      metrics: createMetrics(),
+      logger: createLogger('silent'),
+    })
+    const first = item(acked)
+    queue.enqueue(first)
+    await clock.advance(0)
+    expect(bodies.map(idsIn)).toEqual([[first.messageId]])
+
+    const second = item(acked)
+    const third = item(acked)
+    await clock.advance(100)
+    queue.enqueue(second)
+    await clock.advance(400)
+    queue.enqueue(third)
+    await clock.advance(400)
+    expect(bodies).toHaveLength(1) // the pace (1 per second) has not allowed a second send yet
+    await clock.advance(200)
+    expect(bodies.map(idsIn)).toEqual([[first.messageId], [second.messageId, third.messageId]])
+    expect(acked).toEqual([first.messageId, second.messageId, third.messageId])
+    queue.close()
+  })
+})
