@@ -10,11 +10,12 @@ import { createTokenBucket } from './token-bucket.ts'
 const DOC = randomUUID()
 const SENDER = randomUUID()
 
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve))
+
 /** Virtual time: `sleep` resolves only when the test advances the clock past its deadline. */
 function manualClock() {
   let t = 0
   let waiters: { at: number; resolve: () => void }[] = []
-  const settle = () => new Promise<void>((resolve) => setImmediate(resolve))
   return {
     now: () => t,
     sleep: (ms: number, signal: AbortSignal) =>
@@ -29,7 +30,6 @@ function manualClock() {
       for (const w of due) w.resolve()
       for (let i = 0; i < 5; i++) await settle()
     },
-    settle,
   }
 }
 
