@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { onTestFinished } from 'vitest'
 import { WebSocket } from 'ws'
 import * as Y from 'yjs'
-import { loadConfig, startSidecar, type RunningSidecar } from '../src/index.ts'
+import { loadConfig, startSidecar, type RunningSidecar, type SidecarDeps } from '../src/index.ts'
 
 export const A = '+33600000001'
 export const B = '+33600000002'
@@ -62,8 +62,8 @@ export function baseEnv(toy: ToySignal, account: string | undefined, docId: stri
   }
 }
 
-export async function sidecar(env: Record<string, string>): Promise<RunningSidecar> {
-  const s = await startSidecar(loadConfig(env))
+export async function sidecar(env: Record<string, string>, deps: SidecarDeps = {}): Promise<RunningSidecar> {
+  const s = await startSidecar(loadConfig(env), deps)
   onTestFinished(() => s.close())
   return s
 }

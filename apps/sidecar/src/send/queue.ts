@@ -66,7 +66,7 @@ const DEFAULT_RATE_LIMIT_PAUSE_MS = 60_000
 // JSON-RPC codes that mean "not sent, try again": internal error (IOException) and IO error.
 const TRANSIENT_RPC_CODES = new Set([-32603, -3])
 
-type Outcome = { kind: 'sent' } | { kind: 'ambiguous' } | { kind: 'rejected'; code: string; message: string } | { kind: 'closed' }
+type Outcome = { kind: 'sent' } | { kind: 'ambiguous' } | { kind: 'rejected'; code: string; message: string; rpcCode: number | undefined } | { kind: 'closed' }
 
 export function createSendQueue(o: SendQueueOptions): SendQueue {
   const items: QueuedEnvelope[] = []
@@ -132,7 +132,7 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
           || (error instanceof SidecarError && error.code === 'SIDECAR_SIGNAL_BAD_RESPONSE')
         if (!transient) {
           const e = error as SidecarError
-          return { kind: 'rejected', code: 'SIDECAR_SEND_REJECTED', message: e.message }
+          return { kind: 'rejected', code: 'SIDECAR_SEND_REJECTED', message: e.message, rpcCode: error instanceof SignalRpcError ? error.rpcCode : undefined }
         }
         o.logger.warn({ err: error, attempt }, 'send failed; will retry')
         attempt += 1
@@ -183,6 +183,8 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
         } else if (outcome.kind === 'rejected') {
           o.metrics.sendFailures.inc({ outcome: 'rejected' })
           const rejected = removeFront(packed.taken)
+          // The daemon's code only: its message may quote what was sent.
+          o.logger.warn({ code: outcome.code, rpcCode: outcome.rpcCode, envelopes: rejected.length, groupQueued: items.length }, 'send rejected by signal-cli; the envelopes are dropped and their senders told')
           // Owners first: onUnsent releases the in-flight owners, after which nobody would be told.
           for (const t of rejected) t.owner.reject(t.messageId, outcome.code, outcome.message)
           o.onUnsent?.(rejected.map((t) => t.messageId))

@@ -1,0 +1,263 @@
+/**
+ * The mapped documents of one sidecar: per document, its browser sessions, replica, send queue,
+ * group sync and gap repair, and the two ways in: an envelope from a local browser and one from
+ * the group. Everything that changes the document is durable in the replica before it is
+ * forwarded, queued or delivered.
+ * @see docs/contract.md §4.3–§4.7, §8
+ */
+import { encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
+import { CLOSE, type Session } from './browser/session.ts'
+import type { Clock } from './clock.ts'
+import type { SidecarConfig } from './config.ts'
+import { StoreError } from './errors.ts'
+import type { Logger } from './ops/logger.ts'
+import type { Metrics } from './ops/metrics.ts'
+import { createGapRepair, type GapRepair } from './replica/gap-repair.ts'
+import { createGroupSync, type GroupSync } from './replica/group-sync.ts'
+import type { DocReplica } from './replica/replica.ts'
+import type { ReplicaStore } from './replica/store.ts'
+import { createInFlight, type InFlight } from './send/in-flight.ts'
+import { createSendQueue, type SendOwner, type SendQueue } from './send/queue.ts'
+import { createTokenBucket } from './send/token-bucket.ts'
+import type { SignalBackend } from './signal/backend.ts'
+
+export interface DocumentState {
+  readonly docId: string
+  readonly groupId: string
+  readonly sessions: Set<Session>
+  readonly queue: SendQueue
+  readonly replica: DocReplica
+  readonly groupSync: GroupSync
+  readonly gapRepair: GapRepair
+  readonly inFlight: InFlight
+}
+
+export interface DocumentsOptions {
+  readonly config: SidecarConfig
+  readonly backend: SignalBackend
+  readonly clock: Clock
+  readonly store: ReplicaStore
+  /** The loaded replica of every mapped document. */
+  readonly replicas: ReadonlyMap<string, DocReplica>
+  readonly sidecarId: string
+  /** Records an id this sidecar sends (so Signal's copy is dropped); true when already recorded. */
+  readonly markSent: (docId: string, senderId: string, messageId: string) => boolean
+  /** True once the sidecar stops: nothing more is sent. */
+  readonly stopped: () => boolean
+  /** Runs a step that touches the store; a store failure stops the sidecar (undefined then). */
+  readonly storing: <T>(fn: () => T) => T | undefined
+  /** Stops the sidecar because the store failed. */
+  readonly fatal: (error: unknown) => void
+  readonly metrics: Metrics
+  readonly logger: Logger
+}
+
+export interface Documents {
+  has(docId: string): boolean
+  get(docId: string): DocumentState | undefined
+  values(): IterableIterator<DocumentState>
+  /** An envelope a local browser sent (already checked by its session). */
+  fromBrowser(session: Session, env: Envelope, frame: Uint8Array): void
+  /** An envelope from the group, deduplicated by the receive path. */
+  fromGroup(docId: string, frame: Uint8Array, env: Envelope): void
+  /** Sends the replica's `sync-request` to the document's group. */
+  askGroup(doc: DocumentState): void
+  closeSockets(doc: DocumentState, code: number, reason: string): void
+  /** Waits (bounded) until every send queue is empty. */
+  drain(timeoutMs: number): Promise<void>
+  /** Frame bytes still waiting in the send queues. */
+  queuedBytes(): number
+  /** Stops the queues and timers, and closes every socket with `code`. */
+  close(code: number, reason: string): void
+}
+
+/** Kinds whose payload is a Yjs update and so feeds the replica. */
+const DOC_KINDS: ReadonlySet<Kind> = new Set<Kind>(['update', 'sync-response', 'snapshot'])
+const NO_OWNER: SendOwner = { ack: () => {}, reject: () => {} }
+// Sent ids are pruned by age at most this often.
+const PRUNE_EVERY_MS = 3_600_000
+
+export function createDocuments(o: DocumentsOptions): Documents {
+  const { config, clock, store, storing, metrics, logger } = o
+  const docs = new Map<string, DocumentState>()
+  let batchSeq = 0
+  let ownSeq = 0
+  let lastPrune = clock.now()
+
+  const closeSockets = (doc: DocumentState, code: number, reason: string): void => {
+    for (const s of doc.sessions) s.close(code, reason)
+  }
+
+  /** Remembers a send's ids durably before its first body goes out (§8.5). */
+  function rememberSent(docId: string, ids: readonly string[]): void {
+    if (o.stopped()) throw new StoreError(store.path, 'the sidecar is stopping')
+    try {
+      store.sentIds.remember(docId, ids, clock.now())
+      if (clock.now() - lastPrune > PRUNE_EVERY_MS) {
+        lastPrune = clock.now()
+        store.sentIds.prune(lastPrune - config.replica.sentIdsTtlMs)
+      }
+    } catch (error) {
+      o.fatal(error)
+      throw error
+    }
+  }
+
+  function createDocument(docId: string, groupId: string, replica: DocReplica): DocumentState {
+    const inFlight = createInFlight()
+    const queue = createSendQueue({
+      groupId,
+      backend: o.backend,
+      maxBodyBytes: config.maxBodyBytes,
+      maxQueueBytes: config.send.maxQueueBytes,
+      bucket: createTokenBucket({ ratePerSecond: config.send.sendsPerSecond, burst: config.send.burst, now: clock.now() }),
+      retry: { attempts: config.send.attempts, baseMs: config.send.retryBaseMs, maxMs: config.send.retryMaxMs },
+      now: clock.now,
+      sleep: clock.sleep,
+      rng: clock.rng,
+      newBatchHeader: () => ({ docId, senderId: o.sidecarId, messageId: clock.newMessageId(), seq: batchSeq++ }),
+      onAmbiguousFailure: () => closeSockets(doc, CLOSE.ambiguousSend, 'send outcome unknown; replay unacknowledged messages'),
+      beforeSend: (ids) => rememberSent(docId, ids),
+      onUnsent: (ids) => {
+        inFlight.release(ids)
+        storing(() => store.sentIds.forget(docId, ids))
+      },
+      metrics,
+      logger,
+    })
+    const ask = (): void => toGroup(doc, 'sync-request', replica.stateVector())
+    const doc: DocumentState = {
+      docId, groupId, sessions: new Set(), queue, replica, inFlight,
+      groupSync: createGroupSync(replica, {
+        minDelayMs: config.replica.syncDelayMs.min,
+        maxDelayMs: config.replica.syncDelayMs.max,
+        random: clock.rng,
+        answer: (payload) => toGroup(doc, 'sync-response', payload),
+        ask,
+      }),
+      // Ask the group again while the replica has a gap, and once after changes went quiet.
+      gapRepair: createGapRepair({
+        doc: replica.doc,
+        ask,
+        intervalMs: Math.max(1000, 4 * config.replica.syncDelayMs.max),
+        quietMs: Math.max(2000, 20 * config.replica.syncDelayMs.max),
+        random: clock.rng,
+      }),
+    }
+    return doc
+  }
+
+  for (const { docId, groupId } of config.documents) {
+    const replica = o.replicas.get(docId)
+    if (replica === undefined) throw new Error(`no replica loaded for document ${docId}`)
+    docs.set(docId, createDocument(docId, groupId, replica))
+  }
+
+  metrics.replicaSyncSource.read = () => {
+    const all = [...docs.values()].map((d) => d.groupSync.stats())
+    return { answered: all.reduce((n, s) => n + s.answered, 0), suppressed: all.reduce((n, s) => n + s.suppressed, 0), askedBack: all.reduce((n, s) => n + s.askedBack, 0) }
+  }
+
+  /** An envelope of the sidecar's own (sync answers and requests), from its own sender id. */
+  function ownEnvelope(docId: string, kind: Kind, payload: Uint8Array): Envelope {
+    return { kind, flags: 0, docId, senderId: o.sidecarId, messageId: clock.newMessageId(), seq: ownSeq++, payload }
+  }
+  function toGroup(doc: DocumentState, kind: Kind, payload: Uint8Array): void {
+    if (o.stopped()) return
+    const env = ownEnvelope(doc.docId, kind, payload)
+    o.markSent(doc.docId, env.senderId, env.messageId)
+    if (!doc.queue.enqueue({ frame: encodeEnvelope(env), messageId: env.messageId, owner: NO_OWNER })) logger.warn({ kind }, 'send queue full; dropped a sync message of the replica')
+  }
+
+  function fromGroup(docId: string, frame: Uint8Array, env: Envelope): void {
+    const doc = docs.get(docId)
+    if (doc === undefined) return
+    if (env.kind === 'sync-request') {
+      // The replica answers for this machine; its browsers hold nothing it lacks.
+      if (!doc.groupSync.onRequest(env.payload)) metrics.receivedDropped.inc({ reason: 'invalid-payload' })
+      return
+    }
+    if (DOC_KINDS.has(env.kind)) {
+      // Durable before it is considered applied and before any browser sees it.
+      const applied = storing(() => doc.replica.apply(env.payload))
+      if (applied === undefined) return
+      if (!applied) return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
+      if (env.kind !== 'update') doc.groupSync.onPeerResponse(env.payload)
+      doc.gapRepair.check()
+    }
+    for (const s of doc.sessions) s.send(frame)
+  }
+
+  function fromBrowser(session: Session, env: Envelope, frame: Uint8Array): void {
+    const doc = docs.get(session.docId)
+    if (doc === undefined) return
+    metrics.envelopesIn.inc({ kind: env.kind })
+    // A replay of an id already on Signal is acknowledged again, never sent twice.
+    const sent = storing(() => store.sentIds.has(doc.docId, env.messageId))
+    if (sent === undefined) return
+    if (sent) {
+      metrics.replaysAcked.inc()
+      return session.ack(env.messageId)
+    }
+    if (env.kind === 'sync-request') return answerLocally(doc, session, env)
+    const owner: SendOwner = { ack: (id) => session.ack(id), reject: (id, code, message) => session.refuse(code, message, { messageId: id, strike: false }) }
+    const queueOwner = doc.inFlight.claim(env.messageId, owner)
+    if (queueOwner === undefined) return // already queued: this session is told with the first
+    if (DOC_KINDS.has(env.kind)) {
+      const applied = storing(() => doc.replica.apply(env.payload))
+      if (applied !== true) {
+        doc.inFlight.release([env.messageId])
+        if (applied === false) session.refuse('SIDECAR_BAD_PAYLOAD', `the ${env.kind} payload is not a Yjs update`, { messageId: env.messageId, strike: false })
+        return
+      }
+    }
+    // A replay (after a 1011) reached the other local browsers when it first came: not again.
+    const replay = o.markSent(doc.docId, env.senderId, env.messageId)
+    if (!replay) for (const other of doc.sessions) if (other !== session) other.send(frame)
+    const queued = doc.queue.enqueue({ frame, messageId: env.messageId, owner: queueOwner })
+    if (!queued) {
+      doc.inFlight.release([env.messageId])
+      session.refuse('SIDECAR_QUEUE_FULL', 'the send queue of this document is full; retry later', { messageId: env.messageId, strike: false })
+    }
+  }
+
+  /**
+   * A browser's sync-request is answered from the replica at once, with what it lacks, and is
+   * not carried to the group (the sidecar keeps the group in sync itself). When the browser holds
+   * something the replica lacks, the replica asks it back.
+   */
+  function answerLocally(doc: DocumentState, session: Session, env: Envelope): void {
+    let diff: Uint8Array
+    let behind: boolean
+    try {
+      diff = doc.replica.diff(env.payload)
+      behind = doc.replica.lacksFrom(env.payload)
+    } catch {
+      return session.refuse('SIDECAR_BAD_PAYLOAD', 'the sync-request payload is not a Yjs state vector', { messageId: env.messageId, strike: false })
+    }
+    session.send(encodeEnvelope(ownEnvelope(doc.docId, 'sync-response', diff)))
+    if (behind) session.send(encodeEnvelope(ownEnvelope(doc.docId, 'sync-request', doc.replica.stateVector())))
+  }
+
+  return {
+    has: (docId) => docs.has(docId),
+    get: (docId) => docs.get(docId),
+    values: () => docs.values(),
+    fromBrowser,
+    fromGroup,
+    askGroup: (doc) => toGroup(doc, 'sync-request', doc.replica.stateVector()),
+    closeSockets,
+    async drain(timeoutMs) {
+      await Promise.all([...docs.values()].map((d) => d.queue.drain(timeoutMs)))
+    },
+    queuedBytes: () => [...docs.values()].reduce((n, d) => n + d.queue.queuedBytes, 0),
+    close(code, reason) {
+      for (const doc of docs.values()) {
+        doc.queue.close()
+        closeSockets(doc, code, reason)
+        doc.groupSync.dispose()
+        doc.gapRepair.dispose()
+      }
+    },
+  }
+}
