@@ -3,12 +3,11 @@
  * 1,000 WebSocket clients across 100 documents, and after each of three replays of the trace;
  * then the receive path's reassembly and dedup memory filled to their default bounds.
  */
-import { fork, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { fileURLToPath } from 'node:url'
 import { createDedupWindow, createReassembler, decodeBody, decodeEnvelope, encodeBodies, encodeEnvelope } from '@e2e-col/protocol'
 import { WebSocket } from 'ws'
 import * as Y from 'yjs'
+import { BenchChild } from './child.ts'
 import { PACING_OFF, startBenchStack, untilDoc, untilSaved, type BenchStack } from './stack.ts'
 import { collectGarbage, mib } from './stats.ts'
 import { ConvergenceError, REPLAY_TRACE, replayOf, type Replay } from './trace-replay.ts'
@@ -21,27 +20,12 @@ interface Memory {
   readonly arrayBuffers: number
 }
 
+/** Sidecar A in its own process, so its memory is measured apart from the clients and the toy. */
 class Child {
-  readonly #process: ChildProcess
-  constructor() {
-    this.#process = fork(fileURLToPath(new URL('sidecar-child.ts', import.meta.url)), [], {
-      execArgv: ['--import', 'tsx', '--expose-gc'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    })
-  }
+  readonly #child = new BenchChild('sidecar-child.ts', ['--expose-gc'])
 
   request<T>(message: object, answer: string): Promise<T> {
-    return new Promise((resolve, reject) => {
-      const onMessage = (raw: unknown): void => {
-        const m = raw as { type: string; message?: string }
-        if (m.type === 'failed') reject(new Error(`sidecar child: ${m.message ?? ''}`))
-        else if (m.type === answer) resolve(m as T)
-        else return
-        this.#process.off('message', onMessage)
-      }
-      this.#process.on('message', onMessage)
-      this.#process.send(message)
-    })
+    return this.#child.request<T>(message, answer)
   }
 
   /** Memory now; after a full collection unless `gc` is false (a peak under load). */
@@ -50,10 +34,7 @@ class Child {
   }
 
   stop(): Promise<void> {
-    return new Promise((resolve) => {
-      this.#process.once('exit', () => resolve())
-      this.#process.send({ type: 'stop' })
-    })
+    return this.#child.stop()
   }
 }
 

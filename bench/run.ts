@@ -2,21 +2,27 @@
  * `npm run bench`: every benchmark in turn; each prints its table and writes bench/results/.
  * `npm run bench -- --quick`: the six e2e-col sections on shorter inputs with single counted runs
  * (a smoke check, under 2 minutes); the codec benchmarks are skipped.
+ * `npm run bench -- --replay-only` (with or without --quick): section 1 alone, printed, not written.
  * Every section verifies convergence before it reports a time; a run that does not converge throws
  * and the bench exits non-zero.
  */
 import { benchFlushEncoding } from '../packages/client/bench/flush-encoding.ts'
 import { benchProtocol } from './protocol.ts'
 import { runSections } from './sections.ts'
+import { benchTraceReplay, printTraceReplay } from './trace-replay.ts'
 
 const quick = process.argv.includes('--quick')
+const replayOnly = process.argv.includes('--replay-only')
 const started = performance.now()
 try {
-  if (!quick) {
-    benchProtocol()
-    benchFlushEncoding()
+  if (replayOnly) printTraceReplay(await benchTraceReplay({ quick }))
+  else {
+    if (!quick) {
+      benchProtocol()
+      benchFlushEncoding()
+    }
+    await runSections({ quick })
   }
-  await runSections({ quick })
   console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(0)} s`)
   // Clients and servers are closed; what may linger (keep-alive sockets, library intervals) must not hold the process.
   process.exit(0)

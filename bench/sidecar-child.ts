@@ -1,7 +1,8 @@
 /**
- * Sidecar A in its own process, so its memory can be measured apart from the clients and the toy.
- * Driven over IPC by memory-scale.ts: `start` (env) → `started` (port); `measure` → `memory`
- * (after a full collection unless `gc` is false); `stop`.
+ * A sidecar in its own process: for memory measured apart from the clients and the toy (section 5)
+ * and for the five-process topology of section 1. Driven over IPC through BenchChild: `start` (env)
+ * → `started` (port); `measure` → `memory` (after a full collection unless `gc` is false, which
+ * needs --expose-gc); `stop`.
  */
 import { loadConfig, startSidecar, type RunningSidecar } from '@e2e-col/sidecar'
 
@@ -11,6 +12,9 @@ let sidecar: RunningSidecar | undefined
 const reply = (message: object): void => {
   process.send?.(message)
 }
+
+// The bench is gone (finished or crashed): nothing is left to serve.
+process.on('disconnect', () => process.exit(0))
 
 process.on('message', (raw: unknown) => {
   const request = raw as Request

@@ -12,6 +12,7 @@ import type { WebSocketConstructor } from '@e2e-col/transport'
 import { loadConfig, startSidecar, type RunningSidecar } from '@e2e-col/sidecar'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import type * as Y from 'yjs'
+import { countSends, type SendCounts } from './send-counts.ts'
 import { countingWebSocket, WireCounter } from './wire-counter.ts'
 
 /** Sidecar send pacing (E2E_COL_SENDS_PER_SECOND / E2E_COL_SEND_BURST). */
@@ -52,7 +53,7 @@ export interface BenchStack {
   setSidecarUrl(side: Side, url: string): void
   connect(side: Side, docId: string, doc: Y.Doc, options?: Partial<ConnectDocOptions>): Promise<BenchClient>
   /** Signal sends accepted by the toy (bodies), and their UTF-8 bytes. */
-  signalSends(): { count: number; bytes: number; byA: number; bytesA: number }
+  signalSends(): SendCounts
   close(): Promise<void>
 }
 
@@ -60,11 +61,64 @@ function groupId(label: string): string {
   return createHash('sha256').update(label).digest('base64')
 }
 
-export async function startBenchStack(options: BenchStackOptions): Promise<BenchStack> {
-  const documents = options.documents ?? 1
-  const docIds = Array.from({ length: documents }, () => randomUUID())
+export interface BenchGroup {
+  readonly name: string
+  readonly members: string[]
+  readonly id: string
+}
+
+/** Documents, their groups and a temporary data directory (the caller removes it). */
+export function benchLayout(options: Pick<BenchStackOptions, 'documents'>): { docIds: string[]; groups: BenchGroup[]; dataDir: string } {
+  const docIds = Array.from({ length: options.documents ?? 1 }, () => randomUUID())
   const groups = docIds.map((docId, i) => ({ name: `bench ${i}`, members: [ACCOUNTS.a, ACCOUNTS.b], id: groupId(`bench ${docId}`) }))
-  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-col-bench-'))
+  return { docIds, groups, dataDir: mkdtempSync(join(tmpdir(), 'e2e-col-bench-')) }
+}
+
+/** A side's sidecar environment. */
+export function sidecarEnv(
+  side: Side,
+  { toyUrl, docIds, groups, dataDir, options }: { toyUrl: string; docIds: readonly string[]; groups: readonly BenchGroup[]; dataDir: string; options: BenchStackOptions },
+): Record<string, string> {
+  const bodyMax = options.bodyMaxBytes ?? 2000
+  return {
+    SIGNAL_CLI_URL: toyUrl,
+    SIGNAL_CLI_ACCOUNT: ACCOUNTS[side],
+    E2E_COL_DOCUMENTS: docIds.map((d, i) => `${d}=${groups[i]?.id ?? ''}`).join(','),
+    E2E_COL_SIGNAL_BODY_MAX_BYTES: String(bodyMax),
+    E2E_COL_ALLOW_LONG_BODIES: bodyMax > 2000 ? '1' : '0',
+    E2E_COL_LISTEN: '127.0.0.1:0',
+    E2E_COL_DATA_DIR: join(dataDir, side),
+    E2E_COL_SENDS_PER_SECOND: String(options.pacing.sendsPerSecond),
+    E2E_COL_SEND_BURST: String(options.pacing.burst),
+    // The bench's clients replay faster than a person types; the browser frame limit is not under test.
+    E2E_COL_FRAMES_PER_SECOND: '100000',
+    E2E_COL_FRAME_BURST: '100000',
+    E2E_COL_MAX_CONNECTIONS_PER_DOC: '64',
+    E2E_COL_MAX_FRAME_BYTES: String(64 * 1024 * 1024),
+    E2E_COL_LOG_LEVEL: 'silent',
+    ...options.env,
+  }
+}
+
+/** A Node client (memory storage, no page lifecycle, counted WebSocket), connected and ready. */
+export async function connectBenchClient(url: string, docId: string, doc: Y.Doc, extra: Partial<ConnectDocOptions> = {}): Promise<BenchClient> {
+  const wire = new WireCounter()
+  const connection = connectDoc({
+    doc,
+    sidecarUrl: url,
+    docId,
+    storage: createMemoryStorage(),
+    WebSocket: countingWebSocket(wire) as unknown as WebSocketConstructor,
+    lifecycle: null,
+    ...extra,
+  })
+  await connection.ready
+  await untilConnected(connection)
+  return { connection, wire }
+}
+
+export async function startBenchStack(options: BenchStackOptions): Promise<BenchStack> {
+  const { docIds, groups, dataDir } = benchLayout(options)
   const cleanups: (() => Promise<void>)[] = [async () => rmSync(dataDir, { recursive: true, force: true })]
   const closeAll = async (): Promise<void> => {
     for (let c = cleanups.pop(); c !== undefined; c = cleanups.pop()) await c()
@@ -72,25 +126,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
   try {
     const toy = await createToySignal({ accounts: [ACCOUNTS.a, ACCOUNTS.b], groups })
     cleanups.push(() => toy.close())
-    const bodyMax = options.bodyMaxBytes ?? 2000
-    const env = (side: Side): Record<string, string> => ({
-      SIGNAL_CLI_URL: toy.url,
-      SIGNAL_CLI_ACCOUNT: ACCOUNTS[side],
-      E2E_COL_DOCUMENTS: docIds.map((d, i) => `${d}=${groups[i]?.id ?? ''}`).join(','),
-      E2E_COL_SIGNAL_BODY_MAX_BYTES: String(bodyMax),
-      E2E_COL_ALLOW_LONG_BODIES: bodyMax > 2000 ? '1' : '0',
-      E2E_COL_LISTEN: '127.0.0.1:0',
-      E2E_COL_DATA_DIR: join(dataDir, side),
-      E2E_COL_SENDS_PER_SECOND: String(options.pacing.sendsPerSecond),
-      E2E_COL_SEND_BURST: String(options.pacing.burst),
-      // The bench's clients replay faster than a person types; the browser frame limit is not under test.
-      E2E_COL_FRAMES_PER_SECOND: '100000',
-      E2E_COL_FRAME_BURST: '100000',
-      E2E_COL_MAX_CONNECTIONS_PER_DOC: '64',
-      E2E_COL_MAX_FRAME_BYTES: String(64 * 1024 * 1024),
-      E2E_COL_LOG_LEVEL: 'silent',
-      ...options.env,
-    })
+    const env = (side: Side): Record<string, string> => sidecarEnv(side, { toyUrl: toy.url, docIds, groups, dataDir, options })
     const urls: Partial<Record<Side, string>> = {}
     const start = async (side: Side): Promise<RunningSidecar> => {
       const sidecar = await startSidecar(loadConfig(env(side)))
@@ -117,37 +153,13 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
         urls[side] = url
       },
       async connect(side, docId, doc, extra = {}) {
-        const wire = new WireCounter()
         const url = urls[side]
         if (url === undefined) throw new Error(`sidecar ${side} is not running`)
-        const connection = connectDoc({
-          doc,
-          sidecarUrl: url,
-          docId,
-          storage: createMemoryStorage(),
-          WebSocket: countingWebSocket(wire) as unknown as WebSocketConstructor,
-          lifecycle: null,
-          ...extra,
-        })
-        clients.push(connection)
-        await connection.ready
-        await untilConnected(connection)
-        return { connection, wire }
+        const client = await connectBenchClient(url, docId, doc, extra)
+        clients.push(client.connection)
+        return client
       },
-      signalSends() {
-        const sends = toy.sends()
-        let bytes = 0
-        let byA = 0
-        let bytesA = 0
-        for (const s of sends) {
-          const length = Buffer.byteLength(s.message)
-          bytes += length
-          if (s.account !== ACCOUNTS.a) continue
-          byA += 1
-          bytesA += length
-        }
-        return { count: sends.length, bytes, byA, bytesA }
-      },
+      signalSends: () => countSends(toy.sends(), ACCOUNTS.a),
       close: closeAll,
     }
   } catch (error) {

@@ -1,12 +1,15 @@
 /**
  * Section 1: replay the automerge-paper trace (one transaction per keystroke) as fast as possible,
  * (a) into one Y.Doc with no network (the local floor), (b) client A → sidecar A → toy → sidecar B
- * → client B, (c) y-websocket A → server → B; each ends only when the receiving text equals the
+ * → client B with the toy and both sidecars in child processes (the topology of real use), (b')
+ * the same pipe all in this process (kept for continuity with earlier figures), (c) y-websocket
+ * A → server → B (server in this process); each ends only when the receiving text equals the
  * expected text (the trace's endContent for a full replay), else the bench fails.
- * The three are interleaved in each counted round, so their ratios come from the same conditions.
+ * They are interleaved in each counted round, so their ratios come from the same conditions.
  */
 import { decodeEnvelope } from '@e2e-col/protocol'
 import * as Y from 'yjs'
+import { startProcessStack, type ReplayStack } from './process-stack.ts'
 import { PACING_DEFAULT, PACING_OFF, startBenchStack, untilDoc, untilSaved, type Pacing } from './stack.ts'
 import { collectGarbage, range, stat, type Stat } from './stats.ts'
 import { applyPatches, loadTrace, type SequentialTrace } from './traces.ts'
@@ -85,12 +88,21 @@ export interface E2eRun {
   readonly clientFrames: number
 }
 
+/** Where the toy and the sidecars run: each in its own child process, or all in this one. */
+export type Topology = 'processes' | 'one-process'
+
+async function startStack(topology: Topology, pacing: Pacing, bodyMaxBytes: number): Promise<ReplayStack> {
+  if (topology === 'processes') return startProcessStack({ pacing, bodyMaxBytes })
+  const stack = await startBenchStack({ pacing, bodyMaxBytes })
+  return { docIds: stack.docIds, connect: stack.connect, signalSends: async () => stack.signalSends(), close: stack.close }
+}
+
 export async function replayE2e(
   replay: Replay,
-  options: { pacing?: Pacing; bodyMaxBytes?: number; capture?: E2eCapture } = {},
+  options: { pacing?: Pacing; bodyMaxBytes?: number; capture?: E2eCapture; topology?: Topology } = {},
 ): Promise<E2eRun> {
   collectGarbage()
-  const stack = await startBenchStack({ pacing: options.pacing ?? PACING_OFF, bodyMaxBytes: options.bodyMaxBytes ?? 2000 })
+  const stack = await startStack(options.topology ?? 'processes', options.pacing ?? PACING_OFF, options.bodyMaxBytes ?? 2000)
   try {
     const docId = stack.docIds[0] ?? ''
     const docA = new Y.Doc()
@@ -98,7 +110,7 @@ export async function replayE2e(
     const a = await stack.connect('a', docId, docA)
     await stack.connect('b', docId, docB)
     await untilSaved(a.connection)
-    const before = stack.signalSends()
+    const before = await stack.signalSends()
     const capture = options.capture
     if (capture !== undefined) {
       a.wire.onSent = (frame) => {
@@ -118,7 +130,7 @@ export async function replayE2e(
     check('e2e-col', textB.toString(), replay.expected)
     await untilSaved(a.connection)
     a.wire.onSent = undefined
-    const after = stack.signalSends()
+    const after = await stack.signalSends()
     return {
       ms,
       signalSends: after.count - before.count,
@@ -178,13 +190,17 @@ export async function replayYws(server: YwsServer, replay: Replay): Promise<YwsR
 
 export interface TraceReplayResult {
   readonly keystrokes: number
-  readonly rounds: { local: number[]; localListened: number[]; e2e: E2eRun[]; yws: (YwsRun | null)[] }
+  /** `e2e`: toy and sidecars in child processes; `e2eOneProcess`: all in the bench process. */
+  readonly rounds: { local: number[]; localListened: number[]; e2e: E2eRun[]; e2eOneProcess: E2eRun[]; yws: (YwsRun | null)[] }
   readonly localMs: Stat
   readonly localListenedMs: Stat
   readonly e2eMs: Stat
+  readonly e2eOneProcessMs: Stat
   readonly ywsMs: Stat
   readonly e2eOverLocal: Stat
   readonly e2eOverYws: Stat
+  readonly e2eOneProcessOverLocal: Stat
+  readonly e2eOneProcessOverYws: Stat
   readonly longBodies: { readonly bodyMaxBytes: number; readonly run: E2eRun } | null
   /** Median of sidecar A's sends over the counted runs. */
   readonly sendsAMedian: number
@@ -205,16 +221,18 @@ export async function benchTraceReplay({ quick }: TraceReplayOptions): Promise<T
   const rounds = quick ? 1 : 3
   const ywsRounds = quick ? 1 : 2
   const server = await startYws()
-  const result: TraceReplayResult['rounds'] = { local: [], localListened: [], e2e: [], yws: [] }
+  const result: TraceReplayResult['rounds'] = { local: [], localListened: [], e2e: [], e2eOneProcess: [], yws: [] }
   const capture: E2eCapture = { frames: [], payloadBytes: 0 }
   try {
     await replayLocal(warm)
     await replayE2e(warm)
+    await replayE2e(warm, { topology: 'one-process' })
     await replayYws(server, warm)
     for (let round = 0; round < rounds; round++) {
       result.local.push(await replayLocal(replay))
       result.localListened.push(await replayLocal(replay, true))
       result.e2e.push(await replayE2e(replay, round === 0 ? { capture } : {}))
+      result.e2eOneProcess.push(await replayE2e(replay, { topology: 'one-process' }))
       result.yws.push(round < ywsRounds ? await replayYws(server, replay) : null)
     }
   } finally {
@@ -223,11 +241,14 @@ export async function benchTraceReplay({ quick }: TraceReplayOptions): Promise<T
   const longBodies = quick ? null : { bodyMaxBytes: 60_000, run: await replayE2e(replay, { bodyMaxBytes: 60_000 }) }
   const ratios = (f: (i: number) => number | null): Stat =>
     stat(result.local.map((_, i) => f(i)).filter((r): r is number => r !== null))
-  const e2eOverLocal = ratios((i) => (result.e2e[i]?.ms ?? 0) / (result.local[i] ?? 1))
-  const e2eOverYws = ratios((i) => {
-    const y = result.yws[i]
-    return y === null || y === undefined ? null : (result.e2e[i]?.ms ?? 0) / y.ms
-  })
+  const overLocal = (runs: E2eRun[]): Stat => ratios((i) => (runs[i]?.ms ?? 0) / (result.local[i] ?? 1))
+  const overYws = (runs: E2eRun[]): Stat =>
+    ratios((i) => {
+      const y = result.yws[i]
+      return y === null || y === undefined ? null : (runs[i]?.ms ?? 0) / y.ms
+    })
+  const e2eOverLocal = overLocal(result.e2e)
+  const e2eOverYws = overYws(result.e2e)
   const sendsA = stat(result.e2e.map((r) => r.sendsA)).median
   const defaultPacingSeconds = Math.max(0, sendsA - PACING_DEFAULT.burst) / PACING_DEFAULT.sendsPerSecond
   return {
@@ -236,9 +257,12 @@ export async function benchTraceReplay({ quick }: TraceReplayOptions): Promise<T
     localMs: stat(result.local),
     localListenedMs: stat(result.localListened),
     e2eMs: stat(result.e2e.map((r) => r.ms)),
+    e2eOneProcessMs: stat(result.e2eOneProcess.map((r) => r.ms)),
     ywsMs: stat(result.yws.flatMap((r) => (r === null ? [] : [r.ms]))),
     e2eOverLocal,
     e2eOverYws,
+    e2eOneProcessOverLocal: overLocal(result.e2eOneProcess),
+    e2eOneProcessOverYws: overYws(result.e2eOneProcess),
     longBodies,
     sendsAMedian: sendsA,
     defaultPacingSeconds,
@@ -252,6 +276,7 @@ export async function benchTraceReplay({ quick }: TraceReplayOptions): Promise<T
 
 export function printTraceReplay(r: TraceReplayResult): void {
   const e2e = r.rounds.e2e[0]
+  const one = r.rounds.e2eOneProcess[0]
   const yws = r.rounds.yws[0]
   console.log(`\n## 1. Trace replay, as fast as possible (${REPLAY_TRACE}, ${r.keystrokes.toLocaleString('en')} keystrokes, pacing off)`)
   console.log('medians of counted runs (min–max); ratios per round, then their median\n')
@@ -259,11 +284,12 @@ export function printTraceReplay(r: TraceReplayResult): void {
   console.log('|---|---|---|---|---|')
   console.log(`| local floor (one Y.Doc, no network) | ${range(r.localMs)} | – | – | 1 |`)
   console.log(`| local floor + an empty update listener (Yjs encodes each update) | ${range(r.localListenedMs)} | – | – | – |`)
-  console.log(`| e2e-col (Signal sends, both sidecars) | ${range(r.e2eMs)} | ${e2e?.signalSends ?? '–'} (A: ${e2e?.sendsA ?? '–'}) | ${(e2e?.signalBytes ?? 0).toLocaleString('en')} | ${range(r.e2eOverLocal, 2)}× local, ${range(r.e2eOverYws, 3)}× y-websocket |`)
-  console.log(`| y-websocket (A's WebSocket messages) | ${range(r.ywsMs)} | ${yws?.messagesA.toLocaleString('en') ?? '–'} (all: ${yws?.messagesAll.toLocaleString('en') ?? '–'}) | ${(yws?.bytesA ?? 0).toLocaleString('en')} (all: ${(yws?.bytesAll ?? 0).toLocaleString('en')}) | – |`)
+  console.log(`| e2e-col, toy and sidecars in child processes (Signal sends, both sidecars) | ${range(r.e2eMs)} | ${e2e?.signalSends ?? '–'} (A: ${e2e?.sendsA ?? '–'}) | ${(e2e?.signalBytes ?? 0).toLocaleString('en')} | ${range(r.e2eOverLocal, 2)}× local, ${range(r.e2eOverYws, 3)}× y-websocket |`)
+  console.log(`| e2e-col, all in one process | ${range(r.e2eOneProcessMs)} | ${one?.signalSends ?? '–'} (A: ${one?.sendsA ?? '–'}) | ${(one?.signalBytes ?? 0).toLocaleString('en')} | ${range(r.e2eOneProcessOverLocal, 2)}× local, ${range(r.e2eOneProcessOverYws, 3)}× y-websocket |`)
+  console.log(`| y-websocket, server in this process (A's WebSocket messages) | ${range(r.ywsMs)} | ${yws?.messagesA.toLocaleString('en') ?? '–'} (all: ${yws?.messagesAll.toLocaleString('en') ?? '–'}) | ${(yws?.bytesA ?? 0).toLocaleString('en')} (all: ${(yws?.bytesAll ?? 0).toLocaleString('en')}) | – |`)
   if (r.longBodies !== null) {
     const l = r.longBodies.run
-    console.log(`| e2e-col, long bodies (${r.longBodies.bodyMaxBytes} B) | ${l.ms.toFixed(0)} (1 run) | ${l.signalSends} (A: ${l.sendsA}) | ${l.signalBytes.toLocaleString('en')} | – |`)
+    console.log(`| e2e-col, child processes, long bodies (${r.longBodies.bodyMaxBytes} B) | ${l.ms.toFixed(0)} (1 run) | ${l.signalSends} (A: ${l.sendsA}) | ${l.signalBytes.toLocaleString('en')} | – |`)
   }
   console.log(`\nwith the default pacing (${PACING_DEFAULT.sendsPerSecond}/s, burst ${PACING_DEFAULT.burst}), sidecar A's ${r.sendsAMedian} sends (median) take ≈ ${r.defaultPacingSeconds.toFixed(0)} s (computed from the count)`)
   console.log('targets:', r.targets)

@@ -111,6 +111,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
       maxBodyBytes: config.maxBodyBytes,
       maxQueueBytes: config.send.maxQueueBytes,
       bucket: createTokenBucket({ ratePerSecond: config.send.sendsPerSecond, burst: config.send.burst, now: clock.now() }),
+      minIntervalMs: 1000 / config.send.sendsPerSecond,
       retry: { attempts: config.send.attempts, baseMs: config.send.retryBaseMs, maxMs: config.send.retryMaxMs },
       now: clock.now,
       sleep: clock.sleep,

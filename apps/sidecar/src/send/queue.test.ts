@@ -45,27 +45,33 @@ function idsIn(body: string): string[] {
   return env.kind === 'batch' ? unpackBatch(env).map((e) => e.messageId) : [env.messageId]
 }
 
+function setup(pace: { burst: number; minIntervalMs?: number }) {
+  const clock = manualClock()
+  const bodies: string[] = []
+  const backend = { sendGroupMessage: async (_group: string, body: string) => (bodies.push(body), { timestamp: bodies.length, results: [] }) }
+  const acked: string[] = []
+  const queue = createSendQueue({
+    groupId: 'group',
+    backend: backend as unknown as SignalBackend,
+    maxBodyBytes: 2000,
+    maxQueueBytes: 1 << 20,
+    bucket: createTokenBucket({ ratePerSecond: 1, burst: pace.burst, now: 0 }),
+    ...(pace.minIntervalMs === undefined ? {} : { minIntervalMs: pace.minIntervalMs }),
+    retry: { attempts: 3, baseMs: 10, maxMs: 100 },
+    now: clock.now,
+    sleep: clock.sleep,
+    rng: () => 0.5,
+    newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
+    onAmbiguousFailure: () => undefined,
+    metrics: createMetrics(),
+    logger: createLogger('silent'),
+  })
+  return { clock, bodies, acked, queue }
+}
+
 describe('send queue pacing', () => {
   it('packs after the pace allows a send, so envelopes that arrive while waiting share that send', async () => {
-    const clock = manualClock()
-    const bodies: string[] = []
-    const backend = { sendGroupMessage: async (_group: string, body: string) => (bodies.push(body), { timestamp: bodies.length, results: [] }) }
-    const acked: string[] = []
-    const queue = createSendQueue({
-      groupId: 'group',
-      backend: backend as unknown as SignalBackend,
-      maxBodyBytes: 2000,
-      maxQueueBytes: 1 << 20,
-      bucket: createTokenBucket({ ratePerSecond: 1, burst: 1, now: 0 }),
-      retry: { attempts: 3, baseMs: 10, maxMs: 100 },
-      now: clock.now,
-      sleep: clock.sleep,
-      rng: () => 0.5,
-      newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
-      onAmbiguousFailure: () => undefined,
-      metrics: createMetrics(),
-      logger: createLogger('silent'),
-    })
+    const { clock, bodies, acked, queue } = setup({ burst: 1 })
     const first = item(acked)
     queue.enqueue(first)
     await clock.advance(0)
@@ -82,6 +88,34 @@ describe('send queue pacing', () => {
     await clock.advance(200)
     expect(bodies.map(idsIn)).toEqual([[first.messageId], [second.messageId, third.messageId]])
     expect(acked).toEqual([first.messageId, second.messageId, third.messageId])
+    queue.close()
+  })
+
+  it('under steady editing sends new envelopes once per interval, keeping the burst unspent', async () => {
+    const { clock, bodies, acked, queue } = setup({ burst: 5, minIntervalMs: 1000 })
+    const first = item(acked)
+    queue.enqueue(first)
+    await clock.advance(0)
+    const later = [item(acked), item(acked), item(acked)]
+    for (const next of later) {
+      await clock.advance(200)
+      queue.enqueue(next)
+    }
+    await clock.advance(300) // t = 900: burst tokens are there, but the interval has not passed
+    expect(bodies).toHaveLength(1)
+    await clock.advance(100)
+    expect(bodies.map(idsIn)).toEqual([[first.messageId], later.map((l) => l.messageId)])
+    queue.close()
+  })
+
+  it('still sends the bodies of one chunked envelope back to back from the burst', async () => {
+    const { clock, bodies, acked, queue } = setup({ burst: 5, minIntervalMs: 1000 })
+    const messageId = randomBytes(16).toString('hex')
+    const frame = encodeEnvelope({ kind: 'snapshot', flags: 0, docId: DOC, senderId: SENDER, messageId, seq: 1, payload: new Uint8Array(4000) })
+    queue.enqueue({ frame, messageId, owner: { ack: (id) => acked.push(id), reject: () => undefined } })
+    await clock.advance(0)
+    expect(bodies.length).toBeGreaterThanOrEqual(3)
+    expect(acked).toEqual([messageId])
     queue.close()
   })
 })

@@ -40,6 +40,13 @@ export interface SendQueueOptions {
   sleep: (ms: number, signal: AbortSignal) => Promise<void>
   rng: () => number
   newBatchHeader: () => BatchHeader
+  /**
+   * Least time between the starts of two sends of new envelopes (the pace's interval, 1000 / rate).
+   * Under steady editing this lets envelopes gather into one send per interval instead of spending
+   * the bucket's burst on tiny sends; the burst stays for the further bodies of a chunked envelope,
+   * resends, and the first send after a quiet spell.
+   */
+  minIntervalMs?: number
   onAmbiguousFailure: () => void
   /**
    * Called with the message ids of the next send before its first body goes out (the replica
@@ -72,6 +79,7 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
   const items: QueuedEnvelope[] = []
   let bytes = 0
   let running = false
+  let lastBatchAt = -Infinity
   let closed = false
   const abort = new AbortController()
   const idleWaiters: (() => void)[] = []
@@ -164,7 +172,13 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
         }
         // Wait for the pace first, then pack: envelopes that arrive during the wait ride along in
         // this send instead of waiting for the next token.
+        const linger = lastBatchAt + (o.minIntervalMs ?? 0) - o.now()
+        if (linger > 0) {
+          await o.sleep(linger, abort.signal)
+          if (closed) return
+        }
         if (!(await takeToken())) return
+        lastBatchAt = o.now()
         const packed = packNext(items.map((i) => i.frame), o.maxBodyBytes, o.newBatchHeader)
         o.beforeSend?.(items.slice(0, packed.taken).map((i) => i.messageId))
         let outcome: Outcome = { kind: 'sent' }
