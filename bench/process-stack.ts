@@ -26,12 +26,12 @@ export async function startProcessStack(options: Omit<BenchStackOptions, 'startA
   const close = async (): Promise<void> => {
     for (const c of clients.splice(0)) await c.close()
     // Sidecars first, so none of them sees its daemon vanish.
-    for (const child of children.splice(0).reverse()) await child.stop()
+    for (let child = children.pop(); child !== undefined; child = children.pop()) await child.stop()
     rmSync(dataDir, { recursive: true, force: true })
   }
   try {
     const toy = new BenchChild('toy-child.ts')
-    children.push(toy)
+    children.push(toy) // first in, last stopped
     const { url: toyUrl } = await toy.request<{ url: string }>(
       { type: 'start', options: { accounts: [ACCOUNTS.a, ACCOUNTS.b], groups }, accountA: ACCOUNTS.a },
       'started',

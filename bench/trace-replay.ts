@@ -3,7 +3,8 @@
  * (a) into one Y.Doc with no network (the local floor), (b) client A → sidecar A → toy → sidecar B
  * → client B with the toy and both sidecars in child processes (the topology of real use), (b')
  * the same pipe all in this process (kept for continuity with earlier figures), (c) y-websocket
- * A → server → B (server in this process); each ends only when the receiving text equals the
+ * A → server → B with the server in a child process, compared with (b), and (c') with the server
+ * in this process, compared with (b'); each ends only when the receiving text equals the
  * expected text (the trace's endContent for a full replay), else the bench fails.
  * They are interleaved in each counted round, so their ratios come from the same conditions.
  */
@@ -181,7 +182,7 @@ export async function replayYws(server: YwsServer, replay: Replay): Promise<YwsR
       bytesAll: allBytes(a.wire, base.a) + allBytes(b.wire, base.b),
     }
   } finally {
-    server.closeRoom(room)
+    await server.closeRoom(room)
     // A provider's awareness keeps an interval until its document is destroyed.
     docA.destroy()
     docB.destroy()
@@ -190,13 +191,14 @@ export async function replayYws(server: YwsServer, replay: Replay): Promise<YwsR
 
 export interface TraceReplayResult {
   readonly keystrokes: number
-  /** `e2e`: toy and sidecars in child processes; `e2eOneProcess`: all in the bench process. */
-  readonly rounds: { local: number[]; localListened: number[]; e2e: E2eRun[]; e2eOneProcess: E2eRun[]; yws: (YwsRun | null)[] }
+  /** `e2e`, `yws`: servers in child processes; `e2eOneProcess`, `ywsOneProcess`: all in the bench process. */
+  readonly rounds: { local: number[]; localListened: number[]; e2e: E2eRun[]; e2eOneProcess: E2eRun[]; yws: (YwsRun | null)[]; ywsOneProcess: (YwsRun | null)[] }
   readonly localMs: Stat
   readonly localListenedMs: Stat
   readonly e2eMs: Stat
   readonly e2eOneProcessMs: Stat
   readonly ywsMs: Stat
+  readonly ywsOneProcessMs: Stat
   readonly e2eOverLocal: Stat
   readonly e2eOverYws: Stat
   readonly e2eOneProcessOverLocal: Stat
@@ -220,35 +222,42 @@ export async function benchTraceReplay({ quick }: TraceReplayOptions): Promise<T
   const warm = replayOf(trace, quick ? 5_000 : 20_000)
   const rounds = quick ? 1 : 3
   const ywsRounds = quick ? 1 : 2
-  const server = await startYws()
-  const result: TraceReplayResult['rounds'] = { local: [], localListened: [], e2e: [], e2eOneProcess: [], yws: [] }
+  const server = await startYws({ inChild: true })
+  const serverHere = await startYws().catch(async (error: unknown) => {
+    await server.close()
+    throw error
+  })
+  const result: TraceReplayResult['rounds'] = { local: [], localListened: [], e2e: [], e2eOneProcess: [], yws: [], ywsOneProcess: [] }
   const capture: E2eCapture = { frames: [], payloadBytes: 0 }
   try {
     await replayLocal(warm)
     await replayE2e(warm)
     await replayE2e(warm, { topology: 'one-process' })
     await replayYws(server, warm)
+    await replayYws(serverHere, warm)
     for (let round = 0; round < rounds; round++) {
       result.local.push(await replayLocal(replay))
       result.localListened.push(await replayLocal(replay, true))
       result.e2e.push(await replayE2e(replay, round === 0 ? { capture } : {}))
       result.e2eOneProcess.push(await replayE2e(replay, { topology: 'one-process' }))
       result.yws.push(round < ywsRounds ? await replayYws(server, replay) : null)
+      result.ywsOneProcess.push(round < ywsRounds ? await replayYws(serverHere, replay) : null)
     }
   } finally {
     await server.close()
+    await serverHere.close()
   }
   const longBodies = quick ? null : { bodyMaxBytes: 60_000, run: await replayE2e(replay, { bodyMaxBytes: 60_000 }) }
   const ratios = (f: (i: number) => number | null): Stat =>
     stat(result.local.map((_, i) => f(i)).filter((r): r is number => r !== null))
   const overLocal = (runs: E2eRun[]): Stat => ratios((i) => (runs[i]?.ms ?? 0) / (result.local[i] ?? 1))
-  const overYws = (runs: E2eRun[]): Stat =>
+  const overYws = (runs: E2eRun[], yws: (YwsRun | null)[]): Stat =>
     ratios((i) => {
-      const y = result.yws[i]
+      const y = yws[i]
       return y === null || y === undefined ? null : (runs[i]?.ms ?? 0) / y.ms
     })
   const e2eOverLocal = overLocal(result.e2e)
-  const e2eOverYws = overYws(result.e2e)
+  const e2eOverYws = overYws(result.e2e, result.yws)
   const sendsA = stat(result.e2e.map((r) => r.sendsA)).median
   const defaultPacingSeconds = Math.max(0, sendsA - PACING_DEFAULT.burst) / PACING_DEFAULT.sendsPerSecond
   return {
@@ -259,10 +268,11 @@ export async function benchTraceReplay({ quick }: TraceReplayOptions): Promise<T
     e2eMs: stat(result.e2e.map((r) => r.ms)),
     e2eOneProcessMs: stat(result.e2eOneProcess.map((r) => r.ms)),
     ywsMs: stat(result.yws.flatMap((r) => (r === null ? [] : [r.ms]))),
+    ywsOneProcessMs: stat(result.ywsOneProcess.flatMap((r) => (r === null ? [] : [r.ms]))),
     e2eOverLocal,
     e2eOverYws,
     e2eOneProcessOverLocal: overLocal(result.e2eOneProcess),
-    e2eOneProcessOverYws: overYws(result.e2eOneProcess),
+    e2eOneProcessOverYws: overYws(result.e2eOneProcess, result.ywsOneProcess),
     longBodies,
     sendsAMedian: sendsA,
     defaultPacingSeconds,
@@ -279,14 +289,16 @@ export function printTraceReplay(r: TraceReplayResult): void {
   const one = r.rounds.e2eOneProcess[0]
   const yws = r.rounds.yws[0]
   console.log(`\n## 1. Trace replay, as fast as possible (${REPLAY_TRACE}, ${r.keystrokes.toLocaleString('en')} keystrokes, pacing off)`)
-  console.log('medians of counted runs (min–max); ratios per round, then their median\n')
+  console.log('medians of counted runs (min–max); ratios per round, then their median; clients always in the bench process;')
+  console.log('e2e-col and y-websocket in child processes are compared with each other, and so are the one-process rows\n')
   console.log('| system | time to convergence ms | messages on the wire | bytes on the wire | ratio |')
   console.log('|---|---|---|---|---|')
   console.log(`| local floor (one Y.Doc, no network) | ${range(r.localMs)} | – | – | 1 |`)
   console.log(`| local floor + an empty update listener (Yjs encodes each update) | ${range(r.localListenedMs)} | – | – | – |`)
   console.log(`| e2e-col, toy and sidecars in child processes (Signal sends, both sidecars) | ${range(r.e2eMs)} | ${e2e?.signalSends ?? '–'} (A: ${e2e?.sendsA ?? '–'}) | ${(e2e?.signalBytes ?? 0).toLocaleString('en')} | ${range(r.e2eOverLocal, 2)}× local, ${range(r.e2eOverYws, 3)}× y-websocket |`)
   console.log(`| e2e-col, all in one process | ${range(r.e2eOneProcessMs)} | ${one?.signalSends ?? '–'} (A: ${one?.sendsA ?? '–'}) | ${(one?.signalBytes ?? 0).toLocaleString('en')} | ${range(r.e2eOneProcessOverLocal, 2)}× local, ${range(r.e2eOneProcessOverYws, 3)}× y-websocket |`)
-  console.log(`| y-websocket, server in this process (A's WebSocket messages) | ${range(r.ywsMs)} | ${yws?.messagesA.toLocaleString('en') ?? '–'} (all: ${yws?.messagesAll.toLocaleString('en') ?? '–'}) | ${(yws?.bytesA ?? 0).toLocaleString('en')} (all: ${(yws?.bytesAll ?? 0).toLocaleString('en')}) | – |`)
+  console.log(`| y-websocket, server in a child process (A's WebSocket messages) | ${range(r.ywsMs)} | ${yws?.messagesA.toLocaleString('en') ?? '–'} (all: ${yws?.messagesAll.toLocaleString('en') ?? '–'}) | ${(yws?.bytesA ?? 0).toLocaleString('en')} (all: ${(yws?.bytesAll ?? 0).toLocaleString('en')}) | – |`)
+  console.log(`| y-websocket, server in this process | ${range(r.ywsOneProcessMs)} | as above | as above | – |`)
   if (r.longBodies !== null) {
     const l = r.longBodies.run
     console.log(`| e2e-col, child processes, long bodies (${r.longBodies.bodyMaxBytes} B) | ${l.ms.toFixed(0)} (1 run) | ${l.signalSends} (A: ${l.sendsA}) | ${l.signalBytes.toLocaleString('en')} | – |`)
