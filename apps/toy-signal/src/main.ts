@@ -5,7 +5,13 @@
 import { maskNumber } from './account-mask.ts'
 import { parseCliOptions } from './cli-options.ts'
 import { ToySignalError } from './errors.ts'
+import { HELP } from './help.ts'
 import { createToySignal } from './toy-signal.ts'
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  process.stdout.write(HELP)
+  process.exit(0)
+}
 
 try {
   const { toy, verbose } = parseCliOptions(process.argv.slice(2))

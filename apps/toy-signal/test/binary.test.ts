@@ -34,4 +34,15 @@ describe('toy-signal binary', () => {
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('TOY_CONFIG_INVALID')
   })
+
+  it('prints every flag for --help and exits 0 without listening', async () => {
+    const result = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      execFile(process.execPath, [BIN, '--help'], (error, stdout) => resolve({ code: error?.code === undefined ? 0 : Number(error.code), stdout }))
+    })
+    expect(result.code).toBe(0)
+    for (const flag of ['--http', '--account', '--group', '--unregistered', '--single-account', '--config', '--faults', '--keep-alive-ms', '--verbose']) {
+      expect(result.stdout).toContain(flag)
+    }
+    expect(result.stdout).not.toContain('listening on')
+  })
 })

@@ -1,0 +1,21 @@
+/** The `toy-signal --help` text. */
+export const HELP = `toy-signal: a mock signal-cli daemon (HTTP JSON-RPC + SSE) for tests and the local demo.
+It answers like signal-cli 0.14.x without a phone number; its version string contains "toy".
+
+Usage: toy-signal [options]
+
+  --http HOST:PORT          listen address (default 127.0.0.1:8080; port 0 picks a free one)
+  --account +E164           an account of this daemon (repeatable; multi-account mode)
+  --group NAME:+E164,...    create a group with these members; its base64 id is printed at start
+  --unregistered +E164      a number that has left Signal (repeatable): sends to it fail
+  --single-account +E164    the daemon's -a mode: one account, the account parameter is ignored
+  --config FILE             the same settings as JSON: {http, accounts, groups, unregistered,
+                            singleAccount, faults, keepAliveMs}; flags add to it
+  --faults                  enable the fault switches and the /toy/v1/ admin route (tests only)
+  --keep-alive-ms N         events-stream keep-alive period (default 15000, as signal-cli)
+  --verbose                 one debug line per request on stderr
+  -h, --help                this text
+
+Endpoints: POST /api/v1/rpc, GET /api/v1/events[?account=%2B...], GET /api/v1/check.
+See docs/contract.md §5 and §7 for what it models and how it differs from a real daemon.
+`
