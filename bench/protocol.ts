@@ -74,7 +74,6 @@ interface Stat {
   max: number
 }
 function stat(values: number[]): Stat {
-  // oxlint-disable-next-line unicorn/no-array-sort -- toSorted is ES2023; the lib is ES2022, and this array is a fresh copy
   const sorted = [...values].sort((a, b) => a - b)
   const mid = sorted.length >> 1
   const median = sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2

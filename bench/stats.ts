@@ -12,7 +12,6 @@ export interface Stat {
 }
 
 function sorted(values: readonly number[]): number[] {
-  // oxlint-disable-next-line unicorn/no-array-sort -- toSorted is ES2023; the lib is ES2022, and this array is a fresh copy
   return [...values].sort((a, b) => a - b)
 }
 

@@ -24,7 +24,6 @@ const WINDOW_START_FRACTION = 0.5
 
 /** Offsets (ms from the first keystroke) of the recorded session, gaps over 2 s compressed. */
 export function sessionTimeline(timing: TimedTrace): number[] {
-  // oxlint-disable-next-line unicorn/no-array-sort -- toSorted is ES2023; the lib is ES2022, and this array is a fresh copy
   const stamps = timing.txns.map((t) => Date.parse(t.time ?? '')).sort((a, b) => a - b)
   const offsets: number[] = []
   let clock = 0

@@ -18,7 +18,6 @@ export function knownSecretValues(env: Readonly<Record<string, string | undefine
     const trimmed = value.trim()
     if (trimmed.length >= MIN_KNOWN_VALUE_LENGTH) values.add(trimmed)
   }
-  // oxlint-disable-next-line unicorn/no-array-sort -- toSorted is ES2023; the lib is ES2022, and this array is a fresh copy
   return [...values].sort((a, b) => b.length - a.length)
 }
 

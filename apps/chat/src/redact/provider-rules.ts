@@ -32,7 +32,6 @@ export async function maskProviderSecrets(text: string): Promise<string> {
   const ranges = result.messages
     .map((m) => ({ ...widen(text, m.range[0], m.range[1]), kind: m.ruleId.replace(/^@secretlint\/secretlint-rule-/, '') }))
     .filter((r) => r.end > r.start)
-    // oxlint-disable-next-line unicorn/no-array-sort -- toSorted is ES2023; the lib is ES2022, and this array is a fresh copy
     .sort((a, b) => a.start - b.start || b.end - a.end)
   let out = ''
   let at = 0

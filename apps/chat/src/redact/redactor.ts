@@ -18,7 +18,6 @@ export interface Redactor {
 export function createRedactor(options: { env?: Readonly<Record<string, string | undefined>>; extraValues?: readonly string[] }): Redactor {
   const values = [...new Set([...knownSecretValues(options.env ?? {}), ...(options.extraValues ?? [])])]
     .filter((v) => v.length > 0)
-    // oxlint-disable-next-line unicorn/no-array-sort -- toSorted is ES2023; the lib is ES2022, and this array is a fresh copy
     .sort((a, b) => b.length - a.length)
   const redactSync = (text: string): string => maskGeneric(maskKnownValues(text, values))
   return {
