@@ -18,7 +18,7 @@ describe('toy-signal binary', () => {
         })
       })
       const url = /^toy-signal listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(lines[0] ?? '')?.[1]
-      expect(url).toBeDefined()
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       expect(out).not.toContain('+15550000001')
       expect(out).toMatch(/group "team" id [A-Za-z0-9+/]{43}=/)
       expect((await fetch(`${url}/api/v1/check`)).status).toBe(200)

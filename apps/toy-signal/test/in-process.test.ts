@@ -98,7 +98,7 @@ describe('createToySignal', () => {
 
   it('refuses to create groups beyond MAX_GROUPS with a -1 error', async () => {
     const toy = await start({ accounts: [A], groups: Array.from({ length: MAX_GROUPS - 1 }, (_, i) => ({ name: `g${i}`, members: [A] })) })
-    expect((await rpc(toy, 'updateGroup', { name: 'last', members: [] })).json.result.groupId).toBeDefined()
+    expect((await rpc(toy, 'updateGroup', { name: 'last', members: [] })).json.result.groupId).toMatch(/^[A-Za-z0-9+/]{43}=$/)
     const refused = await rpc(toy, 'updateGroup', { name: 'one too many', members: [] })
     expect(refused.json.error).toMatchObject({ code: -1, message: expect.stringContaining(`at most ${MAX_GROUPS} groups`) })
   })

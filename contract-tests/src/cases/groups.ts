@@ -23,7 +23,7 @@ export function registerGroupCases(defineCase: DefineCase): void {
     const { a, b, groupId } = fixtures(t)
     const groups = (await call(t.url, 'listGroups', { account: a })).result as Group[]
     const group = groups.find((g) => g.id === groupId)
-    expect(group).toBeDefined()
+    expect(group?.id).toBe(groupId)
     expect(new Set(Object.keys(group ?? {}).filter((k) => GROUP_KEYS.includes(k)))).toEqual(new Set(GROUP_KEYS))
     expect(group?.isMember).toBe(true)
     expect(group?.members.map((m) => m.number)).toEqual(expect.arrayContaining([a, b]))
