@@ -12,6 +12,7 @@ import { decodeEnvelope } from '@e2e-col/protocol'
 import * as Y from 'yjs'
 import { startProcessStack, type ReplayStack } from './process-stack.ts'
 import { PACING_DEFAULT, PACING_OFF, startBenchStack, untilDoc, untilSaved, type Pacing } from './stack.ts'
+import type { SendsByPurpose } from './send-counts.ts'
 import { collectGarbage, range, stat, type Stat } from './stats.ts'
 import { applyPatches, loadTrace, type SequentialTrace } from './traces.ts'
 import { startYws, type YwsServer } from './y-websocket-baseline.ts'
@@ -72,7 +73,7 @@ export async function replayLocal(replay: Replay, listen = false): Promise<numbe
 
 /** What the wire-efficiency section needs from an e2e-col replay. */
 export interface E2eCapture {
-  /** Envelope frames client A sent (update kinds only). */
+  /** Envelope frames client A sent (`update` and `snapshot` only). */
   readonly frames: Uint8Array[]
   /** Yjs payload bytes in those frames. */
   payloadBytes: number
@@ -86,6 +87,8 @@ export interface E2eRun {
   /** Sends by sidecar A: the messages the edits cost. */
   readonly sendsA: number
   readonly bytesA: number
+  /** Sidecar A's sends split by what they carried (sync traffic and resends depend on timing). */
+  readonly sendsAByPurpose: SendsByPurpose
   readonly clientFrames: number
 }
 
@@ -116,7 +119,7 @@ export async function replayE2e(
     if (capture !== undefined) {
       a.wire.onSent = (frame) => {
         const envelope = decodeEnvelope(frame)
-        if (envelope.kind !== 'update' && envelope.kind !== 'snapshot' && envelope.kind !== 'sync-response') return
+        if (envelope.kind !== 'update' && envelope.kind !== 'snapshot') return
         capture.frames.push(frame.slice())
         capture.payloadBytes += envelope.payload.byteLength
       }
@@ -138,6 +141,13 @@ export async function replayE2e(
       signalBytes: after.bytes - before.bytes,
       sendsA: after.byA - before.byA,
       bytesA: after.bytesA - before.bytesA,
+      sendsAByPurpose: {
+        edits: after.byAPurpose.edits - before.byAPurpose.edits,
+        editBytes: after.byAPurpose.editBytes - before.byAPurpose.editBytes,
+        sync: after.byAPurpose.sync - before.byAPurpose.sync,
+        other: after.byAPurpose.other - before.byAPurpose.other,
+        resent: after.byAPurpose.resent - before.byAPurpose.resent,
+      },
       clientFrames: a.wire.sentMessages - framesBefore,
     }
   } finally {
@@ -302,6 +312,10 @@ export function printTraceReplay(r: TraceReplayResult): void {
   if (r.longBodies !== null) {
     const l = r.longBodies.run
     console.log(`| e2e-col, child processes, long bodies (${r.longBodies.bodyMaxBytes} B) | ${l.ms.toFixed(0)} (1 run) | ${l.signalSends} (A: ${l.sendsA}) | ${l.signalBytes.toLocaleString('en')} | – |`)
+  }
+  if (e2e !== undefined) {
+    const p = e2e.sendsAByPurpose
+    console.log(`\nsidecar A's sends in the first counted run: ${p.edits} carrying edits, ${p.sync} carrying only the replica's sync traffic, ${p.other} other, ${p.resent} resent after an ambiguous send`)
   }
   console.log(`\nwith the default pacing (${PACING_DEFAULT.sendsPerSecond}/s, burst ${PACING_DEFAULT.burst}), sidecar A's ${r.sendsAMedian} sends (median) take ≈ ${r.defaultPacingSeconds.toFixed(0)} s (computed from the count)`)
   console.log('targets:', r.targets)
