@@ -1,13 +1,22 @@
 /**
  * Section 6: how time and Signal sends grow with the payload size (one update of 16 B … 1 MiB of
- * text, A → B) and with the number of documents edited at once (1, 10, 100; one 1 KiB edit each).
+ * real prose, A → B: the automerge-paper's final text, repeated for 1 MiB, so payload compression
+ * meets text as it is typed; deflate's 32 KiB window cannot see the repeats) and with the number of documents edited at once (1, 10, 100; one 1 KiB edit each).
  * Pacing is off, so the times are the pipe's own cost; the sends are what Signal would carry, and
  * the time they take at the default pacing is computed from the count. Each curve gets a fit.
  */
 import * as Y from 'yjs'
 import { PACING_DEFAULT, PACING_OFF, startBenchStack, untilDoc, untilSaved, type BenchClient, type BenchStack } from './stack.ts'
 import { fit, range, stat, type Fit, type Stat } from './stats.ts'
-import { ConvergenceError } from './trace-replay.ts'
+import { ConvergenceError, REPLAY_TRACE } from './trace-replay.ts'
+import { loadTrace } from './traces.ts'
+
+let prose: string | undefined
+/** `bytes` characters of real text (ASCII, so characters are bytes). */
+function proseOf(bytes: number): string {
+  prose ??= loadTrace(REPLAY_TRACE).endContent
+  return prose.repeat(Math.ceil(bytes / prose.length)).slice(0, bytes)
+}
 
 const SIZES = [
   { label: '16 B', bytes: 16 },
@@ -39,7 +48,7 @@ async function editAll(stack: BenchStack, pairs: readonly Pair[], bytes: number)
   // A quiet period longer than the client's flush window: each edit is sent at once, not coalesced.
   await new Promise((resolve) => setTimeout(resolve, QUIET_MS))
   const before = stack.signalSends().byA
-  const chunk = 'x'.repeat(bytes)
+  const chunk = proseOf(bytes)
   const start = performance.now()
   const seen = pairs.map((p) => {
     const expected = p.docA.getText('text').length + bytes

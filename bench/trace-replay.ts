@@ -95,18 +95,18 @@ export interface E2eRun {
 /** Where the toy and the sidecars run: each in its own child process, or all in this one. */
 export type Topology = 'processes' | 'one-process'
 
-async function startStack(topology: Topology, pacing: Pacing, bodyMaxBytes: number): Promise<ReplayStack> {
-  if (topology === 'processes') return startProcessStack({ pacing, bodyMaxBytes })
-  const stack = await startBenchStack({ pacing, bodyMaxBytes })
+async function startStack(topology: Topology, pacing: Pacing, bodyMaxBytes: number, env: Readonly<Record<string, string>>): Promise<ReplayStack> {
+  if (topology === 'processes') return startProcessStack({ pacing, bodyMaxBytes, env })
+  const stack = await startBenchStack({ pacing, bodyMaxBytes, env })
   return { docIds: stack.docIds, connect: stack.connect, signalSends: async () => stack.signalSends(), close: stack.close }
 }
 
 export async function replayE2e(
   replay: Replay,
-  options: { pacing?: Pacing; bodyMaxBytes?: number; capture?: E2eCapture; topology?: Topology } = {},
+  options: { pacing?: Pacing; bodyMaxBytes?: number; capture?: E2eCapture; topology?: Topology; env?: Readonly<Record<string, string>> } = {},
 ): Promise<E2eRun> {
   collectGarbage()
-  const stack = await startStack(options.topology ?? 'processes', options.pacing ?? PACING_OFF, options.bodyMaxBytes ?? 2000)
+  const stack = await startStack(options.topology ?? 'processes', options.pacing ?? PACING_OFF, options.bodyMaxBytes ?? 2000, options.env ?? {})
   try {
     const docId = stack.docIds[0] ?? ''
     const docA = new Y.Doc()
@@ -199,6 +199,10 @@ export async function replayYws(server: YwsServer, replay: Replay): Promise<YwsR
   }
 }
 
+/** Seconds `sends` take at the default pacing (a full bucket first), computed from the count. */
+const pacedSeconds = (sends: number): number => Math.max(0, sends - PACING_DEFAULT.burst) / PACING_DEFAULT.sendsPerSecond
+const paced = (sends: number): string => `${sends} sends take ≈ ${pacedSeconds(sends).toFixed(0)} s`
+
 export interface TraceReplayResult {
   readonly keystrokes: number
   /** `e2e`, `yws`: servers in child processes; `e2eOneProcess`, `ywsOneProcess`: all in the bench process. */
@@ -214,6 +218,8 @@ export interface TraceReplayResult {
   readonly e2eOneProcessOverLocal: Stat
   readonly e2eOneProcessOverYws: Stat
   readonly longBodies: { readonly bodyMaxBytes: number; readonly run: E2eRun } | null
+  /** One run in child processes with payload compression off (E2E_COL_COMPRESS=0). */
+  readonly uncompressed: E2eRun
   /** Median of sidecar A's sends over the counted runs. */
   readonly sendsAMedian: number
   /** Seconds those sends would take at the default pacing (1/s, burst 5), computed from the count. */
@@ -258,6 +264,7 @@ export async function benchTraceReplay({ quick }: TraceReplayOptions): Promise<T
     await serverHere.close()
   }
   const longBodies = quick ? null : { bodyMaxBytes: 60_000, run: await replayE2e(replay, { bodyMaxBytes: 60_000 }) }
+  const uncompressed = await replayE2e(replay, { env: { E2E_COL_COMPRESS: '0' } })
   const ratios = (f: (i: number) => number | null): Stat =>
     stat(result.local.map((_, i) => f(i)).filter((r): r is number => r !== null))
   const overLocal = (runs: E2eRun[]): Stat => ratios((i) => (runs[i]?.ms ?? 0) / (result.local[i] ?? 1))
@@ -269,7 +276,7 @@ export async function benchTraceReplay({ quick }: TraceReplayOptions): Promise<T
   const e2eOverLocal = overLocal(result.e2e)
   const e2eOverYws = overYws(result.e2e, result.yws)
   const sendsA = stat(result.e2e.map((r) => r.sendsA)).median
-  const defaultPacingSeconds = Math.max(0, sendsA - PACING_DEFAULT.burst) / PACING_DEFAULT.sendsPerSecond
+  const defaultPacingSeconds = pacedSeconds(sendsA)
   return {
     keystrokes: replay.txns.length,
     rounds: result,
@@ -284,6 +291,7 @@ export async function benchTraceReplay({ quick }: TraceReplayOptions): Promise<T
     e2eOneProcessOverLocal: overLocal(result.e2eOneProcess),
     e2eOneProcessOverYws: overYws(result.e2eOneProcess, result.ywsOneProcess),
     longBodies,
+    uncompressed,
     sendsAMedian: sendsA,
     defaultPacingSeconds,
     capture,
@@ -313,10 +321,12 @@ export function printTraceReplay(r: TraceReplayResult): void {
     const l = r.longBodies.run
     console.log(`| e2e-col, child processes, long bodies (${r.longBodies.bodyMaxBytes} B) | ${l.ms.toFixed(0)} (1 run) | ${l.signalSends} (A: ${l.sendsA}) | ${l.signalBytes.toLocaleString('en')} | – |`)
   }
+  const u = r.uncompressed
+  console.log(`| e2e-col, child processes, compression off | ${u.ms.toFixed(0)} (1 run) | ${u.signalSends} (A: ${u.sendsA}) | ${u.signalBytes.toLocaleString('en')} | – |`)
   if (e2e !== undefined) {
     const p = e2e.sendsAByPurpose
     console.log(`\nsidecar A's sends in the first counted run: ${p.edits} carrying edits, ${p.sync} carrying only the replica's sync traffic, ${p.other} other, ${p.resent} resent after an ambiguous send`)
   }
-  console.log(`\nwith the default pacing (${PACING_DEFAULT.sendsPerSecond}/s, burst ${PACING_DEFAULT.burst}), sidecar A's ${r.sendsAMedian} sends (median) take ≈ ${r.defaultPacingSeconds.toFixed(0)} s (computed from the count)`)
+  console.log(`\nwith the default pacing (${PACING_DEFAULT.sendsPerSecond}/s, burst ${PACING_DEFAULT.burst}), computed from the counts: sidecar A's ${paced(r.sendsAMedian)} (median, compression on); compression off, ${paced(u.sendsA)}${r.longBodies === null ? '' : `; long bodies, ${paced(r.longBodies.run.sendsA)}`}`)
   console.log('targets:', r.targets)
 }

@@ -1,11 +1,11 @@
 /**
  * Section 4: how much of what goes to Signal is Yjs payload, over replay 1 (the frames client A sent
- * in the first counted e2e-col run), and what payload compression would save.
+ * in the first counted e2e-col run), and what payload compression saves.
  *
- * Compression is not implemented in the sidecar (it would change the packer and the receive path);
- * this section computes it: each frame's payload deflated with node:zlib (raw deflate, level 6),
- * re-encoded and split into bodies exactly as the sidecar's chunker does, counting bodies. The same
- * computation without deflate is checked against the sends actually measured.
+ * The sidecar deflates the payload of every envelope that needs more than one body (contract §4.2).
+ * This section also computes, from the same frames, the bodies without compression and with every
+ * payload deflated (node:zlib raw deflate, level 6, re-encoded and split exactly as the sidecar's
+ * chunker does); the deflate-of-large-envelopes computation is checked against the measured sends.
  */
 import { deflateRawSync } from 'node:zlib'
 import { bodyByteLength, decodeEnvelope, encodeBodies, encodeEnvelope } from '@e2e-col/protocol'
@@ -67,7 +67,7 @@ export function benchWireEfficiency(capture: E2eCapture, run: E2eRun): WireEffic
     computed: { ...plain, efficiency: eff(plain.bytes) },
     compressedLarge: { ...large, efficiency: eff(large.bytes), sendsSaved: 1 - large.sends / plain.sends },
     compressedAll: { ...all, efficiency: eff(all.bytes), sendsSaved: 1 - all.sends / plain.sends },
-    targets: { base64EfficiencyAtLeast0_70: measuredEfficiency >= 0.7, compressionLowersSends: large.sends < plain.sends },
+    targets: { base64EfficiencyAtLeast0_70: eff(plain.bytes) >= 0.7, compressionLowersSends: run.sendsAByPurpose.edits < plain.sends },
   }
 }
 
@@ -75,9 +75,9 @@ export function printWireEfficiency(r: WireEfficiencyResult): void {
   console.log(`\n## 4. Wire efficiency over replay 1 (${r.frames} frames from client A, ${r.payloadBytes.toLocaleString('en')} Yjs payload bytes, ${BOUNDARY}-byte bodies)\n`)
   console.log('| what | Signal sends by A | body bytes | Yjs payload / body bytes |')
   console.log('|---|---|---|---|')
-  console.log(`| measured (sidecar A → toy) | ${r.measured.sends} | ${r.measured.bytes.toLocaleString('en')} | ${r.measured.efficiency.toFixed(3)} (base64 ceiling 0.75) |`)
+  console.log(`| measured (sidecar A → toy, compression on: the default) | ${r.measured.sends} | ${r.measured.bytes.toLocaleString('en')} | ${r.measured.efficiency.toFixed(3)} (base64 alone cannot pass 0.75) |`)
   console.log(`| computed, same frames, no compression | ${r.computed.sends} | ${r.computed.bytes.toLocaleString('en')} | ${r.computed.efficiency.toFixed(3)} |`)
-  console.log(`| computed, deflate of envelopes over one body (proposal) | ${r.compressedLarge.sends} (−${(r.compressedLarge.sendsSaved * 100).toFixed(0)} %) | ${r.compressedLarge.bytes.toLocaleString('en')} | ${r.compressedLarge.efficiency.toFixed(3)} |`)
+  console.log(`| computed, deflate of envelopes over one body (what the sidecar does) | ${r.compressedLarge.sends} (−${(r.compressedLarge.sendsSaved * 100).toFixed(0)} %) | ${r.compressedLarge.bytes.toLocaleString('en')} | ${r.compressedLarge.efficiency.toFixed(3)} |`)
   console.log(`| computed, deflate of every payload | ${r.compressedAll.sends} (−${(r.compressedAll.sendsSaved * 100).toFixed(0)} %) | ${r.compressedAll.bytes.toLocaleString('en')} | ${r.compressedAll.efficiency.toFixed(3)} |`)
   console.log('targets:', r.targets)
 }

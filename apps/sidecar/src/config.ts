@@ -54,6 +54,7 @@ const Env = z
     E2E_COL_CHAT_BROWSER_OPERATORS: flag,
     E2E_COL_SIGNAL_BODY_MAX_BYTES: z.coerce.number({ error: 'required: the largest body in UTF-8 bytes' }).int().min(256).max(1_000_000),
     E2E_COL_ALLOW_LONG_BODIES: flag,
+    E2E_COL_COMPRESS: flagOn,
     E2E_COL_LISTEN: z.string().default('127.0.0.1:7600').transform((text, ctx) => {
       const m = /^(?:\[([0-9a-fA-F:]+)\]|([^:\s]+)):(\d{1,5})$/.exec(text)
       const port = Number(m?.[3])
@@ -132,7 +133,8 @@ export interface SidecarConfig {
   readonly listen: { readonly host: string; readonly port: number }
   readonly allowedOrigins: readonly string[]
   readonly browser: { readonly maxFrameBytes: number; readonly framesPerSecond: number; readonly frameBurst: number; readonly abuseLimit: number; readonly maxConnectionsPerDoc: number }
-  readonly send: { readonly maxQueueBytes: number; readonly sendsPerSecond: number; readonly burst: number; readonly attempts: number; readonly retryBaseMs: number; readonly retryMaxMs: number }
+  /** `compress`: deflate Yjs payloads of envelopes that need more than one body (contract §4.2). */
+  readonly send: { readonly compress: boolean; readonly maxQueueBytes: number; readonly sendsPerSecond: number; readonly burst: number; readonly attempts: number; readonly retryBaseMs: number; readonly retryMaxMs: number }
   readonly events: { readonly reconnectBaseMs: number; readonly reconnectMaxMs: number }
   readonly reassembly: { readonly maxPartialMessages: number; readonly maxPartialBytes: number; readonly ttlMs: number }
   readonly dedup: { readonly maxEntries: number; readonly ttlMs: number }
@@ -199,7 +201,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: { c
     listen: e.E2E_COL_LISTEN,
     allowedOrigins: e.E2E_COL_ALLOWED_ORIGINS,
     browser: { maxFrameBytes: e.E2E_COL_MAX_FRAME_BYTES, framesPerSecond: e.E2E_COL_FRAMES_PER_SECOND, frameBurst: e.E2E_COL_FRAME_BURST, abuseLimit: e.E2E_COL_ABUSE_LIMIT, maxConnectionsPerDoc: e.E2E_COL_MAX_CONNECTIONS_PER_DOC },
-    send: { maxQueueBytes: e.E2E_COL_MAX_QUEUE_BYTES, sendsPerSecond: e.E2E_COL_SENDS_PER_SECOND, burst: e.E2E_COL_SEND_BURST, attempts: e.E2E_COL_SEND_ATTEMPTS, retryBaseMs: e.E2E_COL_RETRY_BASE_MS, retryMaxMs: e.E2E_COL_RETRY_MAX_MS },
+    send: { compress: e.E2E_COL_COMPRESS, maxQueueBytes: e.E2E_COL_MAX_QUEUE_BYTES, sendsPerSecond: e.E2E_COL_SENDS_PER_SECOND, burst: e.E2E_COL_SEND_BURST, attempts: e.E2E_COL_SEND_ATTEMPTS, retryBaseMs: e.E2E_COL_RETRY_BASE_MS, retryMaxMs: e.E2E_COL_RETRY_MAX_MS },
     events: { reconnectBaseMs: e.E2E_COL_RECONNECT_BASE_MS, reconnectMaxMs: e.E2E_COL_RECONNECT_MAX_MS },
     reassembly: { maxPartialMessages: e.E2E_COL_REASSEMBLY_MAX_MESSAGES, maxPartialBytes: e.E2E_COL_REASSEMBLY_MAX_BYTES, ttlMs: e.E2E_COL_REASSEMBLY_TTL_MS },
     dedup: { maxEntries: e.E2E_COL_DEDUP_MAX_ENTRIES, ttlMs: e.E2E_COL_DEDUP_TTL_MS },

@@ -17,6 +17,7 @@ import { createGroupSync, type GroupSync } from './replica/group-sync.ts'
 import type { DocReplica } from './replica/replica.ts'
 import type { ReplicaStore } from './replica/store.ts'
 import { createInFlight, type InFlight } from './send/in-flight.ts'
+import { deflateFrame } from './send/deflate-frame.ts'
 import { createSendQueue, type SendOwner, type SendQueue } from './send/queue.ts'
 import { createTokenBucket } from './send/token-bucket.ts'
 import type { SignalBackend } from './signal/backend.ts'
@@ -103,6 +104,15 @@ export function createDocuments(o: DocumentsOptions): Documents {
     }
   }
 
+  async function compress(frame: Uint8Array): Promise<Uint8Array> {
+    const smaller = await deflateFrame(frame, config.maxBodyBytes)
+    if (smaller !== frame) {
+      metrics.envelopesDeflated.inc()
+      metrics.deflateSavedBytes.inc(frame.byteLength - smaller.byteLength)
+    }
+    return smaller
+  }
+
   function createDocument(docId: string, groupId: string, replica: DocReplica): DocumentState {
     const inFlight = createInFlight()
     const queue = createSendQueue({
@@ -112,6 +122,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
       maxQueueBytes: config.send.maxQueueBytes,
       bucket: createTokenBucket({ ratePerSecond: config.send.sendsPerSecond, burst: config.send.burst, now: clock.now() }),
       minIntervalMs: 1000 / config.send.sendsPerSecond,
+      ...(config.send.compress ? { shrink: compress } : {}),
       retry: { attempts: config.send.attempts, baseMs: config.send.retryBaseMs, maxMs: config.send.retryMaxMs },
       now: clock.now,
       sleep: clock.sleep,

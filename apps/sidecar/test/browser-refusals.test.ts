@@ -1,4 +1,4 @@
-import { encodeEnvelope } from '@e2e-col/protocol'
+import { encodeEnvelope, FLAGS } from '@e2e-col/protocol'
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
@@ -56,6 +56,17 @@ describe('browser connections are checked one by one', () => {
     expect(errorCodes(c)).toEqual(['SIDECAR_WRONG_DOCUMENT', 'SIDECAR_KIND_NOT_ALLOWED'])
     expect(bystander.received.some(isMessage(other.messageId))).toBe(false)
     await stillWorks(bystander, docId)
+  })
+
+  it('refuses the deflated flag from a browser (it is only for the hop between sidecars) and sends nothing to Signal', async () => {
+    const { toy, docId, s } = await oneSidecar()
+    const c = await connect(s, docId)
+    const flagged = { ...envelope(docId, c.senderId), flags: FLAGS.deflated }
+    c.send(flagged)
+    await c.waitFor((e) => e.kind === 'error' && e.messageId === flagged.messageId)
+    expect(errorCodes(c)).toEqual(['SIDECAR_FLAG_NOT_ALLOWED'])
+    await stillWorks(c, docId)
+    expect(toy.sends()).toHaveLength(1)
   })
 
   it('keeps one sender id per connection', async () => {

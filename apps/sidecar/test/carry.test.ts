@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { bodyByteLength } from '@e2e-col/protocol'
-import { connect, count, envelope, isAck, isMessage, startPair } from './harness.ts'
+import * as Y from 'yjs'
+import { connect, count, envelope, isAck, isMessage, metricValue, startPair } from './harness.ts'
 
 describe('two sidecars carry envelopes through one Signal group', () => {
   it("delivers A's envelope to B exactly once, to A's other client at once, acks it, and never echoes the sync copy", async () => {
@@ -50,5 +51,35 @@ describe('two sidecars carry envelopes through one Signal group', () => {
     await Promise.all(burst.map((m) => a1.waitFor(isAck(m.messageId))))
     expect(p.toy.sends().length).toBeLessThanOrEqual(50)
     for (const m of burst) expect(count(b1, m.messageId)).toBe(1)
+  })
+})
+
+/** A real Yjs update of typed prose: compressible the way documents are. */
+function proseUpdate(chars: number): Uint8Array {
+  const doc = new Y.Doc()
+  const words = ['shared', 'document', 'signal', 'group', 'edit', 'merge', 'sidecar', 'browser', 'the', 'a', 'of', 'and']
+  doc.getText('t').insert(0, Array.from({ length: chars / 6 }, (_, i) => words[(i * 7 + (i >> 3)) % words.length]).join(' '))
+  return Y.encodeStateAsUpdate(doc)
+}
+
+async function carry(compress: '0' | '1') {
+  const p = await startPair({ a: { E2E_COL_COMPRESS: compress } })
+  const [a1, b1] = await Promise.all([connect(p.a, p.docId), connect(p.b, p.docId)])
+  const big = envelope(p.docId, a1.senderId, proseUpdate(60_000))
+  a1.send(big)
+  const got = await b1.waitFor(isMessage(big.messageId), 15_000)
+  await a1.waitFor(isAck(big.messageId))
+  return { big, got, sends: p.toy.sends().length, deflated: await metricValue(p.a.url, 'e2e_col_envelopes_deflated_total') }
+}
+
+describe('payload compression between sidecars', () => {
+  it('deflates a large update on the way (fewer Signal sends), and B gets the exact plain envelope', async () => {
+    const on = await carry('1')
+    expect(on.got).toEqual({ ...on.big, payload: on.got.payload })
+    expect(Buffer.from(on.got.payload).equals(Buffer.from(on.big.payload))).toBe(true)
+    expect(on.deflated).toBe(1)
+    const off = await carry('0')
+    expect(off.deflated).toBe(0)
+    expect(on.sends).toBeLessThan(off.sends / 2)
   })
 })

@@ -125,7 +125,7 @@ describe('encodeEnvelope refuses invalid fields with PROTO_INVALID_FIELD', () =>
     ['a senderId without dashes', { senderId: SENDER_ID.replaceAll('-', '') }],
     ['a short messageId', { messageId: 'abcd' }],
     ['an unknown kind', { kind: 'nope' as never }],
-    ['an unknown flag bit', { flags: 0x04 }],
+    ['an unknown flag bit', { flags: 0x08 }],
     ['a negative seq', { seq: -1 }],
     ['a seq beyond 2^53 − 1', { seq: 2 ** 53 }],
     ['a non-byte payload', { payload: [1, 2] as unknown as Uint8Array }],

@@ -16,6 +16,7 @@ import {
   encodeBody,
   encodeEnvelope,
   KIND_NAMES,
+  KNOWN_FLAGS_MASK,
   packBatch,
   unpackBatch,
   type Envelope,
@@ -37,8 +38,10 @@ const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString
 const envelopeOf = (stored: StoredEnvelope): Envelope => ({ ...stored, kind: stored.kind as Kind, payload: fromHex(stored.payload) })
 
 describe('golden vectors', () => {
-  it('cover every kind in the table', () => {
-    expect(envelopeVectors.vectors.map((v) => v.envelope.kind)).toEqual(KIND_NAMES)
+  it('cover every kind in the table, and every flag bit', () => {
+    expect(envelopeVectors.vectors.slice(0, KIND_NAMES.length).map((v) => v.envelope.kind)).toEqual(KIND_NAMES)
+    const flagsSeen = envelopeVectors.vectors.reduce((all, v) => all | v.envelope.flags, 0)
+    expect(flagsSeen).toBe(KNOWN_FLAGS_MASK)
   })
 
   it.each(envelopeVectors.vectors)('$name: decodes to the stored envelope and encodes to the stored hex and body', (vector) => {

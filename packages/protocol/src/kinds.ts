@@ -50,7 +50,13 @@ export const FLAGS = {
   ackRequested: 0x01,
   /** This is a resend of an earlier message id; receivers deduplicate it. */
   retransmit: 0x02,
+  /**
+   * The payload is raw DEFLATE (RFC 1951) of the real payload. Set only between sidecars, on Signal,
+   * for large Yjs payloads; a receiving sidecar inflates (bounded) and clears it before anyone else
+   * sees the envelope.
+   */
+  deflated: 0x04,
 } as const
 
 /** The union of all defined flag bits. */
-export const KNOWN_FLAGS_MASK: number = FLAGS.ackRequested | FLAGS.retransmit
+export const KNOWN_FLAGS_MASK: number = FLAGS.ackRequested | FLAGS.retransmit | FLAGS.deflated

@@ -4,6 +4,7 @@
  * decoding the stored hex gives the stored values and encoding the values gives the hex, byte for byte.
  */
 import { writeFileSync } from 'node:fs'
+import { deflateRawSync } from 'node:zlib'
 import {
   chunkFrame,
   encodeBody,
@@ -56,6 +57,16 @@ const kinds = KIND_NAMES.map((kind, i) =>
     payload: payloads[kind],
   }),
 )
+// A sidecar-to-sidecar envelope whose payload is raw DEFLATE of a Yjs update (contract §3.4).
+kinds.push(vector('update with the deflated flag (payload: raw DEFLATE of the kind update payload, 4 times)', {
+  kind: 'update',
+  flags: FLAGS.deflated,
+  docId: DOC,
+  senderId: SENDER,
+  messageId: 'c0'.repeat(16),
+  seq: 9,
+  payload: new Uint8Array(deflateRawSync(Buffer.concat(Array.from({ length: 4 }, () => payloads.update)), { level: 6 })),
+}))
 writeFileSync(new URL('envelopes.json', dir), `${JSON.stringify({ description: 'One envelope per kind: decode(hex) equals envelope (payload in hex), encode(envelope) equals hex, body is the e2e-col:v1: body of hex.', vectors: kinds }, null, 2)}\n`)
 
 const original: Envelope = {
@@ -101,7 +112,7 @@ const invalid = [
   { name: 'wrong magic', hex: `e2c1${good.slice(4)}`, code: 'PROTO_BAD_MAGIC' },
   { name: 'version 2', hex: `e2c002${good.slice(6)}`, code: 'PROTO_UNSUPPORTED_VERSION' },
   { name: 'kind 0x7f', hex: `e2c0017f${good.slice(8)}`, code: 'PROTO_UNKNOWN_KIND' },
-  { name: 'flag bit 0x04', hex: `e2c0010104${good.slice(10)}`, code: 'PROTO_UNKNOWN_FLAGS' },
+  { name: 'flag bit 0x08', hex: `e2c0010108${good.slice(10)}`, code: 'PROTO_UNKNOWN_FLAGS' },
   { name: 'last byte missing', hex: good.slice(0, -2), code: 'PROTO_TRUNCATED' },
   { name: 'one trailing byte', hex: `${good}00`, code: 'PROTO_TRAILING_BYTES' },
   { name: 'overlong seq 85 00', hex: `${head}85000000`, code: 'PROTO_NON_CANONICAL_VARINT' },

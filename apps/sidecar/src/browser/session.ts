@@ -6,7 +6,7 @@
  * never get here: ws closes those with 1009.
  * @see docs/contract.md §6.7
  */
-import { decodeEnvelope, encodeEnvelope, isProtocolError, type Envelope } from '@e2e-col/protocol'
+import { decodeEnvelope, encodeEnvelope, FLAGS, isProtocolError, type Envelope } from '@e2e-col/protocol'
 import type { WebSocket } from 'ws'
 import type { Metrics } from '../ops/metrics.ts'
 import type { TokenBucket } from '../send/token-bucket.ts'
@@ -95,6 +95,7 @@ export function createSession(o: SessionOptions): Session {
     const strike = { messageId: env.messageId, strike: true }
     if (env.docId !== o.docId) return session.refuse('SIDECAR_WRONG_DOCUMENT', 'the envelope is for another document than this connection', strike)
     if (!BROWSER_KINDS.has(env.kind)) return session.refuse('SIDECAR_KIND_NOT_ALLOWED', `browsers may not send ${env.kind} envelopes`, strike)
+    if ((env.flags & FLAGS.deflated) !== 0) return session.refuse('SIDECAR_FLAG_NOT_ALLOWED', 'the deflated flag is set only between sidecars', strike)
     if (senderId !== undefined && env.senderId !== senderId) return session.refuse('SIDECAR_SENDER_CHANGED', 'a connection keeps one sender id', strike)
     senderId = env.senderId
     o.onEnvelope(session, env, frame)

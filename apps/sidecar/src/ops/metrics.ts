@@ -17,6 +17,8 @@ export function createMetrics() {
     framesRefused: new Counter({ name: 'e2e_col_frames_refused_total', help: 'Browser frames answered with an error envelope, by code', labelNames: ['code'], registers: r }),
     bodiesSent: new Counter({ name: 'e2e_col_bodies_sent_total', help: 'Bodies sent to Signal, by packing mode', labelNames: ['mode'], registers: r }),
     batchFill: new Histogram({ name: 'e2e_col_batch_fill_ratio', help: 'Body bytes / body boundary of each sent body', buckets: [0.1, 0.25, 0.5, 0.75, 0.9, 1], registers: r }),
+    envelopesDeflated: new Counter({ name: 'e2e_col_envelopes_deflated_total', help: 'Envelopes whose payload was deflated for Signal', registers: r }),
+    deflateSavedBytes: new Counter({ name: 'e2e_col_deflate_saved_bytes_total', help: 'Frame bytes saved by deflating payloads for Signal', registers: r }),
     chunksSent: new Counter({ name: 'e2e_col_chunks_sent_total', help: 'Chunk bodies sent', registers: r }),
     chunksReceived: new Counter({ name: 'e2e_col_chunks_received_total', help: 'Chunk envelopes received', registers: r }),
     dedupHits: new Counter({ name: 'e2e_col_dedup_hits_total', help: 'Envelopes from Signal dropped as already seen (including own sync copies)', registers: r }),

@@ -1,4 +1,5 @@
-import { encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
+import { encodeEnvelope, FLAGS, type Envelope, type Kind } from '@e2e-col/protocol'
+import { deflateRawSync } from 'node:zlib'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { installNodeCodecs } from '../node-codecs.ts'
@@ -122,5 +123,31 @@ describe('packing and the receive path', () => {
     expect(delivered).toHaveLength(0)
     const reasons = (await metrics.receivedDropped.get()).values.map((v) => v.labels['reason'])
     expect(reasons).toEqual(expect.arrayContaining(['plain-text', 'invalid-body', 'unmapped-group', 'wrong-document', 'local-only-kind']))
+  })
+})
+
+const sharedText = (n: number): Uint8Array => new TextEncoder().encode('shared text that compresses well; '.repeat(Math.ceil(n / 34)).slice(0, n))
+const deflatedFrame = (env: Envelope, payload: Uint8Array): Uint8Array => encodeEnvelope({ ...env, flags: FLAGS.deflated, payload })
+
+describe('deflated envelopes on the receive path', () => {
+  it('inflates a chunked deflated envelope and delivers it plain, flag cleared', () => {
+    const env = { ...envelope(0), payload: sharedText(50_000) }
+    const frame = deflatedFrame(env, new Uint8Array(deflateRawSync(env.payload)))
+    const { ingest, delivered } = setup()
+    for (const b of bodiesFor([frame], 600)) ingest.handle(GROUP, b)
+    expect(delivered).toEqual([env])
+  })
+
+  it('drops a deflate bomb and a corrupt payload without delivering, and a later good copy still arrives', async () => {
+    const env = { ...envelope(0), payload: sharedText(2000) }
+    const { ingest, delivered, metrics } = setup()
+    const bomb = deflatedFrame(envelope(0), new Uint8Array(deflateRawSync(new Uint8Array(16 * 1024 * 1024))))
+    for (const b of bodiesFor([bomb], 2000)) ingest.handle(GROUP, b)
+    for (const b of bodiesFor([deflatedFrame(env, Uint8Array.of(9, 9, 9))], 2000)) ingest.handle(GROUP, b)
+    expect(delivered).toHaveLength(0)
+    const reasons = (await metrics.receivedDropped.get()).values.map((v) => v.labels['reason'])
+    expect(reasons).toEqual(expect.arrayContaining(['inflate-too-large', 'inflate-failed']))
+    for (const b of bodiesFor([deflatedFrame(env, new Uint8Array(deflateRawSync(env.payload)))], 2000)) ingest.handle(GROUP, b)
+    expect(delivered).toEqual([env])
   })
 })

@@ -11,6 +11,7 @@ import {
   type Envelope, type Eviction,
 } from '@e2e-col/protocol'
 import { BROWSER_KINDS } from '../browser/kinds.ts'
+import { inflateFrame, isDeflated } from './inflate-frame.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
 
@@ -69,7 +70,20 @@ export function createIngest(o: IngestOptions): Ingest {
     if (env.docId !== docId) return drop('wrong-document')
     if (env.kind === 'ack' || env.kind === 'error') return drop('local-only-kind')
     if (!BROWSER_KINDS.has(env.kind)) return drop('unexpected-kind')
-    if (dedup.seen(env.docId, env.senderId, env.messageId, o.now())) return void o.metrics.dedupHits.inc()
+    if (!isDeflated(env)) {
+      if (dedup.seen(env.docId, env.senderId, env.messageId, o.now())) return void o.metrics.dedupHits.inc()
+      return deliver(docId, frame, env)
+    }
+    // Checked before inflating (no work for a copy), recorded after (a corrupt copy does not
+    // shadow a good one).
+    if (dedup.has(env.docId, env.senderId, env.messageId, o.now())) return void o.metrics.dedupHits.inc()
+    const plain = inflateFrame(env, o.maxFrameBytes)
+    if (!plain.ok) return drop(plain.reason)
+    dedup.seen(env.docId, env.senderId, env.messageId, o.now())
+    deliver(docId, plain.frame, plain.envelope)
+  }
+
+  function deliver(docId: string, frame: Uint8Array, env: Envelope): void {
     o.metrics.envelopesOut.inc({ kind: env.kind })
     o.deliver(docId, frame, env)
   }

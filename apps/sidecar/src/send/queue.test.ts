@@ -1,9 +1,10 @@
-import { decodeBody, decodeEnvelope, encodeEnvelope, unpackBatch } from '@e2e-col/protocol'
+import { decodeBody, decodeEnvelope, encodeEnvelope, FLAGS, unpackBatch } from '@e2e-col/protocol'
 import { randomBytes, randomUUID } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createLogger } from '../ops/logger.ts'
 import { createMetrics } from '../ops/metrics.ts'
 import type { SignalBackend } from '../signal/backend.ts'
+import { deflateFrame } from './deflate-frame.ts'
 import { createSendQueue, type QueuedEnvelope } from './queue.ts'
 import { createTokenBucket } from './token-bucket.ts'
 
@@ -45,7 +46,7 @@ function idsIn(body: string): string[] {
   return env.kind === 'batch' ? unpackBatch(env).map((e) => e.messageId) : [env.messageId]
 }
 
-function setup(pace: { burst: number; minIntervalMs?: number }) {
+function setup(pace: { burst: number; minIntervalMs?: number; shrink?: (frame: Uint8Array) => Promise<Uint8Array> }) {
   const clock = manualClock()
   const bodies: string[] = []
   const backend = { sendGroupMessage: async (_group: string, body: string) => (bodies.push(body), { timestamp: bodies.length, results: [] }) }
@@ -57,6 +58,7 @@ function setup(pace: { burst: number; minIntervalMs?: number }) {
     maxQueueBytes: 1 << 20,
     bucket: createTokenBucket({ ratePerSecond: 1, burst: pace.burst, now: 0 }),
     ...(pace.minIntervalMs === undefined ? {} : { minIntervalMs: pace.minIntervalMs }),
+    ...(pace.shrink === undefined ? {} : { shrink: pace.shrink }),
     retry: { attempts: 3, baseMs: 10, maxMs: 100 },
     now: clock.now,
     sleep: clock.sleep,
@@ -116,6 +118,43 @@ describe('send queue pacing', () => {
     await clock.advance(0)
     expect(bodies.length).toBeGreaterThanOrEqual(3)
     expect(acked).toEqual([messageId])
+    queue.close()
+  })
+})
+
+const big = (acked: string[]): QueuedEnvelope => {
+  const messageId = randomBytes(16).toString('hex')
+  const payload = new TextEncoder().encode('a Yjs update that repeats itself; '.repeat(300))
+  const frame = encodeEnvelope({ kind: 'update', flags: 0, docId: DOC, senderId: SENDER, messageId, seq: 1, payload })
+  return { frame, messageId, owner: { ack: (id) => acked.push(id), reject: () => undefined } }
+}
+
+describe('send queue compression', () => {
+  it('sends the deflated frame of a large envelope in fewer bodies and acks it', async () => {
+    const plain = setup({ burst: 50 })
+    plain.queue.enqueue(big(plain.acked))
+    await plain.clock.advance(0)
+    const packed = setup({ burst: 50, shrink: (frame) => deflateFrame(frame, 2000) })
+    const env = big(packed.acked)
+    packed.queue.enqueue(env)
+    await vi.waitFor(() => expect(packed.acked).toEqual([env.messageId]))
+    expect(packed.bodies).toHaveLength(1)
+    expect(plain.bodies.length).toBeGreaterThan(5)
+    const sent = decodeEnvelope(decodeBody(packed.bodies[0] ?? ''))
+    expect(sent.flags & FLAGS.deflated).toBe(FLAGS.deflated)
+    expect(packed.queue.queuedBytes).toBe(0)
+    plain.queue.close()
+    packed.queue.close()
+  })
+
+  it('sends the frame as it is when compression throws, and shrinks each envelope once', async () => {
+    let calls = 0
+    const { bodies, acked, queue } = setup({ burst: 50, shrink: () => (calls++, Promise.reject(new Error('zlib broke'))) })
+    const env = big(acked)
+    queue.enqueue(env)
+    await vi.waitFor(() => expect(acked).toEqual([env.messageId]))
+    expect(bodies.length).toBeGreaterThan(5)
+    expect(calls).toBe(1)
     queue.close()
   })
 })

@@ -47,6 +47,11 @@ export interface SendQueueOptions {
    * resends, and the first send after a quiet spell.
    */
   minIntervalMs?: number
+  /**
+   * Makes a frame cheaper to send before it is packed (payload compression); called at most once
+   * per envelope, for the one at the front. Its result replaces the frame; a throw keeps the frame.
+   */
+  shrink?: (frame: Uint8Array) => Promise<Uint8Array>
   onAmbiguousFailure: () => void
   /**
    * Called with the message ids of the next send before its first body goes out (the replica
@@ -77,6 +82,8 @@ type Outcome = { kind: 'sent' } | { kind: 'ambiguous' } | { kind: 'rejected'; co
 
 export function createSendQueue(o: SendQueueOptions): SendQueue {
   const items: QueuedEnvelope[] = []
+  // Envelopes whose frame `shrink` has seen already.
+  const shrunk = new WeakSet<QueuedEnvelope>()
   let bytes = 0
   let running = false
   let lastBatchAt = -Infinity
@@ -158,6 +165,25 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
     return taken
   }
 
+  /** Runs `shrink` on the front envelope once; false when the queue closed meanwhile. */
+  async function shrinkFront(): Promise<boolean> {
+    const front = items[0]
+    if (o.shrink === undefined || front === undefined || shrunk.has(front)) return true
+    let frame = front.frame
+    try {
+      frame = await o.shrink(front.frame)
+    } catch (error) {
+      o.logger.warn({ err: error }, 'could not compress an envelope; sending it as it is')
+    }
+    if (closed) return false
+    const next = frame === front.frame ? front : { ...front, frame }
+    shrunk.add(next)
+    // Only the pump removes items, so the front is still the same envelope.
+    items[0] = next
+    bytes += frame.byteLength - front.frame.byteLength
+    return true
+  }
+
   async function pump(): Promise<void> {
     running = true
     try {
@@ -170,6 +196,7 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
           if (outcome.kind !== 'sent') o.logger.warn({ outcome: outcome.kind }, 'resend after a partial rate limit failed')
           continue
         }
+        if (!(await shrinkFront())) return
         // Wait for the pace first, then pack: envelopes that arrive during the wait ride along in
         // this send instead of waiting for the next token.
         const linger = lastBatchAt + (o.minIntervalMs ?? 0) - o.now()
