@@ -1,11 +1,12 @@
 /**
  * Hostile input from the daemon side: a third group member (account C) posts bodies that are not
- * ours, malformed, huge, of local-only kinds, for another document, and a flood of first chunks
- * that never complete. The sidecar drops and counts each, its reassembly stays within bounds, and
+ * ours, malformed, huge, of local-only kinds, for another document, deflated into a bomb or not
+ * DEFLATE at all, and a flood of first chunks that never complete. The sidecar drops and counts each, its reassembly stays within bounds, and
  * A's and C's real updates still reach B's browser, each once.
  */
-import { chunkFrame, encodeBody, encodeEnvelope } from '@e2e-col/protocol'
+import { chunkFrame, encodeBody, encodeEnvelope, FLAGS } from '@e2e-col/protocol'
 import { randomBytes, randomUUID } from 'node:crypto'
+import { deflateRawSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { decodeEnvelope, type Envelope } from '@e2e-col/protocol'
 import { A, B, C, envelopeOf, open, Probe, sidecar, sidecarEnv, toyWithThree, update, wsUrl } from './edge.ts'
@@ -50,6 +51,11 @@ describe('hostile bodies from the group', () => {
     await postAsC(encodeBody(encodeEnvelope(envelopeOf(docId, attacker, new Uint8Array(0), 'ack'))))
     await postAsC(encodeBody(encodeEnvelope(envelopeOf(docId, attacker, new TextEncoder().encode('{"code":"X","message":"y"}'), 'error'))))
     await postAsC(encodeBody(encodeEnvelope(envelopeOf(randomUUID(), attacker, update('other doc')))))
+    // Deflated envelopes: a bomb (16 MiB of zeros in ~16 KB, over the 2 MiB frame bound) and a
+    // payload that is not DEFLATE data.
+    const bomb = encodeEnvelope({ ...envelopeOf(docId, attacker, new Uint8Array(deflateRawSync(new Uint8Array(16 * 1024 * 1024)))), flags: FLAGS.deflated })
+    for (const chunk of chunkFrame(bomb, { maxBodyBytes: 2000 })) await postAsC(encodeBody(chunk))
+    await postAsC(encodeBody(encodeEnvelope({ ...envelopeOf(docId, attacker, Uint8Array.of(7, 7, 7)), flags: FLAGS.deflated })))
     // A flood of first chunks of 200 large messages that never complete.
     for (let i = 0; i < 200; i++) {
       const big = encodeEnvelope(envelopeOf(docId, attacker, randomBytes(16 * 1024), 'snapshot'))
@@ -80,6 +86,8 @@ describe('hostile bodies from the group', () => {
     expect(await metric(sb.url, 'e2e_col_received_dropped_total{reason="invalid-body"}')).toBe(3)
     expect(await metric(sb.url, 'e2e_col_received_dropped_total{reason="local-only-kind"}')).toBe(2)
     expect(await metric(sb.url, 'e2e_col_received_dropped_total{reason="wrong-document"}')).toBe(1)
+    expect(await metric(sb.url, 'e2e_col_received_dropped_total{reason="inflate-too-large"}')).toBe(1)
+    expect(await metric(sb.url, 'e2e_col_received_dropped_total{reason="inflate-failed"}')).toBe(1)
     expect(await metric(sb.url, 'e2e_col_reassembly_evictions_total')).toBeGreaterThanOrEqual(190)
     const heapGrowthMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20
     console.log(`daemon-side abuse: heap +${heapGrowthMb.toFixed(1)} MB over 200 never-completing chunked messages and a 2 MiB body`)
