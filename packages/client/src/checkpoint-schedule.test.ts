@@ -37,4 +37,21 @@ describe('CheckpointSchedule', () => {
     timers.advance(1000)
     expect(runs).toBe(0)
   })
+
+  test('a touch per keystroke does not set a timer per keystroke', () => {
+    const timers = manualTimers()
+    let armed = 0
+    const counting = { ...timers, setTimeout: (fn: () => void, ms: number) => ((armed += 1), timers.setTimeout(fn, ms)) }
+    const at: number[] = []
+    const schedule = new CheckpointSchedule(counting, 100, () => at.push(timers.now()))
+    for (let t = 0; t < 300; t += 1) {
+      for (let k = 0; k < 100; k++) schedule.touch() // 30,000 touches over 300 ms
+      timers.advance(1)
+    }
+    expect(at).toEqual([])
+    timers.advance(100)
+    expect(at).toEqual([399]) // delayMs after the last touch (at 299)
+    // One timer per delayMs of typing at most, not one per touch.
+    expect(armed).toBeLessThanOrEqual(5)
+  })
 })

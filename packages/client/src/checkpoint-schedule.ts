@@ -10,6 +10,7 @@ export class CheckpointSchedule {
   readonly #run: () => void
   #timer: unknown = undefined
   #firstDirtyAt: number | null = null
+  #lastTouchAt = 0
 
   constructor(timers: Timers, delayMs: number, run: () => void) {
     this.#timers = timers
@@ -17,17 +18,16 @@ export class CheckpointSchedule {
     this.#run = run
   }
 
-  /** Something changed. */
+  /**
+   * Something changed. Called for every transaction, so it only records the time: the one armed
+   * timer re-arms itself when it fires early (a debounce without a clearTimeout/setTimeout pair per
+   * keystroke).
+   */
   touch(): void {
     const now = this.#timers.now()
     this.#firstDirtyAt ??= now
-    this.#timers.clearTimeout(this.#timer)
-    const delay = Math.min(this.#delayMs, Math.max(0, this.#firstDirtyAt + 10 * this.#delayMs - now))
-    this.#timer = this.#timers.setTimeout(() => {
-      this.#timer = undefined
-      this.#firstDirtyAt = null
-      this.#run()
-    }, delay)
+    this.#lastTouchAt = now
+    if (this.#timer === undefined) this.#arm(now)
   }
 
   /** A checkpoint is being taken now by other means (page hide, close): drop the pending one. */
@@ -35,5 +35,25 @@ export class CheckpointSchedule {
     this.#timers.clearTimeout(this.#timer)
     this.#timer = undefined
     this.#firstDirtyAt = null
+  }
+
+  #dueAt(): number {
+    const first = this.#firstDirtyAt ?? this.#lastTouchAt
+    return Math.min(this.#lastTouchAt + this.#delayMs, first + 10 * this.#delayMs)
+  }
+
+  #arm(now: number): void {
+    this.#timer = this.#timers.setTimeout(() => this.#fire(), Math.max(0, this.#dueAt() - now))
+  }
+
+  #fire(): void {
+    this.#timer = undefined
+    const now = this.#timers.now()
+    if (now < this.#dueAt()) {
+      this.#arm(now)
+      return
+    }
+    this.#firstDirtyAt = null
+    this.#run()
   }
 }

@@ -32,6 +32,7 @@ import { SeqReservation } from './seq-reservation.ts'
 import { SyncResponder } from './sync-responder.ts'
 import { browserLifecycle } from './page-lifecycle.ts'
 import { readRemoteError } from './remote-error.ts'
+import { trackLocalChanges, type LocalChanges } from './local-changes.ts'
 import type { Awareness } from 'y-protocols/awareness'
 
 // Sequence numbers are reserved in blocks so ephemeral messages (never stored) cannot reuse one after a reload.
@@ -81,6 +82,7 @@ class Binding implements DocConnection {
   #lastAckAt: number | null = null
   #lastStatus: ClientStatus | undefined
   readonly #detach: (() => void)[] = []
+  readonly #localChanges: LocalChanges
 
   constructor(options: ConnectDocOptions, url: string, WebSocketImpl: WebSocketConstructor) {
     this.docId = options.docId
@@ -100,7 +102,10 @@ class Binding implements DocConnection {
         mergeLimit: options.mergeLimit ?? DEFAULT_MERGE_LIMIT,
         timers: this.#timers,
       },
-      (payload) => this.#enqueue('update', payload),
+      (payload) => {
+        this.#enqueue('update', payload)
+        this.#localChanges.sync()
+      },
     )
     const delays = options.syncResponseDelayMs ?? { min: 20, max: 300 }
     this.#responder = new SyncResponder(
@@ -120,16 +125,16 @@ class Binding implements DocConnection {
             remoteOrigin: REMOTE_ORIGIN,
           })
 
-    const onUpdate = (update: Uint8Array, origin: unknown): void => {
-      if (origin === LOAD_ORIGIN) return // RESCUE_ORIGIN falls through: it is local content
-      if (origin !== REMOTE_ORIGIN) {
-        this.#coalescer.push(update)
-        this.#emitStatus()
-      }
-      this.#scheduleCheckpoint()
-    }
-    this.#doc.on('update', onUpdate)
-    this.#detach.push(() => this.#doc.off('update', onUpdate))
+    this.#localChanges = trackLocalChanges({
+      doc: this.#doc,
+      coalescer: this.#coalescer,
+      remoteOrigin: REMOTE_ORIGIN,
+      loadOrigin: LOAD_ORIGIN,
+      active: () => !this.#closed,
+      onLocalChange: () => this.#emitStatus(),
+      onAnyChange: () => this.#scheduleCheckpoint(),
+    })
+    this.#detach.push(() => this.#localChanges.detach())
     this.#detach.push(
       this.#transport.on('open', () => this.#onOpen()),
       this.#transport.on('frame', (frame) => this.#onFrame(frame)),

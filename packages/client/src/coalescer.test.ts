@@ -1,7 +1,7 @@
 import * as Y from 'yjs'
 import { describe, expect, test } from 'vitest'
 import { manualTimers } from '../test/manual-timers.ts'
-import { chooseEncoding, Coalescer, type FlushEncoding } from './coalescer.ts'
+import { chooseEncoding, Coalescer, type CoalescerOptions, type FlushEncoding } from './coalescer.ts'
 
 function setup(mergeLimit = 256) {
   const doc = new Y.Doc()
@@ -98,6 +98,136 @@ describe('Coalescer', () => {
     expect(timers.pending()).toBe(0)
     coalescer.flush()
     expect(flushes).toHaveLength(2)
+  })
+})
+
+/** Like the client: records updates only while the coalescer wants them, counts the rest unencoded. */
+function lazySetup(mergeLimit: number, extra: Partial<CoalescerOptions> = {}) {
+  const doc = new Y.Doc()
+  const timers = manualTimers()
+  const flushes: { payload: Uint8Array; encoding: FlushEncoding; at: number }[] = []
+  const coalescer = new Coalescer(doc, { flushWindowMs: 100, mergeLimit, timers, ...extra }, (payload, encoding) =>
+    flushes.push({ payload, encoding, at: timers.now() }),
+  )
+  let encoded = 0
+  let unencoded = 0
+  doc.on('afterTransactionCleanup', () => {
+    if (coalescer.wantsUpdates) {
+      coalescer.push(Y.encodeStateAsUpdate(doc)) // stands in for the transaction's update
+      encoded += 1
+    } else {
+      coalescer.pushUnencoded()
+      unencoded += 1
+    }
+  })
+  return { doc, text: doc.getText('t'), timers, flushes, coalescer, counts: () => ({ encoded, unencoded }) }
+}
+
+function burstSetup() {
+  const doc = new Y.Doc()
+  const timers = manualTimers()
+  const at: number[] = []
+  const coalescer = new Coalescer(doc, { flushWindowMs: 250, mergeLimit: 1024, timers, burstMinChanges: 10, burstIdleMs: 20 }, () =>
+    at.push(timers.now()),
+  )
+  doc.on('update', (update: Uint8Array) => coalescer.push(update))
+  return { text: doc.getText('t'), timers, at, coalescer }
+}
+
+describe('Coalescer: unencoded changes (Yjs not asked to encode a burst)', () => {
+  test('wants encoded updates only up to the merge limit of each window', () => {
+    const { text, timers, coalescer, counts } = lazySetup(3)
+    text.insert(0, 'a') // flushed at once
+    expect(coalescer.wantsUpdates).toBe(true)
+    for (let i = 0; i < 10; i++) text.insert(1 + i, 'b')
+    expect(counts()).toEqual({ encoded: 4, unencoded: 7 })
+    expect(coalescer.pendingCount).toBe(10)
+    expect(coalescer.wantsUpdates).toBe(false)
+    timers.advance(100)
+    expect(coalescer.pendingCount).toBe(0)
+    expect(coalescer.wantsUpdates).toBe(true)
+  })
+
+  test('a window with unencoded changes is sent as a diff holding every change, deletions included', () => {
+    const { doc, text, timers, flushes } = lazySetup(2)
+    text.insert(0, 'hello world')
+    timers.advance(100)
+    text.delete(0, 1) // encoded, flushed at once (the window was quiet)
+    text.insert(0, 'J') // encoded
+    text.insert(1, 'j') // encoded
+    text.delete(1, 1) // unencoded (a third change with mergeLimit 2)
+    text.delete(5, 6) // unencoded: deletions only the diff's delete set carries
+    text.insert(5, '!') // unencoded
+    timers.advance(100)
+    expect(flushes.map((f) => f.encoding)).toEqual(['single', 'single', 'diff'])
+    expect(replay(flushes.map((f) => f.payload))).toBe('Jello!')
+    expect(replay(flushes.map((f) => f.payload))).toBe(text.toString())
+    // Same state and same deletions as the typing document.
+    const peer = new Y.Doc()
+    for (const f of flushes) Y.applyUpdate(peer, f.payload)
+    expect(Y.encodeStateVector(peer)).toEqual(Y.encodeStateVector(doc))
+    expect(Y.equalDeleteSets(Y.createDeleteSetFromStructStore(peer.store), Y.createDeleteSetFromStructStore(doc.store))).toBe(true)
+  })
+
+  test('a lone unencoded change (merge limit 0) is still sent, as a diff', () => {
+    const { text, flushes } = lazySetup(0)
+    text.insert(0, 'a')
+    expect(flushes.map((f) => f.encoding)).toEqual(['diff'])
+    expect(replay(flushes.map((f) => f.payload))).toBe('a')
+  })
+})
+
+describe('Coalescer: a burst that stops is flushed before its window ends', () => {
+
+  test('a burst is flushed burstIdleMs after its last change, not at the window end', () => {
+    const { text, timers, at } = burstSetup()
+    text.insert(0, 'a') // at once
+    timers.advance(5)
+    for (let i = 0; i < 50; i++) text.insert(1 + i, 'x')
+    timers.advance(39)
+    expect(at).toEqual([0])
+    timers.advance(1) // two idle checks (25, 45) saw no change
+    expect(at).toEqual([0, 45])
+    // The next change still waits for a full window after that flush.
+    text.insert(0, 'y')
+    timers.advance(249)
+    expect(at).toEqual([0, 45])
+    timers.advance(1)
+    expect(at).toEqual([0, 45, 295])
+  })
+
+  test('a burst that goes on is not cut early', () => {
+    const { text, timers, at } = burstSetup()
+    text.insert(0, 'a')
+    for (let t = 0; t < 240; t += 5) {
+      timers.advance(5)
+      for (let i = 0; i < 3; i++) text.insert(0, 'x')
+    }
+    timers.advance(10)
+    expect(at).toEqual([0, 250])
+  })
+
+  test('typing below burstMinChanges per window keeps the fixed window', () => {
+    const { text, timers, at } = burstSetup()
+    text.insert(0, 'a')
+    timers.advance(30)
+    for (let i = 0; i < 9; i++) text.insert(0, 'b') // 9 < 10 changes: not a burst
+    timers.advance(219)
+    expect(at).toEqual([0])
+    timers.advance(1)
+    expect(at).toEqual([0, 250])
+  })
+
+  test('flush() and dispose() drop the idle check', () => {
+    const { text, timers, at, coalescer } = burstSetup()
+    text.insert(0, 'a')
+    for (let i = 0; i < 20; i++) text.insert(0, 'x')
+    coalescer.flush()
+    expect(timers.pending()).toBe(0)
+    for (let i = 0; i < 20; i++) text.insert(0, 'x')
+    coalescer.dispose()
+    expect(timers.pending()).toBe(0)
+    expect(at).toHaveLength(2)
   })
 })
 

@@ -1,5 +1,6 @@
 /**
- * Coalesces local Yjs updates into at most one outgoing update per flush window.
+ * Coalesces local Yjs updates into at most one outgoing update per flush window (a burst that has
+ * stopped may leave early, see below).
  *
  * The first edit after a quiet period (no flush within the window) is flushed at once, so a single
  * keystroke travels without delay; edits that follow within the window wait for its end and leave
@@ -12,6 +13,20 @@
  * under a millisecond on that ~100k-character document but always carries the whole delete set
  * (1–8 KB there). So: up to `mergeLimit` (1,024: merging stays around 15 ms or less) pending
  * updates, compute both and send the smaller; beyond it, only the diff (merging 4,096 took ~95 ms).
+ *
+ * Beyond `mergeLimit` the per-transaction updates are useless (the flush diffs the document), so the
+ * caller can stop asking Yjs to encode them: {@link Coalescer.wantsUpdates} turns false and further
+ * changes are counted with {@link Coalescer.pushUnencoded}. Yjs encodes an update for every
+ * transaction while anyone listens to `update` (+46 % on the automerge-paper replay); during a burst
+ * (a paste, an import, a replay) only the first `mergeLimit` transactions of each window pay for it.
+ * The diff carries the document's whole delete set, so deletions made by unencoded transactions are
+ * never lost; what is not yet flushed lives in the document either way, so durability is unchanged.
+ *
+ * A burst that stops mid-window does not wait for the window's end: once a window holds at least
+ * `burstMinChanges` changes (far more than a person types in one window) and no change came for
+ * `burstIdleMs`, it is flushed at once. Typing at human speed never reaches that count, so it is
+ * coalesced exactly as before; a paste, an import or a replay reaches peers up to a window sooner.
+ * Two flushes are still at least `burstIdleMs` apart (at most 50 a second with the defaults).
  */
 import * as Y from 'yjs'
 
@@ -47,11 +62,20 @@ export const systemTimers: Timers = {
 
 /** Options of {@link Coalescer}. */
 export interface CoalescerOptions {
-  /** Minimum time between two flushes, ms. */
+  /** Minimum time between two flushes, ms (a stopped burst: `burstIdleMs`, see the module comment). */
   readonly flushWindowMs: number
   readonly mergeLimit: number
   readonly timers: Timers
+  /** A window with at least this many changes is a burst (default {@link DEFAULT_BURST_MIN_CHANGES}). */
+  readonly burstMinChanges?: number
+  /** A burst with no change for this long is flushed before its window ends, ms (default {@link DEFAULT_BURST_IDLE_MS}). */
+  readonly burstIdleMs?: number
 }
+
+/** Changes in one window from which it counts as a burst: 64 in 250 ms is 256 keystrokes a second. */
+export const DEFAULT_BURST_MIN_CHANGES = 64
+/** How long a burst must be quiet to be flushed early, ms. */
+export const DEFAULT_BURST_IDLE_MS = 20
 
 /** Buffers local updates of `doc` and hands one payload per window to `onFlush`. */
 export class Coalescer {
@@ -59,9 +83,16 @@ export class Coalescer {
   readonly #options: CoalescerOptions
   readonly #onFlush: (payload: Uint8Array, encoding: FlushEncoding) => void
   #pending: Uint8Array[] = []
+  /** Local changes since the last flush, encoded (in #pending) or not. */
+  #count = 0
+  /** #pending holds the update of every change since the last flush. */
+  #complete = true
   #svAtLastFlush: Uint8Array
   #lastFlushAt = Number.NEGATIVE_INFINITY
   #timer: unknown = undefined
+  #idleTimer: unknown = undefined
+  /** #count when the idle timer was armed or last fired. */
+  #countAtIdleCheck = 0
 
   constructor(doc: Y.Doc, options: CoalescerOptions, onFlush: (payload: Uint8Array, encoding: FlushEncoding) => void) {
     this.#doc = doc
@@ -72,7 +103,16 @@ export class Coalescer {
 
   /** Local updates waiting for the end of the window. */
   get pendingCount(): number {
-    return this.#pending.length
+    return this.#count
+  }
+
+  /**
+   * Whether the next change's encoded update would be used. False once this window holds
+   * `mergeLimit` changes: the flush will diff the document, so the caller may report further
+   * changes with {@link pushUnencoded} (and stop having Yjs encode them) until the next flush.
+   */
+  get wantsUpdates(): boolean {
+    return this.#count < this.#options.mergeLimit
   }
 
   /**
@@ -80,13 +120,34 @@ export class Coalescer {
    * so a later diff does not resend it. Only valid while nothing is pending.
    */
   rebase(): void {
-    if (this.#pending.length === 0) this.#svAtLastFlush = Y.encodeStateVector(this.#doc)
+    if (this.#count === 0) this.#svAtLastFlush = Y.encodeStateVector(this.#doc)
   }
 
   /** Adds one local update (already applied to the document). */
   push(update: Uint8Array): void {
-    this.#pending.push(update)
-    if (this.#timer !== undefined) return
+    if (this.#complete) this.#pending.push(update)
+    this.#count += 1
+    this.#schedule()
+  }
+
+  /**
+   * Adds one local change (already applied to the document) whose update was not encoded: the
+   * flush will send a state-vector diff, which contains it.
+   */
+  pushUnencoded(): void {
+    if (this.#complete) {
+      this.#complete = false
+      this.#pending = [] // no longer needed: the flush diffs
+    }
+    this.#count += 1
+    this.#schedule()
+  }
+
+  #schedule(): void {
+    if (this.#timer !== undefined) {
+      if (this.#idleTimer === undefined && this.#count >= (this.#options.burstMinChanges ?? DEFAULT_BURST_MIN_CHANGES)) this.#armIdle()
+      return
+    }
     const { timers, flushWindowMs } = this.#options
     const wait = this.#lastFlushAt + flushWindowMs - timers.now()
     if (wait <= 0) {
@@ -99,15 +160,24 @@ export class Coalescer {
     }, wait)
   }
 
+  /** Checks every `burstIdleMs` whether the burst went on; flushes once it has not. */
+  #armIdle(): void {
+    this.#countAtIdleCheck = this.#count
+    this.#idleTimer = this.#options.timers.setTimeout(() => {
+      this.#idleTimer = undefined
+      if (this.#count === this.#countAtIdleCheck) this.flush()
+      else this.#armIdle()
+    }, this.#options.burstIdleMs ?? DEFAULT_BURST_IDLE_MS)
+  }
+
   /** Flushes whatever is pending now (page hide, close). */
   flush(): void {
-    if (this.#timer !== undefined) {
-      this.#options.timers.clearTimeout(this.#timer)
-      this.#timer = undefined
-    }
-    if (this.#pending.length === 0) return
+    this.#clearTimers()
+    if (this.#count === 0) return
     const { payload, encoding } = this.#encode()
     this.#pending = []
+    this.#count = 0
+    this.#complete = true
     this.#svAtLastFlush = Y.encodeStateVector(this.#doc)
     this.#lastFlushAt = this.#options.timers.now()
     this.#onFlush(payload, encoding)
@@ -115,16 +185,23 @@ export class Coalescer {
 
   #encode(): { payload: Uint8Array; encoding: FlushEncoding } {
     const pending = this.#pending
-    if (pending.length === 1 && pending[0] !== undefined) return { payload: pending[0], encoding: 'single' }
+    if (this.#complete && pending.length === 1 && pending[0] !== undefined) return { payload: pending[0], encoding: 'single' }
     const diff = Y.encodeStateAsUpdate(this.#doc, this.#svAtLastFlush)
-    if (chooseEncoding(pending.length, this.#options.mergeLimit) === 'diff') return { payload: diff, encoding: 'diff' }
+    if (!this.#complete || chooseEncoding(pending.length, this.#options.mergeLimit) === 'diff') return { payload: diff, encoding: 'diff' }
     const merged = Y.mergeUpdates(pending)
     return merged.byteLength <= diff.byteLength ? { payload: merged, encoding: 'merge' } : { payload: diff, encoding: 'diff' }
   }
 
   /** Drops the timer (the pending updates stay in the document; the caller flushes first if needed). */
   dispose(): void {
-    if (this.#timer !== undefined) this.#options.timers.clearTimeout(this.#timer)
+    this.#clearTimers()
+  }
+
+  #clearTimers(): void {
+    const { timers } = this.#options
+    if (this.#timer !== undefined) timers.clearTimeout(this.#timer)
+    if (this.#idleTimer !== undefined) timers.clearTimeout(this.#idleTimer)
     this.#timer = undefined
+    this.#idleTimer = undefined
   }
 }

@@ -1,0 +1,75 @@
+/**
+ * Feeds a document's local changes to the {@link Coalescer} as cheaply as Yjs allows.
+ *
+ * Every change is seen in `afterTransactionCleanup`, which costs Yjs nothing. The `update` event
+ * makes Yjs encode every transaction, so it is listened to only while the coalescer can use the
+ * encoded updates ({@link Coalescer.wantsUpdates}); beyond that, local changes are counted unencoded
+ * and the flush diffs the document. Yjs emits `update` right after `afterTransactionCleanup`.
+ */
+import type * as Y from 'yjs'
+import type { Coalescer } from './coalescer.ts'
+
+/** Whether `transaction` changed the document: exactly when Yjs would emit an `update` for it. */
+export function hasChanges(transaction: Y.Transaction): boolean {
+  if (transaction.deleteSet.clients.size > 0) return true
+  for (const [client, clock] of transaction.afterState) if (transaction.beforeState.get(client) !== clock) return true
+  return false
+}
+
+export interface LocalChangesOptions {
+  readonly doc: Y.Doc
+  readonly coalescer: Coalescer
+  /** Transactions whose changes are not local edits: never sent (remote) or not changes at all (load). */
+  readonly remoteOrigin: unknown
+  readonly loadOrigin: unknown
+  /** Whether the binding still runs (a closed one stops listening). */
+  readonly active: () => boolean
+  /** After each local change was handed to the coalescer. */
+  readonly onLocalChange: () => void
+  /** After each change, local or remote (not load). */
+  readonly onAnyChange: () => void
+}
+
+export interface LocalChanges {
+  /** Re-checks whether encoded updates are wanted (call after every flush). */
+  sync(): void
+  detach(): void
+}
+
+export function trackLocalChanges(o: LocalChangesOptions): LocalChanges {
+  let listening = false
+  let counted: Y.Transaction | null = null // counted unencoded, so its `update` (if any) is skipped
+  const onUpdate = (update: Uint8Array, origin: unknown, _doc: Y.Doc, transaction: Y.Transaction): void => {
+    if (origin === o.loadOrigin || origin === o.remoteOrigin || transaction === counted) return
+    o.coalescer.push(update) // any other origin (rescued content included) is local
+    o.onLocalChange()
+    sync()
+  }
+  const sync = (): void => {
+    const want = o.active() && o.coalescer.wantsUpdates
+    if (want === listening) return
+    listening = want
+    if (want) o.doc.on('update', onUpdate)
+    else o.doc.off('update', onUpdate)
+  }
+  const onCleanup = (transaction: Y.Transaction): void => {
+    const origin = transaction.origin
+    if (origin === o.loadOrigin || !hasChanges(transaction)) return
+    if (origin !== o.remoteOrigin && !listening) {
+      counted = transaction
+      o.coalescer.pushUnencoded()
+      o.onLocalChange()
+    }
+    o.onAnyChange()
+  }
+  sync()
+  o.doc.on('afterTransactionCleanup', onCleanup)
+  return {
+    sync,
+    detach() {
+      o.doc.off('afterTransactionCleanup', onCleanup)
+      o.doc.off('update', onUpdate)
+      listening = false
+    },
+  }
+}
