@@ -204,7 +204,7 @@ export function printTypingSpeed(r: TypingSpeedResult): void {
   const rate = (r.e2e[0]?.keystrokes ?? 0) / Math.max(r.windowSeconds, 1)
   console.log(`\n## 2. Trace replay at typing speed (${TYPING_TRACE} keystrokes, ${TIMING_TRACE} timing: ${r.windowSeconds.toFixed(0)} s from mid-session, ${rate.toFixed(1)} keystrokes/s; default pacing ${PACING_DEFAULT.sendsPerSecond}/s burst ${PACING_DEFAULT.burst})\n`)
   console.log('| system | run | keystrokes | messages (e2e-col: Signal sends by A) | per minute of typing | per second of typing | sustained sends/s | p50 ms | p95 ms | p99 ms | max ms |')
-  console.log('|---|---|---|---|---|---|---|---|---|---|')
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|')
   for (const [i, run] of [...r.e2e, r.e2ePacingOff, ...r.yws].entries()) {
     const l = run.latencyMs
     console.log(`| ${run.system} | ${i + 1} | ${run.keystrokes} | ${run.messages} | ${run.messagesPerMinute.toFixed(1)} | ${run.messagesPerSecond.toFixed(2)} | ${run.sustainedSendsPerSecond?.toFixed(2) ?? '–'} | ${ms(l.p50)} | ${ms(l.p95)} | ${ms(l.p99)} | ${ms(l.max)} |`)
