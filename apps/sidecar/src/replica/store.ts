@@ -12,6 +12,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { StoreError } from '../errors.ts'
+import { lockDataFolder } from './folder-lock.ts'
 import { guarded } from './guarded.ts'
 import { createSentIdTable, type SentIdTable } from './sent-ids.ts'
 
@@ -46,15 +47,24 @@ CREATE INDEX IF NOT EXISTS sent_ids_at ON sent_ids (at);
 
 /**
  * Opens (creating when writable) the store in `dir`. The folder is created with mode 0700.
- * A read-only open never creates anything and needs an existing store.
- * @throws StoreError when the folder or database cannot be created, opened, checked or written.
+ * A writable open locks the folder until `close()` (one sidecar per data folder, folder-lock.ts).
+ * A read-only open never creates or locks anything and needs an existing store.
+ * @throws StoreError when the folder is locked by another sidecar, or the database cannot be
+ * created, opened, checked or written.
  */
 export function openReplicaStore(dir: string, options: { readonly?: boolean } = {}): ReplicaStore {
   const readonly = options.readonly === true
   const path = join(dir, STORE_FILE)
   if (!readonly) guarded(dir, 'create the data folder', () => mkdirSync(dir, { recursive: true, mode: 0o700 }))
-  const db = guarded(path, readonly ? 'open the store read-only' : 'open or create the store', () =>
-    new Database(path, { readonly, fileMustExist: readonly, timeout: 5000 }))
+  const lock = readonly ? undefined : lockDataFolder(dir)
+  let db: Database.Database
+  try {
+    db = guarded(path, readonly ? 'open the store read-only' : 'open or create the store', () =>
+      new Database(path, { readonly, fileMustExist: readonly, timeout: 5000 }))
+  } catch (error) {
+    lock?.release()
+    throw error
+  }
   try {
     guarded(path, 'check the store', () => {
       if (!readonly) {
@@ -72,6 +82,7 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
     })
   } catch (error) {
     db.close()
+    lock?.release()
     throw error
   }
 
@@ -108,6 +119,12 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
       const pageSize = db.pragma('page_size', { simple: true }) as number
       return pages * pageSize
     }),
-    close: () => db.close(),
+    close: () => {
+      try {
+        db.close()
+      } finally {
+        lock?.release()
+      }
+    },
   }
 }
