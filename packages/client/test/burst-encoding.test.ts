@@ -4,26 +4,11 @@
  * keeps every change, deletions included, in the durable outbox and at the peer.
  */
 import * as Y from 'yjs'
-import { afterEach, describe, expect, test } from 'vitest'
-import { createIndexedDbStorage, type DocConnection } from '../src/index.ts'
-import { client, DOC_ID, freshPrefix, textsBecome } from './client-harness.ts'
-import { startRelay, type Relay } from './sim-relay.ts'
+import { describe, expect, test } from 'vitest'
+import { createIndexedDbStorage } from '../src/index.ts'
+import { client, closingAfterEach, DOC_ID, freshPrefix, textsBecome } from './client-harness.ts'
 
-const cleanups: (() => Promise<void>)[] = []
-afterEach(async () => {
-  for (let c = cleanups.pop(); c !== undefined; c = cleanups.pop()) await c()
-})
-
-async function relay(): Promise<Relay> {
-  const r = await startRelay()
-  cleanups.push(() => r.close())
-  return r
-}
-
-function track<T extends { conn: DocConnection }>(c: T): T {
-  cleanups.push(() => c.conn.close())
-  return c
-}
+const { relay, track } = closingAfterEach()
 
 /**
  * Counts the `update` events Yjs emits on `doc`: it emits one exactly when it has encoded a

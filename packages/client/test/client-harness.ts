@@ -9,6 +9,8 @@ import {
   type DocConnection,
 } from '../src/index.ts'
 import type { WebSocketConstructor } from '@e2e-col/transport'
+import { afterEach } from 'vitest'
+import { startRelay, type Relay } from './sim-relay.ts'
 
 let counter = 0
 /** A storage namespace no other test uses (fake-indexeddb is shared by the whole worker). */
@@ -69,4 +71,26 @@ export function textsBecome(docs: readonly Y.Doc[], expected: () => string | und
     for (const d of docs) d.on('update', check)
     check()
   })
+}
+
+/**
+ * What a test opens, closed after it: call once at the top of a test file; `relay()` starts a
+ * simulated sidecar and `track()` a connection, both closed (last first) after each test.
+ */
+export function closingAfterEach(): { relay(): Promise<Relay>; track<T extends { conn: DocConnection }>(c: T): T } {
+  const cleanups: (() => Promise<void>)[] = []
+  afterEach(async () => {
+    for (let c = cleanups.pop(); c !== undefined; c = cleanups.pop()) await c()
+  })
+  return {
+    async relay() {
+      const r = await startRelay()
+      cleanups.push(() => r.close())
+      return r
+    },
+    track(c) {
+      cleanups.push(() => c.conn.close())
+      return c
+    },
+  }
 }

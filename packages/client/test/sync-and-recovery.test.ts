@@ -1,23 +1,9 @@
 import { encodeEnvelope } from '@e2e-col/protocol'
 import * as Y from 'yjs'
-import { afterEach, describe, expect, test } from 'vitest'
-import type { DocConnection } from '../src/index.ts'
-import { client, DOC_ID, freshPrefix, statusWhere, textsBecome } from './client-harness.ts'
-import { startRelay, type Relay } from './sim-relay.ts'
+import { describe, expect, test } from 'vitest'
+import { client, closingAfterEach, DOC_ID, freshPrefix, statusWhere, textsBecome } from './client-harness.ts'
 
-const cleanups: (() => Promise<void>)[] = []
-afterEach(async () => {
-  for (let c = cleanups.pop(); c !== undefined; c = cleanups.pop()) await c()
-})
-async function relay(): Promise<Relay> {
-  const r = await startRelay()
-  cleanups.push(() => r.close())
-  return r
-}
-function track<T extends { conn: DocConnection }>(c: T): T {
-  cleanups.push(() => c.conn.close())
-  return c
-}
+const { relay, track } = closingAfterEach()
 
 describe('sync and recovery', () => {
   test('on connect it sends a sync-request carrying its state vector', async () => {
