@@ -50,15 +50,19 @@ export async function checkDaemon(backend: SignalBackend, config: SidecarConfig)
     }
     throw new SidecarError('SIDECAR_GROUPS_MISSING', `listGroups failed (${reason(error)})`, { cause: error })
   }
-  const missing = config.documents.filter((doc) => {
-    const g = groups.find((x) => x.id === doc.groupId)
-    if (g === undefined || g.isMember === false) return true
+  const isMember = (groupId: string): boolean => {
+    const g = groups.find((x) => x.id === groupId)
+    if (g === undefined || g.isMember === false) return false
     const listed = (g.members ?? []).some((m) => (typeof m === 'string' ? m : m.number) === account)
-    return !(g.isMember === true || listed)
-  })
+    return g.isMember === true || listed
+  }
+  // Chat groups too: the sidecar reads them with this account, so it must be in them.
+  const missing = [
+    ...config.documents.filter((d) => !isMember(d.groupId)).map((d) => `document ${d.docId} (group ${d.groupId})`),
+    ...config.chats.bindings.filter((c) => !isMember(c.groupId)).map((c) => `chat ${c.chatId} (group ${c.groupId})`),
+  ]
   if (missing.length > 0) {
-    const names = missing.map((d) => `document ${d.docId} (group ${d.groupId})`).join(', ')
-    throw new SidecarError('SIDECAR_GROUPS_MISSING', `the account is not a member of: ${names}`)
+    throw new SidecarError('SIDECAR_GROUPS_MISSING', `the account is not a member of: ${missing.join(', ')}`)
   }
   return { version }
 }

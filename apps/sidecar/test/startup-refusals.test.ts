@@ -100,6 +100,18 @@ describe('startup refuses, with one line and a distinct exit code, before openin
     expect(r.stderr).not.toContain(A)
   })
 
+  it('exits 6 naming a mapped chat group the account is not a member of', async () => {
+    const toy = await createToySignal({ accounts: [A, B], groups: [{ name: 'ours', members: [A, B] }, { name: 'theirs', members: [B] }] })
+    onTestFinished(() => toy.close())
+    const [ours, theirs] = [toy.groups[0]?.id ?? '', toy.groups[1]?.id ?? '']
+    const docId = randomUUID()
+    const chatId = randomUUID()
+    const r = await run({ ...baseEnv(toy, A, docId), E2E_COL_DOCUMENTS: `${docId}=${ours}`, E2E_COL_CHATS: `${chatId}=${theirs}` })
+    expect(r.code).toBe(6)
+    expect(r.stderr).toContain(`chat ${chatId}`)
+    expect(r.stderr).not.toContain(docId)
+  })
+
   it('exits 7 when the events endpoint is not an event stream', async () => {
     const groupId = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
     const url = await daemonWithoutEvents(groupId)
