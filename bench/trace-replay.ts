@@ -220,6 +220,8 @@ export interface TraceReplayResult {
   readonly longBodies: { readonly bodyMaxBytes: number; readonly run: E2eRun } | null
   /** One run in child processes with payload compression off (E2E_COL_COMPRESS=0). */
   readonly uncompressed: E2eRun
+  /** Full mode: one run at the default pacing, timed, to check the times computed from the counts. */
+  readonly paced: E2eRun | null
   /** Median of sidecar A's sends over the counted runs. */
   readonly sendsAMedian: number
   /** Seconds those sends would take at the default pacing (1/s, burst 5), computed from the count. */
@@ -265,6 +267,7 @@ export async function benchTraceReplay({ quick }: TraceReplayOptions): Promise<T
   }
   const longBodies = quick ? null : { bodyMaxBytes: 60_000, run: await replayE2e(replay, { bodyMaxBytes: 60_000 }) }
   const uncompressed = await replayE2e(replay, { env: { E2E_COL_COMPRESS: '0' } })
+  const paced = quick ? null : await replayE2e(replay, { pacing: PACING_DEFAULT })
   const ratios = (f: (i: number) => number | null): Stat =>
     stat(result.local.map((_, i) => f(i)).filter((r): r is number => r !== null))
   const overLocal = (runs: E2eRun[]): Stat => ratios((i) => (runs[i]?.ms ?? 0) / (result.local[i] ?? 1))
@@ -292,6 +295,7 @@ export async function benchTraceReplay({ quick }: TraceReplayOptions): Promise<T
     e2eOneProcessOverYws: overYws(result.e2eOneProcess, result.ywsOneProcess),
     longBodies,
     uncompressed,
+    paced,
     sendsAMedian: sendsA,
     defaultPacingSeconds,
     capture,
@@ -323,6 +327,10 @@ export function printTraceReplay(r: TraceReplayResult): void {
   }
   const u = r.uncompressed
   console.log(`| e2e-col, child processes, compression off | ${u.ms.toFixed(0)} (1 run) | ${u.signalSends} (A: ${u.sendsA}) | ${u.signalBytes.toLocaleString('en')} | – |`)
+  if (r.paced !== null) {
+    const p = r.paced
+    console.log(`| e2e-col, child processes, default pacing (${PACING_DEFAULT.sendsPerSecond}/s, burst ${PACING_DEFAULT.burst}) | ${p.ms.toFixed(0)} (1 run; ≈ ${(pacedSeconds(p.sendsA) * 1000).toFixed(0)} computed from its sends) | ${p.signalSends} (A: ${p.sendsA}) | ${p.signalBytes.toLocaleString('en')} | – |`)
+  }
   if (e2e !== undefined) {
     const p = e2e.sendsAByPurpose
     console.log(`\nsidecar A's sends in the first counted run: ${p.edits} carrying edits, ${p.sync} carrying only the replica's sync traffic, ${p.other} other, ${p.resent} resent after an ambiguous send`)
