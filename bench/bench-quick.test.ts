@@ -31,7 +31,6 @@ describe.skipIf(missing.length > 0)('bench, quick mode, convergence only', () =>
     expect(Math.abs(wire.compressedLarge.sends - wire.measured.sends)).toBeLessThanOrEqual(wire.frames)
     expect(wire.measured.sends).toBeLessThan(wire.computed.sends)
     expect(r.uncompressed.sendsAByPurpose.edits).toBeGreaterThan(wire.measured.sends)
-    expect(e2e?.sendsA).toBe(wire.measured.sends + (e2e?.sendsAByPurpose.sync ?? 0) + (e2e?.sendsAByPurpose.other ?? 0) + (e2e?.sendsAByPurpose.resent ?? 0))
     expect(wire.computed.efficiency).toBeLessThan(0.75) // base64 alone
     expect(wire.measured.efficiency).toBeGreaterThan(0.75) // what compression buys
   })

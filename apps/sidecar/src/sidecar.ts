@@ -221,11 +221,14 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     docs.close(CLOSE.goingAway, 'sidecar shutting down')
     chats.close(CLOSE.goingAway, 'sidecar shutting down')
     for (const ws of wss.clients) ws.terminate()
-    await events.stop()
-    await backend.close()
-    server.closeAllConnections()
-    await closing
-    store.close()
+    try {
+      await events.stop()
+      await backend.close()
+      server.closeAllConnections()
+      await closing
+    } finally {
+      store.close() // releases the data folder's lock whatever failed above
+    }
   }
   function stop(): Promise<void> {
     return (closed ??= shutdown(fatalError === undefined ? 'requested' : 'store-failed'))

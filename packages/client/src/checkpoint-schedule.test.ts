@@ -28,6 +28,17 @@ describe('CheckpointSchedule', () => {
     expect(at).toHaveLength(2)
   })
 
+  test('a wall clock set back after a change does not postpone the checkpoint by as much', () => {
+    const timers = manualTimers()
+    let runs = 0
+    const schedule = new CheckpointSchedule(timers, 100, () => (runs += 1))
+    timers.advance(3_600_000)
+    schedule.touch()
+    timers.jump(-3_600_000) // NTP steps the clock back an hour
+    timers.advance(100)
+    expect(runs).toBe(1)
+  })
+
   test('cancel drops the pending checkpoint', () => {
     const timers = manualTimers()
     let runs = 0

@@ -49,7 +49,9 @@ export class CheckpointSchedule {
   #fire(): void {
     this.#timer = undefined
     const now = this.#timers.now()
-    if (now < this.#dueAt()) {
+    // A wall clock set back since the last touch (NTP, a resumed VM) would postpone the
+    // checkpoint for as long: take it now instead.
+    if (now >= this.#lastTouchAt && now < this.#dueAt()) {
       this.#arm(now)
       return
     }

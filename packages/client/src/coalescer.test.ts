@@ -21,6 +21,16 @@ function replay(payloads: Uint8Array[]): string {
 }
 
 describe('Coalescer', () => {
+  test('a wall clock set back does not hold an edit back longer than one window', () => {
+    const { text, timers, flushes } = setup()
+    timers.advance(3_600_000)
+    text.insert(0, 'a') // flushed at once
+    timers.jump(-3_600_000) // NTP steps the clock back an hour
+    text.insert(1, 'b')
+    timers.advance(100)
+    expect(replay(flushes.map((f) => f.payload))).toBe('ab')
+  })
+
   test('sends the first edit after a quiet period at once', () => {
     const { text, flushes } = setup()
     text.insert(0, 'a')

@@ -149,7 +149,8 @@ export class Coalescer {
       return
     }
     const { timers, flushWindowMs } = this.#options
-    const wait = this.#lastFlushAt + flushWindowMs - timers.now()
+    // Never longer than a window: a wall clock set back must not hold an edit back for as long.
+    const wait = Math.min(flushWindowMs, this.#lastFlushAt + flushWindowMs - timers.now())
     if (wait <= 0) {
       this.flush()
       return

@@ -62,12 +62,18 @@ export function trackLocalChanges(o: LocalChangesOptions): LocalChanges {
     }
     o.onAnyChange()
   }
+  // Emitted after every `update` of the batch: the counted transaction can be let go.
+  const release = (): void => {
+    counted = null
+  }
   sync()
   o.doc.on('afterTransactionCleanup', onCleanup)
+  o.doc.on('afterAllTransactions', release)
   return {
     sync,
     detach() {
       o.doc.off('afterTransactionCleanup', onCleanup)
+      o.doc.off('afterAllTransactions', release)
       o.doc.off('update', onUpdate)
       listening = false
     },

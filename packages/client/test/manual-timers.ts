@@ -1,7 +1,7 @@
 import type { Timers } from '../src/index.ts'
 
 /** A hand-driven clock for unit tests: time moves only through `advance`. */
-export function manualTimers(): Timers & { advance(ms: number): void; pending(): number } {
+export function manualTimers(): Timers & { advance(ms: number): void; pending(): number; jump(ms: number): void } {
   let now = 0
   let nextId = 1
   const timers = new Map<number, { at: number; fn: () => void }>()
@@ -28,6 +28,11 @@ export function manualTimers(): Timers & { advance(ms: number): void; pending():
       now = until
     },
     pending: () => timers.size,
+    /** Steps the wall clock (NTP, a resumed VM); pending timers still fire after their delay, as real ones do. */
+    jump(ms) {
+      now += ms
+      for (const timer of timers.values()) timer.at += ms
+    },
   }
 }
 

@@ -1,6 +1,7 @@
 import { decodeBody, decodeEnvelope, encodeEnvelope, FLAGS, unpackBatch } from '@e2e-col/protocol'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { describe, expect, it, vi } from 'vitest'
+import { SignalUnavailableError } from '../errors.ts'
 import { createLogger } from '../ops/logger.ts'
 import { createMetrics } from '../ops/metrics.ts'
 import type { SignalBackend } from '../signal/backend.ts'
@@ -155,6 +156,30 @@ describe('send queue compression', () => {
     await vi.waitFor(() => expect(acked).toEqual([env.messageId]))
     expect(bodies.length).toBeGreaterThan(5)
     expect(calls).toBe(1)
+    queue.close()
+  })
+})
+
+describe('send queue ambiguity', () => {
+  it('drops the queue after the last retry even when nobody listens for unsent envelopes', async () => {
+    const clock = manualClock()
+    let calls = 0
+    const backend = { sendGroupMessage: async () => { calls += 1; throw new SignalUnavailableError('daemon down') } }
+    let ambiguous = 0
+    const queue = createSendQueue({
+      groupId: 'group', backend: backend as unknown as SignalBackend, maxBodyBytes: 2000, maxQueueBytes: 1 << 20,
+      bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
+      retry: { attempts: 3, baseMs: 10, maxMs: 100 }, now: clock.now, sleep: clock.sleep, rng: () => 0.5,
+      newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
+      onAmbiguousFailure: () => void (ambiguous += 1),
+      metrics: createMetrics(), logger: createLogger('silent'),
+    })
+    queue.enqueue(item([]))
+    queue.enqueue(item([]))
+    for (let i = 0; i < 20; i++) await clock.advance(100)
+    expect(ambiguous).toBe(1)
+    expect(calls).toBe(3)
+    expect(queue.queuedBytes).toBe(0)
     queue.close()
   })
 })

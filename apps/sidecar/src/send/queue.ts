@@ -232,7 +232,9 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
         } else {
           o.metrics.sendFailures.inc({ outcome: 'ambiguous' })
           o.logger.error({ groupQueued: items.length }, 'send outcome ambiguous after retries; closing the document sockets (1011)')
-          o.onUnsent?.(removeFront(items.length).map((t) => t.messageId))
+          // Removed whether or not anyone listens (an optional call would skip its argument).
+          const dropped = removeFront(items.length)
+          o.onUnsent?.(dropped.map((t) => t.messageId))
           o.onAmbiguousFailure()
         }
       }
