@@ -267,7 +267,7 @@ export async function benchTraceReplay({ quick }: TraceReplayOptions): Promise<T
   }
   const longBodies = quick ? null : { bodyMaxBytes: 60_000, run: await replayE2e(replay, { bodyMaxBytes: 60_000 }) }
   const uncompressed = await replayE2e(replay, { env: { E2E_COL_COMPRESS: '0' } })
-  const paced = quick ? null : await replayE2e(replay, { pacing: PACING_DEFAULT })
+  const pacedRun = quick ? null : await replayE2e(replay, { pacing: PACING_DEFAULT })
   const ratios = (f: (i: number) => number | null): Stat =>
     stat(result.local.map((_, i) => f(i)).filter((r): r is number => r !== null))
   const overLocal = (runs: E2eRun[]): Stat => ratios((i) => (runs[i]?.ms ?? 0) / (result.local[i] ?? 1))
@@ -295,7 +295,7 @@ export async function benchTraceReplay({ quick }: TraceReplayOptions): Promise<T
     e2eOneProcessOverYws: overYws(result.e2eOneProcess, result.ywsOneProcess),
     longBodies,
     uncompressed,
-    paced,
+    paced: pacedRun,
     sendsAMedian: sendsA,
     defaultPacingSeconds,
     capture,
