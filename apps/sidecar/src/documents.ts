@@ -226,7 +226,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
     // A replay (after a 1011) reached the other local browsers when it first came: not again.
     const replay = o.markSent(doc.docId, env.senderId, env.messageId)
     if (!replay) for (const other of doc.sessions) if (other !== session) other.send(frame)
-    const queued = doc.queue.enqueue({ frame, messageId: env.messageId, owner: queueOwner })
+    const queued = doc.queue.enqueue({ frame, messageId: env.messageId, owner: queueOwner, source: session })
     if (!queued) {
       doc.inFlight.release([env.messageId])
       session.refuse('SIDECAR_QUEUE_FULL', 'the send queue of this document is full; retry later', { messageId: env.messageId, strike: false })

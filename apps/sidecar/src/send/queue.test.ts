@@ -183,3 +183,60 @@ describe('send queue ambiguity', () => {
     queue.close()
   })
 })
+
+function sourced(acked: string[], source: object): QueuedEnvelope {
+  return { ...item(acked), source }
+}
+
+describe('send queue fairness between sources', () => {
+  it('takes turns: a source with a hundred envelopes queued does not hold back another one', async () => {
+    const { clock, bodies, acked, queue } = setup({ burst: 1, minIntervalMs: 1000 })
+    const flooder = {}
+    const flood = Array.from({ length: 100 }, () => sourced(acked, flooder))
+    for (const f of flood) queue.enqueue(f)
+    const polite = sourced(acked, {})
+    queue.enqueue(polite)
+    await clock.advance(0)
+    expect(bodies).toHaveLength(1)
+    expect(idsIn(bodies[0] ?? '')).toContain(polite.messageId)
+    for (let i = 0; i < 20 && acked.length < 101; i++) await clock.advance(1000)
+    // Everything is sent once, and each source's envelopes keep their order.
+    const sent = bodies.flatMap(idsIn)
+    expect(sent).toHaveLength(101)
+    expect(sent.filter((id) => id !== polite.messageId)).toEqual(flood.map((f) => f.messageId))
+    queue.close()
+  })
+
+  it('never lets an envelope that arrives during a send into that send, nor acks it with it', async () => {
+    const clock = manualClock()
+    const sends: { body: string; release: () => void }[] = []
+    const backend = {
+      sendGroupMessage: (_group: string, body: string) =>
+        new Promise<{ timestamp: number; results: [] }>((resolve) => sends.push({ body, release: () => resolve({ timestamp: 1, results: [] }) })),
+    }
+    const acked: string[] = []
+    const queue = createSendQueue({
+      groupId: 'group', backend: backend as unknown as SignalBackend, maxBodyBytes: 2000, maxQueueBytes: 1 << 20,
+      bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
+      retry: { attempts: 3, baseMs: 10, maxMs: 100 }, now: clock.now, sleep: clock.sleep, rng: () => 0.5,
+      newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
+      onAmbiguousFailure: () => undefined, metrics: createMetrics(), logger: createLogger('silent'),
+    })
+    const flooder = {}
+    const first = [sourced(acked, flooder), sourced(acked, flooder), sourced(acked, flooder)]
+    for (const f of first) queue.enqueue(f)
+    await clock.advance(0)
+    expect(sends).toHaveLength(1)
+    // A newcomer's tag is lower than the flood's later ones, but the send in flight is pinned.
+    const late = sourced(acked, {})
+    queue.enqueue(late)
+    sends[0]?.release()
+    await clock.advance(0)
+    expect(acked).toEqual(idsIn(sends[0]?.body ?? ''))
+    expect(acked).not.toContain(late.messageId)
+    sends[1]?.release()
+    await clock.advance(0)
+    expect(new Set(acked)).toEqual(new Set([...first.map((f) => f.messageId), late.messageId]))
+    queue.close()
+  })
+})

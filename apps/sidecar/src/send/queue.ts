@@ -26,6 +26,11 @@ export interface QueuedEnvelope {
   readonly frame: Uint8Array
   readonly messageId: string
   readonly owner: SendOwner
+  /**
+   * Who submitted it (a browser connection, the replica): the queue takes turns between sources,
+   * so one that floods does not hold back the others. Envelopes without a source share one.
+   */
+  readonly source?: object
 }
 
 export interface SendQueueOptions {
@@ -84,6 +89,17 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
   const items: QueuedEnvelope[] = []
   // Envelopes whose frame `shrink` has seen already.
   const shrunk = new WeakSet<QueuedEnvelope>()
+  // Fair queuing by start tags: an envelope's tag is one past the later of the last tag sent and
+  // its source's previous tag, and `items` stays sorted by tag (stable). A source with many queued
+  // envelopes thus takes one turn per round while each other source also gets one; each source's
+  // own envelopes keep their order.
+  const tags = new WeakMap<QueuedEnvelope, number>()
+  const lastTagOf = new WeakMap<object, number>()
+  const sharedSource = {}
+  let servedTag = 0
+  // Leading envelopes a new one may not pass: the front once the pump has started on it (it may be
+  // compressed, packed and in flight), then the whole send until it is removed.
+  let pinned = 0
   let bytes = 0
   let running = false
   let lastBatchAt = -Infinity
@@ -161,13 +177,29 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
 
   function removeFront(n: number): QueuedEnvelope[] {
     const taken = items.splice(0, n)
-    for (const t of taken) bytes -= t.frame.byteLength
+    for (const t of taken) {
+      bytes -= t.frame.byteLength
+      servedTag = Math.max(servedTag, tags.get(t) ?? 0)
+    }
+    pinned = 0
     return taken
+  }
+
+  /** Inserts after every envelope whose tag is not greater (usually at the end). */
+  function insertFairly(item: QueuedEnvelope): void {
+    const source = item.source ?? sharedSource
+    const tag = Math.max(servedTag, lastTagOf.get(source) ?? 0) + 1
+    lastTagOf.set(source, tag)
+    tags.set(item, tag)
+    let at = items.length
+    while (at > pinned && (tags.get(items[at - 1] as QueuedEnvelope) ?? 0) > tag) at -= 1
+    items.splice(at, 0, item)
   }
 
   /** Runs `shrink` on the front envelope once; false when the queue closed meanwhile. */
   async function shrinkFront(): Promise<boolean> {
     const front = items[0]
+    if (front !== undefined) pinned = Math.max(pinned, 1)
     if (o.shrink === undefined || front === undefined || shrunk.has(front)) return true
     let frame = front.frame
     try {
@@ -178,7 +210,8 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
     if (closed) return false
     const next = frame === front.frame ? front : { ...front, frame }
     shrunk.add(next)
-    // Only the pump removes items, so the front is still the same envelope.
+    tags.set(next, tags.get(front) ?? 0)
+    // Only the pump removes items and nothing passes a pinned front, so it is still the same one.
     items[0] = next
     bytes += frame.byteLength - front.frame.byteLength
     return true
@@ -207,6 +240,7 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
         if (!(await takeToken())) return
         lastBatchAt = o.now()
         const packed = packNext(items.map((i) => i.frame), o.maxBodyBytes, o.newBatchHeader)
+        pinned = packed.taken
         o.beforeSend?.(items.slice(0, packed.taken).map((i) => i.messageId))
         let outcome: Outcome = { kind: 'sent' }
         let tokenHeld = true
@@ -247,7 +281,7 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
   return {
     enqueue(item) {
       if (closed || bytes + item.frame.byteLength > o.maxQueueBytes) return false
-      items.push(item)
+      insertFairly(item)
       bytes += item.frame.byteLength
       if (!running) void pump().catch((error: unknown) => o.logger.error({ err: error }, 'send queue stopped'))
       return true
