@@ -5,8 +5,7 @@
  * Pacing is off, so the times are the pipe's own cost; the sends are what Signal would carry, and
  * the time they take at the default pacing is computed from the count. Each curve gets a fit.
  */
-import * as Y from 'yjs'
-import { PACING_DEFAULT, PACING_OFF, startBenchStack, untilDoc, untilSaved, type BenchClient, type BenchStack } from './stack.ts'
+import { PACING_DEFAULT, PACING_OFF, connectPair, startBenchStack, untilDoc, untilSaved, type BenchPair, type BenchStack } from './stack.ts'
 import { fit, range, stat, type Fit, type Stat } from './stats.ts'
 import { ConvergenceError, REPLAY_TRACE } from './trace-replay.ts'
 import { loadTrace } from './traces.ts'
@@ -28,23 +27,8 @@ const DOCUMENT_COUNTS = [1, 10, 100]
 /** The client's default flush window is 250 ms. */
 const QUIET_MS = 300
 
-interface Pair {
-  readonly a: BenchClient
-  readonly docA: Y.Doc
-  readonly docB: Y.Doc
-}
-
-async function pair(stack: BenchStack, docId: string): Promise<Pair> {
-  const docA = new Y.Doc()
-  const docB = new Y.Doc()
-  const a = await stack.connect('a', docId, docA)
-  await stack.connect('b', docId, docB)
-  await untilSaved(a.connection)
-  return { a, docA, docB }
-}
-
 /** One edit of `bytes` characters in each pair at once; ms until every B has all of it, and A's sends. */
-async function editAll(stack: BenchStack, pairs: readonly Pair[], bytes: number): Promise<{ ms: number; sends: number }> {
+async function editAll(stack: BenchStack, pairs: readonly BenchPair[], bytes: number): Promise<{ ms: number; sends: number }> {
   // A quiet period longer than the client's flush window: each edit is sent at once, not coalesced.
   await new Promise((resolve) => setTimeout(resolve, QUIET_MS))
   const before = stack.signalSends().byA
@@ -84,8 +68,8 @@ export async function benchCostCurves({ quick }: { quick: boolean }): Promise<Co
   const runs = quick ? 1 : 3
   const stack = await startBenchStack({ pacing: PACING_OFF, documents: Math.max(...DOCUMENT_COUNTS) })
   try {
-    const pairs: Pair[] = []
-    for (const docId of stack.docIds) pairs.push(await pair(stack, docId))
+    const pairs: BenchPair[] = []
+    for (const docId of stack.docIds) pairs.push(await connectPair(stack, docId))
     const first = pairs.slice(0, 1)
     await editAll(stack, first, 1024) // warm-up
     const sizes: CurvePoint[] = []

@@ -11,7 +11,7 @@ import { connectDoc, createMemoryStorage, type ConnectDocOptions, type DocConnec
 import type { WebSocketConstructor } from '@e2e-col/transport'
 import { loadConfig, startSidecar, type RunningSidecar } from '@e2e-col/sidecar'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
-import type * as Y from 'yjs'
+import * as Y from 'yjs'
 import { countSends, type SendCounts } from './send-counts.ts'
 import { countingWebSocket, WireCounter } from './wire-counter.ts'
 
@@ -201,4 +201,20 @@ export function untilSaved(connection: DocConnection): Promise<void> {
       resolve()
     })
   })
+}
+
+/** Clients A and B on one document, A's startup sync acknowledged: where every e2e-col run starts. */
+export interface BenchPair {
+  readonly a: BenchClient
+  readonly docA: Y.Doc
+  readonly docB: Y.Doc
+}
+
+export async function connectPair(stack: Pick<BenchStack, 'connect'>, docId: string): Promise<BenchPair> {
+  const docA = new Y.Doc()
+  const docB = new Y.Doc()
+  const a = await stack.connect('a', docId, docA)
+  await stack.connect('b', docId, docB)
+  await untilSaved(a.connection)
+  return { a, docA, docB }
 }

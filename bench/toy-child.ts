@@ -1,39 +1,28 @@
 /**
  * The toy signal-cli daemon in its own process (section 1's five-process topology), driven over
  * IPC through BenchChild: `start` (options) → `started` (url); `sends` → `sends` (SendCounts);
- * `stop`. Sends are counted here so only four numbers cross the process boundary.
+ * `stop`. Sends are counted here so only counts cross the process boundary.
  */
 import { createToySignal, type ToySignal, type ToySignalOptions } from '@e2e-col/toy-signal'
 import { countSends } from './send-counts.ts'
+import { serveBenchRequests } from './child-serve.ts'
 
 type Request = { type: 'start'; options: ToySignalOptions; accountA: string } | { type: 'sends' } | { type: 'stop' }
 
 let toy: ToySignal | undefined
 let accountA = ''
-const reply = (message: object): void => {
-  process.send?.(message)
-}
-
-// The bench is gone (finished or crashed): nothing is left to serve.
-process.on('disconnect', () => process.exit(0))
-
-process.on('message', (raw: unknown) => {
-  const request = raw as Request
-  void (async () => {
-    switch (request.type) {
-      case 'start':
-        toy = await createToySignal(request.options)
-        accountA = request.accountA
-        reply({ type: 'started', url: toy.url })
-        break
-      case 'sends':
-        reply({ type: 'sends', ...countSends(toy?.sends() ?? [], accountA) })
-        break
-      case 'stop':
-        await toy?.close()
-        process.exit(0)
-    }
-  })().catch((error: unknown) => {
-    reply({ type: 'failed', message: String(error) })
-  })
+serveBenchRequests<Request>(async (request, reply) => {
+  switch (request.type) {
+    case 'start':
+      toy = await createToySignal(request.options)
+      accountA = request.accountA
+      reply({ type: 'started', url: toy.url })
+      break
+    case 'sends':
+      reply({ type: 'sends', ...countSends(toy?.sends() ?? [], accountA) })
+      break
+    case 'stop':
+      await toy?.close()
+      process.exit(0)
+  }
 })

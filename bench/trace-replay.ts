@@ -11,7 +11,7 @@
 import { decodeEnvelope } from '@e2e-col/protocol'
 import * as Y from 'yjs'
 import { startProcessStack, type ReplayStack } from './process-stack.ts'
-import { PACING_DEFAULT, PACING_OFF, startBenchStack, untilDoc, untilSaved, type Pacing } from './stack.ts'
+import { connectPair, PACING_DEFAULT, PACING_OFF, startBenchStack, untilDoc, untilSaved, type Pacing } from './stack.ts'
 import type { SendsByPurpose } from './send-counts.ts'
 import { collectGarbage, range, stat, type Stat } from './stats.ts'
 import { applyPatches, loadTrace, type SequentialTrace } from './traces.ts'
@@ -53,6 +53,18 @@ async function typeAll(doc: Y.Doc, replay: Replay): Promise<void> {
 
 function check(label: string, actual: string, expected: string): void {
   if (actual !== expected) throw new ConvergenceError(`${label}: the receiving document differs from the expected text (${actual.length} vs ${expected.length} chars)`)
+}
+
+/** Types the replay into A and times it until B holds the expected text (checked). */
+async function timeReplay(label: string, docA: Y.Doc, docB: Y.Doc, replay: Replay): Promise<number> {
+  const textB = docB.getText('text')
+  const start = performance.now()
+  const converged = untilDoc(docB, () => textB.length === replay.expected.length && textB.toString() === replay.expected)
+  await typeAll(docA, replay)
+  await converged
+  const ms = performance.now() - start
+  check(label, textB.toString(), replay.expected)
+  return ms
 }
 
 /**
@@ -108,12 +120,7 @@ export async function replayE2e(
   collectGarbage()
   const stack = await startStack(options.topology ?? 'processes', options.pacing ?? PACING_OFF, options.bodyMaxBytes ?? 2000, options.env ?? {})
   try {
-    const docId = stack.docIds[0] ?? ''
-    const docA = new Y.Doc()
-    const docB = new Y.Doc()
-    const a = await stack.connect('a', docId, docA)
-    await stack.connect('b', docId, docB)
-    await untilSaved(a.connection)
+    const { a, docA, docB } = await connectPair(stack, stack.docIds[0] ?? '')
     const before = await stack.signalSends()
     const capture = options.capture
     if (capture !== undefined) {
@@ -125,13 +132,7 @@ export async function replayE2e(
       }
     }
     const framesBefore = a.wire.sentMessages
-    const textB = docB.getText('text')
-    const start = performance.now()
-    const converged = untilDoc(docB, () => textB.length === replay.expected.length && textB.toString() === replay.expected)
-    await typeAll(docA, replay)
-    await converged
-    const ms = performance.now() - start
-    check('e2e-col', textB.toString(), replay.expected)
+    const ms = await timeReplay('e2e-col', docA, docB, replay)
     await untilSaved(a.connection)
     a.wire.onSent = undefined
     const after = await stack.signalSends()
@@ -174,13 +175,7 @@ export async function replayYws(server: YwsServer, replay: Replay): Promise<YwsR
     const a = await server.connect(room, docA)
     const b = await server.connect(room, docB)
     const base = { a: { ...a.wire }, b: { ...b.wire } }
-    const textB = docB.getText('text')
-    const start = performance.now()
-    const converged = untilDoc(docB, () => textB.length === replay.expected.length && textB.toString() === replay.expected)
-    await typeAll(docA, replay)
-    await converged
-    const ms = performance.now() - start
-    check('y-websocket', textB.toString(), replay.expected)
+    const ms = await timeReplay('y-websocket', docA, docB, replay)
     const all = (w: typeof a.wire, b0: typeof base.a) =>
       w.sentMessages - b0.sentMessages + (w.receivedMessages - b0.receivedMessages)
     const allBytes = (w: typeof a.wire, b0: typeof base.a) => w.sentBytes - b0.sentBytes + (w.receivedBytes - b0.receivedBytes)

@@ -9,7 +9,7 @@
  * and the window taken from the middle of the session (its first minutes are slower than the rest).
  */
 import * as Y from 'yjs'
-import { ACCOUNTS, PACING_DEFAULT, PACING_OFF, startBenchStack, untilDoc, untilSaved, type Pacing } from './stack.ts'
+import { ACCOUNTS, connectPair, PACING_DEFAULT, PACING_OFF, startBenchStack, untilDoc, untilSaved, type Pacing } from './stack.ts'
 import { ms, percentiles, type Percentiles } from './stats.ts'
 import { applyPatches, deletedChars, loadTrace, type SequentialTrace, type TimedTrace } from './traces.ts'
 import { ConvergenceError } from './trace-replay.ts'
@@ -113,12 +113,7 @@ export async function typingE2e(
 ): Promise<TypingRun> {
   const stack = await startBenchStack({ pacing })
   try {
-    const docId = stack.docIds[0] ?? ''
-    const docA = new Y.Doc()
-    const docB = new Y.Doc()
-    const a = await stack.connect('a', docId, docA)
-    await stack.connect('b', docId, docB)
-    await untilSaved(a.connection)
+    const { a, docA, docB } = await connectPair(stack, stack.docIds[0] ?? '')
     // Let the startup sync traffic refill the bucket, as on a sidecar that has been idle.
     await sleep(settleMs)
     const before = stack.signalSends()
