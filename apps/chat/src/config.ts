@@ -4,7 +4,7 @@
  */
 import { hostname } from 'node:os'
 import { parseArgs } from 'node:util'
-import { E164 as E164_PATTERN, E164_MESSAGE, isLoopbackHost, signalCliAccount, signalCliUrl } from '@e2e-col/sidecar'
+import { E164 as E164_PATTERN, E164_MESSAGE, isLoopbackHost, signalCliAccount, signalCliUrl } from '@e2e-col/signal-cli'
 import { z } from 'zod'
 import { parseCommandTemplate, type AgentKind } from './agent/argv.ts'
 import { ChatError } from './errors.ts'

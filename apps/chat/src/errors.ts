@@ -48,18 +48,6 @@ export class ChatError extends Error {
   }
 }
 
-/** A JSON-RPC error answered by the daemon. `error.data` is deliberately not kept. */
-export class SignalRpcError extends ChatError {
-  readonly rpcCode: number
-  readonly method: string
-  constructor(method: string, rpcCode: number, message: string) {
-    super('CHAT_RPC', `signal-cli ${method} failed (${rpcCode}): ${message}`)
-    this.name = 'SignalRpcError'
-    this.rpcCode = rpcCode
-    this.method = method
-  }
-}
-
 /** Maps anything thrown to an exit code: ChatError by its code, everything else is internal (1). */
 export function exitCodeOf(err: unknown): ExitCode {
   if (err instanceof ChatError) return err.exitCode

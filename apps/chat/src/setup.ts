@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { probeResumeSupport } from './agent/resume-probe.ts'
-import { isLoopbackHost } from '@e2e-col/sidecar'
+import { isLoopbackHost } from '@e2e-col/signal-cli'
 import type { ChatConfig } from './config.ts'
 import { ChatError } from './errors.ts'
 import { chatGroupName } from './group-name.ts'

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { isAbsolute, join } from 'node:path'
 import { z } from 'zod'
 import { SidecarError } from './errors.ts'
-import { e164List, httpOrigin, isLoopbackHost, signalCliAccount, signalCliUrl } from './signal/settings.ts'
+import { e164List, httpOrigin, isLoopbackHost, signalCliAccount, signalCliUrl } from '@e2e-col/signal-cli'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/

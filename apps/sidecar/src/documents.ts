@@ -20,7 +20,7 @@ import { createInFlight, type InFlight } from './send/in-flight.ts'
 import { deflateFrame } from './send/deflate-frame.ts'
 import { createSendQueue, type SendOwner, type SendQueue } from './send/queue.ts'
 import { createTokenBucket } from './send/token-bucket.ts'
-import type { SignalBackend } from './signal/backend.ts'
+import type { SignalBackend } from '@e2e-col/signal-cli'
 
 export interface DocumentState {
   readonly docId: string

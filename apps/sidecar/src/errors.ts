@@ -3,8 +3,6 @@
  * the message text. Startup failures map one-to-one onto process exit codes ({@link exitCodeFor}).
  * @see docs/contract.md §4 and §6.7
  */
-import { maskNumbersIn } from './redact.ts'
-
 export type SidecarErrorCode =
   | 'CONFIG_INVALID'
   | 'SIDECAR_DAEMON_UNREACHABLE'
@@ -13,10 +11,6 @@ export type SidecarErrorCode =
   | 'SIDECAR_GROUPS_MISSING'
   | 'SIDECAR_EVENTS_FAILED'
   | 'SIDECAR_LISTEN_FAILED'
-  | 'SIDECAR_SIGNAL_UNAVAILABLE'
-  | 'SIDECAR_SIGNAL_BAD_RESPONSE'
-  | 'SIDECAR_SIGNAL_RPC_ERROR'
-  | 'SIDECAR_BROADCAST_RECOVERY_REQUIRED'
   | 'SIDECAR_STORE_FAILED'
 
 /** The sidecar's one error base class. */
@@ -26,44 +20,6 @@ export class SidecarError extends Error {
     super(message, options)
     this.name = 'SidecarError'
     this.code = code
-  }
-}
-
-/**
- * The daemon answered a JSON-RPC error. Only the numeric code and the message are kept: the
- * daemon's `error.data` can hold other people's phone numbers and is never stored or echoed.
- */
-export class SignalRpcError extends SidecarError {
-  readonly rpcCode: number
-  /** Pause asked by a rate-limit error (-5), read as one number out of `error.data`. */
-  readonly retryAfterSeconds: number | undefined
-  constructor(rpcCode: number, message: string, retryAfterSeconds?: number) {
-    super('SIDECAR_SIGNAL_RPC_ERROR', `signal-cli error ${rpcCode}: ${maskNumbersIn(message)}`)
-    this.name = 'SignalRpcError'
-    this.rpcCode = rpcCode
-    this.retryAfterSeconds = retryAfterSeconds
-  }
-}
-
-/** The daemon could not be reached or answered HTTP 5xx: the call may or may not have happened. */
-export class SignalUnavailableError extends SidecarError {
-  constructor(message: string, options?: ErrorOptions) {
-    super('SIDECAR_SIGNAL_UNAVAILABLE', message, options)
-    this.name = 'SignalUnavailableError'
-  }
-}
-
-/**
- * A backend asserts that transport history is at risk (messages may have been lost for good), so
- * the browsers of the named documents must resend a full snapshot (close code 4409).
- * The HTTP backend never raises it: an events stream that ends is reconnected, not lost history.
- */
-export class BroadcastRecoveryRequiredError extends SidecarError {
-  readonly groupIds: readonly string[]
-  constructor(groupIds: readonly string[], message: string) {
-    super('SIDECAR_BROADCAST_RECOVERY_REQUIRED', message)
-    this.name = 'BroadcastRecoveryRequiredError'
-    this.groupIds = groupIds
   }
 }
 

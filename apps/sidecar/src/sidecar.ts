@@ -6,6 +6,7 @@
  * @see docs/contract.md §4
  */
 import type { AddressInfo } from 'node:net'
+import { createHttpSignalBackend, runEventsLoop, type BroadcastRecoveryRequiredError, type SignalBackend, type SignalEventStream } from '@e2e-col/signal-cli'
 import type { WebSocket } from 'ws'
 import { createSession, CLOSE, type Session } from './browser/session.ts'
 import { createWsServer } from './browser/ws-server.ts'
@@ -13,7 +14,7 @@ import { createChatRelay } from './chat/chat-relay.ts'
 import { systemClock, type Clock } from './clock.ts'
 import type { SidecarConfig } from './config.ts'
 import { createDocuments } from './documents.ts'
-import { BroadcastRecoveryRequiredError, SidecarError, StoreError } from './errors.ts'
+import { SidecarError, StoreError } from './errors.ts'
 import { createOpsHandler } from './ops/health.ts'
 import { createLogger, type Logger } from './ops/logger.ts'
 import { createMetrics } from './ops/metrics.ts'
@@ -21,9 +22,6 @@ import { createIngest } from './receive/ingest.ts'
 import { loadReplica, type DocReplica } from './replica/replica.ts'
 import { openReplicaStore, type ReplicaStore } from './replica/store.ts'
 import { createTokenBucket } from './send/token-bucket.ts'
-import type { SignalBackend, SignalEventStream } from './signal/backend.ts'
-import { runEventsLoop } from './signal/events-stream.ts'
-import { createHttpSignalBackend } from './signal/http-backend.ts'
 import { checkDaemon } from './startup.ts'
 import { installNodeCodecs } from './node-codecs.ts'
 
@@ -176,7 +174,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
       logger.error({ err: error }, 'transport history at risk; asking browsers for snapshots (4409)')
       for (const doc of docs.values()) if (error.groupIds.includes(doc.groupId)) docs.closeSockets(doc, CLOSE.recoveryRequired, 'history at risk; send a full snapshot')
     },
-    metrics,
+    onReconnect: () => metrics.streamReconnects.inc(),
     logger,
   })
 

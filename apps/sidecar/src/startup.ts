@@ -4,10 +4,9 @@
  * group lists the account as a member. Each failure is one SidecarError with its own code (and so
  * its own exit code).
  */
-import { SidecarError, SignalRpcError } from './errors.ts'
+import { maskNumber, SignalRpcError, type SignalBackend } from '@e2e-col/signal-cli'
+import { SidecarError } from './errors.ts'
 import type { SidecarConfig } from './config.ts'
-import { maskNumber } from './redact.ts'
-import type { SignalBackend } from './signal/backend.ts'
 
 export interface DaemonFacts {
   version: string | undefined

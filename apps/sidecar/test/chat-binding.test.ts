@@ -4,7 +4,7 @@ import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { WebSocket } from 'ws'
-import { chatIdForGroup } from '../src/chat/chat-id.ts'
+import { chatIdForGroup } from '@e2e-col/signal-cli'
 import { baseEnv, connect, isAck, sidecar, type Client } from './harness.ts'
 
 const LOOP = '+33600000001'

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { BroadcastRecoveryRequiredError, loadConfig, startSidecar, type SignalBackend } from '../src/index.ts'
+import { BroadcastRecoveryRequiredError, createHttpSignalBackend, type SignalBackend } from '@e2e-col/signal-cli'
+import { loadConfig, startSidecar } from '../src/index.ts'
 import { createLogger } from '../src/ops/logger.ts'
-import { createHttpSignalBackend } from '../src/signal/http-backend.ts'
 import { A, baseEnv, connect, startToy } from './harness.ts'
 
 describe('history at risk', () => {

@@ -2,20 +2,18 @@
  * Fuzz targets at the sidecar's edges: the events-stream reader (random SSE bytes, split at every
  * position, must yield the same events as unsplit and never throw), the ingest of group bodies
  * (never throws, delivers only allowed kinds of the mapped document), JSON-RPC answers (only the
- * typed sidecar errors), and a browser WebSocket's frame handler (only typed refusals).
+ * daemon client's typed errors), and a browser WebSocket's frame handler (only typed refusals).
  */
 import { EventEmitter } from 'node:events'
 import { encodeBody, encodeEnvelope, type Envelope } from '@e2e-col/protocol'
 import fc from 'fast-check'
-import { SidecarError } from '@e2e-col/sidecar'
+import { parseResponse, readSignalEvents, SendResult, SignalCliError } from '@e2e-col/signal-cli'
 import { createSession } from '../../../apps/sidecar/src/browser/session.ts'
 import { BROWSER_KINDS } from '../../../apps/sidecar/src/browser/kinds.ts'
 import { createLogger } from '../../../apps/sidecar/src/ops/logger.ts'
 import { createMetrics } from '../../../apps/sidecar/src/ops/metrics.ts'
 import { createIngest } from '../../../apps/sidecar/src/receive/ingest.ts'
 import { createTokenBucket } from '../../../apps/sidecar/src/send/token-bucket.ts'
-import { SendResult, parseResponse } from '../../../apps/sidecar/src/signal/jsonrpc.ts'
-import { readSignalEvents } from '../../../apps/sidecar/src/signal/sse-reader.ts'
 import { bodyText, envelope, frameBytes, mutated } from './arbitraries.ts'
 import type { FuzzTarget } from './target.ts'
 
@@ -116,7 +114,7 @@ export const jsonRpcResponse: FuzzTarget<string> = {
     try {
       parseResponse(text, 7, SendResult)
     } catch (error) {
-      if (!(error instanceof SidecarError)) throw error
+      if (!(error instanceof SignalCliError)) throw error
     }
   },
 }

@@ -4,7 +4,7 @@
  * hash; zod checks every payload coming from a browser.
  */
 import { BODY_NAMESPACE, decodeBody, decodeEnvelope, encodeEnvelope, type Envelope } from '@e2e-col/protocol'
-import { chatIdForGroup } from '@e2e-col/sidecar'
+import { chatIdForGroup } from '@e2e-col/signal-cli'
 import { z } from 'zod'
 import { ChatError } from '../errors.ts'
 import type { ConsoleInput, ConsoleOutput } from './console-port.ts'

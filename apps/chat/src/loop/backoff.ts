@@ -1,4 +1,4 @@
-import { nextDelay } from '@e2e-col/sidecar'
+import { nextDelay } from '@e2e-col/signal-cli'
 
 /** The sidecar's jittered exponential backoff: uniform in [d/2, d] with d = min(base·2^attempt, max). */
 export function backoffDelay(attempt: number, options: { baseMs: number; maxMs: number; rng?: () => number }): number {

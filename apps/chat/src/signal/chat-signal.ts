@@ -1,18 +1,18 @@
 /**
- * {@link ChatSignal} on the sidecar's signal-cli HTTP backend. Only error translation lives here:
- * the daemon unreachable becomes `CHAT_DAEMON_UNAVAILABLE` (retried within the budget), an events
- * stream refused with HTTP 400 `CHAT_NOT_LINKED`, a JSON-RPC error {@link SignalRpcError}.
+ * {@link ChatSignal} on the signal-cli HTTP backend. Only error translation lives here: the
+ * daemon unreachable becomes `CHAT_DAEMON_UNAVAILABLE` (retried within the budget), an events
+ * stream refused with HTTP 400 `CHAT_NOT_LINKED`, a JSON-RPC error `CHAT_RPC` (its `cause` keeps
+ * the daemon's {@link SignalRpcError} with `rpcCode`).
  */
 import {
   createHttpSignalBackend,
-  SidecarError,
+  SignalCliError,
   SignalEventsRefusedError,
-  SignalRpcError as BackendRpcError,
-  SignalUnavailableError,
+  SignalRpcError,
   type FullSignalBackend,
   type GroupListing,
-} from '@e2e-col/sidecar'
-import { ChatError, SignalRpcError } from '../errors.ts'
+} from '@e2e-col/signal-cli'
+import { ChatError } from '../errors.ts'
 import type { ChatSignal, GroupMember, InboundMessage } from './port.ts'
 
 export interface ChatSignalOptions {
@@ -28,11 +28,11 @@ export interface ChatSignalOptions {
 function translate(method: string, err: unknown): unknown {
   if (err instanceof ChatError) return err
   if (err instanceof SignalEventsRefusedError && err.status === 400) return new ChatError('CHAT_NOT_LINKED', 'the daemon does not serve this account (events: HTTP 400)', { cause: err })
-  if (err instanceof BackendRpcError) return new SignalRpcError(method, err.rpcCode, err.message.replace(/^signal-cli error -?\d+: /, ''))
-  if (err instanceof SignalUnavailableError || (err instanceof SidecarError && err.code === 'SIDECAR_EVENTS_FAILED')) {
+  if (err instanceof SignalRpcError) return new ChatError('CHAT_RPC', `signal-cli ${method} failed (${err.rpcCode}): ${err.rpcMessage}`, { cause: err })
+  if (err instanceof SignalCliError && (err.code === 'SIDECAR_SIGNAL_UNAVAILABLE' || err.code === 'SIDECAR_EVENTS_FAILED')) {
     return new ChatError('CHAT_DAEMON_UNAVAILABLE', `signal-cli daemon unavailable (${err.message})`, { cause: err })
   }
-  if (err instanceof SidecarError) return new ChatError('CHAT_RPC', `signal-cli ${method}: ${err.message}`, { cause: err })
+  if (err instanceof SignalCliError) return new ChatError('CHAT_RPC', `signal-cli ${method}: ${err.message}`, { cause: err })
   if ((err as { name?: unknown }).name === 'AbortError') return err
   return new ChatError('CHAT_DAEMON_UNAVAILABLE', `signal-cli ${method} broke: ${(err as { code?: string }).code ?? 'network error'}`, { cause: err })
 }

@@ -1,11 +1,11 @@
 /**
  * The chat loop's port to a Signal daemon. {@link createChatSignal} implements it on the
- * sidecar's signal-cli HTTP backend (`@e2e-col/sidecar`), translating its errors into the
- * chat's, so there is one signal-cli client in the repository. Tests wrap it to inject faults.
+ * signal-cli HTTP backend (`@e2e-col/signal-cli`), translating its errors into the chat's, so
+ * there is one signal-cli client in the repository. Tests wrap it to inject faults.
  */
-import type { SignalMessage } from '@e2e-col/sidecar'
+import type { SignalMessage } from '@e2e-col/signal-cli'
 
-/** One text message in a group, as the sidecar's backend reads it off the events stream. */
+/** One text message in a group, as the daemon client reads it off the events stream. */
 export type InboundMessage = SignalMessage
 
 /** A group member as listGroups shows it; `number` is null for people who hide their number. */

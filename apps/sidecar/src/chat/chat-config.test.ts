@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../config.ts'
-import { chatIdForGroup } from './chat-id.ts'
+import { chatIdForGroup } from '@e2e-col/signal-cli'
 
 const DOC = '0190a6c8-1111-4222-8333-444455556666'
 const GROUP = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='

@@ -6,7 +6,7 @@
  * @see docs/contract.md §4.9
  */
 import { BODY_NAMESPACE } from '@e2e-col/protocol'
-import type { SignalMessage } from '../signal/backend.ts'
+import type { SignalMessage } from '@e2e-col/signal-cli'
 
 /** A `chat-*` payload as JSON, with its kind. */
 export type LiftedPayload =

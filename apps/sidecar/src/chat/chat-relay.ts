@@ -11,9 +11,7 @@ import { encodeBody, encodeEnvelope, type Envelope, type Kind } from '@e2e-col/p
 import type { WebSocket } from 'ws'
 import type { Session } from '../browser/session.ts'
 import type { Logger } from '../ops/logger.ts'
-import type { SignalMessage } from '../signal/backend.ts'
-import { isLoopbackHost } from '../signal/settings.ts'
-import { chatIdForGroup } from './chat-id.ts'
+import { chatIdForGroup, isLoopbackHost, type SignalMessage } from '@e2e-col/signal-cli'
 import { liftMessage } from './chat-lift.ts'
 
 export type ChatRole = 'browser' | 'loop'

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { SignalRpcError } from '../errors.ts'
+import { SignalRpcError } from '@e2e-col/signal-cli'
 import { createLogger } from './logger.ts'
 
 function capture() {

@@ -3,7 +3,7 @@
  * masked wherever they appear (fields named like numbers, and any E.164 text in messages).
  */
 import { pino, type Logger, type DestinationStream } from 'pino'
-import { maskNumbersIn } from '../redact.ts'
+import { maskNumbersIn } from '@e2e-col/signal-cli'
 
 export type { Logger }
 

@@ -8,11 +8,9 @@
  * @see docs/contract.md §4, §6.7
  */
 import { bodyByteLength } from '@e2e-col/protocol'
-import { SidecarError, SignalRpcError, SignalUnavailableError } from '../errors.ts'
+import { nextDelay, SignalCliError, SignalRpcError, SignalUnavailableError, type SignalBackend } from '@e2e-col/signal-cli'
 import type { Logger } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
-import { nextDelay } from '../signal/backoff.ts'
-import type { SignalBackend } from '../signal/backend.ts'
 import { packNext, type BatchHeader } from './packer.ts'
 import type { TokenBucket } from './token-bucket.ts'
 
@@ -160,9 +158,9 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
         }
         const transient = error instanceof SignalUnavailableError
           || (error instanceof SignalRpcError && TRANSIENT_RPC_CODES.has(error.rpcCode))
-          || (error instanceof SidecarError && error.code === 'SIDECAR_SIGNAL_BAD_RESPONSE')
+          || (error instanceof SignalCliError && error.code === 'SIDECAR_SIGNAL_BAD_RESPONSE')
         if (!transient) {
-          const e = error as SidecarError
+          const e = error as Error
           return { kind: 'rejected', code: 'SIDECAR_SEND_REJECTED', message: e.message, rpcCode: error instanceof SignalRpcError ? error.rpcCode : undefined }
         }
         o.logger.warn({ err: error, attempt }, 'send failed; will retry')

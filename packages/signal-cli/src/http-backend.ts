@@ -7,7 +7,7 @@
  */
 import { Client, Pool, request, type Dispatcher } from 'undici'
 import type { z } from 'zod'
-import { SidecarError, SignalRpcError, SignalUnavailableError } from '../errors.ts'
+import { SignalCliError, SignalEventsRefusedError, SignalRpcError, SignalUnavailableError } from './errors.ts'
 import type { FullSignalBackend, SignalEventStream } from './backend.ts'
 import { AccountList, CreatedGroup, encodeRequest, GroupListing, IgnoredResult, parseResponse, SendResult, VersionResult, type RpcId } from './jsonrpc.ts'
 import { readSignalEvents } from './sse-reader.ts'
@@ -38,7 +38,7 @@ async function readCapped(body: AsyncIterable<Uint8Array>): Promise<string> {
   let size = 0
   for await (const part of body) {
     size += part.byteLength
-    if (size > MAX_RPC_RESPONSE_BYTES) throw new SidecarError('SIDECAR_SIGNAL_BAD_RESPONSE', `signal-cli response larger than ${MAX_RPC_RESPONSE_BYTES} bytes`)
+    if (size > MAX_RPC_RESPONSE_BYTES) throw new SignalCliError('SIDECAR_SIGNAL_BAD_RESPONSE', `signal-cli response larger than ${MAX_RPC_RESPONSE_BYTES} bytes`)
     parts.push(part)
   }
   return Buffer.concat(parts).toString('utf8')
@@ -51,16 +51,6 @@ async function optional<T>(promise: Promise<T>): Promise<T | undefined> {
   } catch (error) {
     if (error instanceof SignalRpcError && error.rpcCode === METHOD_NOT_FOUND) return undefined
     throw error
-  }
-}
-
-/** The daemon refused the events stream; `status` 400 means it does not serve the account. */
-export class SignalEventsRefusedError extends SidecarError {
-  readonly status: number
-  constructor(status: number, message: string) {
-    super('SIDECAR_EVENTS_FAILED', message)
-    this.name = 'SignalEventsRefusedError'
-    this.status = status
   }
 }
 
@@ -94,13 +84,13 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
     }
     if (res.statusCode !== 200) {
       await res.body.dump()
-      throw new SidecarError('SIDECAR_SIGNAL_BAD_RESPONSE', `signal-cli ${method} answered HTTP ${res.statusCode}`)
+      throw new SignalCliError('SIDECAR_SIGNAL_BAD_RESPONSE', `signal-cli ${method} answered HTTP ${res.statusCode}`)
     }
     let text: string
     try {
       text = await readCapped(res.body)
     } catch (error) {
-      if (error instanceof SidecarError) throw error
+      if (error instanceof SignalCliError) throw error
       throw new SignalUnavailableError(`signal-cli ${method} answer cut: ${describe(error)}`, { cause: error })
     }
     return parseResponse(text, id, schema)

@@ -35,7 +35,7 @@ export interface SignalEventStream extends AsyncIterable<SignalEvent> {
 }
 
 export interface SignalBackend {
-  /** Resolves when the daemon says it is running. @throws SidecarError */
+  /** Resolves when the daemon says it is running. @throws SignalCliError */
   check(signal?: AbortSignal): Promise<void>
   /** The daemon's version, or `undefined` when it has no `version` method. */
   version(): Promise<string | undefined>
@@ -43,7 +43,7 @@ export interface SignalBackend {
   listAccounts(): Promise<string[] | undefined>
   /** The account's groups; with `groupId`, the daemon is asked for that one (callers still match by id). */
   listGroups(groupId?: string): Promise<GroupListing>
-  /** Sends one text body to a group. @throws SignalRpcError | SignalUnavailableError | SidecarError */
+  /** Sends one text body to a group. @throws SignalRpcError | SignalUnavailableError | SignalCliError */
   sendGroupMessage(groupId: string, message: string): Promise<SendResult>
   /**
    * Opens the events stream; resolves once it answered 200 `text/event-stream`. A backend that

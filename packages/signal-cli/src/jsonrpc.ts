@@ -6,7 +6,7 @@
  * @see docs/contract.md §2 (the daemon surface) and signal-cli-jsonrpc(5)
  */
 import { z } from 'zod'
-import { SidecarError, SignalRpcError } from '../errors.ts'
+import { SignalCliError, SignalRpcError } from './errors.ts'
 
 /** JSON-RPC id the sidecar sends: unique per backend. */
 export type RpcId = number
@@ -73,7 +73,7 @@ function retryAfterFrom(data: unknown): number | undefined {
 
 /**
  * Checks one HTTP response body against the request id and the expected result schema.
- * @throws SignalRpcError for a JSON-RPC error; SidecarError `SIDECAR_SIGNAL_BAD_RESPONSE` for
+ * @throws SignalRpcError for a JSON-RPC error; SignalCliError `SIDECAR_SIGNAL_BAD_RESPONSE` for
  *   anything that is not a well-formed answer to this request.
  */
 export function parseResponse<T>(text: string, id: RpcId, result: z.ZodType<T>): T {
@@ -81,18 +81,18 @@ export function parseResponse<T>(text: string, id: RpcId, result: z.ZodType<T>):
   try {
     json = JSON.parse(text)
   } catch {
-    throw new SidecarError('SIDECAR_SIGNAL_BAD_RESPONSE', 'signal-cli answered with invalid JSON')
+    throw new SignalCliError('SIDECAR_SIGNAL_BAD_RESPONSE', 'signal-cli answered with invalid JSON')
   }
   const r = RpcResponse.safeParse(json)
-  if (!r.success) throw new SidecarError('SIDECAR_SIGNAL_BAD_RESPONSE', 'signal-cli answered with something that is not a JSON-RPC 2.0 response')
+  if (!r.success) throw new SignalCliError('SIDECAR_SIGNAL_BAD_RESPONSE', 'signal-cli answered with something that is not a JSON-RPC 2.0 response')
   const res = r.data
   if (res.error !== undefined) {
-    if (res.id !== null && res.id !== id) throw new SidecarError('SIDECAR_SIGNAL_BAD_RESPONSE', 'signal-cli answered an error for another request id')
+    if (res.id !== null && res.id !== id) throw new SignalCliError('SIDECAR_SIGNAL_BAD_RESPONSE', 'signal-cli answered an error for another request id')
     const data = (json as { error?: { data?: unknown } }).error?.data
     throw new SignalRpcError(res.error.code, res.error.message, res.error.code === -5 ? retryAfterFrom(data) : undefined)
   }
-  if (res.id !== id) throw new SidecarError('SIDECAR_SIGNAL_BAD_RESPONSE', 'signal-cli answered for another request id')
+  if (res.id !== id) throw new SignalCliError('SIDECAR_SIGNAL_BAD_RESPONSE', 'signal-cli answered for another request id')
   const ok = result.safeParse(res.result)
-  if (!ok.success) throw new SidecarError('SIDECAR_SIGNAL_BAD_RESPONSE', `signal-cli result has an unexpected shape: ${z.prettifyError(ok.error).split('\n')[0] ?? ''}`)
+  if (!ok.success) throw new SignalCliError('SIDECAR_SIGNAL_BAD_RESPONSE', `signal-cli result has an unexpected shape: ${z.prettifyError(ok.error).split('\n')[0] ?? ''}`)
   return ok.data
 }

@@ -1,6 +1,6 @@
 import { MockAgent } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
-import { SidecarError, SignalRpcError, SignalUnavailableError } from '../errors.ts'
+import { SignalCliError, SignalRpcError, SignalUnavailableError } from './errors.ts'
 import { createHttpSignalBackend } from './http-backend.ts'
 
 const ORIGIN = 'http://127.0.0.1:8080'
@@ -53,8 +53,8 @@ describe('JSON-RPC send response checks', () => {
   it('refuses an answer whose id does not match the request', async () => {
     const b = backendAnswering((id) => ({ json: { jsonrpc: '2.0', id: Number(id) + 1, result: { timestamp: 1 } } }))
     const e = await rejection(b.sendGroupMessage(GROUP, 'x'))
-    expect(e).toBeInstanceOf(SidecarError)
-    expect((e as SidecarError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
+    expect(e).toBeInstanceOf(SignalCliError)
+    expect((e as SignalCliError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
   })
 
   it.each([
@@ -64,14 +64,14 @@ describe('JSON-RPC send response checks', () => {
     ['a string', { timestamp: '1721686852997' }],
   ])('refuses a result whose timestamp is %s', async (_name, result) => {
     const b = backendAnswering((id) => ({ json: { jsonrpc: '2.0', id, result } }))
-    expect(((await rejection(b.sendGroupMessage(GROUP, 'x'))) as SidecarError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
+    expect(((await rejection(b.sendGroupMessage(GROUP, 'x'))) as SignalCliError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
   })
 
   it('refuses an answer that is not JSON-RPC 2.0', async () => {
     const b = backendAnswering((id) => ({ json: { jsonrpc: '1.0', id, result: { timestamp: 1 } } }))
-    expect(((await rejection(b.sendGroupMessage(GROUP, 'x'))) as SidecarError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
+    expect(((await rejection(b.sendGroupMessage(GROUP, 'x'))) as SignalCliError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
     const c = backendAnswering(() => ({ text: 'not json' }))
-    expect(((await rejection(c.sendGroupMessage(GROUP, 'x'))) as SidecarError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
+    expect(((await rejection(c.sendGroupMessage(GROUP, 'x'))) as SignalCliError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
   })
 
   it('surfaces an id:null error as its code and message', async () => {
@@ -104,7 +104,7 @@ describe('JSON-RPC send response checks', () => {
     const b = backendAnswering(() => ({ status: 503, text: '' }))
     expect(await rejection(b.sendGroupMessage(GROUP, 'x'))).toBeInstanceOf(SignalUnavailableError)
     const c = backendAnswering(() => ({ status: 421, text: '' }))
-    expect(((await rejection(c.sendGroupMessage(GROUP, 'x'))) as SidecarError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
+    expect(((await rejection(c.sendGroupMessage(GROUP, 'x'))) as SignalCliError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
   })
 
   it('treats a daemon without `version` as "version unavailable", not a failure', async () => {
@@ -135,6 +135,6 @@ describe('JSON-RPC send response checks', () => {
 
   it('refuses an updateGroup answer without a group id', async () => {
     const b = backendAnswering((id) => ({ json: { jsonrpc: '2.0', id, result: { timestamp: 5 } } }))
-    expect(((await rejection(b.createGroup('g', []))) as SidecarError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
+    expect(((await rejection(b.createGroup('g', []))) as SignalCliError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
   })
 })

@@ -4,9 +4,7 @@
  * successful open). An ended stream is not lost history: the daemon keeps undelivered messages
  * for the next listener. Only a backend's explicit BroadcastRecoveryRequiredError says otherwise.
  */
-import { BroadcastRecoveryRequiredError } from '../errors.ts'
-import type { Logger } from '../ops/logger.ts'
-import type { Metrics } from '../ops/metrics.ts'
+import { BroadcastRecoveryRequiredError } from './errors.ts'
 import type { SignalBackend, SignalEvent, SignalEventStream } from './backend.ts'
 import { nextDelay, type BackoffPolicy } from './backoff.ts'
 
@@ -17,8 +15,16 @@ export interface EventsLoopOptions {
   sleep: (ms: number, signal: AbortSignal) => Promise<void>
   onEvent: (event: SignalEvent) => void
   onRecoveryRequired: (error: BroadcastRecoveryRequiredError) => void
-  metrics: Metrics
-  logger: Logger
+  /** Called before each reconnect attempt (the sidecar counts them). */
+  onReconnect: () => void
+  logger: EventsLogger
+}
+
+/** The two log calls the loop makes (a pino logger fits). */
+export interface EventsLogger {
+  info(message: string): void
+  warn(fields: object, message: string): void
+  warn(message: string): void
 }
 
 export interface EventsLoop {
@@ -51,7 +57,7 @@ export function runEventsLoop(first: SignalEventStream, firstAbort: AbortControl
       while (!stopped.signal.aborted) {
         await o.sleep(nextDelay(attempt++, o.policy, o.rng), stopped.signal)
         if (stopped.signal.aborted) return
-        o.metrics.streamReconnects.inc()
+        o.onReconnect()
         const abort = new AbortController()
         try {
           current = { stream: await o.backend.openEvents(abort.signal), abort }

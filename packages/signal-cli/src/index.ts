@@ -1,0 +1,19 @@
+/** `@e2e-col/signal-cli`: the client of a signal-cli daemon (HTTP JSON-RPC + SSE events). */
+export type { SignalBackend, SignalChatMethods, FullSignalBackend, SignalEvent, SignalEventStream, SignalMessage, SkipReason } from './backend.ts'
+export { createHttpSignalBackend, MAX_RPC_RESPONSE_BYTES, type HttpBackendOptions } from './http-backend.ts'
+export { GroupListing, parseResponse, SendResult } from './jsonrpc.ts'
+export { parseReceivePayload } from './receive-payload.ts'
+export { readSignalEvents } from './sse-reader.ts'
+export { runEventsLoop, type EventsLoop, type EventsLoopOptions, type EventsLogger } from './events-stream.ts'
+export { nextDelay, type BackoffPolicy } from './backoff.ts'
+export { E164, E164_MESSAGE, e164List, httpOrigin, isLoopbackHost, signalCliAccount, signalCliUrl } from './settings.ts'
+export { maskNumber, maskNumbersIn } from './redact.ts'
+export { chatIdForGroup } from './chat-id.ts'
+export {
+  BroadcastRecoveryRequiredError,
+  SignalCliError,
+  SignalEventsRefusedError,
+  SignalRpcError,
+  SignalUnavailableError,
+  type SignalCliErrorCode,
+} from './errors.ts'
