@@ -1,11 +1,12 @@
 /**
  * The hidden inputs (time, randomness, timers) in one injectable bundle, so the queue, the
- * pacing and the reconnect loop can be driven by tests.
+ * pacing, group sync and the reconnect loop can be driven by tests. Time and timers are the
+ * {@link Timers} of `@e2e-col/sync`, the same seam the browser client runs on.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
+import { systemTimers, type Timers } from '@e2e-col/sync'
 
-export interface Clock {
-  now: () => number
+export interface Clock extends Timers {
   rng: () => number
   /** Resolves after `ms`, or at once when `signal` aborts (never rejects). */
   sleep: (ms: number, signal: AbortSignal) => Promise<void>
@@ -15,7 +16,7 @@ export interface Clock {
 }
 
 export const systemClock: Clock = {
-  now: () => Date.now(),
+  ...systemTimers,
   rng: () => Math.random(),
   sleep: (ms, signal) =>
     new Promise((resolve) => {

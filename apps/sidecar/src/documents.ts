@@ -144,6 +144,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
         minDelayMs: config.replica.syncDelayMs.min,
         maxDelayMs: config.replica.syncDelayMs.max,
         random: clock.rng,
+        timers: clock,
         answer: (payload) => toGroup(doc, 'sync-response', payload),
         ask,
       }),

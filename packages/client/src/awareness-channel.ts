@@ -7,7 +7,7 @@
  */
 import { Awareness, applyAwarenessUpdate, encodeAwarenessUpdate, removeAwarenessStates } from 'y-protocols/awareness'
 import type * as Y from 'yjs'
-import type { Timers } from './coalescer.ts'
+import type { Timers } from '@e2e-col/sync'
 
 /** Options of {@link AwarenessChannel}. */
 export interface AwarenessChannelOptions {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { manualTimers } from '../test/manual-timers.ts'
+import { manualTimers } from '@e2e-col/sync/testing'
 import { CheckpointSchedule } from './checkpoint-schedule.ts'
 
 describe('CheckpointSchedule', () => {

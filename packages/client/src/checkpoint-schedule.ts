@@ -1,4 +1,4 @@
-import type { Timers } from './coalescer.ts'
+import type { Timers } from '@e2e-col/sync'
 
 /**
  * When to checkpoint the full document: `delayMs` after the last change (debounced), but never later

@@ -12,7 +12,8 @@ import { decodeEnvelope, encodeEnvelope, type Envelope } from '@e2e-col/protocol
 import { Emitter, WebSocketTransport, type WebSocketConstructor } from '@e2e-col/transport'
 import * as Y from 'yjs'
 import { CheckpointSchedule } from './checkpoint-schedule.ts'
-import { Coalescer, DEFAULT_MERGE_LIMIT, systemTimers, type Timers } from './coalescer.ts'
+import { systemTimers, SyncResponder, type Timers } from '@e2e-col/sync'
+import { Coalescer, DEFAULT_MERGE_LIMIT } from './coalescer.ts'
 import {
   LOAD_ORIGIN,
   REMOTE_ORIGIN,
@@ -29,7 +30,6 @@ import { AwarenessChannel } from './awareness-channel.ts'
 import { documentUrl } from './sidecar-url.ts'
 import type { ClientStorage, OutboxEntry, StorageCommit } from './storage.ts'
 import { SeqReservation } from './seq-reservation.ts'
-import { SyncResponder } from './sync-responder.ts'
 import { browserLifecycle } from './page-lifecycle.ts'
 import { readRemoteError } from './remote-error.ts'
 import { trackLocalChanges, type LocalChanges } from './local-changes.ts'

@@ -1,6 +1,6 @@
 import * as Y from 'yjs'
 import { describe, expect, test } from 'vitest'
-import { manualTimers } from '../test/manual-timers.ts'
+import { manualTimers } from '@e2e-col/sync/testing'
 import { chooseEncoding, Coalescer, type CoalescerOptions, type FlushEncoding } from './coalescer.ts'
 
 function setup(mergeLimit = 256) {

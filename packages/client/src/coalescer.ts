@@ -28,6 +28,7 @@
  * coalesced exactly as before; a paste, an import or a replay reaches peers up to a window sooner.
  * Two flushes are still at least `burstIdleMs` apart (at most 50 a second with the defaults).
  */
+import type { Timers } from '@e2e-col/sync'
 import * as Y from 'yjs'
 
 /** How a flush encoded its pending updates. */
@@ -44,20 +45,6 @@ export const DEFAULT_MERGE_LIMIT = 1024
  */
 export function chooseEncoding(pendingCount: number, mergeLimit: number = DEFAULT_MERGE_LIMIT): 'merge' | 'diff' {
   return pendingCount <= mergeLimit ? 'merge' : 'diff'
-}
-
-/** Timer functions, injectable for tests. */
-export interface Timers {
-  now(): number
-  setTimeout(fn: () => void, ms: number): unknown
-  clearTimeout(handle: unknown): void
-}
-
-/** The platform's timers. */
-export const systemTimers: Timers = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 }
 
 /** Options of {@link Coalescer}. */

@@ -2,7 +2,7 @@
 import type { TransportOptions, WebSocketConstructor } from '@e2e-col/transport'
 import type { Awareness } from 'y-protocols/awareness'
 import type * as Y from 'yjs'
-import type { Timers } from './coalescer.ts'
+import type { Timers } from '@e2e-col/sync'
 import type { ClientError } from './errors.ts'
 import type { PageLifecycle } from './page-lifecycle.ts'
 import type { ClientStorage } from './storage.ts'

@@ -9,7 +9,7 @@ export {
   type DocConnectionEvents,
 } from './connection.ts'
 export { browserLifecycle, type PageLifecycle } from './page-lifecycle.ts'
-export { chooseEncoding, Coalescer, DEFAULT_MERGE_LIMIT, type FlushEncoding, type Timers } from './coalescer.ts'
+export { chooseEncoding, Coalescer, DEFAULT_MERGE_LIMIT, type FlushEncoding } from './coalescer.ts'
 export { ClientError, type ClientErrorCode } from './errors.ts'
 export { createIndexedDbStorage, type IndexedDbStorageOptions } from './indexeddb-storage.ts'
 export { documentUrl } from './sidecar-url.ts'
@@ -21,4 +21,3 @@ export {
   type StorageCommit,
   type StoredDoc,
 } from './storage.ts'
-export { SyncResponder, type SyncResponderOptions, type SyncResponderStats } from './sync-responder.ts'

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest'
 import { client, freshPrefix, statusWhere, textsBecome } from './client-harness.ts'
-import { seededRandom } from './manual-timers.ts'
+import { seededRandom } from '@e2e-col/sync/testing'
 import { NO_FAULTS, startRelay } from './sim-relay.ts'
 
 const cleanups: (() => Promise<void>)[] = []

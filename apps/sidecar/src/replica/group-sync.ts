@@ -1,17 +1,19 @@
 /**
  * The replica answers the group's `sync-request`s for this machine, with the very rule the
- * clients follow (`SyncResponder` of `@e2e-col/client`): after a small random delay, only what the
+ * clients follow (`SyncResponder` of `@e2e-col/sync`): after a small random delay, only what the
  * asker lacks, suppressed when another member's answer already covered it, and asking back once
  * when the asker holds something the replica lacks.
  * @see docs/contract.md §8
  */
-import { SyncResponder, type Timers } from '@e2e-col/client'
+import { SyncResponder, type Timers } from '@e2e-col/sync'
 import type { DocReplica } from './replica.ts'
 
 export interface GroupSyncOptions {
   readonly minDelayMs: number
   readonly maxDelayMs: number
   readonly random: () => number
+  /** The sidecar's clock: the answer and ask-back delays run on it. */
+  readonly timers: Timers
   /** Sends a `sync-response` with this payload to the group. */
   readonly answer: (payload: Uint8Array) => void
   /** Sends the replica's own `sync-request` to the group. */
@@ -27,17 +29,11 @@ export interface GroupSync {
   dispose(): void
 }
 
-const timers: Timers = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout> | undefined),
-}
-
 // Requests waiting at once; beyond it the oldest is dropped (its asker asks again).
 const MAX_PENDING = 64
 
 export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): GroupSync {
-  const responder = new SyncResponder(replica.doc, { minDelayMs: o.minDelayMs, maxDelayMs: o.maxDelayMs, maxPending: MAX_PENDING, random: o.random, timers }, o.answer, o.ask)
+  const responder = new SyncResponder(replica.doc, { minDelayMs: o.minDelayMs, maxDelayMs: o.maxDelayMs, maxPending: MAX_PENDING, random: o.random, timers: o.timers }, o.answer, o.ask)
   return {
     onRequest(stateVector) {
       try {

@@ -16,7 +16,7 @@
  * delete set; a request that nobody else answered is always answered.
  */
 import * as Y from 'yjs'
-import type { Timers } from './coalescer.ts'
+import type { Timers } from './timers.ts'
 
 type DeleteSet = ReturnType<typeof Y.createDeleteSet>
 

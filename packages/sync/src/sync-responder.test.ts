@@ -1,6 +1,6 @@
 import * as Y from 'yjs'
 import { describe, expect, test } from 'vitest'
-import { manualTimers, seededRandom } from '../test/manual-timers.ts'
+import { manualTimers, seededRandom } from './manual-timers.ts'
 import { SyncResponder } from './sync-responder.ts'
 
 function peer(timers: ReturnType<typeof manualTimers>, random: () => number, maxPending = 8) {

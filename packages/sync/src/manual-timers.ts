@@ -1,4 +1,4 @@
-import type { Timers } from '../src/index.ts'
+import type { Timers } from './timers.ts'
 
 /** A hand-driven clock for unit tests: time moves only through `advance`. */
 export function manualTimers(): Timers & { advance(ms: number): void; pending(): number; jump(ms: number): void } {

@@ -1,0 +1,3 @@
+/** `@e2e-col/sync`: the sync rule both ends of a group follow, and the time seam it runs on. */
+export { SyncResponder, type SyncResponderOptions, type SyncResponderStats } from './sync-responder.ts'
+export { systemTimers, type Timers } from './timers.ts'
