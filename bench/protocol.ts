@@ -31,7 +31,7 @@ import {
   usePlatformCodecs,
   type Envelope,
 } from '@e2e-col/protocol'
-import { NODE_CODECS } from '../apps/sidecar/src/node-codecs.ts'
+import { NODE_CODECS } from '@e2e-col/sidecar/internals'
 
 const BOUNDARY = 2000
 const SIZES = [

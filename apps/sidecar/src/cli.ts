@@ -2,6 +2,7 @@
  * Command-line parsing for `e2e-col-sidecar`: `--help` and `--config FILE`; everything else is
  * configured through the environment.
  */
+import { isUuid } from '@e2e-col/protocol'
 import { CONFIG_VARIABLES } from './config.ts'
 
 export type CliCommand =
@@ -10,7 +11,6 @@ export type CliCommand =
   | { kind: 'inspect'; docId: string; dataDir?: string; json: boolean }
   | { kind: 'usage-error'; message: string }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 function parseInspect(argv: readonly string[]): CliCommand {
   let docId: string | undefined
@@ -26,7 +26,7 @@ function parseInspect(argv: readonly string[]): CliCommand {
       else dataDir = next
     } else return { kind: 'usage-error', message: `inspect: unknown argument ${JSON.stringify(a)} (see --help)` }
   }
-  if (docId === undefined || !UUID.test(docId)) return { kind: 'usage-error', message: 'inspect needs --doc <document UUID>' }
+  if (!isUuid(docId)) return { kind: 'usage-error', message: 'inspect needs --doc <document UUID>' }
   return dataDir === undefined ? { kind: 'inspect', docId, json } : { kind: 'inspect', docId, dataDir, json }
 }
 

@@ -6,11 +6,11 @@
  */
 import { readFileSync } from 'node:fs'
 import { isAbsolute, join } from 'node:path'
+import { isUuid } from '@e2e-col/protocol'
 import { z } from 'zod'
 import { SidecarError } from './errors.ts'
 import { e164List, httpOrigin, isLoopbackHost, signalCliAccount, signalCliUrl } from '@e2e-col/signal-cli'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
 
 /** Real signal-cli turns a text over this many UTF-8 bytes into a long-text attachment. */
@@ -31,7 +31,7 @@ const bindings = (what: string, required: boolean) => z.string().transform((text
     const at = pair.indexOf('=')
     const id = pair.slice(0, Math.max(at, 0)).toLowerCase()
     const groupId = pair.slice(at + 1)
-    if (at < 0 || !UUID.test(id)) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(pair.slice(0, 40))}: key must be a ${what} UUID` })
+    if (at < 0 || !isUuid(id)) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(pair.slice(0, 40))}: key must be a ${what} UUID` })
     else if (groupId === '' || !BASE64.test(groupId)) ctx.addIssue({ code: 'custom', message: `${what} ${id}: group id is not base64` })
     else if (out.some((d) => d.id === id)) ctx.addIssue({ code: 'custom', message: `${what} ${id} is mapped twice` })
     else if (out.some((d) => d.groupId === groupId)) ctx.addIssue({ code: 'custom', message: `group ${groupId} is used by two ${what}s` })

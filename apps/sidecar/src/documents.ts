@@ -5,8 +5,8 @@
  * forwarded, queued or delivered.
  * @see docs/contract.md §4.3–§4.7, §8
  */
-import { encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
-import { CLOSE, type Session } from './browser/session.ts'
+import { CLOSE_CODES, encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
+import type { Session } from './browser/session.ts'
 import type { Clock } from './clock.ts'
 import type { SidecarConfig } from './config.ts'
 import { StoreError } from './errors.ts'
@@ -128,7 +128,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
       sleep: clock.sleep,
       rng: clock.rng,
       newBatchHeader: () => ({ docId, senderId: o.sidecarId, messageId: clock.newMessageId(), seq: batchSeq++ }),
-      onAmbiguousFailure: () => closeSockets(doc, CLOSE.ambiguousSend, 'send outcome unknown; replay unacknowledged messages'),
+      onAmbiguousFailure: () => closeSockets(doc, CLOSE_CODES.AMBIGUOUS_SEND_FAILURE, 'send outcome unknown; replay unacknowledged messages'),
       beforeSend: (ids) => rememberSent(docId, ids),
       onUnsent: (ids) => {
         inFlight.release(ids)

@@ -2,5 +2,4 @@
 export { loadConfig, type SidecarConfig } from './config.ts'
 export { startSidecar, type RunningSidecar, type SidecarDeps } from './sidecar.ts'
 export { SidecarError, exitCodeFor, type SidecarErrorCode } from './errors.ts'
-export { CLOSE } from './browser/session.ts'
 export { createLogger, type Logger } from './ops/logger.ts'

@@ -8,7 +8,8 @@
 import type { AddressInfo } from 'node:net'
 import { createHttpSignalBackend, runEventsLoop, type BroadcastRecoveryRequiredError, type SignalBackend, type SignalEventStream } from '@e2e-col/signal-cli'
 import type { WebSocket } from 'ws'
-import { createSession, CLOSE, type Session } from './browser/session.ts'
+import { CLOSE_CODES } from '@e2e-col/protocol'
+import { createSession, type Session } from './browser/session.ts'
 import { createWsServer } from './browser/ws-server.ts'
 import { createChatRelay } from './chat/chat-relay.ts'
 import { systemClock, type Clock } from './clock.ts'
@@ -172,7 +173,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     },
     onRecoveryRequired: (error: BroadcastRecoveryRequiredError) => {
       logger.error({ err: error }, 'transport history at risk; asking browsers for snapshots (4409)')
-      for (const doc of docs.values()) if (error.groupIds.includes(doc.groupId)) docs.closeSockets(doc, CLOSE.recoveryRequired, 'history at risk; send a full snapshot')
+      for (const doc of docs.values()) if (error.groupIds.includes(doc.groupId)) docs.closeSockets(doc, CLOSE_CODES.HISTORY_AT_RISK, 'history at risk; send a full snapshot')
     },
     onReconnect: () => metrics.streamReconnects.inc(),
     logger,
@@ -186,7 +187,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     hasRoom: (docId) => (docs.get(docId)?.sessions.size ?? Infinity) < config.browser.maxConnectionsPerDoc,
     onConnection: (ws: WebSocket, docId: string) => {
       const doc = docs.get(docId)
-      if (doc === undefined) return ws.close(CLOSE.policyViolation)
+      if (doc === undefined) return ws.close(CLOSE_CODES.POLICY_VIOLATION)
       const session = createBrowserSession(ws, docId, docs.fromBrowser)
       doc.sessions.add(session)
       metrics.connections.inc({ doc: docId })
@@ -216,8 +217,8 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     stopped = true
     // Counts only: what is still queued after the bounded flush is dropped (browsers replay it).
     logger.info({ reason, unsentBytes: docs.queuedBytes(), sockets: wss.clients.size, flushMs: clock.now() - started }, 'sidecar shutting down: queues flushed, closing sockets (1001), the events stream and the store')
-    docs.close(CLOSE.goingAway, 'sidecar shutting down')
-    chats.close(CLOSE.goingAway, 'sidecar shutting down')
+    docs.close(CLOSE_CODES.GOING_AWAY, 'sidecar shutting down')
+    chats.close(CLOSE_CODES.GOING_AWAY, 'sidecar shutting down')
     for (const ws of wss.clients) ws.terminate()
     try {
       await events.stop()

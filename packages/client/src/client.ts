@@ -8,7 +8,7 @@
  * Remote `update`/`sync-response`/`snapshot` payloads are applied with {@link REMOTE_ORIGIN}, so they
  * are never sent back out.
  */
-import { decodeEnvelope, encodeEnvelope, type Envelope } from '@e2e-col/protocol'
+import { decodeEnvelope, encodeEnvelope, isUuid, type Envelope } from '@e2e-col/protocol'
 import { Emitter, WebSocketTransport, type WebSocketConstructor } from '@e2e-col/transport'
 import * as Y from 'yjs'
 import { CheckpointSchedule } from './checkpoint-schedule.ts'
@@ -24,7 +24,7 @@ import {
   type DocConnectionEvents,
 } from './connection.ts'
 import { ClientError } from './errors.ts'
-import { isCanonicalUuid, newMessageId, newUuid } from './ids.ts'
+import { newMessageId, newUuid } from './ids.ts'
 import { createIndexedDbStorage } from './indexeddb-storage.ts'
 import { AwarenessChannel } from './awareness-channel.ts'
 import { documentUrl } from './sidecar-url.ts'
@@ -44,7 +44,7 @@ const SEQ_BLOCK = 4096
  * @throws ClientError `CLIENT_BAD_DOC_ID`, `CLIENT_BAD_SIDECAR_URL`, `CLIENT_NO_WEBSOCKET`
  */
 export function connectDoc(options: ConnectDocOptions): DocConnection {
-  if (!isCanonicalUuid(options.docId)) {
+  if (!isUuid(options.docId)) {
     throw new ClientError('CLIENT_BAD_DOC_ID', 'docId must be a canonical lowercase UUID')
   }
   const url = documentUrl(options.sidecarUrl, options.docId)

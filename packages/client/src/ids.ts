@@ -28,10 +28,3 @@ export function newUuid(): string {
   const h = hex(b)
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-
-/** True for a canonical lowercase UUID (the form envelopes carry). */
-export function isCanonicalUuid(text: string): boolean {
-  return UUID.test(text)
-}

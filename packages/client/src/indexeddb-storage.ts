@@ -6,7 +6,8 @@
  * `['outbox', seq]` (array keys sort numerically by seq, so the outbox reads back in order).
  */
 import { createStore, entries, promisifyRequest, update, type UseStore } from 'idb-keyval'
-import { newUuid, isCanonicalUuid } from './ids.ts'
+import { isUuid } from '@e2e-col/protocol'
+import { newUuid } from './ids.ts'
 import type { ClientStorage, OutboxEntry, RescueSlot, StorageCommit, StoredDoc } from './storage.ts'
 
 const OUTBOX = 'outbox'
@@ -37,7 +38,7 @@ export function createIndexedDbStorage(docId: string, options: IndexedDbStorageO
       await update<string>(
         'senderId',
         (old) => {
-          id = typeof old === 'string' && isCanonicalUuid(old) ? old : newUuid()
+          id = isUuid(old) ? old : newUuid()
           return id
         },
         installation,

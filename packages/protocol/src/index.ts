@@ -7,6 +7,8 @@
 export { ProtocolError, PROTOCOL_ERROR_CODES, isProtocolError, type ProtocolErrorCode } from './errors.ts'
 export { KINDS, KIND_NAMES, FLAGS, KNOWN_FLAGS_MASK, kindFromCode, isLocalOnly, type Kind } from './kinds.ts'
 export { isUuid, isMessageId, newMessageId, ID_BYTES } from './ids.ts'
+export { CLOSE_CODES, type CloseCode } from './close-codes.ts'
+export { REFUSAL_CODES, type RefusalCode, type WireErrorCode } from './refusal-codes.ts'
 export {
   encodeEnvelope,
   decodeEnvelope,

@@ -1,5 +1,4 @@
 export { DEFAULT_BACKOFF, nextDelay, type BackoffOptions } from './backoff.ts'
-export { CLOSE_CODES } from './close-codes.ts'
 export { Emitter } from './emitter.ts'
 export { TransportError, type TransportErrorCode } from './errors.ts'
 export {

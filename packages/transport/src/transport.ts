@@ -8,7 +8,7 @@
  * Close code 4409 raises `recoveryRequired`; 1011 and every other code simply reconnect.
  */
 import { DEFAULT_BACKOFF, nextDelay, type BackoffOptions } from './backoff.ts'
-import { CLOSE_CODES } from './close-codes.ts'
+import { CLOSE_CODES } from '@e2e-col/protocol'
 import { Emitter } from './emitter.ts'
 import { TransportError } from './errors.ts'
 

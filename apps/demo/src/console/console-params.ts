@@ -2,14 +2,13 @@
  * Reads the console page's settings from its URL: `?sidecar=ws://127.0.0.1:7600&chat=<chat UUID>`.
  * The chat id is printed by `e2e-col chat` when it runs with `--sidecar`.
  */
+import { isUuid } from '@e2e-col/protocol'
 
 export interface ConsoleParams {
   /** The chat's WebSocket address on the sidecar. */
   readonly socketUrl: string
   readonly chatId: string
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 export function readConsoleParams(search: string): { ok: true; params: ConsoleParams } | { ok: false; problem: string } {
   const query = new URLSearchParams(search)
@@ -22,6 +21,6 @@ export function readConsoleParams(search: string): { ok: true; params: ConsolePa
   }
   if (sidecar.protocol === 'http:' || sidecar.protocol === 'https:') sidecar.protocol = sidecar.protocol === 'http:' ? 'ws:' : 'wss:'
   if (sidecar.protocol !== 'ws:' && sidecar.protocol !== 'wss:') return { ok: false, problem: 'The sidecar address must be ws:// or wss://.' }
-  if (!UUID.test(chatId)) return { ok: false, problem: 'This page needs ?chat=<chat UUID> in its address (e2e-col chat --sidecar prints it).' }
+  if (!isUuid(chatId)) return { ok: false, problem: 'This page needs ?chat=<chat UUID> in its address (e2e-col chat --sidecar prints it).' }
   return { ok: true, params: { socketUrl: `${sidecar.origin}/v1/chats/${chatId}`, chatId } }
 }

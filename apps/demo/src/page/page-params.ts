@@ -1,6 +1,7 @@
 /**
  * Reads the demo page's settings from its URL: `?sidecar=ws://127.0.0.1:7601&doc=<uuid>&name=Alice`.
  */
+import { isUuid } from '@e2e-col/protocol'
 
 /** The page's settings. */
 export interface PageParams {
@@ -9,7 +10,6 @@ export interface PageParams {
   readonly name: string
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /**
  * Parses `search` (e.g. `location.search`).
@@ -23,7 +23,7 @@ export function readPageParams(search: string): { ok: true; params: PageParams }
   if (!/^(wss?|https?):\/\/[^/]+/.test(sidecarUrl)) {
     return { ok: false, problem: 'This page needs ?sidecar=ws://HOST:PORT in its address (npm start prints ready-made links).' }
   }
-  if (!UUID.test(docId)) {
+  if (!isUuid(docId)) {
     return { ok: false, problem: 'This page needs ?doc=<document UUID> in its address (npm start prints ready-made links).' }
   }
   return { ok: true, params: { sidecarUrl, docId, name } }

@@ -6,22 +6,11 @@
  * never get here: ws closes those with 1009.
  * @see docs/contract.md §6.7
  */
-import { decodeEnvelope, encodeEnvelope, FLAGS, isProtocolError, type Envelope } from '@e2e-col/protocol'
+import { CLOSE_CODES, decodeEnvelope, encodeEnvelope, FLAGS, isProtocolError, type Envelope, type WireErrorCode } from '@e2e-col/protocol'
 import type { WebSocket } from 'ws'
 import type { Metrics } from '../ops/metrics.ts'
 import type { TokenBucket } from '../send/token-bucket.ts'
 import { BROWSER_KINDS } from './kinds.ts'
-
-/** Close codes the sidecar uses towards browsers. */
-export const CLOSE = {
-  goingAway: 1001,
-  unsupportedData: 1003,
-  policyViolation: 1008,
-  tooBig: 1009,
-  ambiguousSend: 1011,
-  tryAgainLater: 1013,
-  recoveryRequired: 4409,
-} as const
 
 /** Bytes a slow browser may leave unread before it is disconnected (1013). */
 export const MAX_BUFFERED_BYTES = 16 * 1024 * 1024
@@ -46,7 +35,7 @@ export interface Session {
   send(frame: Uint8Array): void
   ack(messageId: string): void
   /** Answers with an `error` envelope; `strike` counts it towards the abuse limit. */
-  refuse(code: string, message: string, options: { messageId?: string | undefined; strike: boolean; closeCode?: number }): void
+  refuse(code: WireErrorCode, message: string, options: { messageId?: string | undefined; strike: boolean; closeCode?: number }): void
   close(code: number, reason: string): void
 }
 
@@ -64,7 +53,7 @@ export function createSession(o: SessionOptions): Session {
     docId: o.docId,
     send(frame) {
       if (o.ws.readyState !== o.ws.OPEN) return
-      if (o.ws.bufferedAmount > MAX_BUFFERED_BYTES) return session.close(CLOSE.tryAgainLater, 'browser reads too slowly')
+      if (o.ws.bufferedAmount > MAX_BUFFERED_BYTES) return session.close(CLOSE_CODES.TRY_AGAIN_LATER, 'browser reads too slowly')
       o.ws.send(frame, { binary: true })
     },
     ack(messageId) {
@@ -74,7 +63,7 @@ export function createSession(o: SessionOptions): Session {
       o.metrics.framesRefused.inc({ code })
       const payload = enc.encode(JSON.stringify({ code, message }))
       session.send(encodeEnvelope({ kind: 'error', flags: 0, docId: o.docId, senderId: senderId ?? o.sidecarId, messageId: options.messageId ?? o.newMessageId(), seq: 0, payload }))
-      if (options.strike && ++strikes >= o.abuseLimit) session.close(options.closeCode ?? CLOSE.policyViolation, code)
+      if (options.strike && ++strikes >= o.abuseLimit) session.close(options.closeCode ?? CLOSE_CODES.POLICY_VIOLATION, code)
     },
     close(code, reason) {
       if (o.ws.readyState === o.ws.OPEN || o.ws.readyState === o.ws.CONNECTING) o.ws.close(code, reason.slice(0, 120))
@@ -82,7 +71,7 @@ export function createSession(o: SessionOptions): Session {
   }
 
   o.ws.on('message', (data, isBinary) => {
-    if (!isBinary) return session.refuse('SIDECAR_TEXT_FRAME', 'only binary frames are accepted', { strike: true, closeCode: CLOSE.unsupportedData })
+    if (!isBinary) return session.refuse('SIDECAR_TEXT_FRAME', 'only binary frames are accepted', { strike: true, closeCode: CLOSE_CODES.UNSUPPORTED_DATA })
     if (!o.rate.tryTake(o.now())) return session.refuse('SIDECAR_RATE_LIMITED', 'too many frames on this connection', { strike: true })
     const frame = toBytes(data)
     let env: Envelope

@@ -5,11 +5,12 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
+import { isUuid } from '@e2e-col/protocol'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { isOriginAllowed } from './origin.ts'
 
-const DOC_PATH = /^\/v1\/docs\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/
-const CHAT_PATH = /^\/v1\/chats\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(\/loop)?$/
+const DOC_PATH = /^\/v1\/docs\/([^/]+)$/
+const CHAT_PATH = /^\/v1\/chats\/([^/]+)(\/loop)?$/
 const STATUS_TEXT: Readonly<Record<number, string>> = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 503: 'Service Unavailable' }
 
 export interface WsServerOptions {
@@ -40,9 +41,9 @@ export function createWsServer(o: WsServerOptions): { server: Server; wss: WebSo
     const url = new URL(req.url ?? '/', 'http://sidecar')
     const path = url.pathname
     const chat = CHAT_PATH.exec(path)
-    if (chat?.[1] !== undefined) return upgradeChat(req, socket, head, chat[1], chat[2] === undefined ? 'browser' : 'loop', url.searchParams.get('group') ?? undefined)
+    if (isUuid(chat?.[1])) return upgradeChat(req, socket, head, chat[1], chat[2] === undefined ? 'browser' : 'loop', url.searchParams.get('group') ?? undefined)
     const docId = DOC_PATH.exec(path)?.[1]
-    if (docId === undefined || !o.isDocument(docId)) return refuseUpgrade(socket, 404, 'Not Found')
+    if (!isUuid(docId) || !o.isDocument(docId)) return refuseUpgrade(socket, 404, 'Not Found')
     if (!isOriginAllowed(req.headers.origin, o.allowedOrigins)) return refuseUpgrade(socket, 403, 'Forbidden')
     if (!o.hasRoom(docId)) return refuseUpgrade(socket, 503, 'Service Unavailable')
     wss.handleUpgrade(req, socket, head, (ws) => o.onConnection(ws, docId))

@@ -7,7 +7,7 @@
  * @see docs/contract.md §4.9
  */
 import type { IncomingMessage } from 'node:http'
-import { encodeBody, encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
+import { CLOSE_CODES, encodeBody, encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
 import type { WebSocket } from 'ws'
 import type { Session } from '../browser/session.ts'
 import type { Logger } from '../ops/logger.ts'
@@ -133,7 +133,7 @@ export function createChatRelay(o: ChatRelayOptions): ChatRelay {
     },
     onConnection(ws, chatId, role, req) {
       const chat = chats.get(chatId)
-      if (chat === undefined || (role === 'loop' && chat.loop !== undefined)) return void ws.close(1008)
+      if (chat === undefined || (role === 'loop' && chat.loop !== undefined)) return void ws.close(CLOSE_CODES.POLICY_VIOLATION)
       if (role === 'loop') {
         const session = o.makeSession(ws, chatId, (s, env, frame) => fromLoop(chat, s, env, frame))
         chat.loop = session

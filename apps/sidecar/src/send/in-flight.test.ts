@@ -21,8 +21,8 @@ describe('in-flight message ids', () => {
   it('rejects every owner, and a released id can be claimed afresh', () => {
     const f = createInFlight()
     const [a, b] = [recorder(), recorder()]
-    f.claim('m1', a.owner)?.reject('m1', 'X', 'no')
-    expect(a.rejects).toEqual(['m1:X'])
+    f.claim('m1', a.owner)?.reject('m1', 'SIDECAR_SEND_REJECTED', 'no')
+    expect(a.rejects).toEqual(['m1:SIDECAR_SEND_REJECTED'])
     f.claim('m2', a.owner)
     f.release(['m2'])
     f.claim('m2', b.owner)?.ack('m2')

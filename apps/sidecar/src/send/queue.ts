@@ -7,7 +7,7 @@
  * (close code 1011): clients keep and replay their copies, receivers dedup the replay.
  * @see docs/contract.md §4, §6.7
  */
-import { bodyByteLength } from '@e2e-col/protocol'
+import { bodyByteLength, type RefusalCode } from '@e2e-col/protocol'
 import { nextDelay, SignalCliError, SignalRpcError, SignalUnavailableError, type SignalBackend } from '@e2e-col/signal-cli'
 import type { Logger } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
@@ -17,7 +17,7 @@ import type { TokenBucket } from './token-bucket.ts'
 /** Who gets told about the fate of a queued envelope. */
 export interface SendOwner {
   ack(messageId: string): void
-  reject(messageId: string, code: string, message: string): void
+  reject(messageId: string, code: RefusalCode, message: string): void
 }
 
 export interface QueuedEnvelope {
@@ -81,7 +81,7 @@ const DEFAULT_RATE_LIMIT_PAUSE_MS = 60_000
 // JSON-RPC codes that mean "not sent, try again": internal error (IOException) and IO error.
 const TRANSIENT_RPC_CODES = new Set([-32603, -3])
 
-type Outcome = { kind: 'sent' } | { kind: 'ambiguous' } | { kind: 'rejected'; code: string; message: string; rpcCode: number | undefined } | { kind: 'closed' }
+type Outcome = { kind: 'sent' } | { kind: 'ambiguous' } | { kind: 'rejected'; code: RefusalCode; message: string; rpcCode: number | undefined } | { kind: 'closed' }
 
 export function createSendQueue(o: SendQueueOptions): SendQueue {
   const items: QueuedEnvelope[] = []

@@ -1,0 +1,10 @@
+/**
+ * `@e2e-col/sidecar/internals`: the sidecar's edge modules, for the fuzz targets and the protocol
+ * bench that drive them directly. Not an API for programs: those start a whole sidecar.
+ */
+export { createSession, type Session } from './browser/session.ts'
+export { BROWSER_KINDS } from './browser/kinds.ts'
+export { createMetrics, type Metrics } from './ops/metrics.ts'
+export { createIngest } from './receive/ingest.ts'
+export { createTokenBucket } from './send/token-bucket.ts'
+export { NODE_CODECS } from './node-codecs.ts'
