@@ -1,8 +1,8 @@
 /**
  * Composes one running sidecar: the replica store, daemon checks, the events stream, the mapped
  * documents (documents.ts), the receive path, chat bindings and the HTTP/WebSocket listener,
- * opened last. A sidecar never runs
- * half-started: any startup failure undoes what was opened and rejects with a SidecarError.
+ * opened last. A sidecar never runs half-started: each part pushes its closer onto one stack as it
+ * opens, and a failed start unwinds that stack and rejects with a SidecarError; so does a shutdown.
  * @see docs/contract.md §4
  */
 import type { AddressInfo } from 'node:net'
@@ -13,6 +13,7 @@ import { createSession, type Session } from './browser/session.ts'
 import { createWsServer } from './browser/ws-server.ts'
 import { createChatRelay } from './chat/chat-relay.ts'
 import { systemClock, type Clock } from './clock.ts'
+import { createCloserStack } from './closers.ts'
 import type { SidecarConfig } from './config.ts'
 import { createDocuments } from './documents.ts'
 import { SidecarError, StoreError } from './errors.ts'
@@ -57,29 +58,22 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   const metrics = createMetrics()
   const backend = deps.backend ?? createHttpSignalBackend({ url: config.signal.url, account: config.signal.account, timeoutMs: config.signal.rpcTimeoutMs, streamIdleMs: config.signal.streamIdleMs })
   const sidecarId = clock.newUuid()
+  // Every part pushes its closer as soon as it is open; a failed start and a shutdown both unwind it.
+  const closers = createCloserStack()
+  closers.push(() => backend.close())
 
   // The store comes first: a sidecar never runs without it (exit 9, before any daemon call).
   let store: ReplicaStore
   const replicas = new Map<string, DocReplica>()
-  try {
-    store = openReplicaStore(config.replica.dataDir)
-  } catch (error) {
-    await backend.close()
-    throw error
-  }
-  try {
-    for (const { docId } of config.documents) replicas.set(docId, loadReplica(store, docId))
-    store.sentIds.prune(clock.now() - config.replica.sentIdsTtlMs)
-  } catch (error) {
-    store.close()
-    await backend.close()
-    throw error
-  }
-
   let facts: Awaited<ReturnType<typeof checkDaemon>>
   const firstAbort = new AbortController()
   let first: SignalEventStream
   try {
+    store = openReplicaStore(config.replica.dataDir)
+    const opened = store
+    closers.push(() => opened.close()) // releases the data folder's lock whatever failed before
+    for (const { docId } of config.documents) replicas.set(docId, loadReplica(store, docId))
+    store.sentIds.prune(clock.now() - config.replica.sentIdsTtlMs)
     facts = await checkDaemon(backend, config)
     try {
       first = await backend.openEvents(firstAbort.signal)
@@ -87,22 +81,22 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
       throw new SidecarError('SIDECAR_EVENTS_FAILED', `signal-cli events stream refused: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
     }
   } catch (error) {
-    await backend.close()
-    store.close()
+    await closers.unwind().catch(() => undefined)
     throw error
   }
 
   let fatalError: StoreError | undefined
+  // Read by the parts: `stopped` once nothing more may be stored or sent, `ready` while browsers are admitted.
   let stopped = false
-  // Set once every part exists; a store failure before that fails the start instead.
-  let assembled = false
-  let closed: Promise<void> | undefined
+  let ready = false
+  let stopping: Promise<void> | undefined
   function fatal(error: unknown): void {
     if (fatalError !== undefined) return
     fatalError = error instanceof StoreError ? error : new StoreError(store.path, `unexpected failure (${error instanceof Error ? error.message : String(error)})`, { cause: error })
     logger.fatal({ err: fatalError, store: store.path }, 'replica store failed; stopping the sidecar')
     const err = fatalError
-    if (!assembled) return void (stopped = true)
+    // Before the sidecar is up, the start itself fails with this error.
+    if (!ready && stopping === undefined) return void (stopped = true)
     void stop().then(() => deps.onFatal?.(err))
   }
   /** Runs a step that touches the store; a store failure stops the sidecar. */
@@ -178,8 +172,8 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     onReconnect: () => metrics.streamReconnects.inc(),
     logger,
   })
+  closers.push(() => events.stop())
 
-  let ready = false
   const { server, wss } = createWsServer({
     allowedOrigins: config.allowedOrigins,
     maxFrameBytes: config.browser.maxFrameBytes,
@@ -208,47 +202,48 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     }, metrics),
   })
 
-  async function shutdown(reason: 'requested' | 'store-failed' | 'start-failed'): Promise<void> {
+  let stopAccepting: Promise<void> = Promise.resolve()
+  closers.push(async () => {
+    server.closeAllConnections()
+    await stopAccepting
+  })
+  // The top of the stack: stop admitting, flush the queues (bounded), close every socket.
+  let shutdownReason: 'requested' | 'store-failed' | 'start-failed' = 'requested'
+  closers.push(async () => {
     const started = clock.now()
     ready = false
-    const closing = new Promise<void>((resolve) => server.close(() => resolve()))
+    stopAccepting = new Promise<void>((resolve) => server.close(() => resolve()))
     // After a store failure nothing more is sent: it could not be remembered.
     if (fatalError === undefined) await docs.drain(config.shutdownFlushMs)
     stopped = true
     // Counts only: what is still queued after the bounded flush is dropped (browsers replay it).
-    logger.info({ reason, unsentBytes: docs.queuedBytes(), sockets: wss.clients.size, flushMs: clock.now() - started }, 'sidecar shutting down: queues flushed, closing sockets (1001), the events stream and the store')
+    logger.info({ reason: shutdownReason, unsentBytes: docs.queuedBytes(), sockets: wss.clients.size, flushMs: clock.now() - started }, 'sidecar shutting down: queues flushed, closing sockets (1001), the events stream and the store')
     docs.close(CLOSE_CODES.GOING_AWAY, 'sidecar shutting down')
     chats.close(CLOSE_CODES.GOING_AWAY, 'sidecar shutting down')
     for (const ws of wss.clients) ws.terminate()
-    try {
-      await events.stop()
-      await backend.close()
-      server.closeAllConnections()
-      await closing
-    } finally {
-      store.close() // releases the data folder's lock whatever failed above
-    }
-  }
+  })
   function stop(): Promise<void> {
-    return (closed ??= shutdown(fatalError === undefined ? 'requested' : 'store-failed'))
+    if (stopping === undefined) shutdownReason = fatalError === undefined ? 'requested' : 'store-failed'
+    return (stopping ??= closers.unwind())
   }
-  assembled = true
 
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen(config.listen.port, config.listen.host, () => {
-        server.off('error', reject)
-        resolve()
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject)
+        server.listen(config.listen.port, config.listen.host, () => {
+          server.off('error', reject)
+          resolve()
+        })
       })
-    })
+    } catch (error) {
+      throw new SidecarError('SIDECAR_LISTEN_FAILED', `cannot listen on ${config.listen.host}:${config.listen.port} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error })
+    }
+    if (fatalError !== undefined) throw fatalError
   } catch (error) {
-    await shutdown('start-failed').catch(() => undefined)
-    throw new SidecarError('SIDECAR_LISTEN_FAILED', `cannot listen on ${config.listen.host}:${config.listen.port} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error })
-  }
-  if (fatalError !== undefined) {
-    await shutdown('start-failed').catch(() => undefined)
-    throw fatalError
+    shutdownReason = 'start-failed'
+    await (stopping ??= closers.unwind()).catch(() => undefined)
+    throw error
   }
   ready = true
   const port = (server.address() as AddressInfo).port
