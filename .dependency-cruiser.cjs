@@ -1,0 +1,55 @@
+/**
+ * Which way dependencies may point (docs/architecture.md). Run by `npm run lint`.
+ * Paths are the real files: workspace packages resolve through their node_modules symlinks.
+ */
+// A workspace imported by name resolves to its files too; only a relative path is `local` alone.
+const NOT_RELATIVE = ['aliased', 'aliased-workspace', 'undetermined', 'npm', 'npm-dev', 'npm-no-pkg', 'npm-unknown']
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-app-imports-app',
+      comment:
+        'An app never imports another app: shared code belongs in a package. Tests may start another app as a fixture ' +
+        '(declared as a devDependency). The demo stack (apps/demo/src/stack.ts) starts the toy daemon and sidecars in process for `npm start`.',
+      severity: 'error',
+      from: { path: '^apps/([^/]+)/src/', pathNot: ['\\.test\\.ts$', '^apps/demo/src/stack\\.ts$'] },
+      to: { path: '^apps/([^/]+)/', pathNot: '^apps/$1/' },
+    },
+    {
+      name: 'no-path-into-another-package',
+      comment: "Import another workspace by its package name (and its exported subpaths), never by a relative path into its src.",
+      severity: 'error',
+      from: { path: '^(apps|packages)/([^/]+)/' },
+      to: { dependencyTypes: ['local'], dependencyTypesNot: NOT_RELATIVE, path: '^(apps|packages)/[^/]+/src/', pathNot: '^$1/$2/' },
+    },
+    {
+      name: 'no-path-into-a-package-from-tools',
+      comment: 'bench, reliability, contract-tests and scripts import workspaces by name too.',
+      severity: 'error',
+      from: { path: '^(bench|reliability|contract-tests|scripts)/' },
+      to: { dependencyTypes: ['local'], dependencyTypesNot: NOT_RELATIVE, path: '^(apps|packages)/[^/]+/src/' },
+    },
+    {
+      name: 'no-package-imports-app',
+      comment: 'Packages sit below the apps.',
+      severity: 'error',
+      from: { path: '^packages/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No import cycles, within a package or across them (a cycle made only through `import type` loads fine and is allowed).',
+      severity: 'error',
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)node_modules/|(^|/)dist/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'default'], extensions: ['.ts', '.js', '.mjs'] },
+  },
+}
