@@ -3,7 +3,7 @@
  * against any daemon (the toy, a real signal-cli, a live registered daemon). Each case carries a
  * tag; a target runs the cases of the tags it supports and skips the others with the reason printed
  * in its one-line summary.
- * @see docs/contract.md §6
+ * @see docs/daemon-contract.md §6
  */
 import { afterAll, beforeAll, describe, it, onTestFinished } from 'vitest'
 import { registerAccountRoutingCases } from './cases/account-routing.ts'

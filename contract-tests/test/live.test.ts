@@ -2,7 +2,7 @@
 //   CONTRACT_SIGNAL_CLI_URL=http://127.0.0.1:8080 CONTRACT_ACCOUNT_A=+… CONTRACT_ACCOUNT_B=+… \
 //   CONTRACT_GROUP_ID=<base64> npx vitest run contract-tests/test/live.test.ts
 // The daemon must hold both accounts (multi-account mode), both must be in the group, and it should
-// run with `--receive-mode on-connection` so messages wait for a stream (contract.md §5).
+// run with `--receive-mode on-connection` so messages wait for a stream (daemon-contract.md §5).
 import { describe, it } from 'vitest'
 import { rpcResult } from '../src/http-probe.ts'
 import { describeSignalDaemonContract } from '../src/suite.ts'

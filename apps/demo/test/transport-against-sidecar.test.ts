@@ -1,6 +1,6 @@
 /**
  * The browser transport against the real sidecar (over the toy daemon): acks, error envelopes and
- * reconnecting to a restarted sidecar, as docs/contract.md describes the browser WebSocket.
+ * reconnecting to a restarted sidecar, as docs/sidecar.md §4.7 describes the browser WebSocket.
  */
 import { decodeEnvelope, encodeEnvelope, type Envelope } from '@e2e-col/protocol'
 import { WebSocketTransport, type WebSocketConstructor } from '@e2e-col/transport'

@@ -2,7 +2,7 @@
  * Configuration: the environment (optionally merged over a JSON file given with `--config`) is
  * parsed once with zod into a frozen typed {@link SidecarConfig}. Nothing else reads `env`.
  * Every error names the variable and what is wrong with it.
- * @see docs/contract.md §4
+ * @see docs/sidecar.md §4
  */
 import { readFileSync } from 'node:fs'
 import { isAbsolute, join } from 'node:path'
@@ -120,7 +120,7 @@ type ParsedEnv = z.infer<typeof Env>
 export interface SidecarConfig {
   readonly signal: { readonly url: string; readonly account: string | undefined; readonly rpcTimeoutMs: number; readonly streamIdleMs: number }
   readonly documents: readonly { readonly docId: string; readonly groupId: string }[]
-  /** Chat groups browsers reach at `/v1/chats/<chatId>` (docs/contract.md §4.9). */
+  /** Chat groups browsers reach at `/v1/chats/<chatId>` (docs/sidecar.md §4.9). */
   readonly chats: {
     readonly bindings: readonly { readonly chatId: string; readonly groupId: string }[]
     readonly operators: readonly string[]

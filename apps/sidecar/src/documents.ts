@@ -3,7 +3,7 @@
  * group sync and gap repair, and the two ways in: an envelope from a local browser and one from
  * the group. Everything that changes the document is durable in the replica before it is
  * forwarded, queued or delivered.
- * @see docs/contract.md §4.3–§4.7, §8
+ * @see docs/sidecar.md §4.3–§4.7, §8
  */
 import { CLOSE_CODES, encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
 import type { Session } from './browser/session.ts'

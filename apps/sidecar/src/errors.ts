@@ -1,7 +1,7 @@
 /**
  * Every failure the sidecar reports carries a stable string `code`; callers branch on it, never on
  * the message text. Startup failures map one-to-one onto process exit codes ({@link exitCodeFor}).
- * @see docs/contract.md §4 and §6.7
+ * @see docs/sidecar.md §4 and daemon-contract.md §6.7
  */
 export type SidecarErrorCode =
   | 'CONFIG_INVALID'

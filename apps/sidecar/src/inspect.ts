@@ -2,7 +2,7 @@
  * `e2e-col-sidecar inspect --doc UUID`: opens the replica store read-only (safe while the sidecar
  * runs, and never creating anything) and reports one document: its stored size, its encoded state
  * size, a state vector summary and how many sent message ids are remembered.
- * @see docs/contract.md §8
+ * @see docs/sidecar.md §8
  */
 import * as Y from 'yjs'
 import { loadReplica } from './replica/replica.ts'

@@ -1,7 +1,7 @@
 /**
  * Plugs Node's native base64 and CRC-32 into the protocol package for this process. The protocol
  * package never trusts them blindly: it checks canonical form itself and falls back to its pure
- * code for anything the lenient native decoder would accept (docs/contract.md §3.5).
+ * code for anything the lenient native decoder would accept (docs/protocol.md §3.5).
  */
 import { crc32 } from 'node:zlib'
 import { usePlatformCodecs, type PlatformCodecs } from '@e2e-col/protocol'

@@ -3,7 +3,7 @@
  * documents (documents.ts), the receive path, chat bindings and the HTTP/WebSocket listener,
  * opened last. A sidecar never runs half-started: each part pushes its closer onto one stack as it
  * opens, and a failed start unwinds that stack and rejects with a SidecarError; so does a shutdown.
- * @see docs/contract.md §4
+ * @see docs/sidecar.md §4
  */
 import type { AddressInfo } from 'node:net'
 import { createHttpSignalBackend, runEventsLoop, type BroadcastRecoveryRequiredError, type SignalBackend, type SignalEventStream } from '@e2e-col/signal-cli'

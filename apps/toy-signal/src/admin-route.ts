@@ -14,7 +14,7 @@
  * POST /toy/v1/faults/reset                 {}
  * GET  /toy/v1/sends                        → [{account, groupId?, recipients?, message, timestamp}]
  * Answers 204 (switch set), 200 (sends), 400 `{"error":…}` (bad body), 404, 405.
- * @see docs/contract.md §5
+ * @see docs/daemon-contract.md §5
  */
 import { z } from 'zod'
 import { MAX_FAULT_MESSAGE_CHARS, type FaultSwitches } from './faults.ts'

@@ -2,7 +2,7 @@
  * Runs parsed JSON-RPC calls like `SignalJsonRpcCommandHandler`: method lookup (-32601), params
  * mapping (-32600), account routing (-32602), then the command, whose failures become -1…-5 or
  * -32603. Notifications run but their answers are dropped.
- * @see docs/contract.md §2, reference `signal-cli-wire.md` §3 and §5
+ * @see docs/daemon-contract.md §2, reference `signal-cli-wire.md` §3 and §5
  */
 import { errorResponse, paramsAsObject, type RpcCall, type RpcResponse } from './jsonrpc.ts'
 import type { MethodContext, MethodDefinition } from './methods/context.ts'

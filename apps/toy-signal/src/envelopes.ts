@@ -2,7 +2,7 @@
  * Builders for the `receive` payloads signal-cli writes on the events stream: the bare
  * `{envelope, account}` object of `JsonReceiveMessageHandler`, v0.14.x shapes (empty lists omitted,
  * long text in full plus a `text/x-signal-plain` attachment).
- * @see docs/contract.md §2, reference `signal-cli-wire.md` §6 and §7
+ * @see docs/daemon-contract.md §2, reference `signal-cli-wire.md` §6 and §7
  */
 
 /** signal-cli's long-text threshold (`ServiceConfig.MAX_MESSAGE_SIZE_BYTES`), in UTF-8 bytes. */

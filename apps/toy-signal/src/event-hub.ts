@@ -8,7 +8,7 @@
  * event:receive\ndata:{"envelope":{…},"account":"+…"}\n\n     one event
  * :\n                                                          keep-alive
  * ```
- * @see docs/contract.md §2
+ * @see docs/daemon-contract.md §2
  */
 import type { ServerResponse } from 'node:http'
 import type { ReceivePayload } from './envelopes.ts'

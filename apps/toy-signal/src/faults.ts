@@ -1,7 +1,7 @@
 /**
  * Fault switches for reliability tests. Each switch is a counter consumed by the request path; the
  * same switches back the in-process API and the `/toy/v1/` admin route.
- * @see docs/contract.md §6.6
+ * @see docs/daemon-contract.md §6.6
  */
 import { ToySignalError } from './errors.ts'
 

@@ -17,5 +17,5 @@ Usage: toy-signal [options]
   -h, --help                this text
 
 Endpoints: POST /api/v1/rpc, GET /api/v1/events[?account=%2B...], GET /api/v1/check.
-See docs/contract.md §5 and §7 for what it models and how it differs from a real daemon.
+See docs/daemon-contract.md §5 and §7 for what it models and how it differs from a real daemon.
 `

@@ -2,7 +2,7 @@
  * JSON-RPC 2.0 request parsing exactly as signal-cli's `JsonRpcReader` does it over HTTP, including
  * Jackson's error texts, so a client cannot tell the toy from the real daemon by its -32700/-32600
  * answers. Pure: text in, parsed calls or ready-made error responses out.
- * @see docs/contract.md §2 and the reference `signal-cli-wire.md` §2.1
+ * @see docs/daemon-contract.md §2 and the reference `signal-cli-wire.md` §2.1
  */
 import { RPC_CODES } from './rpc-failure.ts'
 

@@ -2,7 +2,7 @@
  * The HTTP surface of the daemon, as `HttpServerHandler` has it: `/api/v1/rpc`, `/api/v1/events`,
  * `/api/v1/check` (JDK context prefix matching: a longer path under a context is an empty 404, a
  * path outside every context the JDK's HTML 404), plus `/toy/v1/` when faults are on.
- * @see docs/contract.md §2
+ * @see docs/daemon-contract.md §2
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { handleAdmin } from './admin-route.ts'

@@ -1,6 +1,6 @@
 /**
  * signal-cli's JSON-RPC error codes (`JsonRpcResponse.Error` and `SignalJsonRpcCommandHandler`).
- * @see docs/contract.md §2
+ * @see docs/daemon-contract.md §2
  */
 export const RPC_CODES = {
   parseError: -32700,

@@ -3,7 +3,7 @@
  * daemon routes `account` before running them. Probed against signal-cli 0.13.19 in multi-account
  * mode: each of these answers -32602 for a missing or unknown account, never -32601, so the toy
  * routes them first and only then says `Method not implemented`.
- * @see docs/contract.md §7, reference `signal-cli-wire.md` §3
+ * @see docs/daemon-contract.md §7, reference `signal-cli-wire.md` §3
  */
 
 /** Per-account (`JsonRpcLocalCommand`) commands: routed exactly like `send` or `listGroups`. */

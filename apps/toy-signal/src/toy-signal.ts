@@ -1,7 +1,7 @@
 /**
  * `createToySignal`: a mock signal-cli daemon (HTTP JSON-RPC + SSE) that clients cannot tell from a
  * real 0.14.x one on the contract's surface, plus fault switches for reliability tests.
- * @see docs/contract.md §5 and §7
+ * @see docs/daemon-contract.md §5 and §7
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'

@@ -1,5 +1,5 @@
 /**
- * Account routing in multi-account mode (contract.md §6.3), and the single-account `-a` mode.
+ * Account routing in multi-account mode (daemon-contract.md §6.3), and the single-account `-a` mode.
  */
 import { expect } from 'vitest'
 import { httpCall, rpcCall } from '../http-probe.ts'

@@ -1,6 +1,6 @@
 /**
  * Batches: per-element validation, completion order (so clients match by id), all-notification
- * batches, the empty batch (contract.md §6.2).
+ * batches, the empty batch (daemon-contract.md §6.2).
  */
 import { expect } from 'vitest'
 import { rpcCall } from '../http-probe.ts'

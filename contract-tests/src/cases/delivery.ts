@@ -1,6 +1,6 @@
 /**
  * Delivery: the receive payloads of group and direct messages, the sender's sync copy, delivery to
- * a stream that connects late, long bodies (contract.md §6.5).
+ * a stream that connects late, long bodies (daemon-contract.md §6.5).
  */
 import { expect } from 'vitest'
 import { openEvents, type SseProbe } from '../sse-probe.ts'
@@ -58,7 +58,7 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
   })
 
   // A real daemon only shows sends made from another linked device this way; the toy models every
-  // account as having one, so the sender's own stream sees its sends (contract.md §7).
+  // account as having one, so the sender's own stream sees its sends (daemon-contract.md §7).
   defineCase('toy', 'the sender\'s own stream gets a syncMessage.sentMessage copy with the same timestamp', async (t) => {
     const { a, b, groupId } = fixtures(t)
     const probe = openEvents(t.url, a)

@@ -1,6 +1,6 @@
 /**
  * The events stream: status codes, headers, keep-alive, exact framing, `account` scoping
- * (contract.md §6.5).
+ * (daemon-contract.md §6.5).
  */
 import { expect } from 'vitest'
 import { httpCall } from '../http-probe.ts'

@@ -1,5 +1,5 @@
 /**
- * The toy's fault switches through its `/toy/v1/` admin route (contract.md §6.6). Each case resets
+ * The toy's fault switches through its `/toy/v1/` admin route (daemon-contract.md §6.6). Each case resets
  * the switches when it ends so no fault leaks into the next case.
  */
 import { expect } from 'vitest'

@@ -1,5 +1,5 @@
 /**
- * `listGroups`, `updateGroup`, `quitGroup`: shapes and errors (contract.md §6.4).
+ * `listGroups`, `updateGroup`, `quitGroup`: shapes and errors (daemon-contract.md §6.4).
  */
 import { expect } from 'vitest'
 import { rpcCall } from '../http-probe.ts'

@@ -1,5 +1,5 @@
 /**
- * HTTP layer: endpoints, status codes, empty bodies, content-type and Host checks (contract.md §6.1).
+ * HTTP layer: endpoints, status codes, empty bodies, content-type and Host checks (daemon-contract.md §6.1).
  */
 import { expect } from 'vitest'
 import { httpCall, rawStatus, rpcCall } from '../http-probe.ts'

@@ -1,5 +1,5 @@
 /**
- * JSON-RPC parsing: the exact -32700/-32600/-32601 answers, id echoing, notifications (contract.md §6.2).
+ * JSON-RPC parsing: the exact -32700/-32600/-32601 answers, id echoing, notifications (daemon-contract.md §6.2).
  */
 import { expect } from 'vitest'
 import { rpcCall } from '../http-probe.ts'

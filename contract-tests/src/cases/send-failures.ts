@@ -1,5 +1,5 @@
 /**
- * Sends that fail for some or all recipients, and whole-request send failures (contract.md §6.4,
+ * Sends that fail for some or all recipients, and whole-request send failures (daemon-contract.md §6.4,
  * §6.6): per-recipient `UNREGISTERED_FAILURE` and `IDENTITY_FAILURE`, the all-failed errors -1 and
  * -4 carrying the written result in `data.response`, and a -32603 server rate limit. The toy reaches
  * them as a real daemon does (a group member who left Signal) or through its fault switches.

@@ -1,6 +1,6 @@
 /**
  * `send` and the other send-like methods: result shapes and every -1 error the sidecar can meet
- * (contract.md §6.4).
+ * (daemon-contract.md §6.4).
  */
 import { randomBytes } from 'node:crypto'
 import { expect } from 'vitest'

@@ -9,7 +9,7 @@
  * Inner envelopes keep their own doc, sender, message id and seq; a batch never holds another batch
  * or a local-only kind.
  *
- * @see docs/contract.md §3.7 "Batches"
+ * @see docs/protocol.md §3.7 "Batches"
  */
 import { ByteReader, varUintLength, writeVarUint } from './byte-reader.ts'
 import { bodyCapacity } from './body.ts'

@@ -7,7 +7,7 @@
  * body := "e2e-col:v1:" • base64(frame)      (frame non-empty, canonical base64, no whitespace)
  * ```
  *
- * @see docs/contract.md §3.5 "Bodies"
+ * @see docs/protocol.md §3.5 "Bodies"
  */
 import { base64Capacity, base64Length } from './base64.ts'
 import { decodeBase64Via, decodeBase64ViaInto, encodeBase64Via, type Base64Codec } from './base64-codec.ts'

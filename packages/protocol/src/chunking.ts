@@ -10,7 +10,7 @@
  * Every chunk but the last carries the same maximal `data` length, so `count = ceil(total / perChunk)`
  * is the minimum: no chunking can put more original bytes in one body.
  *
- * @see docs/contract.md §3.6 "Chunks"
+ * @see docs/protocol.md §3.6 "Chunks"
  */
 import { readU32, varUintLength, writeU32, writeVarUint, ByteReader } from './byte-reader.ts'
 import type { Base64Codec } from './base64-codec.ts'

@@ -1,6 +1,6 @@
 /**
  * WebSocket close codes between a browser and its sidecar: the one table both ends read
- * (docs/contract.md, browser WebSocket). Only {@link CLOSE_CODES.HISTORY_AT_RISK} and
+ * (docs/sidecar.md §4.7, docs/daemon-contract.md §6.7). Only {@link CLOSE_CODES.HISTORY_AT_RISK} and
  * {@link CLOSE_CODES.AMBIGUOUS_SEND_FAILURE} change client behaviour; every other code reconnects.
  */
 export const CLOSE_CODES = {

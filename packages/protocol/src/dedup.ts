@@ -3,7 +3,7 @@
  * receiver twice (a resend, two paths, a replayed Signal message) is processed once. Checks are O(1):
  * one `Map` lookup; expiry and eviction pop from the front of the `Map`'s insertion order.
  *
- * @see docs/contract.md §3.8 "Reassembly and deduplication"
+ * @see docs/protocol.md §3.8 "Reassembly and deduplication"
  */
 import { positiveInteger } from './bounded-options.ts'
 

@@ -11,7 +11,7 @@
  * throws a {@link ProtocolError} with its own code, and nothing else is thrown.
  * Example: `encodeEnvelope({kind: 'update', flags: 0, docId, senderId, messageId, seq: 0, payload})`.
  *
- * @see docs/contract.md §3.2 "Envelope"
+ * @see docs/protocol.md §3.2 "Envelope"
  */
 import { ByteReader, MAX_VARUINT, varUintLength, writeVarUint } from './byte-reader.ts'
 import { ProtocolError } from './errors.ts'

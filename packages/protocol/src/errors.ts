@@ -2,10 +2,10 @@
  * The one error class of `@e2e-col/protocol`. Callers branch on {@link ProtocolError.code}, never on the
  * message text, which may change. Messages never quote payload bytes, only sizes and offsets.
  *
- * @see docs/contract.md §3.9 "Error codes"
+ * @see docs/protocol.md §3.9 "Error codes"
  */
 
-/** Every stable error code this package throws. Listed and explained in docs/contract.md §3.9. */
+/** Every stable error code this package throws. Listed and explained in docs/protocol.md §3.9. */
 export const PROTOCOL_ERROR_CODES = [
   // envelope decoding
   'PROTO_BAD_MAGIC',

@@ -1,5 +1,5 @@
 /**
- * The golden vectors in test-vectors/*.json are normative (docs/contract.md §3.10): any reader or
+ * The golden vectors in test-vectors/*.json are normative (docs/protocol.md §3.10): any reader or
  * writer of e2e-col frames must reproduce them. These tests check both directions, byte for byte.
  */
 import { describe, expect, it } from 'vitest'

@@ -2,7 +2,7 @@
  * `@e2e-col/protocol`: the pure wire codecs shared by the browser client, the sidecar and the
  * contract tests. No I/O, no timers, no platform APIs: time and randomness are arguments.
  *
- * @see docs/contract.md §3 "Message format on the wire"
+ * @see docs/protocol.md §3 "Message format on the wire"
  */
 export { ProtocolError, PROTOCOL_ERROR_CODES, isProtocolError, type ProtocolErrorCode } from './errors.ts'
 export { KINDS, KIND_NAMES, FLAGS, KNOWN_FLAGS_MASK, kindFromCode, isLocalOnly, type Kind } from './kinds.ts'

@@ -1,6 +1,6 @@
 /**
  * The kind table and flag bits of ProtocolEnvelope v1. Codes are wire constants: never renumber one,
- * only add. See docs/contract.md §3.3 and §3.4.
+ * only add. See docs/protocol.md §3.3 and §3.4.
  */
 
 /**

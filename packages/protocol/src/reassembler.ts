@@ -10,7 +10,7 @@
  * - a complete, valid message is returned once (`complete`); later chunks of it are `duplicate`,
  *   later chunks of a rejected one are `discarded`, for as long as the finished-message memory holds.
  *
- * @see docs/contract.md §3.8 "Reassembly and deduplication"
+ * @see docs/protocol.md §3.8 "Reassembly and deduplication"
  */
 import { positiveInteger } from './bounded-options.ts'
 import { decodeChunk } from './chunking.ts'

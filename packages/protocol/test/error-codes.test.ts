@@ -1,10 +1,9 @@
-/** Every error code is part of the contract: documented in docs/contract.md §3.9 and recognisable. */
+/** Every error code is part of the contract: documented in docs/protocol.md §3.9 and recognisable. */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { isProtocolError, PROTOCOL_ERROR_CODES, ProtocolError } from '../src/index.ts'
 
-const contract = readFileSync(new URL('../../../docs/contract.md', import.meta.url), 'utf8')
-const section3 = contract.slice(contract.indexOf('## 3.'), contract.indexOf('## 4.'))
+const section3 = readFileSync(new URL('../../../docs/protocol.md', import.meta.url), 'utf8')
 
 describe('ProtocolError codes', () => {
   it.each(PROTOCOL_ERROR_CODES)('%s has a row in the contract’s error table', (code) => {

@@ -1,9 +1,9 @@
-/** Every refusal code is part of the contract: a row in one of its refusal tables (code, meaning, strike). */
+/** Every refusal code is part of the contract: a row in one of the refusal tables of docs/sidecar.md (§4.7, §4.9) (code, meaning, strike). */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { REFUSAL_CODES } from '../src/index.ts'
 
-const contract = readFileSync(new URL('../../../docs/contract.md', import.meta.url), 'utf8')
+const contract = readFileSync(new URL('../../../docs/sidecar.md', import.meta.url), 'utf8')
 const documented = [...contract.matchAll(/^\| `(SIDECAR_[A-Z_]+)` \| [^|]+ \| (?:yes|no)\b/gm)].map((m) => m[1])
 
 describe('refusal codes', () => {

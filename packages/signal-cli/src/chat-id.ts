@@ -1,7 +1,7 @@
 /**
  * The chat id of a chat group: a UUID derived from the group id, so the loop, its sidecar and
  * every browser compute the same one without a registry.
- * @see docs/contract.md §4.9
+ * @see docs/sidecar.md §4.9
  */
 import { createHash } from 'node:crypto'
 

@@ -3,7 +3,7 @@
  * with keep-alive, `GET /api/v1/events` on a connection of its own, `GET /api/v1/check`.
  * Requests carry the daemon's own Host (undici derives it from the configured origin); nothing a
  * browser sent is ever forwarded.
- * @see docs/contract.md §2 (the daemon surface)
+ * @see docs/daemon-contract.md §2 (the daemon surface)
  */
 import { Client, Pool, request, type Dispatcher } from 'undici'
 import type { z } from 'zod'

@@ -3,7 +3,7 @@
  * A response is accepted only if it says `jsonrpc: "2.0"` and echoes our id (an error may carry
  * `id: null`, which the daemon uses when it could not read the request). Errors keep their numeric
  * code and message only; `error.data` is never surfaced.
- * @see docs/contract.md §2 (the daemon surface) and signal-cli-jsonrpc(5)
+ * @see docs/daemon-contract.md §2 (the daemon surface) and signal-cli-jsonrpc(5)
  */
 import { z } from 'zod'
 import { SignalCliError, SignalRpcError } from './errors.ts'

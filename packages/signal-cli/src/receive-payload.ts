@@ -2,7 +2,7 @@
  * Reads one events-stream `data` payload into a {@link SignalEvent}. Three shapes are accepted:
  * the bare `{envelope, account}` object of HTTP SSE, the JSON-RPC `{method:"receive", params}`
  * notification, and the subscription form with `params.result`.
- * @see docs/contract.md §2 and §4.6
+ * @see docs/daemon-contract.md §2 and sidecar.md §4.6
  */
 import { z } from 'zod'
 import type { SignalEvent } from './backend.ts'

@@ -2,7 +2,7 @@
  * The zod pieces of the daemon's settings, shared by every program that talks to signal-cli
  * (the sidecar and `e2e-col chat`), so `SIGNAL_CLI_URL` and `SIGNAL_CLI_ACCOUNT` mean the same
  * everywhere.
- * @see docs/contract.md §4.8
+ * @see docs/sidecar.md §4.8
  */
 import { isIP } from 'node:net'
 import { z } from 'zod'

@@ -4,7 +4,7 @@
  * The sidecar relays admitted browsers' `chat-prompt` / `chat-control` frames here and this
  * port's `chat-*` frames to every browser of the chat. A lost link is retried with backoff; what
  * the loop emits meanwhile is not kept (consoles then see the group's text lifted by the sidecar).
- * @see docs/contract.md §4.9
+ * @see docs/sidecar.md §4.9
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import { WebSocket, type RawData } from 'ws'

@@ -1,5 +1,5 @@
 /**
- * The console's side of the chat envelope kinds (docs/contract.md §4.9): what it sends
+ * The console's side of the chat envelope kinds (docs/sidecar.md §4.9): what it sends
  * (`chat-prompt`, `chat-control`) and what it shows (`chat-prompt`, `chat-reply`, `chat-status`,
  * `ack`, `error`). Payloads from the sidecar are checked with zod and shown as text only.
  */

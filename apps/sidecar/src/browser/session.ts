@@ -4,7 +4,7 @@
  * sender id. A refused frame gets an `error` envelope; after `abuseLimit` refusals the connection
  * is closed with the matching close code (1003 text frames, 1008 anything else). Oversize frames
  * never get here: ws closes those with 1009.
- * @see docs/contract.md §6.7
+ * @see docs/daemon-contract.md §6.7
  */
 import { CLOSE_CODES, decodeEnvelope, encodeEnvelope, FLAGS, isProtocolError, type Envelope, type WireErrorCode } from '@e2e-col/protocol'
 import type { WebSocket } from 'ws'

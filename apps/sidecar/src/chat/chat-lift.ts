@@ -3,7 +3,7 @@
  * whole conversation even when no loop is attached to this sidecar: an operator's text becomes a
  * `chat-prompt`, the loop account's text a `chat-reply`. Anything else (strangers, `e2e-col:`
  * machine bodies, empty text) is not shown.
- * @see docs/contract.md §4.9
+ * @see docs/sidecar.md §4.9
  */
 import { BODY_NAMESPACE } from '@e2e-col/protocol'
 import type { SignalMessage } from '@e2e-col/signal-cli'

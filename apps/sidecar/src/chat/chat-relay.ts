@@ -4,7 +4,7 @@
  * queue: an admitted browser's `chat-prompt` / `chat-control` goes to the attached loop, the
  * loop's `chat-*` frames go to the browsers, and plain text seen in the group is lifted for
  * browsers while no loop is attached here (an attached loop mirrors the conversation itself).
- * @see docs/contract.md §4.9
+ * @see docs/sidecar.md §4.9
  */
 import type { IncomingMessage } from 'node:http'
 import { CLOSE_CODES, encodeBody, encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'

@@ -2,7 +2,7 @@
  * The receive side of payload compression: an envelope with the `deflated` flag gets its payload
  * inflated, never beyond `maxPayloadBytes` (a small body must not expand into gigabytes), and the
  * flag cleared, so replica and browsers only ever see plain envelopes.
- * @see docs/contract.md §3.4, §4.6
+ * @see docs/protocol.md §3.4, sidecar.md §4.6
  */
 import { inflateRawSync } from 'node:zlib'
 import { encodeEnvelope, FLAGS, type Envelope } from '@e2e-col/protocol'

@@ -4,7 +4,7 @@
  * batches are unpacked, chunks reassembled, and duplicates dropped by (document, sender, message
  * id). The sidecar records the ids it sends itself, so the sync copy of its own send never comes
  * back. Nothing here throws: every drop is counted.
- * @see docs/contract.md §4
+ * @see docs/sidecar.md §4
  */
 import {
   BODY_PREFIX, createDedupWindow, createReassembler, decodeBodyInto, decodeEnvelope, encodeEnvelope, unpackBatch,

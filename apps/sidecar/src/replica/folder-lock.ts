@@ -17,7 +17,7 @@
  * - On a network mount the lock is exactly as good as the mount's fcntl() locking, which the
  *   replica's own SQLite database relies on already; SQLite advises against such mounts.
  * The holder's pid and host go in `sidecar.pid` beside the lock, only to name it in the refusal.
- * @see docs/contract.md §8.1
+ * @see docs/sidecar.md §8.1
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'

@@ -3,7 +3,7 @@
  * clients follow (`SyncResponder` of `@e2e-col/sync`): after a small random delay, only what the
  * asker lacks, suppressed when another member's answer already covered it, and asking back once
  * when the asker holds something the replica lacks.
- * @see docs/contract.md §8
+ * @see docs/sidecar.md §8
  */
 import { SyncResponder, type Timers } from '@e2e-col/sync'
 import type { DocReplica } from './replica.ts'

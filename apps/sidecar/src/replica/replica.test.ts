@@ -73,7 +73,7 @@ describe('the document replica and its store', () => {
     for (const u of updates) replica.apply(u)
     const state = Y.encodeStateAsUpdate(doc).byteLength
     const log = store.logSize(DOC)
-    // Measured figures, reported in docs/contract.md §8.
+    // Measured figures, reported in docs/sidecar.md §8.
     console.info(`compaction: ${updates.length} updates, ${raw} raw bytes -> stored ${log.bytes} bytes in ${log.rows} rows; encoded state ${state} bytes; ${replica.compactions} compactions; file ${store.fileBytes()} bytes`)
     expect(replica.compactions).toBeGreaterThan(0)
     expect(log.rows).toBeLessThan(DEFAULT_COMPACTION.maxRows)

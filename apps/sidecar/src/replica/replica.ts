@@ -5,7 +5,7 @@
  * afterwards is already on disk. The log is compacted into one state update by the policy in
  * compaction.ts. A log that does not load stops the sidecar: a replica never starts empty over
  * real data.
- * @see docs/contract.md §8
+ * @see docs/sidecar.md §8
  */
 import * as Y from 'yjs'
 import { StoreError } from '../errors.ts'

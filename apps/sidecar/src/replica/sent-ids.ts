@@ -5,7 +5,7 @@
  * failed (rejected) or its outcome is ambiguous while the sidecar still runs (the browser replays
  * it and receivers deduplicate). After a kill, an id written but perhaps never sent counts as
  * sent: it is never sent twice, and its content, already in the replica, reaches peers through
- * the sync exchange the sidecar starts on every start (docs/contract.md §8).
+ * the sync exchange the sidecar starts on every start (docs/sidecar.md §8).
  */
 import type { Database } from 'better-sqlite3'
 import { StoreError } from '../errors.ts'

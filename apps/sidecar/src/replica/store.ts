@@ -6,7 +6,7 @@
  * NORMAL would survive a kill but could lose the last commits on power loss, and the sidecar
  * acknowledges browsers (which then drop their own copy) on the strength of these writes.
  * Every failure is a {@link StoreError} naming the path; callers stop the sidecar on it.
- * @see docs/contract.md §8
+ * @see docs/sidecar.md §8
  */
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'

@@ -4,7 +4,7 @@
  * (snapshots, sync answers, a burst of typing merged by the client) shrink to about half, and so
  * does the number of paced Signal sends they cost. Small envelopes are never touched: a frame that
  * fits one body already costs one send.
- * @see docs/contract.md §3.4, §4.2
+ * @see docs/protocol.md §3.4, sidecar.md §4.2
  */
 import { promisify } from 'node:util'
 import { deflateRaw } from 'node:zlib'

@@ -2,7 +2,7 @@
  * Greedy packing of queued envelope frames into Signal bodies that each fit the body boundary:
  * as many leading frames as fit go into one `batch` (one frame alone is sent bare), and a frame
  * too large for any body is split into `chunk` bodies.
- * @see docs/contract.md §4
+ * @see docs/sidecar.md §4
  */
 import { bodyLengthFor, encodeBodies, encodeBody, isProtocolError, packBatch, type BatchHeader } from '@e2e-col/protocol'
 

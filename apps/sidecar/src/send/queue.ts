@@ -5,7 +5,7 @@
  * jittered backoff up to a bound; when the bound is exhausted the outcome is ambiguous (the daemon
  * may have sent it), so the queue is dropped and `onAmbiguousFailure` closes the document's sockets
  * (close code 1011): clients keep and replay their copies, receivers dedup the replay.
- * @see docs/contract.md §4, §6.7
+ * @see docs/sidecar.md §4, daemon-contract.md §6.7
  */
 import { bodyByteLength, type RefusalCode } from '@e2e-col/protocol'
 import { nextDelay, SignalCliError, SignalRpcError, SignalUnavailableError, type SignalBackend } from '@e2e-col/signal-cli'
