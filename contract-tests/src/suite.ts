@@ -8,12 +8,14 @@
 import { afterAll, beforeAll, describe, it, onTestFinished } from 'vitest'
 import { registerAccountRoutingCases } from './cases/account-routing.ts'
 import { registerBatchingCases } from './cases/batching.ts'
+import { registerContactCases } from './cases/contacts.ts'
 import { registerDeliveryCases } from './cases/delivery.ts'
 import { registerEventsCases } from './cases/events.ts'
 import { registerFaultCases } from './cases/faults.ts'
 import { registerGroupCases } from './cases/groups.ts'
 import { registerHttpLayerCases } from './cases/http-layer.ts'
 import { registerJsonRpcParsingCases } from './cases/jsonrpc-parsing.ts'
+import { registerOfflineCases } from './cases/offline.ts'
 import { registerSendCases } from './cases/send.ts'
 import { registerSendFailureCases } from './cases/send-failures.ts'
 import type { CaseTag, ContractTarget } from './target.ts'
@@ -28,22 +30,25 @@ export interface TargetSpec {
   /** Why cases of each unsupported tag are skipped, for the summary line. */
   skipReasons: Partial<Record<CaseTag, string>>
   setup(): Promise<ContractTarget>
+  /** Bound on {@link setup}; 90 s unless given (a real daemon that builds its fixture first needs more). */
+  setupTimeoutMs?: number
 }
 
 /** Defines the contract suite for one target. */
 export function describeSignalDaemonContract(targetName: string, spec: TargetSpec): void {
   describe(`signal-cli daemon contract: ${targetName}`, () => {
     let target: ContractTarget | undefined
-    const tally = { passed: 0, failed: 0, skipped: new Map<CaseTag, number>() }
+    const tally = { passed: new Map<CaseTag, number>(), failed: 0, skipped: new Map<CaseTag, number>() }
 
     beforeAll(async () => {
       target = await spec.setup()
-    }, 90_000)
+    }, spec.setupTimeoutMs ?? 90_000)
     afterAll(async () => {
       await target?.teardown()
-      const skipped = [...tally.skipped.values()].reduce((a, b) => a + b, 0)
+      const sum = (counts: Map<CaseTag, number>): number => [...counts.values()].reduce((a, b) => a + b, 0)
+      const perTag = [...tally.passed.entries()].map(([tag, n]) => `${n} '${tag}'`).join(', ')
       const reasons = [...tally.skipped.entries()].map(([tag, n]) => `${n} '${tag}': ${spec.skipReasons[tag] ?? 'not supported'}`)
-      console.log(`[contract] ${targetName}: ${tally.passed} passed, ${tally.failed} failed, ${skipped} skipped${reasons.length > 0 ? ` (${reasons.join('; ')})` : ''}`)
+      console.log(`[contract] ${targetName}: ${sum(tally.passed)} passed${perTag === '' ? '' : ` (${perTag})`}, ${tally.failed} failed, ${sum(tally.skipped)} skipped${reasons.length > 0 ? ` (${reasons.join('; ')})` : ''}`)
     }, 30_000)
 
     const defineCase: DefineCase = (tag, name, run, timeoutMs = 15_000) => {
@@ -56,7 +61,7 @@ export function describeSignalDaemonContract(targetName: string, spec: TargetSpe
       it(`[${tag}] ${name}`, async () => {
         onTestFinished(({ task }) => {
           if (task.result?.state === 'fail') tally.failed += 1
-          else tally.passed += 1
+          else tally.passed.set(tag, (tally.passed.get(tag) ?? 0) + 1)
         })
         if (target === undefined) throw new Error('target setup failed')
         await run(target)
@@ -70,8 +75,10 @@ export function describeSignalDaemonContract(targetName: string, spec: TargetSpe
     registerSendCases(defineCase)
     registerSendFailureCases(defineCase)
     registerGroupCases(defineCase)
+    registerContactCases(defineCase)
     registerEventsCases(defineCase)
     registerDeliveryCases(defineCase)
     registerFaultCases(defineCase)
+    registerOfflineCases(defineCase)
   })
 }

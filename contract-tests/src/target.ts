@@ -1,9 +1,14 @@
 /**
  * What a contract case knows about the daemon under test.
  */
+import { rpcResult } from './http-probe.ts'
 
-/** Which targets a case needs: `any` daemon, one with registered `account`s and a group, or the `toy`'s switches. */
-export type CaseTag = 'any' | 'account' | 'toy'
+/**
+ * Which targets a case needs: `any` daemon; one with registered `account`s and groups, answering
+ * from its local state; `delivery` through the Signal network (the toy's or Signal's); an
+ * `offline` daemon whose accounts cannot reach Signal; or the `toy`'s switches.
+ */
+export type CaseTag = 'any' | 'account' | 'delivery' | 'offline' | 'toy'
 
 /** A daemon under test, as returned by a target's setup. */
 export interface ContractTarget {
@@ -13,6 +18,8 @@ export interface ContractTarget {
   /** Two registered accounts that share {@link groupId}; present on targets tagged `account`. */
   accounts?: { a: string; b: string }
   groupId?: string
+  /** A group only `b` is in that `a` left (`a` still lists it with `isMember:false`); with {@link accounts}. */
+  formerGroupId?: string
   /** Base URL of the toy's `/toy/v1/` admin route; present on targets tagged `toy`. */
   adminUrl?: string
   /** Starts another toy process with extra flags (toy target only), for modes the main one is not in. */
@@ -40,7 +47,17 @@ export function versionAtLeast(version: string, wanted: string): boolean {
 }
 
 /** The account fixtures of a target; throws when a case tagged `account` runs without them. */
-export function fixtures(target: ContractTarget): { a: string; b: string; groupId: string } {
-  if (target.accounts === undefined || target.groupId === undefined) throw new Error('this case needs accounts and a group')
-  return { ...target.accounts, groupId: target.groupId }
+export function fixtures(target: ContractTarget): { a: string; b: string; groupId: string; formerGroupId: string } {
+  if (target.accounts === undefined || target.groupId === undefined || target.formerGroupId === undefined) throw new Error('this case needs accounts and groups')
+  return { ...target.accounts, groupId: target.groupId, formerGroupId: target.formerGroupId }
+}
+
+/**
+ * Makes the `formerGroupId` state through the daemon itself: `a` creates a group with `b`, then
+ * leaves it (targets that can deliver; the offline fixture stores it directly).
+ */
+export async function makeFormerGroup(url: string, a: string, b: string): Promise<string> {
+  const created = (await rpcResult(url, 'updateGroup', { account: a, name: 'contract former', members: [b], admin: [b] })) as { groupId: string }
+  await rpcResult(url, 'quitGroup', { account: a, groupId: created.groupId, admin: [b] })
+  return created.groupId
 }

@@ -6,6 +6,7 @@
 import { describe, it } from 'vitest'
 import { rpcResult } from '../src/http-probe.ts'
 import { describeSignalDaemonContract } from '../src/suite.ts'
+import { makeFormerGroup } from '../src/target.ts'
 
 const NAMES = ['CONTRACT_SIGNAL_CLI_URL', 'CONTRACT_ACCOUNT_A', 'CONTRACT_ACCOUNT_B', 'CONTRACT_GROUP_ID'] as const
 const missing = NAMES.filter((name) => (process.env[name] ?? '') === '')
@@ -13,15 +14,21 @@ const missing = NAMES.filter((name) => (process.env[name] ?? '') === '')
 if (missing.length === 0) {
   const url = process.env['CONTRACT_SIGNAL_CLI_URL'] ?? ''
   describeSignalDaemonContract('live daemon', {
-    tags: ['any', 'account'],
-    skipReasons: { toy: 'fault switches and toy-only behaviour exist only in the toy' },
+    tags: ['any', 'account', 'delivery'],
+    skipReasons: {
+      offline: 'a live daemon reaches Signal (the offline-accounts target covers sends without network)',
+      toy: 'fault switches and toy-only behaviour exist only in the toy',
+    },
     async setup() {
       const version = ((await rpcResult(url, 'version')) as { version: string }).version
+      const [a, b] = [process.env['CONTRACT_ACCOUNT_A'] ?? '', process.env['CONTRACT_ACCOUNT_B'] ?? '']
       return {
         url,
         version,
-        accounts: { a: process.env['CONTRACT_ACCOUNT_A'] ?? '', b: process.env['CONTRACT_ACCOUNT_B'] ?? '' },
+        accounts: { a, b },
         groupId: process.env['CONTRACT_GROUP_ID'] ?? '',
+        // A group `a` left: CONTRACT_FORMER_GROUP_ID, or one made (and left) now.
+        formerGroupId: (process.env['CONTRACT_FORMER_GROUP_ID'] ?? '') === '' ? await makeFormerGroup(url, a, b) : process.env['CONTRACT_FORMER_GROUP_ID'] ?? '',
         keepAliveMs: 15_000,
         teardown: async () => {},
       }

@@ -10,7 +10,9 @@ if (java.found) {
   describeSignalDaemonContract(`real signal-cli (Java ${java.major})`, {
     tags: ['any'],
     skipReasons: {
-      account: 'an accountless daemon has no registered account or group (use live.test.ts)',
+      account: 'an accountless daemon has no registered account or group (offline-accounts.test.ts has them)',
+      delivery: 'needs registered accounts on the Signal network (live.test.ts)',
+      offline: 'needs registered accounts (offline-accounts.test.ts)',
       toy: 'fault switches and toy-only behaviour exist only in the toy',
     },
     async setup() {

@@ -1,6 +1,7 @@
 // The contract against the toy, spawned as a real process on a free port.
 import { rpcResult } from '../src/http-probe.ts'
 import { describeSignalDaemonContract } from '../src/suite.ts'
+import { makeFormerGroup } from '../src/target.ts'
 import { spawnToyProcess } from '../src/toy-process.ts'
 
 const A = '+15550000001'
@@ -10,8 +11,8 @@ const C = '+15550000003'
 const KEEP_ALIVE_MS = 1_000
 
 describeSignalDaemonContract('toy', {
-  tags: ['any', 'account', 'toy'],
-  skipReasons: {},
+  tags: ['any', 'account', 'delivery', 'toy'],
+  skipReasons: { offline: 'the toy always reaches its own network; its fault switches cover failed sends (faults.ts, send-failures.ts)' },
   async setup() {
     const toy = await spawnToyProcess(['--account', A, '--account', B, '--group', `contract:${A},${B},${C}`, '--faults', '--keep-alive-ms', String(KEEP_ALIVE_MS)])
     const groupId = /group "contract" id (\S+)/.exec(toy.stdout())?.[1] ?? (await groupIdFromDaemon(toy.url))
@@ -22,6 +23,7 @@ describeSignalDaemonContract('toy', {
       version,
       accounts: { a: A, b: B },
       groupId,
+      formerGroupId: await makeFormerGroup(toy.url, A, B),
       adminUrl: toy.url,
       keepAliveMs: KEEP_ALIVE_MS,
       async spawnToy(args) {

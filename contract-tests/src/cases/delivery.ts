@@ -17,7 +17,7 @@ const ENVELOPE_HEAD = ['source', 'sourceNumber', 'sourceUuid', 'sourceName', 'so
   'serverReceivedTimestamp', 'serverDeliveredTimestamp']
 
 export function registerDeliveryCases(defineCase: DefineCase): void {
-  defineCase('account', 'a group message reaches the other member as dataMessage with groupInfo, empty lists omitted', async (t) => {
+  defineCase('delivery', 'a group message reaches the other member as dataMessage with groupInfo, empty lists omitted', async (t) => {
     const { a, b, groupId } = fixtures(t)
     const probe = openEvents(t.url, b)
     try {
@@ -42,7 +42,7 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
     }
   })
 
-  defineCase('account', 'a direct message reaches the recipient as dataMessage without groupInfo', async (t) => {
+  defineCase('delivery', 'a direct message reaches the recipient as dataMessage without groupInfo', async (t) => {
     const { a, b } = fixtures(t)
     const probe = openEvents(t.url, b)
     try {
@@ -83,7 +83,7 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
   })
 
   // Needs `--receive-mode on-connection` on a live daemon: with on-start the messages go to stdout.
-  defineCase('account', 'messages sent while the recipient has no stream arrive in order when one connects', async (t) => {
+  defineCase('delivery', 'messages sent while the recipient has no stream arrive in order when one connects', async (t) => {
     const { a, b, groupId } = fixtures(t)
     const stamps: number[] = []
     for (let i = 0; i < 3; i += 1) stamps.push((await sendAs(t.url, a, { groupId, message: `contract: late ${i}` })).timestamp)
@@ -98,7 +98,7 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
     }
   })
 
-  defineCase('account', 'a body over 2000 UTF-8 bytes arrives whole (0.14+) with a text/x-signal-plain attachment', async (t) => {
+  defineCase('delivery', 'a body over 2000 UTF-8 bytes arrives whole (0.14+) with a text/x-signal-plain attachment', async (t) => {
     const { a, b, groupId } = fixtures(t)
     // 700 × 3-byte characters: 700 UTF-16 units (under the pre-0.13.11 char limit) but 2100 bytes.
     const text = '€'.repeat(700)
@@ -118,7 +118,7 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
     }
   })
 
-  defineCase('account', 'a body of exactly 2000 UTF-8 bytes has no long-text attachment', async (t) => {
+  defineCase('delivery', 'a body of exactly 2000 UTF-8 bytes has no long-text attachment', async (t) => {
     const { a, b, groupId } = fixtures(t)
     const text = 'x'.repeat(2000)
     const probe = openEvents(t.url, b)

@@ -38,7 +38,22 @@ export function registerEventsCases(defineCase: DefineCase): void {
     }
   }, 45_000)
 
-  defineCase('account', 'each event is "event:receive\\ndata:{envelope, account}\\n\\n": no JSON-RPC wrapper, no space, no id line', async (t) => {
+  // The real 0.13.x writes the headers with the first keep-alive (15 s), hence the long deadline.
+  defineCase('account', 'the stream of a registered account (?account=%2B…) is 200 text/event-stream and stays open', async (t) => {
+    const { a } = fixtures(t)
+    const probe = openEvents(t.url, a)
+    try {
+      const response = await probe.response
+      expect(response.status).toBe(200)
+      expect(String(response.headers['content-type'])).toBe('text/event-stream')
+      const ended = await Promise.race([probe.ended.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 500))])
+      expect(ended).toBe(false)
+    } finally {
+      probe.close()
+    }
+  }, 45_000)
+
+  defineCase('delivery', 'each event is "event:receive\\ndata:{envelope, account}\\n\\n": no JSON-RPC wrapper, no space, no id line', async (t) => {
     const { a, b, groupId } = fixtures(t)
     const probe = openEvents(t.url, b)
     try {
@@ -58,7 +73,7 @@ export function registerEventsCases(defineCase: DefineCase): void {
     }
   })
 
-  defineCase('account', 'a stream scoped with ?account=%2B… carries only that account; no account means all accounts', async (t) => {
+  defineCase('delivery', 'a stream scoped with ?account=%2B… carries only that account; no account means all accounts', async (t) => {
     const { a, b, groupId } = fixtures(t)
     const onlyA = openEvents(t.url, a)
     const all = openEvents(t.url)

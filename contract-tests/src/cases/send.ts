@@ -27,6 +27,11 @@ export async function sendAs(url: string, account: string, params: Record<string
   return json.result
 }
 
+/** `text` as a literal inside a RegExp. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 function expectAddress(address: SendResult['results'][number]['recipientAddress']): void {
@@ -36,7 +41,7 @@ function expectAddress(address: SendResult['results'][number]['recipientAddress'
 }
 
 export function registerSendCases(defineCase: DefineCase): void {
-  defineCase('account', 'a group send answers {timestamp, results} with one SUCCESS per other member, each with groupId', async (t) => {
+  defineCase('delivery', 'a group send answers {timestamp, results} with one SUCCESS per other member, each with groupId', async (t) => {
     const { a, b, groupId } = fixtures(t)
     const result = await sendAs(t.url, a, { groupId, message: 'contract: group send' })
     expect(new Set(Object.keys(result))).toEqual(new Set(['results', 'timestamp']))
@@ -51,7 +56,7 @@ export function registerSendCases(defineCase: DefineCase): void {
     }
   })
 
-  defineCase('account', 'a direct send has one result per recipient and no groupId', async (t) => {
+  defineCase('delivery', 'a direct send has one result per recipient and no groupId', async (t) => {
     const { a, b } = fixtures(t)
     const result = await sendAs(t.url, a, { recipient: b, message: 'contract: direct send' })
     expect(result.results).toHaveLength(1)
@@ -61,14 +66,14 @@ export function registerSendCases(defineCase: DefineCase): void {
     expect(only).not.toHaveProperty('groupId')
   })
 
-  defineCase('account', 'list params take one value or an array, under the singular or plural name', async (t) => {
+  defineCase('delivery', 'list params take one value or an array, under the singular or plural name', async (t) => {
     const { a, b, groupId } = fixtures(t)
     expect((await sendAs(t.url, a, { recipients: [b], message: 'contract: plural' })).results).toHaveLength(1)
     const viaGroupIds = await sendAs(t.url, a, { groupIds: [groupId], message: 'contract: groupIds' })
     expect(viaGroupIds.results.every((r) => r.groupId === groupId)).toBe(true)
   })
 
-  defineCase('account', 'timestamps of successive sends are unique and increasing', async (t) => {
+  defineCase('delivery', 'timestamps of successive sends are unique and increasing', async (t) => {
     const { a, groupId } = fixtures(t)
     const stamps: number[] = []
     for (let i = 0; i < 4; i += 1) stamps.push((await sendAs(t.url, a, { groupId, message: `contract: stamp ${i}` })).timestamp)
@@ -106,13 +111,34 @@ export function registerSendCases(defineCase: DefineCase): void {
     expect(answer.text).toBe('')
   })
 
-  defineCase('account', 'a text message that is not a string is -32603 "… (ClassCastException)"', async (t) => {
-    const { a, groupId } = fixtures(t)
-    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, groupId, message: 42 } })
-    expectRpcError(answer.json, -32603, /\(ClassCastException\)$/, 1)
+  // argparse4j's getString is toString(): a number is its text, not a ClassCastException.
+  defineCase('account', 'a text message given as a JSON number is read as its text (validation goes on to the group)', async (t) => {
+    const { a } = fixtures(t)
+    const id = unknownGroupId()
+    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, groupId: id, message: 42 } })
+    expectRpcError(answer.json, -1, `Group not found: ${id}`, 1)
   })
 
-  defineCase('account', 'sendReaction answers the send result shape', async (t) => {
+  defineCase('account', 'a recipient that is not a phone number is -1 "Invalid phone number \'<x>\': …"', async (t) => {
+    const { a } = fixtures(t)
+    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, recipient: 'abc', message: 'x' } })
+    expectRpcError(answer.json, -1, /^Invalid phone number 'abc': /, 1)
+  })
+
+  defineCase('account', 'sending to, reacting in or updating a group one has left is -1 "User is not a member in group: <name> (<id>)"', async (t) => {
+    const { a, b, formerGroupId } = fixtures(t)
+    const calls = [
+      { method: 'send', params: { message: 'x' } },
+      { method: 'sendReaction', params: { emoji: '👍', targetAuthor: b, targetTimestamp: 1_700_000_000_000 } },
+      { method: 'updateGroup', params: { name: 'renamed by a former member' } },
+    ]
+    for (const [i, call] of calls.entries()) {
+      const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: call.method, id: i, params: { account: a, groupId: formerGroupId, ...call.params } })
+      expectRpcError(answer.json, -1, new RegExp(`^User is not a member in group: .+ \\(${escapeRegExp(formerGroupId)}\\)$`), i)
+    }
+  })
+
+  defineCase('delivery', 'sendReaction answers the send result shape', async (t) => {
     const { a, b, groupId } = fixtures(t)
     const target = await sendAs(t.url, b, { groupId, message: 'contract: react to me' })
     const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'sendReaction', id: 1, params: { account: a, groupId, emoji: '👍', targetAuthor: b, targetTimestamp: target.timestamp } })
@@ -131,7 +157,15 @@ export function registerSendCases(defineCase: DefineCase): void {
     expectRpcError(none.json, -1, 'No recipients given', 3)
   })
 
-  defineCase('account', 'getUserStatus answers one entry per recipient with uuid always present', async (t) => {
+  defineCase('account', 'sendMessageRequestResponse for a group answers {}; without type it is -32603 (NullPointerException)', async (t) => {
+    const { a, groupId } = fixtures(t)
+    const ok = await rpcCall(t.url, { jsonrpc: '2.0', method: 'sendMessageRequestResponse', id: 1, params: { account: a, groupId, type: 'delete' } })
+    expect((ok.json as { result: unknown }).result).toEqual({})
+    const untyped = await rpcCall(t.url, { jsonrpc: '2.0', method: 'sendMessageRequestResponse', id: 2, params: { account: a, groupId } })
+    expectRpcError(untyped.json, -32603, /\(NullPointerException\)$/, 2)
+  })
+
+  defineCase('delivery', 'getUserStatus answers one entry per recipient with uuid always present', async (t) => {
     const { a, b } = fixtures(t)
     const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'getUserStatus', id: 1, params: { account: a, recipient: [b] } })
     const [entry] = (answer.json as { result: { recipient: string; number?: string; uuid: string | null; isRegistered: boolean }[] }).result
