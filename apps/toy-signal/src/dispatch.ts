@@ -5,6 +5,7 @@
  * @see docs/daemon-contract.md §2, reference `signal-cli-wire.md` §3 and §5
  */
 import { errorResponse, paramsAsObject, type RpcCall, type RpcResponse } from './jsonrpc.ts'
+import { listContactsMethod } from './methods/contacts.ts'
 import type { MethodContext, MethodDefinition } from './methods/context.ts'
 import { getUserStatusMethod, listAccountsMethod, versionMethod } from './methods/directory.ts'
 import { listGroupsMethod, quitGroupMethod, updateGroupMethod } from './methods/groups.ts'
@@ -24,6 +25,7 @@ export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map([
   ['listAccounts', listAccountsMethod],
   ['version', versionMethod],
   ['getUserStatus', getUserStatusMethod],
+  ['listContacts', listContactsMethod],
 ])
 
 /** Runs one call. Returns `undefined` for a notification. */

@@ -9,7 +9,7 @@
 /** Per-account (`JsonRpcLocalCommand`) commands: routed exactly like `send` or `listGroups`. */
 export const UNIMPLEMENTED_ACCOUNT_COMMANDS: ReadonlySet<string> = new Set([
   'addDevice', 'addStickerPack', 'block', 'finishChangeNumber', 'getAttachment', 'getAvatar', 'getSticker',
-  'joinGroup', 'listContacts', 'listDevices', 'listIdentities', 'listStickerPacks', 'receive', 'remoteDelete',
+  'joinGroup', 'listDevices', 'listIdentities', 'listStickerPacks', 'receive', 'remoteDelete',
   'removeContact', 'removeDevice', 'removePin', 'sendContacts', 'sendPaymentNotification', 'sendReceipt',
   'sendSyncRequest', 'sendTyping', 'setPin', 'startChangeNumber', 'submitRateLimitChallenge', 'trust',
   'unblock', 'unregister', 'updateAccount', 'updateConfiguration', 'updateContact', 'updateProfile',

@@ -42,6 +42,19 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
     }
   })
 
+  defineCase('delivery', 'a text message given as a JSON number is sent as its text', async (t) => {
+    const { a, b, groupId } = fixtures(t)
+    const probe = openEvents(t.url, b)
+    try {
+      await settled(probe)
+      const sent = await sendAs(t.url, a, { groupId, message: 42 })
+      const { json } = await probe.waitFor((e) => e.json.envelope['timestamp'] === sent.timestamp)
+      expect((json.envelope['dataMessage'] as Record<string, unknown>)['message']).toBe('42')
+    } finally {
+      probe.close()
+    }
+  })
+
   defineCase('delivery', 'a direct message reaches the recipient as dataMessage without groupInfo', async (t) => {
     const { a, b } = fixtures(t)
     const probe = openEvents(t.url, b)

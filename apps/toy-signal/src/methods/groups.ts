@@ -3,7 +3,7 @@
  * @see reference `signal-cli-wire.md` §4.2–4.4
  */
 import { incomingMessage, type MessageContent } from '../envelopes.ts'
-import { userError } from '../rpc-failure.ts'
+import { internalError, userError } from '../rpc-failure.ts'
 import type { ToyGroup, ToySignalState } from '../state.ts'
 import type { MethodContext, MethodDefinition } from './context.ts'
 import { listParam, stringParam } from './params.ts'
@@ -48,6 +48,22 @@ export const listGroupsMethod: MethodDefinition = {
   },
 }
 
+const LINK_STATES = new Set(['enabled', 'enabled-with-approval', 'enabledWithApproval', 'disabled'])
+const PERMISSIONS = new Set(['every-member', 'everyMember', 'only-admins', 'onlyAdmins'])
+
+/**
+ * Rejects an unknown `link` or permission value as signal-cli does, before any group lookup. Valid
+ * values are accepted but not applied: the toy's groups keep their fixed permissions and no link.
+ */
+function checkLinkAndPermissions(params: Record<string, unknown>): void {
+  const link = stringParam(params, 'link')
+  if (link !== undefined && !LINK_STATES.has(link)) throw userError(`Invalid group link state: ${link}`)
+  for (const flag of ['setPermissionAddMember', 'setPermissionEditDetails', 'setPermissionSendMessages']) {
+    const value = stringParam(params, flag)
+    if (value !== undefined && !PERMISSIONS.has(value)) throw userError(`Invalid group permission: ${value}`)
+  }
+}
+
 /** Announces a group change to the other members, as the group-update message a real client sends. */
 function announce(ctx: MethodContext, group: ToyGroup, recipients: readonly string[]) {
   const timestamp = ctx.state.nextTimestamp()
@@ -76,6 +92,7 @@ export const updateGroupMethod: MethodDefinition = {
     const description = stringParam(ctx.params, 'description')
     const add = listParam(ctx.params, 'member', 'members').map((m) => resolveRecipient(ctx.state, m))
     const remove = listParam(ctx.params, 'removeMember', 'removeMembers').map((m) => resolveRecipient(ctx.state, m))
+    checkLinkAndPermissions(ctx.params)
     if (rawId === undefined) {
       // A bound of the toy (a real account has no such limit): a runaway test cannot grow it forever.
       if (ctx.state.groups.size >= MAX_GROUPS) throw userError(`Failed to create group: the toy holds at most ${MAX_GROUPS} groups`)
@@ -110,7 +127,8 @@ export const quitGroupMethod: MethodDefinition = {
   routing: 'account',
   run(ctx) {
     const rawId = stringParam(ctx.params, 'groupId') ?? listParam(ctx.params, 'groupId', 'groupIds')[0]
-    if (rawId === undefined) throw userError('No group id given')
+    // signal-cli dereferences the missing id: a NullPointerException with a null message.
+    if (rawId === undefined) throw internalError('null', 'NullPointerException')
     let group: ToyGroup
     try {
       group = findGroup(ctx.state, ctx.account, rawId)

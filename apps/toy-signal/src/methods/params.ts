@@ -35,10 +35,14 @@ export function listParam(params: Record<string, unknown>, singular: string, plu
   return out
 }
 
-/** A text param, `undefined` when absent or null. */
+/**
+ * A text param, `undefined` when absent or null. argparse4j's `getString` is `toString()`, so a
+ * number or a boolean is read as its text; lists and objects stay a ClassCastException here.
+ */
 export function stringParam(params: Record<string, unknown>, name: string): string | undefined {
   const value = pick(params, name)
   if (value === undefined || value === null) return undefined
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
   if (typeof value !== 'string') castError(value, 'java.lang.String')
   return value
 }

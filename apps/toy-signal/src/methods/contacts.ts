@@ -1,0 +1,41 @@
+/**
+ * `listContacts`: the v0.14.1+ JsonContact shape. The toy stores no contact records (names, colors,
+ * blocks), so only `allRecipients` lists anyone: the account itself, the other local accounts and
+ * the members of its groups, each with empty contact fields and no profile.
+ * @see docs/contract.md §7
+ */
+import type { MethodDefinition } from './context.ts'
+import { flagParam, listParam } from './params.ts'
+import { resolveRecipient } from './targets.ts'
+
+export const listContactsMethod: MethodDefinition = {
+  routing: 'account',
+  run(ctx) {
+    const filter = listParam(ctx.params, 'recipient', 'recipients').map((r) => resolveRecipient(ctx.state, r))
+    if (!flagParam(ctx.params, 'allRecipients')) return []
+    const known = new Set([ctx.account, ...ctx.state.accounts])
+    for (const group of ctx.state.groups.values()) {
+      if (group.members.includes(ctx.account) || group.formerMembers.has(ctx.account)) for (const m of group.members) known.add(m)
+    }
+    return [...known].filter((n) => filter.length === 0 || filter.includes(n)).map((number) => ({
+      number,
+      uuid: ctx.state.uuidOf(number),
+      username: null,
+      name: '',
+      givenName: null,
+      familyName: null,
+      nickName: null,
+      nickGivenName: null,
+      nickFamilyName: null,
+      note: null,
+      color: null,
+      isArchived: false,
+      isBlocked: false,
+      isHidden: false,
+      messageExpirationTime: 0,
+      profileSharing: false,
+      unregistered: !ctx.state.isRegistered(number),
+      profile: null,
+    }))
+  },
+}
