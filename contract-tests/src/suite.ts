@@ -34,6 +34,10 @@ export interface TargetSpec {
   setupTimeoutMs?: number
 }
 
+function sum(counts: Map<CaseTag, number>): number {
+  return [...counts.values()].reduce((a, b) => a + b, 0)
+}
+
 /** Defines the contract suite for one target. */
 export function describeSignalDaemonContract(targetName: string, spec: TargetSpec): void {
   describe(`signal-cli daemon contract: ${targetName}`, () => {
@@ -45,7 +49,6 @@ export function describeSignalDaemonContract(targetName: string, spec: TargetSpe
     }, spec.setupTimeoutMs ?? 90_000)
     afterAll(async () => {
       await target?.teardown()
-      const sum = (counts: Map<CaseTag, number>): number => [...counts.values()].reduce((a, b) => a + b, 0)
       const perTag = [...tally.passed.entries()].map(([tag, n]) => `${n} '${tag}'`).join(', ')
       const reasons = [...tally.skipped.entries()].map(([tag, n]) => `${n} '${tag}': ${spec.skipReasons[tag] ?? 'not supported'}`)
       console.log(`[contract] ${targetName}: ${sum(tally.passed)} passed${perTag === '' ? '' : ` (${perTag})`}, ${tally.failed} failed, ${sum(tally.skipped)} skipped${reasons.length > 0 ? ` (${reasons.join('; ')})` : ''}`)

@@ -22,6 +22,10 @@ async function call(url: string, method: string, params: Record<string, unknown>
   return (await rpcCall(url, { jsonrpc: '2.0', method, id: method, params })).json as { result?: unknown; error?: unknown }
 }
 
+function memberKeys(group: Group | undefined): string[] {
+  return (group?.members ?? []).map((m) => `${m.number} ${m.uuid}`).sort()
+}
+
 export function registerGroupCases(defineCase: DefineCase): void {
   defineCase('account', 'listGroups returns the detailed shape with members as {number, uuid, isAdmin}', async (t) => {
     const { a, b, groupId } = fixtures(t)
@@ -70,8 +74,7 @@ export function registerGroupCases(defineCase: DefineCase): void {
     const [viewA, viewB] = await Promise.all([a, b].map(async (account) => ((await call(t.url, 'listGroups', { account, groupId })).result as Group[])[0]))
     expect(viewA?.isMember).toBe(true)
     expect(viewB?.isMember).toBe(true)
-    const sorted = (g: Group | undefined): string[] => (g?.members ?? []).map((m) => `${m.number} ${m.uuid}`).sort()
-    expect(sorted(viewB)).toEqual(sorted(viewA))
+    expect(memberKeys(viewB)).toEqual(memberKeys(viewA))
     for (const group of [viewA, viewB]) {
       const memberUuids = new Set(group?.members.map((m) => m.uuid))
       expect(group?.admins.length).toBeGreaterThan(0)
