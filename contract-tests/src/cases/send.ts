@@ -111,12 +111,14 @@ export function registerSendCases(defineCase: DefineCase): void {
     expect(answer.text).toBe('')
   })
 
-  // argparse4j's getString is toString(): a number is its text, not a ClassCastException.
-  defineCase('account', 'a text message given as a JSON number is read as its text (validation goes on to the group)', async (t) => {
+  // argparse4j's getString is toString(): a number or a list is its Java text, not a ClassCastException.
+  defineCase('account', 'a text message given as a JSON number or list is read as its text (validation goes on to the group)', async (t) => {
     const { a } = fixtures(t)
     const id = unknownGroupId()
-    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, groupId: id, message: 42 } })
-    expectRpcError(answer.json, -1, `Group not found: ${id}`, 1)
+    for (const message of [42, ['x', 'y']]) {
+      const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, groupId: id, message } })
+      expectRpcError(answer.json, -1, `Group not found: ${id}`, 1)
+    }
   })
 
   defineCase('account', 'a recipient that is not a phone number is -1 "Invalid phone number \'<x>\': …"', async (t) => {

@@ -1,7 +1,8 @@
 /**
  * Reading command params the way signal-cli's `JsonRpcNamespace` does: camelCase or dashed names,
  * list flags given as one value or an array under the singular or the plural name, unknown params
- * ignored. Wrong types end as -32603, as the Java `ClassCastException` does.
+ * ignored. Text params read any JSON value as its Java text; a wrong type for a list or a number
+ * ends as -32603, as the Java `ClassCastException` does.
  */
 import { z } from 'zod'
 import { internalError } from '../rpc-failure.ts'
@@ -35,16 +36,23 @@ export function listParam(params: Record<string, unknown>, singular: string, plu
   return out
 }
 
+/** What Java's `toString()` prints for the object Jackson maps `value` to (String, Integer, Boolean, ArrayList, LinkedHashMap). */
+function javaText(value: unknown): string {
+  if (value === null || value === undefined) return 'null'
+  if (typeof value === 'string') return value
+  if (Array.isArray(value)) return `[${value.map(javaText).join(', ')}]`
+  if (typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${k}=${javaText(v)}`).join(', ')}}`
+  return String(value)
+}
+
 /**
- * A text param, `undefined` when absent or null. argparse4j's `getString` is `toString()`, so a
- * number or a boolean is read as its text; lists and objects stay a ClassCastException here.
+ * A text param, `undefined` when absent or null. argparse4j's `getString` is `toString()`, so any
+ * other JSON value is read as its Java text (`42`, `true`, `[a, b]`), never a ClassCastException.
  */
 export function stringParam(params: Record<string, unknown>, name: string): string | undefined {
   const value = pick(params, name)
   if (value === undefined || value === null) return undefined
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
-  if (typeof value !== 'string') castError(value, 'java.lang.String')
-  return value
+  return javaText(value)
 }
 
 /** A boolean flag; Jackson also accepts "true"/"false" text. */
