@@ -14,6 +14,12 @@ import { EXIT_CODES } from '../src/exit-codes.ts'
 import { saveChatState } from '../src/state/chat-state.ts'
 import { chatArgv, EventLog, FAST_TIMING } from './harness.ts'
 
+/** Runs the chat to its end (or until `stop`), collecting its events and log lines. */
+async function run(cfg: ChatConfig, stop?: AbortSignal, events = new EventLog(), logs: string[] = []): Promise<{ code: number; logs: string[]; events: EventLog }> {
+  const code = await runChat(cfg, { agentEnv: process.env, log: (l) => logs.push(l), timing: FAST_TIMING, observe: events.observe, ...(stop === undefined ? {} : { stop }) })
+  return { code, logs, events }
+}
+
 const support = offlineAccountsSupport(process.env)
 if (!support.available) console.log(`[chat] offline real signal-cli start-up: skipped, ${support.reason}`)
 
@@ -34,11 +40,6 @@ describe.skipIf(!support.available)('chat start-up against an offline real signa
     const inv = loadConfig(argv, { SIGNAL_CLI_URL: daemon.url, XDG_STATE_HOME: stateHome, ...env })
     if (inv.kind !== 'run') throw new Error('expected a run invocation')
     return inv.config
-  }
-
-  async function run(cfg: ChatConfig, stop?: AbortSignal, events = new EventLog(), logs: string[] = []): Promise<{ code: number; logs: string[]; events: EventLog }> {
-    const code = await runChat(cfg, { agentEnv: process.env, log: (l) => logs.push(l), timing: FAST_TIMING, observe: events.observe, ...(stop === undefined ? {} : { stop }) })
-    return { code, logs, events }
   }
 
   it('a daemon serving two accounts without SIGNAL_CLI_ACCOUNT is a usage error (listAccounts read from the real answer)', async () => {

@@ -10,10 +10,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { offlineAccountsSupport, startOfflineAccountsDaemon, type OfflineAccountsDaemon } from '@e2e-col/contract-tests'
+import { createHttpSignalBackend, SignalRpcError } from '@e2e-col/signal-cli'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SidecarError, SignalRpcError } from '../src/errors.ts'
+import { SidecarError } from '../src/errors.ts'
 import { loadConfig, startSidecar, type RunningSidecar } from '../src/index.ts'
-import { createHttpSignalBackend } from '../src/signal/http-backend.ts'
 import { connect, envelope } from './harness.ts'
 
 const support = offlineAccountsSupport(process.env)

@@ -31,13 +31,19 @@ export class SignalRpcError extends SignalCliError {
   readonly rpcMessage: string
   /** Pause asked by a rate-limit error (-5), read as one number out of `error.data`. */
   readonly retryAfterSeconds: number | undefined
-  constructor(rpcCode: number, message: string, retryAfterSeconds?: number) {
+  /**
+   * Every recipient's result in `error.data` was `NETWORK_FAILURE` (read from the result types
+   * only): the daemon could not reach Signal, so the message may or may not have gone out.
+   */
+  readonly networkFailure: boolean
+  constructor(rpcCode: number, message: string, retryAfterSeconds?: number, options: { networkFailure?: boolean } = {}) {
     const masked = maskNumbersIn(message)
     super('SIDECAR_SIGNAL_RPC_ERROR', `signal-cli error ${rpcCode}: ${masked}`)
     this.name = 'SignalRpcError'
     this.rpcCode = rpcCode
     this.rpcMessage = masked
     this.retryAfterSeconds = retryAfterSeconds
+    this.networkFailure = options.networkFailure === true
   }
 }
 

@@ -29,6 +29,15 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
   return p.then(() => { throw new Error('expected a rejection') }, (e: unknown) => e)
 }
 
+/** An all-failed send error with these result types, shaped as the real 0.13.19 answers one without network. */
+function failed(types: string[]) {
+  return {
+    code: -1,
+    message: 'Failed to send message',
+    data: { response: { results: types.map((type) => ({ recipientAddress: { uuid: 'secret-uuid', number: '+33799999999', username: null }, type })), timestamp: 1796132078096 } },
+  }
+}
+
 describe('JSON-RPC send response checks', () => {
   it('accepts a JSON-RPC 2.0 answer with our id and a non-negative integer timestamp, sending group, message and account', async () => {
     let seen: Record<string, unknown> = {}
@@ -91,6 +100,20 @@ describe('JSON-RPC send response checks', () => {
     expect(e.retryAfterSeconds).toBe(42)
     const everything = JSON.stringify({ ...e, message: e.message, cause: e.cause })
     for (const secret of ['+33799999999', 'secret-uuid', 'tok-123', 'recipientAddress']) expect(everything).not.toContain(secret)
+  })
+
+  it('marks an all-failed -1 whose every result is NETWORK_FAILURE as a network failure, and only that one', async () => {
+    const answers = [failed(['NETWORK_FAILURE', 'NETWORK_FAILURE']), failed(['NETWORK_FAILURE', 'UNREGISTERED_FAILURE']), failed([]), { code: -1, message: 'No recipients given', data: null }]
+    let next = 0
+    const b = backendAnswering((id) => ({ json: { jsonrpc: '2.0', id, error: answers[next++] } }))
+    const flags: boolean[] = []
+    for (let i = 0; i < answers.length; i += 1) {
+      const e = (await rejection(b.sendGroupMessage(GROUP, 'x'))) as SignalRpcError
+      expect(e.rpcCode).toBe(-1)
+      expect(JSON.stringify({ ...e, message: e.message })).not.toContain('+33799999999')
+      flags.push(e.networkFailure)
+    }
+    expect(flags).toEqual([true, false, false, false])
   })
 
   it('masks phone numbers inside a daemon error message', async () => {

@@ -71,6 +71,18 @@ function retryAfterFrom(data: unknown): number | undefined {
   return values.length === 0 ? undefined : Math.max(...values)
 }
 
+// An all-failed send (-1 "Failed to send message") writes its result into data.response first;
+// when every result is NETWORK_FAILURE the daemon could not reach Signal (a real 0.13.19 without
+// network answers a direct send so). Only the `type`s are read.
+const FailedSendData = z.object({
+  response: z.object({ results: z.array(z.object({ type: z.string() }).loose()).min(1) }).loose(),
+}).loose()
+
+function allNetworkFailures(data: unknown): boolean {
+  const r = FailedSendData.safeParse(data)
+  return r.success && r.data.response.results.every((x) => x.type === 'NETWORK_FAILURE')
+}
+
 /**
  * Checks one HTTP response body against the request id and the expected result schema.
  * @throws SignalRpcError for a JSON-RPC error; SignalCliError `SIDECAR_SIGNAL_BAD_RESPONSE` for
@@ -89,7 +101,7 @@ export function parseResponse<T>(text: string, id: RpcId, result: z.ZodType<T>):
   if (res.error !== undefined) {
     if (res.id !== null && res.id !== id) throw new SignalCliError('SIDECAR_SIGNAL_BAD_RESPONSE', 'signal-cli answered an error for another request id')
     const data = (json as { error?: { data?: unknown } }).error?.data
-    throw new SignalRpcError(res.error.code, res.error.message, res.error.code === -5 ? retryAfterFrom(data) : undefined)
+    throw new SignalRpcError(res.error.code, res.error.message, res.error.code === -5 ? retryAfterFrom(data) : undefined, { networkFailure: allNetworkFailures(data) })
   }
   if (res.id !== id) throw new SignalCliError('SIDECAR_SIGNAL_BAD_RESPONSE', 'signal-cli answered for another request id')
   const ok = result.safeParse(res.result)

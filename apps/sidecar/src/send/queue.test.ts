@@ -1,7 +1,7 @@
 import { decodeBody, decodeEnvelope, encodeEnvelope, FLAGS, unpackBatch } from '@e2e-col/protocol'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { describe, expect, it, vi } from 'vitest'
-import { SignalUnavailableError, type SignalBackend } from '@e2e-col/signal-cli'
+import { SignalRpcError, SignalUnavailableError, type SignalBackend } from '@e2e-col/signal-cli'
 import { createLogger } from '../ops/logger.ts'
 import { createMetrics } from '../ops/metrics.ts'
 import { deflateFrame } from './deflate-frame.ts'
@@ -180,6 +180,46 @@ describe('send queue ambiguity', () => {
     expect(calls).toBe(3)
     expect(queue.queuedBytes).toBe(0)
     queue.close()
+  })
+})
+
+/** A queue whose every send fails with `error`, holding one envelope. */
+function failingWith(error: Error) {
+  const clock = manualClock()
+  let calls = 0
+  const backend = { sendGroupMessage: async () => { calls += 1; throw error } }
+  let ambiguous = 0
+  const rejected: string[] = []
+  const queue = createSendQueue({
+    groupId: 'group', backend: backend as unknown as SignalBackend, maxBodyBytes: 2000, maxQueueBytes: 1 << 20,
+    bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
+    retry: { attempts: 3, baseMs: 10, maxMs: 100 }, now: clock.now, sleep: clock.sleep, rng: () => 0.5,
+    newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
+    onAmbiguousFailure: () => void (ambiguous += 1),
+    metrics: createMetrics(), logger: createLogger('silent'),
+  })
+  const env = item([])
+  queue.enqueue({ ...env, owner: { ack: () => undefined, reject: (id, code) => void rejected.push(`${id} ${code}`) } })
+  return { clock, queue, calls: () => calls, ambiguous: () => ambiguous, rejected }
+}
+
+describe('send queue failure classes', () => {
+  it('retries a -1 whose every recipient had NETWORK_FAILURE and ends it ambiguous, never rejected', async () => {
+    const run = failingWith(new SignalRpcError(-1, 'Failed to send message', undefined, { networkFailure: true }))
+    for (let i = 0; i < 20; i++) await run.clock.advance(100)
+    expect(run.calls()).toBe(3)
+    expect(run.ambiguous()).toBe(1)
+    expect(run.rejected).toEqual([])
+    run.queue.close()
+  })
+
+  it('rejects a plain -1 at once (bad input is not retried)', async () => {
+    const run = failingWith(new SignalRpcError(-1, 'Failed to send message'))
+    for (let i = 0; i < 5; i++) await run.clock.advance(100)
+    expect(run.calls()).toBe(1)
+    expect(run.ambiguous()).toBe(0)
+    expect(run.rejected).toHaveLength(1)
+    run.queue.close()
   })
 })
 

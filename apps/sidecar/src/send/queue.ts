@@ -156,8 +156,9 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
           rateLimit(error.retryAfterSeconds)
           continue // definitely not sent: wait out the pause and send the same body again
         }
+        // A network failure may or may not have reached Signal: retried, and ambiguous in the end.
         const transient = error instanceof SignalUnavailableError
-          || (error instanceof SignalRpcError && TRANSIENT_RPC_CODES.has(error.rpcCode))
+          || (error instanceof SignalRpcError && (TRANSIENT_RPC_CODES.has(error.rpcCode) || error.networkFailure))
           || (error instanceof SignalCliError && error.code === 'SIDECAR_SIGNAL_BAD_RESPONSE')
         if (!transient) {
           const e = error as Error
