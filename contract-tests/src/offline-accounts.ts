@@ -10,7 +10,7 @@
  * with the JDK found (24+: the agent uses `java.lang.classfile`) and cached, with the written
  * config folder, under `node_modules/.cache/e2e-col/`, keyed by a hash of the sources, the
  * signal-cli version and the Java major. Each start gets a fresh copy of that config folder.
- * @see docs/contract.md §7
+ * @see docs/daemon-contract.md §5 (the offline-accounts daemon), §7
  */
 import { execFile, spawn } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'

@@ -1,5 +1,5 @@
 /**
- * `listContacts` (contract.md §6.4): the JsonContact shape, `allRecipients` and the recipient filter.
+ * `listContacts` (daemon-contract.md §6.4): the JsonContact shape, `allRecipients` and the recipient filter.
  */
 import { expect } from 'vitest'
 import { rpcCall } from '../http-probe.ts'

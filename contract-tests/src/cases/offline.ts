@@ -1,5 +1,5 @@
 /**
- * A daemon whose accounts cannot reach Signal (contract.md §6.6): what a send, a group update and
+ * A daemon whose accounts cannot reach Signal (daemon-contract.md §6.8): what a send, a group update and
  * a registration lookup answer when the network is down. The messages name the socket error of the
  * moment ("Closed unexpectedly", "Write failed!", "No connection!"), so only the code, the stable
  * prefix and the suffix are compared.

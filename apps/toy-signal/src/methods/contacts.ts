@@ -2,7 +2,7 @@
  * `listContacts`: the v0.14.1+ JsonContact shape. The toy stores no contact records (names, colors,
  * blocks), so only `allRecipients` lists anyone: the account itself, the other local accounts and
  * the members of its groups, each with empty contact fields and no profile.
- * @see docs/contract.md §7
+ * @see docs/daemon-contract.md §7
  */
 import type { MethodDefinition } from './context.ts'
 import { flagParam, listParam } from './params.ts'
