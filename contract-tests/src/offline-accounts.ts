@@ -210,7 +210,8 @@ export async function startOfflineAccountsDaemon(options: { timeoutMs?: number; 
   if (!ready) return fail(`did not answer /api/v1/check within ${timeoutMs} ms`)
   if (!stderr.includes(AGENT_MARK)) return fail('started without the account-check agent applied')
   const version = await fetch(`${url}/api/v1/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","method":"version","id":1}' })
-    .then(async (res) => ((await res.json()) as { result?: { version?: string } }).result?.version, () => undefined)
+    .then(async (res) => ((await res.json()) as { result?: { version?: string } }).result?.version)
+    .catch(() => undefined)
   if (version === undefined) return fail('did not answer version')
   return {
     url,
