@@ -135,7 +135,7 @@ describe('createToySignal', () => {
   it('fails sendReaction too with failNextSendsWith: every call that sends a message counts', async () => {
     const toy = await start({ accounts: [A, B], faults: true })
     toy.faults.failNextSendsWith(1, { code: -32603, message: 'Failed to send message: [413] Rate limit exceeded: 413 (RateLimitException) (UnexpectedErrorException)' })
-    const { json } = await rpc(toy, 'sendReaction', { account: A, recipient: B, emoji: '👍', targetAuthor: B, targetTimestamp: 1 })
+    const { json } = await rpc(toy, 'sendReaction', { account: A, recipient: B, emoji: '👍', targetAuthor: B, targetTimestamp: 1_700_000_000_000 })
     expect(json.error).toEqual({ code: -32603, message: expect.stringContaining('[413]'), data: null })
   })
 

@@ -121,6 +121,20 @@ export function registerSendCases(defineCase: DefineCase): void {
     }
   })
 
+  // Jackson maps a JSON integer in the int range to Integer, and getLong casts: only a Long passes.
+  defineCase('account', 'a timestamp param given as a string or a small integer is -32603 "… cannot be cast to class java.lang.Long … (ClassCastException)"', async (t) => {
+    const { a, b, groupId } = fixtures(t)
+    const calls = [
+      { method: 'sendReaction', params: { emoji: '👍', targetAuthor: b, targetTimestamp: '1700000000000' }, from: 'String' },
+      { method: 'sendReaction', params: { emoji: '👍', targetAuthor: b, targetTimestamp: 5 }, from: 'Integer' },
+      { method: 'send', params: { message: 'x', quoteTimestamp: 5 }, from: 'Integer' },
+    ]
+    for (const [i, call] of calls.entries()) {
+      const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: call.method, id: i, params: { account: a, groupId, ...call.params } })
+      expectRpcError(answer.json, -32603, new RegExp(`^class java\\.lang\\.${call.from} cannot be cast to class java\\.lang\\.Long.* \\(ClassCastException\\)$`), i)
+    }
+  })
+
   defineCase('account', 'a recipient that is not a phone number is -1 "Invalid phone number \'<x>\': …"', async (t) => {
     const { a } = fixtures(t)
     const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, recipient: 'abc', message: 'x' } })

@@ -16,8 +16,13 @@ function pick(params: Record<string, unknown>, name: string): unknown {
   return params[dashed]
 }
 
+/** Jackson maps a JSON integer to `Integer` inside this range and to `Long` outside it. */
+const INT_MIN = -(2 ** 31)
+const INT_MAX = 2 ** 31 - 1
+
 function castError(value: unknown, target: string): never {
-  const from = typeof value === 'number' ? (Number.isInteger(value) ? 'java.lang.Integer' : 'java.lang.Double')
+  const from = typeof value === 'string' ? 'java.lang.String'
+    : typeof value === 'number' ? (!Number.isInteger(value) ? 'java.lang.Double' : value >= INT_MIN && value <= INT_MAX ? 'java.lang.Integer' : 'java.lang.Long')
     : typeof value === 'boolean' ? 'java.lang.Boolean'
     : Array.isArray(value) ? 'java.util.ArrayList' : 'java.util.LinkedHashMap'
   throw internalError(`class ${from} cannot be cast to class ${target}`, 'ClassCastException')
@@ -64,11 +69,14 @@ export function flagParam(params: Record<string, unknown>, name: string): boolea
   return parsed.data === true || parsed.data === 'true'
 }
 
-/** A numeric param (timestamps), `undefined` when absent. */
+/**
+ * A timestamp param (`getLong`), `undefined` when absent. Only a JSON integer that Jackson maps to
+ * `Long` (outside the int range, as every millisecond timestamp is) passes; a small integer or a
+ * string is a ClassCastException, as on the real daemon.
+ */
 export function numberParam(params: Record<string, unknown>, name: string): number | undefined {
   const value = pick(params, name)
   if (value === undefined || value === null) return undefined
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return value
-  if (typeof value === 'string' && /^-?\d+$/.test(value)) return Number(value)
+  if (typeof value === 'number' && Number.isSafeInteger(value) && (value < INT_MIN || value > INT_MAX)) return value
   return castError(value, 'java.lang.Long')
 }
