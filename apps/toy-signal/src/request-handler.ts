@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { handleAdmin } from './admin-route.ts'
+import { handleWorldAdmin } from './admin-world.ts'
 import { dispatch } from './dispatch.ts'
 import type { EventHub, StreamScope } from './event-hub.ts'
 import type { FaultState, FaultSwitches } from './faults.ts'
@@ -68,7 +69,7 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
 
   if (deps.faults.enabled && path.startsWith('/toy/v1/')) {
     const text = method === 'POST' ? await readBody(req) : ''
-    const answer = handleAdmin(method, path, text, deps.faults.switches, () => deps.state.sends())
+    const answer = handleWorldAdmin(method, path, text, deps) ?? handleAdmin(method, path, text, deps.faults.switches, () => deps.state.sends())
     if (answer.body === undefined) return empty(res, answer.status)
     res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body))
     return
