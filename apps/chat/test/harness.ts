@@ -61,6 +61,13 @@ export interface World {
   rpc(account: string, method: string, params: Record<string, unknown>): Promise<unknown>
   /** Posts `message` to the group as `account` and returns its timestamp. */
   say(groupId: string, message: string, account?: string): Promise<number>
+  /**
+   * Delivers a group message to the loop's stream as if `source` sent it from `sourceDevice`
+   * (`sync`: a copy of the loop's own number typed on another device). Resolves to its timestamp.
+   */
+  inject(groupId: string, message: string, from: { source: string; sourceDevice: number; sync?: boolean }): Promise<number>
+  /** Sets the group's invited and requesting members as listGroups reports them. */
+  setGroupRequests(groupId: string, requests: { pending?: string[]; requesting?: string[] }): Promise<void>
   agentRuns(): Array<{ sessionId: string; prompt: string; allow: string[] }>
   close(): Promise<void>
 }
@@ -84,9 +91,21 @@ export async function createWorld(options: { singleAccount?: boolean } = {}): Pr
     if (json.error !== undefined) throw new Error(`${method}: ${json.error.message}`)
     return json.result
   }
+  async function admin(name: string, body: unknown): Promise<unknown> {
+    const res = await fetch(`${toy.url}/toy/v1/world/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    if (!res.ok) throw new Error(`toy admin ${name}: HTTP ${res.status} ${await res.text()}`)
+    return res.status === 200 ? res.json() : undefined
+  }
   return {
     toy,
     stateRoot: dir,
+    async inject(groupId, message, from) {
+      const r = (await admin('inject-message', { account: LOOP, groupId, message, ...from })) as { timestamp: number }
+      return r.timestamp
+    },
+    async setGroupRequests(groupId, requests) {
+      await admin('group-members', { groupId, ...requests })
+    },
     agentLog,
     rpc,
     async say(groupId, message, account = OPERATOR) {
