@@ -97,7 +97,9 @@ async function attach(config: ChatConfig, deps: { agentEnv: NodeJS.ProcessEnv; h
     try {
       await signal.acceptGroup(groupId)
     } catch (err) {
-      throw new ChatError('CHAT_GROUP_SETUP', `could not accept the group's message request: ${(err as Error).message}`, { cause: err })
+      // Leave the group we just made, so the operator is not left with a request from a dead chat.
+      const left = await signal.quitGroup(groupId).then(() => 'left the new group', (e: unknown) => `could not leave the new group either (${(e as Error).message})`)
+      throw new ChatError('CHAT_GROUP_SETUP', `could not accept the group's message request: ${(err as Error).message}; ${left}`, { cause: err })
     }
     const state: ChatState = {
       version: 1,
