@@ -21,7 +21,7 @@ export const STRANGER = '+15550000003'
 export const FAKE_AGENT = fileURLToPath(new URL('./fixtures/fake-agent.mjs', import.meta.url))
 export const AGENT_SECRET = 'zz-known-env-secret-value-31337'
 
-export const FAST_TIMING = { backoffBaseMs: 20, backoffMaxMs: 100, membershipBaseMs: 30, membershipMaxMs: 120, graceMs: 300, livenessMs: 60_000 }
+export const FAST_TIMING = { backoffBaseMs: 20, backoffMaxMs: 100, membershipBaseMs: 30, membershipMaxMs: 120, graceMs: 300, livenessMs: 60_000, paceBurst: 3, paceMs: 5 }
 
 /** A waitable log of everything the loop reported. */
 export class EventLog {

@@ -1,24 +1,32 @@
 /**
- * Bounded capture of a turn's output: the head of stdout up to `maxBytes` (the reply) and a ring
- * of the last `tailBytes` of stdout and stderr interleaved (the failure tail). Memory stays bounded
- * however much the agent prints; the stream is always drained so the agent never blocks on a pipe.
+ * Bounded capture of a turn's output: the head of stdout up to `maxBytes` (the reply, in memory)
+ * and a ring of the last `tailBytes` of stdout and stderr interleaved (the failure tail). Memory
+ * stays bounded however much the agent prints; the stream is always drained so the agent never
+ * blocks on a pipe. With `spillPath`, stdout that does not fit is not lost: from the first byte
+ * over the bound, the whole stdout (head included) is written to that file (0600).
  */
+import { closeSync, openSync, writeSync } from 'node:fs'
+
 export interface OutputCapture {
   onStdout(chunk: Uint8Array): void
   onStderr(chunk: Uint8Array): void
   /** The captured stdout head as text. */
   stdoutText(): string
-  /** Stdout bytes not kept because of the bound. */
+  /** Stdout bytes not kept in memory because of the bound. */
   readonly droppedStdoutBytes: number
+  /** The file holding the whole stdout, once it overflowed the bound with a spill path. */
+  readonly spilledTo: string | undefined
   /** The last bytes of combined output as text. */
   tailText(): string
   readonly totalBytes: number
+  /** Closes the spill file, if one was opened. */
+  close(): void
 }
 
 const decode = (parts: Uint8Array[]) => new TextDecoder('utf-8', { fatal: false }).decode(Buffer.concat(parts))
 
 /** Creates a capture with explicit bounds (both positive integers). */
-export function createOutputCapture(options: { maxBytes: number; tailBytes: number }): OutputCapture {
+export function createOutputCapture(options: { maxBytes: number; tailBytes: number; spillPath?: string | undefined }): OutputCapture {
   const { maxBytes, tailBytes } = options
   if (!(maxBytes > 0 && tailBytes > 0)) throw new RangeError('capture bounds must be positive')
   const head: Uint8Array[] = []
@@ -27,6 +35,9 @@ export function createOutputCapture(options: { maxBytes: number; tailBytes: numb
   let total = 0
   let tail: Uint8Array[] = []
   let tailSize = 0
+  let spill: number | undefined
+  let spillFailed = false
+  let closed = false
 
   function pushTail(chunk: Uint8Array): void {
     tail.push(chunk)
@@ -37,16 +48,36 @@ export function createOutputCapture(options: { maxBytes: number; tailBytes: numb
     }
   }
 
+  function spillWrite(chunk: Uint8Array): void {
+    if (options.spillPath === undefined || spillFailed || closed) return
+    try {
+      if (spill === undefined) {
+        spill = openSync(options.spillPath, 'w', 0o600)
+        for (const part of head) writeSync(spill, part)
+      }
+      writeSync(spill, chunk)
+    } catch {
+      // A full disk must not stop the drain: the reply then says the rest was not kept.
+      spillFailed = true
+    }
+  }
+
   return {
     onStdout(chunk) {
       total += chunk.length
       const room = maxBytes - headBytes
-      if (room > 0) {
-        const kept = chunk.subarray(0, room)
-        head.push(kept)
-        headBytes += kept.length
+      if (chunk.length <= room) {
+        head.push(chunk)
+        headBytes += chunk.length
+      } else {
+        // Over the bound: the file gets the head so far (when it opens), then this whole chunk.
+        spillWrite(chunk)
+        if (room > 0) {
+          head.push(chunk.subarray(0, room))
+          headBytes += room
+        }
+        dropped += chunk.length - Math.max(room, 0)
       }
-      dropped += Math.max(0, chunk.length - Math.max(room, 0))
       pushTail(chunk)
     },
     onStderr(chunk) {
@@ -60,12 +91,24 @@ export function createOutputCapture(options: { maxBytes: number; tailBytes: numb
     get droppedStdoutBytes() {
       return dropped
     },
+    get spilledTo() {
+      return spill !== undefined && !spillFailed ? options.spillPath : undefined
+    },
     tailText() {
       const text = decode(tail).replace(/^\uFFFD+/, '')
       return text.length > tailBytes ? text.slice(-tailBytes) : text
     },
     get totalBytes() {
       return total
+    },
+    close() {
+      if (spill === undefined || closed) return
+      closed = true
+      try {
+        closeSync(spill)
+      } catch {
+        spillFailed = true
+      }
     },
   }
 }

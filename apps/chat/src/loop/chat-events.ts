@@ -11,6 +11,9 @@ export interface ChatTiming {
   membershipMaxMs: number
   graceMs: number
   livenessMs: number
+  /** Bodies of one reply sent back to back before pacing starts, and the gap after that. */
+  paceBurst: number
+  paceMs: number
 }
 
 export const DEFAULT_TIMING: ChatTiming = {
@@ -20,6 +23,8 @@ export const DEFAULT_TIMING: ChatTiming = {
   membershipMaxMs: 60_000,
   graceMs: 3000,
   livenessMs: 30_000,
+  paceBurst: 3,
+  paceMs: 1000,
 }
 
 export type ChatEvent =

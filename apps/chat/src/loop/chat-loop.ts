@@ -5,6 +5,7 @@
  * Resolves to the exit code.
  */
 import { effectiveAllowlist } from '../agent/argv.ts'
+import { findSetpriv } from '../agent/parent-death.ts'
 import type { ChatConfig } from '../config.ts'
 import { chatIdForGroup, consoleInputFromBody, isEnvelopeBody } from '../console/chat-envelopes.ts'
 import type { ConsolePort } from '../console/console-port.ts'
@@ -14,6 +15,7 @@ import { EXIT_CODES, type ExitCode } from '../exit-codes.ts'
 import type { Redactor } from '../redact/redactor.ts'
 import type { PreparedChat } from '../setup.ts'
 import type { InboundMessage } from '../signal/port.ts'
+import { createAuditLog, type AuditEntry } from '../state/audit-log.ts'
 import type { ChatEvent, ChatTiming } from './chat-events.ts'
 import type { DaemonHealth } from './daemon-health.ts'
 import { readEvents } from './events-reader.ts'
@@ -50,6 +52,7 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
   const chatId = chatIdForGroup(state.groupId)
   const allowlist = effectiveAllowlist(config.agent, config.allowTools, config.allTools)
   const life = new AbortController() // aborted when the loop ends, for any reason
+  const audit = createAuditLog(config.stateRoot, state.groupId, redactor)
   const observe = async (event: ChatEvent) => {
     await deps.observe?.(event)
   }
@@ -69,12 +72,14 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
     health,
     membershipBaseMs: timing.membershipBaseMs,
     membershipMaxMs: timing.membershipMaxMs,
+    paceBurst: timing.paceBurst,
+    paceMs: timing.paceMs,
     log,
     onWithheld: (reason, remaining) => observe({ type: 'withheld', reason, remaining }),
     onPosted: (text, timestamp) => observe({ type: 'posted', text, timestamp }),
   })
   const speaker = createSpeaker({ signal, groupId: state.groupId, health, redactor, poster, console: deps.console, observe, life: life.signal, onError: onBackgroundError })
-  const worker = createTurnWorker({ config, chat, timing, agentEnv: deps.agentEnv, cwd: deps.cwd, inbox, redactor, speaker, observe, log, life: life.signal, onError: onBackgroundError })
+  const worker = createTurnWorker({ config, chat, timing, agentEnv: deps.agentEnv, cwd: deps.cwd, inbox, redactor, speaker, audit, setpriv: findSetpriv(deps.agentEnv), observe, log, life: life.signal, onError: onBackgroundError })
   const shutdown = createShutdown({ life, inbox, worker, signal, groupId: state.groupId, allowed, console: deps.console, observe, log })
 
   function status(): string {
@@ -83,29 +88,52 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
     return statusText({
       sessionId: state.sessionId,
       turn: state.turns,
-      running: running === undefined ? undefined : { turn: running.turn, elapsedMs: Date.now() - running.startedAt, outputBytes: running.outputBytes },
+      running: running === undefined ? undefined : { turn: running.turn, elapsedMs: Date.now() - running.startedAt, outputBytes: running.outputBytes, phase: running.phase },
       allowlist,
       queued: inbox.size,
       capacity: inbox.capacity,
       membership: check === undefined ? undefined : { agoMs: Date.now() - check.at, ok: check.ok },
+      auditLog: audit.path,
     })
   }
 
   /** Control phrases first, then the queue: the same path for phones and consoles. */
+  function record(origin: Origin, event: AuditEntry['event'], text: string, turn: number | undefined, outcome: string): Promise<void> {
+    return audit.record({
+      event,
+      sender: origin.kind === 'signal' ? origin.author : 'console',
+      device: origin.kind === 'signal' ? origin.device : undefined,
+      signalTimestamp: origin.kind === 'signal' ? origin.timestamp : undefined,
+      sessionId: state.sessionId,
+      turn,
+      outcome,
+      text,
+    })
+  }
+
   async function onAccepted(text: string, origin: Origin): Promise<void> {
     const action = parseControl(text)
-    if (action.kind === 'status') return speaker.answer(origin, status())
+    const runningTurn = worker.running?.turn
+    if (action.kind === 'status') {
+      await record(origin, 'control', text, runningTurn, 'status answered')
+      return speaker.answer(origin, status())
+    }
     if (action.kind === 'cancel') {
-      if (!worker.cancel()) speaker.answer(origin, 'nothing is running.')
+      const phase = worker.running?.phase.kind
+      const cancelled = worker.cancel()
+      await record(origin, 'control', text, runningTurn, !cancelled ? 'nothing to cancel' : phase === 'running' ? 'turn cancelled' : 'rest of the reply cancelled')
+      if (!cancelled) speaker.answer(origin, 'nothing is running.')
       return
     }
     if (action.kind === 'stop') {
+      await record(origin, 'control', text, runningTurn, 'chat ended')
       log(`${action.phrase} from an operator: ending the chat`)
       void shutdown.end(EXIT_CODES.ok, undefined, { leave: true })
       return
     }
     const item: Queued = { text: action.text, author: origin.kind === 'signal' ? origin.author : 'console', timestamp: origin.kind === 'signal' ? origin.timestamp : 0, origin, receipt: undefined }
     const offer = inbox.offer(item)
+    await record(origin, 'prompt', action.text, undefined, offer.taken ? `queued (position ${offer.position})` : 'refused: queue full')
     if (!offer.taken) {
       log('queue full: a message was not taken')
       if (origin.kind === 'console') deps.console?.emit({ kind: 'chat-status', ref: origin.ref, state: 'rejected', text: `queue full (${inbox.capacity} waiting), message not taken` })
@@ -137,7 +165,7 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
         return
       }
     }
-    await onAccepted(text, { kind: 'signal', author: verdict.sender, timestamp: msg.timestamp as number }) // the gate refuses a message without one
+    await onAccepted(text, { kind: 'signal', author: verdict.sender, timestamp: msg.timestamp as number, device: msg.sourceDevice }) // the gate refuses a message without one
   }
 
   async function consoleInputs(port: ConsolePort): Promise<void> {
@@ -171,6 +199,7 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
       allowlist,
       inboxCapacity: inbox.capacity,
       resumedAtTurn: chat.resumed ? state.turns : undefined,
+      leftovers: chat.leftovers.filter((l) => l.groupId === state.groupId && l.result === 'killed').map((l) => l.turn),
     })
     await speaker.say(text, life.signal)
     worker.start(chat.resumed ? undefined : state.topic)

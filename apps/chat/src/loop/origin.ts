@@ -3,7 +3,7 @@ import type { InboxItem } from './inbox.ts'
 import type { ReceiptState } from './receipts.ts'
 
 /** A Signal message (answered with reactions) or a console line (answered with statuses). */
-export type Origin = { kind: 'signal'; author: string; timestamp: number } | { kind: 'console'; ref: string }
+export type Origin = { kind: 'signal'; author: string; timestamp: number; device: number | undefined } | { kind: 'console'; ref: string }
 
 /** One accepted prompt, with the receipt it shows so far. */
 export type Queued = InboxItem & { origin: Origin; receipt: ReceiptState | undefined }

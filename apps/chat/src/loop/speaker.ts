@@ -8,7 +8,7 @@ import type { ChatSignal } from '../signal/port.ts'
 import type { Observe } from './chat-events.ts'
 import type { DaemonHealth } from './daemon-health.ts'
 import type { Origin, Queued } from './origin.ts'
-import type { Poster } from './poster.ts'
+import type { PostOptions, PostResult, Poster } from './poster.ts'
 import { advanceReceipt, RECEIPT_EMOJI, type ReceiptState } from './receipts.ts'
 
 export interface SpeakerOptions {
@@ -27,13 +27,15 @@ export interface SpeakerOptions {
 
 export interface Speaker {
   /** Tells the group and every console; `text` is redacted here. */
-  say(text: string, abort: AbortSignal, turn?: number): Promise<void>
+  say(text: string, abort: AbortSignal, turn?: number, options?: PostOptions): Promise<PostResult>
   /** Posts a short notice to the group in the background (redacted); failures go to `onError`. */
   tellGroup(text: string): void
   /** Answers one origin only: the group for phones, the console line for a console. */
   answer(origin: Origin, text: string): void
   /** Moves the item's receipt on and shows it; a failed reaction goes to `onError`. */
   setReceipt(item: Queued, to: ReceiptState): Promise<void>
+  /** Sets a reaction on a phone message outside the receipt steps (a reply reported failed after a restart). */
+  react(target: { author: string; timestamp: number }, to: ReceiptState): Promise<void>
 }
 
 export function createSpeaker(o: SpeakerOptions): Speaker {
@@ -44,10 +46,14 @@ export function createSpeaker(o: SpeakerOptions): Speaker {
       .catch((err: unknown) => o.onError('post', err))
   }
   return {
-    async say(text, abort, turn) {
+    async say(text, abort, turn, options) {
       const clean = await o.redactor.redact(text)
       o.console?.emit({ kind: 'chat-reply', text: clean, turn })
-      await o.poster.post(clean, abort)
+      return o.poster.post(clean, abort, options)
+    },
+    async react(target, to) {
+      await o.health.call('sendReaction', () => o.signal.react(o.groupId, target, RECEIPT_EMOJI[to]), o.life)
+      await o.observe({ type: 'receipt', target: target.timestamp, state: to })
     },
     tellGroup,
     answer(origin, text) {

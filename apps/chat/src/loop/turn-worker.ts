@@ -1,26 +1,45 @@
 /**
  * The turn worker: takes prompts from the inbox one at a time, runs each as an agent turn in the
- * pinned session, and posts its report. It owns the running turn: `cancel()` kills it, `settled()`
- * resolves once no turn runs (the promise of the turn itself, never a poll).
+ * pinned session, and delivers its report. It owns the turn in progress, from the agent's start to
+ * the last body of its reply: `cancel()` kills the agent, or stops the rest of a reply being posted;
+ * `settled()` resolves once no turn is in progress (the promise of the turn itself, never a poll).
+ *
+ * Delivery: the receipt says ✅/❌ only once the whole report is in the group. A reply that makes
+ * no progress for the delivery timeout is saved on disk and the group is told it failed (❌) as
+ * soon as a post gets through; a reply the chat ends on (stop, a lost daemon) is saved the same
+ * way and reported at the next start.
  */
 import { buildTurnArgv } from '../agent/argv.ts'
+import { withParentDeathGuard } from '../agent/parent-death.ts'
 import { runTurn } from '../agent/turn-runner.ts'
 import type { ChatConfig } from '../config.ts'
 import type { Redactor } from '../redact/redactor.ts'
 import type { PreparedChat } from '../setup.ts'
-import { saveChatState } from '../state/chat-state.ts'
+import type { AuditLog } from '../state/audit-log.ts'
+import { chatStem, saveChatState } from '../state/chat-state.ts'
+import { processStartTicks } from '../state/leftover-turn.ts'
+import { clearUndelivered, saveUndelivered, undeliveredText, type Undelivered } from '../state/undelivered.ts'
 import type { ChatTiming, Observe } from './chat-events.ts'
 import type { Inbox } from './inbox.ts'
 import { formatDuration } from './messages.ts'
 import type { Queued } from './origin.ts'
+import type { PostResult } from './poster.ts'
 import type { Speaker } from './speaker.ts'
 import { reportTurn } from './turn-report.ts'
+
+/** Where the turn in progress is. */
+export type TurnPhase =
+  | { kind: 'running' }
+  | { kind: 'posting'; posted: number; total: number }
+  | { kind: 'held'; reason: string; posted: number; total: number }
 
 /** The turn in progress, as `status` shows it. */
 export interface RunningTurn {
   turn: number
   startedAt: number
+  /** Bytes the agent wrote so far (stdout and stderr), updated as they arrive. */
   outputBytes: number
+  phase: TurnPhase
   /** The prompt's inbox item; none for the topic, which runs as the first turn. */
   item: Queued | undefined
 }
@@ -34,6 +53,9 @@ export interface TurnWorkerOptions {
   inbox: Inbox
   redactor: Redactor
   speaker: Speaker
+  audit: AuditLog
+  /** `setpriv` for the parent-death guard, when the platform has it. */
+  setpriv: string | undefined
   observe: Observe
   log(line: string): void
   /** Aborted when the chat ends: the running turn is killed and no other starts. */
@@ -43,31 +65,104 @@ export interface TurnWorkerOptions {
 }
 
 export interface TurnWorker {
-  /** Starts taking turns, the topic first when given. */
+  /** Reports replies left undelivered by an earlier run, then takes turns, the topic first when given. */
   start(firstPrompt: string | undefined): void
   /** Tells the worker the inbox has a new item. */
   wake(): void
-  /** Kills the running turn; false when none runs. The queue goes on. */
+  /** Kills the running agent, or stops the rest of the reply being posted; false when neither. */
   cancel(): boolean
   readonly running: RunningTurn | undefined
-  /** Resolves once no turn runs (at once when none does); after `life` aborts, once it is reaped. */
+  /** Resolves once no turn is in progress (at once when none is); after `life` aborts, once it is reaped. */
   settled(): Promise<void>
 }
 
 export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
   const { config, chat, timing, speaker } = o
   const state = chat.state
+  const root = config.stateRoot
   let running: RunningTurn | undefined
   let runningAbort: AbortController | undefined
   let current: Promise<void> | undefined
   let wake: (() => void) | undefined
+
+  function auditTurn(item: Queued | undefined, turn: number, outcome: string): Promise<void> {
+    const origin = item?.origin
+    return o.audit.record({
+      event: 'turn',
+      sender: origin === undefined ? 'topic' : origin.kind === 'signal' ? origin.author : 'console',
+      device: origin?.kind === 'signal' ? origin.device : undefined,
+      signalTimestamp: origin?.kind === 'signal' ? origin.timestamp : undefined,
+      sessionId: state.sessionId,
+      turn,
+      outcome,
+    })
+  }
+
+  /** Posts the notice of a reply given up (retrying without a deadline) and marks its message ❌. */
+  async function reportUndelivered(u: Undelivered, item: Queued | undefined): Promise<void> {
+    const result = await speaker.say(undeliveredText(u, config.host), o.life, u.turn)
+    if (result.kind !== 'posted') return
+    if (item !== undefined) await speaker.setReceipt(item, 'failed')
+    else if (u.target !== undefined) await speaker.react(u.target, 'failed').catch((err: unknown) => o.onError('reaction', err))
+    clearUndelivered(root, state, u.turn)
+  }
+
+  function saveReply(item: Queued | undefined, turn: number, text: string, result: PostResult | undefined, why: string): Undelivered {
+    const posted = result === undefined || result.kind === 'posted' ? 0 : result.posted
+    const total = result?.total ?? 0
+    const origin = item?.origin
+    const target = origin?.kind === 'signal' ? { author: origin.author, timestamp: origin.timestamp } : undefined
+    const u = saveUndelivered(root, state, { turn, text, posted, total, why, ...(target === undefined ? {} : { target }) })
+    o.log(`turn ${turn}: reply not delivered (${why}); saved in ${u.file}`)
+    return u
+  }
+
+  async function deliver(item: Queued | undefined, turn: number, text: string, receipt: 'done' | 'failed' | 'cancelled', abort: AbortController): Promise<void> {
+    const progress = {
+      onPart: (posted: number, total: number) => {
+        if (running !== undefined) running.phase = { kind: 'posting', posted, total }
+      },
+      onHeld: (reason: string, posted: number, total: number) => {
+        if (running !== undefined) running.phase = { kind: 'held', reason, posted, total }
+      },
+    }
+    if (running !== undefined) running.phase = { kind: 'posting', posted: 0, total: 0 }
+    const clean = await o.redactor.redact(text)
+    let result: PostResult | undefined
+    try {
+      // A cancelled turn's notice is posted even though its own abort signal fired.
+      result = await speaker.say(clean, receipt === 'cancelled' ? o.life : abort.signal, turn, { progress, stallMs: config.deliveryTimeoutMs, lead: true })
+    } catch (err) {
+      saveReply(item, turn, clean, undefined, 'the daemon was lost')
+      throw err
+    }
+    if (result.kind === 'posted') {
+      if (item !== undefined) await speaker.setReceipt(item, receipt)
+      await auditTurn(item, turn, receipt)
+      return
+    }
+    if (result.kind === 'aborted') {
+      if (o.life.aborted) {
+        saveReply(item, turn, clean, result, 'the chat stopped while it was posted')
+        await auditTurn(item, turn, 'undelivered: the chat stopped')
+        return
+      }
+      await speaker.say(`turn ${turn}: the rest of the reply is cancelled (${result.posted} of ${result.total} part(s) posted).`, o.life, turn)
+      if (item !== undefined) await speaker.setReceipt(item, 'cancelled')
+      await auditTurn(item, turn, `reply cancelled after ${result.posted} of ${result.total} part(s)`)
+      return
+    }
+    const u = saveReply(item, turn, clean, result, `nothing could be posted for ${formatDuration(config.deliveryTimeoutMs)}: ${result.reason}`)
+    await auditTurn(item, turn, `undelivered: ${result.reason}`)
+    await reportUndelivered(u, item)
+  }
 
   async function runOne(item: Queued | undefined, prompt: string): Promise<void> {
     const turn = state.turns + 1
     const abort = new AbortController()
     const onLife = () => abort.abort()
     o.life.addEventListener('abort', onLife, { once: true })
-    running = { turn, startedAt: Date.now(), outputBytes: 0, item }
+    running = { turn, startedAt: Date.now(), outputBytes: 0, phase: { kind: 'running' }, item }
     runningAbort = abort
     try {
       if (item !== undefined) await speaker.setReceipt(item, 'running')
@@ -85,30 +180,49 @@ export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
         optionalFlags: chat.agentFlags,
       })
       const result = await runTurn({
-        argv,
+        argv: withParentDeathGuard(argv, o.setpriv),
         env: o.agentEnv,
         ...(o.cwd === undefined ? {} : { cwd: o.cwd }),
         signal: abort.signal,
         timeoutMs: config.turnTimeoutMs,
         graceMs: timing.graceMs,
         maxOutputBytes: config.maxReplyBytes,
+        spillPath: `${chatStem(root, state.groupId)}.turn-${turn}.output.txt`,
         tailBytes: 4096,
         livenessMs: timing.livenessMs,
-        onLiveness: (l) => {
-          if (running !== undefined) running.outputBytes = l.outputBytes
-          o.log(`turn ${turn} still running: ${formatDuration(l.elapsedMs)}, ${l.outputBytes} bytes of output`)
+        onStart: (pgid) => {
+          if (pgid === undefined) return
+          // Recorded so a later start can kill what is left of this turn if this process dies.
+          const leaderStart = processStartTicks(pgid)
+          state.runningTurn = { turn, pgid, loopPid: process.pid, ...(leaderStart === undefined ? {} : { leaderStart }) }
+          saveChatState(root, state)
         },
+        onOutput: (bytes) => {
+          if (running !== undefined) running.outputBytes = bytes
+        },
+        onLiveness: (l) => o.log(`turn ${turn} still running: ${formatDuration(l.elapsedMs)}, ${l.outputBytes} bytes of output`),
       })
       state.turns = turn
+      delete state.runningTurn
       if (result.spawnError === undefined) state.sessionStarted = true
-      saveChatState(config.stateRoot, state)
+      saveChatState(root, state)
       o.log(`turn ${turn} ${result.outcome} after ${formatDuration(result.durationMs)}`)
       await o.observe({ type: 'turn-ended', turn, outcome: result.outcome })
-      if (o.life.aborted) return
-      const report = await reportTurn(result, turn, o.redactor, config.turnTimeoutMs)
-      if (item !== undefined) await speaker.setReceipt(item, report.receipt)
-      // A cancelled turn's notice is posted even though its own abort signal fired.
-      await speaker.say(report.text, report.receipt === 'cancelled' ? o.life : abort.signal, turn)
+      if (o.life.aborted) {
+        await auditTurn(item, turn, `${result.outcome}: the chat stopped`)
+        return
+      }
+      const report = await reportTurn(result, turn, o.redactor, config.turnTimeoutMs, config.host)
+      // From here `cancel` stops the rest of the reply.
+      const posting = new AbortController()
+      const onLifePosting = () => posting.abort()
+      o.life.addEventListener('abort', onLifePosting, { once: true })
+      runningAbort = posting
+      try {
+        await deliver(item, turn, report.text, report.receipt, posting)
+      } finally {
+        o.life.removeEventListener('abort', onLifePosting)
+      }
     } finally {
       o.life.removeEventListener('abort', onLife)
       running = undefined
@@ -123,8 +237,19 @@ export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
     })
   }
 
+  async function reportEarlier(): Promise<void> {
+    for (const u of [...(state.undelivered ?? [])]) {
+      if (o.life.aborted) return
+      o.log(`turn ${u.turn}: telling the group its reply was not delivered`)
+      await reportUndelivered(u, undefined)
+    }
+  }
+
   async function loop(firstPrompt: string | undefined): Promise<void> {
-    if (firstPrompt !== undefined) await guarded(undefined, firstPrompt)
+    current = reportEarlier().catch((err: unknown) => o.onError('undelivered notice', err))
+    await current
+    current = undefined
+    if (firstPrompt !== undefined && !o.life.aborted) await guarded(undefined, firstPrompt)
     while (!o.life.aborted) {
       const item = o.inbox.take() as Queued | undefined
       if (item === undefined) {
@@ -149,9 +274,9 @@ export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
     },
     wake: () => wake?.(),
     cancel() {
-      if (running === undefined) return false
-      o.log(`cancel: killing turn ${running.turn}`)
-      runningAbort?.abort()
+      if (running === undefined || runningAbort === undefined || runningAbort.signal.aborted) return false
+      o.log(running.phase.kind === 'running' ? `cancel: killing turn ${running.turn}` : `cancel: stopping the rest of turn ${running.turn}'s reply`)
+      runningAbort.abort()
       return true
     },
     get running() {
