@@ -62,8 +62,9 @@ describe('reply chunker', () => {
   })
 })
 
+const lead = (m: number) => `${m - 1} more part(s) follow; send cancel to stop them`
+
 describe('the lead line of a reply in several bodies', () => {
-  const lead = (m: number) => `${m - 1} more part(s) follow; send cancel to stop them`
   it('says in the first body how many follow, and every body still fits', () => {
     const text = Array.from({ length: 400 }, (_, i) => `line ${i} ${'x'.repeat(30)}`).join('\n')
     const chunks = chunkReply(text, MAX_SIGNAL_BODY_BYTES, { lead })

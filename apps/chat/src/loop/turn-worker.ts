@@ -238,7 +238,8 @@ export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
   }
 
   async function reportEarlier(): Promise<void> {
-    for (const u of [...(state.undelivered ?? [])]) {
+    // clearUndelivered replaces the list, so this loop walks the one read here.
+    for (const u of state.undelivered ?? []) {
       if (o.life.aborted) return
       o.log(`turn ${u.turn}: telling the group its reply was not delivered`)
       await reportUndelivered(u, undefined)
