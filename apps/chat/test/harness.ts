@@ -14,6 +14,25 @@ import type { ChatEvent } from '../src/loop/chat-loop.ts'
 import type { ExitCode } from '../src/exit-codes.ts'
 import type { ChatSignal } from '../src/signal/port.ts'
 import { createChatSignal } from '../src/signal/chat-signal.ts'
+import type { ConsoleOutput, ConsolePort } from '../src/console/console-port.ts'
+import { createInputQueue } from '../src/console/input-queue.ts'
+
+/** An in-memory console: what a sidecar connection would carry as chat-* envelopes. */
+export function memoryConsole(): ConsolePort & { type(text: string, ref: string): void; out: ConsoleOutput[] } {
+  const queue = createInputQueue()
+  const out: ConsoleOutput[] = []
+  return {
+    out,
+    type: (text, ref) => queue.push({ text, ref }),
+    emit: (o) => void out.push(o),
+    inputs: (signal) => queue.read(signal),
+  }
+}
+
+/** The body of a chunk without its `(n/m)` mark and, on the first, the lead line. */
+export function unmark(chunk: string): string {
+  return chunk.replace(/^\(1\/\d+\)\n\d+ more part\(s\) follow; send cancel to stop them\.\n/, '').replace(/^\(\d+\/\d+\)\n/, '')
+}
 
 export const LOOP = '+15550000001'
 export const OPERATOR = '+15550000002'
@@ -139,10 +158,10 @@ export function configFor(world: World, argv: string[], env: Record<string, stri
 }
 
 /** Waits until `check` holds (for state outside the loop's events, like a process the agent spawned). */
-export async function until(check: () => boolean, ms = 5000): Promise<void> {
+export async function until(check: () => boolean, ms = 5000, what = 'a condition'): Promise<void> {
   const deadline = Date.now() + ms
   while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for a condition')
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((r) => setTimeout(r, 20))
   }
 }

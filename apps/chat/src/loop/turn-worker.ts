@@ -102,9 +102,9 @@ export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
   async function reportUndelivered(u: Undelivered, item: Queued | undefined): Promise<void> {
     const result = await speaker.say(undeliveredText(u, config.host), o.life, u.turn)
     if (result.kind !== 'posted') return
+    clearUndelivered(root, state, u.turn)
     if (item !== undefined) await speaker.setReceipt(item, 'failed')
     else if (u.target !== undefined) await speaker.react(u.target, 'failed').catch((err: unknown) => o.onError('reaction', err))
-    clearUndelivered(root, state, u.turn)
   }
 
   function saveReply(item: Queued | undefined, turn: number, text: string, result: PostResult | undefined, why: string): Undelivered {
