@@ -108,7 +108,7 @@ export async function sweepLeftoverTurns(root: string, options: { graceMs: numbe
   for (const state of listChatStates(root)) {
     const rec = state.runningTurn
     if (rec === undefined) continue
-    if (rec.loopPid !== process.pid && lockHeldBy(root, state.sessionId, rec.loopPid)) continue
+    if (lockHeldBy(root, state.sessionId, rec.loopPid)) continue
     const base = { groupId: state.groupId, turn: rec.turn, pgid: rec.pgid }
     if (!proc) {
       found.push({ ...base, result: 'unverifiable' })
