@@ -93,6 +93,9 @@ describe('a reply that cannot be delivered in time', () => {
     const status = browser.out.find((o) => o.kind === 'chat-status' && o.ref === 's1') as { text: string }
     expect(status.text).toMatch(/^status: turn 2 finished \(\d+ bytes of output\); its reply is held \(stranger\): 0 of \d+ part\(s\) posted/)
 
+    // A phone's status answer waits like any post, but only as long as the delivery timeout.
+    await world.say(groupId, 'status')
+    await until(() => chat.logs.some((l) => l.includes('a notice to the group was dropped after 1 s withheld (stranger)')), 10_000, 'the status notice to be dropped')
     await until(() => (chatStates(world)[0]?.undelivered ?? []).length === 1, 10_000, 'the reply saved as undelivered')
     const saved = chatStates(world)[0]?.undelivered?.[0]
     expect(saved).toMatchObject({ turn: 2, posted: 0, target: { author: OPERATOR, timestamp: ts } })
@@ -107,6 +110,7 @@ describe('a reply that cannot be delivered in time', () => {
     expect(chat.events.events.some((e) => e.type === 'receipt' && e.target === ts && e.state === 'done')).toBe(false)
     expect(replyChunks(world)).toEqual([])
     expect(chatStates(world)[0]?.undelivered).toBeUndefined()
+    expect(chat.events.posted().some((t) => t.startsWith('status:'))).toBe(false)
     // The chat goes on.
     await world.say(groupId, 'echo after')
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo after'))

@@ -78,7 +78,7 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
     onWithheld: (reason, remaining) => observe({ type: 'withheld', reason, remaining }),
     onPosted: (text, timestamp) => observe({ type: 'posted', text, timestamp }),
   })
-  const speaker = createSpeaker({ signal, groupId: state.groupId, health, redactor, poster, console: deps.console, observe, life: life.signal, onError: onBackgroundError })
+  const speaker = createSpeaker({ signal, groupId: state.groupId, health, redactor, poster, console: deps.console, observe, life: life.signal, noticeStallMs: config.deliveryTimeoutMs, log, onError: onBackgroundError })
   const worker = createTurnWorker({ config, chat, timing, agentEnv: deps.agentEnv, cwd: deps.cwd, inbox, redactor, speaker, audit, setpriv: findSetpriv(deps.agentEnv), observe, log, life: life.signal, onError: onBackgroundError })
   const shutdown = createShutdown({ life, inbox, worker, signal, groupId: state.groupId, allowed, console: deps.console, observe, log })
 

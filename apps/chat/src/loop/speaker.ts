@@ -21,6 +21,9 @@ export interface SpeakerOptions {
   observe: Observe
   /** Aborted when the chat ends: background posts stop with it. */
   life: AbortSignal
+  /** A background notice that cannot be posted for this long is dropped (logged): they must not pile up. */
+  noticeStallMs: number
+  log(line: string): void
   /** A background post or reaction failed. */
   onError(what: string, err: unknown): void
 }
@@ -28,7 +31,7 @@ export interface SpeakerOptions {
 export interface Speaker {
   /** Tells the group and every console; `text` is redacted here. */
   say(text: string, abort: AbortSignal, turn?: number, options?: PostOptions): Promise<PostResult>
-  /** Posts a short notice to the group in the background (redacted); failures go to `onError`. */
+  /** Posts a short notice to the group in the background (redacted, bounded in time); failures go to `onError`. */
   tellGroup(text: string): void
   /** Answers one origin only: the group for phones, the console line for a console. */
   answer(origin: Origin, text: string): void
@@ -42,7 +45,10 @@ export function createSpeaker(o: SpeakerOptions): Speaker {
   const tellGroup = (text: string): void => {
     void o.redactor
       .redact(text)
-      .then((clean) => o.poster.post(clean, o.life))
+      .then((clean) => o.poster.post(clean, o.life, { stallMs: o.noticeStallMs }))
+      .then((result) => {
+        if (result.kind === 'stalled') o.log(`a notice to the group was dropped after ${Math.round(o.noticeStallMs / 1000)} s withheld (${result.reason})`)
+      })
       .catch((err: unknown) => o.onError('post', err))
   }
   return {
