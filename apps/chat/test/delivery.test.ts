@@ -42,7 +42,7 @@ describe('a daemon error while a reply is posted', () => {
     expect(reasons).toContain('daemon error -5 on send')
     const chunks = replyChunks(world)
     expect(chunks.map(unmark).join('')).toBe(lines(400))
-    expect(chat.logs.some((l) => l.includes('daemon error -32603 on send: withholding'))).toBe(true)
+    expect(chat.logs.some((l) => l.includes('daemon error -32603 on send (') && l.includes('withholding'))).toBe(true)
     chat.stop.abort()
     expect(await chat.exit).toBe(0)
   })

@@ -66,8 +66,9 @@ function retryable(err: unknown): err is ChatError {
   return err instanceof ChatError && err.code === 'CHAT_RPC'
 }
 
-function describe(err: ChatError): string {
-  return err instanceof SignalRpcError ? `daemon error ${err.rpcCode} on ${err.method}` : `daemon error (${err.message})`
+/** The daemon's JSON-RPC code and the pause it asked for (a -5 rate limit), when it said. */
+function rpcDetails(err: ChatError): { rpcCode: number; retryAfterSeconds: number | undefined } | undefined {
+  return err instanceof SignalRpcError ? { rpcCode: err.rpcCode, retryAfterSeconds: undefined } : undefined
 }
 
 const LEAD = (total: number) => `${total - 1} more part(s) follow; send cancel to stop them.`
@@ -100,6 +101,8 @@ export function createPoster(o: PosterOptions): Poster {
       while (posted < total) {
         if (abort.aborted) return { kind: 'aborted', posted, total }
         if (Date.now() - progressAt > stallMs) return { kind: 'stalled', posted, total, reason }
+        let step: 'listGroups' | 'send' = 'listGroups'
+        let waitAtLeastMs = 0
         try {
           if (posted >= o.paceBurst && attempt === 0) await pause(o.paceMs, abort)
           if (abort.aborted) return { kind: 'aborted', posted, total }
@@ -107,6 +110,7 @@ export function createPoster(o: PosterOptions): Poster {
           last = { at: Date.now(), ok: verdict.ok }
           if (verdict.ok) {
             const chunk = chunks[posted] as string
+            step = 'send'
             const timestamp = await send(chunk, abort)
             posted++
             attempt = 0
@@ -120,10 +124,12 @@ export function createPoster(o: PosterOptions): Poster {
         } catch (err) {
           if (abort.aborted) return { kind: 'aborted', posted, total }
           if (!retryable(err)) throw err
-          reason = describe(err)
-          why = reason
+          const rpc = rpcDetails(err)
+          reason = rpc === undefined ? `daemon error on ${step}` : `daemon error ${rpc.rpcCode} on ${step}`
+          why = `${reason} (${err.message})`
+          waitAtLeastMs = (rpc?.retryAfterSeconds ?? 0) * 1000
         }
-        const delay = backoffDelay(attempt++, { baseMs: o.membershipBaseMs, maxMs: o.membershipMaxMs })
+        const delay = Math.max(waitAtLeastMs, backoffDelay(attempt++, { baseMs: o.membershipBaseMs, maxMs: o.membershipMaxMs }))
         const left = total - posted
         o.log(`${why}: withholding ${left} message(s); trying again in ${formatDuration(delay)}`)
         options.progress?.onHeld?.(reason, posted, total)
