@@ -22,7 +22,7 @@ import { readEvents } from './events-reader.ts'
 import { gate } from './gate.ts'
 import { createInbox } from './inbox.ts'
 import { announcement, statusText } from './messages.ts'
-import type { Origin, Queued } from './origin.ts'
+import { auditSource, type Origin, type Queued } from './origin.ts'
 import { createPoster } from './poster.ts'
 import { createShutdown } from './shutdown.ts'
 import { createSpeaker } from './speaker.ts'
@@ -99,16 +99,7 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
 
   /** Control phrases first, then the queue: the same path for phones and consoles. */
   function record(origin: Origin, event: AuditEntry['event'], text: string, turn: number | undefined, outcome: string): Promise<void> {
-    return audit.record({
-      event,
-      sender: origin.kind === 'signal' ? origin.author : 'console',
-      device: origin.kind === 'signal' ? origin.device : undefined,
-      signalTimestamp: origin.kind === 'signal' ? origin.timestamp : undefined,
-      sessionId: state.sessionId,
-      turn,
-      outcome,
-      text,
-    })
+    return audit.record({ event, ...auditSource(origin), sessionId: state.sessionId, turn, outcome, text })
   }
 
   async function onAccepted(text: string, origin: Origin): Promise<void> {

@@ -1,13 +1,9 @@
 /**
  * The turn worker: takes prompts from the inbox one at a time, runs each as an agent turn in the
  * pinned session, and delivers its report. It owns the turn in progress, from the agent's start to
- * the last body of its reply: `cancel()` kills the agent, or stops the rest of a reply being posted;
- * `settled()` resolves once no turn is in progress (the promise of the turn itself, never a poll).
- *
- * Delivery: the receipt says ✅/❌ only once the whole report is in the group. A reply that makes
- * no progress for the delivery timeout is saved on disk and the group is told it failed (❌) as
- * soon as a post gets through; a reply the chat ends on (stop, a lost daemon) is saved the same
- * way and reported at the next start.
+ * the last body of its reply (delivered by `reply-delivery.ts`): `cancel()` kills the agent, or
+ * stops the rest of a reply being posted; `settled()` resolves once no turn is in progress (the
+ * promise of the turn itself, never a poll).
  */
 import { buildTurnArgv } from '../agent/argv.ts'
 import { withParentDeathGuard } from '../agent/parent-death.ts'
@@ -18,20 +14,13 @@ import type { PreparedChat } from '../setup.ts'
 import type { AuditLog } from '../state/audit-log.ts'
 import { chatStem, saveChatState } from '../state/chat-state.ts'
 import { processStartTicks } from '../state/leftover-turn.ts'
-import { clearUndelivered, saveUndelivered, undeliveredText, type Undelivered } from '../state/undelivered.ts'
 import type { ChatTiming, Observe } from './chat-events.ts'
 import type { Inbox } from './inbox.ts'
 import { formatDuration } from './messages.ts'
 import type { Queued } from './origin.ts'
-import type { PostResult } from './poster.ts'
+import { createReplyDelivery, type TurnPhase } from './reply-delivery.ts'
 import type { Speaker } from './speaker.ts'
 import { reportTurn } from './turn-report.ts'
-
-/** Where the turn in progress is. */
-export type TurnPhase =
-  | { kind: 'running' }
-  | { kind: 'posting'; posted: number; total: number }
-  | { kind: 'held'; reason: string; posted: number; total: number }
 
 /** The turn in progress, as `status` shows it. */
 export interface RunningTurn {
@@ -84,78 +73,8 @@ export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
   let runningAbort: AbortController | undefined
   let current: Promise<void> | undefined
   let wake: (() => void) | undefined
-
-  function auditTurn(item: Queued | undefined, turn: number, outcome: string): Promise<void> {
-    const origin = item?.origin
-    return o.audit.record({
-      event: 'turn',
-      sender: origin === undefined ? 'topic' : origin.kind === 'signal' ? origin.author : 'console',
-      device: origin?.kind === 'signal' ? origin.device : undefined,
-      signalTimestamp: origin?.kind === 'signal' ? origin.timestamp : undefined,
-      sessionId: state.sessionId,
-      turn,
-      outcome,
-    })
-  }
-
-  /** Posts the notice of a reply given up (retrying without a deadline) and marks its message ❌. */
-  async function reportUndelivered(u: Undelivered, item: Queued | undefined): Promise<void> {
-    const result = await speaker.say(undeliveredText(u, config.host), o.life, u.turn)
-    if (result.kind !== 'posted') return
-    clearUndelivered(root, state, u.turn)
-    if (item !== undefined) await speaker.setReceipt(item, 'failed')
-    else if (u.target !== undefined) await speaker.react(u.target, 'failed').catch((err: unknown) => o.onError('reaction', err))
-  }
-
-  function saveReply(item: Queued | undefined, turn: number, text: string, result: PostResult | undefined, why: string): Undelivered {
-    const posted = result === undefined || result.kind === 'posted' ? 0 : result.posted
-    const total = result?.total ?? 0
-    const origin = item?.origin
-    const target = origin?.kind === 'signal' ? { author: origin.author, timestamp: origin.timestamp } : undefined
-    const u = saveUndelivered(root, state, { turn, text, posted, total, why, ...(target === undefined ? {} : { target }) })
-    o.log(`turn ${turn}: reply not delivered (${why}); saved in ${u.file}`)
-    return u
-  }
-
-  async function deliver(item: Queued | undefined, turn: number, text: string, receipt: 'done' | 'failed' | 'cancelled', abort: AbortController): Promise<void> {
-    const progress = {
-      onPart: (posted: number, total: number) => {
-        if (running !== undefined) running.phase = { kind: 'posting', posted, total }
-      },
-      onHeld: (reason: string, posted: number, total: number) => {
-        if (running !== undefined) running.phase = { kind: 'held', reason, posted, total }
-      },
-    }
-    if (running !== undefined) running.phase = { kind: 'posting', posted: 0, total: 0 }
-    const clean = await o.redactor.redact(text)
-    let result: PostResult | undefined
-    try {
-      // A cancelled turn's notice is posted even though its own abort signal fired.
-      result = await speaker.say(clean, receipt === 'cancelled' ? o.life : abort.signal, turn, { progress, stallMs: config.deliveryTimeoutMs, lead: true })
-    } catch (err) {
-      saveReply(item, turn, clean, undefined, 'the daemon was lost')
-      throw err
-    }
-    if (result.kind === 'posted') {
-      if (item !== undefined) await speaker.setReceipt(item, receipt)
-      await auditTurn(item, turn, receipt)
-      return
-    }
-    if (result.kind === 'aborted') {
-      if (o.life.aborted) {
-        saveReply(item, turn, clean, result, 'the chat stopped while it was posted')
-        await auditTurn(item, turn, 'undelivered: the chat stopped')
-        return
-      }
-      await speaker.say(`turn ${turn}: the rest of the reply is cancelled (${result.posted} of ${result.total} part(s) posted).`, o.life, turn)
-      if (item !== undefined) await speaker.setReceipt(item, 'cancelled')
-      await auditTurn(item, turn, `reply cancelled after ${result.posted} of ${result.total} part(s)`)
-      return
-    }
-    const u = saveReply(item, turn, clean, result, `nothing could be posted for ${formatDuration(config.deliveryTimeoutMs)}: ${result.reason}`)
-    await auditTurn(item, turn, `undelivered: ${result.reason}`)
-    await reportUndelivered(u, item)
-  }
+  const delivery = createReplyDelivery({ config, state, speaker, redactor: o.redactor, audit: o.audit, life: o.life, log: o.log, onError: o.onError })
+  const { auditTurn } = delivery
 
   async function runOne(item: Queued | undefined, prompt: string): Promise<void> {
     const turn = state.turns + 1
@@ -219,7 +138,9 @@ export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
       o.life.addEventListener('abort', onLifePosting, { once: true })
       runningAbort = posting
       try {
-        await deliver(item, turn, report.text, report.receipt, posting)
+        await delivery.deliver(item, turn, report.text, report.receipt, posting.signal, (phase) => {
+          if (running !== undefined) running.phase = phase
+        })
       } finally {
         o.life.removeEventListener('abort', onLifePosting)
       }
@@ -237,17 +158,8 @@ export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
     })
   }
 
-  async function reportEarlier(): Promise<void> {
-    // clearUndelivered replaces the list, so this loop walks the one read here.
-    for (const u of state.undelivered ?? []) {
-      if (o.life.aborted) return
-      o.log(`turn ${u.turn}: telling the group its reply was not delivered`)
-      await reportUndelivered(u, undefined)
-    }
-  }
-
   async function loop(firstPrompt: string | undefined): Promise<void> {
-    current = reportEarlier().catch((err: unknown) => o.onError('undelivered notice', err))
+    current = delivery.reportEarlier().catch((err: unknown) => o.onError('undelivered notice', err))
     await current
     current = undefined
     if (firstPrompt !== undefined && !o.life.aborted) await guarded(undefined, firstPrompt)
