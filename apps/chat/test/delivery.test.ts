@@ -4,7 +4,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { SignalRpcError } from '../src/errors.ts'
+import { SignalRpcError } from '@e2e-col/signal-cli'
+import { ChatError } from '../src/errors.ts'
 import { listChatStates } from '../src/state/chat-state.ts'
 import { chatArgv, configFor, createWorld, FAST_TIMING, LOOP, memoryConsole, OPERATOR, startChat, STRANGER, unmark, until, type World } from './harness.ts'
 
@@ -47,6 +48,24 @@ describe('a daemon error while a reply is posted', () => {
     expect(await chat.exit).toBe(0)
   })
 
+  it('a -5 rate limit is waited out for at least the pause the daemon asks for', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('echo topic')))
+    const { groupId } = await chat.ready
+    await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
+    chat.events.hooks.push((e) => {
+      if (e.type === 'posted' && e.text.startsWith('(1/')) world.toy.faults.rateLimitNextSends(1, { retryAfterSeconds: 1, mode: 'all-failed' })
+    })
+    const from = world.toy.sends().length
+    const ts = await world.say(groupId, 'lines 400')
+    await chat.events.next('receipt', (e) => e.target === ts && e.state === 'done')
+    const [first, second] = replyChunks(world, from).map((m) => world.toy.sends().find((s) => s.message === m)?.timestamp ?? 0)
+    // The test's backoff is 30 ms; only the daemon's retry-after explains a pause this long.
+    expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(1000)
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+
   it('a membership check answering a JSON-RPC error withholds the reply until a check passes', async () => {
     world = await createWorld()
     let failChecks = 0
@@ -56,7 +75,7 @@ describe('a daemon error while a reply is posted', () => {
         groupMembership: async (id) => {
           if (failChecks > 0) {
             failChecks--
-            throw new SignalRpcError('listGroups', -1, 'Failed to list groups')
+            throw new ChatError('CHAT_RPC', 'signal-cli listGroups failed (-1): Failed to list groups', { cause: new SignalRpcError(-1, 'Failed to list groups') })
           }
           return s.groupMembership(id)
         },

@@ -6,7 +6,8 @@
  * reports it failed. Bodies after the first `paceBurst` are paced `paceMs` apart. Every sent
  * timestamp is remembered, so the echo of our own post is recognised by id.
  */
-import { ChatError, SignalRpcError } from '../errors.ts'
+import { SignalRpcError } from '@e2e-col/signal-cli'
+import { ChatError } from '../errors.ts'
 import type { ChatSignal } from '../signal/port.ts'
 import { backoffDelay, pause } from './backoff.ts'
 import { chunkReply } from './chunker.ts'
@@ -68,7 +69,9 @@ function retryable(err: unknown): err is ChatError {
 
 /** The daemon's JSON-RPC code and the pause it asked for (a -5 rate limit), when it said. */
 function rpcDetails(err: ChatError): { rpcCode: number; retryAfterSeconds: number | undefined } | undefined {
-  return err instanceof SignalRpcError ? { rpcCode: err.rpcCode, retryAfterSeconds: undefined } : undefined
+  // The chat's CHAT_RPC keeps the daemon client's error as its cause: branch on its code.
+  const cause = err.cause
+  return cause instanceof SignalRpcError ? { rpcCode: cause.rpcCode, retryAfterSeconds: cause.retryAfterSeconds } : undefined
 }
 
 const LEAD = (total: number) => `${total - 1} more part(s) follow; send cancel to stop them.`
