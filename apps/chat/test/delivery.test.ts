@@ -201,13 +201,20 @@ describe('long replies', () => {
     const { groupId } = await chat.ready
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
     const from = world.toy.sends().length
+    // The loop awaits its observer: asking for status while the first part's event is handled
+    // pins the reply at exactly one part posted.
+    let status = ''
+    chat.events.hooks.push(async (e) => {
+      if (e.type !== 'posted' || !e.text.startsWith('(1/')) return
+      await world.say(groupId, 'status')
+      status = (await chat.events.next('posted', (p) => p.text.startsWith('status:'))).text
+    })
     await world.say(groupId, 'lines 300')
     const first = await chat.events.next('posted', (e) => e.text.startsWith('(1/'))
     const total = Number(/^\(1\/(\d+)\)/.exec(first.text)?.[1])
     expect(total).toBeGreaterThanOrEqual(3)
-    await world.say(groupId, 'status')
-    const status = await chat.events.next('posted', (e) => e.text.startsWith('status:'))
-    expect(status.text).toMatch(new RegExp(`^status: turn 2 finished \\(\\d+ bytes of output\\); posting its reply: [1-${total - 1}] of ${total} part\\(s\\) posted`))
+    await until(() => status !== '', 10_000, 'the status answer')
+    expect(status).toMatch(new RegExp(`^status: turn 2 finished \\(\\d+ bytes of output\\); posting its reply: 1 of ${total} part\\(s\\) posted`))
     await chat.events.next('posted', (e) => e.text.startsWith(`(${total}/${total})`))
     const sends = replyChunks(world, from).map((message) => world.toy.sends().find((s) => s.message === message))
     for (let i = 1; i < sends.length; i++) expect((sends[i]?.timestamp ?? 0) - (sends[i - 1]?.timestamp ?? 0)).toBeGreaterThanOrEqual(400)
@@ -220,12 +227,17 @@ describe('long replies', () => {
     const chat = startChat(world, configFor(world, chatArgv('echo topic')), { deps: { timing: { ...FAST_TIMING, paceBurst: 1, paceMs: 300 } } })
     const { groupId } = await chat.ready
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
+    // Cancelled while the second part's event is handled (the loop awaits its observer): exactly two are out.
+    chat.events.hooks.push(async (e) => {
+      if (e.type !== 'posted' || !e.text.startsWith('(2/')) return
+      await world.say(groupId, 'cancel')
+      await until(() => chat.logs.some((l) => l.includes("cancel: stopping the rest of turn 2's reply")), 10_000, 'the cancel to reach the loop')
+    })
     const ts = await world.say(groupId, 'lines 2000')
-    await chat.events.next('posted', (e) => e.text.startsWith('(2/'))
-    await world.say(groupId, 'cancel')
-    const notice = await chat.events.next('posted', (e) => e.text.startsWith('turn 2: the rest of the reply is cancelled'))
+    const notice = await chat.events.next('posted', (e) => e.text.startsWith('turn 2: the rest of the reply is cancelled'), 30_000)
     const [, posted, total] = /\((\d+) of (\d+) part\(s\) posted\)/.exec(notice.text) ?? []
-    expect(Number(posted)).toBeLessThan(Number(total))
+    expect(Number(posted)).toBe(2)
+    expect(Number(total)).toBeGreaterThan(10)
     await chat.events.next('receipt', (e) => e.target === ts && e.state === 'cancelled')
     expect(replyChunks(world)).toHaveLength(Number(posted))
     await world.say(groupId, 'echo next')
