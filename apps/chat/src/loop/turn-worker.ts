@@ -114,7 +114,12 @@ export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
           // Recorded so a later start can kill what is left of this turn if this process dies.
           const leaderStart = processStartTicks(pgid)
           state.runningTurn = { turn, pgid, loopPid: process.pid, ...(leaderStart === undefined ? {} : { leaderStart }) }
-          saveChatState(root, state)
+          try {
+            saveChatState(root, state)
+          } catch (err) {
+            // The turn runs and is reaped by this process either way; only the after-crash sweep loses it.
+            o.log(`could not record turn ${turn}'s process group: ${err instanceof Error ? err.message : String(err)}`)
+          }
         },
         onOutput: (bytes) => {
           if (running !== undefined) running.outputBytes = bytes
