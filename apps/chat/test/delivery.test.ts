@@ -4,8 +4,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { SignalRpcError } from '@e2e-col/signal-cli'
-import { ChatError } from '../src/errors.ts'
 import { listChatStates } from '../src/state/chat-state.ts'
 import { chatArgv, configFor, createWorld, FAST_TIMING, LOOP, memoryConsole, OPERATOR, startChat, STRANGER, unmark, until, type World } from './harness.ts'
 
@@ -68,23 +66,11 @@ describe('a daemon error while a reply is posted', () => {
 
   it('a membership check answering a JSON-RPC error withholds the reply until a check passes', async () => {
     world = await createWorld()
-    let failChecks = 0
-    const chat = startChat(world, configFor(world, chatArgv('echo topic')), {
-      wrapSignal: (s) => ({
-        ...s,
-        groupMembership: async (id) => {
-          if (failChecks > 0) {
-            failChecks--
-            throw new ChatError('CHAT_RPC', 'signal-cli listGroups failed (-1): Failed to list groups', { cause: new SignalRpcError(-1, 'Failed to list groups') })
-          }
-          return s.groupMembership(id)
-        },
-      }),
-    })
+    const chat = startChat(world, configFor(world, chatArgv('echo topic')))
     const { groupId } = await chat.ready
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
-    chat.events.hooks.push((e) => {
-      if (e.type === 'turn-ended' && e.turn === 2) failChecks = 3
+    chat.events.hooks.push(async (e) => {
+      if (e.type === 'turn-ended' && e.turn === 2) await world.failNextCalls('listGroups', 3, { code: -1, message: 'Failed to list groups' })
     })
     const ts = await world.say(groupId, 'echo checked')
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo checked'))
@@ -94,6 +80,7 @@ describe('a daemon error while a reply is posted', () => {
     chat.stop.abort()
     expect(await chat.exit).toBe(0)
   })
+
 })
 
 describe('a reply that cannot be delivered in time', () => {

@@ -85,6 +85,8 @@ export interface World {
    * (`sync`: a copy of the loop's own number typed on another device). Resolves to its timestamp.
    */
   inject(groupId: string, message: string, from: { source: string; sourceDevice: number; sync?: boolean }): Promise<number>
+  /** The next `n` calls of `method` answer this JSON-RPC error. */
+  failNextCalls(method: string, n: number, error: { code: number; message: string }): Promise<void>
   /** Sets the group's invited and requesting members as listGroups reports them. */
   setGroupRequests(groupId: string, requests: { pending?: string[]; requesting?: string[] }): Promise<void>
   agentRuns(): Array<{ sessionId: string; prompt: string; allow: string[] }>
@@ -121,6 +123,9 @@ export async function createWorld(options: { singleAccount?: boolean } = {}): Pr
     async inject(groupId, message, from) {
       const r = (await admin('inject-message', { account: LOOP, groupId, message, ...from })) as { timestamp: number }
       return r.timestamp
+    },
+    async failNextCalls(method, n, error) {
+      await admin('fail-next-calls', { method, n, ...error })
     },
     async setGroupRequests(groupId, requests) {
       await admin('group-members', { groupId, ...requests })

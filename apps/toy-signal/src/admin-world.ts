@@ -8,13 +8,17 @@
  *   `source` must be `account`, our own number on another device). Answers 200 `{"timestamp"}`.
  * POST /toy/v1/world/group-members  {"groupId","pending"?:[…],"requesting"?:[…]}
  *   Sets the group's invited (pending) and requesting members as listGroups shows them. 204.
+ * POST /toy/v1/world/fail-next-calls {"method","n","code","message"}
+ *   The next `n` calls of `method` answer that JSON-RPC error (data null) and do nothing. 204.
  * Bad bodies answer 400 `{"error":…}`; an unknown group or account 404 `{"error":…}`.
  */
 import { z } from 'zod'
 import type { AdminAnswer } from './admin-route.ts'
 import { incomingMessage, sentMessageSync } from './envelopes.ts'
 import type { EventHub } from './event-hub.ts'
+import { MAX_FAULT_MESSAGE_CHARS } from './faults.ts'
 import { setGroupRequests } from './group-requests.ts'
+import { failNextCalls } from './method-faults.ts'
 import type { ToySignalState } from './state.ts'
 
 const Number164 = z.string().regex(/^\+[1-9]\d{6,14}$/)
@@ -30,6 +34,12 @@ const Inject = z.object({
   message: z.string().max(MAX_MESSAGE_CHARS),
   sync: z.boolean().default(false),
 })
+const FailCalls = z.object({
+  method: z.string().min(1).max(100),
+  n: z.number().int().min(0).max(1000),
+  code: z.number().int(),
+  message: z.string().max(MAX_FAULT_MESSAGE_CHARS),
+})
 const Members = z.object({
   groupId: z.string().min(1).max(200),
   pending: z.array(Number164).max(MAX_WORLD_LIST).default([]),
@@ -40,13 +50,19 @@ const Members = z.object({
 export function handleWorldAdmin(method: string, path: string, text: string, world: { state: ToySignalState; hub: EventHub }): AdminAnswer | undefined {
   if (!path.startsWith('/toy/v1/world/')) return undefined
   const name = path.slice('/toy/v1/world/'.length)
-  if (name !== 'inject-message' && name !== 'group-members') return { status: 404 }
+  if (name !== 'inject-message' && name !== 'group-members' && name !== 'fail-next-calls') return { status: 404 }
   if (method !== 'POST') return { status: 405 }
   let body: unknown
   try {
     body = text.trim() === '' ? {} : JSON.parse(text)
   } catch (error) {
     return { status: 400, body: { error: (error as Error).message } }
+  }
+  if (name === 'fail-next-calls') {
+    const f = FailCalls.safeParse(body)
+    if (!f.success) return { status: 400, body: { error: z.prettifyError(f.error) } }
+    failNextCalls(world.state, f.data.method, f.data.n, { code: f.data.code, message: f.data.message })
+    return { status: 204 }
   }
   const parsed = name === 'inject-message' ? Inject.safeParse(body) : Members.safeParse(body)
   if (!parsed.success) return { status: 400, body: { error: z.prettifyError(parsed.error) } }

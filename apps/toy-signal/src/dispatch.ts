@@ -11,6 +11,7 @@ import { getUserStatusMethod, listAccountsMethod, versionMethod } from './method
 import { listGroupsMethod, quitGroupMethod, updateGroupMethod } from './methods/groups.ts'
 import { sendMessageRequestResponseMethod, sendReactionMethod } from './methods/message-requests.ts'
 import { sendMethod } from './methods/send.ts'
+import { takeCallFailure } from './method-faults.ts'
 import { RPC_CODES, RpcFailure } from './rpc-failure.ts'
 import { UNIMPLEMENTED_ACCOUNT_COMMANDS, UNIMPLEMENTED_REGISTRATION_COMMANDS } from './signal-cli-commands.ts'
 
@@ -55,6 +56,8 @@ export async function dispatch(call: RpcCall, base: Omit<MethodContext, 'account
       return fail(RPC_CODES.invalidParams, 'Method requires valid account parameter')
     }
   }
+  const injected = takeCallFailure(base.state, call.method)
+  if (injected !== undefined) return fail(injected.code, injected.message)
   try {
     const result = await method.run({ ...base, account, params })
     return answer({ jsonrpc: '2.0', result, id })

@@ -93,3 +93,19 @@ describe('/toy/v1/world/group-members', () => {
     expect((await admin(toy, 'group-members', { groupId: toy.groups[0]?.id })).status).toBe(404)
   })
 })
+
+describe('/toy/v1/world/fail-next-calls', () => {
+  it('answers the next n calls of one method with that JSON-RPC error, then behaves again', async () => {
+    toy = await createToySignal({ accounts: [A, B], faults: true, groups: [{ name: 'g', members: [A, B] }] })
+    const groupId = toy.groups[0]?.id as string
+    expect((await admin(toy, 'fail-next-calls', { method: 'listGroups', n: 2, code: -1, message: 'Failed to list groups' })).status).toBe(204)
+    const call = async (method: string) => {
+      const res = await fetch(`${toy?.url}/api/v1/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { account: A, groupId } }) })
+      return (await res.json()) as { result?: unknown; error?: { code: number; message: string } }
+    }
+    expect((await call('listGroups')).error).toMatchObject({ code: -1, message: 'Failed to list groups' })
+    expect((await call('version')).result).toBeDefined()
+    expect((await call('listGroups')).error?.code).toBe(-1)
+    expect((await call('listGroups')).result).toHaveLength(1)
+  })
+})
