@@ -2,7 +2,7 @@
  * JSON-RPC errors for the next calls of one method (`listGroups` answering -1, say), set through
  * `/toy/v1/world/fail-next-calls`. The send-specific switches of `faults.ts` shape send results;
  * this one answers any method with a bare error, as the real daemon does when a command throws.
- * Kept per toy, keyed by its state.
+ * Kept per toy, keyed by its state; `/toy/v1/faults/reset` does not clear it (n = 0 does).
  */
 import type { FaultRpcError } from './faults.ts'
 import type { ToySignalState } from './state.ts'
