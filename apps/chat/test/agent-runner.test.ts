@@ -130,6 +130,15 @@ describe('turn runner', () => {
     expect(seen.at(-1)).toBe(whole.length)
   })
 
+  it('stops the spill file at its bound and counts what was kept nowhere', async () => {
+    const spillPath = join(dir, 'bounded-spill.txt')
+    const r = await runTurn({ ...base, maxOutputBytes: 4096, spillPath, spillMaxBytes: 10_000, argv: fake('lines 3000') })
+    const whole = Array.from({ length: 3000 }, (_, i) => `line ${i + 1} of 3000\n`).join('')
+    expect(readFileSync(spillPath, 'utf8')).toBe(whole.slice(0, 10_000))
+    expect(r.unkeptBytes).toBe(whole.length - 10_000)
+    expect(r.outcome).toBe('ok')
+  })
+
   it('writes no spill file for output within the bound', async () => {
     const spillPath = join(dir, 'no-spill.txt')
     const r = await runTurn({ ...base, spillPath, argv: fake('lines 10') })

@@ -22,6 +22,8 @@ export interface TurnResult {
   droppedStdoutBytes: number
   /** The file with the whole stdout, when it overflowed the bound and a spill path was given. */
   spilledTo?: string
+  /** Stdout bytes kept nowhere (past the spill file's bound, or when it could not be written). */
+  unkeptBytes: number
   /** Every byte the agent wrote, stdout and stderr. */
   outputBytes: number
   /** Last bytes of stdout+stderr, for the failure message. */
@@ -49,6 +51,8 @@ export interface RunTurnOptions {
   /** Stdout kept in memory; beyond it, the whole stdout goes to `spillPath` (if given). */
   maxOutputBytes: number
   spillPath?: string | undefined
+  /** Bound of the spill file (default 256 MiB). */
+  spillMaxBytes?: number | undefined
   tailBytes: number
   livenessMs?: number
   onLiveness?: (l: TurnLiveness) => void
@@ -72,7 +76,7 @@ function streamEnded(stream: NodeJS.ReadableStream): Promise<void> {
 /** Runs one turn to completion, cancellation or timeout. Never throws for agent failures. */
 export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const started = Date.now()
-  const capture = createOutputCapture({ maxBytes: options.maxOutputBytes, tailBytes: options.tailBytes, spillPath: options.spillPath })
+  const capture = createOutputCapture({ maxBytes: options.maxOutputBytes, tailBytes: options.tailBytes, spillPath: options.spillPath, spillMaxBytes: options.spillMaxBytes })
   const group = spawnGroup(options.argv, { env: options.env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) })
   options.onStart?.(group.pid)
   group.stdout.on('data', (c: Buffer) => {
@@ -123,6 +127,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
       droppedStdoutBytes: capture.droppedStdoutBytes,
       ...(capture.spilledTo === undefined ? {} : { spilledTo: capture.spilledTo }),
       outputBytes: capture.totalBytes,
+      unkeptBytes: capture.unkeptBytes,
       tail: capture.tailText(),
       durationMs: Date.now() - started,
     }
