@@ -8,13 +8,17 @@ import { chatStem, saveChatState, type ChatState } from './chat-state.ts'
 
 export type Undelivered = NonNullable<ChatState['undelivered']>[number]
 
+/** Most replies waiting to be reported failed, as the state file's schema bounds them. */
+export const MAX_UNDELIVERED = 1000
+
 /** Saves the reply text and records it in `state` (persisted); returns the entry. */
 export function saveUndelivered(root: string, state: ChatState, reply: Omit<Undelivered, 'file'> & { text: string }): Undelivered {
   const file = `${chatStem(root, state.groupId)}.turn-${reply.turn}.reply.txt`
   writeFileSync(file, reply.text, { mode: 0o600 })
   const { text: _text, ...rest } = reply
   const entry: Undelivered = { ...rest, file }
-  state.undelivered = [...(state.undelivered ?? []).filter((u) => u.turn !== reply.turn), entry]
+  // The state file's bound (its schema allows MAX_UNDELIVERED): the oldest notice goes first; its file stays.
+  state.undelivered = [...(state.undelivered ?? []).filter((u) => u.turn !== reply.turn), entry].slice(-MAX_UNDELIVERED)
   saveChatState(root, state)
   return entry
 }
