@@ -9,6 +9,9 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { ChatError } from '../errors.ts'
 
+/** Most replies waiting to be reported failed that one state file holds. */
+export const MAX_UNDELIVERED = 1000
+
 const ChatState = z.object({
   version: z.literal(1),
   groupId: z.string().min(1),
@@ -43,7 +46,7 @@ const ChatState = z.object({
         target: z.object({ author: z.string(), timestamp: z.number().int() }).optional(),
       }),
     )
-    .max(1000)
+    .max(MAX_UNDELIVERED)
     .optional(),
 })
 /** The persisted state of one chat. */

@@ -4,12 +4,9 @@
  * until the group has been told the reply failed (after a restart too, with --resume).
  */
 import { writeFileSync } from 'node:fs'
-import { chatStem, saveChatState, type ChatState } from './chat-state.ts'
+import { chatStem, MAX_UNDELIVERED, saveChatState, type ChatState } from './chat-state.ts'
 
 export type Undelivered = NonNullable<ChatState['undelivered']>[number]
-
-/** Most replies waiting to be reported failed, as the state file's schema bounds them. */
-export const MAX_UNDELIVERED = 1000
 
 /** Saves the reply text and records it in `state` (persisted); returns the entry. */
 export function saveUndelivered(root: string, state: ChatState, reply: Omit<Undelivered, 'file'> & { text: string }): Undelivered {
@@ -17,7 +14,7 @@ export function saveUndelivered(root: string, state: ChatState, reply: Omit<Unde
   writeFileSync(file, reply.text, { mode: 0o600 })
   const { text: _text, ...rest } = reply
   const entry: Undelivered = { ...rest, file }
-  // The state file's bound (its schema allows MAX_UNDELIVERED): the oldest notice goes first; its file stays.
+  // Within the state file's bound: the oldest notice goes first (its file stays).
   state.undelivered = [...(state.undelivered ?? []).filter((u) => u.turn !== reply.turn), entry].slice(-MAX_UNDELIVERED)
   saveChatState(root, state)
   return entry
