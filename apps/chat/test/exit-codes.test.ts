@@ -61,6 +61,16 @@ describe('exit codes', () => {
     expect(chat.logs.join('\n')).toContain('left the new group')
   })
 
+  it('1: the announcement cannot be posted within the delivery timeout; no turn runs', async () => {
+    world = await createWorld()
+    await world.failNextCalls('send', 1000, { code: -32603, message: 'Failed to send message: [429] Rate limit exceeded' })
+    const chat = startChat(world, configFor(world, chatArgv('echo never', ['--delivery-timeout', '1'])))
+    expect(await chat.exit).toBe(EXIT_CODES.setup)
+    expect(chat.logs.join('\n')).toContain('could not post the announcement for 1s (daemon error -32603 on send); nothing was run')
+    expect(world.agentRuns()).toEqual([])
+    expect(chat.events.events.some((e) => e.type === 'posted')).toBe(false)
+  })
+
   it('3: the group cannot be created', async () => {
     world = await createWorld()
     const chat = startChat(world, configFor(world, chatArgv('t')), {

@@ -21,7 +21,7 @@ import type { DaemonHealth } from './daemon-health.ts'
 import { readEvents } from './events-reader.ts'
 import { gate } from './gate.ts'
 import { createInbox } from './inbox.ts'
-import { announcement, statusText } from './messages.ts'
+import { announcement, formatDuration, statusText } from './messages.ts'
 import { auditSource, type Origin, type Queued } from './origin.ts'
 import { createPoster } from './poster.ts'
 import { createShutdown } from './shutdown.ts'
@@ -192,8 +192,11 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
       resumedAtTurn: chat.resumed ? state.turns : undefined,
       leftovers: chat.leftovers.filter((l) => l.groupId === state.groupId && l.result === 'killed').map((l) => l.turn),
     })
-    await speaker.say(text, life.signal)
-    worker.start(chat.resumed ? undefined : state.topic)
+    // Nothing runs before the group has seen the allowlist: an announcement that cannot be posted
+    // within the delivery timeout ends the chat.
+    const posted = await speaker.say(text, life.signal, undefined, { stallMs: config.deliveryTimeoutMs })
+    if (posted.kind === 'stalled') void shutdown.end(EXIT_CODES.setup, `could not post the announcement for ${formatDuration(config.deliveryTimeoutMs)} (${posted.reason}); nothing was run`)
+    else if (posted.kind === 'posted') worker.start(chat.resumed ? undefined : state.topic)
   } catch (err) {
     void shutdown.end(exitCodeOf(err) === EXIT_CODES.daemonLost ? EXIT_CODES.daemonLost : EXIT_CODES.setup, (err as Error).message)
   }
