@@ -7,6 +7,7 @@
 import { errorResponse, paramsAsObject, type RpcCall, type RpcResponse } from './jsonrpc.ts'
 import { listContactsMethod } from './methods/contacts.ts'
 import type { MethodContext, MethodDefinition } from './methods/context.ts'
+import { getAttachmentMethod } from './methods/get-attachment.ts'
 import { getUserStatusMethod, listAccountsMethod, versionMethod } from './methods/directory.ts'
 import { listGroupsMethod, quitGroupMethod, updateGroupMethod } from './methods/groups.ts'
 import { sendMessageRequestResponseMethod, sendReactionMethod } from './methods/message-requests.ts'
@@ -27,6 +28,7 @@ export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map([
   ['version', versionMethod],
   ['getUserStatus', getUserStatusMethod],
   ['listContacts', listContactsMethod],
+  ['getAttachment', getAttachmentMethod],
 ])
 
 /** Runs one call. Returns `undefined` for a notification. */

@@ -27,6 +27,9 @@ export interface EventsFailure {
   contentType?: string
 }
 
+/** What happens to a spoiled attachment on its way to a receiver: bytes changed, or never stored. */
+export type AttachmentSpoil = 'corrupt' | 'lose'
+
 /** Longest message accepted by `failNextSendsWith`: a bound on what the toy stores. */
 export const MAX_FAULT_MESSAGE_CHARS = 1000
 
@@ -53,6 +56,11 @@ export interface FaultSwitches {
   failNextSendsWith(n: number, error: FaultRpcError): void
   /** The next `n` events requests answer a failure instead of a stream (default HTTP 500, empty body). */
   failEvents(n: number, options?: EventsFailure): void
+  /**
+   * The next `n` attachments kept for a receiving account are spoiled: one byte flipped
+   * (`corrupt`), or not kept at all (`lose`: `getAttachment` then answers -1 not found).
+   */
+  spoilNextAttachments(n: number, options: { mode: AttachmentSpoil }): void
   reset(): void
 }
 
@@ -67,6 +75,7 @@ export interface FaultState {
   takeSendError(): FaultRpcError | undefined
   /** The failure for this events request, with its status resolved, or undefined to stream. */
   takeEventsFailure(): { status: number; contentType?: string } | undefined
+  takeAttachmentSpoil(): AttachmentSpoil | undefined
 }
 
 function take(value: number): [boolean, number] {
@@ -87,6 +96,8 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
   let sendError: FaultRpcError = { code: -32603, message: '' }
   let eventsFailures = 0
   let eventsFailure: { status: number; contentType?: string } = { status: 500 }
+  let spoils = 0
+  let spoil: AttachmentSpoil = 'corrupt'
 
   const guard = (): void => {
     if (!enabled) throw new ToySignalError('TOY_FAULTS_DISABLED', 'fault switches are off: start the toy with faults enabled')
@@ -135,8 +146,14 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
       eventsFailures = checked
       eventsFailure = options?.contentType === undefined ? { status } : { status, contentType: options.contentType }
     },
+    spoilNextAttachments: (n, options) => {
+      spoils = count(n)
+      if (options.mode !== 'corrupt' && options.mode !== 'lose') throw new ToySignalError('TOY_CONFIG_INVALID', 'spoil mode must be corrupt or lose')
+      spoil = options.mode
+    },
     reset: () => {
       guard()
+      spoils = 0
       identityFailures = 0
       sendErrors = 0
       eventsFailures = 0
@@ -155,6 +172,7 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
     takeRateLimit: () => { const [hit, rest] = take(rateLimits); rateLimits = rest; return hit ? rateLimit : undefined },
     takeIdentityFailure: () => { const [hit, rest] = take(identityFailures); identityFailures = rest; return hit ? identityMode : undefined },
     takeSendError: () => { const [hit, rest] = take(sendErrors); sendErrors = rest; return hit ? sendError : undefined },
+    takeAttachmentSpoil: () => { const [hit, rest] = take(spoils); spoils = rest; return hit ? spoil : undefined },
     takeEventsFailure: () => { const [hit, rest] = take(eventsFailures); eventsFailures = rest; return hit ? eventsFailure : undefined },
   }
   return { switches, state }

@@ -13,6 +13,8 @@ import type { FaultState, FaultSwitches } from './faults.ts'
 import { isHostAllowed } from './host-check.ts'
 import { parseRpcBody, type RpcResponse } from './jsonrpc.ts'
 import type { ToySignalState } from './state.ts'
+import type { AttachmentStore } from './attachments.ts'
+import type { SignalPace } from './pace.ts'
 
 /** Largest rpc body the toy reads; above it answers 413 (a bound of the toy, not of signal-cli). */
 export const MAX_RPC_BODY_BYTES = 16 * 1024 * 1024
@@ -27,6 +29,9 @@ export interface HandlerDeps {
   faults: { enabled: boolean; state: FaultState; switches: FaultSwitches }
   bind: { host: string; port(): number }
   log: (line: string) => void
+  attachments: AttachmentStore
+  maxAttachmentBytes: number
+  pace: SignalPace | undefined
 }
 
 function empty(res: ServerResponse, status: number): void {
@@ -126,7 +131,7 @@ async function rpc(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse)
     throw error
   }
   let drop = false
-  const base = { state: deps.state, hub: deps.hub, faults: deps.faults.state, dropConnection: () => { drop = true } }
+  const base = { state: deps.state, hub: deps.hub, faults: deps.faults.state, attachments: deps.attachments, maxAttachmentBytes: deps.maxAttachmentBytes, pace: deps.pace, dropConnection: () => { drop = true } }
   const parsed = parseRpcBody(text)
   let reply: RpcResponse | RpcResponse[] | undefined
   if (parsed.kind === 'rejected') reply = parsed.response
