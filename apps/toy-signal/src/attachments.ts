@@ -88,11 +88,12 @@ export interface AttachmentStore {
 
 export const DEFAULT_ATTACHMENT_STORE_LIMITS: AttachmentStoreLimits = { maxBytes: 64 * 1024 * 1024, maxCount: 4096 }
 
+const key = (account: string, id: string): string => `${account}\u0000${id}`
+
 export function createAttachmentStore(limits: AttachmentStoreLimits = DEFAULT_ATTACHMENT_STORE_LIMITS): AttachmentStore {
   // Insertion order is age order: the first key is the oldest.
   const files = new Map<string, Buffer>()
   let bytes = 0
-  const key = (account: string, id: string): string => `${account}\u0000${id}`
   return {
     put(account, id, data) {
       const k = key(account, id)
