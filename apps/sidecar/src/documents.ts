@@ -5,19 +5,22 @@
  * forwarded, queued or delivered.
  * @see docs/sidecar.md §4.3–§4.7, §8
  */
-import { CLOSE_CODES, encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
+import { CAPABILITY, CLOSE_CODES, encodeEnvelope, FLAGS, type Envelope, type Kind } from '@e2e-col/protocol'
 import type { Session } from './browser/session.ts'
 import type { Clock } from './clock.ts'
 import type { SidecarConfig } from './config.ts'
 import { StoreError } from './errors.ts'
 import type { Logger } from './ops/logger.ts'
 import type { Metrics } from './ops/metrics.ts'
+import { createCapabilityExchange, type CapabilityExchange } from './group/capability-exchange.ts'
+import type { MemberId } from './group/roster.ts'
 import { createGapRepair, type GapRepair } from './replica/gap-repair.ts'
 import { createGroupSync, type GroupSync } from './replica/group-sync.ts'
 import type { DocReplica } from './replica/replica.ts'
 import type { ReplicaStore } from './replica/store.ts'
 import { createInFlight, type InFlight } from './send/in-flight.ts'
-import { deflateFrame } from './send/deflate-frame.ts'
+import { attachmentSend, type AttachmentSend } from './send/attachment-send.ts'
+import { deflateFrame, needsChunks } from './send/deflate-frame.ts'
 import { createSendQueue, type SendOwner, type SendQueue } from './send/queue.ts'
 import { createTokenBucket } from './send/token-bucket.ts'
 import type { SignalBackend } from '@e2e-col/signal-cli'
@@ -31,6 +34,8 @@ export interface DocumentState {
   readonly groupSync: GroupSync
   readonly gapRepair: GapRepair
   readonly inFlight: InFlight
+  /** What the group's members read, and this sidecar's announcements (contract §4.10). */
+  readonly capabilities: CapabilityExchange
 }
 
 export interface DocumentsOptions {
@@ -41,6 +46,8 @@ export interface DocumentsOptions {
   /** The loaded replica of every mapped document. */
   readonly replicas: ReadonlyMap<string, DocReplica>
   readonly sidecarId: string
+  /** This sidecar's Signal account, so its own devices are not counted as members. */
+  readonly self: MemberId
   /** Records an id this sidecar sends (so Signal's copy is dropped); true when already recorded. */
   readonly markSent: (docId: string, senderId: string, messageId: string) => boolean
   /** True once the sidecar stops: nothing more is sent. */
@@ -59,8 +66,14 @@ export interface Documents {
   values(): IterableIterator<DocumentState>
   /** An envelope a local browser sent (already checked by its session). */
   fromBrowser(session: Session, env: Envelope, frame: Uint8Array): void
-  /** An envelope from the group, deduplicated by the receive path. */
-  fromGroup(docId: string, frame: Uint8Array, env: Envelope): void
+  /** An envelope from the group, deduplicated by the receive path; `from` is its Signal sender. */
+  fromGroup(docId: string, frame: Uint8Array, env: Envelope, from?: MemberId): void
+  /** The group's listed members changed (or were read again). */
+  setMembers(groupId: string, members: readonly MemberId[]): void
+  /** Content sent to the document's group did not arrive whole: ask the group again (bounded). */
+  lost(docId: string): void
+  /** Stops announcing `feature` in every group (this machine cannot use it) and says so. */
+  withdraw(feature: number): void
   /** Sends the replica's `sync-request` to the document's group. */
   askGroup(doc: DocumentState): void
   closeSockets(doc: DocumentState, code: number, reason: string): void
@@ -84,6 +97,9 @@ export function createDocuments(o: DocumentsOptions): Documents {
   let batchSeq = 0
   let ownSeq = 0
   let lastPrune = clock.now()
+  const features = (config.capabilities.includes('deflate') ? CAPABILITY.deflate : 0) | (config.capabilities.includes('attachments') ? CAPABILITY.attachments : 0)
+  // Signal's attachmentCreate limit is per account (50, one per 1.2 s): one bucket for all groups.
+  const uploads = createTokenBucket({ ratePerSecond: 1 / 1.2, burst: 50, now: clock.now() })
 
   const closeSockets = (doc: DocumentState, code: number, reason: string): void => {
     for (const s of doc.sessions) s.close(code, reason)
@@ -104,13 +120,27 @@ export function createDocuments(o: DocumentsOptions): Documents {
     }
   }
 
-  async function compress(frame: Uint8Array): Promise<Uint8Array> {
+  async function compress(doc: DocumentState, frame: Uint8Array): Promise<Uint8Array> {
+    // Only when every member reads it: an older sidecar drops deflated envelopes.
+    if ((features & CAPABILITY.deflate) === 0 || !doc.capabilities.roster.allRead(CAPABILITY.deflate)) return frame
     const smaller = await deflateFrame(frame, config.maxBodyBytes)
     if (smaller !== frame) {
       metrics.envelopesDeflated.inc()
       metrics.deflateSavedBytes.inc(frame.byteLength - smaller.byteLength)
     }
     return smaller
+  }
+
+  /** The frame as one attachment send, when it is large and every member reads attachments. */
+  function asAttachment(doc: DocumentState, frame: Uint8Array): AttachmentSend | undefined {
+    if ((features & CAPABILITY.attachments) === 0 || frame.byteLength < config.attachments.minBytes || !needsChunks(frame, config.maxBodyBytes)) return undefined
+    const needs = CAPABILITY.attachments | (((frame[4] ?? 0) & FLAGS.deflated) === 0 ? 0 : CAPABILITY.deflate)
+    if (!doc.capabilities.roster.allRead(needs) || !uploads.tryTake(clock.now())) return undefined
+    try {
+      return attachmentSend(frame)
+    } catch {
+      return undefined // a kind never carried as an attachment
+    }
   }
 
   function createDocument(docId: string, groupId: string, replica: DocReplica): DocumentState {
@@ -122,7 +152,8 @@ export function createDocuments(o: DocumentsOptions): Documents {
       maxQueueBytes: config.send.maxQueueBytes,
       bucket: createTokenBucket({ ratePerSecond: config.send.sendsPerSecond, burst: config.send.burst, now: clock.now() }),
       minIntervalMs: 1000 / config.send.sendsPerSecond,
-      ...(config.send.compress ? { shrink: compress } : {}),
+      ...(config.send.compress ? { shrink: (frame: Uint8Array) => compress(doc, frame) } : {}),
+      attachment: (frame) => asAttachment(doc, frame),
       retry: { attempts: config.send.attempts, baseMs: config.send.retryBaseMs, maxMs: config.send.retryMaxMs },
       now: clock.now,
       sleep: clock.sleep,
@@ -140,6 +171,16 @@ export function createDocuments(o: DocumentsOptions): Documents {
     const ask = (): void => toGroup(doc, 'sync-request', replica.stateVector())
     const doc: DocumentState = {
       docId, groupId, sessions: new Set(), queue, replica, inFlight,
+      capabilities: createCapabilityExchange({
+        self: o.self,
+        features,
+        send: (payload) => {
+          metrics.announcements.inc({ direction: 'sent' })
+          toGroup(doc, 'health', payload)
+        },
+        answerDelayMs: { min: 200, max: 1500 },
+        random: clock.rng,
+      }),
       groupSync: createGroupSync(replica, {
         minDelayMs: config.replica.syncDelayMs.min,
         maxDelayMs: config.replica.syncDelayMs.max,
@@ -182,9 +223,12 @@ export function createDocuments(o: DocumentsOptions): Documents {
     if (!doc.queue.enqueue({ frame: encodeEnvelope(env), messageId: env.messageId, owner: NO_OWNER })) logger.warn({ kind }, 'send queue full; dropped a sync message of the replica')
   }
 
-  function fromGroup(docId: string, frame: Uint8Array, env: Envelope): void {
+  function fromGroup(docId: string, frame: Uint8Array, env: Envelope, from?: MemberId): void {
     const doc = docs.get(docId)
     if (doc === undefined) return
+    if (from !== undefined) doc.capabilities.roster.seen(from)
+    // Announcements are between sidecars; a bare probe still reaches the browsers.
+    if (env.kind === 'health' && doc.capabilities.onHealth(from, env.payload)) return void metrics.announcements.inc({ direction: 'received' })
     if (env.kind === 'sync-request') {
       // The replica answers for this machine; its browsers hold nothing it lacks.
       if (!doc.groupSync.onRequest(env.payload)) metrics.receivedDropped.inc({ reason: 'invalid-payload' })
@@ -259,6 +303,13 @@ export function createDocuments(o: DocumentsOptions): Documents {
     fromBrowser,
     fromGroup,
     askGroup: (doc) => toGroup(doc, 'sync-request', doc.replica.stateVector()),
+    setMembers(groupId, members) {
+      for (const doc of docs.values()) if (doc.groupId === groupId) doc.capabilities.roster.setMembers(members)
+    },
+    lost: (docId) => docs.get(docId)?.gapRepair.lost(),
+    withdraw(feature) {
+      for (const doc of docs.values()) doc.capabilities.withdraw(feature)
+    },
     closeSockets,
     async drain(timeoutMs) {
       await Promise.all([...docs.values()].map((d) => d.queue.drain(timeoutMs)))
@@ -270,6 +321,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
         closeSockets(doc, code, reason)
         doc.groupSync.dispose()
         doc.gapRepair.dispose()
+        doc.capabilities.dispose()
       }
     },
   }

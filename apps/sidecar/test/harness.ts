@@ -159,3 +159,13 @@ export async function metricValue(url: string, sample: string): Promise<number> 
   const line = text.split('\n').find((l) => l.startsWith(`${sample} `))
   return line === undefined ? 0 : Number(line.slice(sample.length + 1))
 }
+
+/**
+ * Waits until each sidecar has heard another member's capability announcement (contract §4.10),
+ * so the forms that need it (deflated payloads, attachments) are in use from the next send on.
+ */
+export async function capabilitiesExchanged(...sidecars: Pick<RunningSidecar, 'url'>[]): Promise<void> {
+  for (const s of sidecars) {
+    await poll(async () => (await metricValue(s.url, 'e2e_col_capability_announcements_total{direction="received"}')) >= 1, 'a capability announcement from the other member', 15_000)
+  }
+}

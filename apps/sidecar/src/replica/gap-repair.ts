@@ -6,6 +6,8 @@
  * - quiet after changes: a lost *last* update leaves no gap. Once the document has been quiet for
  *   `quietMs` (plus jitter) after it changed, the replica asks once. A request that changes nothing
  *   changes nothing in return, so this never ping-pongs.
+ * - a loss: a message named content that could not be used (a missing or corrupt attachment).
+ *   The replica asks one interval later, at most once per interval however many are lost.
  * Members answer only what the asker lacks, by state vector (§8.4).
  */
 import type * as Y from 'yjs'
@@ -22,6 +24,8 @@ export interface GapRepairOptions {
 export interface GapRepair {
   /** Called after every update applied from the group. */
   check(): void
+  /** Called when something sent to the group did not arrive whole (a missing or corrupt attachment). */
+  lost(): void
   /** Requests sent because of a gap, and after quiet. */
   readonly asked: number
   dispose(): void
@@ -33,6 +37,7 @@ export const hasGap = (doc: Y.Doc): boolean => doc.store.pendingStructs !== null
 export function createGapRepair(o: GapRepairOptions): GapRepair {
   let timer: ReturnType<typeof setTimeout> | undefined
   let quiet: ReturnType<typeof setTimeout> | undefined
+  let lostTimer: ReturnType<typeof setTimeout> | undefined
   let asked = 0
   const onChange = (): void => {
     if (quiet !== undefined) clearTimeout(quiet)
@@ -55,6 +60,13 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
       // The first ask waits one interval: the missing piece is usually just behind (reordering).
       if (timer === undefined && hasGap(o.doc)) timer = setTimeout(tick, o.intervalMs)
     },
+    lost() {
+      lostTimer ??= setTimeout(() => {
+        lostTimer = undefined
+        asked += 1
+        o.ask()
+      }, o.intervalMs)
+    },
     get asked() {
       return asked
     },
@@ -62,6 +74,8 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
       o.doc.off('update', onChange)
       if (timer !== undefined) clearTimeout(timer)
       if (quiet !== undefined) clearTimeout(quiet)
+      if (lostTimer !== undefined) clearTimeout(lostTimer)
+      lostTimer = undefined
       timer = undefined
       quiet = undefined
     },
