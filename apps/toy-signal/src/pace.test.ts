@@ -22,6 +22,13 @@ describe('Signal pace', () => {
     expect(pace.message('+1', '+2', 1000).ok).toBe(true)
   })
 
+  it('counting only, nothing is refused but what would have been is counted', () => {
+    const pace = createSignalPace(undefined, false)
+    for (let i = 0; i < 61; i += 1) pace.message('+1', '+2', 0)
+    expect(pace.refused()).toEqual({ messages: 1, attachments: 0 })
+    expect(pace.enforced).toBe(false)
+  })
+
   it('attachment uploads: 50, then one per 1.2 s, with the wait in whole seconds', () => {
     const pace = createSignalPace()
     for (let i = 0; i < 50; i += 1) expect(pace.attachment('+1', 0).ok).toBe(true)

@@ -29,6 +29,8 @@ export const SIGNAL_PACE: PaceLimits = {
 export type PaceAnswer = { ok: true } | { ok: false; retryAfterSeconds: number }
 
 export interface SignalPace {
+  /** False in count-only mode: requests past the pace are counted as refused but go through. */
+  readonly enforced: boolean
   /** One message from `sender` to `destination`. */
   message(sender: string, destination: string, now: number): PaceAnswer
   /** One attachment upload by `sender`. */
@@ -40,7 +42,7 @@ export interface SignalPace {
 // Buckets idle long enough to be empty are forgotten, so memory follows the active pairs only.
 const MAX_BUCKETS = 100_000
 
-export function createSignalPace(limits: PaceLimits = SIGNAL_PACE): SignalPace {
+export function createSignalPace(limits: PaceLimits = SIGNAL_PACE, enforced = true): SignalPace {
   // Level = permits in use at `at`; it drains by one per period.
   const levels = new Map<string, { level: number; at: number }>()
   const refused = { messages: 0, attachments: 0 }
@@ -48,6 +50,7 @@ export function createSignalPace(limits: PaceLimits = SIGNAL_PACE): SignalPace {
   function check(key: string, shape: BucketShape, now: number): PaceAnswer {
     const b = levels.get(key)
     const level = b === undefined ? 0 : Math.max(0, b.level - (now - b.at) / shape.periodMs)
+    // A refused request takes nothing (counting only, it still goes through: as if Signal took it).
     if (level + 1 > shape.size) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(((level + 1 - shape.size) * shape.periodMs) / 1000)) }
     levels.delete(key)
     levels.set(key, { level: level + 1, at: now })
@@ -59,6 +62,7 @@ export function createSignalPace(limits: PaceLimits = SIGNAL_PACE): SignalPace {
   }
 
   return {
+    enforced,
     message(sender, destination, now) {
       const a = check(`m\u0000${sender}\u0000${destination}`, limits.messages, now)
       if (!a.ok) refused.messages += 1

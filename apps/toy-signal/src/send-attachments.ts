@@ -29,7 +29,7 @@ export function uploadAttachments(ctx: MethodContext, values: readonly string[])
       throw internalError(`Failed to send message: [413] Request Entity Too Large: attachment of ${uri.data.length} bytes (NonSuccessfulResponseCodeException)`, 'UnexpectedErrorException')
     }
     const paced = ctx.pace?.attachment(ctx.account, ctx.state.now())
-    if (paced !== undefined && !paced.ok) throw internalError('Failed to send message: [429] Rate limit exceeded: 429 (RateLimitException)', 'UnexpectedErrorException')
+    if (paced !== undefined && !paced.ok && ctx.pace?.enforced === true) throw internalError('Failed to send message: [429] Rate limit exceeded: 429 (RateLimitException)', 'UnexpectedErrorException')
     const id = attachmentId(ctx.state.randomId(15), uri.filename, uri.mediaType)
     uploads.push({
       info: { contentType: uri.mediaType, filename: uri.filename ?? null, id, size: uri.data.length, width: null, height: null, caption: null },

@@ -41,9 +41,10 @@ export interface ToySignalOptions {
   /**
    * Enforce Signal's pace (open-source server defaults: 60 messages per sender → destination
    * refilled one per second, 50 attachment uploads refilled one per 1.2 s). Off by default; the
-   * bench and the soak turn it on.
+   * bench and the soak turn it on. `'count'` refuses nothing but counts what Signal would have
+   * refused ({@link ToySignal.refused}), for runs that measure the machine rather than Signal.
    */
-  signalPace?: boolean
+  signalPace?: boolean | 'count'
   /** Largest attachment a send accepts (default 100 MiB); above it the send fails with -32603. */
   maxAttachmentBytes?: number
   /** Bounds of the received-attachment store over all accounts (default 64 MiB, 4096 files). */
@@ -60,7 +61,7 @@ export interface ToySignal {
   groups: { name: string; id: string; members: string[] }[]
   /** Every send accepted so far, oldest first (bounded to the latest 10 000). */
   sends(): ReadonlyArray<SendRecord>
-  /** Requests Signal's pace refused (zero while the pace is off). */
+  /** Requests Signal's pace refused, or would have refused in `'count'` mode (zero while off). */
   refused(): { messages: number; attachments: number }
   faults: FaultSwitches
   close(): Promise<void>
@@ -111,7 +112,7 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
   })
   hubRef.current = hub
 
-  const pace: SignalPace | undefined = options.signalPace === true ? createSignalPace() : undefined
+  const pace: SignalPace | undefined = options.signalPace === undefined || options.signalPace === false ? undefined : createSignalPace(undefined, options.signalPace === true)
   let port = 0
   // Node rejects a request without Host by default; signal-cli answers 421 instead, so let it through.
   const server = createServer({ requireHostHeader: false }, createRequestHandler({

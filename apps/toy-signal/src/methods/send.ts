@@ -74,7 +74,7 @@ export function sendToTargets(ctx: MethodContext, targets: SendTargets, build: (
     const type = typeFor(number)
     // Past Signal's pace for this pair: a plain 429 (Retry-After, no challenge token; 0.14.3+ shape).
     const paced = type === 'SUCCESS' ? ctx.pace?.message(ctx.account, number, now) : undefined
-    if (paced !== undefined && !paced.ok) return resultEntry(ctx.state, number, 'RATE_LIMIT_FAILURE', { groupId, retryAfterSeconds: paced.retryAfterSeconds, token: false })
+    if (paced !== undefined && !paced.ok && ctx.pace?.enforced === true) return resultEntry(ctx.state, number, 'RATE_LIMIT_FAILURE', { groupId, retryAfterSeconds: paced.retryAfterSeconds, token: false })
     return resultEntry(ctx.state, number, type, { groupId, retryAfterSeconds: rateLimit?.retryAfterSeconds })
   }
   const results: SendResultEntry[] = []
