@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto'
 import { createToySignal } from '@e2e-col/toy-signal'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { A, B, baseEnv, capabilitiesExchanged, metricValue, poll, sidecar, startPair } from './harness.ts'
+import { A, B, baseEnv, CAPABLE, capabilitiesExchanged, metricValue, poll, sidecar, startPair } from './harness.ts'
 import { sentEnvelopes } from './signal-log.ts'
 import { YBrowser } from './ybrowser.ts'
 
@@ -35,14 +35,14 @@ describe('large envelopes as one Signal attachment', () => {
     const toy = await createToySignal({ accounts: [A, B], groups: [{ name: 'doc', members: [A, B] }], keepAliveMs: 1000, maxQueuedPerAccount: 1 })
     onTestFinished(() => toy.close())
     const docId = randomUUID()
-    const a = await sidecar(baseEnv(toy, A, docId))
+    const a = await sidecar(baseEnv(toy, A, docId, CAPABLE))
     const alice = new YBrowser(docId)
     await alice.connect(a.url)
     alice.edit(prose(80_000))
     await alice.until(() => alice.outbox.size === 0, 30_000)
 
     const before = toy.sends().length
-    const b = await sidecar(baseEnv(toy, B, docId, { E2E_COL_SYNC_ON_START: '1' }))
+    const b = await sidecar(baseEnv(toy, B, docId, { ...CAPABLE, E2E_COL_SYNC_ON_START: '1' }))
     const bob = new YBrowser(docId)
     await bob.connect(b.url)
     await bob.until(() => bob.text === alice.text, 30_000)
@@ -61,7 +61,7 @@ describe('large envelopes as one Signal attachment', () => {
   })
 
   it.each([['corrupt', 'corrupt'], ['lose', 'missing']] as const)('an attachment the daemon spoils (%s) is counted and recovered through sync', async (mode, outcome) => {
-    const p = await startPair({ a: { E2E_COL_SYNC_DELAY_MAX_MS: '100' }, b: { E2E_COL_SYNC_DELAY_MAX_MS: '100' } })
+    const p = await startPair({ a: { ...CAPABLE, E2E_COL_SYNC_DELAY_MAX_MS: '100' }, b: { ...CAPABLE, E2E_COL_SYNC_DELAY_MAX_MS: '100' } })
     await capabilitiesExchanged(p.a, p.b)
     const alice = new YBrowser(p.docId)
     const bob = new YBrowser(p.docId)
@@ -79,7 +79,7 @@ describe('large envelopes as one Signal attachment', () => {
   })
 
   it('a refused upload falls back to chunked text: the envelope is acknowledged and delivered once', async () => {
-    const p = await startPair()
+    const p = await startPair({ a: CAPABLE, b: CAPABLE })
     await capabilitiesExchanged(p.a, p.b)
     const alice = new YBrowser(p.docId)
     const bob = new YBrowser(p.docId)
@@ -96,7 +96,7 @@ describe('large envelopes as one Signal attachment', () => {
   })
 
   it('a group with one member that lacks the capabilities stays on plain text, both ways', async () => {
-    const p = await startPair({ b: { E2E_COL_CAPABILITIES: 'none' } })
+    const p = await startPair({ a: CAPABLE, b: { E2E_COL_CAPABILITIES: 'none' } })
     // Bob's sidecar announces nothing (as one from before capabilities); Alice's hears nothing back.
     await poll(async () => (await metricValue(p.a.url, 'e2e_col_capability_announcements_total{direction="sent"}')) >= 1, "Alice's announcement")
     const alice = new YBrowser(p.docId)
