@@ -24,6 +24,8 @@ export interface SendCounts {
   readonly byA: number
   readonly bytesA: number
   readonly byAPurpose: SendsByPurpose
+  /** Requests Signal's pace refused so far (or would have, when the toy only counts). */
+  readonly refused: { readonly messages: number; readonly attachments: number }
 }
 
 type Purpose = 'edits' | 'sync' | 'other'
@@ -75,7 +77,7 @@ export function classifyBodies(messages: readonly string[]): SendsByPurpose {
   return { edits: count('edits'), editBytes, sync: count('sync'), other: count('other'), resent }
 }
 
-export function countSends(sends: readonly SendRecord[], accountA: string): SendCounts {
+export function countSends(sends: readonly SendRecord[], accountA: string, refused: { messages: number; attachments: number } = { messages: 0, attachments: 0 }): SendCounts {
   let bytes = 0
   let bytesA = 0
   const messagesA: string[] = []
@@ -86,5 +88,5 @@ export function countSends(sends: readonly SendRecord[], accountA: string): Send
     messagesA.push(s.message)
     bytesA += length
   }
-  return { count: sends.length, bytes, byA: messagesA.length, bytesA, byAPurpose: classifyBodies(messagesA) }
+  return { count: sends.length, bytes, byA: messagesA.length, bytesA, byAPurpose: classifyBodies(messagesA), refused }
 }

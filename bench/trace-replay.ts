@@ -102,6 +102,8 @@ export interface E2eRun {
   /** Sidecar A's sends split by what they carried (sync traffic and resends depend on timing). */
   readonly sendsAByPurpose: SendsByPurpose
   readonly clientFrames: number
+  /** Messages Signal's pace refused during the run (enforced at the default pacing) or would have (counted with pacing off). */
+  readonly refusedBySignal: number
 }
 
 /** Where the toy and the sidecars run: each in its own child process, or all in this one. */
@@ -150,6 +152,7 @@ export async function replayE2e(
         resent: after.byAPurpose.resent - before.byAPurpose.resent,
       },
       clientFrames: a.wire.sentMessages - framesBefore,
+      refusedBySignal: after.refused.messages - before.refused.messages,
     }
   } finally {
     await stack.close()
@@ -324,11 +327,11 @@ export function printTraceReplay(r: TraceReplayResult): void {
   console.log(`| e2e-col, child processes, compression off | ${u.ms.toFixed(0)} (1 run) | ${u.signalSends} (A: ${u.sendsA}) | ${u.signalBytes.toLocaleString('en')} | – |`)
   if (r.paced !== null) {
     const p = r.paced
-    console.log(`| e2e-col, child processes, default pacing (${PACING_DEFAULT.sendsPerSecond}/s, burst ${PACING_DEFAULT.burst}) | ${p.ms.toFixed(0)} (1 run; ≈ ${(pacedSeconds(p.sendsA) * 1000).toFixed(0)} computed from its sends) | ${p.signalSends} (A: ${p.sendsA}) | ${p.signalBytes.toLocaleString('en')} | – |`)
+    console.log(`| e2e-col, child processes, default pacing (${PACING_DEFAULT.sendsPerSecond}/s, burst ${PACING_DEFAULT.burst}), Signal's pace enforced | ${p.ms.toFixed(0)} (1 run; ≈ ${(pacedSeconds(p.sendsA) * 1000).toFixed(0)} computed from its sends) | ${p.signalSends} (A: ${p.sendsA}; refused by Signal: ${p.refusedBySignal}) | ${p.signalBytes.toLocaleString('en')} | – |`)
   }
   if (e2e !== undefined) {
     const p = e2e.sendsAByPurpose
-    console.log(`\nsidecar A's sends in the first counted run: ${p.edits} carrying edits, ${p.sync} carrying only the replica's sync traffic, ${p.other} other, ${p.resent} resent after an ambiguous send`)
+    console.log(`\nsidecar A's sends in the first counted run: ${p.edits} carrying edits, ${p.sync} carrying only the replica's sync traffic, ${p.other} other, ${p.resent} resent after an ambiguous send; at pacing off Signal would have refused ${e2e.refusedBySignal} of the sends (toy counting its pace)`)
   }
   console.log(`\nwith the default pacing (${PACING_DEFAULT.sendsPerSecond}/s, burst ${PACING_DEFAULT.burst}), computed from the counts: sidecar A's ${paced(r.sendsAMedian)} (median, compression on); compression off, ${paced(u.sendsA)}${r.longBodies === null ? '' : `; long bodies, ${paced(r.longBodies.run.sendsA)}`}`)
   console.log('targets:', r.targets)

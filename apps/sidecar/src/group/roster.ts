@@ -4,7 +4,7 @@
  * read (deflated payloads, attachment references) only when every current member other than its
  * own account announced that it reads it; a member that never announced reads plain text only.
  * Members are the group's listed members plus anyone seen sending e2e-col bodies there.
- * @see docs/contract.md §4.10
+ * @see docs/sidecar.md §4.10
  */
 import { canRead, type Capabilities } from '@e2e-col/protocol'
 
