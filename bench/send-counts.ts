@@ -4,7 +4,7 @@ import type { SendRecord } from '@e2e-col/toy-signal'
 
 /** What sidecar A's bodies carried: edits, or the replica's own sync traffic (timing-dependent). */
 export interface SendsByPurpose {
-  /** Distinct bodies carrying at least one `update` or `snapshot` (whole or a chunk of it). */
+  /** Distinct bodies carrying at least one `update` or `snapshot` (whole, a chunk of it, or as an attachment). */
   readonly edits: number
   /** UTF-8 bytes of those bodies. */
   readonly editBytes: number
@@ -32,7 +32,8 @@ type Purpose = 'edits' | 'sync' | 'other'
 const RANK: Record<Purpose, number> = { other: 0, sync: 1, edits: 2 }
 
 function purposeOf(kind: Envelope['kind']): Purpose {
-  if (kind === 'update' || kind === 'snapshot') return 'edits'
+  // An attachment reference carries a whole large frame: on the replay, a burst of edits.
+  if (kind === 'update' || kind === 'snapshot' || kind === 'attachment') return 'edits'
   if (kind === 'sync-request' || kind === 'sync-response') return 'sync'
   return 'other'
 }
