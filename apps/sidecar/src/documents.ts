@@ -5,7 +5,7 @@
  * forwarded, queued or delivered.
  * @see docs/sidecar.md §4.3–§4.7, §8
  */
-import { CAPABILITY, CLOSE_CODES, encodeEnvelope, FLAGS, type Envelope, type Kind } from '@e2e-col/protocol'
+import { CAPABILITY, CLOSE_CODES, decodeHealth, encodeEnvelope, FLAGS, type Envelope, type Kind } from '@e2e-col/protocol'
 import type { Session } from './browser/session.ts'
 import type { Clock } from './clock.ts'
 import type { SidecarConfig } from './config.ts'
@@ -83,6 +83,16 @@ export interface Documents {
   queuedBytes(): number
   /** Stops the queues and timers, and closes every socket with `code`. */
   close(code: number, reason: string): void
+}
+
+/** True for a health payload that announces capabilities or asks members to (§3.12). */
+function announces(payload: Uint8Array): boolean {
+  try {
+    const h = decodeHealth(payload)
+    return h.capabilities !== undefined || h.hello === true
+  } catch {
+    return false
+  }
 }
 
 /** Kinds whose payload is a Yjs update and so feeds the replica. */
@@ -257,6 +267,8 @@ export function createDocuments(o: DocumentsOptions): Documents {
       return session.ack(env.messageId)
     }
     if (env.kind === 'sync-request') return answerLocally(doc, session, env)
+    // Members trust an announcement as the account's own: only the sidecar makes them.
+    if (env.kind === 'health' && announces(env.payload)) return session.refuse('SIDECAR_BAD_PAYLOAD', 'capability announcements are made by the sidecar, not by browsers', { messageId: env.messageId, strike: false })
     const owner: SendOwner = { ack: (id) => session.ack(id), reject: (id, code, message) => session.refuse(code, message, { messageId: id, strike: false }) }
     const queueOwner = doc.inFlight.claim(env.messageId, owner)
     if (queueOwner === undefined) return // already queued: this session is told with the first
