@@ -1,5 +1,5 @@
 /**
- * Attachments (contract.md §6.8): data-URI attachments on `send`, the `attachments[]` of receive
+ * Attachments (daemon-contract.md §6.9): data-URI attachments on `send`, the `attachments[]` of receive
  * events, `getAttachment` by id and its errors; and, toy only, Signal's pace (§6.9) and the
  * attachment fault switches.
  */
