@@ -79,7 +79,9 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
     else expect(none.error?.code).toBe(-32603)
   })
 
-  defineCase('account', 'an attachment that is no data URI is read as a path: -32603 "Failed to send message: …", nothing sent', async (t) => {
+  // 'delivery': offline, the real 0.13.19 fails the group send on the network before it reads the
+  // attachment ("Failed to send message: Closed unexpectedly (SocketException) …").
+  defineCase('delivery', 'an attachment that is no data URI is read as a path: -32603 "Failed to send message: …", nothing sent', async (t) => {
     const { a, groupId } = fixtures(t)
     const path = '/nonexistent/e2e-col-contract.bin'
     const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 3, params: { account: a, groupId, message: 'contract: path', attachment: path } })
