@@ -15,6 +15,8 @@ export interface AwarenessChannelOptions {
   readonly timers: Timers
   readonly send: (payload: Uint8Array) => void
   readonly remoteOrigin: unknown
+  /** Use this Awareness (of the same doc) instead of a new one. */
+  readonly instance?: Awareness | undefined
 }
 
 /** Owns an {@link Awareness} for one document and throttles what it sends. */
@@ -26,7 +28,7 @@ export class AwarenessChannel {
   readonly #onUpdate: (change: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => void
 
   constructor(doc: Y.Doc, options: AwarenessChannelOptions) {
-    this.awareness = new Awareness(doc)
+    this.awareness = options.instance ?? new Awareness(doc)
     this.#options = options
     this.#onUpdate = (_change, origin) => {
       if (origin !== options.remoteOrigin) this.#schedule()
@@ -53,7 +55,8 @@ export class AwarenessChannel {
     this.awareness.off('update', this.#onUpdate)
     removeAwarenessStates(this.awareness, [this.awareness.clientID], 'dispose')
     this.#sendNow()
-    this.awareness.destroy()
+    // An Awareness handed in belongs to the caller (as with y-websocket's provider).
+    if (this.#options.instance === undefined) this.awareness.destroy()
   }
 
   #schedule(): void {

@@ -120,6 +120,7 @@ class Binding implements DocConnection {
         ? null
         : new AwarenessChannel(this.#doc, {
             rateMs: options.awareness.rateMs ?? 2000,
+            instance: options.awareness.instance,
             timers: this.#timers,
             send: (payload) => this.#sendEphemeral('awareness', payload),
             remoteOrigin: REMOTE_ORIGIN,
@@ -139,8 +140,9 @@ class Binding implements DocConnection {
       this.#transport.on('open', () => this.#onOpen()),
       this.#transport.on('frame', (frame) => this.#onFrame(frame)),
       this.#transport.on('status', () => this.#emitStatus()),
-      this.#transport.on('recoveryRequired', () => {
+      this.#transport.on('recoveryRequired', (event) => {
         this.#needsSnapshot = true
+        this.#events.emit('recovery', event)
       }),
     )
     const lifecycle = options.lifecycle === undefined ? browserLifecycle() : options.lifecycle

@@ -21,3 +21,4 @@ export {
   type StorageCommit,
   type StoredDoc,
 } from './storage.ts'
+export { E2eColProvider, type E2eColProviderEvents, type E2eColProviderOptions, type ProviderStatus } from './provider.ts'
