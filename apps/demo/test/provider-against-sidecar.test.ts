@@ -108,7 +108,7 @@ describe('E2eColProvider against real sidecars', () => {
   test("the awareness handed in is the one carried: Bob sees Alice's state", async () => {
     const docA = new Y.Doc()
     const awareness = new Awareness(docA)
-    const a = open('alice', docA, { awareness, awarenessRateMs: 50 })
+    const a = open('alice', docA, { awareness, presence: { idleMs: 50, intervalMs: 50 } })
     const b = open('bob', new Y.Doc())
     expect(a.awareness).toBe(awareness)
     await until(a, 'alice synced', () => a.synced)

@@ -26,7 +26,7 @@ import {
 import { ClientError } from './errors.ts'
 import { newMessageId, newUuid } from './ids.ts'
 import { createIndexedDbStorage } from './indexeddb-storage.ts'
-import { AwarenessChannel } from './awareness-channel.ts'
+import { AwarenessChannel, DEFAULT_PRESENCE_IDLE_MS, DEFAULT_PRESENCE_INTERVAL_MS } from './awareness-channel.ts'
 import { documentUrl } from './sidecar-url.ts'
 import type { ClientStorage, OutboxEntry, StorageCommit } from './storage.ts'
 import { SeqReservation } from './seq-reservation.ts'
@@ -119,7 +119,8 @@ class Binding implements DocConnection {
       options.awareness === undefined || options.awareness === false
         ? null
         : new AwarenessChannel(this.#doc, {
-            rateMs: options.awareness.rateMs ?? 2000,
+            idleMs: options.awareness.idleMs ?? DEFAULT_PRESENCE_IDLE_MS,
+            intervalMs: options.awareness.intervalMs ?? DEFAULT_PRESENCE_INTERVAL_MS,
             instance: options.awareness.instance,
             timers: this.#timers,
             send: (payload) => this.#sendEphemeral('awareness', payload),
@@ -262,8 +263,11 @@ class Binding implements DocConnection {
       await this.#commit({ add: [entry], seqMark: this.#seq.mark })
       this.#outbox.set(entry.messageId, entry)
       this.#writesInFlight -= 1
-      if (this.#transport.status === 'connected') this.#sendEntry(entry)
-      else await this.#compactIfNeeded()
+      if (this.#transport.status === 'connected') {
+        this.#sendEntry(entry)
+        // Presence rides behind the edit: the sidecar packs both into one Signal message.
+        this.#awareness?.ride()
+      } else await this.#compactIfNeeded()
       this.#emitStatus()
     })
   }

@@ -39,10 +39,14 @@ export interface ConnectDocOptions {
   /** Random delay range before answering a sync request, ms. Default 20–300. */
   readonly syncResponseDelayMs?: { readonly min: number; readonly max: number }
   /**
-   * Presence over the sidecar (y-protocols awareness), at most one message per `rateMs`. Default off.
-   * `instance`: an existing Awareness of this `doc` to use (as y-websocket's `awareness` option); default a new one.
+   * Presence over the sidecar (y-protocols awareness). Default off. A changed local state rides
+   * behind the next edit; alone, it is sent after `idleMs` without an edit (default 1000) and at most
+   * once per `intervalMs` (default 10000). `instance`: an existing Awareness of this `doc` to use (as
+   * y-websocket's `awareness` option). See docs/provider.md "Presence".
    */
-  readonly awareness?: false | { readonly rateMs?: number; readonly instance?: Awareness }
+  readonly awareness?:
+    | false
+    | { readonly idleMs?: number; readonly intervalMs?: number; readonly instance?: Awareness }
   readonly random?: () => number
   readonly timers?: Timers
   /** Reconnect tuning and online/offline source, passed to the transport. */

@@ -24,8 +24,8 @@ export interface E2eColProviderOptions
   readonly connect?: boolean
   /** The Awareness to carry (default a new one for `doc`); `false` turns presence off. */
   readonly awareness?: Awareness | false
-  /** Minimum time between two standalone presence messages, ms (see `ConnectDocOptions.awareness`). */
-  readonly awarenessRateMs?: number
+  /** Presence timing, see `ConnectDocOptions.awareness`: idle wait before a standalone message, and least spacing. */
+  readonly presence?: { readonly idleMs?: number; readonly intervalMs?: number }
   /**
    * y-websocket appends these to the URL. A sidecar takes no URL parameters (it authenticates by
    * origin, on its owner's machine), so a non-empty object is refused rather than silently dropped.
@@ -114,7 +114,7 @@ export class E2eColProvider extends ObservableV2<E2eColProviderEvents> {
 
   constructor(serverUrl: string, roomname: string, doc: Y.Doc, options: E2eColProviderOptions = {}) {
     super()
-    const { connect = true, awareness, awarenessRateMs, params, transport, ...rest } = options
+    const { connect = true, awareness, presence, params, transport, ...rest } = options
     if (params !== undefined && Object.keys(params).length > 0) {
       throw new ClientError('CLIENT_UNSUPPORTED_OPTION', 'a sidecar takes no URL parameters (params)')
     }
@@ -132,7 +132,7 @@ export class E2eColProvider extends ObservableV2<E2eColProviderEvents> {
       awareness:
         awareness === false
           ? false
-          : { instance: this.awareness, ...(awarenessRateMs === undefined ? {} : { rateMs: awarenessRateMs }) },
+          : { ...presence, instance: this.awareness },
       transport: { ...transport, network: this.#gate, isOnline: () => this.#gate.isOnline() },
     })
     this.#status = this.connection.status()
