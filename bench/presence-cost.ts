@@ -69,8 +69,8 @@ async function run(trace: SequentialTrace, offsets: readonly number[], presence:
 
 export async function benchPresenceCost({ quick, windowMs, settleMs }: { quick: boolean; windowMs?: number; settleMs?: number }): Promise<PresenceCostResult> {
   const trace = loadTrace(TYPING_TRACE)
-  const offsets = typingSchedule(loadTrace<TimedTrace>(TIMING_TRACE), windowMs ?? (quick ? 15_000 : 45_000))
-  const settle = settleMs ?? PACING_DEFAULT.burst * 1000
+  const offsets = typingSchedule(loadTrace<TimedTrace>(TIMING_TRACE), windowMs ?? (quick ? 10_000 : 60_000))
+  const settle = settleMs ?? (quick ? 2000 : PACING_DEFAULT.burst * 1000)
   const off = await run(trace, offsets, false, settle)
   const on = await run(trace, offsets, true, settle)
   const ratio = on.sendsAPerMinute / off.sendsAPerMinute
