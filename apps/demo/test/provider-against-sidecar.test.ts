@@ -156,6 +156,35 @@ describe('E2eColProvider against real sidecars', () => {
     expect(syncs).toEqual([false, true])
   })
 
+  test("the network coming back does not reconnect a provider that was told to disconnect", async () => {
+    const listeners = { online: new Set<() => void>(), offline: new Set<() => void>() }
+    let up = true
+    const network = {
+      addEventListener: (type: 'online' | 'offline', l: () => void) => listeners[type].add(l),
+      removeEventListener: (type: 'online' | 'offline', l: () => void) => listeners[type].delete(l),
+    }
+    const fire = (type: 'online' | 'offline'): void => listeners[type].forEach((l) => l())
+    const a = open('alice', new Y.Doc(), { transport: { ...BASE.transport, network, isOnline: () => up } })
+    await until(a, 'alice synced', () => a.synced)
+    a.disconnect()
+    up = false
+    fire('offline')
+    up = true
+    fire('online')
+    // The transport connects synchronously on `online`; a gated one stays put.
+    expect(a.wsconnecting || a.wsconnected).toBe(false)
+    a.connect()
+    await until(a, 'synced after connect()', () => a.synced)
+    up = false
+    fire('offline')
+    await until(a, 'offline with the network', () => !a.wsconnected)
+    up = true
+    fire('online')
+    await until(a, 'synced when the network is back', () => a.synced)
+    await a.destroy()
+    expect(listeners.online.size + listeners.offline.size).toBe(0)
+  })
+
   test('refuses what a sidecar cannot honour, with typed errors', () => {
     expect(() => new E2eColProvider(stack.sidecarUrl('alice'), stack.docId, new Y.Doc(), { ...BASE, params: { token: 'x' } })).toThrow(
       expect.objectContaining({ code: 'CLIENT_UNSUPPORTED_OPTION' }),

@@ -50,17 +50,29 @@ export interface E2eColProviderEvents {
   error: (error: ClientError) => void
 }
 
-/** A gate in front of the real network: the transport sees "offline" while the provider is disconnected. */
+/**
+ * A gate in front of the real network: the transport sees "offline" while the provider is
+ * disconnected, and the real network's `online` only while it wants to be connected.
+ */
 class ConnectGate implements NetworkEvents {
   wanted: boolean
   readonly #listeners = { online: new Set<() => void>(), offline: new Set<() => void>() }
-  readonly #real: NetworkEvents | null
   readonly #realOnline: () => boolean
+  readonly dispose: () => void
 
   constructor(wanted: boolean, real: NetworkEvents | null, realOnline: () => boolean) {
     this.wanted = wanted
-    this.#real = real
     this.#realOnline = realOnline
+    const online = (): void => {
+      if (this.wanted) this.#fire('online')
+    }
+    const offline = (): void => this.#fire('offline')
+    real?.addEventListener('online', online)
+    real?.addEventListener('offline', offline)
+    this.dispose = () => {
+      real?.removeEventListener('online', online)
+      real?.removeEventListener('offline', offline)
+    }
   }
 
   isOnline(): boolean {
@@ -69,19 +81,21 @@ class ConnectGate implements NetworkEvents {
 
   addEventListener(type: 'online' | 'offline', listener: () => void): void {
     this.#listeners[type].add(listener)
-    this.#real?.addEventListener(type, listener)
   }
 
   removeEventListener(type: 'online' | 'offline', listener: () => void): void {
     this.#listeners[type].delete(listener)
-    this.#real?.removeEventListener(type, listener)
   }
 
   set(wanted: boolean): void {
     if (this.wanted === wanted) return
     this.wanted = wanted
     if (wanted && !this.#realOnline()) return
-    for (const listener of this.#listeners[wanted ? 'online' : 'offline']) listener()
+    this.#fire(wanted ? 'online' : 'offline')
+  }
+
+  #fire(type: 'online' | 'offline'): void {
+    for (const listener of [...this.#listeners[type]]) listener()
   }
 }
 
@@ -182,7 +196,7 @@ export class E2eColProvider extends ObservableV2<E2eColProviderEvents> {
   override destroy(): Promise<void> {
     if (this.#destroyed) return Promise.resolve()
     this.#destroyed = true
-    const closed = this.connection.close()
+    const closed = this.connection.close().finally(() => this.#gate.dispose())
     super.destroy()
     return closed
   }
