@@ -95,7 +95,7 @@ class ConnectGate implements NetworkEvents {
   }
 
   #fire(type: 'online' | 'offline'): void {
-    for (const listener of [...this.#listeners[type]]) listener()
+    for (const listener of this.#listeners[type]) listener()
   }
 }
 
