@@ -92,7 +92,7 @@ describe.skipIf(!hasChromium())('the packed packages in a fresh Vite app', () =>
       output = String((error as { stdout?: string }).stdout)
     }
     expect(output).toMatch(/wrong\.ts.*TS2322/)
-  })
+  }, 120_000)
 
   test('it builds with Vite and, opened in Chromium, syncs through a sidecar with a peer', async () => {
     node('node_modules/vite/bin/vite.js', ['build', '--logLevel', 'error'], app)
@@ -119,5 +119,5 @@ describe.skipIf(!hasChromium())('the packed packages in a fresh Vite app', () =>
     } finally {
       await peer.destroy()
     }
-  })
+  }, 120_000)
 })
