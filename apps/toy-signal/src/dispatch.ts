@@ -11,6 +11,7 @@ import { getAttachmentMethod } from './methods/get-attachment.ts'
 import { getUserStatusMethod, listAccountsMethod, versionMethod } from './methods/directory.ts'
 import { listGroupsMethod, quitGroupMethod, updateGroupMethod } from './methods/groups.ts'
 import { sendMessageRequestResponseMethod, sendReactionMethod } from './methods/message-requests.ts'
+import { finishLinkMethod, registerMethod, startLinkMethod, verifyMethod } from './methods/provisioning.ts'
 import { sendMethod } from './methods/send.ts'
 import { takeCallFailure } from './method-faults.ts'
 import { RPC_CODES, RpcFailure } from './rpc-failure.ts'
@@ -29,6 +30,10 @@ export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map([
   ['getUserStatus', getUserStatusMethod],
   ['listContacts', listContactsMethod],
   ['getAttachment', getAttachmentMethod],
+  ['startLink', startLinkMethod],
+  ['finishLink', finishLinkMethod],
+  ['register', registerMethod],
+  ['verify', verifyMethod],
 ])
 
 /** Runs one call. Returns `undefined` for a notification. */
@@ -41,12 +46,18 @@ export async function dispatch(call: RpcCall, base: Omit<MethodContext, 'account
     const routed = base.state.mode === 'multi' ? routeUnimplemented(call, base.state) : undefined
     return fail(routed?.code ?? RPC_CODES.methodNotFound, routed?.message ?? 'Method not implemented')
   }
-  if (method.routing === 'multi' && base.state.mode === 'single') return fail(RPC_CODES.methodNotFound, 'Method not implemented')
+  if ((method.routing === 'multi' || method.routing === 'registration') && base.state.mode === 'single') return fail(RPC_CODES.methodNotFound, 'Method not implemented')
   const mapped = paramsAsObject(call.params)
   if (!mapped.ok) return fail(RPC_CODES.invalidRequest, mapped.message)
   const params = mapped.value
   let account = base.state.accounts[0] ?? ''
-  if (base.state.mode === 'multi' && method.routing !== 'multi') {
+  if (method.routing === 'registration') {
+    // Any account reaches the command, even one that does not exist yet; none is -32602.
+    const requested = params['account']
+    delete params['account']
+    if (typeof requested !== 'string') return fail(RPC_CODES.invalidParams, 'Method requires valid account parameter')
+    account = requested
+  } else if (base.state.mode === 'multi' && method.routing !== 'multi') {
     const requested = params['account']
     delete params['account']
     if (requested !== undefined) {

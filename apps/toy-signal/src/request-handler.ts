@@ -7,6 +7,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { handleAdmin } from './admin-route.ts'
 import { handleWorldAdmin } from './admin-world.ts'
+import { handleProvisioningAdmin, isProvisioningAdminPath } from './provisioning-admin.ts'
+import type { ProvisioningState } from './provisioning-state.ts'
 import { dispatch } from './dispatch.ts'
 import type { EventHub, StreamScope } from './event-hub.ts'
 import type { FaultState, FaultSwitches } from './faults.ts'
@@ -27,6 +29,7 @@ export interface HandlerDeps {
   state: ToySignalState
   hub: EventHub
   faults: { enabled: boolean; state: FaultState; switches: FaultSwitches }
+  provisioning: ProvisioningState
   bind: { host: string; port(): number }
   log: (line: string) => void
   attachments: AttachmentStore
@@ -74,7 +77,9 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
 
   if (deps.faults.enabled && path.startsWith('/toy/v1/')) {
     const text = method === 'POST' ? await readBody(req) : ''
-    const answer = handleWorldAdmin(method, path, text, deps) ?? handleAdmin(method, path, text, deps.faults.switches, () => deps.state.sends())
+    const answer = isProvisioningAdminPath(path)
+      ? handleProvisioningAdmin(method, path, text, deps.provisioning)
+      : handleWorldAdmin(method, path, text, deps) ?? handleAdmin(method, path, text, deps.faults.switches, () => deps.state.sends())
     if (answer.body === undefined) return empty(res, answer.status)
     res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body))
     return
@@ -131,7 +136,7 @@ async function rpc(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse)
     throw error
   }
   let drop = false
-  const base = { state: deps.state, hub: deps.hub, faults: deps.faults.state, attachments: deps.attachments, maxAttachmentBytes: deps.maxAttachmentBytes, pace: deps.pace, dropConnection: () => { drop = true } }
+  const base = { state: deps.state, hub: deps.hub, faults: deps.faults.state, attachments: deps.attachments, maxAttachmentBytes: deps.maxAttachmentBytes, pace: deps.pace, provisioning: deps.provisioning, dropConnection: () => { drop = true } }
   const parsed = parseRpcBody(text)
   let reply: RpcResponse | RpcResponse[] | undefined
   if (parsed.kind === 'rejected') reply = parsed.response

@@ -19,6 +19,6 @@ export const UNIMPLEMENTED_ACCOUNT_COMMANDS: ReadonlySet<string> = new Set([
 /**
  * Registration commands: a missing account is -32602 `Method requires valid account parameter`
  * (no single-account fallback); any given account, even an unknown one, reaches the command, which
- * on a real daemon talks to Signal's servers. The toy has no registration: -32601 after that check.
+ * on a real daemon talks to Signal's servers. (`register` and `verify` are implemented.)
  */
-export const UNIMPLEMENTED_REGISTRATION_COMMANDS: ReadonlySet<string> = new Set(['register', 'verify', 'deleteLocalAccountData'])
+export const UNIMPLEMENTED_REGISTRATION_COMMANDS: ReadonlySet<string> = new Set(['deleteLocalAccountData'])

@@ -37,6 +37,10 @@ export interface StateDeps {
 export interface ToySignalState {
   readonly mode: 'multi' | 'single'
   readonly accounts: readonly string[]
+  /** A linked or registered account joins (multi-account mode, as signal-cli adds its manager). */
+  addAccount(number: string): void
+  /** Where a real daemon would keep the account's file (named in `finishLink`'s "already exists"). */
+  accountFile(number: string): string
   readonly groups: Map<string, ToyGroup>
   isAccount(number: string): boolean
   /**
@@ -86,6 +90,12 @@ export function createState(
   return {
     mode,
     accounts,
+    addAccount(number) {
+      if (accounts.includes(number)) return
+      accounts.push(number)
+      uuidOf(number)
+    },
+    accountFile: (number) => `~/.local/share/signal-cli/data/${String(100_000 + (accounts.indexOf(number) + 1) * 7919 % 900_000)}`,
     groups,
     isAccount: (number) => accounts.includes(number),
     isRegistered(number) {

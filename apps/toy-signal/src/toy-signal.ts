@@ -12,6 +12,7 @@ import { createAttachmentStore, DEFAULT_ATTACHMENT_STORE_LIMITS } from './attach
 import { createFaults, type FaultSwitches } from './faults.ts'
 import { createSignalPace, type SignalPace } from './pace.ts'
 import { createRequestHandler } from './request-handler.ts'
+import { createProvisioningState } from './provisioning-state.ts'
 import { createState, type SendRecord } from './state.ts'
 
 /** Options of {@link createToySignal}. */
@@ -49,6 +50,8 @@ export interface ToySignalOptions {
   maxAttachmentBytes?: number
   /** Bounds of the received-attachment store over all accounts (default 64 MiB, 4096 files). */
   attachmentStore?: { maxBytes: number; maxCount: number }
+  /** How long `finishLink` waits for a scan before it times out (default 60000, about the real one). */
+  linkTimeoutMs?: number
   /** Receives one debug line per request and notices; nothing is printed by default. */
   log?: (line: string) => void
 }
@@ -78,7 +81,7 @@ function checkOptions(options: ToySignalOptions): void {
   if ((options.unregistered ?? []).some((n) => accounts.has(n))) {
     throw new ToySignalError('TOY_CONFIG_INVALID', 'an unregistered number cannot also be an account')
   }
-  for (const [name, value, min] of [['keepAliveMs', options.keepAliveMs, 1], ['maxQueuedPerAccount', options.maxQueuedPerAccount, 1], ['port', options.port, 0],
+  for (const [name, value, min] of [['keepAliveMs', options.keepAliveMs, 1], ['maxQueuedPerAccount', options.maxQueuedPerAccount, 1], ['port', options.port, 0], ['linkTimeoutMs', options.linkTimeoutMs, 1],
     ['maxAttachmentBytes', options.maxAttachmentBytes, 1], ['attachmentStore.maxBytes', options.attachmentStore?.maxBytes, 1], ['attachmentStore.maxCount', options.attachmentStore?.maxCount, 1]] as const) {
     if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) {
       throw new ToySignalError('TOY_CONFIG_INVALID', `${name} must be an integer >= ${min}`)
@@ -111,6 +114,7 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
     log,
   })
   hubRef.current = hub
+  const provisioning = createProvisioningState({ linkTimeoutMs: options.linkTimeoutMs ?? 60_000, now: () => Date.now() })
 
   const pace: SignalPace | undefined = options.signalPace === undefined || options.signalPace === false ? undefined : createSignalPace(undefined, options.signalPace === true)
   let port = 0
@@ -119,6 +123,7 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
     state,
     hub,
     faults: { enabled: options.faults === true, ...faults },
+    provisioning,
     bind: { host, port: () => port },
     log,
     attachments: createAttachmentStore(options.attachmentStore ?? DEFAULT_ATTACHMENT_STORE_LIMITS),
@@ -143,6 +148,7 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
     close() {
       closing ??= new Promise<void>((resolve) => {
         hub.close()
+        provisioning.close()
         server.close(() => resolve())
         server.closeAllConnections()
       })

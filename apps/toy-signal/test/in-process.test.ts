@@ -162,7 +162,8 @@ describe('createToySignal', () => {
     // Exactly one account: per-account commands fall back to it, registration commands do not.
     expect((await rpc(one, 'sendTyping')).json.error.code).toBe(-32601)
     expect((await rpc(one, 'register')).json.error.code).toBe(-32602)
-    expect((await rpc(one, 'register', { account: '+15550000099' })).json.error.code).toBe(-32601)
+    expect((await rpc(one, 'deleteLocalAccountData')).json.error.code).toBe(-32602)
+    expect((await rpc(one, 'deleteLocalAccountData', { account: '+15550000099' })).json.error.code).toBe(-32601)
     const single = await start({ singleAccount: A })
     expect((await rpc(single, 'sendTyping', { account: '+15550000099' })).json.error.code).toBe(-32601)
   })

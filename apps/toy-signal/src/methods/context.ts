@@ -2,6 +2,7 @@ import type { AttachmentStore } from '../attachments.ts'
 import type { EventHub } from '../event-hub.ts'
 import type { FaultState } from '../faults.ts'
 import type { SignalPace } from '../pace.ts'
+import type { ProvisioningState } from '../provisioning-state.ts'
 import type { ToySignalState } from '../state.ts'
 
 /** Everything a method handler may touch. */
@@ -15,6 +16,8 @@ export interface MethodContext {
   maxAttachmentBytes: number
   /** Signal's pace, when the toy enforces it (off by default). */
   pace: SignalPace | undefined
+  /** Pending device links and registrations (undefined only in unit tests of other methods). */
+  provisioning?: ProvisioningState
   /** The routed account; always set for per-account methods. */
   account: string
   params: Record<string, unknown>
@@ -24,7 +27,11 @@ export interface MethodContext {
 
 /** One JSON-RPC method: how it routes accounts, and what it does. */
 export interface MethodDefinition {
-  /** `account`: per-account command; `dual`: works with or without one; `multi`: multi-account mode only, account ignored. */
-  routing: 'account' | 'dual' | 'multi'
+  /**
+   * `account`: per-account command; `dual`: works with or without one; `multi`: multi-account mode
+   * only, account ignored; `registration`: multi-account mode only, `account` required but need not
+   * exist yet (`register`, `verify`).
+   */
+  routing: 'account' | 'dual' | 'multi' | 'registration'
   run(ctx: MethodContext): unknown
 }

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { findJava21 } from './real-signal-cli.ts'
+import { findJava21 } from './java.ts'
 
 const dirs: string[] = []
 afterEach(() => {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `e2e-col` bin: runs the TypeScript source directly through tsx, no build step.
+// Runs the TypeScript source directly (no build step) by registering tsx's ESM loader.
 import { register } from 'tsx/esm/api'
 
 register()

@@ -1,0 +1,135 @@
+/**
+ * One signal-cli daemon process: `signal-cli --config DIR daemon --http 127.0.0.1:PORT
+ * --receive-mode on-connection`, in its own process group (the launcher script starts the JVM as a
+ * child and both must go), its output into a log, ready once `GET /api/v1/check` answers 200.
+ */
+import { spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+import { RuntimeError } from './errors.ts'
+import type { RotatingLog } from './rotating-log.ts'
+
+/** A free TCP port on 127.0.0.1 (listen on 0, read, close). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** How to start one daemon. */
+export interface DaemonSpec {
+  /** The signal-cli launcher. */
+  readonly launcher: string
+  readonly javaHome: string
+  /** signal-cli's `--config` folder (its accounts and keys). */
+  readonly configDir: string
+  readonly port: number
+  /** Where the daemon's stdout and stderr go; a short tail is kept in memory for errors either way. */
+  readonly log?: RotatingLog
+  /** Deadline for `/api/v1/check` to answer 200 (default 90 s: a cold JVM on a busy machine). */
+  readonly readyTimeoutMs?: number
+  /** Extra arguments placed before `daemon` (e.g. `--verbose`). */
+  readonly globalArgs?: readonly string[]
+}
+
+/** A started daemon. */
+export interface DaemonProcess {
+  readonly url: string
+  readonly pid: number | undefined
+  /** Resolves with the exit code (or signal name) when the process ends, for whatever reason. */
+  readonly exited: Promise<number | string>
+  /** SIGTERM to the group, SIGKILL after `graceMs` (default 5 s); resolves once it is gone. */
+  stop(graceMs?: number): Promise<void>
+}
+
+const LOCKED = /Config file is in use by another instance/
+const PORT_TAKEN = /Address already in use|BindException/
+
+/**
+ * Starts the daemon and waits for `/api/v1/check`.
+ * @throws RuntimeError `DAEMON_PORT_TAKEN`, `DAEMON_CONFIG_LOCKED`, `DAEMON_EXITED`, `DAEMON_START_TIMEOUT`
+ */
+export async function startDaemonProcess(spec: DaemonSpec): Promise<DaemonProcess> {
+  const url = `http://127.0.0.1:${spec.port}`
+  const args = [...(spec.globalArgs ?? []), '--config', spec.configDir, 'daemon', '--http', `127.0.0.1:${spec.port}`, '--receive-mode', 'on-connection']
+  const child = spawn(spec.launcher, args, {
+    env: { ...process.env, JAVA_HOME: spec.javaHome },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let tail = ''
+  const take = (chunk: Buffer): void => {
+    const text = chunk.toString()
+    spec.log?.write(text)
+    tail = (tail + text).slice(-4000)
+  }
+  child.stdout?.on('data', take)
+  child.stderr?.on('data', take)
+  const pid = child.pid
+  const killGroup = (signal: NodeJS.Signals): void => {
+    if (pid === undefined) return
+    try {
+      process.kill(-pid, signal)
+    } catch {
+      // already gone
+    }
+  }
+  // A dying parent must not leave a JVM holding the config folder's lock.
+  const onExit = (): void => killGroup('SIGKILL')
+  process.once('exit', onExit)
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('error', (error) => {
+      tail += `\n${error.message}`
+      resolve('spawn-error')
+    })
+    child.once('exit', (code, signal) => {
+      // The JVM may outlive the launcher script; make sure the whole group is gone.
+      killGroup('SIGKILL')
+      process.removeListener('exit', onExit)
+      resolve(code ?? signal ?? 'unknown')
+    })
+  })
+  let gone = false
+  void exited.then(() => { gone = true })
+  const stop = async (graceMs = 5_000): Promise<void> => {
+    if (gone) return
+    killGroup('SIGTERM')
+    const force = setTimeout(() => killGroup('SIGKILL'), graceMs)
+    await exited
+    clearTimeout(force)
+  }
+
+  const timeoutMs = spec.readyTimeoutMs ?? 90_000
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (gone) {
+      const code = await exited
+      if (PORT_TAKEN.test(tail)) throw new RuntimeError('DAEMON_PORT_TAKEN', `signal-cli could not listen on 127.0.0.1:${spec.port}: the port is taken by another program`)
+      throw new RuntimeError('DAEMON_EXITED', `signal-cli exited (${code}) before it answered; its last output: ${lastLines(tail)}`)
+    }
+    if (LOCKED.test(tail)) {
+      await stop()
+      throw new RuntimeError('DAEMON_CONFIG_LOCKED', `signal-cli's folder ${spec.configDir} is locked by another signal-cli (a daemon or command still running on it)`)
+    }
+    try {
+      const res = await fetch(`${url}/api/v1/check`, { signal: AbortSignal.timeout(2_000) })
+      await res.body?.cancel()
+      if (res.status === 200) return { url, pid, exited, stop }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  await stop()
+  throw new RuntimeError('DAEMON_START_TIMEOUT', `signal-cli did not answer ${url}/api/v1/check within ${Math.round(timeoutMs / 1000)} s; its last output: ${lastLines(tail)}`)
+}
+
+function lastLines(text: string): string {
+  const lines = text.trim().split('\n').slice(-5).join(' | ')
+  return lines === '' ? '(none)' : lines
+}
