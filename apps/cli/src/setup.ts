@@ -1,0 +1,125 @@
+/**
+ * `e2e-col setup`: Java and signal-cli found, a daemon started (or `--daemon-url`), the account
+ * linked or registered, the first document's group created, and only then config.json written.
+ * A failure leaves no config and, when this run made signal-cli's folder and no account came of
+ * it, no folder either.
+ */
+import { randomUUID } from 'node:crypto'
+import { existsSync, rmSync } from 'node:fs'
+import type { SupervisedDaemon } from '@e2e-col/signal-cli-runtime'
+import type { SetupCommand } from './args.ts'
+import { provisioningClient } from './daemon-rpc.ts'
+import { CliError } from './errors.ts'
+import { EXIT } from './exit-codes.ts'
+import { adviceFor } from './failure-advice.ts'
+import { linkDevice } from './link-flow.ts'
+import { checkExternalDaemon, startManagedDaemon } from './managed-daemon.ts'
+import { registerNumber } from './register-flow.ts'
+import { sidecarSettings, writeConfigFile } from './sidecar-config.ts'
+import { defaultStateDir, privateDir, stateLayout } from './state-dir.ts'
+import type { Terminal } from './terminal.ts'
+
+/** The first document's group: its name and description say what it is for (phones show both). */
+export const FIRST_GROUP_NAME = 'e2e-col sync: mute me'
+export const FIRST_GROUP_DESCRIPTION = 'e2e-col carries a shared document through this group. Its messages are machine data for the e2e-col sidecar: mute this group.'
+
+export interface SetupDeps {
+  readonly term: Terminal
+  readonly env: Record<string, string | undefined>
+  /** Called with each device-link URI once it is shown. */
+  readonly onLinkUri?: (uri: string) => void
+}
+
+/** The command to run after setup, with the state folder when it is not the default. */
+export function nextCommand(verb: string, stateDir: string | undefined, env: Record<string, string | undefined>): string {
+  const custom = stateDir !== undefined && stateLayout(stateDir).root !== stateLayout(defaultStateDir(env)).root
+  return `npx e2e-col ${verb}${custom ? ` --state-dir ${JSON.stringify(stateLayout(stateDir).root)}` : ''}`
+}
+
+/** Runs setup; resolves with the exit code. @throws CliError */
+export async function runSetup(cmd: SetupCommand, deps: SetupDeps): Promise<number> {
+  const { term, env } = deps
+  const layout = stateLayout(cmd.stateDir ?? defaultStateDir(env))
+  if (existsSync(layout.config) && !cmd.force) {
+    term.say(`Already set up (${layout.config}). Start it with: ${nextCommand('up', cmd.stateDir, env)}`)
+    term.say('(To set up again, add --force.)')
+    return EXIT.ok
+  }
+  let mode = cmd.mode
+  let number = cmd.number
+  if (mode === 'ask') {
+    const answer = (await term.ask('Link this computer to the Signal on your phone (l), or register a number of its own (r)? [l/r]', '--link or --register +E164')).toLowerCase()
+    if (answer.startsWith('l')) mode = 'link'
+    else if (answer.startsWith('r')) {
+      mode = 'register'
+      number = await term.ask('The number, in E.164 form (e.g. +15551234567):', '--register +E164')
+      if (!/^\+[1-9]\d{6,14}$/.test(number)) throw new CliError('CLI_USAGE', EXIT.usage, 'that is not an E.164 number', 'type + then the country code and the number, no spaces')
+    } else throw new CliError('CLI_USAGE', EXIT.usage, 'choose l (link) or r (register)', 'or pass --link / --register +E164')
+  }
+
+  privateDir(layout.root)
+  const madeSignalDir = cmd.daemonUrl === undefined && !existsSync(layout.signalCliDir)
+  // Once signal-cli holds an account or a pending registration, its folder must be kept.
+  let keepSignalDir = false
+  let daemon: SupervisedDaemon | undefined
+  try {
+    let url: string
+    if (cmd.daemonUrl !== undefined) {
+      await checkExternalDaemon(cmd.daemonUrl)
+      url = cmd.daemonUrl
+    } else {
+      daemon = await startManagedDaemon(layout, term, env)
+      url = daemon.url
+    }
+    const rpc = provisioningClient(url)
+    let version: string
+    try {
+      version = await rpc.version()
+    } catch (error) {
+      throw adviceFor('daemon', error)
+    }
+    term.say(`signal-cli daemon ${version} answers at ${url}`)
+
+    let account: string
+    if (mode === 'link') {
+      account = await linkDevice(rpc, term, { deviceName: cmd.deviceName, attempts: cmd.linkAttempts, page: cmd.page, ...(deps.onLinkUri === undefined ? {} : { onUri: deps.onLinkUri }) }, layout.signalCliDir)
+      keepSignalDir = true
+      term.say(`Linked: this computer is now "${cmd.deviceName}" on the phone of ${account}.`)
+    } else {
+      account = number as string
+      const known = await rpc.listAccounts().catch(() => [] as string[])
+      if (known.includes(account)) term.say(`${account} is already registered on this daemon.`)
+      else {
+        const outcome = await registerNumber(rpc, term, {
+          number: account,
+          voice: cmd.voice,
+          ...(cmd.captcha === undefined ? {} : { captcha: cmd.captcha }),
+          ...(cmd.code === undefined ? {} : { code: cmd.code }),
+          ...(cmd.pin === undefined ? {} : { pin: cmd.pin }),
+        })
+        keepSignalDir = true
+        if (outcome.kind === 'code-sent') return EXIT.ok
+        term.say(`Registered: ${account} is the sidecar's own Signal number.`)
+      }
+    }
+
+    let groupId: string
+    try {
+      groupId = await rpc.createGroup(account, FIRST_GROUP_NAME, FIRST_GROUP_DESCRIPTION)
+    } catch (error) {
+      throw adviceFor('createGroup', error)
+    }
+    const docId = randomUUID()
+    writeConfigFile(layout.config, sidecarSettings({ daemonUrl: url, account, docId, groupId, dataDir: layout.sidecarDataDir }))
+    term.say(`Created the first document (its Signal group is "${FIRST_GROUP_NAME}"; mute it on your phone).`)
+    term.say(`Wrote ${layout.config}`)
+    term.say('')
+    term.say(`Next: ${nextCommand('up', cmd.stateDir, env)}`)
+    return EXIT.ok
+  } catch (error) {
+    if (madeSignalDir && !keepSignalDir) rmSync(layout.signalCliDir, { recursive: true, force: true })
+    throw error
+  } finally {
+    await daemon?.stop()
+  }
+}
