@@ -17,6 +17,7 @@ import { registerGroupCases } from './cases/groups.ts'
 import { registerHttpLayerCases } from './cases/http-layer.ts'
 import { registerJsonRpcParsingCases } from './cases/jsonrpc-parsing.ts'
 import { registerOfflineCases } from './cases/offline.ts'
+import { registerProvisioningCases } from './cases/provisioning.ts'
 import { registerSendCases } from './cases/send.ts'
 import { registerSendFailureCases } from './cases/send-failures.ts'
 import type { CaseTag, ContractTarget } from './target.ts'
@@ -85,5 +86,6 @@ export function describeSignalDaemonContract(targetName: string, spec: TargetSpe
     registerFaultCases(defineCase)
     registerOfflineCases(defineCase)
     registerAttachmentCases(defineCase)
+    registerProvisioningCases(defineCase)
   })
 }

@@ -6,9 +6,10 @@ import { rpcResult } from './http-probe.ts'
 /**
  * Which targets a case needs: `any` daemon; one with registered `account`s and groups, answering
  * from its local state; `delivery` through the Signal network (the toy's or Signal's); an
- * `offline` daemon whose accounts cannot reach Signal; or the `toy`'s switches.
+ * `offline` daemon whose accounts cannot reach Signal; the `toy`'s switches; or, accounts or not, a
+ * daemon that cannot reach Signal's servers at all (`unreachable`: linking and registering).
  */
-export type CaseTag = 'any' | 'account' | 'delivery' | 'offline' | 'toy'
+export type CaseTag = 'any' | 'account' | 'delivery' | 'offline' | 'toy' | 'unreachable'
 
 /** A daemon under test, as returned by a target's setup. */
 export interface ContractTarget {
@@ -24,6 +25,8 @@ export interface ContractTarget {
   adminUrl?: string
   /** Starts another toy process with extra flags (toy target only), for modes the main one is not in. */
   spawnToy?: (args: readonly string[]) => Promise<{ url: string; stop(): Promise<void> }>
+  /** A daemon without a way to Signal's servers (targets tagged `unreachable`): the target itself, or a toy started `--offline`. */
+  unreachableUrl?: () => Promise<string>
   /** The keep-alive period the daemon was started with. */
   keepAliveMs: number
   teardown(): Promise<void>

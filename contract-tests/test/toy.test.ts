@@ -11,7 +11,7 @@ const C = '+15550000003'
 const KEEP_ALIVE_MS = 1_000
 
 describeSignalDaemonContract('toy', {
-  tags: ['any', 'account', 'delivery', 'toy'],
+  tags: ['any', 'account', 'delivery', 'toy', 'unreachable'],
   skipReasons: { offline: 'the toy always reaches its own network; its fault switches cover failed sends (faults.ts, send-failures.ts)' },
   async setup() {
     const toy = await spawnToyProcess(['--account', A, '--account', B, '--group', `contract:${A},${B},${C}`, '--faults', '--keep-alive-ms', String(KEEP_ALIVE_MS)])
@@ -30,6 +30,11 @@ describeSignalDaemonContract('toy', {
         const extra = await spawnToyProcess(args)
         spawned.push(extra)
         return extra
+      },
+      async unreachableUrl() {
+        const offline = await spawnToyProcess(['--offline'])
+        spawned.push(offline)
+        return offline.url
       },
       async teardown() {
         await Promise.all([toy.stop(), ...spawned.map((s) => s.stop())])

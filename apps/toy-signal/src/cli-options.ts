@@ -4,7 +4,7 @@
  *   toy-signal [--http HOST:PORT] [--account +E164]... [--group NAME:+E164,+E164]...
  *              [--unregistered +E164]... [--single-account +E164] [--config FILE] [--faults]
  *              [--keep-alive-ms N] [--signal-pace] [--max-attachment-bytes N]
- *              [--link-timeout-ms N] [--verbose]
+ *              [--link-timeout-ms N] [--offline] [--verbose]
  *
  * `--http` defaults to 127.0.0.1:8080 and is split at the last `:` like signal-cli's; port 0 picks
  * a free one. Flags add to what the config file gives.
@@ -28,6 +28,7 @@ const ConfigFile = z.strictObject({
   signalPace: z.boolean().optional(),
   maxAttachmentBytes: z.number().int().min(1).optional(),
   linkTimeoutMs: z.number().int().min(1).optional(),
+  offline: z.boolean().optional(),
 })
 
 /** What the binary runs with. */
@@ -88,6 +89,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
         'signal-pace': { type: 'boolean' },
         'max-attachment-bytes': { type: 'string' },
         'link-timeout-ms': { type: 'string' },
+        offline: { type: 'boolean' },
         verbose: { type: 'boolean' },
       },
     }))
@@ -116,6 +118,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   if (unregistered.length > 0) toy.unregistered = unregistered
   if (keepAlive !== undefined) toy.keepAliveMs = keepAlive
   if (linkTimeout !== undefined) toy.linkTimeoutMs = linkTimeout
+  if (values.offline === true || file.offline === true) toy.offline = true
   if (file.maxQueuedPerAccount !== undefined) toy.maxQueuedPerAccount = file.maxQueuedPerAccount
   if (values['signal-pace'] === true || file.signalPace === true) toy.signalPace = true
   const maxAttachment = values['max-attachment-bytes'] === undefined ? file.maxAttachmentBytes : Number(values['max-attachment-bytes'])

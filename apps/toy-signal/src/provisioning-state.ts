@@ -24,6 +24,8 @@ export interface PendingRegistration {
 
 /** What the provisioning methods and the admin route share. */
 export interface ProvisioningState {
+  /** Signal's servers are unreachable (the toy's `offline` option): linking and registering fail as offline signal-cli does. */
+  readonly offline: boolean
   /** How long `finishLink` waits for a scan before `Link request timed out` (the real one: about a minute). */
   readonly linkTimeoutMs: number
   newLink(uri: string): void
@@ -57,7 +59,7 @@ function bound<K, V>(map: Map<K, V>): void {
 }
 
 /** Creates the provisioning state. */
-export function createProvisioningState(options: { linkTimeoutMs: number; now: () => number }): ProvisioningState {
+export function createProvisioningState(options: { linkTimeoutMs: number; offline: boolean; now: () => number }): ProvisioningState {
   const links = new Map<string, PendingLink>()
   const registrations = new Map<string, PendingRegistration>()
   const timers = new Set<NodeJS.Timeout>()
@@ -66,6 +68,7 @@ export function createProvisioningState(options: { linkTimeoutMs: number; now: (
     for (const waiter of link.waiters.splice(0)) waiter(link.outcome)
   }
   return {
+    offline: options.offline,
     linkTimeoutMs: options.linkTimeoutMs,
     newLink(uri) {
       links.set(uri, { uri, createdAt: options.now(), waiters: [] })

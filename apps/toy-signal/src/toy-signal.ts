@@ -52,6 +52,8 @@ export interface ToySignalOptions {
   attachmentStore?: { maxBytes: number; maxCount: number }
   /** How long `finishLink` waits for a scan before it times out (default 60000, about the real one). */
   linkTimeoutMs?: number
+  /** Signal is unreachable: `startLink` and `register` fail as an offline signal-cli 0.13.19 does. */
+  offline?: boolean
   /** Receives one debug line per request and notices; nothing is printed by default. */
   log?: (line: string) => void
 }
@@ -114,7 +116,7 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
     log,
   })
   hubRef.current = hub
-  const provisioning = createProvisioningState({ linkTimeoutMs: options.linkTimeoutMs ?? 60_000, now: () => Date.now() })
+  const provisioning = createProvisioningState({ linkTimeoutMs: options.linkTimeoutMs ?? 60_000, offline: options.offline === true, now: () => Date.now() })
 
   const pace: SignalPace | undefined = options.signalPace === undefined || options.signalPace === false ? undefined : createSignalPace(undefined, options.signalPace === true)
   let port = 0

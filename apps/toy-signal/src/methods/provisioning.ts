@@ -3,6 +3,7 @@
  * `register`/`verify` (a number of its own), with signal-cli 0.13.x's messages and codes
  * (`commands/StartLinkCommand`, `FinishLinkCommand`, `RegisterCommand`, `VerifyCommand`,
  * `util/CommandUtil`). A test plays the phone through the admin route (`/toy/v1/provisioning/…`).
+ * With the `offline` option, startLink and register fail as 0.13.19 does without network (observed).
  * @see docs/contract.md §5, reference `signal-cli-wire.md` §5
  */
 import { RPC_CODES, RpcFailure, internalError, userError } from '../rpc-failure.ts'
@@ -33,6 +34,7 @@ export const startLinkMethod: MethodDefinition = {
   routing: 'multi',
   run(ctx) {
     // The real pub_key is a 33-byte Curve25519 public key (type byte 0x05), base64, URL-encoded.
+    if (provisioning(ctx).offline) throw new RpcFailure(RPC_CODES.ioError, 'Link request error: Connection closed!')
     const key = Buffer.concat([Buffer.from([0x05]), Buffer.from(ctx.state.randomId(32), 'base64url').subarray(0, 32)])
     const uri = `sgnl://linkdevice?uuid=${ctx.state.randomId(16)}&pub_key=${encodeURIComponent(key.toString('base64'))}`
     provisioning(ctx).newLink(uri)
@@ -68,6 +70,7 @@ export const registerMethod: MethodDefinition = {
     const p = provisioning(ctx)
     const captcha = stringParam(ctx, 'captcha')
     const voice = ctx.params['voice'] === true
+    if (p.offline) throw new RpcFailure(RPC_CODES.ioError, 'Failed to register: java.net.UnknownHostException: chat.signal.org (PushNetworkException)')
     if (!E164.test(number)) throw userError(`Failed to register: Phone number is not normalized (${number}). Expected normalized: ${number}`)
     if (ctx.state.isAccount(number) && ctx.params['reregister'] !== true) return {}
     if (p.captchaForAll || p.captchaRequired.has(number)) {
