@@ -1,0 +1,171 @@
+/**
+ * From an empty state folder to an editing page, the way a person does it: `e2e-col setup --link`
+ * (the test plays the phone through the toy's admin route) or `--register` (with the code the
+ * admin route reveals), then `e2e-col up`, then real Chromium types into the page and the edit
+ * reaches Signal (the toy) from the account setup made. Ctrl-C stops all three processes.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
+import type { Browser } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { eventually, hasChromium, launchChromium, runCli } from './cli-process.ts'
+
+const LINKED = '+15555550131'
+const REGISTERED = '+15555550132'
+
+const dirs: string[] = []
+const toys: ToySignal[] = []
+let browser: Browser | undefined
+
+beforeAll(async () => {
+  if (hasChromium()) browser = await launchChromium()
+}, 60_000)
+afterAll(async () => {
+  await browser?.close()
+})
+afterEach(async () => {
+  await Promise.all(toys.splice(0).map((t) => t.close()))
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+async function toy(): Promise<ToySignal> {
+  const t = await createToySignal({ faults: true })
+  toys.push(t)
+  return t
+}
+
+function emptyStateDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-col-cli-'))
+  dirs.push(dir)
+  return join(dir, 'state')
+}
+
+async function admin(t: ToySignal, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${t.url}/toy/v1/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) })
+  const text = await res.text()
+  if (res.status >= 300) throw new Error(`admin ${path}: ${res.status} ${text}`)
+  return text === '' ? undefined : JSON.parse(text)
+}
+
+function readConfig(state: string): Record<string, string> {
+  const path = join(state, 'config.json')
+  expect(statSync(path).mode & 0o777).toBe(0o600)
+  return JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>
+}
+
+/** Runs `up`, opens the page in Chromium, types, and checks the edit left through `account`. */
+async function upAndEdit(t: ToySignal, state: string, account: string): Promise<void> {
+  const config = readConfig(state)
+  const groupId = config['E2E_COL_DOCUMENTS']?.split('=').slice(1).join('=')
+  const up = runCli(['up', '--state-dir', state, '--page-port', '0', '--listen', '127.0.0.1:0'])
+  const home = (await up.waitFor(/Open:\n\s+(http:\/\/127\.0\.0\.1:\d+\/\S+)/, 'the home page URL'))[1] as string
+  expect(up.output()).toContain(`e2e-col is up for ${account}`)
+  if (browser === undefined) {
+    console.log('[cli] Chromium is not installed (apt-get install chromium): the page is checked over HTTP only')
+    expect((await fetch(home)).status).toBe(200)
+  } else {
+    const context = await browser.newContext()
+    const page = await context.newPage()
+    await page.goto(home)
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'connected', undefined, { timeout: 60_000 })
+    await page.locator('.cm-content').click()
+    await page.keyboard.type('typed after e2e-col setup')
+    await page.waitForFunction(() => document.querySelector('#pending')?.textContent === 'all changes saved', undefined, { timeout: 60_000 })
+    await context.close()
+    await eventually('a send from the set-up account to the document group', async () =>
+      t.sends().find((s) => s.account === account && s.groupId === groupId) ?? undefined, 60_000)
+  }
+  const pageOrigin = new URL(home).origin
+  up.child.kill('SIGINT')
+  expect(await up.exited).toBe(0)
+  expect(up.output()).toContain('SIGINT: stopping the sidecar, the page and the daemon')
+  // Everything it started is gone: the page no longer answers.
+  await expect(fetch(pageOrigin)).rejects.toThrow()
+}
+
+describe('e2e-col setup, then e2e-col up', () => {
+  it('links through a scanned QR code from an empty state folder, then serves the page for the linked account', async () => {
+    const t = await toy()
+    const state = emptyStateDir()
+    const setup = runCli(['setup', '--link', '--daemon-url', t.url, '--state-dir', state, '--no-page', '--device-name', 'e2e-col test'])
+    const uri = await eventually('a device link waiting for a scan', async () => ((await admin(t, 'provisioning/links')) as { deviceLinkUri: string }[])[0]?.deviceLinkUri)
+    await setup.waitFor(/Waiting for the scan/, 'the countdown')
+    // The terminal shows the code (half-block QR), the link itself and what to tap.
+    expect(setup.output()).toContain(uri)
+    expect(setup.output()).toContain('Linked devices')
+    expect(setup.output()).toMatch(/[▀▄█]{8}/)
+    expect(existsSync(join(state, 'config.json'))).toBe(false)
+    await admin(t, 'provisioning/scan', { deviceLinkUri: uri, number: LINKED })
+    expect(await setup.exited).toBe(0)
+    expect(setup.output()).toContain(`Next: npx e2e-col up --state-dir "${state}"`)
+    const config = readConfig(state)
+    expect(config).toMatchObject({ SIGNAL_CLI_URL: t.url, SIGNAL_CLI_ACCOUNT: LINKED, E2E_COL_SIGNAL_BODY_MAX_BYTES: '2000', E2E_COL_DATA_DIR: join(state, 'sidecar') })
+    // The first document's group exists, named so a phone shows what it is.
+    const groups = (await (await fetch(`${t.url}/api/v1/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'listGroups', params: { account: LINKED }, id: 1 }) })).json()).result as { id: string; name: string }[]
+    expect(groups.map((g) => g.name)).toEqual(['e2e-col sync: mute me'])
+    expect(config['E2E_COL_DOCUMENTS']).toMatch(new RegExp(`^[0-9a-f-]{36}=${groups[0]?.id.replace(/[+/=]/g, '\\$&')}$`))
+    // No temporary file is left next to it.
+    expect(readdirSync(state).filter((f) => f.endsWith('.tmp'))).toEqual([])
+    await upAndEdit(t, state, LINKED)
+  }, 240_000)
+
+  it('registers a number of its own in two steps (code sent, then --code), then serves the page for it', async () => {
+    const t = await toy()
+    const state = emptyStateDir()
+    const first = runCli(['setup', '--register', REGISTERED, '--daemon-url', t.url, '--state-dir', state])
+    expect(await first.exited).toBe(0)
+    expect(first.output()).toContain(`Signal is sending a code to ${REGISTERED} by SMS`)
+    expect(first.output()).toContain(`Next: e2e-col setup --register ${REGISTERED} --code CODE`)
+    // Nothing is configured until the number is verified.
+    expect(existsSync(join(state, 'config.json'))).toBe(false)
+    const codes = (await admin(t, 'registration/codes')) as { number: string; code: string }[]
+    const code = codes.find((c) => c.number === REGISTERED)?.code as string
+
+    const wrong = runCli(['setup', '--register', REGISTERED, '--code', code === '000000' ? '111111' : '000000', '--daemon-url', t.url, '--state-dir', state])
+    expect(await wrong.exited).toBe(8)
+    expect(wrong.output()).toContain('Signal did not accept the code')
+    expect(existsSync(join(state, 'config.json'))).toBe(false)
+
+    const second = runCli(['setup', '--register', REGISTERED, '--code', `${code.slice(0, 3)}-${code.slice(3)}`, '--daemon-url', t.url, '--state-dir', state])
+    expect(await second.exited).toBe(0)
+    expect(second.output()).toContain(`Registered: ${REGISTERED}`)
+    expect(readConfig(state)['SIGNAL_CLI_ACCOUNT']).toBe(REGISTERED)
+    await upAndEdit(t, state, REGISTERED)
+  }, 240_000)
+})
+
+describe('e2e-col setup failures', () => {
+  it('says Signal is unreachable (exit 6) when the daemon cannot reach it, and writes no config', async () => {
+    const t = await createToySignal({ faults: true, offline: true })
+    toys.push(t)
+    const state = emptyStateDir()
+    const run = runCli(['setup', '--link', '--daemon-url', t.url, '--state-dir', state, '--no-page'])
+    expect(await run.exited).toBe(6)
+    expect(run.output()).toMatch(/Signal is unreachable: signal-cli could not connect to Signal's servers \(Link request error: Connection closed!\)/)
+    expect(run.output()).toContain("what to do: check this machine's network connection")
+    expect(readdirSync(state)).toEqual([])
+  }, 60_000)
+
+  it('asks for a captcha with where to get it and how to paste it, without a terminal', async () => {
+    const t = await toy()
+    await admin(t, 'registration/captcha', { all: true })
+    const state = emptyStateDir()
+    const run = runCli(['setup', '--register', REGISTERED, '--daemon-url', t.url, '--state-dir', state])
+    expect(await run.exited).toBe(8)
+    expect(run.output()).toContain('https://signalcaptchas.org/registration/generate.html')
+    expect(run.output()).toContain("--captcha 'signalcaptcha://")
+    const retry = runCli(['setup', '--register', REGISTERED, '--captcha', 'signalcaptcha://signal-hcaptcha.test.registration.token', '--daemon-url', t.url, '--state-dir', state])
+    expect(await retry.exited).toBe(0)
+    expect(retry.output()).toContain('Signal is sending a code')
+  }, 60_000)
+
+  it('refuses to start up before setup, naming the command to run', async () => {
+    const state = emptyStateDir()
+    const run = runCli(['up', '--state-dir', state])
+    expect(await run.exited).toBe(9)
+    expect(run.output()).toContain('not set up yet')
+    expect(run.output()).toContain('npx e2e-col setup --link')
+  }, 60_000)
+})
