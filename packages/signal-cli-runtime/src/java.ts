@@ -21,8 +21,13 @@ export function javaMajor(javaHome: string): number | undefined {
   return match[1] === '1' ? Number(match[2]) : Number(match[1])
 }
 
-/** The folders that hold JDKs on this platform (each entry a JAVA_HOME or a folder of them). */
-export function jvmFolders(platform: NodeJS.Platform): string[] {
+/**
+ * The folders that hold JDKs (each entry a folder of JAVA_HOMEs): `E2E_COL_JVM_DIRS` (PATH-style
+ * list) when set, else the platform's usual ones.
+ */
+export function jvmFolders(platform: NodeJS.Platform, env: Record<string, string | undefined> = {}): string[] {
+  const listed = env['E2E_COL_JVM_DIRS']
+  if (listed !== undefined) return listed.split(delimiter).filter((d) => d !== '')
   if (platform === 'darwin') return ['/Library/Java/JavaVirtualMachines', '/opt/homebrew/opt', '/usr/local/opt']
   if (platform === 'win32') return ['C:\\Program Files\\Eclipse Adoptium', 'C:\\Program Files\\Java', 'C:\\Program Files\\Microsoft']
   return ['/usr/lib/jvm']
