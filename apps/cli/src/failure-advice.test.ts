@@ -20,6 +20,7 @@ describe('adviceFor', () => {
     ['verify', rpc('verify', -3, 'Verify error: [403] Authorization failed!'), 'CLI_WRONG_CODE', 8],
     ['verify', rpc('verify', -1, "Verification failed! This number is locked with a pin. Hours remaining until reset: 167\nUse '--pin PIN_CODE' to specify the registration lock PIN"), 'CLI_PIN_LOCKED', 8],
     ['verify', rpc('verify', -1, 'Verification failed! Invalid pin, tries remaining: 9'), 'CLI_PIN_LOCKED', 8],
+    ['startLink', rpc('startLink', -32601, 'Method not implemented'), 'CLI_DAEMON_FAILED', 5],
     ['verify', rpc('verify', -32603, 'Parameter specified as non-null is null: method org.whispersystems.signalservice.api.registration.RegistrationApi.verifyAccount, parameter sessionId (NullPointerException)'), 'CLI_REGISTRATION_FAILED', 8],
   ]
   it.each(cases)('%s: %s → %s (exit %i)', (step, error, code, exit) => {

@@ -31,6 +31,10 @@ export function adviceFor(step: SetupStep, error: unknown, context: { number?: s
   }
   const { rpcCode: code, message } = error
   const oneLine = message.split('\n')[0] ?? message
+  // Linking and registering exist only in multi-account mode (a daemon started without -a).
+  if (code === -32601 && (step === 'startLink' || step === 'finishLink' || step === 'register' || step === 'verify')) {
+    return new CliError('CLI_DAEMON_FAILED', EXIT.daemon, `the daemon at --daemon-url has no ${step} (it runs in single-account mode, signal-cli -a NUMBER daemon)`, 'start it without -a (`signal-cli daemon --http 127.0.0.1:PORT --receive-mode on-connection`), or drop --daemon-url to let e2e-col start one')
+  }
   switch (step) {
     case 'startLink':
       if (code === -3 || NETWORK.test(message)) return unreachable(oneLine)
