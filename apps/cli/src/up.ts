@@ -62,6 +62,12 @@ function waitForSidecar(sidecar: Child, ready: Promise<string>): Promise<string>
   })
 }
 
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve: (value: T) => void = () => {}
+  const promise = new Promise<T>((r) => { resolve = r })
+  return { promise, resolve }
+}
+
 /** Runs until stopped; resolves with the exit code. @throws CliError before everything is up */
 export async function runUp(cmd: UpCommand, deps: UpDeps): Promise<number> {
   const { term, env } = deps
@@ -100,8 +106,7 @@ export async function runUp(cmd: UpCommand, deps: UpDeps): Promise<number> {
     stops.push(() => page.stop(5_000))
     await starting(waitForPage(origin, page))
 
-    const readiness: { resolve: (url: string) => void; promise?: Promise<string> } = { resolve: () => {} }
-    readiness.promise = new Promise<string>((resolve) => { readiness.resolve = resolve })
+    const readiness = deferred<string>()
     const sidecarEnv: NodeJS.ProcessEnv = {
       ...process.env,
       SIGNAL_CLI_URL: daemonUrl,
@@ -124,7 +129,7 @@ export async function runUp(cmd: UpCommand, deps: UpDeps): Promise<number> {
     })
     stops.push(() => sidecar.stop(SIDECAR_STOP_GRACE_MS))
     term.say(`Starting the sidecar (log: ${sidecarLog})…`)
-    const sidecarUrl = await starting(waitForSidecar(sidecar, readiness.promise as Promise<string>))
+    const sidecarUrl = await starting(waitForSidecar(sidecar, readiness.promise))
 
     const home = `${origin}/?name=Me&sidecar=${sidecarUrl}&doc=${docId}`
     term.say('')
