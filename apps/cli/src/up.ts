@@ -63,10 +63,12 @@ function waitForSidecar(sidecar: Child, ready: Promise<string>): Promise<string>
 }
 
 function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
-  let resolve: (value: T) => void = () => {}
-  const promise = new Promise<T>((r) => { resolve = r })
-  return { promise, resolve }
+  const out: { promise?: Promise<T>; resolve: (value: T) => void } = { resolve: noop }
+  out.promise = new Promise<T>((r) => { out.resolve = r })
+  return out as { promise: Promise<T>; resolve: (value: T) => void }
 }
+
+function noop(): void {}
 
 /** Runs until stopped; resolves with the exit code. @throws CliError before everything is up */
 export async function runUp(cmd: UpCommand, deps: UpDeps): Promise<number> {
