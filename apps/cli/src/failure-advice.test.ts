@@ -1,13 +1,13 @@
 // signal-cli's own messages (0.13.19, seen on a real daemon or read in its source) mapped to what
 // setup tells a person.
 import { describe, expect, it } from 'vitest'
-import { DaemonRpcError, DaemonUnreachableError } from './daemon-rpc.ts'
+import { SignalRpcError, SignalUnavailableError } from '@e2e-col/signal-cli'
 import { adviceFor, type SetupStep } from './failure-advice.ts'
 
-const rpc = (method: string, code: number, message: string) => new DaemonRpcError(method, code, message)
+const rpc = (_method: string, code: number, message: string) => new SignalRpcError(code, message)
 
 describe('adviceFor', () => {
-  const cases: [SetupStep, DaemonRpcError, string, number][] = [
+  const cases: [SetupStep, SignalRpcError, string, number][] = [
     ['startLink', rpc('startLink', -3, 'Link request error: Connection closed!'), 'CLI_SIGNAL_UNREACHABLE', 6],
     ['startLink', rpc('startLink', -1, 'Device link creation timed out, please try again.'), 'CLI_SIGNAL_UNREACHABLE', 6],
     ['finishLink', rpc('finishLink', -1, 'Link request timed out, please try again.'), 'CLI_LINK_TIMEOUT', 7],
@@ -38,7 +38,7 @@ describe('adviceFor', () => {
   })
 
   it('tells a daemon that does not answer from Signal being unreachable', () => {
-    const advice = adviceFor('startLink', new DaemonUnreachableError('signal-cli at http://127.0.0.1:1: fetch failed'))
+    const advice = adviceFor('startLink', new SignalUnavailableError('signal-cli at http://127.0.0.1:1: startLink failed (ECONNREFUSED)'))
     expect(advice.code).toBe('CLI_DAEMON_UNREACHABLE')
     expect(advice.exitCode).toBe(5)
   })

@@ -3,7 +3,7 @@
  * messages (0.13.x `StartLinkCommand`, `FinishLinkCommand`, `RegisterCommand`, `VerifyCommand`,
  * `CommandUtil`) mapped to one typed {@link CliError} each. Pure.
  */
-import { DaemonRpcError, DaemonUnreachableError } from './daemon-rpc.ts'
+import { SignalCliError, SignalRpcError } from '@e2e-col/signal-cli'
 import { CliError } from './errors.ts'
 import { EXIT } from './exit-codes.ts'
 
@@ -23,13 +23,13 @@ function unreachable(detail: string): CliError {
 /** Turns any failure of one step into a CliError (CliErrors pass through). */
 export function adviceFor(step: SetupStep, error: unknown, context: { number?: string; signalCliDir?: string } = {}): CliError {
   if (error instanceof CliError) return error
-  if (error instanceof DaemonUnreachableError) {
+  if (error instanceof SignalCliError && !(error instanceof SignalRpcError)) {
     return new CliError('CLI_DAEMON_UNREACHABLE', EXIT.daemon, error.message, 'make sure the signal-cli daemon is running (or drop --daemon-url to let e2e-col start one), then run this again', { cause: error })
   }
-  if (!(error instanceof DaemonRpcError)) {
+  if (!(error instanceof SignalRpcError)) {
     return new CliError('CLI_DAEMON_FAILED', EXIT.unexpected, `${step} failed: ${error instanceof Error ? error.message : String(error)}`, 'run this again; if it keeps failing, report it with this output', { cause: error })
   }
-  const { rpcCode: code, message } = error
+  const { rpcCode: code, rpcMessage: message } = error
   const oneLine = message.split('\n')[0] ?? message
   // Linking and registering exist only in multi-account mode (a daemon started without -a).
   if (code === -32601 && (step === 'startLink' || step === 'finishLink' || step === 'register' || step === 'verify')) {

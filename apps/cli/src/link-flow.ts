@@ -3,7 +3,7 @@
  * `sgnl://linkdevice` URI, shown as a QR code in the terminal and on a local page; finishLink waits
  * for the scan with a visible countdown. A code that expires gets a fresh one, up to `attempts`.
  */
-import type { ProvisioningClient } from './daemon-rpc.ts'
+import type { ProvisioningClient } from '@e2e-col/signal-cli'
 import { CliError } from './errors.ts'
 import { adviceFor } from './failure-advice.ts'
 import { startLinkPage, type LinkPage } from './qr-page.ts'

@@ -4,7 +4,7 @@
  * Without a terminal it runs in two steps, as signal-cli does: `--register N` sends the code and
  * stops; `--register N --code CODE [--pin PIN]` verifies.
  */
-import type { ProvisioningClient } from './daemon-rpc.ts'
+import type { ProvisioningClient } from '@e2e-col/signal-cli'
 import { CliError } from './errors.ts'
 import { EXIT } from './exit-codes.ts'
 import { adviceFor } from './failure-advice.ts'

@@ -6,9 +6,9 @@
  */
 import { randomUUID } from 'node:crypto'
 import { existsSync, rmSync } from 'node:fs'
+import { createProvisioningClient } from '@e2e-col/signal-cli'
 import type { SupervisedDaemon } from '@e2e-col/signal-cli-runtime'
 import type { SetupCommand } from './args.ts'
-import { provisioningClient } from './daemon-rpc.ts'
 import { CliError } from './errors.ts'
 import { EXIT } from './exit-codes.ts'
 import { adviceFor } from './failure-advice.ts'
@@ -71,7 +71,7 @@ export async function runSetup(cmd: SetupCommand, deps: SetupDeps): Promise<numb
       daemon = await startManagedDaemon(layout, term, env)
       url = daemon.url
     }
-    const rpc = provisioningClient(url)
+    const rpc = createProvisioningClient({ url })
     let version: string
     try {
       version = await rpc.version()

@@ -3,9 +3,9 @@
  * for the person: fresh QR codes after a timeout, a refusing phone, and the prompts for a captcha,
  * the code and a registration-lock PIN.
  */
+import { createProvisioningClient } from '@e2e-col/signal-cli'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import { afterEach, describe, expect, it } from 'vitest'
-import { provisioningClient } from '../src/daemon-rpc.ts'
 import { CliError } from '../src/errors.ts'
 import { linkDevice } from '../src/link-flow.ts'
 import { registerNumber } from '../src/register-flow.ts'
@@ -59,7 +59,7 @@ describe('linkDevice', () => {
     const t = await toy(200)
     const term = scripted([])
     const uris: string[] = []
-    const error = await failure(linkDevice(provisioningClient(t.url), term, { deviceName: 'x', attempts: 2, page: false, onUri: (u) => uris.push(u) }, '/d'))
+    const error = await failure(linkDevice(createProvisioningClient({ url: t.url }), term, { deviceName: 'x', attempts: 2, page: false, onUri: (u) => uris.push(u) }, '/d'))
     expect(error.code).toBe('CLI_LINK_TIMEOUT')
     expect(error.exitCode).toBe(7)
     expect(uris).toHaveLength(2)
@@ -70,7 +70,7 @@ describe('linkDevice', () => {
   it('reports a phone that scanned and then refused', async () => {
     const t = await toy()
     const term = scripted([])
-    const error = await failure(linkDevice(provisioningClient(t.url), term, {
+    const error = await failure(linkDevice(createProvisioningClient({ url: t.url }), term, {
       deviceName: 'x', attempts: 3, page: false,
       onUri: (uri) => void admin(t, 'provisioning/refuse', { deviceLinkUri: uri }),
     }, '/d'))
@@ -81,7 +81,7 @@ describe('linkDevice', () => {
     const t = await toy()
     const term = scripted([])
     let pageState: any
-    const number = await linkDevice(provisioningClient(t.url), term, {
+    const number = await linkDevice(createProvisioningClient({ url: t.url }), term, {
       deviceName: 'x', attempts: 1, page: true,
       onUri: (uri) => void (async () => {
         const pageUrl = /The same code, larger: (\S+)/.exec(term.lines.join('\n'))?.[1] as string
@@ -101,7 +101,7 @@ describe('registerNumber with a person at the terminal', () => {
     await admin(t, 'registration/lock', { number: NUMBER, pin: '2468' })
     const code = async (): Promise<string> => ((await admin(t, 'registration/codes')) as { code: string }[])[0]?.code ?? ''
     const term = scripted([() => 'signalcaptcha://signal-hcaptcha.t.registration.x', code, () => '2468'])
-    expect(await registerNumber(provisioningClient(t.url), term, { number: NUMBER, voice: false })).toEqual({ kind: 'verified' })
+    expect(await registerNumber(createProvisioningClient({ url: t.url }), term, { number: NUMBER, voice: false })).toEqual({ kind: 'verified' })
     expect(term.questions).toEqual(['  3. paste it here:', 'Code (6 digits):', 'PIN:'])
     expect(term.lines.join('\n')).toContain('https://signalcaptchas.org/registration/generate.html')
     expect((await (await fetch(`${t.url}/api/v1/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","method":"listAccounts","id":1}' })).json()).result).toEqual([{ number: NUMBER }])
@@ -110,7 +110,7 @@ describe('registerNumber with a person at the terminal', () => {
   it('without a terminal, a PIN-locked number ends with what to pass (exit 8)', async () => {
     const t = await toy()
     await admin(t, 'registration/lock', { number: NUMBER, pin: '2468' })
-    const rpc = provisioningClient(t.url)
+    const rpc = createProvisioningClient({ url: t.url })
     expect(await registerNumber(rpc, scripted([], false), { number: NUMBER, voice: false })).toEqual({ kind: 'code-sent' })
     const code = ((await admin(t, 'registration/codes')) as { code: string }[])[0]?.code as string
     const error = await failure(registerNumber(rpc, scripted([], false), { number: NUMBER, voice: false, code }))
@@ -121,7 +121,7 @@ describe('registerNumber with a person at the terminal', () => {
 
   it('refuses a code that is not 6 digits before asking Signal', async () => {
     const t = await toy()
-    const error = await failure(registerNumber(provisioningClient(t.url), scripted([], false), { number: NUMBER, voice: false, code: '12345' }))
+    const error = await failure(registerNumber(createProvisioningClient({ url: t.url }), scripted([], false), { number: NUMBER, voice: false, code: '12345' }))
     expect(error.code).toBe('CLI_WRONG_CODE')
     expect(error.message).toBe('the code must be 6 digits')
   })

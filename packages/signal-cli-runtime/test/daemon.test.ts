@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { freePort, openRotatingLog, restartDelay, RuntimeError, startDaemonProcess, superviseDaemon, type DaemonSpec, type SupervisorEvent } from '../src/index.ts'
+import { freePort, openRotatingLog, RuntimeError, startDaemonProcess, superviseDaemon, type DaemonSpec, type SupervisorEvent } from '../src/index.ts'
 
 const FAKE = fileURLToPath(new URL('./fake-signal-cli.mjs', import.meta.url))
 const dirs: string[] = []
@@ -75,11 +75,6 @@ describe('superviseDaemon', () => {
     expect(readFileSync(s.logPath, 'utf8')).toContain('[e2e-col] {"at":')
     await daemon.stop()
     expect(await answers(daemon.url)).toBe(false)
-  })
-
-  it('backs off exponentially with jitter, capped', () => {
-    expect([0, 1, 2, 3, 10].map((a) => restartDelay(a, 1_000, 60_000, () => 0.999999))).toEqual([1_000, 2_000, 4_000, 8_000, 60_000])
-    expect(restartDelay(3, 1_000, 60_000, () => 0)).toBe(4_000)
   })
 })
 

@@ -2,6 +2,7 @@
 export type { SignalAttachment, SignalBackend, SignalChatMethods, FullSignalBackend, SignalEvent, SignalEventStream, SignalMessage, SkipReason } from './backend.ts'
 export { createHttpSignalBackend, MAX_RPC_RESPONSE_BYTES, type HttpBackendOptions } from './http-backend.ts'
 export { GroupListing, parseResponse, SendResult } from './jsonrpc.ts'
+export { createProvisioningClient, type ProvisioningClient, type ProvisioningClientOptions } from './provisioning.ts'
 export { parseReceivePayload } from './receive-payload.ts'
 export { readSignalEvents } from './sse-reader.ts'
 export { runEventsLoop, type EventsLoop, type EventsLoopOptions, type EventsLogger } from './events-stream.ts'
