@@ -47,7 +47,20 @@ async function waitForPage(origin: string, page: Child): Promise<void> {
   throw new CliError('CLI_STACK_FAILED', EXIT.stackFailed, `the page did not start on ${origin} (${page.tail() || 'no output'})`, 'if the port is taken, pass --page-port N (0 picks a free one)')
 }
 
-function waitForSidecar(sidecar: Child, ready: Promise<string>): Promise<string> {
+/** What to do when the sidecar refuses to start, by its exit code (e2e-col-sidecar --help). */
+export function sidecarExitHint(code: number | null, layout: { config: string; root: string }): string {
+  switch (code) {
+    case 2: return `fix the setting it names in ${layout.config}, or run \`e2e-col setup --force\` to write it again`
+    case 3: case 4: case 7: return 'the signal-cli daemon does not answer as expected; see daemon.log in the state folder, then run e2e-col up again'
+    case 5: return 'the daemon does not hold the configured account: run e2e-col setup again (the link may have been removed on the phone)'
+    case 6: return "the account is no longer in the document's group: run e2e-col setup --force to start a new one"
+    case 8: return 'its address is taken (another e2e-col up?): stop the other one, or pass --listen 127.0.0.1:PORT'
+    case 9: return `its store in ${layout.root}/sidecar cannot be opened (another sidecar on it, or a full disk)`
+    default: return 'see the sidecar log named above, then run e2e-col up again'
+  }
+}
+
+function waitForSidecar(sidecar: Child, ready: Promise<string>, layout: { config: string; root: string }): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new CliError('CLI_STACK_FAILED', EXIT.stackFailed, `the sidecar did not become ready within ${SIDECAR_START_MS / 1000} s (${sidecar.tail()})`, 'see the sidecar log named above')), SIDECAR_START_MS)
     void ready.then((url) => {
@@ -57,7 +70,7 @@ function waitForSidecar(sidecar: Child, ready: Promise<string>): Promise<string>
     void sidecar.exited.then(({ code }) => {
       clearTimeout(timer)
       // The sidecar's refusals are one line naming the setting or the daemon problem, and an exit code.
-      reject(new CliError('CLI_STACK_FAILED', EXIT.stackFailed, `the sidecar stopped (exit ${code ?? 'signal'}): ${sidecar.tail()}`, 'fix what it names (see e2e-col-sidecar --help for its exit codes), then run e2e-col up again'))
+      reject(new CliError('CLI_STACK_FAILED', EXIT.stackFailed, `the sidecar stopped (exit ${code ?? 'signal'}): ${sidecar.tail()}`, sidecarExitHint(code, layout)))
     })
   })
 }
@@ -131,7 +144,7 @@ export async function runUp(cmd: UpCommand, deps: UpDeps): Promise<number> {
     })
     stops.push(() => sidecar.stop(SIDECAR_STOP_GRACE_MS))
     term.say(`Starting the sidecar (log: ${sidecarLog})…`)
-    const sidecarUrl = await starting(waitForSidecar(sidecar, readiness.promise))
+    const sidecarUrl = await starting(waitForSidecar(sidecar, readiness.promise, layout))
 
     const home = `${origin}/?name=Me&sidecar=${sidecarUrl}&doc=${docId}`
     term.say('')

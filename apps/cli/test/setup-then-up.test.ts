@@ -161,6 +161,37 @@ describe('e2e-col setup failures', () => {
     expect(retry.output()).toContain('Signal is sending a code')
   }, 60_000)
 
+  it('stops everything and names the way out when the sidecar cannot listen (exit 10)', async () => {
+    const t = await toy()
+    const state = emptyStateDir()
+    const setup = runCli(['setup', '--register', REGISTERED, '--daemon-url', t.url, '--state-dir', state])
+    expect(await setup.exited).toBe(0)
+    const code = ((await admin(t, 'registration/codes')) as { code: string }[])[0]?.code as string
+    expect(await runCli(['setup', '--register', REGISTERED, '--code', code, '--daemon-url', t.url, '--state-dir', state]).exited).toBe(0)
+    // Something else holds the sidecar's address.
+    const { createServer } = await import('node:net')
+    const blocker = createServer()
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+    const port = (blocker.address() as { port: number }).port
+    const pagePort = await new Promise<number>((resolve) => {
+      const probe = createServer()
+      probe.listen(0, '127.0.0.1', () => {
+        const free = (probe.address() as { port: number }).port
+        probe.close(() => resolve(free))
+      })
+    })
+    try {
+      const up = runCli(['up', '--state-dir', state, '--page-port', String(pagePort), '--listen', `127.0.0.1:${port}`])
+      expect(await up.exited).toBe(10)
+      expect(up.output()).toContain('the sidecar stopped (exit 8)')
+      expect(up.output()).toContain('pass --listen 127.0.0.1:PORT')
+      // The page it had started is gone again.
+      await expect(fetch(`http://127.0.0.1:${pagePort}/`)).rejects.toThrow()
+    } finally {
+      blocker.close()
+    }
+  }, 120_000)
+
   it('refuses to start up before setup, naming the command to run', async () => {
     const state = emptyStateDir()
     const run = runCli(['up', '--state-dir', state])
