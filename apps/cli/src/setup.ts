@@ -81,7 +81,14 @@ export async function runSetup(cmd: SetupCommand, deps: SetupDeps): Promise<numb
     term.say(`signal-cli daemon ${version} answers at ${url}`)
 
     let account: string
-    if (mode === 'link') {
+    // A daemon of ours that already holds one account (an earlier setup stopped after linking or
+    // registering): use it rather than link or register again, which signal-cli would refuse.
+    const held = cmd.daemonUrl === undefined ? await rpc.listAccounts().catch(() => [] as string[]) : []
+    if (held.length === 1 && (mode === 'link' || held[0] === number)) {
+      account = held[0] as string
+      keepSignalDir = true
+      term.say(`This computer already holds ${account} in ${layout.signalCliDir}; using it.`)
+    } else if (mode === 'link') {
       account = await linkDevice(rpc, term, { deviceName: cmd.deviceName, attempts: cmd.linkAttempts, page: cmd.page, ...(deps.onLinkUri === undefined ? {} : { onUri: deps.onLinkUri }) }, layout.signalCliDir)
       keepSignalDir = true
       term.say(`Linked: this computer is now "${cmd.deviceName}" on the phone of ${account}.`)

@@ -67,6 +67,16 @@ describe('the daemon e2e-col manages', () => {
     const groupId = (config['E2E_COL_DOCUMENTS'] ?? '').split('=').slice(1).join('=')
     writeFileSync(join(state, 'signal-cli', 'toy.json'), JSON.stringify({ accounts: [LINKED], groups: [{ name: 'e2e-col sync: mute me', members: [LINKED], id: groupId }], faults: true }))
 
+    // A setup run again (its config lost) uses the account the daemon holds instead of linking anew.
+    rmSync(join(state, 'config.json'))
+    const again = runCli(['setup', '--link', '--state-dir', state, '--no-page'], env)
+    expect(await again.exited).toBe(0)
+    expect(again.output()).toContain(`This computer already holds ${LINKED} in ${join(state, 'signal-cli')}; using it.`)
+    expect(again.output()).not.toContain('Waiting for the scan')
+    const reconfigured = JSON.parse(readFileSync(join(state, 'config.json'), 'utf8')) as Record<string, string>
+    const newGroupId = (reconfigured['E2E_COL_DOCUMENTS'] ?? '').split('=').slice(1).join('=')
+    writeFileSync(join(state, 'signal-cli', 'toy.json'), JSON.stringify({ accounts: [LINKED], groups: [{ name: 'e2e-col sync: mute me', members: [LINKED], id: newGroupId }], faults: true }))
+
     const up = runCli(['up', '--state-dir', state, '--page-port', '0', '--listen', '127.0.0.1:0'], env)
     await up.waitFor(/e2e-col is up for/, 'up to be ready')
     const port = (/Starting the signal-cli daemon on 127\.0\.0\.1:(\d+)/.exec(up.output()) ?? [])[1] as string
