@@ -146,7 +146,8 @@ export async function runUp(cmd: UpCommand, deps: UpDeps): Promise<number> {
     term.say(`Starting the sidecar (log: ${sidecarLog})…`)
     const sidecarUrl = await starting(waitForSidecar(sidecar, readiness.promise, layout))
 
-    const home = `${origin}/?name=Me&sidecar=${sidecarUrl}&doc=${docId}`
+    // With a fixed document the page opens it; without one it is the home page of documents.
+    const home = `${origin}/?name=Me&sidecar=${sidecarUrl}${docId === '' ? '' : `&doc=${docId}`}`
     term.say('')
     term.say(`e2e-col is up for ${settings['SIGNAL_CLI_ACCOUNT'] ?? 'the daemon\'s account'}. Open:`)
     term.say(`  ${home}`)
