@@ -10,7 +10,7 @@ import { listChatStates, saveChatState } from '../src/state/chat-state.ts'
 import { processStartTicks, sweepLeftoverTurns } from '../src/state/leftover-turn.ts'
 import { AGENT_SECRET, chatArgv, configFor, createWorld, LOOP, startChat, until, type World } from './harness.ts'
 
-const BIN = fileURLToPath(new URL('../bin/e2e-col.js', import.meta.url))
+const BIN = fileURLToPath(new URL('../bin/e2e-col-chat.js', import.meta.url))
 let world: World
 const spawned: number[] = []
 afterEach(async () => {
