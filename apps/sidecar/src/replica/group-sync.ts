@@ -7,6 +7,7 @@
  */
 import { SyncResponder, type Timers } from '@e2e-col/sync'
 import type { DocReplica } from './replica.ts'
+import { decodeExactStateVector } from './strict-yjs.ts'
 
 export interface GroupSyncOptions {
   readonly minDelayMs: number
@@ -36,6 +37,7 @@ export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): Group
   const responder = new SyncResponder(replica.doc, { minDelayMs: o.minDelayMs, maxDelayMs: o.maxDelayMs, maxPending: MAX_PENDING, random: o.random, timers: o.timers }, o.answer, o.ask)
   return {
     onRequest(stateVector) {
+      if (decodeExactStateVector(stateVector) === undefined) return false
       try {
         responder.onRequest(stateVector)
         return true
