@@ -53,6 +53,12 @@ export interface FaultSwitches {
   failNextSendsWith(n: number, error: FaultRpcError): void
   /** The next `n` events requests answer a failure instead of a stream (default HTTP 500, empty body). */
   failEvents(n: number, options?: EventsFailure): void
+  /**
+   * The next `n` group sends by an account that is not a member of the group are delivered to its
+   * members instead of refused: a daemon bug real signal-cli should never have, for testing that
+   * receivers check membership themselves.
+   */
+  admitNonMemberSends(n: number): void
   reset(): void
 }
 
@@ -67,6 +73,7 @@ export interface FaultState {
   takeSendError(): FaultRpcError | undefined
   /** The failure for this events request, with its status resolved, or undefined to stream. */
   takeEventsFailure(): { status: number; contentType?: string } | undefined
+  takeNonMemberSend(): boolean
 }
 
 function take(value: number): [boolean, number] {
@@ -86,6 +93,7 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
   let sendErrors = 0
   let sendError: FaultRpcError = { code: -32603, message: '' }
   let eventsFailures = 0
+  let nonMemberSends = 0
   let eventsFailure: { status: number; contentType?: string } = { status: 500 }
 
   const guard = (): void => {
@@ -135,8 +143,10 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
       eventsFailures = checked
       eventsFailure = options?.contentType === undefined ? { status } : { status, contentType: options.contentType }
     },
+    admitNonMemberSends: (n) => { nonMemberSends = count(n) },
     reset: () => {
       guard()
+      nonMemberSends = 0
       identityFailures = 0
       sendErrors = 0
       eventsFailures = 0
@@ -155,6 +165,7 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
     takeRateLimit: () => { const [hit, rest] = take(rateLimits); rateLimits = rest; return hit ? rateLimit : undefined },
     takeIdentityFailure: () => { const [hit, rest] = take(identityFailures); identityFailures = rest; return hit ? identityMode : undefined },
     takeSendError: () => { const [hit, rest] = take(sendErrors); sendErrors = rest; return hit ? sendError : undefined },
+    takeNonMemberSend: () => { const [hit, rest] = take(nonMemberSends); nonMemberSends = rest; return hit },
     takeEventsFailure: () => { const [hit, rest] = take(eventsFailures); eventsFailures = rest; return hit ? eventsFailure : undefined },
   }
   return { switches, state }
