@@ -59,8 +59,8 @@ export interface Documents {
   values(): IterableIterator<DocumentState>
   /** An envelope a local browser sent (already checked by its session). */
   fromBrowser(session: Session, env: Envelope, frame: Uint8Array): void
-  /** An envelope from the group, deduplicated by the receive path. */
-  fromGroup(docId: string, frame: Uint8Array, env: Envelope): void
+  /** An envelope from the group, deduplicated by the receive path; `source` names its Signal sender. */
+  fromGroup(docId: string, frame: Uint8Array, env: Envelope, source: string): void
   /** Sends the replica's `sync-request` to the document's group. */
   askGroup(doc: DocumentState): void
   closeSockets(doc: DocumentState, code: number, reason: string): void
@@ -182,7 +182,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
     if (!doc.queue.enqueue({ frame: encodeEnvelope(env), messageId: env.messageId, owner: NO_OWNER })) logger.warn({ kind }, 'send queue full; dropped a sync message of the replica')
   }
 
-  function fromGroup(docId: string, frame: Uint8Array, env: Envelope): void {
+  function fromGroup(docId: string, frame: Uint8Array, env: Envelope, _source: string): void {
     const doc = docs.get(docId)
     if (doc === undefined) return
     if (env.kind === 'sync-request') {

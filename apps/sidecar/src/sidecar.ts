@@ -14,13 +14,14 @@ import { createWsServer } from './browser/ws-server.ts'
 import { createChatRelay } from './chat/chat-relay.ts'
 import { systemClock, type Clock } from './clock.ts'
 import { createCloserStack } from './closers.ts'
-import type { SidecarConfig } from './config.ts'
+import { receiveBodyBound, type SidecarConfig } from './config.ts'
 import { createDocuments } from './documents.ts'
 import { SidecarError, StoreError } from './errors.ts'
 import { createOpsHandler } from './ops/health.ts'
 import { createLogger, type Logger } from './ops/logger.ts'
 import { createMetrics } from './ops/metrics.ts'
-import { createIngest } from './receive/ingest.ts'
+import { createIngest, SELF } from './receive/ingest.ts'
+import { createMembership } from './receive/membership.ts'
 import { loadReplica, type DocReplica } from './replica/replica.ts'
 import { openReplicaStore, type ReplicaStore } from './replica/store.ts'
 import { createTokenBucket } from './send/token-bucket.ts'
@@ -120,13 +121,27 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   const ingest = createIngest({
     docsByGroup,
     maxFrameBytes: config.browser.maxFrameBytes,
+    maxBodyBytes: receiveBodyBound(config),
     reassembly: config.reassembly,
     dedup: config.dedup,
     now: clock.now,
-    deliver: (docId, frame, env) => docs.fromGroup(docId, frame, env),
+    deliver: (docId, frame, env, source) => docs.fromGroup(docId, frame, env, source),
     metrics,
     logger,
   })
+
+  const membership = createMembership({
+    groupIds: config.documents.map((d) => d.groupId),
+    initial: facts.groups,
+    list: (groupId) => backend.listGroups(groupId),
+    refreshMs: config.membersRefreshMs,
+    minRefreshGapMs: Math.min(config.membersRefreshMs, 5_000),
+    maxHeld: 256,
+    now: clock.now,
+    dropped: (reason) => metrics.receivedDropped.inc({ reason }),
+    onListFailed: (error) => logger.warn({ err: error }, 'listGroups failed; keeping the last member list'),
+  })
+  closers.push(() => membership.dispose())
 
   const createBrowserSession = (ws: WebSocket, docId: string, onFrame: typeof docs.fromBrowser): Session =>
     createSession({
@@ -162,7 +177,11 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     sleep: clock.sleep,
     onEvent: (e) => {
       if (e.type === 'message' && chats.isChatGroup(e.groupId)) chats.onSignalMessage(e)
-      else if (e.type === 'message') ingest.handle(e.groupId, e.body)
+      else if (e.type === 'message') {
+        // The account's own devices (sync copies) are one source; other members one each.
+        const source = e.origin === 'sync' ? SELF : (e.sourceUuid ?? e.sourceNumber ?? '')
+        membership.admit(e.groupId, e, () => ingest.handle(e.groupId, e.body, source))
+      }
       else metrics.eventsSkipped.inc({ reason: e.reason })
     },
     onRecoveryRequired: (error: BroadcastRecoveryRequiredError) => {

@@ -4,12 +4,14 @@
  * group lists the account as a member. Each failure is one SidecarError with its own code (and so
  * its own exit code).
  */
-import { maskNumber, SignalRpcError, type SignalBackend } from '@e2e-col/signal-cli'
+import { maskNumber, SignalRpcError, type GroupListing, type SignalBackend } from '@e2e-col/signal-cli'
 import { SidecarError } from './errors.ts'
 import type { SidecarConfig } from './config.ts'
 
 export interface DaemonFacts {
   version: string | undefined
+  /** The account's groups as listed at start (the receive path's first membership list). */
+  groups: GroupListing
 }
 
 function reason(error: unknown): string {
@@ -63,5 +65,5 @@ export async function checkDaemon(backend: SignalBackend, config: SidecarConfig)
   if (missing.length > 0) {
     throw new SidecarError('SIDECAR_GROUPS_MISSING', `the account is not a member of: ${missing.join(', ')}`)
   }
-  return { version }
+  return { version, groups }
 }
