@@ -13,6 +13,7 @@ import { StoreError } from './errors.ts'
 import type { Logger } from './ops/logger.ts'
 import type { Metrics } from './ops/metrics.ts'
 import { createGapRepair, type GapRepair } from './replica/gap-repair.ts'
+import { fallbackMs } from './replica/answer-rule.ts'
 import { createGroupSync, type GroupSync } from './replica/group-sync.ts'
 import type { DocReplica } from './replica/replica.ts'
 import type { ReplicaStore } from './replica/store.ts'
@@ -43,6 +44,8 @@ export interface DocumentsOptions {
   readonly sidecarId: string
   /** Records an id this sidecar sends (so Signal's copy is dropped); true when already recorded. */
   readonly markSent: (docId: string, senderId: string, messageId: string) => boolean
+  /** This member's rank among those who may answer a group request (replica/answer-rule.ts). */
+  readonly answerRank: (groupId: string, requestId: string, asker: string) => number
   /** True once the sidecar stops: nothing more is sent. */
   readonly stopped: () => boolean
   /** Runs a step that touches the store; a store failure stops the sidecar (undefined then). */
@@ -113,6 +116,13 @@ export function createDocuments(o: DocumentsOptions): Documents {
     return smaller
   }
 
+  // A body carries floor((B − 11) / 4) · 3 frame bytes, less a chunk's ~90 bytes of header.
+  const fallback = {
+    baseMs: Math.max(2000, 4 * config.replica.syncDelayMs.max),
+    sendIntervalMs: 1000 / config.send.sendsPerSecond,
+    bodyFrameBytes: Math.max(1, Math.floor((config.maxBodyBytes - 11) / 4) * 3 - 90),
+  }
+
   function createDocument(docId: string, groupId: string, replica: DocReplica): DocumentState {
     const inFlight = createInFlight()
     const queue = createSendQueue({
@@ -147,6 +157,8 @@ export function createDocuments(o: DocumentsOptions): Documents {
         timers: clock,
         answer: (payload) => toGroup(doc, 'sync-response', payload),
         ask,
+        rank: (requestId, asker) => o.answerRank(groupId, requestId, asker),
+        fallbackMs: (answerBytes) => fallbackMs(answerBytes, fallback),
       }),
       // Ask the group again while the replica has a gap, and once after changes went quiet.
       gapRepair: createGapRepair({
@@ -182,12 +194,12 @@ export function createDocuments(o: DocumentsOptions): Documents {
     if (!doc.queue.enqueue({ frame: encodeEnvelope(env), messageId: env.messageId, owner: NO_OWNER })) logger.warn({ kind }, 'send queue full; dropped a sync message of the replica')
   }
 
-  function fromGroup(docId: string, frame: Uint8Array, env: Envelope, _source: string): void {
+  function fromGroup(docId: string, frame: Uint8Array, env: Envelope, source: string): void {
     const doc = docs.get(docId)
     if (doc === undefined) return
     if (env.kind === 'sync-request') {
       // The replica answers for this machine; its browsers hold nothing it lacks.
-      if (!doc.groupSync.onRequest(env.payload)) metrics.receivedDropped.inc({ reason: 'invalid-payload' })
+      if (!doc.groupSync.onRequest(env.payload, source, `${env.senderId}/${env.messageId}`)) metrics.receivedDropped.inc({ reason: 'invalid-payload' })
       return
     }
     if (DOC_KINDS.has(env.kind)) {

@@ -21,7 +21,8 @@ import { createOpsHandler } from './ops/health.ts'
 import { createLogger, type Logger } from './ops/logger.ts'
 import { createMetrics } from './ops/metrics.ts'
 import { createIngest, SELF } from './receive/ingest.ts'
-import { createMembership } from './receive/membership.ts'
+import { createMembership, sourceKey } from './receive/membership.ts'
+import { answerRank } from './replica/answer-rule.ts'
 import { loadReplica, type DocReplica } from './replica/replica.ts'
 import { openReplicaStore, type ReplicaStore } from './replica/store.ts'
 import { createTokenBucket } from './send/token-bucket.ts'
@@ -114,6 +115,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   const docs = createDocuments({
     config, backend, clock, store, replicas, sidecarId, metrics, logger, storing, fatal,
     markSent: (docId, senderId, messageId) => ingest.markSent(docId, senderId, messageId),
+    answerRank: (groupId, requestId, asker) => answerRank(requestId, membership.self(), membership.members(groupId), asker),
     stopped: () => stopped,
   })
   const docsByGroup = new Map(config.documents.map((d) => [d.groupId, d.docId]))
@@ -131,6 +133,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   })
 
   const membership = createMembership({
+    account: config.signal.account,
     groupIds: config.documents.map((d) => d.groupId),
     initial: facts.groups,
     list: (groupId) => backend.listGroups(groupId),
@@ -179,7 +182,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
       if (e.type === 'message' && chats.isChatGroup(e.groupId)) chats.onSignalMessage(e)
       else if (e.type === 'message') {
         // The account's own devices (sync copies) are one source; other members one each.
-        const source = e.origin === 'sync' ? SELF : (e.sourceUuid ?? e.sourceNumber ?? '')
+        const source = e.origin === 'sync' ? SELF : sourceKey(e.sourceUuid, e.sourceNumber)
         membership.admit(e.groupId, e, () => ingest.handle(e.groupId, e.body, source))
       }
       else metrics.eventsSkipped.inc({ reason: e.reason })

@@ -19,7 +19,12 @@ export interface MessageSource {
   readonly sourceUuid: string | undefined
 }
 
+/** The key of a member or a message's source: its UUID, else its number. */
+export const sourceKey = (uuid: string | undefined | null, number: string | undefined | null): string => uuid ?? number ?? ''
+
 export interface MembershipOptions {
+  /** This account's number, when configured. */
+  readonly account: string | undefined
   /** The groups checked (every other group is not this module's business). */
   readonly groupIds: readonly string[]
   /** The listing read at start. */
@@ -39,10 +44,15 @@ export interface MembershipOptions {
 export interface Membership {
   /** Runs `handle` now for a member, after a fresh listing for an unknown source, never for a non-member. */
   admit(groupId: string, source: MessageSource, handle: () => void): void
+  /** The group's members, each by {@link sourceKey}. */
+  members(groupId: string): readonly string[]
+  /** This account's key, once known (from the listing, or from a sync copy of our own send). */
+  self(): string | undefined
   dispose(): void
 }
 
 interface GroupMembers {
+  keys: string[]
   numbers: Set<string>
   uuids: Set<string>
   listedAt: number
@@ -50,23 +60,39 @@ interface GroupMembers {
   held: { source: MessageSource; handle: () => void }[]
 }
 
-const memberKeys = (listing: GroupListing[number] | undefined): { numbers: Set<string>; uuids: Set<string> } => {
+const memberKeys = (listing: GroupListing[number] | undefined): { keys: string[]; numbers: Set<string>; uuids: Set<string> } => {
   const numbers = new Set<string>()
   const uuids = new Set<string>()
+  const keys: string[] = []
   for (const m of listing?.members ?? []) {
-    if (typeof m === 'string') numbers.add(m)
-    else {
+    if (typeof m === 'string') {
+      numbers.add(m)
+      keys.push(m)
+    } else {
       if (typeof m.number === 'string') numbers.add(m.number)
       if (typeof m.uuid === 'string') uuids.add(m.uuid)
+      keys.push(sourceKey(m.uuid, m.number))
     }
   }
-  return { numbers, uuids }
+  return { keys, numbers, uuids }
+}
+
+function selfIn(listing: GroupListing, account: string | undefined): string | undefined {
+  if (account === undefined) return undefined
+  for (const g of listing) {
+    for (const m of g.members ?? []) {
+      if (m === account) return account
+      if (typeof m !== 'string' && m.number === account) return sourceKey(m.uuid, m.number)
+    }
+  }
+  return undefined
 }
 
 export function createMembership(o: MembershipOptions): Membership {
   const groups = new Map<string, GroupMembers>()
   for (const groupId of o.groupIds) groups.set(groupId, { ...memberKeys(o.initial.find((g) => g.id === groupId)), listedAt: o.now(), refreshing: false, held: [] })
   let disposed = false
+  let self = selfIn(o.initial, o.account)
   const pendingTimers = new Set<ReturnType<typeof setTimeout>>()
 
   const isMember = (g: GroupMembers, s: MessageSource): boolean =>
@@ -77,6 +103,7 @@ export function createMembership(o: MembershipOptions): Membership {
       const entry = listing.find((x) => x.id === groupId)
       if (entry === undefined) continue
       const keys = memberKeys(entry)
+      g.keys = keys.keys
       g.numbers = keys.numbers
       g.uuids = keys.uuids
       g.listedAt = now
@@ -119,7 +146,10 @@ export function createMembership(o: MembershipOptions): Membership {
   timer.unref()
 
   return {
+    members: (groupId) => groups.get(groupId)?.keys ?? [],
+    self: () => self,
     admit(groupId, source, handle) {
+      if (source.origin === 'sync' && self === undefined && (source.sourceUuid ?? source.sourceNumber) !== undefined) self = sourceKey(source.sourceUuid, source.sourceNumber)
       const g = groups.get(groupId)
       if (g === undefined) return handle()
       if (isMember(g, source)) return handle()
