@@ -43,6 +43,8 @@ describe('the sidecar as a durable replica', () => {
     expect(sentEnvelopes(toy, before).map((s) => s.envelope.messageId)).toEqual([probe.messageId])
   })
 
+  const outcome = async (s: { url: string }, o: string) => metricValue(s.url, `e2e_col_replica_sync_total{outcome="${o}"}`)
+
   it("catches Bob up through a sync-request answered once by a running sidecar, the other answer suppressed", async () => {
     // Which of Alice's and Carol's sidecars answers is the group's answer rule (a hash of the
     // request): the first-ranked one answers, the other waits a fallback bound and sees it.
@@ -73,7 +75,6 @@ describe('the sidecar as a durable replica', () => {
     await bob.connect(b.url)
     await bob.until(() => bob.text === alice.text)
     expect(bob.text).toContain('alice-0;')
-    const outcome = async (s: { url: string }, o: string) => metricValue(s.url, `e2e_col_replica_sync_total{outcome="${o}"}`)
     await poll(async () => (await outcome(a, 'suppressed')) + (await outcome(c, 'suppressed')) >= 1, 'the suppressed answer')
 
     const sent = sentEnvelopes(toy, before)
