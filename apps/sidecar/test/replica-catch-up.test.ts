@@ -15,6 +15,8 @@ function items(doc: Y.Doc): number {
   return [...Y.decodeStateVector(Y.encodeStateVector(doc)).values()].reduce((n, c) => n + c, 0)
 }
 
+const outcome = async (s: { url: string }, o: string) => metricValue(s.url, `e2e_col_replica_sync_total{outcome="${o}"}`)
+
 describe('the sidecar as a durable replica', () => {
   it("opens Bob's page with everything Alice wrote while it was closed, at once and with no Signal traffic", async () => {
     const toy = await startToy()
@@ -42,8 +44,6 @@ describe('the sidecar as a durable replica', () => {
     await bob.until(() => bob.acked.has(probe.messageId))
     expect(sentEnvelopes(toy, before).map((s) => s.envelope.messageId)).toEqual([probe.messageId])
   })
-
-  const outcome = async (s: { url: string }, o: string) => metricValue(s.url, `e2e_col_replica_sync_total{outcome="${o}"}`)
 
   it("catches Bob up through a sync-request answered once by a running sidecar, the other answer suppressed", async () => {
     // Which of Alice's and Carol's sidecars answers is the group's answer rule (a hash of the
