@@ -56,3 +56,4 @@ export {
   type EvictionReason,
 } from './reassembler.ts'
 export { createDedupWindow, type DedupWindow, type DedupWindowOptions } from './dedup.ts'
+export { encodeHealth, decodeHealth, HEALTH_FIELDS, type Health } from './health.ts'
