@@ -98,6 +98,7 @@ const Env = z
     E2E_COL_SYNC_ON_START: flagOn,
     E2E_COL_SYNC_DELAY_MIN_MS: int(0, 60_000, 20),
     E2E_COL_SYNC_DELAY_MAX_MS: int(0, 60_000, 300),
+    E2E_COL_HEALTH_INTERVAL_MS: int(1000, 86_400_000, 300_000),
     E2E_COL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, ctx) => {
@@ -144,7 +145,8 @@ export interface SidecarConfig {
   readonly dedup: { readonly maxEntries: number; readonly ttlMs: number }
   /** How often the mapped groups' members are listed again (removed members refused after it). */
   readonly membersRefreshMs: number
-  readonly replica: { readonly dataDir: string; readonly sentIdsTtlMs: number; readonly syncOnStart: boolean; readonly syncDelayMs: { readonly min: number; readonly max: number } }
+  /** `healthIntervalMs`: a changing replica announces its state vector at most this often (§8.4). */
+  readonly replica: { readonly dataDir: string; readonly sentIdsTtlMs: number; readonly syncOnStart: boolean; readonly syncDelayMs: { readonly min: number; readonly max: number }; readonly healthIntervalMs: number }
   readonly shutdownFlushMs: number
   readonly logLevel: ParsedEnv['E2E_COL_LOG_LEVEL']
 }
@@ -228,7 +230,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: { c
     reassembly: { maxPartialMessages: e.E2E_COL_REASSEMBLY_MAX_MESSAGES, maxPartialBytes: e.E2E_COL_REASSEMBLY_MAX_BYTES ?? reassemblyBudget(e.E2E_COL_MAX_FRAME_BYTES), ttlMs: e.E2E_COL_REASSEMBLY_TTL_MS },
     dedup: { maxEntries: e.E2E_COL_DEDUP_MAX_ENTRIES, ttlMs: e.E2E_COL_DEDUP_TTL_MS },
     membersRefreshMs: e.E2E_COL_MEMBERS_REFRESH_MS,
-    replica: { dataDir: e.E2E_COL_DATA_DIR ?? defaultDataDir(env), sentIdsTtlMs: e.E2E_COL_SENT_IDS_TTL_MS, syncOnStart: e.E2E_COL_SYNC_ON_START, syncDelayMs: { min: e.E2E_COL_SYNC_DELAY_MIN_MS, max: e.E2E_COL_SYNC_DELAY_MAX_MS } },
+    replica: { dataDir: e.E2E_COL_DATA_DIR ?? defaultDataDir(env), sentIdsTtlMs: e.E2E_COL_SENT_IDS_TTL_MS, syncOnStart: e.E2E_COL_SYNC_ON_START, syncDelayMs: { min: e.E2E_COL_SYNC_DELAY_MIN_MS, max: e.E2E_COL_SYNC_DELAY_MAX_MS }, healthIntervalMs: e.E2E_COL_HEALTH_INTERVAL_MS },
     shutdownFlushMs: e.E2E_COL_SHUTDOWN_FLUSH_MS,
     logLevel: e.E2E_COL_LOG_LEVEL,
   })

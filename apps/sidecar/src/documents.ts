@@ -5,7 +5,7 @@
  * forwarded, queued or delivered.
  * @see docs/sidecar.md §4.3–§4.7, §8
  */
-import { CLOSE_CODES, encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
+import { CLOSE_CODES, decodeHealth, encodeEnvelope, encodeHealth, type Envelope, type Kind } from '@e2e-col/protocol'
 import type { Session } from './browser/session.ts'
 import type { Clock } from './clock.ts'
 import type { SidecarConfig } from './config.ts'
@@ -16,6 +16,7 @@ import { createGapRepair, type GapRepair } from './replica/gap-repair.ts'
 import { fallbackMs } from './replica/answer-rule.ts'
 import { createGroupSync, type GroupSync } from './replica/group-sync.ts'
 import type { DocReplica } from './replica/replica.ts'
+import { decodeExactStateVector } from './replica/strict-yjs.ts'
 import type { ReplicaStore } from './replica/store.ts'
 import { createInFlight, type InFlight } from './send/in-flight.ts'
 import { deflateFrame } from './send/deflate-frame.ts'
@@ -78,8 +79,21 @@ export interface Documents {
 /** Kinds whose payload is a Yjs update and so feeds the replica. */
 const DOC_KINDS: ReadonlySet<Kind> = new Set<Kind>(['update', 'sync-response', 'snapshot'])
 const NO_OWNER: SendOwner = { ack: () => {}, reject: () => {} }
+// Repair asks at least this often while behind, and gives up a clock nobody delivers after the TTL.
+const REPAIR_MAX_INTERVAL_MS = 60_000
+const REPAIR_TARGET_TTL_MS = 600_000
 // Sent ids are pruned by age at most this often.
 const PRUNE_EVERY_MS = 3_600_000
+
+/** The state vector a health payload carries, if it is well formed and carries one. */
+function peerStateVector(payload: Uint8Array): Map<number, number> | undefined {
+  try {
+    const sv = decodeHealth(payload).stateVector
+    return sv === undefined ? undefined : decodeExactStateVector(sv)
+  } catch {
+    return undefined // a page's liveness probe, or a field this version does not know
+  }
+}
 
 export function createDocuments(o: DocumentsOptions): Documents {
   const { config, clock, store, storing, metrics, logger } = o
@@ -160,12 +174,18 @@ export function createDocuments(o: DocumentsOptions): Documents {
         rank: (requestId, asker) => o.answerRank(groupId, requestId, asker),
         fallbackMs: (answerBytes) => fallbackMs(answerBytes, fallback),
       }),
-      // Ask the group again while the replica has a gap, and once after changes went quiet.
+      // Ask the group again while the replica is behind (a gap, or a member's state vector ahead),
+      // with backoff; once after changes went quiet; and announce the state vector now and then.
       gapRepair: createGapRepair({
         doc: replica.doc,
         ask,
+        announce: () => toGroup(doc, 'health', encodeHealth({ stateVector: replica.stateVector() })),
         intervalMs: Math.max(1000, 4 * config.replica.syncDelayMs.max),
+        maxIntervalMs: REPAIR_MAX_INTERVAL_MS,
         quietMs: Math.max(2000, 20 * config.replica.syncDelayMs.max),
+        announceMs: config.replica.healthIntervalMs,
+        targetTtlMs: REPAIR_TARGET_TTL_MS,
+        now: clock.now,
         random: clock.rng,
       }),
     }
@@ -190,6 +210,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
   function toGroup(doc: DocumentState, kind: Kind, payload: Uint8Array): void {
     if (o.stopped()) return
     const env = ownEnvelope(doc.docId, kind, payload)
+    metrics.replicaMessages.inc({ kind })
     o.markSent(doc.docId, env.senderId, env.messageId)
     if (!doc.queue.enqueue({ frame: encodeEnvelope(env), messageId: env.messageId, owner: NO_OWNER })) logger.warn({ kind }, 'send queue full; dropped a sync message of the replica')
   }
@@ -199,8 +220,15 @@ export function createDocuments(o: DocumentsOptions): Documents {
     if (doc === undefined) return
     if (env.kind === 'sync-request') {
       // The replica answers for this machine; its browsers hold nothing it lacks.
-      if (!doc.groupSync.onRequest(env.payload, source, `${env.senderId}/${env.messageId}`)) metrics.receivedDropped.inc({ reason: 'invalid-payload' })
+      if (!doc.groupSync.onRequest(env.payload, source, `${env.senderId}/${env.messageId}`)) return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
+      const sv = decodeExactStateVector(env.payload)
+      if (sv !== undefined) doc.gapRepair.onPeerState(sv)
       return
+    }
+    if (env.kind === 'health') {
+      // A member's state vector, when it sent one: the replica asks until it holds all of it.
+      const sv = peerStateVector(env.payload)
+      if (sv !== undefined) doc.gapRepair.onPeerState(sv)
     }
     if (DOC_KINDS.has(env.kind)) {
       // Durable before it is considered applied and before any browser sees it.
