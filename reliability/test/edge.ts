@@ -4,7 +4,7 @@
  */
 import { decodeEnvelope, encodeEnvelope, type Envelope } from '@e2e-col/protocol'
 import { loadConfig, startSidecar, type RunningSidecar } from '@e2e-col/sidecar'
-import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
+import { createToySignal, type ToySignal, type ToySignalOptions } from '@e2e-col/toy-signal'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -20,8 +20,8 @@ export const C = '+15550100003'
 /** An account of the toy that is not in the group at first. */
 export const D = '+15550100004'
 
-export async function toyWithThree(): Promise<ToySignal> {
-  const toy = await createToySignal({ accounts: [A, B, C, D], groups: [{ name: 'doc', members: [A, B, C] }], faults: true, keepAliveMs: 1000 })
+export async function toyWithThree(options: Partial<ToySignalOptions> = {}): Promise<ToySignal> {
+  const toy = await createToySignal({ accounts: [A, B, C, D], groups: [{ name: 'doc', members: [A, B, C] }], faults: true, keepAliveMs: 1000, ...options })
   onTestFinished(() => toy.close())
   return toy
 }
