@@ -10,7 +10,7 @@
  * replica), so a member that received nothing still learns it is behind (docs/contract.md §8.4).
  * An unknown tag is skipped; a tag seen twice keeps its first value. An empty payload (a bare
  * liveness probe) has no fields.
- * @see docs/contract.md §3.3
+ * @see docs/protocol.md §3.3
  */
 import { ByteReader, varUintLength, writeVarUint } from './byte-reader.ts'
 

@@ -8,7 +8,7 @@
  * member is refused within that time). A body from a source not in the list is held (bounded, in
  * order) while the group is listed again, at most every `minRefreshGapMs`: a member added a moment
  * ago is read, anyone else dropped and counted (`non-member`).
- * @see docs/contract.md §4.6
+ * @see docs/sidecar.md §4.6
  */
 import type { GroupListing } from '@e2e-col/signal-cli'
 

@@ -6,7 +6,7 @@
  * A fallback bound scales with the answer's size: the time its bodies take to go out at the
  * group's pace, twice over, plus a base for the round trip. So one request costs the group one
  * answer, and more only when the members before it are absent or slow.
- * @see docs/contract.md §8.4
+ * @see docs/sidecar.md §8.4
  */
 import { createHash } from 'node:crypto'
 

@@ -3,7 +3,7 @@
  * own decoders stop at the end of what they need and ignore anything after it, so a small update
  * padded with megabytes (deflated, a few kilobytes on the wire) would otherwise be stored and fanned
  * out to every page whole.
- * @see docs/contract.md §8.2
+ * @see docs/sidecar.md §8.2
  */
 import * as Y from 'yjs'
 
