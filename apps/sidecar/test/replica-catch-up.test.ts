@@ -54,8 +54,9 @@ describe('the sidecar as a durable replica', () => {
     const docId = randomUUID()
     const [bDir, cDir] = [tempDataDir(), tempDataDir()]
     const [a, c] = await Promise.all([
-      sidecar(baseEnv(toy, A, docId, { E2E_COL_SYNC_DELAY_MIN_MS: '10', E2E_COL_SYNC_DELAY_MAX_MS: '40' })),
-      sidecar(baseEnv(toy, C, docId, { E2E_COL_DATA_DIR: cDir, E2E_COL_SYNC_DELAY_MIN_MS: '10', E2E_COL_SYNC_DELAY_MAX_MS: '40' })),
+      // Their quiet-period requests (20 × 600 ms after Alice's last edit) come after the test's end.
+      sidecar(baseEnv(toy, A, docId, { E2E_COL_SYNC_DELAY_MIN_MS: '10', E2E_COL_SYNC_DELAY_MAX_MS: '600' })),
+      sidecar(baseEnv(toy, C, docId, { E2E_COL_DATA_DIR: cDir, E2E_COL_SYNC_DELAY_MIN_MS: '10', E2E_COL_SYNC_DELAY_MAX_MS: '600' })),
     ])
     const bobFirst = await startSidecar(loadConfig(baseEnv(toy, B, docId, { E2E_COL_DATA_DIR: bDir })))
     await bobFirst.close()
