@@ -52,6 +52,8 @@ export interface Membership {
 }
 
 interface GroupMembers {
+  /** False while the daemon listed no `members` at all: nothing to check against, so nothing is refused. */
+  listed: boolean
   keys: string[]
   numbers: Set<string>
   uuids: Set<string>
@@ -90,19 +92,23 @@ function selfIn(listing: GroupListing, account: string | undefined): string | un
 
 export function createMembership(o: MembershipOptions): Membership {
   const groups = new Map<string, GroupMembers>()
-  for (const groupId of o.groupIds) groups.set(groupId, { ...memberKeys(o.initial.find((g) => g.id === groupId)), listedAt: o.now(), refreshing: false, held: [] })
+  for (const groupId of o.groupIds) {
+    const entry = o.initial.find((g) => g.id === groupId)
+    groups.set(groupId, { listed: entry?.members !== undefined, ...memberKeys(entry), listedAt: o.now(), refreshing: false, held: [] })
+  }
   let disposed = false
   let self = selfIn(o.initial, o.account)
   const pendingTimers = new Set<ReturnType<typeof setTimeout>>()
 
   const isMember = (g: GroupMembers, s: MessageSource): boolean =>
-    s.origin === 'sync' || (s.sourceUuid !== undefined && g.uuids.has(s.sourceUuid)) || (s.sourceNumber !== undefined && g.numbers.has(s.sourceNumber))
+    !g.listed || s.origin === 'sync' || (s.sourceUuid !== undefined && g.uuids.has(s.sourceUuid)) || (s.sourceNumber !== undefined && g.numbers.has(s.sourceNumber))
 
   function update(listing: GroupListing, now: number): void {
     for (const [groupId, g] of groups) {
       const entry = listing.find((x) => x.id === groupId)
       if (entry === undefined) continue
       const keys = memberKeys(entry)
+      g.listed = entry.members !== undefined
       g.keys = keys.keys
       g.numbers = keys.numbers
       g.uuids = keys.uuids
