@@ -4,6 +4,7 @@
  * times depend on the machine; `npm run bench` reports them.
  */
 import { describe, expect, test } from 'vitest'
+import { benchBigPayloads } from './big-payloads.ts'
 import { benchCostCurves } from './cost-curves.ts'
 import { benchMemoryScale } from './memory-scale.ts'
 import { benchSingleEdit } from './single-edit.ts'
@@ -61,5 +62,16 @@ describe.skipIf(missing.length > 0)('bench, quick mode, convergence only', () =>
     const sends = r.sizes.map((p) => p.sends)
     expect(sends[0]).toBe(1)
     expect(sends[3]).toBeGreaterThan(sends[2] ?? Infinity)
+  })
+
+  test('big payloads: a newcomer gets the paper document through one attachment, and nothing Signal\'s pace refuses', async () => {
+    const r = await benchBigPayloads({ quick: true })
+    expect(r.join.attachment.attachmentSends).toBe(1)
+    expect(r.join.text.attachmentSends).toBe(0)
+    expect(r.join.attachment.sends).toBeLessThan(r.join.text.sends / 10)
+    expect(r.paste.attachment.attachmentSends).toBe(1)
+    expect(r.paste.attachment.sends).toBeLessThan(r.paste.text.sends)
+    expect(r.join.attachment.refused).toEqual({ messages: 0, attachments: 0 })
+    expect(r.paste.attachment.refused).toEqual({ messages: 0, attachments: 0 })
   })
 })

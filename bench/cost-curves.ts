@@ -7,7 +7,7 @@
  */
 import { PACING_DEFAULT, PACING_OFF, connectPair, startBenchStack, untilDoc, untilSaved, type BenchPair, type BenchStack } from './stack.ts'
 import { fit, range, stat, type Fit, type Stat } from './stats.ts'
-import { ConvergenceError, REPLAY_TRACE } from './trace-replay.ts'
+import { ConvergenceError, REPLAY_TRACE, TEXT_PATH } from './trace-replay.ts'
 import { loadTrace } from './traces.ts'
 
 let prose: string | undefined
@@ -66,7 +66,9 @@ const pacedSeconds = (sends: number): number => Math.max(0, sends - PACING_DEFAU
 
 export async function benchCostCurves({ quick }: { quick: boolean }): Promise<CostCurvesResult> {
   const runs = quick ? 1 : 3
-  const stack = await startBenchStack({ pacing: PACING_OFF, documents: Math.max(...DOCUMENT_COUNTS) })
+  // The text path (no attachments), so the sends show how chunking grows; section 7 measures the
+  // attachment path, which carries any of these payloads in one send.
+  const stack = await startBenchStack({ pacing: PACING_OFF, documents: Math.max(...DOCUMENT_COUNTS), env: TEXT_PATH })
   try {
     const pairs: BenchPair[] = []
     for (const docId of stack.docIds) pairs.push(await connectPair(stack, docId))

@@ -1,5 +1,6 @@
-/** The six e2e-col sections of issue 7, run in order, each printed and written to bench/results/. */
+/** The e2e-col sections, run in order, each printed and written to bench/results/. */
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { benchBigPayloads, printBigPayloads } from './big-payloads.ts'
 import { benchCostCurves, printCostCurves } from './cost-curves.ts'
 import { benchMemoryScale, printMemoryScale } from './memory-scale.ts'
 import { benchSingleEdit, printSingleEdit } from './single-edit.ts'
@@ -15,6 +16,7 @@ export interface SectionsResult {
   readonly wireEfficiency: ReturnType<typeof benchWireEfficiency>
   readonly memoryScale: Awaited<ReturnType<typeof benchMemoryScale>>
   readonly costCurves: Awaited<ReturnType<typeof benchCostCurves>>
+  readonly bigPayloads: Awaited<ReturnType<typeof benchBigPayloads>>
 }
 
 function write(name: string, quick: boolean, data: unknown): void {
@@ -57,6 +59,9 @@ export async function runSections({ quick, print = true, save = true }: { quick:
   const costCurves = await benchCostCurves({ quick })
   log(() => printCostCurves(costCurves))
   keep('cost-curves', costCurves)
+  const bigPayloads = await benchBigPayloads({ quick })
+  log(() => printBigPayloads(bigPayloads))
+  keep('big-payloads', bigPayloads)
   log(() => console.log('\nmachine at the end:', machine()))
-  return { traceReplay, typingSpeed, singleEdit, wireEfficiency, memoryScale, costCurves }
+  return { traceReplay, typingSpeed, singleEdit, wireEfficiency, memoryScale, costCurves, bigPayloads }
 }

@@ -4,7 +4,7 @@ import type { SendRecord } from '@e2e-col/toy-signal'
 
 /** What sidecar A's bodies carried: edits, or the replica's own sync traffic (timing-dependent). */
 export interface SendsByPurpose {
-  /** Distinct bodies carrying at least one `update` or `snapshot` (whole or a chunk of it). */
+  /** Distinct bodies carrying at least one `update` or `snapshot` (whole, a chunk of it, or as an attachment). */
   readonly edits: number
   /** UTF-8 bytes of those bodies. */
   readonly editBytes: number
@@ -24,13 +24,16 @@ export interface SendCounts {
   readonly byA: number
   readonly bytesA: number
   readonly byAPurpose: SendsByPurpose
+  /** Requests Signal's pace refused so far (or would have, when the toy only counts). */
+  readonly refused: { readonly messages: number; readonly attachments: number }
 }
 
 type Purpose = 'edits' | 'sync' | 'other'
 const RANK: Record<Purpose, number> = { other: 0, sync: 1, edits: 2 }
 
 function purposeOf(kind: Envelope['kind']): Purpose {
-  if (kind === 'update' || kind === 'snapshot') return 'edits'
+  // An attachment reference carries a whole large frame: on the replay, a burst of edits.
+  if (kind === 'update' || kind === 'snapshot' || kind === 'attachment') return 'edits'
   if (kind === 'sync-request' || kind === 'sync-response') return 'sync'
   return 'other'
 }
@@ -75,7 +78,7 @@ export function classifyBodies(messages: readonly string[]): SendsByPurpose {
   return { edits: count('edits'), editBytes, sync: count('sync'), other: count('other'), resent }
 }
 
-export function countSends(sends: readonly SendRecord[], accountA: string): SendCounts {
+export function countSends(sends: readonly SendRecord[], accountA: string, refused: { messages: number; attachments: number } = { messages: 0, attachments: 0 }): SendCounts {
   let bytes = 0
   let bytesA = 0
   const messagesA: string[] = []
@@ -86,5 +89,5 @@ export function countSends(sends: readonly SendRecord[], accountA: string): Send
     messagesA.push(s.message)
     bytesA += length
   }
-  return { count: sends.length, bytes, byA: messagesA.length, bytesA, byAPurpose: classifyBodies(messagesA) }
+  return { count: sends.length, bytes, byA: messagesA.length, bytesA, byAPurpose: classifyBodies(messagesA), refused }
 }

@@ -26,6 +26,21 @@ export const PACING_DEFAULT: Pacing = { sendsPerSecond: 1, burst: 5 }
 export const PACING_OFF: Pacing = { sendsPerSecond: 1000, burst: 10_000 }
 
 export const ACCOUNTS = { a: '+15555550101', b: '+15555550102' } as const
+
+/**
+ * How the toy applies Signal's pace (60 messages per sender and destination refilled one per
+ * second, 50 uploads one per 1.2 s): enforced for runs at the default pacing, counted only (what
+ * Signal would have refused) for runs with pacing off, which measure the machine. Set
+ * E2E_COL_BENCH_SIGNAL_PACE to `enforce`, `count` or `off` to force one mode for every run.
+ */
+export function signalPaceFor(pacing: Pacing, env: Readonly<Record<string, string | undefined>> = process.env): boolean | 'count' {
+  const forced = env['E2E_COL_BENCH_SIGNAL_PACE']
+  if (forced === 'enforce') return true
+  if (forced === 'count') return 'count'
+  if (forced === 'off') return false
+  if (forced !== undefined && forced !== '') throw new Error(`E2E_COL_BENCH_SIGNAL_PACE must be enforce, count or off, not ${JSON.stringify(forced)}`)
+  return pacing.sendsPerSecond <= PACING_DEFAULT.sendsPerSecond ? true : 'count'
+}
 export type Side = keyof typeof ACCOUNTS
 
 export interface BenchStackOptions {
@@ -124,7 +139,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     for (let c = cleanups.pop(); c !== undefined; c = cleanups.pop()) await c()
   }
   try {
-    const toy = await createToySignal({ accounts: [ACCOUNTS.a, ACCOUNTS.b], groups })
+    const toy = await createToySignal({ accounts: [ACCOUNTS.a, ACCOUNTS.b], groups, signalPace: signalPaceFor(options.pacing) })
     cleanups.push(() => toy.close())
     const env = (side: Side): Record<string, string> => sidecarEnv(side, { toyUrl: toy.url, docIds, groups, dataDir, options })
     const urls: Partial<Record<Side, string>> = {}
@@ -159,7 +174,7 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
         clients.push(client.connection)
         return client
       },
-      signalSends: () => countSends(toy.sends(), ACCOUNTS.a),
+      signalSends: () => countSends(toy.sends(), ACCOUNTS.a, toy.refused()),
       close: closeAll,
     }
   } catch (error) {

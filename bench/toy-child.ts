@@ -19,7 +19,7 @@ serveBenchRequests<Request>(async (request, reply) => {
       reply({ type: 'started', url: toy.url })
       break
     case 'sends':
-      reply({ type: 'sends', ...countSends(toy?.sends() ?? [], accountA) })
+      reply({ type: 'sends', ...countSends(toy?.sends() ?? [], accountA, toy?.refused() ?? { messages: 0, attachments: 0 }) })
       break
     case 'stop':
       await toy?.close()

@@ -18,6 +18,8 @@ import { applyPatches, loadTrace, type SequentialTrace } from './traces.ts'
 import { startYws, type YwsServer } from './y-websocket-baseline.ts'
 
 export const REPLAY_TRACE = 'seq-ascii_automerge-paper'
+/** Sidecar settings of the replays: attachments off, so every large envelope goes as text (section 7 compares the two). */
+export const TEXT_PATH: Readonly<Record<string, string>> = { E2E_COL_CAPABILITIES: 'deflate' }
 /** Keystrokes applied between two turns of the event loop, so the pipe works while typing goes on. */
 const YIELD_EVERY = 1000
 
@@ -102,6 +104,13 @@ export interface E2eRun {
   /** Sidecar A's sends split by what they carried (sync traffic and resends depend on timing). */
   readonly sendsAByPurpose: SendsByPurpose
   readonly clientFrames: number
+  /**
+   * Sidecar A's sends when B converged. The rest went out after: B can converge early through the
+   * replica's sync answer while A's queue still paces out the edits it holds.
+   */
+  readonly sendsAAtConvergence: number
+  /** Messages Signal's pace refused during the run (enforced at the default pacing) or would have (counted with pacing off). */
+  readonly refusedBySignal: number
 }
 
 /** Where the toy and the sidecars run: each in its own child process, or all in this one. */
@@ -118,7 +127,8 @@ export async function replayE2e(
   options: { pacing?: Pacing; bodyMaxBytes?: number; capture?: E2eCapture; topology?: Topology; env?: Readonly<Record<string, string>> } = {},
 ): Promise<E2eRun> {
   collectGarbage()
-  const stack = await startStack(options.topology ?? 'processes', options.pacing ?? PACING_OFF, options.bodyMaxBytes ?? 2000, options.env ?? {})
+  // Sections 1 and 4 measure the text path (bodies, batches, chunks); section 7 the attachment path.
+  const stack = await startStack(options.topology ?? 'processes', options.pacing ?? PACING_OFF, options.bodyMaxBytes ?? 2000, { ...TEXT_PATH, ...options.env })
   try {
     const { a, docA, docB } = await connectPair(stack, stack.docIds[0] ?? '')
     const before = await stack.signalSends()
@@ -133,6 +143,7 @@ export async function replayE2e(
     }
     const framesBefore = a.wire.sentMessages
     const ms = await timeReplay('e2e-col', docA, docB, replay)
+    const atConvergence = await stack.signalSends()
     await untilSaved(a.connection)
     a.wire.onSent = undefined
     const after = await stack.signalSends()
@@ -150,6 +161,8 @@ export async function replayE2e(
         resent: after.byAPurpose.resent - before.byAPurpose.resent,
       },
       clientFrames: a.wire.sentMessages - framesBefore,
+      refusedBySignal: after.refused.messages - before.refused.messages,
+      sendsAAtConvergence: atConvergence.byA - before.byA,
     }
   } finally {
     await stack.close()
@@ -324,11 +337,11 @@ export function printTraceReplay(r: TraceReplayResult): void {
   console.log(`| e2e-col, child processes, compression off | ${u.ms.toFixed(0)} (1 run) | ${u.signalSends} (A: ${u.sendsA}) | ${u.signalBytes.toLocaleString('en')} | – |`)
   if (r.paced !== null) {
     const p = r.paced
-    console.log(`| e2e-col, child processes, default pacing (${PACING_DEFAULT.sendsPerSecond}/s, burst ${PACING_DEFAULT.burst}) | ${p.ms.toFixed(0)} (1 run; ≈ ${(pacedSeconds(p.sendsA) * 1000).toFixed(0)} computed from its sends) | ${p.signalSends} (A: ${p.sendsA}) | ${p.signalBytes.toLocaleString('en')} | – |`)
+    console.log(`| e2e-col, child processes, default pacing (${PACING_DEFAULT.sendsPerSecond}/s, burst ${PACING_DEFAULT.burst}), Signal's pace enforced | ${p.ms.toFixed(0)} (1 run; ≈ ${(pacedSeconds(p.sendsA) * 1000).toFixed(0)} computed from its sends) | ${p.signalSends} (A: ${p.sendsA}, ${p.sendsAAtConvergence} of them before B converged; refused by Signal: ${p.refusedBySignal}) | ${p.signalBytes.toLocaleString('en')} | – |`)
   }
   if (e2e !== undefined) {
     const p = e2e.sendsAByPurpose
-    console.log(`\nsidecar A's sends in the first counted run: ${p.edits} carrying edits, ${p.sync} carrying only the replica's sync traffic, ${p.other} other, ${p.resent} resent after an ambiguous send`)
+    console.log(`\nsidecar A's sends in the first counted run: ${p.edits} carrying edits, ${p.sync} carrying only the replica's sync traffic, ${p.other} other, ${p.resent} resent after an ambiguous send; at pacing off Signal would have refused ${e2e.refusedBySignal} of the sends (toy counting its pace)`)
   }
   console.log(`\nwith the default pacing (${PACING_DEFAULT.sendsPerSecond}/s, burst ${PACING_DEFAULT.burst}), computed from the counts: sidecar A's ${paced(r.sendsAMedian)} (median, compression on); compression off, ${paced(u.sendsA)}${r.longBodies === null ? '' : `; long bodies, ${paced(r.longBodies.run.sendsA)}`}`)
   console.log('targets:', r.targets)

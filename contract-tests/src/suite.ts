@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, it, onTestFinished } from 'vitest'
 import { registerAccountRoutingCases } from './cases/account-routing.ts'
+import { registerAttachmentCases } from './cases/attachments.ts'
 import { registerBatchingCases } from './cases/batching.ts'
 import { registerContactCases } from './cases/contacts.ts'
 import { registerDeliveryCases } from './cases/delivery.ts'
@@ -83,5 +84,6 @@ export function describeSignalDaemonContract(targetName: string, spec: TargetSpe
     registerDeliveryCases(defineCase)
     registerFaultCases(defineCase)
     registerOfflineCases(defineCase)
+    registerAttachmentCases(defineCase)
   })
 }

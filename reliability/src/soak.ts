@@ -36,6 +36,12 @@ export interface SoakOptions {
   stallMs?: number
   /** Overrides of the fault rates (e.g. to isolate one fault). */
   rates?: Partial<FaultRates>
+  /**
+   * How the toy applies Signal's pace (60 messages per sender and destination, refilled one per
+   * second): `enforce` (default; past it, sends get RATE_LIMIT_FAILURE or -5), `count` (only
+   * counted) or `off`. The soak's command line reads E2E_COL_SOAK_SIGNAL_PACE.
+   */
+  signalPace?: 'enforce' | 'count' | 'off'
   /** Skip the mid-run sidecar restart / page reload. */
   noRestart?: boolean
   noReload?: boolean
@@ -62,6 +68,8 @@ export interface SoakResult {
   refusedStarts: number
   /** Envelope kinds in the bodies the toy accepted (batches unpacked). */
   sentKinds: Record<string, number>
+  /** Messages Signal's pace refused (or would have, when only counted). */
+  signalRefused: number
 }
 
 /**
@@ -106,6 +114,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       faults: true,
       keepAliveMs: 1000,
       maxQueuedPerAccount: 100_000,
+      signalPace: o.signalPace === 'off' ? false : o.signalPace === 'count' ? 'count' : true,
     })
     const daemon = toy
     cleanups.push(() => daemon.close())
@@ -230,6 +239,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       textLength: (pages[0] as Page).text.length,
       refusedStarts: nodes.reduce((n, node) => n + node.refusedStarts, 0),
       sentKinds: sentKinds(daemon),
+      signalRefused: daemon.refused().messages,
     }
   } finally {
     for (const c of cleanups) await c()

@@ -46,7 +46,7 @@ export async function runChat(config: ChatConfig, deps: RunChatDeps): Promise<Ex
   const makeSignal = deps.makeSignal ?? ((account) => createChatSignal({ url: config.signalUrl, account }))
   let prepared
   try {
-    prepared = await prepareChat(config, { makeSignal, agentEnv: deps.agentEnv, health, log })
+    prepared = await prepareChat(config, { makeSignal, agentEnv: deps.agentEnv, health, log, graceMs: timing.graceMs })
   } catch (err) {
     log(`e2e-col chat: ${err instanceof Error ? err.message : String(err)}`)
     return exitCodeOf(err)

@@ -32,7 +32,8 @@ const Settings = z.object({
   signalUrl: signalCliUrl,
   account: signalCliAccount,
   sidecarUrl: z.url({ protocol: /^wss?$/ }).optional(),
-  maxReplyBytes: z.coerce.number().int().min(2000).max(1024 * 1024),
+  maxReplyBytes: z.coerce.number().int().min(2000).max(64 * 1024 * 1024),
+  deliveryTimeoutSeconds: PositiveInt(7 * 24 * 3600),
 })
 
 /** Everything `runChat` needs, validated. */
@@ -57,7 +58,10 @@ export interface ChatConfig {
   /** The local sidecar (`ws://127.0.0.1:7600`) that relays browser consoles, when set. */
   sidecarUrl: URL | undefined
   stateRoot: string
+  /** Output kept in memory and posted per turn; beyond it the whole output goes to a file. */
   maxReplyBytes: number
+  /** A reply that makes no progress this long is given up and reported failed. */
+  deliveryTimeoutMs: number
 }
 
 /** What the command line asks for. */
@@ -78,6 +82,7 @@ const OPTIONS = {
   resume: { type: 'string' },
   'turn-timeout': { type: 'string' },
   'max-reply-bytes': { type: 'string' },
+  'delivery-timeout': { type: 'string' },
   sidecar: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
@@ -120,7 +125,8 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     signalUrl: env['SIGNAL_CLI_URL'],
     sidecarUrl: values.sidecar ?? (env['E2E_COL_SIDECAR_URL'] === '' ? undefined : env['E2E_COL_SIDECAR_URL']),
     account: env['SIGNAL_CLI_ACCOUNT'] === '' ? undefined : env['SIGNAL_CLI_ACCOUNT'],
-    maxReplyBytes: values['max-reply-bytes'] ?? 16 * 1024,
+    maxReplyBytes: values['max-reply-bytes'] ?? 1024 * 1024,
+    deliveryTimeoutSeconds: values['delivery-timeout'] ?? 15 * 60,
   })
   if (!result.success) {
     const noOperator = result.error.issues.some((i) => i.path[0] === 'operators' && i.code === 'too_small')
@@ -151,6 +157,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
       account: s.account,
       stateRoot: stateDir(env),
       maxReplyBytes: s.maxReplyBytes,
+      deliveryTimeoutMs: s.deliveryTimeoutSeconds * 1000,
     }),
   }
 }

@@ -19,4 +19,4 @@ export function parseControl(text: string): ControlAction {
 
 /** The phrases as listed in the announcement and `--help`. */
 export const CONTROL_PHRASES_HELP =
-  'status (what is running), cancel (kill the running turn, keep chatting), stop or kill (kill the running turn, leave the group, end)'
+  'status (what is running), cancel (kill the running turn or stop the rest of its reply, keep chatting), stop or kill (kill the running turn, leave the group, end)'

@@ -25,7 +25,10 @@ Options:
   --retry-budget N          daemon reconnect attempts before giving up with exit 4 (default 10)
   --inbox-capacity N        queued prompts (default 32; or E2E_COL_CHAT_INBOX_CAPACITY)
   --turn-timeout SECONDS    kill a turn after this long (default: no cap)
-  --max-reply-bytes N       longest reply posted per turn (default 16384); the rest is noted as cut
+  --max-reply-bytes N       output kept in memory and posted per turn (default 1048576); beyond it the
+                            whole output is saved to a file in the state folder and the reply says where
+  --delivery-timeout SECONDS  a reply that cannot be posted for this long is reported failed and saved
+                            (default 900)
   --sidecar ws://HOST:PORT  attach to the local sidecar so browser consoles can follow and drive the
                             chat (or E2E_COL_SIDECAR_URL); prints the console's chat id
   --unsafe-remote-endpoint  allow a signal-cli daemon (or sidecar) that is not on loopback

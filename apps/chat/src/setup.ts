@@ -13,6 +13,7 @@ import type { DaemonHealth } from './loop/daemon-health.ts'
 import { maskPhone } from './loop/local-log.ts'
 import type { ChatSignal } from './signal/port.ts'
 import { loadChatState, saveChatState, type ChatState } from './state/chat-state.ts'
+import { sweepLeftoverTurns, type LeftoverTurn } from './state/leftover-turn.ts'
 import { lockSession, type SessionLock } from './state/session-lock.ts'
 
 /** A chat ready to loop. */
@@ -24,6 +25,8 @@ export interface PreparedChat {
   resumed: boolean
   /** Optional agent flags found by the resume probe. */
   agentFlags: readonly string[]
+  /** Turns that earlier processes left running, found (and killed) before this start. */
+  leftovers: readonly LeftoverTurn[]
 }
 
 async function resolveAccount(config: ChatConfig, signal: ChatSignal, health: DaemonHealth): Promise<string> {
@@ -46,7 +49,7 @@ async function resolveAccount(config: ChatConfig, signal: ChatSignal, health: Da
 /** Runs the startup checks and creates (or re-attaches) the group. */
 export async function prepareChat(
   config: ChatConfig,
-  deps: { makeSignal(account: string | undefined): ChatSignal; agentEnv: NodeJS.ProcessEnv; health: DaemonHealth; log(line: string): void },
+  deps: { makeSignal(account: string | undefined): ChatSignal; agentEnv: NodeJS.ProcessEnv; health: DaemonHealth; log(line: string): void; graceMs: number },
 ): Promise<PreparedChat> {
   if (!isLoopbackHost(config.signalUrl.hostname) && !config.unsafeRemoteEndpoint) {
     throw new ChatError('CHAT_REMOTE_ENDPOINT', `refusing non-loopback signal-cli endpoint ${config.signalUrl.host}: the daemon has no authentication; pass --unsafe-remote-endpoint if you really mean it`)
@@ -54,18 +57,33 @@ export async function prepareChat(
   if (config.sidecarUrl !== undefined && !isLoopbackHost(config.sidecarUrl.hostname) && !config.unsafeRemoteEndpoint) {
     throw new ChatError('CHAT_REMOTE_ENDPOINT', `refusing non-loopback sidecar ${config.sidecarUrl.host}: the loop's link to it is privileged; pass --unsafe-remote-endpoint if you really mean it`)
   }
+  const leftovers = await killLeftovers(config.stateRoot, deps)
   const probe = deps.makeSignal(undefined)
   const account = await resolveAccount(config, probe, deps.health).finally(() => probe.close())
   const signal = deps.makeSignal(account)
   try {
-    return await attach(config, deps, signal, account)
+    return { ...(await attach(config, deps, signal, account)), leftovers }
   } catch (err) {
     await signal.close()
     throw err
   }
 }
 
-async function attach(config: ChatConfig, deps: { agentEnv: NodeJS.ProcessEnv; health: DaemonHealth; log(line: string): void }, signal: ChatSignal, account: string): Promise<PreparedChat> {
+/** Before anything else runs: what an earlier process of ours left running is killed and reported. */
+async function killLeftovers(root: string, deps: { log(line: string): void; graceMs: number }): Promise<LeftoverTurn[]> {
+  const found = await sweepLeftoverTurns(root, { graceMs: deps.graceMs })
+  const said: Record<LeftoverTurn['result'], string> = {
+    killed: 'was still running and is killed now',
+    'still-running': 'is still running: it did not die on SIGKILL',
+    gone: 'had already ended',
+    'not-ours': 'is gone (its process group id now belongs to another program, left alone)',
+    unverifiable: 'cannot be checked on this system (no /proc); left alone',
+  }
+  for (const l of found) deps.log(`turn ${l.turn} of an earlier run (process group ${l.pgid}) ${said[l.result]}`)
+  return found
+}
+
+async function attach(config: ChatConfig, deps: { agentEnv: NodeJS.ProcessEnv; health: DaemonHealth; log(line: string): void }, signal: ChatSignal, account: string): Promise<Omit<PreparedChat, 'leftovers'>> {
   const { optionalFlags: agentFlags } = await probeResumeSupport({ agent: config.agent, program: config.agentProgram, commandTemplate: config.agentCommand, env: deps.agentEnv })
 
   if (config.resume !== undefined) {
@@ -97,7 +115,9 @@ async function attach(config: ChatConfig, deps: { agentEnv: NodeJS.ProcessEnv; h
     try {
       await signal.acceptGroup(groupId)
     } catch (err) {
-      throw new ChatError('CHAT_GROUP_SETUP', `could not accept the group's message request: ${(err as Error).message}`, { cause: err })
+      // Leave the group we just made, so the operator is not left with a request from a dead chat.
+      const left = await signal.quitGroup(groupId).then(() => 'left the new group', (e: unknown) => `could not leave the new group either (${(e as Error).message})`)
+      throw new ChatError('CHAT_GROUP_SETUP', `could not accept the group's message request: ${(err as Error).message}; ${left}`, { cause: err })
     }
     const state: ChatState = {
       version: 1,

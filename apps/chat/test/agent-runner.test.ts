@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -115,6 +115,35 @@ describe('turn runner', () => {
     expect(new TextEncoder().encode(r.stdout).length).toBeLessThanOrEqual(16 * 1024)
     expect(r.droppedStdoutBytes).toBeGreaterThan(100_000)
     expect(r.tail).toContain('line 10000 of 10000')
+  })
+
+  it('over the memory bound, writes the whole stdout to the spill file (0600) and counts every byte', async () => {
+    const spillPath = join(dir, 'spill.txt')
+    const seen: number[] = []
+    const r = await runTurn({ ...base, maxOutputBytes: 4096, spillPath, argv: fake('lines 3000'), onOutput: (n) => seen.push(n) })
+    const whole = Array.from({ length: 3000 }, (_, i) => `line ${i + 1} of 3000\n`).join('')
+    expect(r.spilledTo).toBe(spillPath)
+    expect(readFileSync(spillPath, 'utf8')).toBe(whole)
+    expect(statSync(spillPath).mode & 0o777).toBe(0o600)
+    expect(r.stdout).toBe(whole.slice(0, r.stdout.length))
+    expect(r.outputBytes).toBe(whole.length)
+    expect(seen.at(-1)).toBe(whole.length)
+  })
+
+  it('stops the spill file at its bound and counts what was kept nowhere', async () => {
+    const spillPath = join(dir, 'bounded-spill.txt')
+    const r = await runTurn({ ...base, maxOutputBytes: 4096, spillPath, spillMaxBytes: 10_000, argv: fake('lines 3000') })
+    const whole = Array.from({ length: 3000 }, (_, i) => `line ${i + 1} of 3000\n`).join('')
+    expect(readFileSync(spillPath, 'utf8')).toBe(whole.slice(0, 10_000))
+    expect(r.unkeptBytes).toBe(whole.length - 10_000)
+    expect(r.outcome).toBe('ok')
+  })
+
+  it('writes no spill file for output within the bound', async () => {
+    const spillPath = join(dir, 'no-spill.txt')
+    const r = await runTurn({ ...base, spillPath, argv: fake('lines 10') })
+    expect(r.spilledTo).toBeUndefined()
+    expect(existsSync(spillPath)).toBe(false)
   })
 
   it('cancel kills the turn and the grandchild it spawned', async () => {

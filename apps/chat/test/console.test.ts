@@ -1,24 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { ConsoleOutput, ConsolePort } from '../src/console/console-port.ts'
-import { createInputQueue } from '../src/console/input-queue.ts'
-import { chatArgv, configFor, createWorld, startChat, until, type World } from './harness.ts'
+import { chatArgv, configFor, createWorld, memoryConsole, startChat, until, type World } from './harness.ts'
 
 let world: World
 afterEach(async () => {
   await world?.close()
 })
-
-/** An in-memory console: what a sidecar connection would carry as chat-* envelopes. */
-function memoryConsole(): ConsolePort & { type(text: string, ref: string): void; out: ConsoleOutput[] } {
-  const queue = createInputQueue()
-  const out: ConsoleOutput[] = []
-  return {
-    out,
-    type: (text, ref) => queue.push({ text, ref }),
-    emit: (o) => void out.push(o),
-    inputs: (signal) => queue.read(signal),
-  }
-}
 
 describe('browser console', () => {
   it('a console prompt drives a turn through the same queue and gets chat-status receipts and a chat-reply', async () => {

@@ -29,9 +29,17 @@ describe('control phrases', () => {
     const chat = startChat(world, configFor(world, chatArgv('hang')))
     const { groupId, sessionId } = await chat.ready
     await chat.events.next('turn-started')
-    await world.say(groupId, '  STATUS ')
-    const status = await chat.events.next('posted', (e) => e.text.startsWith('status:'))
-    expect(status.text).toMatch(/^status: turn 1 running for \d+s/)
+    await until(() => world.agentRuns().length === 1)
+    // The agent has printed "hanging\n" (8 bytes) by now or very soon; status counts bytes as they
+    // arrive, long before the liveness heartbeat (60 s in these tests).
+    const statuses = () => chat.events.posted().filter((t) => t.startsWith('status:'))
+    for (let asked = 1; asked <= 20; asked++) {
+      await world.say(groupId, asked === 1 ? '  STATUS ' : 'status')
+      await until(() => statuses().length >= asked, 10_000, 'a status answer')
+      if (statuses().at(-1)?.includes('(8 bytes')) break
+    }
+    const status = { text: statuses().at(-1) ?? '' }
+    expect(status.text).toMatch(/^status: turn 1 running for \d+s \(8 bytes of output so far\)/)
     expect(status.text).toContain(`session ${sessionId}`)
     expect(status.text).toContain('allowed tools: view, grep, glob')
     expect(status.text).toContain('queue: 0/32')

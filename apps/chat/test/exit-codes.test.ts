@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../src/config.ts'
 import { EXIT_CODES } from '../src/exit-codes.ts'
 import { helpText } from '../src/help.ts'
-import { chatArgv, configFor, createWorld, startChat, until, type World } from './harness.ts'
+import { chatArgv, configFor, createWorld, LOOP, OPERATOR, startChat, until, type World } from './harness.ts'
 
 let world: World
 afterEach(async () => {
@@ -52,6 +52,23 @@ describe('exit codes', () => {
     expect(await chat.exit).toBe(EXIT_CODES.groupSetupFailed)
     expect(world.toy.sends()).toEqual([])
     expect(world.agentRuns()).toEqual([])
+    // The new group is left behind by the loop's account: the operator sees it left, not a live request.
+    const groups = (await world.rpc(OPERATOR, 'listGroups', {})) as Array<{ id: string; members: Array<{ number: string }> }>
+    expect(groups).toHaveLength(1)
+    expect(groups[0]?.members.map((m) => m.number)).toEqual([OPERATOR])
+    const ours = (await world.rpc(LOOP, 'listGroups', { groupId: groups[0]?.id })) as Array<{ isMember: boolean }>
+    expect(ours[0]?.isMember).toBe(false)
+    expect(chat.logs.join('\n')).toContain('left the new group')
+  })
+
+  it('1: the announcement cannot be posted within the delivery timeout; no turn runs', async () => {
+    world = await createWorld()
+    await world.failNextCalls('send', 1000, { code: -32603, message: 'Failed to send message: [429] Rate limit exceeded' })
+    const chat = startChat(world, configFor(world, chatArgv('echo never', ['--delivery-timeout', '1'])))
+    expect(await chat.exit).toBe(EXIT_CODES.setup)
+    expect(chat.logs.join('\n')).toContain('could not post the announcement for 1s (daemon error -32603 on send); nothing was run')
+    expect(world.agentRuns()).toEqual([])
+    expect(chat.events.events.some((e) => e.type === 'posted')).toBe(false)
   })
 
   it('3: the group cannot be created', async () => {

@@ -14,6 +14,25 @@ import type { ChatEvent } from '../src/loop/chat-loop.ts'
 import type { ExitCode } from '../src/exit-codes.ts'
 import type { ChatSignal } from '../src/signal/port.ts'
 import { createChatSignal } from '../src/signal/chat-signal.ts'
+import type { ConsoleOutput, ConsolePort } from '../src/console/console-port.ts'
+import { createInputQueue } from '../src/console/input-queue.ts'
+
+/** An in-memory console: what a sidecar connection would carry as chat-* envelopes. */
+export function memoryConsole(): ConsolePort & { type(text: string, ref: string): void; out: ConsoleOutput[] } {
+  const queue = createInputQueue()
+  const out: ConsoleOutput[] = []
+  return {
+    out,
+    type: (text, ref) => queue.push({ text, ref }),
+    emit: (o) => void out.push(o),
+    inputs: (signal) => queue.read(signal),
+  }
+}
+
+/** The body of a chunk without its `(n/m)` mark and, on the first, the lead line. */
+export function unmark(chunk: string): string {
+  return chunk.replace(/^\(1\/\d+\)\n\d+ more part\(s\) follow; send cancel to stop them\.\n/, '').replace(/^\(\d+\/\d+\)\n/, '')
+}
 
 export const LOOP = '+15550000001'
 export const OPERATOR = '+15550000002'
@@ -21,7 +40,7 @@ export const STRANGER = '+15550000003'
 export const FAKE_AGENT = fileURLToPath(new URL('./fixtures/fake-agent.mjs', import.meta.url))
 export const AGENT_SECRET = 'zz-known-env-secret-value-31337'
 
-export const FAST_TIMING = { backoffBaseMs: 20, backoffMaxMs: 100, membershipBaseMs: 30, membershipMaxMs: 120, graceMs: 300, livenessMs: 60_000 }
+export const FAST_TIMING = { backoffBaseMs: 20, backoffMaxMs: 100, membershipBaseMs: 30, membershipMaxMs: 120, graceMs: 300, livenessMs: 60_000, paceBurst: 3, paceMs: 5 }
 
 /** A waitable log of everything the loop reported. */
 export class EventLog {
@@ -61,6 +80,15 @@ export interface World {
   rpc(account: string, method: string, params: Record<string, unknown>): Promise<unknown>
   /** Posts `message` to the group as `account` and returns its timestamp. */
   say(groupId: string, message: string, account?: string): Promise<number>
+  /**
+   * Delivers a group message to the loop's stream as if `source` sent it from `sourceDevice`
+   * (`sync`: a copy of the loop's own number typed on another device). Resolves to its timestamp.
+   */
+  inject(groupId: string, message: string, from: { source: string; sourceDevice: number; sync?: boolean }): Promise<number>
+  /** The next `n` calls of `method` answer this JSON-RPC error. */
+  failNextCalls(method: string, n: number, error: { code: number; message: string }): Promise<void>
+  /** Sets the group's invited and requesting members as listGroups reports them. */
+  setGroupRequests(groupId: string, requests: { pending?: string[]; requesting?: string[] }): Promise<void>
   agentRuns(): Array<{ sessionId: string; prompt: string; allow: string[] }>
   close(): Promise<void>
 }
@@ -84,9 +112,24 @@ export async function createWorld(options: { singleAccount?: boolean } = {}): Pr
     if (json.error !== undefined) throw new Error(`${method}: ${json.error.message}`)
     return json.result
   }
+  async function admin(name: string, body: unknown): Promise<unknown> {
+    const res = await fetch(`${toy.url}/toy/v1/world/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    if (!res.ok) throw new Error(`toy admin ${name}: HTTP ${res.status} ${await res.text()}`)
+    return res.status === 200 ? res.json() : undefined
+  }
   return {
     toy,
     stateRoot: dir,
+    async inject(groupId, message, from) {
+      const r = (await admin('inject-message', { account: LOOP, groupId, message, ...from })) as { timestamp: number }
+      return r.timestamp
+    },
+    async failNextCalls(method, n, error) {
+      await admin('fail-next-calls', { method, n, ...error })
+    },
+    async setGroupRequests(groupId, requests) {
+      await admin('group-members', { groupId, ...requests })
+    },
     agentLog,
     rpc,
     async say(groupId, message, account = OPERATOR) {
@@ -120,10 +163,10 @@ export function configFor(world: World, argv: string[], env: Record<string, stri
 }
 
 /** Waits until `check` holds (for state outside the loop's events, like a process the agent spawned). */
-export async function until(check: () => boolean, ms = 5000): Promise<void> {
+export async function until(check: () => boolean, ms = 5000, what = 'a condition'): Promise<void> {
   const deadline = Date.now() + ms
   while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for a condition')
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((r) => setTimeout(r, 20))
   }
 }

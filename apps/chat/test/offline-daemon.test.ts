@@ -65,7 +65,7 @@ describe.skipIf(!support.available)('chat start-up against an offline real signa
 
   it('resuming a chat in a group the account is in reaches ready; the first post needs Signal, fails, and is never reported posted', async () => {
     const sessionId = randomUUID()
-    const cfg = config(chatArgv(undefined, ['--resume', daemon.groupId]), { SIGNAL_CLI_ACCOUNT: daemon.accounts.a })
+    const cfg = config(chatArgv(undefined, ['--resume', daemon.groupId, '--delivery-timeout', '3']), { SIGNAL_CLI_ACCOUNT: daemon.accounts.a })
     saveChatState(cfg.stateRoot, { version: 1, groupId: daemon.groupId, groupName: 'contract', sessionId, agent: 'command', topic: 'offline', account: daemon.accounts.a, turns: 0, sessionStarted: false, createdAt: new Date().toISOString() })
     const stop = new AbortController()
     const events = new EventLog()
@@ -73,12 +73,15 @@ describe.skipIf(!support.available)('chat start-up against an offline real signa
     const running = run(cfg, stop.signal, events, logs)
     const ready = await events.next('ready', () => true, 60_000)
     expect(ready).toEqual({ type: 'ready', groupId: daemon.groupId, sessionId })
-    // The announcement is a group send: without network the real daemon answers -32603.
+    // The announcement is a group send: without network the real daemon answers -32603. It is
+    // withheld and retried, then given up after the delivery timeout, which ends the chat.
     const ended = await Promise.race([running, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 30_000))])
     stop.abort()
     const { code } = ended ?? (await running)
     expect(events.events.some((e) => e.type === 'posted')).toBe(false)
-    expect(code).not.toBe(EXIT_CODES.ok)
+    expect(code).toBe(EXIT_CODES.setup)
+    expect(events.events.some((e) => e.type === 'withheld' && e.reason === 'daemon error -32603 on send')).toBe(true)
     expect(logs.join('\n')).toMatch(/send failed \(-32603\): Failed to send message: /)
+    expect(logs.join('\n')).toMatch(/could not post the announcement for 3s \(daemon error -32603 on send\); nothing was run/)
   }, 90_000)
 })

@@ -75,6 +75,8 @@ describe('a browser console through the local sidecar', () => {
     const ref = browser.send('chat-prompt', { text: 'echo from the browser' })
     await until(() => browser.payloads('chat-reply').some((p) => String(p['text']).includes('prompt=echo from the browser')))
     expect(browser.received.some((e) => e.kind === 'ack' && e.messageId === ref)).toBe(true)
+    // `done` comes once the reply is in the group too, so possibly after the console has it.
+    await until(() => browser.payloads('chat-status').some((p) => p['ref'] === ref && p['state'] === 'done'), 10_000, 'the done status')
     expect(browser.payloads('chat-status').filter((p) => p['ref'] === ref).map((p) => p['state'])).toEqual(['queued', 'running', 'done'])
     expect(browser.payloads('chat-prompt')).toContainEqual({ text: 'echo from the browser', from: 'console', ref })
     expect(world.agentRuns().map((r) => [r.sessionId, r.prompt])).toEqual([[sessionId, 'echo topic'], [sessionId, 'echo from the browser']])

@@ -29,6 +29,15 @@ describe('configuration', () => {
     expect(failure({ ...valid, HOME: undefined })).toContain('E2E_COL_DATA_DIR')
   })
 
+  it('reads and announces deflate and attachments by default; none, a subset, or an unknown name', () => {
+    const c = loadConfig(valid)
+    expect(c.capabilities).toEqual(['deflate', 'attachments'])
+    expect(c.attachments).toEqual({ minBytes: 4096, fetchTimeoutMs: 30_000 })
+    expect(loadConfig({ ...valid, E2E_COL_CAPABILITIES: 'none' }).capabilities).toEqual([])
+    expect(loadConfig({ ...valid, E2E_COL_CAPABILITIES: 'deflate' }).capabilities).toEqual(['deflate'])
+    expect(failure({ ...valid, E2E_COL_CAPABILITIES: 'deflate,zstd' })).toContain('unknown capability "zstd"')
+  })
+
   it('applies the documented defaults and freezes the result', () => {
     const c = loadConfig(valid)
     expect(c.signal.url).toBe('http://127.0.0.1:8080')

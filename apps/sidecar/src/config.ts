@@ -55,6 +55,15 @@ const Env = z
     E2E_COL_SIGNAL_BODY_MAX_BYTES: z.coerce.number({ error: 'required: the largest body in UTF-8 bytes' }).int().min(256).max(1_000_000),
     E2E_COL_ALLOW_LONG_BODIES: flag,
     E2E_COL_COMPRESS: flagOn,
+    E2E_COL_CAPABILITIES: z.string().default('deflate,attachments').transform((text, ctx) => {
+      const list = text.split(/[\s,]+/).filter((c) => c !== '')
+      if (list.length === 1 && list[0] === 'none') return []
+      for (const c of list) if (c !== 'deflate' && c !== 'attachments') ctx.addIssue({ code: 'custom', message: `unknown capability ${JSON.stringify(c.slice(0, 20))}: use deflate, attachments, or none` })
+      return [...new Set(list)] as ('deflate' | 'attachments')[]
+    }),
+    E2E_COL_ATTACHMENT_MIN_BYTES: int(1, 64 * 1024 * 1024, 4096),
+    E2E_COL_ATTACHMENT_FETCH_TIMEOUT_MS: int(100, 600_000, 30_000),
+    E2E_COL_MEMBERS_REFRESH_MS: int(1000, 86_400_000, 60_000),
     E2E_COL_LISTEN: z.string().default('127.0.0.1:7600').transform((text, ctx) => {
       const m = /^(?:\[([0-9a-fA-F:]+)\]|([^:\s]+)):(\d{1,5})$/.exec(text)
       const port = Number(m?.[3])
@@ -91,7 +100,6 @@ const Env = z
     E2E_COL_REASSEMBLY_TTL_MS: int(1000, 86_400_000, 600_000),
     E2E_COL_DEDUP_MAX_ENTRIES: int(16, 10_000_000, 100_000),
     E2E_COL_DEDUP_TTL_MS: int(1000, 30 * 86_400_000, 86_400_000),
-    E2E_COL_MEMBERS_REFRESH_MS: int(1000, 86_400_000, 60_000),
     E2E_COL_SHUTDOWN_FLUSH_MS: int(0, 600_000, 5_000),
     E2E_COL_DATA_DIR: z.string().refine((p) => isAbsolute(p), 'must be an absolute path').optional(),
     E2E_COL_SENT_IDS_TTL_MS: int(60_000, 365 * 86_400_000, 30 * 86_400_000),
@@ -138,13 +146,21 @@ export interface SidecarConfig {
   readonly listen: { readonly host: string; readonly port: number }
   readonly allowedOrigins: readonly string[]
   readonly browser: { readonly maxFrameBytes: number; readonly framesPerSecond: number; readonly frameBurst: number; readonly abuseLimit: number; readonly maxConnectionsPerDoc: number }
+  /**
+   * What this sidecar reads and announces to its groups (contract §4.10): `deflate`, `attachments`.
+   * Empty (`none`) behaves as a sidecar from before capabilities: it announces nothing and drops
+   * deflated and attachment envelopes.
+   */
+  readonly capabilities: readonly ('deflate' | 'attachments')[]
+  /** Frames (after compression) of at least `minBytes` go as one attachment when every member reads them. */
+  readonly attachments: { readonly minBytes: number; readonly fetchTimeoutMs: number }
+  /** How often each group's member list is read again. */
+  readonly membersRefreshMs: number
   /** `compress`: deflate Yjs payloads of envelopes that need more than one body (contract §4.2). */
   readonly send: { readonly compress: boolean; readonly maxQueueBytes: number; readonly sendsPerSecond: number; readonly burst: number; readonly attempts: number; readonly retryBaseMs: number; readonly retryMaxMs: number }
   readonly events: { readonly reconnectBaseMs: number; readonly reconnectMaxMs: number }
   readonly reassembly: { readonly maxPartialMessages: number; readonly maxPartialBytes: number; readonly ttlMs: number }
   readonly dedup: { readonly maxEntries: number; readonly ttlMs: number }
-  /** How often the mapped groups' members are listed again (removed members refused after it). */
-  readonly membersRefreshMs: number
   /** `healthIntervalMs`: a changing replica announces its state vector at most this often (§8.4). */
   readonly replica: { readonly dataDir: string; readonly sentIdsTtlMs: number; readonly syncOnStart: boolean; readonly syncDelayMs: { readonly min: number; readonly max: number }; readonly healthIntervalMs: number }
   readonly shutdownFlushMs: number
@@ -222,6 +238,9 @@ export function loadConfig(env: Record<string, string | undefined>, options: { c
     chats: { bindings: e.E2E_COL_CHATS, operators: e.E2E_COL_CHAT_OPERATORS, loopAccount: e.E2E_COL_CHAT_LOOP_ACCOUNT ?? e.SIGNAL_CLI_ACCOUNT, browserOperators: e.E2E_COL_CHAT_BROWSER_OPERATORS },
     maxBodyBytes: e.E2E_COL_SIGNAL_BODY_MAX_BYTES,
     allowLongBodies: e.E2E_COL_ALLOW_LONG_BODIES,
+    capabilities: e.E2E_COL_CAPABILITIES,
+    attachments: { minBytes: e.E2E_COL_ATTACHMENT_MIN_BYTES, fetchTimeoutMs: e.E2E_COL_ATTACHMENT_FETCH_TIMEOUT_MS },
+    membersRefreshMs: e.E2E_COL_MEMBERS_REFRESH_MS,
     listen: e.E2E_COL_LISTEN,
     allowedOrigins: e.E2E_COL_ALLOWED_ORIGINS,
     browser: { maxFrameBytes: e.E2E_COL_MAX_FRAME_BYTES, framesPerSecond: e.E2E_COL_FRAMES_PER_SECOND, frameBurst: e.E2E_COL_FRAME_BURST, abuseLimit: e.E2E_COL_ABUSE_LIMIT, maxConnectionsPerDoc: e.E2E_COL_MAX_CONNECTIONS_PER_DOC },
@@ -229,7 +248,6 @@ export function loadConfig(env: Record<string, string | undefined>, options: { c
     events: { reconnectBaseMs: e.E2E_COL_RECONNECT_BASE_MS, reconnectMaxMs: e.E2E_COL_RECONNECT_MAX_MS },
     reassembly: { maxPartialMessages: e.E2E_COL_REASSEMBLY_MAX_MESSAGES, maxPartialBytes: e.E2E_COL_REASSEMBLY_MAX_BYTES ?? reassemblyBudget(e.E2E_COL_MAX_FRAME_BYTES), ttlMs: e.E2E_COL_REASSEMBLY_TTL_MS },
     dedup: { maxEntries: e.E2E_COL_DEDUP_MAX_ENTRIES, ttlMs: e.E2E_COL_DEDUP_TTL_MS },
-    membersRefreshMs: e.E2E_COL_MEMBERS_REFRESH_MS,
     replica: { dataDir: e.E2E_COL_DATA_DIR ?? defaultDataDir(env), sentIdsTtlMs: e.E2E_COL_SENT_IDS_TTL_MS, syncOnStart: e.E2E_COL_SYNC_ON_START, syncDelayMs: { min: e.E2E_COL_SYNC_DELAY_MIN_MS, max: e.E2E_COL_SYNC_DELAY_MAX_MS }, healthIntervalMs: e.E2E_COL_HEALTH_INTERVAL_MS },
     shutdownFlushMs: e.E2E_COL_SHUTDOWN_FLUSH_MS,
     logLevel: e.E2E_COL_LOG_LEVEL,

@@ -5,13 +5,15 @@
  * forwarded, queued or delivered.
  * @see docs/sidecar.md §4.3–§4.7, §8
  */
-import { CLOSE_CODES, decodeHealth, encodeEnvelope, encodeHealth, type Envelope, type Kind } from '@e2e-col/protocol'
+import { CAPABILITY, CLOSE_CODES, decodeHealth, encodeEnvelope, encodeHealth, FLAGS, type Envelope, type Kind } from '@e2e-col/protocol'
 import type { Session } from './browser/session.ts'
 import type { Clock } from './clock.ts'
 import type { SidecarConfig } from './config.ts'
 import { StoreError } from './errors.ts'
 import type { Logger } from './ops/logger.ts'
 import type { Metrics } from './ops/metrics.ts'
+import { createCapabilityExchange, type CapabilityExchange } from './group/capability-exchange.ts'
+import type { MemberId } from './group/roster.ts'
 import { createGapRepair, type GapRepair } from './replica/gap-repair.ts'
 import { fallbackMs } from './replica/answer-rule.ts'
 import { createGroupSync, type GroupSync } from './replica/group-sync.ts'
@@ -19,7 +21,8 @@ import type { DocReplica } from './replica/replica.ts'
 import { decodeExactStateVector } from './replica/strict-yjs.ts'
 import type { ReplicaStore } from './replica/store.ts'
 import { createInFlight, type InFlight } from './send/in-flight.ts'
-import { deflateFrame } from './send/deflate-frame.ts'
+import { attachmentSend, type AttachmentSend } from './send/attachment-send.ts'
+import { deflateFrame, needsChunks } from './send/deflate-frame.ts'
 import { createSendQueue, type SendOwner, type SendQueue } from './send/queue.ts'
 import { createTokenBucket } from './send/token-bucket.ts'
 import type { SignalBackend } from '@e2e-col/signal-cli'
@@ -33,6 +36,8 @@ export interface DocumentState {
   readonly groupSync: GroupSync
   readonly gapRepair: GapRepair
   readonly inFlight: InFlight
+  /** What the group's members read, and this sidecar's announcements (contract §4.10). */
+  readonly capabilities: CapabilityExchange
 }
 
 export interface DocumentsOptions {
@@ -43,6 +48,8 @@ export interface DocumentsOptions {
   /** The loaded replica of every mapped document. */
   readonly replicas: ReadonlyMap<string, DocReplica>
   readonly sidecarId: string
+  /** This sidecar's Signal account, so its own devices are not counted as members. */
+  readonly self: MemberId
   /** Records an id this sidecar sends (so Signal's copy is dropped); true when already recorded. */
   readonly markSent: (docId: string, senderId: string, messageId: string) => boolean
   /** This member's rank among those who may answer a group request (replica/answer-rule.ts). */
@@ -63,8 +70,17 @@ export interface Documents {
   values(): IterableIterator<DocumentState>
   /** An envelope a local browser sent (already checked by its session). */
   fromBrowser(session: Session, env: Envelope, frame: Uint8Array): void
-  /** An envelope from the group, deduplicated by the receive path; `source` names its Signal sender. */
-  fromGroup(docId: string, frame: Uint8Array, env: Envelope, source: string): void
+  /**
+   * An envelope from the group, deduplicated by the receive path; `from` is its Signal sender,
+   * `source` that sender's key (answer rule, per-asker limits).
+   */
+  fromGroup(docId: string, frame: Uint8Array, env: Envelope, from?: MemberId, source?: string): void
+  /** The group's listed members changed (or were read again). */
+  setMembers(groupId: string, members: readonly MemberId[]): void
+  /** Content sent to the document's group did not arrive whole: ask the group again (bounded). */
+  lost(docId: string): void
+  /** Stops announcing `feature` in every group (this machine cannot use it) and says so. */
+  withdraw(feature: number): void
   /** Sends the replica's `sync-request` to the document's group. */
   askGroup(doc: DocumentState): void
   closeSockets(doc: DocumentState, code: number, reason: string): void
@@ -74,6 +90,16 @@ export interface Documents {
   queuedBytes(): number
   /** Stops the queues and timers, and closes every socket with `code`. */
   close(code: number, reason: string): void
+}
+
+/** True for a health payload that announces capabilities or asks members to (§3.12). */
+function announces(payload: Uint8Array): boolean {
+  try {
+    const h = decodeHealth(payload)
+    return h.capabilities !== undefined || h.hello === true
+  } catch {
+    return false
+  }
 }
 
 /** Kinds whose payload is a Yjs update and so feeds the replica. */
@@ -101,6 +127,9 @@ export function createDocuments(o: DocumentsOptions): Documents {
   let batchSeq = 0
   let ownSeq = 0
   let lastPrune = clock.now()
+  const features = (config.capabilities.includes('deflate') ? CAPABILITY.deflate : 0) | (config.capabilities.includes('attachments') ? CAPABILITY.attachments : 0)
+  // Signal's attachmentCreate limit is per account (50, one per 1.2 s): one bucket for all groups.
+  const uploads = createTokenBucket({ ratePerSecond: 1 / 1.2, burst: 50, now: clock.now() })
 
   const closeSockets = (doc: DocumentState, code: number, reason: string): void => {
     for (const s of doc.sessions) s.close(code, reason)
@@ -121,7 +150,9 @@ export function createDocuments(o: DocumentsOptions): Documents {
     }
   }
 
-  async function compress(frame: Uint8Array): Promise<Uint8Array> {
+  async function compress(doc: DocumentState, frame: Uint8Array): Promise<Uint8Array> {
+    // Only when every member reads it: an older sidecar drops deflated envelopes.
+    if ((features & CAPABILITY.deflate) === 0 || !doc.capabilities.roster.allRead(CAPABILITY.deflate)) return frame
     const smaller = await deflateFrame(frame, config.maxBodyBytes)
     if (smaller !== frame) {
       metrics.envelopesDeflated.inc()
@@ -137,6 +168,18 @@ export function createDocuments(o: DocumentsOptions): Documents {
     bodyFrameBytes: Math.max(1, Math.floor((config.maxBodyBytes - 11) / 4) * 3 - 90),
   }
 
+  /** The frame as one attachment send, when it is large and every member reads attachments. */
+  function asAttachment(doc: DocumentState, frame: Uint8Array): AttachmentSend | undefined {
+    if ((features & CAPABILITY.attachments) === 0 || frame.byteLength < config.attachments.minBytes || !needsChunks(frame, config.maxBodyBytes)) return undefined
+    const needs = CAPABILITY.attachments | (((frame[4] ?? 0) & FLAGS.deflated) === 0 ? 0 : CAPABILITY.deflate)
+    if (!doc.capabilities.roster.allRead(needs) || !uploads.tryTake(clock.now())) return undefined
+    try {
+      return attachmentSend(frame)
+    } catch {
+      return undefined // a kind never carried as an attachment
+    }
+  }
+
   function createDocument(docId: string, groupId: string, replica: DocReplica): DocumentState {
     const inFlight = createInFlight()
     const queue = createSendQueue({
@@ -146,7 +189,8 @@ export function createDocuments(o: DocumentsOptions): Documents {
       maxQueueBytes: config.send.maxQueueBytes,
       bucket: createTokenBucket({ ratePerSecond: config.send.sendsPerSecond, burst: config.send.burst, now: clock.now() }),
       minIntervalMs: 1000 / config.send.sendsPerSecond,
-      ...(config.send.compress ? { shrink: compress } : {}),
+      ...(config.send.compress ? { shrink: (frame: Uint8Array) => compress(doc, frame) } : {}),
+      attachment: (frame) => asAttachment(doc, frame),
       retry: { attempts: config.send.attempts, baseMs: config.send.retryBaseMs, maxMs: config.send.retryMaxMs },
       now: clock.now,
       sleep: clock.sleep,
@@ -164,6 +208,16 @@ export function createDocuments(o: DocumentsOptions): Documents {
     const ask = (): void => toGroup(doc, 'sync-request', replica.stateVector())
     const doc: DocumentState = {
       docId, groupId, sessions: new Set(), queue, replica, inFlight,
+      capabilities: createCapabilityExchange({
+        self: o.self,
+        features,
+        send: (payload) => {
+          metrics.announcements.inc({ direction: 'sent' })
+          toGroup(doc, 'health', payload)
+        },
+        answerDelayMs: { min: 200, max: 1500 },
+        random: clock.rng,
+      }),
       groupSync: createGroupSync(replica, {
         minDelayMs: config.replica.syncDelayMs.min,
         maxDelayMs: config.replica.syncDelayMs.max,
@@ -215,20 +269,23 @@ export function createDocuments(o: DocumentsOptions): Documents {
     if (!doc.queue.enqueue({ frame: encodeEnvelope(env), messageId: env.messageId, owner: NO_OWNER })) logger.warn({ kind }, 'send queue full; dropped a sync message of the replica')
   }
 
-  function fromGroup(docId: string, frame: Uint8Array, env: Envelope, source: string): void {
+  function fromGroup(docId: string, frame: Uint8Array, env: Envelope, from?: MemberId, source = ''): void {
     const doc = docs.get(docId)
     if (doc === undefined) return
+    if (from !== undefined) doc.capabilities.roster.seen(from)
+    if (env.kind === 'health') {
+      // A member's state vector, when it sent one: the replica asks until it holds all of it.
+      const sv = peerStateVector(env.payload)
+      if (sv !== undefined) doc.gapRepair.onPeerState(sv)
+    }
+    // Announcements are between sidecars; a bare probe still reaches the browsers.
+    if (env.kind === 'health' && doc.capabilities.onHealth(from, env.payload)) return void metrics.announcements.inc({ direction: 'received' })
     if (env.kind === 'sync-request') {
       // The replica answers for this machine; its browsers hold nothing it lacks.
       if (!doc.groupSync.onRequest(env.payload, source, `${env.senderId}/${env.messageId}`)) return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
       const sv = decodeExactStateVector(env.payload)
       if (sv !== undefined) doc.gapRepair.onPeerState(sv)
       return
-    }
-    if (env.kind === 'health') {
-      // A member's state vector, when it sent one: the replica asks until it holds all of it.
-      const sv = peerStateVector(env.payload)
-      if (sv !== undefined) doc.gapRepair.onPeerState(sv)
     }
     if (DOC_KINDS.has(env.kind)) {
       // Durable before it is considered applied and before any browser sees it.
@@ -253,6 +310,8 @@ export function createDocuments(o: DocumentsOptions): Documents {
       return session.ack(env.messageId)
     }
     if (env.kind === 'sync-request') return answerLocally(doc, session, env)
+    // Members trust an announcement as the account's own: only the sidecar makes them.
+    if (env.kind === 'health' && announces(env.payload)) return session.refuse('SIDECAR_BAD_PAYLOAD', 'capability announcements are made by the sidecar, not by browsers', { messageId: env.messageId, strike: false })
     const owner: SendOwner = { ack: (id) => session.ack(id), reject: (id, code, message) => session.refuse(code, message, { messageId: id, strike: false }) }
     const queueOwner = doc.inFlight.claim(env.messageId, owner)
     if (queueOwner === undefined) return // already queued: this session is told with the first
@@ -299,6 +358,13 @@ export function createDocuments(o: DocumentsOptions): Documents {
     fromBrowser,
     fromGroup,
     askGroup: (doc) => toGroup(doc, 'sync-request', doc.replica.stateVector()),
+    setMembers(groupId, members) {
+      for (const doc of docs.values()) if (doc.groupId === groupId) doc.capabilities.roster.setMembers(members)
+    },
+    lost: (docId) => docs.get(docId)?.gapRepair.lost(),
+    withdraw(feature) {
+      for (const doc of docs.values()) doc.capabilities.withdraw(feature)
+    },
     closeSockets,
     async drain(timeoutMs) {
       await Promise.all([...docs.values()].map((d) => d.queue.drain(timeoutMs)))
@@ -310,6 +376,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
         closeSockets(doc, code, reason)
         doc.groupSync.dispose()
         doc.gapRepair.dispose()
+        doc.capabilities.dispose()
       }
     },
   }

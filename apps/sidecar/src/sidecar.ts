@@ -8,7 +8,7 @@
 import type { AddressInfo } from 'node:net'
 import { createHttpSignalBackend, runEventsLoop, type BroadcastRecoveryRequiredError, type SignalBackend, type SignalEventStream } from '@e2e-col/signal-cli'
 import type { WebSocket } from 'ws'
-import { CLOSE_CODES } from '@e2e-col/protocol'
+import { CAPABILITY, CLOSE_CODES } from '@e2e-col/protocol'
 import { createSession, type Session } from './browser/session.ts'
 import { createWsServer } from './browser/ws-server.ts'
 import { createChatRelay } from './chat/chat-relay.ts'
@@ -20,6 +20,8 @@ import { SidecarError, StoreError } from './errors.ts'
 import { createOpsHandler } from './ops/health.ts'
 import { createLogger, type Logger } from './ops/logger.ts'
 import { createMetrics } from './ops/metrics.ts'
+import { membersOf, selfIn } from './group/members.ts'
+import { createAttachmentFetcher } from './receive/attachment-fetch.ts'
 import { createIngest, SELF } from './receive/ingest.ts'
 import { createMembership, sourceKey } from './receive/membership.ts'
 import { answerRank } from './replica/answer-rule.ts'
@@ -28,6 +30,9 @@ import { openReplicaStore, type ReplicaStore } from './replica/store.ts'
 import { createTokenBucket } from './send/token-bucket.ts'
 import { checkDaemon } from './startup.ts'
 import { installNodeCodecs } from './node-codecs.ts'
+
+// "Not found" answers in a row after which this sidecar stops announcing it reads attachments.
+const MISSING_BEFORE_WITHDRAW = 3
 
 /** A started sidecar. */
 export interface RunningSidecar {
@@ -112,13 +117,28 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     }
   }
 
+  const self = selfIn(facts.groups, config.signal.account)
   const docs = createDocuments({
-    config, backend, clock, store, replicas, sidecarId, metrics, logger, storing, fatal,
+    config, backend, clock, store, replicas, sidecarId, metrics, logger, storing, fatal, self,
     markSent: (docId, senderId, messageId) => ingest.markSent(docId, senderId, messageId),
     answerRank: (groupId, requestId, asker) => answerRank(requestId, membership.self(), membership.members(groupId), asker),
     stopped: () => stopped,
   })
   const docsByGroup = new Map(config.documents.map((d) => [d.groupId, d.docId]))
+  const setMembers = (groups: typeof facts.groups): void => {
+    for (const d of config.documents) docs.setMembers(d.groupId, membersOf(groups, d.groupId))
+  }
+  setMembers(facts.groups)
+  // A daemon that keeps no attachments (--ignore-attachments, a full disk) answers "not found"
+  // every time: after a few in a row this sidecar stops announcing it reads them.
+  let missingInARow = 0
+  const fetcher = createAttachmentFetcher({
+    fetch: (id, groupId) => backend.getAttachment(id, groupId),
+    maxPayloadBytes: config.browser.maxFrameBytes,
+    timeoutMs: config.attachments.fetchTimeoutMs,
+    maxInFlight: 4,
+    maxWaiting: 64,
+  })
 
   const ingest = createIngest({
     docsByGroup,
@@ -127,7 +147,19 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     reassembly: config.reassembly,
     dedup: config.dedup,
     now: clock.now,
-    deliver: (docId, frame, env, source) => docs.fromGroup(docId, frame, env, source),
+    deliver: (docId, frame, env, from, source) => docs.fromGroup(docId, frame, env, from, source),
+    readDeflate: config.capabilities.includes('deflate'),
+    ...(config.capabilities.includes('attachments') ? { attachments: fetcher } : {}),
+    onLost: (docId, reason) => {
+      docs.lost(docId)
+      if (reason === 'missing' && ++missingInARow === MISSING_BEFORE_WITHDRAW) {
+        logger.warn({ missing: missingInARow }, 'signal-cli has none of the attachments it announced; no longer reading attachments (members send text)')
+        docs.withdraw(CAPABILITY.attachments)
+      }
+    },
+    onFetched: () => {
+      missingInARow = 0
+    },
     metrics,
     logger,
   })
@@ -183,7 +215,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
       else if (e.type === 'message') {
         // The account's own devices (sync copies) are one source; other members one each.
         const source = e.origin === 'sync' ? SELF : sourceKey(e.sourceUuid, e.sourceNumber)
-        membership.admit(e.groupId, e, () => ingest.handle(e.groupId, e.body, source))
+        membership.admit(e.groupId, e, () => ingest.handle(e.groupId, e.body, { from: { uuid: e.sourceUuid, number: e.sourceNumber }, source, attachments: e.attachments ?? [] }))
       }
       else metrics.eventsSkipped.inc({ reason: e.reason })
     },
@@ -195,6 +227,13 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     logger,
   })
   closers.push(() => events.stop())
+
+  // Members change (someone joins or leaves): the capability rule reads the list again now and then.
+  const membersTimer = setInterval(() => {
+    backend.listGroups().then(setMembers, (error: unknown) => logger.debug({ err: error }, 'listGroups for the member lists failed; keeping the last ones'))
+  }, config.membersRefreshMs)
+  membersTimer.unref()
+  closers.push(() => clearInterval(membersTimer))
 
   const { server, wss } = createWsServer({
     allowedOrigins: config.allowedOrigins,
@@ -272,7 +311,9 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   const host = config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host
   const url = `http://${host}:${port}`
   logger.info({ url, documents: config.documents.length, store: store.path, signalCliVersion: facts.version ?? 'unavailable' }, `e2e-col sidecar ready on ${url}`)
-  // Catch up on what the group said while this sidecar was down: members answer with what we lack.
+  // Announce what this sidecar reads (members answer with theirs), then catch up on what the group
+  // said while it was down: members answer with what it lacks. Both small: one body per document.
+  for (const doc of docs.values()) doc.capabilities.hello()
   if (config.replica.syncOnStart) for (const doc of docs.values()) docs.askGroup(doc)
   return { url, port, storePath: store.path, close: stop }
 }

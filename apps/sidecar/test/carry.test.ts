@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { bodyByteLength } from '@e2e-col/protocol'
 import * as Y from 'yjs'
-import { connect, count, envelope, isAck, isMessage, metricValue, startPair } from './harness.ts'
+import { capabilitiesExchanged, connect, count, envelope, isAck, isMessage, metricValue, startPair } from './harness.ts'
 
 describe('two sidecars carry envelopes through one Signal group', () => {
   it("delivers A's envelope to B exactly once, to A's other client at once, acks it, and never echoes the sync copy", async () => {
@@ -28,7 +28,8 @@ describe('two sidecars carry envelopes through one Signal group', () => {
   })
 
   it('carries a 100 KiB payload whole while every body stays within a 600-byte boundary', async () => {
-    const p = await startPair()
+    // The text path: A reads no attachments, so it never sends one.
+    const p = await startPair({ a: { E2E_COL_CAPABILITIES: 'deflate' } })
     const [a1, b1] = await Promise.all([connect(p.a, p.docId), connect(p.b, p.docId)])
     const big = envelope(p.docId, a1.senderId, 100 * 1024)
     a1.send(big)
@@ -63,13 +64,17 @@ function proseUpdate(chars: number): Uint8Array {
 }
 
 async function carry(compress: '0' | '1') {
-  const p = await startPair({ a: { E2E_COL_COMPRESS: compress } })
+  // Text bodies only, so the comparison is deflated chunks against plain chunks.
+  const p = await startPair({ a: { E2E_COL_COMPRESS: compress, E2E_COL_CAPABILITIES: 'deflate' }, b: { E2E_COL_CAPABILITIES: 'deflate' } })
   const [a1, b1] = await Promise.all([connect(p.a, p.docId), connect(p.b, p.docId)])
+  // A deflates only once B said it reads deflated payloads.
+  await capabilitiesExchanged(p.a, p.b)
+  const before = p.toy.sends().length
   const big = envelope(p.docId, a1.senderId, proseUpdate(60_000))
   a1.send(big)
   const got = await b1.waitFor(isMessage(big.messageId), 15_000)
   await a1.waitFor(isAck(big.messageId))
-  return { big, got, sends: p.toy.sends().length, deflated: await metricValue(p.a.url, 'e2e_col_envelopes_deflated_total') }
+  return { big, got, sends: p.toy.sends().length - before, deflated: await metricValue(p.a.url, 'e2e_col_envelopes_deflated_total') }
 }
 
 describe('payload compression between sidecars', () => {

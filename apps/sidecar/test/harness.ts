@@ -56,8 +56,10 @@ export function baseEnv(toy: ToySignal, account: string | undefined, docId: stri
     E2E_COL_SHUTDOWN_FLUSH_MS: '500',
     E2E_COL_LOG_LEVEL: 'silent',
     E2E_COL_DATA_DIR: tempDataDir(),
-    // The carry tests count sends; the replica tests turn the start-up catch-up back on.
+    // The carry tests count sends; the replica tests turn the start-up catch-up back on, and the
+    // attachment and compression tests the capability announcements (contract §4.10).
     E2E_COL_SYNC_ON_START: '0',
+    E2E_COL_CAPABILITIES: 'none',
     ...extra,
   }
 }
@@ -158,4 +160,17 @@ export async function metricValue(url: string, sample: string): Promise<number> 
   const text = await (await fetch(`${url}/metrics`)).text()
   const line = text.split('\n').find((l) => l.startsWith(`${sample} `))
   return line === undefined ? 0 : Number(line.slice(sample.length + 1))
+}
+
+/** What a sidecar reads and announces by default (the harness turns it off: see baseEnv). */
+export const CAPABLE = { E2E_COL_CAPABILITIES: 'deflate,attachments' } as const
+
+/**
+ * Waits until each sidecar has heard another member's capability announcement (contract §4.10),
+ * so the forms that need it (deflated payloads, attachments) are in use from the next send on.
+ */
+export async function capabilitiesExchanged(...sidecars: Pick<RunningSidecar, 'url'>[]): Promise<void> {
+  for (const s of sidecars) {
+    await poll(async () => (await metricValue(s.url, 'e2e_col_capability_announcements_total{direction="received"}')) >= 1, 'a capability announcement from the other member', 15_000)
+  }
 }

@@ -3,7 +3,7 @@
  *
  *   toy-signal [--http HOST:PORT] [--account +E164]... [--group NAME:+E164,+E164]...
  *              [--unregistered +E164]... [--single-account +E164] [--config FILE] [--faults]
- *              [--keep-alive-ms N] [--verbose]
+ *              [--keep-alive-ms N] [--signal-pace] [--max-attachment-bytes N] [--verbose]
  *
  * `--http` defaults to 127.0.0.1:8080 and is split at the last `:` like signal-cli's; port 0 picks
  * a free one. Flags add to what the config file gives.
@@ -24,6 +24,8 @@ const ConfigFile = z.strictObject({
   faults: z.boolean().optional(),
   keepAliveMs: z.number().int().min(1).optional(),
   maxQueuedPerAccount: z.number().int().min(1).optional(),
+  signalPace: z.boolean().optional(),
+  maxAttachmentBytes: z.number().int().min(1).optional(),
 })
 
 /** What the binary runs with. */
@@ -81,6 +83,8 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
         config: { type: 'string' },
         faults: { type: 'boolean' },
         'keep-alive-ms': { type: 'string' },
+        'signal-pace': { type: 'boolean' },
+        'max-attachment-bytes': { type: 'string' },
         verbose: { type: 'boolean' },
       },
     }))
@@ -107,5 +111,9 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   if (unregistered.length > 0) toy.unregistered = unregistered
   if (keepAlive !== undefined) toy.keepAliveMs = keepAlive
   if (file.maxQueuedPerAccount !== undefined) toy.maxQueuedPerAccount = file.maxQueuedPerAccount
+  if (values['signal-pace'] === true || file.signalPace === true) toy.signalPace = true
+  const maxAttachment = values['max-attachment-bytes'] === undefined ? file.maxAttachmentBytes : Number(values['max-attachment-bytes'])
+  if (maxAttachment !== undefined && (!Number.isSafeInteger(maxAttachment) || maxAttachment < 1)) fail('--max-attachment-bytes must be a positive integer')
+  if (maxAttachment !== undefined) toy.maxAttachmentBytes = maxAttachment
   return { toy, verbose: values.verbose === true }
 }

@@ -7,10 +7,12 @@
 import { errorResponse, paramsAsObject, type RpcCall, type RpcResponse } from './jsonrpc.ts'
 import { listContactsMethod } from './methods/contacts.ts'
 import type { MethodContext, MethodDefinition } from './methods/context.ts'
+import { getAttachmentMethod } from './methods/get-attachment.ts'
 import { getUserStatusMethod, listAccountsMethod, versionMethod } from './methods/directory.ts'
 import { listGroupsMethod, quitGroupMethod, updateGroupMethod } from './methods/groups.ts'
 import { sendMessageRequestResponseMethod, sendReactionMethod } from './methods/message-requests.ts'
 import { sendMethod } from './methods/send.ts'
+import { takeCallFailure } from './method-faults.ts'
 import { RPC_CODES, RpcFailure } from './rpc-failure.ts'
 import { UNIMPLEMENTED_ACCOUNT_COMMANDS, UNIMPLEMENTED_REGISTRATION_COMMANDS } from './signal-cli-commands.ts'
 
@@ -26,6 +28,7 @@ export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map([
   ['version', versionMethod],
   ['getUserStatus', getUserStatusMethod],
   ['listContacts', listContactsMethod],
+  ['getAttachment', getAttachmentMethod],
 ])
 
 /** Runs one call. Returns `undefined` for a notification. */
@@ -55,6 +58,8 @@ export async function dispatch(call: RpcCall, base: Omit<MethodContext, 'account
       return fail(RPC_CODES.invalidParams, 'Method requires valid account parameter')
     }
   }
+  const injected = takeCallFailure(base.state, call.method)
+  if (injected !== undefined) return fail(injected.code, injected.message)
   try {
     const result = await method.run({ ...base, account, params })
     return answer({ jsonrpc: '2.0', result, id })

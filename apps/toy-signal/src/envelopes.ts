@@ -5,6 +5,8 @@
  * @see docs/daemon-contract.md §2, reference `signal-cli-wire.md` §6 and §7
  */
 
+import type { AttachmentInfo } from './attachments.ts'
+
 /** signal-cli's long-text threshold (`ServiceConfig.MAX_MESSAGE_SIZE_BYTES`), in UTF-8 bytes. */
 export const LONG_TEXT_BYTES = 2000
 
@@ -22,6 +24,8 @@ export interface MessageContent {
   reaction?: { emoji: string; targetAuthor: string; targetAuthorUuid: string; targetSentTimestamp: number; isRemove: boolean }
   /** Id for the long-text attachment, used only when the text is longer than {@link LONG_TEXT_BYTES}. */
   longTextId: string
+  /** Attachments sent with the message, after the long-text one (signal-cli puts that first). */
+  attachments?: readonly AttachmentInfo[]
 }
 
 /** A receive payload: exactly what goes after `data:` on the events stream. */
@@ -50,8 +54,9 @@ function dataMessageFields(content: MessageContent): Record<string, unknown> {
     }
   }
   const size = content.message === null ? 0 : Buffer.byteLength(content.message, 'utf8')
+  const attachments: unknown[] = []
   if (size > LONG_TEXT_BYTES) {
-    fields['attachments'] = [{
+    attachments.push({
       contentType: 'text/x-signal-plain',
       filename: null,
       id: `${content.longTextId}.txt`,
@@ -60,8 +65,11 @@ function dataMessageFields(content: MessageContent): Record<string, unknown> {
       height: null,
       caption: null,
       uploadTimestamp: content.timestamp,
-    }]
+    })
   }
+  attachments.push(...(content.attachments ?? []))
+  // Empty lists are omitted, as signal-cli does.
+  if (attachments.length > 0) fields['attachments'] = attachments
   if (content.group !== undefined) {
     fields['groupInfo'] = {
       groupId: content.group.id,

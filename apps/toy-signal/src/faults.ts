@@ -27,6 +27,9 @@ export interface EventsFailure {
   contentType?: string
 }
 
+/** What happens to a spoiled attachment on its way to a receiver: bytes changed, or never stored. */
+export type AttachmentSpoil = 'corrupt' | 'lose'
+
 /** Longest message accepted by `failNextSendsWith`: a bound on what the toy stores. */
 export const MAX_FAULT_MESSAGE_CHARS = 1000
 
@@ -54,6 +57,11 @@ export interface FaultSwitches {
   /** The next `n` events requests answer a failure instead of a stream (default HTTP 500, empty body). */
   failEvents(n: number, options?: EventsFailure): void
   /**
+   * The next `n` attachments kept for a receiving account are spoiled: one byte flipped
+   * (`corrupt`), or not kept at all (`lose`: `getAttachment` then answers -1 not found).
+   */
+  spoilNextAttachments(n: number, options: { mode: AttachmentSpoil }): void
+  /**
    * The next `n` group sends by an account that is not a member of the group are delivered to its
    * members instead of refused: a daemon bug real signal-cli should never have, for testing that
    * receivers check membership themselves.
@@ -73,6 +81,7 @@ export interface FaultState {
   takeSendError(): FaultRpcError | undefined
   /** The failure for this events request, with its status resolved, or undefined to stream. */
   takeEventsFailure(): { status: number; contentType?: string } | undefined
+  takeAttachmentSpoil(): AttachmentSpoil | undefined
   takeNonMemberSend(): boolean
 }
 
@@ -95,6 +104,8 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
   let eventsFailures = 0
   let nonMemberSends = 0
   let eventsFailure: { status: number; contentType?: string } = { status: 500 }
+  let spoils = 0
+  let spoil: AttachmentSpoil = 'corrupt'
 
   const guard = (): void => {
     if (!enabled) throw new ToySignalError('TOY_FAULTS_DISABLED', 'fault switches are off: start the toy with faults enabled')
@@ -143,9 +154,15 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
       eventsFailures = checked
       eventsFailure = options?.contentType === undefined ? { status } : { status, contentType: options.contentType }
     },
+    spoilNextAttachments: (n, options) => {
+      spoils = count(n)
+      if (options.mode !== 'corrupt' && options.mode !== 'lose') throw new ToySignalError('TOY_CONFIG_INVALID', 'spoil mode must be corrupt or lose')
+      spoil = options.mode
+    },
     admitNonMemberSends: (n) => { nonMemberSends = count(n) },
     reset: () => {
       guard()
+      spoils = 0
       nonMemberSends = 0
       identityFailures = 0
       sendErrors = 0
@@ -166,6 +183,7 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
     takeIdentityFailure: () => { const [hit, rest] = take(identityFailures); identityFailures = rest; return hit ? identityMode : undefined },
     takeSendError: () => { const [hit, rest] = take(sendErrors); sendErrors = rest; return hit ? sendError : undefined },
     takeNonMemberSend: () => { const [hit, rest] = take(nonMemberSends); nonMemberSends = rest; return hit },
+    takeAttachmentSpoil: () => { const [hit, rest] = take(spoils); spoils = rest; return hit ? spoil : undefined },
     takeEventsFailure: () => { const [hit, rest] = take(eventsFailures); eventsFailures = rest; return hit ? eventsFailure : undefined },
   }
   return { switches, state }

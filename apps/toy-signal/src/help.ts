@@ -10,9 +10,13 @@ Usage: toy-signal [options]
   --unregistered +E164      a number that has left Signal (repeatable): sends to it fail
   --single-account +E164    the daemon's -a mode: one account, the account parameter is ignored
   --config FILE             the same settings as JSON: {http, accounts, groups, unregistered,
-                            singleAccount, faults, keepAliveMs}; flags add to it
+                            singleAccount, faults, keepAliveMs, signalPace,
+                            maxAttachmentBytes}; flags add to it
   --faults                  enable the fault switches and the /toy/v1/ admin route (tests only)
   --keep-alive-ms N         events-stream keep-alive period (default 15000, as signal-cli)
+  --signal-pace             enforce Signal's pace: 60 messages per sender and destination,
+                            refilled one per second; 50 attachment uploads, one per 1.2 s
+  --max-attachment-bytes N  largest attachment a send accepts (default 104857600)
   --verbose                 one debug line per request on stderr
   -h, --help                this text
 

@@ -6,12 +6,15 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { handleAdmin } from './admin-route.ts'
+import { handleWorldAdmin } from './admin-world.ts'
 import { dispatch } from './dispatch.ts'
 import type { EventHub, StreamScope } from './event-hub.ts'
 import type { FaultState, FaultSwitches } from './faults.ts'
 import { isHostAllowed } from './host-check.ts'
 import { parseRpcBody, type RpcResponse } from './jsonrpc.ts'
 import type { ToySignalState } from './state.ts'
+import type { AttachmentStore } from './attachments.ts'
+import type { SignalPace } from './pace.ts'
 
 /** Largest rpc body the toy reads; above it answers 413 (a bound of the toy, not of signal-cli). */
 export const MAX_RPC_BODY_BYTES = 16 * 1024 * 1024
@@ -26,6 +29,9 @@ export interface HandlerDeps {
   faults: { enabled: boolean; state: FaultState; switches: FaultSwitches }
   bind: { host: string; port(): number }
   log: (line: string) => void
+  attachments: AttachmentStore
+  maxAttachmentBytes: number
+  pace: SignalPace | undefined
 }
 
 function empty(res: ServerResponse, status: number): void {
@@ -68,7 +74,7 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
 
   if (deps.faults.enabled && path.startsWith('/toy/v1/')) {
     const text = method === 'POST' ? await readBody(req) : ''
-    const answer = handleAdmin(method, path, text, deps.faults.switches, () => deps.state.sends())
+    const answer = handleWorldAdmin(method, path, text, deps) ?? handleAdmin(method, path, text, deps.faults.switches, () => deps.state.sends())
     if (answer.body === undefined) return empty(res, answer.status)
     res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body))
     return
@@ -125,7 +131,7 @@ async function rpc(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse)
     throw error
   }
   let drop = false
-  const base = { state: deps.state, hub: deps.hub, faults: deps.faults.state, dropConnection: () => { drop = true } }
+  const base = { state: deps.state, hub: deps.hub, faults: deps.faults.state, attachments: deps.attachments, maxAttachmentBytes: deps.maxAttachmentBytes, pace: deps.pace, dropConnection: () => { drop = true } }
   const parsed = parseRpcBody(text)
   let reply: RpcResponse | RpcResponse[] | undefined
   if (parsed.kind === 'rejected') reply = parsed.response

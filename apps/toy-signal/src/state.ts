@@ -21,6 +21,9 @@ export interface SendRecord {
   recipients?: string[]
   message: string
   timestamp: number
+  /** Attachments the send carried, and their bytes (absent when none). */
+  attachments?: number
+  attachmentBytes?: number
 }
 
 /** Dependencies of the state: where randomness and time come from. */

@@ -8,7 +8,9 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { ToySignalError } from './errors.ts'
 import { createEventHub, type EventHub } from './event-hub.ts'
+import { createAttachmentStore, DEFAULT_ATTACHMENT_STORE_LIMITS } from './attachments.ts'
 import { createFaults, type FaultSwitches } from './faults.ts'
+import { createSignalPace, type SignalPace } from './pace.ts'
 import { createRequestHandler } from './request-handler.ts'
 import { createState, type SendRecord } from './state.ts'
 
@@ -36,6 +38,17 @@ export interface ToySignalOptions {
   keepAliveMs?: number
   /** Messages kept per account while no stream carries it (oldest dropped beyond); default 1000. */
   maxQueuedPerAccount?: number
+  /**
+   * Enforce Signal's pace (open-source server defaults: 60 messages per sender → destination
+   * refilled one per second, 50 attachment uploads refilled one per 1.2 s). Off by default; the
+   * bench and the soak turn it on. `'count'` refuses nothing but counts what Signal would have
+   * refused ({@link ToySignal.refused}), for runs that measure the machine rather than Signal.
+   */
+  signalPace?: boolean | 'count'
+  /** Largest attachment a send accepts (default 100 MiB); above it the send fails with -32603. */
+  maxAttachmentBytes?: number
+  /** Bounds of the received-attachment store over all accounts (default 64 MiB, 4096 files). */
+  attachmentStore?: { maxBytes: number; maxCount: number }
   /** Receives one debug line per request and notices; nothing is printed by default. */
   log?: (line: string) => void
 }
@@ -48,6 +61,8 @@ export interface ToySignal {
   groups: { name: string; id: string; members: string[] }[]
   /** Every send accepted so far, oldest first (bounded to the latest 10 000). */
   sends(): ReadonlyArray<SendRecord>
+  /** Requests Signal's pace refused, or would have refused in `'count'` mode (zero while off). */
+  refused(): { messages: number; attachments: number }
   faults: FaultSwitches
   close(): Promise<void>
 }
@@ -63,7 +78,8 @@ function checkOptions(options: ToySignalOptions): void {
   if ((options.unregistered ?? []).some((n) => accounts.has(n))) {
     throw new ToySignalError('TOY_CONFIG_INVALID', 'an unregistered number cannot also be an account')
   }
-  for (const [name, value, min] of [['keepAliveMs', options.keepAliveMs, 1], ['maxQueuedPerAccount', options.maxQueuedPerAccount, 1], ['port', options.port, 0]] as const) {
+  for (const [name, value, min] of [['keepAliveMs', options.keepAliveMs, 1], ['maxQueuedPerAccount', options.maxQueuedPerAccount, 1], ['port', options.port, 0],
+    ['maxAttachmentBytes', options.maxAttachmentBytes, 1], ['attachmentStore.maxBytes', options.attachmentStore?.maxBytes, 1], ['attachmentStore.maxCount', options.attachmentStore?.maxCount, 1]] as const) {
     if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) {
       throw new ToySignalError('TOY_CONFIG_INVALID', `${name} must be an integer >= ${min}`)
     }
@@ -96,6 +112,7 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
   })
   hubRef.current = hub
 
+  const pace: SignalPace | undefined = options.signalPace === undefined || options.signalPace === false ? undefined : createSignalPace(undefined, options.signalPace === true)
   let port = 0
   // Node rejects a request without Host by default; signal-cli answers 421 instead, so let it through.
   const server = createServer({ requireHostHeader: false }, createRequestHandler({
@@ -104,6 +121,9 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
     faults: { enabled: options.faults === true, ...faults },
     bind: { host, port: () => port },
     log,
+    attachments: createAttachmentStore(options.attachmentStore ?? DEFAULT_ATTACHMENT_STORE_LIMITS),
+    maxAttachmentBytes: options.maxAttachmentBytes ?? 100 * 1024 * 1024,
+    pace,
   }))
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) => reject(new ToySignalError('TOY_LISTEN_FAILED', `cannot listen on ${host}:${options.port ?? 0}: ${error.message}`, { cause: error })))
@@ -119,6 +139,7 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
     groups: groups.map((g) => ({ name: g.name, id: g.id, members: [...g.members] })),
     sends: () => state.sends().map((s) => ({ ...s })),
     faults: faults.switches,
+    refused: () => pace?.refused() ?? { messages: 0, attachments: 0 },
     close() {
       closing ??= new Promise<void>((resolve) => {
         hub.close()

@@ -40,6 +40,10 @@ export const PROTOCOL_ERROR_CODES = [
   'PROTO_BATCH_NESTED',
   'PROTO_BATCH_TOO_LARGE',
   'PROTO_BATCH_MALFORMED',
+  // health payloads and attachment references
+  'PROTO_HEALTH_MALFORMED',
+  'PROTO_ATTACHMENT_MALFORMED',
+  'PROTO_ATTACHMENT_INTEGRITY',
   // configuration
   'PROTO_INVALID_OPTION',
 ] as const

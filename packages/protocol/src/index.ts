@@ -56,4 +56,24 @@ export {
   type EvictionReason,
 } from './reassembler.ts'
 export { createDedupWindow, type DedupWindow, type DedupWindowOptions } from './dedup.ts'
-export { encodeHealth, decodeHealth, HEALTH_FIELDS, type Health } from './health.ts'
+export {
+  encodeHealth,
+  decodeHealth,
+  canRead,
+  HEALTH_FORMAT,
+  HEALTH_TAGS,
+  MAX_HEALTH_RECORDS,
+  CAPABILITY,
+  type Health,
+  type Capabilities,
+} from './health.ts'
+export {
+  encodeAttachmentRef,
+  decodeAttachmentRef,
+  openAttachment,
+  attachmentFileName,
+  ATTACHMENT_CONTENT_TYPE,
+  ATTACHMENT_REF_PAYLOAD_BYTES,
+  SHA256_BYTES,
+  type AttachmentRef,
+} from './attachment-ref.ts'

@@ -22,6 +22,8 @@ export const KINDS = {
   'chat-reply': { code: 0x31, localOnly: false },
   'chat-control': { code: 0x32, localOnly: false },
   'chat-status': { code: 0x33, localOnly: false },
+  // Listed last so the golden vectors of the kinds before it keep their bytes.
+  attachment: { code: 0x12, localOnly: false },
 } as const
 
 /** The name of an envelope kind, e.g. `'update'`. */

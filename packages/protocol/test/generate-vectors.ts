@@ -3,11 +3,15 @@
  * purpose (`npx tsx packages/protocol/test/generate-vectors.ts`); the vector test then checks that
  * decoding the stored hex gives the stored values and encoding the values gives the hex, byte for byte.
  */
+import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { deflateRawSync } from 'node:zlib'
 import {
+  CAPABILITY,
   chunkFrame,
+  encodeAttachmentRef,
   encodeBody,
+  encodeHealth,
   encodeEnvelope,
   FLAGS,
   KIND_NAMES,
@@ -39,6 +43,7 @@ const payloads: Record<Kind, Uint8Array> = {
   'chat-reply': text('Section 2 defines the envelope.'),
   'chat-control': text('stop'),
   'chat-status': text('thinking'),
+  attachment: Uint8Array.of(0, 0, 0x01, 0x2c, ...Array.from({ length: 32 }, (_, i) => i)),
 }
 
 function vector(name: string, envelope: Envelope): object {
@@ -106,6 +111,42 @@ writeFileSync(
   }, null, 2)}\n`,
 )
 
+// Health payloads (contract §3.12): record lists, from a bare probe to every known record plus an unknown one.
+const healthCases: { name: string; value: Parameters<typeof encodeHealth>[0] }[] = [
+  { name: 'format 1, no records', value: {} },
+  { name: 'capabilities: envelope v1, deflate and attachments', value: { capabilities: { envelopeVersion: 1, features: CAPABILITY.deflate | CAPABILITY.attachments } } },
+  { name: 'capabilities (deflate only) and hello', value: { capabilities: { envelopeVersion: 1, features: CAPABILITY.deflate }, hello: true } },
+  { name: 'every known record and an unknown tag 0x40', value: { capabilities: { envelopeVersion: 1, features: 0x83 }, hello: true, stateVector: payloads['sync-request'], unknown: new Map([[0x40, text('later')]]) } },
+]
+const health = healthCases.map(({ name, value }) => ({
+  name,
+  value: { ...value, ...(value.stateVector === undefined ? {} : { stateVector: hex(value.stateVector) }), ...(value.unknown === undefined ? {} : { unknown: Object.fromEntries([...value.unknown].map(([k, v]) => [k, hex(v)])) }) },
+  hex: hex(encodeHealth(value)),
+}))
+const invalidHealth = [
+  { name: 'format 2', hex: '02', code: 'PROTO_HEALTH_MALFORMED' },
+  { name: 'tags out of order', hex: '0103000200', code: 'PROTO_HEALTH_MALFORMED' },
+  { name: 'tag repeated', hex: '0102000200', code: 'PROTO_HEALTH_MALFORMED' },
+  { name: 'record overruns the payload', hex: '01010501', code: 'PROTO_HEALTH_MALFORMED' },
+  { name: 'capabilities with a trailing byte', hex: '0101030103ff', code: 'PROTO_HEALTH_MALFORMED' },
+  { name: 'hello not empty', hex: '01020100', code: 'PROTO_HEALTH_MALFORMED' },
+  { name: 'overlong tag varint', hex: '01810000', code: 'PROTO_NON_CANONICAL_VARINT' },
+]
+writeFileSync(new URL('health.json', dir), `${JSON.stringify({ description: 'Health payloads: decodeHealth(hex) equals value (bytes in hex), encodeHealth(value) equals hex; invalid ones with their code.', vectors: health, invalid: invalidHealth }, null, 2)}\n`)
+
+// An attachment reference (contract §3.13): the carried frame, its SHA-256, the reference and its body.
+const carried = encodeEnvelope({ ...original, messageId: 'd0'.repeat(16), flags: FLAGS.deflated, payload: new Uint8Array(deflateRawSync(original.payload, { level: 6 })) })
+const digest = new Uint8Array(createHash('sha256').update(carried).digest())
+const ref = encodeAttachmentRef(carried, digest)
+writeFileSync(new URL('attachment.json', dir), `${JSON.stringify({
+  description: 'A deflated snapshot carried as an attachment: sha256 is SHA-256 of frame, ref is encodeAttachmentRef(frame, sha256), body the text body sent with the attachment.',
+  frame: hex(carried),
+  sha256: hex(digest),
+  ref: hex(ref),
+  body: encodeBody(ref),
+  fileName: `e2e-col-${'d0'.repeat(16)}.bin`,
+}, null, 2)}\n`)
+
 const good = hex(encodeEnvelope(entries[0] as Envelope))
 const head = good.slice(0, 106)
 const invalid = [
@@ -133,4 +174,4 @@ writeFileSync(
   new URL('invalid.json', dir),
   `${JSON.stringify({ description: 'Inputs every reader must reject, with the ProtocolError code it must report.', envelopes: invalid, bodies: invalidBodies }, null, 2)}\n`,
 )
-console.log('wrote envelopes.json, chunked.json, batch.json, invalid.json')
+console.log('wrote envelopes.json, chunked.json, batch.json, invalid.json, health.json, attachment.json')

@@ -21,6 +21,15 @@ export interface SignalMessage {
   sourceDevice: number | undefined
   /** The account the daemon received it for, when the payload names it. */
   account: string | undefined
+  /** The message's attachments as the daemon lists them (absent or empty when none). */
+  attachments?: readonly SignalAttachment[]
+}
+
+/** One entry of a message's `attachments[]`: what `getAttachment` needs, and the size to check first. */
+export interface SignalAttachment {
+  id: string
+  size: number | undefined
+  contentType: string | undefined
 }
 
 /** One item read from the events stream: a message body in a group, or a counted skip. */
@@ -43,8 +52,16 @@ export interface SignalBackend {
   listAccounts(): Promise<string[] | undefined>
   /** The account's groups; with `groupId`, the daemon is asked for that one (callers still match by id). */
   listGroups(groupId?: string): Promise<GroupListing>
-  /** Sends one text body to a group. @throws SignalRpcError | SignalUnavailableError | SignalCliError */
-  sendGroupMessage(groupId: string, message: string): Promise<SendResult>
+  /**
+   * Sends one text body to a group, with `attachments` (data URIs) when given.
+   * @throws SignalRpcError | SignalUnavailableError | SignalCliError
+   */
+  sendGroupMessage(groupId: string, message: string, attachments?: readonly string[]): Promise<SendResult>
+  /**
+   * The bytes of an attachment the daemon received in `groupId` (`getAttachment`).
+   * @throws SignalRpcError (-1 when the daemon does not have it) | SignalUnavailableError | SignalCliError
+   */
+  getAttachment(id: string, groupId: string): Promise<Uint8Array>
   /**
    * Opens the events stream; resolves once it answered 200 `text/event-stream`. A backend that
    * knows history was lost throws BroadcastRecoveryRequiredError from the iterator.

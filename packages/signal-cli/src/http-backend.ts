@@ -9,7 +9,7 @@ import { Client, Pool, request, type Dispatcher } from 'undici'
 import type { z } from 'zod'
 import { SignalCliError, SignalEventsRefusedError, SignalRpcError, SignalUnavailableError } from './errors.ts'
 import type { FullSignalBackend, SignalEventStream } from './backend.ts'
-import { AccountList, CreatedGroup, encodeRequest, GroupListing, IgnoredResult, parseResponse, SendResult, VersionResult, type RpcId } from './jsonrpc.ts'
+import { AccountList, AttachmentData, CreatedGroup, encodeRequest, GroupListing, IgnoredResult, parseResponse, SendResult, VersionResult, type RpcId } from './jsonrpc.ts'
 import { readSignalEvents } from './sse-reader.ts'
 
 /** Largest JSON-RPC response body read (a long `listGroups` fits many times over). */
@@ -117,7 +117,8 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
       return (await optional(call('listAccounts', undefined, AccountList)))?.map((a) => a.number)
     },
     listGroups: (groupId) => call('listGroups', groupId === undefined ? {} : { groupId }, GroupListing),
-    sendGroupMessage: (groupId, message) => call('send', { groupId, message }, SendResult),
+    sendGroupMessage: (groupId, message, attachments) => call('send', attachments === undefined || attachments.length === 0 ? { groupId, message } : { groupId, message, attachments: [...attachments] }, SendResult),
+    getAttachment: async (id, groupId) => new Uint8Array(Buffer.from((await call('getAttachment', { id, groupId }, AttachmentData)).data, 'base64')),
     createGroup: async (name, members) => (await call('updateGroup', { name, members: [...members] }, CreatedGroup)).groupId,
     acceptGroupRequest: async (groupId) => void (await call('sendMessageRequestResponse', { groupId, type: 'accept' }, IgnoredResult)),
     sendReaction: async (groupId, target, emoji) => void (await call('sendReaction', { groupId, emoji, targetAuthor: target.author, targetTimestamp: target.timestamp }, IgnoredResult)),

@@ -28,6 +28,9 @@ export const SendResult = z.object({
 })
 export type SendResult = z.infer<typeof SendResult>
 
+/** `getAttachment` result: the file as standard base64. */
+export const AttachmentData = z.object({ data: z.string() }).loose()
+
 const Member = z.union([z.string(), z.object({ number: z.string().nullable().optional(), uuid: z.string().nullable().optional() }).loose()])
 
 /** One group as `listGroups` reports it (only the fields the sidecar and the chat loop read). */

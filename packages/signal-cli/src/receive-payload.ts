@@ -7,10 +7,18 @@
 import { z } from 'zod'
 import type { SignalEvent } from './backend.ts'
 
+// signal-cli's JsonAttachment; entries without a usable id are skipped, never fatal.
+const Attachment = z.object({
+  id: z.string().min(1).max(512),
+  size: z.number().int().nonnegative().nullable().optional(),
+  contentType: z.string().max(256).nullable().optional(),
+}).loose()
+
 const Message = z
   .object({
     timestamp: z.number().int().nonnegative().optional(),
     message: z.string().nullable().optional(),
+    attachments: z.array(z.unknown()).max(100).nullable().optional().catch(undefined),
     groupInfo: z.object({ groupId: z.string() }).loose().nullable().optional(),
   })
   .loose()
@@ -66,6 +74,10 @@ export function parseReceivePayload(data: string, account: string | undefined): 
   const groupId = source.m.groupInfo?.groupId
   if (groupId === undefined) return { type: 'skipped', reason: 'not-group' }
   const env = p.envelope
+  const attachments = (source.m.attachments ?? []).flatMap((a) => {
+    const parsed = Attachment.safeParse(a)
+    return parsed.success ? [{ id: parsed.data.id, size: parsed.data.size ?? undefined, contentType: parsed.data.contentType ?? undefined }] : []
+  })
   return {
     type: 'message',
     groupId,
@@ -77,5 +89,6 @@ export function parseReceivePayload(data: string, account: string | undefined): 
     sourceUuid: env.sourceUuid ?? undefined,
     sourceDevice: env.sourceDevice ?? undefined,
     account: p.account ?? undefined,
+    ...(attachments.length === 0 ? {} : { attachments }),
   }
 }

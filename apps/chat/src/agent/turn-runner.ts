@@ -18,7 +18,14 @@ export interface TurnResult {
   /** Why the agent could not start, when it could not. */
   spawnError?: string
   stdout: string
+  /** Stdout bytes beyond the in-memory bound (not in `stdout`). */
   droppedStdoutBytes: number
+  /** The file with the whole stdout, when it overflowed the bound and a spill path was given. */
+  spilledTo?: string
+  /** Stdout bytes kept nowhere (past the spill file's bound, or when it could not be written). */
+  unkeptBytes: number
+  /** Every byte the agent wrote, stdout and stderr. */
+  outputBytes: number
   /** Last bytes of stdout+stderr, for the failure message. */
   tail: string
   durationMs: number
@@ -41,12 +48,18 @@ export interface RunTurnOptions {
   timeoutMs?: number | undefined
   /** SIGTERM → SIGKILL grace period. */
   graceMs: number
+  /** Stdout kept in memory; beyond it, the whole stdout goes to `spillPath` (if given). */
   maxOutputBytes: number
+  spillPath?: string | undefined
+  /** Bound of the spill file (default 256 MiB). */
+  spillMaxBytes?: number | undefined
   tailBytes: number
   livenessMs?: number
   onLiveness?: (l: TurnLiveness) => void
-  /** Called once the process exists; the group's pid, for local diagnostics only. */
+  /** Called once the process exists, with the process group's id. */
   onStart?: (pid: number | undefined) => void
+  /** Called as output arrives, with the bytes written so far (stdout and stderr). */
+  onOutput?: (totalBytes: number) => void
 }
 
 const STREAM_CLOSE_WAIT_MS = 2000
@@ -63,11 +76,17 @@ function streamEnded(stream: NodeJS.ReadableStream): Promise<void> {
 /** Runs one turn to completion, cancellation or timeout. Never throws for agent failures. */
 export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const started = Date.now()
-  const capture = createOutputCapture({ maxBytes: options.maxOutputBytes, tailBytes: options.tailBytes })
+  const capture = createOutputCapture({ maxBytes: options.maxOutputBytes, tailBytes: options.tailBytes, spillPath: options.spillPath, spillMaxBytes: options.spillMaxBytes })
   const group = spawnGroup(options.argv, { env: options.env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) })
   options.onStart?.(group.pid)
-  group.stdout.on('data', (c: Buffer) => capture.onStdout(c))
-  group.stderr.on('data', (c: Buffer) => capture.onStderr(c))
+  group.stdout.on('data', (c: Buffer) => {
+    capture.onStdout(c)
+    options.onOutput?.(capture.totalBytes)
+  })
+  group.stderr.on('data', (c: Buffer) => {
+    capture.onStderr(c)
+    options.onOutput?.(capture.totalBytes)
+  })
   const streamsDone = Promise.all([streamEnded(group.stdout), streamEnded(group.stderr)])
 
   let stoppedBy: 'cancelled' | 'timeout' | undefined
@@ -97,6 +116,7 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
     clearTimeout(closeTimer)
     group.stdout.destroy()
     group.stderr.destroy()
+    capture.close()
     const outcome: TurnOutcome = stoppedBy ?? (exit.code === 0 && exit.spawnError === undefined ? 'ok' : 'failed')
     return {
       outcome,
@@ -105,10 +125,14 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
       ...(exit.spawnError === undefined ? {} : { spawnError: exit.spawnError }),
       stdout: capture.stdoutText(),
       droppedStdoutBytes: capture.droppedStdoutBytes,
+      ...(capture.spilledTo === undefined ? {} : { spilledTo: capture.spilledTo }),
+      outputBytes: capture.totalBytes,
+      unkeptBytes: capture.unkeptBytes,
       tail: capture.tailText(),
       durationMs: Date.now() - started,
     }
   } finally {
+    capture.close()
     if (timer !== undefined) clearTimeout(timer)
     if (liveness !== undefined) clearInterval(liveness)
     options.signal?.removeEventListener('abort', onAbort)

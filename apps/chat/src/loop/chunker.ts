@@ -50,23 +50,33 @@ function cutPoint(text: string, start: number, budget: number, guarded: Array<[n
   return cut
 }
 
-function split(text: string, budget: number): string[] {
+function split(text: string, budget: number, firstBudget: number): string[] {
   const guarded = protectedRanges(text)
   const pieces: string[] = []
   let start = 0
   while (start < text.length) {
-    const end = cutPoint(text, start, budget, guarded)
+    const end = cutPoint(text, start, pieces.length === 0 ? firstBudget : budget, guarded)
     pieces.push(text.slice(start, end))
     start = end
   }
   return pieces
 }
 
+/** Options of {@link chunkReply}. */
+export interface ChunkOptions {
+  /**
+   * A line put after the first body's `(1/m)` mark when there is more than one body, given the
+   * count `m` (e.g. how many follow and how to stop them). Room for it is taken from that body.
+   */
+  lead?: (total: number) => string
+}
+
 /**
  * Chunks `text` into bodies of at most `maxBytes` (default and ceiling {@link MAX_SIGNAL_BODY_BYTES}).
- * Empty text gives no chunks. Concatenating the chunks without their `(n/m)\n` marks gives `text`.
+ * Empty text gives no chunks. Concatenating the chunks without their `(n/m)\n` marks (and the
+ * first body's lead line) gives `text`.
  */
-export function chunkReply(text: string, maxBytes = MAX_SIGNAL_BODY_BYTES): string[] {
+export function chunkReply(text: string, maxBytes = MAX_SIGNAL_BODY_BYTES, options: ChunkOptions = {}): string[] {
   if (!Number.isInteger(maxBytes) || maxBytes < 32 || maxBytes > MAX_SIGNAL_BODY_BYTES) {
     throw new RangeError(`maxBytes must be an integer in 32..${MAX_SIGNAL_BODY_BYTES}`)
   }
@@ -74,9 +84,16 @@ export function chunkReply(text: string, maxBytes = MAX_SIGNAL_BODY_BYTES): stri
   if (byteLength(text) <= maxBytes) return [text]
   // The mark `(n/m)\n` costs 4 + digits(n) + digits(m) bytes; grow the reserve until m fits it.
   for (let digits = 1; ; digits++) {
-    const pieces = split(text, maxBytes - (4 + 2 * digits))
+    const widest = 10 ** digits - 1
+    const leadBytes = options.lead === undefined ? 0 : byteLength(`${options.lead(widest)}\n`)
+    const budget = maxBytes - (4 + 2 * digits)
+    if (budget - leadBytes < 16) throw new RangeError('the lead line leaves no room in the first body')
+    const pieces = split(text, budget, budget - leadBytes)
     if (String(pieces.length).length <= digits) {
-      return pieces.map((piece, i) => `(${i + 1}/${pieces.length})\n${piece}`)
+      return pieces.map((piece, i) => {
+        const lead = i === 0 && options.lead !== undefined ? `${options.lead(pieces.length)}\n` : ''
+        return `(${i + 1}/${pieces.length})\n${lead}${piece}`
+      })
     }
   }
 }

@@ -10,6 +10,8 @@ export interface AnnouncementFacts {
   allowlist: readonly string[]
   inboxCapacity: number
   resumedAtTurn?: number | undefined
+  /** Turns of this chat an earlier process left running, killed at this start. */
+  leftovers?: readonly number[] | undefined
 }
 
 export function announcement(f: AnnouncementFacts): string {
@@ -17,8 +19,10 @@ export function announcement(f: AnnouncementFacts): string {
     f.resumedAtTurn === undefined
       ? `e2e-col chat started on ${f.host}.`
       : `e2e-col chat resumed on ${f.host}: same agent session, continuing after turn ${f.resumedAtTurn}.`
+  const leftovers = (f.leftovers ?? []).map((t) => `turn ${t} was left running by an earlier e2e-col process that died; it is killed now.`)
   return [
     head,
+    ...leftovers,
     `topic: ${f.topic}`,
     `agent: ${f.agent}, session ${f.sessionId}`,
     `allowed tools (what a message here can make the agent do): ${f.allowlist.join(', ')}`,
@@ -40,15 +44,32 @@ export function formatDuration(ms: number): string {
 export interface StatusFacts {
   sessionId: string
   turn: number
-  running: { turn: number; elapsedMs: number; outputBytes: number } | undefined
+  running:
+    | {
+        turn: number
+        elapsedMs: number
+        outputBytes: number
+        phase: { kind: 'running' } | { kind: 'posting'; posted: number; total: number } | { kind: 'held'; reason: string; posted: number; total: number }
+      }
+    | undefined
   allowlist: readonly string[]
   queued: number
   capacity: number
   membership: { agoMs: number; ok: boolean } | undefined
+  /** Where the audit log is. */
+  auditLog: string
+}
+
+function turnState(r: NonNullable<StatusFacts['running']>): string {
+  const p = r.phase
+  if (p.kind === 'running') return `turn ${r.turn} running for ${formatDuration(r.elapsedMs)} (${r.outputBytes} bytes of output so far)`
+  const parts = p.total === 0 ? 'preparing its reply' : `${p.posted} of ${p.total} part(s) posted`
+  if (p.kind === 'posting') return `turn ${r.turn} finished (${r.outputBytes} bytes of output); posting its reply: ${parts}`
+  return `turn ${r.turn} finished (${r.outputBytes} bytes of output); its reply is held (${p.reason}): ${parts}`
 }
 
 export function statusText(f: StatusFacts): string {
-  const state = f.running === undefined ? 'idle' : `turn ${f.running.turn} running for ${formatDuration(f.running.elapsedMs)} (${f.running.outputBytes} bytes of output so far)`
+  const state = f.running === undefined ? 'idle' : turnState(f.running)
   const check = f.membership === undefined ? 'not yet' : `${formatDuration(f.membership.agoMs)} ago, ${f.membership.ok ? 'ok' : 'FAILED: posting withheld'}`
   return [
     `status: ${state}`,
@@ -56,6 +77,7 @@ export function statusText(f: StatusFacts): string {
     `allowed tools: ${f.allowlist.join(', ')}`,
     `queue: ${f.queued}/${f.capacity}`,
     `last membership check: ${check}`,
+    `audit log: ${f.auditLog}`,
   ].join('\n')
 }
 

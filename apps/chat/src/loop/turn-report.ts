@@ -13,10 +13,17 @@ export interface TurnReport {
 }
 
 /** Redacts first, then bounds: a cut can never split a secret into two unmasked halves. */
-export async function reportTurn(result: TurnResult, turn: number, redactor: Redactor, turnTimeoutMs: number | undefined): Promise<TurnReport> {
+export async function reportTurn(result: TurnResult, turn: number, redactor: Redactor, turnTimeoutMs: number | undefined, host: string): Promise<TurnReport> {
   if (result.outcome === 'cancelled') return { receipt: 'cancelled', text: `turn ${turn} cancelled; the chat goes on.` }
   if (result.outcome === 'ok') {
-    const cut = result.droppedStdoutBytes > 0 ? `\n[… ${result.droppedStdoutBytes} more bytes of output not posted]` : ''
+    const cut =
+      result.droppedStdoutBytes === 0
+        ? ''
+        : result.spilledTo === undefined
+          ? `\n[… ${result.droppedStdoutBytes} more bytes of output could not be kept (the output file could not be written)]`
+          : result.unkeptBytes === 0
+            ? `\n[… ${result.droppedStdoutBytes} more bytes of output are too long to post: the whole output is saved on ${host} in ${result.spilledTo}]`
+            : `\n[… ${result.droppedStdoutBytes} more bytes of output are too long to post: the output is saved on ${host} in ${result.spilledTo}, except its last ${result.unkeptBytes} bytes (the file stops at its size bound)]`
     const reply = (await redactor.redact(result.stdout)) + cut
     return { receipt: 'done', text: reply.trim() === '' ? `turn ${turn}: (no output)` : reply }
   }

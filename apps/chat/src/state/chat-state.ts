@@ -4,10 +4,13 @@
  * written atomically (temp file + rename).
  */
 import { createHash } from 'node:crypto'
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { ChatError } from '../errors.ts'
+
+/** Most replies waiting to be reported failed that one state file holds. */
+export const MAX_UNDELIVERED = 1000
 
 const ChatState = z.object({
   version: z.literal(1),
@@ -20,6 +23,31 @@ const ChatState = z.object({
   turns: z.number().int().nonnegative(),
   sessionStarted: z.boolean(),
   createdAt: z.string(),
+  /** The turn running right now: its process group, so a later start can find a leftover one. */
+  runningTurn: z
+    .object({
+      turn: z.number().int().positive(),
+      pgid: z.number().int().positive(),
+      /** The loop process that started it. */
+      loopPid: z.number().int().positive(),
+      /** The leader's start time in clock ticks since boot (/proc/<pid>/stat field 22), when known. */
+      leaderStart: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
+  /** Replies not delivered in time, saved on disk; each is reported failed once the group is reachable. */
+  undelivered: z
+    .array(
+      z.object({
+        turn: z.number().int().positive(),
+        file: z.string().min(1),
+        posted: z.number().int().nonnegative(),
+        total: z.number().int().nonnegative(),
+        why: z.string().max(500),
+        target: z.object({ author: z.string(), timestamp: z.number().int() }).optional(),
+      }),
+    )
+    .max(MAX_UNDELIVERED)
+    .optional(),
 })
 /** The persisted state of one chat. */
 export type ChatState = z.infer<typeof ChatState>
@@ -41,9 +69,13 @@ export function chatsDir(root: string): string {
   return dir
 }
 
-/** File name for a group id (base64 has `/` and `+`, so it is hashed). */
+/** The per-chat file stem for a group id (base64 has `/` and `+`, so it is hashed). */
+export function chatStem(root: string, groupId: string): string {
+  return join(chatsDir(root), createHash('sha256').update(groupId).digest('hex').slice(0, 32))
+}
+
 function fileFor(root: string, groupId: string): string {
-  return join(chatsDir(root), `${createHash('sha256').update(groupId).digest('hex').slice(0, 32)}.json`)
+  return `${chatStem(root, groupId)}.json`
 }
 
 /** Writes the state (0600, atomic). */
@@ -53,6 +85,21 @@ export function saveChatState(root: string, state: ChatState): void {
   writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 })
   chmodSync(tmp, 0o600)
   renameSync(tmp, file)
+}
+
+/** Every readable chat state under `root` (unreadable or invalid files are skipped). */
+export function listChatStates(root: string): ChatState[] {
+  const out: ChatState[] = []
+  for (const name of readdirSync(chatsDir(root))) {
+    if (!name.endsWith('.json')) continue
+    try {
+      const parsed = ChatState.safeParse(JSON.parse(readFileSync(join(chatsDir(root), name), 'utf8')))
+      if (parsed.success) out.push(parsed.data)
+    } catch {
+      // not ours to judge here: --resume reports a broken file for its own chat
+    }
+  }
+  return out
 }
 
 /** Reads the state of a chat created before; throws `CHAT_STATE` when there is none or it is corrupt. */

@@ -108,7 +108,7 @@ describe('packing and the receive path', () => {
     ingest.markSent(DOC, env.senderId, env.messageId)
     ingest.markSent(DOC, big.senderId, big.messageId)
     // The sync copy comes from this account's own devices.
-    for (const b of bodiesFor([encodeEnvelope(env), encodeEnvelope(big)], 600)) ingest.handle(GROUP, b, SELF)
+    for (const b of bodiesFor([encodeEnvelope(env), encodeEnvelope(big)], 600)) ingest.handle(GROUP, b, { source: SELF })
     expect(delivered).toHaveLength(0)
   })
 

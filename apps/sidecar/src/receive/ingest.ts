@@ -18,6 +18,9 @@ import {
 } from '@e2e-col/protocol'
 import { BROWSER_KINDS } from '../browser/kinds.ts'
 import { inflateFrame, isDeflated } from './inflate-frame.ts'
+import type { AttachmentFetcher, FetchFailure } from './attachment-fetch.ts'
+import type { MemberId } from '../group/roster.ts'
+import type { SignalAttachment } from '@e2e-col/signal-cli'
 import type { Logger } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
 
@@ -27,20 +30,30 @@ export interface IngestOptions {
   maxFrameBytes: number
   /** Longest body decoded, in UTF-8 bytes (ASCII: characters); longer ones are dropped unread. */
   maxBodyBytes?: number
-  /** Bounds of each source's reassembler. */
+  /** Bounds of each source's reassembler and dedup window. */
   reassembly: { maxPartialMessages: number; maxPartialBytes: number; ttlMs: number }
-  /** Bounds of each source's dedup window. */
   dedup: { maxEntries: number; ttlMs: number }
   now: () => number
   /** `source` is the key of the Signal account that sent the body ({@link SELF} for our own). */
-  deliver: (docId: string, frame: Uint8Array, envelope: Envelope, source: string) => void
+  deliver: (docId: string, frame: Uint8Array, envelope: Envelope, from: MemberId | undefined, source: string) => void
+  /** Reads `deflated` envelopes (else they are dropped, as a sidecar before compression did). */
+  readDeflate?: boolean
+  /** Fetches the frames `attachment` envelopes name; without it they are dropped as unsupported. */
+  attachments?: AttachmentFetcher
+  /** A referenced attachment could not be used: the document should ask the group again. */
+  onLost?: (docId: string, reason: FetchFailure) => void
+  /** A referenced attachment was fetched and checked. */
+  onFetched?: () => void
   metrics: Metrics
   logger: Logger
 }
 
 export interface Ingest {
-  /** Handles one body read from a group, sent by `source` (a stable key of the Signal account). */
-  handle(groupId: string, body: string, source?: string): void
+  /**
+   * Handles one body read from a group; `message` says who sent it (`source`: a stable key of the
+   * Signal account, {@link SELF} for this account's own devices) and what it carried.
+   */
+  handle(groupId: string, body: string, message?: { from?: MemberId; source?: string; attachments?: readonly SignalAttachment[] }): void
   /**
    * Records an envelope this sidecar is sending, so its copy from Signal is dropped. True when it
    * was recorded already (a browser's replay of an envelope first received earlier).
@@ -48,12 +61,13 @@ export interface Ingest {
   markSent(docId: string, senderId: string, messageId: string): boolean
 }
 
-/** The source key of this sidecar's own account (sends of its own, and sync copies of them). */
-export const SELF = 'self'
-
 // Bodies are decoded into one reused buffer (no allocation per body). Whatever outlives the call
 // is copied: chunks by the reassembler, batch entries by encodeEnvelope, whole frames below.
 const BODY_SCRATCH_BYTES = 4096
+
+/** The source key of this sidecar's own account (sends of its own, and sync copies of them). */
+export const SELF = 'self'
+
 // Sources remembered at once; beyond it the least recently heard one is forgotten. Only members
 // reach this point (§4.6), so in practice this is the largest group's size.
 const MAX_SOURCES = 256
@@ -63,6 +77,14 @@ const DEFAULT_MAX_BODY_CHARS = 1024 * 1024
 interface SourceState {
   readonly dedup: DedupWindow
   readonly reassembler: Reassembler
+}
+
+/** What one body may still cost, and whose state it touches. */
+interface Budget {
+  source: string
+  state: SourceState
+  inflateBytes: number
+  syncRequests: number
 }
 
 export function createIngest(o: IngestOptions): Ingest {
@@ -87,20 +109,38 @@ export function createIngest(o: IngestOptions): Ingest {
     sources.set(key, s) // most recently heard last
     return s
   }
+  // The body being handled (the receive path is synchronous; an attachment's fetch keeps its own).
+  let b: Budget = { source: '', state: self, inflateBytes: 0, syncRequests: 0 }
   const drop = (reason: string) => o.metrics.receivedDropped.inc({ reason })
+  // References being fetched, by (document, sender, message id): a second copy waits for the first.
+  const fetching = new Set<string>()
   const evicted = (list: readonly Eviction[]) => {
     for (const e of list) o.metrics.reassemblyEvictions.inc({ reason: e.reason })
   }
 
-  /** What one body may still cost. */
-  interface Budget {
-    source: string
-    state: SourceState
-    inflateBytes: number
-    syncRequests: number
+  function attachment(docId: string, groupId: string, ref: Envelope, from: MemberId | undefined, listed: readonly SignalAttachment[]): void {
+    const fetcher = o.attachments
+    if (fetcher === undefined) return drop('unsupported-kind')
+    const mine = b
+    const { dedup } = mine.state
+    if (dedup.has(ref.docId, ref.senderId, ref.messageId, o.now())) return void o.metrics.dedupHits.inc()
+    const key = `${ref.docId}/${ref.senderId}/${ref.messageId}`
+    if (fetching.has(key)) return void o.metrics.dedupHits.inc()
+    fetching.add(key)
+    void fetcher.open(groupId, ref, listed).then((r) => {
+      fetching.delete(key)
+      o.metrics.attachmentsFetched.inc({ outcome: r.ok ? 'ok' : r.reason })
+      if (r.ok) {
+        o.onFetched?.()
+        b = mine
+        return accept(docId, r.frame, r.envelope, from)
+      }
+      drop(`attachment-${r.reason}`)
+      o.onLost?.(docId, r.reason)
+    })
   }
 
-  function chunk(docId: string, env: Envelope, b: Budget): void {
+  function chunk(docId: string, env: Envelope, from: MemberId | undefined): void {
     o.metrics.chunksReceived.inc()
     const { dedup, reassembler } = b.state
     evicted(reassembler.sweep(o.now()))
@@ -114,18 +154,19 @@ export function createIngest(o: IngestOptions): Ingest {
     }
     evicted(r.evicted)
     if (r.status === 'rejected') return drop('invalid-chunk')
-    if (r.status === 'complete') accept(docId, r.frame, r.envelope, b)
+    if (r.status === 'complete') accept(docId, r.frame, r.envelope, from)
   }
 
-  function accept(docId: string, frame: Uint8Array, env: Envelope, b: Budget): void {
+  function accept(docId: string, frame: Uint8Array, env: Envelope, from: MemberId | undefined): void {
     if (env.docId !== docId) return drop('wrong-document')
     if (env.kind === 'ack' || env.kind === 'error') return drop('local-only-kind')
     if (!BROWSER_KINDS.has(env.kind)) return drop('unexpected-kind')
     const { dedup } = b.state
     if (!isDeflated(env)) {
       if (dedup.seen(env.docId, env.senderId, env.messageId, o.now())) return void o.metrics.dedupHits.inc()
-      return deliver(docId, frame, env, b)
+      return deliver(docId, frame, env, from)
     }
+    if (o.readDeflate === false) return drop('unsupported-flag')
     // Checked before inflating (no work for a copy), recorded after (a corrupt copy does not
     // shadow a good one).
     if (dedup.has(env.docId, env.senderId, env.messageId, o.now())) return void o.metrics.dedupHits.inc()
@@ -138,18 +179,19 @@ export function createIngest(o: IngestOptions): Ingest {
     }
     b.inflateBytes -= plain.envelope.payload.byteLength
     dedup.seen(env.docId, env.senderId, env.messageId, o.now())
-    deliver(docId, plain.frame, plain.envelope, b)
+    deliver(docId, plain.frame, plain.envelope, from)
   }
 
-  function deliver(docId: string, frame: Uint8Array, env: Envelope, b: Budget): void {
+  function deliver(docId: string, frame: Uint8Array, env: Envelope, from: MemberId | undefined): void {
     // A body asks at most once: a batch of requests would make every member answer each of them.
     if (env.kind === 'sync-request' && ++b.syncRequests > 1) return drop('body-budget')
     o.metrics.envelopesOut.inc({ kind: env.kind })
-    o.deliver(docId, frame, env, b.source)
+    o.deliver(docId, frame, env, from, b.source)
   }
 
   return {
-    handle(groupId, body, source = '') {
+    handle(groupId, body, message) {
+      const from = message?.from
       const docId = o.docsByGroup.get(groupId)
       if (docId === undefined) return drop('unmapped-group')
       if (!body.startsWith(BODY_PREFIX)) return drop('plain-text')
@@ -164,11 +206,16 @@ export function createIngest(o: IngestOptions): Ingest {
         return drop('invalid-body')
       }
       if (env.docId !== docId) return drop('wrong-document')
-      const b: Budget = { source, state: sourceState(source), inflateBytes: o.maxFrameBytes, syncRequests: 0 }
-      if (env.kind === 'chunk') return chunk(docId, env, b)
+      const source = message?.source ?? ''
+      b = { source, state: sourceState(source), inflateBytes: o.maxFrameBytes, syncRequests: 0 }
+      if (env.kind === 'chunk') return chunk(docId, env, from)
+      if (env.kind === 'attachment') {
+        const own = frame.slice()
+        return attachment(docId, groupId, decodeEnvelope(own, { maxPayloadBytes: o.maxFrameBytes }), from, message?.attachments ?? [])
+      }
       if (env.kind !== 'batch') {
         const own = frame.slice()
-        return accept(docId, own, decodeEnvelope(own, { maxPayloadBytes: o.maxFrameBytes }), b)
+        return accept(docId, own, decodeEnvelope(own, { maxPayloadBytes: o.maxFrameBytes }), from)
       }
       let inner: Envelope[]
       try {
@@ -177,8 +224,10 @@ export function createIngest(o: IngestOptions): Ingest {
         return drop('invalid-batch')
       }
       for (const e of inner) {
-        if (e.kind === 'chunk') chunk(docId, e, b)
-        else accept(docId, encodeEnvelope(e), e, b)
+        if (e.kind === 'chunk') chunk(docId, e, from)
+        // A reference belongs to the attachment of its own message: never inside a batch.
+        else if (e.kind === 'attachment') drop('unexpected-kind')
+        else accept(docId, encodeEnvelope(e), e, from)
       }
     },
     markSent(docId, senderId, messageId) {

@@ -12,6 +12,8 @@
  * Also, once the document has been quiet for `quietMs` (plus jitter) after it changed, the replica
  * asks once (a lost *last* update leaves no gap), and it announces its state vector in a `health`
  * envelope at most every `announceMs` while it keeps changing.
+ * A loss (a message named content that could not be used: a missing or corrupt attachment) makes
+ * the replica ask one interval later, at most once per interval however many are lost.
  * Members answer only what the asker lacks, by state vector (§8.4).
  */
 import * as Y from 'yjs'
@@ -36,7 +38,9 @@ export interface GapRepair {
   check(): void
   /** A member's state vector was seen: ask until the replica holds all of it. */
   onPeerState(stateVector: ReadonlyMap<number, number>): void
-  /** Requests sent because the replica was behind, and after quiet. */
+  /** Called when something sent to the group did not arrive whole (a missing or corrupt attachment). */
+  lost(): void
+  /** Requests sent because the replica was behind, after quiet, and after a loss. */
   readonly asked: number
   dispose(): void
 }
@@ -52,6 +56,7 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
   let quiet: ReturnType<typeof setTimeout> | undefined
   let announceTimer: ReturnType<typeof setTimeout> | undefined
   let changedSinceAnnounce = false
+  let lostTimer: ReturnType<typeof setTimeout> | undefined
   let asked = 0
   let delay = o.intervalMs
   // client → [clock a member holds, when first seen]
@@ -121,12 +126,20 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
       }
       schedule()
     },
+    lost() {
+      lostTimer ??= setTimeout(() => {
+        lostTimer = undefined
+        asked += 1
+        o.ask()
+      }, o.intervalMs)
+    },
     get asked() {
       return asked
     },
     dispose() {
       o.doc.off('update', onChange)
-      for (const t of [timer, quiet, announceTimer]) if (t !== undefined) clearTimeout(t)
+      for (const t of [timer, quiet, announceTimer, lostTimer]) if (t !== undefined) clearTimeout(t)
+      lostTimer = undefined
       timer = undefined
       quiet = undefined
       announceTimer = undefined

@@ -11,6 +11,7 @@ import { bodyByteLength, type RefusalCode } from '@e2e-col/protocol'
 import { nextDelay, SignalCliError, SignalRpcError, SignalUnavailableError, type SignalBackend } from '@e2e-col/signal-cli'
 import type { Logger } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
+import type { AttachmentSend } from './attachment-send.ts'
 import { packNext, type BatchHeader } from './packer.ts'
 import type { TokenBucket } from './token-bucket.ts'
 
@@ -55,6 +56,12 @@ export interface SendQueueOptions {
    * per envelope, for the one at the front. Its result replaces the frame; a throw keeps the frame.
    */
   shrink?: (frame: Uint8Array) => Promise<Uint8Array>
+  /**
+   * The front envelope's frame (after `shrink`) as one attachment send, when it should go that
+   * way; `undefined` sends it as text. A failed attachment send (not rate limited) falls back to
+   * text: the envelope is never lost to it.
+   */
+  attachment?: (frame: Uint8Array) => AttachmentSend | undefined
   onAmbiguousFailure: () => void
   /**
    * Called with the message ids of the next send before its first body goes out (the replica
@@ -104,8 +111,10 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
   let closed = false
   const abort = new AbortController()
   const idleWaiters: (() => void)[] = []
+  // Envelopes whose attachment send failed: they go as text.
+  const textOnly = new WeakSet<QueuedEnvelope>()
   // Bodies sent while some recipient was rate limited, to send again once the pause is over.
-  const resends: string[] = []
+  const resends: { body: string; attachments: readonly string[] | undefined }[] = []
   const resendTries = new Map<string, number>()
 
   function settleIdle(): void {
@@ -127,8 +136,11 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
     }
   }
 
-  /** Sends one body; `tokenHeld` when the caller already took this send's token from the bucket. */
-  async function sendBody(body: string, tokenHeld = false): Promise<Outcome> {
+  /**
+   * Sends one body; `tokenHeld` when the caller already took this send's token from the bucket.
+   * With `attachments`, a transient failure is not retried: the caller falls back to text.
+   */
+  async function sendBody(body: string, tokenHeld = false, attachments?: readonly string[]): Promise<Outcome> {
     let attempt = 0
     let held = tokenHeld
     for (;;) {
@@ -136,7 +148,7 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
       held = false
       const started = o.now()
       try {
-        const result = await o.backend.sendGroupMessage(o.groupId, body)
+        const result = await (attachments === undefined ? o.backend.sendGroupMessage(o.groupId, body) : o.backend.sendGroupMessage(o.groupId, body, attachments))
         o.metrics.sendLatency.observe((o.now() - started) / 1000)
         // A partial RATE_LIMIT_FAILURE is still a send (at least one recipient got it); slow down.
         const waits = (result.results ?? []).filter((r) => r.type === 'RATE_LIMIT_FAILURE').map((r) => r.retryAfterSeconds ?? undefined)
@@ -147,7 +159,7 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
           const tries = (resendTries.get(body) ?? 0) + 1
           if (tries < o.retry.attempts) {
             resendTries.set(body, tries)
-            resends.push(body)
+            resends.push({ body, attachments })
           } else resendTries.delete(body)
         } else resendTries.delete(body)
         return { kind: 'sent' }
@@ -160,7 +172,7 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
         const transient = error instanceof SignalUnavailableError
           || (error instanceof SignalRpcError && (TRANSIENT_RPC_CODES.has(error.rpcCode) || error.networkFailure))
           || (error instanceof SignalCliError && error.code === 'SIDECAR_SIGNAL_BAD_RESPONSE')
-        if (!transient) {
+        if (!transient || attachments !== undefined) {
           const e = error as Error
           return { kind: 'rejected', code: 'SIDECAR_SEND_REJECTED', message: e.message, rpcCode: error instanceof SignalRpcError ? error.rpcCode : undefined }
         }
@@ -223,7 +235,7 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
         const resend = resends.shift()
         if (resend !== undefined) {
           // Already acknowledged: only its delivery to the limited members is at stake.
-          const outcome = await sendBody(resend)
+          const outcome = await sendBody(resend.body, false, resend.attachments)
           if (outcome.kind === 'closed') return
           if (outcome.kind !== 'sent') o.logger.warn({ outcome: outcome.kind }, 'resend after a partial rate limit failed')
           continue
@@ -238,6 +250,26 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
         }
         if (!(await takeToken())) return
         lastBatchAt = o.now()
+        const front = items[0] as QueuedEnvelope
+        const asAttachment = o.attachment === undefined || textOnly.has(front) ? undefined : o.attachment(front.frame)
+        if (asAttachment !== undefined) {
+          pinned = 1
+          o.beforeSend?.([front.messageId])
+          const outcome = await sendBody(asAttachment.body, true, asAttachment.attachments)
+          if (outcome.kind === 'closed') return
+          if (outcome.kind === 'sent') {
+            o.metrics.attachmentsSent.inc({ outcome: 'sent' })
+            o.metrics.bodiesSent.inc({ mode: 'attachment' })
+            for (const t of removeFront(1)) t.owner.ack(t.messageId)
+          } else {
+            // Upload refused (rate limit, size) or unclear: the same envelope goes as text now;
+            // receivers drop a second copy by message id.
+            o.metrics.attachmentsSent.inc({ outcome: 'fell-back' })
+            o.logger.info({ outcome: outcome.kind, rpcCode: outcome.kind === 'rejected' ? outcome.rpcCode : undefined }, 'attachment send failed; sending the envelope as text')
+            textOnly.add(front)
+          }
+          continue
+        }
         const packed = packNext(items.map((i) => i.frame), o.maxBodyBytes, o.newBatchHeader)
         pinned = packed.taken
         o.beforeSend?.(items.slice(0, packed.taken).map((i) => i.messageId))

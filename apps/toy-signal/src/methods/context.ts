@@ -1,5 +1,7 @@
+import type { AttachmentStore } from '../attachments.ts'
 import type { EventHub } from '../event-hub.ts'
 import type { FaultState } from '../faults.ts'
+import type { SignalPace } from '../pace.ts'
 import type { ToySignalState } from '../state.ts'
 
 /** Everything a method handler may touch. */
@@ -7,6 +9,12 @@ export interface MethodContext {
   state: ToySignalState
   hub: EventHub
   faults: FaultState
+  /** Attachments received by the toy's accounts (`getAttachment`). */
+  attachments: AttachmentStore
+  /** Largest attachment a send accepts. */
+  maxAttachmentBytes: number
+  /** Signal's pace, when the toy enforces it (off by default). */
+  pace: SignalPace | undefined
   /** The routed account; always set for per-account methods. */
   account: string
   params: Record<string, unknown>

@@ -3,6 +3,7 @@
  * @see reference `signal-cli-wire.md` §4.2–4.4
  */
 import { incomingMessage, type MessageContent } from '../envelopes.ts'
+import { groupRequests } from '../group-requests.ts'
 import { internalError, userError } from '../rpc-failure.ts'
 import type { ToyGroup, ToySignalState } from '../state.ts'
 import type { MethodContext, MethodDefinition } from './context.ts'
@@ -27,8 +28,8 @@ export function groupView(state: ToySignalState, group: ToyGroup, account: strin
     isBlocked: false,
     messageExpirationTime: 0,
     members: group.members.map((m) => ({ ...address(state, m), isAdmin: group.admins.has(m) })),
-    pendingMembers: [],
-    requestingMembers: [],
+    pendingMembers: groupRequests(group).pending.map((m) => address(state, m)),
+    requestingMembers: groupRequests(group).requesting.map((m) => address(state, m)),
     admins: group.members.filter((m) => group.admins.has(m)).map((m) => address(state, m)),
     banned: [],
     permissionAddMember: 'EVERY_MEMBER',

@@ -23,12 +23,13 @@ export function resultEntry(
   state: ToySignalState,
   number: string,
   type: SendResultType,
-  extra: { groupId?: string | undefined; retryAfterSeconds?: number | undefined },
+  extra: { groupId?: string | undefined; retryAfterSeconds?: number | undefined; token?: false },
 ): SendResultEntry {
   const entry: SendResultEntry = { recipientAddress: { uuid: state.uuidOf(number), number, username: null }, type }
   if (extra.groupId !== undefined) entry.groupId = extra.groupId
   if (type === 'RATE_LIMIT_FAILURE') {
-    entry.token = state.randomUuid()
+    // A proof-required limit carries a challenge token; a plain 429 (Signal's pace) only Retry-After.
+    if (extra.token !== false) entry.token = state.randomUuid()
     if (extra.retryAfterSeconds !== undefined) entry.retryAfterSeconds = extra.retryAfterSeconds
   }
   return entry

@@ -4,7 +4,8 @@
  * @see reference `signal-cli-wire.md` §4.1, §6
  */
 import { incomingMessage, sentMessageSync, type MessageContent } from '../envelopes.ts'
-import { internalError, RpcFailure, userError } from '../rpc-failure.ts'
+import { uploadAttachments, storeReceived, type Upload } from '../send-attachments.ts'
+import { RpcFailure, userError } from '../rpc-failure.ts'
 import type { ToyGroup } from '../state.ts'
 import type { MethodContext, MethodDefinition } from './context.ts'
 import { flagParam, listParam, numberParam, stringParam } from './params.ts'
@@ -47,7 +48,7 @@ function readResolvedTargets(ctx: MethodContext, groupIds: string[], raw: string
  * successful local recipient plus the sync copy. The `failNextSendsWith` fault fails the whole call
  * first, as a server 413/429 does before anything is sent.
  */
-export function sendToTargets(ctx: MethodContext, targets: SendTargets, build: (timestamp: number) => MessageContent) {
+export function sendToTargets(ctx: MethodContext, targets: SendTargets, build: (timestamp: number) => MessageContent, uploads: readonly Upload[] = []) {
   const sendError = ctx.faults.takeSendError()
   if (sendError !== undefined) throw new RpcFailure(sendError.code, sendError.message)
   const rateLimit = ctx.faults.takeRateLimit()
@@ -68,8 +69,14 @@ export function sendToTargets(ctx: MethodContext, targets: SendTargets, build: (
     }
     return 'SUCCESS'
   }
-  const entry = (number: string, groupId: string | undefined): SendResultEntry =>
-    resultEntry(ctx.state, number, typeFor(number), { groupId, retryAfterSeconds: rateLimit?.retryAfterSeconds })
+  const now = ctx.state.now()
+  const entry = (number: string, groupId: string | undefined): SendResultEntry => {
+    const type = typeFor(number)
+    // Past Signal's pace for this pair: a plain 429 (Retry-After, no challenge token; 0.14.3+ shape).
+    const paced = type === 'SUCCESS' ? ctx.pace?.message(ctx.account, number, now) : undefined
+    if (paced !== undefined && !paced.ok && ctx.pace?.enforced === true) return resultEntry(ctx.state, number, 'RATE_LIMIT_FAILURE', { groupId, retryAfterSeconds: paced.retryAfterSeconds, token: false })
+    return resultEntry(ctx.state, number, type, { groupId, retryAfterSeconds: rateLimit?.retryAfterSeconds })
+  }
   const results: SendResultEntry[] = []
   for (const group of targets.groups) {
     for (const member of group.members) if (member !== ctx.account) results.push(entry(member, group.id))
@@ -78,11 +85,11 @@ export function sendToTargets(ctx: MethodContext, targets: SendTargets, build: (
   const response = settleSend(timestamp, results)
 
   const self = { number: ctx.account, uuid: ctx.state.uuidOf(ctx.account) }
-  const now = ctx.state.now()
   for (const group of targets.groups) {
     const inGroup: MessageContent = { ...content, group: { id: group.id, name: group.name, revision: group.revision, type: 'DELIVER' } }
     for (const r of results) {
       if (r.groupId === group.id && r.type === 'SUCCESS' && ctx.state.isAccount(r.recipientAddress.number)) {
+        storeReceived(ctx, r.recipientAddress.number, uploads)
         ctx.hub.deliver(incomingMessage(r.recipientAddress.number, self, inGroup, now))
       }
     }
@@ -91,7 +98,10 @@ export function sendToTargets(ctx: MethodContext, targets: SendTargets, build: (
   for (const r of results) {
     const number = r.recipientAddress.number
     if (r.groupId !== undefined || r.type !== 'SUCCESS') continue
-    if (number !== ctx.account && ctx.state.isAccount(number)) ctx.hub.deliver(incomingMessage(number, self, content, now))
+    if (number !== ctx.account && ctx.state.isAccount(number)) {
+      storeReceived(ctx, number, uploads)
+      ctx.hub.deliver(incomingMessage(number, self, content, now))
+    }
     ctx.hub.deliver(sentMessageSync(self, { number, uuid: r.recipientAddress.uuid }, content, now))
   }
   return response
@@ -109,16 +119,16 @@ export const sendMethod: MethodDefinition = {
     if ((message ?? '') === '' && attachments.length === 0 && sticker === undefined && quote === undefined) {
       throw userError('Sending empty message is not allowed, either a message, attachment or sticker must be given.')
     }
-    for (const attachment of attachments) {
-      // The toy keeps no files: only data URIs can be accepted without touching the disk.
-      if (!attachment.startsWith('data:')) throw internalError(`Failed to send message: ${attachment} (No such file or directory) (NoSuchFileException)`, 'UnexpectedErrorException')
-    }
+    // Uploaded before the message goes: a refused upload sends nothing.
+    const uploads = uploadAttachments(ctx, attachments)
     const longTextId = ctx.state.randomId(15)
-    const response = sendToTargets(ctx, targets, (timestamp) => ({ timestamp, message: message ?? null, longTextId }))
+    const response = sendToTargets(ctx, targets, (timestamp) => ({ timestamp, message: message ?? null, longTextId, attachments: uploads.map((u) => ({ ...u.info, uploadTimestamp: timestamp })) }), uploads)
     const text = message ?? ''
-    for (const group of targets.groups) ctx.state.recordSend({ account: ctx.account, groupId: group.id, message: text, timestamp: response.timestamp })
+    const attachmentBytes = uploads.reduce((n, u) => n + u.data.length, 0)
+    const extra = uploads.length === 0 ? {} : { attachments: uploads.length, attachmentBytes }
+    for (const group of targets.groups) ctx.state.recordSend({ account: ctx.account, groupId: group.id, message: text, timestamp: response.timestamp, ...extra })
     if (targets.recipients.length > 0) {
-      ctx.state.recordSend({ account: ctx.account, recipients: targets.recipients, message: text, timestamp: response.timestamp })
+      ctx.state.recordSend({ account: ctx.account, recipients: targets.recipients, message: text, timestamp: response.timestamp, ...extra })
     }
     if (ctx.faults.takeSendDrop()) ctx.dropConnection()
     return response

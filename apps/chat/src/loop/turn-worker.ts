@@ -1,0 +1,205 @@
+/**
+ * The turn worker: takes prompts from the inbox one at a time, runs each as an agent turn in the
+ * pinned session, and delivers its report. It owns the turn in progress, from the agent's start to
+ * the last body of its reply (delivered by `reply-delivery.ts`): `cancel()` kills the agent, or
+ * stops the rest of a reply being posted; `settled()` resolves once no turn is in progress (the
+ * promise of the turn itself, never a poll).
+ */
+import { buildTurnArgv } from '../agent/argv.ts'
+import { withParentDeathGuard } from '../agent/parent-death.ts'
+import { runTurn } from '../agent/turn-runner.ts'
+import type { ChatConfig } from '../config.ts'
+import type { Redactor } from '../redact/redactor.ts'
+import type { PreparedChat } from '../setup.ts'
+import type { AuditLog } from '../state/audit-log.ts'
+import { chatStem, saveChatState } from '../state/chat-state.ts'
+import { processStartTicks } from '../state/leftover-turn.ts'
+import type { ChatTiming, Observe } from './chat-events.ts'
+import type { Inbox } from './inbox.ts'
+import { formatDuration } from './messages.ts'
+import type { Queued } from './origin.ts'
+import { createReplyDelivery, type TurnPhase } from './reply-delivery.ts'
+import type { Speaker } from './speaker.ts'
+import { reportTurn } from './turn-report.ts'
+
+/** The turn in progress, as `status` shows it. */
+export interface RunningTurn {
+  turn: number
+  startedAt: number
+  /** Bytes the agent wrote so far (stdout and stderr), updated as they arrive. */
+  outputBytes: number
+  phase: TurnPhase
+  /** The prompt's inbox item; none for the topic, which runs as the first turn. */
+  item: Queued | undefined
+}
+
+export interface TurnWorkerOptions {
+  config: ChatConfig
+  chat: PreparedChat
+  timing: ChatTiming
+  agentEnv: NodeJS.ProcessEnv
+  cwd: string | undefined
+  inbox: Inbox
+  redactor: Redactor
+  speaker: Speaker
+  audit: AuditLog
+  /** `setpriv` for the parent-death guard, when the platform has it. */
+  setpriv: string | undefined
+  observe: Observe
+  log(line: string): void
+  /** Aborted when the chat ends: the running turn is killed and no other starts. */
+  life: AbortSignal
+  /** A turn broke outside the agent (a post, a reaction, the state file). */
+  onError(what: string, err: unknown): void
+}
+
+export interface TurnWorker {
+  /** Reports replies left undelivered by an earlier run, then takes turns, the topic first when given. */
+  start(firstPrompt: string | undefined): void
+  /** Tells the worker the inbox has a new item. */
+  wake(): void
+  /** Kills the running agent, or stops the rest of the reply being posted; false when neither. */
+  cancel(): boolean
+  readonly running: RunningTurn | undefined
+  /** Resolves once no turn is in progress (at once when none is); after `life` aborts, once it is reaped. */
+  settled(): Promise<void>
+}
+
+export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
+  const { config, chat, timing, speaker } = o
+  const state = chat.state
+  const root = config.stateRoot
+  let running: RunningTurn | undefined
+  let runningAbort: AbortController | undefined
+  let current: Promise<void> | undefined
+  let wake: (() => void) | undefined
+  const delivery = createReplyDelivery({ config, state, speaker, redactor: o.redactor, audit: o.audit, life: o.life, log: o.log, onError: o.onError })
+  const { auditTurn } = delivery
+
+  async function runOne(item: Queued | undefined, prompt: string): Promise<void> {
+    const turn = state.turns + 1
+    const abort = new AbortController()
+    const onLife = () => abort.abort()
+    o.life.addEventListener('abort', onLife, { once: true })
+    running = { turn, startedAt: Date.now(), outputBytes: 0, phase: { kind: 'running' }, item }
+    runningAbort = abort
+    try {
+      if (item !== undefined) await speaker.setReceipt(item, 'running')
+      await o.observe({ type: 'turn-started', turn, prompt })
+      o.log(`turn ${turn} started`)
+      const argv = buildTurnArgv({
+        agent: config.agent,
+        sessionId: state.sessionId,
+        prompt,
+        allowTools: config.allowTools,
+        allTools: config.allTools,
+        sessionStarted: state.sessionStarted,
+        commandTemplate: config.agentCommand,
+        program: config.agentProgram,
+        optionalFlags: chat.agentFlags,
+      })
+      const result = await runTurn({
+        argv: withParentDeathGuard(argv, o.setpriv),
+        env: o.agentEnv,
+        ...(o.cwd === undefined ? {} : { cwd: o.cwd }),
+        signal: abort.signal,
+        timeoutMs: config.turnTimeoutMs,
+        graceMs: timing.graceMs,
+        maxOutputBytes: config.maxReplyBytes,
+        spillPath: `${chatStem(root, state.groupId)}.turn-${turn}.output.txt`,
+        tailBytes: 4096,
+        livenessMs: timing.livenessMs,
+        onStart: (pgid) => {
+          if (pgid === undefined) return
+          // Recorded so a later start can kill what is left of this turn if this process dies.
+          const leaderStart = processStartTicks(pgid)
+          state.runningTurn = { turn, pgid, loopPid: process.pid, ...(leaderStart === undefined ? {} : { leaderStart }) }
+          try {
+            saveChatState(root, state)
+          } catch (err) {
+            // The turn runs and is reaped by this process either way; only the after-crash sweep loses it.
+            o.log(`could not record turn ${turn}'s process group: ${err instanceof Error ? err.message : String(err)}`)
+          }
+        },
+        onOutput: (bytes) => {
+          if (running !== undefined) running.outputBytes = bytes
+        },
+        onLiveness: (l) => o.log(`turn ${turn} still running: ${formatDuration(l.elapsedMs)}, ${l.outputBytes} bytes of output`),
+      })
+      state.turns = turn
+      delete state.runningTurn
+      if (result.spawnError === undefined) state.sessionStarted = true
+      saveChatState(root, state)
+      o.log(`turn ${turn} ${result.outcome} after ${formatDuration(result.durationMs)}`)
+      await o.observe({ type: 'turn-ended', turn, outcome: result.outcome })
+      if (o.life.aborted) {
+        await auditTurn(item, turn, `${result.outcome}: the chat stopped`)
+        return
+      }
+      const report = await reportTurn(result, turn, o.redactor, config.turnTimeoutMs, config.host)
+      // From here `cancel` stops the rest of the reply.
+      const posting = new AbortController()
+      const onLifePosting = () => posting.abort()
+      o.life.addEventListener('abort', onLifePosting, { once: true })
+      runningAbort = posting
+      try {
+        await delivery.deliver(item, turn, report.text, report.receipt, posting.signal, (phase) => {
+          if (running !== undefined) running.phase = phase
+        })
+      } finally {
+        o.life.removeEventListener('abort', onLifePosting)
+      }
+    } finally {
+      o.life.removeEventListener('abort', onLife)
+      running = undefined
+      runningAbort = undefined
+    }
+  }
+
+  function guarded(item: Queued | undefined, prompt: string): Promise<void> {
+    current = runOne(item, prompt).catch((err: unknown) => o.onError('turn', err))
+    return current.finally(() => {
+      current = undefined
+    })
+  }
+
+  async function loop(firstPrompt: string | undefined): Promise<void> {
+    current = delivery.reportEarlier().catch((err: unknown) => o.onError('undelivered notice', err))
+    await current
+    current = undefined
+    if (firstPrompt !== undefined && !o.life.aborted) await guarded(undefined, firstPrompt)
+    while (!o.life.aborted) {
+      const item = o.inbox.take() as Queued | undefined
+      if (item === undefined) {
+        await new Promise<void>((resolve) => {
+          const onAbort = () => resolve()
+          wake = () => {
+            o.life.removeEventListener('abort', onAbort)
+            resolve()
+          }
+          o.life.addEventListener('abort', onAbort, { once: true })
+        })
+        wake = undefined
+        continue
+      }
+      await guarded(item, item.text)
+    }
+  }
+
+  return {
+    start(firstPrompt) {
+      void loop(firstPrompt)
+    },
+    wake: () => wake?.(),
+    cancel() {
+      if (running === undefined || runningAbort === undefined || runningAbort.signal.aborted) return false
+      o.log(running.phase.kind === 'running' ? `cancel: killing turn ${running.turn}` : `cancel: stopping the rest of turn ${running.turn}'s reply`)
+      runningAbort.abort()
+      return true
+    },
+    get running() {
+      return running
+    },
+    settled: () => current ?? Promise.resolve(),
+  }
+}

@@ -1,0 +1,236 @@
+// The delivery guarantee: a reply is in the group, or the operator is told it failed. Daemon errors
+// withhold and retry, the receipt waits for the last body, a stalled reply is saved and reported ❌
+// (after a restart too); long replies are posted whole, paced, and can be cancelled.
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { listChatStates } from '../src/state/chat-state.ts'
+import { chatArgv, configFor, createWorld, FAST_TIMING, LOOP, memoryConsole, OPERATOR, startChat, STRANGER, unmark, until, type World } from './harness.ts'
+
+let world: World
+afterEach(async () => {
+  await world?.close()
+})
+
+const chatStates = (w: World) => listChatStates(join(w.stateRoot, 'e2e-col'))
+const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1} of ${n}\n`).join('')
+const isLast = (text: string) => /^\((\d+)\/\1\)\n/.test(text)
+/** The chunks of one reply the loop sent, in order, found by their `(n/m)` marks after `from`. */
+function replyChunks(w: World, from = 0): string[] {
+  return w.toy.sends().slice(from).filter((s) => s.account === LOOP && /^\(\d+\/\d+\)\n/.test(s.message)).map((s) => s.message)
+}
+
+describe('a daemon error while a reply is posted', () => {
+  it('a send answering -32603 or a -5 rate limit withholds the rest and retries; ✅ only once the whole reply is in', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('echo topic')))
+    const { groupId } = await chat.ready
+    await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
+    chat.events.hooks.push((e) => {
+      if (e.type !== 'posted') return
+      if (e.text.startsWith('(1/')) world.toy.faults.failNextSendsWith(2, { code: -32603, message: 'Failed to send message: [429] Rate limit exceeded' })
+      if (e.text.startsWith('(2/')) world.toy.faults.rateLimitNextSends(1, { retryAfterSeconds: 0, mode: 'all-failed' })
+    })
+    const ts = await world.say(groupId, 'lines 400')
+    const last = await chat.events.next('posted', (e) => isLast(e.text))
+    const done = await chat.events.next('receipt', (e) => e.target === ts && e.state === 'done')
+    const events = chat.events.events
+    expect(events.indexOf(done)).toBeGreaterThan(events.indexOf(last))
+    const reasons = events.flatMap((e) => (e.type === 'withheld' ? [e.reason] : []))
+    expect(reasons).toContain('daemon error -32603 on send')
+    expect(reasons).toContain('daemon error -5 on send')
+    const chunks = replyChunks(world)
+    expect(chunks.map(unmark).join('')).toBe(lines(400))
+    expect(chat.logs.some((l) => l.includes('daemon error -32603 on send (') && l.includes('withholding'))).toBe(true)
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+
+  it('a -5 rate limit is waited out for at least the pause the daemon asks for', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('echo topic')))
+    const { groupId } = await chat.ready
+    await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
+    chat.events.hooks.push((e) => {
+      if (e.type === 'posted' && e.text.startsWith('(1/')) world.toy.faults.rateLimitNextSends(1, { retryAfterSeconds: 1, mode: 'all-failed' })
+    })
+    const from = world.toy.sends().length
+    const ts = await world.say(groupId, 'lines 400')
+    await chat.events.next('receipt', (e) => e.target === ts && e.state === 'done')
+    const [first, second] = replyChunks(world, from).map((m) => world.toy.sends().find((s) => s.message === m)?.timestamp ?? 0)
+    // The test's backoff is 30 ms; only the daemon's retry-after explains a pause this long.
+    expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(1000)
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+
+  it('a membership check answering a JSON-RPC error withholds the reply until a check passes', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('echo topic')))
+    const { groupId } = await chat.ready
+    await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
+    chat.events.hooks.push(async (e) => {
+      if (e.type === 'turn-ended' && e.turn === 2) await world.failNextCalls('listGroups', 3, { code: -1, message: 'Failed to list groups' })
+    })
+    const ts = await world.say(groupId, 'echo checked')
+    await chat.events.next('posted', (e) => e.text.includes('prompt=echo checked'))
+    await chat.events.next('receipt', (e) => e.target === ts && e.state === 'done')
+    const withheld = chat.events.events.filter((e) => e.type === 'withheld' && e.reason === 'daemon error -1 on listGroups')
+    expect(withheld).toHaveLength(3)
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+
+})
+
+describe('a reply that cannot be delivered in time', () => {
+  it('is saved on disk and reported failed (❌) in the group as soon as the group is safe again', async () => {
+    world = await createWorld()
+    const browser = memoryConsole()
+    const chat = startChat(world, configFor(world, chatArgv('echo topic', ['--delivery-timeout', '1'])), { deps: { console: browser } })
+    const { groupId } = await chat.ready
+    await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
+    await world.setGroupRequests(groupId, { requesting: [STRANGER] })
+    const ts = await world.say(groupId, 'lines 400')
+    await chat.events.next('withheld', (e) => e.reason === 'stranger')
+    // `status` from a console (the group is withheld too) tells the real state.
+    browser.type('status', 's1')
+    await until(() => browser.out.some((o) => o.kind === 'chat-status' && o.ref === 's1'), 10_000, 'the status answer')
+    const status = browser.out.find((o) => o.kind === 'chat-status' && o.ref === 's1') as { text: string }
+    expect(status.text).toMatch(/^status: turn 2 finished \(\d+ bytes of output\); its reply is held \(stranger\): 0 of \d+ part\(s\) posted/)
+
+    // A phone's status answer waits like any post, but only as long as the delivery timeout.
+    await world.say(groupId, 'status')
+    await until(() => chat.logs.some((l) => l.includes('a notice to the group was dropped after 1 s withheld (stranger)')), 10_000, 'the status notice to be dropped')
+    await until(() => (chatStates(world)[0]?.undelivered ?? []).length === 1, 10_000, 'the reply saved as undelivered')
+    const saved = chatStates(world)[0]?.undelivered?.[0]
+    expect(saved).toMatchObject({ turn: 2, posted: 0, target: { author: OPERATOR, timestamp: ts } })
+    expect(readFileSync(saved?.file as string, 'utf8')).toBe(lines(400))
+    expect(statSync(saved?.file as string).mode & 0o777).toBe(0o600)
+    expect(world.toy.sends().filter((s) => s.account === LOOP && s.message.includes('could not be delivered'))).toEqual([])
+
+    await world.setGroupRequests(groupId, {})
+    const notice = await chat.events.next('posted', (e) => e.text.startsWith('turn 2: the reply could not be delivered'))
+    expect(notice.text).toContain(saved?.file)
+    await chat.events.next('receipt', (e) => e.target === ts && e.state === 'failed')
+    expect(chat.events.events.some((e) => e.type === 'receipt' && e.target === ts && e.state === 'done')).toBe(false)
+    expect(replyChunks(world)).toEqual([])
+    expect(chatStates(world)[0]?.undelivered).toBeUndefined()
+    expect(chat.events.posted().some((t) => t.startsWith('status:'))).toBe(false)
+    // The chat goes on.
+    await world.say(groupId, 'echo after')
+    await chat.events.next('posted', (e) => e.text.includes('prompt=echo after'))
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+
+  it('a reply held when the chat stops is kept on disk and reported failed at the next --resume', async () => {
+    world = await createWorld()
+    const first = startChat(world, configFor(world, chatArgv('echo topic')))
+    const { groupId } = await first.ready
+    await first.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
+    await world.setGroupRequests(groupId, { pending: [STRANGER] })
+    const ts = await world.say(groupId, 'echo never shown')
+    await first.events.next('withheld', (e) => e.reason === 'stranger')
+    first.stop.abort()
+    expect(await first.exit).toBe(0)
+    const saved = chatStates(world)[0]?.undelivered?.[0]
+    expect(saved).toMatchObject({ turn: 2, target: { author: OPERATOR, timestamp: ts } })
+    expect(readFileSync(saved?.file as string, 'utf8')).toContain('prompt=echo never shown')
+
+    await world.setGroupRequests(groupId, {})
+    const second = startChat(world, configFor(world, chatArgv(undefined, ['--resume', groupId])))
+    await second.ready
+    await second.events.next('posted', (e) => e.text.startsWith('turn 2: the reply could not be delivered') && e.text.includes('the chat stopped'))
+    await second.events.next('receipt', (e) => e.target === ts && e.state === 'failed')
+    expect(chatStates(world)[0]?.undelivered).toBeUndefined()
+    expect(existsSync(saved?.file as string)).toBe(true)
+    second.stop.abort()
+    expect(await second.exit).toBe(0)
+  })
+})
+
+describe('long replies', () => {
+  it('are posted whole, not cut at 16 KiB, and the first body says how many follow', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('lines 2000')))
+    await chat.ready
+    const last = await chat.events.next('posted', (e) => isLast(e.text), 30_000)
+    const chunks = replyChunks(world)
+    const total = Number(/^\(\d+\/(\d+)\)/.exec(last.text)?.[1])
+    expect(new TextEncoder().encode(lines(2000)).length).toBeGreaterThan(16 * 1024)
+    expect(chunks).toHaveLength(total)
+    expect(chunks[0]?.startsWith(`(1/${total})\n${total - 1} more part(s) follow; send cancel to stop them.\n`)).toBe(true)
+    expect(chunks.map(unmark).join('')).toBe(lines(2000))
+    for (const c of chunks) expect(new TextEncoder().encode(c).length).toBeLessThanOrEqual(2000)
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+
+  it('beyond the memory bound, the whole output is saved to a file and the reply says where', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('lines 2000', ['--max-reply-bytes', '4000'])))
+    await chat.ready
+    const last = await chat.events.next('posted', (e) => isLast(e.text) || e.text.includes('too long to post'), 30_000)
+    const posted = replyChunks(world).map(unmark).join('') || last.text
+    const file = /saved on testbox in (\S+)\]/.exec(posted)?.[1] as string
+    expect(file).toMatch(/\.turn-1\.output\.txt$/)
+    expect(readFileSync(file, 'utf8')).toBe(lines(2000))
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(posted.startsWith('line 1 of 2000\n')).toBe(true)
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+
+  it('are paced after the first bodies, and `status` meanwhile says how far the post is', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('echo topic')), { deps: { timing: { ...FAST_TIMING, paceBurst: 1, paceMs: 400 } } })
+    const { groupId } = await chat.ready
+    await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
+    const from = world.toy.sends().length
+    // The loop awaits its observer: asking for status while the first part's event is handled
+    // pins the reply at exactly one part posted.
+    let status = ''
+    chat.events.hooks.push(async (e) => {
+      if (e.type !== 'posted' || !e.text.startsWith('(1/')) return
+      await world.say(groupId, 'status')
+      status = (await chat.events.next('posted', (p) => p.text.startsWith('status:'))).text
+    })
+    await world.say(groupId, 'lines 300')
+    const first = await chat.events.next('posted', (e) => e.text.startsWith('(1/'))
+    const total = Number(/^\(1\/(\d+)\)/.exec(first.text)?.[1])
+    expect(total).toBeGreaterThanOrEqual(3)
+    await until(() => status !== '', 10_000, 'the status answer')
+    expect(status).toMatch(new RegExp(`^status: turn 2 finished \\(\\d+ bytes of output\\); posting its reply: 1 of ${total} part\\(s\\) posted`))
+    await chat.events.next('posted', (e) => e.text.startsWith(`(${total}/${total})`))
+    const sends = replyChunks(world, from).map((message) => world.toy.sends().find((s) => s.message === message))
+    for (let i = 1; i < sends.length; i++) expect((sends[i]?.timestamp ?? 0) - (sends[i - 1]?.timestamp ?? 0)).toBeGreaterThanOrEqual(400)
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+
+  it('cancel while a reply is posted stops the rest of it; the chat goes on', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('echo topic')), { deps: { timing: { ...FAST_TIMING, paceBurst: 1, paceMs: 300 } } })
+    const { groupId } = await chat.ready
+    await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
+    // Cancelled while the second part's event is handled (the loop awaits its observer): exactly two are out.
+    chat.events.hooks.push(async (e) => {
+      if (e.type !== 'posted' || !e.text.startsWith('(2/')) return
+      await world.say(groupId, 'cancel')
+      await until(() => chat.logs.some((l) => l.includes("cancel: stopping the rest of turn 2's reply")), 10_000, 'the cancel to reach the loop')
+    })
+    const ts = await world.say(groupId, 'lines 2000')
+    const notice = await chat.events.next('posted', (e) => e.text.startsWith('turn 2: the rest of the reply is cancelled'), 30_000)
+    const [, posted, total] = /\((\d+) of (\d+) part\(s\) posted\)/.exec(notice.text) ?? []
+    expect(Number(posted)).toBe(2)
+    expect(Number(total)).toBeGreaterThan(10)
+    await chat.events.next('receipt', (e) => e.target === ts && e.state === 'cancelled')
+    expect(replyChunks(world)).toHaveLength(Number(posted))
+    await world.say(groupId, 'echo next')
+    await chat.events.next('posted', (e) => e.text.includes('prompt=echo next'))
+    expect(replyChunks(world)).toHaveLength(Number(posted))
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+})

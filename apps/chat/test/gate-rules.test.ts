@@ -1,0 +1,77 @@
+// The gate and the membership check on the wire: messages injected into the toy from any source
+// and device, and invited or requesting members set on the group, each rule end to end.
+import { afterEach, describe, expect, it } from 'vitest'
+import { chatArgv, configFor, createWorld, LOOP, OPERATOR, startChat, STRANGER, type World } from './harness.ts'
+
+let world: World
+afterEach(async () => {
+  await world?.close()
+})
+
+describe('the gate on sync copies', () => {
+  it('takes your own number typed on the primary phone (device 1) and never on a linked device (device 2)', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('echo topic', ['--operator', LOOP])))
+    const { groupId } = await chat.ready
+    await chat.events.next('turn-ended', (e) => e.turn === 1)
+    await world.inject(groupId, 'echo typed on a linked laptop', { source: LOOP, sourceDevice: 2, sync: true })
+    await chat.events.next('ignored', (e) => e.reason === 'sync-not-primary-device')
+    await world.inject(groupId, 'echo typed on the phone', { source: LOOP, sourceDevice: 1, sync: true })
+    await chat.events.next('posted', (e) => e.text.includes('prompt=echo typed on the phone'))
+    expect(world.agentRuns().map((r) => r.prompt)).toEqual(['echo topic', 'echo typed on the phone'])
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+
+  it('refuses a sync copy from the primary phone when the loop\'s own number is not an operator', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('echo topic')))
+    const { groupId } = await chat.ready
+    await chat.events.next('turn-ended', (e) => e.turn === 1)
+    await world.inject(groupId, 'echo from the loop account', { source: LOOP, sourceDevice: 1, sync: true })
+    await chat.events.next('ignored', (e) => e.reason === 'not-operator')
+    // The operator's own message still runs: the loop is alive and the rule, not a stall, refused it.
+    await world.inject(groupId, 'echo from the operator', { source: OPERATOR, sourceDevice: 2 })
+    await chat.events.next('posted', (e) => e.text.includes('prompt=echo from the operator'))
+    expect(world.agentRuns().map((r) => r.prompt)).toEqual(['echo topic', 'echo from the operator'])
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+
+  it('refuses a data message that claims to come from the loop\'s own number, even when it is an operator', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('echo topic', ['--operator', LOOP])))
+    const { groupId } = await chat.ready
+    await chat.events.next('turn-ended', (e) => e.turn === 1)
+    await world.inject(groupId, 'echo spoofed', { source: LOOP, sourceDevice: 1 })
+    await chat.events.next('ignored', (e) => e.reason === 'own-account-data')
+    await world.inject(groupId, 'echo from a stranger', { source: STRANGER, sourceDevice: 1 })
+    await chat.events.next('ignored', (e) => e.reason === 'not-operator')
+    expect(world.agentRuns().map((r) => r.prompt)).toEqual(['echo topic'])
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+})
+
+describe('the membership check counts invited and requesting members', () => {
+  for (const list of ['requesting', 'pending'] as const) {
+    it(`withholds every post while a stranger is ${list === 'pending' ? 'invited' : 'requesting to join'}, and posts once they are gone`, async () => {
+      world = await createWorld()
+      const chat = startChat(world, configFor(world, chatArgv('echo topic')))
+      const { groupId } = await chat.ready
+      await chat.events.next('turn-ended', (e) => e.turn === 1)
+      await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
+      await world.setGroupRequests(groupId, { [list]: [STRANGER] })
+      await world.say(groupId, 'echo while someone waits')
+      const withheld = await chat.events.next('withheld')
+      expect(withheld).toMatchObject({ reason: 'stranger', remaining: 1 })
+      await chat.events.next('withheld', (e) => e !== withheld)
+      expect(chat.events.posted().some((t) => t.includes('prompt=echo while someone waits'))).toBe(false)
+      expect(world.toy.sends().some((s) => s.message.includes('prompt=echo while someone waits'))).toBe(false)
+      await world.setGroupRequests(groupId, {})
+      await chat.events.next('posted', (e) => e.text.includes('prompt=echo while someone waits'))
+      chat.stop.abort()
+      expect(await chat.exit).toBe(0)
+    })
+  }
+})

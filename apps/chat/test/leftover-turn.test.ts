@@ -1,0 +1,116 @@
+// A chat killed with SIGKILL: the parent-death guard takes the agent down with it, and the next
+// start kills what the agent left running (its process group, recorded in the chat's state).
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import { findSetpriv } from '../src/agent/parent-death.ts'
+import { listChatStates, saveChatState } from '../src/state/chat-state.ts'
+import { processStartTicks, sweepLeftoverTurns } from '../src/state/leftover-turn.ts'
+import { AGENT_SECRET, chatArgv, configFor, createWorld, LOOP, startChat, until, type World } from './harness.ts'
+
+const BIN = fileURLToPath(new URL('../bin/e2e-col.js', import.meta.url))
+let world: World
+const spawned: number[] = []
+afterEach(async () => {
+  for (const pid of spawned.splice(0)) {
+    try {
+      process.kill(-pid, 'SIGKILL')
+    } catch {
+      // gone
+    }
+  }
+  await world?.close()
+})
+
+/** Running and not a zombie. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch {
+    return false
+  }
+}
+
+const root = (w: World) => join(w.stateRoot, 'e2e-col')
+
+describe('a chat killed with SIGKILL', () => {
+  it('takes its agent down (parent-death guard), and the next --resume kills what the agent left and says so', async () => {
+    world = await createWorld()
+    const pidFile = join(world.stateRoot, 'grandchild.pid')
+    const child = spawn(process.execPath, [BIN, ...chatArgv('grandchild')], {
+      env: { ...process.env, SIGNAL_CLI_URL: world.toy.url, SIGNAL_CLI_ACCOUNT: LOOP, XDG_STATE_HOME: world.stateRoot, FAKE_AGENT_LOG: world.agentLog, FAKE_AGENT_PIDFILE: pidFile, FAKE_AGENT_SECRET: AGENT_SECRET },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+    await until(() => {
+      try {
+        return Number(readFileSync(pidFile, 'utf8')) > 0
+      } catch {
+        return false
+      }
+    }, 30_000, 'the agent of the chat process to start its grandchild')
+    const grandchild = Number(readFileSync(pidFile, 'utf8'))
+    const agent = (world.agentRuns()[0] as unknown as { pid: number }).pid
+    spawned.push(agent)
+    const groupId = /\(id ([^)]+)\)/.exec(stderr)?.[1] as string
+    await until(() => listChatStates(root(world))[0]?.runningTurn !== undefined, 10_000, 'the running turn in the state file')
+    expect(listChatStates(root(world))[0]?.runningTurn).toMatchObject({ turn: 1, pgid: agent, loopPid: child.pid })
+
+    child.kill('SIGKILL')
+    await exited
+    if (findSetpriv(process.env) === undefined) console.log('setpriv not on PATH: the parent-death guard is not checked here')
+    else await until(() => !alive(agent), 10_000, 'the agent to die with its parent')
+    // The grandchild is out of the guard's reach: it lives on until the next start.
+    expect(alive(grandchild)).toBe(true)
+
+    const chat = startChat(world, configFor(world, chatArgv(undefined, ['--resume', groupId])))
+    await chat.ready
+    expect(alive(grandchild)).toBe(false)
+    expect(chat.logs).toContain(`turn 1 of an earlier run (process group ${agent}) was still running and is killed now`)
+    const hello = await chat.events.next('posted')
+    expect(hello.text).toContain('turn 1 was left running by an earlier e2e-col process that died; it is killed now.')
+    expect(listChatStates(root(world))[0]?.runningTurn).toBeUndefined()
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+  })
+})
+
+describe('the startup sweep', () => {
+  it('leaves alone a process group whose id is now another program\'s, and a turn whose loop still runs', async () => {
+    world = await createWorld()
+    const chat = startChat(world, configFor(world, chatArgv('echo topic')))
+    const { groupId } = await chat.ready
+    await chat.events.next('turn-ended')
+    chat.stop.abort()
+    expect(await chat.exit).toBe(0)
+    const stranger = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60000)'], { detached: true, stdio: 'ignore' })
+    const pid = stranger.pid as number
+    spawned.push(pid)
+    const state = listChatStates(root(world)).find((s) => s.groupId === groupId)
+    if (state === undefined) throw new Error('no state')
+    // Recorded with another start time: the id was reused by an unrelated program.
+    saveChatState(root(world), { ...state, runningTurn: { turn: 1, pgid: pid, loopPid: 999_999_999, leaderStart: (processStartTicks(pid) ?? 0) + 1 } })
+    expect(await sweepLeftoverTurns(root(world), { graceMs: 200 })).toEqual([{ groupId, turn: 1, pgid: pid, result: 'not-ours' }])
+    expect(alive(pid)).toBe(true)
+    // A live loop holding the session lock keeps its turn.
+    const { lockSession } = await import('../src/state/session-lock.ts')
+    const lock = lockSession(root(world), state.sessionId)
+    saveChatState(root(world), { ...state, runningTurn: { turn: 1, pgid: pid, loopPid: process.pid, leaderStart: processStartTicks(pid) as number } })
+    try {
+      expect(await sweepLeftoverTurns(root(world), { graceMs: 200 })).toEqual([])
+    } finally {
+      lock.release()
+    }
+    expect(alive(pid)).toBe(true)
+  })
+})

@@ -1,0 +1,92 @@
+/**
+ * Each document's side of the capability rule (contract §4.10): the sidecar announces what it
+ * reads in a `health` envelope (§3.12), once with `hello` at start, and answers another member's
+ * `hello` once, after a short random delay (several hellos in that time get one answer). What the
+ * members announced is kept in the {@link Roster}; the send path asks it before using a form an
+ * older member could not read. A sidecar configured with no capabilities announces nothing, as one
+ * from before capabilities did.
+ */
+import { decodeHealth, encodeHealth, PROTOCOL_VERSION, type Health } from '@e2e-col/protocol'
+import { createRoster, type MemberId, type Roster } from './roster.ts'
+
+export interface CapabilityExchangeOptions {
+  /** This account, so its own announcements (another device) are not counted as a member's. */
+  self: MemberId
+  /** Feature bits this sidecar reads (CAPABILITY). */
+  features: number
+  /** Puts a health payload into the document's send queue. */
+  send: (payload: Uint8Array) => void
+  /** The answer to a hello waits uniformly in [min, max] ms. */
+  answerDelayMs: { min: number; max: number }
+  random: () => number
+}
+
+export interface CapabilityExchange {
+  readonly roster: Roster
+  /** Announces with `hello`, so every member announces back (at start). */
+  hello(): void
+  /**
+   * A health envelope from the group. True when it was an announcement (kept here, not for
+   * browsers); false for a bare probe or anything unreadable, which goes on as before.
+   */
+  onHealth(from: MemberId | undefined, payload: Uint8Array): boolean
+  /** Stops announcing `feature` (this machine cannot use it after all) and announces again. */
+  withdraw(feature: number): void
+  /** The feature bits announced now. */
+  readonly features: number
+  readonly announcements: { sent: number; received: number }
+  dispose(): void
+}
+
+export function createCapabilityExchange(o: CapabilityExchangeOptions): CapabilityExchange {
+  const roster = createRoster(o.self)
+  let features = o.features
+  let answer: ReturnType<typeof setTimeout> | undefined
+  const counts = { sent: 0, received: 0 }
+  const announcing = o.features !== 0
+
+  function announce(hello: boolean): void {
+    if (!announcing) return
+    counts.sent += 1
+    const health: Health = { capabilities: { envelopeVersion: PROTOCOL_VERSION, features }, ...(hello ? { hello } : {}) }
+    o.send(encodeHealth(health))
+  }
+
+  return {
+    roster,
+    hello: () => announce(true),
+    onHealth(from, payload) {
+      if (!announcing) return false
+      let health: Health
+      try {
+        health = decodeHealth(payload)
+      } catch {
+        return false
+      }
+      if (health.capabilities === undefined && health.hello !== true) return false
+      counts.received += 1
+      if (from !== undefined) roster.announced(from, health.capabilities)
+      if (health.hello === true && answer === undefined) {
+        const { min, max } = o.answerDelayMs
+        answer = setTimeout(() => {
+          answer = undefined
+          announce(false)
+        }, min + (max - min) * o.random())
+      }
+      return true
+    },
+    withdraw(feature) {
+      if ((features & feature) === 0) return
+      features &= ~feature
+      announce(false)
+    },
+    get features() {
+      return features
+    },
+    announcements: counts,
+    dispose() {
+      if (answer !== undefined) clearTimeout(answer)
+      answer = undefined
+    },
+  }
+}

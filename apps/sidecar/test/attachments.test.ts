@@ -1,0 +1,130 @@
+/**
+ * Large envelopes as one Signal attachment between two sidecars (contract §4.2, §4.6, §4.10):
+ * a newcomer gets a whole document in one send, a spoiled attachment is asked for again through
+ * sync, a failed upload falls back to text, and a member that lacks the capability keeps the group
+ * on the text path.
+ */
+import { randomUUID } from 'node:crypto'
+import { encodeHealth } from '@e2e-col/protocol'
+import { createToySignal } from '@e2e-col/toy-signal'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { A, B, baseEnv, CAPABLE, capabilitiesExchanged, metricValue, poll, sidecar, startPair } from './harness.ts'
+import { sentEnvelopes } from './signal-log.ts'
+import { YBrowser } from './ybrowser.ts'
+
+/** About `chars` characters of prose-like text (words drawn at random: deflates about 2-3x, like text). */
+function prose(chars: number, seed = 1): string {
+  const words = 'shared document signal group edit merge sidecar browser the a of and paragraph review member attachment history page offline sync answer request state vector update snapshot chunk body boundary pace limit token bucket replica store folder lock kill restart'.split(' ')
+  const out: string[] = []
+  let x = seed
+  for (let n = 0; n < chars;) {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0
+    const w = words[x % words.length] as string
+    out.push(x % 11 === 0 ? `${w}.` : w)
+    n += w.length + 1
+  }
+  return out.join(' ')
+}
+
+const attachmentSends = (toy: { sends(): readonly { account: string; attachments?: number }[] }, account: string, from = 0) =>
+  toy.sends().slice(from).filter((s) => s.account === account && (s.attachments ?? 0) > 0)
+
+describe('large envelopes as one Signal attachment', () => {
+  it('a big document reaches a newly started member through one attachment, its page showing all of it', async () => {
+    // The daemon keeps one message for a stream that is not open: Bob's sidecar, started later,
+    // misses Alice's text and can only get it by asking.
+    const toy = await createToySignal({ accounts: [A, B], groups: [{ name: 'doc', members: [A, B] }], keepAliveMs: 1000, maxQueuedPerAccount: 1 })
+    onTestFinished(() => toy.close())
+    const docId = randomUUID()
+    const a = await sidecar(baseEnv(toy, A, docId, CAPABLE))
+    const alice = new YBrowser(docId)
+    await alice.connect(a.url)
+    alice.edit(prose(80_000))
+    await alice.until(() => alice.outbox.size === 0, 30_000)
+
+    const before = toy.sends().length
+    const b = await sidecar(baseEnv(toy, B, docId, { ...CAPABLE, E2E_COL_SYNC_ON_START: '1' }))
+    const bob = new YBrowser(docId)
+    await bob.connect(b.url)
+    await bob.until(() => bob.text === alice.text, 30_000)
+
+    const sent = sentEnvelopes(toy, before)
+    const fromAlice = attachmentSends(toy, A, before)
+    expect(fromAlice).toHaveLength(1)
+    // The one attachment answered Bob's sync-request: the reference names a sync-response's id.
+    const answer = sent.find((s) => s.account === A && s.envelope.kind === 'attachment')
+    expect(answer).toBeDefined()
+    expect(await metricValue(a.url, 'e2e_col_attachments_sent_total{outcome="sent"}')).toBe(1)
+    expect(await metricValue(b.url, 'e2e_col_attachments_fetched_total{outcome="ok"}')).toBe(1)
+    // Bob's hello and sync-request share one body; nobody sent the document as chunks.
+    expect(sent.filter((s) => s.envelope.kind === 'chunk')).toHaveLength(0)
+    expect(sent.filter((s) => s.account === B && s.envelope.kind === 'sync-request')).toHaveLength(1)
+  })
+
+  it.each([['corrupt', 'corrupt'], ['lose', 'missing']] as const)('an attachment the daemon spoils (%s) is counted and recovered through sync', async (mode, outcome) => {
+    const p = await startPair({ a: { ...CAPABLE, E2E_COL_SYNC_DELAY_MAX_MS: '100' }, b: { ...CAPABLE, E2E_COL_SYNC_DELAY_MAX_MS: '100' } })
+    await capabilitiesExchanged(p.a, p.b)
+    const alice = new YBrowser(p.docId)
+    const bob = new YBrowser(p.docId)
+    await Promise.all([alice.connect(p.a.url), bob.connect(p.b.url)])
+    p.toy.faults.spoilNextAttachments(1, { mode })
+    const before = p.toy.sends().length
+    alice.edit(prose(30_000, 2))
+    await bob.until(() => bob.text === alice.text, 30_000)
+    expect(await metricValue(p.b.url, `e2e_col_attachments_fetched_total{outcome="${outcome}"}`)).toBe(1)
+    expect(await metricValue(p.b.url, `e2e_col_received_dropped_total{reason="attachment-${outcome}"}`)).toBe(1)
+    // Bob's sidecar asked again, and the answer came whole.
+    const sent = sentEnvelopes(p.toy, before)
+    expect(sent.some((s) => s.account === B && s.envelope.kind === 'sync-request')).toBe(true)
+    expect(await metricValue(p.b.url, 'e2e_col_attachments_fetched_total{outcome="ok"}')).toBeGreaterThanOrEqual(1)
+  })
+
+  it('a refused upload falls back to chunked text: the envelope is acknowledged and delivered once', async () => {
+    const p = await startPair({ a: CAPABLE, b: CAPABLE })
+    await capabilitiesExchanged(p.a, p.b)
+    const alice = new YBrowser(p.docId)
+    const bob = new YBrowser(p.docId)
+    await Promise.all([alice.connect(p.a.url), bob.connect(p.b.url)])
+    p.toy.faults.failNextSendsWith(1, { code: -32603, message: 'Failed to send message: [429] Rate limit exceeded: 429 (RateLimitException) (UnexpectedErrorException)' })
+    const before = p.toy.sends().length
+    alice.edit(prose(30_000, 3))
+    await alice.until(() => alice.outbox.size === 0, 30_000)
+    await bob.until(() => bob.text === alice.text, 30_000)
+    expect(await metricValue(p.a.url, 'e2e_col_attachments_sent_total{outcome="fell-back"}')).toBe(1)
+    expect(attachmentSends(p.toy, A, before)).toHaveLength(0)
+    expect(sentEnvelopes(p.toy, before).filter((s) => s.envelope.kind === 'chunk').length).toBeGreaterThan(2)
+    expect(bob.received.filter((e) => e.kind === 'update')).toHaveLength(1)
+  })
+
+  it('a group with one member that lacks the capabilities stays on plain text, both ways', async () => {
+    const p = await startPair({ a: CAPABLE, b: { E2E_COL_CAPABILITIES: 'none' } })
+    // Bob's sidecar announces nothing (as one from before capabilities); Alice's hears nothing back.
+    await poll(async () => (await metricValue(p.a.url, 'e2e_col_capability_announcements_total{direction="sent"}')) >= 1, "Alice's announcement")
+    const alice = new YBrowser(p.docId)
+    const bob = new YBrowser(p.docId)
+    await Promise.all([alice.connect(p.a.url), bob.connect(p.b.url)])
+    alice.edit(prose(30_000, 4))
+    await bob.until(() => bob.text === alice.text, 30_000)
+    bob.edit(prose(20_000, 5))
+    await alice.until(() => alice.text === bob.text, 30_000)
+    expect(p.toy.sends().filter((s) => (s.attachments ?? 0) > 0)).toHaveLength(0)
+    expect(await metricValue(p.a.url, 'e2e_col_envelopes_deflated_total')).toBe(0)
+    expect(await metricValue(p.b.url, 'e2e_col_received_dropped_total{reason="unsupported-flag"}')).toBe(0)
+    expect(await metricValue(p.a.url, 'e2e_col_capability_announcements_total{direction="sent"}')).toBeGreaterThanOrEqual(1)
+    expect(await metricValue(p.b.url, 'e2e_col_capability_announcements_total{direction="sent"}')).toBe(0)
+  })
+
+  it('a browser cannot announce capabilities for its account: refused, nothing sent', async () => {
+    const p = await startPair({ a: CAPABLE, b: CAPABLE })
+    await capabilitiesExchanged(p.a, p.b)
+    const alice = new YBrowser(p.docId)
+    await alice.connect(p.a.url)
+    const before = p.toy.sends().length
+    const forged = alice.sendRaw('health', encodeHealth({ capabilities: { envelopeVersion: 1, features: 0 } }))
+    const probe = alice.sendRaw('health', new Uint8Array(0))
+    await alice.until(() => alice.acked.has(probe.messageId))
+    const errors = alice.received.filter((e) => e.kind === 'error').map((e) => [e.messageId, (JSON.parse(new TextDecoder().decode(e.payload)) as { code: string }).code])
+    expect(errors).toEqual([[forged.messageId, 'SIDECAR_BAD_PAYLOAD']])
+    expect(sentEnvelopes(p.toy, before).map((s) => s.envelope.messageId)).toEqual([probe.messageId])
+  })
+})
