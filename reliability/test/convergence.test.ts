@@ -4,23 +4,27 @@
  * are lost too. Nobody edits again; B learns it is behind from the state vector in A's health,
  * keeps asking with backoff, and its page ends with A's text.
  */
-import { decodeBody, decodeEnvelope, encodeEnvelope, unpackBatch, type Envelope } from '@e2e-col/protocol'
+import { decodeBody, decodeEnvelope, decodeHealth, encodeEnvelope, unpackBatch, type Envelope } from '@e2e-col/protocol'
 import type { ToySignal } from '@e2e-col/toy-signal'
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import { A, B, envelopeOf, metric, reader, sidecar, sidecarEnv, toyWithThree, waitFor, wsUrl } from './edge.ts'
 
-/** Kinds of the whole (unchunked) envelopes `account` put on the group. */
-function kindsSentBy(toy: ToySignal, account: string): string[] {
-  const out: string[] = []
+/** The whole (unchunked) envelopes `account` put on the group. */
+function sentBy(toy: ToySignal, account: string): Envelope[] {
+  const out: Envelope[] = []
   for (const s of toy.sends()) {
     if (s.account !== account || !s.message.startsWith('e2e-col:')) continue
     const env = decodeEnvelope(decodeBody(s.message))
-    for (const e of env.kind === 'batch' ? unpackBatch(env) : [env]) out.push(e.kind)
+    out.push(...(env.kind === 'batch' ? unpackBatch(env) : [env]))
   }
   return out
 }
+const kindsSentBy = (toy: ToySignal, account: string): string[] => sentBy(toy, account).map((e) => e.kind)
+/** True once `account` announced its replica's state vector (not only its capabilities). */
+const announcedState = (toy: ToySignal, account: string): boolean =>
+  sentBy(toy, account).some((e) => e.kind === 'health' && decodeHealth(e.payload).stateVector !== undefined)
 
 describe('convergence without new edits', () => {
   it('a member that received nothing learns it is behind from a health envelope and asks until it has caught up', async () => {
@@ -43,7 +47,7 @@ describe('convergence without new edits', () => {
     author.on('update', (u: Uint8Array) => edits.push(envelopeOf(docId, senderId, u)))
     for (const word of ['one ', 'two ', 'three']) text.insert(text.length, word)
     for (const e of edits) page.ws.send(encodeEnvelope(e))
-    await waitFor('A’s health envelope on the group', () => kindsSentBy(toy, A).includes('health'), 20_000)
+    await waitFor('A’s health envelope with its state vector on the group', () => announcedState(toy, A), 20_000)
     expect(kindsSentBy(toy, A).filter((k) => k === 'sync-request')).toEqual([]) // not yet: only the health tells B
 
     // B's stream comes back with only A's health; B's first two requests are refused by the daemon.
