@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { benchBigPayloads, printBigPayloads } from './big-payloads.ts'
 import { benchCostCurves, printCostCurves } from './cost-curves.ts'
 import { benchMemoryScale, printMemoryScale } from './memory-scale.ts'
+import { benchPresenceCost, printPresenceCost } from './presence-cost.ts'
 import { benchSingleEdit, printSingleEdit } from './single-edit.ts'
 import { machine } from './stats.ts'
 import { benchTraceReplay, printTraceReplay } from './trace-replay.ts'
@@ -17,6 +18,7 @@ export interface SectionsResult {
   readonly memoryScale: Awaited<ReturnType<typeof benchMemoryScale>>
   readonly costCurves: Awaited<ReturnType<typeof benchCostCurves>>
   readonly bigPayloads: Awaited<ReturnType<typeof benchBigPayloads>>
+  readonly presenceCost: Awaited<ReturnType<typeof benchPresenceCost>>
 }
 
 function write(name: string, quick: boolean, data: unknown): void {
@@ -62,6 +64,9 @@ export async function runSections({ quick, print = true, save = true }: { quick:
   const bigPayloads = await benchBigPayloads({ quick })
   log(() => printBigPayloads(bigPayloads))
   keep('big-payloads', bigPayloads)
+  const presenceCost = await benchPresenceCost({ quick })
+  log(() => printPresenceCost(presenceCost))
+  keep('presence-cost', presenceCost)
   log(() => console.log('\nmachine at the end:', machine()))
-  return { traceReplay, typingSpeed, singleEdit, wireEfficiency, memoryScale, costCurves, bigPayloads }
+  return { traceReplay, typingSpeed, singleEdit, wireEfficiency, memoryScale, costCurves, bigPayloads, presenceCost }
 }

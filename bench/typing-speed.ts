@@ -68,7 +68,14 @@ export interface TypingRun {
 
 const sleep = (t: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, t))
 
-async function typeOnSchedule(docA: Y.Doc, tracker: VisibilityTracker, trace: SequentialTrace, offsets: readonly number[]): Promise<void> {
+/** Types the trace's keystrokes into `docA` at `offsets`; `onKeystroke` gets each one's last position (a cursor). */
+export async function typeOnSchedule(
+  docA: Y.Doc,
+  tracker: VisibilityTracker,
+  trace: SequentialTrace,
+  offsets: readonly number[],
+  onKeystroke?: (position: number) => void,
+): Promise<void> {
   const text = docA.getText('text')
   let deleted = 0
   const start = performance.now()
@@ -80,6 +87,8 @@ async function typeOnSchedule(docA: Y.Doc, tracker: VisibilityTracker, trace: Se
     docA.transact(() => applyPatches(text, txn.patches))
     deleted += deletedChars(txn.patches)
     tracker.expect(Y.getState(docA.store, docA.clientID) + deleted, performance.now())
+    const last = txn.patches.at(-1)
+    if (last !== undefined) onKeystroke?.(last[0] + last[2].length)
   }
 }
 

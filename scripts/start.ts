@@ -13,6 +13,10 @@ e2e-col demo is running: two people, one shared document, carried through a loca
   Alice:  ${stack.link('alice')}
   Bob:    ${stack.link('bob')}
 
+Rich text (ProseMirror through E2eColProvider, with each other's cursors):
+  Alice:  ${stack.link('alice', 'rich')}
+  Bob:    ${stack.link('bob', 'rich')}
+
 Open both links (side by side, or in two browsers) and type in either editor.
 Press Ctrl-C to stop.
 `)

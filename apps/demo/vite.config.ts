@@ -5,6 +5,14 @@ export default defineConfig({
   root: import.meta.dirname,
   clearScreen: false,
   server: { host: '127.0.0.1' },
-  // Two pages: the editor and the chat console (console.html).
-  build: { rollupOptions: { input: { main: `${import.meta.dirname}/index.html`, console: `${import.meta.dirname}/console.html` } } },
+  // Pages: the plain-text editor, the rich-text editor (rich.html) and the chat console (console.html).
+  build: {
+    rollupOptions: {
+      input: {
+        main: `${import.meta.dirname}/index.html`,
+        rich: `${import.meta.dirname}/rich.html`,
+        console: `${import.meta.dirname}/console.html`,
+      },
+    },
+  },
 })

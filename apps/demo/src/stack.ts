@@ -48,8 +48,8 @@ export interface DemoStackOptions {
 export interface DemoStack {
   readonly docId: string
   readonly toy: ToySignal
-  /** The page link for a participant (their page through their own sidecar). */
-  link(who: Who): string
+  /** The page link for a participant (their page through their own sidecar); `rich` = the rich-text page. */
+  link(who: Who, page?: 'text' | 'rich'): string
   /** The sidecar's WebSocket base URL, e.g. `ws://127.0.0.1:7601`. */
   sidecarUrl(who: Who): string
   /** Stops one sidecar (its browser goes offline). */
@@ -136,7 +136,7 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
       toy,
       sidecarUrl,
       // Written out rather than URLSearchParams-encoded, so the printed link stays readable.
-      link: (who) => `${pageOrigin}/?name=${PEOPLE[who].name}&sidecar=${sidecarUrl(who)}&doc=${DEMO_DOC_ID}`,
+      link: (who, page = 'text') => `${pageOrigin}/${page === 'rich' ? 'rich.html' : ''}?name=${PEOPLE[who].name}&sidecar=${sidecarUrl(who)}&doc=${DEMO_DOC_ID}`,
       stopSidecar: stop,
       startSidecar: start,
       close: closeAll,

@@ -1,42 +1,66 @@
 /**
- * Optional presence (y-protocols awareness) over the sidecar, rate-limited.
+ * Presence (y-protocols awareness) over the sidecar, priced for Signal.
  *
- * Off by default: over Signal every awareness message is a real message against a rate limit, and
- * the stock 15 s renew / 30 s timeout is far too chatty for that hop. When enabled, local changes are
- * sent at most once per `rateMs` (the latest state wins), and peers' states are applied on arrival.
+ * Over Signal every message counts against the group's pace, so presence rides on edits: when an
+ * edit envelope goes out, the local state (if it changed) is sent right behind it, and the
+ * sidecar's send queue packs both into the same Signal message. A standalone presence message is
+ * sent only when no edit carried the change within `idleMs`, and never sooner than `intervalMs`
+ * after the previous presence message. Peers' states expire after y-protocols' 30 s without news
+ * ({@link PEER_EXPIRY_MS}); the local state is renewed every 15 s by y-protocols, so an idle
+ * page sends one standalone message per max(15 s, intervalMs).
+ * @see docs/provider.md "Presence"
  */
-import { Awareness, applyAwarenessUpdate, encodeAwarenessUpdate, removeAwarenessStates } from 'y-protocols/awareness'
+import { Awareness, applyAwarenessUpdate, encodeAwarenessUpdate, outdatedTimeout, removeAwarenessStates } from 'y-protocols/awareness'
 import type * as Y from 'yjs'
 import type { Timers } from '@e2e-col/sync'
 
+/** A peer not heard from for this long is removed (y-protocols' `outdatedTimeout`). */
+export const PEER_EXPIRY_MS: number = outdatedTimeout
+/** Default wait for an edit to carry a presence change before it is sent on its own, ms. */
+export const DEFAULT_PRESENCE_IDLE_MS = 1000
+/** Default least time between two standalone presence messages, ms. */
+export const DEFAULT_PRESENCE_INTERVAL_MS = 10_000
+
 /** Options of {@link AwarenessChannel}. */
 export interface AwarenessChannelOptions {
-  readonly rateMs: number
+  readonly idleMs: number
+  readonly intervalMs: number
   readonly timers: Timers
   readonly send: (payload: Uint8Array) => void
   readonly remoteOrigin: unknown
+  /** Use this Awareness (of the same doc) instead of a new one. */
+  readonly instance?: Awareness | undefined
 }
 
-/** Owns an {@link Awareness} for one document and throttles what it sends. */
+/** Owns (or borrows) an {@link Awareness} for one document and decides when its state is sent. */
 export class AwarenessChannel {
   readonly awareness: Awareness
   readonly #options: AwarenessChannelOptions
   #timer: unknown = undefined
-  #lastSentAt = Number.NEGATIVE_INFINITY
+  #dirty = false
+  #lastStandaloneAt = Number.NEGATIVE_INFINITY
   readonly #onUpdate: (change: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => void
 
   constructor(doc: Y.Doc, options: AwarenessChannelOptions) {
-    this.awareness = new Awareness(doc)
+    this.awareness = options.instance ?? new Awareness(doc)
     this.#options = options
-    this.#onUpdate = (_change, origin) => {
-      if (origin !== options.remoteOrigin) this.#schedule()
+    this.#onUpdate = (change, origin) => {
+      if (origin === options.remoteOrigin) return
+      // Only our own entry is ours to send (a local removal of a peer is not news for others).
+      const ours = this.awareness.clientID
+      if (change.added.includes(ours) || change.updated.includes(ours) || change.removed.includes(ours)) this.#markDirty()
     }
     this.awareness.on('update', this.#onUpdate)
   }
 
-  /** Sends the local state now (after a (re)connect). */
+  /** Sends the local state now (after a (re)connect: peers may have expired us). */
   announce(): void {
     this.#sendNow()
+  }
+
+  /** An edit envelope just went out: send a changed local state right behind it. */
+  ride(): void {
+    if (this.#dirty) this.#sendNow()
   }
 
   /**
@@ -49,28 +73,36 @@ export class AwarenessChannel {
 
   /** Tells peers we left, then stops. */
   dispose(): void {
-    this.#options.timers.clearTimeout(this.#timer)
+    this.#cancel()
     this.awareness.off('update', this.#onUpdate)
     removeAwarenessStates(this.awareness, [this.awareness.clientID], 'dispose')
     this.#sendNow()
-    this.awareness.destroy()
+    // An Awareness handed in belongs to the caller (as with y-websocket's provider).
+    if (this.#options.instance === undefined) this.awareness.destroy()
   }
 
-  #schedule(): void {
+  #markDirty(): void {
+    this.#dirty = true
     if (this.#timer !== undefined) return
-    const wait = this.#lastSentAt + this.#options.rateMs - this.#options.timers.now()
-    if (wait <= 0) {
-      this.#sendNow()
-      return
-    }
+    const now = this.#options.timers.now()
+    const at = Math.max(now + this.#options.idleMs, this.#lastStandaloneAt + this.#options.intervalMs)
     this.#timer = this.#options.timers.setTimeout(() => {
       this.#timer = undefined
+      if (!this.#dirty) return
+      this.#lastStandaloneAt = this.#options.timers.now()
       this.#sendNow()
-    }, wait)
+    }, at - now)
+  }
+
+  #cancel(): void {
+    if (this.#timer === undefined) return
+    this.#options.timers.clearTimeout(this.#timer)
+    this.#timer = undefined
   }
 
   #sendNow(): void {
-    this.#lastSentAt = this.#options.timers.now()
+    this.#dirty = false
+    this.#cancel()
     this.#options.send(encodeAwarenessUpdate(this.awareness, [this.awareness.clientID]))
   }
 }

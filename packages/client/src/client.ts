@@ -26,7 +26,7 @@ import {
 import { ClientError } from './errors.ts'
 import { newMessageId, newUuid } from './ids.ts'
 import { createIndexedDbStorage } from './indexeddb-storage.ts'
-import { AwarenessChannel } from './awareness-channel.ts'
+import { AwarenessChannel, DEFAULT_PRESENCE_IDLE_MS, DEFAULT_PRESENCE_INTERVAL_MS } from './awareness-channel.ts'
 import { documentUrl } from './sidecar-url.ts'
 import type { ClientStorage, OutboxEntry, StorageCommit } from './storage.ts'
 import { SeqReservation } from './seq-reservation.ts'
@@ -119,7 +119,9 @@ class Binding implements DocConnection {
       options.awareness === undefined || options.awareness === false
         ? null
         : new AwarenessChannel(this.#doc, {
-            rateMs: options.awareness.rateMs ?? 2000,
+            idleMs: options.awareness.idleMs ?? DEFAULT_PRESENCE_IDLE_MS,
+            intervalMs: options.awareness.intervalMs ?? DEFAULT_PRESENCE_INTERVAL_MS,
+            instance: options.awareness.instance,
             timers: this.#timers,
             send: (payload) => this.#sendEphemeral('awareness', payload),
             remoteOrigin: REMOTE_ORIGIN,
@@ -139,8 +141,9 @@ class Binding implements DocConnection {
       this.#transport.on('open', () => this.#onOpen()),
       this.#transport.on('frame', (frame) => this.#onFrame(frame)),
       this.#transport.on('status', () => this.#emitStatus()),
-      this.#transport.on('recoveryRequired', () => {
+      this.#transport.on('recoveryRequired', (event) => {
         this.#needsSnapshot = true
+        this.#events.emit('recovery', event)
       }),
     )
     const lifecycle = options.lifecycle === undefined ? browserLifecycle() : options.lifecycle
@@ -260,8 +263,11 @@ class Binding implements DocConnection {
       await this.#commit({ add: [entry], seqMark: this.#seq.mark })
       this.#outbox.set(entry.messageId, entry)
       this.#writesInFlight -= 1
-      if (this.#transport.status === 'connected') this.#sendEntry(entry)
-      else await this.#compactIfNeeded()
+      if (this.#transport.status === 'connected') {
+        this.#sendEntry(entry)
+        // Presence rides behind the edit: the sidecar packs both into one Signal message.
+        this.#awareness?.ride()
+      } else await this.#compactIfNeeded()
       this.#emitStatus()
     })
   }

@@ -1,5 +1,5 @@
 /** The public shapes of a document binding: options, status, events and the connection handle. */
-import type { TransportOptions, WebSocketConstructor } from '@e2e-col/transport'
+import type { RecoveryRequired, TransportOptions, WebSocketConstructor } from '@e2e-col/transport'
 import type { Awareness } from 'y-protocols/awareness'
 import type * as Y from 'yjs'
 import type { Timers } from '@e2e-col/sync'
@@ -38,8 +38,15 @@ export interface ConnectDocOptions {
   readonly compactAt?: number
   /** Random delay range before answering a sync request, ms. Default 20–300. */
   readonly syncResponseDelayMs?: { readonly min: number; readonly max: number }
-  /** Presence over the sidecar (y-protocols awareness), at most one message per `rateMs`. Default off. */
-  readonly awareness?: false | { readonly rateMs?: number }
+  /**
+   * Presence over the sidecar (y-protocols awareness). Default off. A changed local state rides
+   * behind the next edit; alone, it is sent after `idleMs` without an edit (default 1000) and at most
+   * once per `intervalMs` (default 10000). `instance`: an existing Awareness of this `doc` to use (as
+   * y-websocket's `awareness` option). See docs/provider.md "Presence".
+   */
+  readonly awareness?:
+    | false
+    | { readonly idleMs?: number; readonly intervalMs?: number; readonly instance?: Awareness }
   readonly random?: () => number
   readonly timers?: Timers
   /** Reconnect tuning and online/offline source, passed to the transport. */
@@ -65,6 +72,8 @@ export interface DocConnectionEvents extends Record<string, unknown> {
   /** Everything local has been acknowledged by the sidecar. */
   saved: { readonly at: number }
   error: ClientError
+  /** The sidecar may have lost history this client relied on; a full snapshot is sent on the next connect. */
+  recovery: RecoveryRequired
 }
 
 /** A bound document. */

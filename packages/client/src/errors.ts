@@ -14,6 +14,8 @@ export type ClientErrorCode =
   | 'CLIENT_REJECTED'
   /** The connection was closed with {@link DocConnection.close}. */
   | 'CLIENT_CLOSED'
+  /** An option the caller passed (e.g. the provider's `params`) has no meaning over a sidecar. */
+  | 'CLIENT_UNSUPPORTED_OPTION'
 
 /** The one error class of `@e2e-col/client`; branch on `code`. */
 export class ClientError extends Error {

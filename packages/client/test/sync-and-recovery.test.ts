@@ -55,9 +55,11 @@ describe('sync and recovery', () => {
     await textsBecome([late.doc], () => 'from a. from b.')
   })
 
-  test('close code 4409 makes the client send its full state as a snapshot after reconnecting', async () => {
+  test('close code 4409 raises a recovery event and makes the client send its full state as a snapshot after reconnecting', async () => {
     const r = await relay()
     const c = track(client(r.url, freshPrefix()))
+    const recoveries: string[] = []
+    c.conn.on('recovery', (event) => recoveries.push(event.reason))
     await c.conn.ready
     c.text.insert(0, 'the whole history')
     await statusWhere(c.conn, (s) => s.pending === 0 && s.connection === 'connected')
@@ -69,6 +71,7 @@ describe('sync and recovery', () => {
     const fresh = new Y.Doc()
     Y.applyUpdate(fresh, envelope.payload)
     expect(fresh.getText('t').toString()).toBe('the whole history')
+    expect(recoveries).toEqual(['sidecar-history-risk'])
     await statusWhere(c.conn, (s) => s.pending === 0)
   })
 
@@ -98,8 +101,8 @@ describe('sync and recovery', () => {
     const r = await relay()
     const quiet = track(client(r.url, freshPrefix()))
     expect(quiet.conn.awareness).toBeNull()
-    const a = track(client(r.url, freshPrefix(), { awareness: { rateMs: 10 } }))
-    const b = track(client(r.url, freshPrefix(), { awareness: { rateMs: 10 } }))
+    const a = track(client(r.url, freshPrefix(), { awareness: { idleMs: 10, intervalMs: 10 } }))
+    const b = track(client(r.url, freshPrefix(), { awareness: { idleMs: 10, intervalMs: 10 } }))
     await Promise.all([a.conn.ready, b.conn.ready])
     await statusWhere(a.conn, (s) => s.connection === 'connected')
     await statusWhere(b.conn, (s) => s.connection === 'connected')

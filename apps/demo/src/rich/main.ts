@@ -1,0 +1,89 @@
+/**
+ * The rich-text demo page: ProseMirror bound by y-prosemirror to a Y.XmlFragment of the same
+ * document, through {@link E2eColProvider} — the provider shape y-prosemirror's own examples use
+ * with y-websocket. Remote cursors carry each person's name and colour.
+ */
+import { E2eColProvider } from '@e2e-col/client'
+import { baseKeymap, toggleMark } from 'prosemirror-commands'
+import { keymap } from 'prosemirror-keymap'
+import { schema } from 'prosemirror-schema-basic'
+import { EditorState } from 'prosemirror-state'
+import { EditorView } from 'prosemirror-view'
+import { redo, undo, yCursorPlugin, ySyncPlugin, yUndoPlugin } from 'y-prosemirror'
+import * as Y from 'yjs'
+import { readPageParams } from '../page/page-params.ts'
+import { mountPresence } from '../page/presence-view.ts'
+import { connectionText, pendingText } from '../page/status-text.ts'
+import { colourFor } from '../page/presence.ts'
+
+function element(id: string): HTMLElement {
+  const el = document.getElementById(id)
+  if (el === null) throw new Error(`page is missing #${id}`)
+  return el
+}
+
+const parsed = readPageParams(location.search)
+if (!parsed.ok) {
+  const problem = element('problem')
+  problem.textContent = parsed.problem
+  problem.hidden = false
+} else {
+  const { sidecarUrl, docId, name } = parsed.params
+  element('whoami').textContent = name
+  element('doc-id').textContent = docId
+  document.title = `${name} · rich text · e2e-col`
+
+  const doc = new Y.Doc()
+  const fragment = doc.getXmlFragment('rich')
+  const provider = new E2eColProvider(sidecarUrl, docId, doc)
+  provider.awareness.setLocalStateField('user', { name, color: colourFor(name) })
+
+  const renderStatus = (): void => {
+    const status = provider.clientStatus
+    const pill = element('status')
+    pill.dataset['state'] = status.connection
+    pill.textContent = connectionText(status.connection)
+    const pending = element('pending')
+    pending.textContent = status.loaded ? pendingText(provider.pending) : 'loading…'
+    pending.dataset['waiting'] = String(provider.pending > 0)
+  }
+  renderStatus()
+  provider.on('status', renderStatus)
+  provider.on('pending', renderStatus)
+  provider.on('sync', renderStatus)
+  provider.on('error', (error) => console.warn(`e2e-col: ${error.code}: ${error.message}`))
+  mountPresence(element('presence'), provider.awareness, doc)
+
+  const view = new EditorView(element('editor'), {
+    state: EditorState.create({
+      schema,
+      plugins: [
+        ySyncPlugin(fragment),
+        yCursorPlugin(provider.awareness),
+        yUndoPlugin(),
+        keymap({
+          'Mod-z': undo,
+          'Mod-y': redo,
+          'Mod-Shift-z': redo,
+          'Mod-b': toggleMark(schema.marks.strong),
+          'Mod-i': toggleMark(schema.marks.em),
+        }),
+        keymap(baseKeymap),
+      ],
+    }),
+  })
+
+  window.addEventListener('beforeunload', (event) => {
+    if (provider.pending > 0) event.preventDefault()
+  })
+
+  Object.assign(window, {
+    e2eColRich: {
+      text: () => view.state.doc.textContent,
+      blocks: () => view.state.doc.children.map((node) => `${node.type.name}: ${node.textContent}`),
+      provider,
+      doc,
+      view,
+    },
+  })
+}

@@ -1,0 +1,132 @@
+import { systemTimers } from '@e2e-col/sync'
+import { afterAll, describe, expect, test, vi } from 'vitest'
+import { applyAwarenessUpdate, Awareness, encodeAwarenessUpdate } from 'y-protocols/awareness'
+import * as Y from 'yjs'
+import { AwarenessChannel, PEER_EXPIRY_MS } from './awareness-channel.ts'
+
+const REMOTE = Symbol('remote')
+const IDLE = 1000
+const INTERVAL = 10_000
+
+// y-protocols' renew/expiry reads lib0's clock, which captures `Date.now` when first imported:
+// the fake clock has to be in place before any import, hence hoisted.
+vi.hoisted(() => {
+  vi.useFakeTimers({ now: 1_000_000 })
+})
+afterAll(() => {
+  vi.useRealTimers()
+})
+
+function channel(): { ch: AwarenessChannel; sent: Uint8Array[] } {
+  const sent: Uint8Array[] = []
+  const ch = new AwarenessChannel(new Y.Doc(), {
+    idleMs: IDLE,
+    intervalMs: INTERVAL,
+    timers: systemTimers,
+    send: (p) => sent.push(p),
+    remoteOrigin: REMOTE,
+  })
+  return { ch, sent }
+}
+
+describe('presence channel', () => {
+  test('while typing, presence only rides behind edits: no standalone message at all', () => {
+    const { ch, sent } = channel()
+    // Ten seconds of typing: a cursor move per keystroke, an edit flushed every 250 ms.
+    for (let t = 0; t < 40; t += 1) {
+      ch.awareness.setLocalStateField('cursor', t)
+      vi.advanceTimersByTime(250)
+      ch.ride()
+    }
+    expect(sent).toHaveLength(40)
+    vi.advanceTimersByTime(INTERVAL)
+    expect(sent).toHaveLength(40)
+  })
+
+  test('an edit that carries nothing new sends no presence', () => {
+    const { ch, sent } = channel()
+    ch.ride()
+    expect(sent).toHaveLength(0)
+  })
+
+  test('a change no edit carries is sent alone after the idle wait', () => {
+    const { ch, sent } = channel()
+    ch.awareness.setLocalStateField('user', { name: 'Bob' })
+    vi.advanceTimersByTime(IDLE - 1)
+    expect(sent).toHaveLength(0)
+    vi.advanceTimersByTime(1)
+    expect(sent).toHaveLength(1)
+  })
+
+  test('standalone messages are at least the interval apart, the latest state winning', () => {
+    const { ch, sent } = channel()
+    ch.awareness.setLocalStateField('cursor', 1)
+    vi.advanceTimersByTime(IDLE)
+    expect(sent).toHaveLength(1)
+    for (let i = 2; i <= 9; i += 1) {
+      ch.awareness.setLocalStateField('cursor', i)
+      vi.advanceTimersByTime(IDLE)
+    }
+    expect(sent).toHaveLength(1)
+    vi.advanceTimersByTime(INTERVAL)
+    expect(sent).toHaveLength(2)
+    const receiver = new Awareness(new Y.Doc())
+    applyAwarenessUpdate(receiver, sent[1]!, REMOTE)
+    expect(receiver.getStates().get(ch.awareness.clientID)).toEqual({ cursor: 9 })
+    receiver.destroy()
+  })
+
+  test('an idle page renews its presence with one standalone message per 15 s', () => {
+    const { ch, sent } = channel()
+    ch.awareness.setLocalStateField('user', { name: 'Bob' })
+    vi.advanceTimersByTime(IDLE)
+    const start = sent.length
+    vi.advanceTimersByTime(60_000)
+    // y-protocols renews after half its 30 s timeout, checked every 3 s: 15 s < renew ≤ 18 s.
+    expect(sent.length - start).toBeGreaterThanOrEqual(3)
+    expect(sent.length - start).toBeLessThanOrEqual(4)
+    ch.dispose()
+  })
+
+  test(`a peer not heard from for ${PEER_EXPIRY_MS} ms is removed`, () => {
+    const { ch } = channel()
+    const peer = new Awareness(new Y.Doc())
+    peer.setLocalStateField('user', { name: 'Alice' })
+    ch.apply(encodeAwarenessUpdate(peer, [peer.clientID]))
+    peer.destroy()
+    expect(ch.awareness.getStates().has(peer.clientID)).toBe(true)
+    vi.advanceTimersByTime(PEER_EXPIRY_MS - 3000)
+    expect(ch.awareness.getStates().has(peer.clientID)).toBe(true)
+    vi.advanceTimersByTime(6000)
+    expect(ch.awareness.getStates().has(peer.clientID)).toBe(false)
+  })
+
+  test('a peer update does not make us send', () => {
+    const { ch, sent } = channel()
+    const peer = new Awareness(new Y.Doc())
+    peer.setLocalStateField('user', { name: 'Alice' })
+    ch.apply(encodeAwarenessUpdate(peer, [peer.clientID]))
+    peer.destroy()
+    vi.advanceTimersByTime(IDLE)
+    ch.ride()
+    expect(sent).toHaveLength(0)
+  })
+
+  test('an Awareness handed in is the one carried, and leaving removes us at peers', () => {
+    const doc = new Y.Doc()
+    const mine = new Awareness(doc)
+    const sent: Uint8Array[] = []
+    const ch = new AwarenessChannel(doc, { idleMs: IDLE, intervalMs: INTERVAL, timers: systemTimers, send: (p) => sent.push(p), remoteOrigin: REMOTE, instance: mine })
+    expect(ch.awareness).toBe(mine)
+    mine.setLocalStateField('user', { name: 'Bob' })
+    const receiver = new Awareness(new Y.Doc())
+    applyAwarenessUpdate(receiver, encodeAwarenessUpdate(mine, [mine.clientID]), REMOTE)
+    expect(receiver.getStates().has(mine.clientID)).toBe(true)
+    ch.dispose()
+    expect(sent).toHaveLength(1)
+    applyAwarenessUpdate(receiver, sent[0]!, REMOTE)
+    expect(receiver.getStates().has(mine.clientID)).toBe(false)
+    receiver.destroy()
+    mine.destroy()
+  })
+})
