@@ -83,7 +83,9 @@ describe('hostile bodies from the group', () => {
     expect(received.filter((e) => e.kind === 'update').length).toBe(7) // 5 probes, C's, A's big one
     // Without the e2e-col:v1: prefix (plain chat, and a future version) a body is left to chat.
     expect(await metric(sb.url, 'e2e_col_received_dropped_total{reason="plain-text"}')).toBe(2)
-    expect(await metric(sb.url, 'e2e_col_received_dropped_total{reason="invalid-body"}')).toBe(3)
+    expect(await metric(sb.url, 'e2e_col_received_dropped_total{reason="invalid-body"}')).toBe(2)
+    // The 2 MiB body is over the receive bound: dropped before any decoding.
+    expect(await metric(sb.url, 'e2e_col_received_dropped_total{reason="body-too-large"}')).toBe(1)
     expect(await metric(sb.url, 'e2e_col_received_dropped_total{reason="local-only-kind"}')).toBe(2)
     expect(await metric(sb.url, 'e2e_col_received_dropped_total{reason="wrong-document"}')).toBe(1)
     expect(await metric(sb.url, 'e2e_col_received_dropped_total{reason="inflate-too-large"}')).toBe(1)

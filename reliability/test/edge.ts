@@ -4,7 +4,7 @@
  */
 import { decodeEnvelope, encodeEnvelope, type Envelope } from '@e2e-col/protocol'
 import { loadConfig, startSidecar, type RunningSidecar } from '@e2e-col/sidecar'
-import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
+import { createToySignal, type ToySignal, type ToySignalOptions } from '@e2e-col/toy-signal'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -17,8 +17,11 @@ export const A = '+15550100001'
 export const B = '+15550100002'
 export const C = '+15550100003'
 
-export async function toyWithThree(): Promise<ToySignal> {
-  const toy = await createToySignal({ accounts: [A, B, C], groups: [{ name: 'doc', members: [A, B, C] }], faults: true, keepAliveMs: 1000 })
+/** An account of the toy that is not in the group at first. */
+export const D = '+15550100004'
+
+export async function toyWithThree(options: Partial<ToySignalOptions> = {}): Promise<ToySignal> {
+  const toy = await createToySignal({ accounts: [A, B, C, D], groups: [{ name: 'doc', members: [A, B, C] }], faults: true, keepAliveMs: 1000, ...options })
   onTestFinished(() => toy.close())
   return toy
 }
@@ -126,4 +129,51 @@ export class Probe {
     times.sort((a, b) => a - b)
     return times[Math.floor(n / 2)] ?? 0
   }
+}
+
+/** Posts `message` to the toy's first group as `account`, through the daemon's own `send`. */
+export async function postAs(toy: ToySignal, account: string, message: string): Promise<void> {
+  const res = await fetch(`${toy.url}/api/v1/rpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method: 'send', params: { account, groupId: toy.groups[0]?.id ?? '', message } }),
+  })
+  const text = await res.text()
+  if (res.status !== 200 || text.includes('"error"')) throw new Error(`send as ${account} failed: ${res.status} ${text.slice(0, 200)}`)
+}
+
+/** Calls a daemon method as `account` and returns its result. */
+export async function rpcAs(toy: ToySignal, account: string, method: string, params: Record<string, unknown>): Promise<unknown> {
+  const res = await fetch(`${toy.url}/api/v1/rpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params: { account, ...params } }),
+  })
+  const answer = (await res.json()) as { result?: unknown; error?: { message: string } }
+  if (answer.error !== undefined) throw new Error(`${method} as ${account} failed: ${answer.error.message}`)
+  return answer.result
+}
+
+/** The sum of a sidecar's metric lines starting with `prefix`. */
+export async function metric(s: { url: string }, prefix: string): Promise<number> {
+  const text = await (await fetch(`${s.url}/metrics`)).text()
+  return text.split('\n').filter((l) => l.startsWith(prefix)).reduce((n, l) => n + Number(l.slice(l.lastIndexOf(' ') + 1)), 0)
+}
+
+/** Polls `done` every 20 ms until it holds or `ms` pass; fails naming what it waited for. */
+export async function waitFor(what: string, done: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+/** A socket on a document that records every envelope its sidecar sends it. */
+export async function reader(url: string): Promise<{ ws: WebSocket; received: Envelope[] }> {
+  const { ws, refused } = await open(url)
+  if (refused !== undefined) throw new Error(`reader refused: ${refused}`)
+  const received: Envelope[] = []
+  ws.on('message', (data: Buffer) => received.push(decodeEnvelope(new Uint8Array(data))))
+  return { ws, received }
 }

@@ -61,13 +61,16 @@ environment wins). Required: E2E_COL_DOCUMENTS, E2E_COL_SIGNAL_BODY_MAX_BYTES.
   E2E_COL_RPC_TIMEOUT_MS (30000)  E2E_COL_STREAM_IDLE_MS (60000: a silent events stream is dead)
   E2E_COL_RECONNECT_BASE_MS, E2E_COL_RECONNECT_MAX_MS  events-stream reconnect (500, 60000)
   E2E_COL_REASSEMBLY_MAX_MESSAGES, E2E_COL_REASSEMBLY_MAX_BYTES, E2E_COL_REASSEMBLY_TTL_MS
-  E2E_COL_DEDUP_MAX_ENTRIES, E2E_COL_DEDUP_TTL_MS
+                                  per member (64; 2 x (max frame + 66); 10 min)
+  E2E_COL_DEDUP_MAX_ENTRIES, E2E_COL_DEDUP_TTL_MS  per member (100000; 1 day)
+  E2E_COL_MEMBERS_REFRESH_MS      how often group members are listed again (60000)
   E2E_COL_SHUTDOWN_FLUSH_MS (5000)  E2E_COL_LOG_LEVEL (info)
   E2E_COL_DATA_DIR                folder of the replica store (default $XDG_STATE_HOME/e2e-col, else
                                   ~/.local/state/e2e-col; created 0700). Back it up with the sidecar stopped.
   E2E_COL_SENT_IDS_TTL_MS         how long sent message ids are remembered (30 days)
   E2E_COL_SYNC_ON_START           ask the group for what it missed at start (1)
   E2E_COL_SYNC_DELAY_MIN_MS, E2E_COL_SYNC_DELAY_MAX_MS  random delay before answering the group (20, 300)
+  E2E_COL_HEALTH_INTERVAL_MS      a changing replica announces its state vector at most this often (300000)
 
 Inspect a store (read-only, safe while the sidecar runs):
   e2e-col-sidecar inspect --doc UUID [--data-dir DIR] [--json]

@@ -95,7 +95,8 @@ const Env = z
     E2E_COL_RECONNECT_MAX_MS: int(1, 3_600_000, 60_000),
     E2E_COL_STREAM_IDLE_MS: int(1000, 3_600_000, 60_000),
     E2E_COL_REASSEMBLY_MAX_MESSAGES: int(1, 100_000, 64),
-    E2E_COL_REASSEMBLY_MAX_BYTES: int(1024, 1024 * 1024 * 1024, 64 * 1024 * 1024),
+    // Unset: follows the frame bound (see loadConfig).
+    E2E_COL_REASSEMBLY_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).optional(),
     E2E_COL_REASSEMBLY_TTL_MS: int(1000, 86_400_000, 600_000),
     E2E_COL_DEDUP_MAX_ENTRIES: int(16, 10_000_000, 100_000),
     E2E_COL_DEDUP_TTL_MS: int(1000, 30 * 86_400_000, 86_400_000),
@@ -105,6 +106,7 @@ const Env = z
     E2E_COL_SYNC_ON_START: flagOn,
     E2E_COL_SYNC_DELAY_MIN_MS: int(0, 60_000, 20),
     E2E_COL_SYNC_DELAY_MAX_MS: int(0, 60_000, 300),
+    E2E_COL_HEALTH_INTERVAL_MS: int(1000, 86_400_000, 300_000),
     E2E_COL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, ctx) => {
@@ -139,6 +141,8 @@ export interface SidecarConfig {
     readonly browserOperators: boolean
   }
   readonly maxBodyBytes: number
+  /** E2E_COL_ALLOW_LONG_BODIES: the boundary may exceed Signal's long-text threshold. */
+  readonly allowLongBodies: boolean
   readonly listen: { readonly host: string; readonly port: number }
   readonly allowedOrigins: readonly string[]
   readonly browser: { readonly maxFrameBytes: number; readonly framesPerSecond: number; readonly frameBurst: number; readonly abuseLimit: number; readonly maxConnectionsPerDoc: number }
@@ -157,9 +161,25 @@ export interface SidecarConfig {
   readonly events: { readonly reconnectBaseMs: number; readonly reconnectMaxMs: number }
   readonly reassembly: { readonly maxPartialMessages: number; readonly maxPartialBytes: number; readonly ttlMs: number }
   readonly dedup: { readonly maxEntries: number; readonly ttlMs: number }
-  readonly replica: { readonly dataDir: string; readonly sentIdsTtlMs: number; readonly syncOnStart: boolean; readonly syncDelayMs: { readonly min: number; readonly max: number } }
+  /** `healthIntervalMs`: a changing replica announces its state vector at most this often (§8.4). */
+  readonly replica: { readonly dataDir: string; readonly sentIdsTtlMs: number; readonly syncOnStart: boolean; readonly syncDelayMs: { readonly min: number; readonly max: number }; readonly healthIntervalMs: number }
   readonly shutdownFlushMs: number
   readonly logLevel: ParsedEnv['E2E_COL_LOG_LEVEL']
+}
+
+/**
+ * The default reassembly budget of one source: two of the largest frames a sidecar accepts (one
+ * completing while the next starts), header included. Anything larger could never be delivered.
+ */
+export const reassemblyBudget = (maxFrameBytes: number): number => 2 * (maxFrameBytes + 66)
+
+/**
+ * The longest body the receive path decodes: the configured boundary, and at least Signal's
+ * long-text threshold unless long bodies are allowed (a member whose boundary is larger than ours
+ * but within the threshold is still read). Longer bodies are dropped before decoding (§4.6).
+ */
+export function receiveBodyBound(config: Pick<SidecarConfig, 'maxBodyBytes' | 'allowLongBodies'>): number {
+  return config.allowLongBodies ? config.maxBodyBytes : Math.max(config.maxBodyBytes, SIGNAL_LONG_TEXT_THRESHOLD)
 }
 
 /**
@@ -217,6 +237,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: { c
     documents: e.E2E_COL_DOCUMENTS,
     chats: { bindings: e.E2E_COL_CHATS, operators: e.E2E_COL_CHAT_OPERATORS, loopAccount: e.E2E_COL_CHAT_LOOP_ACCOUNT ?? e.SIGNAL_CLI_ACCOUNT, browserOperators: e.E2E_COL_CHAT_BROWSER_OPERATORS },
     maxBodyBytes: e.E2E_COL_SIGNAL_BODY_MAX_BYTES,
+    allowLongBodies: e.E2E_COL_ALLOW_LONG_BODIES,
     capabilities: e.E2E_COL_CAPABILITIES,
     attachments: { minBytes: e.E2E_COL_ATTACHMENT_MIN_BYTES, fetchTimeoutMs: e.E2E_COL_ATTACHMENT_FETCH_TIMEOUT_MS },
     membersRefreshMs: e.E2E_COL_MEMBERS_REFRESH_MS,
@@ -225,9 +246,9 @@ export function loadConfig(env: Record<string, string | undefined>, options: { c
     browser: { maxFrameBytes: e.E2E_COL_MAX_FRAME_BYTES, framesPerSecond: e.E2E_COL_FRAMES_PER_SECOND, frameBurst: e.E2E_COL_FRAME_BURST, abuseLimit: e.E2E_COL_ABUSE_LIMIT, maxConnectionsPerDoc: e.E2E_COL_MAX_CONNECTIONS_PER_DOC },
     send: { compress: e.E2E_COL_COMPRESS, maxQueueBytes: e.E2E_COL_MAX_QUEUE_BYTES, sendsPerSecond: e.E2E_COL_SENDS_PER_SECOND, burst: e.E2E_COL_SEND_BURST, attempts: e.E2E_COL_SEND_ATTEMPTS, retryBaseMs: e.E2E_COL_RETRY_BASE_MS, retryMaxMs: e.E2E_COL_RETRY_MAX_MS },
     events: { reconnectBaseMs: e.E2E_COL_RECONNECT_BASE_MS, reconnectMaxMs: e.E2E_COL_RECONNECT_MAX_MS },
-    reassembly: { maxPartialMessages: e.E2E_COL_REASSEMBLY_MAX_MESSAGES, maxPartialBytes: e.E2E_COL_REASSEMBLY_MAX_BYTES, ttlMs: e.E2E_COL_REASSEMBLY_TTL_MS },
+    reassembly: { maxPartialMessages: e.E2E_COL_REASSEMBLY_MAX_MESSAGES, maxPartialBytes: e.E2E_COL_REASSEMBLY_MAX_BYTES ?? reassemblyBudget(e.E2E_COL_MAX_FRAME_BYTES), ttlMs: e.E2E_COL_REASSEMBLY_TTL_MS },
     dedup: { maxEntries: e.E2E_COL_DEDUP_MAX_ENTRIES, ttlMs: e.E2E_COL_DEDUP_TTL_MS },
-    replica: { dataDir: e.E2E_COL_DATA_DIR ?? defaultDataDir(env), sentIdsTtlMs: e.E2E_COL_SENT_IDS_TTL_MS, syncOnStart: e.E2E_COL_SYNC_ON_START, syncDelayMs: { min: e.E2E_COL_SYNC_DELAY_MIN_MS, max: e.E2E_COL_SYNC_DELAY_MAX_MS } },
+    replica: { dataDir: e.E2E_COL_DATA_DIR ?? defaultDataDir(env), sentIdsTtlMs: e.E2E_COL_SENT_IDS_TTL_MS, syncOnStart: e.E2E_COL_SYNC_ON_START, syncDelayMs: { min: e.E2E_COL_SYNC_DELAY_MIN_MS, max: e.E2E_COL_SYNC_DELAY_MAX_MS }, healthIntervalMs: e.E2E_COL_HEALTH_INTERVAL_MS },
     shutdownFlushMs: e.E2E_COL_SHUTDOWN_FLUSH_MS,
     logLevel: e.E2E_COL_LOG_LEVEL,
   })

@@ -5,7 +5,7 @@
  * forwarded, queued or delivered.
  * @see docs/sidecar.md §4.3–§4.7, §8
  */
-import { CAPABILITY, CLOSE_CODES, decodeHealth, encodeEnvelope, FLAGS, type Envelope, type Kind } from '@e2e-col/protocol'
+import { CAPABILITY, CLOSE_CODES, decodeHealth, encodeEnvelope, encodeHealth, FLAGS, type Envelope, type Kind } from '@e2e-col/protocol'
 import type { Session } from './browser/session.ts'
 import type { Clock } from './clock.ts'
 import type { SidecarConfig } from './config.ts'
@@ -15,8 +15,10 @@ import type { Metrics } from './ops/metrics.ts'
 import { createCapabilityExchange, type CapabilityExchange } from './group/capability-exchange.ts'
 import type { MemberId } from './group/roster.ts'
 import { createGapRepair, type GapRepair } from './replica/gap-repair.ts'
+import { fallbackMs } from './replica/answer-rule.ts'
 import { createGroupSync, type GroupSync } from './replica/group-sync.ts'
 import type { DocReplica } from './replica/replica.ts'
+import { decodeExactStateVector } from './replica/strict-yjs.ts'
 import type { ReplicaStore } from './replica/store.ts'
 import { createInFlight, type InFlight } from './send/in-flight.ts'
 import { attachmentSend, type AttachmentSend } from './send/attachment-send.ts'
@@ -50,6 +52,8 @@ export interface DocumentsOptions {
   readonly self: MemberId
   /** Records an id this sidecar sends (so Signal's copy is dropped); true when already recorded. */
   readonly markSent: (docId: string, senderId: string, messageId: string) => boolean
+  /** This member's rank among those who may answer a group request (replica/answer-rule.ts). */
+  readonly answerRank: (groupId: string, requestId: string, asker: string) => number
   /** True once the sidecar stops: nothing more is sent. */
   readonly stopped: () => boolean
   /** Runs a step that touches the store; a store failure stops the sidecar (undefined then). */
@@ -66,8 +70,11 @@ export interface Documents {
   values(): IterableIterator<DocumentState>
   /** An envelope a local browser sent (already checked by its session). */
   fromBrowser(session: Session, env: Envelope, frame: Uint8Array): void
-  /** An envelope from the group, deduplicated by the receive path; `from` is its Signal sender. */
-  fromGroup(docId: string, frame: Uint8Array, env: Envelope, from?: MemberId): void
+  /**
+   * An envelope from the group, deduplicated by the receive path; `from` is its Signal sender,
+   * `source` that sender's key (answer rule, per-asker limits).
+   */
+  fromGroup(docId: string, frame: Uint8Array, env: Envelope, from?: MemberId, source?: string): void
   /** The group's listed members changed (or were read again). */
   setMembers(groupId: string, members: readonly MemberId[]): void
   /** Content sent to the document's group did not arrive whole: ask the group again (bounded). */
@@ -98,8 +105,21 @@ function announces(payload: Uint8Array): boolean {
 /** Kinds whose payload is a Yjs update and so feeds the replica. */
 const DOC_KINDS: ReadonlySet<Kind> = new Set<Kind>(['update', 'sync-response', 'snapshot'])
 const NO_OWNER: SendOwner = { ack: () => {}, reject: () => {} }
+// Repair asks at least this often while behind, and gives up a clock nobody delivers after the TTL.
+const REPAIR_MAX_INTERVAL_MS = 60_000
+const REPAIR_TARGET_TTL_MS = 600_000
 // Sent ids are pruned by age at most this often.
 const PRUNE_EVERY_MS = 3_600_000
+
+/** The state vector a health payload carries, if it is well formed and carries one. */
+function peerStateVector(payload: Uint8Array): Map<number, number> | undefined {
+  try {
+    const sv = decodeHealth(payload).stateVector
+    return sv === undefined ? undefined : decodeExactStateVector(sv)
+  } catch {
+    return undefined // a page's liveness probe, or a field this version does not know
+  }
+}
 
 export function createDocuments(o: DocumentsOptions): Documents {
   const { config, clock, store, storing, metrics, logger } = o
@@ -139,6 +159,13 @@ export function createDocuments(o: DocumentsOptions): Documents {
       metrics.deflateSavedBytes.inc(frame.byteLength - smaller.byteLength)
     }
     return smaller
+  }
+
+  // A body carries floor((B − 11) / 4) · 3 frame bytes, less a chunk's ~90 bytes of header.
+  const fallback = {
+    baseMs: Math.max(2000, 4 * config.replica.syncDelayMs.max),
+    sendIntervalMs: 1000 / config.send.sendsPerSecond,
+    bodyFrameBytes: Math.max(1, Math.floor((config.maxBodyBytes - 11) / 4) * 3 - 90),
   }
 
   /** The frame as one attachment send, when it is large and every member reads attachments. */
@@ -198,13 +225,21 @@ export function createDocuments(o: DocumentsOptions): Documents {
         timers: clock,
         answer: (payload) => toGroup(doc, 'sync-response', payload),
         ask,
+        rank: (requestId, asker) => o.answerRank(groupId, requestId, asker),
+        fallbackMs: (answerBytes) => fallbackMs(answerBytes, fallback),
       }),
-      // Ask the group again while the replica has a gap, and once after changes went quiet.
+      // Ask the group again while the replica is behind (a gap, or a member's state vector ahead),
+      // with backoff; once after changes went quiet; and announce the state vector now and then.
       gapRepair: createGapRepair({
         doc: replica.doc,
         ask,
+        announce: () => toGroup(doc, 'health', encodeHealth({ stateVector: replica.stateVector() })),
         intervalMs: Math.max(1000, 4 * config.replica.syncDelayMs.max),
+        maxIntervalMs: REPAIR_MAX_INTERVAL_MS,
         quietMs: Math.max(2000, 20 * config.replica.syncDelayMs.max),
+        announceMs: config.replica.healthIntervalMs,
+        targetTtlMs: REPAIR_TARGET_TTL_MS,
+        now: clock.now,
         random: clock.rng,
       }),
     }
@@ -229,19 +264,27 @@ export function createDocuments(o: DocumentsOptions): Documents {
   function toGroup(doc: DocumentState, kind: Kind, payload: Uint8Array): void {
     if (o.stopped()) return
     const env = ownEnvelope(doc.docId, kind, payload)
+    metrics.replicaMessages.inc({ kind })
     o.markSent(doc.docId, env.senderId, env.messageId)
     if (!doc.queue.enqueue({ frame: encodeEnvelope(env), messageId: env.messageId, owner: NO_OWNER })) logger.warn({ kind }, 'send queue full; dropped a sync message of the replica')
   }
 
-  function fromGroup(docId: string, frame: Uint8Array, env: Envelope, from?: MemberId): void {
+  function fromGroup(docId: string, frame: Uint8Array, env: Envelope, from?: MemberId, source = ''): void {
     const doc = docs.get(docId)
     if (doc === undefined) return
     if (from !== undefined) doc.capabilities.roster.seen(from)
+    if (env.kind === 'health') {
+      // A member's state vector, when it sent one: the replica asks until it holds all of it.
+      const sv = peerStateVector(env.payload)
+      if (sv !== undefined) doc.gapRepair.onPeerState(sv)
+    }
     // Announcements are between sidecars; a bare probe still reaches the browsers.
     if (env.kind === 'health' && doc.capabilities.onHealth(from, env.payload)) return void metrics.announcements.inc({ direction: 'received' })
     if (env.kind === 'sync-request') {
       // The replica answers for this machine; its browsers hold nothing it lacks.
-      if (!doc.groupSync.onRequest(env.payload)) metrics.receivedDropped.inc({ reason: 'invalid-payload' })
+      if (!doc.groupSync.onRequest(env.payload, source, `${env.senderId}/${env.messageId}`)) return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
+      const sv = decodeExactStateVector(env.payload)
+      if (sv !== undefined) doc.gapRepair.onPeerState(sv)
       return
     }
     if (DOC_KINDS.has(env.kind)) {

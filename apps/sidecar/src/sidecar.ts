@@ -14,7 +14,7 @@ import { createWsServer } from './browser/ws-server.ts'
 import { createChatRelay } from './chat/chat-relay.ts'
 import { systemClock, type Clock } from './clock.ts'
 import { createCloserStack } from './closers.ts'
-import type { SidecarConfig } from './config.ts'
+import { receiveBodyBound, type SidecarConfig } from './config.ts'
 import { createDocuments } from './documents.ts'
 import { SidecarError, StoreError } from './errors.ts'
 import { createOpsHandler } from './ops/health.ts'
@@ -22,7 +22,9 @@ import { createLogger, type Logger } from './ops/logger.ts'
 import { createMetrics } from './ops/metrics.ts'
 import { membersOf, selfIn } from './group/members.ts'
 import { createAttachmentFetcher } from './receive/attachment-fetch.ts'
-import { createIngest } from './receive/ingest.ts'
+import { createIngest, SELF } from './receive/ingest.ts'
+import { createMembership, sourceKey } from './receive/membership.ts'
+import { answerRank } from './replica/answer-rule.ts'
 import { loadReplica, type DocReplica } from './replica/replica.ts'
 import { openReplicaStore, type ReplicaStore } from './replica/store.ts'
 import { createTokenBucket } from './send/token-bucket.ts'
@@ -119,6 +121,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   const docs = createDocuments({
     config, backend, clock, store, replicas, sidecarId, metrics, logger, storing, fatal, self,
     markSent: (docId, senderId, messageId) => ingest.markSent(docId, senderId, messageId),
+    answerRank: (groupId, requestId, asker) => answerRank(requestId, membership.self(), membership.members(groupId), asker),
     stopped: () => stopped,
   })
   const docsByGroup = new Map(config.documents.map((d) => [d.groupId, d.docId]))
@@ -140,10 +143,11 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   const ingest = createIngest({
     docsByGroup,
     maxFrameBytes: config.browser.maxFrameBytes,
+    maxBodyBytes: receiveBodyBound(config),
     reassembly: config.reassembly,
     dedup: config.dedup,
     now: clock.now,
-    deliver: (docId, frame, env, from) => docs.fromGroup(docId, frame, env, from),
+    deliver: (docId, frame, env, from, source) => docs.fromGroup(docId, frame, env, from, source),
     readDeflate: config.capabilities.includes('deflate'),
     ...(config.capabilities.includes('attachments') ? { attachments: fetcher } : {}),
     onLost: (docId, reason) => {
@@ -159,6 +163,20 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     metrics,
     logger,
   })
+
+  const membership = createMembership({
+    account: config.signal.account,
+    groupIds: config.documents.map((d) => d.groupId),
+    initial: facts.groups,
+    list: (groupId) => backend.listGroups(groupId),
+    refreshMs: config.membersRefreshMs,
+    minRefreshGapMs: Math.min(config.membersRefreshMs, 5_000),
+    maxHeld: 256,
+    now: clock.now,
+    dropped: (reason) => metrics.receivedDropped.inc({ reason }),
+    onListFailed: (error) => logger.warn({ err: error }, 'listGroups failed; keeping the last member list'),
+  })
+  closers.push(() => membership.dispose())
 
   const createBrowserSession = (ws: WebSocket, docId: string, onFrame: typeof docs.fromBrowser): Session =>
     createSession({
@@ -194,7 +212,11 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     sleep: clock.sleep,
     onEvent: (e) => {
       if (e.type === 'message' && chats.isChatGroup(e.groupId)) chats.onSignalMessage(e)
-      else if (e.type === 'message') ingest.handle(e.groupId, e.body, { from: { uuid: e.sourceUuid, number: e.sourceNumber }, attachments: e.attachments ?? [] })
+      else if (e.type === 'message') {
+        // The account's own devices (sync copies) are one source; other members one each.
+        const source = e.origin === 'sync' ? SELF : sourceKey(e.sourceUuid, e.sourceNumber)
+        membership.admit(e.groupId, e, () => ingest.handle(e.groupId, e.body, { from: { uuid: e.sourceUuid, number: e.sourceNumber }, source, attachments: e.attachments ?? [] }))
+      }
       else metrics.eventsSkipped.inc({ reason: e.reason })
     },
     onRecoveryRequired: (error: BroadcastRecoveryRequiredError) => {

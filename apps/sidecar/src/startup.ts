@@ -10,7 +10,7 @@ import type { SidecarConfig } from './config.ts'
 
 export interface DaemonFacts {
   version: string | undefined
-  /** The account's groups as listed at start (members feed the capability rule). */
+  /** The account's groups as listed at start (the first membership list of the receive path and the capability rule). */
   groups: GroupListing
 }
 

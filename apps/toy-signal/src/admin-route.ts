@@ -12,6 +12,7 @@
  * POST /toy/v1/faults/fail-next-sends-with  {"n":1,"code":-32603,"message":"Failed to send message: [429] …"}
  * POST /toy/v1/faults/fail-events           {"n":1,"status"?:500,"contentType"?:"text/html"}
  * POST /toy/v1/faults/spoil-next-attachments {"n":1,"mode":"corrupt"|"lose"}
+ * POST /toy/v1/faults/admit-non-member-sends {"n":1}
  * POST /toy/v1/faults/reset                 {}
  * GET  /toy/v1/sends                        → [{account, groupId?, recipients?, message, timestamp}]
  * Answers 204 (switch set), 200 (sends), 400 `{"error":…}` (bad body), 404, 405.
@@ -62,6 +63,7 @@ const ROUTES: Record<string, (body: unknown, faults: FaultSwitches) => void> = {
     const o = z.object({ n: z.number().int().min(0), mode: z.enum(['corrupt', 'lose']) }).parse(body)
     f.spoilNextAttachments(o.n, { mode: o.mode })
   },
+  'admit-non-member-sends': (body, f) => f.admitNonMemberSends(Count.parse(body).n),
   'reset': (_body, f) => f.reset(),
 }
 

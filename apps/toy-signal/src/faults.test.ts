@@ -14,6 +14,15 @@ describe('createFaults', () => {
     expect([state.takeEventsFailure(), state.takeEventsFailure()]).toEqual([{ status: 500 }, undefined])
   })
 
+  it('admits exactly n non-member sends, and reset clears the switch', () => {
+    const { switches, state } = createFaults(true, noCut)
+    switches.admitNonMemberSends(2)
+    expect([state.takeNonMemberSend(), state.takeNonMemberSend(), state.takeNonMemberSend()]).toEqual([true, true, false])
+    switches.admitNonMemberSends(5)
+    switches.reset()
+    expect(state.takeNonMemberSend()).toBe(false)
+  })
+
   it('defaults identity failures to every recipient and a content-type events failure to status 200', () => {
     const { switches, state } = createFaults(true, noCut)
     switches.identityFailNextSends(1)

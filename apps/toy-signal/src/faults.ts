@@ -61,6 +61,12 @@ export interface FaultSwitches {
    * (`corrupt`), or not kept at all (`lose`: `getAttachment` then answers -1 not found).
    */
   spoilNextAttachments(n: number, options: { mode: AttachmentSpoil }): void
+  /**
+   * The next `n` group sends by an account that is not a member of the group are delivered to its
+   * members instead of refused: a daemon bug real signal-cli should never have, for testing that
+   * receivers check membership themselves.
+   */
+  admitNonMemberSends(n: number): void
   reset(): void
 }
 
@@ -76,6 +82,7 @@ export interface FaultState {
   /** The failure for this events request, with its status resolved, or undefined to stream. */
   takeEventsFailure(): { status: number; contentType?: string } | undefined
   takeAttachmentSpoil(): AttachmentSpoil | undefined
+  takeNonMemberSend(): boolean
 }
 
 function take(value: number): [boolean, number] {
@@ -95,6 +102,7 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
   let sendErrors = 0
   let sendError: FaultRpcError = { code: -32603, message: '' }
   let eventsFailures = 0
+  let nonMemberSends = 0
   let eventsFailure: { status: number; contentType?: string } = { status: 500 }
   let spoils = 0
   let spoil: AttachmentSpoil = 'corrupt'
@@ -151,9 +159,11 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
       if (options.mode !== 'corrupt' && options.mode !== 'lose') throw new ToySignalError('TOY_CONFIG_INVALID', 'spoil mode must be corrupt or lose')
       spoil = options.mode
     },
+    admitNonMemberSends: (n) => { nonMemberSends = count(n) },
     reset: () => {
       guard()
       spoils = 0
+      nonMemberSends = 0
       identityFailures = 0
       sendErrors = 0
       eventsFailures = 0
@@ -172,6 +182,7 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
     takeRateLimit: () => { const [hit, rest] = take(rateLimits); rateLimits = rest; return hit ? rateLimit : undefined },
     takeIdentityFailure: () => { const [hit, rest] = take(identityFailures); identityFailures = rest; return hit ? identityMode : undefined },
     takeSendError: () => { const [hit, rest] = take(sendErrors); sendErrors = rest; return hit ? sendError : undefined },
+    takeNonMemberSend: () => { const [hit, rest] = take(nonMemberSends); nonMemberSends = rest; return hit },
     takeAttachmentSpoil: () => { const [hit, rest] = take(spoils); spoils = rest; return hit ? spoil : undefined },
     takeEventsFailure: () => { const [hit, rest] = take(eventsFailures); eventsFailures = rest; return hit ? eventsFailure : undefined },
   }

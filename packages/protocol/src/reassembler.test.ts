@@ -105,15 +105,18 @@ describe('createReassembler', () => {
     expect(r.partialMessages).toBe(0)
   })
 
-  it('rejects a message with PROTO_CHUNK_CONFLICT when one index arrives with other bytes, then discards its chunks', () => {
-    const { chunks } = chunksOf(1000)
+  it('rejects a message with PROTO_CHUNK_CONFLICT when one index arrives with other bytes, and a clean resend of the id still completes', () => {
+    const { chunks, frame } = chunksOf(1000)
     const r = createReassembler(roomy)
     const [first, second] = chunks as [Envelope, Envelope]
     r.push(first, 0)
     const result = r.push(tampered(first, 20), 1)
     expect(result.status === 'rejected' && result.error.code).toBe('PROTO_CHUNK_CONFLICT')
     expect(r.partialMessages).toBe(0)
-    expect(r.push(second, 2).status).toBe('discarded')
+    expect(r.push(second, 2).status).toBe('pending')
+    const last = chunks.map((c, i) => r.push(c, 3 + i)).at(-1)
+    expect(last?.status).toBe('complete')
+    expect(last?.status === 'complete' && Buffer.from(last.frame).equals(Buffer.from(frame))).toBe(true)
   })
 
   it('rejects with PROTO_CHUNK_CONFLICT when a chunk’s count, total or checksum differs from earlier ones', () => {

@@ -7,8 +7,10 @@
  * - an identical duplicate chunk is ignored (`duplicate`);
  * - a conflicting chunk (same index, other bytes or other metadata) rejects the message;
  * - a complete message whose length, CRC-32 or header does not match rejects it;
- * - a complete, valid message is returned once (`complete`); later chunks of it are `duplicate`,
- *   later chunks of a rejected one are `discarded`, for as long as the finished-message memory holds.
+ * - a complete, valid message is returned once (`complete`); later chunks of it are `duplicate` for as
+ *   long as the finished-message memory holds.
+ * A rejected message leaves no trace: its later chunks start afresh, so a clean resend of the same
+ * id (the sender's retry, or the repair answer) still completes.
  *
  * @see docs/protocol.md §3.8 "Reassembly and deduplication"
  */
@@ -29,7 +31,7 @@ export interface ReassemblerOptions {
   readonly maxPartialBytes: number
   /** A partial message is evicted this many milliseconds after its first chunk. */
   readonly ttlMs: number
-  /** How many finished (completed or rejected) message ids are remembered (default 4096). */
+  /** How many completed message ids are remembered (default 4096). */
   readonly maxFinishedMessages?: number
   /** Payload limit for the reassembled frame (default {@link DEFAULT_MAX_PAYLOAD_BYTES}). */
   readonly maxPayloadBytes?: number
@@ -53,7 +55,6 @@ export type PushResult =
   | { readonly status: 'pending'; readonly receivedChunks: number; readonly count: number; readonly evicted: readonly Eviction[] }
   | { readonly status: 'complete'; readonly frame: Uint8Array; readonly envelope: Envelope; readonly evicted: readonly Eviction[] }
   | { readonly status: 'duplicate'; readonly evicted: readonly Eviction[] }
-  | { readonly status: 'discarded'; readonly evicted: readonly Eviction[] }
   | { readonly status: 'rejected'; readonly error: ProtocolError; readonly evicted: readonly Eviction[] }
 
 /** The stateful reassembler returned by {@link createReassembler}. */
@@ -88,6 +89,9 @@ interface Partial {
   live: boolean
 }
 
+// 53 fixed bytes, an 8-byte seq varint and a 5-byte payload length varint at most.
+const MAX_ENVELOPE_HEADER_BYTES = 66
+
 // Shared by every result that evicted nothing; frozen, so no caller can add to another's list.
 const NO_EVICTIONS: readonly Eviction[] = Object.freeze([])
 
@@ -109,7 +113,6 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
   const maxFinished = positiveInteger('maxFinishedMessages', options.maxFinishedMessages ?? 4096)
   const maxPayloadBytes = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES
   const completed = createDedupWindow({ maxEntries: maxFinished, ttlMs })
-  const rejected = createDedupWindow({ maxEntries: maxFinished, ttlMs })
   // key → partial; Map insertion order is first-chunk order, so the first entry is the oldest.
   const partials = new Map<string, Partial>()
   let totalBytes = 0
@@ -117,7 +120,7 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
   let reservedBytes = 0
 
   // The partial the previous push touched: consecutive chunks of one message skip the key and the
-  // finished-message lookups (a live partial is never in `completed` or `rejected`).
+  // finished-message lookup (a live partial is never in `completed`).
   let last: Partial | undefined
   let lastKey = ''
   // `firstSeenAt` of the oldest partial, so most pushes skip the sweep without iterating the Map;
@@ -162,33 +165,32 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
     return sweepInto(now, undefined) ?? []
   }
 
-  function reject(key: string, id: Envelope, partial: Partial | undefined, error: ProtocolError, evicted: readonly Eviction[], now: number): PushResult {
+  function reject(key: string, partial: Partial | undefined, error: ProtocolError, evicted: readonly Eviction[]): PushResult {
     if (partial !== undefined) drop(key, partial)
-    rejected.seen(id.docId, id.senderId, id.messageId, now)
     return { status: 'rejected', error, evicted }
   }
 
   function complete(key: string, id: Envelope, partial: Partial, evicted: readonly Eviction[], now: number): PushResult {
     drop(key, partial)
     if (partial.store.bytes !== partial.totalLength) {
-      return reject(key, id, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', `reassembled ${partial.store.bytes} bytes, expected ${partial.totalLength}`), evicted, now)
+      return reject(key, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', `reassembled ${partial.store.bytes} bytes, expected ${partial.totalLength}`), evicted)
     }
     const frame = partial.store.assemble()
     if (frameCrc32(frame) !== partial.checksum) {
-      return reject(key, id, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame fails its CRC-32'), evicted, now)
+      return reject(key, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame fails its CRC-32'), evicted)
     }
     let envelope: Envelope
     try {
       envelope = decodeEnvelope(frame, { maxPayloadBytes })
     } catch (error) {
       const cause = error instanceof ProtocolError ? error : undefined
-      return reject(key, id, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame is not a valid envelope', { cause }), evicted, now)
+      return reject(key, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame is not a valid envelope', { cause }), evicted)
     }
     const headerMatches =
       envelope.docId === partial.docId && envelope.senderId === partial.senderId &&
       envelope.messageId === partial.messageId && envelope.seq === partial.seq && envelope.flags === partial.flags
     if (!headerMatches || envelope.kind === 'chunk' || isLocalOnly(envelope.kind)) {
-      return reject(key, id, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame does not match its chunks'), evicted, now)
+      return reject(key, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame does not match its chunks'), evicted)
     }
     completed.seen(id.docId, id.senderId, id.messageId, now)
     return { status: 'complete', frame, envelope, evicted }
@@ -199,6 +201,10 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
     if (part.totalLength > maxPartialBytes) {
       throw new ProtocolError('PROTO_CHUNK_TOO_LARGE', `message of ${part.totalLength} bytes exceeds maxPartialBytes ${maxPartialBytes}`)
     }
+    // Refused before anything is buffered: such a frame could never decode (envelope header ≤ 66 bytes).
+    if (part.totalLength > maxPayloadBytes + MAX_ENVELOPE_HEADER_BYTES) {
+      throw new ProtocolError('PROTO_CHUNK_TOO_LARGE', `message of ${part.totalLength} bytes exceeds maxPayloadBytes ${maxPayloadBytes} plus the header`)
+    }
     const evicted = sweepInto(now, undefined) ?? NO_EVICTIONS
     let key: string
     let partial: Partial | undefined
@@ -208,10 +214,7 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
     } else {
       key = `${chunk.docId}/${chunk.senderId}/${chunk.messageId}`
       partial = partials.get(key)
-      if (partial === undefined) {
-        if (completed.has(chunk.docId, chunk.senderId, chunk.messageId, now)) return { status: 'duplicate', evicted }
-        if (rejected.has(chunk.docId, chunk.senderId, chunk.messageId, now)) return { status: 'discarded', evicted }
-      }
+      if (partial === undefined && completed.has(chunk.docId, chunk.senderId, chunk.messageId, now)) return { status: 'duplicate', evicted }
     }
     if (partial === undefined) {
       // Grant the whole frame up front while granted frames stay within maxPartialBytes (so memory
@@ -229,15 +232,15 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
       partial.count !== part.count || partial.totalLength !== part.totalLength || partial.checksum !== part.checksum ||
       partial.seq !== chunk.seq || partial.flags !== chunk.flags
     ) {
-      return reject(key, chunk, partial, new ProtocolError('PROTO_CHUNK_CONFLICT', 'chunk metadata differs from earlier chunks of the message'), evicted, now)
+      return reject(key, partial, new ProtocolError('PROTO_CHUNK_CONFLICT', 'chunk metadata differs from earlier chunks of the message'), evicted)
     }
     const existing = partial.store.pieces.get(part.index)
     if (existing !== undefined) {
       if (sameBytes(existing, part.data)) return { status: 'duplicate', evicted }
-      return reject(key, chunk, partial, new ProtocolError('PROTO_CHUNK_CONFLICT', `chunk ${part.index} arrived twice with different bytes`), evicted, now)
+      return reject(key, partial, new ProtocolError('PROTO_CHUNK_CONFLICT', `chunk ${part.index} arrived twice with different bytes`), evicted)
     }
     if (partial.store.bytes + part.data.length > partial.totalLength) {
-      return reject(key, chunk, partial, new ProtocolError('PROTO_CHUNK_INTEGRITY', 'chunks carry more bytes than the total length'), evicted, now)
+      return reject(key, partial, new ProtocolError('PROTO_CHUNK_INTEGRITY', 'chunks carry more bytes than the total length'), evicted)
     }
     // Copy: the data is a view into a buffer the caller may reuse.
     partial.store.add(part.index, part.data)

@@ -69,10 +69,11 @@ export class SyncResponder {
   }
 
   /**
-   * A peer asked, sending its state vector.
+   * A peer asked, sending its state vector. `delayMs` replaces the random delay (a caller that
+   * knows who should answer first waits longer when it is not the one).
    * @throws Error from Yjs when `stateVector` is not a valid encoded state vector
    */
-  onRequest(stateVector: Uint8Array): void {
+  onRequest(stateVector: Uint8Array, delayMs?: number): void {
     const covered = Y.decodeStateVector(stateVector)
     if (this.#pending.size >= this.#options.maxPending) {
       const oldest = this.#pending.values().next().value
@@ -80,7 +81,7 @@ export class SyncResponder {
       this.stats.dropped += 1
     }
     const request: PendingRequest = { covered: new Map(covered), deletes: [], answered: false, timer: undefined }
-    request.timer = this.#options.timers.setTimeout(() => this.#fire(request), this.#delay())
+    request.timer = this.#options.timers.setTimeout(() => this.#fire(request), delayMs ?? this.#delay())
     this.#pending.add(request)
     if (this.#lacks(covered)) {
       for (const [client, clock] of covered) {

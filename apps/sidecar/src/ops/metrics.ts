@@ -46,6 +46,7 @@ export function createMetrics() {
         this.set({ outcome: 'asked-back' }, s.askedBack)
       },
     }),
+    replicaMessages: new Counter({ name: 'e2e_col_replica_messages_sent_total', help: "The replica's own messages to the group, by kind (sync-request, sync-response, health)", labelNames: ['kind'], registers: r }),
     connections: new Gauge({ name: 'e2e_col_open_connections', help: 'Open browser WebSockets per document', labelNames: ['doc'], registers: r }),
   }
 }

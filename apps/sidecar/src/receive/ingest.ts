@@ -1,14 +1,20 @@
 /**
  * The receive path: a group body from the events stream becomes zero or more envelopes for the
  * document's browsers. Bodies without the `e2e-col:v1:` prefix are ignored (plain chat text);
- * batches are unpacked, chunks reassembled, and duplicates dropped by (document, sender, message
- * id). The sidecar records the ids it sends itself, so the sync copy of its own send never comes
- * back. Nothing here throws: every drop is counted.
+ * bodies longer than the receive bound are dropped before decoding; batches are unpacked, chunks
+ * reassembled, and duplicates dropped by (document, sender, message id). The sidecar records the
+ * ids it sends itself, so the sync copy of its own send never comes back. Nothing here throws:
+ * every drop is counted.
+ *
+ * Reassembly and deduplication are kept per Signal source (the account the daemon says sent the
+ * body): one member can neither flush another's dedup memory nor mix chunks into, evict or poison
+ * another's partial messages. One body causes bounded work: at most `maxFrameBytes` of inflated
+ * payload in all and at most one `sync-request` (§4.6).
  * @see docs/sidecar.md §4
  */
 import {
   BODY_PREFIX, createDedupWindow, createReassembler, decodeBodyInto, decodeEnvelope, encodeEnvelope, unpackBatch,
-  type Envelope, type Eviction,
+  type DedupWindow, type Envelope, type Eviction, type Reassembler,
 } from '@e2e-col/protocol'
 import { BROWSER_KINDS } from '../browser/kinds.ts'
 import { inflateFrame, isDeflated } from './inflate-frame.ts'
@@ -22,10 +28,14 @@ export interface IngestOptions {
   /** groupId → docId of every mapped document. */
   docsByGroup: ReadonlyMap<string, string>
   maxFrameBytes: number
+  /** Longest body decoded, in UTF-8 bytes (ASCII: characters); longer ones are dropped unread. */
+  maxBodyBytes?: number
+  /** Bounds of each source's reassembler and dedup window. */
   reassembly: { maxPartialMessages: number; maxPartialBytes: number; ttlMs: number }
   dedup: { maxEntries: number; ttlMs: number }
   now: () => number
-  deliver: (docId: string, frame: Uint8Array, envelope: Envelope, from: MemberId | undefined) => void
+  /** `source` is the key of the Signal account that sent the body ({@link SELF} for our own). */
+  deliver: (docId: string, frame: Uint8Array, envelope: Envelope, from: MemberId | undefined, source: string) => void
   /** Reads `deflated` envelopes (else they are dropped, as a sidecar before compression did). */
   readDeflate?: boolean
   /** Fetches the frames `attachment` envelopes name; without it they are dropped as unsupported. */
@@ -39,8 +49,11 @@ export interface IngestOptions {
 }
 
 export interface Ingest {
-  /** Handles one body read from a group; `message` says who sent it and what it carried. */
-  handle(groupId: string, body: string, message?: { from?: MemberId; attachments?: readonly SignalAttachment[] }): void
+  /**
+   * Handles one body read from a group; `message` says who sent it (`source`: a stable key of the
+   * Signal account, {@link SELF} for this account's own devices) and what it carried.
+   */
+  handle(groupId: string, body: string, message?: { from?: MemberId; source?: string; attachments?: readonly SignalAttachment[] }): void
   /**
    * Records an envelope this sidecar is sending, so its copy from Signal is dropped. True when it
    * was recorded already (a browser's replay of an envelope first received earlier).
@@ -52,10 +65,52 @@ export interface Ingest {
 // is copied: chunks by the reassembler, batch entries by encodeEnvelope, whole frames below.
 const BODY_SCRATCH_BYTES = 4096
 
+/** The source key of this sidecar's own account (sends of its own, and sync copies of them). */
+export const SELF = 'self'
+
+// Sources remembered at once; beyond it the least recently heard one is forgotten. Only members
+// reach this point (§4.6), so in practice this is the largest group's size.
+const MAX_SOURCES = 256
+// Protocol default for a body with no configured bound (decodeBody's own default).
+const DEFAULT_MAX_BODY_CHARS = 1024 * 1024
+
+interface SourceState {
+  readonly dedup: DedupWindow
+  readonly reassembler: Reassembler
+}
+
+/** What one body may still cost, and whose state it touches. */
+interface Budget {
+  source: string
+  state: SourceState
+  inflateBytes: number
+  syncRequests: number
+}
+
 export function createIngest(o: IngestOptions): Ingest {
   const scratch = new Uint8Array(BODY_SCRATCH_BYTES)
-  const dedup = createDedupWindow(o.dedup)
-  const reassembler = createReassembler({ ...o.reassembly, maxPayloadBytes: o.maxFrameBytes })
+  const maxBodyChars = o.maxBodyBytes ?? DEFAULT_MAX_BODY_CHARS
+  const sources = new Map<string, SourceState>()
+  const newSource = (): SourceState => ({
+    dedup: createDedupWindow(o.dedup),
+    reassembler: createReassembler({ ...o.reassembly, maxPayloadBytes: o.maxFrameBytes }),
+  })
+  const self = newSource()
+  function sourceState(key: string): SourceState {
+    if (key === SELF) return self
+    let s = sources.get(key)
+    if (s === undefined) {
+      s = newSource()
+      if (sources.size >= MAX_SOURCES) {
+        const oldest = sources.keys().next()
+        if (oldest.done !== true) sources.delete(oldest.value)
+      }
+    } else sources.delete(key)
+    sources.set(key, s) // most recently heard last
+    return s
+  }
+  // The body being handled (the receive path is synchronous; an attachment's fetch keeps its own).
+  let b: Budget = { source: '', state: self, inflateBytes: 0, syncRequests: 0 }
   const drop = (reason: string) => o.metrics.receivedDropped.inc({ reason })
   // References being fetched, by (document, sender, message id): a second copy waits for the first.
   const fetching = new Set<string>()
@@ -66,6 +121,8 @@ export function createIngest(o: IngestOptions): Ingest {
   function attachment(docId: string, groupId: string, ref: Envelope, from: MemberId | undefined, listed: readonly SignalAttachment[]): void {
     const fetcher = o.attachments
     if (fetcher === undefined) return drop('unsupported-kind')
+    const mine = b
+    const { dedup } = mine.state
     if (dedup.has(ref.docId, ref.senderId, ref.messageId, o.now())) return void o.metrics.dedupHits.inc()
     const key = `${ref.docId}/${ref.senderId}/${ref.messageId}`
     if (fetching.has(key)) return void o.metrics.dedupHits.inc()
@@ -75,6 +132,7 @@ export function createIngest(o: IngestOptions): Ingest {
       o.metrics.attachmentsFetched.inc({ outcome: r.ok ? 'ok' : r.reason })
       if (r.ok) {
         o.onFetched?.()
+        b = mine
         return accept(docId, r.frame, r.envelope, from)
       }
       drop(`attachment-${r.reason}`)
@@ -84,6 +142,7 @@ export function createIngest(o: IngestOptions): Ingest {
 
   function chunk(docId: string, env: Envelope, from: MemberId | undefined): void {
     o.metrics.chunksReceived.inc()
+    const { dedup, reassembler } = b.state
     evicted(reassembler.sweep(o.now()))
     // Chunks of a message already delivered (or sent by this sidecar) need no reassembly.
     if (dedup.has(env.docId, env.senderId, env.messageId, o.now())) return void o.metrics.dedupHits.inc()
@@ -102,6 +161,7 @@ export function createIngest(o: IngestOptions): Ingest {
     if (env.docId !== docId) return drop('wrong-document')
     if (env.kind === 'ack' || env.kind === 'error') return drop('local-only-kind')
     if (!BROWSER_KINDS.has(env.kind)) return drop('unexpected-kind')
+    const { dedup } = b.state
     if (!isDeflated(env)) {
       if (dedup.seen(env.docId, env.senderId, env.messageId, o.now())) return void o.metrics.dedupHits.inc()
       return deliver(docId, frame, env, from)
@@ -110,15 +170,23 @@ export function createIngest(o: IngestOptions): Ingest {
     // Checked before inflating (no work for a copy), recorded after (a corrupt copy does not
     // shadow a good one).
     if (dedup.has(env.docId, env.senderId, env.messageId, o.now())) return void o.metrics.dedupHits.inc()
-    const plain = inflateFrame(env, o.maxFrameBytes)
-    if (!plain.ok) return drop(plain.reason)
+    // One body inflates at most one frame's worth in all, however many deflated envelopes it packs.
+    if (b.inflateBytes <= 0) return drop('body-budget')
+    const plain = inflateFrame(env, Math.min(o.maxFrameBytes, b.inflateBytes))
+    if (!plain.ok) {
+      b.inflateBytes = 0 // a bomb spends the whole budget
+      return drop(plain.reason)
+    }
+    b.inflateBytes -= plain.envelope.payload.byteLength
     dedup.seen(env.docId, env.senderId, env.messageId, o.now())
     deliver(docId, plain.frame, plain.envelope, from)
   }
 
   function deliver(docId: string, frame: Uint8Array, env: Envelope, from: MemberId | undefined): void {
+    // A body asks at most once: a batch of requests would make every member answer each of them.
+    if (env.kind === 'sync-request' && ++b.syncRequests > 1) return drop('body-budget')
     o.metrics.envelopesOut.inc({ kind: env.kind })
-    o.deliver(docId, frame, env, from)
+    o.deliver(docId, frame, env, from, b.source)
   }
 
   return {
@@ -127,15 +195,19 @@ export function createIngest(o: IngestOptions): Ingest {
       const docId = o.docsByGroup.get(groupId)
       if (docId === undefined) return drop('unmapped-group')
       if (!body.startsWith(BODY_PREFIX)) return drop('plain-text')
+      // Before any decoding: a body no member's sidecar would send costs nothing more.
+      if (body.length > maxBodyChars) return drop('body-too-large')
       let frame: Uint8Array
       let env: Envelope
       try {
-        frame = decodeBodyInto(body, scratch)
+        frame = decodeBodyInto(body, scratch, { maxBodyChars })
         env = decodeEnvelope(frame, { maxPayloadBytes: o.maxFrameBytes })
       } catch {
         return drop('invalid-body')
       }
       if (env.docId !== docId) return drop('wrong-document')
+      const source = message?.source ?? ''
+      b = { source, state: sourceState(source), inflateBytes: o.maxFrameBytes, syncRequests: 0 }
       if (env.kind === 'chunk') return chunk(docId, env, from)
       if (env.kind === 'attachment') {
         const own = frame.slice()
@@ -159,7 +231,7 @@ export function createIngest(o: IngestOptions): Ingest {
       }
     },
     markSent(docId, senderId, messageId) {
-      return dedup.seen(docId, senderId, messageId, o.now())
+      return self.dedup.seen(docId, senderId, messageId, o.now())
     },
   }
 }

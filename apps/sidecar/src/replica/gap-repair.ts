@@ -1,32 +1,46 @@
 /**
- * Asks the group again when the replica may be missing something: a member whose identity failed
- * for one send, a sync exchange lost to an ambiguous send, a body lost to a kill. Two signs:
- * - a gap: Yjs keeps an update whose predecessors never arrived as pending structs. While one
- *   remains, the replica's `sync-request` goes out at most once per `intervalMs`.
- * - quiet after changes: a lost *last* update leaves no gap. Once the document has been quiet for
- *   `quietMs` (plus jitter) after it changed, the replica asks once. A request that changes nothing
- *   changes nothing in return, so this never ping-pongs.
- * - a loss: a message named content that could not be used (a missing or corrupt attachment).
- *   The replica asks one interval later, at most once per interval however many are lost.
+ * Asks the group again, with backoff, until the replica holds everything a member is known to
+ * hold: a member whose identity failed for one send, a sync exchange lost to an ambiguous send, a
+ * body lost to a kill, a chunked message spoiled on the way. The replica is behind while
+ * - it has a gap: Yjs keeps an update whose predecessors never arrived as pending structs; or
+ * - a member's state vector (from its `sync-request` or `health`) holds clocks the replica lacks,
+ *   so a side that received nothing at all still learns it is behind.
+ * While behind, the replica's `sync-request` goes out after `intervalMs`, then after twice that,
+ * up to `maxIntervalMs`; progress resets the delay. A clock nobody delivers within `targetTtlMs`
+ * is given up (a member's claim cannot make this sidecar ask forever).
+ *
+ * Also, once the document has been quiet for `quietMs` (plus jitter) after it changed, the replica
+ * asks once (a lost *last* update leaves no gap), and it announces its state vector in a `health`
+ * envelope at most every `announceMs` while it keeps changing.
+ * A loss (a message named content that could not be used: a missing or corrupt attachment) makes
+ * the replica ask one interval later, at most once per interval however many are lost.
  * Members answer only what the asker lacks, by state vector (§8.4).
  */
-import type * as Y from 'yjs'
+import * as Y from 'yjs'
 
 export interface GapRepairOptions {
   readonly doc: Y.Doc
   /** Sends the replica's sync-request to the group. */
   readonly ask: () => void
+  /** Sends a `health` envelope carrying the replica's state vector to the group. */
+  readonly announce: () => void
   readonly intervalMs: number
+  readonly maxIntervalMs: number
   readonly quietMs: number
+  readonly announceMs: number
+  readonly targetTtlMs: number
+  readonly now: () => number
   readonly random: () => number
 }
 
 export interface GapRepair {
   /** Called after every update applied from the group. */
   check(): void
+  /** A member's state vector was seen: ask until the replica holds all of it. */
+  onPeerState(stateVector: ReadonlyMap<number, number>): void
   /** Called when something sent to the group did not arrive whole (a missing or corrupt attachment). */
   lost(): void
-  /** Requests sent because of a gap, and after quiet. */
+  /** Requests sent because the replica was behind, after quiet, and after a loss. */
   readonly asked: number
   dispose(): void
 }
@@ -34,11 +48,56 @@ export interface GapRepair {
 /** True while the document holds structs or deletions it cannot integrate yet. */
 export const hasGap = (doc: Y.Doc): boolean => doc.store.pendingStructs !== null || doc.store.pendingDs !== null
 
+// Clients tracked in the target at once (a state vector lists one per editing session).
+const MAX_TARGET_CLIENTS = 4096
+
 export function createGapRepair(o: GapRepairOptions): GapRepair {
   let timer: ReturnType<typeof setTimeout> | undefined
   let quiet: ReturnType<typeof setTimeout> | undefined
+  let announceTimer: ReturnType<typeof setTimeout> | undefined
+  let changedSinceAnnounce = false
   let lostTimer: ReturnType<typeof setTimeout> | undefined
   let asked = 0
+  let delay = o.intervalMs
+  // client → [clock a member holds, when first seen]
+  const target = new Map<number, { clock: number; at: number }>()
+  let progressMark = ''
+
+  const lacksTarget = (): boolean => {
+    if (target.size === 0) return false
+    const now = o.now()
+    for (const [client, t] of target) {
+      if (Y.getState(o.doc.store, client) >= t.clock || now - t.at > o.targetTtlMs) target.delete(client)
+    }
+    return target.size > 0
+  }
+  const behind = (): boolean => hasGap(o.doc) || lacksTarget()
+
+  const schedule = (): void => {
+    if (timer !== undefined || !behind()) return
+    timer = setTimeout(tick, delay * (1 + o.random() / 4))
+  }
+  const tick = (): void => {
+    timer = undefined
+    if (!behind()) {
+      delay = o.intervalMs
+      return
+    }
+    const mark = Buffer.from(Y.encodeStateVector(o.doc)).toString('base64')
+    delay = mark === progressMark ? Math.min(o.maxIntervalMs, delay * 2) : o.intervalMs
+    progressMark = mark
+    asked += 1
+    o.ask()
+    schedule()
+  }
+
+  const announce = (): void => {
+    announceTimer = undefined
+    if (!changedSinceAnnounce) return
+    changedSinceAnnounce = false
+    o.announce()
+    announceTimer = setTimeout(announce, o.announceMs)
+  }
   const onChange = (): void => {
     if (quiet !== undefined) clearTimeout(quiet)
     quiet = setTimeout(() => {
@@ -46,19 +105,26 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
       asked += 1
       o.ask()
     }, o.quietMs * (1 + o.random()))
+    changedSinceAnnounce = true
+    announceTimer ??= setTimeout(announce, o.announceMs * (1 + o.random() / 4))
   }
   o.doc.on('update', onChange)
-  const tick = (): void => {
-    timer = undefined
-    if (!hasGap(o.doc)) return
-    asked += 1
-    o.ask()
-    timer = setTimeout(tick, o.intervalMs)
-  }
+
   return {
     check() {
       // The first ask waits one interval: the missing piece is usually just behind (reordering).
-      if (timer === undefined && hasGap(o.doc)) timer = setTimeout(tick, o.intervalMs)
+      schedule()
+    },
+    onPeerState(stateVector) {
+      const now = o.now()
+      for (const [client, clock] of stateVector) {
+        if (clock <= Y.getState(o.doc.store, client)) continue
+        const t = target.get(client)
+        if (t !== undefined && t.clock >= clock) continue
+        if (t === undefined && target.size >= MAX_TARGET_CLIENTS) break
+        target.set(client, { clock, at: t?.at ?? now })
+      }
+      schedule()
     },
     lost() {
       lostTimer ??= setTimeout(() => {
@@ -72,12 +138,11 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
     },
     dispose() {
       o.doc.off('update', onChange)
-      if (timer !== undefined) clearTimeout(timer)
-      if (quiet !== undefined) clearTimeout(quiet)
-      if (lostTimer !== undefined) clearTimeout(lostTimer)
+      for (const t of [timer, quiet, announceTimer, lostTimer]) if (t !== undefined) clearTimeout(t)
       lostTimer = undefined
       timer = undefined
       quiet = undefined
+      announceTimer = undefined
     },
   }
 }

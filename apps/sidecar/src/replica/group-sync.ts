@@ -1,56 +1,131 @@
 /**
  * The replica answers the group's `sync-request`s for this machine, with the very rule the
- * clients follow (`SyncResponder` of `@e2e-col/sync`): after a small random delay, only what the
- * asker lacks, suppressed when another member's answer already covered it, and asking back once
- * when the asker holds something the replica lacks.
- * @see docs/sidecar.md §8
+ * clients follow (`SyncResponder` of `@e2e-col/sync`): only what the asker lacks, suppressed
+ * when another member's answer already covered it, and asking back once when the asker holds
+ * something the replica lacks. On top of it, the group's answer rule (answer-rule.ts):
+ * - the member ranked first for a request answers after the short random delay; the one ranked r
+ *   after r fallback bounds (scaled by the answer's size), so one request costs one answer;
+ * - per asker (Signal account), at most one request is taken per fallback bound; later ones wait,
+ *   the newest replacing older ones, and are dropped if an answer went out since they came and
+ *   they ask the same again.
+ * @see docs/sidecar.md §8.4
  */
 import { SyncResponder, type Timers } from '@e2e-col/sync'
 import type { DocReplica } from './replica.ts'
+import { decodeExactStateVector } from './strict-yjs.ts'
 
 export interface GroupSyncOptions {
   readonly minDelayMs: number
   readonly maxDelayMs: number
   readonly random: () => number
-  /** The sidecar's clock: the answer and ask-back delays run on it. */
+  /** The sidecar's clock: the answer, ask-back and waiting delays run on it. */
   readonly timers: Timers
   /** Sends a `sync-response` with this payload to the group. */
   readonly answer: (payload: Uint8Array) => void
   /** Sends the replica's own `sync-request` to the group. */
   readonly ask: () => void
+  /** This member's rank (0 first) among those who may answer request `requestId` from `asker`. */
+  readonly rank: (requestId: string, asker: string) => number
+  /** How long a later-ranked member waits for an answer of `answerBytes`. */
+  readonly fallbackMs: (answerBytes: number) => number
 }
 
 export interface GroupSync {
-  /** A member asked; false when the payload is not a state vector (dropped). */
-  onRequest(stateVector: Uint8Array): boolean
+  /**
+   * A member asked (`asker`: its Signal account; `requestId`: the envelope's sender and message
+   * id); false when the payload is not exactly a state vector (dropped).
+   */
+  onRequest(stateVector: Uint8Array, asker: string, requestId: string): boolean
   /** A member's sync-response or snapshot was seen. */
   onPeerResponse(update: Uint8Array): void
-  stats(): { answered: number; suppressed: number; askedBack: number }
+  stats(): { answered: number; suppressed: number; askedBack: number; deferred: number }
   dispose(): void
 }
 
 // Requests waiting at once; beyond it the oldest is dropped (its asker asks again).
 const MAX_PENDING = 64
+// Askers remembered; beyond it the least recent is forgotten (only members ask: §4.6).
+const MAX_ASKERS = 256
+
+interface Asker {
+  /** Earliest time the next request of this asker is taken. */
+  nextAt: number
+  /** The state vector last taken. */
+  lastAsked: Uint8Array | undefined
+  deferred: { stateVector: Uint8Array; requestId: string; arrivedAt: number; timer: unknown } | undefined
+}
+
+const sameBytes = (a: Uint8Array | undefined, b: Uint8Array): boolean => a !== undefined && a.length === b.length && a.every((x, i) => x === b[i])
 
 export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): GroupSync {
-  const responder = new SyncResponder(replica.doc, { minDelayMs: o.minDelayMs, maxDelayMs: o.maxDelayMs, maxPending: MAX_PENDING, random: o.random, timers: o.timers }, o.answer, o.ask)
+  const t = o.timers
+  let lastAnswerAt = Number.NEGATIVE_INFINITY
+  const answer = (payload: Uint8Array): void => {
+    lastAnswerAt = t.now()
+    o.answer(payload)
+  }
+  const responder = new SyncResponder(replica.doc, { minDelayMs: o.minDelayMs, maxDelayMs: o.maxDelayMs, maxPending: MAX_PENDING, random: o.random, timers: t }, answer, o.ask)
+  const askers = new Map<string, Asker>()
+  let deferred = 0
+  let covered = 0
+
+  function take(a: Asker, stateVector: Uint8Array, asker: string, requestId: string): void {
+    const answerBytes = replica.diff(stateVector).byteLength
+    const bound = o.fallbackMs(answerBytes)
+    const rank = o.rank(requestId, asker)
+    a.nextAt = t.now() + bound
+    a.lastAsked = stateVector
+    responder.onRequest(stateVector, rank === 0 ? undefined : rank * bound + Math.floor(o.random() * o.maxDelayMs))
+  }
+
+  function askerState(asker: string): Asker {
+    let a = askers.get(asker)
+    if (a !== undefined) return a
+    a = { nextAt: Number.NEGATIVE_INFINITY, lastAsked: undefined, deferred: undefined }
+    if (askers.size >= MAX_ASKERS) {
+      const [oldestKey, oldest] = askers.entries().next().value ?? []
+      if (oldest?.deferred !== undefined) t.clearTimeout(oldest.deferred.timer)
+      if (oldestKey !== undefined) askers.delete(oldestKey)
+    }
+    askers.set(asker, a)
+    return a
+  }
+
   return {
-    onRequest(stateVector) {
-      try {
-        responder.onRequest(stateVector)
+    onRequest(stateVector, asker, requestId) {
+      if (decodeExactStateVector(stateVector) === undefined) return false
+      const a = askerState(asker)
+      const now = t.now()
+      if (a.deferred === undefined && now >= a.nextAt) {
+        take(a, stateVector, asker, requestId)
         return true
-      } catch {
-        return false
       }
+      // Too soon after this asker's last request: wait for the bound, keeping only the newest.
+      if (a.deferred !== undefined) t.clearTimeout(a.deferred.timer)
+      deferred += 1
+      const request = { stateVector, requestId, arrivedAt: now }
+      const timer = t.setTimeout(() => {
+        a.deferred = undefined
+        // Asked the same again, and an answer went out since: that answer was for it too.
+        if (sameBytes(a.lastAsked, request.stateVector) && lastAnswerAt > request.arrivedAt) return void (covered += 1)
+        take(a, request.stateVector, asker, request.requestId)
+      }, Math.max(0, a.nextAt - now))
+      a.deferred = { ...request, timer }
+      return true
     },
     onPeerResponse(update) {
+      lastAnswerAt = t.now()
       try {
         responder.onPeerResponse(update)
       } catch {
         // already refused by the replica; nothing to cover
       }
     },
-    stats: () => ({ answered: responder.stats.answered, suppressed: responder.stats.suppressed, askedBack: responder.stats.askedBack }),
-    dispose: () => responder.dispose(),
+    stats: () => ({ answered: responder.stats.answered, suppressed: responder.stats.suppressed + covered, askedBack: responder.stats.askedBack, deferred }),
+    dispose: () => {
+      responder.dispose()
+      for (const a of askers.values()) if (a.deferred !== undefined) t.clearTimeout(a.deferred.timer)
+      askers.clear()
+    },
   }
 }

@@ -10,6 +10,7 @@
 import * as Y from 'yjs'
 import { StoreError } from '../errors.ts'
 import { DEFAULT_COMPACTION, shouldCompact, type CompactionPolicy } from './compaction.ts'
+import { decodeExactStateVector, isExactUpdate } from './strict-yjs.ts'
 import type { ReplicaStore } from './store.ts'
 
 export interface DocReplica {
@@ -17,17 +18,22 @@ export interface DocReplica {
   readonly doc: Y.Doc
   /**
    * Applies a Yjs update and appends it to the store. Returns false, storing nothing, when the
-   * payload is not a valid update.
+   * payload is not exactly one valid update (trailing bytes included).
    * @throws StoreError when the store cannot be written
    */
   apply(update: Uint8Array): boolean
   stateVector(): Uint8Array
-  /** What a peer holding `stateVector` lacks. @throws Error when it is not a state vector */
+  /** What a peer holding `stateVector` lacks. @throws Error when it is not exactly a state vector */
   diff(stateVector: Uint8Array): Uint8Array
   /** True when `stateVector` holds a clock range this replica lacks. @throws Error when invalid */
   lacksFrom(stateVector: Uint8Array): boolean
   /** Compactions done since load (for tests and metrics). */
   readonly compactions: number
+}
+
+function strictStateVector(stateVector: Uint8Array): Uint8Array {
+  if (decodeExactStateVector(stateVector) === undefined) throw new Error('not exactly one Yjs state vector')
+  return stateVector
 }
 
 /**
@@ -64,9 +70,9 @@ export function loadReplica(store: ReplicaStore, docId: string, policy: Compacti
     docId,
     doc,
     apply(update) {
+      // Decoded whole first, so a malformed or padded one is refused before it touches the doc.
+      if (!isExactUpdate(update)) return false
       try {
-        // decodeUpdate reads the whole update, so a malformed one is refused before it touches the doc.
-        Y.decodeUpdate(update)
         Y.applyUpdate(doc, update)
       } catch {
         return false
@@ -78,10 +84,10 @@ export function loadReplica(store: ReplicaStore, docId: string, policy: Compacti
       return true
     },
     stateVector: () => Y.encodeStateVector(doc),
-    diff: (stateVector) => Y.encodeStateAsUpdate(doc, stateVector),
+    diff: (stateVector) => Y.encodeStateAsUpdate(doc, strictStateVector(stateVector)),
     lacksFrom(stateVector) {
       const ours = Y.decodeStateVector(Y.encodeStateVector(doc))
-      for (const [client, clock] of Y.decodeStateVector(stateVector)) if (clock > (ours.get(client) ?? 0)) return true
+      for (const [client, clock] of Y.decodeStateVector(strictStateVector(stateVector))) if (clock > (ours.get(client) ?? 0)) return true
       return false
     },
     get compactions() {
