@@ -2,10 +2,12 @@
  * The mapped documents of one sidecar: per document, its browser sessions, replica, send queue,
  * group sync and gap repair, and the two ways in: an envelope from a local browser and one from
  * the group. Everything that changes the document is durable in the replica before it is
- * forwarded, queued or delivered.
+ * forwarded, queued or delivered; a browser's change is acknowledged once it is durable in the
+ * replica and the outbox ("saved by your sidecar"), and from then on the sidecar owns its delivery
+ * (delivery.ts tells the pages how far it got).
  * @see docs/sidecar.md §4.3–§4.7, §8
  */
-import { CAPABILITY, CLOSE_CODES, decodeHealth, encodeEnvelope, encodeHealth, FLAGS, type Envelope, type Kind } from '@e2e-col/protocol'
+import { CAPABILITY, decodeHealth, encodeEnvelope, encodeHealth, FLAGS, type Envelope, type Kind } from '@e2e-col/protocol'
 import type { Session } from './browser/session.ts'
 import type { Clock } from './clock.ts'
 import type { SidecarConfig } from './config.ts'
@@ -20,10 +22,12 @@ import { createGroupSync, type GroupSync } from './replica/group-sync.ts'
 import type { DocReplica } from './replica/replica.ts'
 import { decodeExactStateVector } from './replica/strict-yjs.ts'
 import type { ReplicaStore } from './replica/store.ts'
-import { createInFlight, type InFlight } from './send/in-flight.ts'
 import { attachmentSend, type AttachmentSend } from './send/attachment-send.ts'
 import { deflateFrame, needsChunks } from './send/deflate-frame.ts'
-import { createSendQueue, type SendOwner, type SendQueue } from './send/queue.ts'
+import { createDelivery, type Delivery } from './send/delivery.ts'
+import { mergeBacklog } from './send/merge-backlog.ts'
+import { createSendQueue, type QueuedEnvelope, type SendOwner, type SendQueue } from './send/queue.ts'
+import type { Reachability } from './send/reachability.ts'
 import { createTokenBucket } from './send/token-bucket.ts'
 import type { SignalBackend } from '@e2e-col/signal-cli'
 
@@ -35,14 +39,16 @@ export interface DocumentState {
   readonly replica: DocReplica
   readonly groupSync: GroupSync
   readonly gapRepair: GapRepair
-  readonly inFlight: InFlight
   /** What the group's members read, and this sidecar's announcements (contract §4.10). */
   readonly capabilities: CapabilityExchange
+  /** What the pages of this document are told about their changes. */
+  readonly delivery: Delivery
 }
 
 export interface DocumentsOptions {
   readonly config: SidecarConfig
   readonly backend: SignalBackend
+  readonly reach: Reachability
   readonly clock: Clock
   readonly store: ReplicaStore
   /** The loaded replica of every mapped document. */
@@ -84,6 +90,8 @@ export interface Documents {
   /** Sends the replica's `sync-request` to the document's group. */
   askGroup(doc: DocumentState): void
   closeSockets(doc: DocumentState, code: number, reason: string): void
+  /** A new browser connection: it is told at once how far this document's changes have got. */
+  opened(session: Session): void
   /** Waits (bounded) until every send queue is empty. */
   drain(timeoutMs: number): Promise<void>
   /** Frame bytes still waiting in the send queues. */
@@ -110,6 +118,8 @@ const REPAIR_MAX_INTERVAL_MS = 60_000
 const REPAIR_TARGET_TTL_MS = 600_000
 // Sent ids are pruned by age at most this often.
 const PRUNE_EVERY_MS = 3_600_000
+// While Signal is away, a backlog longer than this is merged into one update (it stays short).
+const MERGE_AT = 16
 
 /** The state vector a health payload carries, if it is well formed and carries one. */
 function peerStateVector(payload: Uint8Array): Map<number, number> | undefined {
@@ -139,7 +149,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
   function rememberSent(docId: string, ids: readonly string[]): void {
     if (o.stopped()) throw new StoreError(store.path, 'the sidecar is stopping')
     try {
-      store.sentIds.remember(docId, ids, clock.now())
+      store.sentIds.remember(docId, o.sidecarId, ids, clock.now())
       if (clock.now() - lastPrune > PRUNE_EVERY_MS) {
         lastPrune = clock.now()
         store.sentIds.prune(lastPrune - config.replica.sentIdsTtlMs)
@@ -181,7 +191,6 @@ export function createDocuments(o: DocumentsOptions): Documents {
   }
 
   function createDocument(docId: string, groupId: string, replica: DocReplica): DocumentState {
-    const inFlight = createInFlight()
     const queue = createSendQueue({
       groupId,
       backend: o.backend,
@@ -196,18 +205,34 @@ export function createDocuments(o: DocumentsOptions): Documents {
       sleep: clock.sleep,
       rng: clock.rng,
       newBatchHeader: () => ({ docId, senderId: o.sidecarId, messageId: clock.newMessageId(), seq: batchSeq++ }),
-      onAmbiguousFailure: () => closeSockets(doc, CLOSE_CODES.AMBIGUOUS_SEND_FAILURE, 'send outcome unknown; replay unacknowledged messages'),
+      reach: o.reach,
       beforeSend: (ids) => rememberSent(docId, ids),
+      // Definitely refused: the change stays in the replica (and the pages) and reaches the group
+      // with the next sync exchange; it is not queued again (docs/sidecar.md §4.3).
       onUnsent: (ids) => {
-        inFlight.release(ids)
-        storing(() => store.sentIds.forget(docId, ids))
+        storing(() => {
+          store.outbox.remove(docId, ids)
+          store.sentIds.forget(docId, ids)
+        })
+        delivery.changed()
       },
       metrics,
       logger,
     })
     const ask = (): void => toGroup(doc, 'sync-request', replica.stateVector())
+    const sessions = new Set<Session>()
+    const delivery = createDelivery({
+      docId,
+      sidecarId: o.sidecarId,
+      sessions,
+      reach: o.reach,
+      now: clock.now,
+      newMessageId: clock.newMessageId,
+      unsent: () => storing(() => store.outbox.count(docId)) ?? 0,
+      forget: (ids) => void storing(() => store.outbox.remove(docId, ids)),
+    })
     const doc: DocumentState = {
-      docId, groupId, sessions: new Set(), queue, replica, inFlight,
+      docId, groupId, sessions, queue, replica, delivery,
       capabilities: createCapabilityExchange({
         self: o.self,
         features,
@@ -246,11 +271,53 @@ export function createDocuments(o: DocumentsOptions): Documents {
     return doc
   }
 
+  /** Merges what waits in the queue into as few updates as the frame bound allows. */
+  function merge(doc: DocumentState, waiting: readonly QueuedEnvelope[]): QueuedEnvelope[] {
+    return mergeBacklog(waiting, {
+      maxPayloadBytes: Math.floor(config.browser.maxFrameBytes / 2),
+      wrap: (payload) => {
+        const env = ownEnvelope(doc.docId, 'update', payload)
+        o.markSent(doc.docId, env.senderId, env.messageId)
+        return { frame: encodeEnvelope(env), messageId: env.messageId }
+      },
+      onMerged: (n) => metrics.backlogMerged.inc(n),
+    })
+  }
+  /** The owner of a browser's change once it is durable: Signal's verdict goes to the pages. */
+  function changeOwner(doc: DocumentState, session: Session | undefined): SendOwner {
+    return {
+      ack: (id) => doc.delivery.sent(id),
+      reject: (id, code, message) => {
+        storing(() => {
+          store.outbox.remove(doc.docId, [id])
+          store.sentIds.forget(doc.docId, [id])
+        })
+        session?.refuse(code, message, { messageId: id, strike: false })
+        doc.delivery.refused(message)
+      },
+    }
+  }
+
   for (const { docId, groupId } of config.documents) {
     const replica = o.replicas.get(docId)
     if (replica === undefined) throw new Error(`no replica loaded for document ${docId}`)
-    docs.set(docId, createDocument(docId, groupId, replica))
+    const doc = createDocument(docId, groupId, replica)
+    docs.set(docId, doc)
+    // What a previous run accepted and Signal never took: queued again, merged into one.
+    const kept = store.outbox.list(docId).map((row) => ({ frame: row.frame, messageId: row.messageId, owner: changeOwner(doc, undefined) }))
+    for (const item of kept.length > 1 ? merge(doc, kept) : kept) doc.queue.enqueue(item)
+    if (kept.length > 0) logger.info({ envelopes: kept.length }, 'sending the changes a previous run kept')
   }
+
+  // Signal went away or came back: every page is told; a backlog is merged before it goes out, and
+  // on the way back the state vectors are exchanged with the group (it may have missed ours, we theirs).
+  o.reach.onChange((state) => {
+    for (const doc of docs.values()) {
+      if (doc.queue.waiting > 1) doc.queue.rewrite((waiting) => merge(doc, waiting))
+      if (state === 'reachable' && !o.stopped()) toGroup(doc, 'sync-request', doc.replica.stateVector())
+      doc.delivery.changed()
+    }
+  })
 
   metrics.replicaSyncSource.read = () => {
     const all = [...docs.values()].map((d) => d.groupSync.stats())
@@ -302,33 +369,45 @@ export function createDocuments(o: DocumentsOptions): Documents {
     const doc = docs.get(session.docId)
     if (doc === undefined) return
     metrics.envelopesIn.inc({ kind: env.kind })
-    // A replay of an id already on Signal is acknowledged again, never sent twice.
-    const sent = storing(() => store.sentIds.has(doc.docId, env.messageId))
-    if (sent === undefined) return
-    if (sent) {
+    // An id this sidecar already holds: its sender's replay is acknowledged again (never sent
+    // twice); another sender's reuse is refused, so it cannot stand in for the first one's change.
+    const known = storing(() => ({ sender: store.sentIds.senderOf(doc.docId, env.messageId) }))
+    if (known === undefined) return
+    if (known.sender !== undefined) {
+      if (known.sender !== '' && known.sender !== env.senderId) {
+        return session.refuse('SIDECAR_MESSAGE_ID_TAKEN', 'this message id belongs to another sender of this document; use a fresh id', { messageId: env.messageId, strike: false })
+      }
       metrics.replaysAcked.inc()
       return session.ack(env.messageId)
     }
     if (env.kind === 'sync-request') return answerLocally(doc, session, env)
     // Members trust an announcement as the account's own: only the sidecar makes them.
     if (env.kind === 'health' && announces(env.payload)) return session.refuse('SIDECAR_BAD_PAYLOAD', 'capability announcements are made by the sidecar, not by browsers', { messageId: env.messageId, strike: false })
-    const owner: SendOwner = { ack: (id) => session.ack(id), reject: (id, code, message) => session.refuse(code, message, { messageId: id, strike: false }) }
-    const queueOwner = doc.inFlight.claim(env.messageId, owner)
-    if (queueOwner === undefined) return // already queued: this session is told with the first
-    if (DOC_KINDS.has(env.kind)) {
-      const applied = storing(() => doc.replica.apply(env.payload))
-      if (applied !== true) {
-        doc.inFlight.release([env.messageId])
-        if (applied === false) session.refuse('SIDECAR_BAD_PAYLOAD', `the ${env.kind} payload is not a Yjs update`, { messageId: env.messageId, strike: false })
-        return
-      }
+    if (!DOC_KINDS.has(env.kind)) return carryEphemeral(doc, session, env, frame)
+    const applied = storing(() => doc.replica.apply(env.payload))
+    if (applied === undefined) return
+    if (!applied) return session.refuse('SIDECAR_BAD_PAYLOAD', `the ${env.kind} payload is not a Yjs update`, { messageId: env.messageId, strike: false })
+    // Durable in the replica and the outbox: the browser may forget it now.
+    if (storing(() => store.outbox.accept(doc.docId, env.senderId, env.messageId, frame, clock.now())) === undefined) return
+    session.ack(env.messageId)
+    o.markSent(doc.docId, env.senderId, env.messageId)
+    for (const other of doc.sessions) if (other !== session) other.send(frame)
+    let queued = doc.queue.enqueue({ frame, messageId: env.messageId, owner: changeOwner(doc, session), source: session })
+    if (!queued || (o.reach.state !== 'reachable' && doc.queue.waiting > MERGE_AT)) {
+      doc.queue.rewrite((waiting) => merge(doc, waiting))
+      if (!queued) queued = doc.queue.enqueue({ frame, messageId: env.messageId, owner: changeOwner(doc, session), source: session })
     }
-    // A replay (after a 1011) reached the other local browsers when it first came: not again.
-    const replay = o.markSent(doc.docId, env.senderId, env.messageId)
-    if (!replay) for (const other of doc.sessions) if (other !== session) other.send(frame)
-    const queued = doc.queue.enqueue({ frame, messageId: env.messageId, owner: queueOwner, source: session })
-    if (!queued) {
-      doc.inFlight.release([env.messageId])
+    // Still no room: the change is kept in the outbox and goes out with the next start.
+    if (!queued) logger.warn({ queuedBytes: doc.queue.queuedBytes }, 'send queue full even merged; a change waits in the outbox for the next start')
+    doc.delivery.changed()
+  }
+
+  /** Presence and health: carried as they are, acknowledged when sent, never kept. */
+  function carryEphemeral(doc: DocumentState, session: Session, env: Envelope, frame: Uint8Array): void {
+    o.markSent(doc.docId, env.senderId, env.messageId)
+    for (const other of doc.sessions) if (other !== session) other.send(frame)
+    const owner: SendOwner = { ack: (id) => session.ack(id), reject: (id, code, message) => session.refuse(code, message, { messageId: id, strike: false }) }
+    if (!doc.queue.enqueue({ frame, messageId: env.messageId, owner, source: session })) {
       session.refuse('SIDECAR_QUEUE_FULL', 'the send queue of this document is full; retry later', { messageId: env.messageId, strike: false })
     }
   }
@@ -366,7 +445,10 @@ export function createDocuments(o: DocumentsOptions): Documents {
       for (const doc of docs.values()) doc.capabilities.withdraw(feature)
     },
     closeSockets,
+    opened: (session) => docs.get(session.docId)?.delivery.greet(session),
     async drain(timeoutMs) {
+      // While Signal is away nothing would go out: what is queued is in the outbox for the next start.
+      if (o.reach.state !== 'reachable') return
       await Promise.all([...docs.values()].map((d) => d.queue.drain(timeoutMs)))
     },
     queuedBytes: () => [...docs.values()].reduce((n, d) => n + d.queue.queuedBytes, 0),

@@ -27,6 +27,7 @@ import { createMembership, sourceKey } from './receive/membership.ts'
 import { answerRank } from './replica/answer-rule.ts'
 import { loadReplica, type DocReplica } from './replica/replica.ts'
 import { openReplicaStore, type ReplicaStore } from './replica/store.ts'
+import { createReachability } from './send/reachability.ts'
 import { createTokenBucket } from './send/token-bucket.ts'
 import { checkDaemon } from './startup.ts'
 import { installNodeCodecs } from './node-codecs.ts'
@@ -118,12 +119,27 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   }
 
   const self = selfIn(facts.groups, config.signal.account)
+  const reach = createReachability({
+    attempts: config.send.attempts,
+    probeBaseMs: config.send.retryBaseMs,
+    probeMaxMs: config.send.offlineProbeMaxMs,
+    now: clock.now,
+    sleep: clock.sleep,
+    rng: clock.rng,
+    logger,
+  })
+  reach.onChange((state) => {
+    for (const s of ['reachable', 'unreachable', 'daemon-down']) metrics.signalState.set({ state: s }, s === state ? 1 : 0)
+  })
+  metrics.signalState.set({ state: 'reachable' }, 1)
   const docs = createDocuments({
-    config, backend, clock, store, replicas, sidecarId, metrics, logger, storing, fatal, self,
+    config, backend, reach, clock, store, replicas, sidecarId, metrics, logger, storing, fatal, self,
     markSent: (docId, senderId, messageId) => ingest.markSent(docId, senderId, messageId),
     answerRank: (groupId, requestId, asker) => answerRank(requestId, membership.self(), membership.members(groupId), asker),
     stopped: () => stopped,
   })
+  const unsentEnvelopes = (): number => storing(() => config.documents.reduce((n, d) => n + store.outbox.count(d.docId), 0)) ?? 0
+  metrics.unsentSource.read = unsentEnvelopes
   const docsByGroup = new Map(config.documents.map((d) => [d.groupId, d.docId]))
   const setMembers = (groups: typeof facts.groups): void => {
     for (const d of config.documents) docs.setMembers(d.groupId, membersOf(groups, d.groupId))
@@ -245,6 +261,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
       if (doc === undefined) return ws.close(CLOSE_CODES.POLICY_VIOLATION)
       const session = createBrowserSession(ws, docId, docs.fromBrowser)
       doc.sessions.add(session)
+      docs.opened(session)
       metrics.connections.inc({ doc: docId })
       ws.on('error', (error) => logger.debug({ err: error }, 'browser socket error'))
       ws.on('close', () => {
@@ -260,6 +277,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
       ready: () => ready,
       daemonReachable: () => backend.check(AbortSignal.timeout(2000)).then(() => true, () => false),
       eventsStreamUp: () => events.up,
+      signal: () => ({ state: reach.state, since: reach.since, unsentEnvelopes: unsentEnvelopes() }),
     }, metrics),
   })
 
