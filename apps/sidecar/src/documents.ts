@@ -92,6 +92,8 @@ export interface Documents {
   closeSockets(doc: DocumentState, code: number, reason: string): void
   /** A new browser connection: it is told at once how far this document's changes have got. */
   opened(session: Session): void
+  /** Queues the changes a previous run accepted and Signal never took (call once, when started). */
+  resumeKept(): void
   /** Waits (bounded) until every send queue is empty. */
   drain(timeoutMs: number): Promise<void>
   /** Frame bytes still waiting in the send queues. */
@@ -301,12 +303,17 @@ export function createDocuments(o: DocumentsOptions): Documents {
   for (const { docId, groupId } of config.documents) {
     const replica = o.replicas.get(docId)
     if (replica === undefined) throw new Error(`no replica loaded for document ${docId}`)
-    const doc = createDocument(docId, groupId, replica)
-    docs.set(docId, doc)
-    // What a previous run accepted and Signal never took: queued again, merged into one.
-    const kept = store.outbox.list(docId).map((row) => ({ frame: row.frame, messageId: row.messageId, owner: changeOwner(doc, undefined) }))
-    for (const item of kept.length > 1 ? merge(doc, kept) : kept) doc.queue.enqueue(item)
-    if (kept.length > 0) logger.info({ envelopes: kept.length }, 'sending the changes a previous run kept')
+    docs.set(docId, createDocument(docId, groupId, replica))
+  }
+
+  /** Queues what a previous run accepted and Signal never took, merged. */
+  function resumeKept(): void {
+    for (const doc of docs.values()) {
+      const kept = storing(() => store.outbox.list(doc.docId)) ?? []
+      const items = kept.map((row) => ({ frame: row.frame, messageId: row.messageId, owner: changeOwner(doc, undefined) }))
+      for (const item of items.length > 1 ? merge(doc, items) : items) doc.queue.enqueue(item)
+      if (items.length > 0) logger.info({ envelopes: items.length }, 'sending the changes a previous run kept')
+    }
   }
 
   // Signal went away or came back: every page is told; a backlog is merged before it goes out, and
@@ -388,7 +395,11 @@ export function createDocuments(o: DocumentsOptions): Documents {
     if (applied === undefined) return
     if (!applied) return session.refuse('SIDECAR_BAD_PAYLOAD', `the ${env.kind} payload is not a Yjs update`, { messageId: env.messageId, strike: false })
     // Durable in the replica and the outbox: the browser may forget it now.
-    if (storing(() => store.outbox.accept(doc.docId, env.senderId, env.messageId, frame, clock.now())) === undefined) return
+    const accepted = storing(() => {
+      store.outbox.accept(doc.docId, env.senderId, env.messageId, frame, clock.now())
+      return true
+    })
+    if (accepted !== true) return
     session.ack(env.messageId)
     o.markSent(doc.docId, env.senderId, env.messageId)
     for (const other of doc.sessions) if (other !== session) other.send(frame)
@@ -446,6 +457,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
     },
     closeSockets,
     opened: (session) => docs.get(session.docId)?.delivery.greet(session),
+    resumeKept,
     async drain(timeoutMs) {
       // While Signal is away nothing would go out: what is queued is in the outbox for the next start.
       if (o.reach.state !== 'reachable') return

@@ -329,6 +329,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   const host = config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host
   const url = `http://${host}:${port}`
   logger.info({ url, documents: config.documents.length, store: store.path, signalCliVersion: facts.version ?? 'unavailable' }, `e2e-col sidecar ready on ${url}`)
+  docs.resumeKept()
   // Announce what this sidecar reads (members answer with theirs), then catch up on what the group
   // said while it was down: members answer with what it lacks. Both small: one body per document.
   for (const doc of docs.values()) doc.capabilities.hello()
