@@ -3,7 +3,7 @@
  * in-process on port 0, and raw `ws` clients that collect decoded envelopes. Every resource is
  * closed at the end of the test that opened it.
  */
-import { decodeEnvelope, encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
+import { decodeDeliveryNote, decodeEnvelope, encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -139,8 +139,11 @@ export async function connect(s: Pick<RunningSidecar, 'url'>, docId: string, opt
   return client
 }
 
+/** The sidecar has the envelope durably ("saved by your sidecar"); Signal may not have it yet. */
 export const isAck = (messageId: string) => (e: Envelope) => e.kind === 'ack' && e.messageId === messageId
-export const isMessage = (messageId: string) => (e: Envelope) => e.kind !== 'ack' && e.kind !== 'error' && e.messageId === messageId
+/** A delivery note saying Signal accepted the envelope. */
+export const isSent = (messageId: string) => (e: Envelope) => e.kind === 'delivery' && (decodeDeliveryNote(e.payload)?.sent ?? []).includes(messageId)
+export const isMessage = (messageId: string) => (e: Envelope) => e.kind !== 'ack' && e.kind !== 'error' && e.kind !== 'delivery' && e.messageId === messageId
 export const count = (c: Client, messageId: string) => c.received.filter(isMessage(messageId)).length
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createToySignal } from '@e2e-col/toy-signal'
 import { randomUUID } from 'node:crypto'
 import { onTestFinished } from 'vitest'
-import { A, B, baseEnv, connect, envelope, isAck, isMessage, sidecar, startPair } from './harness.ts'
+import { A, B, baseEnv, connect, envelope, isAck, isMessage, isSent, sidecar, startPair } from './harness.ts'
 
 async function metric(url: string, name: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text()
@@ -17,7 +17,9 @@ describe('pacing against Signal rate limits', () => {
     const m = envelope(p.docId, a1.senderId)
     const started = Date.now()
     a1.send(m)
+    // Saved by the sidecar at once; sent only once the pause is over.
     await a1.waitFor(isAck(m.messageId))
+    await a1.waitFor(isSent(m.messageId))
     expect(Date.now() - started).toBeGreaterThanOrEqual(950)
     await b1.waitFor(isMessage(m.messageId))
     expect(await metric(p.a.url, 'e2e_col_send_rate_limited_total')).toBe(1)
@@ -34,12 +36,12 @@ describe('pacing against Signal rate limits', () => {
     toy.faults.rateLimitNextSends(1, { retryAfterSeconds: 1, mode: 'per-recipient' })
     const first = envelope(p.docId, a1.senderId)
     a1.send(first)
-    await a1.waitFor(isAck(first.messageId))
+    await a1.waitFor(isSent(first.messageId))
     expect(await metric(sa.url, 'e2e_col_send_rate_limited_total')).toBe(1)
     const started = Date.now()
     const second = envelope(p.docId, a1.senderId)
     a1.send(second)
-    await a1.waitFor(isAck(second.messageId))
+    await a1.waitFor(isSent(second.messageId))
     expect(Date.now() - started).toBeGreaterThanOrEqual(900)
     await b1.waitFor(isMessage(second.messageId))
   })
