@@ -37,6 +37,8 @@ export interface DemoStackOptions {
   readonly sidecarEnv?: Readonly<Record<string, string>>
   /** Serve the page with Vite (default true; Node-only tests turn it off). */
   readonly page?: boolean
+  /** The toy's fault switches (`stack.toy.faults`), for tests of a daemon without network. Default off. */
+  readonly faults?: boolean
   /**
    * Folder for the sidecars' local state (one subfolder per person). Default: a fresh temporary
    * folder, deleted by {@link DemoStack.close}.
@@ -77,6 +79,7 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
     const toy = await createToySignal({
       accounts: [PEOPLE.alice.number, PEOPLE.bob.number],
       groups: [{ name: 'e2e-col demo', members: [PEOPLE.alice.number, PEOPLE.bob.number], id: DEMO_GROUP_ID }],
+      faults: options.faults === true,
     })
     cleanups.push(() => toy.close())
 

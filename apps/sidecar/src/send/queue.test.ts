@@ -190,7 +190,7 @@ describe('send queue while Signal is away', () => {
     }))
     const acked: string[] = []
     const items = Array.from({ length: 4 }, () => item(acked))
-    for (const [i, it] of items.entries()) queues[i % 2]?.enqueue(it)
+    for (const [i, one] of items.entries()) queues[i % 2]?.enqueue(one)
     // An hour in 10 s steps.
     for (let t = 0; t < 3_600_000; t += 10_000) await clock.advance(10_000)
     expect(states).toEqual(['unreachable'])
