@@ -28,7 +28,7 @@ describe('a page whose sidecar cannot reach Signal', () => {
       page: false,
       faults: true,
       sidecarPorts: [0, 0],
-      sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent', E2E_COL_OFFLINE_PROBE_MAX_MS: '300', E2E_COL_SEND_ATTEMPTS: '2', E2E_COL_RETRY_BASE_MS: '20' },
+      sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent', E2E_COL_OFFLINE_PROBE_MAX_MS: '300', E2E_COL_SEND_ATTEMPTS: '2', E2E_COL_RETRY_BASE_MS: '20', E2E_COL_SYNC_DELAY_MAX_MS: '50' },
     })
   })
   afterAll(async () => {
@@ -82,5 +82,30 @@ describe('a page whose sidecar cannot reach Signal', () => {
     expect(seen).toContain('sidecar')
     expect(statuses.some((s) => s.weakest === 'sidecar' && s.delivery.signal === 'unreachable')).toBe(true)
     expect(bob.status().connection).toBe('connected')
+  })
+
+  test('a change Signal refuses is reported with its reason, counted, not left waiting, and cleared by the next good send', { timeout: 60_000 }, async () => {
+    const alice = conns[0]
+    if (alice === undefined) throw new Error('the first test opens the connections')
+    const errors: { code: string; remoteCode: string | undefined }[] = []
+    alice.on('error', (e) => errors.push({ code: e.code, remoteCode: e.remoteCode }))
+    // The fault hits the next send of either sidecar: first let both go quiet (the quiet-period
+    // sync ask comes 2 s after the last change with these settings).
+    await new Promise((r) => setTimeout(r, 3000))
+    stack.toy.faults.identityFailNextSends(1)
+    const text = docs.alice.getText('text')
+    text.insert(text.length, 'refused once. ')
+    await until('the refusal reaches the page', () => alice.status().delivery.signal === 'refused')
+    const refused = alice.status()
+    expect(refused.pending).toBe(0) // nothing "waiting" forever in this browser
+    expect(refused.delivery.refused).toBeGreaterThanOrEqual(1)
+    expect(refused.delivery.reason).toMatch(/-4|identity|untrusted/i)
+    expect(errors).toContainEqual({ code: 'CLIENT_REJECTED', remoteCode: 'SIDECAR_SEND_REJECTED' })
+    // The next change goes through. It depends on the refused one, so Bob's replica sees a gap and
+    // asks the group (gap repair): the refused content reaches him by sync, as the rule says.
+    text.insert(text.length, 'and then sent. ')
+    await until('the page is back to "sent"', () => alice.status().weakest === 'group' && alice.status().delivery.signal === 'reachable')
+    expect(alice.status().delivery.refused).toBe(0)
+    await until('Bob has the refused change too, by sync', () => docs.bob.getText('text').toString().includes('refused once. and then sent. '))
   })
 })
