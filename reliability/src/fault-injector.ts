@@ -15,7 +15,7 @@ export interface FaultRates {
   duplicate: number
   /** Per send: the next send's first recipient is rate limited. */
   rateLimit: number
-  /** Per send: a short outage, every attempt of the next send fails (the sidecar gives up: 1011, replay). */
+  /** Per send: a short outage, every attempt of the next send fails (Signal counts as away for the sidecar; it keeps the envelopes and probes). */
   outage: number
   /** Failed requests in one outage (the sidecar's E2E_COL_SEND_ATTEMPTS). */
   outageLength: number
