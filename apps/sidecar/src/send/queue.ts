@@ -321,7 +321,7 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
           const rejected = removeFront(packed.taken)
           // The daemon's code only: its message may quote what was sent.
           o.logger.warn({ code: outcome.code, rpcCode: outcome.rpcCode, envelopes: rejected.length, groupQueued: items.length }, 'send rejected by signal-cli; the envelopes are dropped and their senders told')
-          // Owners first: onUnsent releases the in-flight owners, after which nobody would be told.
+          // Owners first (each page hears about its own change), then the document forgets the ids.
           for (const t of rejected) t.owner.reject(t.messageId, outcome.code, outcome.message)
           o.onUnsent?.(rejected.map((t) => t.messageId))
         }
