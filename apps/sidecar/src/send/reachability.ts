@@ -55,8 +55,6 @@ export interface Reachability {
    * the one probe turn (after the backoff) or Signal came back. False when `signal` aborted.
    */
   turn(signal: AbortSignal): Promise<boolean>
-  /** Probes done while away, since start (for /metrics and the tests' bound). */
-  readonly probes: number
   /** Called on every change of state. */
   onChange(listener: (state: Reach) => void): () => void
 }
@@ -74,7 +72,6 @@ export interface ReachabilityOptions {
 export function createReachability(o: ReachabilityOptions): Reachability {
   let state: Reach = 'reachable'
   let since: number | null = null
-  let probes = 0
   let probeFailures = 0
   let prober = false
   const wake: (() => void)[] = []
@@ -107,9 +104,6 @@ export function createReachability(o: ReachabilityOptions): Reachability {
     get since() {
       return since
     },
-    get probes() {
-      return probes
-    },
     attempts: o.attempts,
     succeeded() {
       set('reachable')
@@ -132,7 +126,6 @@ export function createReachability(o: ReachabilityOptions): Reachability {
             release()
             return false
           }
-          probes += 1
           return true
         }
         await new Promise<void>((resolve) => {
