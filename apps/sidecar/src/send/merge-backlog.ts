@@ -2,7 +2,7 @@
  * Merges a send queue's backlog (what piled up while Signal was away, or what a previous run kept)
  * before it is sent: the Yjs updates become as few updates as the payload bound allows (one, for an
  * ordinary hour of typing, instead of hundreds of sends); of the replica's own sync-requests only
- * the newest is kept; presence (awareness, health) is dropped, being stale by then. Every merged
+ * the newest is kept; presence (awareness) is dropped, being stale by then. Every merged
  * envelope's owner is told with the merged one's outcome, under its own id.
  * @see docs/sidecar.md §4.4
  */
@@ -11,7 +11,8 @@ import * as Y from 'yjs'
 import type { QueuedEnvelope, SendOwner } from './queue.ts'
 
 const YJS_KINDS: ReadonlySet<Kind> = new Set<Kind>(['update', 'sync-response', 'snapshot'])
-const STALE_KINDS: ReadonlySet<Kind> = new Set<Kind>(['awareness', 'health'])
+// Presence only: `health` carries capability announcements and state vectors, kept as they are.
+const STALE_KINDS: ReadonlySet<Kind> = new Set<Kind>(['awareness'])
 
 export interface MergeOptions {
   /** Largest merged payload; updates beyond it start another merged envelope. */
