@@ -29,17 +29,25 @@ export interface DeliveryNote {
   readonly reason?: string
 }
 
+// The WHATWG Encoding API exists in every runtime the protocol targets; typed here because the
+// package compiles without DOM or Node types (its purity check).
+interface TextCodecs {
+  readonly TextEncoder: new () => { encode(text: string): Uint8Array }
+  readonly TextDecoder: new (label: string, options: { fatal: boolean }) => { decode(bytes: Uint8Array): string }
+}
+const codecs = globalThis as unknown as TextCodecs
+
 export function encodeDeliveryNote(note: DeliveryNote): Uint8Array {
   const body: Record<string, unknown> = { signal: note.signal, since: note.since, unsent: note.unsent, sent: note.sent.slice(0, MAX_SENT_IDS) }
   if (note.reason !== undefined) body['reason'] = note.reason.slice(0, MAX_REASON_CHARS)
-  return new TextEncoder().encode(JSON.stringify(body))
+  return new codecs.TextEncoder().encode(JSON.stringify(body))
 }
 
 /** The note in `payload`, or undefined when it is not one (a page then ignores the envelope). */
 export function decodeDeliveryNote(payload: Uint8Array): DeliveryNote | undefined {
   let body: unknown
   try {
-    body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(payload))
+    body = JSON.parse(new codecs.TextDecoder('utf-8', { fatal: true }).decode(payload))
   } catch {
     return undefined
   }
