@@ -45,7 +45,10 @@ export function simNetwork(random: () => number, name: (senderId: string) => str
     readonly id = ++nextId
     readonly #listeners = new Map<string, Listener[]>()
 
-    constructor(readonly url: string) {
+    readonly url: string
+
+    constructor(url: string) {
+      this.url = url
       sockets.add(this)
       network.log.push(`${Date.now()} open #${this.id}`)
       setTimeout(() => {
@@ -142,7 +145,7 @@ export function simNetwork(random: () => number, name: (senderId: string) => str
     stats: { ambiguousCloses: 0, envelopes: 0 },
     log: [],
     closeAll(code, reason) {
-      for (const s of [...sockets]) serverClose(s, code, reason)
+      for (const s of sockets) serverClose(s, code, reason) // deleting the visited entry is safe in a Set
     },
   }
   return network
