@@ -44,8 +44,8 @@ export function client(
   return { doc, conn, text: doc.getText('t') }
 }
 
-/** How long a harness wait gives the awaited state before it fails saying what it waited for. */
-export const WAIT_MS = 30_000
+/** How long a harness wait gives the awaited state before it fails saying what it waited for (inside the 30 s test bound). */
+export const WAIT_MS = 20_000
 
 /**
  * Resolves with the first status that satisfies `predicate` (the current one included); rejects

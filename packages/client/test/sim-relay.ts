@@ -20,7 +20,7 @@ export interface RelayFaults {
 export const NO_FAULTS: RelayFaults = { closeBeforeRate: 0, closeAfterRate: 0, duplicateRate: 0, maxDelayMs: 0 }
 
 /** How long `nextEnvelope` waits before it fails naming what it waited for. */
-const NEXT_ENVELOPE_MS = 30_000
+const NEXT_ENVELOPE_MS = 20_000
 
 export interface Relay {
   url: string
@@ -34,7 +34,7 @@ export interface Relay {
   intercept: ((envelope: Envelope, socket: WebSocket) => boolean) | undefined
   sockets(docId: string): WebSocket[]
   closeAll(code: number, reason: string): void
-  /** The next envelope received that satisfies `predicate`; rejects after 30 s naming `what`. */
+  /** The next envelope received that satisfies `predicate`; rejects after 20 s naming `what`. */
   nextEnvelope(predicate: (e: Envelope) => boolean, what?: string): Promise<Envelope>
   close(): Promise<void>
 }
