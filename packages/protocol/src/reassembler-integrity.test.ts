@@ -5,8 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { patternBytes, sampleEnvelope } from '../test/fixtures.ts'
-import { chunkFrame } from './chunking.ts'
-import { decodeEnvelope, encodeEnvelope, type Envelope } from './envelope.ts'
+import { encodeEnvelope, type Envelope } from './envelope.ts'
 import { crc32 } from './crc32.ts'
 import { FLAGS, type Kind } from './kinds.ts'
 import { SLAB_BYTES } from './piece-store.ts'
