@@ -1,7 +1,7 @@
 /**
  * `npm run mutate [-- <folder>...]`: Stryker over each folder of MUTATE_FOLDERS (or the ones
- * named), one after another, niced, one test process by default (E2E_COL_MUTATE_CONCURRENCY=2 for
- * two). Prints each folder's score and writes .mutation/summary.json. Not part of `npm test`.
+ * named), one after another, niced, two test processes at most (E2E_COL_MUTATE_CONCURRENCY=1 for
+ * one). Prints each folder's score and writes .mutation/summary.json. Not part of `npm test`.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'

@@ -18,7 +18,7 @@ export default {
   incremental: true,
   incrementalFile: `.mutation/${slug}/incremental.json`,
   // The machine is shared: one or two test processes at most (E2E_COL_MUTATE_CONCURRENCY).
-  concurrency: Number(process.env.E2E_COL_MUTATE_CONCURRENCY ?? '1'),
+  concurrency: Number(process.env.E2E_COL_MUTATE_CONCURRENCY ?? '2'),
   timeoutMS: 20_000,
   timeoutFactor: 3,
   tempDirName: `.mutation/${slug}/sandbox`,

@@ -10,6 +10,7 @@ if (tests.length === 0) throw new Error('E2E_COL_MUTATE_TESTS is empty: run muta
 export default defineConfig({
   test: {
     include: tests,
+    setupFiles: ['scripts/mutate/fast-check-setup.ts'],
     // A mutant can turn a loop endless or a wait unbounded: Stryker's own timeout catches those.
     testTimeout: 60_000,
     hookTimeout: 60_000,
