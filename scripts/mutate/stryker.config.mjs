@@ -22,7 +22,7 @@ export default {
   incrementalFile: `.mutation/${slug}/incremental.json`,
   // The machine is shared: one or two test processes at most (E2E_COL_MUTATE_CONCURRENCY).
   concurrency: Number(process.env.E2E_COL_MUTATE_CONCURRENCY ?? '2'),
-  timeoutMS: 20_000,
+  timeoutMS: 10_000,
   timeoutFactor: 3,
   tempDirName: `.mutation/${slug}/sandbox`,
   cleanTempDir: true,

@@ -39,7 +39,7 @@ function setup(extra: Partial<IngestOptions> = {}) {
   })
   /** Count per label value of one labelled counter. */
   const by = async (counter: 'receivedDropped' | 'reassemblyEvictions' | 'envelopesOut', label: string): Promise<Record<string, number>> =>
-    Object.fromEntries((await metrics[counter].get()).values.map((v) => [String(v.labels[label]), v.value]))
+    Object.fromEntries((await metrics[counter].get()).values.map((v) => [String((v.labels as Record<string, unknown>)[label]), v.value]))
   const chunks = async (): Promise<number> => (await metrics.chunksReceived.get()).values[0]?.value ?? 0
   return { ingest, delivered, by, chunks }
 }
