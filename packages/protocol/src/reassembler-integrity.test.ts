@@ -69,14 +69,6 @@ describe('a reassembled frame must match its chunks', () => {
     expect(result.status).toBe('rejected')
     if (result.status === 'rejected') expect(result.error.code).toBe('PROTO_CHUNK_INTEGRITY')
   })
-
-  it('remembers a rejected message: its chunks pushed again are discarded, not reassembled', () => {
-    const chunks = relabelled({}, { seq: 8 })
-    const r = createReassembler(roomy)
-    for (const c of chunks) r.push(c, 0)
-    expect(chunks.map((c) => r.push(c, 1).status)).toEqual(chunks.map(() => 'discarded'))
-    expect(r.partialMessages).toBe(0)
-  })
 })
 
 /** The first chunk of a message of `totalLength` bytes: 300 bytes of data, built by hand. */
