@@ -70,7 +70,13 @@ export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): Group
   let covered = 0
 
   function take(a: Asker, stateVector: Uint8Array, asker: string, requestId: string): void {
-    const answerBytes = replica.diff(stateVector).byteLength
+    let answerBytes: number
+    try {
+      answerBytes = replica.diff(stateVector).byteLength
+    } catch {
+      // Checked when it arrived; a timer must never throw out of the sidecar.
+      return
+    }
     const bound = o.fallbackMs(answerBytes)
     const rank = o.rank(requestId, asker)
     a.nextAt = t.now() + bound
@@ -103,7 +109,8 @@ export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): Group
       // Too soon after this asker's last request: wait for the bound, keeping only the newest.
       if (a.deferred !== undefined) t.clearTimeout(a.deferred.timer)
       deferred += 1
-      const request = { stateVector, requestId, arrivedAt: now }
+      // A copy: the payload may be a view into a receive buffer that is reused before the timer fires.
+      const request = { stateVector: stateVector.slice(), requestId, arrivedAt: now }
       const timer = t.setTimeout(() => {
         a.deferred = undefined
         // Asked the same again, and an answer went out since: that answer was for it too.

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest'
+import * as Y from 'yjs'
+import { manualTimers } from '@e2e-col/sync/testing'
+import { createGroupSync } from './group-sync.ts'
+import type { DocReplica } from './replica.ts'
+import { decodeExactStateVector } from './strict-yjs.ts'
+
+/** A replica over a plain Y.Doc (the store is not what these cases are about). */
+function memoryReplica(text: string): DocReplica {
+  const doc = new Y.Doc()
+  doc.getText('t').insert(0, text)
+  const strict = (sv: Uint8Array): Uint8Array => {
+    if (decodeExactStateVector(sv) === undefined) throw new Error('not exactly one Yjs state vector')
+    return sv
+  }
+  return {
+    doc,
+    apply: (update) => (Y.applyUpdate(doc, update), true),
+    stateVector: () => Y.encodeStateVector(doc),
+    diff: (sv) => Y.encodeStateAsUpdate(doc, strict(sv)),
+    lacksFrom: () => false,
+    compactions: 0,
+  } as unknown as DocReplica
+}
+
+describe('group sync: a request waiting for its asker bound', () => {
+  it('answers the request as it arrived even when the buffer it came in is reused before the timer fires', () => {
+    const timers = manualTimers()
+    const replica = memoryReplica('hello from the replica')
+    const answers: Uint8Array[] = []
+    const sync = createGroupSync(replica, {
+      minDelayMs: 10,
+      maxDelayMs: 20,
+      random: () => 0,
+      timers,
+      answer: (payload) => answers.push(payload),
+      ask: () => {},
+      rank: () => 0,
+      fallbackMs: () => 1000,
+    })
+    const empty = Y.encodeStateVector(new Y.Doc())
+    expect(sync.onRequest(empty, 'asker', 'r1')).toBe(true)
+    timers.advance(50)
+    expect(answers).toHaveLength(1)
+    // A second request from the same asker inside its bound waits; its bytes live in a receive
+    // buffer that is overwritten with garbage before the wait ends.
+    const buffer = new Uint8Array(64)
+    buffer.set(empty)
+    const view = buffer.subarray(0, empty.byteLength)
+    expect(sync.onRequest(view, 'asker', 'r2')).toBe(true)
+    buffer.fill(0xff)
+    expect(() => timers.advance(5000)).not.toThrow()
+    expect(answers).toHaveLength(2)
+    const peer = new Y.Doc()
+    Y.applyUpdate(peer, answers[1] ?? new Uint8Array())
+    expect(peer.getText('t').toString()).toBe('hello from the replica')
+    sync.dispose()
+  })
+})
