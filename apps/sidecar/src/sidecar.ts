@@ -8,7 +8,7 @@
 import type { AddressInfo } from 'node:net'
 import { createHttpSignalBackend, runEventsLoop, type BroadcastRecoveryRequiredError, type SignalBackend, type SignalEventStream } from '@e2e-col/signal-cli'
 import type { WebSocket } from 'ws'
-import { CAPABILITY, CLOSE_CODES } from '@e2e-col/protocol'
+import { CAPABILITY, CLOSE_CODES, type Envelope } from '@e2e-col/protocol'
 import { createSession, type Session } from './browser/session.ts'
 import { createWsServer } from './browser/ws-server.ts'
 import { createChatRelay } from './chat/chat-relay.ts'
@@ -119,12 +119,16 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
 
   const self = selfIn(facts.groups, config.signal.account)
   const docs = createDocuments({
-    config, backend, clock, store, replicas, sidecarId, metrics, logger, storing, fatal, self,
+    config, backend, clock, store, sidecarId, metrics, logger, storing, fatal, self,
     markSent: (docId, senderId, messageId) => ingest.markSent(docId, senderId, messageId),
     answerRank: (groupId, requestId, asker) => answerRank(requestId, membership.self(), membership.members(groupId), asker),
     stopped: () => stopped,
   })
-  const docsByGroup = new Map(config.documents.map((d) => [d.groupId, d.docId]))
+  for (const { docId, groupId } of config.documents) {
+    const replica = replicas.get(docId)
+    if (replica === undefined) throw new Error(`no replica loaded for document ${docId}`)
+    docs.add(docId, groupId, replica)
+  }
   const setMembers = (groups: typeof facts.groups): void => {
     for (const d of config.documents) docs.setMembers(d.groupId, membersOf(groups, d.groupId))
   }
@@ -141,7 +145,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   })
 
   const ingest = createIngest({
-    docsByGroup,
+    docOfGroup: (groupId) => docs.byGroup(groupId)?.docId,
     maxFrameBytes: config.browser.maxFrameBytes,
     maxBodyBytes: receiveBodyBound(config),
     reassembly: config.reassembly,
@@ -178,7 +182,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   })
   closers.push(() => membership.dispose())
 
-  const createBrowserSession = (ws: WebSocket, docId: string, onFrame: typeof docs.fromBrowser): Session =>
+  const createBrowserSession = (ws: WebSocket, docId: string, onFrame: (session: Session, env: Envelope, frame: Uint8Array) => void): Session =>
     createSession({
       ws, docId, sidecarId,
       maxFrameBytes: config.browser.maxFrameBytes,
@@ -192,7 +196,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   // Chat bindings (§4.9): relayed between browsers and the local loop, never replicated or queued.
   const chats = createChatRelay({
     bindings: config.chats.bindings,
-    documentGroups: new Set(config.documents.map((d) => d.groupId)),
+    isDocumentGroup: (groupId) => docs.byGroup(groupId) !== undefined,
     operators: new Set(config.chats.operators),
     loopAccount: config.chats.loopAccount,
     browserOperators: config.chats.browserOperators,
@@ -221,7 +225,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     },
     onRecoveryRequired: (error: BroadcastRecoveryRequiredError) => {
       logger.error({ err: error }, 'transport history at risk; asking browsers for snapshots (4409)')
-      for (const doc of docs.values()) if (error.groupIds.includes(doc.groupId)) docs.closeSockets(doc, CLOSE_CODES.HISTORY_AT_RISK, 'history at risk; send a full snapshot')
+      for (const doc of docs.values()) if (error.groupIds.includes(doc.groupId)) doc.closeSockets(CLOSE_CODES.HISTORY_AT_RISK, 'history at risk; send a full snapshot')
     },
     onReconnect: () => metrics.streamReconnects.inc(),
     logger,
@@ -239,16 +243,16 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     allowedOrigins: config.allowedOrigins,
     maxFrameBytes: config.browser.maxFrameBytes,
     isDocument: (docId) => ready && docs.has(docId),
-    hasRoom: (docId) => (docs.get(docId)?.sessions.size ?? Infinity) < config.browser.maxConnectionsPerDoc,
+    hasRoom: (docId) => (docs.get(docId)?.sessionCount ?? Infinity) < config.browser.maxConnectionsPerDoc,
     onConnection: (ws: WebSocket, docId: string) => {
       const doc = docs.get(docId)
       if (doc === undefined) return ws.close(CLOSE_CODES.POLICY_VIOLATION)
-      const session = createBrowserSession(ws, docId, docs.fromBrowser)
-      doc.sessions.add(session)
+      const session = createBrowserSession(ws, docId, (s, env, frame) => doc.fromBrowser(s, env, frame))
+      doc.attach(session)
       metrics.connections.inc({ doc: docId })
       ws.on('error', (error) => logger.debug({ err: error }, 'browser socket error'))
       ws.on('close', () => {
-        doc.sessions.delete(session)
+        doc.detach(session)
         metrics.connections.dec({ doc: docId })
       })
     },
@@ -314,6 +318,6 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   // Announce what this sidecar reads (members answer with theirs), then catch up on what the group
   // said while it was down: members answer with what it lacks. Both small: one body per document.
   for (const doc of docs.values()) doc.capabilities.hello()
-  if (config.replica.syncOnStart) for (const doc of docs.values()) docs.askGroup(doc)
+  if (config.replica.syncOnStart) for (const doc of docs.values()) doc.askGroup()
   return { url, port, storePath: store.path, close: stop }
 }
