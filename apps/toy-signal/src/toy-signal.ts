@@ -33,6 +33,14 @@ export interface ToySignalOptions {
    * and `getUserStatus` says `isRegistered:false`. Must not be accounts.
    */
   unregistered?: string[]
+  /**
+   * Numbers added to a group by someone who holds no profile key of theirs (they share no group as
+   * full members) are invited as pending members, as on Signal, and join when they accept. Off by
+   * default: every added number joins at once.
+   */
+  pendingInvites?: boolean
+  /** Profile names Signal shows for numbers (listContacts). */
+  names?: Record<string, string>
   /** Enables the fault switches and the `/toy/v1/` admin route. */
   faults?: boolean
   /** Keep-alive comment period of the events stream; signal-cli uses 15000. */
@@ -102,7 +110,7 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
   const log = options.log ?? (() => {})
   const host = options.host ?? '127.0.0.1'
   const state = createState(
-    { accounts: options.accounts ?? [], singleAccount: options.singleAccount, unregistered: options.unregistered },
+    { accounts: options.accounts ?? [], singleAccount: options.singleAccount, unregistered: options.unregistered, names: options.names, pendingInvites: options.pendingInvites },
     { randomBytes: (n) => randomBytes(n), randomUuid: () => randomUUID(), now: () => Date.now() },
   )
   const groups = (options.groups ?? []).map((g) => state.createGroup(g.name, g.members, undefined, g.id))
