@@ -30,6 +30,13 @@ import { openReplicaStore, type ReplicaStore } from './replica/store.ts'
 import { createTokenBucket } from './send/token-bucket.ts'
 import { checkDaemon } from './startup.ts'
 import { installNodeCodecs } from './node-codecs.ts'
+import { createDocsApi } from './library/api.ts'
+import { createDocumentLibrary, type DocumentLibrary, type LibraryBackend } from './library/library.ts'
+
+function hasDocumentMethods(backend: SignalBackend): backend is LibraryBackend {
+  const b = backend as Partial<LibraryBackend>
+  return typeof b.createGroupWith === 'function' && typeof b.updateGroup === 'function' && typeof b.leaveGroup === 'function' && typeof b.listContacts === 'function' && typeof b.acceptGroupRequest === 'function'
+}
 
 // "Not found" answers in a row after which this sidecar stops announcing it reads attachments.
 const MISSING_BEFORE_WITHDRAW = 3
@@ -130,7 +137,8 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     docs.add(docId, groupId, replica)
   }
   const setMembers = (groups: typeof facts.groups): void => {
-    for (const d of config.documents) docs.setMembers(d.groupId, membersOf(groups, d.groupId))
+    // Every served document, those made at run time included.
+    for (const doc of docs.values()) docs.setMembers(doc.groupId, membersOf(groups, doc.groupId))
   }
   setMembers(facts.groups)
   // A daemon that keeps no attachments (--ignore-attachments, a full disk) answers "not found"
@@ -143,6 +151,23 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     maxInFlight: 4,
     maxWaiting: 64,
   })
+  // Documents made at run time need a backend that administers groups (the HTTP one does).
+  const library: DocumentLibrary | undefined = hasDocumentMethods(backend)
+    ? createDocumentLibrary({
+      backend, you: facts.account ?? '', documents: docs, store, fixed: config.documents,
+      linkedDevice: config.setup === 'linked-device', clock, storing, stopped: () => stopped,
+      closeCode: CLOSE_CODES.POLICY_VIOLATION, logger,
+    })
+    : undefined
+  try {
+    library?.serveStored()
+  } catch (error) {
+    first.close()
+    await closers.unwind().catch(() => undefined)
+    throw error
+  }
+  // The stored documents' member lists, from the same listing as the fixed ones.
+  setMembers(facts.groups)
 
   const ingest = createIngest({
     docOfGroup: (groupId) => docs.byGroup(groupId)?.docId,
@@ -221,6 +246,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
         const source = e.origin === 'sync' ? SELF : sourceKey(e.sourceUuid, e.sourceNumber)
         membership.admit(e.groupId, e, () => ingest.handle(e.groupId, e.body, { from: { uuid: e.sourceUuid, number: e.sourceNumber }, source, attachments: e.attachments ?? [] }))
       }
+      else if (e.type === 'group-update') library?.onGroupUpdate(e.groupId, e.sourceNumber)
       else metrics.eventsSkipped.inc({ reason: e.reason })
     },
     onRecoveryRequired: (error: BroadcastRecoveryRequiredError) => {
@@ -239,6 +265,13 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   membersTimer.unref()
   closers.push(() => clearInterval(membersTimer))
 
+  let boundPort = config.listen.port
+  const ops = createOpsHandler({
+    ready: () => ready,
+    daemonReachable: () => backend.check(AbortSignal.timeout(2000)).then(() => true, () => false),
+    eventsStreamUp: () => events.up,
+  }, metrics)
+  const api = createDocsApi({ library, allowedOrigins: config.allowedOrigins, bind: () => ({ host: config.listen.host, port: boundPort }), ready: () => ready })
   const { server, wss } = createWsServer({
     allowedOrigins: config.allowedOrigins,
     maxFrameBytes: config.browser.maxFrameBytes,
@@ -260,11 +293,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
       admit: (chatId, role, req, group) => (ready ? chats.admit(chatId, role, req, group) : 404),
       onConnection: (ws, chatId, role, req) => chats.onConnection(ws, chatId, role, req),
     },
-    onHttp: createOpsHandler({
-      ready: () => ready,
-      daemonReachable: () => backend.check(AbortSignal.timeout(2000)).then(() => true, () => false),
-      eventsStreamUp: () => events.up,
-    }, metrics),
+    onHttp: (req, res) => (api.handles(new URL(req.url ?? '/', 'http://sidecar').pathname) ? api.handle(req, res) : ops(req, res)),
   })
 
   let stopAccepting: Promise<void> = Promise.resolve()
@@ -282,6 +311,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     if (fatalError === undefined) await docs.drain(config.shutdownFlushMs)
     stopped = true
     // Counts only: what is still queued after the bounded flush is dropped (browsers replay it).
+    library?.close()
     logger.info({ reason: shutdownReason, unsentBytes: docs.queuedBytes(), sockets: wss.clients.size, flushMs: clock.now() - started }, 'sidecar shutting down: queues flushed, closing sockets (1001), the events stream and the store')
     docs.close(CLOSE_CODES.GOING_AWAY, 'sidecar shutting down')
     chats.close(CLOSE_CODES.GOING_AWAY, 'sidecar shutting down')
@@ -310,14 +340,19 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     await (stopping ??= closers.unwind()).catch(() => undefined)
     throw error
   }
-  ready = true
   const port = (server.address() as AddressInfo).port
+  boundPort = port
+  ready = true
   const host = config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host
   const url = `http://${host}:${port}`
   logger.info({ url, documents: config.documents.length, store: store.path, signalCliVersion: facts.version ?? 'unavailable' }, `e2e-col sidecar ready on ${url}`)
   // Announce what this sidecar reads (members answer with theirs), then catch up on what the group
   // said while it was down: members answer with what it lacks. Both small: one body per document.
   for (const doc of docs.values()) doc.capabilities.hello()
+  logger.info({ url, documents: docs.size, store: store.path, signalCliVersion: facts.version ?? 'unavailable' }, `e2e-col sidecar ready on ${url}`)
+  // Catch up on what the group said while this sidecar was down: members answer with what we lack.
   if (config.replica.syncOnStart) for (const doc of docs.values()) doc.askGroup()
+  // Someone may have removed this account from a document while the sidecar was down.
+  void library?.refresh().catch((error: unknown) => logger.warn({ err: error }, 'checking the stored documents failed'))
   return { url, port, storePath: store.path, close: stop }
 }

@@ -14,6 +14,7 @@ import Database from 'better-sqlite3'
 import { StoreError } from '../errors.ts'
 import { lockDataFolder } from './folder-lock.ts'
 import { guarded } from './guarded.ts'
+import { createDocumentTable, DOCUMENTS_SCHEMA, type DocumentTable } from './doc-table.ts'
 import { createSentIdTable, type SentIdTable } from './sent-ids.ts'
 
 /** File name of the store inside the data folder. */
@@ -32,6 +33,8 @@ export interface ReplicaStore {
   /** Rows and bytes of the document's log. */
   logSize(docId: string): { rows: number; bytes: number }
   readonly sentIds: SentIdTable
+  /** Documents created or accepted at run time (doc-table.ts). */
+  readonly documents: DocumentTable
   /** Size of the database file and its WAL, in bytes. */
   fileBytes(): number
   close(): void
@@ -43,7 +46,7 @@ CREATE TABLE IF NOT EXISTS updates (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id
 CREATE INDEX IF NOT EXISTS updates_doc ON updates (doc_id, id);
 CREATE TABLE IF NOT EXISTS sent_ids (doc_id TEXT NOT NULL, message_id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (doc_id, message_id)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS sent_ids_at ON sent_ids (at);
-`
+${DOCUMENTS_SCHEMA}`
 
 /**
  * Opens (creating when writable) the store in `dir`. The folder is created with mode 0700.
@@ -114,6 +117,7 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
       return { rows: r?.rows ?? 0, bytes: r?.bytes ?? 0 }
     }),
     sentIds: createSentIdTable(db, path, readonly),
+    documents: createDocumentTable(db, path, readonly),
     fileBytes: () => guarded(path, 'measure the file', () => {
       const pages = db.pragma('page_count', { simple: true }) as number
       const pageSize = db.pragma('page_size', { simple: true }) as number
