@@ -14,6 +14,11 @@ const parsed = (argv: string[], env: Record<string, string> = {}): DocsCommand =
   return r.command
 }
 
+const usageError = (argv: string[]): string => {
+  const r = parseDocsArgs(argv, {})
+  return r.kind === 'usage-error' ? r.message : ''
+}
+
 describe('docs arguments', () => {
   it('reads each subcommand, its target, title and people, and the sidecar from the environment', () => {
     expect(parsed(['new', 'Trip plan', '--with', `${BOB},+15555550103`, '--json'], { E2E_COL_LISTEN: '127.0.0.1:7601' })).toEqual({ action: 'new', sidecar: 'http://127.0.0.1:7601', json: true, title: 'Trip plan', people: [BOB, '+15555550103'] })
@@ -28,13 +33,12 @@ describe('docs arguments', () => {
       expect(r.kind === 'help' && r.text.startsWith(`Usage: e2e-col-sidecar docs ${action}`)).toBe(true)
     }
     expect(parseDocsArgs(['--help'], {}).kind).toBe('help')
-    const refused = (argv: string[]) => { const r = parseDocsArgs(argv, {}); return r.kind === 'usage-error' ? r.message : '' }
-    expect(refused(['open'])).toContain('unknown subcommand')
-    expect(refused(['new'])).toContain('expected 1 argument')
-    expect(refused(['share', 'Trip'])).toContain('--with')
-    expect(refused(['leave', 'Trip', '--with', BOB])).toContain('does not apply')
-    expect(refused(['list', '--sidecar', 'ftp://x'])).toContain('http://HOST:PORT')
-    expect(refused(['list', '--force'])).toContain('unknown option')
+    expect(usageError(['open'])).toContain('unknown subcommand')
+    expect(usageError(['new'])).toContain('expected 1 argument')
+    expect(usageError(['share', 'Trip'])).toContain('--with')
+    expect(usageError(['leave', 'Trip', '--with', BOB])).toContain('does not apply')
+    expect(usageError(['list', '--sidecar', 'ftp://x'])).toContain('http://HOST:PORT')
+    expect(usageError(['list', '--force'])).toContain('unknown option')
     const inspect = parseArgs(['inspect', '--help'])
     expect(inspect.kind === 'help' && inspect.text?.startsWith('Usage: e2e-col-sidecar inspect')).toBe(true)
   })

@@ -96,19 +96,19 @@ function start(api: ReturnType<typeof createDocsClient>): void {
   function inlineForm(label: string, placeholder: string, submit: (value: string) => Promise<unknown>): HTMLElement {
     const wrap = make('span')
     const open = make('button', { type: 'button', textContent: label })
-    open.onclick = () => {
+    open.addEventListener('click', () => {
       editing = true
       const input = make('input', { placeholder, required: true })
       input.setAttribute('aria-label', label)
       const form = make('form', {}, input, make('button', { type: 'submit', className: 'primary', textContent: label === 'Share' ? 'Add' : 'Save' }),
         make('button', { type: 'button', textContent: 'Cancel', onclick: () => void act(async () => {}) }))
-      form.onsubmit = (event) => {
+      form.addEventListener('submit', (event) => {
         event.preventDefault()
         void act(() => submit(input.value))
-      }
+      })
       wrap.replaceChildren(form)
       input.focus()
-    }
+    })
     wrap.append(open)
     return wrap
   }
@@ -157,7 +157,7 @@ function start(api: ReturnType<typeof createDocsClient>): void {
   }
 
   const form = element<HTMLFormElement>('new-document')
-  form.onsubmit = (event) => {
+  form.addEventListener('submit', (event) => {
     event.preventDefault()
     const data = new FormData(form)
     const members = [...data.getAll('contact').map(String), ...typedNumbers(String(data.get('numbers') ?? ''))]
@@ -165,7 +165,7 @@ function start(api: ReturnType<typeof createDocsClient>): void {
       await api.create(String(data.get('title') ?? ''), members)
       form.reset()
     })
-  }
+  })
 
   void refresh()
   setInterval(() => void refresh(), REFRESH_MS)
