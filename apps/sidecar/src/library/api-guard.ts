@@ -8,7 +8,7 @@
  *   Origin and without `Sec-Fetch-Site` comes from a local program such as the CLI; a browser's
  *   same-origin request, `Sec-Fetch-Site: same-origin`, is the sidecar's own page);
  * - CORS headers name only an allowed origin, never `*`.
- * @see docs/sidecar-api.md
+ * @see docs/documents.md
  */
 import type { IncomingMessage } from 'node:http'
 import { isOriginAllowed } from '../browser/origin.ts'

@@ -13,7 +13,7 @@
  *
  * Errors are `{error: {code, message}}` with the status of the code (library-error.ts). Bodies
  * are JSON only (`Content-Type: application/json`, at most {@link MAX_BODY_BYTES}).
- * @see docs/sidecar-api.md
+ * @see docs/documents.md
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'

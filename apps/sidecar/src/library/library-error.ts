@@ -1,7 +1,7 @@
 /**
  * Failures of the document library and its HTTP API, each with a stable code and the HTTP status
  * it is answered with. Messages never carry a full phone number (maskNumbersIn).
- * @see docs/sidecar-api.md
+ * @see docs/documents.md
  */
 import { maskNumbersIn } from '@e2e-col/signal-cli'
 
