@@ -7,6 +7,7 @@ import { apiBase, createDocsClient, DocsApiError, type Contact, type DocumentIte
 import { inviteText, lastChangeText, namer, peopleText, personName, problemText, typedNumbers, unsentText } from './home-text.ts'
 
 const REFRESH_MS = 2000
+const CONTACTS_EVERY = 15
 
 function element<T extends HTMLElement = HTMLElement>(id: string): T {
   const el = document.getElementById(id)
@@ -45,6 +46,7 @@ function editorLink(docId: string): string {
 
 function start(api: ReturnType<typeof createDocsClient>): void {
   let contacts: Contact[] = []
+  let refreshes = 0
   // While a form in a card is open, the lists are not redrawn under the person's fingers.
   let editing = false
 
@@ -57,6 +59,7 @@ function start(api: ReturnType<typeof createDocsClient>): void {
       showProblem(error)
     }
     editing = false
+    refreshes = 0
     await refresh()
   }
 
@@ -142,7 +145,9 @@ function start(api: ReturnType<typeof createDocsClient>): void {
   async function refresh(): Promise<void> {
     if (editing) return
     try {
-      const [list, invites, people] = await Promise.all([api.list(), api.invites(), api.contacts().catch(() => contacts)])
+      // Contacts change rarely: asked for at load, after an action, and every half minute.
+      const wantContacts = refreshes++ % CONTACTS_EVERY === 0
+      const [list, invites, people] = await Promise.all([api.list(), api.invites(), wantContacts ? api.contacts().catch(() => contacts) : contacts])
       if (editing) return
       contacts = people
       element('whoami').textContent = name === '' ? list.you : `${name} (${list.you})`

@@ -493,9 +493,10 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
       }
       const byId = new Map(groups.map((g) => [g.id, g]))
       for (const row of rows) {
+        // A group the account's store no longer lists is one it is no longer in.
         const g = byId.get(row.groupId)
         if (g !== undefined && isMember(g)) remember(row, g)
-        else if (g !== undefined) markRemoved(row)
+        else markRemoved(row)
       }
     }),
 
