@@ -4,6 +4,8 @@
  * sharing it with Bob and his sidecar stops receiving it; restarts keep documents, titles, members.
  * Requires Debian's Chromium (`apt-get install chromium`).
  */
+import { mkdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startDemoStack, type DemoStack, type Who } from '../src/index.ts'
@@ -16,6 +18,7 @@ declare global {
 }
 
 const WAIT = { timeout: 20_000 }
+const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url))
 
 /** Waits until the element's text matches, saying what it showed instead. */
 async function waitForShown(page: Page, selector: string, pattern: RegExp): Promise<void> {
@@ -90,6 +93,12 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
     await waitForShown(pages.bob, 'li[data-doc="Trip plan"] .people-text', /^with Alice$/)
     await waitForShown(pages.alice, 'li[data-doc="Trip plan"] .people-text', /^with Bob$/)
     expect(await pages.bob.isHidden('#invites-section')).toBe(true)
+    // Alice made it and is its admin: only she is offered to remove people.
+    expect(await pages.bob.locator('li[data-doc="Trip plan"] [data-person="Alice"] button').count()).toBe(0)
+    expect(await pages.alice.locator('li[data-doc="Trip plan"] [data-person="Bob"] button').count()).toBe(1)
+    mkdirSync(ARTIFACTS, { recursive: true })
+    await pages.alice.screenshot({ path: `${ARTIFACTS}home-alice.png` })
+    await pages.bob.screenshot({ path: `${ARTIFACTS}home-bob.png` })
 
     await openDocument('alice', 'Trip plan')
     await openDocument('bob', 'Trip plan')

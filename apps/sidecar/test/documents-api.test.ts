@@ -34,7 +34,7 @@ describe('documents made from the API', () => {
     expect((await call(bob, 'GET', '/v1/docs')).json.documents).toEqual([])
     await expect(connect(bob, docId)).rejects.toThrow(/404/)
     const invites = (await call(bob, 'GET', '/v1/invites')).json.invites
-    expect(invites).toEqual([expect.objectContaining({ id: docId, title: 'Trip plan', from: { number: ALICE, name: undefined } })])
+    expect(invites).toEqual([expect.objectContaining({ id: docId, title: 'Trip plan', from: { number: ALICE, name: 'Alice' } })])
 
     const accepted = await call(bob, 'POST', `/v1/invites/${docId}/accept`, { body: {} })
     expect(accepted.status).toBe(200)
@@ -42,7 +42,7 @@ describe('documents made from the API', () => {
     expect((await call(bob, 'GET', '/v1/invites')).json.invites).toEqual([])
     const bobDocs = (await call(bob, 'GET', '/v1/docs')).json.documents
     expect(bobDocs).toEqual([expect.objectContaining({ docId, title: 'Trip plan', state: 'active', fixed: false })])
-    expect(bobDocs[0].members).toEqual(expect.arrayContaining([expect.objectContaining({ number: ALICE, status: 'member' }), expect.objectContaining({ number: BOB, status: 'member', you: true })]))
+    expect(bobDocs[0].members).toEqual(expect.arrayContaining([expect.objectContaining({ number: ALICE, status: 'member', admin: true }), expect.objectContaining({ number: BOB, status: 'member', you: true, admin: false })]))
 
     const bobWs = await connect(bob, docId)
     const edit = envelope(docId, aliceWs.senderId, 40)

@@ -8,6 +8,7 @@ export interface Person {
   name?: string
   status: 'member' | 'invited' | 'requesting'
   you: boolean
+  admin?: boolean
 }
 export interface DocumentItem {
   docId: string

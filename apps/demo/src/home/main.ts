@@ -79,7 +79,9 @@ function start(api: ReturnType<typeof createDocsClient>): void {
       for (const m of doc.members.filter((p) => !p.you)) {
         const chip = make('span', { className: 'person' }, m.status === 'member' ? named(m) : `${named(m)} (${m.status === 'invited' ? 'invited' : 'asked to join'})`)
         chip.dataset['person'] = named(m)
-        if (!doc.fixed) chip.append(make('button', { type: 'button', title: `Stop sharing with ${named(m)}`, textContent: 'remove', onclick: () => void act(() => api.changeMembers(doc.docId, { remove: [m.number] })) }))
+        // On Signal only admins remove people; when the page cannot tell, it offers it and Signal decides.
+        const mayRemove = doc.members.find((p) => p.you)?.admin !== false
+        if (!doc.fixed && mayRemove) chip.append(make('button', { type: 'button', title: `Stop sharing with ${named(m)}`, textContent: 'remove', onclick: () => void act(() => api.changeMembers(doc.docId, { remove: [m.number] })) }))
         people.append(chip)
       }
       card.append(title, meta, people, actions)

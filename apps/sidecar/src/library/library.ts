@@ -34,6 +34,8 @@ export interface PersonView {
   name: string | undefined
   status: StoredMember['status']
   you: boolean
+  /** A group admin: on Signal only admins may remove people (undefined when not known). */
+  admin?: boolean
 }
 
 export interface DocumentView {
@@ -172,8 +174,11 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     contactsCache = { at: now, list }
     return list
   }
-  const people = (members: readonly StoredMember[], names: Map<string, string | undefined>): PersonView[] =>
-    members.map((m) => ({ number: m.number, name: m.number === you ? undefined : names.get(m.number), status: m.status, you: m.number === you }))
+  const people = (members: readonly StoredMember[], names: Map<string, string | undefined>, admins?: readonly string[]): PersonView[] =>
+    members.map((m) => ({
+      number: m.number, name: m.number === you ? undefined : names.get(m.number), status: m.status, you: m.number === you,
+      ...(admins === undefined ? {} : { admin: admins.includes(m.number) }),
+    }))
 
   /** Starts serving a stored or accepted document. */
   function serve(row: StoredDocument): void {
@@ -228,7 +233,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
       docId,
       groupId,
       title: (g?.name ?? undefined) || row?.title || 'Untitled',
-      members: people(members, names),
+      members: people(members, names, g === undefined ? undefined : numbersOf(g.admins)),
       lastChange: changed === 0 ? null : changed,
       unsentBytes: documents.get(docId)?.queue.queuedBytes ?? 0,
       state: row?.state ?? 'active',
@@ -456,6 +461,8 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     },
 
     onGroupUpdate(groupId, sourceNumber) {
+      // A group brings its members' profiles (names) with it.
+      contactsCache = undefined
       const doc = documents.byGroup(groupId)
       if (doc === undefined) {
         if (sourceNumber !== undefined && sourceNumber !== you && !inviters.has(groupId)) {
