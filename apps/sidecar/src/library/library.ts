@@ -272,7 +272,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     if (!isDocumentGroup(g.description) || g.isBlocked === true) return false
     if (!isMember(g) && !isInvited(g)) return false
     const docId = docIdForGroup(g.id)
-    return !fixed.has(docId) && store.documents.get(docId) === undefined && !documents.has(docId)
+    return !fixed.has(docId) && !documents.has(docId) && stored(() => store.documents.get(docId)) === undefined
   }
 
   return {
@@ -292,7 +292,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
       for (const row of rows) {
         const g = byId.get(row.groupId)
         if (g !== undefined && row.state === 'active') o.storing(() => remember(row, g))
-        out.push(view(row.docId, row.groupId, store.documents.get(row.docId) ?? row, row.state === 'active' ? g : undefined, names))
+        out.push(view(row.docId, row.groupId, stored(() => store.documents.get(row.docId)) ?? row, row.state === 'active' ? g : undefined, names))
       }
       return { documents: out, membersFrom: groups === undefined ? 'store' : 'daemon' }
     },
@@ -349,7 +349,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
       contactsCache = undefined
       const g = await groupNow(groupId, 'list the members')
       if (row !== undefined && g !== undefined) remember(row, g)
-      return view(docId, groupId, store.documents.get(docId), g, await contactNames())
+      return view(docId, groupId, stored(() => store.documents.get(docId)), g, await contactNames())
     }),
 
     rename: (docId, raw) => exclusive(async () => {
@@ -363,7 +363,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
       }
       if (row !== undefined) stored(() => store.documents.put({ ...row, title }))
       const g = await groupNow(groupId, 'list the members').catch(() => undefined)
-      return view(docId, groupId, store.documents.get(docId), g, await contactNames())
+      return view(docId, groupId, stored(() => store.documents.get(docId)), g, await contactNames())
     }),
 
     leave: (docId) => exclusive(async () => {
@@ -473,7 +473,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
       }
       const docId = doc.docId
       void exclusive(async () => {
-        const row = store.documents.get(docId)
+        const row = stored(() => store.documents.get(docId))
         const g = await groupNow(groupId, 'look up the group')
         if (row === undefined || g === undefined) return
         if (isMember(g)) remember(row, g)
@@ -482,6 +482,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     },
 
     serveStored() {
+      // At start a store failure fails the start (the caller closes what it opened).
       for (const row of store.documents.list()) {
         if (row.state !== 'active' || fixed.has(row.docId)) continue
         serve(row)
@@ -489,7 +490,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     },
 
     refresh: () => exclusive(async () => {
-      const rows = store.documents.list().filter((r) => r.state === 'active')
+      const rows = stored(() => store.documents.list()).filter((r) => r.state === 'active')
       if (rows.length === 0) return
       let groups: GroupListing
       try {
