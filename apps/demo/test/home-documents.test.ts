@@ -102,6 +102,8 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
 
     await openDocument('alice', 'Trip plan')
     await openDocument('bob', 'Trip plan')
+    // The editor names the document by its title, not its id.
+    expect(await pages.bob.textContent('#doc-id')).toBe('Trip plan')
     await type('alice', 'Day 1: Lisbon. ')
     await waitForText(pages.bob, 'Day 1: Lisbon. ')
     await Promise.all([type('alice', '[alice: hotel]'), type('bob', '[bob: flights]')])

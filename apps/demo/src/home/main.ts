@@ -38,8 +38,8 @@ if (!/^(wss?|https?):\/\/[^/]+/.test(sidecarUrl)) {
   start(createDocsClient(apiBase(sidecarUrl)))
 }
 
-function editorLink(docId: string): string {
-  const q = new URLSearchParams({ sidecar: sidecarUrl, doc: docId })
+function editorLink(docId: string, title: string): string {
+  const q = new URLSearchParams({ sidecar: sidecarUrl, doc: docId, title })
   if (name !== '') q.set('name', name)
   return `/?${q.toString()}`
 }
@@ -68,7 +68,7 @@ function start(api: ReturnType<typeof createDocsClient>): void {
     const card = make('li', { className: 'card' })
     card.dataset['doc'] = doc.title
     card.dataset['state'] = doc.state
-    const title = doc.state === 'active' ? make('a', { className: 'title', href: editorLink(doc.docId) }, doc.title) : make('span', { className: 'title' }, doc.title)
+    const title = doc.state === 'active' ? make('a', { className: 'title', href: editorLink(doc.docId, doc.title) }, doc.title) : make('span', { className: 'title' }, doc.title)
     const meta = make('p', { className: 'meta' },
       make('span', { className: 'people-text' }, doc.state === 'removed' ? 'you are no longer in this document' : peopleText(doc.members, named)),
       make('span', { className: 'last-change' }, lastChangeText(doc.lastChange, Date.now())),
