@@ -155,6 +155,8 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   const library: DocumentLibrary | undefined = hasDocumentMethods(backend)
     ? createDocumentLibrary({
       backend, you: facts.account ?? '', documents: docs, store, fixed: config.documents,
+      // Read when invitations are listed, after the chat relay exists.
+      reserved: (groupId) => chats.isChatGroup(groupId),
       linkedDevice: config.setup === 'linked-device', clock, storing, stopped: () => stopped,
       closeCode: CLOSE_CODES.POLICY_VIOLATION, logger,
     })

@@ -93,6 +93,8 @@ export interface LibraryOptions {
   store: ReplicaStore
   /** Documents fixed in E2E_COL_DOCUMENTS. */
   fixed: readonly { docId: string; groupId: string }[]
+  /** Groups bound to something else (chats): never offered as documents. */
+  reserved: (groupId: string) => boolean
   /** On a linked device, document groups get a disappearing-messages timer. */
   linkedDevice: boolean
   clock: Clock
@@ -269,7 +271,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     return g
   }
   function isOffered(g: Group): boolean {
-    if (!isDocumentGroup(g.description) || g.isBlocked === true) return false
+    if (!isDocumentGroup(g.description) || g.isBlocked === true || o.reserved(g.id)) return false
     if (!isMember(g) && !isInvited(g)) return false
     const docId = docIdForGroup(g.id)
     return !fixed.has(docId) && !documents.has(docId) && stored(() => store.documents.get(docId)) === undefined
