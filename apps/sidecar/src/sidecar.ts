@@ -248,7 +248,10 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
         const source = e.origin === 'sync' ? SELF : sourceKey(e.sourceUuid, e.sourceNumber)
         membership.admit(e.groupId, e, () => ingest.handle(e.groupId, e.body, { from: { uuid: e.sourceUuid, number: e.sourceNumber }, source, attachments: e.attachments ?? [] }))
       }
-      else if (e.type === 'group-update') library?.onGroupUpdate(e.groupId, e.sourceNumber)
+      else if (e.type === 'group-update') {
+        metrics.groupUpdates.inc()
+        library?.onGroupUpdate(e.groupId, e.sourceNumber)
+      }
       else metrics.eventsSkipped.inc({ reason: e.reason })
     },
     onRecoveryRequired: (error: BroadcastRecoveryRequiredError) => {

@@ -6,8 +6,9 @@
 import { describe, expect, it } from 'vitest'
 import { docIdForGroup } from '../src/library/doc-id.ts'
 import { documentDescription } from '../src/library/group-tag.ts'
+import { createHttpSignalBackend } from '@e2e-col/signal-cli'
 import { ALICE, BOB, CAROL, call, failNextCalls, librarySidecar, libraryEnv, startPeopleToy } from './docs-api.ts'
-import { connect, envelope, isMessage, poll, sidecar } from './harness.ts'
+import { connect, envelope, isMessage, metricValue, poll, sidecar } from './harness.ts'
 
 const rpc = async (url: string, method: string, params: Record<string, unknown>): Promise<any> => {
   const res = await fetch(`${url}/api/v1/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) })
@@ -134,6 +135,33 @@ const code = async (p: Promise<{ status: number; json: any }>): Promise<string> 
   const r = await p
   return `${r.status} ${r.json?.error?.code}`
 }
+
+describe('how much work a member can cause', () => {
+  it('a burst of group updates for a served document costs a bounded number of group look-ups', async () => {
+    const toy = await startPeopleToy()
+    const alice = await librarySidecar(toy, ALICE)
+    const env = libraryEnv(toy, BOB)
+    const inner = createHttpSignalBackend({ url: toy.url, account: BOB, timeoutMs: 5000, streamIdleMs: 60_000 })
+    let lookups = 0
+    const counted = { ...inner, listGroups: (groupId?: string) => { if (groupId !== undefined) lookups += 1; return inner.listGroups(groupId) } }
+    const bob = await sidecar(env, { backend: counted })
+    const { docId, groupId } = (await call(alice, 'POST', '/v1/docs', { body: { title: 'Busy', members: [BOB] } })).json as { docId: string; groupId: string }
+    await call(bob, 'POST', `/v1/invites/${docId}/accept`, { body: {} })
+    const updatesBefore = await metricValue(bob.url, 'e2e_col_group_updates_total')
+    lookups = 0
+    const BURST = 40
+    // Look-ups are slow (the daemon answers after 100 ms) and the updates come at once.
+    toy.faults.setDelay(100)
+    await Promise.all(Array.from({ length: BURST }, (_, i) => rpc(toy.url, 'updateGroup', { account: ALICE, groupId, name: `Busy ${i}` })))
+    await poll(async () => (await metricValue(bob.url, 'e2e_col_group_updates_total')) - updatesBefore === BURST, 'Bob\'s sidecar to read every update')
+    // A rename of Bob's runs after every look-up already waiting (operations take turns), and makes one of its own.
+    expect((await call(bob, 'PATCH', `/v1/docs/${docId}`, { body: { title: 'Calm' } })).status).toBe(200)
+    toy.faults.setDelay(0)
+    // Updates arriving while a look-up waits share it: far fewer look-ups than updates.
+    expect(lookups).toBeGreaterThan(1)
+    expect(lookups).toBeLessThanOrEqual(BURST / 4)
+  }, 30_000)
+})
 
 describe('bad input to the documents API', () => {
   it('answers each with a 4xx and a stable code, and never creates anything', async () => {

@@ -141,6 +141,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
   const lastTouch = new Map<string, number>()
   const unsubscribe = new Map<string, () => void>()
   let contactsCache: { at: number; list: SignalContact[] } | undefined
+  const refreshing = new Set<string>()
   let turn: Promise<unknown> = Promise.resolve()
 
   /** Runs operations one at a time. */
@@ -474,7 +475,11 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
         return
       }
       const docId = doc.docId
+      // However many updates a member sends, one look per group waits at a time.
+      if (refreshing.has(groupId)) return
+      refreshing.add(groupId)
       void exclusive(async () => {
+        refreshing.delete(groupId)
         const row = stored(() => store.documents.get(docId))
         const g = await groupNow(groupId, 'look up the group')
         if (row === undefined || g === undefined) return
