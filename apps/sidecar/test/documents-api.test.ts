@@ -81,9 +81,15 @@ describe('documents made from the API', () => {
     expect(docs[0].members.map((m: { number: string; status: string }) => `${m.number}:${m.status}`)).toEqual([`${ALICE}:member`, `${CAROL}:invited`])
     const ws = await connect(second, docId)
     expect(ws.ws.readyState).toBe(1)
+    // A sidecar on a number of its own makes groups without a disappearing-messages timer.
+    await second.close()
+    const dedicated = await sidecar({ ...env, E2E_COL_SETUP: 'dedicated-number' })
+    const own = (await call(dedicated, 'POST', '/v1/docs', { body: { title: 'Own number', members: [] } })).json as { groupId: string }
+    expect((await groupsOf(toy.url, ALICE)).find((g) => g.id === own.groupId).messageExpirationTime).toBe(0)
+    expect((await call(dedicated, 'GET', '/v1/docs')).json.documents.map((d: { title: string }) => d.title)).toEqual(['Garden 2027', 'Own number'])
     // With the daemon unable to answer, the stored members are shown.
     await failNextCalls(toy, 'listGroups', 1, { code: -3, message: 'network' })
-    const offline = (await call(second, 'GET', '/v1/docs')).json
+    const offline = (await call(dedicated, 'GET', '/v1/docs')).json
     expect(offline.membersFrom).toBe('store')
     expect(offline.documents[0].title).toBe('Garden 2027')
   }, 30_000)

@@ -29,5 +29,6 @@ describe('what the home page says', () => {
     expect(typedNumbers('+1 555 555 0102, +1 (555) 555-0103;\n')).toEqual(['+15555550102', '+15555550103'])
     expect(problemText('DOCS_TITLE_TOO_LONG', 'x')).toContain('32 characters')
     expect(problemText('SOMETHING_NEW', 'the message')).toBe('the message')
+    expect(problemText('DOCS_DAEMON_FAILED', 'signal-cli failed to create the group (x)')).not.toMatch(/group|signal-cli/)
   })
 })

@@ -58,7 +58,10 @@ export function problemText(code: string, message: string): string {
     case 'DOCS_TITLE_TOO_LONG': return 'Titles can be at most 32 characters (Signal’s limit).'
     case 'DOCS_BAD_NUMBER': return 'Type phone numbers in international form, like +15555550102.'
     case 'DOCS_TOO_MANY_MEMBERS': return 'That is more people than one document can be shared with at once (50).'
-    case 'DOCS_DAEMON_FAILED': return `Signal did not do it: ${message}`
+    // The details name Signal's own steps; the page keeps to documents and people (they go to the console).
+    case 'DOCS_DAEMON_FAILED': return 'Signal could not do that just now, so nothing changed. Try again in a moment.'
+    case 'DOCS_UNKNOWN_DOCUMENT': return 'That document is no longer here.'
+    case 'DOCS_UNKNOWN_INVITE': return 'That invitation is no longer open.'
     case 'UNREACHABLE': return 'Your sidecar does not answer. Is it running?'
     case 'API_ORIGIN_NOT_ALLOWED': return 'Your sidecar does not accept this page (add its address to E2E_COL_ALLOWED_ORIGINS).'
     default: return message

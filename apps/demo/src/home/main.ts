@@ -25,6 +25,7 @@ const sidecarUrl = query.get('sidecar') ?? ''
 const name = (query.get('name') ?? '').trim().slice(0, 40)
 const problem = element('problem')
 function showProblem(error: unknown): void {
+  if (error instanceof DocsApiError) console.warn(`e2e-col: ${error.code}: ${error.message}`)
   problem.textContent = error instanceof DocsApiError ? problemText(error.code, error.message) : String(error)
   problem.hidden = false
 }
