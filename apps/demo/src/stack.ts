@@ -5,7 +5,7 @@
  * tests start it on free ports.
  */
 import { createHash } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -88,14 +88,25 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
     }
     const stateRoot = dataDir
     const demoDocument = options.demoDocument !== false
+    // With a lasting folder the toy's groups last too: documents made on the home page are still
+    // shared after `npm start` is run again.
+    const groupsFile = options.dataDir === undefined ? undefined : join(stateRoot, 'toy-groups.json')
+    const saved = groupsFile !== undefined && existsSync(groupsFile) ? (JSON.parse(readFileSync(groupsFile, 'utf8')) as unknown) : undefined
     const toy = await createToySignal({
+      ...(saved === undefined ? {} : { restoreGroups: saved }),
       accounts: [PEOPLE.alice.number, PEOPLE.bob.number],
       groups: demoDocument ? [{ name: DEMO_TITLE, members: [PEOPLE.alice.number, PEOPLE.bob.number], id: DEMO_GROUP_ID }] : [],
       names: { [PEOPLE.alice.number]: PEOPLE.alice.name, [PEOPLE.bob.number]: PEOPLE.bob.name },
       // As on Signal: someone you share no document with yet is invited, and accepts.
       pendingInvites: true,
     })
-    cleanups.push(() => toy.close())
+    cleanups.push(async () => {
+      if (groupsFile !== undefined) {
+        mkdirSync(stateRoot, { recursive: true })
+        writeFileSync(groupsFile, JSON.stringify(toy.snapshotGroups()))
+      }
+      await toy.close()
+    })
 
     let vitePort = 0
     if (options.page !== false) {
