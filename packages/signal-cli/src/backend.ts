@@ -117,7 +117,7 @@ export interface SignalDocumentMethods {
   updateGroup(groupId: string, change: GroupChange): Promise<void>
   /** `quitGroup`, naming new admins when this account is the last one. */
   leaveGroup(groupId: string, newAdmins: readonly string[]): Promise<void>
-  /** `listContacts`. */
+  /** `listContacts` with `allRecipients`: contact records and the people known from groups. */
   listContacts(): Promise<SignalContact[]>
 }
 

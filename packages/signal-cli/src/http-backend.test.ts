@@ -193,7 +193,7 @@ describe('group administration for documents', () => {
       ['updateGroup', { groupId: GROUP, members: ['+33600000003'], account: '+33600000001' }],
       ['updateGroup', { groupId: GROUP, account: '+33600000001' }],
       ['quitGroup', { groupId: GROUP, admins: ['+33600000002'], account: '+33600000001' }],
-      ['listContacts', { account: '+33600000001' }],
+      ['listContacts', { allRecipients: true, account: '+33600000001' }],
     ])
   })
 })

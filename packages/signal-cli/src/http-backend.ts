@@ -134,7 +134,8 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
     },
     leaveGroup: async (groupId, newAdmins) => void (await call('quitGroup', newAdmins.length === 0 ? { groupId } : { groupId, admins: [...newAdmins] }, IgnoredResult)),
     async listContacts() {
-      return (await call('listContacts', {}, ContactList)).flatMap((c) => {
+      // allRecipients: also the people known from groups (their profile names), not only contact records.
+      return (await call('listContacts', { allRecipients: true }, ContactList)).flatMap((c) => {
         if (typeof c.number !== 'string') return []
         const profile = [c.profile?.givenName, c.profile?.familyName].filter((x): x is string => typeof x === 'string' && x !== '').join(' ')
         const name = typeof c.name === 'string' && c.name !== '' ? c.name : profile === '' ? undefined : profile

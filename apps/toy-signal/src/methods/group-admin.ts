@@ -10,7 +10,7 @@ import { incomingMessage, type MessageContent } from '../envelopes.ts'
 import { internalError, userError } from '../rpc-failure.ts'
 import type { ToyGroup, ToySignalState } from '../state.ts'
 import type { MethodContext, MethodDefinition } from './context.ts'
-import { listParam, numberParam, stringParam } from './params.ts'
+import { listParam, stringParam } from './params.ts'
 import { resultEntry } from './send-results.ts'
 import { findGroup, resolveRecipient } from './targets.ts'
 
@@ -57,10 +57,15 @@ function checkLinkAndPermissions(params: Record<string, unknown>): void {
   }
 }
 
+/** `expiration` is read with `getInt`: a JSON integer in Java's int range, else a ClassCastException. */
 function expirationParam(ctx: MethodContext): number | undefined {
-  const value = numberParam(ctx.params, 'expiration')
-  if (value !== undefined && (value < 0 || value > 0x7fffffff)) throw internalError(`Value out of range. Value:"${value}"`, 'NumberFormatException')
-  return value
+  const value = ctx.params['expiration']
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < -0x80000000 || value > 0x7fffffff) {
+    const from = typeof value === 'number' ? (Number.isInteger(value) ? 'java.lang.Long' : 'java.lang.Double') : typeof value === 'string' ? 'java.lang.String' : 'java.util.LinkedHashMap'
+    throw internalError(`class ${from} cannot be cast to class java.lang.Integer`, 'ClassCastException')
+  }
+  return Math.max(0, value)
 }
 
 /** Adds numbers: a requester is approved, a known number joins, an unknown one is invited. */
