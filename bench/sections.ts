@@ -21,8 +21,11 @@ export interface SectionsResult {
   readonly presenceCost: Awaited<ReturnType<typeof benchPresenceCost>>
 }
 
+// Results of a test run (vitest sets VITEST) go to an ignored folder: `npm test` writes nothing git tracks.
+const RESULTS = process.env['VITEST'] === undefined ? 'results/' : '../test-artifacts/bench-results/'
+
 function write(name: string, quick: boolean, data: unknown): void {
-  const out = new URL('results/', import.meta.url)
+  const out = new URL(RESULTS, import.meta.url)
   mkdirSync(out, { recursive: true })
   const file = quick ? `${name}.quick.json` : `${name}.json`
   writeFileSync(new URL(file, out), `${JSON.stringify({ mode: quick ? 'quick' : 'full', measuredAt: new Date().toISOString(), machine: machine(), ...(data as object) }, null, 2)}\n`)

@@ -183,39 +183,49 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
   }
 }
 
-function untilConnected(connection: DocConnection): Promise<void> {
-  if (connection.status().connection === 'connected') return Promise.resolve()
-  return new Promise((resolve) => {
-    const off = connection.on('status', (s) => {
-      if (s.connection !== 'connected') return
-      off()
+/**
+ * How long a bench wait may take before it fails naming what it awaited: far above any paced
+ * replay (the slowest full-mode section takes about two minutes), so only a hang reaches it.
+ */
+export const BENCH_WAIT_MS = 10 * 60_000
+
+/** Resolves when `arm(resolve)` calls back; rejects after `timeoutMs` naming `what`. */
+function bounded(what: string, timeoutMs: number, arm: (done: () => void) => () => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let disarm: (() => void) | undefined
+    const timer = setTimeout(() => {
+      disarm?.()
+      reject(new Error(`waited ${timeoutMs} ms for ${what}`))
+    }, timeoutMs)
+    disarm = arm(() => {
+      clearTimeout(timer)
+      disarm?.()
       resolve()
     })
   })
 }
 
-/** Resolves when `done()` holds, checked after every update of `doc`. */
-export function untilDoc(doc: Y.Doc, done: () => boolean): Promise<void> {
-  return new Promise((resolve) => {
+function untilConnected(connection: DocConnection, timeoutMs = BENCH_WAIT_MS): Promise<void> {
+  if (connection.status().connection === 'connected') return Promise.resolve()
+  return bounded('the client to connect', timeoutMs, (done) => connection.on('status', (s) => s.connection === 'connected' && done()))
+}
+
+/** Resolves when `done()` holds, checked after every update of `doc`; rejects after `timeoutMs`. */
+export function untilDoc(doc: Y.Doc, done: () => boolean, what = 'the document to converge', timeoutMs = BENCH_WAIT_MS): Promise<void> {
+  if (done()) return Promise.resolve()
+  return bounded(what, timeoutMs, (finish) => {
     const check = (): void => {
-      if (!done()) return
-      doc.off('update', check)
-      resolve()
+      if (done()) finish()
     }
     doc.on('update', check)
-    check()
+    return () => doc.off('update', check)
   })
 }
 
-/** Resolves when the client has nothing unacknowledged. */
-export function untilSaved(connection: DocConnection): Promise<void> {
+/** Resolves when the client has nothing unacknowledged; rejects after `timeoutMs`. */
+export function untilSaved(connection: DocConnection, timeoutMs = BENCH_WAIT_MS): Promise<void> {
   if (connection.status().pending === 0) return Promise.resolve()
-  return new Promise((resolve) => {
-    const off = connection.on('saved', () => {
-      off()
-      resolve()
-    })
-  })
+  return bounded(`every local change acknowledged (${connection.status().pending} pending)`, timeoutMs, (done) => connection.on('saved', done))
 }
 
 /** Clients A and B on one document, A's startup sync acknowledged: where every e2e-col run starts. */

@@ -3,6 +3,7 @@
  * each new send, with fixed probabilities, one fault armed for the next request (HTTP 500 before
  * processing, processed-then-unanswered, a duplicated event, a per-recipient rate limit).
  */
+import { BODY_PREFIX, decodeBody, decodeChunk, decodeEnvelope, unpackBatch, type Envelope } from '@e2e-col/protocol'
 import type { SendRecord, ToySignal } from '@e2e-col/toy-signal'
 import type { Rng } from './rng.ts'
 
@@ -15,7 +16,7 @@ export interface FaultRates {
   duplicate: number
   /** Per send: the next send's first recipient is rate limited. */
   rateLimit: number
-  /** Per send: a short outage, every attempt of the next send fails (the sidecar gives up: 1011, replay). */
+  /** Per send: a short outage, every attempt of the next send fails (Signal counts as away for the sidecar; it keeps the envelopes and probes). */
   outage: number
   /** Failed requests in one outage (the sidecar's E2E_COL_SEND_ATTEMPTS). */
   outageLength: number
@@ -36,20 +37,23 @@ export const DEFAULT_RATES: FaultRates = {
   retryAfterSeconds: 1,
 }
 
-export type FaultKind = 'stream-cut' | 'fail-before-processing' | 'processed-unanswered' | 'duplicate-delivery' | 'rate-limit-per-recipient' | 'outage' | 'sidecar-restart' | 'page-reload'
+export type FaultKind = 'stream-cut' | 'fail-before-processing' | 'processed-unanswered' | 'duplicate-delivery' | 'redeliver-chunked' | 'rate-limit-per-recipient' | 'outage' | 'sidecar-restart' | 'page-reload'
 
 export class FaultInjector {
   readonly counts = new Map<FaultKind, number>()
   sendsSeen = 0
   lastFaultAt = 0
   readonly #toy: ToySignal
-  readonly #rng: Rng
+  readonly #rng: { readonly sends: Rng; readonly cuts: Rng }
   readonly #rates: FaultRates
   #timer: NodeJS.Timeout | undefined
   #lastSend: SendRecord | undefined
   #nextCutAt = 0
+  /** While armed: the chunks seen since, by messageId, with the sends that carried them. */
+  #redeliver: { bodies: Map<string, { count: number; indexes: Set<number>; sends: SendRecord[] }> } | undefined
 
-  constructor(toy: ToySignal, rng: Rng, rates: FaultRates = DEFAULT_RATES) {
+  /** `rng.sends` draws one number per send seen, `rng.cuts` one per stream cut: two generators, so the count of one never shifts the other. */
+  constructor(toy: ToySignal, rng: { readonly sends: Rng; readonly cuts: Rng }, rates: FaultRates = DEFAULT_RATES) {
     this.#toy = toy
     this.#rng = rng
     this.#rates = rates
@@ -67,6 +71,16 @@ export class FaultInjector {
     this.#toy.faults.reset()
   }
 
+  /**
+   * Arms a second Signal copy of the next envelope sent in chunks (a large paste, a snapshot):
+   * once all its bodies are on Signal, the same bodies are sent again from the same account, as a
+   * redelivery would bring them, after the first copy was reassembled and delivered.
+   */
+  redeliverNextChunked(): void {
+    if (this.#timer === undefined || this.#redeliver !== undefined) return
+    this.#redeliver = { bodies: new Map() }
+  }
+
   /** Records a fault injected by the soak itself (restart, reload). */
   note(kind: FaultKind): void {
     this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1)
@@ -75,7 +89,7 @@ export class FaultInjector {
 
   #cutPause(): number {
     const [min, max] = this.#rates.cutEveryMs
-    return min + this.#rng() * (max - min)
+    return min + this.#rng.cuts() * (max - min)
   }
 
   /** Index of the first send not seen yet (the log returns copies and keeps only the latest 10 000). */
@@ -89,6 +103,36 @@ export class FaultInjector {
     return 0
   }
 
+  /** The chunked message armed for redelivery, once all its bodies were sent: sent again. */
+  #checkRedelivery(fresh: ReadonlyArray<SendRecord>): void {
+    const r = this.#redeliver
+    if (r === undefined) return
+    for (const s of fresh) {
+      for (const part of chunksIn(s.message)) {
+        let m = r.bodies.get(part.messageId)
+        if (m === undefined) r.bodies.set(part.messageId, (m = { count: part.count, indexes: new Set(), sends: [] }))
+        m.indexes.add(part.index)
+        if (!m.sends.includes(s)) m.sends.push(s)
+        if (m.indexes.size < m.count) continue
+        this.#redeliver = undefined
+        this.note('redeliver-chunked')
+        void this.#resend(m.sends)
+        return
+      }
+    }
+  }
+
+  async #resend(bodies: readonly SendRecord[]): Promise<void> {
+    for (const s of bodies) {
+      // Best effort, like the fault itself: a refused resend (an armed failure) is no redelivery.
+      await fetch(`${this.#toy.url}/api/v1/rpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'soak-redeliver', method: 'send', params: { account: s.account, groupId: s.groupId, message: s.message } }),
+      }).then((res) => res.text(), () => '')
+    }
+  }
+
   #tick(): void {
     const now = Date.now()
     if (now >= this.#nextCutAt) {
@@ -98,12 +142,13 @@ export class FaultInjector {
     }
     const sends = this.#toy.sends()
     const fresh = sends.length - this.#newFrom(sends)
+    this.#checkRedelivery(sends.slice(sends.length - fresh))
     this.#lastSend = sends[sends.length - 1]
     const f = this.#toy.faults
     const r = this.#rates
     for (let i = 0; i < fresh; i++) {
       this.sendsSeen += 1
-      const x = this.#rng()
+      const x = this.#rng.sends()
       if (x < r.failBefore) {
         f.failNextRpc(1)
         this.note('fail-before-processing')
@@ -121,5 +166,17 @@ export class FaultInjector {
         this.note('outage')
       }
     }
+  }
+}
+
+/** The chunks an e2e-col body carries (alone or in a batch): message id, index, count. */
+function chunksIn(message: string): { messageId: string; index: number; count: number }[] {
+  if (!message.startsWith(BODY_PREFIX)) return []
+  try {
+    const env = decodeEnvelope(decodeBody(message))
+    const all: Envelope[] = env.kind === 'batch' ? unpackBatch(env) : [env]
+    return all.filter((e) => e.kind === 'chunk').map((e) => ({ messageId: e.messageId, ...decodeChunk(e) }))
+  } catch {
+    return []
   }
 }

@@ -11,7 +11,7 @@ import { decodeBody, decodeEnvelope, unpackBatch } from '@e2e-col/protocol'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import { FaultInjector, DEFAULT_RATES, type FaultKind, type FaultRates } from './fault-injector.ts'
 import { Page } from './page.ts'
-import { seededRng } from './rng.ts'
+import { seededStream } from './rng.ts'
 import { SidecarNode, total, type SidecarMode } from './sidecar-node.ts'
 import * as Y from 'yjs'
 import { agentClientId, prepareTrace, type PreparedTrace } from './trace.ts'
@@ -102,7 +102,10 @@ function trace(name: string, limit: number | undefined): PreparedTrace {
 
 export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   const started = Date.now()
-  const rng = seededRng(o.seed)
+  // One generator per consumer: the incidents (drawn up front, then the restart pause), the
+  // faults per send, the stream cuts, and each author. A seed thus fixes every random choice; what
+  // the sidecars and sockets do in between is real timing and does not replay exactly.
+  const rng = seededStream(o.seed, 'incidents')
   const cleanups: (() => Promise<void> | void)[] = []
   const failures: string[] = []
   const prepared = o.workload === 'random' ? undefined : trace(o.workload, o.txnLimit)
@@ -142,7 +145,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     })
     await Promise.all(pages.map((p) => p.conn.ready))
 
-    const injector = new FaultInjector(toy, rng, { ...DEFAULT_RATES, ...o.rates })
+    const injector = new FaultInjector(toy, { sends: seededStream(o.seed, 'faults'), cuts: seededStream(o.seed, 'cuts') }, { ...DEFAULT_RATES, ...o.rates })
     // Mid-run incidents, at seeded points of the authors' progress.
     const restartAt = 0.2 + rng() * 0.3
     const restartWho = Math.floor(rng() * 3)
@@ -150,16 +153,26 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const typists = Array.from({ length: authors }, (_, a) => a).filter((a) => prepared === undefined || prepared.txns.some((t) => t.agent === a))
     const reloadWho = typists[Math.floor(rng() * typists.length)] ?? 0
     let restarted: Promise<void> | undefined
+    let restarting = false
     let reloaded = false
     const hooks = {
+      // A large paste is a large deflated envelope in chunks: have Signal deliver all of it twice.
+      // Not while a sidecar restarts: its dedup window is in memory, so a copy arriving on both
+      // sides of a restart is delivered twice (a known gap, docs/reliability.md "Not done").
+      beforeLargePaste: () => {
+        if (!restarting) injector.redeliverNextChunked()
+      },
       progress: async (author: number, fraction: number) => {
         if (!o.noRestart && restarted === undefined && fraction >= restartAt) {
           const node = nodes[restartWho] as SidecarNode
           injector.note('sidecar-restart')
+          restarting = true
           restarted = (async () => {
             await node.stop()
             await new Promise((r) => setTimeout(r, 200 + rng() * 500))
             await node.start()
+            await new Promise((r) => setTimeout(r, 2000)) // let redeliveries armed before the restart settle first
+            restarting = false
             injector.note('sidecar-restart-done' as FaultKind)
           })()
         }
@@ -178,7 +191,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         await Promise.all(Array.from({ length: authors }, (_, a) => typeTrace(pages[a] as Page, a, prepared, hooks, stallMs)))
       } else {
         const edits = o.randomEdits ?? 300
-        ledgers = await Promise.all(Array.from({ length: authors }, (_, a) => a).map((a) => typeRandom(pages[a] as Page, a, edits, seededRng(o.seed * 31 + a), hooks)))
+        ledgers = await Promise.all(Array.from({ length: authors }, (_, a) => a).map((a) => typeRandom(pages[a] as Page, a, edits, seededStream(o.seed, `author-${a}`), hooks)))
       }
       await restarted
     } catch (error) {

@@ -39,7 +39,14 @@ async function until(page: Page, ready: () => boolean, stallMs: number, what: ()
 export interface AuthorHooks {
   /** Called with the fraction typed so far, between two edits; may await (a reload). */
   progress(author: number, fraction: number): Promise<void>
+  /** Called just before a random author pastes a large block. */
+  beforeLargePaste?(author: number): void
 }
+
+/** One edit in this many of a random author is a large paste (several Signal bodies before deflate). */
+const LARGE_PASTE_EVERY = 40
+/** Random hex characters in a large paste: about 3 KB once deflated, more than one 2000-byte body. */
+const LARGE_PASTE_HEX = 6000
 
 export async function typeTrace(page: Page, agent: number, trace: PreparedTrace, hooks: AuthorHooks, stallMs: number): Promise<void> {
   const own = trace.txns.filter((t) => t.agent === agent)
@@ -69,8 +76,10 @@ export async function typeRandom(page: Page, author: number, edits: number, rng:
     const text = page.doc.getText('t')
     const alive = ledger.inserted.filter((t) => !ledger.deleted.has(t))
     const s = text.toString()
-    if (alive.length > 3 && rng() < 0.2) {
-      const token = alive[Math.floor(rng() * alive.length)] as string
+    // A fixed number of draws per edit, so what one edit finds (remote text) never shifts the next one's numbers.
+    const [kind, which, pause, large] = [rng(), rng(), rng(), rng()]
+    if (alive.length > 3 && kind < 0.2) {
+      const token = alive[Math.floor(which * alive.length)] as string
       const at = s.indexOf(token)
       if (at >= 0) {
         page.doc.transact(() => text.delete(at, token.length), TYPING)
@@ -79,12 +88,19 @@ export async function typeRandom(page: Page, author: number, edits: number, rng:
     } else {
       const boundaries = [0]
       for (let k = 0; k < s.length; k++) if (s[k] === ']') boundaries.push(k + 1)
-      const at = boundaries[Math.floor(rng() * boundaries.length)] ?? 0
-      const token = `[${author}.${i}]`
+      const at = boundaries[Math.floor(which * boundaries.length)] ?? 0
+      const paste = large * LARGE_PASTE_EVERY < 1
+      let token = `[${author}.${i}]`
+      if (paste) {
+        let hex = ''
+        while (hex.length < LARGE_PASTE_HEX) hex += Math.floor(rng() * 0x1_0000_0000).toString(16).padStart(8, '0')
+        token = `[${author}.${i}:${hex}]`
+        hooks.beforeLargePaste?.(author)
+      }
       page.doc.transact(() => text.insert(at, token), TYPING)
       ledger.inserted.push(token)
     }
-    await sleep(5 + Math.floor(rng() * 30))
+    await sleep(5 + Math.floor(pause * 30))
     await hooks.progress(author, (i + 1) / edits)
   }
   return ledger

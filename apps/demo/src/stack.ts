@@ -46,6 +46,8 @@ export interface DemoStackOptions {
   readonly sidecarEnv?: Readonly<Record<string, string>>
   /** Serve the page with Vite (default true; Node-only tests turn it off). */
   readonly page?: boolean
+  /** The toy's fault switches (`stack.toy.faults`), for tests of a daemon without network. Default off. */
+  readonly faults?: boolean
   /**
    * Folder for the sidecars' local state (one subfolder per person). Default: a fresh temporary
    * folder, deleted by {@link DemoStack.close}.
@@ -99,6 +101,7 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
       names: { [PEOPLE.alice.number]: PEOPLE.alice.name, [PEOPLE.bob.number]: PEOPLE.bob.name },
       // As on Signal: someone you share no document with yet is invited, and accepts.
       pendingInvites: true,
+      faults: options.faults === true,
     })
     cleanups.push(async () => {
       if (groupsFile !== undefined) {

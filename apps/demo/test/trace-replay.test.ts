@@ -89,10 +89,18 @@ describe.skipIf(!existsSync(TRACE))('real editing trace through two sidecars', (
   }, 120_000)
 })
 
+/** Waits of this test fail after this long naming what they awaited (inside the test's 120 s). */
+const WAIT_MS = 90_000
+
 function until(doc: Y.Doc, done: () => boolean): Promise<void> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      doc.off('update', check)
+      reject(new Error(`waited ${WAIT_MS} ms for the replayed text to reach the other side`))
+    }, WAIT_MS)
     const check = (): void => {
       if (!done()) return
+      clearTimeout(timer)
       doc.off('update', check)
       resolve()
     }
@@ -103,5 +111,15 @@ function until(doc: Y.Doc, done: () => boolean): Promise<void> {
 
 function untilSaved(connection: DocConnection): Promise<void> {
   if (connection.status().pending === 0) return Promise.resolve()
-  return new Promise((resolve) => connection.on('saved', () => resolve()))
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off()
+      reject(new Error(`waited ${WAIT_MS} ms for every local change to be acknowledged (${connection.status().pending} pending)`))
+    }, WAIT_MS)
+    const off = connection.on('saved', () => {
+      clearTimeout(timer)
+      off()
+      resolve()
+    })
+  })
 }

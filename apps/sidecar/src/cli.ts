@@ -72,6 +72,7 @@ the home page or with \`docs\`; E2E_COL_DOCUMENTS fixes some in addition.
   E2E_COL_MAX_CONNECTIONS_PER_DOC (32)     E2E_COL_MAX_QUEUE_BYTES  per-group send queue (32 MiB)
   E2E_COL_SENDS_PER_SECOND, E2E_COL_SEND_BURST     per-group pacing (1/s, burst 5)
   E2E_COL_SEND_ATTEMPTS, E2E_COL_RETRY_BASE_MS, E2E_COL_RETRY_MAX_MS   send retries (5, 500, 30000)
+  E2E_COL_OFFLINE_PROBE_MAX_MS    while Signal is unreachable, longest wait between probes (60000)
   E2E_COL_RPC_TIMEOUT_MS (30000)  E2E_COL_STREAM_IDLE_MS (60000: a silent events stream is dead)
   E2E_COL_RECONNECT_BASE_MS, E2E_COL_RECONNECT_MAX_MS  events-stream reconnect (500, 60000)
   E2E_COL_REASSEMBLY_MAX_MESSAGES, E2E_COL_REASSEMBLY_MAX_BYTES, E2E_COL_REASSEMBLY_TTL_MS

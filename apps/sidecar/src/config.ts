@@ -91,6 +91,7 @@ const Env = z
     E2E_COL_SEND_ATTEMPTS: int(1, 100, 5),
     E2E_COL_RETRY_BASE_MS: int(1, 600_000, 500),
     E2E_COL_RETRY_MAX_MS: int(1, 3_600_000, 30_000),
+    E2E_COL_OFFLINE_PROBE_MAX_MS: int(10, 3_600_000, 60_000),
     E2E_COL_RPC_TIMEOUT_MS: int(100, 600_000, 30_000),
     E2E_COL_RECONNECT_BASE_MS: int(1, 600_000, 500),
     E2E_COL_RECONNECT_MAX_MS: int(1, 3_600_000, 60_000),
@@ -164,7 +165,7 @@ export interface SidecarConfig {
   /** How often each group's member list is read again. */
   readonly membersRefreshMs: number
   /** `compress`: deflate Yjs payloads of envelopes that need more than one body (contract §4.2). */
-  readonly send: { readonly compress: boolean; readonly maxQueueBytes: number; readonly sendsPerSecond: number; readonly burst: number; readonly attempts: number; readonly retryBaseMs: number; readonly retryMaxMs: number }
+  readonly send: { readonly compress: boolean; readonly maxQueueBytes: number; readonly sendsPerSecond: number; readonly burst: number; readonly attempts: number; readonly retryBaseMs: number; readonly retryMaxMs: number; readonly offlineProbeMaxMs: number }
   readonly events: { readonly reconnectBaseMs: number; readonly reconnectMaxMs: number }
   readonly reassembly: { readonly maxPartialMessages: number; readonly maxPartialBytes: number; readonly ttlMs: number }
   readonly dedup: { readonly maxEntries: number; readonly ttlMs: number }
@@ -252,7 +253,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: { c
     listen: e.E2E_COL_LISTEN,
     allowedOrigins: e.E2E_COL_ALLOWED_ORIGINS,
     browser: { maxFrameBytes: e.E2E_COL_MAX_FRAME_BYTES, framesPerSecond: e.E2E_COL_FRAMES_PER_SECOND, frameBurst: e.E2E_COL_FRAME_BURST, abuseLimit: e.E2E_COL_ABUSE_LIMIT, maxConnectionsPerDoc: e.E2E_COL_MAX_CONNECTIONS_PER_DOC },
-    send: { compress: e.E2E_COL_COMPRESS, maxQueueBytes: e.E2E_COL_MAX_QUEUE_BYTES, sendsPerSecond: e.E2E_COL_SENDS_PER_SECOND, burst: e.E2E_COL_SEND_BURST, attempts: e.E2E_COL_SEND_ATTEMPTS, retryBaseMs: e.E2E_COL_RETRY_BASE_MS, retryMaxMs: e.E2E_COL_RETRY_MAX_MS },
+    send: { compress: e.E2E_COL_COMPRESS, maxQueueBytes: e.E2E_COL_MAX_QUEUE_BYTES, sendsPerSecond: e.E2E_COL_SENDS_PER_SECOND, burst: e.E2E_COL_SEND_BURST, attempts: e.E2E_COL_SEND_ATTEMPTS, retryBaseMs: e.E2E_COL_RETRY_BASE_MS, retryMaxMs: e.E2E_COL_RETRY_MAX_MS, offlineProbeMaxMs: e.E2E_COL_OFFLINE_PROBE_MAX_MS },
     events: { reconnectBaseMs: e.E2E_COL_RECONNECT_BASE_MS, reconnectMaxMs: e.E2E_COL_RECONNECT_MAX_MS },
     reassembly: { maxPartialMessages: e.E2E_COL_REASSEMBLY_MAX_MESSAGES, maxPartialBytes: e.E2E_COL_REASSEMBLY_MAX_BYTES ?? reassemblyBudget(e.E2E_COL_MAX_FRAME_BYTES), ttlMs: e.E2E_COL_REASSEMBLY_TTL_MS },
     dedup: { maxEntries: e.E2E_COL_DEDUP_MAX_ENTRIES, ttlMs: e.E2E_COL_DEDUP_TTL_MS },

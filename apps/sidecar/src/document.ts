@@ -1,12 +1,14 @@
 /**
  * One served document: its browser sessions, replica, send queue, group sync and gap repair, and
  * the two ways in: an envelope from a local browser and one from the group. Everything that
- * changes the document is durable in the replica before it is forwarded, queued or delivered.
+ * changes the document is durable in the replica before it is forwarded, queued or delivered; a
+ * browser's change is acknowledged once it is durable in the replica and the outbox ("saved by your
+ * sidecar"), and from then on the sidecar owns its delivery (delivery.ts tells the pages how far it got).
  * The document owns its sessions: they join with {@link Document.attach} and leave when their
  * socket closes, so a document can be added or removed while the sidecar runs.
  * @see docs/sidecar.md §4.3–§4.7, §8
  */
-import { CAPABILITY, CLOSE_CODES, decodeHealth, encodeEnvelope, encodeHealth, FLAGS, type Envelope, type Kind } from '@e2e-col/protocol'
+import { CAPABILITY, decodeHealth, encodeEnvelope, encodeHealth, FLAGS, type Envelope, type Kind } from '@e2e-col/protocol'
 import type { Session } from './browser/session.ts'
 import type { Clock } from './clock.ts'
 import type { SidecarConfig } from './config.ts'
@@ -20,10 +22,12 @@ import { createGroupSync, type GroupSync } from './replica/group-sync.ts'
 import type { DocReplica } from './replica/replica.ts'
 import { decodeExactStateVector } from './replica/strict-yjs.ts'
 import type { ReplicaStore } from './replica/store.ts'
-import { createInFlight, type InFlight } from './send/in-flight.ts'
 import { attachmentSend, type AttachmentSend } from './send/attachment-send.ts'
 import { needsChunks } from './send/deflate-frame.ts'
-import { createSendQueue, type SendOwner, type SendQueue } from './send/queue.ts'
+import { createDelivery, type Delivery } from './send/delivery.ts'
+import { mergeBacklog } from './send/merge-backlog.ts'
+import { createSendQueue, type QueuedEnvelope, type SendOwner, type SendQueue } from './send/queue.ts'
+import type { Reachability } from './send/reachability.ts'
 import { createTokenBucket } from './send/token-bucket.ts'
 import type { SignalBackend } from '@e2e-col/signal-cli'
 
@@ -31,6 +35,8 @@ import type { SignalBackend } from '@e2e-col/signal-cli'
 export interface DocumentContext {
   readonly config: SidecarConfig
   readonly backend: SignalBackend
+  /** Whether Signal takes sends now: one state for every document's queue. */
+  readonly reach: Reachability
   readonly clock: Clock
   readonly store: ReplicaStore
   readonly sidecarId: string
@@ -66,9 +72,10 @@ export interface Document {
   readonly queue: SendQueue
   readonly groupSync: GroupSync
   readonly gapRepair: GapRepair
-  readonly inFlight: InFlight
   /** What the group's members read, and this sidecar's announcements (contract §4.10). */
   readonly capabilities: CapabilityExchange
+  /** What the pages of this document are told about their changes. */
+  readonly delivery: Delivery
   /** Browser sessions attached now. */
   readonly sessionCount: number
   /** Attaches a browser session; it stays until `detach` (its socket closed) or `close`. */
@@ -83,6 +90,10 @@ export interface Document {
   fromGroup(frame: Uint8Array, env: Envelope, from?: MemberId, source?: string): void
   /** Sends the replica's `sync-request` to the document's group. */
   askGroup(): void
+  /** Queues the changes a previous run accepted and Signal never took, merged (once, when started). */
+  resumeKept(): void
+  /** Signal went away or came back: a backlog is merged, the group asked again on the way back, the pages told. */
+  reachChanged(state: Reachability['state']): void
   closeSockets(code: number, reason: string): void
   /** Stops the queue and timers, and closes every socket with `code`. */
   close(code: number, reason: string): void
@@ -104,6 +115,8 @@ const NO_OWNER: SendOwner = { ack: () => {}, reject: () => {} }
 // Repair asks at least this often while behind, and gives up a clock nobody delivers after the TTL.
 const REPAIR_MAX_INTERVAL_MS = 60_000
 const REPAIR_TARGET_TTL_MS = 600_000
+// While Signal is away, a backlog longer than this is merged into one update (it stays short).
+const MERGE_AT = 16
 
 /** The state vector a health payload carries, if it is well formed and carries one. */
 function peerStateVector(payload: Uint8Array): Map<number, number> | undefined {
@@ -118,7 +131,6 @@ function peerStateVector(payload: Uint8Array): Map<number, number> | undefined {
 export function createDocument(c: DocumentContext, docId: string, groupId: string, replica: DocReplica): Document {
   const { config, clock, store, storing, metrics, logger } = c
   const sessions = new Set<Session>()
-  const inFlight = createInFlight()
   const closeSockets = (code: number, reason: string): void => {
     for (const s of sessions) s.close(code, reason)
   }
@@ -136,14 +148,30 @@ export function createDocument(c: DocumentContext, docId: string, groupId: strin
     sleep: clock.sleep,
     rng: clock.rng,
     newBatchHeader: () => ({ docId, senderId: c.sidecarId, messageId: clock.newMessageId(), seq: c.nextBatchSeq() }),
-    onAmbiguousFailure: () => closeSockets(CLOSE_CODES.AMBIGUOUS_SEND_FAILURE, 'send outcome unknown; replay unacknowledged messages'),
+    reach: c.reach,
     beforeSend: (ids) => c.rememberSent(docId, ids),
+    // Definitely refused: the change stays in the replica (and the pages) and reaches the group
+    // with the next sync exchange; it is not queued again (docs/sidecar.md §4.3).
     onUnsent: (ids) => {
-      inFlight.release(ids)
-      storing(() => store.sentIds.forget(docId, ids))
+      storing(() => {
+        store.outbox.remove(docId, ids)
+        store.sentIds.forget(docId, ids)
+      })
+      delivery.changed()
     },
     metrics,
     logger,
+  })
+
+  const delivery = createDelivery({
+    docId,
+    sidecarId: c.sidecarId,
+    sessions,
+    reach: c.reach,
+    now: clock.now,
+    newMessageId: clock.newMessageId,
+    unsent: () => storing(() => store.outbox.count(docId)) ?? 0,
+    forget: (ids) => void storing(() => store.outbox.remove(docId, ids)),
   })
 
   const capabilities = createCapabilityExchange({
@@ -246,35 +274,92 @@ export function createDocument(c: DocumentContext, docId: string, groupId: strin
 
   function fromBrowser(session: Session, env: Envelope, frame: Uint8Array): void {
     metrics.envelopesIn.inc({ kind: env.kind })
-    // A replay of an id already on Signal is acknowledged again, never sent twice.
-    const sent = storing(() => store.sentIds.has(docId, env.messageId))
-    if (sent === undefined) return
-    if (sent) {
+    // An id this sidecar already holds: its sender's replay is acknowledged again (never sent
+    // twice); another sender's reuse is refused, so it cannot stand in for the first one's change.
+    const known = storing(() => ({ sender: store.sentIds.senderOf(docId, env.messageId) }))
+    if (known === undefined) return
+    if (known.sender !== undefined) {
+      if (known.sender !== '' && known.sender !== env.senderId) {
+        return session.refuse('SIDECAR_MESSAGE_ID_TAKEN', 'this message id belongs to another sender of this document; use a fresh id', { messageId: env.messageId, strike: false })
+      }
       metrics.replaysAcked.inc()
       return session.ack(env.messageId)
     }
     if (env.kind === 'sync-request') return answerLocally(session, env)
     // Members trust an announcement as the account's own: only the sidecar makes them.
     if (env.kind === 'health' && announces(env.payload)) return session.refuse('SIDECAR_BAD_PAYLOAD', 'capability announcements are made by the sidecar, not by browsers', { messageId: env.messageId, strike: false })
-    const owner: SendOwner = { ack: (id) => session.ack(id), reject: (id, code, message) => session.refuse(code, message, { messageId: id, strike: false }) }
-    const queueOwner = inFlight.claim(env.messageId, owner)
-    if (queueOwner === undefined) return // already queued: this session is told with the first
-    if (DOC_KINDS.has(env.kind)) {
-      const applied = storing(() => replica.apply(env.payload))
-      if (applied !== true) {
-        inFlight.release([env.messageId])
-        if (applied === false) session.refuse('SIDECAR_BAD_PAYLOAD', `the ${env.kind} payload is not a Yjs update`, { messageId: env.messageId, strike: false })
-        return
-      }
+    if (!DOC_KINDS.has(env.kind)) return carryEphemeral(session, env, frame)
+    const applied = storing(() => replica.apply(env.payload))
+    if (applied === undefined) return
+    if (!applied) return session.refuse('SIDECAR_BAD_PAYLOAD', `the ${env.kind} payload is not a Yjs update`, { messageId: env.messageId, strike: false })
+    // Durable in the replica and the outbox: the browser may forget it now.
+    const accepted = storing(() => {
+      store.outbox.accept(docId, env.senderId, env.messageId, frame, clock.now())
+      return true
+    })
+    if (accepted !== true) return
+    session.ack(env.messageId)
+    c.markSent(docId, env.senderId, env.messageId)
+    for (const other of sessions) if (other !== session) other.send(frame)
+    let queued = queue.enqueue({ frame, messageId: env.messageId, owner: changeOwner(session), source: session })
+    if (!queued || (c.reach.state !== 'reachable' && queue.waiting > MERGE_AT)) {
+      queue.rewrite(merge)
+      if (!queued) queued = queue.enqueue({ frame, messageId: env.messageId, owner: changeOwner(session), source: session })
     }
-    // A replay (after a 1011) reached the other local browsers when it first came: not again.
-    const replay = c.markSent(docId, env.senderId, env.messageId)
-    if (!replay) for (const other of sessions) if (other !== session) other.send(frame)
-    const queued = queue.enqueue({ frame, messageId: env.messageId, owner: queueOwner, source: session })
-    if (!queued) {
-      inFlight.release([env.messageId])
+    // Still no room: the change is kept in the outbox and goes out with the next start.
+    if (!queued) logger.warn({ queuedBytes: queue.queuedBytes }, 'send queue full even merged; a change waits in the outbox for the next start')
+    delivery.changed()
+  }
+
+  /** Presence and health: carried as they are, acknowledged when sent, never kept. */
+  function carryEphemeral(session: Session, env: Envelope, frame: Uint8Array): void {
+    c.markSent(docId, env.senderId, env.messageId)
+    for (const other of sessions) if (other !== session) other.send(frame)
+    const owner: SendOwner = { ack: (id) => session.ack(id), reject: (id, code, message) => session.refuse(code, message, { messageId: id, strike: false }) }
+    if (!queue.enqueue({ frame, messageId: env.messageId, owner, source: session })) {
       session.refuse('SIDECAR_QUEUE_FULL', 'the send queue of this document is full; retry later', { messageId: env.messageId, strike: false })
     }
+  }
+
+  /** Merges what waits in the queue into as few updates as the frame bound allows. */
+  function merge(waiting: readonly QueuedEnvelope[]): QueuedEnvelope[] {
+    return mergeBacklog(waiting, {
+      maxPayloadBytes: Math.floor(config.browser.maxFrameBytes / 2),
+      wrap: (payload) => {
+        const env = ownEnvelope('update', payload)
+        c.markSent(docId, env.senderId, env.messageId)
+        return { frame: encodeEnvelope(env), messageId: env.messageId }
+      },
+      onMerged: (n) => metrics.backlogMerged.inc(n),
+    })
+  }
+
+  /** The owner of a browser's change once it is durable: Signal's verdict goes to the pages. */
+  function changeOwner(session: Session | undefined): SendOwner {
+    return {
+      ack: (id) => delivery.sent(id),
+      reject: (id, code, message) => {
+        storing(() => {
+          store.outbox.remove(docId, [id])
+          store.sentIds.forget(docId, [id])
+        })
+        session?.refuse(code, message, { messageId: id, strike: false })
+        delivery.refused(message)
+      },
+    }
+  }
+
+  function resumeKept(): void {
+    const kept = storing(() => store.outbox.list(docId)) ?? []
+    const items = kept.map((row) => ({ frame: row.frame, messageId: row.messageId, owner: changeOwner(undefined) }))
+    for (const item of items.length > 1 ? merge(items) : items) queue.enqueue(item)
+    if (items.length > 0) logger.info({ docId, envelopes: items.length }, 'sending the changes a previous run kept')
+  }
+
+  function reachChanged(state: Reachability['state']): void {
+    if (queue.waiting > 1) queue.rewrite(merge)
+    if (state === 'reachable' && !c.stopped()) ask()
+    delivery.changed()
   }
 
   /**
@@ -296,15 +381,21 @@ export function createDocument(c: DocumentContext, docId: string, groupId: strin
   }
 
   return {
-    docId, groupId, replica, queue, groupSync, gapRepair, inFlight, capabilities,
+    docId, groupId, replica, queue, groupSync, gapRepair, capabilities, delivery,
     get sessionCount() {
       return sessions.size
     },
-    attach: (session) => void sessions.add(session),
+    // A new browser connection is told at once how far this document's changes have got.
+    attach(session) {
+      sessions.add(session)
+      delivery.greet(session)
+    },
     detach: (session) => void sessions.delete(session),
     fromBrowser,
     fromGroup,
     askGroup: ask,
+    resumeKept,
+    reachChanged,
     closeSockets,
     close(code, reason) {
       queue.close()

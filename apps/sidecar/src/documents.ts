@@ -1,7 +1,9 @@
 /**
  * The documents one sidecar serves, by document id and by group id. Documents are added and
  * removed while the sidecar runs (one created from the page is served at once; one left stops
- * at once); each {@link Document} owns its sessions, queue and timers.
+ * at once); each {@link Document} owns its sessions, queue and timers. Every document, configured
+ * or made at run time, shares one Signal reachability and keeps its accepted changes in the durable
+ * outbox until Signal takes them.
  * @see docs/sidecar.md §4.3–§4.7, §8
  */
 import { CAPABILITY, type Envelope } from '@e2e-col/protocol'
@@ -15,6 +17,7 @@ import type { MemberId } from './group/roster.ts'
 import type { DocReplica } from './replica/replica.ts'
 import type { ReplicaStore } from './replica/store.ts'
 import { deflateFrame } from './send/deflate-frame.ts'
+import type { Reachability } from './send/reachability.ts'
 import { createTokenBucket } from './send/token-bucket.ts'
 import type { SignalBackend } from '@e2e-col/signal-cli'
 
@@ -23,6 +26,8 @@ export type { Document } from './document.ts'
 export interface DocumentsOptions {
   readonly config: SidecarConfig
   readonly backend: SignalBackend
+  /** Whether Signal takes sends now, shared by every document's queue. */
+  readonly reach: Reachability
   readonly clock: Clock
   readonly store: ReplicaStore
   readonly sidecarId: string
@@ -64,6 +69,8 @@ export interface Documents {
   lost(docId: string): void
   /** Stops announcing `feature` in every group (this machine cannot use it) and says so. */
   withdraw(feature: number): void
+  /** Queues the changes a previous run accepted and Signal never took (call once, when started). */
+  resumeKept(): void
   /** Waits (bounded) until every send queue is empty. */
   drain(timeoutMs: number): Promise<void>
   /** Frame bytes still waiting in the send queues. */
@@ -81,13 +88,14 @@ export function createDocuments(o: DocumentsOptions): Documents {
   const groups = new Map<string, Document>()
   let batchSeq = 0
   let ownSeq = 0
+  let resumed = false
   let lastPrune = clock.now()
   const features = (config.capabilities.includes('deflate') ? CAPABILITY.deflate : 0) | (config.capabilities.includes('attachments') ? CAPABILITY.attachments : 0)
   // Signal's attachmentCreate limit is per account (50, one per 1.2 s): one bucket for all groups.
   const uploads = createTokenBucket({ ratePerSecond: 1 / 1.2, burst: 50, now: clock.now() })
 
   const context: DocumentContext = {
-    config, backend: o.backend, clock, store, sidecarId: o.sidecarId, self: o.self, features, metrics, logger: o.logger,
+    config, backend: o.backend, reach: o.reach, clock, store, sidecarId: o.sidecarId, self: o.self, features, metrics, logger: o.logger,
     takeUpload: () => uploads.tryTake(clock.now()),
     markSent: o.markSent,
     answerRank: o.answerRank,
@@ -96,7 +104,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
     rememberSent(docId, ids) {
       if (o.stopped()) throw new StoreError(store.path, 'the sidecar is stopping')
       try {
-        store.sentIds.remember(docId, ids, clock.now())
+        store.sentIds.remember(docId, o.sidecarId, ids, clock.now())
         if (clock.now() - lastPrune > PRUNE_EVERY_MS) {
           lastPrune = clock.now()
           store.sentIds.prune(lastPrune - config.replica.sentIdsTtlMs)
@@ -120,6 +128,11 @@ export function createDocuments(o: DocumentsOptions): Documents {
     nextOwnSeq: () => ownSeq++,
   }
 
+  // Signal went away or came back: every document (configured or added since) hears it.
+  o.reach.onChange((state) => {
+    for (const doc of docs.values()) doc.reachChanged(state)
+  })
+
   metrics.replicaSyncSource.read = () => {
     const all = [...docs.values()].map((d) => d.groupSync.stats())
     return { answered: all.reduce((n, s) => n + s.answered, 0), suppressed: all.reduce((n, s) => n + s.suppressed, 0), askedBack: all.reduce((n, s) => n + s.askedBack, 0) }
@@ -139,6 +152,8 @@ export function createDocuments(o: DocumentsOptions): Documents {
       const doc = createDocument(context, docId, groupId, replica)
       docs.set(docId, doc)
       groups.set(groupId, doc)
+      // Added after the start: what a previous run kept for it goes out now, as for the others.
+      if (resumed) doc.resumeKept()
       return doc
     },
     remove(docId, code, reason) {
@@ -158,7 +173,13 @@ export function createDocuments(o: DocumentsOptions): Documents {
     withdraw(feature) {
       for (const doc of docs.values()) doc.capabilities.withdraw(feature)
     },
+    resumeKept() {
+      resumed = true
+      for (const doc of docs.values()) doc.resumeKept()
+    },
     async drain(timeoutMs) {
+      // While Signal is away nothing would go out: what is queued is in the outbox for the next start.
+      if (o.reach.state !== 'reachable') return
       await Promise.all([...docs.values()].map((d) => d.queue.drain(timeoutMs)))
     },
     queuedBytes: () => [...docs.values()].reduce((n, d) => n + d.queue.queuedBytes, 0),

@@ -27,6 +27,7 @@ import { createMembership, sourceKey } from './receive/membership.ts'
 import { answerRank } from './replica/answer-rule.ts'
 import { loadReplica, type DocReplica } from './replica/replica.ts'
 import { openReplicaStore, type ReplicaStore } from './replica/store.ts'
+import { createReachability } from './send/reachability.ts'
 import { createTokenBucket } from './send/token-bucket.ts'
 import { checkDaemon } from './startup.ts'
 import { installNodeCodecs } from './node-codecs.ts'
@@ -125,8 +126,21 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   }
 
   const self = selfIn(facts.groups, config.signal.account)
+  const reach = createReachability({
+    attempts: config.send.attempts,
+    probeBaseMs: config.send.retryBaseMs,
+    probeMaxMs: config.send.offlineProbeMaxMs,
+    now: clock.now,
+    sleep: clock.sleep,
+    rng: clock.rng,
+    logger,
+  })
+  reach.onChange((state) => {
+    for (const s of ['reachable', 'unreachable', 'daemon-down']) metrics.signalState.set({ state: s }, s === state ? 1 : 0)
+  })
+  metrics.signalState.set({ state: 'reachable' }, 1)
   const docs = createDocuments({
-    config, backend, clock, store, sidecarId, metrics, logger, storing, fatal, self,
+    config, backend, reach, clock, store, sidecarId, metrics, logger, storing, fatal, self,
     markSent: (docId, senderId, messageId) => ingest.markSent(docId, senderId, messageId),
     answerRank: (groupId, requestId, asker) => answerRank(requestId, membership.self(), membership.members(groupId), asker),
     stopped: () => stopped,
@@ -136,6 +150,9 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     if (replica === undefined) throw new Error(`no replica loaded for document ${docId}`)
     docs.add(docId, groupId, replica)
   }
+  // Every served document's outbox, those made at run time included.
+  const unsentEnvelopes = (): number => storing(() => [...docs.values()].reduce((n, d) => n + store.outbox.count(d.docId), 0)) ?? 0
+  metrics.unsentSource.read = unsentEnvelopes
   const setMembers = (groups: typeof facts.groups): void => {
     // Every served document, those made at run time included.
     for (const doc of docs.values()) docs.setMembers(doc.groupId, membersOf(groups, doc.groupId))
@@ -275,6 +292,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     ready: () => ready,
     daemonReachable: () => backend.check(AbortSignal.timeout(2000)).then(() => true, () => false),
     eventsStreamUp: () => events.up,
+    signal: () => ({ state: reach.state, since: reach.since, unsentEnvelopes: unsentEnvelopes() }),
   }, metrics)
   const api = createDocsApi({ library, allowedOrigins: config.allowedOrigins, bind: () => ({ host: config.listen.host, port: boundPort }), ready: () => ready })
   const { server, wss } = createWsServer({
@@ -351,6 +369,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   const host = config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host
   const url = `http://${host}:${port}`
   logger.info({ url, documents: config.documents.length, store: store.path, signalCliVersion: facts.version ?? 'unavailable' }, `e2e-col sidecar ready on ${url}`)
+  docs.resumeKept()
   // Announce what this sidecar reads (members answer with theirs), then catch up on what the group
   // said while it was down: members answer with what it lacks. Both small: one body per document.
   for (const doc of docs.values()) doc.capabilities.hello()

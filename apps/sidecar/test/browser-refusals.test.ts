@@ -2,7 +2,7 @@ import { encodeEnvelope, FLAGS } from '@e2e-col/protocol'
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
-import { baseEnv, connect, envelope, isAck, isMessage, sidecar, startToy, type Client, A } from './harness.ts'
+import { baseEnv, connect, envelope, isAck, isMessage, isSent, sidecar, startToy, type Client, A } from './harness.ts'
 
 async function oneSidecar(extra: Record<string, string> = {}) {
   const toy = await startToy()
@@ -15,11 +15,12 @@ function errorCodes(c: Client): string[] {
   return c.received.filter((e) => e.kind === 'error').map((e) => (JSON.parse(new TextDecoder().decode(e.payload)) as { code: string }).code)
 }
 
-/** The bystander still works: its envelope is sent and acknowledged. */
+/** The bystander still works: its envelope is acknowledged and sent. */
 async function stillWorks(c: Client, docId: string): Promise<void> {
   const m = envelope(docId, c.senderId)
   c.send(m)
   await c.waitFor(isAck(m.messageId))
+  await c.waitFor(isSent(m.messageId))
 }
 
 async function upgradeStatus(url: string, origin?: string): Promise<number> {

@@ -3,7 +3,7 @@
  * in-process on port 0, and raw `ws` clients that collect decoded envelopes. Every resource is
  * closed at the end of the test that opened it.
  */
-import { decodeEnvelope, encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
+import { decodeDeliveryNote, decodeEnvelope, encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -92,6 +92,9 @@ export function envelope(docId: string, senderId: string, payload: Uint8Array | 
 }
 
 /** A raw WebSocket client that records every binary frame as a decoded envelope. */
+/** Default deadline of the harness's waits: generous on a busy machine, inside the 30 s test bound. */
+export const WAIT_MS = 20_000
+
 export interface Client {
   ws: WebSocket
   senderId: string
@@ -126,11 +129,14 @@ export async function connect(s: Pick<RunningSidecar, 'url'>, docId: string, opt
     senderId: randomUUID(),
     received,
     send: (env) => ws.send(encodeEnvelope(env)),
-    waitFor(match, timeoutMs = 5000) {
+    waitFor(match, timeoutMs = WAIT_MS) {
       const hit = received.find(match)
       if (hit !== undefined) return Promise.resolve(hit)
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('timed out waiting for an envelope')), timeoutMs)
+        const timer = setTimeout(() => {
+          const kinds = received.slice(-5).map((e) => `${e.kind} ${e.messageId.slice(0, 8)}`).join(', ')
+          reject(new Error(`waited ${timeoutMs} ms for a matching envelope (${match.toString().slice(0, 120)}); received ${received.length}, last: ${kinds || 'none'}`))
+        }, timeoutMs)
         waiters.push({ match, resolve: (e) => { clearTimeout(timer); resolve(e) } })
       })
     },
@@ -139,18 +145,21 @@ export async function connect(s: Pick<RunningSidecar, 'url'>, docId: string, opt
   return client
 }
 
+/** The sidecar has the envelope durably ("saved by your sidecar"); Signal may not have it yet. */
 export const isAck = (messageId: string) => (e: Envelope) => e.kind === 'ack' && e.messageId === messageId
-export const isMessage = (messageId: string) => (e: Envelope) => e.kind !== 'ack' && e.kind !== 'error' && e.messageId === messageId
+/** A delivery note saying Signal accepted the envelope. */
+export const isSent = (messageId: string) => (e: Envelope) => e.kind === 'delivery' && (decodeDeliveryNote(e.payload)?.sent ?? []).includes(messageId)
+export const isMessage = (messageId: string) => (e: Envelope) => e.kind !== 'ack' && e.kind !== 'error' && e.kind !== 'delivery' && e.messageId === messageId
 export const count = (c: Client, messageId: string) => c.received.filter(isMessage(messageId)).length
 
 /**
  * Re-checks `predicate` every 20 ms until it holds: only for state with no event to await
  * (another process's store, a metric).
  */
-export async function poll(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+export async function poll(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs = WAIT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`)
     await new Promise((r) => setTimeout(r, 20))
   }
 }

@@ -13,6 +13,7 @@
  * POST /toy/v1/faults/fail-events           {"n":1,"status"?:500,"contentType"?:"text/html"}
  * POST /toy/v1/faults/spoil-next-attachments {"n":1,"mode":"corrupt"|"lose"}
  * POST /toy/v1/faults/admit-non-member-sends {"n":1}
+ * POST /toy/v1/faults/network-loss          {"lost":true}
  * POST /toy/v1/faults/reset                 {}
  * GET  /toy/v1/sends                        → [{account, groupId?, recipients?, message, timestamp}]
  * Answers 204 (switch set), 200 (sends), 400 `{"error":…}` (bad body), 404, 405.
@@ -64,6 +65,7 @@ const ROUTES: Record<string, (body: unknown, faults: FaultSwitches) => void> = {
     f.spoilNextAttachments(o.n, { mode: o.mode })
   },
   'admit-non-member-sends': (body, f) => f.admitNonMemberSends(Count.parse(body).n),
+  'network-loss': (body, f) => f.setNetworkLoss(z.object({ lost: z.boolean() }).parse(body).lost),
   'reset': (_body, f) => f.reset(),
 }
 

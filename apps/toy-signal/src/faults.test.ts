@@ -4,6 +4,19 @@ import { createFaults, MAX_FAULT_MESSAGE_CHARS } from './faults.ts'
 const noCut = (): void => {}
 
 describe('createFaults', () => {
+  it('keeps the network lost until it is switched back on, or reset', () => {
+    const { switches, state } = createFaults(true, noCut)
+    expect(state.networkLost()).toBe(false)
+    switches.setNetworkLoss(true)
+    expect([state.networkLost(), state.networkLost()]).toEqual([true, true])
+    switches.setNetworkLoss(false)
+    expect(state.networkLost()).toBe(false)
+    switches.setNetworkLoss(true)
+    switches.reset()
+    expect(state.networkLost()).toBe(false)
+    expect(() => createFaults(false, noCut).switches.setNetworkLoss(true)).toThrow(expect.objectContaining({ code: 'TOY_FAULTS_DISABLED' }))
+  })
+
   it('hands out each new switch exactly n times, then nothing', () => {
     const { switches, state } = createFaults(true, noCut)
     switches.identityFailNextSends(2, { mode: 'per-recipient' })

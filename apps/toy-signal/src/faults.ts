@@ -67,6 +67,12 @@ export interface FaultSwitches {
    * receivers check membership themselves.
    */
   admitNonMemberSends(n: number): void
+  /**
+   * Until switched off, the daemon has no network (a laptop on a train): every send answers -32603
+   * `Failed to send message: … (IOException) (UnexpectedErrorException)` and `getUserStatus` -3,
+   * delivering nothing; the events stream stays up, as signal-cli's does.
+   */
+  setNetworkLoss(lost: boolean): void
   reset(): void
 }
 
@@ -79,6 +85,7 @@ export interface FaultState {
   takeRateLimit(): { retryAfterSeconds: number; mode: RateLimitMode } | undefined
   takeIdentityFailure(): IdentityFailMode | undefined
   takeSendError(): FaultRpcError | undefined
+  networkLost(): boolean
   /** The failure for this events request, with its status resolved, or undefined to stream. */
   takeEventsFailure(): { status: number; contentType?: string } | undefined
   takeAttachmentSpoil(): AttachmentSpoil | undefined
@@ -103,6 +110,7 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
   let sendError: FaultRpcError = { code: -32603, message: '' }
   let eventsFailures = 0
   let nonMemberSends = 0
+  let networkLost = false
   let eventsFailure: { status: number; contentType?: string } = { status: 500 }
   let spoils = 0
   let spoil: AttachmentSpoil = 'corrupt'
@@ -160,8 +168,13 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
       spoil = options.mode
     },
     admitNonMemberSends: (n) => { nonMemberSends = count(n) },
+    setNetworkLoss: (lost) => {
+      guard()
+      networkLost = lost
+    },
     reset: () => {
       guard()
+      networkLost = false
       spoils = 0
       nonMemberSends = 0
       identityFailures = 0
@@ -181,6 +194,7 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
     takeDuplicate: () => { const [hit, rest] = take(duplicates); duplicates = rest; return hit },
     takeRateLimit: () => { const [hit, rest] = take(rateLimits); rateLimits = rest; return hit ? rateLimit : undefined },
     takeIdentityFailure: () => { const [hit, rest] = take(identityFailures); identityFailures = rest; return hit ? identityMode : undefined },
+    networkLost: () => networkLost,
     takeSendError: () => { const [hit, rest] = take(sendErrors); sendErrors = rest; return hit ? sendError : undefined },
     takeNonMemberSend: () => { const [hit, rest] = take(nonMemberSends); nonMemberSends = rest; return hit },
     takeAttachmentSpoil: () => { const [hit, rest] = take(spoils); spoils = rest; return hit ? spoil : undefined },

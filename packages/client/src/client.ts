@@ -8,7 +8,7 @@
  * Remote `update`/`sync-response`/`snapshot` payloads are applied with {@link REMOTE_ORIGIN}, so they
  * are never sent back out.
  */
-import { decodeEnvelope, encodeEnvelope, isUuid, type Envelope } from '@e2e-col/protocol'
+import { decodeDeliveryNote, decodeEnvelope, encodeEnvelope, isUuid, type Envelope } from '@e2e-col/protocol'
 import { Emitter, WebSocketTransport, type WebSocketConstructor } from '@e2e-col/transport'
 import * as Y from 'yjs'
 import { CheckpointSchedule } from './checkpoint-schedule.ts'
@@ -33,6 +33,7 @@ import { SeqReservation } from './seq-reservation.ts'
 import { browserLifecycle } from './page-lifecycle.ts'
 import { readRemoteError } from './remote-error.ts'
 import { trackLocalChanges, type LocalChanges } from './local-changes.ts'
+import { DeliveryTracker, weakestState } from './delivery-status.ts'
 import type { Awareness } from 'y-protocols/awareness'
 
 // Sequence numbers are reserved in blocks so ephemeral messages (never stored) cannot reuse one after a reload.
@@ -81,6 +82,7 @@ class Binding implements DocConnection {
   #needsSnapshot = false
   #lastAckAt: number | null = null
   #lastStatus: ClientStatus | undefined
+  readonly #delivery = new DeliveryTracker()
   readonly #detach: (() => void)[] = []
   readonly #localChanges: LocalChanges
 
@@ -164,9 +166,13 @@ class Binding implements DocConnection {
   }
 
   status(): ClientStatus {
+    const pending = this.#outbox.size + this.#writesInFlight + this.#coalescer.pendingCount
+    const delivery = this.#delivery.status
     return {
       connection: this.#transport.status,
-      pending: this.#outbox.size + this.#writesInFlight + this.#coalescer.pendingCount,
+      pending,
+      delivery,
+      weakest: weakestState(pending, delivery),
       lastAckAt: this.#lastAckAt,
       loaded: this.#loaded,
     }
@@ -319,6 +325,9 @@ class Binding implements DocConnection {
         case 'error':
           this.#onRemoteError(envelope)
           break
+        case 'delivery':
+          this.#onDelivery(envelope.payload)
+          break
         case 'update':
           Y.applyUpdate(this.#doc, envelope.payload, REMOTE_ORIGIN)
           break
@@ -353,9 +362,34 @@ class Binding implements DocConnection {
     this.#emitStatus()
   }
 
+  #onDelivery(payload: Uint8Array): void {
+    const note = decodeDeliveryNote(payload)
+    if (note === undefined) return // informative only: an unreadable note changes nothing
+    const sent = this.#delivery.onNote(note)
+    this.#events.emit('delivery', note)
+    if (sent.length > 0) this.#events.emit('sent', { messageIds: sent })
+    this.#emitStatus()
+  }
+
   #onRemoteError(envelope: Envelope): void {
     const { remoteCode, message } = readRemoteError(envelope.payload)
     const entry = this.#outbox.get(envelope.messageId)
+    // Another page of this document holds this id: the same change goes again under a fresh one.
+    if (entry !== undefined && remoteCode === 'SIDECAR_MESSAGE_ID_TAKEN') {
+      this.#reissue(entry)
+      return
+    }
+    if (remoteCode === 'SIDECAR_SEND_REJECTED') {
+      // Signal refused it after the sidecar had saved it: not retried (it would be refused again
+      // until someone acts); the change stays in the document and reaches the group by sync.
+      this.#delivery.onRefused(message)
+      if (entry !== undefined) {
+        this.#outbox.delete(envelope.messageId)
+        this.#ackedSeqs.push(entry.seq)
+        this.#scheduleCheckpoint()
+      }
+      this.#emitStatus()
+    }
     // A malformed-message rejection is permanent: replaying it would loop forever. Its content is
     // still in the document and reaches peers through their next sync-request.
     if (entry !== undefined && remoteCode.startsWith('PROTO_')) {
@@ -365,6 +399,20 @@ class Binding implements DocConnection {
       this.#emitStatus()
     }
     this.#report(new ClientError('CLIENT_REJECTED', message, { remoteCode }))
+  }
+
+  /** Replaces an outbox entry by the same change under a new message id, and sends it. */
+  #reissue(entry: OutboxEntry): void {
+    this.#outbox.delete(entry.messageId)
+    this.#writesInFlight += 1
+    this.#chain(async () => {
+      const fresh: OutboxEntry = { ...entry, seq: this.#seq.take(), messageId: newMessageId() }
+      await this.#commit({ add: [fresh], remove: [entry.seq], seqMark: this.#seq.mark })
+      this.#outbox.set(fresh.messageId, fresh)
+      this.#writesInFlight -= 1
+      if (this.#transport.status === 'connected') this.#sendEntry(fresh)
+      this.#emitStatus()
+    })
   }
 
   #sendEntry(entry: OutboxEntry): void {
@@ -437,6 +485,7 @@ class Binding implements DocConnection {
       last !== undefined &&
       last.connection === status.connection &&
       last.pending === status.pending &&
+      last.delivery === status.delivery &&
       last.lastAckAt === status.lastAckAt &&
       last.loaded === status.loaded
     ) {

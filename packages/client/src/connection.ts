@@ -5,7 +5,9 @@ import type * as Y from 'yjs'
 import type { Timers } from '@e2e-col/sync'
 import type { ClientError } from './errors.ts'
 import type { PageLifecycle } from './page-lifecycle.ts'
+import type { ChangeState, DeliveryStatus } from './delivery-status.ts'
 import type { ClientStorage } from './storage.ts'
+import type { DeliveryNote } from '@e2e-col/protocol'
 
 /** Transaction origin of updates that came from peers. */
 export const REMOTE_ORIGIN: unique symbol = Symbol('e2e-col remote')
@@ -58,9 +60,13 @@ export interface ConnectDocOptions {
 /** What the UI shows. */
 export interface ClientStatus {
   readonly connection: 'connecting' | 'connected' | 'offline'
-  /** Local changes not yet acknowledged by the sidecar (including ones still being coalesced). */
+  /** Local changes saved in this browser only: not yet acknowledged by the sidecar (including ones still being coalesced). */
   readonly pending: number
-  /** `Date.now()`-style time of the last acknowledgement, or null. */
+  /** How far acknowledged changes have got: the sidecar's view of Signal, and what it still holds. */
+  readonly delivery: DeliveryStatus
+  /** The weakest state of any change: `browser` (this computer only), `sidecar` (saved by your sidecar, not yet sent), `group` (sent). */
+  readonly weakest: ChangeState
+  /** `Date.now()`-style time of the last acknowledgement (saved by the sidecar), or null. */
   readonly lastAckAt: number | null
   /** True once the local checkpoint and outbox are loaded into the document. */
   readonly loaded: boolean
@@ -69,8 +75,12 @@ export interface ClientStatus {
 /** Events of a {@link DocConnection}. */
 export interface DocConnectionEvents extends Record<string, unknown> {
   status: ClientStatus
-  /** Everything local has been acknowledged by the sidecar. */
+  /** Everything local has been acknowledged by the sidecar (saved by your sidecar). */
   saved: { readonly at: number }
+  /** Signal accepted these changes (of any page of this document on this sidecar). */
+  sent: { readonly messageIds: readonly string[] }
+  /** The sidecar's note as it came (Signal's state, what it holds). */
+  delivery: DeliveryNote
   error: ClientError
   /** The sidecar may have lost history this client relied on; a full snapshot is sent on the next connect. */
   recovery: RecoveryRequired

@@ -9,6 +9,7 @@ export {
   type DocConnectionEvents,
 } from './connection.ts'
 export { browserLifecycle, type PageLifecycle } from './page-lifecycle.ts'
+export { weakestState, NO_DELIVERY, type ChangeState, type DeliveryStatus } from './delivery-status.ts'
 export { chooseEncoding, Coalescer, DEFAULT_MERGE_LIMIT, type FlushEncoding } from './coalescer.ts'
 export { ClientError, type ClientErrorCode } from './errors.ts'
 export { createIndexedDbStorage, type IndexedDbStorageOptions } from './indexeddb-storage.ts'

@@ -44,30 +44,57 @@ export function client(
   return { doc, conn, text: doc.getText('t') }
 }
 
-/** Resolves with the first status that satisfies `predicate` (the current one included). */
-export function statusWhere(conn: DocConnection, predicate: (s: ClientStatus) => boolean): Promise<ClientStatus> {
+/** How long a harness wait gives the awaited state before it fails saying what it waited for (inside the 30 s test bound). */
+export const WAIT_MS = 20_000
+
+/**
+ * Resolves with the first status that satisfies `predicate` (the current one included); rejects
+ * after `timeoutMs` naming `what` and the last status.
+ */
+export function statusWhere(
+  conn: DocConnection,
+  predicate: (s: ClientStatus) => boolean,
+  { what = 'a status matching the predicate', timeoutMs = WAIT_MS }: { what?: string; timeoutMs?: number } = {},
+): Promise<ClientStatus> {
   const now = conn.status()
   if (predicate(now)) return Promise.resolve(now)
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off()
+      reject(new Error(`waited ${timeoutMs} ms for ${what}; last status ${JSON.stringify(conn.status())}`))
+    }, timeoutMs)
     const off = conn.on('status', (s) => {
       if (predicate(s)) {
         off()
+        clearTimeout(timer)
         resolve(s)
       }
     })
   })
 }
 
-/** Resolves when every doc's text equals `expected` (checked on each update). */
-export function textsBecome(docs: readonly Y.Doc[], expected: () => string | undefined): Promise<void> {
-  return new Promise((resolve) => {
+/**
+ * Resolves when every doc's text equals `expected` (checked on each update); rejects after
+ * `timeoutMs` with each doc's length against the expected one.
+ */
+export function textsBecome(docs: readonly Y.Doc[], expected: () => string | undefined, { timeoutMs = WAIT_MS } = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const stop = (): void => {
+      clearTimeout(timer)
+      for (const d of docs) d.off('update', check)
+    }
     const check = (): void => {
       const target = expected()
       if (target !== undefined && docs.every((d) => d.getText('t').toString() === target)) {
-        for (const d of docs) d.off('update', check)
+        stop()
         resolve()
       }
     }
+    const timer = setTimeout(() => {
+      stop()
+      const lengths = docs.map((d) => d.getText('t').length).join(', ')
+      reject(new Error(`waited ${timeoutMs} ms for ${docs.length} documents to hold the same text (${expected()?.length ?? 'no'} chars); they hold ${lengths} chars`))
+    }, timeoutMs)
     for (const d of docs) d.on('update', check)
     check()
   })

@@ -19,6 +19,9 @@ export interface RelayFaults {
 
 export const NO_FAULTS: RelayFaults = { closeBeforeRate: 0, closeAfterRate: 0, duplicateRate: 0, maxDelayMs: 0 }
 
+/** How long `nextEnvelope` waits before it fails naming what it waited for. */
+const NEXT_ENVELOPE_MS = 20_000
+
 export interface Relay {
   url: string
   received: Envelope[]
@@ -31,7 +34,8 @@ export interface Relay {
   intercept: ((envelope: Envelope, socket: WebSocket) => boolean) | undefined
   sockets(docId: string): WebSocket[]
   closeAll(code: number, reason: string): void
-  nextEnvelope(predicate: (e: Envelope) => boolean): Promise<Envelope>
+  /** The next envelope received that satisfies `predicate`; rejects after 20 s naming `what`. */
+  nextEnvelope(predicate: (e: Envelope) => boolean, what?: string): Promise<Envelope>
   close(): Promise<void>
 }
 
@@ -51,8 +55,22 @@ export async function startRelay(random: () => number = Math.random): Promise<Re
     closeAll(code, reason) {
       for (const c of wss.clients) c.close(code, reason)
     },
-    nextEnvelope(predicate) {
-      return new Promise((resolve) => waiters.push({ predicate, resolve }))
+    nextEnvelope(predicate, what = 'an envelope matching the predicate') {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          const i = waiters.indexOf(waiter)
+          if (i >= 0) waiters.splice(i, 1)
+          reject(new Error(`waited ${NEXT_ENVELOPE_MS} ms for ${what}; the relay received ${relay.received.length} envelopes`))
+        }, NEXT_ENVELOPE_MS)
+        const waiter = {
+          predicate,
+          resolve: (e: Envelope) => {
+            clearTimeout(timer)
+            resolve(e)
+          },
+        }
+        waiters.push(waiter)
+      })
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -77,3 +77,12 @@ export {
   SHA256_BYTES,
   type AttachmentRef,
 } from './attachment-ref.ts'
+export {
+  encodeDeliveryNote,
+  decodeDeliveryNote,
+  SIGNAL_STATES,
+  MAX_SENT_IDS,
+  MAX_REASON_CHARS,
+  type DeliveryNote,
+  type SignalState,
+} from './delivery.ts'

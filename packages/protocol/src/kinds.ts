@@ -24,6 +24,7 @@ export const KINDS = {
   'chat-status': { code: 0x33, localOnly: false },
   // Listed last so the golden vectors of the kinds before it keep their bytes.
   attachment: { code: 0x12, localOnly: false },
+  delivery: { code: 0x22, localOnly: true },
 } as const
 
 /** The name of an envelope kind, e.g. `'update'`. */

@@ -44,6 +44,7 @@ const payloads: Record<Kind, Uint8Array> = {
   'chat-control': text('stop'),
   'chat-status': text('thinking'),
   attachment: Uint8Array.of(0, 0, 0x01, 0x2c, ...Array.from({ length: 32 }, (_, i) => i)),
+  delivery: text('{"signal":"unreachable","since":1764581000000,"unsent":3,"sent":[]}'),
 }
 
 function vector(name: string, envelope: Envelope): object {

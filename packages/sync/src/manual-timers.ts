@@ -47,3 +47,18 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
 }
+
+/** FNV-1a of a text, to mix names into seeds. */
+function hash32(text: string): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0
+  return h
+}
+
+/**
+ * An independent seeded stream for one consumer of a run (`'edits'`, `'client-0'`, ...): what one
+ * consumer draws, and when, never shifts another's numbers.
+ */
+export function seededStream(seed: number, purpose: string): () => number {
+  return seededRandom(hash32(`${seed}:${purpose}`))
+}

@@ -1,2 +1,2 @@
 /** `@e2e-col/sync/testing`: hand-driven timers and a seeded PRNG for unit tests. */
-export { manualTimers, seededRandom } from './manual-timers.ts'
+export { manualTimers, seededRandom, seededStream } from './manual-timers.ts'

@@ -7,7 +7,7 @@ import { basicSetup, EditorView } from 'codemirror'
 import { yCollab } from 'y-codemirror.next'
 import * as Y from 'yjs'
 import { readPageParams } from './page-params.ts'
-import { connectionText, pendingText } from './status-text.ts'
+import { connectionText, statusText } from './status-text.ts'
 
 function element(id: string): HTMLElement {
   const el = document.getElementById(id)
@@ -36,8 +36,9 @@ if (!parsed.ok) {
     pill.dataset['state'] = status.connection
     pill.textContent = connectionText(status.connection)
     const pending = element('pending')
-    pending.textContent = status.loaded ? pendingText(status.pending) : 'loading…'
-    pending.dataset['waiting'] = String(status.pending > 0)
+    pending.textContent = statusText(status, (ms) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }))
+    pending.dataset['waiting'] = String(status.weakest !== 'group')
+    pending.dataset['weakest'] = status.weakest
   }
   render(connection.status())
   connection.on('status', render)

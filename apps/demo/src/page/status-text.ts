@@ -1,9 +1,41 @@
 /** Words the page shows for the client's status. */
+import type { ClientStatus } from '@e2e-col/client'
 
 /** "all changes saved", "1 change waiting", "3 changes waiting". */
 export function pendingText(pending: number): string {
   if (pending <= 0) return 'all changes saved'
   return pending === 1 ? '1 change waiting' : `${pending} changes waiting`
+}
+
+const changes = (n: number): string => (n === 1 ? '1 change' : `${n} changes`)
+
+/** Why Signal has not taken them, as a person reads it ("Signal is unreachable since 10:42"). */
+function whyNotSent(status: ClientStatus, time: (ms: number) => string): string {
+  const { signal, since } = status.delivery
+  const at = since === null ? '' : ` since ${time(since)}`
+  if (signal === 'unreachable') return `Signal is unreachable${at}`
+  if (signal === 'daemon-down') return `signal-cli is not running${at}`
+  return 'sending…'
+}
+
+/**
+ * The one sentence for the weakest state any change is in: saved in this browser only, saved by
+ * your sidecar (on this computer) but not yet sent, refused by Signal, or all sent.
+ */
+export function statusText(status: ClientStatus, time: (ms: number) => string): string {
+  if (!status.loaded) return 'loading…'
+  const { delivery } = status
+  if (status.weakest === 'browser') {
+    if (status.connection !== 'connected') return `${changes(status.pending)} saved in this browser, not yet at your sidecar: it is not reachable`
+    return pendingText(status.pending)
+  }
+  if (delivery.signal === 'refused') {
+    const reason = delivery.reason === null ? '' : ` (${delivery.reason})`
+    return `not sent: Signal refused a change${reason}. Your changes are kept on this computer; check the group and its safety numbers in Signal, then edit again`
+  }
+  if (status.weakest === 'sidecar') return `${changes(delivery.unsent)} saved on this computer, not yet sent: ${whyNotSent(status, time)}`
+  if (delivery.signal === 'unreachable' || delivery.signal === 'daemon-down') return `all changes saved; new ones are kept until ${delivery.signal === 'unreachable' ? 'Signal is reachable' : 'signal-cli runs'} again`
+  return 'all changes saved'
 }
 
 /** The connection pill's label. */

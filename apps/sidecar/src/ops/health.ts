@@ -7,6 +7,8 @@ import type { Metrics } from './metrics.ts'
 
 export interface HealthProbe {
   ready: () => boolean
+  /** Signal as the send path sees it, and the changes it has not taken yet (an offline sidecar is healthy). */
+  signal: () => { state: string; since: number | null; unsentEnvelopes: number }
   daemonReachable: () => Promise<boolean>
   eventsStreamUp: () => boolean
 }
@@ -18,7 +20,7 @@ export function createOpsHandler(probe: HealthProbe, metrics: Metrics) {
       res.writeHead(405, { allow: 'GET' }).end()
     } else if (path === '/healthz') {
       void probe.daemonReachable().then((daemon) => {
-        const body = { ready: probe.ready(), daemonReachable: daemon, eventsStreamUp: probe.eventsStreamUp() }
+        const body = { ready: probe.ready(), daemonReachable: daemon, eventsStreamUp: probe.eventsStreamUp(), signal: probe.signal() }
         const ok = body.ready && body.daemonReachable && body.eventsStreamUp
         res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify(body))
       })

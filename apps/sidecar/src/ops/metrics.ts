@@ -9,8 +9,10 @@ export function createMetrics() {
   const r = [registry]
   // The replica's sync answers are counted by the responders; the gauge reads them when scraped.
   const replicaSyncSource = { read: () => ({ answered: 0, suppressed: 0, askedBack: 0 }) }
+  const unsentSource = { read: () => 0 }
   return {
     replicaSyncSource,
+    unsentSource,
     registry,
     envelopesIn: new Counter({ name: 'e2e_col_envelopes_in_total', help: 'Valid envelopes received from browsers, by kind', labelNames: ['kind'], registers: r }),
     envelopesOut: new Counter({ name: 'e2e_col_envelopes_out_total', help: 'Envelopes delivered to browsers from Signal, by kind', labelNames: ['kind'], registers: r }),
@@ -48,6 +50,12 @@ export function createMetrics() {
       },
     }),
     replicaMessages: new Counter({ name: 'e2e_col_replica_messages_sent_total', help: "The replica's own messages to the group, by kind (sync-request, sync-response, health)", labelNames: ['kind'], registers: r }),
+    backlogMerged: new Counter({ name: 'e2e_col_backlog_merged_envelopes_total', help: 'Queued envelopes merged into fewer updates before sending (a backlog from Signal being away)', registers: r }),
+    signalState: new Gauge({ name: 'e2e_col_signal_state', help: "Signal as this sidecar sees it: 1 for the current state (reachable, unreachable, daemon-down)", labelNames: ['state'], registers: r }),
+    signalProbes: new Counter({ name: 'e2e_col_signal_probes_total', help: 'Sends tried while Signal was away (one at a time, at a bounded backoff)', registers: r }),
+    unsentEnvelopes: new Gauge({ name: 'e2e_col_unsent_envelopes', help: 'Changes accepted from browsers that Signal has not taken yet (the durable outbox)', registers: r, collect() {
+      this.set(unsentSource.read())
+    } }),
     connections: new Gauge({ name: 'e2e_col_open_connections', help: 'Open browser WebSockets per document', labelNames: ['doc'], registers: r }),
   }
 }

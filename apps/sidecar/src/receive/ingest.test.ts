@@ -139,6 +139,29 @@ describe('deflated envelopes on the receive path', () => {
     expect(delivered).toEqual([env])
   })
 
+  it('delivers a large deflated envelope once when Signal delivers every body of it twice', async () => {
+    // Hex text: deflates to about half, still many bodies.
+    const env = { ...envelope(0), payload: new TextEncoder().encode(randomBytes(10_000).toString('hex')) }
+    const bodies = bodiesFor([deflatedFrame(env, new Uint8Array(deflateRawSync(env.payload)))], 600)
+    expect(bodies.length).toBeGreaterThan(10)
+    const { ingest, delivered, metrics } = setup()
+    for (const b of bodies) ingest.handle(GROUP, b)
+    for (const b of bodies) ingest.handle(GROUP, b)
+    expect(delivered).toEqual([env])
+    // Every chunk of the second copy is dropped on sight, none reassembled again.
+    expect((await metrics.dedupHits.get()).values[0]?.value).toBe(bodies.length)
+  })
+
+  it('delivers a deflated envelope that fits one body once when it arrives twice', () => {
+    const env = { ...envelope(0), payload: sharedText(3000) }
+    const bodies = bodiesFor([deflatedFrame(env, new Uint8Array(deflateRawSync(env.payload)))], 2000)
+    expect(bodies).toHaveLength(1)
+    const { ingest, delivered } = setup()
+    ingest.handle(GROUP, bodies[0] ?? '')
+    ingest.handle(GROUP, bodies[0] ?? '')
+    expect(delivered).toEqual([env])
+  })
+
   it('drops a deflate bomb and a corrupt payload without delivering, and a later good copy still arrives', async () => {
     const env = { ...envelope(0), payload: sharedText(2000) }
     const { ingest, delivered, metrics } = setup()

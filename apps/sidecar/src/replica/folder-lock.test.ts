@@ -26,11 +26,17 @@ function refusal(fn: () => unknown): StoreError {
   throw new Error('expected a refusal')
 }
 
-/** Another process that takes the folder's lock and holds it until killed. */
-async function holderProcess(dir: string): Promise<{ pid: number; kill(): Promise<void> }> {
+/**
+ * Another process that takes the folder's lock and holds it until killed. `drop: true` lets go of
+ * the returned handle and forces garbage collection before it reports the lock taken.
+ */
+async function holderProcess(dir: string, { drop = false } = {}): Promise<{ pid: number; kill(): Promise<void> }> {
   const module = fileURLToPath(new URL('./folder-lock.ts', import.meta.url))
-  const code = `const { lockDataFolder } = await import(${JSON.stringify(module)}); lockDataFolder(${JSON.stringify(dir)}); console.log('locked'); setInterval(() => {}, 60_000)`
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'pipe'] })
+  const take = drop
+    ? `lockDataFolder(${JSON.stringify(dir)}); for (let i = 0; i < 5; i++) { globalThis.gc(); await new Promise((r) => setTimeout(r, 20)) }`
+    : `globalThis.held = lockDataFolder(${JSON.stringify(dir)})`
+  const code = `const { lockDataFolder } = await import(${JSON.stringify(module)}); ${take}; console.log('locked'); setInterval(() => {}, 60_000)`
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', code], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'pipe'] })
   onTestFinished(() => void child.kill('SIGKILL'))
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   let stderr = ''
@@ -64,6 +70,14 @@ describe('one sidecar per data folder', () => {
     expect(existsSync(join(dir, HOLDER_FILE))).toBe(true)
     const lock = lockDataFolder(dir)
     lock.release()
+  })
+
+  it('keeps the lock when the holder drops the returned handle and garbage collection runs', async () => {
+    const dir = tempDir()
+    const holder = await holderProcess(dir, { drop: true })
+    expect(refusal(() => lockDataFolder(dir)).message).toContain(`in use by another sidecar (pid ${holder.pid})`)
+    await holder.kill()
+    lockDataFolder(dir).release()
   })
 
   it('names "another sidecar" when the holder file is missing or not ours to trust', () => {

@@ -34,6 +34,13 @@ export const HOLDER_FILE = 'sidecar.pid'
 
 const Holder = z.object({ pid: z.number().int().positive(), host: z.string().max(255) })
 
+/**
+ * Every open lock database, until its release(). The module keeps them referenced so a caller
+ * that drops the returned FolderLock cannot lose the lock: garbage collection of an unreferenced
+ * better-sqlite3 handle closes it, and closing it drops the fcntl() lock silently.
+ */
+const HELD = new Set<Database.Database>()
+
 export interface FolderLock {
   /** Releases the lock (idempotent). */
   release(): void
@@ -56,7 +63,8 @@ function describeHolder(dir: string): string {
 }
 
 /**
- * Takes the data folder's lock, without waiting.
+ * Takes the data folder's lock, without waiting. It is held until `release()` or the process's
+ * end, whether or not the caller keeps the returned object.
  * @throws StoreError when another sidecar holds it, or when the lock file cannot be created.
  */
 export function lockDataFolder(dir: string): FolderLock {
@@ -81,6 +89,7 @@ export function lockDataFolder(dir: string): FolderLock {
     db.close()
     return guarded(dir, `write ${HOLDER_FILE}`, (): never => { throw error })
   }
+  HELD.add(db)
   let held = true
   return {
     release() {
@@ -90,6 +99,7 @@ export function lockDataFolder(dir: string): FolderLock {
       try {
         rmSync(join(dir, HOLDER_FILE), { force: true })
       } finally {
+        HELD.delete(db)
         db.close()
       }
     },

@@ -84,9 +84,9 @@ describe('the document replica and its store', () => {
   it('remembers sent ids durably, forgets failed ones, and prunes by age', () => {
     const dir = tempDir()
     const store = openReplicaStore(dir)
-    store.sentIds.remember(DOC, ['a1', 'a2', 'a3'], 1000)
+    store.sentIds.remember(DOC, 'sender', ['a1', 'a2', 'a3'], 1000)
     store.sentIds.forget(DOC, ['a2'])
-    store.sentIds.remember(DOC, ['b1'], 5000)
+    store.sentIds.remember(DOC, 'sender', ['b1'], 5000)
     store.close()
     const again = open(dir)
     expect([again.sentIds.has(DOC, 'a1'), again.sentIds.has(DOC, 'a2'), again.sentIds.count(DOC)]).toEqual([true, false, 3])

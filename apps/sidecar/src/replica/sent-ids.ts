@@ -1,22 +1,25 @@
 /**
- * The message ids this sidecar has handed to Signal, remembered durably and bounded by age.
+ * The message ids this sidecar has taken responsibility for, with the sender id that wrote each,
+ * remembered durably and bounded by age.
  *
- * An id is written *before* its body is sent and forgotten again only when the send definitely
- * failed (rejected) or its outcome is ambiguous while the sidecar still runs (the browser replays
- * it and receivers deduplicate). After a kill, an id written but perhaps never sent counts as
- * sent: it is never sent twice, and its content, already in the replica, reaches peers through
- * the sync exchange the sidecar starts on every start (docs/sidecar.md §8).
+ * A browser's id is written when its envelope is accepted (with its outbox row, outbox.ts), before
+ * the browser's `ack`; the sidecar's own ids before their body is sent. An id is forgotten again
+ * only when Signal definitely refused it. A replay of a remembered id by its sender is acknowledged
+ * again and never sent twice; the same id from another sender id is refused
+ * (`SIDECAR_MESSAGE_ID_TAKEN`), so one page cannot stand in for another's message (docs/sidecar.md §8.5).
  */
 import type { Database } from 'better-sqlite3'
 import { StoreError } from '../errors.ts'
 import { guarded } from './guarded.ts'
 
 export interface SentIdTable {
-  /** Records ids as sent at `at` (ms), in one synced transaction. */
-  remember(docId: string, messageIds: readonly string[], at: number): void
+  /** Records ids as sent by `senderId` at `at` (ms), in one synced transaction; ids already there keep their sender. */
+  remember(docId: string, senderId: string, messageIds: readonly string[], at: number): void
   /** Forgets ids whose send failed. */
   forget(docId: string, messageIds: readonly string[]): void
   has(docId: string, messageId: string): boolean
+  /** The sender id recorded with `messageId` ('' for a row of a store before senders were kept), or undefined. */
+  senderOf(docId: string, messageId: string): string | undefined
   count(docId: string): number
   /** Deletes ids recorded before `before` (ms); returns how many. */
   prune(before: number): number
@@ -25,6 +28,10 @@ export interface SentIdTable {
 export function createSentIdTable(db: Database, path: string, readonly: boolean): SentIdTable {
   const has = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM sent_ids WHERE doc_id = ? AND message_id = ?')
   const count = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM sent_ids WHERE doc_id = ?')
+  // A read-only open of a schema-1 store has no sender column: its ids have no known sender ('').
+  const withSender = (db.pragma('table_info(sent_ids)') as { name: string }[]).some((c) => c.name === 'sender_id')
+  const sender = db.prepare<[string, string], { sender_id: string }>(withSender ? 'SELECT sender_id FROM sent_ids WHERE doc_id = ? AND message_id = ?' : "SELECT '' AS sender_id FROM sent_ids WHERE doc_id = ? AND message_id = ?")
+  const senderOf = (docId: string, id: string) => guarded(path, 'read sent ids', () => sender.get(docId, id)?.sender_id)
   if (readonly) {
     const refuse = () => {
       throw new StoreError(path, 'opened read-only')
@@ -34,22 +41,24 @@ export function createSentIdTable(db: Database, path: string, readonly: boolean)
       forget: refuse,
       prune: refuse,
       has: (docId, id) => guarded(path, 'read sent ids', () => has.get(docId, id) !== undefined),
+      senderOf,
       count: (docId) => guarded(path, 'count sent ids', () => count.get(docId)?.n ?? 0),
     }
   }
-  const insert = db.prepare('INSERT OR REPLACE INTO sent_ids (doc_id, message_id, at) VALUES (?, ?, ?)')
+  const insert = db.prepare('INSERT OR IGNORE INTO sent_ids (doc_id, message_id, at, sender_id) VALUES (?, ?, ?, ?)')
   const remove = db.prepare('DELETE FROM sent_ids WHERE doc_id = ? AND message_id = ?')
   const prune = db.prepare('DELETE FROM sent_ids WHERE at < ?')
-  const rememberAll = db.transaction((docId: string, ids: readonly string[], at: number) => {
-    for (const id of ids) insert.run(docId, id, at)
+  const rememberAll = db.transaction((docId: string, senderId: string, ids: readonly string[], at: number) => {
+    for (const id of ids) insert.run(docId, id, at, senderId)
   })
   const forgetAll = db.transaction((docId: string, ids: readonly string[]) => {
     for (const id of ids) remove.run(docId, id)
   })
   return {
-    remember: (docId, ids, at) => guarded(path, 'remember sent ids', () => rememberAll(docId, ids, at)),
+    remember: (docId, senderId, ids, at) => guarded(path, 'remember sent ids', () => rememberAll(docId, senderId, ids, at)),
     forget: (docId, ids) => guarded(path, 'forget sent ids', () => forgetAll(docId, ids)),
     has: (docId, id) => guarded(path, 'read sent ids', () => has.get(docId, id) !== undefined),
+    senderOf,
     count: (docId) => guarded(path, 'count sent ids', () => count.get(docId)?.n ?? 0),
     prune: (before) => guarded(path, 'prune sent ids', () => prune.run(before).changes),
   }

@@ -15,11 +15,12 @@ import { StoreError } from '../errors.ts'
 import { lockDataFolder } from './folder-lock.ts'
 import { guarded } from './guarded.ts'
 import { createDocumentTable, DOCUMENTS_SCHEMA, type DocumentTable } from './doc-table.ts'
+import { createOutboxTable, type OutboxTable } from './outbox.ts'
 import { createSentIdTable, type SentIdTable } from './sent-ids.ts'
 
 /** File name of the store inside the data folder. */
 export const STORE_FILE = 'replica.sqlite3'
-const SCHEMA_VERSION = 1
+const SCHEMA_VERSION = 2
 
 export interface ReplicaStore {
   /** The database file. */
@@ -35,6 +36,8 @@ export interface ReplicaStore {
   readonly sentIds: SentIdTable
   /** Documents created or accepted at run time (doc-table.ts). */
   readonly documents: DocumentTable
+  /** Envelopes from this machine's browsers that Signal has not accepted yet (durable send queue). */
+  readonly outbox: OutboxTable
   /** Size of the database file and its WAL, in bytes. */
   fileBytes(): number
   close(): void
@@ -44,9 +47,13 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS updates (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, data BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS updates_doc ON updates (doc_id, id);
-CREATE TABLE IF NOT EXISTS sent_ids (doc_id TEXT NOT NULL, message_id TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (doc_id, message_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sent_ids (doc_id TEXT NOT NULL, message_id TEXT NOT NULL, at INTEGER NOT NULL, sender_id TEXT NOT NULL DEFAULT '', PRIMARY KEY (doc_id, message_id)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS sent_ids_at ON sent_ids (at);
+CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, message_id TEXT NOT NULL, sender_id TEXT NOT NULL, frame BLOB NOT NULL, at INTEGER NOT NULL);
+CREATE UNIQUE INDEX IF NOT EXISTS outbox_message ON outbox (doc_id, message_id);
 ${DOCUMENTS_SCHEMA}`
+// Schema 1 had no sender per sent id: its rows keep '' (the sender is unknown; a replay is acknowledged).
+const MIGRATE_1_TO_2 = "ALTER TABLE sent_ids ADD COLUMN sender_id TEXT NOT NULL DEFAULT ''"
 
 /**
  * Opens (creating when writable) the store in `dir`. The folder is created with mode 0700.
@@ -73,6 +80,9 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
       if (!readonly) {
         db.pragma('journal_mode = WAL')
         db.pragma('synchronous = FULL')
+        const hasSentIds = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sent_ids'").get() !== undefined
+        const columns = hasSentIds ? (db.pragma('table_info(sent_ids)') as { name: string }[]).map((c) => c.name) : []
+        if (hasSentIds && !columns.includes('sender_id')) db.exec(MIGRATE_1_TO_2)
         db.exec(SCHEMA)
       }
       const check = db.pragma('quick_check', { simple: true })
@@ -118,6 +128,7 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
     }),
     sentIds: createSentIdTable(db, path, readonly),
     documents: createDocumentTable(db, path, readonly),
+    outbox: createOutboxTable(db, path, readonly),
     fileBytes: () => guarded(path, 'measure the file', () => {
       const pages = db.pragma('page_count', { simple: true }) as number
       const pageSize = db.pragma('page_size', { simple: true }) as number

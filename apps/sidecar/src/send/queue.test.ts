@@ -6,6 +6,7 @@ import { createLogger } from '../ops/logger.ts'
 import { createMetrics } from '../ops/metrics.ts'
 import { deflateFrame } from './deflate-frame.ts'
 import { createSendQueue, type QueuedEnvelope } from './queue.ts'
+import { createReachability } from './reachability.ts'
 import { createTokenBucket } from './token-bucket.ts'
 
 const DOC = randomUUID()
@@ -32,6 +33,10 @@ function manualClock() {
       for (let i = 0; i < 5; i++) await settle()
     },
   }
+}
+
+function reachFor(clock: ReturnType<typeof manualClock>) {
+  return createReachability({ attempts: 3, probeBaseMs: 10, probeMaxMs: 100, now: clock.now, sleep: clock.sleep, rng: () => 0.5, logger: createLogger('silent') })
 }
 
 function item(acked: string[]): QueuedEnvelope {
@@ -64,7 +69,7 @@ function setup(pace: { burst: number; minIntervalMs?: number; shrink?: (frame: U
     sleep: clock.sleep,
     rng: () => 0.5,
     newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
-    onAmbiguousFailure: () => undefined,
+    reach: reachFor(clock),
     metrics: createMetrics(),
     logger: createLogger('silent'),
   })
@@ -159,26 +164,65 @@ describe('send queue compression', () => {
   })
 })
 
-describe('send queue ambiguity', () => {
-  it('drops the queue after the last retry even when nobody listens for unsent envelopes', async () => {
+describe('send queue while Signal is away', () => {
+  it('keeps every envelope through an hour without network, probing one at a time at the bounded backoff, and sends them all when it returns', async () => {
     const clock = manualClock()
+    let offline = true
+    const bodies: string[] = []
     let calls = 0
-    const backend = { sendGroupMessage: async () => { calls += 1; throw new SignalUnavailableError('daemon down') } }
-    let ambiguous = 0
+    const backend = {
+      sendGroupMessage: async (_group: string, body: string) => {
+        calls += 1
+        if (offline) throw new SignalRpcError(-32603, 'Failed to send message: Unable to resolve host (IOException) (UnexpectedErrorException)')
+        bodies.push(body)
+        return { timestamp: 1, results: [] }
+      },
+    }
+    const reach = createReachability({ attempts: 3, probeBaseMs: 10, probeMaxMs: 60_000, now: clock.now, sleep: clock.sleep, rng: () => 0.5, logger: createLogger('silent') })
+    const states: string[] = []
+    reach.onChange((s) => states.push(s))
+    const queues = [0, 1].map(() => createSendQueue({
+      groupId: 'group', backend: backend as unknown as SignalBackend, maxBodyBytes: 2000, maxQueueBytes: 1 << 20,
+      bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
+      retry: { attempts: 3, baseMs: 10, maxMs: 100 }, now: clock.now, sleep: clock.sleep, rng: () => 0.5,
+      newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
+      reach, metrics: createMetrics(), logger: createLogger('silent'),
+    }))
+    const acked: string[] = []
+    const items = Array.from({ length: 4 }, () => item(acked))
+    for (const [i, one] of items.entries()) queues[i % 2]?.enqueue(one)
+    // An hour in 10 s steps.
+    for (let t = 0; t < 3_600_000; t += 10_000) await clock.advance(10_000)
+    expect(states).toEqual(['unreachable'])
+    expect(acked).toEqual([])
+    expect(queues.map((q) => q.queuedBytes > 0)).toEqual([true, true])
+    // Two queues, one probe at a time: the 3 quick retries of each queue, the backoff's ramp from
+    // 10 ms (13 doublings) and then at most one probe per 30 s (the bound's least jittered delay),
+    // not one per queue.
+    expect(calls).toBeGreaterThan(50)
+    expect(calls).toBeLessThanOrEqual(2 * 3 + 13 + 3_600_000 / 30_000)
+    offline = false
+    for (let i = 0; i < 10 && acked.length < 4; i++) await clock.advance(60_000)
+    expect(states).toEqual(['unreachable', 'reachable'])
+    expect(new Set(acked)).toEqual(new Set(items.map((i) => i.messageId)))
+    for (const q of queues) q.close()
+  })
+
+  it('tells a daemon that is down apart from a network that is', async () => {
+    const clock = manualClock()
+    const backend = { sendGroupMessage: async () => { throw new SignalUnavailableError('connect ECONNREFUSED') } }
+    const reach = reachFor(clock)
     const queue = createSendQueue({
       groupId: 'group', backend: backend as unknown as SignalBackend, maxBodyBytes: 2000, maxQueueBytes: 1 << 20,
       bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
       retry: { attempts: 3, baseMs: 10, maxMs: 100 }, now: clock.now, sleep: clock.sleep, rng: () => 0.5,
       newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
-      onAmbiguousFailure: () => void (ambiguous += 1),
-      metrics: createMetrics(), logger: createLogger('silent'),
+      reach, metrics: createMetrics(), logger: createLogger('silent'),
     })
     queue.enqueue(item([]))
-    queue.enqueue(item([]))
     for (let i = 0; i < 20; i++) await clock.advance(100)
-    expect(ambiguous).toBe(1)
-    expect(calls).toBe(3)
-    expect(queue.queuedBytes).toBe(0)
+    expect(reach.state).toBe('daemon-down')
+    expect(queue.queuedBytes).toBeGreaterThan(0)
     queue.close()
   })
 })
@@ -188,27 +232,27 @@ function failingWith(error: Error) {
   const clock = manualClock()
   let calls = 0
   const backend = { sendGroupMessage: async () => { calls += 1; throw error } }
-  let ambiguous = 0
   const rejected: string[] = []
+  const reach = reachFor(clock)
   const queue = createSendQueue({
     groupId: 'group', backend: backend as unknown as SignalBackend, maxBodyBytes: 2000, maxQueueBytes: 1 << 20,
     bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
     retry: { attempts: 3, baseMs: 10, maxMs: 100 }, now: clock.now, sleep: clock.sleep, rng: () => 0.5,
     newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
-    onAmbiguousFailure: () => void (ambiguous += 1),
-    metrics: createMetrics(), logger: createLogger('silent'),
+    reach, metrics: createMetrics(), logger: createLogger('silent'),
   })
   const env = item([])
   queue.enqueue({ ...env, owner: { ack: () => undefined, reject: (id, code) => void rejected.push(`${id} ${code}`) } })
-  return { clock, queue, calls: () => calls, ambiguous: () => ambiguous, rejected }
+  return { clock, queue, reach, calls: () => calls, rejected }
 }
 
 describe('send queue failure classes', () => {
-  it('retries a -1 whose every recipient had NETWORK_FAILURE and ends it ambiguous, never rejected', async () => {
+  it('retries a -1 whose every recipient had NETWORK_FAILURE as Signal being unreachable, keeping the envelope, never rejecting it', async () => {
     const run = failingWith(new SignalRpcError(-1, 'Failed to send message', undefined, { networkFailure: true }))
     for (let i = 0; i < 20; i++) await run.clock.advance(100)
-    expect(run.calls()).toBe(3)
-    expect(run.ambiguous()).toBe(1)
+    expect(run.calls()).toBeGreaterThan(3) // the quick retries, then the probes
+    expect(run.reach.state).toBe('unreachable')
+    expect(run.queue.queuedBytes).toBeGreaterThan(0)
     expect(run.rejected).toEqual([])
     run.queue.close()
   })
@@ -217,7 +261,7 @@ describe('send queue failure classes', () => {
     const run = failingWith(new SignalRpcError(-1, 'Failed to send message'))
     for (let i = 0; i < 5; i++) await run.clock.advance(100)
     expect(run.calls()).toBe(1)
-    expect(run.ambiguous()).toBe(0)
+    expect(run.reach.state).toBe('reachable')
     expect(run.rejected).toHaveLength(1)
     run.queue.close()
   })
@@ -259,7 +303,7 @@ describe('send queue fairness between sources', () => {
       bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
       retry: { attempts: 3, baseMs: 10, maxMs: 100 }, now: clock.now, sleep: clock.sleep, rng: () => 0.5,
       newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
-      onAmbiguousFailure: () => undefined, metrics: createMetrics(), logger: createLogger('silent'),
+      reach: reachFor(clock), metrics: createMetrics(), logger: createLogger('silent'),
     })
     const flooder = {}
     const first = [sourced(acked, flooder), sourced(acked, flooder), sourced(acked, flooder)]

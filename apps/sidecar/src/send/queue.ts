@@ -1,18 +1,20 @@
 /**
  * One send queue per Signal group: envelopes wait here, are packed into bodies (batched or
  * chunked), paced by the group's token bucket and sent through the backend. Every envelope of a
- * successful send is acknowledged to its owner. Connection errors and HTTP 5xx are retried with
- * jittered backoff up to a bound; when the bound is exhausted the outcome is ambiguous (the daemon
- * may have sent it), so the queue is dropped and `onAmbiguousFailure` closes the document's sockets
- * (close code 1011): clients keep and replay their copies, receivers dedup the replay.
+ * successful send is reported sent to its owner. Transient failures (no network, daemon down) are
+ * retried with jittered backoff; after `retry.attempts` of them Signal counts as away
+ * (reachability.ts) and the queue keeps its envelopes, in order, and tries again only when it holds
+ * the sidecar's one probe turn. Nothing is dropped for being unsent: the sidecar owns delivery once
+ * an envelope is durable (a resend of one that did go out is deduplicated by its receivers).
  * @see docs/sidecar.md §4, daemon-contract.md §6.7
  */
 import { bodyByteLength, type RefusalCode } from '@e2e-col/protocol'
-import { nextDelay, SignalCliError, SignalRpcError, SignalUnavailableError, type SignalBackend } from '@e2e-col/signal-cli'
+import { nextDelay, SignalRpcError, type SignalBackend } from '@e2e-col/signal-cli'
 import type { Logger } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
 import type { AttachmentSend } from './attachment-send.ts'
 import { packNext, type BatchHeader } from './packer.ts'
+import { classifySendFailure, type Reachability } from './reachability.ts'
 import type { TokenBucket } from './token-bucket.ts'
 
 /** Who gets told about the fate of a queued envelope. */
@@ -62,13 +64,14 @@ export interface SendQueueOptions {
    * text: the envelope is never lost to it.
    */
   attachment?: (frame: Uint8Array) => AttachmentSend | undefined
-  onAmbiguousFailure: () => void
+  /** The sidecar's shared view of Signal: whether to send, and where to report transient failures. */
+  reach: Reachability
   /**
    * Called with the message ids of the next send before its first body goes out (the replica
    * remembers them durably); a throw stops the queue without sending.
    */
   beforeSend?: (messageIds: readonly string[]) => void
-  /** Called with the ids of envelopes dropped unsent (rejected, or ambiguous and to be replayed). */
+  /** Called with the ids of envelopes dropped unsent (Signal definitely refused them). */
   onUnsent?: (messageIds: readonly string[]) => void
   metrics: Metrics
   logger: Logger
@@ -80,15 +83,19 @@ export interface SendQueue {
   /** Resolves when the queue is empty or `timeoutMs` passed. */
   drain(timeoutMs: number): Promise<void>
   close(): void
+  /**
+   * Replaces the envelopes not yet taken by a send with `fn` of them (merging a backlog); `fn` must
+   * keep every owner told. Runs synchronously.
+   */
+  rewrite(fn: (waiting: readonly QueuedEnvelope[]) => QueuedEnvelope[]): void
+  /** Envelopes waiting (not yet taken by a send). */
+  readonly waiting: number
   readonly queuedBytes: number
 }
 
 // A -5 without a usable retryAfterSeconds still pauses the group for this long.
 const DEFAULT_RATE_LIMIT_PAUSE_MS = 60_000
-// JSON-RPC codes that mean "not sent, try again": internal error (IOException) and IO error.
-const TRANSIENT_RPC_CODES = new Set([-32603, -3])
-
-type Outcome = { kind: 'sent' } | { kind: 'ambiguous' } | { kind: 'rejected'; code: RefusalCode; message: string; rpcCode: number | undefined } | { kind: 'closed' }
+type Outcome = { kind: 'sent' } | { kind: 'rejected'; code: RefusalCode; message: string; rpcCode: number | undefined } | { kind: 'closed' }
 
 export function createSendQueue(o: SendQueueOptions): SendQueue {
   const items: QueuedEnvelope[] = []
@@ -144,11 +151,21 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
     let attempt = 0
     let held = tokenHeld
     for (;;) {
-      if (!held && !(await takeToken())) return { kind: 'closed' }
+      // While Signal is away only the holder of the probe turn sends.
+      const probing = o.reach.state !== 'reachable'
+      if (probing) {
+        if (!(await o.reach.turn(abort.signal))) return { kind: 'closed' }
+        o.metrics.signalProbes.inc()
+      }
+      if (!held && !(await takeToken())) {
+        if (probing) o.reach.settled()
+        return { kind: 'closed' }
+      }
       held = false
       const started = o.now()
       try {
         const result = await (attachments === undefined ? o.backend.sendGroupMessage(o.groupId, body) : o.backend.sendGroupMessage(o.groupId, body, attachments))
+        o.reach.succeeded()
         o.metrics.sendLatency.observe((o.now() - started) / 1000)
         // A partial RATE_LIMIT_FAILURE is still a send (at least one recipient got it); slow down.
         const waits = (result.results ?? []).filter((r) => r.type === 'RATE_LIMIT_FAILURE').map((r) => r.retryAfterSeconds ?? undefined)
@@ -164,22 +181,35 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
         } else resendTries.delete(body)
         return { kind: 'sent' }
       } catch (error) {
-        if (error instanceof SignalRpcError && error.rpcCode === -5) {
-          rateLimit(error.retryAfterSeconds)
+        const failure = classifySendFailure(error)
+        if (failure === 'rate-limited') {
+          if (probing) o.reach.settled()
+          rateLimit(error instanceof SignalRpcError ? error.retryAfterSeconds : undefined)
           continue // definitely not sent: wait out the pause and send the same body again
         }
-        // A network failure may or may not have reached Signal: retried, and ambiguous in the end.
-        const transient = error instanceof SignalUnavailableError
-          || (error instanceof SignalRpcError && (TRANSIENT_RPC_CODES.has(error.rpcCode) || error.networkFailure))
-          || (error instanceof SignalCliError && error.code === 'SIDECAR_SIGNAL_BAD_RESPONSE')
-        if (!transient || attachments !== undefined) {
+        // A failed attachment send (not rate limited) goes back as text, where a network failure is handled.
+        if (failure === 'rejected' || attachments !== undefined) {
+          if (probing) o.reach.settled()
           const e = error as Error
           return { kind: 'rejected', code: 'SIDECAR_SEND_REJECTED', message: e.message, rpcCode: error instanceof SignalRpcError ? error.rpcCode : undefined }
         }
-        o.logger.warn({ err: error, attempt }, 'send failed; will retry')
-        attempt += 1
-        if (attempt >= o.retry.attempts) return { kind: 'ambiguous' }
+        if (closed) {
+          if (probing) o.reach.settled()
+          return { kind: 'closed' }
+        }
         o.metrics.sendRetries.inc()
+        // A failed probe: the reachability logs state changes only, so a long absence costs no lines.
+        if (probing) {
+          o.reach.failed(failure, true)
+          continue
+        }
+        o.logger.debug({ err: error, attempt }, 'send failed; will retry')
+        attempt += 1
+        if (attempt >= o.retry.attempts) {
+          attempt = 0
+          o.reach.failed(failure, false)
+          continue
+        }
         await o.sleep(nextDelay(attempt - 1, { baseMs: o.retry.baseMs, maxMs: o.retry.maxMs }, o.rng), abort.signal)
         if (closed) return { kind: 'closed' }
       }
@@ -286,21 +316,14 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
         if (outcome.kind === 'closed') return
         if (outcome.kind === 'sent') {
           for (const t of removeFront(packed.taken)) t.owner.ack(t.messageId)
-        } else if (outcome.kind === 'rejected') {
+        } else {
           o.metrics.sendFailures.inc({ outcome: 'rejected' })
           const rejected = removeFront(packed.taken)
           // The daemon's code only: its message may quote what was sent.
           o.logger.warn({ code: outcome.code, rpcCode: outcome.rpcCode, envelopes: rejected.length, groupQueued: items.length }, 'send rejected by signal-cli; the envelopes are dropped and their senders told')
-          // Owners first: onUnsent releases the in-flight owners, after which nobody would be told.
+          // Owners first (each page hears about its own change), then the document forgets the ids.
           for (const t of rejected) t.owner.reject(t.messageId, outcome.code, outcome.message)
           o.onUnsent?.(rejected.map((t) => t.messageId))
-        } else {
-          o.metrics.sendFailures.inc({ outcome: 'ambiguous' })
-          o.logger.error({ groupQueued: items.length }, 'send outcome ambiguous after retries; closing the document sockets (1011)')
-          // Removed whether or not anyone listens (an optional call would skip its argument).
-          const dropped = removeFront(items.length)
-          o.onUnsent?.(dropped.map((t) => t.messageId))
-          o.onAmbiguousFailure()
         }
       }
     } finally {
@@ -328,6 +351,17 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
       closed = true
       abort.abort()
       settleIdle()
+    },
+    rewrite(fn) {
+      const waiting = items.splice(pinned)
+      for (const w of waiting) bytes -= w.frame.byteLength
+      for (const next of fn(waiting)) {
+        insertFairly(next)
+        bytes += next.frame.byteLength
+      }
+    },
+    get waiting() {
+      return items.length - pinned
     },
     get queuedBytes() {
       return bytes

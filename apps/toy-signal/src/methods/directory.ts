@@ -2,6 +2,7 @@
  * Methods about the daemon and who is on Signal: `version`, `listAccounts`, `getUserStatus`.
  * @see reference `signal-cli-wire.md` §4.6–4.8
  */
+import { RpcFailure } from '../rpc-failure.ts'
 import type { MethodDefinition } from './context.ts'
 import { listParam } from './params.ts'
 
@@ -21,6 +22,8 @@ export const listAccountsMethod: MethodDefinition = {
 export const getUserStatusMethod: MethodDefinition = {
   routing: 'account',
   run(ctx) {
+    // Registration is asked of Signal's servers: without network, IOErrorException (-3).
+    if (ctx.faults.networkLost()) throw new RpcFailure(-3, 'Unable to check if users are registered: Unable to resolve host: chat.signal.org (IOException)')
     return listParam(ctx.params, 'recipient', 'recipients').map((recipient) => {
       const registered = ctx.state.isRegistered(recipient)
       return { recipient, number: recipient, uuid: registered ? ctx.state.uuidOf(recipient) : null, isRegistered: registered }

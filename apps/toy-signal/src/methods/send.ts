@@ -49,6 +49,7 @@ function readResolvedTargets(ctx: MethodContext, groupIds: string[], raw: string
  * first, as a server 413/429 does before anything is sent.
  */
 export function sendToTargets(ctx: MethodContext, targets: SendTargets, build: (timestamp: number) => MessageContent, uploads: readonly Upload[] = []) {
+  if (ctx.faults.networkLost()) throw new RpcFailure(-32603, 'Failed to send message: Unable to resolve host: chat.signal.org (IOException) (UnexpectedErrorException)')
   const sendError = ctx.faults.takeSendError()
   if (sendError !== undefined) throw new RpcFailure(sendError.code, sendError.message)
   const rateLimit = ctx.faults.takeRateLimit()

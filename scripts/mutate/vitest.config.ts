@@ -1,0 +1,18 @@
+/**
+ * The vitest configuration Stryker runs: only the test files of the folder being mutated
+ * (`E2E_COL_MUTATE_TESTS`, comma-separated globs, set by scripts/mutate/run.ts).
+ */
+import { defineConfig } from 'vitest/config'
+
+const tests = (process.env['E2E_COL_MUTATE_TESTS'] ?? '').split(',').filter((g) => g !== '')
+if (tests.length === 0) throw new Error('E2E_COL_MUTATE_TESTS is empty: run mutation testing with `npm run mutate`')
+
+export default defineConfig({
+  test: {
+    include: tests,
+    setupFiles: ['scripts/mutate/fast-check-setup.ts'],
+    // A mutant can turn a loop endless or a wait unbounded: Stryker's own timeout catches those.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+})
