@@ -8,7 +8,7 @@
  * socket closes, so a document can be added or removed while the sidecar runs.
  * @see docs/sidecar.md §4.3–§4.7, §8
  */
-import { CAPABILITY, decodeHealth, encodeEnvelope, encodeHealth, FLAGS, type Envelope, type Kind } from '@e2e-col/protocol'
+import { CAPABILITY, decodeEnvelope, decodeHealth, encodeEnvelope, encodeHealth, FLAGS, type Envelope, type Kind } from '@e2e-col/protocol'
 import type { Session } from './browser/session.ts'
 import type { Clock } from './clock.ts'
 import type { SidecarConfig } from './config.ts'
@@ -351,9 +351,35 @@ export function createDocument(c: DocumentContext, docId: string, groupId: strin
 
   function resumeKept(): void {
     const kept = storing(() => store.outbox.list(docId)) ?? []
-    const items = kept.map((row) => ({ frame: row.frame, messageId: row.messageId, owner: changeOwner(undefined) }))
+    const items = kept.map((row) => resumed(row.frame, row.messageId))
     for (const item of items.length > 1 ? merge(items) : items) queue.enqueue(item)
     if (items.length > 0) logger.info({ docId, envelopes: items.length }, 'sending the changes a previous run kept')
+  }
+
+  /**
+   * A kept change as it goes out again. When its send had begun before the stop (its id is
+   * remembered before the first body goes out, §8.5), Signal may hold that id already: the change
+   * goes out under a fresh id, so no id reaches the group twice.
+   */
+  function resumed(frame: Uint8Array, messageId: string): QueuedEnvelope {
+    const kept = { frame, messageId, owner: changeOwner(undefined) }
+    const begun = storing(() => store.sentIds.senderOf(docId, messageId)) !== undefined
+    if (!begun) return kept
+    let env: Envelope
+    try {
+      env = decodeEnvelope(frame, { maxPayloadBytes: frame.byteLength })
+    } catch {
+      return kept
+    }
+    if (!DOC_KINDS.has(env.kind)) return kept
+    const fresh = ownEnvelope('update', env.payload)
+    c.markSent(docId, fresh.senderId, fresh.messageId)
+    const owner = changeOwner(undefined)
+    return {
+      frame: encodeEnvelope(fresh),
+      messageId: fresh.messageId,
+      owner: { ack: () => owner.ack(messageId), reject: (_id, code, message) => owner.reject(messageId, code, message) },
+    }
   }
 
   function reachChanged(state: Reachability['state']): void {
