@@ -8,16 +8,19 @@ import { startDemoStack } from '@e2e-col/demo'
 // The sidecars keep their state in the git-ignored .e2e-col-tmp/, so a restart resumes the document.
 const stack = await startDemoStack({ dataDir: fileURLToPath(new URL('../.e2e-col-tmp/demo/', import.meta.url)) })
 console.log(`
-e2e-col demo is running: two people, one shared document, carried through a local toy Signal.
+e2e-col demo is running: two people, Alice and Bob, who already share one document, carried
+through a local toy Signal.
 
-  Alice:  ${stack.link('alice')}
-  Bob:    ${stack.link('bob')}
+  Alice:  ${stack.homeLink('alice')}
+  Bob:    ${stack.homeLink('bob')}
 
-Rich text (ProseMirror through E2eColProvider, with each other's cursors):
+Open both links (side by side, or in two browsers): open the shared document and type in either
+editor, or make a new document on Alice's page and share it with Bob; he accepts it on his.
+
+The shared document as rich text (ProseMirror through E2eColProvider, with each other's cursors):
   Alice:  ${stack.link('alice', 'rich')}
   Bob:    ${stack.link('bob', 'rich')}
 
-Open both links (side by side, or in two browsers) and type in either editor.
 Press Ctrl-C to stop.
 `)
 

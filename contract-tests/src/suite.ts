@@ -13,6 +13,7 @@ import { registerContactCases } from './cases/contacts.ts'
 import { registerDeliveryCases } from './cases/delivery.ts'
 import { registerEventsCases } from './cases/events.ts'
 import { registerFaultCases } from './cases/faults.ts'
+import { registerGroupAdminCases } from './cases/group-admin.ts'
 import { registerGroupCases } from './cases/groups.ts'
 import { registerHttpLayerCases } from './cases/http-layer.ts'
 import { registerJsonRpcParsingCases } from './cases/jsonrpc-parsing.ts'
@@ -81,6 +82,7 @@ export function describeSignalDaemonContract(targetName: string, spec: TargetSpe
     registerSendFailureCases(defineCase)
     registerGroupCases(defineCase)
     registerContactCases(defineCase)
+    registerGroupAdminCases(defineCase)
     registerEventsCases(defineCase)
     registerDeliveryCases(defineCase)
     registerFaultCases(defineCase)

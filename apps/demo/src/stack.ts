@@ -1,10 +1,11 @@
 /**
- * The embedded demo stack (Node only): the toy signal-cli daemon with two accounts and one group,
- * one sidecar per account, and the Vite dev server for the page. `npm start` runs it; the browser
+ * The embedded demo stack (Node only): the toy signal-cli daemon with two accounts and one group
+ * (the demo document, shared by both), one sidecar per account, and the Vite dev server for the
+ * pages. More documents are made from the home page while it runs. `npm start` runs it; the browser
  * tests start it on free ports.
  */
 import { createHash } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -17,6 +18,9 @@ import { createServer, type ViteDevServer } from 'vite'
 export const DEMO_DOC_ID = '6f1d2c3e-5a4b-4c7d-8e9f-0a1b2c3d4e5f'
 /** The demo group's id: 32 bytes derived from a fixed label, base64 like real Signal group ids. */
 export const DEMO_GROUP_ID = createHash('sha256').update('e2e-col demo group').digest('base64')
+
+/** The demo document's title (its group's name). */
+export const DEMO_TITLE = 'Welcome to e2e-col'
 
 /** A demo participant. */
 export type Who = 'alice' | 'bob'
@@ -33,6 +37,11 @@ export interface DemoStackOptions {
   readonly vitePort?: number
   /** Alice's and Bob's sidecar ports; 0 = any. Default 7601 and 7602 (any free one if taken). */
   readonly sidecarPorts?: readonly [number, number]
+  /**
+   * Start with the demo document shared by Alice and Bob (default true). Without it the toy has no
+   * group and the sidecars no E2E_COL_DOCUMENTS: every document is made from the home page.
+   */
+  readonly demoDocument?: boolean
   /** Extra sidecar settings (environment-variable names), e.g. `E2E_COL_LOG_LEVEL`. */
   readonly sidecarEnv?: Readonly<Record<string, string>>
   /** Serve the page with Vite (default true; Node-only tests turn it off). */
@@ -52,6 +61,10 @@ export interface DemoStack {
   readonly toy: ToySignal
   /** The page link for a participant (their page through their own sidecar); `rich` = the rich-text page. */
   link(who: Who, page?: 'text' | 'rich'): string
+  /** The home page link for a participant: their documents and invitations. */
+  homeLink(who: Who): string
+  /** A participant's number. */
+  number(who: Who): string
   /** The sidecar's WebSocket base URL, e.g. `ws://127.0.0.1:7601`. */
   sidecarUrl(who: Who): string
   /** Stops one sidecar (its browser goes offline). */
@@ -76,12 +89,27 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
       dataDir = temporary
     }
     const stateRoot = dataDir
+    const demoDocument = options.demoDocument !== false
+    // With a lasting folder the toy's groups last too: documents made on the home page are still
+    // shared after `npm start` is run again.
+    const groupsFile = options.dataDir === undefined ? undefined : join(stateRoot, 'toy-groups.json')
+    const saved = groupsFile !== undefined && existsSync(groupsFile) ? (JSON.parse(readFileSync(groupsFile, 'utf8')) as unknown) : undefined
     const toy = await createToySignal({
+      ...(saved === undefined ? {} : { restoreGroups: saved }),
       accounts: [PEOPLE.alice.number, PEOPLE.bob.number],
-      groups: [{ name: 'e2e-col demo', members: [PEOPLE.alice.number, PEOPLE.bob.number], id: DEMO_GROUP_ID }],
+      groups: demoDocument ? [{ name: DEMO_TITLE, members: [PEOPLE.alice.number, PEOPLE.bob.number], id: DEMO_GROUP_ID }] : [],
+      names: { [PEOPLE.alice.number]: PEOPLE.alice.name, [PEOPLE.bob.number]: PEOPLE.bob.name },
+      // As on Signal: someone you share no document with yet is invited, and accepts.
+      pendingInvites: true,
       faults: options.faults === true,
     })
-    cleanups.push(() => toy.close())
+    cleanups.push(async () => {
+      if (groupsFile !== undefined) {
+        mkdirSync(stateRoot, { recursive: true })
+        writeFileSync(groupsFile, JSON.stringify(toy.snapshotGroups()))
+      }
+      await toy.close()
+    })
 
     let vitePort = 0
     if (options.page !== false) {
@@ -101,7 +129,7 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
       const env = (port: number) => ({
         SIGNAL_CLI_URL: toy.url,
         SIGNAL_CLI_ACCOUNT: PEOPLE[who].number,
-        E2E_COL_DOCUMENTS: `${DEMO_DOC_ID}=${DEMO_GROUP_ID}`,
+        ...(demoDocument ? { E2E_COL_DOCUMENTS: `${DEMO_DOC_ID}=${DEMO_GROUP_ID}` } : {}),
         E2E_COL_SIGNAL_BODY_MAX_BYTES: '2000',
         E2E_COL_LISTEN: `127.0.0.1:${port}`,
         E2E_COL_DATA_DIR: join(stateRoot, who),
@@ -140,6 +168,8 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
       sidecarUrl,
       // Written out rather than URLSearchParams-encoded, so the printed link stays readable.
       link: (who, page = 'text') => `${pageOrigin}/${page === 'rich' ? 'rich.html' : ''}?name=${PEOPLE[who].name}&sidecar=${sidecarUrl(who)}&doc=${DEMO_DOC_ID}`,
+      homeLink: (who) => `${pageOrigin}/?name=${PEOPLE[who].name}&sidecar=${sidecarUrl(who)}`,
+      number: (who) => PEOPLE[who].number,
       stopSidecar: stop,
       startSidecar: start,
       close: closeAll,

@@ -4,15 +4,25 @@
  */
 import { isUuid } from '@e2e-col/protocol'
 import { CONFIG_VARIABLES } from './config.ts'
+import { parseDocsArgs, type DocsCommand } from './docs-cli.ts'
 
 export type CliCommand =
-  | { kind: 'help' }
+  | { kind: 'help'; text?: string }
+  | { kind: 'docs'; command: DocsCommand }
   | { kind: 'run'; configFile?: string }
   | { kind: 'inspect'; docId: string; dataDir?: string; json: boolean }
   | { kind: 'usage-error'; message: string }
 
 
+export const INSPECT_HELP = `Usage: e2e-col-sidecar inspect --doc UUID [--data-dir DIR] [--json]
+
+Reads one document's replica from the store, read-only (safe while the sidecar runs): the stored
+size, the encoded state size, a state vector summary and the number of remembered sent message
+ids. DIR defaults to E2E_COL_DATA_DIR (or its default).
+`
+
 function parseInspect(argv: readonly string[]): CliCommand {
+  if (argv.includes('--help') || argv.includes('-h')) return { kind: 'help', text: INSPECT_HELP }
   let docId: string | undefined
   let dataDir: string | undefined
   let json = false
@@ -34,14 +44,18 @@ export const HELP = `e2e-col-sidecar: carries e2e-col documents between browsers
 
 Usage: e2e-col-sidecar [--config FILE.json] [--help]
        e2e-col-sidecar inspect --doc UUID [--data-dir DIR] [--json]
+       e2e-col-sidecar docs list|new|share|unshare|rename|leave|accept|decline ... [--json]   (docs --help)
 
 Settings come from the environment; --config reads a JSON object of the same names (the
-environment wins). Required: E2E_COL_DOCUMENTS, E2E_COL_SIGNAL_BODY_MAX_BYTES.
+environment wins). Required: E2E_COL_SIGNAL_BODY_MAX_BYTES. Documents are made and shared from
+the home page or with \`docs\`; E2E_COL_DOCUMENTS fixes some in addition.
 
   SIGNAL_CLI_URL                  daemon origin (default http://127.0.0.1:8080), loopback only unless
   E2E_COL_ALLOW_REMOTE_DAEMON=1   (the daemon has no authentication: only on a trusted network)
   SIGNAL_CLI_ACCOUNT              E.164 account; may be omitted when the daemon serves one account
-  E2E_COL_DOCUMENTS               docUUID=base64GroupId pairs, comma separated, each group once
+  E2E_COL_DOCUMENTS               optional fixed documents: docUUID=base64GroupId pairs, comma separated
+  E2E_COL_SETUP                   linked-device (default: new document groups get a 1-day disappearing-
+                                  messages timer) or dedicated-number (the account is the sidecar's own)
   E2E_COL_CHATS                   chatUUID=base64GroupId pairs: chat groups browsers reach at /v1/chats/<chatUUID>
                                   (a loop attached with e2e-col chat --sidecar binds its own chat too)
   E2E_COL_CHAT_OPERATORS          +E164 numbers whose text in a chat group is shown as a prompt
@@ -85,8 +99,9 @@ written; also at runtime: the sidecar stops rather than run without its store).
 All settings: ${CONFIG_VARIABLES.join(' ')}
 `
 
-export function parseArgs(argv: readonly string[]): CliCommand {
+export function parseArgs(argv: readonly string[], env: Record<string, string | undefined> = {}): CliCommand {
   if (argv[0] === 'inspect') return parseInspect(argv.slice(1))
+  if (argv[0] === 'docs') return parseDocsArgs(argv.slice(1), env)
   let configFile: string | undefined
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]

@@ -47,10 +47,13 @@ describe('configuration', () => {
     expect(Object.isFrozen(c) && Object.isFrozen(c.documents[0]) && Object.isFrozen(c.send)).toBe(true)
   })
 
-  it('requires the document map and the body boundary, naming each', () => {
-    const m = failure({})
-    expect(m).toContain('E2E_COL_DOCUMENTS')
-    expect(m).toContain('E2E_COL_SIGNAL_BODY_MAX_BYTES')
+  it('requires the body boundary, naming it; the document map is optional (documents are made at run time)', () => {
+    expect(failure({ HOME: '/home/ada' })).toContain('E2E_COL_SIGNAL_BODY_MAX_BYTES')
+    const none = loadConfig({ E2E_COL_SIGNAL_BODY_MAX_BYTES: '2000', HOME: '/home/ada' })
+    expect(none.documents).toEqual([])
+    expect(none.setup).toBe('linked-device')
+    expect(loadConfig({ ...valid, E2E_COL_SETUP: 'dedicated-number' }).setup).toBe('dedicated-number')
+    expect(failure({ ...valid, E2E_COL_SETUP: 'phone' })).toContain('E2E_COL_SETUP')
   })
 
   it('refuses a body boundary above 2000 unless long bodies are allowed', () => {

@@ -39,7 +39,7 @@ const bindings = (what: string, required: boolean) => z.string().transform((text
   }
   return out
 })
-const Documents = bindings('document', true).transform((list) => list.map(({ id, groupId }) => ({ docId: id, groupId })))
+const Documents = bindings('document', false).transform((list) => list.map(({ id, groupId }) => ({ docId: id, groupId })))
 const Chats = bindings('chat', false).transform((list) => list.map(({ id, groupId }) => ({ chatId: id, groupId })))
 
 const Env = z
@@ -47,7 +47,8 @@ const Env = z
     SIGNAL_CLI_URL: signalCliUrl,
     SIGNAL_CLI_ACCOUNT: signalCliAccount,
     E2E_COL_ALLOW_REMOTE_DAEMON: flag,
-    E2E_COL_DOCUMENTS: z.string({ error: 'required: docUUID=base64GroupId pairs, comma separated' }).pipe(Documents),
+    E2E_COL_DOCUMENTS: z.string().default('').pipe(Documents),
+    E2E_COL_SETUP: z.enum(['linked-device', 'dedicated-number']).default('linked-device'),
     E2E_COL_CHATS: z.string().default('').pipe(Chats),
     E2E_COL_CHAT_OPERATORS: e164List,
     E2E_COL_CHAT_LOOP_ACCOUNT: signalCliAccount,
@@ -131,7 +132,13 @@ type ParsedEnv = z.infer<typeof Env>
 /** The sidecar's typed, deeply frozen configuration. */
 export interface SidecarConfig {
   readonly signal: { readonly url: string; readonly account: string | undefined; readonly rpcTimeoutMs: number; readonly streamIdleMs: number }
+  /** Documents fixed by configuration; more are created and accepted at run time (library/). */
   readonly documents: readonly { readonly docId: string; readonly groupId: string }[]
+  /**
+   * `linked-device`: the account is also a person's phone, so new document groups get a
+   * disappearing-messages timer; `dedicated-number`: an account of its own (phones see nothing).
+   */
+  readonly setup: 'linked-device' | 'dedicated-number'
   /** Chat groups browsers reach at `/v1/chats/<chatId>` (docs/sidecar.md §4.9). */
   readonly chats: {
     readonly bindings: readonly { readonly chatId: string; readonly groupId: string }[]
@@ -236,6 +243,7 @@ export function loadConfig(env: Record<string, string | undefined>, options: { c
   return deepFreeze({
     signal: { url: (e.SIGNAL_CLI_URL as URL).origin, account: e.SIGNAL_CLI_ACCOUNT, rpcTimeoutMs: e.E2E_COL_RPC_TIMEOUT_MS, streamIdleMs: e.E2E_COL_STREAM_IDLE_MS },
     documents: e.E2E_COL_DOCUMENTS,
+    setup: e.E2E_COL_SETUP,
     chats: { bindings: e.E2E_COL_CHATS, operators: e.E2E_COL_CHAT_OPERATORS, loopAccount: e.E2E_COL_CHAT_LOOP_ACCOUNT ?? e.SIGNAL_CLI_ACCOUNT, browserOperators: e.E2E_COL_CHAT_BROWSER_OPERATORS },
     maxBodyBytes: e.E2E_COL_SIGNAL_BODY_MAX_BYTES,
     allowLongBodies: e.E2E_COL_ALLOW_LONG_BODIES,

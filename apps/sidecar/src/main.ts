@@ -1,13 +1,23 @@
 /** Composition root of `e2e-col-sidecar`: config → sidecar → signal handlers. */
 import { parseArgs, HELP } from './cli.ts'
+import { DocsCliError, runDocsCommand } from './docs-cli.ts'
 import { defaultDataDir, loadConfig } from './config.ts'
 import { exitCodeFor } from './errors.ts'
 import { formatReport, inspectDocument } from './inspect.ts'
 import { createLogger } from './ops/logger.ts'
 import { startSidecar } from './sidecar.ts'
 
-const cmd = parseArgs(process.argv.slice(2))
-if (cmd.kind === 'help') process.stdout.write(HELP)
+const cmd = parseArgs(process.argv.slice(2), process.env)
+if (cmd.kind === 'help') process.stdout.write(cmd.text ?? HELP)
+else if (cmd.kind === 'docs') {
+  try {
+    process.stdout.write(await runDocsCommand(cmd.command))
+  } catch (error) {
+    const e = error instanceof DocsCliError ? error : new DocsCliError('UNEXPECTED', error instanceof Error ? error.message : String(error), 1)
+    process.stderr.write(cmd.command.json ? `${JSON.stringify({ error: { code: e.code, message: e.message } })}\n` : `e2e-col-sidecar docs ${cmd.command.action}: ${e.code}: ${e.message}\n`)
+    process.exitCode = e.exitCode
+  }
+}
 else if (cmd.kind === 'usage-error') {
   process.stderr.write(`e2e-col-sidecar: ${cmd.message}\n`)
   process.exitCode = 2

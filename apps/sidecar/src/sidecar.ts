@@ -8,7 +8,7 @@
 import type { AddressInfo } from 'node:net'
 import { createHttpSignalBackend, runEventsLoop, type BroadcastRecoveryRequiredError, type SignalBackend, type SignalEventStream } from '@e2e-col/signal-cli'
 import type { WebSocket } from 'ws'
-import { CAPABILITY, CLOSE_CODES } from '@e2e-col/protocol'
+import { CAPABILITY, CLOSE_CODES, type Envelope } from '@e2e-col/protocol'
 import { createSession, type Session } from './browser/session.ts'
 import { createWsServer } from './browser/ws-server.ts'
 import { createChatRelay } from './chat/chat-relay.ts'
@@ -31,6 +31,13 @@ import { createReachability } from './send/reachability.ts'
 import { createTokenBucket } from './send/token-bucket.ts'
 import { checkDaemon } from './startup.ts'
 import { installNodeCodecs } from './node-codecs.ts'
+import { createDocsApi } from './library/api.ts'
+import { createDocumentLibrary, type DocumentLibrary, type LibraryBackend } from './library/library.ts'
+
+function hasDocumentMethods(backend: SignalBackend): backend is LibraryBackend {
+  const b = backend as Partial<LibraryBackend>
+  return typeof b.createGroupWith === 'function' && typeof b.updateGroup === 'function' && typeof b.leaveGroup === 'function' && typeof b.listContacts === 'function' && typeof b.acceptGroupRequest === 'function'
+}
 
 // "Not found" answers in a row after which this sidecar stops announcing it reads attachments.
 const MISSING_BEFORE_WITHDRAW = 3
@@ -133,16 +140,22 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   })
   metrics.signalState.set({ state: 'reachable' }, 1)
   const docs = createDocuments({
-    config, backend, reach, clock, store, replicas, sidecarId, metrics, logger, storing, fatal, self,
+    config, backend, reach, clock, store, sidecarId, metrics, logger, storing, fatal, self,
     markSent: (docId, senderId, messageId) => ingest.markSent(docId, senderId, messageId),
     answerRank: (groupId, requestId, asker) => answerRank(requestId, membership.self(), membership.members(groupId), asker),
     stopped: () => stopped,
   })
-  const unsentEnvelopes = (): number => storing(() => config.documents.reduce((n, d) => n + store.outbox.count(d.docId), 0)) ?? 0
+  for (const { docId, groupId } of config.documents) {
+    const replica = replicas.get(docId)
+    if (replica === undefined) throw new Error(`no replica loaded for document ${docId}`)
+    docs.add(docId, groupId, replica)
+  }
+  // Every served document's outbox, those made at run time included.
+  const unsentEnvelopes = (): number => storing(() => [...docs.values()].reduce((n, d) => n + store.outbox.count(d.docId), 0)) ?? 0
   metrics.unsentSource.read = unsentEnvelopes
-  const docsByGroup = new Map(config.documents.map((d) => [d.groupId, d.docId]))
   const setMembers = (groups: typeof facts.groups): void => {
-    for (const d of config.documents) docs.setMembers(d.groupId, membersOf(groups, d.groupId))
+    // Every served document, those made at run time included.
+    for (const doc of docs.values()) docs.setMembers(doc.groupId, membersOf(groups, doc.groupId))
   }
   setMembers(facts.groups)
   // A daemon that keeps no attachments (--ignore-attachments, a full disk) answers "not found"
@@ -155,9 +168,28 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     maxInFlight: 4,
     maxWaiting: 64,
   })
+  // Documents made at run time need a backend that administers groups (the HTTP one does).
+  const library: DocumentLibrary | undefined = hasDocumentMethods(backend)
+    ? createDocumentLibrary({
+      backend, you: facts.account ?? '', documents: docs, store, fixed: config.documents,
+      // Read when invitations are listed, after the chat relay exists.
+      reserved: (groupId) => chats.isChatGroup(groupId),
+      linkedDevice: config.setup === 'linked-device', clock, storing, stopped: () => stopped,
+      closeCode: CLOSE_CODES.POLICY_VIOLATION, logger,
+    })
+    : undefined
+  try {
+    library?.serveStored()
+  } catch (error) {
+    first.close()
+    await closers.unwind().catch(() => undefined)
+    throw error
+  }
+  // The stored documents' member lists, from the same listing as the fixed ones.
+  setMembers(facts.groups)
 
   const ingest = createIngest({
-    docsByGroup,
+    docOfGroup: (groupId) => docs.byGroup(groupId)?.docId,
     maxFrameBytes: config.browser.maxFrameBytes,
     maxBodyBytes: receiveBodyBound(config),
     reassembly: config.reassembly,
@@ -194,7 +226,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   })
   closers.push(() => membership.dispose())
 
-  const createBrowserSession = (ws: WebSocket, docId: string, onFrame: typeof docs.fromBrowser): Session =>
+  const createBrowserSession = (ws: WebSocket, docId: string, onFrame: (session: Session, env: Envelope, frame: Uint8Array) => void): Session =>
     createSession({
       ws, docId, sidecarId,
       maxFrameBytes: config.browser.maxFrameBytes,
@@ -208,7 +240,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   // Chat bindings (§4.9): relayed between browsers and the local loop, never replicated or queued.
   const chats = createChatRelay({
     bindings: config.chats.bindings,
-    documentGroups: new Set(config.documents.map((d) => d.groupId)),
+    isDocumentGroup: (groupId) => docs.byGroup(groupId) !== undefined,
     operators: new Set(config.chats.operators),
     loopAccount: config.chats.loopAccount,
     browserOperators: config.chats.browserOperators,
@@ -233,11 +265,15 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
         const source = e.origin === 'sync' ? SELF : sourceKey(e.sourceUuid, e.sourceNumber)
         membership.admit(e.groupId, e, () => ingest.handle(e.groupId, e.body, { from: { uuid: e.sourceUuid, number: e.sourceNumber }, source, attachments: e.attachments ?? [] }))
       }
+      else if (e.type === 'group-update') {
+        metrics.groupUpdates.inc()
+        library?.onGroupUpdate(e.groupId, e.sourceNumber)
+      }
       else metrics.eventsSkipped.inc({ reason: e.reason })
     },
     onRecoveryRequired: (error: BroadcastRecoveryRequiredError) => {
       logger.error({ err: error }, 'transport history at risk; asking browsers for snapshots (4409)')
-      for (const doc of docs.values()) if (error.groupIds.includes(doc.groupId)) docs.closeSockets(doc, CLOSE_CODES.HISTORY_AT_RISK, 'history at risk; send a full snapshot')
+      for (const doc of docs.values()) if (error.groupIds.includes(doc.groupId)) doc.closeSockets(CLOSE_CODES.HISTORY_AT_RISK, 'history at risk; send a full snapshot')
     },
     onReconnect: () => metrics.streamReconnects.inc(),
     logger,
@@ -251,21 +287,28 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   membersTimer.unref()
   closers.push(() => clearInterval(membersTimer))
 
+  let boundPort = config.listen.port
+  const ops = createOpsHandler({
+    ready: () => ready,
+    daemonReachable: () => backend.check(AbortSignal.timeout(2000)).then(() => true, () => false),
+    eventsStreamUp: () => events.up,
+    signal: () => ({ state: reach.state, since: reach.since, unsentEnvelopes: unsentEnvelopes() }),
+  }, metrics)
+  const api = createDocsApi({ library, allowedOrigins: config.allowedOrigins, bind: () => ({ host: config.listen.host, port: boundPort }), ready: () => ready })
   const { server, wss } = createWsServer({
     allowedOrigins: config.allowedOrigins,
     maxFrameBytes: config.browser.maxFrameBytes,
     isDocument: (docId) => ready && docs.has(docId),
-    hasRoom: (docId) => (docs.get(docId)?.sessions.size ?? Infinity) < config.browser.maxConnectionsPerDoc,
+    hasRoom: (docId) => (docs.get(docId)?.sessionCount ?? Infinity) < config.browser.maxConnectionsPerDoc,
     onConnection: (ws: WebSocket, docId: string) => {
       const doc = docs.get(docId)
       if (doc === undefined) return ws.close(CLOSE_CODES.POLICY_VIOLATION)
-      const session = createBrowserSession(ws, docId, docs.fromBrowser)
-      doc.sessions.add(session)
-      docs.opened(session)
+      const session = createBrowserSession(ws, docId, (s, env, frame) => doc.fromBrowser(s, env, frame))
+      doc.attach(session)
       metrics.connections.inc({ doc: docId })
       ws.on('error', (error) => logger.debug({ err: error }, 'browser socket error'))
       ws.on('close', () => {
-        doc.sessions.delete(session)
+        doc.detach(session)
         metrics.connections.dec({ doc: docId })
       })
     },
@@ -273,12 +316,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
       admit: (chatId, role, req, group) => (ready ? chats.admit(chatId, role, req, group) : 404),
       onConnection: (ws, chatId, role, req) => chats.onConnection(ws, chatId, role, req),
     },
-    onHttp: createOpsHandler({
-      ready: () => ready,
-      daemonReachable: () => backend.check(AbortSignal.timeout(2000)).then(() => true, () => false),
-      eventsStreamUp: () => events.up,
-      signal: () => ({ state: reach.state, since: reach.since, unsentEnvelopes: unsentEnvelopes() }),
-    }, metrics),
+    onHttp: (req, res) => (api.handles(new URL(req.url ?? '/', 'http://sidecar').pathname) ? api.handle(req, res) : ops(req, res)),
   })
 
   let stopAccepting: Promise<void> = Promise.resolve()
@@ -296,6 +334,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     if (fatalError === undefined) await docs.drain(config.shutdownFlushMs)
     stopped = true
     // Counts only: what is still queued after the bounded flush is dropped (browsers replay it).
+    library?.close()
     logger.info({ reason: shutdownReason, unsentBytes: docs.queuedBytes(), sockets: wss.clients.size, flushMs: clock.now() - started }, 'sidecar shutting down: queues flushed, closing sockets (1001), the events stream and the store')
     docs.close(CLOSE_CODES.GOING_AWAY, 'sidecar shutting down')
     chats.close(CLOSE_CODES.GOING_AWAY, 'sidecar shutting down')
@@ -324,8 +363,9 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     await (stopping ??= closers.unwind()).catch(() => undefined)
     throw error
   }
-  ready = true
   const port = (server.address() as AddressInfo).port
+  boundPort = port
+  ready = true
   const host = config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host
   const url = `http://${host}:${port}`
   logger.info({ url, documents: config.documents.length, store: store.path, signalCliVersion: facts.version ?? 'unavailable' }, `e2e-col sidecar ready on ${url}`)
@@ -333,6 +373,10 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   // Announce what this sidecar reads (members answer with theirs), then catch up on what the group
   // said while it was down: members answer with what it lacks. Both small: one body per document.
   for (const doc of docs.values()) doc.capabilities.hello()
-  if (config.replica.syncOnStart) for (const doc of docs.values()) docs.askGroup(doc)
+  logger.info({ url, documents: docs.size, store: store.path, signalCliVersion: facts.version ?? 'unavailable' }, `e2e-col sidecar ready on ${url}`)
+  // Catch up on what the group said while this sidecar was down: members answer with what we lack.
+  if (config.replica.syncOnStart) for (const doc of docs.values()) doc.askGroup()
+  // Someone may have removed this account from a document while the sidecar was down.
+  void library?.refresh().catch((error: unknown) => logger.warn({ err: error }, 'checking the stored documents failed'))
   return { url, port, storePath: store.path, close: stop }
 }

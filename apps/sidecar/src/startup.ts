@@ -12,6 +12,8 @@ export interface DaemonFacts {
   version: string | undefined
   /** The account's groups as listed at start (the first membership list of the receive path and the capability rule). */
   groups: GroupListing
+  /** This sidecar's own number: SIGNAL_CLI_ACCOUNT, else the daemon's one account (undefined when it cannot say). */
+  account: string | undefined
 }
 
 function reason(error: unknown): string {
@@ -26,6 +28,7 @@ export async function checkDaemon(backend: SignalBackend, config: SidecarConfig)
     throw new SidecarError('SIDECAR_DAEMON_UNREACHABLE', `signal-cli at ${config.signal.url} does not answer GET /api/v1/check (${reason(error)})`, { cause: error })
   }
   let version: string | undefined
+  let self = account
   try {
     version = await backend.version()
   } catch (error) {
@@ -41,6 +44,7 @@ export async function checkDaemon(backend: SignalBackend, config: SidecarConfig)
     if (accounts !== undefined && accounts.length !== 1) {
       throw new SidecarError('SIDECAR_ACCOUNT_INVALID', `the daemon serves ${accounts.length} accounts; set SIGNAL_CLI_ACCOUNT to the one to use`)
     }
+    self = accounts?.[0]
   }
   let groups: Awaited<ReturnType<SignalBackend['listGroups']>>
   try {
@@ -65,5 +69,5 @@ export async function checkDaemon(backend: SignalBackend, config: SidecarConfig)
   if (missing.length > 0) {
     throw new SidecarError('SIDECAR_GROUPS_MISSING', `the account is not a member of: ${missing.join(', ')}`)
   }
-  return { version, groups }
+  return { version, groups, account: self }
 }

@@ -4,7 +4,7 @@
  *   toy-signal [--http HOST:PORT] [--account +E164]... [--group NAME:+E164,+E164]...
  *              [--unregistered +E164]... [--single-account +E164] [--config FILE] [--faults]
  *              [--keep-alive-ms N] [--signal-pace] [--max-attachment-bytes N]
- *              [--link-timeout-ms N] [--offline] [--verbose]
+ *              [--link-timeout-ms N] [--offline] [--pending-invites] [--verbose]
  *
  * `--http` defaults to 127.0.0.1:8080 and is split at the last `:` like signal-cli's; port 0 picks
  * a free one. Flags add to what the config file gives.
@@ -23,6 +23,8 @@ const ConfigFile = z.strictObject({
   unregistered: z.array(Number164).optional(),
   groups: z.array(z.strictObject({ name: z.string().min(1), members: z.array(Number164), id: z.string().optional() })).optional(),
   faults: z.boolean().optional(),
+  pendingInvites: z.boolean().optional(),
+  names: z.record(Number164, z.string().min(1).max(64)).optional(),
   keepAliveMs: z.number().int().min(1).optional(),
   maxQueuedPerAccount: z.number().int().min(1).optional(),
   signalPace: z.boolean().optional(),
@@ -85,6 +87,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
         'single-account': { type: 'string' },
         config: { type: 'string' },
         faults: { type: 'boolean' },
+        'pending-invites': { type: 'boolean' },
         'keep-alive-ms': { type: 'string' },
         'signal-pace': { type: 'boolean' },
         'max-attachment-bytes': { type: 'string' },
@@ -124,5 +127,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   const maxAttachment = values['max-attachment-bytes'] === undefined ? file.maxAttachmentBytes : Number(values['max-attachment-bytes'])
   if (maxAttachment !== undefined && (!Number.isSafeInteger(maxAttachment) || maxAttachment < 1)) fail('--max-attachment-bytes must be a positive integer')
   if (maxAttachment !== undefined) toy.maxAttachmentBytes = maxAttachment
+  if (values['pending-invites'] === true || file.pendingInvites === true) toy.pendingInvites = true
+  if (file.names !== undefined) toy.names = file.names
   return { toy, verbose: values.verbose === true }
 }

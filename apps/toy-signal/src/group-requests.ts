@@ -1,7 +1,8 @@
 /**
- * Invited (pending) and requesting members of a toy group. The toy never creates them by itself;
- * the admin route (`/toy/v1/world/group-members`) sets them so tests can see how a client treats a
- * group with someone waiting at the door. Kept beside the group, not in it, keyed by the group.
+ * Invited (pending) and requesting members of a toy group, set from outside: the admin route
+ * (`/toy/v1/world/group-members`) lets tests see how a client treats a group with someone waiting
+ * at the door. The lists are the group's own (`ToyGroup.pending`, `ToyGroup.requesting`), which
+ * `updateGroup` also fills (group-admin.ts).
  */
 import type { ToyGroup } from './state.ts'
 
@@ -10,14 +11,13 @@ interface Requests {
   requesting: string[]
 }
 
-const byGroup = new WeakMap<ToyGroup, Requests>()
-
 /** Replaces the group's pending and requesting members (numbers). */
 export function setGroupRequests(group: ToyGroup, requests: Requests): void {
-  byGroup.set(group, { pending: [...new Set(requests.pending)], requesting: [...new Set(requests.requesting)] })
+  group.pending = [...new Set(requests.pending)]
+  group.requesting = [...new Set(requests.requesting)]
 }
 
-/** The group's pending and requesting members; both empty unless set. */
+/** The group's pending and requesting members. */
 export function groupRequests(group: ToyGroup): Readonly<Requests> {
-  return byGroup.get(group) ?? { pending: [], requesting: [] }
+  return { pending: group.pending, requesting: group.requesting }
 }

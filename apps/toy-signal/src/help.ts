@@ -11,7 +11,8 @@ Usage: toy-signal [options]
   --single-account +E164    the daemon's -a mode: one account, the account parameter is ignored
   --config FILE             the same settings as JSON: {http, accounts, groups, unregistered,
                             singleAccount, faults, keepAliveMs, signalPace,
-                            maxAttachmentBytes, linkTimeoutMs, offline}; flags add to it
+                            maxAttachmentBytes, linkTimeoutMs, offline, pendingInvites,
+                            names}; flags add to it
   --faults                  enable the fault switches and the /toy/v1/ admin route (tests only)
   --keep-alive-ms N         events-stream keep-alive period (default 15000, as signal-cli)
   --signal-pace             enforce Signal's pace: 60 messages per sender and destination,
@@ -19,6 +20,7 @@ Usage: toy-signal [options]
   --max-attachment-bytes N  largest attachment a send accepts (default 104857600)
   --link-timeout-ms N       how long finishLink waits for a scan (default 60000)
   --offline                 Signal is unreachable: startLink and register fail as offline signal-cli does
+  --pending-invites         numbers the adder shares no group with are invited (pending), as on Signal
   --verbose                 one debug line per request on stderr
   -h, --help                this text
 

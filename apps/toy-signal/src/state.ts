@@ -3,7 +3,11 @@
  * Randomness and time are injected so tests can pin them.
  */
 
-/** One group as the toy stores it; `formerMembers` still see it in listGroups with `isMember:false`. */
+/**
+ * One group as the toy stores it; `formerMembers` still see it in listGroups with `isMember:false`.
+ * `pending` are invited numbers (added by someone who had no profile key of theirs): they see the
+ * group and its updates, not its messages, until they accept with `updateGroup`.
+ */
 export interface ToyGroup {
   id: string
   name: string
@@ -12,6 +16,10 @@ export interface ToyGroup {
   members: string[]
   admins: Set<string>
   formerMembers: Set<string>
+  pending: string[]
+  requesting: string[]
+  /** Disappearing-messages timer in seconds (0 = off). */
+  expiration: number
 }
 
 /** One accepted send, as {@link ToySignalState.sends} reports it. */
@@ -53,6 +61,14 @@ export interface ToySignalState {
   /** A timestamp unique across the daemon and never lower than the previous one (v0.13.16 rule). */
   nextTimestamp(): number
   createGroup(name: string, members: readonly string[], creator: string | undefined, id?: string): ToyGroup
+  /**
+   * Whether `account` holds `number`'s profile key, so it can add them as a full member. With
+   * `pendingInvites` the toy says so only when both are full members of one group (where profile
+   * keys are exchanged); without it, always (every added number joins at once).
+   */
+  knows(account: string, number: string): boolean
+  /** The profile name Signal shows for a number, when the toy was given one. */
+  profileName(number: string): string | undefined
   recordSend(record: SendRecord): void
   sends(): readonly SendRecord[]
   readonly now: () => number
@@ -64,7 +80,7 @@ const MAX_SEND_RECORDS = 10_000
 
 /** Creates the state for the given accounts (multi mode) or the single `-a` account. */
 export function createState(
-  setup: { accounts: readonly string[]; singleAccount?: string | undefined; unregistered?: readonly string[] | undefined },
+  setup: { accounts: readonly string[]; singleAccount?: string | undefined; unregistered?: readonly string[] | undefined; names?: Readonly<Record<string, string>> | undefined; pendingInvites?: boolean | undefined },
   deps: StateDeps,
 ): ToySignalState {
   const mode = setup.singleAccount === undefined ? 'multi' : 'single'
@@ -122,10 +138,15 @@ export function createState(
         members: unique,
         admins: new Set(creator === undefined ? unique.slice(0, 1) : [creator]),
         formerMembers: new Set(),
+        pending: [],
+        requesting: [],
+        expiration: 0,
       }
       groups.set(groupId, group)
       return group
     },
+    knows: (account, number) => setup.pendingInvites !== true || account === number || [...groups.values()].some((g) => g.members.includes(account) && g.members.includes(number)),
+    profileName: (number) => setup.names?.[number],
     recordSend(record) {
       sendLog.push(record)
       // Bounded: a long-running demo toy must not grow without limit.

@@ -13,6 +13,7 @@ import { createFaults, type FaultSwitches } from './faults.ts'
 import { createSignalPace, type SignalPace } from './pace.ts'
 import { createRequestHandler } from './request-handler.ts'
 import { createProvisioningState } from './provisioning-state.ts'
+import { restoreGroups, snapshotGroups, type GroupSnapshot } from './group-snapshot.ts'
 import { createState, type SendRecord } from './state.ts'
 
 /** Options of {@link createToySignal}. */
@@ -27,12 +28,22 @@ export interface ToySignalOptions {
   singleAccount?: string
   /** Groups created at start; members are accounts or other numbers; `id` defaults to 32 random bytes. */
   groups?: { name: string; members: string[]; id?: string }[]
+  /** Groups of an earlier toy, as {@link ToySignal.snapshotGroups} gave them (after `groups`). */
+  restoreGroups?: unknown
   /**
    * Numbers Signal does not know (members who left Signal): group sends report
    * `UNREGISTERED_FAILURE` for them, direct sends fail with -1 `The user … is not registered.`,
    * and `getUserStatus` says `isRegistered:false`. Must not be accounts.
    */
   unregistered?: string[]
+  /**
+   * Numbers added to a group by someone who holds no profile key of theirs (they share no group as
+   * full members) are invited as pending members, as on Signal, and join when they accept. Off by
+   * default: every added number joins at once.
+   */
+  pendingInvites?: boolean
+  /** Profile names Signal shows for numbers (listContacts). */
+  names?: Record<string, string>
   /** Enables the fault switches and the `/toy/v1/` admin route. */
   faults?: boolean
   /** Keep-alive comment period of the events stream; signal-cli uses 15000. */
@@ -64,6 +75,8 @@ export interface ToySignal {
   url: string
   port: number
   groups: { name: string; id: string; members: string[] }[]
+  /** Every group now, to start a later toy with (`restoreGroups`). */
+  snapshotGroups(): GroupSnapshot[]
   /** Every send accepted so far, oldest first (bounded to the latest 10 000). */
   sends(): ReadonlyArray<SendRecord>
   /** Requests Signal's pace refused, or would have refused in `'count'` mode (zero while off). */
@@ -102,10 +115,11 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
   const log = options.log ?? (() => {})
   const host = options.host ?? '127.0.0.1'
   const state = createState(
-    { accounts: options.accounts ?? [], singleAccount: options.singleAccount, unregistered: options.unregistered },
+    { accounts: options.accounts ?? [], singleAccount: options.singleAccount, unregistered: options.unregistered, names: options.names, pendingInvites: options.pendingInvites },
     { randomBytes: (n) => randomBytes(n), randomUuid: () => randomUUID(), now: () => Date.now() },
   )
   const groups = (options.groups ?? []).map((g) => state.createGroup(g.name, g.members, undefined, g.id))
+  if (options.restoreGroups !== undefined) restoreGroups(state, options.restoreGroups)
   // The switches cut streams through the hub, and the hub reads the switches: tie the knot once.
   const hubRef: { current?: EventHub } = {}
   const faults = createFaults(options.faults === true, (afterEvents) => hubRef.current?.cut(afterEvents))
@@ -144,6 +158,7 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
     url: `http://${urlHost}:${port}`,
     port,
     groups: groups.map((g) => ({ name: g.name, id: g.id, members: [...g.members] })),
+    snapshotGroups: () => snapshotGroups(state),
     sends: () => state.sends().map((s) => ({ ...s })),
     faults: faults.switches,
     refused: () => pace?.refused() ?? { messages: 0, attachments: 0 },

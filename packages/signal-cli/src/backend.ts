@@ -32,8 +32,18 @@ export interface SignalAttachment {
   contentType: string | undefined
 }
 
-/** One item read from the events stream: a message body in a group, or a counted skip. */
-export type SignalEvent = SignalMessage | { type: 'skipped'; reason: SkipReason }
+/**
+ * A group changed (name, description, members, someone invited or removed): the daemon's
+ * `groupInfo.type: "UPDATE"` message, which carries no body. What changed is read with listGroups.
+ */
+export interface SignalGroupUpdate {
+  type: 'group-update'
+  groupId: string
+  sourceNumber: string | undefined
+}
+
+/** One item read from the events stream: a message body in a group, a group change, or a counted skip. */
+export type SignalEvent = SignalMessage | SignalGroupUpdate | { type: 'skipped'; reason: SkipReason }
 
 /** Why an events-stream item carried nothing for the sidecar (each is counted, never fatal). */
 export type SkipReason = 'malformed' | 'unrelated-event' | 'other-account' | 'no-body' | 'not-group' | 'exception'
@@ -84,5 +94,32 @@ export interface SignalChatMethods {
   quitGroup(groupId: string): Promise<void>
 }
 
+/** A change to a group; absent fields stay as they are. */
+export interface GroupChange {
+  name?: string
+  description?: string
+  addMembers?: readonly string[]
+  removeMembers?: readonly string[]
+}
+
+/** One of the account's contacts, as `listContacts` names them. */
+export interface SignalContact {
+  number: string
+  /** The contact's name, else the profile name; undefined when neither is set. */
+  name: string | undefined
+}
+
+/** Group administration and contacts, used by the document library (library/). */
+export interface SignalDocumentMethods {
+  /** `updateGroup` without a group id, with a description and a disappearing-messages timer (s; 0 = off). */
+  createGroupWith(spec: { name: string; members: readonly string[]; description: string; expirationSeconds: number }): Promise<string>
+  /** `updateGroup` on an existing group; an invited account accepting does it with an empty change. */
+  updateGroup(groupId: string, change: GroupChange): Promise<void>
+  /** `quitGroup`, naming new admins when this account is the last one. */
+  leaveGroup(groupId: string, newAdmins: readonly string[]): Promise<void>
+  /** `listContacts` with `allRecipients`: contact records and the people known from groups. */
+  listContacts(): Promise<SignalContact[]>
+}
+
 /** What {@link createHttpSignalBackend} returns. */
-export type FullSignalBackend = SignalBackend & SignalChatMethods
+export type FullSignalBackend = SignalBackend & SignalChatMethods & SignalDocumentMethods

@@ -161,3 +161,39 @@ describe('JSON-RPC send response checks', () => {
     expect(((await rejection(b.createGroup('g', []))) as SignalCliError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
   })
 })
+
+describe('group administration for documents', () => {
+  it('sends the params signal-cli reads for create, change, leave and contacts, and reads their answers', async () => {
+    const seen: Record<string, unknown>[] = []
+    const b = backendAnswering((id, body) => {
+      seen.push(body)
+      const method = body['method']
+      if (method === 'updateGroup' && (body['params'] as Record<string, unknown>)['groupId'] === undefined) return { json: { jsonrpc: '2.0', id, result: { groupId: GROUP, timestamp: 1, results: [] } } }
+      if (method === 'listContacts') {
+        return { json: { jsonrpc: '2.0', id, result: [
+          { number: '+33600000002', name: 'Bobby', profile: { givenName: 'Bob', familyName: null } },
+          { number: '+33600000003', name: '', profile: { givenName: 'Carol', familyName: 'C' } },
+          { number: null, name: 'Hidden number', profile: null },
+          { number: '+33600000004', name: null, profile: null },
+        ] } }
+      }
+      return { json: { jsonrpc: '2.0', id, result: {} } }
+    })
+    expect(await b.createGroupWith({ name: 'Trip plan', members: ['+33600000002'], description: 'd', expirationSeconds: 86400 })).toBe(GROUP)
+    await b.updateGroup(GROUP, { addMembers: ['+33600000003'], removeMembers: [] })
+    await b.updateGroup(GROUP, {})
+    await b.leaveGroup(GROUP, ['+33600000002'])
+    expect(await b.listContacts()).toEqual([
+      { number: '+33600000002', name: 'Bobby' },
+      { number: '+33600000003', name: 'Carol C' },
+      { number: '+33600000004', name: undefined },
+    ])
+    expect(seen.map((s) => [s['method'], s['params']])).toEqual([
+      ['updateGroup', { name: 'Trip plan', members: ['+33600000002'], description: 'd', expiration: 86400, account: '+33600000001' }],
+      ['updateGroup', { groupId: GROUP, members: ['+33600000003'], account: '+33600000001' }],
+      ['updateGroup', { groupId: GROUP, account: '+33600000001' }],
+      ['quitGroup', { groupId: GROUP, admins: ['+33600000002'], account: '+33600000001' }],
+      ['listContacts', { allRecipients: true, account: '+33600000001' }],
+    ])
+  })
+})

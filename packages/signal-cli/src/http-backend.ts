@@ -9,7 +9,7 @@ import { Client, Pool, request, type Dispatcher } from 'undici'
 import type { z } from 'zod'
 import { SignalCliError, SignalEventsRefusedError, SignalRpcError, SignalUnavailableError } from './errors.ts'
 import type { FullSignalBackend, SignalEventStream } from './backend.ts'
-import { AccountList, AttachmentData, CreatedGroup, encodeRequest, GroupListing, IgnoredResult, parseResponse, SendResult, VersionResult, type RpcId } from './jsonrpc.ts'
+import { AccountList, AttachmentData, ContactList, CreatedGroup, encodeRequest, GroupListing, IgnoredResult, parseResponse, SendResult, VersionResult, type RpcId } from './jsonrpc.ts'
 import { readSignalEvents } from './sse-reader.ts'
 
 /** Largest JSON-RPC response body read (a long `listGroups` fits many times over). */
@@ -123,6 +123,25 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
     acceptGroupRequest: async (groupId) => void (await call('sendMessageRequestResponse', { groupId, type: 'accept' }, IgnoredResult)),
     sendReaction: async (groupId, target, emoji) => void (await call('sendReaction', { groupId, emoji, targetAuthor: target.author, targetTimestamp: target.timestamp }, IgnoredResult)),
     quitGroup: async (groupId) => void (await call('quitGroup', { groupId }, IgnoredResult)),
+    createGroupWith: async (spec) => (await call('updateGroup', { name: spec.name, members: [...spec.members], description: spec.description, expiration: spec.expirationSeconds }, CreatedGroup)).groupId,
+    async updateGroup(groupId, change) {
+      const params: Record<string, unknown> = { groupId }
+      if (change.name !== undefined) params['name'] = change.name
+      if (change.description !== undefined) params['description'] = change.description
+      if (change.addMembers !== undefined && change.addMembers.length > 0) params['members'] = [...change.addMembers]
+      if (change.removeMembers !== undefined && change.removeMembers.length > 0) params['removeMembers'] = [...change.removeMembers]
+      await call('updateGroup', params, IgnoredResult)
+    },
+    leaveGroup: async (groupId, newAdmins) => void (await call('quitGroup', newAdmins.length === 0 ? { groupId } : { groupId, admins: [...newAdmins] }, IgnoredResult)),
+    async listContacts() {
+      // allRecipients: also the people known from groups (their profile names), not only contact records.
+      return (await call('listContacts', { allRecipients: true }, ContactList)).flatMap((c) => {
+        if (typeof c.number !== 'string') return []
+        const profile = [c.profile?.givenName, c.profile?.familyName].filter((x): x is string => typeof x === 'string' && x !== '').join(' ')
+        const name = typeof c.name === 'string' && c.name !== '' ? c.name : profile === '' ? undefined : profile
+        return [{ number: c.number, name }]
+      })
+    },
     async openEvents(signal) {
       const query = account === undefined ? '' : `?account=${encodeURIComponent(account)}`
       let res: Dispatcher.ResponseData

@@ -39,10 +39,14 @@ export const GroupListing = z.array(
     .object({
       id: z.string(),
       name: z.string().nullable().optional(),
+      description: z.string().nullable().optional(),
       isMember: z.boolean().optional(),
+      isBlocked: z.boolean().optional(),
+      messageExpirationTime: z.number().optional(),
       members: z.array(Member).optional(),
       pendingMembers: z.array(Member).optional(),
       requestingMembers: z.array(Member).optional(),
+      admins: z.array(Member).optional(),
     })
     .loose(),
 )
@@ -52,6 +56,13 @@ export type GroupListing = z.infer<typeof GroupListing>
 export const CreatedGroup = z.object({ groupId: z.string().min(1) }).loose()
 /** Results the caller does not read (reactions, message-request responses, leaving a group). */
 export const IgnoredResult = z.unknown()
+
+/** `listContacts` (only the fields the sidecar reads; hidden numbers are null). */
+export const ContactList = z.array(z.object({
+  number: z.string().nullable().optional(),
+  name: z.string().nullable().optional(),
+  profile: z.object({ givenName: z.string().nullable().optional(), familyName: z.string().nullable().optional() }).loose().nullable().optional(),
+}).loose())
 
 export const VersionResult = z.object({ version: z.string() }).loose()
 export const AccountList = z.array(z.object({ number: z.string() }).loose())

@@ -30,3 +30,15 @@ describe('receive payloads carry what the chat gate needs', () => {
     expect(parseReceivePayload('{"envelope":{"timestamp":"soon"}}', undefined)).toMatchObject({ type: 'skipped' })
   })
 })
+
+describe('group changes on the events stream', () => {
+  it('reads an UPDATE without a body as a group update, from a member or from the own account\'s other device', () => {
+    const data = { envelope: { sourceNumber: '+33600000002', timestamp: 5, dataMessage: { timestamp: 5, message: null, groupInfo: { groupId: 'R0lG', groupName: 'Trip', revision: 2, type: 'UPDATE' } } }, account: '+33600000001' }
+    expect(parseReceivePayload(JSON.stringify(data), '+33600000001')).toEqual({ type: 'group-update', groupId: 'R0lG', sourceNumber: '+33600000002' })
+    const sync = { envelope: { sourceNumber: '+33600000001', timestamp: 6, syncMessage: { sentMessage: { timestamp: 6, message: null, groupInfo: { groupId: 'R0lG', type: 'UPDATE' } } } }, account: '+33600000001' }
+    expect(parseReceivePayload(JSON.stringify(sync), '+33600000001')).toMatchObject({ type: 'group-update', groupId: 'R0lG' })
+    // A DELIVER without a body stays a skip.
+    const deliver = { envelope: { timestamp: 7, dataMessage: { timestamp: 7, message: null, groupInfo: { groupId: 'R0lG', type: 'DELIVER' } } }, account: '+33600000001' }
+    expect(parseReceivePayload(JSON.stringify(deliver), '+33600000001')).toEqual({ type: 'skipped', reason: 'no-body' })
+  })
+})

@@ -19,7 +19,7 @@ const Message = z
     timestamp: z.number().int().nonnegative().optional(),
     message: z.string().nullable().optional(),
     attachments: z.array(z.unknown()).max(100).nullable().optional().catch(undefined),
-    groupInfo: z.object({ groupId: z.string() }).loose().nullable().optional(),
+    groupInfo: z.object({ groupId: z.string(), type: z.string().nullable().optional() }).loose().nullable().optional(),
   })
   .loose()
 
@@ -70,6 +70,11 @@ export function parseReceivePayload(data: string, account: string | undefined): 
   const dm = p.envelope.dataMessage
   const sent = p.envelope.syncMessage?.sentMessage
   const source = typeof dm?.message === 'string' ? { m: dm, origin: 'data' as const } : typeof sent?.message === 'string' ? { m: sent, origin: 'sync' as const } : undefined
+  // A group change (ours from another device, or someone else's) has no body: it is a signal to look again.
+  const update = dm?.groupInfo?.type === 'UPDATE' ? dm.groupInfo : sent?.groupInfo?.type === 'UPDATE' ? sent.groupInfo : undefined
+  if (source === undefined && update !== undefined && update !== null) {
+    return { type: 'group-update', groupId: update.groupId, sourceNumber: p.envelope.sourceNumber ?? p.envelope.source ?? undefined }
+  }
   if (source === undefined) return { type: 'skipped', reason: p.exception === undefined || p.exception === null ? 'no-body' : 'exception' }
   const groupId = source.m.groupInfo?.groupId
   if (groupId === undefined) return { type: 'skipped', reason: 'not-group' }

@@ -76,7 +76,7 @@ export const daemonIngest: FuzzTarget<string[]> = {
   check(bodies) {
     const delivered: Envelope[] = []
     const ingest = createIngest({
-      docsByGroup: new Map([[GROUP, DOC]]),
+      docOfGroup: (groupId) => (groupId === GROUP ? DOC : undefined),
       maxFrameBytes: 1 << 16,
       reassembly: { maxPartialMessages: 4, maxPartialBytes: 4096, ttlMs: 1000 },
       dedup: { maxEntries: 64, ttlMs: 1000 },

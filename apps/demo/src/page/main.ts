@@ -21,9 +21,9 @@ if (!parsed.ok) {
   problem.textContent = parsed.problem
   problem.hidden = false
 } else {
-  const { sidecarUrl, docId, name } = parsed.params
+  const { sidecarUrl, docId, name, title } = parsed.params
   element('whoami').textContent = name
-  element('doc-id').textContent = docId
+  element('doc-id').textContent = title ?? docId
   element('sidecar').textContent = sidecarUrl
   document.title = `${name} · e2e-col`
 

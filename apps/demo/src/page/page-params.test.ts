@@ -24,6 +24,12 @@ describe('page URL parameters', () => {
     })
   })
 
+  test('reads the title the home page passes, bounded', () => {
+    expect(readPageParams(`?sidecar=ws://h:1&doc=${DOC}&title=Trip%20plan`)).toMatchObject({ ok: true, params: { title: 'Trip plan' } })
+    const long = readPageParams(`?sidecar=ws://h:1&doc=${DOC}&title=${'t'.repeat(200)}`)
+    expect(long.ok && long.params.title?.length).toBe(64)
+  })
+
   test('bounds the displayed name', () => {
     const result = readPageParams(`?sidecar=ws://h:1&doc=${DOC}&name=${'x'.repeat(500)}`)
     expect(result.ok && result.params.name.length).toBe(40)

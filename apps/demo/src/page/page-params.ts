@@ -1,5 +1,6 @@
 /**
- * Reads the demo page's settings from its URL: `?sidecar=ws://127.0.0.1:7601&doc=<uuid>&name=Alice`.
+ * Reads the demo page's settings from its URL: `?sidecar=ws://127.0.0.1:7601&doc=<uuid>&name=Alice`
+ * (the home page adds `&title=…`).
  */
 import { isUuid } from '@e2e-col/protocol'
 
@@ -8,6 +9,8 @@ export interface PageParams {
   readonly sidecarUrl: string
   readonly docId: string
   readonly name: string
+  /** The document's title, when the home page gave it (shown instead of the id). */
+  readonly title: string | undefined
 }
 
 
@@ -26,5 +29,6 @@ export function readPageParams(search: string): { ok: true; params: PageParams }
   if (!isUuid(docId)) {
     return { ok: false, problem: 'This page needs ?doc=<document UUID> in its address (npm start prints ready-made links).' }
   }
-  return { ok: true, params: { sidecarUrl, docId, name } }
+  const title = (query.get('title') ?? '').trim().slice(0, 64) || undefined
+  return { ok: true, params: { sidecarUrl, docId, name, title } }
 }

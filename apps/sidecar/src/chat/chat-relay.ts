@@ -22,8 +22,8 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 
 export interface ChatRelayOptions {
   bindings: readonly { readonly chatId: string; readonly groupId: string }[]
-  /** Group ids of documents: a loop may not bind one of those as a chat. */
-  documentGroups: ReadonlySet<string>
+  /** True for a group that carries a document: a loop may not bind one of those as a chat. */
+  isDocumentGroup: (groupId: string) => boolean
   operators: ReadonlySet<string>
   loopAccount: string | undefined
   browserOperators: boolean
@@ -122,7 +122,7 @@ export function createChatRelay(o: ChatRelayOptions): ChatRelay {
         if (!isLocalProgram(req)) return 403
         if (groupParam !== undefined) {
           const known = chat?.groupId ?? groupParam
-          if (known !== groupParam || !BASE64.test(groupParam) || chatIdForGroup(groupParam) !== chatId || o.documentGroups.has(groupParam)) return 400
+          if (known !== groupParam || !BASE64.test(groupParam) || chatIdForGroup(groupParam) !== chatId || o.isDocumentGroup(groupParam)) return 400
           chat ??= bind(chatId, groupParam)
         }
         if (chat === undefined) return 404

@@ -29,6 +29,7 @@ export function createMetrics() {
     dedupHits: new Counter({ name: 'e2e_col_dedup_hits_total', help: 'Envelopes from Signal dropped as already seen (including own sync copies)', registers: r }),
     reassemblyEvictions: new Counter({ name: 'e2e_col_reassembly_evictions_total', help: 'Partial chunked messages evicted', labelNames: ['reason'], registers: r }),
     receivedDropped: new Counter({ name: 'e2e_col_received_dropped_total', help: 'Bodies or envelopes from Signal dropped, by reason', labelNames: ['reason'], registers: r }),
+    groupUpdates: new Counter({ name: 'e2e_col_group_updates_total', help: 'Group-change events read (names, members, invitations)', registers: r }),
     eventsSkipped: new Counter({ name: 'e2e_col_events_skipped_total', help: 'Events-stream items without a group body, by reason', labelNames: ['reason'], registers: r }),
     streamReconnects: new Counter({ name: 'e2e_col_events_stream_reconnects_total', help: 'Events stream reconnects', registers: r }),
     sendRetries: new Counter({ name: 'e2e_col_send_retries_total', help: 'Send attempts retried after a connection error or HTTP 5xx', registers: r }),

@@ -27,7 +27,7 @@ function setup(extra: Partial<IngestOptions> = {}) {
   const delivered: Envelope[] = []
   const metrics = createMetrics()
   const ingest = createIngest({
-    docsByGroup: new Map([[GROUP, DOC]]),
+    docOfGroup: (groupId) => (groupId === GROUP ? DOC : undefined),
     maxFrameBytes: 4 * 1024 * 1024,
     reassembly: { maxPartialMessages: 8, maxPartialBytes: 4 * 1024 * 1024, ttlMs: 60_000 },
     dedup: { maxEntries: 1000, ttlMs: 60_000 },

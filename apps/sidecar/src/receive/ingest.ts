@@ -25,8 +25,8 @@ import type { Logger } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
 
 export interface IngestOptions {
-  /** groupId → docId of every mapped document. */
-  docsByGroup: ReadonlyMap<string, string>
+  /** The document a group carries now (documents come and go while the sidecar runs). */
+  docOfGroup: (groupId: string) => string | undefined
   maxFrameBytes: number
   /** Longest body decoded, in UTF-8 bytes (ASCII: characters); longer ones are dropped unread. */
   maxBodyBytes?: number
@@ -192,7 +192,7 @@ export function createIngest(o: IngestOptions): Ingest {
   return {
     handle(groupId, body, message) {
       const from = message?.from
-      const docId = o.docsByGroup.get(groupId)
+      const docId = o.docOfGroup(groupId)
       if (docId === undefined) return drop('unmapped-group')
       if (!body.startsWith(BODY_PREFIX)) return drop('plain-text')
       // Before any decoding: a body no member's sidecar would send costs nothing more.

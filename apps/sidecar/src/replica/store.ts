@@ -14,6 +14,7 @@ import Database from 'better-sqlite3'
 import { StoreError } from '../errors.ts'
 import { lockDataFolder } from './folder-lock.ts'
 import { guarded } from './guarded.ts'
+import { createDocumentTable, DOCUMENTS_SCHEMA, type DocumentTable } from './doc-table.ts'
 import { createOutboxTable, type OutboxTable } from './outbox.ts'
 import { createSentIdTable, type SentIdTable } from './sent-ids.ts'
 
@@ -33,6 +34,8 @@ export interface ReplicaStore {
   /** Rows and bytes of the document's log. */
   logSize(docId: string): { rows: number; bytes: number }
   readonly sentIds: SentIdTable
+  /** Documents created or accepted at run time (doc-table.ts). */
+  readonly documents: DocumentTable
   /** Envelopes from this machine's browsers that Signal has not accepted yet (durable send queue). */
   readonly outbox: OutboxTable
   /** Size of the database file and its WAL, in bytes. */
@@ -48,7 +51,7 @@ CREATE TABLE IF NOT EXISTS sent_ids (doc_id TEXT NOT NULL, message_id TEXT NOT N
 CREATE INDEX IF NOT EXISTS sent_ids_at ON sent_ids (at);
 CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, message_id TEXT NOT NULL, sender_id TEXT NOT NULL, frame BLOB NOT NULL, at INTEGER NOT NULL);
 CREATE UNIQUE INDEX IF NOT EXISTS outbox_message ON outbox (doc_id, message_id);
-`
+${DOCUMENTS_SCHEMA}`
 // Schema 1 had no sender per sent id: its rows keep '' (the sender is unknown; a replay is acknowledged).
 const MIGRATE_1_TO_2 = "ALTER TABLE sent_ids ADD COLUMN sender_id TEXT NOT NULL DEFAULT ''"
 
@@ -124,6 +127,7 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
       return { rows: r?.rows ?? 0, bytes: r?.bytes ?? 0 }
     }),
     sentIds: createSentIdTable(db, path, readonly),
+    documents: createDocumentTable(db, path, readonly),
     outbox: createOutboxTable(db, path, readonly),
     fileBytes: () => guarded(path, 'measure the file', () => {
       const pages = db.pragma('page_count', { simple: true }) as number

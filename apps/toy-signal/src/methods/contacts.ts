@@ -1,12 +1,18 @@
 /**
  * `listContacts`: the v0.14.1+ JsonContact shape. The toy stores no contact records (names, colors,
  * blocks), so only `allRecipients` lists anyone: the account itself, the other local accounts and
- * the members of its groups, each with empty contact fields and no profile.
+ * the members of its groups, each with empty contact fields, and a profile only for a number the toy
+ * was given a name for.
  * @see docs/daemon-contract.md §7
  */
 import type { MethodDefinition } from './context.ts'
 import { flagParam, listParam } from './params.ts'
 import { resolveRecipient } from './targets.ts'
+
+function profileOf(givenName: string | undefined) {
+  if (givenName === undefined) return null
+  return { lastUpdateTimestamp: 0, givenName, familyName: null, about: null, aboutEmoji: null, hasAvatar: false, mobileCoinAddress: null }
+}
 
 export const listContactsMethod: MethodDefinition = {
   routing: 'account',
@@ -35,7 +41,8 @@ export const listContactsMethod: MethodDefinition = {
       messageExpirationTime: 0,
       profileSharing: false,
       unregistered: !ctx.state.isRegistered(number),
-      profile: null,
+      // A profile the toy was given a name for (ToySignalOptions.names), as Signal shares it with the people one shares a group with.
+      profile: profileOf(ctx.state.profileName(number)),
     }))
   },
 }

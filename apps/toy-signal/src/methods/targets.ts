@@ -20,11 +20,16 @@ export function checkGroupId(raw: string): string {
   return raw
 }
 
+/** Whether the account's store holds the group: it is, was, or is invited to be a member (or asked to join). */
+export function seesGroup(group: ToyGroup, account: string): boolean {
+  return group.members.includes(account) || group.formerMembers.has(account) || group.pending.includes(account) || group.requesting.includes(account)
+}
+
 /** The group as `account` knows it; -1 `Group not found: <id>` when the account never belonged to it. */
 export function findGroup(state: ToySignalState, account: string, raw: string): ToyGroup {
   const id = checkGroupId(raw)
   const group = state.groups.get(id)
-  if (group === undefined || (!group.members.includes(account) && !group.formerMembers.has(account))) {
+  if (group === undefined || !seesGroup(group, account)) {
     throw userError(`Group not found: ${id}`)
   }
   return group

@@ -1,0 +1,155 @@
+/**
+ * The first experience in real browsers: two sidecars with no E2E_COL_DOCUMENTS, two home pages.
+ * Alice makes "Trip plan" for Bob, Bob accepts the invitation, both type and converge; Alice stops
+ * sharing it with Bob and his sidecar stops receiving it; restarts keep documents, titles, members.
+ * Requires Debian's Chromium (`apt-get install chromium`).
+ */
+import { mkdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startDemoStack, type DemoStack, type Who } from '../src/index.ts'
+import { CHROMIUM, hasChromium, launchChromium } from './browser.ts'
+
+declare global {
+  interface Window {
+    e2eColDemo?: { text(): string; status(): { connection: string; pending: number; loaded: boolean } }
+  }
+}
+
+const WAIT = { timeout: 20_000 }
+const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url))
+
+/** Waits until the element's text matches, saying what it showed instead. */
+async function waitForShown(page: Page, selector: string, pattern: RegExp): Promise<void> {
+  try {
+    await page.waitForFunction(
+      ([sel, source, flags]) => new RegExp(source, flags).test(document.querySelector(sel)?.textContent ?? ''),
+      [selector, pattern.source, pattern.flags] as const,
+      WAIT,
+    )
+  } catch (error) {
+    const shown = await page.locator(selector).first().textContent().catch(() => null)
+    throw new Error(`${selector} shows ${JSON.stringify(shown)}, expected ${pattern}`, { cause: error })
+  }
+}
+const waitForText = (page: Page, needle: string) => page.waitForFunction((n) => window.e2eColDemo?.text().includes(n) === true, needle, WAIT)
+const waitForSent = (page: Page) => page.waitForFunction(() => { const s = window.e2eColDemo?.status(); return s?.connection === 'connected' && s.loaded && s.pending === 0 }, undefined, WAIT)
+
+if (!hasChromium()) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
+
+describe.skipIf(!hasChromium())('documents made and shared from the home page', () => {
+  let stack: DemoStack
+  let browser: Browser
+  const pages = {} as Record<Who, Page>
+
+  beforeAll(async () => {
+    stack = await startDemoStack({ vitePort: 0, sidecarPorts: [0, 0], demoDocument: false, sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent' } })
+    browser = await launchChromium()
+    for (const who of ['alice', 'bob'] as const) {
+      const context = await browser.newContext({ viewport: { width: 1000, height: 800 } })
+      const page = await context.newPage()
+      page.on('pageerror', (error) => console.error(`[${who} page error]`, error))
+      pages[who] = page
+    }
+  }, 60_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    await stack?.close()
+  })
+
+  async function home(who: Who): Promise<void> {
+    await pages[who].goto(stack.homeLink(who))
+    await waitForShown(pages[who], '#whoami', new RegExp(`\\${stack.number(who)}`))
+  }
+  async function openDocument(who: Who, title: string): Promise<void> {
+    await pages[who].click(`li[data-doc="${title}"] a.title`)
+    await pages[who].waitForFunction(() => { const s = window.e2eColDemo?.status(); return s?.connection === 'connected' && s.loaded }, undefined, WAIT)
+  }
+  async function type(who: Who, text: string): Promise<void> {
+    await pages[who].click('.cm-content')
+    await pages[who].keyboard.press('Control+End')
+    await pages[who].keyboard.type(text)
+  }
+
+  test('Alice creates "Trip plan" with Bob; Bob accepts the invitation; both type and converge', async () => {
+    await home('alice')
+    await home('bob')
+    await waitForShown(pages.alice, '#no-documents', /No documents yet/)
+    // The page's root address is the home page, and speaks of documents and people only.
+    expect(new URL(pages.alice.url()).pathname).toBe('/home.html')
+
+    await pages.alice.fill('#new-document input[name=title]', 'Trip plan')
+    await pages.alice.fill('#new-document input[name=numbers]', stack.number('bob'))
+    await pages.alice.click('#new-document button[type=submit]')
+    await waitForShown(pages.alice, 'li[data-doc="Trip plan"] .people-text', /^with Bob \(invited\)$/)
+
+    await waitForShown(pages.bob, 'li[data-invite="Trip plan"] .invite-text', /^Alice shared ‘Trip plan’ with you$/)
+    const body = await pages.bob.textContent('main')
+    expect(body).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-|group/i)
+    await pages.bob.click('li[data-invite="Trip plan"] button:has-text("Accept")')
+    await waitForShown(pages.bob, 'li[data-doc="Trip plan"] .people-text', /^with Alice$/)
+    await waitForShown(pages.alice, 'li[data-doc="Trip plan"] .people-text', /^with Bob$/)
+    expect(await pages.bob.isHidden('#invites-section')).toBe(true)
+    // Alice made it and is its admin: only she is offered to remove people.
+    expect(await pages.bob.locator('li[data-doc="Trip plan"] [data-person="Alice"] button').count()).toBe(0)
+    expect(await pages.alice.locator('li[data-doc="Trip plan"] [data-person="Bob"] button').count()).toBe(1)
+    mkdirSync(ARTIFACTS, { recursive: true })
+    await pages.alice.screenshot({ path: `${ARTIFACTS}home-alice.png` })
+    await pages.bob.screenshot({ path: `${ARTIFACTS}home-bob.png` })
+
+    await openDocument('alice', 'Trip plan')
+    await openDocument('bob', 'Trip plan')
+    // The editor names the document by its title, not its id.
+    expect(await pages.bob.textContent('#doc-id')).toBe('Trip plan')
+    await type('alice', 'Day 1: Lisbon. ')
+    await waitForText(pages.bob, 'Day 1: Lisbon. ')
+    await Promise.all([type('alice', '[alice: hotel]'), type('bob', '[bob: flights]')])
+    for (const page of [pages.alice, pages.bob]) {
+      await waitForText(page, '[alice: hotel]')
+      await waitForText(page, '[bob: flights]')
+    }
+    const [a, b] = await Promise.all([pages.alice.evaluate(() => window.e2eColDemo?.text()), pages.bob.evaluate(() => window.e2eColDemo?.text())])
+    expect(a).toBe(b)
+    await waitForSent(pages.alice)
+  }, 90_000)
+
+  test('Alice stops sharing it with Bob: his sidecar stops receiving it, and his home page says so', async () => {
+    await home('alice')
+    await waitForShown(pages.alice, 'li[data-doc="Trip plan"] .last-change', /^changed just now$/)
+    await pages.alice.click('li[data-doc="Trip plan"] [data-person="Bob"] button')
+    await waitForShown(pages.alice, 'li[data-doc="Trip plan"] .people-text', /^only you$/)
+    // Bob's open editor loses its connection: his sidecar no longer serves the document.
+    await pages.bob.waitForFunction(() => window.e2eColDemo?.status().connection !== 'connected', undefined, WAIT)
+
+    await openDocument('alice', 'Trip plan')
+    await type('alice', ' Only for Alice now.')
+    await waitForSent(pages.alice)
+    const groupId = stack.toy.sends().at(-1)?.groupId
+    expect(stack.toy.sends().filter((s) => s.groupId === groupId).length).toBeGreaterThan(0)
+    expect(await pages.bob.evaluate(() => window.e2eColDemo?.text())).not.toContain('Only for Alice now.')
+
+    await home('bob')
+    await waitForShown(pages.bob, 'li[data-doc="Trip plan"] .people-text', /^you are no longer in this document$/)
+  }, 60_000)
+
+  test('restarting both sidecars keeps the documents, their titles and members', async () => {
+    await home('alice')
+    await pages.alice.click('li[data-doc="Trip plan"] button:has-text("Rename")')
+    await pages.alice.fill('li[data-doc="Trip plan"] input[aria-label="Rename"]', 'Trip plan 2027')
+    await pages.alice.click('li[data-doc="Trip plan"] button:has-text("Save")')
+    await waitForShown(pages.alice, 'li[data-doc="Trip plan 2027"] .people-text', /^only you$/)
+
+    for (const who of ['alice', 'bob'] as const) {
+      await stack.stopSidecar(who)
+      await stack.startSidecar(who)
+    }
+    await home('alice')
+    await waitForShown(pages.alice, 'li[data-doc="Trip plan 2027"] .people-text', /^only you$/)
+    await openDocument('alice', 'Trip plan 2027')
+    await waitForText(pages.alice, 'Only for Alice now.')
+    await home('bob')
+    await waitForShown(pages.bob, 'li[data-doc="Trip plan"] .people-text', /^you are no longer in this document$/)
+  }, 90_000)
+})

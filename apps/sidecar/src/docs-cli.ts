@@ -1,0 +1,202 @@
+/**
+ * `e2e-col-sidecar docs list|new|share|unshare|rename|leave|accept|decline`: the documents API of
+ * a running sidecar (library/api.ts) for scripts. A document is named by its id or its exact title.
+ * `--json` prints the API's answer; `--help` works on every subcommand.
+ */
+
+export type DocsAction = 'list' | 'new' | 'share' | 'unshare' | 'rename' | 'leave' | 'accept' | 'decline'
+
+export interface DocsCommand {
+  action: DocsAction
+  /** The sidecar's base URL. */
+  sidecar: string
+  json: boolean
+  /** A document or invitation (id or title), where the action needs one. */
+  target?: string
+  title?: string
+  people: string[]
+}
+
+const USAGE: Readonly<Record<DocsAction, string>> = {
+  list: 'docs list [--json]\n  Lists your documents (title, people, last change, id) and the documents shared with you.',
+  new: 'docs new TITLE [--with +NUMBER]... [--json]\n  Makes a document and shares it with those people (each accepts it first).',
+  share: 'docs share DOC --with +NUMBER... [--json]\n  Shares a document (its id or exact title) with more people.',
+  unshare: 'docs unshare DOC --with +NUMBER... [--json]\n  Stops sharing a document with those people: their sidecars stop receiving it.',
+  rename: 'docs rename DOC NEW_TITLE [--json]\n  Renames a document for everyone in it (at most 32 characters).',
+  leave: 'docs leave DOC [--json]\n  Leaves a document: you stop receiving it and it leaves your list.',
+  accept: 'docs accept INVITE [--json]\n  Accepts a document shared with you (its id or title, as `docs list` shows it).',
+  decline: 'docs decline INVITE [--json]\n  Declines a document shared with you.',
+}
+
+export const DOCS_HELP = `e2e-col-sidecar docs: your documents, from a script, through the running sidecar.
+
+${Object.values(USAGE).map((u) => `  e2e-col-sidecar ${u.replace(/\n/g, '\n    ')}`).join('\n')}
+
+Options of every subcommand:
+  --sidecar URL   the sidecar (default: E2E_COL_SIDECAR_URL, else http://HOST:PORT of E2E_COL_LISTEN,
+                  else http://127.0.0.1:7600)
+  --json          print the API's JSON answer
+  --help          this text, or one subcommand's
+
+Exit codes: 0 done, 1 refused (the message names the code, e.g. DOCS_TITLE_TOO_LONG), 2 usage,
+3 the sidecar does not answer.
+`
+
+/** The help of one subcommand. */
+export function docsUsage(action: DocsAction): string {
+  return `Usage: e2e-col-sidecar ${USAGE[action]}\n\n  --sidecar URL  the sidecar (default: E2E_COL_SIDECAR_URL, else E2E_COL_LISTEN, else http://127.0.0.1:7600)\n  --json         print the API's JSON answer\n`
+}
+
+const ACTIONS = new Set<string>(Object.keys(USAGE))
+
+/** The default sidecar URL from the environment. */
+export function defaultSidecarUrl(env: Record<string, string | undefined>): string {
+  const explicit = env['E2E_COL_SIDECAR_URL']
+  if (explicit !== undefined && explicit !== '') return explicit
+  const listen = env['E2E_COL_LISTEN']
+  if (listen !== undefined && /^(\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/.test(listen)) {
+    const host = listen.startsWith('0.0.0.0:') ? listen.replace('0.0.0.0', '127.0.0.1') : listen
+    return `http://${host}`
+  }
+  return 'http://127.0.0.1:7600'
+}
+
+export type ParsedDocs = { kind: 'docs'; command: DocsCommand } | { kind: 'help'; text: string } | { kind: 'usage-error'; message: string }
+
+/** Parses the words after `docs`. */
+export function parseDocsArgs(argv: readonly string[], env: Record<string, string | undefined>): ParsedDocs {
+  const action = argv[0]
+  if (action === undefined || action === '--help' || action === '-h') return { kind: 'help', text: DOCS_HELP }
+  if (!ACTIONS.has(action)) return { kind: 'usage-error', message: `docs: unknown subcommand ${JSON.stringify(action)} (see docs --help)` }
+  const a = action as DocsAction
+  let sidecar = defaultSidecarUrl(env)
+  let json = false
+  const people: string[] = []
+  const words: string[] = []
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i] ?? ''
+    if (arg === '--help' || arg === '-h') return { kind: 'help', text: docsUsage(a) }
+    if (arg === '--json') json = true
+    else if (arg === '--sidecar' || arg === '--with') {
+      const next = argv[++i]
+      if (next === undefined) return { kind: 'usage-error', message: `docs ${a}: ${arg} needs a value` }
+      if (arg === '--sidecar') sidecar = next
+      else people.push(...next.split(',').map((p) => p.trim()).filter((p) => p !== ''))
+    } else if (arg.startsWith('--')) return { kind: 'usage-error', message: `docs ${a}: unknown option ${JSON.stringify(arg)} (see docs ${a} --help)` }
+    else words.push(arg)
+  }
+  if (!/^https?:\/\/[^/]+\/?$/.test(sidecar)) return { kind: 'usage-error', message: `docs ${a}: --sidecar must be http://HOST:PORT` }
+  const want = { list: 0, new: 1, share: 1, unshare: 1, rename: 2, leave: 1, accept: 1, decline: 1 }[a]
+  if (words.length !== want) return { kind: 'usage-error', message: `docs ${a}: expected ${want === 0 ? 'no' : want} argument${want === 1 ? '' : 's'}\n${docsUsage(a)}` }
+  if ((a === 'share' || a === 'unshare') && people.length === 0) return { kind: 'usage-error', message: `docs ${a}: name the people with --with +NUMBER` }
+  if (a !== 'new' && a !== 'share' && a !== 'unshare' && people.length > 0) return { kind: 'usage-error', message: `docs ${a}: --with does not apply` }
+  const command: DocsCommand = { action: a, sidecar: sidecar.replace(/\/$/, ''), json, people }
+  if (a === 'new') command.title = words[0] ?? ''
+  else if (a === 'rename') {
+    command.target = words[0] ?? ''
+    command.title = words[1] ?? ''
+  } else if (a !== 'list') command.target = words[0] ?? ''
+  return { kind: 'docs', command }
+}
+
+interface ApiAnswer { status: number; json: unknown }
+type Doc = { docId: string; title: string; members: { number: string; name?: string; status: string; you: boolean }[]; lastChange: number | null; state: string }
+type Invite = { id: string; title: string; from?: { number: string; name?: string } }
+
+/** Something a run refuses; `exitCode` 1 (refused) or 3 (unreachable). */
+export class DocsCliError extends Error {
+  readonly exitCode: number
+  readonly code: string
+  constructor(code: string, message: string, exitCode: number) {
+    super(message)
+    this.code = code
+    this.exitCode = exitCode
+  }
+}
+
+async function api(base: string, method: string, path: string, body?: unknown): Promise<ApiAnswer> {
+  let res: Response
+  try {
+    res = await fetch(`${base}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(60_000),
+    })
+  } catch (error) {
+    throw new DocsCliError('UNREACHABLE', `the sidecar at ${base} does not answer (${error instanceof Error ? error.message : String(error)})`, 3)
+  }
+  const text = await res.text()
+  const json = text === '' ? undefined : (JSON.parse(text) as unknown)
+  if (!res.ok) {
+    const e = (json as { error?: { code?: string; message?: string } } | undefined)?.error
+    throw new DocsCliError(e?.code ?? `HTTP_${res.status}`, e?.message ?? `HTTP ${res.status}`, 1)
+  }
+  return { status: res.status, json }
+}
+
+/** "changed 2026-12-01 14:03 UTC" or "no changes yet". */
+const changedText = (at: number | null): string => (at === null ? 'no changes yet' : `changed ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`)
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const who = (p: { number: string; name?: string | undefined }): string => (p.name === undefined || p.name === '' ? p.number : `${p.name} (${p.number})`)
+
+/** Runs one docs command; returns what to print. @throws DocsCliError */
+export async function runDocsCommand(c: DocsCommand): Promise<string> {
+  const base = c.sidecar
+  const resolve = async (target: string, kind: 'doc' | 'invite'): Promise<string> => {
+    if (UUID.test(target)) return target.toLowerCase()
+    const list = kind === 'doc'
+      ? ((await api(base, 'GET', '/v1/docs')).json as { documents: Doc[] }).documents.map((d) => ({ id: d.docId, title: d.title }))
+      : ((await api(base, 'GET', '/v1/invites')).json as { invites: Invite[] }).invites.map((i) => ({ id: i.id, title: i.title }))
+    const hits = list.filter((d) => d.title === target)
+    if (hits.length === 1 && hits[0] !== undefined) return hits[0].id
+    throw new DocsCliError(kind === 'doc' ? 'DOCS_UNKNOWN_DOCUMENT' : 'DOCS_UNKNOWN_INVITE', hits.length === 0 ? `no ${kind === 'doc' ? 'document' : 'invitation'} titled ${JSON.stringify(target)}` : `${hits.length} documents are titled ${JSON.stringify(target)}: name one by its id`, 1)
+  }
+  const out = (answer: unknown, text: string): string => (c.json ? `${JSON.stringify(answer ?? {})}\n` : `${text}\n`)
+  switch (c.action) {
+    case 'list': {
+      const docs = (await api(base, 'GET', '/v1/docs')).json as { you: string; documents: Doc[] }
+      const invites = ((await api(base, 'GET', '/v1/invites')).json as { invites: Invite[] }).invites
+      if (c.json) return `${JSON.stringify({ ...docs, invites })}\n`
+      const lines = ['Your documents']
+      if (docs.documents.length === 0) lines.push('  (none)')
+      for (const d of docs.documents) {
+        const others = d.members.filter((m) => !m.you).map((m) => (m.status === 'member' ? who(m) : `${who(m)} [${m.status}]`))
+        const state = d.state === 'removed' ? 'you are no longer in it' : others.length === 0 ? 'only you' : `with ${others.join(', ')}`
+        lines.push(`  ${d.title}  ·  ${state}  ·  ${changedText(d.lastChange)}  ·  ${d.docId}`)
+      }
+      lines.push('Shared with you')
+      if (invites.length === 0) lines.push('  (none)')
+      for (const i of invites) lines.push(`  ${i.from === undefined ? 'Someone' : who(i.from)} shared '${i.title}' with you  ·  accept: e2e-col-sidecar docs accept ${i.id}`)
+      return `${lines.join('\n')}\n`
+    }
+    case 'new': {
+      const r = await api(base, 'POST', '/v1/docs', { title: c.title, members: c.people })
+      const made = r.json as { docId: string }
+      return out(r.json, `made '${c.title ?? ''}' (${made.docId})${c.people.length === 0 ? '' : `; shared with ${c.people.join(', ')} (each accepts it first)`}`)
+    }
+    case 'share':
+    case 'unshare': {
+      const id = await resolve(c.target ?? '', 'doc')
+      const r = await api(base, 'POST', `/v1/docs/${id}/members`, c.action === 'share' ? { add: c.people } : { remove: c.people })
+      return out(r.json, `${c.action === 'share' ? 'shared with' : 'no longer shared with'} ${c.people.join(', ')}`)
+    }
+    case 'rename': {
+      const id = await resolve(c.target ?? '', 'doc')
+      const r = await api(base, 'PATCH', `/v1/docs/${id}`, { title: c.title })
+      return out(r.json, `renamed to '${(r.json as Doc).title}'`)
+    }
+    case 'leave': {
+      const id = await resolve(c.target ?? '', 'doc')
+      await api(base, 'DELETE', `/v1/docs/${id}`, {})
+      return out({ docId: id, left: true }, 'left the document')
+    }
+    case 'accept':
+    case 'decline': {
+      const id = await resolve(c.target ?? '', 'invite')
+      const r = await api(base, 'POST', `/v1/invites/${id}/${c.action}`, {})
+      return out(r.json ?? { id, declined: true }, c.action === 'accept' ? `accepted (${(r.json as { docId: string }).docId})` : 'declined')
+    }
+  }
+}

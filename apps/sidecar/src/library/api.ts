@@ -1,0 +1,177 @@
+/**
+ * The local documents API (the home page and `e2e-col-sidecar docs` use it):
+ *
+ *   GET    /v1/docs                          → {you, documents, membersFrom}
+ *   POST   /v1/docs {title, members}         → 201 {docId, groupId}
+ *   POST   /v1/docs/<docId>/members {add, remove} → the document
+ *   PATCH  /v1/docs/<docId> {title}          → the document
+ *   DELETE /v1/docs/<docId>                  → 204 (left)
+ *   GET    /v1/invites                       → {invites}
+ *   POST   /v1/invites/<id>/accept           → {docId, groupId}
+ *   POST   /v1/invites/<id>/decline          → 204
+ *   GET    /v1/contacts                      → {contacts}
+ *
+ * Errors are `{error: {code, message}}` with the status of the code (library-error.ts). Bodies
+ * are JSON only (`Content-Type: application/json`, at most {@link MAX_BODY_BYTES}).
+ * @see docs/documents.md
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { z } from 'zod'
+import { StoreError } from '../errors.ts'
+import { checkHost, checkOrigin } from './api-guard.ts'
+import type { DocumentLibrary } from './library.ts'
+import { LibraryError } from './library-error.ts'
+
+/** Largest request body read. */
+export const MAX_BODY_BYTES = 16 * 1024
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
+const DOC = new RegExp(`^/v1/docs/(${UUID})$`)
+const MEMBERS = new RegExp(`^/v1/docs/(${UUID})/members$`)
+const INVITE = new RegExp(`^/v1/invites/(${UUID})/(accept|decline)$`)
+
+// Strings are bounded here so that a huge value never reaches the checks that explain it.
+const Phone = z.string().max(64)
+const Create = z.strictObject({ title: z.string().max(1024), members: z.array(Phone).max(1000).default([]) })
+const Members = z.strictObject({ add: z.array(Phone).max(1000).default([]), remove: z.array(Phone).max(1000).default([]) })
+const Rename = z.strictObject({ title: z.string().max(1024) })
+const Empty = z.strictObject({})
+
+export interface DocsApiOptions {
+  /** Undefined when the daemon backend cannot administer groups: every call is DOCS_UNSUPPORTED. */
+  library: DocumentLibrary | undefined
+  allowedOrigins: readonly string[]
+  /** The listener's host and port (for the Host check). */
+  bind: () => { host: string; port: number }
+  ready: () => boolean
+}
+
+export interface DocsApi {
+  /** True for the paths this API answers. */
+  handles(path: string): boolean
+  handle(req: IncomingMessage, res: ServerResponse): void
+}
+
+function send(res: ServerResponse, status: number, body: unknown, cors: string | undefined): void {
+  const headers: Record<string, string> = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', vary: 'Origin' }
+  if (cors !== undefined) headers['access-control-allow-origin'] = cors
+  if (body === undefined) {
+    res.writeHead(status, headers).end()
+    return
+  }
+  const text = JSON.stringify(body)
+  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) }).end(text)
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const parts: Buffer[] = []
+  let size = 0
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.byteLength
+    if (size > MAX_BODY_BYTES) throw new LibraryError('API_BODY_TOO_LARGE', `the request body is larger than ${MAX_BODY_BYTES} bytes`)
+    parts.push(chunk)
+  }
+  return Buffer.concat(parts).toString('utf8')
+}
+
+function parse<T>(schema: z.ZodType<T>, text: string): T {
+  let json: unknown
+  try {
+    json = text.trim() === '' ? {} : JSON.parse(text)
+  } catch {
+    throw new LibraryError('API_BAD_JSON', 'the request body is not JSON')
+  }
+  const r = schema.safeParse(json)
+  if (!r.success) throw new LibraryError('DOCS_BAD_REQUEST', `the request body does not fit: ${z.prettifyError(r.error).split('\n').slice(0, 4).join('; ')}`)
+  return r.data
+}
+
+export function createDocsApi(o: DocsApiOptions): DocsApi {
+  async function route(req: IncomingMessage, path: string, method: string): Promise<{ status: number; body?: unknown }> {
+    const library = o.library
+    if (library === undefined) throw new LibraryError('DOCS_UNSUPPORTED', 'this sidecar\'s daemon backend cannot administer groups')
+    const body = async <T>(schema: z.ZodType<T>): Promise<T> => parse(schema, await readBody(req))
+    const only = (...allowed: string[]): void => {
+      if (!allowed.includes(method)) throw new LibraryError('API_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
+    }
+    if (path === '/v1/docs') {
+      only('GET', 'POST')
+      if (method === 'GET') return { status: 200, body: { you: library.you, ...(await library.list()) } }
+      const input = await body(Create)
+      return { status: 201, body: await library.create(input) }
+    }
+    if (path === '/v1/invites') {
+      only('GET')
+      return { status: 200, body: { invites: await library.invites() } }
+    }
+    if (path === '/v1/contacts') {
+      only('GET')
+      return { status: 200, body: { contacts: await library.contacts() } }
+    }
+    const members = MEMBERS.exec(path)?.[1]
+    if (members !== undefined) {
+      only('POST')
+      return { status: 200, body: await library.changeMembers(members, await body(Members)) }
+    }
+    const doc = DOC.exec(path)?.[1]
+    if (doc !== undefined) {
+      only('PATCH', 'DELETE')
+      if (method === 'PATCH') return { status: 200, body: await library.rename(doc, (await body(Rename)).title) }
+      await body(Empty)
+      await library.leave(doc)
+      return { status: 204 }
+    }
+    const invite = INVITE.exec(path)
+    if (invite?.[1] !== undefined) {
+      only('POST')
+      await body(Empty)
+      if (invite[2] === 'accept') return { status: 200, body: await library.accept(invite[1]) }
+      await library.decline(invite[1])
+      return { status: 204 }
+    }
+    throw new LibraryError('API_NOT_FOUND', `no such path: ${path.slice(0, 80)}`)
+  }
+
+  return {
+    handles: (path) => path === '/v1/docs' || path.startsWith('/v1/docs/') || path === '/v1/invites' || path.startsWith('/v1/invites/') || path === '/v1/contacts',
+    handle(req, res) {
+      const path = new URL(req.url ?? '/', 'http://sidecar').pathname
+      const method = req.method ?? 'GET'
+      let cors: string | undefined
+      const fail = (error: unknown): void => {
+        const e = error instanceof LibraryError ? error
+          : error instanceof StoreError ? new LibraryError('DOCS_STOPPING', 'the replica store failed; the sidecar is stopping')
+          : new LibraryError('DOCS_DAEMON_FAILED', `unexpected failure (${error instanceof Error ? error.message : String(error)})`)
+        // An unread body is dropped with the connection (once the answer is out) rather than drained.
+        if (!req.complete) {
+          res.shouldKeepAlive = false
+          res.once('finish', () => req.destroy())
+        }
+        if (!res.headersSent) send(res, e.status, { error: { code: e.code, message: e.message } }, e.code === 'API_ORIGIN_NOT_ALLOWED' || e.code === 'API_HOST_NOT_ALLOWED' ? undefined : cors)
+      }
+      try {
+        checkHost(req.headers.host, o.bind())
+        cors = checkOrigin(req, o.allowedOrigins)
+        if (method === 'OPTIONS') {
+          if (cors === undefined) throw new LibraryError('API_ORIGIN_NOT_ALLOWED', 'a preflight needs an allowed Origin')
+          res.writeHead(204, {
+            'access-control-allow-origin': cors,
+            'access-control-allow-methods': 'GET, POST, PATCH, DELETE',
+            'access-control-allow-headers': 'content-type',
+            'access-control-max-age': '600',
+            vary: 'Origin',
+          }).end()
+          return
+        }
+        if (method !== 'GET' && method !== 'HEAD') {
+          const type = req.headers['content-type'] ?? ''
+          if (!/^application\/json\s*(;|$)/i.test(type)) throw new LibraryError('API_UNSUPPORTED_MEDIA_TYPE', 'request bodies must be JSON (Content-Type: application/json)')
+        }
+        if (!o.ready()) throw new LibraryError('DOCS_STOPPING', 'the sidecar is not serving')
+      } catch (error) {
+        return fail(error)
+      }
+      route(req, path, method).then((r) => send(res, r.status, r.body, cors), fail)
+    },
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * What makes a Signal group an e2e-col document, and the bounds of what a person may type:
+ * the group's name is the document's title (Signal's limit: 32 characters), its description says
+ * what the group is for and carries the tag {@link DOC_TAG}. Anyone can write the tag, so it only
+ * decides what is offered as an invitation, never what is served.
+ * @see docs/decisions/documents-and-groups.md
+ */
+
+/** The machine-readable mark in a document group's description. */
+export const DOC_TAG = '[e2e-col:doc:v1]'
+/** Signal's limit for group names (Signal-Desktop `GroupTitleInput`), counted in characters as people see them. */
+export const MAX_TITLE_CHARS = 32
+/** People named in one create or share request (besides the person themself). */
+export const MAX_MEMBERS_PER_CHANGE = 50
+/** Disappearing-messages timer of document groups on a linked device: one day. */
+export const LINKED_DEVICE_EXPIRATION_SECONDS = 86_400
+
+const E164 = /^\+[1-9]\d{6,14}$/
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+
+/** The description a new document group gets. */
+export function documentDescription(): string {
+  return `e2e-col sync: mute me. This group carries one shared e2e-col document; its messages are data for e2e-col, not for reading. ${DOC_TAG}`
+}
+
+/** True when a group's description marks it as an e2e-col document. */
+export function isDocumentGroup(description: string | null | undefined): boolean {
+  return typeof description === 'string' && description.includes(DOC_TAG)
+}
+
+export type TitleProblem = 'empty' | 'too-long' | 'control-characters'
+
+/** A title as people type it, trimmed; or what is wrong with it. */
+export function checkTitle(raw: string): { ok: true; title: string } | { ok: false; problem: TitleProblem } {
+  const title = raw.trim()
+  if (title === '') return { ok: false, problem: 'empty' }
+  // eslint-disable-next-line no-control-regex -- the point is to refuse them
+  if (/[\u0000-\u001f\u007f]/.test(title)) return { ok: false, problem: 'control-characters' }
+  if ([...segmenter.segment(title)].length > MAX_TITLE_CHARS) return { ok: false, problem: 'too-long' }
+  return { ok: true, title }
+}
+
+/** True for an E.164 phone number (`+` and 7 to 15 digits). */
+export function isPhoneNumber(text: string): boolean {
+  return E164.test(text)
+}

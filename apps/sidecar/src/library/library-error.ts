@@ -1,0 +1,70 @@
+/**
+ * Failures of the document library and its HTTP API, each with a stable code and the HTTP status
+ * it is answered with. Messages never carry a full phone number (maskNumbersIn).
+ * @see docs/documents.md
+ */
+import { maskNumbersIn } from '@e2e-col/signal-cli'
+
+export type LibraryErrorCode =
+  | 'DOCS_BAD_REQUEST'
+  | 'DOCS_TITLE_EMPTY'
+  | 'DOCS_TITLE_TOO_LONG'
+  | 'DOCS_TITLE_INVALID'
+  | 'DOCS_BAD_NUMBER'
+  | 'DOCS_TOO_MANY_MEMBERS'
+  | 'DOCS_TOO_MANY_DOCUMENTS'
+  | 'DOCS_UNKNOWN_DOCUMENT'
+  | 'DOCS_UNKNOWN_INVITE'
+  | 'DOCS_FIXED_DOCUMENT'
+  | 'DOCS_NOT_SHARED'
+  | 'DOCS_DAEMON_FAILED'
+  | 'DOCS_UNSUPPORTED'
+  | 'DOCS_STOPPING'
+  | 'API_NOT_FOUND'
+  | 'API_METHOD_NOT_ALLOWED'
+  | 'API_UNSUPPORTED_MEDIA_TYPE'
+  | 'API_BODY_TOO_LARGE'
+  | 'API_BAD_JSON'
+  | 'API_HOST_NOT_ALLOWED'
+  | 'API_ORIGIN_NOT_ALLOWED'
+
+const STATUS: Readonly<Record<LibraryErrorCode, number>> = {
+  DOCS_BAD_REQUEST: 400,
+  DOCS_TITLE_EMPTY: 400,
+  DOCS_TITLE_TOO_LONG: 400,
+  DOCS_TITLE_INVALID: 400,
+  DOCS_BAD_NUMBER: 400,
+  DOCS_TOO_MANY_MEMBERS: 400,
+  DOCS_TOO_MANY_DOCUMENTS: 409,
+  DOCS_UNKNOWN_DOCUMENT: 404,
+  DOCS_UNKNOWN_INVITE: 404,
+  DOCS_FIXED_DOCUMENT: 409,
+  DOCS_NOT_SHARED: 409,
+  DOCS_DAEMON_FAILED: 502,
+  DOCS_UNSUPPORTED: 501,
+  DOCS_STOPPING: 503,
+  API_NOT_FOUND: 404,
+  API_METHOD_NOT_ALLOWED: 405,
+  API_UNSUPPORTED_MEDIA_TYPE: 415,
+  API_BODY_TOO_LARGE: 413,
+  API_BAD_JSON: 400,
+  API_HOST_NOT_ALLOWED: 421,
+  API_ORIGIN_NOT_ALLOWED: 403,
+}
+
+export class LibraryError extends Error {
+  readonly code: LibraryErrorCode
+  readonly status: number
+  constructor(code: LibraryErrorCode, message: string, options?: ErrorOptions) {
+    super(maskNumbersIn(message), options)
+    this.name = 'LibraryError'
+    this.code = code
+    this.status = STATUS[code]
+  }
+}
+
+/** The daemon failed at one step; `step` says which, in the person's words. */
+export function daemonFailed(step: string, error: unknown, extra = ''): LibraryError {
+  const why = error instanceof Error ? error.message : String(error)
+  return new LibraryError('DOCS_DAEMON_FAILED', `signal-cli failed to ${step} (${why})${extra}`, { cause: error })
+}

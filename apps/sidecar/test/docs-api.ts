@@ -1,0 +1,72 @@
+/**
+ * Helpers for the documents API tests: raw HTTP calls (any Host, Origin or body), and a toy with
+ * pending invitations and sidecars that have no E2E_COL_DOCUMENTS.
+ */
+import { request } from 'node:http'
+import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
+import { onTestFinished } from 'vitest'
+import type { RunningSidecar } from '../src/index.ts'
+import { baseEnv, sidecar } from './harness.ts'
+
+export const ALICE = '+15555550101'
+export const BOB = '+15555550102'
+export const CAROL = '+15555550103'
+
+export interface Answer {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  json: any
+}
+
+/** One HTTP call; `json` is the parsed body (undefined when empty). */
+export function call(s: Pick<RunningSidecar, 'port'>, method: string, path: string, options: { body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body))
+  const headers: Record<string, string> = {
+    host: `127.0.0.1:${s.port}`,
+    ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }),
+    ...(body === undefined || options.raw !== undefined ? {} : { 'content-type': 'application/json' }),
+    ...options.headers,
+  }
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: s.port, method, path, headers, setHost: false }, (res) => {
+      const parts: Buffer[] = []
+      res.on('data', (c: Buffer) => parts.push(c))
+      res.on('end', () => {
+        const text = Buffer.concat(parts).toString('utf8')
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, json: text === '' ? undefined : JSON.parse(text) })
+      })
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+/** The next `n` calls of `method` on the toy answer `error` (its `/toy/v1/world/fail-next-calls`). */
+export async function failNextCalls(toy: ToySignal, method: string, n: number, error: { code: number; message: string }): Promise<void> {
+  const res = await fetch(`${toy.url}/toy/v1/world/fail-next-calls`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method, n, ...error }) })
+  if (res.status !== 204) throw new Error(`the toy refused fail-next-calls: ${res.status} ${await res.text()}`)
+}
+
+/** A toy for three people who share no group yet: adding one another invites (pending). */
+export async function startPeopleToy(): Promise<ToySignal> {
+  const toy = await createToySignal({
+    accounts: [ALICE, BOB, CAROL],
+    names: { [ALICE]: 'Alice', [BOB]: 'Bob', [CAROL]: 'Carol' },
+    pendingInvites: true,
+    faults: true,
+    keepAliveMs: 1000,
+  })
+  onTestFinished(() => toy.close())
+  return toy
+}
+
+/** The environment of a sidecar with no fixed documents. */
+export function libraryEnv(toy: ToySignal, account: string, extra: Record<string, string> = {}): Record<string, string> {
+  const env = baseEnv(toy, account, '00000000-0000-4000-8000-000000000000')
+  delete env['E2E_COL_DOCUMENTS']
+  return { ...env, ...extra }
+}
+
+export async function librarySidecar(toy: ToySignal, account: string, extra: Record<string, string> = {}): Promise<RunningSidecar> {
+  return sidecar(libraryEnv(toy, account, extra))
+}

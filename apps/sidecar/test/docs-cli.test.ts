@@ -1,0 +1,83 @@
+/**
+ * `e2e-col-sidecar docs …`: argument parsing, every subcommand against a running sidecar, and the
+ * binary's help and exit codes.
+ */
+import { describe, expect, it } from 'vitest'
+import { parseArgs } from '../src/cli.ts'
+import { DocsCliError, parseDocsArgs, runDocsCommand, type DocsCommand } from '../src/docs-cli.ts'
+import { runSidecar } from './child-sidecar.ts'
+import { ALICE, BOB, librarySidecar, startPeopleToy } from './docs-api.ts'
+
+const parsed = (argv: string[], env: Record<string, string> = {}): DocsCommand => {
+  const r = parseDocsArgs(argv, env)
+  if (r.kind !== 'docs') throw new Error(`expected a command, got ${JSON.stringify(r)}`)
+  return r.command
+}
+
+const usageError = (argv: string[]): string => {
+  const r = parseDocsArgs(argv, {})
+  return r.kind === 'usage-error' ? r.message : ''
+}
+
+describe('docs arguments', () => {
+  it('reads each subcommand, its target, title and people, and the sidecar from the environment', () => {
+    expect(parsed(['new', 'Trip plan', '--with', `${BOB},+15555550103`, '--json'], { E2E_COL_LISTEN: '127.0.0.1:7601' })).toEqual({ action: 'new', sidecar: 'http://127.0.0.1:7601', json: true, title: 'Trip plan', people: [BOB, '+15555550103'] })
+    expect(parsed(['rename', 'Trip plan', 'Trip 2027', '--sidecar', 'http://127.0.0.1:9/'])).toMatchObject({ target: 'Trip plan', title: 'Trip 2027', sidecar: 'http://127.0.0.1:9' })
+    expect(parsed(['list'], { E2E_COL_SIDECAR_URL: 'http://localhost:7700' }).sidecar).toBe('http://localhost:7700')
+    expect(parsed(['list']).sidecar).toBe('http://127.0.0.1:7600')
+  })
+
+  it('answers --help on every subcommand and refuses what does not fit', () => {
+    for (const action of ['list', 'new', 'share', 'unshare', 'rename', 'leave', 'accept', 'decline']) {
+      const r = parseDocsArgs([action, '--help'], {})
+      expect(r.kind === 'help' && r.text.startsWith(`Usage: e2e-col-sidecar docs ${action}`)).toBe(true)
+    }
+    expect(parseDocsArgs(['--help'], {}).kind).toBe('help')
+    expect(usageError(['open'])).toContain('unknown subcommand')
+    expect(usageError(['new'])).toContain('expected 1 argument')
+    expect(usageError(['share', 'Trip'])).toContain('--with')
+    expect(usageError(['leave', 'Trip', '--with', BOB])).toContain('does not apply')
+    expect(usageError(['list', '--sidecar', 'ftp://x'])).toContain('http://HOST:PORT')
+    expect(usageError(['list', '--force'])).toContain('unknown option')
+    const inspect = parseArgs(['inspect', '--help'])
+    expect(inspect.kind === 'help' && inspect.text?.startsWith('Usage: e2e-col-sidecar inspect')).toBe(true)
+  })
+})
+
+describe('docs against a running sidecar', () => {
+  it('makes, lists, shares, renames, unshares and leaves a document; accepts an invitation by title; reports API codes', async () => {
+    const toy = await startPeopleToy()
+    const alice = await librarySidecar(toy, ALICE)
+    const bob = await librarySidecar(toy, BOB)
+    const as = (s: { url: string }, argv: string[]) => runDocsCommand(parsed([...argv, '--sidecar', s.url]))
+
+    const made = JSON.parse(await as(alice, ['new', 'Trip plan', '--json'])) as { docId: string }
+    expect(await as(alice, ['list'])).toMatch(new RegExp(`Trip plan {2}· {2}only you {2}· {2}no changes yet {2}· {2}${made.docId}`))
+    expect(await as(alice, ['share', 'Trip plan', '--with', BOB])).toBe(`shared with ${BOB}\n`)
+    expect(await as(bob, ['list'])).toContain(`Alice (${ALICE}) shared 'Trip plan' with you`)
+    expect(await as(bob, ['accept', 'Trip plan'])).toBe(`accepted (${made.docId})\n`)
+    expect(await as(alice, ['rename', made.docId, 'Trip 2027'])).toBe("renamed to 'Trip 2027'\n")
+    expect(JSON.parse(await as(bob, ['list', '--json'])).documents[0].title).toBe('Trip 2027')
+    await as(alice, ['unshare', 'Trip 2027', '--with', BOB])
+    expect(await as(alice, ['leave', 'Trip 2027'])).toBe('left the document\n')
+
+    const refused = await as(alice, ['new', 'x'.repeat(40)]).catch((e: unknown) => e)
+    expect(refused).toBeInstanceOf(DocsCliError)
+    expect([(refused as DocsCliError).code, (refused as DocsCliError).exitCode]).toEqual(['DOCS_TITLE_TOO_LONG', 1])
+    const unknown = await as(alice, ['leave', 'No such title']).catch((e: unknown) => e)
+    expect((unknown as DocsCliError).code).toBe('DOCS_UNKNOWN_DOCUMENT')
+    const gone = await runDocsCommand(parsed(['list', '--sidecar', 'http://127.0.0.1:9'])).catch((e: unknown) => e)
+    expect((gone as DocsCliError).exitCode).toBe(3)
+  }, 30_000)
+
+  it('the binary prints help for docs subcommands and inspect, exits 2 on a usage error and 3 when no sidecar answers', async () => {
+    const help = await runSidecar({}, ['docs', 'share', '--help'])
+    expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'Usage: e2e-col-sidecar docs share DOC --with +NUMBER... [--json]'])
+    const inspect = await runSidecar({}, ['inspect', '--help'])
+    expect([inspect.code, inspect.stdout.split('\n')[0]]).toEqual([0, 'Usage: e2e-col-sidecar inspect --doc UUID [--data-dir DIR] [--json]'])
+    expect((await runSidecar({}, ['docs', 'new'])).code).toBe(2)
+    const down = await runSidecar({}, ['docs', 'list', '--json', '--sidecar', 'http://127.0.0.1:9'])
+    expect(down.code).toBe(3)
+    expect(JSON.parse(down.stderr).error.code).toBe('UNREACHABLE')
+  }, 60_000)
+})
