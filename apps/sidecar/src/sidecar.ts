@@ -215,6 +215,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   const membership = createMembership({
     account: config.signal.account,
     groupIds: config.documents.map((d) => d.groupId),
+    serves: (groupId) => docs.byGroup(groupId) !== undefined,
     initial: facts.groups,
     list: (groupId) => backend.listGroups(groupId),
     refreshMs: config.membersRefreshMs,

@@ -5,11 +5,11 @@ const G = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
 const from = (sourceNumber: string, sourceUuid?: string): MessageSource => ({ origin: 'data', sourceNumber, sourceUuid })
 type Listing = { id: string; members?: { number: string | null; uuid: string }[] }[]
 
-function setup(initial: Listing, later: Listing = initial) {
+function setup(initial: Listing, later: Listing = initial, served: { groupIds: string[]; serves?: (groupId: string) => boolean } = { groupIds: [G] }) {
   const dropped: string[] = []
   let lists = 0
   const m = createMembership({
-    account: '+15550000001', groupIds: [G], initial,
+    account: '+15550000001', ...served, initial,
     list: () => {
       lists += 1
       return Promise.resolve(later)
@@ -35,6 +35,19 @@ describe('group membership on the receive path', () => {
     expect(lists()).toBe(0)
     expect(m.self()).toBe('u1')
     expect(m.members(G)).toEqual(['u1', 'u2'])
+  })
+
+  it('checks a group served since start (a document made at run time): members read after a listing, strangers dropped', async () => {
+    const { m, dropped, lists } = setup([], [{ id: G, members }], { groupIds: [], serves: (groupId) => groupId === G })
+    const seen: string[] = []
+    m.admit(G, from('+15550000001'), () => seen.push('member'))
+    m.admit(G, from('+15550000666', 'u6'), () => seen.push('stranger'))
+    m.admit('some-other-group', from('+15550000666'), () => seen.push('not ours'))
+    expect(seen).toEqual(['not ours'])
+    await settle()
+    expect(seen).toEqual(['not ours', 'member'])
+    expect(dropped).toEqual(['non-member'])
+    expect(lists()).toBe(1)
   })
 
   it('holds an unknown source for a fresh listing: a new member is read, anyone else dropped', async () => {

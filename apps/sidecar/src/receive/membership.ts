@@ -27,6 +27,11 @@ export interface MembershipOptions {
   readonly account: string | undefined
   /** The groups checked (every other group is not this module's business). */
   readonly groupIds: readonly string[]
+  /**
+   * True for a group served since start (a document created or accepted at run time): it is
+   * checked too, its members read with the first body that comes from it.
+   */
+  readonly serves?: (groupId: string) => boolean
   /** The listing read at start. */
   readonly initial: GroupListing
   /** Lists the account's groups (one when `groupId` is given). */
@@ -156,7 +161,12 @@ export function createMembership(o: MembershipOptions): Membership {
     self: () => self,
     admit(groupId, source, handle) {
       if (source.origin === 'sync' && self === undefined && (source.sourceUuid ?? source.sourceNumber) !== undefined) self = sourceKey(source.sourceUuid, source.sourceNumber)
-      const g = groups.get(groupId)
+      let g = groups.get(groupId)
+      if (g === undefined && o.serves?.(groupId) === true) {
+        // Served since start and never listed here: the first body waits for a listing.
+        g = { listed: true, keys: [], numbers: new Set(), uuids: new Set(), listedAt: Number.NEGATIVE_INFINITY, refreshing: false, held: [] }
+        groups.set(groupId, g)
+      }
       if (g === undefined) return handle()
       if (isMember(g, source)) return handle()
       // An unknown source waits (in order) for a fresh listing, made at most every minRefreshGapMs.
