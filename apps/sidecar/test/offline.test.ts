@@ -18,7 +18,9 @@ import { A, B, baseEnv, connect, envelope, metricValue, poll, sidecar, startPair
 import { sentEnvelopes } from './signal-log.ts'
 import { YBrowser } from './ybrowser.ts'
 
-const OFFLINE = { E2E_COL_OFFLINE_PROBE_MAX_MS: '300', E2E_COL_SEND_ATTEMPTS: '3' }
+// The test browsers send every edit as its own frame, unpaced (a real client coalesces them): the
+// per-connection frame limit is lifted so it cannot refuse edits the test then waits for.
+const OFFLINE = { E2E_COL_OFFLINE_PROBE_MAX_MS: '300', E2E_COL_SEND_ATTEMPTS: '3', E2E_COL_FRAMES_PER_SECOND: '100000', E2E_COL_FRAME_BURST: '100000' }
 const notes = (received: readonly Envelope[]): DeliveryNote[] =>
   received.filter((e) => e.kind === 'delivery').map((e) => decodeDeliveryNote(e.payload)).filter((n): n is DeliveryNote => n !== undefined)
 const lastNote = (b: YBrowser): DeliveryNote | undefined => notes(b.received).at(-1)
