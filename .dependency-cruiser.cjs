@@ -18,10 +18,16 @@ module.exports = {
     },
     {
       name: 'no-path-into-another-package',
-      comment: "Import another workspace by its package name (and its exported subpaths), never by a relative path into its src.",
+      comment:
+        'Import another workspace by its package name (and its exported subpaths), never by a relative path into its src.',
       severity: 'error',
       from: { path: '^(apps|packages)/([^/]+)/' },
-      to: { dependencyTypes: ['local'], dependencyTypesNot: NOT_RELATIVE, path: '^(apps|packages)/[^/]+/src/', pathNot: '^$1/$2/' },
+      to: {
+        dependencyTypes: ['local'],
+        dependencyTypesNot: NOT_RELATIVE,
+        path: '^(apps|packages)/[^/]+/src/',
+        pathNot: '^$1/$2/',
+      },
     },
     {
       name: 'no-path-into-a-package-from-tools',
@@ -39,7 +45,8 @@ module.exports = {
     },
     {
       name: 'no-circular',
-      comment: 'No import cycles, within a package or across them (a cycle made only through `import type` loads fine and is allowed).',
+      comment:
+        'No import cycles, within a package or across them (a cycle made only through `import type` loads fine and is allowed).',
       severity: 'error',
       from: {},
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
@@ -50,6 +57,10 @@ module.exports = {
     exclude: { path: '(^|/)node_modules/|(^|/)dist/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'default'], extensions: ['.ts', '.js', '.mjs'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'default'],
+      extensions: ['.ts', '.js', '.mjs'],
+    },
   },
 }

@@ -10,10 +10,16 @@ const STACKS = ['bench', 'apps/demo', 'reliability']
 const UNITS = ['packages/*', 'apps/*', 'contract-tests', ...STACKS.map((p) => `!${p}`)]
 
 const tier = process.env['E2E_COL_TEST_TIER']
-if (tier !== undefined && tier !== 'unit' && tier !== 'stacks') throw new Error(`E2E_COL_TEST_TIER must be unit or stacks, not ${tier}`)
+if (tier !== undefined && tier !== 'unit' && tier !== 'stacks')
+  throw new Error(`E2E_COL_TEST_TIER must be unit or stacks, not ${tier}`)
 
 export default defineConfig({
   test: {
-    projects: tier === 'unit' ? UNITS : tier === 'stacks' ? STACKS : ['packages/*', 'apps/*', 'contract-tests', 'bench', 'reliability'],
+    projects:
+      tier === 'unit'
+        ? UNITS
+        : tier === 'stacks'
+          ? STACKS
+          : ['packages/*', 'apps/*', 'contract-tests', 'bench', 'reliability'],
   },
 })

@@ -64,7 +64,7 @@ describe.skipIf(missing.length > 0)('bench, quick mode, convergence only', () =>
     expect(sends[3]).toBeGreaterThan(sends[2] ?? Infinity)
   })
 
-  test('big payloads: a newcomer gets the paper document through one attachment, and nothing Signal\'s pace refuses', async () => {
+  test("big payloads: a newcomer gets the paper document through one attachment, and nothing Signal's pace refuses", async () => {
     const r = await benchBigPayloads({ quick: true })
     expect(r.join.attachment.attachmentSends).toBe(1)
     expect(r.join.text.attachmentSends).toBe(0)

@@ -18,7 +18,17 @@ import { join } from 'node:path'
 import { loadConfig, startSidecar, type RunningSidecar } from '@e2e-col/sidecar'
 import { createToySignal, type SendRecord, type ToySignal } from '@e2e-col/toy-signal'
 import * as Y from 'yjs'
-import { ACCOUNTS, connectBenchClient, PACING_DEFAULT, PACING_OFF, sidecarEnv, untilDoc, untilSaved, type BenchClient, type Pacing } from './stack.ts'
+import {
+  ACCOUNTS,
+  connectBenchClient,
+  PACING_DEFAULT,
+  PACING_OFF,
+  sidecarEnv,
+  untilDoc,
+  untilSaved,
+  type BenchClient,
+  type Pacing,
+} from './stack.ts'
 import { ConvergenceError, REPLAY_TRACE } from './trace-replay.ts'
 import { applyPatches, loadTrace } from './traces.ts'
 
@@ -55,7 +65,8 @@ export interface BigPayloadsResult {
 }
 
 const PASTE_BYTES = 100_000
-const pacedSeconds = (sends: number): number => Math.max(0, sends - PACING_DEFAULT.burst) / PACING_DEFAULT.sendsPerSecond
+const pacedSeconds = (sends: number): number =>
+  Math.max(0, sends - PACING_DEFAULT.burst) / PACING_DEFAULT.sendsPerSecond
 
 /** The automerge-paper trace replayed into one document: its encoded state is what a newcomer needs. */
 function paperDocument(): { update: Uint8Array; text: string } {
@@ -70,7 +81,13 @@ function paperDocument(): { update: Uint8Array; text: string } {
 /** Bytes handed to the daemon for these sends: bodies plus the data URIs of their attachments. */
 function daemonBytes(sends: readonly SendRecord[]): number {
   // data:application/octet-stream;filename=e2e-col-<32 hex>.bin;base64, is 83 characters.
-  return sends.reduce((n, s) => n + Buffer.byteLength(s.message) + (s.attachmentBytes === undefined ? 0 : 83 + 4 * Math.ceil(s.attachmentBytes / 3)), 0)
+  return sends.reduce(
+    (n, s) =>
+      n +
+      Buffer.byteLength(s.message) +
+      (s.attachmentBytes === undefined ? 0 : 83 + 4 * Math.ceil(s.attachmentBytes / 3)),
+    0,
+  )
 }
 
 interface Rig {
@@ -85,7 +102,11 @@ async function rig(path: PayloadPath, members: readonly string[], enforcePace: b
   const docId = randomUUID()
   const groupId = createHash('sha256').update(`big ${docId}`).digest('base64')
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-col-bench-big-'))
-  const toy = await createToySignal({ accounts: [ACCOUNTS.a, ACCOUNTS.b], groups: [{ name: 'big', members: [...members], id: groupId }], signalPace: enforcePace ? true : 'count' })
+  const toy = await createToySignal({
+    accounts: [ACCOUNTS.a, ACCOUNTS.b],
+    groups: [{ name: 'big', members: [...members], id: groupId }],
+    signalPace: enforcePace ? true : 'count',
+  })
   const running: RunningSidecar[] = []
   const groups = [{ name: 'big', members: [...members], id: groupId }]
   return {
@@ -94,7 +115,10 @@ async function rig(path: PayloadPath, members: readonly string[], enforcePace: b
     docId,
     async start(side, pacing, extra = {}) {
       const env = sidecarEnv(side, {
-        toyUrl: toy.url, docIds: [docId], groups, dataDir,
+        toyUrl: toy.url,
+        docIds: [docId],
+        groups,
+        dataDir,
         options: { pacing, env: { ...(path === 'text' ? { E2E_COL_CAPABILITIES: 'deflate' } : {}), ...extra } },
       })
       const s = await startSidecar(loadConfig(env))
@@ -109,7 +133,15 @@ async function rig(path: PayloadPath, members: readonly string[], enforcePace: b
   }
 }
 
-function measure(toy: ToySignal, from: number, refusedBefore: { messages: number; attachments: number }, path: PayloadPath, timedAtPace: boolean, ms: number, payloadBytes: number): BigRun {
+function measure(
+  toy: ToySignal,
+  from: number,
+  refusedBefore: { messages: number; attachments: number },
+  path: PayloadPath,
+  timedAtPace: boolean,
+  ms: number,
+  payloadBytes: number,
+): BigRun {
   const sends = toy.sends().slice(from)
   const bytes = daemonBytes(sends)
   const refused = toy.refused()
@@ -122,7 +154,10 @@ function measure(toy: ToySignal, from: number, refusedBefore: { messages: number
     daemonBytes: bytes,
     payloadBytes,
     efficiency: payloadBytes / bytes,
-    refused: { messages: refused.messages - refusedBefore.messages, attachments: refused.attachments - refusedBefore.attachments },
+    refused: {
+      messages: refused.messages - refusedBefore.messages,
+      attachments: refused.attachments - refusedBefore.attachments,
+    },
     pacedSeconds: pacedSeconds(sends.length),
   }
 }
@@ -137,7 +172,11 @@ async function connect(s: RunningSidecar, docId: string, doc: Y.Doc): Promise<Be
  * Bob joins: Alice's sidecar (alone in the group at first) gets the paper from her page and is
  * restarted at the measured pacing knowing Bob is a member; then Bob's sidecar starts empty.
  */
-async function benchJoin(path: PayloadPath, atPace: boolean, paper: { update: Uint8Array; text: string }): Promise<BigRun> {
+async function benchJoin(
+  path: PayloadPath,
+  atPace: boolean,
+  paper: { update: Uint8Array; text: string },
+): Promise<BigRun> {
   const r = await rig(path, [ACCOUNTS.a], atPace)
   try {
     const pacing = atPace ? PACING_DEFAULT : PACING_OFF
@@ -152,7 +191,12 @@ async function benchJoin(path: PayloadPath, atPace: boolean, paper: { update: Ui
     const added = await fetch(new URL('/api/v1/rpc', r.toy.url), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'updateGroup', params: { account: ACCOUNTS.a, groupId: r.groupId, member: [ACCOUNTS.b] } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'updateGroup',
+        params: { account: ACCOUNTS.a, groupId: r.groupId, member: [ACCOUNTS.b] },
+      }),
     })
     if (!added.ok) throw new Error(`updateGroup answered HTTP ${added.status}`)
     await r.start('a', pacing)
@@ -204,7 +248,15 @@ async function benchPaste(path: PayloadPath, atPace: boolean, prose: string): Pr
     const ms = performance.now() - started
     if (textB.toString() !== prose) throw new ConvergenceError('paste: the peer differs from the paste')
     await untilSaved(alice.connection)
-    const run = measure(r.toy, before, refusedBefore, path, atPace, ms, updates.reduce((n, u) => n + u.byteLength, 0))
+    const run = measure(
+      r.toy,
+      before,
+      refusedBefore,
+      path,
+      atPace,
+      ms,
+      updates.reduce((n, u) => n + u.byteLength, 0),
+    )
     await Promise.all([alice.connection.close(), bobClient.connection.close()])
     return run
   } finally {
@@ -219,8 +271,15 @@ const f3 = (x: number): string => x.toFixed(3)
 export async function benchBigPayloads({ quick }: { quick: boolean }): Promise<BigPayloadsResult> {
   const paper = paperDocument()
   const prose = paper.text.repeat(Math.ceil(PASTE_BYTES / paper.text.length)).slice(0, PASTE_BYTES)
-  const joining = { attachment: await benchJoin('attachment', true, paper), text: await benchJoin('text', !quick, paper) }
-  const paste = { bytes: PASTE_BYTES, attachment: await benchPaste('attachment', true, prose), text: await benchPaste('text', !quick, prose) }
+  const joining = {
+    attachment: await benchJoin('attachment', true, paper),
+    text: await benchJoin('text', !quick, paper),
+  }
+  const paste = {
+    bytes: PASTE_BYTES,
+    attachment: await benchPaste('attachment', true, prose),
+    text: await benchPaste('text', !quick, prose),
+  }
   return {
     documentBytes: paper.update.byteLength,
     join: joining,
@@ -236,26 +295,40 @@ export async function benchBigPayloads({ quick }: { quick: boolean }): Promise<B
     targets: {
       joinAtMost3Sends: joining.attachment.sends <= 3,
       joinAtMost5s: joining.attachment.ms <= 5000,
-      noSendRefusedAtDefaultPace: [joining.attachment, paste.attachment, ...(quick ? [] : [joining.text, paste.text])].every((run) => run.refused.messages === 0 && run.refused.attachments === 0),
+      noSendRefusedAtDefaultPace: [
+        joining.attachment,
+        paste.attachment,
+        ...(quick ? [] : [joining.text, paste.text]),
+      ].every((run) => run.refused.messages === 0 && run.refused.attachments === 0),
     },
   }
 }
 
 function row(label: string, run: BigRun): string {
-  const time = run.timedAtPace ? `${(run.ms / 1000).toFixed(2)} s` : `${(run.ms / 1000).toFixed(1)} s pacing off; ≈ ${run.pacedSeconds.toFixed(0)} s at 1/s`
+  const time = run.timedAtPace
+    ? `${(run.ms / 1000).toFixed(2)} s`
+    : `${(run.ms / 1000).toFixed(1)} s pacing off; ≈ ${run.pacedSeconds.toFixed(0)} s at 1/s`
   return `| ${label} | ${run.sends} (${run.attachmentSends} with an attachment) | ${time} | ${run.daemonBytes.toLocaleString('en')} | ${run.efficiency.toFixed(2)} | ${run.refused.messages} / ${run.refused.attachments} |`
 }
 
 export function printBigPayloads(r: BigPayloadsResult): void {
-  console.log(`\n## 7. Big payloads at Signal's pace (toy enforcing 60/s-bucket per pair and 50 uploads; sidecars at 1/s, burst 5)\n`)
-  console.log(`document: the ${REPLAY_TRACE} trace's final state, ${r.documentBytes.toLocaleString('en')} bytes of Yjs update; paste: ${r.paste.bytes.toLocaleString('en')} characters of its prose\n`)
-  console.log('| transfer | Signal sends | until the page shows it | bytes to the daemon | payload / daemon bytes | refused (messages / uploads) |')
+  console.log(
+    `\n## 7. Big payloads at Signal's pace (toy enforcing 60/s-bucket per pair and 50 uploads; sidecars at 1/s, burst 5)\n`,
+  )
+  console.log(
+    `document: the ${REPLAY_TRACE} trace's final state, ${r.documentBytes.toLocaleString('en')} bytes of Yjs update; paste: ${r.paste.bytes.toLocaleString('en')} characters of its prose\n`,
+  )
+  console.log(
+    '| transfer | Signal sends | until the page shows it | bytes to the daemon | payload / daemon bytes | refused (messages / uploads) |',
+  )
   console.log('|---|---|---|---|---|---|')
   console.log(row('join, attachment path', r.join.attachment))
   console.log(row('join, text path', r.join.text))
   console.log(row('paste, attachment path', r.paste.attachment))
   console.log(row('paste, text path', r.paste.text))
-  console.log(`\nratios attachment / text: join sends ${f3(r.ratios.joinSends)}, join time ${f3(r.ratios.joinMs)}; paste sends ${f3(r.ratios.pasteSends)}, paste time ${f3(r.ratios.pasteMs)}`)
+  console.log(
+    `\nratios attachment / text: join sends ${f3(r.ratios.joinSends)}, join time ${f3(r.ratios.joinMs)}; paste sends ${f3(r.ratios.pasteSends)}, paste time ${f3(r.ratios.pasteMs)}`,
+  )
   console.log(`joinSends ${r.joinSends}, joinMs ${r.joinMs.toFixed(0)}`)
   console.log('targets:', r.targets)
 }

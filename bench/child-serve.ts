@@ -9,7 +9,9 @@ const reply: Reply = (message) => {
   process.send?.(message)
 }
 
-export function serveBenchRequests<R extends { readonly type: string }>(handle: (request: R, reply: Reply) => Promise<void>): void {
+export function serveBenchRequests<R extends { readonly type: string }>(
+  handle: (request: R, reply: Reply) => Promise<void>,
+): void {
   process.on('disconnect', () => process.exit(0))
   process.on('message', (raw: unknown) => {
     handle(raw as R, reply).catch((error: unknown) => reply({ type: 'failed', message: String(error) }))

@@ -5,7 +5,16 @@
  * Pacing is off, so the times are the pipe's own cost; the sends are what Signal would carry, and
  * the time they take at the default pacing is computed from the count. Each curve gets a fit.
  */
-import { PACING_DEFAULT, PACING_OFF, connectPair, startBenchStack, untilDoc, untilSaved, type BenchPair, type BenchStack } from './stack.ts'
+import {
+  PACING_DEFAULT,
+  PACING_OFF,
+  connectPair,
+  startBenchStack,
+  untilDoc,
+  untilSaved,
+  type BenchPair,
+  type BenchStack,
+} from './stack.ts'
 import { fit, range, stat, type Fit, type Stat } from './stats.ts'
 import { ConvergenceError, REPLAY_TRACE, TEXT_PATH } from './trace-replay.ts'
 import { loadTrace } from './traces.ts'
@@ -28,7 +37,11 @@ const DOCUMENT_COUNTS = [1, 10, 100]
 const QUIET_MS = 300
 
 /** One edit of `bytes` characters in each pair at once; ms until every B has all of it, and A's sends. */
-async function editAll(stack: BenchStack, pairs: readonly BenchPair[], bytes: number): Promise<{ ms: number; sends: number }> {
+async function editAll(
+  stack: BenchStack,
+  pairs: readonly BenchPair[],
+  bytes: number,
+): Promise<{ ms: number; sends: number }> {
   // A quiet period longer than the client's flush window: each edit is sent at once, not coalesced.
   await new Promise((resolve) => setTimeout(resolve, QUIET_MS))
   const before = stack.signalSends().byA
@@ -42,7 +55,8 @@ async function editAll(stack: BenchStack, pairs: readonly BenchPair[], bytes: nu
   await Promise.all(seen)
   const ms = performance.now() - start
   for (const p of pairs) {
-    if (p.docB.getText('text').toString() !== p.docA.getText('text').toString()) throw new ConvergenceError('cost curve: B differs from A')
+    if (p.docB.getText('text').toString() !== p.docA.getText('text').toString())
+      throw new ConvergenceError('cost curve: B differs from A')
   }
   await Promise.all(pairs.map((p) => untilSaved(p.a.connection)))
   return { ms, sends: stack.signalSends().byA - before }
@@ -59,10 +73,16 @@ export interface CurvePoint {
 export interface CostCurvesResult {
   readonly sizes: CurvePoint[]
   readonly documents: CurvePoint[]
-  readonly fits: { readonly sizeTime: Fit; readonly sizeSends: Fit; readonly documentsTime: Fit; readonly documentsSends: Fit }
+  readonly fits: {
+    readonly sizeTime: Fit
+    readonly sizeSends: Fit
+    readonly documentsTime: Fit
+    readonly documentsSends: Fit
+  }
 }
 
-const pacedSeconds = (sends: number): number => Math.max(0, sends - PACING_DEFAULT.burst) / PACING_DEFAULT.sendsPerSecond
+const pacedSeconds = (sends: number): number =>
+  Math.max(0, sends - PACING_DEFAULT.burst) / PACING_DEFAULT.sendsPerSecond
 
 export async function benchCostCurves({ quick }: { quick: boolean }): Promise<CostCurvesResult> {
   const runs = quick ? 1 : 3
@@ -79,7 +99,13 @@ export async function benchCostCurves({ quick }: { quick: boolean }): Promise<Co
       const samples: { ms: number; sends: number }[] = []
       for (let i = 0; i < runs; i++) samples.push(await editAll(stack, first, size.bytes))
       const sends = stat(samples.map((s) => s.sends)).median
-      sizes.push({ x: size.bytes, label: size.label, ms: stat(samples.map((s) => s.ms)), sends, defaultPacingSeconds: pacedSeconds(sends) })
+      sizes.push({
+        x: size.bytes,
+        label: size.label,
+        ms: stat(samples.map((s) => s.ms)),
+        sends,
+        defaultPacingSeconds: pacedSeconds(sends),
+      })
     }
     await editAll(stack, pairs, 16) // warm-up of every document
     const documents: CurvePoint[] = []
@@ -88,17 +114,35 @@ export async function benchCostCurves({ quick }: { quick: boolean }): Promise<Co
       for (let i = 0; i < runs; i++) samples.push(await editAll(stack, pairs.slice(0, n), 1024))
       const sends = stat(samples.map((s) => s.sends)).median
       // Pacing is per document: n documents each get their own bucket.
-      documents.push({ x: n, label: `${n}`, ms: stat(samples.map((s) => s.ms)), sends, defaultPacingSeconds: pacedSeconds(sends / n) })
+      documents.push({
+        x: n,
+        label: `${n}`,
+        ms: stat(samples.map((s) => s.ms)),
+        sends,
+        defaultPacingSeconds: pacedSeconds(sends / n),
+      })
     }
     const xs = (c: CurvePoint[]) => c.map((p) => p.x)
     return {
       sizes,
       documents,
       fits: {
-        sizeTime: fit(xs(sizes), sizes.map((p) => p.ms.median)),
-        sizeSends: fit(xs(sizes), sizes.map((p) => p.sends)),
-        documentsTime: fit(xs(documents), documents.map((p) => p.ms.median)),
-        documentsSends: fit(xs(documents), documents.map((p) => p.sends)),
+        sizeTime: fit(
+          xs(sizes),
+          sizes.map((p) => p.ms.median),
+        ),
+        sizeSends: fit(
+          xs(sizes),
+          sizes.map((p) => p.sends),
+        ),
+        documentsTime: fit(
+          xs(documents),
+          documents.map((p) => p.ms.median),
+        ),
+        documentsSends: fit(
+          xs(documents),
+          documents.map((p) => p.sends),
+        ),
       },
     }
   } finally {
@@ -113,13 +157,23 @@ function describe(f: Fit, unit: string): string {
 }
 
 export function printCostCurves(r: CostCurvesResult): void {
-  console.log('\n## 6. Cost curves (pacing off; sends by sidecar A; time at the default pacing computed from the sends)\n')
+  console.log(
+    '\n## 6. Cost curves (pacing off; sends by sidecar A; time at the default pacing computed from the sends)\n',
+  )
   console.log('| payload | ms to B | Signal sends | at 1/s burst 5 |')
   console.log('|---|---|---|---|')
-  for (const p of r.sizes) console.log(`| ${p.label} | ${range(p.ms, 1)} | ${p.sends} | ${p.defaultPacingSeconds.toFixed(0)} s |`)
-  console.log(`\ntime vs size: ${describe(r.fits.sizeTime, 'ms')}\nsends vs size: ${describe(r.fits.sizeSends, 'sends')}\n`)
-  console.log('| documents edited at once (1 KiB each) | ms until all converge | Signal sends | at 1/s burst 5, per document |')
+  for (const p of r.sizes)
+    console.log(`| ${p.label} | ${range(p.ms, 1)} | ${p.sends} | ${p.defaultPacingSeconds.toFixed(0)} s |`)
+  console.log(
+    `\ntime vs size: ${describe(r.fits.sizeTime, 'ms')}\nsends vs size: ${describe(r.fits.sizeSends, 'sends')}\n`,
+  )
+  console.log(
+    '| documents edited at once (1 KiB each) | ms until all converge | Signal sends | at 1/s burst 5, per document |',
+  )
   console.log('|---|---|---|---|')
-  for (const p of r.documents) console.log(`| ${p.label} | ${range(p.ms, 1)} | ${p.sends} | ${p.defaultPacingSeconds.toFixed(0)} s |`)
-  console.log(`\ntime vs documents: ${describe(r.fits.documentsTime, 'ms')}\nsends vs documents: ${describe(r.fits.documentsSends, 'sends')}`)
+  for (const p of r.documents)
+    console.log(`| ${p.label} | ${range(p.ms, 1)} | ${p.sends} | ${p.defaultPacingSeconds.toFixed(0)} s |`)
+  console.log(
+    `\ntime vs documents: ${describe(r.fits.documentsTime, 'ms')}\nsends vs documents: ${describe(r.fits.documentsSends, 'sends')}`,
+  )
 }

@@ -4,7 +4,14 @@
  * then the receive path's reassembly and dedup memory filled to their default bounds.
  */
 import { randomUUID } from 'node:crypto'
-import { createDedupWindow, createReassembler, decodeBody, decodeEnvelope, encodeBodies, encodeEnvelope } from '@e2e-col/protocol'
+import {
+  createDedupWindow,
+  createReassembler,
+  decodeBody,
+  decodeEnvelope,
+  encodeBodies,
+  encodeEnvelope,
+} from '@e2e-col/protocol'
 import { WebSocket } from 'ws'
 import * as Y from 'yjs'
 import { BenchChild } from './child.ts'
@@ -43,24 +50,35 @@ async function openSockets(url: string, docIds: readonly string[], perDoc: numbe
   for (const docId of docIds) {
     const batch = Array.from({ length: perDoc }, () => new WebSocket(`${url}/v1/docs/${docId}`))
     await Promise.all(
-      batch.map((s) => new Promise<void>((resolve, reject) => {
-        s.once('open', () => resolve())
-        s.once('error', reject)
-      })),
+      batch.map(
+        (s) =>
+          new Promise<void>((resolve, reject) => {
+            s.once('open', () => resolve())
+            s.once('error', reject)
+          }),
+      ),
     )
     sockets.push(...batch)
   }
   return sockets
 }
 
-async function replayInto(stack: BenchStack, docId: string, replay: Replay, halfway?: () => Promise<void>): Promise<void> {
+async function replayInto(
+  stack: BenchStack,
+  docId: string,
+  replay: Replay,
+  halfway?: () => Promise<void>,
+): Promise<void> {
   const docA = new Y.Doc()
   const docB = new Y.Doc()
   const a = await stack.connect('a', docId, docA)
   await stack.connect('b', docId, docB)
   const textA = docA.getText('text')
   const textB = docB.getText('text')
-  const converged = untilDoc(docB, () => textB.length === replay.expected.length && textB.toString() === replay.expected)
+  const converged = untilDoc(
+    docB,
+    () => textB.length === replay.expected.length && textB.toString() === replay.expected,
+  )
   let i = 0
   for (const txn of replay.txns) {
     docA.transact(() => applyPatches(textA, txn.patches))
@@ -93,7 +111,15 @@ function reassemblyAtBounds(): { messages: number; dataBytes: number; retainedBy
   const r = retained(() => {
     const reassembler = createReassembler({ maxPartialMessages, maxPartialBytes, ttlMs: 600_000 })
     for (let m = 0; m < maxPartialMessages; m++) {
-      const frame = encodeEnvelope({ kind: 'update', flags: 0, docId: randomUUID(), senderId: randomUUID(), messageId: randomUUID().replaceAll('-', ''), seq: m, payload })
+      const frame = encodeEnvelope({
+        kind: 'update',
+        flags: 0,
+        docId: randomUUID(),
+        senderId: randomUUID(),
+        messageId: randomUUID().replaceAll('-', ''),
+        seq: m,
+        payload,
+      })
       const bodies = encodeBodies(frame, { maxBodyBytes: 2000 })
       // Every chunk but the last: the message stays partial.
       for (const body of bodies.slice(0, -1)) reassembler.push(decodeEnvelope(decodeBody(body)), 0)
@@ -118,8 +144,19 @@ function dedupAtBounds(): { entries: number; retainedBytes: number } {
 
 export interface MemoryScaleResult {
   readonly idle: Memory
-  readonly clients: { readonly sockets: number; readonly documents: number; readonly memory: Memory; readonly rssAboveIdle: number; readonly heapAboveIdle: number }
-  readonly replays: { readonly keystrokes: number; readonly during: Memory; readonly after: Memory[]; readonly heapGrowth1to3: number }
+  readonly clients: {
+    readonly sockets: number
+    readonly documents: number
+    readonly memory: Memory
+    readonly rssAboveIdle: number
+    readonly heapAboveIdle: number
+  }
+  readonly replays: {
+    readonly keystrokes: number
+    readonly during: Memory
+    readonly after: Memory[]
+    readonly heapGrowth1to3: number
+  }
   readonly reassembly: ReturnType<typeof reassemblyAtBounds>
   readonly dedup: ReturnType<typeof dedupAtBounds>
   readonly targets: Record<string, boolean>
@@ -138,7 +175,11 @@ export async function benchMemoryScale({ quick }: { quick: boolean }): Promise<M
     const sockets = await openSockets(url, stack.docIds, 10)
     const withClients = await child.measure()
     for (const s of sockets) s.close()
-    await Promise.all(sockets.map((s) => new Promise((resolve) => (s.readyState === WebSocket.CLOSED ? resolve(null) : s.once('close', resolve)))))
+    await Promise.all(
+      sockets.map(
+        (s) => new Promise((resolve) => (s.readyState === WebSocket.CLOSED ? resolve(null) : s.once('close', resolve))),
+      ),
+    )
     const after: Memory[] = []
     let during: Memory | undefined
     for (let i = 0; i < 3; i++) {
@@ -155,7 +196,13 @@ export async function benchMemoryScale({ quick }: { quick: boolean }): Promise<M
     const reassembly = reassemblyAtBounds()
     return {
       idle,
-      clients: { sockets: sockets.length, documents: stack.docIds.length, memory: withClients, rssAboveIdle, heapAboveIdle: withClients.heapUsed - idle.heapUsed },
+      clients: {
+        sockets: sockets.length,
+        documents: stack.docIds.length,
+        memory: withClients,
+        rssAboveIdle,
+        heapAboveIdle: withClients.heapUsed - idle.heapUsed,
+      },
       replays: { keystrokes: replay.txns.length, during: during ?? idle, after, heapGrowth1to3 },
       reassembly,
       dedup,
@@ -183,9 +230,17 @@ export function printMemoryScale(r: MemoryScaleResult): void {
   row('idle, 100 documents mapped', r.idle)
   row(`${r.clients.sockets} WebSocket clients across ${r.clients.documents} documents`, r.clients.memory)
   row('halfway through replay 1 (no collection first)', r.replays.during)
-  r.replays.after.forEach((m, i) => row(`after replay ${i + 1} (${r.replays.keystrokes.toLocaleString('en')} keystrokes, its own document)`, m))
-  console.log(`\n1,000 clients: RSS +${mib(r.clients.rssAboveIdle)} MiB, heap +${mib(r.clients.heapAboveIdle)} MiB above idle; heap growth replay 1 → 3: ${mib(r.replays.heapGrowth1to3)} MiB`)
-  console.log(`reassembly at its bounds: ${r.reassembly.messages} partial messages, ${mib(r.reassembly.dataBytes)} MiB of chunk data, ${mib(r.reassembly.retainedBytes)} MiB retained`)
-  console.log(`dedup at its bound: ${r.dedup.entries.toLocaleString('en')} keys, ${mib(r.dedup.retainedBytes)} MiB retained (${(r.dedup.retainedBytes / r.dedup.entries).toFixed(0)} B per key)`)
+  r.replays.after.forEach((m, i) =>
+    row(`after replay ${i + 1} (${r.replays.keystrokes.toLocaleString('en')} keystrokes, its own document)`, m),
+  )
+  console.log(
+    `\n1,000 clients: RSS +${mib(r.clients.rssAboveIdle)} MiB, heap +${mib(r.clients.heapAboveIdle)} MiB above idle; heap growth replay 1 → 3: ${mib(r.replays.heapGrowth1to3)} MiB`,
+  )
+  console.log(
+    `reassembly at its bounds: ${r.reassembly.messages} partial messages, ${mib(r.reassembly.dataBytes)} MiB of chunk data, ${mib(r.reassembly.retainedBytes)} MiB retained`,
+  )
+  console.log(
+    `dedup at its bound: ${r.dedup.entries.toLocaleString('en')} keys, ${mib(r.dedup.retainedBytes)} MiB retained (${(r.dedup.retainedBytes / r.dedup.entries).toFixed(0)} B per key)`,
+  )
   console.log('targets:', r.targets)
 }

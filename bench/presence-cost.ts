@@ -32,7 +32,12 @@ export interface PresenceCostResult {
 
 const sleep = (t: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, t))
 
-async function run(trace: SequentialTrace, offsets: readonly number[], presence: boolean, settleMs: number): Promise<PresenceRun> {
+async function run(
+  trace: SequentialTrace,
+  offsets: readonly number[],
+  presence: boolean,
+  settleMs: number,
+): Promise<PresenceRun> {
   const stack = await startBenchStack({ pacing: PACING_DEFAULT })
   try {
     const docA = new Y.Doc()
@@ -52,7 +57,9 @@ async function run(trace: SequentialTrace, offsets: readonly number[], presence:
     const tracker = new VisibilityTracker(docB, docA.clientID)
     const text = docA.getText('text')
     await typeOnSchedule(docA, tracker, trace, offsets, (position) => {
-      const cursor = Y.relativePositionToJSON(Y.createRelativePositionFromTypeIndex(text, Math.min(position, text.length)))
+      const cursor = Y.relativePositionToJSON(
+        Y.createRelativePositionFromTypeIndex(text, Math.min(position, text.length)),
+      )
       a.connection.awareness?.setLocalStateField('cursor', { anchor: cursor, head: cursor })
     })
     const textA = text.toString()
@@ -61,28 +68,53 @@ async function run(trace: SequentialTrace, offsets: readonly number[], presence:
     tracker.dispose()
     const typingSeconds = (offsets.at(-1) ?? 0) / 1000 + 1
     const sendsA = count(ACCOUNTS.a) - beforeA
-    return { presence, keystrokes: offsets.length, typingSeconds, sendsA, sendsAPerMinute: sendsA / (typingSeconds / 60), sendsB: count(ACCOUNTS.b) - beforeB }
+    return {
+      presence,
+      keystrokes: offsets.length,
+      typingSeconds,
+      sendsA,
+      sendsAPerMinute: sendsA / (typingSeconds / 60),
+      sendsB: count(ACCOUNTS.b) - beforeB,
+    }
   } finally {
     await stack.close()
   }
 }
 
-export async function benchPresenceCost({ quick, windowMs, settleMs }: { quick: boolean; windowMs?: number; settleMs?: number }): Promise<PresenceCostResult> {
+export async function benchPresenceCost({
+  quick,
+  windowMs,
+  settleMs,
+}: {
+  quick: boolean
+  windowMs?: number
+  settleMs?: number
+}): Promise<PresenceCostResult> {
   const trace = loadTrace(TYPING_TRACE)
   const offsets = typingSchedule(loadTrace<TimedTrace>(TIMING_TRACE), windowMs ?? (quick ? 10_000 : 60_000))
   const settle = settleMs ?? (quick ? 2000 : PACING_DEFAULT.burst * 1000)
   const off = await run(trace, offsets, false, settle)
   const on = await run(trace, offsets, true, settle)
   const ratio = on.sendsAPerMinute / off.sendsAPerMinute
-  return { windowSeconds: (offsets.at(-1) ?? 0) / 1000, off, on, ratio, targets: { presenceUnder5Percent: ratio < 1.05 } }
+  return {
+    windowSeconds: (offsets.at(-1) ?? 0) / 1000,
+    off,
+    on,
+    ratio,
+    targets: { presenceUnder5Percent: ratio < 1.05 },
+  }
 }
 
 export function printPresenceCost(r: PresenceCostResult): void {
-  console.log(`\n## 8. Presence cost (${TYPING_TRACE} at ${TIMING_TRACE} timing, ${r.windowSeconds.toFixed(0)} s; A types with a moving cursor, B watches)\n`)
+  console.log(
+    `\n## 8. Presence cost (${TYPING_TRACE} at ${TIMING_TRACE} timing, ${r.windowSeconds.toFixed(0)} s; A types with a moving cursor, B watches)\n`,
+  )
   console.log('| presence | keystrokes | Signal sends by A | A per minute of typing | Signal sends by B (watching) |')
   console.log('|---|---|---|---|---|')
   for (const x of [r.off, r.on]) {
-    console.log(`| ${x.presence ? 'on' : 'off'} | ${x.keystrokes} | ${x.sendsA} | ${x.sendsAPerMinute.toFixed(1)} | ${x.sendsB} |`)
+    console.log(
+      `| ${x.presence ? 'on' : 'off'} | ${x.keystrokes} | ${x.sendsA} | ${x.sendsAPerMinute.toFixed(1)} | ${x.sendsB} |`,
+    )
   }
   console.log(`presence / no presence (A's sends per minute): ${r.ratio.toFixed(3)}`)
   console.log('targets:', r.targets)

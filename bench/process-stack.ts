@@ -9,7 +9,16 @@ import type { ConnectDocOptions, DocConnection } from '@e2e-col/client'
 import type * as Y from 'yjs'
 import { BenchChild } from './child.ts'
 import type { SendCounts } from './send-counts.ts'
-import { ACCOUNTS, benchLayout, connectBenchClient, sidecarEnv, signalPaceFor, type BenchClient, type BenchStackOptions, type Side } from './stack.ts'
+import {
+  ACCOUNTS,
+  benchLayout,
+  connectBenchClient,
+  sidecarEnv,
+  signalPaceFor,
+  type BenchClient,
+  type BenchStackOptions,
+  type Side,
+} from './stack.ts'
 
 /** What a replay needs from a stack, whichever the topology. */
 export interface ReplayStack {
@@ -33,7 +42,11 @@ export async function startProcessStack(options: Omit<BenchStackOptions, 'startA
     const toy = new BenchChild('toy-child.ts')
     children.push(toy) // first in, last stopped
     const { url: toyUrl } = await toy.request<{ url: string }>(
-      { type: 'start', options: { accounts: [ACCOUNTS.a, ACCOUNTS.b], groups, signalPace: signalPaceFor(options.pacing) }, accountA: ACCOUNTS.a },
+      {
+        type: 'start',
+        options: { accounts: [ACCOUNTS.a, ACCOUNTS.b], groups, signalPace: signalPaceFor(options.pacing) },
+        accountA: ACCOUNTS.a,
+      },
       'started',
     )
     const urls: Partial<Record<Side, string>> = {}

@@ -127,10 +127,12 @@ function runSize(label: string, bytes: number) {
   for (const { mode, codecs } of MODES) {
     usePlatformCodecs(codecs)
     const bodies = send(envelope)
-    if (bodies.length !== reference.length || bodies.some((b, i) => b !== reference[i])) throw new Error(`${mode}: bodies differ`)
+    if (bodies.length !== reference.length || bodies.some((b, i) => b !== reference[i]))
+      throw new Error(`${mode}: bodies differ`)
     for (const fresh of [false, true]) {
       const back = receive(bodies, fresh)
-      if (!sameBytes(back.payload, envelope.payload) || !sameBytes(encodeEnvelope(back), frame)) throw new Error(`${mode}: round trip differs`)
+      if (!sameBytes(back.payload, envelope.payload) || !sameBytes(encodeEnvelope(back), frame))
+        throw new Error(`${mode}: round trip differs`)
     }
   }
   usePlatformCodecs({})
@@ -143,7 +145,12 @@ function runSize(label: string, bytes: number) {
     nativeDecode: [] as number[],
     nativeDecodeBodies: [] as number[],
     nativeReceiveFresh: [] as number[],
-    ...Object.fromEntries(MODES.flatMap(({ mode }) => [[`${mode}Send`, [] as number[]], [`${mode}Receive`, [] as number[]]])),
+    ...Object.fromEntries(
+      MODES.flatMap(({ mode }) => [
+        [`${mode}Send`, [] as number[]],
+        [`${mode}Receive`, [] as number[]],
+      ]),
+    ),
   } as Record<string, number[]>
   const ratios: Record<string, number[]> = {}
   const push = (key: string, value: number): void => {
@@ -176,7 +183,9 @@ function runSize(label: string, bytes: number) {
     usePlatformCodecs({})
   }
   const ms = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, stat(v)]))
-  const mibps = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, stat(v.map((t) => mibPerSecond(bytes, t)))]))
+  const mibps = Object.fromEntries(
+    Object.entries(samples).map(([k, v]) => [k, stat(v.map((t) => mibPerSecond(bytes, t)))]),
+  )
   return {
     size: label,
     payloadBytes: bytes,
@@ -190,16 +199,23 @@ function runSize(label: string, bytes: number) {
 }
 
 const f = (n: number | undefined, digits = 1): string => (n ?? 0).toFixed(digits)
-const range = (s: Stat | undefined, digits = 2): string => `${f(s?.median, digits)} (${f(s?.min, digits)}–${f(s?.max, digits)})`
+const range = (s: Stat | undefined, digits = 2): string =>
+  `${f(s?.median, digits)} (${f(s?.min, digits)}–${f(s?.max, digits)})`
 
 /** Runs the protocol benchmark, prints the tables and writes bench/results/protocol.json. */
 export function benchProtocol(): void {
   const rows = SIZES.map((s) => runSize(s.label, s.bytes))
   console.log(`\nprotocol @ ${BOUNDARY}-byte bodies, node ${process.version}; medians of ${ROUNDS} rounds (min–max)`)
   console.log('send ratio = Buffer.from(payload).toString("base64") time / send time;')
-  console.log('recv ratio = Buffer.from(body, "base64") on each body, time / receive time; "vs whole" = one Buffer.from(payloadBase64) call;')
-  console.log('"fresh" = the same receive with decodeBody (fresh bytes per body) instead of decodeBodyInto (one reused scratch).\n')
-  console.log('| payload | mode | bodies | send MiB/s | send ratio | recv MiB/s | recv ratio | recv ratio (fresh) | recv ratio vs whole | efficiency |')
+  console.log(
+    'recv ratio = Buffer.from(body, "base64") on each body, time / receive time; "vs whole" = one Buffer.from(payloadBase64) call;',
+  )
+  console.log(
+    '"fresh" = the same receive with decodeBody (fresh bytes per body) instead of decodeBodyInto (one reused scratch).\n',
+  )
+  console.log(
+    '| payload | mode | bodies | send MiB/s | send ratio | recv MiB/s | recv ratio | recv ratio (fresh) | recv ratio vs whole | efficiency |',
+  )
   console.log('|---|---|---|---|---|---|---|---|---|---|')
   for (const r of rows) {
     for (const { mode } of MODES) {
@@ -214,7 +230,9 @@ export function benchProtocol(): void {
   console.log('\n| payload | native enc MiB/s | native dec (whole) MiB/s | native dec (per body) MiB/s |')
   console.log('|---|---|---|---|')
   for (const r of rows) {
-    console.log(`| ${r.size} | ${f(r.mibPerSecond['nativeEncode']?.median)} | ${f(r.mibPerSecond['nativeDecode']?.median)} | ${f(r.mibPerSecond['nativeDecodeBodies']?.median)} |`)
+    console.log(
+      `| ${r.size} | ${f(r.mibPerSecond['nativeEncode']?.median)} | ${f(r.mibPerSecond['nativeDecode']?.median)} | ${f(r.mibPerSecond['nativeDecodeBodies']?.median)} |`,
+    )
   }
   const big = rows.at(-1)
   const targets = {

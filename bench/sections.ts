@@ -28,11 +28,22 @@ function write(name: string, quick: boolean, data: unknown): void {
   const out = new URL(RESULTS, import.meta.url)
   mkdirSync(out, { recursive: true })
   const file = quick ? `${name}.quick.json` : `${name}.json`
-  writeFileSync(new URL(file, out), `${JSON.stringify({ mode: quick ? 'quick' : 'full', measuredAt: new Date().toISOString(), machine: machine(), ...(data as object) }, null, 2)}\n`)
+  writeFileSync(
+    new URL(file, out),
+    `${JSON.stringify({ mode: quick ? 'quick' : 'full', measuredAt: new Date().toISOString(), machine: machine(), ...(data as object) }, null, 2)}\n`,
+  )
 }
 
 /** Runs the sections; `write: false` only checks (the test uses it). */
-export async function runSections({ quick, print = true, save = true }: { quick: boolean; print?: boolean; save?: boolean }): Promise<SectionsResult> {
+export async function runSections({
+  quick,
+  print = true,
+  save = true,
+}: {
+  quick: boolean
+  print?: boolean
+  save?: boolean
+}): Promise<SectionsResult> {
   const log = (f: () => void): void => {
     if (print) f()
   }

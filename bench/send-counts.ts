@@ -78,7 +78,11 @@ export function classifyBodies(messages: readonly string[]): SendsByPurpose {
   return { edits: count('edits'), editBytes, sync: count('sync'), other: count('other'), resent }
 }
 
-export function countSends(sends: readonly SendRecord[], accountA: string, refused: { messages: number; attachments: number } = { messages: 0, attachments: 0 }): SendCounts {
+export function countSends(
+  sends: readonly SendRecord[],
+  accountA: string,
+  refused: { messages: number; attachments: number } = { messages: 0, attachments: 0 },
+): SendCounts {
   let bytes = 0
   let bytesA = 0
   const messagesA: string[] = []

@@ -78,7 +78,11 @@ export function printSingleEdit(r: SingleEditResult): void {
   console.log(`\n## 3. Single edit latency, idle system (${r.samples} samples after 20 warm-up, A → B)\n`)
   console.log('| system | p50 ms | p95 ms | p99 ms | max ms | p50 ratio |')
   console.log('|---|---|---|---|---|---|')
-  console.log(`| e2e-col | ${ms(r.e2e.p50, 2)} | ${ms(r.e2e.p95, 2)} | ${ms(r.e2e.p99, 2)} | ${ms(r.e2e.max, 1)} | ${(r.e2e.p50 / r.yws.p50).toFixed(1)}× y-websocket |`)
-  console.log(`| y-websocket | ${ms(r.yws.p50, 2)} | ${ms(r.yws.p95, 2)} | ${ms(r.yws.p99, 2)} | ${ms(r.yws.max, 1)} | 1 |`)
+  console.log(
+    `| e2e-col | ${ms(r.e2e.p50, 2)} | ${ms(r.e2e.p95, 2)} | ${ms(r.e2e.p99, 2)} | ${ms(r.e2e.max, 1)} | ${(r.e2e.p50 / r.yws.p50).toFixed(1)}× y-websocket |`,
+  )
+  console.log(
+    `| y-websocket | ${ms(r.yws.p50, 2)} | ${ms(r.yws.p95, 2)} | ${ms(r.yws.p99, 2)} | ${ms(r.yws.max, 1)} | 1 |`,
+  )
   console.log('targets:', r.targets)
 }

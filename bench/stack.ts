@@ -33,12 +33,16 @@ export const ACCOUNTS = { a: '+15555550101', b: '+15555550102' } as const
  * Signal would have refused) for runs with pacing off, which measure the machine. Set
  * E2E_COL_BENCH_SIGNAL_PACE to `enforce`, `count` or `off` to force one mode for every run.
  */
-export function signalPaceFor(pacing: Pacing, env: Readonly<Record<string, string | undefined>> = process.env): boolean | 'count' {
+export function signalPaceFor(
+  pacing: Pacing,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): boolean | 'count' {
   const forced = env['E2E_COL_BENCH_SIGNAL_PACE']
   if (forced === 'enforce') return true
   if (forced === 'count') return 'count'
   if (forced === 'off') return false
-  if (forced !== undefined && forced !== '') throw new Error(`E2E_COL_BENCH_SIGNAL_PACE must be enforce, count or off, not ${JSON.stringify(forced)}`)
+  if (forced !== undefined && forced !== '')
+    throw new Error(`E2E_COL_BENCH_SIGNAL_PACE must be enforce, count or off, not ${JSON.stringify(forced)}`)
   return pacing.sendsPerSecond <= PACING_DEFAULT.sendsPerSecond ? true : 'count'
 }
 export type Side = keyof typeof ACCOUNTS
@@ -83,16 +87,36 @@ export interface BenchGroup {
 }
 
 /** Documents, their groups and a temporary data directory (the caller removes it). */
-export function benchLayout(options: Pick<BenchStackOptions, 'documents'>): { docIds: string[]; groups: BenchGroup[]; dataDir: string } {
+export function benchLayout(options: Pick<BenchStackOptions, 'documents'>): {
+  docIds: string[]
+  groups: BenchGroup[]
+  dataDir: string
+} {
   const docIds = Array.from({ length: options.documents ?? 1 }, () => randomUUID())
-  const groups = docIds.map((docId, i) => ({ name: `bench ${i}`, members: [ACCOUNTS.a, ACCOUNTS.b], id: groupId(`bench ${docId}`) }))
+  const groups = docIds.map((docId, i) => ({
+    name: `bench ${i}`,
+    members: [ACCOUNTS.a, ACCOUNTS.b],
+    id: groupId(`bench ${docId}`),
+  }))
   return { docIds, groups, dataDir: mkdtempSync(join(tmpdir(), 'e2e-col-bench-')) }
 }
 
 /** A side's sidecar environment. */
 export function sidecarEnv(
   side: Side,
-  { toyUrl, docIds, groups, dataDir, options }: { toyUrl: string; docIds: readonly string[]; groups: readonly BenchGroup[]; dataDir: string; options: BenchStackOptions },
+  {
+    toyUrl,
+    docIds,
+    groups,
+    dataDir,
+    options,
+  }: {
+    toyUrl: string
+    docIds: readonly string[]
+    groups: readonly BenchGroup[]
+    dataDir: string
+    options: BenchStackOptions
+  },
 ): Record<string, string> {
   const bodyMax = options.bodyMaxBytes ?? 2000
   return {
@@ -116,7 +140,12 @@ export function sidecarEnv(
 }
 
 /** A Node client (memory storage, no page lifecycle, counted WebSocket), connected and ready. */
-export async function connectBenchClient(url: string, docId: string, doc: Y.Doc, extra: Partial<ConnectDocOptions> = {}): Promise<BenchClient> {
+export async function connectBenchClient(
+  url: string,
+  docId: string,
+  doc: Y.Doc,
+  extra: Partial<ConnectDocOptions> = {},
+): Promise<BenchClient> {
   const wire = new WireCounter()
   const connection = connectDoc({
     doc,
@@ -139,9 +168,14 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
     for (let c = cleanups.pop(); c !== undefined; c = cleanups.pop()) await c()
   }
   try {
-    const toy = await createToySignal({ accounts: [ACCOUNTS.a, ACCOUNTS.b], groups, signalPace: signalPaceFor(options.pacing) })
+    const toy = await createToySignal({
+      accounts: [ACCOUNTS.a, ACCOUNTS.b],
+      groups,
+      signalPace: signalPaceFor(options.pacing),
+    })
     cleanups.push(() => toy.close())
-    const env = (side: Side): Record<string, string> => sidecarEnv(side, { toyUrl: toy.url, docIds, groups, dataDir, options })
+    const env = (side: Side): Record<string, string> =>
+      sidecarEnv(side, { toyUrl: toy.url, docIds, groups, dataDir, options })
     const urls: Partial<Record<Side, string>> = {}
     const start = async (side: Side): Promise<RunningSidecar> => {
       const sidecar = await startSidecar(loadConfig(env(side)))
@@ -207,11 +241,18 @@ function bounded(what: string, timeoutMs: number, arm: (done: () => void) => () 
 
 function untilConnected(connection: DocConnection, timeoutMs = BENCH_WAIT_MS): Promise<void> {
   if (connection.status().connection === 'connected') return Promise.resolve()
-  return bounded('the client to connect', timeoutMs, (done) => connection.on('status', (s) => s.connection === 'connected' && done()))
+  return bounded('the client to connect', timeoutMs, (done) =>
+    connection.on('status', (s) => s.connection === 'connected' && done()),
+  )
 }
 
 /** Resolves when `done()` holds, checked after every update of `doc`; rejects after `timeoutMs`. */
-export function untilDoc(doc: Y.Doc, done: () => boolean, what = 'the document to converge', timeoutMs = BENCH_WAIT_MS): Promise<void> {
+export function untilDoc(
+  doc: Y.Doc,
+  done: () => boolean,
+  what = 'the document to converge',
+  timeoutMs = BENCH_WAIT_MS,
+): Promise<void> {
   if (done()) return Promise.resolve()
   return bounded(what, timeoutMs, (finish) => {
     const check = (): void => {
@@ -225,7 +266,9 @@ export function untilDoc(doc: Y.Doc, done: () => boolean, what = 'the document t
 /** Resolves when the client has nothing unacknowledged; rejects after `timeoutMs`. */
 export function untilSaved(connection: DocConnection, timeoutMs = BENCH_WAIT_MS): Promise<void> {
   if (connection.status().pending === 0) return Promise.resolve()
-  return bounded(`every local change acknowledged (${connection.status().pending} pending)`, timeoutMs, (done) => connection.on('saved', done))
+  return bounded(`every local change acknowledged (${connection.status().pending} pending)`, timeoutMs, (done) =>
+    connection.on('saved', done),
+  )
 }
 
 /** Clients A and B on one document, A's startup sync acknowledged: where every e2e-col run starts. */

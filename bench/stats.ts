@@ -39,7 +39,13 @@ export interface Percentiles {
 }
 
 export function percentiles(values: readonly number[]): Percentiles {
-  return { p50: percentile(values, 50), p95: percentile(values, 95), p99: percentile(values, 99), max: percentile(values, 100), samples: values.length }
+  return {
+    p50: percentile(values, 50),
+    p95: percentile(values, 95),
+    p99: percentile(values, 99),
+    max: percentile(values, 100),
+    samples: values.length,
+  }
 }
 
 /**
@@ -74,8 +80,14 @@ function leastSquares(xs: readonly number[], ys: readonly number[]): { a: number
 
 export function fit(xs: readonly number[], ys: readonly number[]): Fit {
   const linear = leastSquares(xs, ys)
-  const nLogN = leastSquares(xs.map((x) => x * Math.log2(Math.max(x, 2))), ys)
-  const logs = leastSquares(xs.map((x) => Math.log(x)), ys.map((y) => Math.log(Math.max(y, 1e-9))))
+  const nLogN = leastSquares(
+    xs.map((x) => x * Math.log2(Math.max(x, 2))),
+    ys,
+  )
+  const logs = leastSquares(
+    xs.map((x) => Math.log(x)),
+    ys.map((y) => Math.log(Math.max(y, 1e-9))),
+  )
   const slopeLogLog = logs.a
   const model = nLogN.r2 > linear.r2 + 0.001 ? 'n log n' : 'linear'
   return { model, slopeLogLog, linear, nLogN }
@@ -91,7 +103,9 @@ export function machine(): Record<string, string | number> {
     freeGiB: Math.round((freemem() / 2 ** 30) * 10) / 10,
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
-    loadAverage: loadavg().map((l) => l.toFixed(2)).join(' '),
+    loadAverage: loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' '),
   }
 }
 
@@ -99,7 +113,8 @@ setFlagsFromString('--expose-gc')
 /** A full collection, so one measurement's garbage is not charged to the next. */
 export const collectGarbage = runInNewContext('gc') as () => void
 
-export const ms = (n: number | undefined, digits = 0): string => (n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits))
+export const ms = (n: number | undefined, digits = 0): string =>
+  n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits)
 export const range = (s: Stat | undefined, digits = 0): string =>
   s === undefined ? '–' : `${ms(s.median, digits)} (${ms(s.min, digits)}–${ms(s.max, digits)})`
 export const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(1)

@@ -19,7 +19,10 @@ serveBenchRequests<Request>(async (request, reply) => {
       reply({ type: 'started', url: toy.url })
       break
     case 'sends':
-      reply({ type: 'sends', ...countSends(toy?.sends() ?? [], accountA, toy?.refused() ?? { messages: 0, attachments: 0 }) })
+      reply({
+        type: 'sends',
+        ...countSends(toy?.sends() ?? [], accountA, toy?.refused() ?? { messages: 0, attachments: 0 }),
+      })
       break
     case 'stop':
       await toy?.close()

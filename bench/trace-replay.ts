@@ -36,7 +36,8 @@ export interface Replay {
 }
 
 export function replayOf(trace: SequentialTrace, keystrokes?: number): Replay {
-  if (keystrokes === undefined || keystrokes >= trace.txns.length) return { txns: trace.txns, expected: trace.endContent }
+  if (keystrokes === undefined || keystrokes >= trace.txns.length)
+    return { txns: trace.txns, expected: trace.endContent }
   const txns = trace.txns.slice(0, keystrokes)
   const doc = new Y.Doc()
   const text = doc.getText('text')
@@ -54,14 +55,20 @@ async function typeAll(doc: Y.Doc, replay: Replay): Promise<void> {
 }
 
 function check(label: string, actual: string, expected: string): void {
-  if (actual !== expected) throw new ConvergenceError(`${label}: the receiving document differs from the expected text (${actual.length} vs ${expected.length} chars)`)
+  if (actual !== expected)
+    throw new ConvergenceError(
+      `${label}: the receiving document differs from the expected text (${actual.length} vs ${expected.length} chars)`,
+    )
 }
 
 /** Types the replay into A and times it until B holds the expected text (checked). */
 async function timeReplay(label: string, docA: Y.Doc, docB: Y.Doc, replay: Replay): Promise<number> {
   const textB = docB.getText('text')
   const start = performance.now()
-  const converged = untilDoc(docB, () => textB.length === replay.expected.length && textB.toString() === replay.expected)
+  const converged = untilDoc(
+    docB,
+    () => textB.length === replay.expected.length && textB.toString() === replay.expected,
+  )
   await typeAll(docA, replay)
   await converged
   const ms = performance.now() - start
@@ -116,19 +123,40 @@ export interface E2eRun {
 /** Where the toy and the sidecars run: each in its own child process, or all in this one. */
 export type Topology = 'processes' | 'one-process'
 
-async function startStack(topology: Topology, pacing: Pacing, bodyMaxBytes: number, env: Readonly<Record<string, string>>): Promise<ReplayStack> {
+async function startStack(
+  topology: Topology,
+  pacing: Pacing,
+  bodyMaxBytes: number,
+  env: Readonly<Record<string, string>>,
+): Promise<ReplayStack> {
   if (topology === 'processes') return startProcessStack({ pacing, bodyMaxBytes, env })
   const stack = await startBenchStack({ pacing, bodyMaxBytes, env })
-  return { docIds: stack.docIds, connect: stack.connect, signalSends: async () => stack.signalSends(), close: stack.close }
+  return {
+    docIds: stack.docIds,
+    connect: stack.connect,
+    signalSends: async () => stack.signalSends(),
+    close: stack.close,
+  }
 }
 
 export async function replayE2e(
   replay: Replay,
-  options: { pacing?: Pacing; bodyMaxBytes?: number; capture?: E2eCapture; topology?: Topology; env?: Readonly<Record<string, string>> } = {},
+  options: {
+    pacing?: Pacing
+    bodyMaxBytes?: number
+    capture?: E2eCapture
+    topology?: Topology
+    env?: Readonly<Record<string, string>>
+  } = {},
 ): Promise<E2eRun> {
   collectGarbage()
   // Sections 1 and 4 measure the text path (bodies, batches, chunks); section 7 the attachment path.
-  const stack = await startStack(options.topology ?? 'processes', options.pacing ?? PACING_OFF, options.bodyMaxBytes ?? 2000, { ...TEXT_PATH, ...options.env })
+  const stack = await startStack(
+    options.topology ?? 'processes',
+    options.pacing ?? PACING_OFF,
+    options.bodyMaxBytes ?? 2000,
+    { ...TEXT_PATH, ...options.env },
+  )
   try {
     const { a, docA, docB } = await connectPair(stack, stack.docIds[0] ?? '')
     const before = await stack.signalSends()
@@ -191,7 +219,8 @@ export async function replayYws(server: YwsServer, replay: Replay): Promise<YwsR
     const ms = await timeReplay('y-websocket', docA, docB, replay)
     const all = (w: typeof a.wire, b0: typeof base.a) =>
       w.sentMessages - b0.sentMessages + (w.receivedMessages - b0.receivedMessages)
-    const allBytes = (w: typeof a.wire, b0: typeof base.a) => w.sentBytes - b0.sentBytes + (w.receivedBytes - b0.receivedBytes)
+    const allBytes = (w: typeof a.wire, b0: typeof base.a) =>
+      w.sentBytes - b0.sentBytes + (w.receivedBytes - b0.receivedBytes)
     return {
       ms,
       messagesA: a.wire.sentMessages - base.a.sentMessages,
@@ -208,13 +237,21 @@ export async function replayYws(server: YwsServer, replay: Replay): Promise<YwsR
 }
 
 /** Seconds `sends` take at the default pacing (a full bucket first), computed from the count. */
-const pacedSeconds = (sends: number): number => Math.max(0, sends - PACING_DEFAULT.burst) / PACING_DEFAULT.sendsPerSecond
+const pacedSeconds = (sends: number): number =>
+  Math.max(0, sends - PACING_DEFAULT.burst) / PACING_DEFAULT.sendsPerSecond
 const paced = (sends: number): string => `${sends} sends take ≈ ${pacedSeconds(sends).toFixed(0)} s`
 
 export interface TraceReplayResult {
   readonly keystrokes: number
   /** `e2e`, `yws`: servers in child processes; `e2eOneProcess`, `ywsOneProcess`: all in the bench process. */
-  readonly rounds: { local: number[]; localListened: number[]; e2e: E2eRun[]; e2eOneProcess: E2eRun[]; yws: (YwsRun | null)[]; ywsOneProcess: (YwsRun | null)[] }
+  readonly rounds: {
+    local: number[]
+    localListened: number[]
+    e2e: E2eRun[]
+    e2eOneProcess: E2eRun[]
+    yws: (YwsRun | null)[]
+    ywsOneProcess: (YwsRun | null)[]
+  }
   readonly localMs: Stat
   readonly localListenedMs: Stat
   readonly e2eMs: Stat
@@ -253,7 +290,14 @@ export async function benchTraceReplay({ quick }: TraceReplayOptions): Promise<T
     await server.close()
     throw error
   })
-  const result: TraceReplayResult['rounds'] = { local: [], localListened: [], e2e: [], e2eOneProcess: [], yws: [], ywsOneProcess: [] }
+  const result: TraceReplayResult['rounds'] = {
+    local: [],
+    localListened: [],
+    e2e: [],
+    e2eOneProcess: [],
+    yws: [],
+    ywsOneProcess: [],
+  }
   const capture: E2eCapture = { frames: [], payloadBytes: 0 }
   try {
     await replayLocal(warm)
@@ -318,31 +362,55 @@ export function printTraceReplay(r: TraceReplayResult): void {
   const e2e = r.rounds.e2e[0]
   const one = r.rounds.e2eOneProcess[0]
   const yws = r.rounds.yws[0]
-  console.log(`\n## 1. Trace replay, as fast as possible (${REPLAY_TRACE}, ${r.keystrokes.toLocaleString('en')} keystrokes, pacing off)`)
-  console.log('medians of counted runs (min–max); ratios per round, then their median; clients always in the bench process;')
-  console.log('e2e-col and y-websocket in child processes are compared with each other, and so are the one-process rows\n')
+  console.log(
+    `\n## 1. Trace replay, as fast as possible (${REPLAY_TRACE}, ${r.keystrokes.toLocaleString('en')} keystrokes, pacing off)`,
+  )
+  console.log(
+    'medians of counted runs (min–max); ratios per round, then their median; clients always in the bench process;',
+  )
+  console.log(
+    'e2e-col and y-websocket in child processes are compared with each other, and so are the one-process rows\n',
+  )
   console.log('| system | time to convergence ms | messages on the wire | bytes on the wire | ratio |')
   console.log('|---|---|---|---|---|')
   console.log(`| local floor (one Y.Doc, no network) | ${range(r.localMs)} | – | – | 1 |`)
-  console.log(`| local floor + an empty update listener (Yjs encodes each update) | ${range(r.localListenedMs)} | – | – | – |`)
-  console.log(`| e2e-col, toy and sidecars in child processes (Signal sends, both sidecars) | ${range(r.e2eMs)} | ${e2e?.signalSends ?? '–'} (A: ${e2e?.sendsA ?? '–'}) | ${(e2e?.signalBytes ?? 0).toLocaleString('en')} | ${range(r.e2eOverLocal, 2)}× local, ${range(r.e2eOverYws, 3)}× y-websocket |`)
-  console.log(`| e2e-col, all in one process | ${range(r.e2eOneProcessMs)} | ${one?.signalSends ?? '–'} (A: ${one?.sendsA ?? '–'}) | ${(one?.signalBytes ?? 0).toLocaleString('en')} | ${range(r.e2eOneProcessOverLocal, 2)}× local, ${range(r.e2eOneProcessOverYws, 3)}× y-websocket |`)
-  console.log(`| y-websocket, server in a child process (A's WebSocket messages) | ${range(r.ywsMs)} | ${yws?.messagesA.toLocaleString('en') ?? '–'} (all: ${yws?.messagesAll.toLocaleString('en') ?? '–'}) | ${(yws?.bytesA ?? 0).toLocaleString('en')} (all: ${(yws?.bytesAll ?? 0).toLocaleString('en')}) | – |`)
+  console.log(
+    `| local floor + an empty update listener (Yjs encodes each update) | ${range(r.localListenedMs)} | – | – | – |`,
+  )
+  console.log(
+    `| e2e-col, toy and sidecars in child processes (Signal sends, both sidecars) | ${range(r.e2eMs)} | ${e2e?.signalSends ?? '–'} (A: ${e2e?.sendsA ?? '–'}) | ${(e2e?.signalBytes ?? 0).toLocaleString('en')} | ${range(r.e2eOverLocal, 2)}× local, ${range(r.e2eOverYws, 3)}× y-websocket |`,
+  )
+  console.log(
+    `| e2e-col, all in one process | ${range(r.e2eOneProcessMs)} | ${one?.signalSends ?? '–'} (A: ${one?.sendsA ?? '–'}) | ${(one?.signalBytes ?? 0).toLocaleString('en')} | ${range(r.e2eOneProcessOverLocal, 2)}× local, ${range(r.e2eOneProcessOverYws, 3)}× y-websocket |`,
+  )
+  console.log(
+    `| y-websocket, server in a child process (A's WebSocket messages) | ${range(r.ywsMs)} | ${yws?.messagesA.toLocaleString('en') ?? '–'} (all: ${yws?.messagesAll.toLocaleString('en') ?? '–'}) | ${(yws?.bytesA ?? 0).toLocaleString('en')} (all: ${(yws?.bytesAll ?? 0).toLocaleString('en')}) | – |`,
+  )
   console.log(`| y-websocket, server in this process | ${range(r.ywsOneProcessMs)} | as above | as above | – |`)
   if (r.longBodies !== null) {
     const l = r.longBodies.run
-    console.log(`| e2e-col, child processes, long bodies (${r.longBodies.bodyMaxBytes} B) | ${l.ms.toFixed(0)} (1 run) | ${l.signalSends} (A: ${l.sendsA}) | ${l.signalBytes.toLocaleString('en')} | – |`)
+    console.log(
+      `| e2e-col, child processes, long bodies (${r.longBodies.bodyMaxBytes} B) | ${l.ms.toFixed(0)} (1 run) | ${l.signalSends} (A: ${l.sendsA}) | ${l.signalBytes.toLocaleString('en')} | – |`,
+    )
   }
   const u = r.uncompressed
-  console.log(`| e2e-col, child processes, compression off | ${u.ms.toFixed(0)} (1 run) | ${u.signalSends} (A: ${u.sendsA}) | ${u.signalBytes.toLocaleString('en')} | – |`)
+  console.log(
+    `| e2e-col, child processes, compression off | ${u.ms.toFixed(0)} (1 run) | ${u.signalSends} (A: ${u.sendsA}) | ${u.signalBytes.toLocaleString('en')} | – |`,
+  )
   if (r.paced !== null) {
     const p = r.paced
-    console.log(`| e2e-col, child processes, default pacing (${PACING_DEFAULT.sendsPerSecond}/s, burst ${PACING_DEFAULT.burst}), Signal's pace enforced | ${p.ms.toFixed(0)} (1 run; ≈ ${(pacedSeconds(p.sendsA) * 1000).toFixed(0)} computed from its sends) | ${p.signalSends} (A: ${p.sendsA}, ${p.sendsAAtConvergence} of them before B converged; refused by Signal: ${p.refusedBySignal}) | ${p.signalBytes.toLocaleString('en')} | – |`)
+    console.log(
+      `| e2e-col, child processes, default pacing (${PACING_DEFAULT.sendsPerSecond}/s, burst ${PACING_DEFAULT.burst}), Signal's pace enforced | ${p.ms.toFixed(0)} (1 run; ≈ ${(pacedSeconds(p.sendsA) * 1000).toFixed(0)} computed from its sends) | ${p.signalSends} (A: ${p.sendsA}, ${p.sendsAAtConvergence} of them before B converged; refused by Signal: ${p.refusedBySignal}) | ${p.signalBytes.toLocaleString('en')} | – |`,
+    )
   }
   if (e2e !== undefined) {
     const p = e2e.sendsAByPurpose
-    console.log(`\nsidecar A's sends in the first counted run: ${p.edits} carrying edits, ${p.sync} carrying only the replica's sync traffic, ${p.other} other, ${p.resent} resent after an ambiguous send; at pacing off Signal would have refused ${e2e.refusedBySignal} of the sends (toy counting its pace)`)
+    console.log(
+      `\nsidecar A's sends in the first counted run: ${p.edits} carrying edits, ${p.sync} carrying only the replica's sync traffic, ${p.other} other, ${p.resent} resent after an ambiguous send; at pacing off Signal would have refused ${e2e.refusedBySignal} of the sends (toy counting its pace)`,
+    )
   }
-  console.log(`\nwith the default pacing (${PACING_DEFAULT.sendsPerSecond}/s, burst ${PACING_DEFAULT.burst}), computed from the counts: sidecar A's ${paced(r.sendsAMedian)} (median, compression on); compression off, ${paced(u.sendsA)}${r.longBodies === null ? '' : `; long bodies, ${paced(r.longBodies.run.sendsA)}`}`)
+  console.log(
+    `\nwith the default pacing (${PACING_DEFAULT.sendsPerSecond}/s, burst ${PACING_DEFAULT.burst}), computed from the counts: sidecar A's ${paced(r.sendsAMedian)} (median, compression on); compression off, ${paced(u.sendsA)}${r.longBodies === null ? '' : `; long bodies, ${paced(r.longBodies.run.sendsA)}`}`,
+  )
   console.log('targets:', r.targets)
 }

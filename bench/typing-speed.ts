@@ -9,7 +9,16 @@
  * and the window taken from the middle of the session (its first minutes are slower than the rest).
  */
 import * as Y from 'yjs'
-import { ACCOUNTS, connectPair, PACING_DEFAULT, PACING_OFF, startBenchStack, untilDoc, untilSaved, type Pacing } from './stack.ts'
+import {
+  ACCOUNTS,
+  connectPair,
+  PACING_DEFAULT,
+  PACING_OFF,
+  startBenchStack,
+  untilDoc,
+  untilSaved,
+  type Pacing,
+} from './stack.ts'
 import { ms, percentiles, type Percentiles } from './stats.ts'
 import { applyPatches, deletedChars, loadTrace, type SequentialTrace, type TimedTrace } from './traces.ts'
 import { ConvergenceError } from './trace-replay.ts'
@@ -27,7 +36,7 @@ export function sessionTimeline(timing: TimedTrace): number[] {
   const stamps = timing.txns.map((t) => Date.parse(t.time ?? '')).sort((a, b) => a - b)
   const offsets: number[] = []
   let clock = 0
-  for (let i = 0; i < stamps.length; ) {
+  for (let i = 0; i < stamps.length;) {
     let j = i
     while (j < stamps.length && stamps[j] === stamps[i]) j++
     const count = j - i
@@ -100,8 +109,16 @@ export function sustainedRate(timestamps: readonly number[], pacing: Pacing): nu
   return timestamps.length / ((last - first) / 1000 + 1 / pacing.sendsPerSecond)
 }
 
-function finish(system: TypingRun['system'], tracker: VisibilityTracker, keystrokes: number, seconds: number, messages: number, sustained: number | null = null): TypingRun {
-  if (tracker.outstanding !== 0) throw new ConvergenceError(`${system}: ${tracker.outstanding} keystrokes never became visible at B`)
+function finish(
+  system: TypingRun['system'],
+  tracker: VisibilityTracker,
+  keystrokes: number,
+  seconds: number,
+  messages: number,
+  sustained: number | null = null,
+): TypingRun {
+  if (tracker.outstanding !== 0)
+    throw new ConvergenceError(`${system}: ${tracker.outstanding} keystrokes never became visible at B`)
   return {
     system,
     keystrokes,
@@ -133,8 +150,19 @@ export async function typingE2e(
     await untilSaved(a.connection)
     tracker.dispose()
     const seconds = (offsets.at(-1) ?? 0) / 1000 + 1
-    const sendTimes = stack.toy.sends().filter((s) => s.account === ACCOUNTS.a).slice(before.byA).map((s) => s.timestamp)
-    return finish(pacing === PACING_OFF ? 'e2e-col, pacing off' : 'e2e-col', tracker, offsets.length, seconds, sendTimes.length, sustainedRate(sendTimes, pacing))
+    const sendTimes = stack.toy
+      .sends()
+      .filter((s) => s.account === ACCOUNTS.a)
+      .slice(before.byA)
+      .map((s) => s.timestamp)
+    return finish(
+      pacing === PACING_OFF ? 'e2e-col, pacing off' : 'e2e-col',
+      tracker,
+      offsets.length,
+      seconds,
+      sendTimes.length,
+      sustainedRate(sendTimes, pacing),
+    )
   } finally {
     await stack.close()
   }
@@ -206,12 +234,18 @@ export async function benchTypingSpeed({ quick, windowMs, settleMs }: TypingSpee
 
 export function printTypingSpeed(r: TypingSpeedResult): void {
   const rate = (r.e2e[0]?.keystrokes ?? 0) / Math.max(r.windowSeconds, 1)
-  console.log(`\n## 2. Trace replay at typing speed (${TYPING_TRACE} keystrokes, ${TIMING_TRACE} timing: ${r.windowSeconds.toFixed(0)} s from mid-session, ${rate.toFixed(1)} keystrokes/s; default pacing ${PACING_DEFAULT.sendsPerSecond}/s burst ${PACING_DEFAULT.burst})\n`)
-  console.log('| system | run | keystrokes | messages (e2e-col: Signal sends by A) | per minute of typing | per second of typing | sustained sends/s | p50 ms | p95 ms | p99 ms | max ms |')
+  console.log(
+    `\n## 2. Trace replay at typing speed (${TYPING_TRACE} keystrokes, ${TIMING_TRACE} timing: ${r.windowSeconds.toFixed(0)} s from mid-session, ${rate.toFixed(1)} keystrokes/s; default pacing ${PACING_DEFAULT.sendsPerSecond}/s burst ${PACING_DEFAULT.burst})\n`,
+  )
+  console.log(
+    '| system | run | keystrokes | messages (e2e-col: Signal sends by A) | per minute of typing | per second of typing | sustained sends/s | p50 ms | p95 ms | p99 ms | max ms |',
+  )
   console.log('|---|---|---|---|---|---|---|---|---|---|---|')
   for (const [i, run] of [...r.e2e, r.e2ePacingOff, ...r.yws].entries()) {
     const l = run.latencyMs
-    console.log(`| ${run.system} | ${i + 1} | ${run.keystrokes} | ${run.messages} | ${run.messagesPerMinute.toFixed(1)} | ${run.messagesPerSecond.toFixed(2)} | ${run.sustainedSendsPerSecond?.toFixed(2) ?? '–'} | ${ms(l.p50)} | ${ms(l.p95)} | ${ms(l.p99)} | ${ms(l.max)} |`)
+    console.log(
+      `| ${run.system} | ${i + 1} | ${run.keystrokes} | ${run.messages} | ${run.messagesPerMinute.toFixed(1)} | ${run.messagesPerSecond.toFixed(2)} | ${run.sustainedSendsPerSecond?.toFixed(2) ?? '–'} | ${ms(l.p50)} | ${ms(l.p95)} | ${ms(l.p99)} | ${ms(l.max)} |`,
+    )
   }
   console.log('targets:', r.targets)
 }

@@ -49,8 +49,18 @@ export interface WireEfficiencyResult {
   /** Sidecar A's distinct bodies carrying edits; its sync traffic and resends are left out (timing). */
   readonly measured: { readonly sends: number; readonly bytes: number; readonly efficiency: number }
   readonly computed: { readonly sends: number; readonly bytes: number; readonly efficiency: number }
-  readonly compressedLarge: { readonly sends: number; readonly bytes: number; readonly efficiency: number; readonly sendsSaved: number }
-  readonly compressedAll: { readonly sends: number; readonly bytes: number; readonly efficiency: number; readonly sendsSaved: number }
+  readonly compressedLarge: {
+    readonly sends: number
+    readonly bytes: number
+    readonly efficiency: number
+    readonly sendsSaved: number
+  }
+  readonly compressedAll: {
+    readonly sends: number
+    readonly bytes: number
+    readonly efficiency: number
+    readonly sendsSaved: number
+  }
   readonly targets: Record<string, boolean>
 }
 
@@ -63,21 +73,38 @@ export function benchWireEfficiency(capture: E2eCapture, run: E2eRun): WireEffic
   return {
     frames: capture.frames.length,
     payloadBytes: capture.payloadBytes,
-    measured: { sends: run.sendsAByPurpose.edits, bytes: run.sendsAByPurpose.editBytes, efficiency: measuredEfficiency },
+    measured: {
+      sends: run.sendsAByPurpose.edits,
+      bytes: run.sendsAByPurpose.editBytes,
+      efficiency: measuredEfficiency,
+    },
     computed: { ...plain, efficiency: eff(plain.bytes) },
     compressedLarge: { ...large, efficiency: eff(large.bytes), sendsSaved: 1 - large.sends / plain.sends },
     compressedAll: { ...all, efficiency: eff(all.bytes), sendsSaved: 1 - all.sends / plain.sends },
-    targets: { base64EfficiencyAtLeast0_70: eff(plain.bytes) >= 0.7, compressionLowersSends: run.sendsAByPurpose.edits < plain.sends },
+    targets: {
+      base64EfficiencyAtLeast0_70: eff(plain.bytes) >= 0.7,
+      compressionLowersSends: run.sendsAByPurpose.edits < plain.sends,
+    },
   }
 }
 
 export function printWireEfficiency(r: WireEfficiencyResult): void {
-  console.log(`\n## 4. Wire efficiency over replay 1 (${r.frames} frames from client A, ${r.payloadBytes.toLocaleString('en')} Yjs payload bytes, ${BOUNDARY}-byte bodies)\n`)
+  console.log(
+    `\n## 4. Wire efficiency over replay 1 (${r.frames} frames from client A, ${r.payloadBytes.toLocaleString('en')} Yjs payload bytes, ${BOUNDARY}-byte bodies)\n`,
+  )
   console.log('| what | Signal sends by A | body bytes | Yjs payload / body bytes |')
   console.log('|---|---|---|---|')
-  console.log(`| measured (sidecar A → toy, compression on: the default) | ${r.measured.sends} | ${r.measured.bytes.toLocaleString('en')} | ${r.measured.efficiency.toFixed(3)} (base64 alone cannot pass 0.75) |`)
-  console.log(`| computed, same frames, no compression | ${r.computed.sends} | ${r.computed.bytes.toLocaleString('en')} | ${r.computed.efficiency.toFixed(3)} |`)
-  console.log(`| computed, deflate of envelopes over one body (what the sidecar does) | ${r.compressedLarge.sends} (−${(r.compressedLarge.sendsSaved * 100).toFixed(0)} %) | ${r.compressedLarge.bytes.toLocaleString('en')} | ${r.compressedLarge.efficiency.toFixed(3)} |`)
-  console.log(`| computed, deflate of every payload | ${r.compressedAll.sends} (−${(r.compressedAll.sendsSaved * 100).toFixed(0)} %) | ${r.compressedAll.bytes.toLocaleString('en')} | ${r.compressedAll.efficiency.toFixed(3)} |`)
+  console.log(
+    `| measured (sidecar A → toy, compression on: the default) | ${r.measured.sends} | ${r.measured.bytes.toLocaleString('en')} | ${r.measured.efficiency.toFixed(3)} (base64 alone cannot pass 0.75) |`,
+  )
+  console.log(
+    `| computed, same frames, no compression | ${r.computed.sends} | ${r.computed.bytes.toLocaleString('en')} | ${r.computed.efficiency.toFixed(3)} |`,
+  )
+  console.log(
+    `| computed, deflate of envelopes over one body (what the sidecar does) | ${r.compressedLarge.sends} (−${(r.compressedLarge.sendsSaved * 100).toFixed(0)} %) | ${r.compressedLarge.bytes.toLocaleString('en')} | ${r.compressedLarge.efficiency.toFixed(3)} |`,
+  )
+  console.log(
+    `| computed, deflate of every payload | ${r.compressedAll.sends} (−${(r.compressedAll.sendsSaved * 100).toFixed(0)} %) | ${r.compressedAll.bytes.toLocaleString('en')} | ${r.compressedAll.efficiency.toFixed(3)} |`,
+  )
   console.log('targets:', r.targets)
 }

@@ -46,7 +46,10 @@ export function packPackages(destination: string): string[] {
     const source = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest
     const staging = mkdtempSync(join(tmpdir(), `e2e-col-pack-${name}-`))
     try {
-      cpSync(join(dir, 'dist'), join(staging, 'dist'), { recursive: true, filter: (path) => !path.endsWith('.tsbuildinfo') })
+      cpSync(join(dir, 'dist'), join(staging, 'dist'), {
+        recursive: true,
+        filter: (path) => !path.endsWith('.tsbuildinfo'),
+      })
       const manifest = {
         name: source.name,
         version: source.version,
@@ -58,7 +61,10 @@ export function packPackages(destination: string): string[] {
         dependencies: source.dependencies ?? {},
       }
       writeFileSync(join(staging, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`)
-      const out = execFileSync('npm', ['pack', '--silent', '--pack-destination', resolve(destination)], { cwd: staging, encoding: 'utf8' })
+      const out = execFileSync('npm', ['pack', '--silent', '--pack-destination', resolve(destination)], {
+        cwd: staging,
+        encoding: 'utf8',
+      })
       const file = out.trim().split('\n').at(-1) ?? ''
       tarballs.push(join(resolve(destination), file))
     } finally {

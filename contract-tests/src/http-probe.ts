@@ -29,7 +29,11 @@ export async function httpCall(
 }
 
 /** A JSON-RPC POST: `body` is sent verbatim when a string, else JSON-encoded. */
-export async function rpcCall(baseUrl: string, body: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer & { json: unknown }> {
+export async function rpcCall(
+  baseUrl: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<HttpAnswer & { json: unknown }> {
   const answer = await httpCall(baseUrl, '/api/v1/rpc', {
     method: 'POST',
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -69,6 +73,8 @@ export function rawStatus(baseUrl: string, lines: readonly string[]): Promise<nu
       }
     })
     socket.on('error', reject)
-    socket.on('close', () => reject(new Error(`connection closed before a status line: ${JSON.stringify(received.slice(0, 80))}`)))
+    socket.on('close', () =>
+      reject(new Error(`connection closed before a status line: ${JSON.stringify(received.slice(0, 80))}`)),
+    )
   })
 }

@@ -33,7 +33,10 @@ describe('offlineAccountsSupport', () => {
   it('needs javac and jar: a JRE cannot compile the fixture', () => {
     const { root, home } = fakeJava('openjdk version "25" 2025-09-16', ['jar'])
     const support = offlineAccountsSupport({}, root)
-    expect(support).toEqual({ available: false, reason: `the offline-accounts fixture is compiled at test time; ${home} is a JRE without javac` })
+    expect(support).toEqual({
+      available: false,
+      reason: `the offline-accounts fixture is compiled at test time; ${home} is a JRE without javac`,
+    })
   })
 
   it('takes a full JDK 24+', () => {

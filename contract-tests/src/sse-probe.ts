@@ -35,16 +35,25 @@ export function openEvents(baseUrl: string, account?: string): SseProbe {
   let raw = ''
   const events: ReceivedEvent[] = []
   const waiters = new Set<() => void>()
-  const notify = (): void => { for (const w of waiters) w() }
+  const notify = (): void => {
+    for (const w of waiters) w()
+  }
   const parser = createParser({
     onEvent(message: EventSourceMessage) {
       events.push({ event: message.event, data: message.data, json: JSON.parse(message.data) as ReceivedEvent['json'] })
     },
   })
   let endedResolve: (() => void) | undefined
-  const ended = new Promise<void>((resolve) => { endedResolve = resolve })
+  const ended = new Promise<void>((resolve) => {
+    endedResolve = resolve
+  })
   const started = Date.now()
-  const response = request(url, { method: 'GET', signal: controller.signal, headersTimeout: 40_000, bodyTimeout: 0 }).then((res) => {
+  const response = request(url, {
+    method: 'GET',
+    signal: controller.signal,
+    headersTimeout: 40_000,
+    bodyTimeout: 0,
+  }).then((res) => {
     void (async () => {
       try {
         for await (const chunk of res.body) {
@@ -75,7 +84,11 @@ export function openEvents(baseUrl: string, account?: string): SseProbe {
       }
       const timer = setTimeout(() => {
         waiters.delete(check)
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}; raw so far: ${JSON.stringify(raw.slice(-300))}`))
+        reject(
+          new Error(
+            `timed out after ${timeoutMs} ms waiting for ${what}; raw so far: ${JSON.stringify(raw.slice(-300))}`,
+          ),
+        )
       }, timeoutMs)
       waiters.add(check)
       check()

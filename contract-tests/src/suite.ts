@@ -24,7 +24,12 @@ import { registerSendFailureCases } from './cases/send-failures.ts'
 import type { CaseTag, ContractTarget } from './target.ts'
 
 /** Registers one case; `run` gets the live target. */
-export type DefineCase = (tag: CaseTag, name: string, run: (target: ContractTarget) => Promise<void>, timeoutMs?: number) => void
+export type DefineCase = (
+  tag: CaseTag,
+  name: string,
+  run: (target: ContractTarget) => Promise<void>,
+  timeoutMs?: number,
+) => void
 
 /** How a target is described to the suite. */
 export interface TargetSpec {
@@ -53,8 +58,12 @@ export function describeSignalDaemonContract(targetName: string, spec: TargetSpe
     afterAll(async () => {
       await target?.teardown()
       const perTag = [...tally.passed.entries()].map(([tag, n]) => `${n} '${tag}'`).join(', ')
-      const reasons = [...tally.skipped.entries()].map(([tag, n]) => `${n} '${tag}': ${spec.skipReasons[tag] ?? 'not supported'}`)
-      console.log(`[contract] ${targetName}: ${sum(tally.passed)} passed${perTag === '' ? '' : ` (${perTag})`}, ${tally.failed} failed, ${sum(tally.skipped)} skipped${reasons.length > 0 ? ` (${reasons.join('; ')})` : ''}`)
+      const reasons = [...tally.skipped.entries()].map(
+        ([tag, n]) => `${n} '${tag}': ${spec.skipReasons[tag] ?? 'not supported'}`,
+      )
+      console.log(
+        `[contract] ${targetName}: ${sum(tally.passed)} passed${perTag === '' ? '' : ` (${perTag})`}, ${tally.failed} failed, ${sum(tally.skipped)} skipped${reasons.length > 0 ? ` (${reasons.join('; ')})` : ''}`,
+      )
     }, 30_000)
 
     const defineCase: DefineCase = (tag, name, run, timeoutMs = 15_000) => {
@@ -64,14 +73,18 @@ export function describeSignalDaemonContract(targetName: string, spec: TargetSpe
         it.skip(`[${tag}] ${name}`, () => {})
         return
       }
-      it(`[${tag}] ${name}`, async () => {
-        onTestFinished(({ task }) => {
-          if (task.result?.state === 'fail') tally.failed += 1
-          else tally.passed.set(tag, (tally.passed.get(tag) ?? 0) + 1)
-        })
-        if (target === undefined) throw new Error('target setup failed')
-        await run(target)
-      }, timeoutMs)
+      it(
+        `[${tag}] ${name}`,
+        async () => {
+          onTestFinished(({ task }) => {
+            if (task.result?.state === 'fail') tally.failed += 1
+            else tally.passed.set(tag, (tally.passed.get(tag) ?? 0) + 1)
+          })
+          if (target === undefined) throw new Error('target setup failed')
+          await run(target)
+        },
+        timeoutMs,
+      )
     }
 
     registerHttpLayerCases(defineCase)

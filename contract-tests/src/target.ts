@@ -51,7 +51,8 @@ export function versionAtLeast(version: string, wanted: string): boolean {
 
 /** The account fixtures of a target; throws when a case tagged `account` runs without them. */
 export function fixtures(target: ContractTarget): { a: string; b: string; groupId: string; formerGroupId: string } {
-  if (target.accounts === undefined || target.groupId === undefined || target.formerGroupId === undefined) throw new Error('this case needs accounts and groups')
+  if (target.accounts === undefined || target.groupId === undefined || target.formerGroupId === undefined)
+    throw new Error('this case needs accounts and groups')
   return { ...target.accounts, groupId: target.groupId, formerGroupId: target.formerGroupId }
 }
 
@@ -60,7 +61,12 @@ export function fixtures(target: ContractTarget): { a: string; b: string; groupI
  * leaves it (targets that can deliver; the offline fixture stores it directly).
  */
 export async function makeFormerGroup(url: string, a: string, b: string): Promise<string> {
-  const created = (await rpcResult(url, 'updateGroup', { account: a, name: 'contract former', members: [b], admin: [b] })) as { groupId: string }
+  const created = (await rpcResult(url, 'updateGroup', {
+    account: a,
+    name: 'contract former',
+    members: [b],
+    admin: [b],
+  })) as { groupId: string }
   await rpcResult(url, 'quitGroup', { account: a, groupId: created.groupId, admin: [b] })
   return created.groupId
 }

@@ -13,14 +13,20 @@ export interface ToyProcess {
   stop(): Promise<void>
 }
 
-const BIN = join(dirname(createRequire(import.meta.url).resolve('@e2e-col/toy-signal/package.json')), 'bin', 'toy-signal.js')
+const BIN = join(
+  dirname(createRequire(import.meta.url).resolve('@e2e-col/toy-signal/package.json')),
+  'bin',
+  'toy-signal.js',
+)
 
 /** Starts `toy-signal --http 127.0.0.1:0 ...args` and resolves once it printed its URL (bounded wait). */
 export function spawnToyProcess(args: readonly string[], timeoutMs = 20_000): Promise<ToyProcess> {
   const child = spawn(process.execPath, [BIN, '--http', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let err = ''
-  child.stderr.on('data', (chunk: Buffer) => { err = (err + chunk.toString()).slice(-4000) })
+  child.stderr.on('data', (chunk: Buffer) => {
+    err = (err + chunk.toString()).slice(-4000)
+  })
   const stop = (): Promise<void> => stopChild(child)
   process.once('exit', () => child.kill('SIGKILL'))
   return new Promise((resolve, reject) => {

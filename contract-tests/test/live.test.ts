@@ -29,7 +29,10 @@ if (missing.length === 0) {
         accounts: { a, b },
         groupId: process.env['CONTRACT_GROUP_ID'] ?? '',
         // A group `a` left: CONTRACT_FORMER_GROUP_ID, or one made (and left) now.
-        formerGroupId: (process.env['CONTRACT_FORMER_GROUP_ID'] ?? '') === '' ? await makeFormerGroup(url, a, b) : process.env['CONTRACT_FORMER_GROUP_ID'] ?? '',
+        formerGroupId:
+          (process.env['CONTRACT_FORMER_GROUP_ID'] ?? '') === ''
+            ? await makeFormerGroup(url, a, b)
+            : (process.env['CONTRACT_FORMER_GROUP_ID'] ?? ''),
         keepAliveMs: 15_000,
         teardown: async () => {},
       }

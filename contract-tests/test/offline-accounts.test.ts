@@ -12,7 +12,7 @@ if (support.available) {
   describeSignalDaemonContract(`${NAME} (Java ${support.major})`, {
     tags: ['any', 'account', 'offline'],
     skipReasons: {
-      delivery: 'needs the Signal network to deliver; this daemon has none (its failed sends are the \'offline\' cases)',
+      delivery: "needs the Signal network to deliver; this daemon has none (its failed sends are the 'offline' cases)",
       toy: 'fault switches and toy-only behaviour exist only in the toy',
       unreachable: 'linking and registering without network are covered by the accountless real target',
     },

@@ -8,7 +8,10 @@ import { describeSignalDaemonContract } from '../src/suite.ts'
 const java = findJava21(process.env)
 // The unreachable cases need a machine that cannot reach Signal (as here); elsewhere they are skipped.
 const reachesSignal = await Promise.race([
-  lookup('chat.signal.org').then(() => true, () => false),
+  lookup('chat.signal.org').then(
+    () => true,
+    () => false,
+  ),
   new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000)),
 ])
 
@@ -25,7 +28,13 @@ if (java.found) {
     async setup() {
       const daemon = await startRealSignalCli(java.javaHome)
       const version = ((await rpcResult(daemon.url, 'version')) as { version: string }).version
-      return { url: daemon.url, version, keepAliveMs: 15_000, unreachableUrl: async () => daemon.url, teardown: () => daemon.stop() }
+      return {
+        url: daemon.url,
+        version,
+        keepAliveMs: 15_000,
+        unreachableUrl: async () => daemon.url,
+        teardown: () => daemon.stop(),
+      }
     },
   })
 } else {

@@ -12,9 +12,22 @@ const KEEP_ALIVE_MS = 1_000
 
 describeSignalDaemonContract('toy', {
   tags: ['any', 'account', 'delivery', 'toy', 'unreachable'],
-  skipReasons: { offline: 'the toy always reaches its own network; its fault switches cover failed sends (faults.ts, send-failures.ts)' },
+  skipReasons: {
+    offline:
+      'the toy always reaches its own network; its fault switches cover failed sends (faults.ts, send-failures.ts)',
+  },
   async setup() {
-    const toy = await spawnToyProcess(['--account', A, '--account', B, '--group', `contract:${A},${B},${C}`, '--faults', '--keep-alive-ms', String(KEEP_ALIVE_MS)])
+    const toy = await spawnToyProcess([
+      '--account',
+      A,
+      '--account',
+      B,
+      '--group',
+      `contract:${A},${B},${C}`,
+      '--faults',
+      '--keep-alive-ms',
+      String(KEEP_ALIVE_MS),
+    ])
     const groupId = /group "contract" id (\S+)/.exec(toy.stdout())?.[1] ?? (await groupIdFromDaemon(toy.url))
     const version = ((await rpcResult(toy.url, 'version')) as { version: string }).version
     const spawned: { stop(): Promise<void> }[] = []

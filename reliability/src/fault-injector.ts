@@ -37,7 +37,16 @@ export const DEFAULT_RATES: FaultRates = {
   retryAfterSeconds: 1,
 }
 
-export type FaultKind = 'stream-cut' | 'fail-before-processing' | 'processed-unanswered' | 'duplicate-delivery' | 'redeliver-chunked' | 'rate-limit-per-recipient' | 'outage' | 'sidecar-restart' | 'page-reload'
+export type FaultKind =
+  | 'stream-cut'
+  | 'fail-before-processing'
+  | 'processed-unanswered'
+  | 'duplicate-delivery'
+  | 'redeliver-chunked'
+  | 'rate-limit-per-recipient'
+  | 'outage'
+  | 'sidecar-restart'
+  | 'page-reload'
 
 export class FaultInjector {
   readonly counts = new Map<FaultKind, number>()
@@ -128,8 +137,16 @@ export class FaultInjector {
       await fetch(`${this.#toy.url}/api/v1/rpc`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 'soak-redeliver', method: 'send', params: { account: s.account, groupId: s.groupId, message: s.message } }),
-      }).then((res) => res.text(), () => '')
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'soak-redeliver',
+          method: 'send',
+          params: { account: s.account, groupId: s.groupId, message: s.message },
+        }),
+      }).then(
+        (res) => res.text(),
+        () => '',
+      )
     }
   }
 

@@ -28,7 +28,9 @@ for (const t of TARGETS) {
   try {
     const r = await fuzzTarget(t, runs, seed)
     total += r.cases
-    console.log(`ok   ${r.name}: ${r.runs} inputs, ${r.cases} cases, ${(r.ms / 1000).toFixed(1)} s, heap +${r.heapGrowthMb.toFixed(1)} MB`)
+    console.log(
+      `ok   ${r.name}: ${r.runs} inputs, ${r.cases} cases, ${(r.ms / 1000).toFixed(1)} s, heap +${r.heapGrowthMb.toFixed(1)} MB`,
+    )
   } catch (error) {
     failed = true
     console.log(`FAIL ${t.name}: ${error instanceof Error ? error.message : String(error)}`)

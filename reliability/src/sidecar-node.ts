@@ -106,7 +106,10 @@ export class SidecarNode {
   }
 
   #spawn(env: Record<string, string>): Promise<string> {
-    const child = spawn(process.execPath, [SIDECAR_BIN], { env: { PATH: process.env['PATH'] ?? '', ...env, E2E_COL_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [SIDECAR_BIN], {
+      env: { PATH: process.env['PATH'] ?? '', ...env, E2E_COL_LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     this.#child = child
     // Never leave a sidecar behind when the runner itself is stopped.
     const reap = () => child.kill('SIGKILL')
@@ -124,7 +127,9 @@ export class SidecarNode {
           if (url !== undefined) resolve(url)
         }
       })
-      child.once('exit', (code, signal) => reject(new Error(`sidecar exited before ready (${code ?? signal}): ${stderr}`)))
+      child.once('exit', (code, signal) =>
+        reject(new Error(`sidecar exited before ready (${code ?? signal}): ${stderr}`)),
+      )
     })
   }
 }

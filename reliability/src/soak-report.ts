@@ -2,7 +2,9 @@
 import type { SoakResult } from './soak.ts'
 
 export function runLine(r: SoakResult): string {
-  const faults = Object.entries(r.faults).map(([k, v]) => `${k}=${v}`).join(' ')
+  const faults = Object.entries(r.faults)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')
   return `${r.ok ? 'ok  ' : 'FAIL'} seed=${r.seed} ${r.workload} chars=${r.textLength} ${(r.durationMs / 1000).toFixed(1)}s converge-after-last-fault=${r.convergeMs}ms sends=${r.sends} retries=${r.retries} replays-acked=${r.replaysAcked} reconnects=${r.streamReconnects} dedup=${r.dedupHits} ambiguous=${r.ambiguous} rate-limited=${r.rateLimited} signal-refused=${r.signalRefused} refused-starts=${r.refusedStarts} | ${faults}`
 }
 

@@ -126,7 +126,16 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const nodes = ACCOUNTS.map((account) => {
       const dataDir = mkdtempSync(join(tmpdir(), 'e2e-col-soak-'))
       cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }))
-      return new SidecarNode({ ...SOAK_SIDECAR_ENV, SIGNAL_CLI_URL: daemon.url, SIGNAL_CLI_ACCOUNT: account, E2E_COL_DOCUMENTS: `${docId}=${groupId}`, E2E_COL_DATA_DIR: dataDir }, o.mode)
+      return new SidecarNode(
+        {
+          ...SOAK_SIDECAR_ENV,
+          SIGNAL_CLI_URL: daemon.url,
+          SIGNAL_CLI_ACCOUNT: account,
+          E2E_COL_DOCUMENTS: `${docId}=${groupId}`,
+          E2E_COL_DATA_DIR: dataDir,
+        },
+        o.mode,
+      )
     })
     cleanups.push(async () => {
       for (const n of nodes) await n.stop().catch(() => {})
@@ -145,12 +154,18 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     })
     await Promise.all(pages.map((p) => p.conn.ready))
 
-    const injector = new FaultInjector(toy, { sends: seededStream(o.seed, 'faults'), cuts: seededStream(o.seed, 'cuts') }, { ...DEFAULT_RATES, ...o.rates })
+    const injector = new FaultInjector(
+      toy,
+      { sends: seededStream(o.seed, 'faults'), cuts: seededStream(o.seed, 'cuts') },
+      { ...DEFAULT_RATES, ...o.rates },
+    )
     // Mid-run incidents, at seeded points of the authors' progress.
     const restartAt = 0.2 + rng() * 0.3
     const restartWho = Math.floor(rng() * 3)
     const reloadAt = 0.5 + rng() * 0.3
-    const typists = Array.from({ length: authors }, (_, a) => a).filter((a) => prepared === undefined || prepared.txns.some((t) => t.agent === a))
+    const typists = Array.from({ length: authors }, (_, a) => a).filter(
+      (a) => prepared === undefined || prepared.txns.some((t) => t.agent === a),
+    )
     const reloadWho = typists[Math.floor(rng() * typists.length)] ?? 0
     let restarted: Promise<void> | undefined
     let restarting = false
@@ -188,15 +203,24 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     let ledgers: RandomLedger[] = []
     try {
       if (prepared !== undefined) {
-        await Promise.all(Array.from({ length: authors }, (_, a) => typeTrace(pages[a] as Page, a, prepared, hooks, stallMs)))
+        await Promise.all(
+          Array.from({ length: authors }, (_, a) => typeTrace(pages[a] as Page, a, prepared, hooks, stallMs)),
+        )
       } else {
         const edits = o.randomEdits ?? 300
-        ledgers = await Promise.all(Array.from({ length: authors }, (_, a) => a).map((a) => typeRandom(pages[a] as Page, a, edits, seededStream(o.seed, `author-${a}`), hooks)))
+        ledgers = await Promise.all(
+          Array.from({ length: authors }, (_, a) => a).map((a) =>
+            typeRandom(pages[a] as Page, a, edits, seededStream(o.seed, `author-${a}`), hooks),
+          ),
+        )
       }
       await restarted
     } catch (error) {
       // A stall: say which incidents happened, for the rerun.
-      const clocks = prepared === undefined ? '' : `; agent clocks per page ${pages.map((p) => `${p.name}=${Array.from({ length: authors }, (_, a) => Y.getState(p.doc.store, agentClientId(a))).join(',')}${p.doc.store.pendingStructs === null ? '' : '+pending'}`).join(' ')}`
+      const clocks =
+        prepared === undefined
+          ? ''
+          : `; agent clocks per page ${pages.map((p) => `${p.name}=${Array.from({ length: authors }, (_, a) => Y.getState(p.doc.store, agentClientId(a))).join(',')}${p.doc.store.pendingStructs === null ? '' : '+pending'}`).join(' ')}`
       const context = `sidecar ${'ABC'[restartWho]} restart ${restarted === undefined ? 'not yet' : 'done'}, page ${reloaded ? reloadWho : 'none'} reloaded${clocks}`
       throw new Error(`${error instanceof Error ? error.message : String(error)}; ${context}`, { cause: error })
     } finally {
@@ -217,13 +241,16 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const convergeMs = Date.now() - lastFault
     for (const p of pages) {
       const want = expected()
-      if (p.text !== want) failures.push(`${p.name}: text differs (${p.text.length} chars, want ${want?.length ?? '?'})`)
+      if (p.text !== want)
+        failures.push(`${p.name}: text differs (${p.text.length} chars, want ${want?.length ?? '?'})`)
       const pending = p.conn.status().pending
       if (pending !== 0) failures.push(`${p.name}: ${pending} local changes never acknowledged`)
       const dups = p.deliveries.duplicates()
       if (dups.length > 0) {
         const kinds = [...new Set(dups.map((k) => p.deliveries.kinds.get(k)))].join(',')
-        failures.push(`${p.name}: ${dups.length} envelopes (${kinds}) delivered more than once (e.g. ${dups[0]}); sidecar ${'ABC'[restartWho]} was restarted, reader is on C`)
+        failures.push(
+          `${p.name}: ${dups.length} envelopes (${kinds}) delivered more than once (e.g. ${dups[0]}); sidecar ${'ABC'[restartWho]} was restarted, reader is on C`,
+        )
       }
     }
     if (prepared === undefined) {

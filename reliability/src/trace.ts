@@ -90,12 +90,19 @@ export function prepareTrace(name: string, limit = Number.POSITIVE_INFINITY): Pr
     })
     shadow.applied.add(i)
     const client = agentClientId(t.agent)
-    txns.push({ agent: t.agent, parents: t.parents, update: Y.encodeStateAsUpdate(shadow.doc, before), client, clock: Y.getState(shadow.doc.store, client) })
+    txns.push({
+      agent: t.agent,
+      parents: t.parents,
+      update: Y.encodeStateAsUpdate(shadow.doc, before),
+      client,
+      clock: Y.getState(shadow.doc.store, client),
+    })
   }
   const merged = new Y.Doc()
   for (const t of txns) Y.applyUpdate(merged, t.update)
   const text = merged.getText('t').toString()
-  if (count === raw.txns.length && text !== raw.endContent) throw new Error(`trace ${name}: replay does not reproduce endContent`)
+  if (count === raw.txns.length && text !== raw.endContent)
+    throw new Error(`trace ${name}: replay does not reproduce endContent`)
   return { name, numAgents: raw.numAgents, txns, endContent: count === raw.txns.length ? raw.endContent : text }
 }
 

@@ -48,16 +48,32 @@ const LARGE_PASTE_EVERY = 40
 /** Random hex characters in a large paste: about 3 KB once deflated, more than one 2000-byte body. */
 const LARGE_PASTE_HEX = 6000
 
-export async function typeTrace(page: Page, agent: number, trace: PreparedTrace, hooks: AuthorHooks, stallMs: number): Promise<void> {
+export async function typeTrace(
+  page: Page,
+  agent: number,
+  trace: PreparedTrace,
+  hooks: AuthorHooks,
+  stallMs: number,
+): Promise<void> {
   const own = trace.txns.filter((t) => t.agent === agent)
   const held = (t: TraceTxn) => Y.getState(page.doc.store, t.client) >= t.clock
   for (let i = 0; i < own.length; i++) {
     const txn = own[i] as TraceTxn
     const parents = txn.parents.map((p) => trace.txns[p] as TraceTxn)
-    await until(page, () => parents.every(held), stallMs, () => {
-      const missing = parents.filter((p) => !held(p)).map((p) => `agent ${p.agent} clock ${p.clock} (has ${Y.getState(page.doc.store, p.client)}${page.doc.store.pendingStructs === null ? '' : ', updates pending'})`)
-      return `${page.name}: parents of its transaction ${i}/${own.length}: ${missing.join(', ')}; outbox ${page.conn.status().pending}, connection ${page.conn.status().connection}`
-    })
+    await until(
+      page,
+      () => parents.every(held),
+      stallMs,
+      () => {
+        const missing = parents
+          .filter((p) => !held(p))
+          .map(
+            (p) =>
+              `agent ${p.agent} clock ${p.clock} (has ${Y.getState(page.doc.store, p.client)}${page.doc.store.pendingStructs === null ? '' : ', updates pending'})`,
+          )
+        return `${page.name}: parents of its transaction ${i}/${own.length}: ${missing.join(', ')}; outbox ${page.conn.status().pending}, connection ${page.conn.status().connection}`
+      },
+    )
     Y.applyUpdate(page.doc, txn.update, TYPING)
     if (i % 25 === 24) await sleep(2)
     await hooks.progress(agent, (i + 1) / own.length)
@@ -70,7 +86,13 @@ export interface RandomLedger {
   deleted: Set<string>
 }
 
-export async function typeRandom(page: Page, author: number, edits: number, rng: Rng, hooks: AuthorHooks): Promise<RandomLedger> {
+export async function typeRandom(
+  page: Page,
+  author: number,
+  edits: number,
+  rng: Rng,
+  hooks: AuthorHooks,
+): Promise<RandomLedger> {
   const ledger: RandomLedger = { inserted: [], deleted: new Set() }
   for (let i = 0; i < edits; i++) {
     const text = page.doc.getText('t')
@@ -93,7 +115,10 @@ export async function typeRandom(page: Page, author: number, edits: number, rng:
       let token = `[${author}.${i}]`
       if (paste) {
         let hex = ''
-        while (hex.length < LARGE_PASTE_HEX) hex += Math.floor(rng() * 0x1_0000_0000).toString(16).padStart(8, '0')
+        while (hex.length < LARGE_PASTE_HEX)
+          hex += Math.floor(rng() * 0x1_0000_0000)
+            .toString(16)
+            .padStart(8, '0')
         token = `[${author}.${i}:${hex}]`
         hooks.beforeLargePaste?.(author)
       }

@@ -54,11 +54,18 @@ describe('convergence without new edits', () => {
     toy.faults.reset()
     toy.faults.failNextSendsWith(2, { code: -1, message: 'Failed to send message' })
     const seen = new Y.Doc()
-    await waitFor('B’s page to hold A’s text', () => {
-      for (const e of atB.received.splice(0)) if (e.kind === 'update' || e.kind === 'sync-response') Y.applyUpdate(seen, e.payload)
-      return seen.getText('t').toString() === 'one two three'
-    }, 40_000).catch((error: unknown) => {
-      console.log(`sent by A: ${kindsSentBy(toy, A).join(' ')}; by B: ${kindsSentBy(toy, B).join(' ')}; B's page: ${JSON.stringify(seen.getText('t').toString())}`)
+    await waitFor(
+      'B’s page to hold A’s text',
+      () => {
+        for (const e of atB.received.splice(0))
+          if (e.kind === 'update' || e.kind === 'sync-response') Y.applyUpdate(seen, e.payload)
+        return seen.getText('t').toString() === 'one two three'
+      },
+      40_000,
+    ).catch((error: unknown) => {
+      console.log(
+        `sent by A: ${kindsSentBy(toy, A).join(' ')}; by B: ${kindsSentBy(toy, B).join(' ')}; B's page: ${JSON.stringify(seen.getText('t').toString())}`,
+      )
       throw error
     })
     const asked = await metric(sb, 'e2e_col_replica_messages_sent_total{kind="sync-request"}')

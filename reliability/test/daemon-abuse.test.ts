@@ -13,7 +13,10 @@ import { A, B, C, envelopeOf, open, Probe, sidecar, sidecarEnv, toyWithThree, up
 
 async function metric(url: string, prefix: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text()
-  return text.split('\n').filter((l) => l.startsWith(prefix)).reduce((n, l) => n + Number(l.slice(l.lastIndexOf(' ') + 1)), 0)
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith(prefix))
+    .reduce((n, l) => n + Number(l.slice(l.lastIndexOf(' ') + 1)), 0)
 }
 
 describe('hostile bodies from the group', () => {
@@ -49,13 +52,22 @@ describe('hostile bodies from the group', () => {
     await postAsC(`e2e-col:v1:${'A'.repeat(2 * 1024 * 1024)}`)
     // Ours but not allowed: local-only kinds, another document.
     await postAsC(encodeBody(encodeEnvelope(envelopeOf(docId, attacker, new Uint8Array(0), 'ack'))))
-    await postAsC(encodeBody(encodeEnvelope(envelopeOf(docId, attacker, new TextEncoder().encode('{"code":"X","message":"y"}'), 'error'))))
+    await postAsC(
+      encodeBody(
+        encodeEnvelope(envelopeOf(docId, attacker, new TextEncoder().encode('{"code":"X","message":"y"}'), 'error')),
+      ),
+    )
     await postAsC(encodeBody(encodeEnvelope(envelopeOf(randomUUID(), attacker, update('other doc')))))
     // Deflated envelopes: a bomb (16 MiB of zeros in ~16 KB, over the 2 MiB frame bound) and a
     // payload that is not DEFLATE data.
-    const bomb = encodeEnvelope({ ...envelopeOf(docId, attacker, new Uint8Array(deflateRawSync(new Uint8Array(16 * 1024 * 1024)))), flags: FLAGS.deflated })
+    const bomb = encodeEnvelope({
+      ...envelopeOf(docId, attacker, new Uint8Array(deflateRawSync(new Uint8Array(16 * 1024 * 1024)))),
+      flags: FLAGS.deflated,
+    })
     for (const chunk of chunkFrame(bomb, { maxBodyBytes: 2000 })) await postAsC(encodeBody(chunk))
-    await postAsC(encodeBody(encodeEnvelope({ ...envelopeOf(docId, attacker, Uint8Array.of(7, 7, 7)), flags: FLAGS.deflated })))
+    await postAsC(
+      encodeBody(encodeEnvelope({ ...envelopeOf(docId, attacker, Uint8Array.of(7, 7, 7)), flags: FLAGS.deflated })),
+    )
     // A flood of first chunks of 200 large messages that never complete.
     for (let i = 0; i < 200; i++) {
       const big = encodeEnvelope(envelopeOf(docId, attacker, randomBytes(16 * 1024), 'snapshot'))
@@ -72,7 +84,8 @@ describe('hostile bodies from the group', () => {
     bigFromA.ws.send(encodeEnvelope(big))
     const deadline = Date.now() + 10_000
     const has = (id: string) => received.some((e) => e.messageId === id)
-    while (!(has(legit.messageId) && has(big.messageId)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    while (!(has(legit.messageId) && has(big.messageId)) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20))
     expect(has(legit.messageId)).toBe(true)
     expect(has(big.messageId)).toBe(true)
 
@@ -92,7 +105,9 @@ describe('hostile bodies from the group', () => {
     expect(await metric(sb.url, 'e2e_col_received_dropped_total{reason="inflate-failed"}')).toBe(1)
     expect(await metric(sb.url, 'e2e_col_reassembly_evictions_total')).toBeGreaterThanOrEqual(190)
     const heapGrowthMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20
-    console.log(`daemon-side abuse: heap +${heapGrowthMb.toFixed(1)} MB over 200 never-completing chunked messages and a 2 MiB body`)
+    console.log(
+      `daemon-side abuse: heap +${heapGrowthMb.toFixed(1)} MB over 200 never-completing chunked messages and a 2 MiB body`,
+    )
     expect(heapGrowthMb).toBeLessThan(200)
   }, 60_000)
 })

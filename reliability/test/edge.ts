@@ -21,12 +21,23 @@ export const C = '+15550100003'
 export const D = '+15550100004'
 
 export async function toyWithThree(options: Partial<ToySignalOptions> = {}): Promise<ToySignal> {
-  const toy = await createToySignal({ accounts: [A, B, C, D], groups: [{ name: 'doc', members: [A, B, C] }], faults: true, keepAliveMs: 1000, ...options })
+  const toy = await createToySignal({
+    accounts: [A, B, C, D],
+    groups: [{ name: 'doc', members: [A, B, C] }],
+    faults: true,
+    keepAliveMs: 1000,
+    ...options,
+  })
   onTestFinished(() => toy.close())
   return toy
 }
 
-export function sidecarEnv(toy: ToySignal, account: string, docId: string, extra: Record<string, string> = {}): Record<string, string> {
+export function sidecarEnv(
+  toy: ToySignal,
+  account: string,
+  docId: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   const dir = mkdtempSync(join(tmpdir(), 'e2e-col-abuse-'))
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
   return {
@@ -63,7 +74,12 @@ export function update(text: string): Uint8Array {
   return Y.encodeStateAsUpdate(doc)
 }
 
-export function envelopeOf(docId: string, senderId: string, payload: Uint8Array, kind: Envelope['kind'] = 'update'): Envelope {
+export function envelopeOf(
+  docId: string,
+  senderId: string,
+  payload: Uint8Array,
+  kind: Envelope['kind'] = 'update',
+): Envelope {
   return { kind, flags: 0, docId, senderId, messageId: randomBytes(16).toString('hex'), seq: 0, payload }
 }
 
@@ -82,7 +98,9 @@ export function open(url: string, options: { origin?: string } = {}): Promise<{ 
 }
 
 export const closed = (ws: WebSocket) =>
-  new Promise<number>((resolve) => (ws.readyState === ws.CLOSED ? resolve(-1) : ws.once('close', (code) => resolve(code))))
+  new Promise<number>((resolve) =>
+    ws.readyState === ws.CLOSED ? resolve(-1) : ws.once('close', (code) => resolve(code)),
+  )
 
 /** A well-behaved client: sends one small update at a time and times its ack. */
 export class Probe {
@@ -136,14 +154,25 @@ export async function postAs(toy: ToySignal, account: string, message: string): 
   const res = await fetch(`${toy.url}/api/v1/rpc`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method: 'send', params: { account, groupId: toy.groups[0]?.id ?? '', message } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: randomUUID(),
+      method: 'send',
+      params: { account, groupId: toy.groups[0]?.id ?? '', message },
+    }),
   })
   const text = await res.text()
-  if (res.status !== 200 || text.includes('"error"')) throw new Error(`send as ${account} failed: ${res.status} ${text.slice(0, 200)}`)
+  if (res.status !== 200 || text.includes('"error"'))
+    throw new Error(`send as ${account} failed: ${res.status} ${text.slice(0, 200)}`)
 }
 
 /** Calls a daemon method as `account` and returns its result. */
-export async function rpcAs(toy: ToySignal, account: string, method: string, params: Record<string, unknown>): Promise<unknown> {
+export async function rpcAs(
+  toy: ToySignal,
+  account: string,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<unknown> {
   const res = await fetch(`${toy.url}/api/v1/rpc`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -157,7 +186,10 @@ export async function rpcAs(toy: ToySignal, account: string, method: string, par
 /** The sum of a sidecar's metric lines starting with `prefix`. */
 export async function metric(s: { url: string }, prefix: string): Promise<number> {
   const text = await (await fetch(`${s.url}/metrics`)).text()
-  return text.split('\n').filter((l) => l.startsWith(prefix)).reduce((n, l) => n + Number(l.slice(l.lastIndexOf(' ') + 1)), 0)
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith(prefix))
+    .reduce((n, l) => n + Number(l.slice(l.lastIndexOf(' ') + 1)), 0)
 }
 
 /** Polls `done` every 20 ms until it holds or `ms` pass; fails naming what it waited for. */

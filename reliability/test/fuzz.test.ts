@@ -18,12 +18,24 @@ describe('fuzz, short mode', () => {
   }
 
   it('reports an untyped exception as a finding', async () => {
-    const broken: FuzzTarget<number> = { name: 'broken', arbitrary: fc.nat(), check: (n) => { if (n > 5) throw new TypeError('boom') } }
+    const broken: FuzzTarget<number> = {
+      name: 'broken',
+      arbitrary: fc.nat(),
+      check: (n) => {
+        if (n > 5) throw new TypeError('boom')
+      },
+    }
     await expect(fuzzTarget(broken as unknown as FuzzTarget<never>, 200, 1)).rejects.toThrow(/Property failed/)
   })
 
   it('reports an unhandled rejection as a finding', async () => {
-    const leaky: FuzzTarget<number> = { name: 'leaky', arbitrary: fc.nat(), check: () => { void Promise.reject(new Error('lost')) } }
+    const leaky: FuzzTarget<number> = {
+      name: 'leaky',
+      arbitrary: fc.nat(),
+      check: () => {
+        void Promise.reject(new Error('lost'))
+      },
+    }
     await expect(fuzzTarget(leaky as unknown as FuzzTarget<never>, 5, 1)).rejects.toThrow(/unhandled rejections/)
   })
 })

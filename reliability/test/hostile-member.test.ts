@@ -6,11 +6,37 @@
  * messages, a rejected id does not block its clean resend, and a body from someone who is not a
  * current member is dropped and counted.
  */
-import { chunkFrame, decodeBody, decodeEnvelope, encodeBodies, encodeBody, encodeEnvelope, FLAGS, packBatch, type Envelope } from '@e2e-col/protocol'
+import {
+  chunkFrame,
+  decodeBody,
+  decodeEnvelope,
+  encodeBodies,
+  encodeBody,
+  encodeEnvelope,
+  FLAGS,
+  packBatch,
+  type Envelope,
+} from '@e2e-col/protocol'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { deflateRawSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { A, B, C, D, envelopeOf, metric, postAs, reader, rpcAs, sidecar, sidecarEnv, toyWithThree, update, waitFor, wsUrl } from './edge.ts'
+import {
+  A,
+  B,
+  C,
+  D,
+  envelopeOf,
+  metric,
+  postAs,
+  reader,
+  rpcAs,
+  sidecar,
+  sidecarEnv,
+  toyWithThree,
+  update,
+  waitFor,
+  wsUrl,
+} from './edge.ts'
 
 const dropped = (reason: string) => `e2e_col_received_dropped_total{reason="${reason}"}`
 const has = (list: readonly Envelope[], id: string) => list.some((e) => e.messageId === id)
@@ -35,7 +61,11 @@ function firstChunk(header: Envelope, total: number): Uint8Array {
 }
 
 /** The envelope with its payload raw-deflated and the flag set, as a sending sidecar does. */
-const deflated = (env: Envelope): Envelope => ({ ...env, flags: env.flags | FLAGS.deflated, payload: new Uint8Array(deflateRawSync(env.payload)) })
+const deflated = (env: Envelope): Envelope => ({
+  ...env,
+  flags: env.flags | FLAGS.deflated,
+  payload: new Uint8Array(deflateRawSync(env.payload)),
+})
 
 async function pair(extraB: Record<string, string> = {}, extraA: Record<string, string> = {}) {
   const toy = await toyWithThree()
@@ -64,12 +94,20 @@ describe('one hostile member cannot make the group do more than it could alone',
     const page = await reader(wsUrl(sa, docId))
     const local = envelopeOf(docId, randomUUID(), padded('local', 64 * 1024))
     page.ws.send(encodeEnvelope(local))
-    await waitFor('the refusal of the padded update', () => page.received.some((e) => e.kind === 'error' && e.messageId === local.messageId))
+    await waitFor('the refusal of the padded update', () =>
+      page.received.some((e) => e.kind === 'error' && e.messageId === local.messageId),
+    )
     const error = page.received.find((e) => e.kind === 'error' && e.messageId === local.messageId)
     expect(JSON.parse(new TextDecoder().decode(error?.payload)).code).toBe('SIDECAR_BAD_PAYLOAD')
     expect(page.received.some((e) => e.kind === 'ack' && e.messageId === local.messageId)).toBe(false)
     // Nothing of it reached the group (A's sidecar sends only its own announcements).
-    expect(toy.sends().filter((s) => s.account === A).map((s) => decodeEnvelope(decodeBody(s.message)).kind).filter((k) => k !== 'health')).toEqual([])
+    expect(
+      toy
+        .sends()
+        .filter((s) => s.account === A)
+        .map((s) => decodeEnvelope(decodeBody(s.message)).kind)
+        .filter((k) => k !== 'health'),
+    ).toEqual([])
   })
 
   it('drops a body over the boundary unread, and caps what one long body can inflate or start', async () => {
@@ -83,7 +121,11 @@ describe('one hostile member cannot make the group do more than it could alone',
     // 30 deflate bombs of 4 MiB each in one batch (~170 KiB body): 120 MiB if each were inflated.
     const zeros = new Uint8Array(deflateRawSync(new Uint8Array(4 * 1024 * 1024)))
     const bomb = () => encodeEnvelope({ ...envelopeOf(docId, attacker, zeros), flags: FLAGS.deflated })
-    const bombs = packBatch({ docId, senderId: attacker, messageId: randomBytes(16).toString('hex'), seq: 0 }, Array.from({ length: 30 }, bomb), { maxBodyBytes: 200_000 })
+    const bombs = packBatch(
+      { docId, senderId: attacker, messageId: randomBytes(16).toString('hex'), seq: 0 },
+      Array.from({ length: 30 }, bomb),
+      { maxBodyBytes: 200_000 },
+    )
     expect(bombs.packed).toBe(30)
     const heapBefore = process.memoryUsage().heapUsed
     // The longest gap between 5 ms ticks: how long the (shared) event loop was held.
@@ -98,8 +140,12 @@ describe('one hostile member cannot make the group do more than it could alone',
     await postAs(toy, C, encodeBody(bombs.frame))
 
     // 1 000 first chunks of 2 MiB messages that never complete, in one body.
-    const firsts = Array.from({ length: 1000 }, () => firstChunk(envelopeOf(docId, attacker, new Uint8Array(0)), 2 * 1024 * 1024))
-    const sets = packBatch({ docId, senderId: attacker, messageId: randomBytes(16).toString('hex'), seq: 0 }, firsts, { maxBodyBytes: 200_000 })
+    const firsts = Array.from({ length: 1000 }, () =>
+      firstChunk(envelopeOf(docId, attacker, new Uint8Array(0)), 2 * 1024 * 1024),
+    )
+    const sets = packBatch({ docId, senderId: attacker, messageId: randomBytes(16).toString('hex'), seq: 0 }, firsts, {
+      maxBodyBytes: 200_000,
+    })
     expect(sets.packed).toBe(1000)
     await postAs(toy, C, encodeBody(sets.frame))
     const after = envelopeOf(docId, attacker, update('after'))
@@ -107,7 +153,9 @@ describe('one hostile member cannot make the group do more than it could alone',
     await waitFor('the update after the attack at B', () => has(atB.received, after.messageId))
     clearInterval(probe)
     const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20
-    console.log(`long-body attack: heap +${heapMb.toFixed(1)} MB, event loop held at most ${stalled.toFixed(0)} ms, ${(performance.now() - started).toFixed(0)} ms until the next update arrived`)
+    console.log(
+      `long-body attack: heap +${heapMb.toFixed(1)} MB, event loop held at most ${stalled.toFixed(0)} ms, ${(performance.now() - started).toFixed(0)} ms until the next update arrived`,
+    )
 
     expect(has(atB.received, over.messageId)).toBe(false)
     expect(await metric(sb, dropped('body-too-large'))).toBe(1)
@@ -120,7 +168,11 @@ describe('one hostile member cannot make the group do more than it could alone',
   })
 
   it('keeps dedup per member: a flood of ids from one cannot push out another’s', async () => {
-    const small = { E2E_COL_DEDUP_MAX_ENTRIES: '200', E2E_COL_SIGNAL_BODY_MAX_BYTES: '100000', E2E_COL_ALLOW_LONG_BODIES: '1' }
+    const small = {
+      E2E_COL_DEDUP_MAX_ENTRIES: '200',
+      E2E_COL_SIGNAL_BODY_MAX_BYTES: '100000',
+      E2E_COL_ALLOW_LONG_BODIES: '1',
+    }
     const { toy, docId, sb, atB } = await pair(small)
     const fromA = envelopeOf(docId, randomUUID(), update('from A'))
     const bodyA = encodeBody(encodeEnvelope(fromA))
@@ -135,7 +187,11 @@ describe('one hostile member cannot make the group do more than it could alone',
         last = e.messageId
         return encodeEnvelope(e)
       })
-      const batch = packBatch({ docId, senderId: attacker, messageId: randomBytes(16).toString('hex'), seq: i }, frames, { maxBodyBytes: 100_000 })
+      const batch = packBatch(
+        { docId, senderId: attacker, messageId: randomBytes(16).toString('hex'), seq: i },
+        frames,
+        { maxBodyBytes: 100_000 },
+      )
       expect(batch.packed).toBe(200)
       await postAs(toy, C, encodeBody(batch.frame))
     }

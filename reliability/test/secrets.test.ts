@@ -25,7 +25,9 @@ async function until(check: () => boolean): Promise<void> {
 
 /** Every place a secret may not appear, and the texts to look in. */
 function leaks(texts: readonly string[], secrets: readonly string[]): string[] {
-  return texts.flatMap((t) => secrets.filter((s) => t.includes(s)).map((s) => `${s} in ${JSON.stringify(t.slice(0, 160))}`))
+  return texts.flatMap((t) =>
+    secrets.filter((s) => t.includes(s)).map((s) => `${s} in ${JSON.stringify(t.slice(0, 160))}`),
+  )
 }
 
 /** A body as the bytes it carries (so an envelope's payload is searched too), read as latin1. */
@@ -42,8 +44,17 @@ describe('no secret in logs or bodies', () => {
     const toy = await toyWithThree()
     const docId = randomUUID()
     const groupId = toy.groups[0]?.id ?? ''
-    const env = { ...sidecarEnv(toy, A, docId), E2E_COL_LOG_LEVEL: 'debug', DEPLOY_TOKEN: ENV_TOKEN, GITHUB_TOKEN: ENV_TOKEN, OPENAI_API_KEY: ENV_TOKEN }
-    const child = spawn(process.execPath, [SIDECAR_BIN], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const env = {
+      ...sidecarEnv(toy, A, docId),
+      E2E_COL_LOG_LEVEL: 'debug',
+      DEPLOY_TOKEN: ENV_TOKEN,
+      GITHUB_TOKEN: ENV_TOKEN,
+      OPENAI_API_KEY: ENV_TOKEN,
+    }
+    const child = spawn(process.execPath, [SIDECAR_BIN], {
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     onTestFinished(() => void child.kill('SIGKILL'))
     let logs = ''
     child.stdout.on('data', (d: Buffer) => (logs += d.toString()))
@@ -82,7 +93,12 @@ describe('no secret in logs or bodies', () => {
     await fetch(`${toy.url}/api/v1/rpc`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'send', params: { account: C, groupId, message: `${GROUP_SECRET} call me at ${C}` } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'send',
+        params: { account: C, groupId, message: `${GROUP_SECRET} call me at ${C}` },
+      }),
     })
     await until(() => answers.length >= 5)
     child.kill('SIGTERM')
@@ -91,9 +107,14 @@ describe('no secret in logs or bodies', () => {
     const lines = logs.split('\n').filter((l) => l !== '')
     // The session produced log lines beyond the ready line (the rate-limit pause).
     expect(lines.length).toBeGreaterThanOrEqual(2)
-    console.log(`secrets: sidecar wrote ${lines.length} log lines at debug level, sent ${toy.sends().filter((s) => s.account === A).length} bodies; none holds a secret`)
+    console.log(
+      `secrets: sidecar wrote ${lines.length} log lines at debug level, sent ${toy.sends().filter((s) => s.account === A).length} bodies; none holds a secret`,
+    )
     expect(leaks(lines, [ENV_TOKEN, DOC_SECRET, GROUP_SECRET, A, B, C])).toEqual([])
-    const bodies = toy.sends().filter((s) => s.account === A).flatMap((s) => bodyTexts(s.message))
+    const bodies = toy
+      .sends()
+      .filter((s) => s.account === A)
+      .flatMap((s) => bodyTexts(s.message))
     expect(bodies.length).toBeGreaterThan(0)
     expect(leaks(bodies, [ENV_TOKEN, GROUP_SECRET, A, B, C])).toEqual([])
   }, 60_000)
@@ -105,12 +126,28 @@ describe('no secret in logs or bodies', () => {
     await chat.events.next('posted', (e) => e.text.includes('token from env'), 20_000)
     chat.stop.abort()
     await chat.exit
-    const secrets = [AGENT_SECRET, ENV_TOKEN, 'ghp_sMehGAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8', 'AKIAUJZDE8GXD6NCF10E', 'Xq9-pg-Pa55word', OPERATOR, LOOP]
+    const secrets = [
+      AGENT_SECRET,
+      ENV_TOKEN,
+      'ghp_sMehGAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8',
+      'AKIAUJZDE8GXD6NCF10E',
+      'Xq9-pg-Pa55word',
+      OPERATOR,
+      LOOP,
+    ]
     expect(chat.logs.length).toBeGreaterThan(0)
     expect(leaks(chat.logs, secrets)).toEqual([])
-    const bodies = world.toy.sends().filter((s) => s.account === LOOP).flatMap((s) => bodyTexts(s.message))
+    const bodies = world.toy
+      .sends()
+      .filter((s) => s.account === LOOP)
+      .flatMap((s) => bodyTexts(s.message))
     expect(bodies.length).toBeGreaterThan(0)
-    expect(leaks(bodies, secrets.filter((s) => s !== LOOP && s !== OPERATOR))).toEqual([])
+    expect(
+      leaks(
+        bodies,
+        secrets.filter((s) => s !== LOOP && s !== OPERATOR),
+      ),
+    ).toEqual([])
     expect(leaks(bodies, [OPERATOR, LOOP])).toEqual([])
   }, 60_000)
 })

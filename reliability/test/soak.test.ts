@@ -10,7 +10,16 @@ describe('the fault-injection soak, short mode', () => {
   it('converges on the friendsforever trace prefix under every fault, nothing lost or delivered twice', async () => {
     // Signal's pace only counted here: enforced, the prefix typed at 200 sends/s takes ~5x longer;
     // the random-edits run below enforces it.
-    const r = await runSoak({ seed: 7, workload: 'concurrent_friendsforever', txnLimit: 1500, mode: 'in-process', rates: { cutEveryMs: [1000, 2000] }, convergeTimeoutMs: 30_000, stallMs: 30_000, signalPace: 'count' })
+    const r = await runSoak({
+      seed: 7,
+      workload: 'concurrent_friendsforever',
+      txnLimit: 1500,
+      mode: 'in-process',
+      rates: { cutEveryMs: [1000, 2000] },
+      convergeTimeoutMs: 30_000,
+      stallMs: 30_000,
+      signalPace: 'count',
+    })
     console.log(runLine(r))
     expect(r.failures).toEqual([])
     expect(r.faults['sidecar-restart']).toBe(1)
@@ -19,8 +28,16 @@ describe('the fault-injection soak, short mode', () => {
     expect(r.faults['stream-cut'] ?? 0).toBeGreaterThan(0)
   }, 90_000)
 
-  it('converges on seeded random edits with Signal\'s pace enforced: every live token once, every deleted one gone', async () => {
-    const r = await runSoak({ seed: 11, workload: 'random', randomEdits: 250, mode: 'in-process', rates: { cutEveryMs: [1000, 2000] }, convergeTimeoutMs: 30_000, signalPace: 'enforce' })
+  it("converges on seeded random edits with Signal's pace enforced: every live token once, every deleted one gone", async () => {
+    const r = await runSoak({
+      seed: 11,
+      workload: 'random',
+      randomEdits: 250,
+      mode: 'in-process',
+      rates: { cutEveryMs: [1000, 2000] },
+      convergeTimeoutMs: 30_000,
+      signalPace: 'enforce',
+    })
     console.log(runLine(r))
     expect(r.failures).toEqual([])
     expect(r.textLength).toBeGreaterThan(0)

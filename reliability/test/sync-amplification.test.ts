@@ -6,11 +6,35 @@
  * edits keep flowing meanwhile. The ack latency during the attack over the latency at rest is
  * printed, not asserted (the machine is shared).
  */
-import { createReassembler, decodeBody, decodeEnvelope, encodeBody, encodeEnvelope, packBatch, unpackBatch, type Envelope } from '@e2e-col/protocol'
+import {
+  createReassembler,
+  decodeBody,
+  decodeEnvelope,
+  encodeBody,
+  encodeEnvelope,
+  packBatch,
+  unpackBatch,
+  type Envelope,
+} from '@e2e-col/protocol'
 import type { ToySignal } from '@e2e-col/toy-signal'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { A, B, C, envelopeOf, metric, postAs, Probe, reader, sidecar, sidecarEnv, toyWithThree, update, waitFor, wsUrl } from './edge.ts'
+import {
+  A,
+  B,
+  C,
+  envelopeOf,
+  metric,
+  postAs,
+  Probe,
+  reader,
+  sidecar,
+  sidecarEnv,
+  toyWithThree,
+  update,
+  waitFor,
+  wsUrl,
+} from './edge.ts'
 
 // A steadier pace than the other abuse tests, so a whole-document answer takes a while to go out.
 const PACE = { E2E_COL_SENDS_PER_SECOND: '20', E2E_COL_SEND_BURST: '5' }
@@ -18,7 +42,11 @@ const DOC_CHARS = 40_000
 
 /** Every envelope `account` put on the group, batches unpacked and chunks reassembled. */
 function sentBy(toy: ToySignal, account: string): Envelope[] {
-  const reassembler = createReassembler({ maxPartialMessages: 1000, maxPartialBytes: 64 * 1024 * 1024, ttlMs: 3_600_000 })
+  const reassembler = createReassembler({
+    maxPartialMessages: 1000,
+    maxPartialBytes: 64 * 1024 * 1024,
+    ttlMs: 3_600_000,
+  })
   const out: Envelope[] = []
   const take = (e: Envelope) => {
     if (e.kind !== 'chunk') return void out.push(e)
@@ -35,7 +63,10 @@ function sentBy(toy: ToySignal, account: string): Envelope[] {
 }
 
 /** Whole-document answers: sync-responses carrying at least half the document. */
-const wholeAnswers = (toy: ToySignal) => [...sentBy(toy, A), ...sentBy(toy, B)].filter((e) => e.kind === 'sync-response' && e.payload.byteLength >= DOC_CHARS / 4).length
+const wholeAnswers = (toy: ToySignal) =>
+  [...sentBy(toy, A), ...sentBy(toy, B)].filter(
+    (e) => e.kind === 'sync-response' && e.payload.byteLength >= DOC_CHARS / 4,
+  ).length
 
 /** Median ack latency of the probe's round trips over the next `ms` (the answer goes out meanwhile). */
 async function medianOver(probe: Probe, ms: number): Promise<{ median: number; rounds: number }> {
@@ -51,7 +82,8 @@ async function medianOver(probe: Probe, ms: number): Promise<{ median: number; r
   return { median: times[Math.floor(times.length / 2)] ?? 0, rounds: times.length }
 }
 
-const request = (docId: string): Uint8Array => encodeEnvelope(envelopeOf(docId, randomUUID(), Uint8Array.of(0), 'sync-request'))
+const request = (docId: string): Uint8Array =>
+  encodeEnvelope(envelopeOf(docId, randomUUID(), Uint8Array.of(0), 'sync-request'))
 
 async function group() {
   const toy = await toyWithThree()
@@ -74,7 +106,11 @@ describe('sync amplification by a hostile member', () => {
   it('answers 20 whole-document requests in one body with one answer, and edits keep flowing', async () => {
     const { toy, docId, sa, sb, probe, atRest } = await group()
     const frames = Array.from({ length: 20 }, () => request(docId))
-    const body = packBatch({ docId, senderId: randomUUID(), messageId: randomBytes(16).toString('hex'), seq: 0 }, frames, { maxBodyBytes: 2000 })
+    const body = packBatch(
+      { docId, senderId: randomUUID(), messageId: randomBytes(16).toString('hex'), seq: 0 },
+      frames,
+      { maxBodyBytes: 2000 },
+    )
     expect(body.packed).toBe(20)
     await postAs(toy, C, encodeBody(body.frame))
     const { median: during, rounds } = await medianOver(probe, 3000)
@@ -82,10 +118,14 @@ describe('sync amplification by a hostile member', () => {
     // Past every fallback bound (2 s + 2 × ~14 bodies at 20/s): a late answer would be out by now.
     await new Promise((r) => setTimeout(r, 6000))
     const answers = wholeAnswers(toy)
-    console.log(`20 requests in one body: ${answers} whole-document answer(s) in the group; A's ack ${during.toFixed(1)} ms (median of ${rounds} in the 3 s after the attack) vs ${atRest.toFixed(1)} ms at rest = ${(during / atRest).toFixed(2)}x`)
+    console.log(
+      `20 requests in one body: ${answers} whole-document answer(s) in the group; A's ack ${during.toFixed(1)} ms (median of ${rounds} in the 3 s after the attack) vs ${atRest.toFixed(1)} ms at rest = ${(during / atRest).toFixed(2)}x`,
+    )
     expect(answers).toBeGreaterThanOrEqual(1)
     expect(answers).toBeLessThanOrEqual(2)
-    const excess = (await metric(sa, 'e2e_col_received_dropped_total{reason="body-budget"}')) + (await metric(sb, 'e2e_col_received_dropped_total{reason="body-budget"}'))
+    const excess =
+      (await metric(sa, 'e2e_col_received_dropped_total{reason="body-budget"}')) +
+      (await metric(sb, 'e2e_col_received_dropped_total{reason="body-budget"}'))
     expect(excess).toBe(2 * 19)
   }, 120_000)
 
@@ -97,7 +137,9 @@ describe('sync amplification by a hostile member', () => {
     // The requests that waited are taken after one fallback bound; their answers are out after another.
     await new Promise((r) => setTimeout(r, 10_000))
     const answers = wholeAnswers(toy)
-    console.log(`20 bodies of one request: ${answers} whole-document answer(s) in the group; A's ack ${during.toFixed(1)} ms (median of ${rounds} in the 3 s after the attack) vs ${atRest.toFixed(1)} ms at rest = ${(during / atRest).toFixed(2)}x`)
+    console.log(
+      `20 bodies of one request: ${answers} whole-document answer(s) in the group; A's ack ${during.toFixed(1)} ms (median of ${rounds} in the 3 s after the attack) vs ${atRest.toFixed(1)} ms at rest = ${(during / atRest).toFixed(2)}x`,
+    )
     expect(answers).toBeGreaterThanOrEqual(1)
     expect(answers).toBeLessThanOrEqual(2)
   }, 120_000)

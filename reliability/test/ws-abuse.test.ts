@@ -41,7 +41,9 @@ describe('abuse at the WebSocket edge', () => {
     stop.abort()
     await loop
     const ratio = median / atRest
-    ratios.push(`${name}: ${median.toFixed(1)} ms vs ${atRest.toFixed(1)} ms at rest = ${ratio.toFixed(2)}x (${rounds} abuse rounds)`)
+    ratios.push(
+      `${name}: ${median.toFixed(1)} ms vs ${atRest.toFixed(1)} ms at rest = ${ratio.toFixed(2)}x (${rounds} abuse rounds)`,
+    )
     expect(rounds).toBeGreaterThan(0)
     return ratio
   }
@@ -49,7 +51,9 @@ describe('abuse at the WebSocket edge', () => {
   it('serves a well-behaved client through every abuse', async () => {
     const toy = await toyWithThree()
     docId = randomUUID()
-    const sa = await sidecar(sidecarEnv(toy, A, docId, { E2E_COL_MAX_FRAME_BYTES: String(MAX_FRAME), E2E_COL_MAX_CONNECTIONS_PER_DOC: '40' }))
+    const sa = await sidecar(
+      sidecarEnv(toy, A, docId, { E2E_COL_MAX_FRAME_BYTES: String(MAX_FRAME), E2E_COL_MAX_CONNECTIONS_PER_DOC: '40' }),
+    )
     await sidecar(sidecarEnv(toy, B, docId))
     sidecarUrl = sa.url
     url = wsUrl(sa, docId)
@@ -72,12 +76,14 @@ describe('abuse at the WebSocket edge', () => {
     })
     await during('forged document ids', async () => {
       const { ws } = await open(url)
-      for (let i = 0; i < 5 && ws.readyState === ws.OPEN; i++) ws.send(encodeEnvelope(envelopeOf(randomUUID(), randomUUID(), update('x'))))
+      for (let i = 0; i < 5 && ws.readyState === ws.OPEN; i++)
+        ws.send(encodeEnvelope(envelopeOf(randomUUID(), randomUUID(), update('x'))))
       seen('wrong-doc', await closed(ws))
     })
     await during('forged sender ids', async () => {
       const { ws } = await open(url)
-      for (let i = 0; i < 6 && ws.readyState === ws.OPEN; i++) ws.send(encodeEnvelope(envelopeOf(docId, randomUUID(), update('y'))))
+      for (let i = 0; i < 6 && ws.readyState === ws.OPEN; i++)
+        ws.send(encodeEnvelope(envelopeOf(docId, randomUUID(), update('y'))))
       seen('sender', await closed(ws))
     })
     await during('undecodable frames', async () => {
@@ -102,7 +108,8 @@ describe('abuse at the WebSocket edge', () => {
         flooder = ws
       }
       const sender = randomUUID()
-      for (let i = 0; i < 100 && flooder.readyState === flooder.OPEN; i++) flooder.send(encodeEnvelope(envelopeOf(docId, sender, update(`flood ${i}`), 'awareness')))
+      for (let i = 0; i < 100 && flooder.readyState === flooder.OPEN; i++)
+        flooder.send(encodeEnvelope(envelopeOf(docId, sender, update(`flood ${i}`), 'awareness')))
       await new Promise((r) => setTimeout(r, 5))
     })
     // Slow readers: sockets that never read what the sidecar sends them (their TCP window fills).
@@ -129,9 +136,11 @@ describe('abuse at the WebSocket edge', () => {
     // Raw TCP connections that send half an upgrade request and stall.
     await during('half-open upgrade requests', async () => {
       const port = Number(new URL(sidecarUrl).port)
-      const sockets = Array.from({ length: 20 }, () => netConnect(port, '127.0.0.1', function (this: import('node:net').Socket) {
-        this.write(`GET /v1/docs/${docId} HTTP/1.1\r\nHost: 127.0.0.1\r\n`)
-      }))
+      const sockets = Array.from({ length: 20 }, () =>
+        netConnect(port, '127.0.0.1', function (this: import('node:net').Socket) {
+          this.write(`GET /v1/docs/${docId} HTTP/1.1\r\nHost: 127.0.0.1\r\n`)
+        }),
+      )
       await new Promise((r) => setTimeout(r, 50))
       for (const socket of sockets) socket.destroy()
     })

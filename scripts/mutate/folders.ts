@@ -13,8 +13,14 @@ export interface MutateFolder {
 export const MUTATE_FOLDERS: readonly MutateFolder[] = [
   { folder: 'packages/protocol', tests: ['packages/protocol/src/**/*.test.ts', 'packages/protocol/test/**/*.test.ts'] },
   // The packer (send) is tested through the receive path, and inflating (receive) by the deflate round trip.
-  { folder: 'apps/sidecar/src/receive', tests: ['apps/sidecar/src/receive/**/*.test.ts', 'apps/sidecar/src/send/deflate-frame.test.ts'] },
-  { folder: 'apps/sidecar/src/send', tests: ['apps/sidecar/src/send/**/*.test.ts', 'apps/sidecar/src/receive/ingest.test.ts'] },
+  {
+    folder: 'apps/sidecar/src/receive',
+    tests: ['apps/sidecar/src/receive/**/*.test.ts', 'apps/sidecar/src/send/deflate-frame.test.ts'],
+  },
+  {
+    folder: 'apps/sidecar/src/send',
+    tests: ['apps/sidecar/src/send/**/*.test.ts', 'apps/sidecar/src/receive/ingest.test.ts'],
+  },
   { folder: 'apps/chat/src/loop', tests: ['apps/chat/src/loop/**/*.test.ts'] },
   { folder: 'apps/chat/src/redact', tests: ['apps/chat/src/redact/**/*.test.ts'] },
 ]

@@ -10,25 +10,57 @@ import { MUTATE_FOLDERS, slug, type MutateFolder } from './folders.ts'
 const asked = process.argv.slice(2).map((f) => f.replace(/\/+$/, ''))
 const unknown = asked.filter((f) => !MUTATE_FOLDERS.some((m) => m.folder === f))
 if (unknown.length > 0) {
-  console.error(`not a mutation folder: ${unknown.join(', ')}; one of: ${MUTATE_FOLDERS.map((m) => m.folder).join(', ')}`)
+  console.error(
+    `not a mutation folder: ${unknown.join(', ')}; one of: ${MUTATE_FOLDERS.map((m) => m.folder).join(', ')}`,
+  )
   process.exit(2)
 }
 const folders = asked.length === 0 ? MUTATE_FOLDERS : MUTATE_FOLDERS.filter((m) => asked.includes(m.folder))
 
-interface Score { folder: string; killed: number; timeout: number; survived: number; noCoverage: number; errors: number; total: number; score: number; survivors: string[] }
+interface Score {
+  folder: string
+  killed: number
+  timeout: number
+  survived: number
+  noCoverage: number
+  errors: number
+  total: number
+  score: number
+  survivors: string[]
+}
 
 function run(m: MutateFolder): Score {
   const s = slug(m.folder)
   mkdirSync(`.mutation/${s}`, { recursive: true })
   const result = spawnSync('nice', ['-n', '10', 'npx', 'stryker', 'run', 'scripts/mutate/stryker.config.mjs'], {
     stdio: 'inherit',
-    env: { ...process.env, E2E_COL_MUTATE_FOLDER: m.folder, E2E_COL_MUTATE_SLUG: s, E2E_COL_MUTATE_TESTS: m.tests.join(',') },
+    env: {
+      ...process.env,
+      E2E_COL_MUTATE_FOLDER: m.folder,
+      E2E_COL_MUTATE_SLUG: s,
+      E2E_COL_MUTATE_TESTS: m.tests.join(','),
+    },
   })
   if (result.status !== 0) throw new Error(`stryker failed on ${m.folder} (exit ${result.status ?? result.signal})`)
   const report = JSON.parse(readFileSync(`.mutation/${s}/report.json`, 'utf8')) as {
-    files: Record<string, { mutants: { status: string; mutatorName: string; location: { start: { line: number } }; replacement?: string }[] }>
+    files: Record<
+      string,
+      {
+        mutants: { status: string; mutatorName: string; location: { start: { line: number } }; replacement?: string }[]
+      }
+    >
   }
-  const score: Score = { folder: m.folder, killed: 0, timeout: 0, survived: 0, noCoverage: 0, errors: 0, total: 0, score: 0, survivors: [] }
+  const score: Score = {
+    folder: m.folder,
+    killed: 0,
+    timeout: 0,
+    survived: 0,
+    noCoverage: 0,
+    errors: 0,
+    total: 0,
+    score: 0,
+    survivors: [],
+  }
   for (const [file, { mutants }] of Object.entries(report.files)) {
     for (const mu of mutants) {
       if (mu.status === 'Killed') score.killed += 1
@@ -36,7 +68,9 @@ function run(m: MutateFolder): Score {
       else if (mu.status === 'Survived' || mu.status === 'NoCoverage') {
         if (mu.status === 'Survived') score.survived += 1
         else score.noCoverage += 1
-        score.survivors.push(`${file}:${mu.location.start.line} ${mu.mutatorName} → ${(mu.replacement ?? '').replaceAll(/\s+/g, ' ').slice(0, 80)}`)
+        score.survivors.push(
+          `${file}:${mu.location.start.line} ${mu.mutatorName} → ${(mu.replacement ?? '').replaceAll(/\s+/g, ' ').slice(0, 80)}`,
+        )
       } else {
         score.errors += 1
         continue
@@ -59,5 +93,7 @@ try {
 for (const s of scores) summary[s.folder] = s
 writeFileSync('.mutation/summary.json', JSON.stringify(summary, null, 2) + '\n')
 for (const s of scores) {
-  console.log(`${s.folder}: ${s.score.toFixed(1)} % killed (${s.killed} killed, ${s.timeout} timed out, ${s.survived} survived, ${s.noCoverage} not covered)`)
+  console.log(
+    `${s.folder}: ${s.score.toFixed(1)} % killed (${s.killed} killed, ${s.timeout} timed out, ${s.survived} survived, ${s.noCoverage} not covered)`,
+  )
 }

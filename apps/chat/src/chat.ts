@@ -41,7 +41,8 @@ export async function runChat(config: ChatConfig, deps: RunChatDeps): Promise<Ex
     budget: config.retryBudget,
     baseMs: timing.backoffBaseMs,
     maxMs: timing.backoffMaxMs,
-    onRetry: (what, attempt, delay) => log(`daemon unreachable (${what}); attempt ${attempt}/${config.retryBudget}, next in ${delay} ms`),
+    onRetry: (what, attempt, delay) =>
+      log(`daemon unreachable (${what}); attempt ${attempt}/${config.retryBudget}, next in ${delay} ms`),
   })
   const makeSignal = deps.makeSignal ?? ((account) => createChatSignal({ url: config.signalUrl, account }))
   let prepared
@@ -54,11 +55,26 @@ export async function runChat(config: ChatConfig, deps: RunChatDeps): Promise<Ex
   // Browser consoles: given by the caller, or through the local sidecar (--sidecar).
   let sidecar: SidecarConsole | undefined
   if (deps.console === undefined && config.sidecarUrl !== undefined) {
-    sidecar = connectSidecarConsole({ url: config.sidecarUrl, groupId: prepared.state.groupId, log, backoff: { baseMs: timing.backoffBaseMs, maxMs: timing.backoffMaxMs } })
+    sidecar = connectSidecarConsole({
+      url: config.sidecarUrl,
+      groupId: prepared.state.groupId,
+      log,
+      backoff: { baseMs: timing.backoffBaseMs, maxMs: timing.backoffMaxMs },
+    })
     log(`browser consoles: ${new URL(`/v1/chats/${sidecar.chatId}`, config.sidecarUrl).href}`)
   }
   try {
-    return await runChatLoop(config, prepared, { redactor, health, agentEnv: deps.agentEnv, log, timing, stop: deps.stop, cwd: deps.cwd, observe: deps.observe, console: deps.console ?? sidecar })
+    return await runChatLoop(config, prepared, {
+      redactor,
+      health,
+      agentEnv: deps.agentEnv,
+      log,
+      timing,
+      stop: deps.stop,
+      cwd: deps.cwd,
+      observe: deps.observe,
+      console: deps.console ?? sidecar,
+    })
   } catch (err) {
     log(`e2e-col chat: ${err instanceof Error ? err.message : String(err)}`)
     return err instanceof ChatError ? err.exitCode : exitCodeOf(err)

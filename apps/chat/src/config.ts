@@ -15,7 +15,9 @@ const PositiveInt = (max: number) => z.coerce.number().int().min(1).max(max)
 
 const Settings = z.object({
   topic: z.string().trim().min(1).max(4000).optional(),
-  operators: z.array(E164).min(1, 'no operator: pass --operator +E164 (or E2E_COL_CHAT_OPERATORS); nobody else may drive the agent'),
+  operators: z
+    .array(E164)
+    .min(1, 'no operator: pass --operator +E164 (or E2E_COL_CHAT_OPERATORS); nobody else may drive the agent'),
   allowTools: z.array(z.string().trim().min(1).max(200)).max(64),
   allTools: z.boolean(),
   agent: z.enum(['copilot', 'claude', 'command']),
@@ -32,7 +34,11 @@ const Settings = z.object({
   signalUrl: signalCliUrl,
   account: signalCliAccount,
   sidecarUrl: z.url({ protocol: /^wss?$/ }).optional(),
-  maxReplyBytes: z.coerce.number().int().min(2000).max(64 * 1024 * 1024),
+  maxReplyBytes: z.coerce
+    .number()
+    .int()
+    .min(2000)
+    .max(64 * 1024 * 1024),
   deliveryTimeoutSeconds: PositiveInt(7 * 24 * 3600),
 })
 
@@ -87,14 +93,20 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const
 
-const list = (text: string | undefined) => (text ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')
+const list = (text: string | undefined) =>
+  (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
 
 /**
  * Reads `argv` (after `e2e-col`, so it starts with `chat`) and `env`. Throws `CHAT_USAGE`,
  * `CHAT_CONFIG_INVALID` or `CHAT_NO_OPERATOR`, all exit 1.
  */
 export function loadConfig(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Invocation {
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; args: string[]; strict: true }>>
+  let parsed: ReturnType<
+    typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; args: string[]; strict: true }>
+  >
   try {
     parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true })
   } catch (err) {
@@ -103,9 +115,11 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
   const { values, positionals } = parsed
   if (values.help === true || positionals.length === 0) return { kind: 'help' }
   const [command, topic, ...rest] = positionals
-  if (command !== 'chat') throw new ChatError('CHAT_USAGE', `unknown command "${command}": try \`e2e-col chat "<topic>"\``)
+  if (command !== 'chat')
+    throw new ChatError('CHAT_USAGE', `unknown command "${command}": try \`e2e-col chat "<topic>"\``)
   if (rest.length > 0) throw new ChatError('CHAT_USAGE', 'too many arguments: quote the topic')
-  if (topic === undefined && values.resume === undefined) throw new ChatError('CHAT_USAGE', 'a topic is required (or --resume <groupId>)')
+  if (topic === undefined && values.resume === undefined)
+    throw new ChatError('CHAT_USAGE', 'a topic is required (or --resume <groupId>)')
 
   const result = Settings.safeParse({
     topic,
@@ -133,7 +147,8 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     throw new ChatError(noOperator ? 'CHAT_NO_OPERATOR' : 'CHAT_CONFIG_INVALID', z.prettifyError(result.error))
   }
   const s = result.data
-  if (s.agent === 'command' && s.agentCommand === undefined) throw new ChatError('CHAT_USAGE', '--agent command needs --agent-command')
+  if (s.agent === 'command' && s.agentCommand === undefined)
+    throw new ChatError('CHAT_USAGE', '--agent command needs --agent-command')
   return {
     kind: 'run',
     config: Object.freeze({

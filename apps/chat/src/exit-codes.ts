@@ -19,7 +19,10 @@ export type ExitCode = (typeof EXIT_CODES)[ExitCodeName]
 /** The exit code table as printed by `--help` and documented in docs/chat.md. */
 export const EXIT_CODE_TABLE: ReadonlyArray<{ code: ExitCode; meaning: string }> = [
   { code: 0, meaning: 'clean stop (an operator sent stop or kill, or SIGINT/SIGTERM)' },
-  { code: 1, meaning: 'setup, usage, account not linked, state/lock problem, announcement not posted in time, or internal error' },
+  {
+    code: 1,
+    meaning: 'setup, usage, account not linked, state/lock problem, announcement not posted in time, or internal error',
+  },
   { code: 2, meaning: 'non-loopback signal-cli endpoint refused (see --unsafe-remote-endpoint)' },
   { code: 3, meaning: 'group creation or message-request acceptance failed (a group just created is left)' },
   { code: 4, meaning: 'signal-cli daemon not restored within --retry-budget attempts' },

@@ -12,7 +12,9 @@ describe('chat group name', () => {
 
   it('lowercases and turns runs of non-alphanumerics into one dash, trimmed', () => {
     expect(slugify('  --Hello,   World!!  ')).toBe('hello-world')
-    expect(chatGroupName({ host: 'My_Laptop.local', topic: '__Fix   the   BUG__' })).toBe('e2e-col-my-laptop-local-fix-the-bug')
+    expect(chatGroupName({ host: 'My_Laptop.local', topic: '__Fix   the   BUG__' })).toBe(
+      'e2e-col-my-laptop-local-fix-the-bug',
+    )
   })
 
   it('folds accents instead of dropping letters', () => {

@@ -6,7 +6,10 @@ export const MAX_TOPIC_SLUG = 40
  * `max` cuts the result (and re-trims, so a slug never ends in `-`).
  */
 export function slugify(text: string, max = Number.POSITIVE_INFINITY): string {
-  const folded = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+  const folded = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
   const slug = folded.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '')
   return slug.slice(0, max).replace(/-+$/g, '')
 }

@@ -13,4 +13,10 @@ export type { ChatSignal, GroupMembership, InboundMessage } from './signal/port.
 export { createChatSignal, type ChatSignalOptions } from './signal/chat-signal.ts'
 export { connectSidecarConsole, type SidecarConsole, type SidecarConsoleOptions } from './console/sidecar-console.ts'
 export type { ConsolePort, ConsoleInput, ConsoleOutput } from './console/console-port.ts'
-export { chatIdForGroup, consoleInputFromFrame, frameFromConsoleOutput, MAX_CONSOLE_PROMPT_CHARS, type LoopHeader } from './console/chat-envelopes.ts'
+export {
+  chatIdForGroup,
+  consoleInputFromFrame,
+  frameFromConsoleOutput,
+  MAX_CONSOLE_PROMPT_CHARS,
+  type LoopHeader,
+} from './console/chat-envelopes.ts'

@@ -8,7 +8,9 @@ import { helpText } from './help.ts'
 function tmuxSession(env: NodeJS.ProcessEnv): string | undefined {
   if (env['TMUX'] === undefined) return undefined
   try {
-    return execFileSync('tmux', ['display-message', '-p', '#S'], { encoding: 'utf8', timeout: 2000 }).trim() || undefined
+    return (
+      execFileSync('tmux', ['display-message', '-p', '#S'], { encoding: 'utf8', timeout: 2000 }).trim() || undefined
+    )
   } catch {
     return undefined
   }
@@ -29,7 +31,11 @@ async function main(): Promise<number> {
   const stop = new AbortController()
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, () => stop.abort())
   const config = { ...invocation.config, tmuxSession: tmuxSession(process.env) }
-  return runChat(config, { agentEnv: process.env, log: (line) => console.error(`[e2e-col] ${line}`), stop: stop.signal })
+  return runChat(config, {
+    agentEnv: process.env,
+    log: (line) => console.error(`[e2e-col] ${line}`),
+    stop: stop.signal,
+  })
 }
 
 process.exitCode = await main()

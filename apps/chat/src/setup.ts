@@ -31,14 +31,17 @@ export interface PreparedChat {
 
 async function resolveAccount(config: ChatConfig, signal: ChatSignal, health: DaemonHealth): Promise<string> {
   const accounts = await health.call('listAccounts', () => signal.listAccounts())
-  const link = 'link this machine first: `signal-cli link -n e2e-col` and scan the QR code with Signal on your phone (Settings → Linked devices)'
+  const link =
+    'link this machine first: `signal-cli link -n e2e-col` and scan the QR code with Signal on your phone (Settings → Linked devices)'
   if (accounts === undefined) {
     // A single-account daemon (-a): it serves exactly one number, which we must be told.
-    if (config.account === undefined) throw new ChatError('CHAT_USAGE', 'the daemon runs with -a: set SIGNAL_CLI_ACCOUNT to that number')
+    if (config.account === undefined)
+      throw new ChatError('CHAT_USAGE', 'the daemon runs with -a: set SIGNAL_CLI_ACCOUNT to that number')
     return config.account
   }
   if (config.account !== undefined) {
-    if (!accounts.includes(config.account)) throw new ChatError('CHAT_NOT_LINKED', `account ${maskPhone(config.account)} is not on this daemon; ${link}`)
+    if (!accounts.includes(config.account))
+      throw new ChatError('CHAT_NOT_LINKED', `account ${maskPhone(config.account)} is not on this daemon; ${link}`)
     return config.account
   }
   if (accounts.length === 1 && accounts[0] !== undefined) return accounts[0]
@@ -49,13 +52,25 @@ async function resolveAccount(config: ChatConfig, signal: ChatSignal, health: Da
 /** Runs the startup checks and creates (or re-attaches) the group. */
 export async function prepareChat(
   config: ChatConfig,
-  deps: { makeSignal(account: string | undefined): ChatSignal; agentEnv: NodeJS.ProcessEnv; health: DaemonHealth; log(line: string): void; graceMs: number },
+  deps: {
+    makeSignal(account: string | undefined): ChatSignal
+    agentEnv: NodeJS.ProcessEnv
+    health: DaemonHealth
+    log(line: string): void
+    graceMs: number
+  },
 ): Promise<PreparedChat> {
   if (!isLoopbackHost(config.signalUrl.hostname) && !config.unsafeRemoteEndpoint) {
-    throw new ChatError('CHAT_REMOTE_ENDPOINT', `refusing non-loopback signal-cli endpoint ${config.signalUrl.host}: the daemon has no authentication; pass --unsafe-remote-endpoint if you really mean it`)
+    throw new ChatError(
+      'CHAT_REMOTE_ENDPOINT',
+      `refusing non-loopback signal-cli endpoint ${config.signalUrl.host}: the daemon has no authentication; pass --unsafe-remote-endpoint if you really mean it`,
+    )
   }
   if (config.sidecarUrl !== undefined && !isLoopbackHost(config.sidecarUrl.hostname) && !config.unsafeRemoteEndpoint) {
-    throw new ChatError('CHAT_REMOTE_ENDPOINT', `refusing non-loopback sidecar ${config.sidecarUrl.host}: the loop's link to it is privileged; pass --unsafe-remote-endpoint if you really mean it`)
+    throw new ChatError(
+      'CHAT_REMOTE_ENDPOINT',
+      `refusing non-loopback sidecar ${config.sidecarUrl.host}: the loop's link to it is privileged; pass --unsafe-remote-endpoint if you really mean it`,
+    )
   }
   const leftovers = await killLeftovers(config.stateRoot, deps)
   const probe = deps.makeSignal(undefined)
@@ -70,7 +85,10 @@ export async function prepareChat(
 }
 
 /** Before anything else runs: what an earlier process of ours left running is killed and reported. */
-async function killLeftovers(root: string, deps: { log(line: string): void; graceMs: number }): Promise<LeftoverTurn[]> {
+async function killLeftovers(
+  root: string,
+  deps: { log(line: string): void; graceMs: number },
+): Promise<LeftoverTurn[]> {
   const found = await sweepLeftoverTurns(root, { graceMs: deps.graceMs })
   const said: Record<LeftoverTurn['result'], string> = {
     killed: 'was still running and is killed now',
@@ -83,17 +101,29 @@ async function killLeftovers(root: string, deps: { log(line: string): void; grac
   return found
 }
 
-async function attach(config: ChatConfig, deps: { agentEnv: NodeJS.ProcessEnv; health: DaemonHealth; log(line: string): void }, signal: ChatSignal, account: string): Promise<Omit<PreparedChat, 'leftovers'>> {
-  const { optionalFlags: agentFlags } = await probeResumeSupport({ agent: config.agent, program: config.agentProgram, commandTemplate: config.agentCommand, env: deps.agentEnv })
+async function attach(
+  config: ChatConfig,
+  deps: { agentEnv: NodeJS.ProcessEnv; health: DaemonHealth; log(line: string): void },
+  signal: ChatSignal,
+  account: string,
+): Promise<Omit<PreparedChat, 'leftovers'>> {
+  const { optionalFlags: agentFlags } = await probeResumeSupport({
+    agent: config.agent,
+    program: config.agentProgram,
+    commandTemplate: config.agentCommand,
+    env: deps.agentEnv,
+  })
 
   if (config.resume !== undefined) {
     const state = loadChatState(config.stateRoot, config.resume)
     if (state.account !== account) throw new ChatError('CHAT_STATE', 'that chat was started with another account')
-    if (state.agent !== config.agent) throw new ChatError('CHAT_STATE', `that chat runs agent ${state.agent}: pass --agent ${state.agent}`)
+    if (state.agent !== config.agent)
+      throw new ChatError('CHAT_STATE', `that chat runs agent ${state.agent}: pass --agent ${state.agent}`)
     const lock = lockSession(config.stateRoot, state.sessionId)
     try {
       const m = await deps.health.call('listGroups', () => signal.groupMembership(state.groupId))
-      if (m === undefined || !m.isMember) throw new ChatError('CHAT_GROUP_SETUP', 'the chat group is gone or this account left it')
+      if (m === undefined || !m.isMember)
+        throw new ChatError('CHAT_GROUP_SETUP', 'the chat group is gone or this account left it')
     } catch (err) {
       lock.release()
       throw err
@@ -104,7 +134,12 @@ async function attach(config: ChatConfig, deps: { agentEnv: NodeJS.ProcessEnv; h
   const sessionId = randomUUID()
   const lock = lockSession(config.stateRoot, sessionId)
   try {
-    const name = chatGroupName({ host: config.host, topic: config.topic ?? '', tmuxSession: config.tmuxSession, override: config.groupName })
+    const name = chatGroupName({
+      host: config.host,
+      topic: config.topic ?? '',
+      tmuxSession: config.tmuxSession,
+      override: config.groupName,
+    })
     const members = config.operators.filter((o) => o !== account)
     let groupId: string
     try {
@@ -116,8 +151,15 @@ async function attach(config: ChatConfig, deps: { agentEnv: NodeJS.ProcessEnv; h
       await signal.acceptGroup(groupId)
     } catch (err) {
       // Leave the group we just made, so the operator is not left with a request from a dead chat.
-      const left = await signal.quitGroup(groupId).then(() => 'left the new group', (e: unknown) => `could not leave the new group either (${(e as Error).message})`)
-      throw new ChatError('CHAT_GROUP_SETUP', `could not accept the group's message request: ${(err as Error).message}; ${left}`, { cause: err })
+      const left = await signal.quitGroup(groupId).then(
+        () => 'left the new group',
+        (e: unknown) => `could not leave the new group either (${(e as Error).message})`,
+      )
+      throw new ChatError(
+        'CHAT_GROUP_SETUP',
+        `could not accept the group's message request: ${(err as Error).message}; ${left}`,
+        { cause: err },
+      )
     }
     const state: ChatState = {
       version: 1,

@@ -26,7 +26,10 @@ describe('the audit log', () => {
     const chat = startChat(world, configFor(world, chatArgv('echo topic')))
     const { groupId, sessionId } = await chat.ready
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
-    const prompt = await world.inject(groupId, `echo deploy with ${AGENT_SECRET}`, { source: OPERATOR, sourceDevice: 2 })
+    const prompt = await world.inject(groupId, `echo deploy with ${AGENT_SECRET}`, {
+      source: OPERATOR,
+      sourceDevice: 2,
+    })
     await chat.events.next('receipt', (e) => e.target === prompt && e.state === 'done')
     const hang = await world.say(groupId, 'hang')
     await chat.events.next('turn-started', (e) => e.turn === 3)
@@ -36,8 +39,16 @@ describe('the audit log', () => {
     expect(path).toMatch(/\.audit\.jsonl$/)
     const cancel = await world.say(groupId, 'cancel')
     await chat.events.next('receipt', (e) => e.target === hang && e.state === 'cancelled')
-    const read = () => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as AuditLine)
-    await until(() => read().some((l) => l.event === 'turn' && l.turn === 3), 10_000, 'the cancelled turn in the audit log')
+    const read = () =>
+      readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as AuditLine)
+    await until(
+      () => read().some((l) => l.event === 'turn' && l.turn === 3),
+      10_000,
+      'the cancelled turn in the audit log',
+    )
 
     expect(statSync(path).mode & 0o777).toBe(0o600)
     const text = readFileSync(path, 'utf8')
@@ -50,11 +61,47 @@ describe('the audit log', () => {
     const masked = '+1555…02'
     expect(lines).toEqual([
       { event: 'turn', sender: 'topic', device: null, signalTimestamp: null, sessionId, turn: 1, outcome: 'done' },
-      { event: 'prompt', sender: masked, device: 2, signalTimestamp: prompt, sessionId, turn: null, outcome: 'queued (position 1)', text: 'echo deploy with [REDACTED:env]' },
+      {
+        event: 'prompt',
+        sender: masked,
+        device: 2,
+        signalTimestamp: prompt,
+        sessionId,
+        turn: null,
+        outcome: 'queued (position 1)',
+        text: 'echo deploy with [REDACTED:env]',
+      },
       { event: 'turn', sender: masked, device: 2, signalTimestamp: prompt, sessionId, turn: 2, outcome: 'done' },
-      { event: 'prompt', sender: masked, device: 1, signalTimestamp: hang, sessionId, turn: null, outcome: 'queued (position 1)', text: 'hang' },
-      { event: 'control', sender: masked, device: 1, signalTimestamp: status, sessionId, turn: 3, outcome: 'status answered', text: 'status' },
-      { event: 'control', sender: masked, device: 1, signalTimestamp: cancel, sessionId, turn: 3, outcome: 'turn cancelled', text: 'cancel' },
+      {
+        event: 'prompt',
+        sender: masked,
+        device: 1,
+        signalTimestamp: hang,
+        sessionId,
+        turn: null,
+        outcome: 'queued (position 1)',
+        text: 'hang',
+      },
+      {
+        event: 'control',
+        sender: masked,
+        device: 1,
+        signalTimestamp: status,
+        sessionId,
+        turn: 3,
+        outcome: 'status answered',
+        text: 'status',
+      },
+      {
+        event: 'control',
+        sender: masked,
+        device: 1,
+        signalTimestamp: cancel,
+        sessionId,
+        turn: 3,
+        outcome: 'turn cancelled',
+        text: 'cancel',
+      },
       { event: 'turn', sender: masked, device: 1, signalTimestamp: hang, sessionId, turn: 3, outcome: 'cancelled' },
     ])
     chat.stop.abort()

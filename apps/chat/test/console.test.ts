@@ -16,9 +16,18 @@ describe('browser console', () => {
 
     browser.type('echo from the browser', 'm1')
     await chat.events.next('receipt', (e) => e.target === 'm1' && e.state === 'done')
-    await until(() => browser.out.some((o) => o.kind === 'chat-reply' && o.text.includes('prompt=echo from the browser')))
-    expect(browser.out.filter((o) => o.kind === 'chat-status' && o.ref === 'm1').map((o) => (o as { state: string }).state)).toEqual(['queued', 'running', 'done'])
-    expect(browser.out).toContainEqual({ kind: 'chat-prompt', text: 'echo from the browser', from: 'console', ref: 'm1' })
+    await until(() =>
+      browser.out.some((o) => o.kind === 'chat-reply' && o.text.includes('prompt=echo from the browser')),
+    )
+    expect(
+      browser.out.filter((o) => o.kind === 'chat-status' && o.ref === 'm1').map((o) => (o as { state: string }).state),
+    ).toEqual(['queued', 'running', 'done'])
+    expect(browser.out).toContainEqual({
+      kind: 'chat-prompt',
+      text: 'echo from the browser',
+      from: 'console',
+      ref: 'm1',
+    })
     // Phones see the console's prompt and the reply too.
     await chat.events.next('posted', (e) => e.text === '[console] echo from the browser')
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo from the browser'))
@@ -26,10 +35,16 @@ describe('browser console', () => {
 
     // A phone prompt is lifted for the console, so it shows the whole conversation.
     await world.say(groupId, 'echo from the phone')
-    await until(() => browser.out.some((o) => o.kind === 'chat-prompt' && o.from === 'phone' && o.text === 'echo from the phone'))
+    await until(() =>
+      browser.out.some((o) => o.kind === 'chat-prompt' && o.from === 'phone' && o.text === 'echo from the phone'),
+    )
 
     browser.type('status', 'm2')
-    await until(() => browser.out.some((o) => o.kind === 'chat-status' && o.ref === 'm2' && o.state === 'info' && (o.text ?? '').includes(sessionId)))
+    await until(() =>
+      browser.out.some(
+        (o) => o.kind === 'chat-status' && o.ref === 'm2' && o.state === 'info' && (o.text ?? '').includes(sessionId),
+      ),
+    )
     browser.type('stop', 'm3')
     expect(await chat.exit).toBe(0)
   })
@@ -44,11 +59,23 @@ describe('e2e-col bodies in the chat group', () => {
     const { groupId } = await chat.ready
     await chat.events.next('turn-ended', (e) => e.turn === 1)
     const body = (kind: 'chat-prompt' | 'update', text: string) =>
-      encodeBody(encodeEnvelope({ kind, flags: 0, docId: chatIdForGroup(groupId), senderId: '0b7e4a52-4c1d-4a9e-8f41-6a2d1c3b4e5f', messageId: 'b'.repeat(32), seq: 0, payload: new TextEncoder().encode(JSON.stringify({ text })) }))
+      encodeBody(
+        encodeEnvelope({
+          kind,
+          flags: 0,
+          docId: chatIdForGroup(groupId),
+          senderId: '0b7e4a52-4c1d-4a9e-8f41-6a2d1c3b4e5f',
+          messageId: 'b'.repeat(32),
+          seq: 0,
+          payload: new TextEncoder().encode(JSON.stringify({ text })),
+        }),
+      )
     await world.say(groupId, body('update', 'echo must not run'))
     await chat.events.next('ignored', (e) => e.reason === 'envelope-body')
     await world.say(groupId, 'e2e-col:v1:not-base64!!')
-    await until(() => chat.events.events.filter((e) => e.type === 'ignored' && e.reason === 'envelope-body').length === 2)
+    await until(
+      () => chat.events.events.filter((e) => e.type === 'ignored' && e.reason === 'envelope-body').length === 2,
+    )
     await world.say(groupId, body('chat-prompt', 'echo from a sidecar'))
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo from a sidecar'))
     expect(world.agentRuns().map((r) => r.prompt)).toEqual(['echo topic', 'echo from a sidecar'])

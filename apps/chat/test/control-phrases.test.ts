@@ -22,7 +22,6 @@ function alive(pid: number): boolean {
   }
 }
 
-
 describe('control phrases', () => {
   it('status reports session, running turn, allowlist, queue and the last membership check', async () => {
     world = await createWorld()

@@ -30,7 +30,11 @@ describe('a conversation from the phone', () => {
     })
     const { groupId, sessionId } = await chat.ready
     const announce = await chat.events.next('posted')
-    expect(calls.slice(0, 3)).toEqual([`createGroup ${chatGroupName({ host: 'testbox', topic: 'Review PR #42' })} ${OPERATOR}`, 'acceptGroup', 'send'])
+    expect(calls.slice(0, 3)).toEqual([
+      `createGroup ${chatGroupName({ host: 'testbox', topic: 'Review PR #42' })} ${OPERATOR}`,
+      'acceptGroup',
+      'send',
+    ])
     expect(announce.text).toContain(`session ${sessionId}`)
     expect(announce.text).toContain('allowed tools (what a message here can make the agent do): view, grep, glob')
     expect(announce.text).toContain('cancel')
@@ -40,7 +44,11 @@ describe('a conversation from the phone', () => {
     const reply = await chat.events.next('posted', (e) => e.text.includes('prompt=echo second turn'))
     expect(reply.text).toBe(`session=${sessionId} prompt=echo second turn allow=view,grep,glob\n`)
     await chat.events.next('receipt', (e) => e.target === ts && e.state === 'done')
-    expect(chat.events.events.filter((e) => e.type === 'receipt' && e.target === ts).map((e) => (e as { state: string }).state)).toEqual(['queued', 'running', 'done'])
+    expect(
+      chat.events.events
+        .filter((e) => e.type === 'receipt' && e.target === ts)
+        .map((e) => (e as { state: string }).state),
+    ).toEqual(['queued', 'running', 'done'])
     expect(world.agentRuns().map((r) => r.sessionId)).toEqual([sessionId, sessionId])
 
     // The group as the daemon sees it: our account and the operator, nobody else.
@@ -49,7 +57,9 @@ describe('a conversation from the phone', () => {
 
     await world.say(groupId, 'stop')
     expect(await chat.exit).toBe(0)
-    const after = (await world.rpc(OPERATOR, 'listGroups', { groupId })) as Array<{ members: Array<{ number: string }> }>
+    const after = (await world.rpc(OPERATOR, 'listGroups', { groupId })) as Array<{
+      members: Array<{ number: string }>
+    }>
     expect(after[0]?.members.map((m) => m.number)).toEqual([OPERATOR])
   })
 
@@ -71,7 +81,10 @@ describe('a conversation from the phone', () => {
     world = await createWorld()
     const chat = startChat(world, configFor(world, chatArgv('straddle')))
     await chat.events.next('posted', (e) => e.text.startsWith('(2/'))
-    const chunks = world.toy.sends().filter((s) => s.account === LOOP && /^\(\d\/2\)/.test(s.message)).map((s) => s.message)
+    const chunks = world.toy
+      .sends()
+      .filter((s) => s.account === LOOP && /^\(\d\/2\)/.test(s.message))
+      .map((s) => s.message)
     expect(chunks).toHaveLength(2)
     for (const chunk of chunks) {
       expect(chunk).not.toContain(AGENT_SECRET.slice(0, 10))

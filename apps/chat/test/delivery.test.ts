@@ -5,7 +5,20 @@ import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { listChatStates } from '../src/state/chat-state.ts'
-import { chatArgv, configFor, createWorld, FAST_TIMING, LOOP, memoryConsole, OPERATOR, startChat, STRANGER, unmark, until, type World } from './harness.ts'
+import {
+  chatArgv,
+  configFor,
+  createWorld,
+  FAST_TIMING,
+  LOOP,
+  memoryConsole,
+  OPERATOR,
+  startChat,
+  STRANGER,
+  unmark,
+  until,
+  type World,
+} from './harness.ts'
 
 let world: World
 afterEach(async () => {
@@ -17,7 +30,11 @@ const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1} 
 const isLast = (text: string) => /^\((\d+)\/\1\)\n/.test(text)
 /** The chunks of one reply the loop sent, in order, found by their `(n/m)` marks after `from`. */
 function replyChunks(w: World, from = 0): string[] {
-  return w.toy.sends().slice(from).filter((s) => s.account === LOOP && /^\(\d+\/\d+\)\n/.test(s.message)).map((s) => s.message)
+  return w.toy
+    .sends()
+    .slice(from)
+    .filter((s) => s.account === LOOP && /^\(\d+\/\d+\)\n/.test(s.message))
+    .map((s) => s.message)
 }
 
 describe('a daemon error while a reply is posted', () => {
@@ -28,7 +45,11 @@ describe('a daemon error while a reply is posted', () => {
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
     chat.events.hooks.push((e) => {
       if (e.type !== 'posted') return
-      if (e.text.startsWith('(1/')) world.toy.faults.failNextSendsWith(2, { code: -32603, message: 'Failed to send message: [429] Rate limit exceeded' })
+      if (e.text.startsWith('(1/'))
+        world.toy.faults.failNextSendsWith(2, {
+          code: -32603,
+          message: 'Failed to send message: [429] Rate limit exceeded',
+        })
       if (e.text.startsWith('(2/')) world.toy.faults.rateLimitNextSends(1, { retryAfterSeconds: 0, mode: 'all-failed' })
     })
     const ts = await world.say(groupId, 'lines 400')
@@ -52,12 +73,15 @@ describe('a daemon error while a reply is posted', () => {
     const { groupId } = await chat.ready
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
     chat.events.hooks.push((e) => {
-      if (e.type === 'posted' && e.text.startsWith('(1/')) world.toy.faults.rateLimitNextSends(1, { retryAfterSeconds: 1, mode: 'all-failed' })
+      if (e.type === 'posted' && e.text.startsWith('(1/'))
+        world.toy.faults.rateLimitNextSends(1, { retryAfterSeconds: 1, mode: 'all-failed' })
     })
     const from = world.toy.sends().length
     const ts = await world.say(groupId, 'lines 400')
     await chat.events.next('receipt', (e) => e.target === ts && e.state === 'done')
-    const [first, second] = replyChunks(world, from).map((m) => world.toy.sends().find((s) => s.message === m)?.timestamp ?? 0)
+    const [first, second] = replyChunks(world, from).map(
+      (m) => world.toy.sends().find((s) => s.message === m)?.timestamp ?? 0,
+    )
     // The test's backoff is 30 ms; only the daemon's retry-after explains a pause this long.
     expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(1000)
     chat.stop.abort()
@@ -70,24 +94,28 @@ describe('a daemon error while a reply is posted', () => {
     const { groupId } = await chat.ready
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
     chat.events.hooks.push(async (e) => {
-      if (e.type === 'turn-ended' && e.turn === 2) await world.failNextCalls('listGroups', 3, { code: -1, message: 'Failed to list groups' })
+      if (e.type === 'turn-ended' && e.turn === 2)
+        await world.failNextCalls('listGroups', 3, { code: -1, message: 'Failed to list groups' })
     })
     const ts = await world.say(groupId, 'echo checked')
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo checked'))
     await chat.events.next('receipt', (e) => e.target === ts && e.state === 'done')
-    const withheld = chat.events.events.filter((e) => e.type === 'withheld' && e.reason === 'daemon error -1 on listGroups')
+    const withheld = chat.events.events.filter(
+      (e) => e.type === 'withheld' && e.reason === 'daemon error -1 on listGroups',
+    )
     expect(withheld).toHaveLength(3)
     chat.stop.abort()
     expect(await chat.exit).toBe(0)
   })
-
 })
 
 describe('a reply that cannot be delivered in time', () => {
   it('is saved on disk and reported failed (❌) in the group as soon as the group is safe again', async () => {
     world = await createWorld()
     const browser = memoryConsole()
-    const chat = startChat(world, configFor(world, chatArgv('echo topic', ['--delivery-timeout', '1'])), { deps: { console: browser } })
+    const chat = startChat(world, configFor(world, chatArgv('echo topic', ['--delivery-timeout', '1'])), {
+      deps: { console: browser },
+    })
     const { groupId } = await chat.ready
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
     await world.setGroupRequests(groupId, { requesting: [STRANGER] })
@@ -97,20 +125,30 @@ describe('a reply that cannot be delivered in time', () => {
     browser.type('status', 's1')
     await until(() => browser.out.some((o) => o.kind === 'chat-status' && o.ref === 's1'), 10_000, 'the status answer')
     const status = browser.out.find((o) => o.kind === 'chat-status' && o.ref === 's1') as { text: string }
-    expect(status.text).toMatch(/^status: turn 2 finished \(\d+ bytes of output\); its reply is held \(stranger\): 0 of \d+ part\(s\) posted/)
+    expect(status.text).toMatch(
+      /^status: turn 2 finished \(\d+ bytes of output\); its reply is held \(stranger\): 0 of \d+ part\(s\) posted/,
+    )
 
     // A phone's status answer waits like any post, but only as long as the delivery timeout.
     await world.say(groupId, 'status')
-    await until(() => chat.logs.some((l) => l.includes('a notice to the group was dropped after 1 s withheld (stranger)')), 10_000, 'the status notice to be dropped')
+    await until(
+      () => chat.logs.some((l) => l.includes('a notice to the group was dropped after 1 s withheld (stranger)')),
+      10_000,
+      'the status notice to be dropped',
+    )
     await until(() => (chatStates(world)[0]?.undelivered ?? []).length === 1, 10_000, 'the reply saved as undelivered')
     const saved = chatStates(world)[0]?.undelivered?.[0]
     expect(saved).toMatchObject({ turn: 2, posted: 0, target: { author: OPERATOR, timestamp: ts } })
     expect(readFileSync(saved?.file as string, 'utf8')).toBe(lines(400))
     expect(statSync(saved?.file as string).mode & 0o777).toBe(0o600)
-    expect(world.toy.sends().filter((s) => s.account === LOOP && s.message.includes('could not be delivered'))).toEqual([])
+    expect(world.toy.sends().filter((s) => s.account === LOOP && s.message.includes('could not be delivered'))).toEqual(
+      [],
+    )
 
     await world.setGroupRequests(groupId, {})
-    const notice = await chat.events.next('posted', (e) => e.text.startsWith('turn 2: the reply could not be delivered'))
+    const notice = await chat.events.next('posted', (e) =>
+      e.text.startsWith('turn 2: the reply could not be delivered'),
+    )
     expect(notice.text).toContain(saved?.file)
     await chat.events.next('receipt', (e) => e.target === ts && e.state === 'failed')
     expect(chat.events.events.some((e) => e.type === 'receipt' && e.target === ts && e.state === 'done')).toBe(false)
@@ -141,7 +179,10 @@ describe('a reply that cannot be delivered in time', () => {
     await world.setGroupRequests(groupId, {})
     const second = startChat(world, configFor(world, chatArgv(undefined, ['--resume', groupId])))
     await second.ready
-    await second.events.next('posted', (e) => e.text.startsWith('turn 2: the reply could not be delivered') && e.text.includes('the chat stopped'))
+    await second.events.next(
+      'posted',
+      (e) => e.text.startsWith('turn 2: the reply could not be delivered') && e.text.includes('the chat stopped'),
+    )
     await second.events.next('receipt', (e) => e.target === ts && e.state === 'failed')
     expect(chatStates(world)[0]?.undelivered).toBeUndefined()
     expect(existsSync(saved?.file as string)).toBe(true)
@@ -160,7 +201,9 @@ describe('long replies', () => {
     const total = Number(/^\(\d+\/(\d+)\)/.exec(last.text)?.[1])
     expect(new TextEncoder().encode(lines(2000)).length).toBeGreaterThan(16 * 1024)
     expect(chunks).toHaveLength(total)
-    expect(chunks[0]?.startsWith(`(1/${total})\n${total - 1} more part(s) follow; send cancel to stop them.\n`)).toBe(true)
+    expect(chunks[0]?.startsWith(`(1/${total})\n${total - 1} more part(s) follow; send cancel to stop them.\n`)).toBe(
+      true,
+    )
     expect(chunks.map(unmark).join('')).toBe(lines(2000))
     for (const c of chunks) expect(new TextEncoder().encode(c).length).toBeLessThanOrEqual(2000)
     chat.stop.abort()
@@ -184,7 +227,9 @@ describe('long replies', () => {
 
   it('are paced after the first bodies, and `status` meanwhile says how far the post is', async () => {
     world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('echo topic')), { deps: { timing: { ...FAST_TIMING, paceBurst: 1, paceMs: 400 } } })
+    const chat = startChat(world, configFor(world, chatArgv('echo topic')), {
+      deps: { timing: { ...FAST_TIMING, paceBurst: 1, paceMs: 400 } },
+    })
     const { groupId } = await chat.ready
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
     const from = world.toy.sends().length
@@ -201,27 +246,42 @@ describe('long replies', () => {
     const total = Number(/^\(1\/(\d+)\)/.exec(first.text)?.[1])
     expect(total).toBeGreaterThanOrEqual(3)
     await until(() => status !== '', 10_000, 'the status answer')
-    expect(status).toMatch(new RegExp(`^status: turn 2 finished \\(\\d+ bytes of output\\); posting its reply: 1 of ${total} part\\(s\\) posted`))
+    expect(status).toMatch(
+      new RegExp(
+        `^status: turn 2 finished \\(\\d+ bytes of output\\); posting its reply: 1 of ${total} part\\(s\\) posted`,
+      ),
+    )
     await chat.events.next('posted', (e) => e.text.startsWith(`(${total}/${total})`))
     const sends = replyChunks(world, from).map((message) => world.toy.sends().find((s) => s.message === message))
-    for (let i = 1; i < sends.length; i++) expect((sends[i]?.timestamp ?? 0) - (sends[i - 1]?.timestamp ?? 0)).toBeGreaterThanOrEqual(400)
+    for (let i = 1; i < sends.length; i++)
+      expect((sends[i]?.timestamp ?? 0) - (sends[i - 1]?.timestamp ?? 0)).toBeGreaterThanOrEqual(400)
     chat.stop.abort()
     expect(await chat.exit).toBe(0)
   })
 
   it('cancel while a reply is posted stops the rest of it; the chat goes on', async () => {
     world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('echo topic')), { deps: { timing: { ...FAST_TIMING, paceBurst: 1, paceMs: 300 } } })
+    const chat = startChat(world, configFor(world, chatArgv('echo topic')), {
+      deps: { timing: { ...FAST_TIMING, paceBurst: 1, paceMs: 300 } },
+    })
     const { groupId } = await chat.ready
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
     // Cancelled while the second part's event is handled (the loop awaits its observer): exactly two are out.
     chat.events.hooks.push(async (e) => {
       if (e.type !== 'posted' || !e.text.startsWith('(2/')) return
       await world.say(groupId, 'cancel')
-      await until(() => chat.logs.some((l) => l.includes("cancel: stopping the rest of turn 2's reply")), 10_000, 'the cancel to reach the loop')
+      await until(
+        () => chat.logs.some((l) => l.includes("cancel: stopping the rest of turn 2's reply")),
+        10_000,
+        'the cancel to reach the loop',
+      )
     })
     const ts = await world.say(groupId, 'lines 2000')
-    const notice = await chat.events.next('posted', (e) => e.text.startsWith('turn 2: the rest of the reply is cancelled'), 30_000)
+    const notice = await chat.events.next(
+      'posted',
+      (e) => e.text.startsWith('turn 2: the rest of the reply is cancelled'),
+      30_000,
+    )
     const [, posted, total] = /\((\d+) of (\d+) part\(s\) posted\)/.exec(notice.text) ?? []
     expect(Number(posted)).toBe(2)
     expect(Number(total)).toBeGreaterThan(10)

@@ -20,7 +20,9 @@ function alive(pid: number): boolean {
 
 describe('exit codes', () => {
   it('1: no operator means nobody, refused before anything starts', () => {
-    expect(() => loadConfig(['chat', 'topic'], {})).toThrow(expect.objectContaining({ code: 'CHAT_NO_OPERATOR', exitCode: 1 }))
+    expect(() => loadConfig(['chat', 'topic'], {})).toThrow(
+      expect.objectContaining({ code: 'CHAT_NO_OPERATOR', exitCode: 1 }),
+    )
   })
 
   it('1: the account is not on the daemon, with how to link one', async () => {
@@ -53,7 +55,10 @@ describe('exit codes', () => {
     expect(world.toy.sends()).toEqual([])
     expect(world.agentRuns()).toEqual([])
     // The new group is left behind by the loop's account: the operator sees it left, not a live request.
-    const groups = (await world.rpc(OPERATOR, 'listGroups', {})) as Array<{ id: string; members: Array<{ number: string }> }>
+    const groups = (await world.rpc(OPERATOR, 'listGroups', {})) as Array<{
+      id: string
+      members: Array<{ number: string }>
+    }>
     expect(groups).toHaveLength(1)
     expect(groups[0]?.members.map((m) => m.number)).toEqual([OPERATOR])
     const ours = (await world.rpc(LOOP, 'listGroups', { groupId: groups[0]?.id })) as Array<{ isMember: boolean }>
@@ -63,10 +68,15 @@ describe('exit codes', () => {
 
   it('1: the announcement cannot be posted within the delivery timeout; no turn runs', async () => {
     world = await createWorld()
-    await world.failNextCalls('send', 1000, { code: -32603, message: 'Failed to send message: [429] Rate limit exceeded' })
+    await world.failNextCalls('send', 1000, {
+      code: -32603,
+      message: 'Failed to send message: [429] Rate limit exceeded',
+    })
     const chat = startChat(world, configFor(world, chatArgv('echo never', ['--delivery-timeout', '1'])))
     expect(await chat.exit).toBe(EXIT_CODES.setup)
-    expect(chat.logs.join('\n')).toContain('could not post the announcement for 1s (daemon error -32603 on send); nothing was run')
+    expect(chat.logs.join('\n')).toContain(
+      'could not post the announcement for 1s (daemon error -32603 on send); nothing was run',
+    )
     expect(world.agentRuns()).toEqual([])
     expect(chat.events.events.some((e) => e.type === 'posted')).toBe(false)
   })
@@ -99,7 +109,16 @@ describe('exit codes', () => {
 
   it('5: an agent that cannot resume a pinned session id', async () => {
     world = await createWorld()
-    const argv = ['chat', 't', '--operator', '+15550000002', '--agent', 'command', '--agent-command', 'node fake.mjs -p {prompt}']
+    const argv = [
+      'chat',
+      't',
+      '--operator',
+      '+15550000002',
+      '--agent',
+      'command',
+      '--agent-command',
+      'node fake.mjs -p {prompt}',
+    ]
     const chat = startChat(world, configFor(world, argv))
     expect(await chat.exit).toBe(EXIT_CODES.agentCannotResume)
     expect(world.toy.sends()).toEqual([])

@@ -23,7 +23,7 @@ describe('the gate on sync copies', () => {
     expect(await chat.exit).toBe(0)
   })
 
-  it('refuses a sync copy from the primary phone when the loop\'s own number is not an operator', async () => {
+  it("refuses a sync copy from the primary phone when the loop's own number is not an operator", async () => {
     world = await createWorld()
     const chat = startChat(world, configFor(world, chatArgv('echo topic')))
     const { groupId } = await chat.ready
@@ -38,7 +38,7 @@ describe('the gate on sync copies', () => {
     expect(await chat.exit).toBe(0)
   })
 
-  it('refuses a data message that claims to come from the loop\'s own number, even when it is an operator', async () => {
+  it("refuses a data message that claims to come from the loop's own number, even when it is an operator", async () => {
     world = await createWorld()
     const chat = startChat(world, configFor(world, chatArgv('echo topic', ['--operator', LOOP])))
     const { groupId } = await chat.ready

@@ -31,7 +31,9 @@ export function memoryConsole(): ConsolePort & { type(text: string, ref: string)
 
 /** The body of a chunk without its `(n/m)` mark and, on the first, the lead line. */
 export function unmark(chunk: string): string {
-  return chunk.replace(/^\(1\/\d+\)\n\d+ more part\(s\) follow; send cancel to stop them\.\n/, '').replace(/^\(\d+\/\d+\)\n/, '')
+  return chunk
+    .replace(/^\(1\/\d+\)\n\d+ more part\(s\) follow; send cancel to stop them\.\n/, '')
+    .replace(/^\(\d+\/\d+\)\n/, '')
 }
 
 export const LOOP = '+15550000001'
@@ -40,7 +42,16 @@ export const STRANGER = '+15550000003'
 export const FAKE_AGENT = fileURLToPath(new URL('./fixtures/fake-agent.mjs', import.meta.url))
 export const AGENT_SECRET = 'zz-known-env-secret-value-31337'
 
-export const FAST_TIMING = { backoffBaseMs: 20, backoffMaxMs: 100, membershipBaseMs: 30, membershipMaxMs: 120, graceMs: 300, livenessMs: 60_000, paceBurst: 3, paceMs: 5 }
+export const FAST_TIMING = {
+  backoffBaseMs: 20,
+  backoffMaxMs: 100,
+  membershipBaseMs: 30,
+  membershipMaxMs: 120,
+  graceMs: 300,
+  livenessMs: 60_000,
+  paceBurst: 3,
+  paceMs: 5,
+}
 
 /** A waitable log of everything the loop reported. */
 export class EventLog {
@@ -58,13 +69,26 @@ export class EventLog {
     })
   }
   /** Resolves with the first past or future event matching `test`. */
-  next<T extends ChatEvent['type']>(type: T, test: (e: Extract<ChatEvent, { type: T }>) => boolean = () => true, timeoutMs = 10_000): Promise<Extract<ChatEvent, { type: T }>> {
+  next<T extends ChatEvent['type']>(
+    type: T,
+    test: (e: Extract<ChatEvent, { type: T }>) => boolean = () => true,
+    timeoutMs = 10_000,
+  ): Promise<Extract<ChatEvent, { type: T }>> {
     const match = (e: ChatEvent): boolean => e.type === type && test(e as Extract<ChatEvent, { type: T }>)
     const seen = this.events.find(match)
     if (seen !== undefined) return Promise.resolve(seen as Extract<ChatEvent, { type: T }>)
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${type}; saw ${JSON.stringify(this.events.map((x) => x.type))}`)), timeoutMs)
-      this.waiters.push({ test: match, resolve: (e) => { clearTimeout(timer); resolve(e as Extract<ChatEvent, { type: T }>) } })
+      const timer = setTimeout(
+        () => reject(new Error(`timed out waiting for ${type}; saw ${JSON.stringify(this.events.map((x) => x.type))}`)),
+        timeoutMs,
+      )
+      this.waiters.push({
+        test: match,
+        resolve: (e) => {
+          clearTimeout(timer)
+          resolve(e as Extract<ChatEvent, { type: T }>)
+        },
+      })
     })
   }
   posted(): string[] {
@@ -84,7 +108,11 @@ export interface World {
    * Delivers a group message to the loop's stream as if `source` sent it from `sourceDevice`
    * (`sync`: a copy of the loop's own number typed on another device). Resolves to its timestamp.
    */
-  inject(groupId: string, message: string, from: { source: string; sourceDevice: number; sync?: boolean }): Promise<number>
+  inject(
+    groupId: string,
+    message: string,
+    from: { source: string; sourceDevice: number; sync?: boolean },
+  ): Promise<number>
   /** The next `n` calls of `method` answer this JSON-RPC error. */
   failNextCalls(method: string, n: number, error: { code: number; message: string }): Promise<void>
   /** Sets the group's invited and requesting members as listGroups reports them. */
@@ -113,7 +141,11 @@ export async function createWorld(options: { singleAccount?: boolean } = {}): Pr
     return json.result
   }
   async function admin(name: string, body: unknown): Promise<unknown> {
-    const res = await fetch(`${toy.url}/toy/v1/world/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const res = await fetch(`${toy.url}/toy/v1/world/${name}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
     if (!res.ok) throw new Error(`toy admin ${name}: HTTP ${res.status} ${await res.text()}`)
     return res.status === 200 ? res.json() : undefined
   }
@@ -138,7 +170,11 @@ export async function createWorld(options: { singleAccount?: boolean } = {}): Pr
     },
     agentRuns() {
       try {
-        return readFileSync(agentLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { sessionId: string; prompt: string; allow: string[] })
+        return readFileSync(agentLog, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { sessionId: string; prompt: string; allow: string[] })
       } catch {
         return []
       }
@@ -152,12 +188,37 @@ export async function createWorld(options: { singleAccount?: boolean } = {}): Pr
 
 /** The argv of a chat with the fake agent. */
 export function chatArgv(topic: string | undefined, extra: string[] = []): string[] {
-  const template = JSON.stringify([process.execPath, FAKE_AGENT, '--session-id', '{sessionId}', '--allow-tool={allowTool}', '-p', '{prompt}'])
-  return ['chat', ...(topic === undefined ? [] : [topic]), '--operator', OPERATOR, '--agent', 'command', '--agent-command', template, '--host', 'testbox', ...extra]
+  const template = JSON.stringify([
+    process.execPath,
+    FAKE_AGENT,
+    '--session-id',
+    '{sessionId}',
+    '--allow-tool={allowTool}',
+    '-p',
+    '{prompt}',
+  ])
+  return [
+    'chat',
+    ...(topic === undefined ? [] : [topic]),
+    '--operator',
+    OPERATOR,
+    '--agent',
+    'command',
+    '--agent-command',
+    template,
+    '--host',
+    'testbox',
+    ...extra,
+  ]
 }
 
 export function configFor(world: World, argv: string[], env: Record<string, string> = {}): ChatConfig {
-  const inv = loadConfig(argv, { SIGNAL_CLI_URL: world.toy.url, SIGNAL_CLI_ACCOUNT: LOOP, XDG_STATE_HOME: world.stateRoot, ...env })
+  const inv = loadConfig(argv, {
+    SIGNAL_CLI_URL: world.toy.url,
+    SIGNAL_CLI_ACCOUNT: LOOP,
+    XDG_STATE_HOME: world.stateRoot,
+    ...env,
+  })
   if (inv.kind !== 'run') throw new Error('expected a run invocation')
   return inv.config
 }
@@ -180,11 +241,26 @@ export interface RunningChat {
   ready: Promise<{ groupId: string; sessionId: string }>
 }
 
-export function startChat(world: World, config: ChatConfig, options: { wrapSignal?: (s: ChatSignal) => ChatSignal; events?: EventLog; deps?: Partial<RunChatDeps>; env?: Record<string, string> } = {}): RunningChat {
+export function startChat(
+  world: World,
+  config: ChatConfig,
+  options: {
+    wrapSignal?: (s: ChatSignal) => ChatSignal
+    events?: EventLog
+    deps?: Partial<RunChatDeps>
+    env?: Record<string, string>
+  } = {},
+): RunningChat {
   const events = options.events ?? new EventLog()
   const logs: string[] = []
   const stop = new AbortController()
-  const env = { ...process.env, FAKE_AGENT_LOG: world.agentLog, FAKE_AGENT_SECRET: AGENT_SECRET, DEPLOY_TOKEN: AGENT_SECRET, ...options.env }
+  const env = {
+    ...process.env,
+    FAKE_AGENT_LOG: world.agentLog,
+    FAKE_AGENT_SECRET: AGENT_SECRET,
+    DEPLOY_TOKEN: AGENT_SECRET,
+    ...options.env,
+  }
   const exit = runChat(config, {
     agentEnv: env,
     log: (l) => logs.push(l),
@@ -194,8 +270,7 @@ export function startChat(world: World, config: ChatConfig, options: { wrapSigna
     ...(options.wrapSignal === undefined
       ? {}
       : {
-          makeSignal: (account: string | undefined) =>
-            options.wrapSignal?.(createHttp(config, account)) as ChatSignal,
+          makeSignal: (account: string | undefined) => options.wrapSignal?.(createHttp(config, account)) as ChatSignal,
         }),
     ...options.deps,
   })

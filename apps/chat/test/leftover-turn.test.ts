@@ -46,29 +46,46 @@ describe('a chat killed with SIGKILL', () => {
     world = await createWorld()
     const pidFile = join(world.stateRoot, 'grandchild.pid')
     const child = spawn(process.execPath, [BIN, ...chatArgv('grandchild')], {
-      env: { ...process.env, SIGNAL_CLI_URL: world.toy.url, SIGNAL_CLI_ACCOUNT: LOOP, XDG_STATE_HOME: world.stateRoot, FAKE_AGENT_LOG: world.agentLog, FAKE_AGENT_PIDFILE: pidFile, FAKE_AGENT_SECRET: AGENT_SECRET },
+      env: {
+        ...process.env,
+        SIGNAL_CLI_URL: world.toy.url,
+        SIGNAL_CLI_ACCOUNT: LOOP,
+        XDG_STATE_HOME: world.stateRoot,
+        FAKE_AGENT_LOG: world.agentLog,
+        FAKE_AGENT_PIDFILE: pidFile,
+        FAKE_AGENT_SECRET: AGENT_SECRET,
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     })
     let stderr = ''
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-    await until(() => {
-      try {
-        return Number(readFileSync(pidFile, 'utf8')) > 0
-      } catch {
-        return false
-      }
-    }, 30_000, 'the agent of the chat process to start its grandchild')
+    await until(
+      () => {
+        try {
+          return Number(readFileSync(pidFile, 'utf8')) > 0
+        } catch {
+          return false
+        }
+      },
+      30_000,
+      'the agent of the chat process to start its grandchild',
+    )
     const grandchild = Number(readFileSync(pidFile, 'utf8'))
     const agent = (world.agentRuns()[0] as unknown as { pid: number }).pid
     spawned.push(agent)
     const groupId = /\(id ([^)]+)\)/.exec(stderr)?.[1] as string
-    await until(() => listChatStates(root(world))[0]?.runningTurn !== undefined, 10_000, 'the running turn in the state file')
+    await until(
+      () => listChatStates(root(world))[0]?.runningTurn !== undefined,
+      10_000,
+      'the running turn in the state file',
+    )
     expect(listChatStates(root(world))[0]?.runningTurn).toMatchObject({ turn: 1, pgid: agent, loopPid: child.pid })
 
     child.kill('SIGKILL')
     await exited
-    if (findSetpriv(process.env) === undefined) console.log('setpriv not on PATH: the parent-death guard is not checked here')
+    if (findSetpriv(process.env) === undefined)
+      console.log('setpriv not on PATH: the parent-death guard is not checked here')
     else await until(() => !alive(agent), 10_000, 'the agent to die with its parent')
     // The grandchild is out of the guard's reach: it lives on until the next start.
     expect(alive(grandchild)).toBe(true)
@@ -86,26 +103,37 @@ describe('a chat killed with SIGKILL', () => {
 })
 
 describe('the startup sweep', () => {
-  it('leaves alone a process group whose id is now another program\'s, and a turn whose loop still runs', async () => {
+  it("leaves alone a process group whose id is now another program's, and a turn whose loop still runs", async () => {
     world = await createWorld()
     const chat = startChat(world, configFor(world, chatArgv('echo topic')))
     const { groupId } = await chat.ready
     await chat.events.next('turn-ended')
     chat.stop.abort()
     expect(await chat.exit).toBe(0)
-    const stranger = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60000)'], { detached: true, stdio: 'ignore' })
+    const stranger = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60000)'], {
+      detached: true,
+      stdio: 'ignore',
+    })
     const pid = stranger.pid as number
     spawned.push(pid)
     const state = listChatStates(root(world)).find((s) => s.groupId === groupId)
     if (state === undefined) throw new Error('no state')
     // Recorded with another start time: the id was reused by an unrelated program.
-    saveChatState(root(world), { ...state, runningTurn: { turn: 1, pgid: pid, loopPid: 999_999_999, leaderStart: (processStartTicks(pid) ?? 0) + 1 } })
-    expect(await sweepLeftoverTurns(root(world), { graceMs: 200 })).toEqual([{ groupId, turn: 1, pgid: pid, result: 'not-ours' }])
+    saveChatState(root(world), {
+      ...state,
+      runningTurn: { turn: 1, pgid: pid, loopPid: 999_999_999, leaderStart: (processStartTicks(pid) ?? 0) + 1 },
+    })
+    expect(await sweepLeftoverTurns(root(world), { graceMs: 200 })).toEqual([
+      { groupId, turn: 1, pgid: pid, result: 'not-ours' },
+    ])
     expect(alive(pid)).toBe(true)
     // A live loop holding the session lock keeps its turn.
     const { lockSession } = await import('../src/state/session-lock.ts')
     const lock = lockSession(root(world), state.sessionId)
-    saveChatState(root(world), { ...state, runningTurn: { turn: 1, pgid: pid, loopPid: process.pid, leaderStart: processStartTicks(pid) as number } })
+    saveChatState(root(world), {
+      ...state,
+      runningTurn: { turn: 1, pgid: pid, loopPid: process.pid, leaderStart: processStartTicks(pid) as number },
+    })
     try {
       expect(await sweepLeftoverTurns(root(world), { graceMs: 200 })).toEqual([])
     } finally {

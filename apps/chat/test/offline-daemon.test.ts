@@ -15,8 +15,19 @@ import { saveChatState } from '../src/state/chat-state.ts'
 import { chatArgv, EventLog, FAST_TIMING } from './harness.ts'
 
 /** Runs the chat to its end (or until `stop`), collecting its events and log lines. */
-async function run(cfg: ChatConfig, stop?: AbortSignal, events = new EventLog(), logs: string[] = []): Promise<{ code: number; logs: string[]; events: EventLog }> {
-  const code = await runChat(cfg, { agentEnv: process.env, log: (l) => logs.push(l), timing: FAST_TIMING, observe: events.observe, ...(stop === undefined ? {} : { stop }) })
+async function run(
+  cfg: ChatConfig,
+  stop?: AbortSignal,
+  events = new EventLog(),
+  logs: string[] = [],
+): Promise<{ code: number; logs: string[]; events: EventLog }> {
+  const code = await runChat(cfg, {
+    agentEnv: process.env,
+    log: (l) => logs.push(l),
+    timing: FAST_TIMING,
+    observe: events.observe,
+    ...(stop === undefined ? {} : { stop }),
+  })
   return { code, logs, events }
 }
 
@@ -49,15 +60,30 @@ describe.skipIf(!support.available)('chat start-up against an offline real signa
   }, 60_000)
 
   it('a new chat gets through the account check and fails at group creation, the first step that needs Signal (exit 3)', async () => {
-    const { code, logs } = await run(config(chatArgv('offline', ['--operator', daemon.accounts.b]), { SIGNAL_CLI_ACCOUNT: daemon.accounts.a }))
+    const { code, logs } = await run(
+      config(chatArgv('offline', ['--operator', daemon.accounts.b]), { SIGNAL_CLI_ACCOUNT: daemon.accounts.a }),
+    )
     expect(code).toBe(EXIT_CODES.groupSetupFailed)
     expect(logs.join('\n')).toMatch(/could not create the group: .*-32603.*Failed to send message/)
   }, 60_000)
 
   it('resuming a chat in a group the account left is refused from the real listGroups (exit 3)', async () => {
     const sessionId = randomUUID()
-    const cfg = config(chatArgv(undefined, ['--resume', daemon.formerGroupId]), { SIGNAL_CLI_ACCOUNT: daemon.accounts.a })
-    saveChatState(cfg.stateRoot, { version: 1, groupId: daemon.formerGroupId, groupName: 'contract former', sessionId, agent: 'command', topic: 'offline', account: daemon.accounts.a, turns: 0, sessionStarted: false, createdAt: new Date().toISOString() })
+    const cfg = config(chatArgv(undefined, ['--resume', daemon.formerGroupId]), {
+      SIGNAL_CLI_ACCOUNT: daemon.accounts.a,
+    })
+    saveChatState(cfg.stateRoot, {
+      version: 1,
+      groupId: daemon.formerGroupId,
+      groupName: 'contract former',
+      sessionId,
+      agent: 'command',
+      topic: 'offline',
+      account: daemon.accounts.a,
+      turns: 0,
+      sessionStarted: false,
+      createdAt: new Date().toISOString(),
+    })
     const { code, logs } = await run(cfg)
     expect(code).toBe(EXIT_CODES.groupSetupFailed)
     expect(logs.join('\n')).toMatch(/gone or this account left it/)
@@ -65,8 +91,21 @@ describe.skipIf(!support.available)('chat start-up against an offline real signa
 
   it('resuming a chat in a group the account is in reaches ready; the first post needs Signal, fails, and is never reported posted', async () => {
     const sessionId = randomUUID()
-    const cfg = config(chatArgv(undefined, ['--resume', daemon.groupId, '--delivery-timeout', '3']), { SIGNAL_CLI_ACCOUNT: daemon.accounts.a })
-    saveChatState(cfg.stateRoot, { version: 1, groupId: daemon.groupId, groupName: 'contract', sessionId, agent: 'command', topic: 'offline', account: daemon.accounts.a, turns: 0, sessionStarted: false, createdAt: new Date().toISOString() })
+    const cfg = config(chatArgv(undefined, ['--resume', daemon.groupId, '--delivery-timeout', '3']), {
+      SIGNAL_CLI_ACCOUNT: daemon.accounts.a,
+    })
+    saveChatState(cfg.stateRoot, {
+      version: 1,
+      groupId: daemon.groupId,
+      groupName: 'contract',
+      sessionId,
+      agent: 'command',
+      topic: 'offline',
+      account: daemon.accounts.a,
+      turns: 0,
+      sessionStarted: false,
+      createdAt: new Date().toISOString(),
+    })
     const stop = new AbortController()
     const events = new EventLog()
     const logs: string[] = []
@@ -75,13 +114,18 @@ describe.skipIf(!support.available)('chat start-up against an offline real signa
     expect(ready).toEqual({ type: 'ready', groupId: daemon.groupId, sessionId })
     // The announcement is a group send: without network the real daemon answers -32603. It is
     // withheld and retried, then given up after the delivery timeout, which ends the chat.
-    const ended = await Promise.race([running, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 30_000))])
+    const ended = await Promise.race([
+      running,
+      new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 30_000)),
+    ])
     stop.abort()
     const { code } = ended ?? (await running)
     expect(events.events.some((e) => e.type === 'posted')).toBe(false)
     expect(code).toBe(EXIT_CODES.setup)
     expect(events.events.some((e) => e.type === 'withheld' && e.reason === 'daemon error -32603 on send')).toBe(true)
     expect(logs.join('\n')).toMatch(/send failed \(-32603\): Failed to send message: /)
-    expect(logs.join('\n')).toMatch(/could not post the announcement for 3s \(daemon error -32603 on send\); nothing was run/)
+    expect(logs.join('\n')).toMatch(
+      /could not post the announcement for 3s \(daemon error -32603 on send\); nothing was run/,
+    )
   }, 90_000)
 })

@@ -1,7 +1,18 @@
 import { statSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { AGENT_SECRET, chatArgv, configFor, createWorld, LOOP, OPERATOR, startChat, STRANGER, until, type World } from './harness.ts'
+import {
+  AGENT_SECRET,
+  chatArgv,
+  configFor,
+  createWorld,
+  LOOP,
+  OPERATOR,
+  startChat,
+  STRANGER,
+  until,
+  type World,
+} from './harness.ts'
 
 let world: World
 afterEach(async () => {

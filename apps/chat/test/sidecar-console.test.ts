@@ -52,10 +52,23 @@ async function openConsole(s: RunningSidecar, chatId: string) {
   let seq = 0
   return {
     received,
-    payloads: (kind: string) => received.filter((e) => e.kind === kind).map((e) => JSON.parse(new TextDecoder().decode(e.payload)) as Record<string, unknown>),
+    payloads: (kind: string) =>
+      received
+        .filter((e) => e.kind === kind)
+        .map((e) => JSON.parse(new TextDecoder().decode(e.payload)) as Record<string, unknown>),
     send(kind: 'chat-prompt' | 'chat-control', payload: unknown): string {
       const messageId = randomBytes(16).toString('hex')
-      ws.send(encodeEnvelope({ kind, flags: 0, docId: chatId, senderId, messageId, seq: seq++, payload: new TextEncoder().encode(JSON.stringify(payload)) }))
+      ws.send(
+        encodeEnvelope({
+          kind,
+          flags: 0,
+          docId: chatId,
+          senderId,
+          messageId,
+          seq: seq++,
+          payload: new TextEncoder().encode(JSON.stringify(payload)),
+        }),
+      )
       return messageId
     },
     close: () => ws.terminate(),
@@ -66,23 +79,45 @@ describe('a browser console through the local sidecar', () => {
   it('a chat-prompt from a loopback browser drives a turn with the fake agent and comes back as chat-status receipts and a chat-reply', async () => {
     world = await createWorld()
     sidecar = await startLocalSidecar(world)
-    const chat = startChat(world, configFor(world, chatArgv('echo topic', ['--sidecar', sidecar.url.replace('http', 'ws')])))
+    const chat = startChat(
+      world,
+      configFor(world, chatArgv('echo topic', ['--sidecar', sidecar.url.replace('http', 'ws')])),
+    )
     const { groupId, sessionId } = await chat.ready
     await chat.events.next('turn-ended', (e) => e.turn === 1)
     await until(() => chat.logs.some((l) => l.includes('attached to the sidecar')))
 
     const browser = await openConsole(sidecar, chatIdForGroup(groupId))
     const ref = browser.send('chat-prompt', { text: 'echo from the browser' })
-    await until(() => browser.payloads('chat-reply').some((p) => String(p['text']).includes('prompt=echo from the browser')))
+    await until(() =>
+      browser.payloads('chat-reply').some((p) => String(p['text']).includes('prompt=echo from the browser')),
+    )
     expect(browser.received.some((e) => e.kind === 'ack' && e.messageId === ref)).toBe(true)
     // `done` comes once the reply is in the group too, so possibly after the console has it.
-    await until(() => browser.payloads('chat-status').some((p) => p['ref'] === ref && p['state'] === 'done'), 10_000, 'the done status')
-    expect(browser.payloads('chat-status').filter((p) => p['ref'] === ref).map((p) => p['state'])).toEqual(['queued', 'running', 'done'])
+    await until(
+      () => browser.payloads('chat-status').some((p) => p['ref'] === ref && p['state'] === 'done'),
+      10_000,
+      'the done status',
+    )
+    expect(
+      browser
+        .payloads('chat-status')
+        .filter((p) => p['ref'] === ref)
+        .map((p) => p['state']),
+    ).toEqual(['queued', 'running', 'done'])
     expect(browser.payloads('chat-prompt')).toContainEqual({ text: 'echo from the browser', from: 'console', ref })
-    expect(world.agentRuns().map((r) => [r.sessionId, r.prompt])).toEqual([[sessionId, 'echo topic'], [sessionId, 'echo from the browser']])
+    expect(world.agentRuns().map((r) => [r.sessionId, r.prompt])).toEqual([
+      [sessionId, 'echo topic'],
+      [sessionId, 'echo from the browser'],
+    ])
     // Phones get plain text: the console's prompt and the reply, never an envelope.
     await chat.events.next('posted', (e) => e.text === '[console] echo from the browser')
-    expect(world.toy.sends().filter((s) => s.groupId === groupId).every((s) => !s.message.startsWith('e2e-col:'))).toBe(true)
+    expect(
+      world.toy
+        .sends()
+        .filter((s) => s.groupId === groupId)
+        .every((s) => !s.message.startsWith('e2e-col:')),
+    ).toBe(true)
 
     browser.send('chat-control', { action: 'stop' })
     expect(await chat.exit).toBe(0)

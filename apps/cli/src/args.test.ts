@@ -20,13 +20,39 @@ describe('parseCommand', () => {
   })
 
   it('reads setup --register with code, pin and a daemon URL (normalised to its origin)', () => {
-    expect(parseCommand(['setup', '--register', '+15551234567', '--code', '123-456', '--pin', '9999', '--daemon-url', 'http://127.0.0.1:8080/'])).toMatchObject({
-      kind: 'setup', mode: 'register', number: '+15551234567', code: '123-456', pin: '9999', daemonUrl: 'http://127.0.0.1:8080',
+    expect(
+      parseCommand([
+        'setup',
+        '--register',
+        '+15551234567',
+        '--code',
+        '123-456',
+        '--pin',
+        '9999',
+        '--daemon-url',
+        'http://127.0.0.1:8080/',
+      ]),
+    ).toMatchObject({
+      kind: 'setup',
+      mode: 'register',
+      number: '+15551234567',
+      code: '123-456',
+      pin: '9999',
+      daemonUrl: 'http://127.0.0.1:8080',
     })
   })
 
   it('refuses a number that is not E.164, both paths at once, and register flags on --link (exit 2)', () => {
-    for (const argv of [['setup', '--register', '5551234567'], ['setup', '--register', '+1 555 123'], ['setup', '--link', '--register', '+15551234567'], ['setup', '--link', '--code', '123456'], ['setup', '--link-attempts', '0'], ['setup', '--daemon-url', 'ftp://x'], ['setup', '--bogus'], ['launch']]) {
+    for (const argv of [
+      ['setup', '--register', '5551234567'],
+      ['setup', '--register', '+1 555 123'],
+      ['setup', '--link', '--register', '+15551234567'],
+      ['setup', '--link', '--code', '123456'],
+      ['setup', '--link-attempts', '0'],
+      ['setup', '--daemon-url', 'ftp://x'],
+      ['setup', '--bogus'],
+      ['launch'],
+    ]) {
       const error = usageError(argv)
       expect(error.code).toBe('CLI_USAGE')
       expect(error.exitCode).toBe(2)
@@ -34,10 +60,17 @@ describe('parseCommand', () => {
   })
 
   it('reads up with a page port of 0 and a listen override, and passes chat arguments through untouched', () => {
-    expect(parseCommand(['up', '--page-port', '0', '--listen', '127.0.0.1:0'])).toEqual({ kind: 'up', pagePort: 0, listen: '127.0.0.1:0' })
+    expect(parseCommand(['up', '--page-port', '0', '--listen', '127.0.0.1:0'])).toEqual({
+      kind: 'up',
+      pagePort: 0,
+      listen: '127.0.0.1:0',
+    })
     expect(parseCommand(['up'])).toEqual({ kind: 'up', pagePort: 5173 })
     expect(usageError(['up', '--page-port', '70000']).exitCode).toBe(2)
-    expect(parseCommand(['chat', 'topic', '--operator', '+15550000002'])).toEqual({ kind: 'chat', args: ['topic', '--operator', '+15550000002'] })
+    expect(parseCommand(['chat', 'topic', '--operator', '+15550000002'])).toEqual({
+      kind: 'chat',
+      args: ['topic', '--operator', '+15550000002'],
+    })
   })
 
   it('answers help for no command, --help and per-command --help', () => {

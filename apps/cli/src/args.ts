@@ -65,7 +65,10 @@ function port(value: string | undefined, fallback: number, flag: string): number
 
 function parse(argv: readonly string[], options: NonNullable<ParseArgsConfig['options']>) {
   try {
-    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>
+    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values as Record<
+      string,
+      string | boolean | undefined
+    >
   } catch (error) {
     usage((error as Error).message)
   }
@@ -96,9 +99,11 @@ export function parseCommand(argv: readonly string[]): Command {
     })
     const number = str(v['register'])
     if (v['link'] === true && number !== undefined) usage('choose one: --link or --register +E164')
-    if (number !== undefined && !E164.test(number)) usage('--register needs the number in E.164 form: + then country code and number, no spaces (e.g. +15551234567)')
+    if (number !== undefined && !E164.test(number))
+      usage('--register needs the number in E.164 form: + then country code and number, no spaces (e.g. +15551234567)')
     const forLink = v['link'] === true
-    for (const flag of ['captcha', 'code', 'pin', 'voice'] as const) if (forLink && v[flag] !== undefined) usage(`--${flag} belongs to --register, not --link`)
+    for (const flag of ['captcha', 'code', 'pin', 'voice'] as const)
+      if (forLink && v[flag] !== undefined) usage(`--${flag} belongs to --register, not --link`)
     const attempts = str(v['link-attempts']) === undefined ? 3 : Number(v['link-attempts'])
     if (!Number.isInteger(attempts) || attempts < 1 || attempts > 20) usage('--link-attempts must be 1 to 20')
     const deviceName = str(v['device-name']) ?? `e2e-col on ${hostname()}`
@@ -113,7 +118,9 @@ export function parseCommand(argv: readonly string[]): Command {
       force: v['force'] === true,
       ...(number === undefined ? {} : { number }),
       ...(str(v['state-dir']) === undefined ? {} : { stateDir: str(v['state-dir']) as string }),
-      ...(loopbackUrl(str(v['daemon-url']), '--daemon-url') === undefined ? {} : { daemonUrl: loopbackUrl(str(v['daemon-url']), '--daemon-url') as string }),
+      ...(loopbackUrl(str(v['daemon-url']), '--daemon-url') === undefined
+        ? {}
+        : { daemonUrl: loopbackUrl(str(v['daemon-url']), '--daemon-url') as string }),
       ...(str(v['captcha']) === undefined ? {} : { captcha: str(v['captcha']) as string }),
       ...(str(v['code']) === undefined ? {} : { code: str(v['code']) as string }),
       ...(str(v['pin']) === undefined ? {} : { pin: str(v['pin']) as string }),
@@ -129,7 +136,8 @@ export function parseCommand(argv: readonly string[]): Command {
       'page-port': { type: 'string' },
     })
     const listen = str(v['listen'])
-    if (listen !== undefined && !/^(?:\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/.test(listen)) usage('--listen must be HOST:PORT')
+    if (listen !== undefined && !/^(?:\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/.test(listen))
+      usage('--listen must be HOST:PORT')
     const daemonUrl = loopbackUrl(str(v['daemon-url']), '--daemon-url')
     return {
       kind: 'up',

@@ -5,7 +5,9 @@ import { binOf } from './children.ts'
 export function runChatBinary(args: readonly string[]): Promise<number> {
   const child = spawn(process.execPath, [binOf('@e2e-col/chat', 'e2e-col-chat'), 'chat', ...args], { stdio: 'inherit' })
   // The terminal sends Ctrl-C to both; a SIGTERM to this process is passed on.
-  const forward = (): void => { child.kill('SIGTERM') }
+  const forward = (): void => {
+    child.kill('SIGTERM')
+  }
   process.on('SIGTERM', forward)
   process.on('SIGINT', () => {})
   return new Promise((resolve) => {

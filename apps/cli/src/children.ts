@@ -31,8 +31,17 @@ export function packageDir(pkg: string): string {
   return dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`))
 }
 
-export function spawnChild(name: string, script: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; log?: RotatingLog; onLine?: (line: string) => void }): Child {
-  const child = spawn(process.execPath, [script, ...args], { env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+export function spawnChild(
+  name: string,
+  script: string,
+  args: readonly string[],
+  options: { env: NodeJS.ProcessEnv; log?: RotatingLog; onLine?: (line: string) => void },
+): Child {
+  const child = spawn(process.execPath, [script, ...args], {
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
   let tail = ''
   let partial = ''
   const take = (chunk: Buffer): void => {

@@ -24,7 +24,12 @@ export interface LinkOptions {
 }
 
 /** Links and resolves with the phone's number. @throws CliError */
-export async function linkDevice(rpc: ProvisioningClient, term: Terminal, options: LinkOptions, signalCliDir: string): Promise<string> {
+export async function linkDevice(
+  rpc: ProvisioningClient,
+  term: Terminal,
+  options: LinkOptions,
+  signalCliDir: string,
+): Promise<string> {
   let page: LinkPage | undefined
   try {
     if (options.page) {

@@ -37,10 +37,14 @@ async function main(): Promise<number> {
     return await runUp(cmd, { term, env: process.env, stopRequested })
   } catch (error) {
     if (error instanceof CliError) {
-      process.stderr.write(`\ne2e-col: ${error.message}\n  what to do: ${error.hint}\n  (${error.code}, exit ${error.exitCode})\n`)
+      process.stderr.write(
+        `\ne2e-col: ${error.message}\n  what to do: ${error.hint}\n  (${error.code}, exit ${error.exitCode})\n`,
+      )
       return error.exitCode
     }
-    process.stderr.write(`\ne2e-col: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    process.stderr.write(
+      `\ne2e-col: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    )
     return EXIT.unexpected
   }
 }

@@ -25,14 +25,15 @@ describe('the link page', () => {
     pages.push(page)
     const port = new URL(page.url).port
     const { request } = await import('node:http')
-    const status = (host: string, method = 'GET') => new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: '/state', method, headers: { host } }, (res) => {
-        res.resume()
-        resolve(res.statusCode ?? 0)
+    const status = (host: string, method = 'GET') =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path: '/state', method, headers: { host } }, (res) => {
+          res.resume()
+          resolve(res.statusCode ?? 0)
+        })
+        req.on('error', reject)
+        req.end()
       })
-      req.on('error', reject)
-      req.end()
-    })
     expect(await status(`evil.example:${port}`)).toBe(421)
     expect(await status(`127.0.0.1:${port}`)).toBe(200)
     expect(await status(`localhost:${port}`)).toBe(200)

@@ -25,7 +25,9 @@ const PAGE = `<!doctype html>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
 #qr svg{width:18rem;height:18rem}#left{font-variant-numeric:tabular-nums}.done{color:#0a7a32}.bad{color:#a4000f}</style></head>
 <body><h1>Link e2e-col to your Signal</h1>
-<ol>${PHONE_STEPS.slice(1, 3).map((s) => `<li>${s.trim().replace(/&/g, '&amp;')}</li>`).join('')}</ol>
+<ol>${PHONE_STEPS.slice(1, 3)
+  .map((s) => `<li>${s.trim().replace(/&/g, '&amp;')}</li>`)
+  .join('')}</ol>
 <p>Then point the camera at this code. <span id="left"></span></p>
 <div id="qr" aria-label="device link QR code"></div><p id="status" role="status"></p>
 <script>
@@ -67,9 +69,10 @@ export async function startLinkPage(port = 0): Promise<LinkPage> {
     async set(state) {
       body = JSON.stringify(state.status === 'waiting' ? { ...state, svg: await svgQr(state.uri) } : state)
     },
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve())
-      server.closeAllConnections()
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
   }
 }

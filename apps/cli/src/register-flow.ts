@@ -24,7 +24,11 @@ export type RegisterOutcome = { kind: 'verified' } | { kind: 'code-sent' }
 const CAPTCHA = /^signalcaptcha:\/\/\S+$/
 
 /** Runs the flow. @throws CliError */
-export async function registerNumber(rpc: ProvisioningClient, term: Terminal, options: RegisterOptions): Promise<RegisterOutcome> {
+export async function registerNumber(
+  rpc: ProvisioningClient,
+  term: Terminal,
+  options: RegisterOptions,
+): Promise<RegisterOutcome> {
   const { number } = options
   let code = options.code
   if (code === undefined) {
@@ -35,23 +39,42 @@ export async function registerNumber(rpc: ProvisioningClient, term: Terminal, op
         break
       } catch (error) {
         const advice = adviceFor('register', error, { number })
-        if ((advice.code !== 'CLI_CAPTCHA_REQUIRED' && advice.code !== 'CLI_CAPTCHA_REJECTED') || !term.interactive) throw advice
-        term.say(advice.code === 'CLI_CAPTCHA_REJECTED' ? 'Signal rejected that captcha; solve a new one.' : 'Signal asks for a captcha first:')
+        if ((advice.code !== 'CLI_CAPTCHA_REQUIRED' && advice.code !== 'CLI_CAPTCHA_REJECTED') || !term.interactive)
+          throw advice
+        term.say(
+          advice.code === 'CLI_CAPTCHA_REJECTED'
+            ? 'Signal rejected that captcha; solve a new one.'
+            : 'Signal asks for a captcha first:',
+        )
         term.say('  1. open https://signalcaptchas.org/registration/generate.html in a browser and solve it')
         term.say('  2. right-click "Open Signal" and copy the link (it starts with signalcaptcha://)')
         captcha = await term.ask('  3. paste it here:', "--captcha 'signalcaptcha://…'")
-        if (!CAPTCHA.test(captcha)) throw new CliError('CLI_CAPTCHA_REJECTED', EXIT.registration, 'that is not a signalcaptcha:// link', 'copy the whole link behind "Open Signal" and run this again')
+        if (!CAPTCHA.test(captcha))
+          throw new CliError(
+            'CLI_CAPTCHA_REJECTED',
+            EXIT.registration,
+            'that is not a signalcaptcha:// link',
+            'copy the whole link behind "Open Signal" and run this again',
+          )
       }
     }
     term.say(`Signal is sending a code to ${number} by ${options.voice ? 'voice call' : 'SMS'}.`)
     if (!term.interactive) {
-      term.say(`Next: e2e-col setup --register ${number} --code CODE (add --pin PIN if the number has a registration lock)`)
+      term.say(
+        `Next: e2e-col setup --register ${number} --code CODE (add --pin PIN if the number has a registration lock)`,
+      )
       return { kind: 'code-sent' }
     }
     code = await term.ask('Code (6 digits):', '--code CODE')
   }
   const digits = code.replace(/[\s-]/g, '')
-  if (!/^\d{6}$/.test(digits)) throw new CliError('CLI_WRONG_CODE', EXIT.registration, 'the code must be 6 digits', 'type the code from the SMS or call (123-456 or 123456)')
+  if (!/^\d{6}$/.test(digits))
+    throw new CliError(
+      'CLI_WRONG_CODE',
+      EXIT.registration,
+      'the code must be 6 digits',
+      'type the code from the SMS or call (123-456 or 123456)',
+    )
   let pin = options.pin
   for (;;) {
     try {

@@ -21,7 +21,8 @@ import type { Terminal } from './terminal.ts'
 
 /** The first document's group: its name and description say what it is for (phones show both). */
 export const FIRST_GROUP_NAME = 'e2e-col sync: mute me'
-export const FIRST_GROUP_DESCRIPTION = 'e2e-col carries a shared document through this group. Its messages are machine data for the e2e-col sidecar: mute this group.'
+export const FIRST_GROUP_DESCRIPTION =
+  'e2e-col carries a shared document through this group. Its messages are machine data for the e2e-col sidecar: mute this group.'
 
 export interface SetupDeps {
   readonly term: Terminal
@@ -31,7 +32,11 @@ export interface SetupDeps {
 }
 
 /** The command to run after setup, with the state folder when it is not the default. */
-export function nextCommand(verb: string, stateDir: string | undefined, env: Record<string, string | undefined>): string {
+export function nextCommand(
+  verb: string,
+  stateDir: string | undefined,
+  env: Record<string, string | undefined>,
+): string {
   const custom = stateDir !== undefined && stateLayout(stateDir).root !== stateLayout(defaultStateDir(env)).root
   return `npx e2e-col ${verb}${custom ? ` --state-dir ${JSON.stringify(stateLayout(stateDir).root)}` : ''}`
 }
@@ -48,13 +53,30 @@ export async function runSetup(cmd: SetupCommand, deps: SetupDeps): Promise<numb
   let mode = cmd.mode
   let number = cmd.number
   if (mode === 'ask') {
-    const answer = (await term.ask('Link this computer to the Signal on your phone (l), or register a number of its own (r)? [l/r]', '--link or --register +E164')).toLowerCase()
+    const answer = (
+      await term.ask(
+        'Link this computer to the Signal on your phone (l), or register a number of its own (r)? [l/r]',
+        '--link or --register +E164',
+      )
+    ).toLowerCase()
     if (answer.startsWith('l')) mode = 'link'
     else if (answer.startsWith('r')) {
       mode = 'register'
       number = await term.ask('The number, in E.164 form (e.g. +15551234567):', '--register +E164')
-      if (!/^\+[1-9]\d{6,14}$/.test(number)) throw new CliError('CLI_USAGE', EXIT.usage, 'that is not an E.164 number', 'type + then the country code and the number, no spaces')
-    } else throw new CliError('CLI_USAGE', EXIT.usage, 'choose l (link) or r (register)', 'or pass --link / --register +E164')
+      if (!/^\+[1-9]\d{6,14}$/.test(number))
+        throw new CliError(
+          'CLI_USAGE',
+          EXIT.usage,
+          'that is not an E.164 number',
+          'type + then the country code and the number, no spaces',
+        )
+    } else
+      throw new CliError(
+        'CLI_USAGE',
+        EXIT.usage,
+        'choose l (link) or r (register)',
+        'or pass --link / --register +E164',
+      )
   }
 
   privateDir(layout.root)
@@ -89,7 +111,17 @@ export async function runSetup(cmd: SetupCommand, deps: SetupDeps): Promise<numb
       keepSignalDir = true
       term.say(`This computer already holds ${account} in ${layout.signalCliDir}; using it.`)
     } else if (mode === 'link') {
-      account = await linkDevice(rpc, term, { deviceName: cmd.deviceName, attempts: cmd.linkAttempts, page: cmd.page, ...(deps.onLinkUri === undefined ? {} : { onUri: deps.onLinkUri }) }, layout.signalCliDir)
+      account = await linkDevice(
+        rpc,
+        term,
+        {
+          deviceName: cmd.deviceName,
+          attempts: cmd.linkAttempts,
+          page: cmd.page,
+          ...(deps.onLinkUri === undefined ? {} : { onUri: deps.onLinkUri }),
+        },
+        layout.signalCliDir,
+      )
       keepSignalDir = true
       term.say(`Linked: this computer is now "${cmd.deviceName}" on the phone of ${account}.`)
     } else {
@@ -117,7 +149,10 @@ export async function runSetup(cmd: SetupCommand, deps: SetupDeps): Promise<numb
       throw adviceFor('createGroup', error)
     }
     const docId = randomUUID()
-    writeConfigFile(layout.config, sidecarSettings({ daemonUrl: url, account, docId, groupId, dataDir: layout.sidecarDataDir }))
+    writeConfigFile(
+      layout.config,
+      sidecarSettings({ daemonUrl: url, account, docId, groupId, dataDir: layout.sidecarDataDir }),
+    )
     term.say(`Created the first document (its Signal group is "${FIRST_GROUP_NAME}"; mute it on your phone).`)
     term.say(`Wrote ${layout.config}`)
     term.say('')

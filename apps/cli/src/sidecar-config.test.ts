@@ -20,7 +20,13 @@ describe('the config file', () => {
     const d = dir()
     const path = join(d, 'config.json')
     writeFileSync(path, '{"old":true}', { mode: 0o644 })
-    const settings = sidecarSettings({ daemonUrl: 'http://127.0.0.1:1234', account: '+15551234567', docId: '6f1d2c3e-5a4b-4c7d-8e9f-0a1b2c3d4e5f', groupId: 'abc=', dataDir: '/s' })
+    const settings = sidecarSettings({
+      daemonUrl: 'http://127.0.0.1:1234',
+      account: '+15551234567',
+      docId: '6f1d2c3e-5a4b-4c7d-8e9f-0a1b2c3d4e5f',
+      groupId: 'abc=',
+      dataDir: '/s',
+    })
     writeConfigFile(path, settings)
     expect(statSync(path).mode & 0o777).toBe(0o600)
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual(settings)
@@ -30,7 +36,13 @@ describe('the config file', () => {
 
   it('says to run setup when it is missing, and names a broken one', () => {
     const d = dir()
-    const missing = (() => { try { readConfigFile(join(d, 'config.json'), 'npx e2e-col setup --link') } catch (e) { return e } })() as CliError
+    const missing = (() => {
+      try {
+        readConfigFile(join(d, 'config.json'), 'npx e2e-col setup --link')
+      } catch (e) {
+        return e
+      }
+    })() as CliError
     expect(missing.code).toBe('CLI_NOT_SET_UP')
     expect(missing.hint).toContain('npx e2e-col setup --link')
     writeFileSync(join(d, 'config.json'), '[1,2')

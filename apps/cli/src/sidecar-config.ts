@@ -39,7 +39,13 @@ export function writeConfigFile(path: string, settings: Record<string, string>):
     renameSync(temporary, path)
   } catch (error) {
     rmSync(temporary, { force: true })
-    throw new CliError('CLI_STATE_DIR', EXIT.notSetUp, `cannot write ${path}: ${(error as Error).message}`, 'choose a writable folder with --state-dir DIR', { cause: error })
+    throw new CliError(
+      'CLI_STATE_DIR',
+      EXIT.notSetUp,
+      `cannot write ${path}: ${(error as Error).message}`,
+      'choose a writable folder with --state-dir DIR',
+      { cause: error },
+    )
   }
 }
 
@@ -53,6 +59,12 @@ export function readConfigFile(path: string, setupCommand: string): Record<strin
   try {
     return Settings.parse(JSON.parse(readFileSync(path, 'utf8')))
   } catch (error) {
-    throw new CliError('CLI_NOT_SET_UP', EXIT.notSetUp, `${path} is not a JSON object of settings (${(error as Error).message.split('\n')[0] ?? ''})`, `fix it, or run \`${setupCommand} --force\` to write it again`, { cause: error })
+    throw new CliError(
+      'CLI_NOT_SET_UP',
+      EXIT.notSetUp,
+      `${path} is not a JSON object of settings (${(error as Error).message.split('\n')[0] ?? ''})`,
+      `fix it, or run \`${setupCommand} --force\` to write it again`,
+      { cause: error },
+    )
   }
 }

@@ -47,6 +47,12 @@ export function privateDir(path: string): void {
     mkdirSync(path, { recursive: true, mode: 0o700 })
     chmodSync(path, 0o700)
   } catch (error) {
-    throw new CliError('CLI_STATE_DIR', EXIT.notSetUp, `cannot create ${path}: ${(error as Error).message}`, 'choose a writable folder with --state-dir DIR', { cause: error })
+    throw new CliError(
+      'CLI_STATE_DIR',
+      EXIT.notSetUp,
+      `cannot create ${path}: ${(error as Error).message}`,
+      'choose a writable folder with --state-dir DIR',
+      { cause: error },
+    )
   }
 }

@@ -25,7 +25,9 @@ export function processTerminal(options: { interactive?: boolean } = {}): Termin
   const interactive = options.interactive ?? (process.stdin.isTTY === true && tty)
   return {
     interactive,
-    say: (line) => { process.stdout.write(`${line}\n`) },
+    say: (line) => {
+      process.stdout.write(`${line}\n`)
+    },
     countdown(label, deadline) {
       const draw = (): void => {
         const text = `${label} ${clock(deadline - Date.now())} left`
@@ -41,7 +43,12 @@ export function processTerminal(options: { interactive?: boolean } = {}): Termin
     },
     async ask(question, flag) {
       if (!interactive) {
-        throw new CliError('CLI_NEEDS_INPUT', EXIT.usage, `${question.replace(/[:?]\s*$/, '')}: no terminal to ask on`, `pass ${flag}`)
+        throw new CliError(
+          'CLI_NEEDS_INPUT',
+          EXIT.usage,
+          `${question.replace(/[:?]\s*$/, '')}: no terminal to ask on`,
+          `pass ${flag}`,
+        )
       }
       const rl = createInterface({ input: process.stdin, output: process.stdout })
       try {

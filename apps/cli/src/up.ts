@@ -33,7 +33,9 @@ const SIDECAR_STOP_GRACE_MS = 15_000
 async function waitForPage(origin: string, page: Child): Promise<void> {
   const deadline = Date.now() + PAGE_START_MS
   const state = { dead: false }
-  void page.exited.then(() => { state.dead = true })
+  void page.exited.then(() => {
+    state.dead = true
+  })
   while (Date.now() < deadline && !state.dead) {
     try {
       const res = await fetch(`${origin}/`, { signal: AbortSignal.timeout(5_000) })
@@ -44,25 +46,54 @@ async function waitForPage(origin: string, page: Child): Promise<void> {
     }
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
-  throw new CliError('CLI_STACK_FAILED', EXIT.stackFailed, `the page did not start on ${origin} (${page.tail() || 'no output'})`, 'if the port is taken, pass --page-port N (0 picks a free one)')
+  throw new CliError(
+    'CLI_STACK_FAILED',
+    EXIT.stackFailed,
+    `the page did not start on ${origin} (${page.tail() || 'no output'})`,
+    'if the port is taken, pass --page-port N (0 picks a free one)',
+  )
 }
 
 /** What to do when the sidecar refuses to start, by its exit code (e2e-col-sidecar --help). */
 export function sidecarExitHint(code: number | null, layout: { config: string; root: string }): string {
   switch (code) {
-    case 2: return `fix the setting it names in ${layout.config}, or run \`e2e-col setup --force\` to write it again`
-    case 3: case 4: case 7: return 'the signal-cli daemon does not answer as expected; see daemon.log in the state folder, then run e2e-col up again'
-    case 5: return 'the daemon does not hold the configured account: run e2e-col setup again (the link may have been removed on the phone)'
-    case 6: return "the account is no longer in the document's group: run e2e-col setup --force to start a new one"
-    case 8: return 'its address is taken (another e2e-col up?): stop the other one, or pass --listen 127.0.0.1:PORT'
-    case 9: return `its store in ${layout.root}/sidecar cannot be opened (another sidecar on it, or a full disk)`
-    default: return 'see the sidecar log named above, then run e2e-col up again'
+    case 2:
+      return `fix the setting it names in ${layout.config}, or run \`e2e-col setup --force\` to write it again`
+    case 3:
+    case 4:
+    case 7:
+      return 'the signal-cli daemon does not answer as expected; see daemon.log in the state folder, then run e2e-col up again'
+    case 5:
+      return 'the daemon does not hold the configured account: run e2e-col setup again (the link may have been removed on the phone)'
+    case 6:
+      return "the account is no longer in the document's group: run e2e-col setup --force to start a new one"
+    case 8:
+      return 'its address is taken (another e2e-col up?): stop the other one, or pass --listen 127.0.0.1:PORT'
+    case 9:
+      return `its store in ${layout.root}/sidecar cannot be opened (another sidecar on it, or a full disk)`
+    default:
+      return 'see the sidecar log named above, then run e2e-col up again'
   }
 }
 
-function waitForSidecar(sidecar: Child, ready: Promise<string>, layout: { config: string; root: string }): Promise<string> {
+function waitForSidecar(
+  sidecar: Child,
+  ready: Promise<string>,
+  layout: { config: string; root: string },
+): Promise<string> {
   return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new CliError('CLI_STACK_FAILED', EXIT.stackFailed, `the sidecar did not become ready within ${SIDECAR_START_MS / 1000} s (${sidecar.tail()})`, 'see the sidecar log named above')), SIDECAR_START_MS)
+    const timer = setTimeout(
+      () =>
+        reject(
+          new CliError(
+            'CLI_STACK_FAILED',
+            EXIT.stackFailed,
+            `the sidecar did not become ready within ${SIDECAR_START_MS / 1000} s (${sidecar.tail()})`,
+            'see the sidecar log named above',
+          ),
+        ),
+      SIDECAR_START_MS,
+    )
     void ready.then((url) => {
       clearTimeout(timer)
       resolve(url)
@@ -70,14 +101,23 @@ function waitForSidecar(sidecar: Child, ready: Promise<string>, layout: { config
     void sidecar.exited.then(({ code }) => {
       clearTimeout(timer)
       // The sidecar's refusals are one line naming the setting or the daemon problem, and an exit code.
-      reject(new CliError('CLI_STACK_FAILED', EXIT.stackFailed, `the sidecar stopped (exit ${code ?? 'signal'}): ${sidecar.tail()}`, sidecarExitHint(code, layout)))
+      reject(
+        new CliError(
+          'CLI_STACK_FAILED',
+          EXIT.stackFailed,
+          `the sidecar stopped (exit ${code ?? 'signal'}): ${sidecar.tail()}`,
+          sidecarExitHint(code, layout),
+        ),
+      )
     })
   })
 }
 
 function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
   const out: { promise?: Promise<T>; resolve: (value: T) => void } = { resolve: noop }
-  out.promise = new Promise<T>((r) => { out.resolve = r })
+  out.promise = new Promise<T>((r) => {
+    out.resolve = r
+  })
   return out as { promise: Promise<T>; resolve: (value: T) => void }
 }
 
@@ -87,12 +127,20 @@ function noop(): void {}
 export async function runUp(cmd: UpCommand, deps: UpDeps): Promise<number> {
   const { term, env } = deps
   const layout = stateLayout(cmd.stateDir ?? defaultStateDir(env))
-  const settings = readConfigFile(layout.config, `npx e2e-col setup --link${cmd.stateDir === undefined ? '' : ` --state-dir ${JSON.stringify(layout.root)}`}`)
+  const settings = readConfigFile(
+    layout.config,
+    `npx e2e-col setup --link${cmd.stateDir === undefined ? '' : ` --state-dir ${JSON.stringify(layout.root)}`}`,
+  )
   const docId = (settings['E2E_COL_DOCUMENTS'] ?? '').split(/[\s,;]+/)[0]?.split('=')[0] ?? ''
   const stops: (() => Promise<void>)[] = []
   // A Ctrl-C while things are still starting ends the start; what already runs is stopped below.
   const interrupted = deps.stopRequested.then((signal) => {
-    throw new CliError('CLI_STACK_FAILED', EXIT.interrupted, `${signal} while starting`, 'nothing is left running; run e2e-col up again when ready')
+    throw new CliError(
+      'CLI_STACK_FAILED',
+      EXIT.interrupted,
+      `${signal} while starting`,
+      'nothing is left running; run e2e-col up again when ready',
+    )
   })
   interrupted.catch(() => {})
   const starting = <T>(step: Promise<T>): Promise<T> => Promise.race([step, interrupted])
@@ -114,10 +162,15 @@ export async function runUp(cmd: UpCommand, deps: UpDeps): Promise<number> {
 
     const pagePort = cmd.pagePort === 0 ? await freePort() : cmd.pagePort
     const origin = `http://127.0.0.1:${pagePort}`
-    const page = spawnChild('page', binOf('vite', 'vite'), [packageDir('@e2e-col/demo'), '--host', '127.0.0.1', '--port', String(pagePort), '--strictPort'], {
-      env: { ...process.env, NO_COLOR: '1' },
-      log: openRotatingLog(join(layout.root, 'page.log')),
-    })
+    const page = spawnChild(
+      'page',
+      binOf('vite', 'vite'),
+      [packageDir('@e2e-col/demo'), '--host', '127.0.0.1', '--port', String(pagePort), '--strictPort'],
+      {
+        env: { ...process.env, NO_COLOR: '1' },
+        log: openRotatingLog(join(layout.root, 'page.log')),
+      },
+    )
     stops.push(() => page.stop(5_000))
     await starting(waitForPage(origin, page))
 
@@ -149,7 +202,7 @@ export async function runUp(cmd: UpCommand, deps: UpDeps): Promise<number> {
     // With a fixed document the page opens it; without one it is the home page of documents.
     const home = `${origin}/?name=Me&sidecar=${sidecarUrl}${docId === '' ? '' : `&doc=${docId}`}`
     term.say('')
-    term.say(`e2e-col is up for ${settings['SIGNAL_CLI_ACCOUNT'] ?? 'the daemon\'s account'}. Open:`)
+    term.say(`e2e-col is up for ${settings['SIGNAL_CLI_ACCOUNT'] ?? "the daemon's account"}. Open:`)
     term.say(`  ${home}`)
     term.say('Press Ctrl-C to stop the sidecar, the page and the daemon.')
     deps.onReady?.(home)
@@ -158,7 +211,10 @@ export async function runUp(cmd: UpCommand, deps: UpDeps): Promise<number> {
       sidecar.exited.then(({ code }) => `the sidecar stopped (exit ${code ?? 'signal'}): ${sidecar.tail()}`),
       page.exited.then(({ code }) => `the page server stopped (exit ${code ?? 'signal'}): ${page.tail()}`),
     ])
-    const outcome = await Promise.race([deps.stopRequested.then((signal) => ({ kind: 'stop' as const, signal })), died.then((why) => ({ kind: 'died' as const, why }))])
+    const outcome = await Promise.race([
+      deps.stopRequested.then((signal) => ({ kind: 'stop' as const, signal })),
+      died.then((why) => ({ kind: 'died' as const, why })),
+    ])
     if (outcome.kind === 'stop') term.say(`\n${outcome.signal}: stopping the sidecar, the page and the daemon…`)
     else term.say(`${outcome.why}; stopping the rest.`)
     await stopAll()

@@ -18,10 +18,17 @@ export interface CliRun {
 
 /** Starts `e2e-col ...args`; it is killed when the test ends, whatever happens. */
 export function runCli(args: readonly string[], env: Record<string, string | undefined> = {}): CliRun {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let out = ''
-  child.stdout?.on('data', (d: Buffer) => { out += d.toString() })
-  child.stderr?.on('data', (d: Buffer) => { out += d.toString() })
+  child.stdout?.on('data', (d: Buffer) => {
+    out += d.toString()
+  })
+  child.stderr?.on('data', (d: Buffer) => {
+    out += d.toString()
+  })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   onTestFinished(async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -40,7 +47,8 @@ export function runCli(args: readonly string[], env: Record<string, string | und
       for (;;) {
         const match = pattern.exec(out)
         if (match !== null) return match
-        if (child.exitCode !== null) throw new Error(`e2e-col exited (${child.exitCode}) before ${what}; output:\n${out}`)
+        if (child.exitCode !== null)
+          throw new Error(`e2e-col exited (${child.exitCode}) before ${what}; output:\n${out}`)
         if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms; output:\n${out}`)
         await new Promise((resolve) => setTimeout(resolve, 100))
       }
@@ -68,6 +76,13 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   })
 }

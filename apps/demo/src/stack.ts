@@ -93,11 +93,16 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
     // With a lasting folder the toy's groups last too: documents made on the home page are still
     // shared after `npm start` is run again.
     const groupsFile = options.dataDir === undefined ? undefined : join(stateRoot, 'toy-groups.json')
-    const saved = groupsFile !== undefined && existsSync(groupsFile) ? (JSON.parse(readFileSync(groupsFile, 'utf8')) as unknown) : undefined
+    const saved =
+      groupsFile !== undefined && existsSync(groupsFile)
+        ? (JSON.parse(readFileSync(groupsFile, 'utf8')) as unknown)
+        : undefined
     const toy = await createToySignal({
       ...(saved === undefined ? {} : { restoreGroups: saved }),
       accounts: [PEOPLE.alice.number, PEOPLE.bob.number],
-      groups: demoDocument ? [{ name: DEMO_TITLE, members: [PEOPLE.alice.number, PEOPLE.bob.number], id: DEMO_GROUP_ID }] : [],
+      groups: demoDocument
+        ? [{ name: DEMO_TITLE, members: [PEOPLE.alice.number, PEOPLE.bob.number], id: DEMO_GROUP_ID }]
+        : [],
       names: { [PEOPLE.alice.number]: PEOPLE.alice.name, [PEOPLE.bob.number]: PEOPLE.bob.name },
       // As on Signal: someone you share no document with yet is invited, and accepts.
       pendingInvites: true,
@@ -116,7 +121,8 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
       const vite = await startVite(options.vitePort ?? 5173)
       cleanups.push(() => vite.close())
       const address = vite.httpServer?.address()
-      if (address === null || address === undefined || typeof address === 'string') throw new Error('Vite is not listening on TCP')
+      if (address === null || address === undefined || typeof address === 'string')
+        throw new Error('Vite is not listening on TCP')
       vitePort = (address as AddressInfo).port
     }
     const pageOrigin = `http://127.0.0.1:${vitePort}`
@@ -167,7 +173,8 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
       toy,
       sidecarUrl,
       // Written out rather than URLSearchParams-encoded, so the printed link stays readable.
-      link: (who, page = 'text') => `${pageOrigin}/${page === 'rich' ? 'rich.html' : ''}?name=${PEOPLE[who].name}&sidecar=${sidecarUrl(who)}&doc=${DEMO_DOC_ID}`,
+      link: (who, page = 'text') =>
+        `${pageOrigin}/${page === 'rich' ? 'rich.html' : ''}?name=${PEOPLE[who].name}&sidecar=${sidecarUrl(who)}&doc=${DEMO_DOC_ID}`,
       homeLink: (who) => `${pageOrigin}/?name=${PEOPLE[who].name}&sidecar=${sidecarUrl(who)}`,
       number: (who) => PEOPLE[who].number,
       stopSidecar: stop,

@@ -17,7 +17,13 @@ import { CHROMIUM, hasChromium, launchChromium } from './browser.ts'
 const ALICE = '+15555550101'
 const BOB = '+15555550102'
 // The agent: one line naming the prompt; `{sessionId}` makes it resumable for the loop's probe.
-const AGENT = JSON.stringify([process.execPath, '-e', 'process.stdout.write("agent says: " + process.argv[1])', '{prompt}', '{sessionId}'])
+const AGENT = JSON.stringify([
+  process.execPath,
+  '-e',
+  'process.stdout.write("agent says: " + process.argv[1])',
+  '{prompt}',
+  '{sessionId}',
+])
 
 interface ConsoleHandle {
   entries(): { who: string; text: string; state: string | undefined }[]
@@ -31,13 +37,16 @@ declare global {
 /** Waits until the page's conversation shows an entry (read through its debug handle). */
 async function waitForEntry(page: Page, who: string, needle: string, state?: string): Promise<void> {
   await page.waitForFunction(
-    ([w, n, s]) => window.e2eColConsole?.entries().some((e) => e.who === w && e.text.includes(n) && (s === '' || e.state === s)) === true,
+    ([w, n, s]) =>
+      window.e2eColConsole?.entries().some((e) => e.who === w && e.text.includes(n) && (s === '' || e.state === s)) ===
+      true,
     [who, needle, state ?? ''] as const,
     { timeout: 20_000 },
   )
 }
 
-if (!hasChromium()) console.warn(`chat console browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
+if (!hasChromium())
+  console.warn(`chat console browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
 
 describe.skipIf(!hasChromium())('the chat console page in a real browser', () => {
   let stack: DemoStack
@@ -48,13 +57,33 @@ describe.skipIf(!hasChromium())('the chat console page in a real browser', () =>
   let groupId: string
 
   beforeAll(async () => {
-    stack = await startDemoStack({ vitePort: 0, sidecarPorts: [0, 0], sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent', E2E_COL_CHAT_BROWSER_OPERATORS: '1', E2E_COL_CHAT_OPERATORS: BOB } })
-    stateRoot = mkdtempSync(join(tmpdir(), 'e2e-col-console-'))
-    const inv = loadChatConfig(['chat', 'say hello', '--operator', BOB, '--agent', 'command', '--agent-command', AGENT, '--host', 'demo', '--sidecar', stack.sidecarUrl('alice')], {
-      SIGNAL_CLI_URL: stack.toy.url,
-      SIGNAL_CLI_ACCOUNT: ALICE,
-      XDG_STATE_HOME: stateRoot,
+    stack = await startDemoStack({
+      vitePort: 0,
+      sidecarPorts: [0, 0],
+      sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent', E2E_COL_CHAT_BROWSER_OPERATORS: '1', E2E_COL_CHAT_OPERATORS: BOB },
     })
+    stateRoot = mkdtempSync(join(tmpdir(), 'e2e-col-console-'))
+    const inv = loadChatConfig(
+      [
+        'chat',
+        'say hello',
+        '--operator',
+        BOB,
+        '--agent',
+        'command',
+        '--agent-command',
+        AGENT,
+        '--host',
+        'demo',
+        '--sidecar',
+        stack.sidecarUrl('alice'),
+      ],
+      {
+        SIGNAL_CLI_URL: stack.toy.url,
+        SIGNAL_CLI_ACCOUNT: ALICE,
+        XDG_STATE_HOME: stateRoot,
+      },
+    )
     if (inv.kind !== 'run') throw new Error('expected a run invocation')
     const loop = new EventEmitter()
     const isReady = once(loop, 'ready')

@@ -28,7 +28,13 @@ describe('a page whose sidecar cannot reach Signal', () => {
       page: false,
       faults: true,
       sidecarPorts: [0, 0],
-      sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent', E2E_COL_OFFLINE_PROBE_MAX_MS: '300', E2E_COL_SEND_ATTEMPTS: '2', E2E_COL_RETRY_BASE_MS: '20', E2E_COL_SYNC_DELAY_MAX_MS: '50' },
+      sidecarEnv: {
+        E2E_COL_LOG_LEVEL: 'silent',
+        E2E_COL_OFFLINE_PROBE_MAX_MS: '300',
+        E2E_COL_SEND_ATTEMPTS: '2',
+        E2E_COL_RETRY_BASE_MS: '20',
+        E2E_COL_SYNC_DELAY_MAX_MS: '50',
+      },
     })
   })
   afterAll(async () => {
@@ -38,7 +44,15 @@ describe('a page whose sidecar cannot reach Signal', () => {
 
   test('says saved by your sidecar, Signal unreachable; keeps the socket; then sent', { timeout: 60_000 }, async () => {
     const open = (who: 'alice' | 'bob') => {
-      const c = connectDoc({ doc: docs[who], sidecarUrl: stack.sidecarUrl(who), docId: stack.docId, storage: createMemoryStorage(), WebSocket: WebSocket as unknown as WebSocketConstructor, lifecycle: null, flushWindowMs: 20 })
+      const c = connectDoc({
+        doc: docs[who],
+        sidecarUrl: stack.sidecarUrl(who),
+        docId: stack.docId,
+        storage: createMemoryStorage(),
+        WebSocket: WebSocket as unknown as WebSocketConstructor,
+        lifecycle: null,
+        flushWindowMs: 20,
+      })
       conns.push(c)
       return c
     }
@@ -48,7 +62,10 @@ describe('a page whose sidecar cannot reach Signal', () => {
     alice.on('status', (s) => statuses.push(s))
     const sent: string[] = []
     alice.on('sent', (e) => sent.push(...e.messageIds))
-    await until('alice connected and told by her sidecar', () => alice.status().connection === 'connected' && alice.status().delivery.signal === 'reachable')
+    await until(
+      'alice connected and told by her sidecar',
+      () => alice.status().connection === 'connected' && alice.status().delivery.signal === 'reachable',
+    )
 
     statuses.length = 0 // from here on: every status while Signal is away and after it returns
     stack.toy.faults.setNetworkLoss(true)
@@ -73,7 +90,10 @@ describe('a page whose sidecar cannot reach Signal', () => {
 
     stack.toy.faults.setNetworkLoss(false)
     await until('Bob has every offline change', () => docs.bob.getText('text').toString() === text.toString())
-    await until('Alice sees them sent', () => alice.status().weakest === 'group' && alice.status().delivery.signal === 'reachable')
+    await until(
+      'Alice sees them sent',
+      () => alice.status().weakest === 'group' && alice.status().delivery.signal === 'reachable',
+    )
     expect(sent.length).toBeGreaterThan(0)
     expect(statuses.every((s) => s.connection === 'connected')).toBe(true)
     // The page went through the three states in order and ended at "sent".
@@ -84,28 +104,37 @@ describe('a page whose sidecar cannot reach Signal', () => {
     expect(bob.status().connection).toBe('connected')
   })
 
-  test('a change Signal refuses is reported with its reason, counted, not left waiting, and cleared by the next good send', { timeout: 60_000 }, async () => {
-    const alice = conns[0]
-    if (alice === undefined) throw new Error('the first test opens the connections')
-    const errors: { code: string; remoteCode: string | undefined }[] = []
-    alice.on('error', (e) => errors.push({ code: e.code, remoteCode: e.remoteCode }))
-    // The fault hits the next send of either sidecar: first let both go quiet (the quiet-period
-    // sync ask comes 2 s after the last change with these settings).
-    await new Promise((r) => setTimeout(r, 3000))
-    stack.toy.faults.identityFailNextSends(1)
-    const text = docs.alice.getText('text')
-    text.insert(text.length, 'refused once. ')
-    await until('the refusal reaches the page', () => alice.status().delivery.signal === 'refused')
-    const refused = alice.status()
-    expect(refused.pending).toBe(0) // nothing "waiting" forever in this browser
-    expect(refused.delivery.refused).toBeGreaterThanOrEqual(1)
-    expect(refused.delivery.reason).toMatch(/-4|identity|untrusted/i)
-    expect(errors).toContainEqual({ code: 'CLIENT_REJECTED', remoteCode: 'SIDECAR_SEND_REJECTED' })
-    // The next change goes through. It depends on the refused one, so Bob's replica sees a gap and
-    // asks the group (gap repair): the refused content reaches him by sync, as the rule says.
-    text.insert(text.length, 'and then sent. ')
-    await until('the page is back to "sent"', () => alice.status().weakest === 'group' && alice.status().delivery.signal === 'reachable')
-    expect(alice.status().delivery.refused).toBe(0)
-    await until('Bob has the refused change too, by sync', () => docs.bob.getText('text').toString().includes('refused once. and then sent. '))
-  })
+  test(
+    'a change Signal refuses is reported with its reason, counted, not left waiting, and cleared by the next good send',
+    { timeout: 60_000 },
+    async () => {
+      const alice = conns[0]
+      if (alice === undefined) throw new Error('the first test opens the connections')
+      const errors: { code: string; remoteCode: string | undefined }[] = []
+      alice.on('error', (e) => errors.push({ code: e.code, remoteCode: e.remoteCode }))
+      // The fault hits the next send of either sidecar: first let both go quiet (the quiet-period
+      // sync ask comes 2 s after the last change with these settings).
+      await new Promise((r) => setTimeout(r, 3000))
+      stack.toy.faults.identityFailNextSends(1)
+      const text = docs.alice.getText('text')
+      text.insert(text.length, 'refused once. ')
+      await until('the refusal reaches the page', () => alice.status().delivery.signal === 'refused')
+      const refused = alice.status()
+      expect(refused.pending).toBe(0) // nothing "waiting" forever in this browser
+      expect(refused.delivery.refused).toBeGreaterThanOrEqual(1)
+      expect(refused.delivery.reason).toMatch(/-4|identity|untrusted/i)
+      expect(errors).toContainEqual({ code: 'CLIENT_REJECTED', remoteCode: 'SIDECAR_SEND_REJECTED' })
+      // The next change goes through. It depends on the refused one, so Bob's replica sees a gap and
+      // asks the group (gap repair): the refused content reaches him by sync, as the rule says.
+      text.insert(text.length, 'and then sent. ')
+      await until(
+        'the page is back to "sent"',
+        () => alice.status().weakest === 'group' && alice.status().delivery.signal === 'reachable',
+      )
+      expect(alice.status().delivery.refused).toBe(0)
+      await until('Bob has the refused change too, by sync', () =>
+        docs.bob.getText('text').toString().includes('refused once. and then sent. '),
+      )
+    },
+  )
 })

@@ -8,7 +8,13 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startDemoStack, type DemoStack } from '../src/index.ts'
 
-const api = async (stack: DemoStack, who: 'alice' | 'bob', method: string, path: string, body?: unknown): Promise<any> => {
+const api = async (
+  stack: DemoStack,
+  who: 'alice' | 'bob',
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<any> => {
   const res = await fetch(`${stack.sidecarUrl(who).replace('ws:', 'http:')}${path}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -31,7 +37,8 @@ describe('the demo started again on the same folder', () => {
     const first = await startDemoStack(options)
     let docId: string
     try {
-      docId = (await api(first, 'alice', 'POST', '/v1/docs', { title: 'Trip plan', members: [first.number('bob')] })).docId
+      docId = (await api(first, 'alice', 'POST', '/v1/docs', { title: 'Trip plan', members: [first.number('bob')] }))
+        .docId
       await api(first, 'bob', 'POST', `/v1/invites/${docId}/accept`, {})
     } finally {
       await first.close()
@@ -39,10 +46,18 @@ describe('the demo started again on the same folder', () => {
     const second = await startDemoStack(options)
     try {
       for (const who of ['alice', 'bob'] as const) {
-        const docs = (await api(second, who, 'GET', '/v1/docs')).documents as { docId: string; title: string; state: string; members: { number: string; status: string }[] }[]
+        const docs = (await api(second, who, 'GET', '/v1/docs')).documents as {
+          docId: string
+          title: string
+          state: string
+          members: { number: string; status: string }[]
+        }[]
         const trip = docs.find((d) => d.docId === docId)
         expect(trip).toMatchObject({ title: 'Trip plan', state: 'active' })
-        expect(trip?.members.map((m) => `${m.number}:${m.status}`).sort()).toEqual([`${second.number('alice')}:member`, `${second.number('bob')}:member`])
+        expect(trip?.members.map((m) => `${m.number}:${m.status}`).sort()).toEqual([
+          `${second.number('alice')}:member`,
+          `${second.number('bob')}:member`,
+        ])
       }
     } finally {
       await second.close()

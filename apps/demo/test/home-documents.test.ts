@@ -29,12 +29,25 @@ async function waitForShown(page: Page, selector: string, pattern: RegExp): Prom
       WAIT,
     )
   } catch (error) {
-    const shown = await page.locator(selector).first().textContent().catch(() => null)
+    const shown = await page
+      .locator(selector)
+      .first()
+      .textContent()
+      .catch(() => null)
     throw new Error(`${selector} shows ${JSON.stringify(shown)}, expected ${pattern}`, { cause: error })
   }
 }
-const waitForText = (page: Page, needle: string) => page.waitForFunction((n) => window.e2eColDemo?.text().includes(n) === true, needle, WAIT)
-const waitForSent = (page: Page) => page.waitForFunction(() => { const s = window.e2eColDemo?.status(); return s?.connection === 'connected' && s.loaded && s.pending === 0 }, undefined, WAIT)
+const waitForText = (page: Page, needle: string) =>
+  page.waitForFunction((n) => window.e2eColDemo?.text().includes(n) === true, needle, WAIT)
+const waitForSent = (page: Page) =>
+  page.waitForFunction(
+    () => {
+      const s = window.e2eColDemo?.status()
+      return s?.connection === 'connected' && s.loaded && s.pending === 0
+    },
+    undefined,
+    WAIT,
+  )
 
 if (!hasChromium()) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
 
@@ -44,7 +57,12 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
   const pages = {} as Record<Who, Page>
 
   beforeAll(async () => {
-    stack = await startDemoStack({ vitePort: 0, sidecarPorts: [0, 0], demoDocument: false, sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent' } })
+    stack = await startDemoStack({
+      vitePort: 0,
+      sidecarPorts: [0, 0],
+      demoDocument: false,
+      sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent' },
+    })
     browser = await launchChromium()
     for (const who of ['alice', 'bob'] as const) {
       const context = await browser.newContext({ viewport: { width: 1000, height: 800 } })
@@ -65,7 +83,14 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
   }
   async function openDocument(who: Who, title: string): Promise<void> {
     await pages[who].click(`li[data-doc="${title}"] a.title`)
-    await pages[who].waitForFunction(() => { const s = window.e2eColDemo?.status(); return s?.connection === 'connected' && s.loaded }, undefined, WAIT)
+    await pages[who].waitForFunction(
+      () => {
+        const s = window.e2eColDemo?.status()
+        return s?.connection === 'connected' && s.loaded
+      },
+      undefined,
+      WAIT,
+    )
   }
   async function type(who: Who, text: string): Promise<void> {
     await pages[who].click('.cm-content')
@@ -110,7 +135,10 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
       await waitForText(page, '[alice: hotel]')
       await waitForText(page, '[bob: flights]')
     }
-    const [a, b] = await Promise.all([pages.alice.evaluate(() => window.e2eColDemo?.text()), pages.bob.evaluate(() => window.e2eColDemo?.text())])
+    const [a, b] = await Promise.all([
+      pages.alice.evaluate(() => window.e2eColDemo?.text()),
+      pages.bob.evaluate(() => window.e2eColDemo?.text()),
+    ])
     expect(a).toBe(b)
     await waitForSent(pages.alice)
   }, 90_000)

@@ -22,7 +22,11 @@ import { CHROMIUM, hasChromium, launchChromium } from './browser.ts'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const node = (script: string, args: string[], cwd: string): string =>
-  execFileSync(process.execPath, [join(ROOT, script), ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  execFileSync(process.execPath, [join(ROOT, script), ...args], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
 
 const MAIN = `
 import { E2eColProvider, type ClientStatus } from '@e2e-col/client'
@@ -39,7 +43,8 @@ provider.on('sync', (synced: boolean) => {
 Object.assign(window, { installed: { text: () => doc.getText('text').toString(), pending: () => provider.pending, first: { pending, status } } })
 `
 
-if (!hasChromium()) console.warn(`installed-packages test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
+if (!hasChromium())
+  console.warn(`installed-packages test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
 
 describe.skipIf(!hasChromium())('the packed packages in a fresh Vite app', () => {
   let app: string
@@ -49,7 +54,9 @@ describe.skipIf(!hasChromium())('the packed packages in a fresh Vite app', () =>
 
   beforeAll(async () => {
     app = mkdtempSync(join(tmpdir(), 'e2e-col-installed-app-'))
-    const tarballs = node('node_modules/tsx/dist/cli.mjs', ['scripts/pack-packages.ts', join(app, 'tarballs')], ROOT).trim().split('\n')
+    const tarballs = node('node_modules/tsx/dist/cli.mjs', ['scripts/pack-packages.ts', join(app, 'tarballs')], ROOT)
+      .trim()
+      .split('\n')
     const dependency = (name: string): [string, string] => {
       const file = tarballs.find((t) => t.endsWith(`e2e-col-${name}-0.1.0.tgz`))
       if (file === undefined) throw new Error(`no tarball for ${name} in ${tarballs.join(', ')}`)
@@ -61,17 +68,39 @@ describe.skipIf(!hasChromium())('the packed packages in a fresh Vite app', () =>
         name: 'installed-app',
         private: true,
         type: 'module',
-        dependencies: { ...Object.fromEntries(['protocol', 'sync', 'transport', 'client'].map(dependency)), yjs: '13.6.33' },
+        dependencies: {
+          ...Object.fromEntries(['protocol', 'sync', 'transport', 'client'].map(dependency)),
+          yjs: '13.6.33',
+        },
       }),
     )
-    writeFileSync(join(app, 'index.html'), '<!doctype html><html><body><script type="module" src="/main.ts"></script></body></html>')
+    writeFileSync(
+      join(app, 'index.html'),
+      '<!doctype html><html><body><script type="module" src="/main.ts"></script></body></html>',
+    )
     writeFileSync(join(app, 'main.ts'), MAIN)
     writeFileSync(
       join(app, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'ESNext', moduleResolution: 'bundler', lib: ['ES2022', 'DOM'], strict: true, noEmit: true, allowImportingTsExtensions: true, skipLibCheck: false }, include: ['main.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'ESNext',
+          moduleResolution: 'bundler',
+          lib: ['ES2022', 'DOM'],
+          strict: true,
+          noEmit: true,
+          allowImportingTsExtensions: true,
+          skipLibCheck: false,
+        },
+        include: ['main.ts'],
+      }),
     )
     // From the npm cache where it can; the registry only for what the cache lacks.
-    execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: app, stdio: 'pipe' })
+    execFileSync(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'],
+      { cwd: app, stdio: 'pipe' },
+    )
   }, 240_000)
 
   afterAll(async () => {
@@ -83,8 +112,14 @@ describe.skipIf(!hasChromium())('the packed packages in a fresh Vite app', () =>
 
   test('its code type-checks against the installed .d.ts files, and an error in it is caught', () => {
     expect(() => node('node_modules/typescript/bin/tsc', ['-p', 'tsconfig.json'], app)).not.toThrow()
-    writeFileSync(join(app, 'wrong.ts'), "import { E2eColProvider } from '@e2e-col/client'\nconst n: string = (null as unknown as E2eColProvider).pending\nexport { n }\n")
-    writeFileSync(join(app, 'tsconfig.wrong.json'), JSON.stringify({ extends: './tsconfig.json', include: ['wrong.ts'] }))
+    writeFileSync(
+      join(app, 'wrong.ts'),
+      "import { E2eColProvider } from '@e2e-col/client'\nconst n: string = (null as unknown as E2eColProvider).pending\nexport { n }\n",
+    )
+    writeFileSync(
+      join(app, 'tsconfig.wrong.json'),
+      JSON.stringify({ extends: './tsconfig.json', include: ['wrong.ts'] }),
+    )
     let output = ''
     try {
       node('node_modules/typescript/bin/tsc', ['-p', 'tsconfig.wrong.json'], app)
@@ -98,7 +133,11 @@ describe.skipIf(!hasChromium())('the packed packages in a fresh Vite app', () =>
     node('node_modules/vite/bin/vite.js', ['build', '--logLevel', 'error'], app)
     server = await preview({ root: app, preview: { host: '127.0.0.1', port: 0 }, logLevel: 'silent' })
     const origin = `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`
-    stack = await startDemoStack({ page: false, sidecarPorts: [0, 0], sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent', E2E_COL_ALLOWED_ORIGINS: origin } })
+    stack = await startDemoStack({
+      page: false,
+      sidecarPorts: [0, 0],
+      sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent', E2E_COL_ALLOWED_ORIGINS: origin },
+    })
     const peerDoc = new Y.Doc()
     const peer = new E2eColProvider(stack.sidecarUrl('bob'), stack.docId, peerDoc, {
       WebSocket: WebSocket as unknown as WebSocketConstructor,
@@ -111,11 +150,20 @@ describe.skipIf(!hasChromium())('the packed packages in a fresh Vite app', () =>
       const page = await browser.newPage()
       page.on('pageerror', (error) => console.error('[installed app page error]', error))
       await page.goto(`${origin}/?sidecar=${stack.sidecarUrl('alice')}&doc=${stack.docId}`)
-      await page.waitForFunction(() => (window as { installed?: { text(): string } }).installed?.text().includes('installed app') === true, undefined, { timeout: 20_000 })
+      await page.waitForFunction(
+        () => (window as { installed?: { text(): string } }).installed?.text().includes('installed app') === true,
+        undefined,
+        { timeout: 20_000 },
+      )
       const deadline = Date.now() + 20_000
-      while (!peerDoc.getText('text').toString().includes('hello from an installed app') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+      while (!peerDoc.getText('text').toString().includes('hello from an installed app') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50))
       expect(peerDoc.getText('text').toString()).toContain('hello from an installed app')
-      await page.waitForFunction(() => (window as { installed?: { pending(): number } }).installed?.pending() === 0, undefined, { timeout: 20_000 })
+      await page.waitForFunction(
+        () => (window as { installed?: { pending(): number } }).installed?.pending() === 0,
+        undefined,
+        { timeout: 20_000 },
+      )
     } finally {
       await peer.destroy()
     }

@@ -140,7 +140,7 @@ describe('E2eColProvider against real sidecars', () => {
     await until(a, 'all saved', () => a.pending === 0)
   })
 
-  test("a stopped sidecar gives connection-close, failed attempts connection-error, and it syncs again on restart", async () => {
+  test('a stopped sidecar gives connection-close, failed attempts connection-error, and it syncs again on restart', async () => {
     const a = open('alice', new Y.Doc())
     await until(a, 'alice synced', () => a.synced)
     let closes = 0
@@ -156,7 +156,7 @@ describe('E2eColProvider against real sidecars', () => {
     expect(syncs).toEqual([false, true])
   })
 
-  test("the network coming back does not reconnect a provider that was told to disconnect", async () => {
+  test('the network coming back does not reconnect a provider that was told to disconnect', async () => {
     const listeners = { online: new Set<() => void>(), offline: new Set<() => void>() }
     let up = true
     const network = {
@@ -186,9 +186,10 @@ describe('E2eColProvider against real sidecars', () => {
   })
 
   test('refuses what a sidecar cannot honour, with typed errors', () => {
-    expect(() => new E2eColProvider(stack.sidecarUrl('alice'), stack.docId, new Y.Doc(), { ...BASE, params: { token: 'x' } })).toThrow(
-      expect.objectContaining({ code: 'CLIENT_UNSUPPORTED_OPTION' }),
-    )
+    expect(
+      () =>
+        new E2eColProvider(stack.sidecarUrl('alice'), stack.docId, new Y.Doc(), { ...BASE, params: { token: 'x' } }),
+    ).toThrow(expect.objectContaining({ code: 'CLIENT_UNSUPPORTED_OPTION' }))
     expect(() => new E2eColProvider(stack.sidecarUrl('alice'), 'my-room', new Y.Doc(), BASE)).toThrow(
       expect.objectContaining({ code: 'CLIENT_BAD_DOC_ID' }),
     )

@@ -101,7 +101,10 @@ describe.skipIf(!hasChromium())('rich text through E2eColProvider in real browse
     // Typing fades with no further message once she stops.
     await waitForShown(pages.bob, '#presence', /^Alice is here$/)
     await waitForShown(pages.bob, '.ProseMirror-yjs-cursor', /Alice/)
-    const colour = await pages.bob.locator('.ProseMirror-yjs-cursor').first().evaluate((el) => getComputedStyle(el).borderLeftColor)
+    const colour = await pages.bob
+      .locator('.ProseMirror-yjs-cursor')
+      .first()
+      .evaluate((el) => getComputedStyle(el).borderLeftColor)
     expect(colour).not.toBe('rgba(0, 0, 0, 0)')
     await waitForShown(pages.alice, '#presence', /^Bob is here/)
   })

@@ -64,7 +64,7 @@ describe.skipIf(!existsSync(TRACE))('real editing trace through two sidecars', (
     await Promise.all(sides.map((s) => s.connection.ready))
 
     let turn = 0
-    for (let start = 0; start < trace.txns.length; ) {
+    for (let start = 0; start < trace.txns.length;) {
       const run = RUNS[turn % RUNS.length] ?? 1
       const author = sides[turn % 2]
       const other = sides[(turn + 1) % 2]
@@ -114,7 +114,11 @@ function untilSaved(connection: DocConnection): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       off()
-      reject(new Error(`waited ${WAIT_MS} ms for every local change to be acknowledged (${connection.status().pending} pending)`))
+      reject(
+        new Error(
+          `waited ${WAIT_MS} ms for every local change to be acknowledged (${connection.status().pending} pending)`,
+        ),
+      )
     }, WAIT_MS)
     const off = connection.on('saved', () => {
       clearTimeout(timer)

@@ -47,7 +47,15 @@ describe('WebSocketTransport against the real sidecar', () => {
     const messageId = 'a1'.repeat(16)
     const ack = next((e) => e.kind === 'ack' && e.messageId === messageId)
     transport.send(
-      encodeEnvelope({ kind: 'update', flags: 0, docId: stack.docId, senderId: SENDER, messageId, seq: 1, payload: new Uint8Array([0, 0]) }),
+      encodeEnvelope({
+        kind: 'update',
+        flags: 0,
+        docId: stack.docId,
+        senderId: SENDER,
+        messageId,
+        seq: 1,
+        payload: new Uint8Array([0, 0]),
+      }),
     )
     const envelope = await ack
     expect(envelope.docId).toBe(stack.docId)

@@ -75,7 +75,17 @@ describe.skipIf(!hasChromium())('two people editing in real browsers', () => {
   const pages = {} as Record<Who, Page>
 
   beforeAll(async () => {
-    stack = await startDemoStack({ vitePort: 0, sidecarPorts: [0, 0], faults: true, sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent', E2E_COL_OFFLINE_PROBE_MAX_MS: '300', E2E_COL_SEND_ATTEMPTS: '2', E2E_COL_RETRY_BASE_MS: '20' } })
+    stack = await startDemoStack({
+      vitePort: 0,
+      sidecarPorts: [0, 0],
+      faults: true,
+      sidecarEnv: {
+        E2E_COL_LOG_LEVEL: 'silent',
+        E2E_COL_OFFLINE_PROBE_MAX_MS: '300',
+        E2E_COL_SEND_ATTEMPTS: '2',
+        E2E_COL_RETRY_BASE_MS: '20',
+      },
+    })
     browser = await launchChromium()
     for (const who of ['alice', 'bob'] as const) {
       // One browser context each: separate IndexedDB, as on two machines.
@@ -148,7 +158,11 @@ describe.skipIf(!hasChromium())('two people editing in real browsers', () => {
   test('without network the page stays connected and says the changes are saved on this computer, not yet sent; then all saved', async () => {
     stack.toy.faults.setNetworkLoss(true)
     await type('alice', 'Typed on a train. ')
-    await waitForShown(pages.alice, '#pending', /^\d+ changes? saved on this computer, not yet sent: Signal is unreachable since \d/)
+    await waitForShown(
+      pages.alice,
+      '#pending',
+      /^\d+ changes? saved on this computer, not yet sent: Signal is unreachable since \d/,
+    )
     await waitForShown(pages.alice, '#status', /^connected$/)
     mkdirSync(ARTIFACTS, { recursive: true })
     await pages.alice.screenshot({ path: `${ARTIFACTS}demo-alice-offline.png` })

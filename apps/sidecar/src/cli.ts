@@ -13,7 +13,6 @@ export type CliCommand =
   | { kind: 'inspect'; docId: string; dataDir?: string; json: boolean }
   | { kind: 'usage-error'; message: string }
 
-
 export const INSPECT_HELP = `Usage: e2e-col-sidecar inspect --doc UUID [--data-dir DIR] [--json]
 
 Reads one document's replica from the store, read-only (safe while the sidecar runs): the stored

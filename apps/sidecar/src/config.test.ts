@@ -24,7 +24,11 @@ describe('configuration', () => {
   it('puts the replica under the XDG state folder unless E2E_COL_DATA_DIR says otherwise', () => {
     expect(loadConfig(valid).replica.dataDir).toBe('/home/ada/.local/state/e2e-col')
     expect(loadConfig({ ...valid, XDG_STATE_HOME: '/var/state' }).replica.dataDir).toBe('/var/state/e2e-col')
-    expect(loadConfig({ ...valid, E2E_COL_DATA_DIR: '/srv/e2e' }).replica).toMatchObject({ dataDir: '/srv/e2e', syncOnStart: true, syncDelayMs: { min: 20, max: 300 } })
+    expect(loadConfig({ ...valid, E2E_COL_DATA_DIR: '/srv/e2e' }).replica).toMatchObject({
+      dataDir: '/srv/e2e',
+      syncOnStart: true,
+      syncDelayMs: { min: 20, max: 300 },
+    })
     expect(failure({ ...valid, E2E_COL_DATA_DIR: 'relative/dir' })).toContain('E2E_COL_DATA_DIR')
     expect(failure({ ...valid, HOME: undefined })).toContain('E2E_COL_DATA_DIR')
   })
@@ -58,12 +62,16 @@ describe('configuration', () => {
 
   it('refuses a body boundary above 2000 unless long bodies are allowed', () => {
     expect(failure({ ...valid, E2E_COL_SIGNAL_BODY_MAX_BYTES: '2001' })).toContain('E2E_COL_ALLOW_LONG_BODIES')
-    expect(loadConfig({ ...valid, E2E_COL_SIGNAL_BODY_MAX_BYTES: '4000', E2E_COL_ALLOW_LONG_BODIES: '1' }).maxBodyBytes).toBe(4000)
+    expect(
+      loadConfig({ ...valid, E2E_COL_SIGNAL_BODY_MAX_BYTES: '4000', E2E_COL_ALLOW_LONG_BODIES: '1' }).maxBodyBytes,
+    ).toBe(4000)
   })
 
   it('refuses a remote daemon unless allowed, and any daemon URL with credentials or a path', () => {
     expect(failure({ ...valid, SIGNAL_CLI_URL: 'http://192.168.1.5:8080' })).toContain('E2E_COL_ALLOW_REMOTE_DAEMON')
-    expect(loadConfig({ ...valid, SIGNAL_CLI_URL: 'http://192.168.1.5:8080', E2E_COL_ALLOW_REMOTE_DAEMON: '1' }).signal.url).toBe('http://192.168.1.5:8080')
+    expect(
+      loadConfig({ ...valid, SIGNAL_CLI_URL: 'http://192.168.1.5:8080', E2E_COL_ALLOW_REMOTE_DAEMON: '1' }).signal.url,
+    ).toBe('http://192.168.1.5:8080')
     expect(failure({ ...valid, SIGNAL_CLI_URL: 'http://user:pw@127.0.0.1:8080' })).toContain('credentials')
     expect(failure({ ...valid, SIGNAL_CLI_URL: 'http://127.0.0.1:8080/api' })).toContain('SIGNAL_CLI_URL')
     expect(failure({ ...valid, SIGNAL_CLI_URL: 'ftp://127.0.0.1' })).toContain('http')
@@ -72,8 +80,13 @@ describe('configuration', () => {
   it('checks the document map: UUID keys, base64 ids, each document and group once', () => {
     expect(failure({ ...valid, E2E_COL_DOCUMENTS: `not-a-uuid=${GROUP}` })).toContain('UUID')
     expect(failure({ ...valid, E2E_COL_DOCUMENTS: `${DOC}=not base64!` })).toContain('base64')
-    expect(failure({ ...valid, E2E_COL_DOCUMENTS: `${DOC}=${GROUP},0190a6c8-1111-4222-8333-444455556667=${GROUP}` })).toContain('two documents')
-    const two = loadConfig({ ...valid, E2E_COL_DOCUMENTS: `${DOC}=${GROUP}, 0190a6c8-1111-4222-8333-444455556667=AAAAAAAAAAAAAAAAAAAAAA==` })
+    expect(
+      failure({ ...valid, E2E_COL_DOCUMENTS: `${DOC}=${GROUP},0190a6c8-1111-4222-8333-444455556667=${GROUP}` }),
+    ).toContain('two documents')
+    const two = loadConfig({
+      ...valid,
+      E2E_COL_DOCUMENTS: `${DOC}=${GROUP}, 0190a6c8-1111-4222-8333-444455556667=AAAAAAAAAAAAAAAAAAAAAA==`,
+    })
     expect(two.documents).toHaveLength(2)
   })
 
@@ -81,8 +94,12 @@ describe('configuration', () => {
     expect(failure({ ...valid, SIGNAL_CLI_ACCOUNT: '0612345678' })).toContain('SIGNAL_CLI_ACCOUNT')
     expect(failure({ ...valid, E2E_COL_LISTEN: 'localhost' })).toContain('E2E_COL_LISTEN')
     expect(loadConfig({ ...valid, E2E_COL_LISTEN: '[::1]:0' }).listen).toEqual({ host: '::1', port: 0 })
-    expect(failure({ ...valid, E2E_COL_ALLOWED_ORIGINS: 'https://a.example/path' })).toContain('E2E_COL_ALLOWED_ORIGINS')
-    expect(loadConfig({ ...valid, E2E_COL_ALLOWED_ORIGINS: 'https://a.example, http://b.example:8080' }).allowedOrigins).toEqual(['https://a.example', 'http://b.example:8080'])
+    expect(failure({ ...valid, E2E_COL_ALLOWED_ORIGINS: 'https://a.example/path' })).toContain(
+      'E2E_COL_ALLOWED_ORIGINS',
+    )
+    expect(
+      loadConfig({ ...valid, E2E_COL_ALLOWED_ORIGINS: 'https://a.example, http://b.example:8080' }).allowedOrigins,
+    ).toEqual(['https://a.example', 'http://b.example:8080'])
   })
 
   it('never puts a full phone number into an error message', () => {

@@ -18,28 +18,41 @@ export const SIGNAL_LONG_TEXT_THRESHOLD = 2000
 
 export { isLoopbackHost }
 
-const flag = z.enum(['0', '1', 'true', 'false', '']).default('').transform((v) => v === '1' || v === 'true')
-const flagOn = z.enum(['0', '1', 'true', 'false', '']).default('1').transform((v) => v !== '0' && v !== 'false')
+const flag = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .default('')
+  .transform((v) => v === '1' || v === 'true')
+const flagOn = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .default('1')
+  .transform((v) => v !== '0' && v !== 'false')
 const int = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback)
 
 /** `UUID=base64GroupId` pairs; `what` names the key in messages ("document", "chat"). */
-const bindings = (what: string, required: boolean) => z.string().transform((text, ctx) => {
-  const pairs = text.split(/[\s,;]+/).filter((p) => p !== '')
-  if (required && pairs.length === 0) ctx.addIssue({ code: 'custom', message: `at least one ${what}UUID=base64GroupId pair is required` })
-  const out: { id: string; groupId: string }[] = []
-  for (const pair of pairs) {
-    const at = pair.indexOf('=')
-    const id = pair.slice(0, Math.max(at, 0)).toLowerCase()
-    const groupId = pair.slice(at + 1)
-    if (at < 0 || !isUuid(id)) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(pair.slice(0, 40))}: key must be a ${what} UUID` })
-    else if (groupId === '' || !BASE64.test(groupId)) ctx.addIssue({ code: 'custom', message: `${what} ${id}: group id is not base64` })
-    else if (out.some((d) => d.id === id)) ctx.addIssue({ code: 'custom', message: `${what} ${id} is mapped twice` })
-    else if (out.some((d) => d.groupId === groupId)) ctx.addIssue({ code: 'custom', message: `group ${groupId} is used by two ${what}s` })
-    else out.push({ id, groupId })
-  }
-  return out
-})
-const Documents = bindings('document', false).transform((list) => list.map(({ id, groupId }) => ({ docId: id, groupId })))
+const bindings = (what: string, required: boolean) =>
+  z.string().transform((text, ctx) => {
+    const pairs = text.split(/[\s,;]+/).filter((p) => p !== '')
+    if (required && pairs.length === 0)
+      ctx.addIssue({ code: 'custom', message: `at least one ${what}UUID=base64GroupId pair is required` })
+    const out: { id: string; groupId: string }[] = []
+    for (const pair of pairs) {
+      const at = pair.indexOf('=')
+      const id = pair.slice(0, Math.max(at, 0)).toLowerCase()
+      const groupId = pair.slice(at + 1)
+      if (at < 0 || !isUuid(id))
+        ctx.addIssue({ code: 'custom', message: `${JSON.stringify(pair.slice(0, 40))}: key must be a ${what} UUID` })
+      else if (groupId === '' || !BASE64.test(groupId))
+        ctx.addIssue({ code: 'custom', message: `${what} ${id}: group id is not base64` })
+      else if (out.some((d) => d.id === id)) ctx.addIssue({ code: 'custom', message: `${what} ${id} is mapped twice` })
+      else if (out.some((d) => d.groupId === groupId))
+        ctx.addIssue({ code: 'custom', message: `group ${groupId} is used by two ${what}s` })
+      else out.push({ id, groupId })
+    }
+    return out
+  })
+const Documents = bindings('document', false).transform((list) =>
+  list.map(({ id, groupId }) => ({ docId: id, groupId })),
+)
 const Chats = bindings('chat', false).transform((list) => list.map(({ id, groupId }) => ({ chatId: id, groupId })))
 
 const Env = z
@@ -53,33 +66,54 @@ const Env = z
     E2E_COL_CHAT_OPERATORS: e164List,
     E2E_COL_CHAT_LOOP_ACCOUNT: signalCliAccount,
     E2E_COL_CHAT_BROWSER_OPERATORS: flag,
-    E2E_COL_SIGNAL_BODY_MAX_BYTES: z.coerce.number({ error: 'required: the largest body in UTF-8 bytes' }).int().min(256).max(1_000_000),
+    E2E_COL_SIGNAL_BODY_MAX_BYTES: z.coerce
+      .number({ error: 'required: the largest body in UTF-8 bytes' })
+      .int()
+      .min(256)
+      .max(1_000_000),
     E2E_COL_ALLOW_LONG_BODIES: flag,
     E2E_COL_COMPRESS: flagOn,
-    E2E_COL_CAPABILITIES: z.string().default('deflate,attachments').transform((text, ctx) => {
-      const list = text.split(/[\s,]+/).filter((c) => c !== '')
-      if (list.length === 1 && list[0] === 'none') return []
-      for (const c of list) if (c !== 'deflate' && c !== 'attachments') ctx.addIssue({ code: 'custom', message: `unknown capability ${JSON.stringify(c.slice(0, 20))}: use deflate, attachments, or none` })
-      return [...new Set(list)] as ('deflate' | 'attachments')[]
-    }),
+    E2E_COL_CAPABILITIES: z
+      .string()
+      .default('deflate,attachments')
+      .transform((text, ctx) => {
+        const list = text.split(/[\s,]+/).filter((c) => c !== '')
+        if (list.length === 1 && list[0] === 'none') return []
+        for (const c of list)
+          if (c !== 'deflate' && c !== 'attachments')
+            ctx.addIssue({
+              code: 'custom',
+              message: `unknown capability ${JSON.stringify(c.slice(0, 20))}: use deflate, attachments, or none`,
+            })
+        return [...new Set(list)] as ('deflate' | 'attachments')[]
+      }),
     E2E_COL_ATTACHMENT_MIN_BYTES: int(1, 64 * 1024 * 1024, 4096),
     E2E_COL_ATTACHMENT_FETCH_TIMEOUT_MS: int(100, 600_000, 30_000),
     E2E_COL_MEMBERS_REFRESH_MS: int(1000, 86_400_000, 60_000),
-    E2E_COL_LISTEN: z.string().default('127.0.0.1:7600').transform((text, ctx) => {
-      const m = /^(?:\[([0-9a-fA-F:]+)\]|([^:\s]+)):(\d{1,5})$/.exec(text)
-      const port = Number(m?.[3])
-      if (!m || port > 65535) {
-        ctx.addIssue({ code: 'custom', message: 'must be HOST:PORT (IPv6 as [::1]:PORT)' })
-        return z.NEVER
-      }
-      return { host: m[1] ?? m[2] ?? '127.0.0.1', port }
-    }),
-    E2E_COL_ALLOWED_ORIGINS: z.string().default('').transform((text, ctx) =>
-      text.split(/[\s,]+/).filter((o) => o !== '').map((o) => {
-        const url = httpOrigin(o, ctx)
-        return url instanceof URL ? url.origin : ''
+    E2E_COL_LISTEN: z
+      .string()
+      .default('127.0.0.1:7600')
+      .transform((text, ctx) => {
+        const m = /^(?:\[([0-9a-fA-F:]+)\]|([^:\s]+)):(\d{1,5})$/.exec(text)
+        const port = Number(m?.[3])
+        if (!m || port > 65535) {
+          ctx.addIssue({ code: 'custom', message: 'must be HOST:PORT (IPv6 as [::1]:PORT)' })
+          return z.NEVER
+        }
+        return { host: m[1] ?? m[2] ?? '127.0.0.1', port }
       }),
-    ),
+    E2E_COL_ALLOWED_ORIGINS: z
+      .string()
+      .default('')
+      .transform((text, ctx) =>
+        text
+          .split(/[\s,]+/)
+          .filter((o) => o !== '')
+          .map((o) => {
+            const url = httpOrigin(o, ctx)
+            return url instanceof URL ? url.origin : ''
+          }),
+      ),
     E2E_COL_MAX_FRAME_BYTES: int(1024, 64 * 1024 * 1024, 2 * 1024 * 1024),
     E2E_COL_FRAMES_PER_SECOND: int(1, 100_000, 200),
     E2E_COL_FRAME_BURST: int(1, 100_000, 400),
@@ -98,12 +132,20 @@ const Env = z
     E2E_COL_STREAM_IDLE_MS: int(1000, 3_600_000, 60_000),
     E2E_COL_REASSEMBLY_MAX_MESSAGES: int(1, 100_000, 64),
     // Unset: follows the frame bound (see loadConfig).
-    E2E_COL_REASSEMBLY_MAX_BYTES: z.coerce.number().int().min(1024).max(1024 * 1024 * 1024).optional(),
+    E2E_COL_REASSEMBLY_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(1024 * 1024 * 1024)
+      .optional(),
     E2E_COL_REASSEMBLY_TTL_MS: int(1000, 86_400_000, 600_000),
     E2E_COL_DEDUP_MAX_ENTRIES: int(16, 10_000_000, 100_000),
     E2E_COL_DEDUP_TTL_MS: int(1000, 30 * 86_400_000, 86_400_000),
     E2E_COL_SHUTDOWN_FLUSH_MS: int(0, 600_000, 5_000),
-    E2E_COL_DATA_DIR: z.string().refine((p) => isAbsolute(p), 'must be an absolute path').optional(),
+    E2E_COL_DATA_DIR: z
+      .string()
+      .refine((p) => isAbsolute(p), 'must be an absolute path')
+      .optional(),
     E2E_COL_SENT_IDS_TTL_MS: int(60_000, 365 * 86_400_000, 30 * 86_400_000),
     E2E_COL_SYNC_ON_START: flagOn,
     E2E_COL_SYNC_DELAY_MIN_MS: int(0, 60_000, 20),
@@ -112,16 +154,54 @@ const Env = z
     E2E_COL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, ctx) => {
-    if (env.SIGNAL_CLI_URL instanceof URL && !env.E2E_COL_ALLOW_REMOTE_DAEMON && !isLoopbackHost(env.SIGNAL_CLI_URL.hostname)) {
-      ctx.addIssue({ code: 'custom', path: ['SIGNAL_CLI_URL'], message: 'non-loopback daemon refused: the daemon has no authentication and traffic to it is plain text; set E2E_COL_ALLOW_REMOTE_DAEMON=1 only on a trusted network' })
+    if (
+      env.SIGNAL_CLI_URL instanceof URL &&
+      !env.E2E_COL_ALLOW_REMOTE_DAEMON &&
+      !isLoopbackHost(env.SIGNAL_CLI_URL.hostname)
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SIGNAL_CLI_URL'],
+        message:
+          'non-loopback daemon refused: the daemon has no authentication and traffic to it is plain text; set E2E_COL_ALLOW_REMOTE_DAEMON=1 only on a trusted network',
+      })
     }
     if (env.E2E_COL_SIGNAL_BODY_MAX_BYTES > SIGNAL_LONG_TEXT_THRESHOLD && !env.E2E_COL_ALLOW_LONG_BODIES) {
-      ctx.addIssue({ code: 'custom', path: ['E2E_COL_SIGNAL_BODY_MAX_BYTES'], message: `above ${SIGNAL_LONG_TEXT_THRESHOLD}: real signal-cli turns longer texts into long-text attachments; set E2E_COL_ALLOW_LONG_BODIES=1 to insist` })
+      ctx.addIssue({
+        code: 'custom',
+        path: ['E2E_COL_SIGNAL_BODY_MAX_BYTES'],
+        message: `above ${SIGNAL_LONG_TEXT_THRESHOLD}: real signal-cli turns longer texts into long-text attachments; set E2E_COL_ALLOW_LONG_BODIES=1 to insist`,
+      })
     }
-    for (const c of env.E2E_COL_CHATS) if (env.E2E_COL_DOCUMENTS.some((d: { docId: string; groupId: string }) => d.docId === c.chatId || d.groupId === c.groupId)) ctx.addIssue({ code: 'custom', path: ['E2E_COL_CHATS'], message: `chat ${c.chatId} reuses a document's id or group` })
-    if (env.E2E_COL_RETRY_MAX_MS < env.E2E_COL_RETRY_BASE_MS) ctx.addIssue({ code: 'custom', path: ['E2E_COL_RETRY_MAX_MS'], message: 'must be at least E2E_COL_RETRY_BASE_MS' })
-    if (env.E2E_COL_SYNC_DELAY_MAX_MS < env.E2E_COL_SYNC_DELAY_MIN_MS) ctx.addIssue({ code: 'custom', path: ['E2E_COL_SYNC_DELAY_MAX_MS'], message: 'must be at least E2E_COL_SYNC_DELAY_MIN_MS' })
-    if (env.E2E_COL_RECONNECT_MAX_MS < env.E2E_COL_RECONNECT_BASE_MS) ctx.addIssue({ code: 'custom', path: ['E2E_COL_RECONNECT_MAX_MS'], message: 'must be at least E2E_COL_RECONNECT_BASE_MS' })
+    for (const c of env.E2E_COL_CHATS)
+      if (
+        env.E2E_COL_DOCUMENTS.some(
+          (d: { docId: string; groupId: string }) => d.docId === c.chatId || d.groupId === c.groupId,
+        )
+      )
+        ctx.addIssue({
+          code: 'custom',
+          path: ['E2E_COL_CHATS'],
+          message: `chat ${c.chatId} reuses a document's id or group`,
+        })
+    if (env.E2E_COL_RETRY_MAX_MS < env.E2E_COL_RETRY_BASE_MS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['E2E_COL_RETRY_MAX_MS'],
+        message: 'must be at least E2E_COL_RETRY_BASE_MS',
+      })
+    if (env.E2E_COL_SYNC_DELAY_MAX_MS < env.E2E_COL_SYNC_DELAY_MIN_MS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['E2E_COL_SYNC_DELAY_MAX_MS'],
+        message: 'must be at least E2E_COL_SYNC_DELAY_MIN_MS',
+      })
+    if (env.E2E_COL_RECONNECT_MAX_MS < env.E2E_COL_RECONNECT_BASE_MS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['E2E_COL_RECONNECT_MAX_MS'],
+        message: 'must be at least E2E_COL_RECONNECT_BASE_MS',
+      })
   })
 
 /** Every variable the sidecar reads, for `--help` and for the JSON config file's keys. */
@@ -131,7 +211,12 @@ type ParsedEnv = z.infer<typeof Env>
 
 /** The sidecar's typed, deeply frozen configuration. */
 export interface SidecarConfig {
-  readonly signal: { readonly url: string; readonly account: string | undefined; readonly rpcTimeoutMs: number; readonly streamIdleMs: number }
+  readonly signal: {
+    readonly url: string
+    readonly account: string | undefined
+    readonly rpcTimeoutMs: number
+    readonly streamIdleMs: number
+  }
   /** Documents fixed by configuration; more are created and accepted at run time (library/). */
   readonly documents: readonly { readonly docId: string; readonly groupId: string }[]
   /**
@@ -153,7 +238,13 @@ export interface SidecarConfig {
   readonly allowLongBodies: boolean
   readonly listen: { readonly host: string; readonly port: number }
   readonly allowedOrigins: readonly string[]
-  readonly browser: { readonly maxFrameBytes: number; readonly framesPerSecond: number; readonly frameBurst: number; readonly abuseLimit: number; readonly maxConnectionsPerDoc: number }
+  readonly browser: {
+    readonly maxFrameBytes: number
+    readonly framesPerSecond: number
+    readonly frameBurst: number
+    readonly abuseLimit: number
+    readonly maxConnectionsPerDoc: number
+  }
   /**
    * What this sidecar reads and announces to its groups (contract §4.10): `deflate`, `attachments`.
    * Empty (`none`) behaves as a sidecar from before capabilities: it announces nothing and drops
@@ -165,12 +256,27 @@ export interface SidecarConfig {
   /** How often each group's member list is read again. */
   readonly membersRefreshMs: number
   /** `compress`: deflate Yjs payloads of envelopes that need more than one body (contract §4.2). */
-  readonly send: { readonly compress: boolean; readonly maxQueueBytes: number; readonly sendsPerSecond: number; readonly burst: number; readonly attempts: number; readonly retryBaseMs: number; readonly retryMaxMs: number; readonly offlineProbeMaxMs: number }
+  readonly send: {
+    readonly compress: boolean
+    readonly maxQueueBytes: number
+    readonly sendsPerSecond: number
+    readonly burst: number
+    readonly attempts: number
+    readonly retryBaseMs: number
+    readonly retryMaxMs: number
+    readonly offlineProbeMaxMs: number
+  }
   readonly events: { readonly reconnectBaseMs: number; readonly reconnectMaxMs: number }
   readonly reassembly: { readonly maxPartialMessages: number; readonly maxPartialBytes: number; readonly ttlMs: number }
   readonly dedup: { readonly maxEntries: number; readonly ttlMs: number }
   /** `healthIntervalMs`: a changing replica announces its state vector at most this often (§8.4). */
-  readonly replica: { readonly dataDir: string; readonly sentIdsTtlMs: number; readonly syncOnStart: boolean; readonly syncDelayMs: { readonly min: number; readonly max: number }; readonly healthIntervalMs: number }
+  readonly replica: {
+    readonly dataDir: string
+    readonly sentIdsTtlMs: number
+    readonly syncOnStart: boolean
+    readonly syncDelayMs: { readonly min: number; readonly max: number }
+    readonly healthIntervalMs: number
+  }
   readonly shutdownFlushMs: number
   readonly logLevel: ParsedEnv['E2E_COL_LOG_LEVEL']
 }
@@ -200,7 +306,10 @@ export function defaultDataDir(env: Record<string, string | undefined>): string 
   if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, 'e2e-col')
   const home = env['HOME']
   if (home !== undefined && isAbsolute(home)) return join(home, '.local', 'state', 'e2e-col')
-  throw new SidecarError('CONFIG_INVALID', 'invalid configuration:\n✖ E2E_COL_DATA_DIR: required when neither XDG_STATE_HOME nor HOME is an absolute path')
+  throw new SidecarError(
+    'CONFIG_INVALID',
+    'invalid configuration:\n✖ E2E_COL_DATA_DIR: required when neither XDG_STATE_HOME nor HOME is an absolute path',
+  )
 }
 
 function deepFreeze<T>(value: T): T {
@@ -216,13 +325,21 @@ function readConfigFile(path: string): Record<string, string> {
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'))
   } catch (error) {
-    throw new SidecarError('CONFIG_INVALID', `--config ${path}: cannot read a JSON object (${(error as Error).message})`)
+    throw new SidecarError(
+      'CONFIG_INVALID',
+      `--config ${path}: cannot read a JSON object (${(error as Error).message})`,
+    )
   }
   const File = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
   const r = File.safeParse(parsed)
-  if (!r.success) throw new SidecarError('CONFIG_INVALID', `--config ${path}: must be a JSON object of VARIABLE: value\n${z.prettifyError(r.error)}`)
+  if (!r.success)
+    throw new SidecarError(
+      'CONFIG_INVALID',
+      `--config ${path}: must be a JSON object of VARIABLE: value\n${z.prettifyError(r.error)}`,
+    )
   const unknown = Object.keys(r.data).filter((k) => !CONFIG_VARIABLES.includes(k))
-  if (unknown.length > 0) throw new SidecarError('CONFIG_INVALID', `--config ${path}: unknown setting(s) ${unknown.join(', ')}`)
+  if (unknown.length > 0)
+    throw new SidecarError('CONFIG_INVALID', `--config ${path}: unknown setting(s) ${unknown.join(', ')}`)
   return Object.fromEntries(Object.entries(r.data).map(([k, v]) => [k, String(v)]))
 }
 
@@ -230,7 +347,10 @@ function readConfigFile(path: string): Record<string, string> {
  * Parses the sidecar configuration. Environment variables win over the JSON file's values.
  * @throws SidecarError `CONFIG_INVALID`, whose message names every offending variable.
  */
-export function loadConfig(env: Record<string, string | undefined>, options: { configFile?: string } = {}): SidecarConfig {
+export function loadConfig(
+  env: Record<string, string | undefined>,
+  options: { configFile?: string } = {},
+): SidecarConfig {
   const fromFile = options.configFile === undefined ? {} : readConfigFile(options.configFile)
   const input: Record<string, string> = { ...fromFile }
   for (const key of CONFIG_VARIABLES) {
@@ -241,10 +361,20 @@ export function loadConfig(env: Record<string, string | undefined>, options: { c
   if (!r.success) throw new SidecarError('CONFIG_INVALID', `invalid configuration:\n${z.prettifyError(r.error)}`)
   const e = r.data
   return deepFreeze({
-    signal: { url: (e.SIGNAL_CLI_URL as URL).origin, account: e.SIGNAL_CLI_ACCOUNT, rpcTimeoutMs: e.E2E_COL_RPC_TIMEOUT_MS, streamIdleMs: e.E2E_COL_STREAM_IDLE_MS },
+    signal: {
+      url: (e.SIGNAL_CLI_URL as URL).origin,
+      account: e.SIGNAL_CLI_ACCOUNT,
+      rpcTimeoutMs: e.E2E_COL_RPC_TIMEOUT_MS,
+      streamIdleMs: e.E2E_COL_STREAM_IDLE_MS,
+    },
     documents: e.E2E_COL_DOCUMENTS,
     setup: e.E2E_COL_SETUP,
-    chats: { bindings: e.E2E_COL_CHATS, operators: e.E2E_COL_CHAT_OPERATORS, loopAccount: e.E2E_COL_CHAT_LOOP_ACCOUNT ?? e.SIGNAL_CLI_ACCOUNT, browserOperators: e.E2E_COL_CHAT_BROWSER_OPERATORS },
+    chats: {
+      bindings: e.E2E_COL_CHATS,
+      operators: e.E2E_COL_CHAT_OPERATORS,
+      loopAccount: e.E2E_COL_CHAT_LOOP_ACCOUNT ?? e.SIGNAL_CLI_ACCOUNT,
+      browserOperators: e.E2E_COL_CHAT_BROWSER_OPERATORS,
+    },
     maxBodyBytes: e.E2E_COL_SIGNAL_BODY_MAX_BYTES,
     allowLongBodies: e.E2E_COL_ALLOW_LONG_BODIES,
     capabilities: e.E2E_COL_CAPABILITIES,
@@ -252,12 +382,37 @@ export function loadConfig(env: Record<string, string | undefined>, options: { c
     membersRefreshMs: e.E2E_COL_MEMBERS_REFRESH_MS,
     listen: e.E2E_COL_LISTEN,
     allowedOrigins: e.E2E_COL_ALLOWED_ORIGINS,
-    browser: { maxFrameBytes: e.E2E_COL_MAX_FRAME_BYTES, framesPerSecond: e.E2E_COL_FRAMES_PER_SECOND, frameBurst: e.E2E_COL_FRAME_BURST, abuseLimit: e.E2E_COL_ABUSE_LIMIT, maxConnectionsPerDoc: e.E2E_COL_MAX_CONNECTIONS_PER_DOC },
-    send: { compress: e.E2E_COL_COMPRESS, maxQueueBytes: e.E2E_COL_MAX_QUEUE_BYTES, sendsPerSecond: e.E2E_COL_SENDS_PER_SECOND, burst: e.E2E_COL_SEND_BURST, attempts: e.E2E_COL_SEND_ATTEMPTS, retryBaseMs: e.E2E_COL_RETRY_BASE_MS, retryMaxMs: e.E2E_COL_RETRY_MAX_MS, offlineProbeMaxMs: e.E2E_COL_OFFLINE_PROBE_MAX_MS },
+    browser: {
+      maxFrameBytes: e.E2E_COL_MAX_FRAME_BYTES,
+      framesPerSecond: e.E2E_COL_FRAMES_PER_SECOND,
+      frameBurst: e.E2E_COL_FRAME_BURST,
+      abuseLimit: e.E2E_COL_ABUSE_LIMIT,
+      maxConnectionsPerDoc: e.E2E_COL_MAX_CONNECTIONS_PER_DOC,
+    },
+    send: {
+      compress: e.E2E_COL_COMPRESS,
+      maxQueueBytes: e.E2E_COL_MAX_QUEUE_BYTES,
+      sendsPerSecond: e.E2E_COL_SENDS_PER_SECOND,
+      burst: e.E2E_COL_SEND_BURST,
+      attempts: e.E2E_COL_SEND_ATTEMPTS,
+      retryBaseMs: e.E2E_COL_RETRY_BASE_MS,
+      retryMaxMs: e.E2E_COL_RETRY_MAX_MS,
+      offlineProbeMaxMs: e.E2E_COL_OFFLINE_PROBE_MAX_MS,
+    },
     events: { reconnectBaseMs: e.E2E_COL_RECONNECT_BASE_MS, reconnectMaxMs: e.E2E_COL_RECONNECT_MAX_MS },
-    reassembly: { maxPartialMessages: e.E2E_COL_REASSEMBLY_MAX_MESSAGES, maxPartialBytes: e.E2E_COL_REASSEMBLY_MAX_BYTES ?? reassemblyBudget(e.E2E_COL_MAX_FRAME_BYTES), ttlMs: e.E2E_COL_REASSEMBLY_TTL_MS },
+    reassembly: {
+      maxPartialMessages: e.E2E_COL_REASSEMBLY_MAX_MESSAGES,
+      maxPartialBytes: e.E2E_COL_REASSEMBLY_MAX_BYTES ?? reassemblyBudget(e.E2E_COL_MAX_FRAME_BYTES),
+      ttlMs: e.E2E_COL_REASSEMBLY_TTL_MS,
+    },
     dedup: { maxEntries: e.E2E_COL_DEDUP_MAX_ENTRIES, ttlMs: e.E2E_COL_DEDUP_TTL_MS },
-    replica: { dataDir: e.E2E_COL_DATA_DIR ?? defaultDataDir(env), sentIdsTtlMs: e.E2E_COL_SENT_IDS_TTL_MS, syncOnStart: e.E2E_COL_SYNC_ON_START, syncDelayMs: { min: e.E2E_COL_SYNC_DELAY_MIN_MS, max: e.E2E_COL_SYNC_DELAY_MAX_MS }, healthIntervalMs: e.E2E_COL_HEALTH_INTERVAL_MS },
+    replica: {
+      dataDir: e.E2E_COL_DATA_DIR ?? defaultDataDir(env),
+      sentIdsTtlMs: e.E2E_COL_SENT_IDS_TTL_MS,
+      syncOnStart: e.E2E_COL_SYNC_ON_START,
+      syncDelayMs: { min: e.E2E_COL_SYNC_DELAY_MIN_MS, max: e.E2E_COL_SYNC_DELAY_MAX_MS },
+      healthIntervalMs: e.E2E_COL_HEALTH_INTERVAL_MS,
+    },
     shutdownFlushMs: e.E2E_COL_SHUTDOWN_FLUSH_MS,
     logLevel: e.E2E_COL_LOG_LEVEL,
   })

@@ -21,16 +21,20 @@ const USAGE: Readonly<Record<DocsAction, string>> = {
   list: 'docs list [--json]\n  Lists your documents (title, people, last change, id) and the documents shared with you.',
   new: 'docs new TITLE [--with +NUMBER]... [--json]\n  Makes a document and shares it with those people (each accepts it first).',
   share: 'docs share DOC --with +NUMBER... [--json]\n  Shares a document (its id or exact title) with more people.',
-  unshare: 'docs unshare DOC --with +NUMBER... [--json]\n  Stops sharing a document with those people: their sidecars stop receiving it.',
+  unshare:
+    'docs unshare DOC --with +NUMBER... [--json]\n  Stops sharing a document with those people: their sidecars stop receiving it.',
   rename: 'docs rename DOC NEW_TITLE [--json]\n  Renames a document for everyone in it (at most 32 characters).',
   leave: 'docs leave DOC [--json]\n  Leaves a document: you stop receiving it and it leaves your list.',
-  accept: 'docs accept INVITE [--json]\n  Accepts a document shared with you (its id or title, as `docs list` shows it).',
+  accept:
+    'docs accept INVITE [--json]\n  Accepts a document shared with you (its id or title, as `docs list` shows it).',
   decline: 'docs decline INVITE [--json]\n  Declines a document shared with you.',
 }
 
 export const DOCS_HELP = `e2e-col-sidecar docs: your documents, from a script, through the running sidecar.
 
-${Object.values(USAGE).map((u) => `  e2e-col-sidecar ${u.replace(/\n/g, '\n    ')}`).join('\n')}
+${Object.values(USAGE)
+  .map((u) => `  e2e-col-sidecar ${u.replace(/\n/g, '\n    ')}`)
+  .join('\n')}
 
 Options of every subcommand:
   --sidecar URL   the sidecar (default: E2E_COL_SIDECAR_URL, else http://HOST:PORT of E2E_COL_LISTEN,
@@ -61,13 +65,17 @@ export function defaultSidecarUrl(env: Record<string, string | undefined>): stri
   return 'http://127.0.0.1:7600'
 }
 
-export type ParsedDocs = { kind: 'docs'; command: DocsCommand } | { kind: 'help'; text: string } | { kind: 'usage-error'; message: string }
+export type ParsedDocs =
+  | { kind: 'docs'; command: DocsCommand }
+  | { kind: 'help'; text: string }
+  | { kind: 'usage-error'; message: string }
 
 /** Parses the words after `docs`. */
 export function parseDocsArgs(argv: readonly string[], env: Record<string, string | undefined>): ParsedDocs {
   const action = argv[0]
   if (action === undefined || action === '--help' || action === '-h') return { kind: 'help', text: DOCS_HELP }
-  if (!ACTIONS.has(action)) return { kind: 'usage-error', message: `docs: unknown subcommand ${JSON.stringify(action)} (see docs --help)` }
+  if (!ACTIONS.has(action))
+    return { kind: 'usage-error', message: `docs: unknown subcommand ${JSON.stringify(action)} (see docs --help)` }
   const a = action as DocsAction
   let sidecar = defaultSidecarUrl(env)
   let json = false
@@ -81,15 +89,29 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
       const next = argv[++i]
       if (next === undefined) return { kind: 'usage-error', message: `docs ${a}: ${arg} needs a value` }
       if (arg === '--sidecar') sidecar = next
-      else people.push(...next.split(',').map((p) => p.trim()).filter((p) => p !== ''))
-    } else if (arg.startsWith('--')) return { kind: 'usage-error', message: `docs ${a}: unknown option ${JSON.stringify(arg)} (see docs ${a} --help)` }
+      else
+        people.push(
+          ...next
+            .split(',')
+            .map((p) => p.trim())
+            .filter((p) => p !== ''),
+        )
+    } else if (arg.startsWith('--'))
+      return { kind: 'usage-error', message: `docs ${a}: unknown option ${JSON.stringify(arg)} (see docs ${a} --help)` }
     else words.push(arg)
   }
-  if (!/^https?:\/\/[^/]+\/?$/.test(sidecar)) return { kind: 'usage-error', message: `docs ${a}: --sidecar must be http://HOST:PORT` }
+  if (!/^https?:\/\/[^/]+\/?$/.test(sidecar))
+    return { kind: 'usage-error', message: `docs ${a}: --sidecar must be http://HOST:PORT` }
   const want = { list: 0, new: 1, share: 1, unshare: 1, rename: 2, leave: 1, accept: 1, decline: 1 }[a]
-  if (words.length !== want) return { kind: 'usage-error', message: `docs ${a}: expected ${want === 0 ? 'no' : want} argument${want === 1 ? '' : 's'}\n${docsUsage(a)}` }
-  if ((a === 'share' || a === 'unshare') && people.length === 0) return { kind: 'usage-error', message: `docs ${a}: name the people with --with +NUMBER` }
-  if (a !== 'new' && a !== 'share' && a !== 'unshare' && people.length > 0) return { kind: 'usage-error', message: `docs ${a}: --with does not apply` }
+  if (words.length !== want)
+    return {
+      kind: 'usage-error',
+      message: `docs ${a}: expected ${want === 0 ? 'no' : want} argument${want === 1 ? '' : 's'}\n${docsUsage(a)}`,
+    }
+  if ((a === 'share' || a === 'unshare') && people.length === 0)
+    return { kind: 'usage-error', message: `docs ${a}: name the people with --with +NUMBER` }
+  if (a !== 'new' && a !== 'share' && a !== 'unshare' && people.length > 0)
+    return { kind: 'usage-error', message: `docs ${a}: --with does not apply` }
   const command: DocsCommand = { action: a, sidecar: sidecar.replace(/\/$/, ''), json, people }
   if (a === 'new') command.title = words[0] ?? ''
   else if (a === 'rename') {
@@ -99,8 +121,17 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
   return { kind: 'docs', command }
 }
 
-interface ApiAnswer { status: number; json: unknown }
-type Doc = { docId: string; title: string; members: { number: string; name?: string; status: string; you: boolean }[]; lastChange: number | null; state: string }
+interface ApiAnswer {
+  status: number
+  json: unknown
+}
+type Doc = {
+  docId: string
+  title: string
+  members: { number: string; name?: string; status: string; you: boolean }[]
+  lastChange: number | null
+  state: string
+}
 type Invite = { id: string; title: string; from?: { number: string; name?: string } }
 
 /** Something a run refuses; `exitCode` 1 (refused) or 3 (unreachable). */
@@ -124,7 +155,11 @@ async function api(base: string, method: string, path: string, body?: unknown): 
       signal: AbortSignal.timeout(60_000),
     })
   } catch (error) {
-    throw new DocsCliError('UNREACHABLE', `the sidecar at ${base} does not answer (${error instanceof Error ? error.message : String(error)})`, 3)
+    throw new DocsCliError(
+      'UNREACHABLE',
+      `the sidecar at ${base} does not answer (${error instanceof Error ? error.message : String(error)})`,
+      3,
+    )
   }
   const text = await res.text()
   const json = text === '' ? undefined : (JSON.parse(text) as unknown)
@@ -136,22 +171,37 @@ async function api(base: string, method: string, path: string, body?: unknown): 
 }
 
 /** "changed 2026-12-01 14:03 UTC" or "no changes yet". */
-const changedText = (at: number | null): string => (at === null ? 'no changes yet' : `changed ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`)
+const changedText = (at: number | null): string =>
+  at === null ? 'no changes yet' : `changed ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-const who = (p: { number: string; name?: string | undefined }): string => (p.name === undefined || p.name === '' ? p.number : `${p.name} (${p.number})`)
+const who = (p: { number: string; name?: string | undefined }): string =>
+  p.name === undefined || p.name === '' ? p.number : `${p.name} (${p.number})`
 
 /** Runs one docs command; returns what to print. @throws DocsCliError */
 export async function runDocsCommand(c: DocsCommand): Promise<string> {
   const base = c.sidecar
   const resolve = async (target: string, kind: 'doc' | 'invite'): Promise<string> => {
     if (UUID.test(target)) return target.toLowerCase()
-    const list = kind === 'doc'
-      ? ((await api(base, 'GET', '/v1/docs')).json as { documents: Doc[] }).documents.map((d) => ({ id: d.docId, title: d.title }))
-      : ((await api(base, 'GET', '/v1/invites')).json as { invites: Invite[] }).invites.map((i) => ({ id: i.id, title: i.title }))
+    const list =
+      kind === 'doc'
+        ? ((await api(base, 'GET', '/v1/docs')).json as { documents: Doc[] }).documents.map((d) => ({
+            id: d.docId,
+            title: d.title,
+          }))
+        : ((await api(base, 'GET', '/v1/invites')).json as { invites: Invite[] }).invites.map((i) => ({
+            id: i.id,
+            title: i.title,
+          }))
     const hits = list.filter((d) => d.title === target)
     if (hits.length === 1 && hits[0] !== undefined) return hits[0].id
-    throw new DocsCliError(kind === 'doc' ? 'DOCS_UNKNOWN_DOCUMENT' : 'DOCS_UNKNOWN_INVITE', hits.length === 0 ? `no ${kind === 'doc' ? 'document' : 'invitation'} titled ${JSON.stringify(target)}` : `${hits.length} documents are titled ${JSON.stringify(target)}: name one by its id`, 1)
+    throw new DocsCliError(
+      kind === 'doc' ? 'DOCS_UNKNOWN_DOCUMENT' : 'DOCS_UNKNOWN_INVITE',
+      hits.length === 0
+        ? `no ${kind === 'doc' ? 'document' : 'invitation'} titled ${JSON.stringify(target)}`
+        : `${hits.length} documents are titled ${JSON.stringify(target)}: name one by its id`,
+      1,
+    )
   }
   const out = (answer: unknown, text: string): string => (c.json ? `${JSON.stringify(answer ?? {})}\n` : `${text}\n`)
   switch (c.action) {
@@ -162,24 +212,42 @@ export async function runDocsCommand(c: DocsCommand): Promise<string> {
       const lines = ['Your documents']
       if (docs.documents.length === 0) lines.push('  (none)')
       for (const d of docs.documents) {
-        const others = d.members.filter((m) => !m.you).map((m) => (m.status === 'member' ? who(m) : `${who(m)} [${m.status}]`))
-        const state = d.state === 'removed' ? 'you are no longer in it' : others.length === 0 ? 'only you' : `with ${others.join(', ')}`
+        const others = d.members
+          .filter((m) => !m.you)
+          .map((m) => (m.status === 'member' ? who(m) : `${who(m)} [${m.status}]`))
+        const state =
+          d.state === 'removed'
+            ? 'you are no longer in it'
+            : others.length === 0
+              ? 'only you'
+              : `with ${others.join(', ')}`
         lines.push(`  ${d.title}  ·  ${state}  ·  ${changedText(d.lastChange)}  ·  ${d.docId}`)
       }
       lines.push('Shared with you')
       if (invites.length === 0) lines.push('  (none)')
-      for (const i of invites) lines.push(`  ${i.from === undefined ? 'Someone' : who(i.from)} shared '${i.title}' with you  ·  accept: e2e-col-sidecar docs accept ${i.id}`)
+      for (const i of invites)
+        lines.push(
+          `  ${i.from === undefined ? 'Someone' : who(i.from)} shared '${i.title}' with you  ·  accept: e2e-col-sidecar docs accept ${i.id}`,
+        )
       return `${lines.join('\n')}\n`
     }
     case 'new': {
       const r = await api(base, 'POST', '/v1/docs', { title: c.title, members: c.people })
       const made = r.json as { docId: string }
-      return out(r.json, `made '${c.title ?? ''}' (${made.docId})${c.people.length === 0 ? '' : `; shared with ${c.people.join(', ')} (each accepts it first)`}`)
+      return out(
+        r.json,
+        `made '${c.title ?? ''}' (${made.docId})${c.people.length === 0 ? '' : `; shared with ${c.people.join(', ')} (each accepts it first)`}`,
+      )
     }
     case 'share':
     case 'unshare': {
       const id = await resolve(c.target ?? '', 'doc')
-      const r = await api(base, 'POST', `/v1/docs/${id}/members`, c.action === 'share' ? { add: c.people } : { remove: c.people })
+      const r = await api(
+        base,
+        'POST',
+        `/v1/docs/${id}/members`,
+        c.action === 'share' ? { add: c.people } : { remove: c.people },
+      )
       return out(r.json, `${c.action === 'share' ? 'shared with' : 'no longer shared with'} ${c.people.join(', ')}`)
     }
     case 'rename': {
@@ -196,7 +264,10 @@ export async function runDocsCommand(c: DocsCommand): Promise<string> {
     case 'decline': {
       const id = await resolve(c.target ?? '', 'invite')
       const r = await api(base, 'POST', `/v1/invites/${id}/${c.action}`, {})
-      return out(r.json ?? { id, declined: true }, c.action === 'accept' ? `accepted (${(r.json as { docId: string }).docId})` : 'declined')
+      return out(
+        r.json ?? { id, declined: true },
+        c.action === 'accept' ? `accepted (${(r.json as { docId: string }).docId})` : 'declined',
+      )
     }
   }
 }

@@ -8,7 +8,16 @@
  * socket closes, so a document can be added or removed while the sidecar runs.
  * @see docs/sidecar.md §4.3–§4.7, §8
  */
-import { CAPABILITY, decodeEnvelope, decodeHealth, encodeEnvelope, encodeHealth, FLAGS, type Envelope, type Kind } from '@e2e-col/protocol'
+import {
+  CAPABILITY,
+  decodeEnvelope,
+  decodeHealth,
+  encodeEnvelope,
+  encodeHealth,
+  FLAGS,
+  type Envelope,
+  type Kind,
+} from '@e2e-col/protocol'
 import type { Session } from './browser/session.ts'
 import type { Clock } from './clock.ts'
 import type { SidecarConfig } from './config.ts'
@@ -139,7 +148,11 @@ export function createDocument(c: DocumentContext, docId: string, groupId: strin
     backend: c.backend,
     maxBodyBytes: config.maxBodyBytes,
     maxQueueBytes: config.send.maxQueueBytes,
-    bucket: createTokenBucket({ ratePerSecond: config.send.sendsPerSecond, burst: config.send.burst, now: clock.now() }),
+    bucket: createTokenBucket({
+      ratePerSecond: config.send.sendsPerSecond,
+      burst: config.send.burst,
+      now: clock.now(),
+    }),
     minIntervalMs: 1000 / config.send.sendsPerSecond,
     ...(c.deflate === undefined ? {} : { shrink: (frame: Uint8Array) => compress(frame) }),
     attachment: (frame) => asAttachment(frame),
@@ -187,13 +200,23 @@ export function createDocument(c: DocumentContext, docId: string, groupId: strin
 
   async function compress(frame: Uint8Array): Promise<Uint8Array> {
     // Only when every member reads it: an older sidecar drops deflated envelopes.
-    if (c.deflate === undefined || (c.features & CAPABILITY.deflate) === 0 || !capabilities.roster.allRead(CAPABILITY.deflate)) return frame
+    if (
+      c.deflate === undefined ||
+      (c.features & CAPABILITY.deflate) === 0 ||
+      !capabilities.roster.allRead(CAPABILITY.deflate)
+    )
+      return frame
     return c.deflate(frame)
   }
 
   /** The frame as one attachment send, when it is large and every member reads attachments. */
   function asAttachment(frame: Uint8Array): AttachmentSend | undefined {
-    if ((c.features & CAPABILITY.attachments) === 0 || frame.byteLength < config.attachments.minBytes || !needsChunks(frame, config.maxBodyBytes)) return undefined
+    if (
+      (c.features & CAPABILITY.attachments) === 0 ||
+      frame.byteLength < config.attachments.minBytes ||
+      !needsChunks(frame, config.maxBodyBytes)
+    )
+      return undefined
     const needs = CAPABILITY.attachments | (((frame[4] ?? 0) & FLAGS.deflated) === 0 ? 0 : CAPABILITY.deflate)
     if (!capabilities.roster.allRead(needs) || !c.takeUpload()) return undefined
     try {
@@ -204,14 +227,22 @@ export function createDocument(c: DocumentContext, docId: string, groupId: strin
   }
 
   /** An envelope of the sidecar's own (sync answers and requests), from its own sender id. */
-  const ownEnvelope = (kind: Kind, payload: Uint8Array): Envelope =>
-    ({ kind, flags: 0, docId, senderId: c.sidecarId, messageId: clock.newMessageId(), seq: c.nextOwnSeq(), payload })
+  const ownEnvelope = (kind: Kind, payload: Uint8Array): Envelope => ({
+    kind,
+    flags: 0,
+    docId,
+    senderId: c.sidecarId,
+    messageId: clock.newMessageId(),
+    seq: c.nextOwnSeq(),
+    payload,
+  })
   function toGroup(kind: Kind, payload: Uint8Array): void {
     if (c.stopped()) return
     const env = ownEnvelope(kind, payload)
     metrics.replicaMessages.inc({ kind })
     c.markSent(docId, env.senderId, env.messageId)
-    if (!queue.enqueue({ frame: encodeEnvelope(env), messageId: env.messageId, owner: NO_OWNER })) logger.warn({ kind }, 'send queue full; dropped a sync message of the replica')
+    if (!queue.enqueue({ frame: encodeEnvelope(env), messageId: env.messageId, owner: NO_OWNER }))
+      logger.warn({ kind }, 'send queue full; dropped a sync message of the replica')
   }
   const ask = (): void => toGroup('sync-request', replica.stateVector())
   // A body carries floor((B − 11) / 4) · 3 frame bytes, less a chunk's ~90 bytes of header.
@@ -253,10 +284,12 @@ export function createDocument(c: DocumentContext, docId: string, groupId: strin
       if (sv !== undefined) gapRepair.onPeerState(sv)
     }
     // Announcements are between sidecars; a bare probe still reaches the browsers.
-    if (env.kind === 'health' && capabilities.onHealth(from, env.payload)) return void metrics.announcements.inc({ direction: 'received' })
+    if (env.kind === 'health' && capabilities.onHealth(from, env.payload))
+      return void metrics.announcements.inc({ direction: 'received' })
     if (env.kind === 'sync-request') {
       // The replica answers for this machine; its browsers hold nothing it lacks.
-      if (!groupSync.onRequest(env.payload, source, `${env.senderId}/${env.messageId}`)) return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
+      if (!groupSync.onRequest(env.payload, source, `${env.senderId}/${env.messageId}`))
+        return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
       const sv = decodeExactStateVector(env.payload)
       if (sv !== undefined) gapRepair.onPeerState(sv)
       return
@@ -280,18 +313,31 @@ export function createDocument(c: DocumentContext, docId: string, groupId: strin
     if (known === undefined) return
     if (known.sender !== undefined) {
       if (known.sender !== '' && known.sender !== env.senderId) {
-        return session.refuse('SIDECAR_MESSAGE_ID_TAKEN', 'this message id belongs to another sender of this document; use a fresh id', { messageId: env.messageId, strike: false })
+        return session.refuse(
+          'SIDECAR_MESSAGE_ID_TAKEN',
+          'this message id belongs to another sender of this document; use a fresh id',
+          { messageId: env.messageId, strike: false },
+        )
       }
       metrics.replaysAcked.inc()
       return session.ack(env.messageId)
     }
     if (env.kind === 'sync-request') return answerLocally(session, env)
     // Members trust an announcement as the account's own: only the sidecar makes them.
-    if (env.kind === 'health' && announces(env.payload)) return session.refuse('SIDECAR_BAD_PAYLOAD', 'capability announcements are made by the sidecar, not by browsers', { messageId: env.messageId, strike: false })
+    if (env.kind === 'health' && announces(env.payload))
+      return session.refuse(
+        'SIDECAR_BAD_PAYLOAD',
+        'capability announcements are made by the sidecar, not by browsers',
+        { messageId: env.messageId, strike: false },
+      )
     if (!DOC_KINDS.has(env.kind)) return carryEphemeral(session, env, frame)
     const applied = storing(() => replica.apply(env.payload))
     if (applied === undefined) return
-    if (!applied) return session.refuse('SIDECAR_BAD_PAYLOAD', `the ${env.kind} payload is not a Yjs update`, { messageId: env.messageId, strike: false })
+    if (!applied)
+      return session.refuse('SIDECAR_BAD_PAYLOAD', `the ${env.kind} payload is not a Yjs update`, {
+        messageId: env.messageId,
+        strike: false,
+      })
     // Durable in the replica and the outbox: the browser may forget it now.
     const accepted = storing(() => {
       store.outbox.accept(docId, env.senderId, env.messageId, frame, clock.now())
@@ -304,10 +350,15 @@ export function createDocument(c: DocumentContext, docId: string, groupId: strin
     let queued = queue.enqueue({ frame, messageId: env.messageId, owner: changeOwner(session), source: session })
     if (!queued || (c.reach.state !== 'reachable' && queue.waiting > MERGE_AT)) {
       queue.rewrite(merge)
-      if (!queued) queued = queue.enqueue({ frame, messageId: env.messageId, owner: changeOwner(session), source: session })
+      if (!queued)
+        queued = queue.enqueue({ frame, messageId: env.messageId, owner: changeOwner(session), source: session })
     }
     // Still no room: the change is kept in the outbox and goes out with the next start.
-    if (!queued) logger.warn({ queuedBytes: queue.queuedBytes }, 'send queue full even merged; a change waits in the outbox for the next start')
+    if (!queued)
+      logger.warn(
+        { queuedBytes: queue.queuedBytes },
+        'send queue full even merged; a change waits in the outbox for the next start',
+      )
     delivery.changed()
   }
 
@@ -315,9 +366,15 @@ export function createDocument(c: DocumentContext, docId: string, groupId: strin
   function carryEphemeral(session: Session, env: Envelope, frame: Uint8Array): void {
     c.markSent(docId, env.senderId, env.messageId)
     for (const other of sessions) if (other !== session) other.send(frame)
-    const owner: SendOwner = { ack: (id) => session.ack(id), reject: (id, code, message) => session.refuse(code, message, { messageId: id, strike: false }) }
+    const owner: SendOwner = {
+      ack: (id) => session.ack(id),
+      reject: (id, code, message) => session.refuse(code, message, { messageId: id, strike: false }),
+    }
     if (!queue.enqueue({ frame, messageId: env.messageId, owner, source: session })) {
-      session.refuse('SIDECAR_QUEUE_FULL', 'the send queue of this document is full; retry later', { messageId: env.messageId, strike: false })
+      session.refuse('SIDECAR_QUEUE_FULL', 'the send queue of this document is full; retry later', {
+        messageId: env.messageId,
+        strike: false,
+      })
     }
   }
 
@@ -378,7 +435,10 @@ export function createDocument(c: DocumentContext, docId: string, groupId: strin
     return {
       frame: encodeEnvelope(fresh),
       messageId: fresh.messageId,
-      owner: { ack: () => owner.ack(messageId), reject: (_id, code, message) => owner.reject(messageId, code, message) },
+      owner: {
+        ack: () => owner.ack(messageId),
+        reject: (_id, code, message) => owner.reject(messageId, code, message),
+      },
     }
   }
 
@@ -400,14 +460,24 @@ export function createDocument(c: DocumentContext, docId: string, groupId: strin
       diff = replica.diff(env.payload)
       behind = replica.lacksFrom(env.payload)
     } catch {
-      return session.refuse('SIDECAR_BAD_PAYLOAD', 'the sync-request payload is not a Yjs state vector', { messageId: env.messageId, strike: false })
+      return session.refuse('SIDECAR_BAD_PAYLOAD', 'the sync-request payload is not a Yjs state vector', {
+        messageId: env.messageId,
+        strike: false,
+      })
     }
     session.send(encodeEnvelope(ownEnvelope('sync-response', diff)))
     if (behind) session.send(encodeEnvelope(ownEnvelope('sync-request', replica.stateVector())))
   }
 
   return {
-    docId, groupId, replica, queue, groupSync, gapRepair, capabilities, delivery,
+    docId,
+    groupId,
+    replica,
+    queue,
+    groupSync,
+    gapRepair,
+    capabilities,
+    delivery,
     get sessionCount() {
       return sessions.size
     },

@@ -90,12 +90,23 @@ export function createDocuments(o: DocumentsOptions): Documents {
   let ownSeq = 0
   let resumed = false
   let lastPrune = clock.now()
-  const features = (config.capabilities.includes('deflate') ? CAPABILITY.deflate : 0) | (config.capabilities.includes('attachments') ? CAPABILITY.attachments : 0)
+  const features =
+    (config.capabilities.includes('deflate') ? CAPABILITY.deflate : 0) |
+    (config.capabilities.includes('attachments') ? CAPABILITY.attachments : 0)
   // Signal's attachmentCreate limit is per account (50, one per 1.2 s): one bucket for all groups.
   const uploads = createTokenBucket({ ratePerSecond: 1 / 1.2, burst: 50, now: clock.now() })
 
   const context: DocumentContext = {
-    config, backend: o.backend, reach: o.reach, clock, store, sidecarId: o.sidecarId, self: o.self, features, metrics, logger: o.logger,
+    config,
+    backend: o.backend,
+    reach: o.reach,
+    clock,
+    store,
+    sidecarId: o.sidecarId,
+    self: o.self,
+    features,
+    metrics,
+    logger: o.logger,
     takeUpload: () => uploads.tryTake(clock.now()),
     markSent: o.markSent,
     answerRank: o.answerRank,
@@ -116,13 +127,13 @@ export function createDocuments(o: DocumentsOptions): Documents {
     },
     deflate: config.send.compress
       ? async (frame) => {
-        const smaller = await deflateFrame(frame, config.maxBodyBytes)
-        if (smaller !== frame) {
-          metrics.envelopesDeflated.inc()
-          metrics.deflateSavedBytes.inc(frame.byteLength - smaller.byteLength)
+          const smaller = await deflateFrame(frame, config.maxBodyBytes)
+          if (smaller !== frame) {
+            metrics.envelopesDeflated.inc()
+            metrics.deflateSavedBytes.inc(frame.byteLength - smaller.byteLength)
+          }
+          return smaller
         }
-        return smaller
-      }
       : undefined,
     nextBatchSeq: () => batchSeq++,
     nextOwnSeq: () => ownSeq++,
@@ -135,7 +146,11 @@ export function createDocuments(o: DocumentsOptions): Documents {
 
   metrics.replicaSyncSource.read = () => {
     const all = [...docs.values()].map((d) => d.groupSync.stats())
-    return { answered: all.reduce((n, s) => n + s.answered, 0), suppressed: all.reduce((n, s) => n + s.suppressed, 0), askedBack: all.reduce((n, s) => n + s.askedBack, 0) }
+    return {
+      answered: all.reduce((n, s) => n + s.answered, 0),
+      suppressed: all.reduce((n, s) => n + s.suppressed, 0),
+      askedBack: all.reduce((n, s) => n + s.askedBack, 0),
+    }
   }
 
   return {

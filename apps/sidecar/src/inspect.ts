@@ -31,7 +31,11 @@ export function inspectDocument(dataDir: string, docId: string): DocReport {
   const store = openReplicaStore(dataDir, { readonly: true })
   try {
     // Loading read-only never compacts: the policy is given an unreachable row bound.
-    const replica = loadReplica(store, docId, { maxRows: Number.POSITIVE_INFINITY, growthFactor: Number.POSITIVE_INFINITY, slackBytes: 0 })
+    const replica = loadReplica(store, docId, {
+      maxRows: Number.POSITIVE_INFINITY,
+      growthFactor: Number.POSITIVE_INFINITY,
+      slackBytes: 0,
+    })
     const log = store.logSize(docId)
     const sv = [...Y.decodeStateVector(Y.encodeStateVector(replica.doc))].map(([client, clock]) => ({ client, clock }))
     sv.sort((a, b) => b.clock - a.clock)

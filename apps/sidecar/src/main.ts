@@ -13,20 +13,31 @@ else if (cmd.kind === 'docs') {
   try {
     process.stdout.write(await runDocsCommand(cmd.command))
   } catch (error) {
-    const e = error instanceof DocsCliError ? error : new DocsCliError('UNEXPECTED', error instanceof Error ? error.message : String(error), 1)
-    process.stderr.write(cmd.command.json ? `${JSON.stringify({ error: { code: e.code, message: e.message } })}\n` : `e2e-col-sidecar docs ${cmd.command.action}: ${e.code}: ${e.message}\n`)
+    const e =
+      error instanceof DocsCliError
+        ? error
+        : new DocsCliError('UNEXPECTED', error instanceof Error ? error.message : String(error), 1)
+    process.stderr.write(
+      cmd.command.json
+        ? `${JSON.stringify({ error: { code: e.code, message: e.message } })}\n`
+        : `e2e-col-sidecar docs ${cmd.command.action}: ${e.code}: ${e.message}\n`,
+    )
     process.exitCode = e.exitCode
   }
-}
-else if (cmd.kind === 'usage-error') {
+} else if (cmd.kind === 'usage-error') {
   process.stderr.write(`e2e-col-sidecar: ${cmd.message}\n`)
   process.exitCode = 2
 } else if (cmd.kind === 'inspect') {
   try {
-    const report = inspectDocument(cmd.dataDir ?? process.env['E2E_COL_DATA_DIR'] ?? defaultDataDir(process.env), cmd.docId)
+    const report = inspectDocument(
+      cmd.dataDir ?? process.env['E2E_COL_DATA_DIR'] ?? defaultDataDir(process.env),
+      cmd.docId,
+    )
     process.stdout.write(cmd.json ? `${JSON.stringify(report)}\n` : formatReport(report))
   } catch (error) {
-    process.stderr.write(`e2e-col-sidecar inspect: ${error instanceof Error ? error.message.replace(/\n/g, ' ') : String(error)}\n`)
+    process.stderr.write(
+      `e2e-col-sidecar inspect: ${error instanceof Error ? error.message.replace(/\n/g, ' ') : String(error)}\n`,
+    )
     process.exitCode = exitCodeFor(error)
   }
 } else {
@@ -44,7 +55,9 @@ else if (cmd.kind === 'usage-error') {
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
   } catch (error) {
-    process.stderr.write(`e2e-col-sidecar: ${error instanceof Error ? error.message.replace(/\n/g, ' ') : String(error)}\n`)
+    process.stderr.write(
+      `e2e-col-sidecar: ${error instanceof Error ? error.message.replace(/\n/g, ' ') : String(error)}\n`,
+    )
     process.exit(exitCodeFor(error))
   }
 }

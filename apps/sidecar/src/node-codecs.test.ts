@@ -22,12 +22,18 @@ describe('NODE_CODECS', () => {
     const scratch = new Uint8Array(4096)
     const unit = fc.constantFrom(...'AQgw+/8=-_ \né\u0141'.split(''))
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 3000 }).map((b) => Buffer.from(b).toString('base64')), fc.string({ unit, maxLength: 40 })), (text) => {
-        const want = Buffer.from(text, 'base64')
-        expect(Buffer.from(codec.decode(text)).equals(want)).toBe(true)
-        const written = codec.decodeInto?.(text, scratch) ?? -1
-        expect(Buffer.from(scratch.subarray(0, written)).equals(want)).toBe(true)
-      }),
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 3000 }).map((b) => Buffer.from(b).toString('base64')),
+          fc.string({ unit, maxLength: 40 }),
+        ),
+        (text) => {
+          const want = Buffer.from(text, 'base64')
+          expect(Buffer.from(codec.decode(text)).equals(want)).toBe(true)
+          const written = codec.decodeInto?.(text, scratch) ?? -1
+          expect(Buffer.from(scratch.subarray(0, written)).equals(want)).toBe(true)
+        },
+      ),
       { numRuns: 500 },
     )
   })

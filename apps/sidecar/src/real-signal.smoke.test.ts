@@ -17,9 +17,22 @@ import { loadConfig } from './config.ts'
 import { startSidecar } from './sidecar.ts'
 
 const env = process.env
-const SETTINGS = ['E2E_COL_REAL_SIGNAL_SMOKE', 'E2E_COL_SMOKE_A_URL', 'E2E_COL_SMOKE_A_ACCOUNT', 'E2E_COL_SMOKE_B_URL', 'E2E_COL_SMOKE_B_ACCOUNT', 'E2E_COL_SMOKE_GROUP_ID', 'E2E_COL_SMOKE_BODY_MAX_BYTES'] as const
-const missing = SETTINGS.find((name) => (name === 'E2E_COL_REAL_SIGNAL_SMOKE' ? env[name] !== '1' : (env[name] ?? '') === ''))
-const reason = missing === undefined ? '' : `real-Signal smoke skipped: ${missing} is not set${missing === 'E2E_COL_REAL_SIGNAL_SMOKE' ? ' to 1' : ''}`
+const SETTINGS = [
+  'E2E_COL_REAL_SIGNAL_SMOKE',
+  'E2E_COL_SMOKE_A_URL',
+  'E2E_COL_SMOKE_A_ACCOUNT',
+  'E2E_COL_SMOKE_B_URL',
+  'E2E_COL_SMOKE_B_ACCOUNT',
+  'E2E_COL_SMOKE_GROUP_ID',
+  'E2E_COL_SMOKE_BODY_MAX_BYTES',
+] as const
+const missing = SETTINGS.find((name) =>
+  name === 'E2E_COL_REAL_SIGNAL_SMOKE' ? env[name] !== '1' : (env[name] ?? '') === '',
+)
+const reason =
+  missing === undefined
+    ? ''
+    : `real-Signal smoke skipped: ${missing} is not set${missing === 'E2E_COL_REAL_SIGNAL_SMOKE' ? ' to 1' : ''}`
 if (missing !== undefined) console.log(reason)
 
 function open(url: string): Promise<WebSocket> {
@@ -32,32 +45,57 @@ function open(url: string): Promise<WebSocket> {
 }
 
 describe.skipIf(missing !== undefined)('real Signal smoke', () => {
-  it(`carries one health envelope from sidecar A to sidecar B through Signal${reason === '' ? '' : ` (${reason})`}`, { timeout: 120_000 }, async () => {
-    const docId = randomUUID()
-    const common = {
-      E2E_COL_DOCUMENTS: `${docId}=${env['E2E_COL_SMOKE_GROUP_ID'] ?? ''}`,
-      E2E_COL_SIGNAL_BODY_MAX_BYTES: env['E2E_COL_SMOKE_BODY_MAX_BYTES'] ?? '',
-      E2E_COL_LISTEN: '127.0.0.1:0',
-      E2E_COL_LOG_LEVEL: 'warn',
-      ...(env['E2E_COL_ALLOW_REMOTE_DAEMON'] === undefined ? {} : { E2E_COL_ALLOW_REMOTE_DAEMON: env['E2E_COL_ALLOW_REMOTE_DAEMON'] }),
-    }
-    const a = await startSidecar(loadConfig({ ...common, SIGNAL_CLI_URL: env['E2E_COL_SMOKE_A_URL'], SIGNAL_CLI_ACCOUNT: env['E2E_COL_SMOKE_A_ACCOUNT'] }))
-    onTestFinished(() => a.close())
-    const b = await startSidecar(loadConfig({ ...common, SIGNAL_CLI_URL: env['E2E_COL_SMOKE_B_URL'], SIGNAL_CLI_ACCOUNT: env['E2E_COL_SMOKE_B_ACCOUNT'] }))
-    onTestFinished(() => b.close())
-    const [wsA, wsB] = await Promise.all([open(`${a.url.replace('http', 'ws')}/v1/docs/${docId}`), open(`${b.url.replace('http', 'ws')}/v1/docs/${docId}`)])
-    const messageId = randomBytes(16).toString('hex')
-    const arrived = new Promise<Uint8Array>((resolve) => wsB.on('message', (data: Buffer) => {
-      const e = decodeEnvelope(new Uint8Array(data))
-      if (e.messageId === messageId) resolve(e.payload)
-    }))
-    const acked = new Promise<void>((resolve) => wsA.on('message', (data: Buffer) => {
-      const e = decodeEnvelope(new Uint8Array(data))
-      if (e.kind === 'ack' && e.messageId === messageId) resolve()
-    }))
-    const payload = new TextEncoder().encode(`smoke ${new Date().toISOString()}`)
-    wsA.send(encodeEnvelope({ kind: 'health', flags: 0, docId, senderId: randomUUID(), messageId, seq: 0, payload }))
-    await acked
-    expect(new TextDecoder().decode(await arrived)).toBe(new TextDecoder().decode(payload))
-  })
+  it(
+    `carries one health envelope from sidecar A to sidecar B through Signal${reason === '' ? '' : ` (${reason})`}`,
+    { timeout: 120_000 },
+    async () => {
+      const docId = randomUUID()
+      const common = {
+        E2E_COL_DOCUMENTS: `${docId}=${env['E2E_COL_SMOKE_GROUP_ID'] ?? ''}`,
+        E2E_COL_SIGNAL_BODY_MAX_BYTES: env['E2E_COL_SMOKE_BODY_MAX_BYTES'] ?? '',
+        E2E_COL_LISTEN: '127.0.0.1:0',
+        E2E_COL_LOG_LEVEL: 'warn',
+        ...(env['E2E_COL_ALLOW_REMOTE_DAEMON'] === undefined
+          ? {}
+          : { E2E_COL_ALLOW_REMOTE_DAEMON: env['E2E_COL_ALLOW_REMOTE_DAEMON'] }),
+      }
+      const a = await startSidecar(
+        loadConfig({
+          ...common,
+          SIGNAL_CLI_URL: env['E2E_COL_SMOKE_A_URL'],
+          SIGNAL_CLI_ACCOUNT: env['E2E_COL_SMOKE_A_ACCOUNT'],
+        }),
+      )
+      onTestFinished(() => a.close())
+      const b = await startSidecar(
+        loadConfig({
+          ...common,
+          SIGNAL_CLI_URL: env['E2E_COL_SMOKE_B_URL'],
+          SIGNAL_CLI_ACCOUNT: env['E2E_COL_SMOKE_B_ACCOUNT'],
+        }),
+      )
+      onTestFinished(() => b.close())
+      const [wsA, wsB] = await Promise.all([
+        open(`${a.url.replace('http', 'ws')}/v1/docs/${docId}`),
+        open(`${b.url.replace('http', 'ws')}/v1/docs/${docId}`),
+      ])
+      const messageId = randomBytes(16).toString('hex')
+      const arrived = new Promise<Uint8Array>((resolve) =>
+        wsB.on('message', (data: Buffer) => {
+          const e = decodeEnvelope(new Uint8Array(data))
+          if (e.messageId === messageId) resolve(e.payload)
+        }),
+      )
+      const acked = new Promise<void>((resolve) =>
+        wsA.on('message', (data: Buffer) => {
+          const e = decodeEnvelope(new Uint8Array(data))
+          if (e.kind === 'ack' && e.messageId === messageId) resolve()
+        }),
+      )
+      const payload = new TextEncoder().encode(`smoke ${new Date().toISOString()}`)
+      wsA.send(encodeEnvelope({ kind: 'health', flags: 0, docId, senderId: randomUUID(), messageId, seq: 0, payload }))
+      await acked
+      expect(new TextDecoder().decode(await arrived)).toBe(new TextDecoder().decode(payload))
+    },
+  )
 })

@@ -6,7 +6,13 @@
  * @see docs/sidecar.md §4
  */
 import type { AddressInfo } from 'node:net'
-import { createHttpSignalBackend, runEventsLoop, type BroadcastRecoveryRequiredError, type SignalBackend, type SignalEventStream } from '@e2e-col/signal-cli'
+import {
+  createHttpSignalBackend,
+  runEventsLoop,
+  type BroadcastRecoveryRequiredError,
+  type SignalBackend,
+  type SignalEventStream,
+} from '@e2e-col/signal-cli'
 import type { WebSocket } from 'ws'
 import { CAPABILITY, CLOSE_CODES, type Envelope } from '@e2e-col/protocol'
 import { createSession, type Session } from './browser/session.ts'
@@ -36,7 +42,13 @@ import { createDocumentLibrary, type DocumentLibrary, type LibraryBackend } from
 
 function hasDocumentMethods(backend: SignalBackend): backend is LibraryBackend {
   const b = backend as Partial<LibraryBackend>
-  return typeof b.createGroupWith === 'function' && typeof b.updateGroup === 'function' && typeof b.leaveGroup === 'function' && typeof b.listContacts === 'function' && typeof b.acceptGroupRequest === 'function'
+  return (
+    typeof b.createGroupWith === 'function' &&
+    typeof b.updateGroup === 'function' &&
+    typeof b.leaveGroup === 'function' &&
+    typeof b.listContacts === 'function' &&
+    typeof b.acceptGroupRequest === 'function'
+  )
 }
 
 // "Not found" answers in a row after which this sidecar stops announcing it reads attachments.
@@ -71,7 +83,14 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   const logger = deps.logger ?? createLogger(config.logLevel)
   const clock = deps.clock ?? systemClock
   const metrics = createMetrics()
-  const backend = deps.backend ?? createHttpSignalBackend({ url: config.signal.url, account: config.signal.account, timeoutMs: config.signal.rpcTimeoutMs, streamIdleMs: config.signal.streamIdleMs })
+  const backend =
+    deps.backend ??
+    createHttpSignalBackend({
+      url: config.signal.url,
+      account: config.signal.account,
+      timeoutMs: config.signal.rpcTimeoutMs,
+      streamIdleMs: config.signal.streamIdleMs,
+    })
   const sidecarId = clock.newUuid()
   // Every part pushes its closer as soon as it is open; a failed start and a shutdown both unwind it.
   const closers = createCloserStack()
@@ -93,7 +112,11 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     try {
       first = await backend.openEvents(firstAbort.signal)
     } catch (error) {
-      throw new SidecarError('SIDECAR_EVENTS_FAILED', `signal-cli events stream refused: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+      throw new SidecarError(
+        'SIDECAR_EVENTS_FAILED',
+        `signal-cli events stream refused: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      )
     }
   } catch (error) {
     await closers.unwind().catch(() => undefined)
@@ -107,7 +130,12 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   let stopping: Promise<void> | undefined
   function fatal(error: unknown): void {
     if (fatalError !== undefined) return
-    fatalError = error instanceof StoreError ? error : new StoreError(store.path, `unexpected failure (${error instanceof Error ? error.message : String(error)})`, { cause: error })
+    fatalError =
+      error instanceof StoreError
+        ? error
+        : new StoreError(store.path, `unexpected failure (${error instanceof Error ? error.message : String(error)})`, {
+            cause: error,
+          })
     logger.fatal({ err: fatalError, store: store.path }, 'replica store failed; stopping the sidecar')
     const err = fatalError
     // Before the sidecar is up, the start itself fails with this error.
@@ -136,13 +164,25 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     logger,
   })
   reach.onChange((state) => {
-    for (const s of ['reachable', 'unreachable', 'daemon-down']) metrics.signalState.set({ state: s }, s === state ? 1 : 0)
+    for (const s of ['reachable', 'unreachable', 'daemon-down'])
+      metrics.signalState.set({ state: s }, s === state ? 1 : 0)
   })
   metrics.signalState.set({ state: 'reachable' }, 1)
   const docs = createDocuments({
-    config, backend, reach, clock, store, sidecarId, metrics, logger, storing, fatal, self,
+    config,
+    backend,
+    reach,
+    clock,
+    store,
+    sidecarId,
+    metrics,
+    logger,
+    storing,
+    fatal,
+    self,
     markSent: (docId, senderId, messageId) => ingest.markSent(docId, senderId, messageId),
-    answerRank: (groupId, requestId, asker) => answerRank(requestId, membership.self(), membership.members(groupId), asker),
+    answerRank: (groupId, requestId, asker) =>
+      answerRank(requestId, membership.self(), membership.members(groupId), asker),
     stopped: () => stopped,
   })
   for (const { docId, groupId } of config.documents) {
@@ -151,7 +191,8 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     docs.add(docId, groupId, replica)
   }
   // Every served document's outbox, those made at run time included.
-  const unsentEnvelopes = (): number => storing(() => [...docs.values()].reduce((n, d) => n + store.outbox.count(d.docId), 0)) ?? 0
+  const unsentEnvelopes = (): number =>
+    storing(() => [...docs.values()].reduce((n, d) => n + store.outbox.count(d.docId), 0)) ?? 0
   metrics.unsentSource.read = unsentEnvelopes
   const setMembers = (groups: typeof facts.groups): void => {
     // Every served document, those made at run time included.
@@ -171,12 +212,20 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   // Documents made at run time need a backend that administers groups (the HTTP one does).
   const library: DocumentLibrary | undefined = hasDocumentMethods(backend)
     ? createDocumentLibrary({
-      backend, you: facts.account ?? '', documents: docs, store, fixed: config.documents,
-      // Read when invitations are listed, after the chat relay exists.
-      reserved: (groupId) => chats.isChatGroup(groupId),
-      linkedDevice: config.setup === 'linked-device', clock, storing, stopped: () => stopped,
-      closeCode: CLOSE_CODES.POLICY_VIOLATION, logger,
-    })
+        backend,
+        you: facts.account ?? '',
+        documents: docs,
+        store,
+        fixed: config.documents,
+        // Read when invitations are listed, after the chat relay exists.
+        reserved: (groupId) => chats.isChatGroup(groupId),
+        linkedDevice: config.setup === 'linked-device',
+        clock,
+        storing,
+        stopped: () => stopped,
+        closeCode: CLOSE_CODES.POLICY_VIOLATION,
+        logger,
+      })
     : undefined
   try {
     library?.serveStored()
@@ -201,7 +250,10 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     onLost: (docId, reason) => {
       docs.lost(docId)
       if (reason === 'missing' && ++missingInARow === MISSING_BEFORE_WITHDRAW) {
-        logger.warn({ missing: missingInARow }, 'signal-cli has none of the attachments it announced; no longer reading attachments (members send text)')
+        logger.warn(
+          { missing: missingInARow },
+          'signal-cli has none of the attachments it announced; no longer reading attachments (members send text)',
+        )
         docs.withdraw(CAPABILITY.attachments)
       }
     },
@@ -227,12 +279,22 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   })
   closers.push(() => membership.dispose())
 
-  const createBrowserSession = (ws: WebSocket, docId: string, onFrame: (session: Session, env: Envelope, frame: Uint8Array) => void): Session =>
+  const createBrowserSession = (
+    ws: WebSocket,
+    docId: string,
+    onFrame: (session: Session, env: Envelope, frame: Uint8Array) => void,
+  ): Session =>
     createSession({
-      ws, docId, sidecarId,
+      ws,
+      docId,
+      sidecarId,
       maxFrameBytes: config.browser.maxFrameBytes,
       abuseLimit: config.browser.abuseLimit,
-      rate: createTokenBucket({ ratePerSecond: config.browser.framesPerSecond, burst: config.browser.frameBurst, now: clock.now() }),
+      rate: createTokenBucket({
+        ratePerSecond: config.browser.framesPerSecond,
+        burst: config.browser.frameBurst,
+        now: clock.now(),
+      }),
       now: clock.now,
       newMessageId: clock.newMessageId,
       onEnvelope: onFrame,
@@ -264,17 +326,23 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
       else if (e.type === 'message') {
         // The account's own devices (sync copies) are one source; other members one each.
         const source = e.origin === 'sync' ? SELF : sourceKey(e.sourceUuid, e.sourceNumber)
-        membership.admit(e.groupId, e, () => ingest.handle(e.groupId, e.body, { from: { uuid: e.sourceUuid, number: e.sourceNumber }, source, attachments: e.attachments ?? [] }))
-      }
-      else if (e.type === 'group-update') {
+        membership.admit(e.groupId, e, () =>
+          ingest.handle(e.groupId, e.body, {
+            from: { uuid: e.sourceUuid, number: e.sourceNumber },
+            source,
+            attachments: e.attachments ?? [],
+          }),
+        )
+      } else if (e.type === 'group-update') {
         metrics.groupUpdates.inc()
         library?.onGroupUpdate(e.groupId, e.sourceNumber)
-      }
-      else metrics.eventsSkipped.inc({ reason: e.reason })
+      } else metrics.eventsSkipped.inc({ reason: e.reason })
     },
     onRecoveryRequired: (error: BroadcastRecoveryRequiredError) => {
       logger.error({ err: error }, 'transport history at risk; asking browsers for snapshots (4409)')
-      for (const doc of docs.values()) if (error.groupIds.includes(doc.groupId)) doc.closeSockets(CLOSE_CODES.HISTORY_AT_RISK, 'history at risk; send a full snapshot')
+      for (const doc of docs.values())
+        if (error.groupIds.includes(doc.groupId))
+          doc.closeSockets(CLOSE_CODES.HISTORY_AT_RISK, 'history at risk; send a full snapshot')
     },
     onReconnect: () => metrics.streamReconnects.inc(),
     logger,
@@ -283,19 +351,35 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
 
   // Members change (someone joins or leaves): the capability rule reads the list again now and then.
   const membersTimer = setInterval(() => {
-    backend.listGroups().then(setMembers, (error: unknown) => logger.debug({ err: error }, 'listGroups for the member lists failed; keeping the last ones'))
+    backend
+      .listGroups()
+      .then(setMembers, (error: unknown) =>
+        logger.debug({ err: error }, 'listGroups for the member lists failed; keeping the last ones'),
+      )
   }, config.membersRefreshMs)
   membersTimer.unref()
   closers.push(() => clearInterval(membersTimer))
 
   let boundPort = config.listen.port
-  const ops = createOpsHandler({
+  const ops = createOpsHandler(
+    {
+      ready: () => ready,
+      daemonReachable: () =>
+        backend.check(AbortSignal.timeout(2000)).then(
+          () => true,
+          () => false,
+        ),
+      eventsStreamUp: () => events.up,
+      signal: () => ({ state: reach.state, since: reach.since, unsentEnvelopes: unsentEnvelopes() }),
+    },
+    metrics,
+  )
+  const api = createDocsApi({
+    library,
+    allowedOrigins: config.allowedOrigins,
+    bind: () => ({ host: config.listen.host, port: boundPort }),
     ready: () => ready,
-    daemonReachable: () => backend.check(AbortSignal.timeout(2000)).then(() => true, () => false),
-    eventsStreamUp: () => events.up,
-    signal: () => ({ state: reach.state, since: reach.since, unsentEnvelopes: unsentEnvelopes() }),
-  }, metrics)
-  const api = createDocsApi({ library, allowedOrigins: config.allowedOrigins, bind: () => ({ host: config.listen.host, port: boundPort }), ready: () => ready })
+  })
   const { server, wss } = createWsServer({
     allowedOrigins: config.allowedOrigins,
     maxFrameBytes: config.browser.maxFrameBytes,
@@ -317,7 +401,8 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
       admit: (chatId, role, req, group) => (ready ? chats.admit(chatId, role, req, group) : 404),
       onConnection: (ws, chatId, role, req) => chats.onConnection(ws, chatId, role, req),
     },
-    onHttp: (req, res) => (api.handles(new URL(req.url ?? '/', 'http://sidecar').pathname) ? api.handle(req, res) : ops(req, res)),
+    onHttp: (req, res) =>
+      api.handles(new URL(req.url ?? '/', 'http://sidecar').pathname) ? api.handle(req, res) : ops(req, res),
   })
 
   let stopAccepting: Promise<void> = Promise.resolve()
@@ -336,7 +421,15 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     stopped = true
     // Counts only: what is still queued after the bounded flush is dropped (browsers replay it).
     library?.close()
-    logger.info({ reason: shutdownReason, unsentBytes: docs.queuedBytes(), sockets: wss.clients.size, flushMs: clock.now() - started }, 'sidecar shutting down: queues flushed, closing sockets (1001), the events stream and the store')
+    logger.info(
+      {
+        reason: shutdownReason,
+        unsentBytes: docs.queuedBytes(),
+        sockets: wss.clients.size,
+        flushMs: clock.now() - started,
+      },
+      'sidecar shutting down: queues flushed, closing sockets (1001), the events stream and the store',
+    )
     docs.close(CLOSE_CODES.GOING_AWAY, 'sidecar shutting down')
     chats.close(CLOSE_CODES.GOING_AWAY, 'sidecar shutting down')
     for (const ws of wss.clients) ws.terminate()
@@ -356,7 +449,11 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
         })
       })
     } catch (error) {
-      throw new SidecarError('SIDECAR_LISTEN_FAILED', `cannot listen on ${config.listen.host}:${config.listen.port} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error })
+      throw new SidecarError(
+        'SIDECAR_LISTEN_FAILED',
+        `cannot listen on ${config.listen.host}:${config.listen.port} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        { cause: error },
+      )
     }
     if (fatalError !== undefined) throw fatalError
   } catch (error) {
@@ -369,12 +466,18 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   ready = true
   const host = config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host
   const url = `http://${host}:${port}`
-  logger.info({ url, documents: config.documents.length, store: store.path, signalCliVersion: facts.version ?? 'unavailable' }, `e2e-col sidecar ready on ${url}`)
+  logger.info(
+    { url, documents: config.documents.length, store: store.path, signalCliVersion: facts.version ?? 'unavailable' },
+    `e2e-col sidecar ready on ${url}`,
+  )
   docs.resumeKept()
   // Announce what this sidecar reads (members answer with theirs), then catch up on what the group
   // said while it was down: members answer with what it lacks. Both small: one body per document.
   for (const doc of docs.values()) doc.capabilities.hello()
-  logger.info({ url, documents: docs.size, store: store.path, signalCliVersion: facts.version ?? 'unavailable' }, `e2e-col sidecar ready on ${url}`)
+  logger.info(
+    { url, documents: docs.size, store: store.path, signalCliVersion: facts.version ?? 'unavailable' },
+    `e2e-col sidecar ready on ${url}`,
+  )
   // Catch up on what the group said while this sidecar was down: members answer with what we lack.
   if (config.replica.syncOnStart) for (const doc of docs.values()) doc.askGroup()
   // Someone may have removed this account from a document while the sidecar was down.

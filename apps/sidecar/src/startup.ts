@@ -25,24 +25,37 @@ export async function checkDaemon(backend: SignalBackend, config: SidecarConfig)
   try {
     await backend.check(AbortSignal.timeout(config.signal.rpcTimeoutMs))
   } catch (error) {
-    throw new SidecarError('SIDECAR_DAEMON_UNREACHABLE', `signal-cli at ${config.signal.url} does not answer GET /api/v1/check (${reason(error)})`, { cause: error })
+    throw new SidecarError(
+      'SIDECAR_DAEMON_UNREACHABLE',
+      `signal-cli at ${config.signal.url} does not answer GET /api/v1/check (${reason(error)})`,
+      { cause: error },
+    )
   }
   let version: string | undefined
   let self = account
   try {
     version = await backend.version()
   } catch (error) {
-    throw new SidecarError('SIDECAR_VERSION_FAILED', `signal-cli version probe failed (${reason(error)})`, { cause: error })
+    throw new SidecarError('SIDECAR_VERSION_FAILED', `signal-cli version probe failed (${reason(error)})`, {
+      cause: error,
+    })
   }
   if (account === undefined) {
     let accounts: string[] | undefined
     try {
       accounts = await backend.listAccounts()
     } catch (error) {
-      throw new SidecarError('SIDECAR_ACCOUNT_INVALID', `cannot list the daemon's accounts (${reason(error)}); set SIGNAL_CLI_ACCOUNT`, { cause: error })
+      throw new SidecarError(
+        'SIDECAR_ACCOUNT_INVALID',
+        `cannot list the daemon's accounts (${reason(error)}); set SIGNAL_CLI_ACCOUNT`,
+        { cause: error },
+      )
     }
     if (accounts !== undefined && accounts.length !== 1) {
-      throw new SidecarError('SIDECAR_ACCOUNT_INVALID', `the daemon serves ${accounts.length} accounts; set SIGNAL_CLI_ACCOUNT to the one to use`)
+      throw new SidecarError(
+        'SIDECAR_ACCOUNT_INVALID',
+        `the daemon serves ${accounts.length} accounts; set SIGNAL_CLI_ACCOUNT to the one to use`,
+      )
     }
     self = accounts?.[0]
   }
@@ -51,7 +64,11 @@ export async function checkDaemon(backend: SignalBackend, config: SidecarConfig)
     groups = await backend.listGroups()
   } catch (error) {
     if (error instanceof SignalRpcError && error.rpcCode === -32602) {
-      throw new SidecarError('SIDECAR_ACCOUNT_INVALID', `the daemon does not know SIGNAL_CLI_ACCOUNT ${account === undefined ? '' : maskNumber(account)} (${error.message})`, { cause: error })
+      throw new SidecarError(
+        'SIDECAR_ACCOUNT_INVALID',
+        `the daemon does not know SIGNAL_CLI_ACCOUNT ${account === undefined ? '' : maskNumber(account)} (${error.message})`,
+        { cause: error },
+      )
     }
     throw new SidecarError('SIDECAR_GROUPS_MISSING', `listGroups failed (${reason(error)})`, { cause: error })
   }

@@ -8,13 +8,27 @@ import { randomUUID } from 'node:crypto'
 import { encodeHealth } from '@e2e-col/protocol'
 import { createToySignal } from '@e2e-col/toy-signal'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { A, B, baseEnv, CAPABLE, capabilitiesExchanged, isSent, metricValue, poll, sidecar, startPair } from './harness.ts'
+import {
+  A,
+  B,
+  baseEnv,
+  CAPABLE,
+  capabilitiesExchanged,
+  isSent,
+  metricValue,
+  poll,
+  sidecar,
+  startPair,
+} from './harness.ts'
 import { sentEnvelopes } from './signal-log.ts'
 import { YBrowser } from './ybrowser.ts'
 
 /** About `chars` characters of prose-like text (words drawn at random: deflates about 2-3x, like text). */
 function prose(chars: number, seed = 1): string {
-  const words = 'shared document signal group edit merge sidecar browser the a of and paragraph review member attachment history page offline sync answer request state vector update snapshot chunk body boundary pace limit token bucket replica store folder lock kill restart'.split(' ')
+  const words =
+    'shared document signal group edit merge sidecar browser the a of and paragraph review member attachment history page offline sync answer request state vector update snapshot chunk body boundary pace limit token bucket replica store folder lock kill restart'.split(
+      ' ',
+    )
   const out: string[] = []
   let x = seed
   for (let n = 0; n < chars;) {
@@ -26,14 +40,26 @@ function prose(chars: number, seed = 1): string {
   return out.join(' ')
 }
 
-const attachmentSends = (toy: { sends(): readonly { account: string; attachments?: number }[] }, account: string, from = 0) =>
-  toy.sends().slice(from).filter((s) => s.account === account && (s.attachments ?? 0) > 0)
+const attachmentSends = (
+  toy: { sends(): readonly { account: string; attachments?: number }[] },
+  account: string,
+  from = 0,
+) =>
+  toy
+    .sends()
+    .slice(from)
+    .filter((s) => s.account === account && (s.attachments ?? 0) > 0)
 
 describe('large envelopes as one Signal attachment', () => {
   it('a big document reaches a newly started member through one attachment, its page showing all of it', async () => {
     // The daemon keeps one message for a stream that is not open: Bob's sidecar, started later,
     // misses Alice's text and can only get it by asking.
-    const toy = await createToySignal({ accounts: [A, B], groups: [{ name: 'doc', members: [A, B] }], keepAliveMs: 1000, maxQueuedPerAccount: 1 })
+    const toy = await createToySignal({
+      accounts: [A, B],
+      groups: [{ name: 'doc', members: [A, B] }],
+      keepAliveMs: 1000,
+      maxQueuedPerAccount: 1,
+    })
     onTestFinished(() => toy.close())
     const docId = randomUUID()
     const a = await sidecar(baseEnv(toy, A, docId, CAPABLE))
@@ -62,8 +88,14 @@ describe('large envelopes as one Signal attachment', () => {
     expect(sent.filter((s) => s.account === B && s.envelope.kind === 'sync-request')).toHaveLength(1)
   })
 
-  it.each([['corrupt', 'corrupt'], ['lose', 'missing']] as const)('an attachment the daemon spoils (%s) is counted and recovered through sync', async (mode, outcome) => {
-    const p = await startPair({ a: { ...CAPABLE, E2E_COL_SYNC_DELAY_MAX_MS: '100' }, b: { ...CAPABLE, E2E_COL_SYNC_DELAY_MAX_MS: '100' } })
+  it.each([
+    ['corrupt', 'corrupt'],
+    ['lose', 'missing'],
+  ] as const)('an attachment the daemon spoils (%s) is counted and recovered through sync', async (mode, outcome) => {
+    const p = await startPair({
+      a: { ...CAPABLE, E2E_COL_SYNC_DELAY_MAX_MS: '100' },
+      b: { ...CAPABLE, E2E_COL_SYNC_DELAY_MAX_MS: '100' },
+    })
     await capabilitiesExchanged(p.a, p.b)
     const alice = new YBrowser(p.docId)
     const bob = new YBrowser(p.docId)
@@ -86,7 +118,10 @@ describe('large envelopes as one Signal attachment', () => {
     const alice = new YBrowser(p.docId)
     const bob = new YBrowser(p.docId)
     await Promise.all([alice.connect(p.a.url), bob.connect(p.b.url)])
-    p.toy.faults.failNextSendsWith(1, { code: -32603, message: 'Failed to send message: [429] Rate limit exceeded: 429 (RateLimitException) (UnexpectedErrorException)' })
+    p.toy.faults.failNextSendsWith(1, {
+      code: -32603,
+      message: 'Failed to send message: [429] Rate limit exceeded: 429 (RateLimitException) (UnexpectedErrorException)',
+    })
     const before = p.toy.sends().length
     alice.edit(prose(30_000, 3))
     await alice.until(() => alice.outbox.size === 0, 30_000)
@@ -100,7 +135,10 @@ describe('large envelopes as one Signal attachment', () => {
   it('a group with one member that lacks the capabilities stays on plain text, both ways', async () => {
     const p = await startPair({ a: CAPABLE, b: { E2E_COL_CAPABILITIES: 'none' } })
     // Bob's sidecar announces nothing (as one from before capabilities); Alice's hears nothing back.
-    await poll(async () => (await metricValue(p.a.url, 'e2e_col_capability_announcements_total{direction="sent"}')) >= 1, "Alice's announcement")
+    await poll(
+      async () => (await metricValue(p.a.url, 'e2e_col_capability_announcements_total{direction="sent"}')) >= 1,
+      "Alice's announcement",
+    )
     const alice = new YBrowser(p.docId)
     const bob = new YBrowser(p.docId)
     await Promise.all([alice.connect(p.a.url), bob.connect(p.b.url)])
@@ -111,7 +149,9 @@ describe('large envelopes as one Signal attachment', () => {
     expect(p.toy.sends().filter((s) => (s.attachments ?? 0) > 0)).toHaveLength(0)
     expect(await metricValue(p.a.url, 'e2e_col_envelopes_deflated_total')).toBe(0)
     expect(await metricValue(p.b.url, 'e2e_col_received_dropped_total{reason="unsupported-flag"}')).toBe(0)
-    expect(await metricValue(p.a.url, 'e2e_col_capability_announcements_total{direction="sent"}')).toBeGreaterThanOrEqual(1)
+    expect(
+      await metricValue(p.a.url, 'e2e_col_capability_announcements_total{direction="sent"}'),
+    ).toBeGreaterThanOrEqual(1)
     expect(await metricValue(p.b.url, 'e2e_col_capability_announcements_total{direction="sent"}')).toBe(0)
   })
 
@@ -124,7 +164,9 @@ describe('large envelopes as one Signal attachment', () => {
     const forged = alice.sendRaw('health', encodeHealth({ capabilities: { envelopeVersion: 1, features: 0 } }))
     const probe = alice.sendRaw('health', new Uint8Array(0))
     await alice.until(() => alice.acked.has(probe.messageId))
-    const errors = alice.received.filter((e) => e.kind === 'error').map((e) => [e.messageId, (JSON.parse(new TextDecoder().decode(e.payload)) as { code: string }).code])
+    const errors = alice.received
+      .filter((e) => e.kind === 'error')
+      .map((e) => [e.messageId, (JSON.parse(new TextDecoder().decode(e.payload)) as { code: string }).code])
     expect(errors).toEqual([[forged.messageId, 'SIDECAR_BAD_PAYLOAD']])
     expect(sentEnvelopes(p.toy, before).map((s) => s.envelope.messageId)).toEqual([probe.messageId])
   })

@@ -7,12 +7,16 @@ import { baseEnv, connect, envelope, isAck, isMessage, isSent, sidecar, startToy
 async function oneSidecar(extra: Record<string, string> = {}) {
   const toy = await startToy()
   const docId = randomUUID()
-  const s = await sidecar(baseEnv(toy, A, docId, { E2E_COL_MAX_FRAME_BYTES: '4096', E2E_COL_ABUSE_LIMIT: '3', ...extra }))
+  const s = await sidecar(
+    baseEnv(toy, A, docId, { E2E_COL_MAX_FRAME_BYTES: '4096', E2E_COL_ABUSE_LIMIT: '3', ...extra }),
+  )
   return { toy, docId, s }
 }
 
 function errorCodes(c: Client): string[] {
-  return c.received.filter((e) => e.kind === 'error').map((e) => (JSON.parse(new TextDecoder().decode(e.payload)) as { code: string }).code)
+  return c.received
+    .filter((e) => e.kind === 'error')
+    .map((e) => (JSON.parse(new TextDecoder().decode(e.payload)) as { code: string }).code)
 }
 
 /** The bystander still works: its envelope is acknowledged and sent. */
@@ -27,7 +31,10 @@ async function upgradeStatus(url: string, origin?: string): Promise<number> {
   const ws = new WebSocket(url, origin === undefined ? {} : { origin })
   return new Promise((resolve) => {
     ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0))
-    ws.on('open', () => { ws.close(); resolve(101) })
+    ws.on('open', () => {
+      ws.close()
+      resolve(101)
+    })
   })
 }
 
@@ -98,7 +105,11 @@ describe('browser connections are checked one by one', () => {
   })
 
   it('bounds the frame rate of one connection', async () => {
-    const { docId, s } = await oneSidecar({ E2E_COL_FRAMES_PER_SECOND: '1', E2E_COL_FRAME_BURST: '2', E2E_COL_ABUSE_LIMIT: '2' })
+    const { docId, s } = await oneSidecar({
+      E2E_COL_FRAMES_PER_SECOND: '1',
+      E2E_COL_FRAME_BURST: '2',
+      E2E_COL_ABUSE_LIMIT: '2',
+    })
     const c = await connect(s, docId)
     for (let i = 0; i < 4; i++) c.send(envelope(docId, c.senderId))
     expect((await c.closed).code).toBe(1008)

@@ -58,14 +58,32 @@ describe('two sidecars carry envelopes through one Signal group', () => {
 /** A real Yjs update of typed prose: compressible the way documents are. */
 function proseUpdate(chars: number): Uint8Array {
   const doc = new Y.Doc()
-  const words = ['shared', 'document', 'signal', 'group', 'edit', 'merge', 'sidecar', 'browser', 'the', 'a', 'of', 'and']
-  doc.getText('t').insert(0, Array.from({ length: chars / 6 }, (_, i) => words[(i * 7 + (i >> 3)) % words.length]).join(' '))
+  const words = [
+    'shared',
+    'document',
+    'signal',
+    'group',
+    'edit',
+    'merge',
+    'sidecar',
+    'browser',
+    'the',
+    'a',
+    'of',
+    'and',
+  ]
+  doc
+    .getText('t')
+    .insert(0, Array.from({ length: chars / 6 }, (_, i) => words[(i * 7 + (i >> 3)) % words.length]).join(' '))
   return Y.encodeStateAsUpdate(doc)
 }
 
 async function carry(compress: '0' | '1') {
   // Text bodies only, so the comparison is deflated chunks against plain chunks.
-  const p = await startPair({ a: { E2E_COL_COMPRESS: compress, E2E_COL_CAPABILITIES: 'deflate' }, b: { E2E_COL_CAPABILITIES: 'deflate' } })
+  const p = await startPair({
+    a: { E2E_COL_COMPRESS: compress, E2E_COL_CAPABILITIES: 'deflate' },
+    b: { E2E_COL_CAPABILITIES: 'deflate' },
+  })
   const [a1, b1] = await Promise.all([connect(p.a, p.docId), connect(p.b, p.docId)])
   // A deflates only once B said it reads deflated payloads.
   await capabilitiesExchanged(p.a, p.b)
@@ -74,7 +92,12 @@ async function carry(compress: '0' | '1') {
   a1.send(big)
   const got = await b1.waitFor(isMessage(big.messageId), 15_000)
   await a1.waitFor(isAck(big.messageId))
-  return { big, got, sends: p.toy.sends().length - before, deflated: await metricValue(p.a.url, 'e2e_col_envelopes_deflated_total') }
+  return {
+    big,
+    got,
+    sends: p.toy.sends().length - before,
+    deflated: await metricValue(p.a.url, 'e2e_col_envelopes_deflated_total'),
+  }
 }
 
 describe('payload compression between sidecars', () => {

@@ -15,16 +15,30 @@ const LOCAL_PAGE = 'http://localhost:5173'
 async function world(extra: Record<string, string> = {}) {
   const toy: ToySignal = await createToySignal({
     accounts: [LOOP, OPERATOR, STRANGER],
-    groups: [{ name: 'doc', members: [LOOP, OPERATOR] }, { name: 'chat', members: [LOOP, OPERATOR, STRANGER] }],
+    groups: [
+      { name: 'doc', members: [LOOP, OPERATOR] },
+      { name: 'chat', members: [LOOP, OPERATOR, STRANGER] },
+    ],
     keepAliveMs: 1000,
   })
   onTestFinished(() => toy.close())
   const groupId = toy.groups[1]?.id ?? ''
   const chatId = chatIdForGroup(groupId)
-  const s = await sidecar(baseEnv(toy, LOOP, randomUUID(), { E2E_COL_CHATS: `${chatId}=${groupId}`, E2E_COL_CHAT_OPERATORS: OPERATOR, E2E_COL_CHAT_BROWSER_OPERATORS: '1', ...extra }))
+  const s = await sidecar(
+    baseEnv(toy, LOOP, randomUUID(), {
+      E2E_COL_CHATS: `${chatId}=${groupId}`,
+      E2E_COL_CHAT_OPERATORS: OPERATOR,
+      E2E_COL_CHAT_BROWSER_OPERATORS: '1',
+      ...extra,
+    }),
+  )
   let id = 1
   const say = async (account: string, message: string) => {
-    const res = await fetch(`${toy.url}/api/v1/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'send', params: { account, groupId, message } }) })
+    const res = await fetch(`${toy.url}/api/v1/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'send', params: { account, groupId, message } }),
+    })
     if (!res.ok) throw new Error(`send answered ${res.status}`)
   }
   return { toy, s, groupId, chatId, say }
@@ -32,10 +46,19 @@ async function world(extra: Record<string, string> = {}) {
 
 let n = 0
 function chatEnvelope(chatId: string, senderId: string, kind: Kind, payload: unknown): Envelope {
-  return { kind, flags: 0, docId: chatId, senderId, messageId: randomBytes(16).toString('hex'), seq: n++, payload: new TextEncoder().encode(JSON.stringify(payload)) }
+  return {
+    kind,
+    flags: 0,
+    docId: chatId,
+    senderId,
+    messageId: randomBytes(16).toString('hex'),
+    seq: n++,
+    payload: new TextEncoder().encode(JSON.stringify(payload)),
+  }
 }
 const json = (e: Envelope) => JSON.parse(new TextDecoder().decode(e.payload)) as Record<string, unknown>
-const errorCode = (c: Client, messageId: string) => c.waitFor((e) => e.kind === 'error' && e.messageId === messageId).then((e) => json(e)['code'])
+const errorCode = (c: Client, messageId: string) =>
+  c.waitFor((e) => e.kind === 'error' && e.messageId === messageId).then((e) => json(e)['code'])
 
 /** The upgrade status of a WebSocket that is expected to be refused. */
 function refusal(url: string, headers: Record<string, string> = {}): Promise<number> {
@@ -65,7 +88,8 @@ describe('chat binding: browsers and the local loop', () => {
     expect(json(await loop.waitFor((e) => e.messageId === prompt.messageId))).toEqual({ text: 'review src/' })
     const reply = chatEnvelope(chatId, loop.senderId, 'chat-reply', { text: 'looks fine', turn: 2 })
     loop.send(reply)
-    for (const c of [browser, watcher]) expect(json(await c.waitFor((e) => e.messageId === reply.messageId))).toEqual({ text: 'looks fine', turn: 2 })
+    for (const c of [browser, watcher])
+      expect(json(await c.waitFor((e) => e.messageId === reply.messageId))).toEqual({ text: 'looks fine', turn: 2 })
   })
 
   it('lets a browser drive the loop only from a loopback page and when configured', async () => {
@@ -81,7 +105,10 @@ describe('chat binding: browsers and the local loop', () => {
     expect(loop.received).toEqual([])
 
     const remote = await world({ E2E_COL_ALLOWED_ORIGINS: 'https://docs.example.org' })
-    const page = await connect(remote.s, remote.chatId, { path: `/v1/chats/${remote.chatId}`, origin: 'https://docs.example.org' })
+    const page = await connect(remote.s, remote.chatId, {
+      path: `/v1/chats/${remote.chatId}`,
+      origin: 'https://docs.example.org',
+    })
     const p = chatEnvelope(remote.chatId, page.senderId, 'chat-prompt', { text: 'hi' })
     page.send(p)
     expect(await errorCode(page, p.messageId)).toBe('SIDECAR_CHAT_NOT_OPERATOR')
@@ -95,7 +122,9 @@ describe('chat binding: browsers and the local loop', () => {
     expect(await refusal(`${ws}/v1/chats/${chatId}/loop`)).toBe(409)
     expect(await refusal(`${ws}/v1/chats/${randomUUID()}`, { origin: LOCAL_PAGE })).toBe(404)
     const docGroup = toy.groups[0]?.id ?? ''
-    expect(await refusal(`${ws}/v1/chats/${chatIdForGroup(docGroup)}/loop?group=${encodeURIComponent(docGroup)}`)).toBe(400)
+    expect(await refusal(`${ws}/v1/chats/${chatIdForGroup(docGroup)}/loop?group=${encodeURIComponent(docGroup)}`)).toBe(
+      400,
+    )
     expect(await refusal(`${ws}/v1/chats/${randomUUID()}/loop?group=${encodeURIComponent('b3RoZXI=')}`)).toBe(400)
     // A loop may bind a chat of its own group on the fly; browsers then reach it.
     const own = randomBytes(32).toString('base64')
@@ -126,6 +155,10 @@ describe('chat binding: browsers and the local loop', () => {
     const sent = toy.sends().filter((r) => r.groupId === groupId)
     expect(sent).toHaveLength(1)
     const env = decodeEnvelope(decodeBody(sent[0]?.message ?? ''))
-    expect({ kind: env.kind, docId: env.docId, payload: json(env) }).toEqual({ kind: 'chat-prompt', docId: chatId, payload: { text: 'from a remote console' } })
+    expect({ kind: env.kind, docId: env.docId, payload: json(env) }).toEqual({
+      kind: 'chat-prompt',
+      docId: chatId,
+      payload: { text: 'from a remote console' },
+    })
   })
 })

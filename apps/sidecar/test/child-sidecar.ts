@@ -13,12 +13,16 @@ export interface ChildSidecar {
 }
 
 export function spawnSidecar(env: Record<string, string>, args: string[] = []): ChildSidecar {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env, E2E_COL_LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env['PATH'] ?? '', ...env, E2E_COL_LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   onTestFinished(() => void child.kill('SIGKILL'))
   let stderr = ''
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()))
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal, stderr })))
+    child.on('exit', (code, signal) => resolve({ code, signal, stderr })),
+  )
   const ready = new Promise<string>((resolve, reject) => {
     let buf = ''
     child.stdout?.on('data', (d: Buffer) => {
@@ -37,8 +41,14 @@ export function spawnSidecar(env: Record<string, string>, args: string[] = []): 
 }
 
 /** Runs the binary to completion (a refused start, or `inspect`). */
-export async function runSidecar(env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+export async function runSidecar(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env['PATH'] ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   onTestFinished(() => void child.kill('SIGKILL'))
   let stdout = ''
   let stderr = ''

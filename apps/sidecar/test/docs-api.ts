@@ -19,7 +19,12 @@ export interface Answer {
 }
 
 /** One HTTP call; `json` is the parsed body (undefined when empty). */
-export function call(s: Pick<RunningSidecar, 'port'>, method: string, path: string, options: { body?: unknown; raw?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+export function call(
+  s: Pick<RunningSidecar, 'port'>,
+  method: string,
+  path: string,
+  options: { body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body))
   const headers: Record<string, string> = {
     host: `127.0.0.1:${s.port}`,
@@ -42,8 +47,17 @@ export function call(s: Pick<RunningSidecar, 'port'>, method: string, path: stri
 }
 
 /** The next `n` calls of `method` on the toy answer `error` (its `/toy/v1/world/fail-next-calls`). */
-export async function failNextCalls(toy: ToySignal, method: string, n: number, error: { code: number; message: string }): Promise<void> {
-  const res = await fetch(`${toy.url}/toy/v1/world/fail-next-calls`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method, n, ...error }) })
+export async function failNextCalls(
+  toy: ToySignal,
+  method: string,
+  n: number,
+  error: { code: number; message: string },
+): Promise<void> {
+  const res = await fetch(`${toy.url}/toy/v1/world/fail-next-calls`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ method, n, ...error }),
+  })
   if (res.status !== 204) throw new Error(`the toy refused fail-next-calls: ${res.status} ${await res.text()}`)
 }
 
@@ -61,12 +75,20 @@ export async function startPeopleToy(): Promise<ToySignal> {
 }
 
 /** The environment of a sidecar with no fixed documents. */
-export function libraryEnv(toy: ToySignal, account: string, extra: Record<string, string> = {}): Record<string, string> {
+export function libraryEnv(
+  toy: ToySignal,
+  account: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   const env = baseEnv(toy, account, '00000000-0000-4000-8000-000000000000')
   delete env['E2E_COL_DOCUMENTS']
   return { ...env, ...extra }
 }
 
-export async function librarySidecar(toy: ToySignal, account: string, extra: Record<string, string> = {}): Promise<RunningSidecar> {
+export async function librarySidecar(
+  toy: ToySignal,
+  account: string,
+  extra: Record<string, string> = {},
+): Promise<RunningSidecar> {
   return sidecar(libraryEnv(toy, account, extra))
 }

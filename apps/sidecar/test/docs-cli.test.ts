@@ -21,8 +21,20 @@ const usageError = (argv: string[]): string => {
 
 describe('docs arguments', () => {
   it('reads each subcommand, its target, title and people, and the sidecar from the environment', () => {
-    expect(parsed(['new', 'Trip plan', '--with', `${BOB},+15555550103`, '--json'], { E2E_COL_LISTEN: '127.0.0.1:7601' })).toEqual({ action: 'new', sidecar: 'http://127.0.0.1:7601', json: true, title: 'Trip plan', people: [BOB, '+15555550103'] })
-    expect(parsed(['rename', 'Trip plan', 'Trip 2027', '--sidecar', 'http://127.0.0.1:9/'])).toMatchObject({ target: 'Trip plan', title: 'Trip 2027', sidecar: 'http://127.0.0.1:9' })
+    expect(
+      parsed(['new', 'Trip plan', '--with', `${BOB},+15555550103`, '--json'], { E2E_COL_LISTEN: '127.0.0.1:7601' }),
+    ).toEqual({
+      action: 'new',
+      sidecar: 'http://127.0.0.1:7601',
+      json: true,
+      title: 'Trip plan',
+      people: [BOB, '+15555550103'],
+    })
+    expect(parsed(['rename', 'Trip plan', 'Trip 2027', '--sidecar', 'http://127.0.0.1:9/'])).toMatchObject({
+      target: 'Trip plan',
+      title: 'Trip 2027',
+      sidecar: 'http://127.0.0.1:9',
+    })
     expect(parsed(['list'], { E2E_COL_SIDECAR_URL: 'http://localhost:7700' }).sidecar).toBe('http://localhost:7700')
     expect(parsed(['list']).sidecar).toBe('http://127.0.0.1:7600')
   })
@@ -52,7 +64,9 @@ describe('docs against a running sidecar', () => {
     const as = (s: { url: string }, argv: string[]) => runDocsCommand(parsed([...argv, '--sidecar', s.url]))
 
     const made = JSON.parse(await as(alice, ['new', 'Trip plan', '--json'])) as { docId: string }
-    expect(await as(alice, ['list'])).toMatch(new RegExp(`Trip plan {2}· {2}only you {2}· {2}no changes yet {2}· {2}${made.docId}`))
+    expect(await as(alice, ['list'])).toMatch(
+      new RegExp(`Trip plan {2}· {2}only you {2}· {2}no changes yet {2}· {2}${made.docId}`),
+    )
     expect(await as(alice, ['share', 'Trip plan', '--with', BOB])).toBe(`shared with ${BOB}\n`)
     expect(await as(bob, ['list'])).toContain(`Alice (${ALICE}) shared 'Trip plan' with you`)
     expect(await as(bob, ['accept', 'Trip plan'])).toBe(`accepted (${made.docId})\n`)
@@ -72,9 +86,15 @@ describe('docs against a running sidecar', () => {
 
   it('the binary prints help for docs subcommands and inspect, exits 2 on a usage error and 3 when no sidecar answers', async () => {
     const help = await runSidecar({}, ['docs', 'share', '--help'])
-    expect([help.code, help.stdout.split('\n')[0]]).toEqual([0, 'Usage: e2e-col-sidecar docs share DOC --with +NUMBER... [--json]'])
+    expect([help.code, help.stdout.split('\n')[0]]).toEqual([
+      0,
+      'Usage: e2e-col-sidecar docs share DOC --with +NUMBER... [--json]',
+    ])
     const inspect = await runSidecar({}, ['inspect', '--help'])
-    expect([inspect.code, inspect.stdout.split('\n')[0]]).toEqual([0, 'Usage: e2e-col-sidecar inspect --doc UUID [--data-dir DIR] [--json]'])
+    expect([inspect.code, inspect.stdout.split('\n')[0]]).toEqual([
+      0,
+      'Usage: e2e-col-sidecar inspect --doc UUID [--data-dir DIR] [--json]',
+    ])
     expect((await runSidecar({}, ['docs', 'new'])).code).toBe(2)
     const down = await runSidecar({}, ['docs', 'list', '--json', '--sidecar', 'http://127.0.0.1:9'])
     expect(down.code).toBe(3)

@@ -12,7 +12,12 @@ import { A, B, baseEnv, connect, envelope, isAck, poll, sidecar } from './harnes
 
 describe('a replica with a gap', () => {
   it('asks the group until the missing update arrives, and its browser converges', async () => {
-    const toy = await createToySignal({ accounts: [A, B], groups: [{ name: 'doc', members: [A, B, '+33600000003'] }], faults: true, keepAliveMs: 1000 })
+    const toy = await createToySignal({
+      accounts: [A, B],
+      groups: [{ name: 'doc', members: [A, B, '+33600000003'] }],
+      faults: true,
+      keepAliveMs: 1000,
+    })
     onTestFinished(() => toy.close())
     const docId = randomUUID()
     const [sa, sb] = await Promise.all([sidecar(baseEnv(toy, A, docId)), sidecar(baseEnv(toy, B, docId))])
@@ -34,15 +39,25 @@ describe('a replica with a gap', () => {
     await a1.waitFor(isAck(second.messageId))
 
     const seen = new Y.Doc()
-    await poll(() => {
-      for (const e of b1.received.splice(0)) if (e.kind === 'update' || e.kind === 'sync-response') Y.applyUpdate(seen, e.payload)
-      return seen.getText('t').toString() === 'one two'
-    }, 'the browser on B to hold both updates', 8000)
+    await poll(
+      () => {
+        for (const e of b1.received.splice(0))
+          if (e.kind === 'update' || e.kind === 'sync-response') Y.applyUpdate(seen, e.payload)
+        return seen.getText('t').toString() === 'one two'
+      },
+      'the browser on B to hold both updates',
+      8000,
+    )
     expect(seen.getText('t').toString()).toBe('one two')
   })
 
   it('asks once things went quiet, so a lost last update (no gap to see) still arrives', async () => {
-    const toy = await createToySignal({ accounts: [A, B], groups: [{ name: 'doc', members: [A, B, '+33600000003'] }], faults: true, keepAliveMs: 1000 })
+    const toy = await createToySignal({
+      accounts: [A, B],
+      groups: [{ name: 'doc', members: [A, B, '+33600000003'] }],
+      faults: true,
+      keepAliveMs: 1000,
+    })
     onTestFinished(() => toy.close())
     const docId = randomUUID()
     const fast = { E2E_COL_SYNC_DELAY_MIN_MS: '5', E2E_COL_SYNC_DELAY_MAX_MS: '50' }
@@ -55,10 +70,15 @@ describe('a replica with a gap', () => {
     a1.send(only)
     await a1.waitFor(isAck(only.messageId))
     const seen = new Y.Doc()
-    await poll(() => {
-      for (const e of b1.received.splice(0)) if (e.kind === 'update' || e.kind === 'sync-response') Y.applyUpdate(seen, e.payload)
-      return seen.getText('t').toString() === 'last words'
-    }, 'the browser on B to get the lost update', 10_000)
+    await poll(
+      () => {
+        for (const e of b1.received.splice(0))
+          if (e.kind === 'update' || e.kind === 'sync-response') Y.applyUpdate(seen, e.payload)
+        return seen.getText('t').toString() === 'last words'
+      },
+      'the browser on B to get the lost update',
+      10_000,
+    )
     expect(seen.getText('t').toString()).toBe('last words')
   })
 })

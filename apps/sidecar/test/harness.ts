@@ -27,7 +27,12 @@ export interface Pair {
 }
 
 export async function startToy(): Promise<ToySignal> {
-  const toy = await createToySignal({ accounts: [A, B], groups: [{ name: 'doc', members: [A, B] }], faults: true, keepAliveMs: 1000 })
+  const toy = await createToySignal({
+    accounts: [A, B],
+    groups: [{ name: 'doc', members: [A, B] }],
+    faults: true,
+    keepAliveMs: 1000,
+  })
   onTestFinished(() => toy.close())
   return toy
 }
@@ -39,7 +44,12 @@ export function tempDataDir(): string {
   return dir
 }
 
-export function baseEnv(toy: ToySignal, account: string | undefined, docId: string, extra: Record<string, string> = {}): Record<string, string> {
+export function baseEnv(
+  toy: ToySignal,
+  account: string | undefined,
+  docId: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     SIGNAL_CLI_URL: toy.url,
     ...(account === undefined ? {} : { SIGNAL_CLI_ACCOUNT: account }),
@@ -81,13 +91,28 @@ export async function startPair(extra: { a?: Record<string, string>; b?: Record<
 /** A valid Yjs update of about `bytes` bytes (the replica refuses update payloads that are not). */
 export function yjsUpdate(bytes: number): Uint8Array {
   const doc = new Y.Doc()
-  doc.getText('t').insert(0, randomBytes(Math.ceil(bytes / 2)).toString('hex').slice(0, Math.max(1, bytes - 24)))
+  doc.getText('t').insert(
+    0,
+    randomBytes(Math.ceil(bytes / 2))
+      .toString('hex')
+      .slice(0, Math.max(1, bytes - 24)),
+  )
   return Y.encodeStateAsUpdate(doc)
 }
 
 let seq = 0
-export function envelope(docId: string, senderId: string, payload: Uint8Array | number = 8, kind: Kind = 'update'): Envelope {
-  const bytes = typeof payload !== 'number' ? payload : kind === 'update' ? yjsUpdate(payload) : new Uint8Array(randomBytes(payload))
+export function envelope(
+  docId: string,
+  senderId: string,
+  payload: Uint8Array | number = 8,
+  kind: Kind = 'update',
+): Envelope {
+  const bytes =
+    typeof payload !== 'number'
+      ? payload
+      : kind === 'update'
+        ? yjsUpdate(payload)
+        : new Uint8Array(randomBytes(payload))
   return { kind, flags: 0, docId, senderId, messageId: randomBytes(16).toString('hex'), seq: seq++, payload: bytes }
 }
 
@@ -105,8 +130,15 @@ export interface Client {
   closed: Promise<{ code: number; reason: string }>
 }
 
-export async function connect(s: Pick<RunningSidecar, 'url'>, docId: string, options: { origin?: string; path?: string } = {}): Promise<Client> {
-  const ws = new WebSocket(`${s.url.replace('http', 'ws')}${options.path ?? `/v1/docs/${docId}`}`, options.origin === undefined ? {} : { origin: options.origin })
+export async function connect(
+  s: Pick<RunningSidecar, 'url'>,
+  docId: string,
+  options: { origin?: string; path?: string } = {},
+): Promise<Client> {
+  const ws = new WebSocket(
+    `${s.url.replace('http', 'ws')}${options.path ?? `/v1/docs/${docId}`}`,
+    options.origin === undefined ? {} : { origin: options.origin },
+  )
   const received: Envelope[] = []
   const waiters: { match: (e: Envelope) => boolean; resolve: (e: Envelope) => void }[] = []
   ws.on('message', (data: Buffer) => {
@@ -118,7 +150,9 @@ export async function connect(s: Pick<RunningSidecar, 'url'>, docId: string, opt
       w.resolve(env)
     }
   })
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })))
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  )
   onTestFinished(() => ws.terminate())
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve())
@@ -134,10 +168,23 @@ export async function connect(s: Pick<RunningSidecar, 'url'>, docId: string, opt
       if (hit !== undefined) return Promise.resolve(hit)
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
-          const kinds = received.slice(-5).map((e) => `${e.kind} ${e.messageId.slice(0, 8)}`).join(', ')
-          reject(new Error(`waited ${timeoutMs} ms for a matching envelope (${match.toString().slice(0, 120)}); received ${received.length}, last: ${kinds || 'none'}`))
+          const kinds = received
+            .slice(-5)
+            .map((e) => `${e.kind} ${e.messageId.slice(0, 8)}`)
+            .join(', ')
+          reject(
+            new Error(
+              `waited ${timeoutMs} ms for a matching envelope (${match.toString().slice(0, 120)}); received ${received.length}, last: ${kinds || 'none'}`,
+            ),
+          )
         }, timeoutMs)
-        waiters.push({ match, resolve: (e) => { clearTimeout(timer); resolve(e) } })
+        waiters.push({
+          match,
+          resolve: (e) => {
+            clearTimeout(timer)
+            resolve(e)
+          },
+        })
       })
     },
     closed,
@@ -148,15 +195,21 @@ export async function connect(s: Pick<RunningSidecar, 'url'>, docId: string, opt
 /** The sidecar has the envelope durably ("saved by your sidecar"); Signal may not have it yet. */
 export const isAck = (messageId: string) => (e: Envelope) => e.kind === 'ack' && e.messageId === messageId
 /** A delivery note saying Signal accepted the envelope. */
-export const isSent = (messageId: string) => (e: Envelope) => e.kind === 'delivery' && (decodeDeliveryNote(e.payload)?.sent ?? []).includes(messageId)
-export const isMessage = (messageId: string) => (e: Envelope) => e.kind !== 'ack' && e.kind !== 'error' && e.kind !== 'delivery' && e.messageId === messageId
+export const isSent = (messageId: string) => (e: Envelope) =>
+  e.kind === 'delivery' && (decodeDeliveryNote(e.payload)?.sent ?? []).includes(messageId)
+export const isMessage = (messageId: string) => (e: Envelope) =>
+  e.kind !== 'ack' && e.kind !== 'error' && e.kind !== 'delivery' && e.messageId === messageId
 export const count = (c: Client, messageId: string) => c.received.filter(isMessage(messageId)).length
 
 /**
  * Re-checks `predicate` every 20 ms until it holds: only for state with no event to await
  * (another process's store, a metric).
  */
-export async function poll(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs = WAIT_MS): Promise<void> {
+export async function poll(
+  predicate: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = WAIT_MS,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!(await predicate())) {
     if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`)
@@ -180,6 +233,10 @@ export const CAPABLE = { E2E_COL_CAPABILITIES: 'deflate,attachments' } as const
  */
 export async function capabilitiesExchanged(...sidecars: Pick<RunningSidecar, 'url'>[]): Promise<void> {
   for (const s of sidecars) {
-    await poll(async () => (await metricValue(s.url, 'e2e_col_capability_announcements_total{direction="received"}')) >= 1, 'a capability announcement from the other member', 15_000)
+    await poll(
+      async () => (await metricValue(s.url, 'e2e_col_capability_announcements_total{direction="received"}')) >= 1,
+      'a capability announcement from the other member',
+      15_000,
+    )
   }
 }

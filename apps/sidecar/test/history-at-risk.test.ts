@@ -23,7 +23,10 @@ describe('history at risk', () => {
           [Symbol.asyncIterator]: () => ({
             async next(): Promise<IteratorResult<never>> {
               await loss
-              throw new BroadcastRecoveryRequiredError([config.documents[0]?.groupId ?? ''], 'test backend lost messages')
+              throw new BroadcastRecoveryRequiredError(
+                [config.documents[0]?.groupId ?? ''],
+                'test backend lost messages',
+              )
             },
           }),
         }

@@ -10,7 +10,10 @@ describe('process lifecycle', () => {
   it('prints one ready line with its address, then on SIGTERM closes sockets with 1001 and exits 0', async () => {
     const toy = await startToy()
     const docId = randomUUID()
-    const child = spawn(process.execPath, [BIN], { env: { PATH: process.env['PATH'] ?? '', ...baseEnv(toy, A, docId, { E2E_COL_LOG_LEVEL: 'info' }) }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [BIN], {
+      env: { PATH: process.env['PATH'] ?? '', ...baseEnv(toy, A, docId, { E2E_COL_LOG_LEVEL: 'info' }) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     onTestFinished(() => void child.kill('SIGKILL'))
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
     const lines: string[] = []

@@ -24,7 +24,16 @@ function capturedLogger() {
       done()
     },
   })
-  return { logger: createLogger('info', sink), text: () => lines.join(''), parsed: () => lines.join('').trim().split('\n').map((l) => JSON.parse(l) as LogLine) }
+  return {
+    logger: createLogger('info', sink),
+    text: () => lines.join(''),
+    parsed: () =>
+      lines
+        .join('')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as LogLine),
+  }
 }
 
 describe('sidecar logs', () => {

@@ -58,10 +58,13 @@ describe.skipIf(!support.available)('the sidecar against an offline real signal-
   }
 
   async function refusal(extra: Record<string, string>): Promise<SidecarError> {
-    const error = await startSidecar(loadConfig(env(extra))).then(async (s) => {
-      await s.close()
-      throw new Error('the sidecar started')
-    }, (e: unknown) => e)
+    const error = await startSidecar(loadConfig(env(extra))).then(
+      async (s) => {
+        await s.close()
+        throw new Error('the sidecar started')
+      },
+      (e: unknown) => e,
+    )
     expect(error).toBeInstanceOf(SidecarError)
     return error as SidecarError
   }
@@ -75,22 +78,40 @@ describe.skipIf(!support.available)('the sidecar against an offline real signal-
     expect((await refusal({ SIGNAL_CLI_ACCOUNT: '+15550009999' })).code).toBe('SIDECAR_ACCOUNT_INVALID')
     const unset = env({})
     delete unset['SIGNAL_CLI_ACCOUNT']
-    const error = await startSidecar(loadConfig(unset)).then(() => undefined, (e: unknown) => e as SidecarError)
+    const error = await startSidecar(loadConfig(unset)).then(
+      () => undefined,
+      (e: unknown) => e as SidecarError,
+    )
     expect(error?.code).toBe('SIDECAR_ACCOUNT_INVALID')
     expect(error?.message).toMatch(/serves 2 accounts/)
   }, 60_000)
 
   it('the backend reads the real answers: version, accounts, the group listing; a group send is -32603', async () => {
-    const backend = createHttpSignalBackend({ url: daemon.url, account: daemon.accounts.a, timeoutMs: 20_000, streamIdleMs: 40_000 })
+    const backend = createHttpSignalBackend({
+      url: daemon.url,
+      account: daemon.accounts.a,
+      timeoutMs: 20_000,
+      streamIdleMs: 40_000,
+    })
     try {
       await backend.check()
       expect(await backend.version()).toBe('0.13.19')
-      const unscoped = createHttpSignalBackend({ url: daemon.url, account: undefined, timeoutMs: 20_000, streamIdleMs: 40_000 })
-      expect(new Set(await unscoped.listAccounts().finally(() => unscoped.close()))).toEqual(new Set([daemon.accounts.a, daemon.accounts.b]))
+      const unscoped = createHttpSignalBackend({
+        url: daemon.url,
+        account: undefined,
+        timeoutMs: 20_000,
+        streamIdleMs: 40_000,
+      })
+      expect(new Set(await unscoped.listAccounts().finally(() => unscoped.close()))).toEqual(
+        new Set([daemon.accounts.a, daemon.accounts.b]),
+      )
       const groups = await backend.listGroups()
       expect(groups.find((g) => g.id === daemon.groupId)?.isMember).toBe(true)
       expect(groups.find((g) => g.id === daemon.formerGroupId)?.isMember).toBe(false)
-      const failure = await backend.sendGroupMessage(daemon.groupId, 'offline').then(() => undefined, (e: unknown) => e)
+      const failure = await backend.sendGroupMessage(daemon.groupId, 'offline').then(
+        () => undefined,
+        (e: unknown) => e,
+      )
       expect(failure).toBeInstanceOf(SignalRpcError)
       expect((failure as SignalRpcError).rpcCode).toBe(-32603)
     } finally {
@@ -111,7 +132,12 @@ describe.skipIf(!support.available)('the sidecar against an offline real signal-
     it('is healthy: the daemon answers its check and the events stream is up', async () => {
       const res = await fetch(`${sidecar.url}/healthz`)
       expect(res.status).toBe(200)
-      expect(await res.json()).toEqual({ ready: true, daemonReachable: true, eventsStreamUp: true, signal: { state: 'reachable', since: null, unsentEnvelopes: 0 } })
+      expect(await res.json()).toEqual({
+        ready: true,
+        daemonReachable: true,
+        eventsStreamUp: true,
+        signal: { state: 'reachable', since: null, unsentEnvelopes: 0 },
+      })
     }, 30_000)
 
     it('a change that cannot reach Signal is saved by the sidecar, the page says "unreachable", no socket closes, the daemon is asked at the probe pace', async () => {
@@ -121,7 +147,10 @@ describe.skipIf(!support.available)('the sidecar against an offline real signal-
       const first = envelope(docId, client.senderId)
       client.send(first)
       await client.waitFor(isAck(first.messageId), 10_000)
-      await client.waitFor((e) => e.kind === 'delivery' && decodeDeliveryNote(e.payload)?.signal === 'unreachable', 60_000)
+      await client.waitFor(
+        (e) => e.kind === 'delivery' && decodeDeliveryNote(e.payload)?.signal === 'unreachable',
+        60_000,
+      )
       // Ten more seconds of editing while Signal stays away.
       const probesBefore = await metricValue(sidecar.url, 'e2e_col_signal_probes_total')
       const started = Date.now()
@@ -137,9 +166,14 @@ describe.skipIf(!support.available)('the sidecar against an offline real signal-
       expect(probes).toBeLessThanOrEqual(Math.ceil(windowMs / (PROBE_MAX_MS / 2)) + 1)
       expect(closed).toBe(false)
       expect(client.received.filter((e) => e.kind === 'error')).toEqual([])
-      const health = (await (await fetch(`${sidecar.url}/healthz`)).json()) as { signal: { state: string; unsentEnvelopes: number } }
+      const health = (await (await fetch(`${sidecar.url}/healthz`)).json()) as {
+        signal: { state: string; unsentEnvelopes: number }
+      }
       expect(health.signal).toMatchObject({ state: 'unreachable', unsentEnvelopes: 11 })
-      const note = client.received.filter((e) => e.kind === 'delivery').map((e) => decodeDeliveryNote(e.payload)).at(-1)
+      const note = client.received
+        .filter((e) => e.kind === 'delivery')
+        .map((e) => decodeDeliveryNote(e.payload))
+        .at(-1)
       expect(note).toMatchObject({ signal: 'unreachable', unsent: 11, sent: [] })
     }, 120_000)
   })

@@ -23,17 +23,19 @@ describe.skipIf(!support.available)('documents on an offline real signal-cli 0.1
   beforeAll(async () => {
     daemon = await startOfflineAccountsDaemon()
     dataDir = mkdtempSync(join(tmpdir(), 'e2e-col-offline-docs-'))
-    sidecar = await startSidecar(loadConfig({
-      SIGNAL_CLI_URL: daemon.url,
-      SIGNAL_CLI_ACCOUNT: daemon.accounts.a,
-      E2E_COL_SIGNAL_BODY_MAX_BYTES: '2000',
-      E2E_COL_LISTEN: '127.0.0.1:0',
-      E2E_COL_RPC_TIMEOUT_MS: '30000',
-      E2E_COL_SHUTDOWN_FLUSH_MS: '200',
-      E2E_COL_LOG_LEVEL: 'silent',
-      E2E_COL_DATA_DIR: dataDir,
-      E2E_COL_SYNC_ON_START: '0',
-    }))
+    sidecar = await startSidecar(
+      loadConfig({
+        SIGNAL_CLI_URL: daemon.url,
+        SIGNAL_CLI_ACCOUNT: daemon.accounts.a,
+        E2E_COL_SIGNAL_BODY_MAX_BYTES: '2000',
+        E2E_COL_LISTEN: '127.0.0.1:0',
+        E2E_COL_RPC_TIMEOUT_MS: '30000',
+        E2E_COL_SHUTDOWN_FLUSH_MS: '200',
+        E2E_COL_LOG_LEVEL: 'silent',
+        E2E_COL_DATA_DIR: dataDir,
+        E2E_COL_SYNC_ON_START: '0',
+      }),
+    )
   }, 240_000)
   afterAll(async () => {
     await sidecar?.close()
@@ -43,7 +45,12 @@ describe.skipIf(!support.available)('documents on an offline real signal-cli 0.1
 
   it('lists no documents and no invitations for groups not made for e2e-col, and the people the account knows', async () => {
     const docs = await call(sidecar, 'GET', '/v1/docs')
-    expect([docs.status, docs.json.you, docs.json.documents, docs.json.membersFrom]).toEqual([200, daemon.accounts.a, [], 'daemon'])
+    expect([docs.status, docs.json.you, docs.json.documents, docs.json.membersFrom]).toEqual([
+      200,
+      daemon.accounts.a,
+      [],
+      'daemon',
+    ])
     // The fixture's groups carry no e2e-col tag: nothing is offered.
     expect((await call(sidecar, 'GET', '/v1/invites')).json).toEqual({ invites: [] })
     const contacts = await call(sidecar, 'GET', '/v1/contacts')

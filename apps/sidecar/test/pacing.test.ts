@@ -16,7 +16,8 @@ function sentAt(toy: ToySignal, from: number): Map<string, number> {
   for (const s of toy.sends().slice(from)) {
     if (!s.message.startsWith(BODY_PREFIX)) continue
     const env = decodeEnvelope(decodeBody(s.message))
-    for (const e of env.kind === 'batch' ? unpackBatch(env) : [env]) if (!at.has(e.messageId)) at.set(e.messageId, s.timestamp)
+    for (const e of env.kind === 'batch' ? unpackBatch(env) : [env])
+      if (!at.has(e.messageId)) at.set(e.messageId, s.timestamp)
   }
   return at
 }
@@ -39,7 +40,11 @@ describe('pacing against Signal rate limits', () => {
 
   it('acks a partial rate-limit failure (it was sent) and slows the next send', async () => {
     // Three members: one rate-limited recipient out of two is a partial failure, hence a success.
-    const toy = await createToySignal({ accounts: [A, B], groups: [{ name: 'doc', members: [A, B, '+33600000003'] }], faults: true })
+    const toy = await createToySignal({
+      accounts: [A, B],
+      groups: [{ name: 'doc', members: [A, B, '+33600000003'] }],
+      faults: true,
+    })
     onTestFinished(() => toy.close())
     const docId = randomUUID()
     const [sa, sb] = await Promise.all([sidecar(baseEnv(toy, A, docId)), sidecar(baseEnv(toy, B, docId))])

@@ -12,7 +12,12 @@ const C = '+33600000003'
 
 describe('a partial rate-limit failure', () => {
   it('still reaches the rate-limited member, once, after the pause', async () => {
-    const toy = await createToySignal({ accounts: [A, B, C], groups: [{ name: 'doc', members: [A, B, C] }], faults: true, keepAliveMs: 1000 })
+    const toy = await createToySignal({
+      accounts: [A, B, C],
+      groups: [{ name: 'doc', members: [A, B, C] }],
+      faults: true,
+      keepAliveMs: 1000,
+    })
     onTestFinished(() => toy.close())
     const docId = randomUUID()
     const [sa, sb, sc] = await Promise.all([A, B, C].map((acct) => sidecar(baseEnv(toy, acct, docId))))

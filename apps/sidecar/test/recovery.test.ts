@@ -2,9 +2,14 @@ import { describe, expect, it } from 'vitest'
 import type { RunningSidecar } from '../src/index.ts'
 import { connect, count, envelope, isAck, isMessage, isSent, startPair } from './harness.ts'
 
-async function health(s: RunningSidecar): Promise<{ status: number; body: { eventsStreamUp: boolean; ready: boolean; daemonReachable: boolean } }> {
+async function health(
+  s: RunningSidecar,
+): Promise<{ status: number; body: { eventsStreamUp: boolean; ready: boolean; daemonReachable: boolean } }> {
   const res = await fetch(`${s.url}/healthz`)
-  return { status: res.status, body: (await res.json()) as { eventsStreamUp: boolean; ready: boolean; daemonReachable: boolean } }
+  return {
+    status: res.status,
+    body: (await res.json()) as { eventsStreamUp: boolean; ready: boolean; daemonReachable: boolean },
+  }
 }
 
 /** Polls /healthz until `want` holds (the stream state has no event a test can subscribe to). */
@@ -19,7 +24,15 @@ async function untilHealth(s: RunningSidecar, want: (b: { eventsStreamUp: boolea
 describe('recovery from stream cuts and ambiguous sends', () => {
   it('reports health: ready, daemon reachable, events stream up', async () => {
     const p = await startPair()
-    expect(await health(p.a)).toEqual({ status: 200, body: { ready: true, daemonReachable: true, eventsStreamUp: true, signal: { state: 'reachable', since: null, unsentEnvelopes: 0 } } })
+    expect(await health(p.a)).toEqual({
+      status: 200,
+      body: {
+        ready: true,
+        daemonReachable: true,
+        eventsStreamUp: true,
+        signal: { state: 'reachable', since: null, unsentEnvelopes: 0 },
+      },
+    })
   })
 
   it('reconnects a cut events stream and delivers later messages', async () => {

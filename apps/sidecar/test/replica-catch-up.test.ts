@@ -15,14 +15,18 @@ function items(doc: Y.Doc): number {
   return [...Y.decodeStateVector(Y.encodeStateVector(doc)).values()].reduce((n, c) => n + c, 0)
 }
 
-const outcome = async (s: { url: string }, o: string) => metricValue(s.url, `e2e_col_replica_sync_total{outcome="${o}"}`)
+const outcome = async (s: { url: string }, o: string) =>
+  metricValue(s.url, `e2e_col_replica_sync_total{outcome="${o}"}`)
 
 describe('the sidecar as a durable replica', () => {
   it("opens Bob's page with everything Alice wrote while it was closed, at once and with no Signal traffic", async () => {
     const toy = await startToy()
     const docId = randomUUID()
     const bDir = tempDataDir()
-    const [a, b] = await Promise.all([sidecar(baseEnv(toy, A, docId)), sidecar(baseEnv(toy, B, docId, { E2E_COL_DATA_DIR: bDir }))])
+    const [a, b] = await Promise.all([
+      sidecar(baseEnv(toy, A, docId)),
+      sidecar(baseEnv(toy, B, docId, { E2E_COL_DATA_DIR: bDir })),
+    ])
     const alice = new YBrowser(docId)
     await alice.connect(a.url)
     for (let i = 0; i < 30; i++) alice.edit(`alice-${i};`)
@@ -45,18 +49,29 @@ describe('the sidecar as a durable replica', () => {
     expect(sentEnvelopes(toy, before).map((s) => s.envelope.messageId)).toEqual([probe.messageId])
   })
 
-  it("catches Bob up through a sync-request answered once by a running sidecar, the other answer suppressed", async () => {
+  it('catches Bob up through a sync-request answered once by a running sidecar, the other answer suppressed', async () => {
     // Which of Alice's and Carol's sidecars answers is the group's answer rule (a hash of the
     // request): the first-ranked one answers, the other waits a fallback bound and sees it.
     // The daemon keeps one message for a closed stream: Bob's sidecar misses most of Alice's edits.
-    const toy = await createToySignal({ accounts: [A, B, C], groups: [{ name: 'doc', members: [A, B, C] }], keepAliveMs: 1000, maxQueuedPerAccount: 1 })
+    const toy = await createToySignal({
+      accounts: [A, B, C],
+      groups: [{ name: 'doc', members: [A, B, C] }],
+      keepAliveMs: 1000,
+      maxQueuedPerAccount: 1,
+    })
     onTestFinished(() => toy.close())
     const docId = randomUUID()
     const [bDir, cDir] = [tempDataDir(), tempDataDir()]
     const [a, c] = await Promise.all([
       // Their quiet-period requests (20 × 600 ms after Alice's last edit) come after the test's end.
       sidecar(baseEnv(toy, A, docId, { E2E_COL_SYNC_DELAY_MIN_MS: '10', E2E_COL_SYNC_DELAY_MAX_MS: '600' })),
-      sidecar(baseEnv(toy, C, docId, { E2E_COL_DATA_DIR: cDir, E2E_COL_SYNC_DELAY_MIN_MS: '10', E2E_COL_SYNC_DELAY_MAX_MS: '600' })),
+      sidecar(
+        baseEnv(toy, C, docId, {
+          E2E_COL_DATA_DIR: cDir,
+          E2E_COL_SYNC_DELAY_MIN_MS: '10',
+          E2E_COL_SYNC_DELAY_MAX_MS: '600',
+        }),
+      ),
     ])
     const bobFirst = await startSidecar(loadConfig(baseEnv(toy, B, docId, { E2E_COL_DATA_DIR: bDir })))
     await bobFirst.close()
@@ -68,7 +83,10 @@ describe('the sidecar as a durable replica', () => {
       await alice.until(() => alice.outbox.size === 0)
     }
     alice.close()
-    await poll(() => inspectDocument(cDir, docId).stateVector.items === items(alice.doc), "Alice's text in Carol's store")
+    await poll(
+      () => inspectDocument(cDir, docId).stateVector.items === items(alice.doc),
+      "Alice's text in Carol's store",
+    )
 
     const before = toy.sends().length
     const b = await sidecar(baseEnv(toy, B, docId, { E2E_COL_DATA_DIR: bDir, E2E_COL_SYNC_ON_START: '1' }))
@@ -76,7 +94,10 @@ describe('the sidecar as a durable replica', () => {
     await bob.connect(b.url)
     await bob.until(() => bob.text === alice.text)
     expect(bob.text).toContain('alice-0;')
-    await poll(async () => (await outcome(a, 'suppressed')) + (await outcome(c, 'suppressed')) >= 1, 'the suppressed answer')
+    await poll(
+      async () => (await outcome(a, 'suppressed')) + (await outcome(c, 'suppressed')) >= 1,
+      'the suppressed answer',
+    )
 
     const sent = sentEnvelopes(toy, before)
     expect(new Set(sent.filter((s) => s.envelope.kind === 'sync-request').map((s) => s.account))).toEqual(new Set([B]))

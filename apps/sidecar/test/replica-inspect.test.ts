@@ -23,7 +23,12 @@ describe('e2e-col-sidecar inspect', () => {
     const live = await runSidecar({}, ['inspect', '--doc', docId, '--data-dir', dir, '--json'])
     expect(live.code).toBe(0)
     const report = JSON.parse(live.stdout) as DocReport
-    expect(report).toMatchObject({ docId, store: join(dir, 'replica.sqlite3'), sentIds: 10, stateBytes: Y.encodeStateAsUpdate(alice.doc).byteLength })
+    expect(report).toMatchObject({
+      docId,
+      store: join(dir, 'replica.sqlite3'),
+      sentIds: 10,
+      stateBytes: Y.encodeStateAsUpdate(alice.doc).byteLength,
+    })
     expect(report.stateVector).toEqual({ clients: 1, items, top: [{ client: alice.doc.clientID, clock: items }] })
     expect(report.logRows).toBeGreaterThanOrEqual(1)
     expect(report.logBytes).toBeGreaterThanOrEqual(report.stateBytes)

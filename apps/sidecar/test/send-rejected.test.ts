@@ -19,7 +19,9 @@ describe('a send the daemon definitely refused', () => {
     expect(body.message).toContain('-1')
     expect(body.message).not.toContain(B)
     // It had been acknowledged as saved by the sidecar, before Signal's verdict.
-    expect(a1.received.findIndex((e) => e.kind === 'ack' && e.messageId === m.messageId)).toBeLessThan(a1.received.indexOf(error))
+    expect(a1.received.findIndex((e) => e.kind === 'ack' && e.messageId === m.messageId)).toBeLessThan(
+      a1.received.indexOf(error),
+    )
     // The next envelope goes through as usual.
     const next = envelope(p.docId, a1.senderId)
     a1.send(next)

@@ -10,9 +10,15 @@ import { A, B, baseEnv, startToy, tempDataDir } from './harness.ts'
 const BIN = fileURLToPath(new URL('../bin/e2e-col-sidecar.js', import.meta.url))
 
 /** Runs the CLI to completion (a refused start exits by itself). */
-function run(env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; stderr: string; stdout: string }> {
+function run(
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let stderr = ''
     let stdout = ''
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
@@ -26,12 +32,16 @@ function run(env: Record<string, string>, args: string[] = []): Promise<{ code: 
 async function daemonWithoutEvents(groupId: string): Promise<string> {
   const server = createServer((req, res) => {
     if (req.url === '/api/v1/check') return void res.writeHead(200).end()
-    if (req.url?.startsWith('/api/v1/events') === true) return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>')
+    if (req.url?.startsWith('/api/v1/events') === true)
+      return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>')
     let body = ''
     req.on('data', (d: Buffer) => (body += d.toString()))
     req.on('end', () => {
       const { id, method } = JSON.parse(body) as { id: number; method: string }
-      const result = method === 'version' ? { version: '0.14.6' } : [{ id: groupId, name: 'doc', isMember: true, members: [{ number: A, uuid: randomUUID() }] }]
+      const result =
+        method === 'version'
+          ? { version: '0.14.6' }
+          : [{ id: groupId, name: 'doc', isMember: true, members: [{ number: A, uuid: randomUUID() }] }]
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result }))
     })
   })
@@ -44,7 +54,15 @@ describe('startup refuses, with one line and a distinct exit code, before openin
   it('prints every setting with --help', async () => {
     const r = await run({}, ['--help'])
     expect(r.code).toBe(0)
-    for (const v of ['SIGNAL_CLI_URL', 'SIGNAL_CLI_ACCOUNT', 'E2E_COL_DOCUMENTS', 'E2E_COL_SIGNAL_BODY_MAX_BYTES', 'E2E_COL_LISTEN', 'E2E_COL_ALLOWED_ORIGINS']) expect(r.stdout).toContain(v)
+    for (const v of [
+      'SIGNAL_CLI_URL',
+      'SIGNAL_CLI_ACCOUNT',
+      'E2E_COL_DOCUMENTS',
+      'E2E_COL_SIGNAL_BODY_MAX_BYTES',
+      'E2E_COL_LISTEN',
+      'E2E_COL_ALLOWED_ORIGINS',
+    ])
+      expect(r.stdout).toContain(v)
   })
 
   it('exits 2 on invalid configuration, naming the variable', async () => {
@@ -88,7 +106,13 @@ describe('startup refuses, with one line and a distinct exit code, before openin
   })
 
   it('exits 6 naming the mapped groups the account is not a member of', async () => {
-    const toy = await createToySignal({ accounts: [A, B], groups: [{ name: 'ours', members: [A, B] }, { name: 'theirs', members: [B] }] })
+    const toy = await createToySignal({
+      accounts: [A, B],
+      groups: [
+        { name: 'ours', members: [A, B] },
+        { name: 'theirs', members: [B] },
+      ],
+    })
     onTestFinished(() => toy.close())
     const [ours, theirs] = [toy.groups[0]?.id ?? '', toy.groups[1]?.id ?? '']
     const docOk = randomUUID()
@@ -101,12 +125,22 @@ describe('startup refuses, with one line and a distinct exit code, before openin
   })
 
   it('exits 6 naming a mapped chat group the account is not a member of', async () => {
-    const toy = await createToySignal({ accounts: [A, B], groups: [{ name: 'ours', members: [A, B] }, { name: 'theirs', members: [B] }] })
+    const toy = await createToySignal({
+      accounts: [A, B],
+      groups: [
+        { name: 'ours', members: [A, B] },
+        { name: 'theirs', members: [B] },
+      ],
+    })
     onTestFinished(() => toy.close())
     const [ours, theirs] = [toy.groups[0]?.id ?? '', toy.groups[1]?.id ?? '']
     const docId = randomUUID()
     const chatId = randomUUID()
-    const r = await run({ ...baseEnv(toy, A, docId), E2E_COL_DOCUMENTS: `${docId}=${ours}`, E2E_COL_CHATS: `${chatId}=${theirs}` })
+    const r = await run({
+      ...baseEnv(toy, A, docId),
+      E2E_COL_DOCUMENTS: `${docId}=${ours}`,
+      E2E_COL_CHATS: `${chatId}=${theirs}`,
+    })
     expect(r.code).toBe(6)
     expect(r.stderr).toContain(`chat ${chatId}`)
     expect(r.stderr).not.toContain(docId)
@@ -116,7 +150,14 @@ describe('startup refuses, with one line and a distinct exit code, before openin
     const groupId = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
     const url = await daemonWithoutEvents(groupId)
     const docId = randomUUID()
-    const r = await run({ SIGNAL_CLI_URL: url, SIGNAL_CLI_ACCOUNT: A, E2E_COL_DOCUMENTS: `${docId}=${groupId}`, E2E_COL_SIGNAL_BODY_MAX_BYTES: '600', E2E_COL_LISTEN: '127.0.0.1:0', E2E_COL_DATA_DIR: tempDataDir() })
+    const r = await run({
+      SIGNAL_CLI_URL: url,
+      SIGNAL_CLI_ACCOUNT: A,
+      E2E_COL_DOCUMENTS: `${docId}=${groupId}`,
+      E2E_COL_SIGNAL_BODY_MAX_BYTES: '600',
+      E2E_COL_LISTEN: '127.0.0.1:0',
+      E2E_COL_DATA_DIR: tempDataDir(),
+    })
     expect(r.code).toBe(7)
     expect(r.stderr).toMatch(/text\/html/)
   })

@@ -101,7 +101,15 @@ export class YBrowser {
   }
 
   #envelope(kind: Kind, payload: Uint8Array): Envelope {
-    return { kind, flags: 0, docId: this.docId, senderId: this.senderId, messageId: randomBytes(16).toString('hex'), seq: this.#seq++, payload }
+    return {
+      kind,
+      flags: 0,
+      docId: this.docId,
+      senderId: this.senderId,
+      messageId: randomBytes(16).toString('hex'),
+      seq: this.#seq++,
+      payload,
+    }
   }
 
   #send(env: Envelope): void {

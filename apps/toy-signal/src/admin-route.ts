@@ -27,34 +27,42 @@ const Count = z.object({ n: z.number().int().min(0) })
 const ROUTES: Record<string, (body: unknown, faults: FaultSwitches) => void> = {
   'fail-next-rpc': (body, f) => f.failNextRpc(Count.parse(body).n),
   'drop-next-sends': (body, f) => f.dropNextSends(Count.parse(body).n),
-  'delay': (body, f) => f.setDelay(z.object({ ms: z.number().int().min(0) }).parse(body).ms),
+  delay: (body, f) => f.setDelay(z.object({ ms: z.number().int().min(0) }).parse(body).ms),
   'cut-streams': (body, f) => {
     const { afterEvents } = z.object({ afterEvents: z.number().int().min(1).optional() }).parse(body)
     f.cutStreams(afterEvents === undefined ? {} : { afterEvents })
   },
   'duplicate-next-events': (body, f) => f.duplicateNextEvents(Count.parse(body).n),
   'rate-limit-next-sends': (body, f) => {
-    const o = z.object({
-      n: z.number().int().min(0),
-      retryAfterSeconds: z.number().int().min(0),
-      mode: z.enum(['per-recipient', 'all-failed']),
-    }).parse(body)
+    const o = z
+      .object({
+        n: z.number().int().min(0),
+        retryAfterSeconds: z.number().int().min(0),
+        mode: z.enum(['per-recipient', 'all-failed']),
+      })
+      .parse(body)
     f.rateLimitNextSends(o.n, { retryAfterSeconds: o.retryAfterSeconds, mode: o.mode })
   },
   'identity-fail-next-sends': (body, f) => {
-    const o = z.object({ n: z.number().int().min(0), mode: z.enum(['per-recipient', 'all-failed']).optional() }).parse(body)
+    const o = z
+      .object({ n: z.number().int().min(0), mode: z.enum(['per-recipient', 'all-failed']).optional() })
+      .parse(body)
     f.identityFailNextSends(o.n, o.mode === undefined ? {} : { mode: o.mode })
   },
   'fail-next-sends-with': (body, f) => {
-    const o = z.object({ n: z.number().int().min(0), code: z.number().int(), message: z.string().max(MAX_FAULT_MESSAGE_CHARS) }).parse(body)
+    const o = z
+      .object({ n: z.number().int().min(0), code: z.number().int(), message: z.string().max(MAX_FAULT_MESSAGE_CHARS) })
+      .parse(body)
     f.failNextSendsWith(o.n, { code: o.code, message: o.message })
   },
   'fail-events': (body, f) => {
-    const o = z.object({
-      n: z.number().int().min(0),
-      status: z.number().int().min(200).max(599).optional(),
-      contentType: z.string().min(1).max(200).optional(),
-    }).parse(body)
+    const o = z
+      .object({
+        n: z.number().int().min(0),
+        status: z.number().int().min(200).max(599).optional(),
+        contentType: z.string().min(1).max(200).optional(),
+      })
+      .parse(body)
     f.failEvents(o.n, {
       ...(o.status === undefined ? {} : { status: o.status }),
       ...(o.contentType === undefined ? {} : { contentType: o.contentType }),
@@ -66,7 +74,7 @@ const ROUTES: Record<string, (body: unknown, faults: FaultSwitches) => void> = {
   },
   'admit-non-member-sends': (body, f) => f.admitNonMemberSends(Count.parse(body).n),
   'network-loss': (body, f) => f.setNetworkLoss(z.object({ lost: z.boolean() }).parse(body).lost),
-  'reset': (_body, f) => f.reset(),
+  reset: (_body, f) => f.reset(),
 }
 
 /** An admin answer: status and optional JSON body. */
@@ -94,7 +102,8 @@ export function handleAdmin(
     route(text.trim() === '' ? {} : JSON.parse(text), faults)
     return { status: 204 }
   } catch (error) {
-    const message = error instanceof z.ZodError ? z.prettifyError(error) : error instanceof Error ? error.message : String(error)
+    const message =
+      error instanceof z.ZodError ? z.prettifyError(error) : error instanceof Error ? error.message : String(error)
     return { status: 400, body: { error: message } }
   }
 }

@@ -47,7 +47,12 @@ const Members = z.object({
 })
 
 /** Handles a `/toy/v1/world/…` request, or answers `undefined` for any other path. */
-export function handleWorldAdmin(method: string, path: string, text: string, world: { state: ToySignalState; hub: EventHub }): AdminAnswer | undefined {
+export function handleWorldAdmin(
+  method: string,
+  path: string,
+  text: string,
+  world: { state: ToySignalState; hub: EventHub },
+): AdminAnswer | undefined {
   if (!path.startsWith('/toy/v1/world/')) return undefined
   const name = path.slice('/toy/v1/world/'.length)
   if (name !== 'inject-message' && name !== 'group-members' && name !== 'fail-next-calls') return { status: 404 }
@@ -76,12 +81,20 @@ export function handleWorldAdmin(method: string, path: string, text: string, wor
   }
   const o = parsed.data as z.infer<typeof Inject>
   if (!world.state.isAccount(o.account)) return { status: 404, body: { error: 'no such account' } }
-  if (o.sync && o.source !== o.account) return { status: 400, body: { error: 'a sync copy comes from the account itself' } }
+  if (o.sync && o.source !== o.account)
+    return { status: 400, body: { error: 'a sync copy comes from the account itself' } }
   const timestamp = world.state.nextTimestamp()
-  const content = { timestamp, message: o.message, group: { id: group.id, name: group.name, revision: group.revision, type: 'DELIVER' as const }, longTextId: world.state.randomId(15) }
+  const content = {
+    timestamp,
+    message: o.message,
+    group: { id: group.id, name: group.name, revision: group.revision, type: 'DELIVER' as const },
+    longTextId: world.state.randomId(15),
+  }
   const source = { number: o.source, uuid: world.state.uuidOf(o.source) }
   const now = world.state.now()
-  const payload = o.sync ? sentMessageSync(source, undefined, content, now) : incomingMessage(o.account, source, content, now)
+  const payload = o.sync
+    ? sentMessageSync(source, undefined, content, now)
+    : incomingMessage(o.account, source, content, now)
   payload.envelope['sourceDevice'] = o.sourceDevice
   world.hub.deliver(payload)
   return { status: 200, body: { timestamp } }

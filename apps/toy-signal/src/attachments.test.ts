@@ -4,16 +4,31 @@ import { attachmentId, createAttachmentStore, parseDataUri, sanitizeAttachmentId
 describe('data URIs as signal-cli reads them', () => {
   it('reads type, file name and base64 data', () => {
     const uri = parseDataUri('data:application/octet-stream;filename=e2e-col-1.bin;base64,AAEC/w==')
-    expect(uri).toEqual({ mediaType: 'application/octet-stream', filename: 'e2e-col-1.bin', data: Buffer.from([0, 1, 2, 255]) })
+    expect(uri).toEqual({
+      mediaType: 'application/octet-stream',
+      filename: 'e2e-col-1.bin',
+      data: Buffer.from([0, 1, 2, 255]),
+    })
   })
 
   it('defaults to text/plain, URL-decodes data without ;base64, and accepts missing padding', () => {
-    expect(parseDataUri('data:,hello%20world+x')).toEqual({ mediaType: 'text/plain', filename: undefined, data: Buffer.from('hello world x') })
+    expect(parseDataUri('data:,hello%20world+x')).toEqual({
+      mediaType: 'text/plain',
+      filename: undefined,
+      data: Buffer.from('hello world x'),
+    })
     expect(parseDataUri('data:image/png;base64,AAE')?.data).toEqual(Buffer.from([0, 1]))
   })
 
   it('is no data URI (so a path) without data, with foreign base64 characters, or a broken escape', () => {
-    for (const bad of ['data:text/plain;base64,', 'data:text/plain;base64,AA-_', 'data:text/plain;base64,A', '/tmp/file.bin', 'data:,%zz']) expect(parseDataUri(bad)).toBeUndefined()
+    for (const bad of [
+      'data:text/plain;base64,',
+      'data:text/plain;base64,AA-_',
+      'data:text/plain;base64,A',
+      '/tmp/file.bin',
+      'data:,%zz',
+    ])
+      expect(parseDataUri(bad)).toBeUndefined()
   })
 })
 

@@ -61,11 +61,18 @@ export interface AttachmentInfo {
 }
 
 // MimeUtils.guessExtensionFromMimeType for the types e2e-col and tests send.
-const EXTENSIONS: Record<string, string> = { 'text/plain': 'txt', 'image/png': 'png', 'image/jpeg': 'jpg', 'application/pdf': 'pdf', 'audio/aac': 'aac' }
+const EXTENSIONS: Record<string, string> = {
+  'text/plain': 'txt',
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'application/pdf': 'pdf',
+  'audio/aac': 'aac',
+}
 
 /** The id signal-cli files an attachment under: remote id, then the extension of the name or type. */
 export function attachmentId(remoteId: string, filename: string | undefined, contentType: string): string {
-  const fromName = filename !== undefined && filename.includes('.') ? filename.slice(filename.lastIndexOf('.') + 1) : undefined
+  const fromName =
+    filename !== undefined && filename.includes('.') ? filename.slice(filename.lastIndexOf('.') + 1) : undefined
   const ext = fromName ?? EXTENSIONS[contentType.toLowerCase()]
   return ext === undefined ? remoteId : `${remoteId}.${ext}`
 }
@@ -90,7 +97,9 @@ export const DEFAULT_ATTACHMENT_STORE_LIMITS: AttachmentStoreLimits = { maxBytes
 
 const key = (account: string, id: string): string => `${account}\u0000${id}`
 
-export function createAttachmentStore(limits: AttachmentStoreLimits = DEFAULT_ATTACHMENT_STORE_LIMITS): AttachmentStore {
+export function createAttachmentStore(
+  limits: AttachmentStoreLimits = DEFAULT_ATTACHMENT_STORE_LIMITS,
+): AttachmentStore {
   // Insertion order is age order: the first key is the oldest.
   const files = new Map<string, Buffer>()
   let bytes = 0

@@ -19,24 +19,53 @@ function configFile(content: unknown): string {
 
 describe('parseCliOptions', () => {
   it('defaults to 127.0.0.1:8080 with no accounts, like an empty real daemon', () => {
-    expect(parseCliOptions([])).toEqual({ toy: { host: '127.0.0.1', port: 8080, accounts: [], groups: [], faults: false }, verbose: false })
+    expect(parseCliOptions([])).toEqual({
+      toy: { host: '127.0.0.1', port: 8080, accounts: [], groups: [], faults: false },
+      verbose: false,
+    })
   })
 
   it('reads repeated --unregistered numbers and the config key, and rejects a malformed one', () => {
     const path = configFile({ unregistered: ['+15550000003'] })
-    expect(parseCliOptions(['--config', path, '--unregistered', '+15550000004']).toy.unregistered).toEqual(['+15550000003', '+15550000004'])
-    expect(() => parseCliOptions(['--unregistered', '555'])).toThrow(expect.objectContaining({ code: 'TOY_CONFIG_INVALID' }))
+    expect(parseCliOptions(['--config', path, '--unregistered', '+15550000004']).toy.unregistered).toEqual([
+      '+15550000003',
+      '+15550000004',
+    ])
+    expect(() => parseCliOptions(['--unregistered', '555'])).toThrow(
+      expect.objectContaining({ code: 'TOY_CONFIG_INVALID' }),
+    )
   })
 
   it('reads repeated accounts and groups and splits --http at the last colon', () => {
-    const { toy } = parseCliOptions(['--http', '[::1]:0', '--account', '+15550000001', '--account', '+15550000002',
-      '--group', 'team:one:+15550000001,+15550000002', '--faults', '--keep-alive-ms', '250'])
-    expect(toy).toMatchObject({ host: '::1', port: 0, accounts: ['+15550000001', '+15550000002'], faults: true, keepAliveMs: 250 })
+    const { toy } = parseCliOptions([
+      '--http',
+      '[::1]:0',
+      '--account',
+      '+15550000001',
+      '--account',
+      '+15550000002',
+      '--group',
+      'team:one:+15550000001,+15550000002',
+      '--faults',
+      '--keep-alive-ms',
+      '250',
+    ])
+    expect(toy).toMatchObject({
+      host: '::1',
+      port: 0,
+      accounts: ['+15550000001', '+15550000002'],
+      faults: true,
+      keepAliveMs: 250,
+    })
     expect(toy.groups).toEqual([{ name: 'team:one', members: ['+15550000001', '+15550000002'] }])
   })
 
   it('merges a JSON config file with the flags', () => {
-    const path = configFile({ accounts: ['+15550000001'], groups: [{ name: 'g', members: ['+15550000001'] }], maxQueuedPerAccount: 5 })
+    const path = configFile({
+      accounts: ['+15550000001'],
+      groups: [{ name: 'g', members: ['+15550000001'] }],
+      maxQueuedPerAccount: 5,
+    })
     const { toy } = parseCliOptions(['--config', path, '--account', '+15550000002'])
     expect(toy.accounts).toEqual(['+15550000001', '+15550000002'])
     expect(toy.maxQueuedPerAccount).toBe(5)
@@ -44,8 +73,19 @@ describe('parseCliOptions', () => {
   })
 
   it('rejects bad input with TOY_CONFIG_INVALID', () => {
-    const bad = [['--account', '12345'], ['--http', 'host:99999'], ['--group', 'nomembers'], ['--keep-alive-ms', '0'],
-      ['--unknown'], ['--config', configFile({ accounts: 'x' })], ['--config', '/nonexistent/toy.json'], ['--single-account', 'x']]
-    for (const args of bad) expect(() => parseCliOptions(args), args.join(' ')).toThrow(expect.objectContaining({ code: 'TOY_CONFIG_INVALID' }))
+    const bad = [
+      ['--account', '12345'],
+      ['--http', 'host:99999'],
+      ['--group', 'nomembers'],
+      ['--keep-alive-ms', '0'],
+      ['--unknown'],
+      ['--config', configFile({ accounts: 'x' })],
+      ['--config', '/nonexistent/toy.json'],
+      ['--single-account', 'x'],
+    ]
+    for (const args of bad)
+      expect(() => parseCliOptions(args), args.join(' ')).toThrow(
+        expect.objectContaining({ code: 'TOY_CONFIG_INVALID' }),
+      )
   })
 })

@@ -21,7 +21,9 @@ const ConfigFile = z.strictObject({
   accounts: z.array(Number164).optional(),
   singleAccount: Number164.optional(),
   unregistered: z.array(Number164).optional(),
-  groups: z.array(z.strictObject({ name: z.string().min(1), members: z.array(Number164), id: z.string().optional() })).optional(),
+  groups: z
+    .array(z.strictObject({ name: z.string().min(1), members: z.array(Number164), id: z.string().optional() }))
+    .optional(),
   faults: z.boolean().optional(),
   pendingInvites: z.boolean().optional(),
   names: z.record(Number164, z.string().min(1).max(64)).optional(),
@@ -47,14 +49,18 @@ function parseHttp(value: string): { host: string; port: number } {
   const at = value.lastIndexOf(':')
   const host = (at === -1 ? value : value.slice(0, at)).replace(/^\[|\]$/g, '')
   const port = at === -1 ? 8080 : Number(value.slice(at + 1))
-  if (host === '' || !Number.isInteger(port) || port < 0 || port > 65535) fail(`--http must be HOST:PORT, got "${value}"`)
+  if (host === '' || !Number.isInteger(port) || port < 0 || port > 65535)
+    fail(`--http must be HOST:PORT, got "${value}"`)
   return { host, port }
 }
 
 function parseGroup(value: string): { name: string; members: string[] } {
   const at = value.lastIndexOf(':')
   if (at <= 0) fail('--group must be NAME:+E164,+E164,...')
-  const members = value.slice(at + 1).split(',').filter((m) => m !== '')
+  const members = value
+    .slice(at + 1)
+    .split(',')
+    .filter((m) => m !== '')
   const checked = z.array(Number164).safeParse(members)
   if (!checked.success) fail('--group members must be E.164 numbers')
   return { name: value.slice(0, at), members: checked.data }
@@ -76,7 +82,7 @@ function readConfig(path: string): z.infer<typeof ConfigFile> {
 export function parseCliOptions(argv: readonly string[]): CliOptions {
   let values
   try {
-    ({ values } = parseArgs({
+    ;({ values } = parseArgs({
       args: [...argv],
       strict: true,
       options: {
@@ -108,9 +114,11 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   const single = values['single-account'] ?? file.singleAccount
   if (single !== undefined && !Number164.safeParse(single).success) fail('--single-account must be an E.164 number')
   const keepAlive = values['keep-alive-ms'] === undefined ? file.keepAliveMs : Number(values['keep-alive-ms'])
-  if (keepAlive !== undefined && (!Number.isInteger(keepAlive) || keepAlive < 1)) fail('--keep-alive-ms must be a positive integer')
+  if (keepAlive !== undefined && (!Number.isInteger(keepAlive) || keepAlive < 1))
+    fail('--keep-alive-ms must be a positive integer')
   const linkTimeout = values['link-timeout-ms'] === undefined ? file.linkTimeoutMs : Number(values['link-timeout-ms'])
-  if (linkTimeout !== undefined && (!Number.isInteger(linkTimeout) || linkTimeout < 1)) fail('--link-timeout-ms must be a positive integer')
+  if (linkTimeout !== undefined && (!Number.isInteger(linkTimeout) || linkTimeout < 1))
+    fail('--link-timeout-ms must be a positive integer')
   const { host, port } = parseHttp(values.http ?? file.http ?? '127.0.0.1:8080')
   const groups = [
     ...(file.groups ?? []).map((g) => (g.id === undefined ? { name: g.name, members: g.members } : g)),
@@ -124,8 +132,10 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   if (values.offline === true || file.offline === true) toy.offline = true
   if (file.maxQueuedPerAccount !== undefined) toy.maxQueuedPerAccount = file.maxQueuedPerAccount
   if (values['signal-pace'] === true || file.signalPace === true) toy.signalPace = true
-  const maxAttachment = values['max-attachment-bytes'] === undefined ? file.maxAttachmentBytes : Number(values['max-attachment-bytes'])
-  if (maxAttachment !== undefined && (!Number.isSafeInteger(maxAttachment) || maxAttachment < 1)) fail('--max-attachment-bytes must be a positive integer')
+  const maxAttachment =
+    values['max-attachment-bytes'] === undefined ? file.maxAttachmentBytes : Number(values['max-attachment-bytes'])
+  if (maxAttachment !== undefined && (!Number.isSafeInteger(maxAttachment) || maxAttachment < 1))
+    fail('--max-attachment-bytes must be a positive integer')
   if (maxAttachment !== undefined) toy.maxAttachmentBytes = maxAttachment
   if (values['pending-invites'] === true || file.pendingInvites === true) toy.pendingInvites = true
   if (file.names !== undefined) toy.names = file.names

@@ -37,7 +37,10 @@ export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map([
 ])
 
 /** Runs one call. Returns `undefined` for a notification. */
-export async function dispatch(call: RpcCall, base: Omit<MethodContext, 'account' | 'params'>): Promise<RpcResponse | undefined> {
+export async function dispatch(
+  call: RpcCall,
+  base: Omit<MethodContext, 'account' | 'params'>,
+): Promise<RpcResponse | undefined> {
   const answer = (response: RpcResponse): RpcResponse | undefined => (call.id === undefined ? undefined : response)
   const id = call.id ?? null
   const fail = (code: number, message: string): RpcResponse | undefined => answer(errorResponse(code, message, id))
@@ -46,7 +49,8 @@ export async function dispatch(call: RpcCall, base: Omit<MethodContext, 'account
     const routed = base.state.mode === 'multi' ? routeUnimplemented(call, base.state) : undefined
     return fail(routed?.code ?? RPC_CODES.methodNotFound, routed?.message ?? 'Method not implemented')
   }
-  if ((method.routing === 'multi' || method.routing === 'registration') && base.state.mode === 'single') return fail(RPC_CODES.methodNotFound, 'Method not implemented')
+  if ((method.routing === 'multi' || method.routing === 'registration') && base.state.mode === 'single')
+    return fail(RPC_CODES.methodNotFound, 'Method not implemented')
   const mapped = paramsAsObject(call.params)
   if (!mapped.ok) return fail(RPC_CODES.invalidRequest, mapped.message)
   const params = mapped.value
@@ -85,16 +89,21 @@ export async function dispatch(call: RpcCall, base: Omit<MethodContext, 'account
  * A real signal-cli command the toy lacks, in multi-account mode: the account error a real daemon
  * gives first, or undefined when the account would have been accepted (then -32601).
  */
-function routeUnimplemented(call: RpcCall, state: MethodContext['state']): { code: number; message: string } | undefined {
+function routeUnimplemented(
+  call: RpcCall,
+  state: MethodContext['state'],
+): { code: number; message: string } | undefined {
   const registration = UNIMPLEMENTED_REGISTRATION_COMMANDS.has(call.method)
   if (!registration && !UNIMPLEMENTED_ACCOUNT_COMMANDS.has(call.method)) return undefined
   const mapped = paramsAsObject(call.params)
   const requested = mapped.ok ? mapped.value['account'] : undefined
   if (requested === undefined) {
-    if (registration || state.accounts.length !== 1) return { code: RPC_CODES.invalidParams, message: 'Method requires valid account parameter' }
+    if (registration || state.accounts.length !== 1)
+      return { code: RPC_CODES.invalidParams, message: 'Method requires valid account parameter' }
     return undefined
   }
   if (registration) return undefined
-  if (typeof requested !== 'string' || !state.isAccount(requested)) return { code: RPC_CODES.invalidParams, message: 'Specified account does not exist' }
+  if (typeof requested !== 'string' || !state.isAccount(requested))
+    return { code: RPC_CODES.invalidParams, message: 'Specified account does not exist' }
   return undefined
 }

@@ -21,7 +21,13 @@ export interface MessageContent {
   timestamp: number
   message: string | null
   group?: { id: string; name: string; revision: number; type: 'DELIVER' | 'UPDATE' }
-  reaction?: { emoji: string; targetAuthor: string; targetAuthorUuid: string; targetSentTimestamp: number; isRemove: boolean }
+  reaction?: {
+    emoji: string
+    targetAuthor: string
+    targetAuthorUuid: string
+    targetSentTimestamp: number
+    isRemove: boolean
+  }
   /** Id for the long-text attachment, used only when the text is longer than {@link LONG_TEXT_BYTES}. */
   longTextId: string
   /** Attachments sent with the message, after the long-text one (signal-cli puts that first). */
@@ -95,7 +101,12 @@ function envelopeHead(source: Sender, timestamp: number, deliveredAt: number): R
 }
 
 /** The event a recipient's stream carries for an incoming message. */
-export function incomingMessage(account: string, source: Sender, content: MessageContent, deliveredAt: number): ReceivePayload {
+export function incomingMessage(
+  account: string,
+  source: Sender,
+  content: MessageContent,
+  deliveredAt: number,
+): ReceivePayload {
   return {
     envelope: { ...envelopeHead(source, content.timestamp, deliveredAt), dataMessage: dataMessageFields(content) },
     account,

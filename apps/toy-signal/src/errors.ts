@@ -1,8 +1,5 @@
 /** Stable codes of {@link ToySignalError}; callers branch on these, never on messages. */
-export type ToySignalErrorCode =
-  | 'TOY_CONFIG_INVALID'
-  | 'TOY_FAULTS_DISABLED'
-  | 'TOY_LISTEN_FAILED'
+export type ToySignalErrorCode = 'TOY_CONFIG_INVALID' | 'TOY_FAULTS_DISABLED' | 'TOY_LISTEN_FAILED'
 
 /** The toy's own failures (configuration, misuse of the in-process API), as opposed to JSON-RPC errors. */
 export class ToySignalError extends Error {

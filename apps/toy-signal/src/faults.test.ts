@@ -14,7 +14,9 @@ describe('createFaults', () => {
     switches.setNetworkLoss(true)
     switches.reset()
     expect(state.networkLost()).toBe(false)
-    expect(() => createFaults(false, noCut).switches.setNetworkLoss(true)).toThrow(expect.objectContaining({ code: 'TOY_FAULTS_DISABLED' }))
+    expect(() => createFaults(false, noCut).switches.setNetworkLoss(true)).toThrow(
+      expect.objectContaining({ code: 'TOY_FAULTS_DISABLED' }),
+    )
   })
 
   it('hands out each new switch exactly n times, then nothing', () => {
@@ -22,7 +24,11 @@ describe('createFaults', () => {
     switches.identityFailNextSends(2, { mode: 'per-recipient' })
     switches.failNextSendsWith(1, { code: -32603, message: 'boom (X)' })
     switches.failEvents(1)
-    expect([state.takeIdentityFailure(), state.takeIdentityFailure(), state.takeIdentityFailure()]).toEqual(['per-recipient', 'per-recipient', undefined])
+    expect([state.takeIdentityFailure(), state.takeIdentityFailure(), state.takeIdentityFailure()]).toEqual([
+      'per-recipient',
+      'per-recipient',
+      undefined,
+    ])
     expect([state.takeSendError(), state.takeSendError()]).toEqual([{ code: -32603, message: 'boom (X)' }, undefined])
     expect([state.takeEventsFailure(), state.takeEventsFailure()]).toEqual([{ status: 500 }, undefined])
   })
@@ -30,7 +36,11 @@ describe('createFaults', () => {
   it('admits exactly n non-member sends, and reset clears the switch', () => {
     const { switches, state } = createFaults(true, noCut)
     switches.admitNonMemberSends(2)
-    expect([state.takeNonMemberSend(), state.takeNonMemberSend(), state.takeNonMemberSend()]).toEqual([true, true, false])
+    expect([state.takeNonMemberSend(), state.takeNonMemberSend(), state.takeNonMemberSend()]).toEqual([
+      true,
+      true,
+      false,
+    ])
     switches.admitNonMemberSends(5)
     switches.reset()
     expect(state.takeNonMemberSend()).toBe(false)
@@ -50,18 +60,28 @@ describe('createFaults', () => {
     switches.failNextSendsWith(3, { code: -1, message: 'x' })
     switches.failEvents(3, { status: 503 })
     switches.reset()
-    expect([state.takeIdentityFailure(), state.takeSendError(), state.takeEventsFailure()]).toEqual([undefined, undefined, undefined])
+    expect([state.takeIdentityFailure(), state.takeSendError(), state.takeEventsFailure()]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ])
   })
 
   it('rejects bad arguments with TOY_CONFIG_INVALID and leaves the switch as it was', () => {
     const { switches, state } = createFaults(true, noCut)
     const invalid = expect.objectContaining({ code: 'TOY_CONFIG_INVALID' })
     expect(() => switches.failNextSendsWith(1, { code: 1.5, message: 'x' })).toThrow(invalid)
-    expect(() => switches.failNextSendsWith(1, { code: -1, message: 'x'.repeat(MAX_FAULT_MESSAGE_CHARS + 1) })).toThrow(invalid)
+    expect(() => switches.failNextSendsWith(1, { code: -1, message: 'x'.repeat(MAX_FAULT_MESSAGE_CHARS + 1) })).toThrow(
+      invalid,
+    )
     expect(() => switches.failEvents(1, { status: 99 })).toThrow(invalid)
     expect(() => switches.failEvents(1, { contentType: 'text/html\r\nx-injected: 1' })).toThrow(invalid)
     expect(() => switches.identityFailNextSends(-1)).toThrow(invalid)
-    expect([state.takeSendError(), state.takeEventsFailure(), state.takeIdentityFailure()]).toEqual([undefined, undefined, undefined])
+    expect([state.takeSendError(), state.takeEventsFailure(), state.takeIdentityFailure()]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ])
   })
 
   it('refuses every new switch when faults are off', () => {

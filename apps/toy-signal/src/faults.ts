@@ -97,7 +97,10 @@ function take(value: number): [boolean, number] {
 }
 
 /** Creates the switches; when disabled every switch throws `TOY_FAULTS_DISABLED` and nothing fires. */
-export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number) => void): { switches: FaultSwitches; state: FaultState } {
+export function createFaults(
+  enabled: boolean,
+  cutStreams: (afterEvents?: number) => void,
+): { switches: FaultSwitches; state: FaultState } {
   let rpcFailures = 0
   let sendDrops = 0
   let delay = 0
@@ -116,23 +119,33 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
   let spoil: AttachmentSpoil = 'corrupt'
 
   const guard = (): void => {
-    if (!enabled) throw new ToySignalError('TOY_FAULTS_DISABLED', 'fault switches are off: start the toy with faults enabled')
+    if (!enabled)
+      throw new ToySignalError('TOY_FAULTS_DISABLED', 'fault switches are off: start the toy with faults enabled')
   }
   const count = (n: number): number => {
     guard()
-    if (!Number.isSafeInteger(n) || n < 0) throw new ToySignalError('TOY_CONFIG_INVALID', `fault count must be a non-negative integer, got ${n}`)
+    if (!Number.isSafeInteger(n) || n < 0)
+      throw new ToySignalError('TOY_CONFIG_INVALID', `fault count must be a non-negative integer, got ${n}`)
     return n
   }
 
   const switches: FaultSwitches = {
-    failNextRpc: (n) => { rpcFailures = count(n) },
-    dropNextSends: (n) => { sendDrops = count(n) },
-    setDelay: (ms) => { delay = count(ms) },
+    failNextRpc: (n) => {
+      rpcFailures = count(n)
+    },
+    dropNextSends: (n) => {
+      sendDrops = count(n)
+    },
+    setDelay: (ms) => {
+      delay = count(ms)
+    },
     cutStreams: (options) => {
       guard()
       cutStreams(options?.afterEvents === undefined ? undefined : count(options.afterEvents))
     },
-    duplicateNextEvents: (n) => { duplicates = count(n) },
+    duplicateNextEvents: (n) => {
+      duplicates = count(n)
+    },
     rateLimitNextSends: (n, options) => {
       rateLimits = count(n)
       rateLimit = { retryAfterSeconds: count(options.retryAfterSeconds), mode: options.mode }
@@ -143,9 +156,13 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
     },
     failNextSendsWith: (n, error) => {
       const checked = count(n)
-      if (!Number.isSafeInteger(error.code)) throw new ToySignalError('TOY_CONFIG_INVALID', 'error code must be an integer')
+      if (!Number.isSafeInteger(error.code))
+        throw new ToySignalError('TOY_CONFIG_INVALID', 'error code must be an integer')
       if (error.message.length > MAX_FAULT_MESSAGE_CHARS) {
-        throw new ToySignalError('TOY_CONFIG_INVALID', `error message must be at most ${MAX_FAULT_MESSAGE_CHARS} characters`)
+        throw new ToySignalError(
+          'TOY_CONFIG_INVALID',
+          `error message must be at most ${MAX_FAULT_MESSAGE_CHARS} characters`,
+        )
       }
       sendErrors = checked
       sendError = { code: error.code, message: error.message }
@@ -157,17 +174,23 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
         throw new ToySignalError('TOY_CONFIG_INVALID', `events failure status must be 200-599, got ${status}`)
       }
       if (options?.contentType !== undefined && !/^[\x21-\x7e][\x20-\x7e]{0,199}$/.test(options.contentType)) {
-        throw new ToySignalError('TOY_CONFIG_INVALID', 'events failure content type must be 1-200 printable ASCII characters')
+        throw new ToySignalError(
+          'TOY_CONFIG_INVALID',
+          'events failure content type must be 1-200 printable ASCII characters',
+        )
       }
       eventsFailures = checked
       eventsFailure = options?.contentType === undefined ? { status } : { status, contentType: options.contentType }
     },
     spoilNextAttachments: (n, options) => {
       spoils = count(n)
-      if (options.mode !== 'corrupt' && options.mode !== 'lose') throw new ToySignalError('TOY_CONFIG_INVALID', 'spoil mode must be corrupt or lose')
+      if (options.mode !== 'corrupt' && options.mode !== 'lose')
+        throw new ToySignalError('TOY_CONFIG_INVALID', 'spoil mode must be corrupt or lose')
       spoil = options.mode
     },
-    admitNonMemberSends: (n) => { nonMemberSends = count(n) },
+    admitNonMemberSends: (n) => {
+      nonMemberSends = count(n)
+    },
     setNetworkLoss: (lost) => {
       guard()
       networkLost = lost
@@ -188,17 +211,53 @@ export function createFaults(enabled: boolean, cutStreams: (afterEvents?: number
     },
   }
   const state: FaultState = {
-    takeRpcFailure: () => { const [hit, rest] = take(rpcFailures); rpcFailures = rest; return hit },
-    takeSendDrop: () => { const [hit, rest] = take(sendDrops); sendDrops = rest; return hit },
+    takeRpcFailure: () => {
+      const [hit, rest] = take(rpcFailures)
+      rpcFailures = rest
+      return hit
+    },
+    takeSendDrop: () => {
+      const [hit, rest] = take(sendDrops)
+      sendDrops = rest
+      return hit
+    },
     delayMs: () => delay,
-    takeDuplicate: () => { const [hit, rest] = take(duplicates); duplicates = rest; return hit },
-    takeRateLimit: () => { const [hit, rest] = take(rateLimits); rateLimits = rest; return hit ? rateLimit : undefined },
-    takeIdentityFailure: () => { const [hit, rest] = take(identityFailures); identityFailures = rest; return hit ? identityMode : undefined },
+    takeDuplicate: () => {
+      const [hit, rest] = take(duplicates)
+      duplicates = rest
+      return hit
+    },
+    takeRateLimit: () => {
+      const [hit, rest] = take(rateLimits)
+      rateLimits = rest
+      return hit ? rateLimit : undefined
+    },
+    takeIdentityFailure: () => {
+      const [hit, rest] = take(identityFailures)
+      identityFailures = rest
+      return hit ? identityMode : undefined
+    },
     networkLost: () => networkLost,
-    takeSendError: () => { const [hit, rest] = take(sendErrors); sendErrors = rest; return hit ? sendError : undefined },
-    takeNonMemberSend: () => { const [hit, rest] = take(nonMemberSends); nonMemberSends = rest; return hit },
-    takeAttachmentSpoil: () => { const [hit, rest] = take(spoils); spoils = rest; return hit ? spoil : undefined },
-    takeEventsFailure: () => { const [hit, rest] = take(eventsFailures); eventsFailures = rest; return hit ? eventsFailure : undefined },
+    takeSendError: () => {
+      const [hit, rest] = take(sendErrors)
+      sendErrors = rest
+      return hit ? sendError : undefined
+    },
+    takeNonMemberSend: () => {
+      const [hit, rest] = take(nonMemberSends)
+      nonMemberSends = rest
+      return hit
+    },
+    takeAttachmentSpoil: () => {
+      const [hit, rest] = take(spoils)
+      spoils = rest
+      return hit ? spoil : undefined
+    },
+    takeEventsFailure: () => {
+      const [hit, rest] = take(eventsFailures)
+      eventsFailures = rest
+      return hit ? eventsFailure : undefined
+    },
   }
   return { switches, state }
 }

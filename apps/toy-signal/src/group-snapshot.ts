@@ -11,7 +11,9 @@ const Number164 = z.string().regex(/^\+[1-9]\d{6,14}$/)
 const MAX_SNAPSHOT_GROUPS = 1000
 
 export const GroupSnapshot = z.strictObject({
-  id: z.string().refine((id) => [16, 32].includes(Buffer.from(id, 'base64').length), 'must be base64 of 16 or 32 bytes'),
+  id: z
+    .string()
+    .refine((id) => [16, 32].includes(Buffer.from(id, 'base64').length), 'must be base64 of 16 or 32 bytes'),
   name: z.string().max(1024),
   description: z.string().max(8192),
   revision: z.number().int().min(0),
@@ -27,15 +29,27 @@ export type GroupSnapshot = z.infer<typeof GroupSnapshot>
 /** Every group of the toy, as JSON-ready values. */
 export function snapshotGroups(state: ToySignalState): GroupSnapshot[] {
   return [...state.groups.values()].map((g) => ({
-    id: g.id, name: g.name, description: g.description, revision: g.revision, expiration: g.expiration,
-    members: [...g.members], admins: [...g.admins], formerMembers: [...g.formerMembers], pending: [...g.pending], requesting: [...g.requesting],
+    id: g.id,
+    name: g.name,
+    description: g.description,
+    revision: g.revision,
+    expiration: g.expiration,
+    members: [...g.members],
+    admins: [...g.admins],
+    formerMembers: [...g.formerMembers],
+    pending: [...g.pending],
+    requesting: [...g.requesting],
   }))
 }
 
 /** Brings groups back into a fresh state (a group whose id exists already is kept as it is). @throws ToySignalError */
 export function restoreGroups(state: ToySignalState, snapshots: unknown): void {
   const parsed = z.array(GroupSnapshot).max(MAX_SNAPSHOT_GROUPS).safeParse(snapshots)
-  if (!parsed.success) throw new ToySignalError('TOY_CONFIG_INVALID', `group snapshot: ${z.prettifyError(parsed.error).split('\n')[0] ?? ''}`)
+  if (!parsed.success)
+    throw new ToySignalError(
+      'TOY_CONFIG_INVALID',
+      `group snapshot: ${z.prettifyError(parsed.error).split('\n')[0] ?? ''}`,
+    )
   for (const s of parsed.data) {
     if (state.groups.has(s.id)) continue
     const g = state.createGroup(s.name, s.members, undefined, s.id)

@@ -4,7 +4,10 @@ import { paramsAsObject, parseRpcBody } from './jsonrpc.ts'
 describe('parseRpcBody', () => {
   it('reads only the first JSON value, as Jackson readTree does', () => {
     const parsed = parseRpcBody('{"jsonrpc":"2.0","method":"version","id":1} trailing')
-    expect(parsed).toEqual({ kind: 'single', item: { kind: 'call', call: { method: 'version', id: 1, params: undefined } } })
+    expect(parsed).toEqual({
+      kind: 'single',
+      item: { kind: 'call', call: { method: 'version', id: 1, params: undefined } },
+    })
   })
 
   it('reports truncated JSON as -32700 at the end-of-input column', () => {
@@ -25,7 +28,10 @@ describe('parseRpcBody', () => {
   it('ignores a lone response object but rejects one inside a batch', () => {
     expect(parseRpcBody('{"jsonrpc":"2.0","result":1,"id":1}')).toEqual({ kind: 'single', item: { kind: 'ignored' } })
     const batch = parseRpcBody('[{"jsonrpc":"2.0","result":1,"id":1}]')
-    expect(batch).toMatchObject({ kind: 'batch', items: [{ kind: 'invalid', response: { error: { code: -32600 }, id: 1 } }] })
+    expect(batch).toMatchObject({
+      kind: 'batch',
+      items: [{ kind: 'invalid', response: { error: { code: -32600 }, id: 1 } }],
+    })
   })
 
   it('fails on the first offending member in document order', () => {
@@ -47,6 +53,9 @@ describe('paramsAsObject', () => {
     const mapped = paramsAsObject(original)
     expect(mapped).toEqual({ ok: true, value: { a: 1 } })
     if (mapped.ok) expect(mapped.value).not.toBe(original)
-    expect(paramsAsObject([1])).toMatchObject({ ok: false, message: expect.stringMatching(/^Cannot deserialize value of type `java\.util\.LinkedHashMap/) })
+    expect(paramsAsObject([1])).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^Cannot deserialize value of type `java\.util\.LinkedHashMap/),
+    })
   })
 })

@@ -23,10 +23,7 @@ export interface RpcCall {
 }
 
 /** What one request element turned into. */
-export type RpcItem =
-  | { kind: 'call'; call: RpcCall }
-  | { kind: 'invalid'; response: RpcResponse }
-  | { kind: 'ignored' }
+export type RpcItem = { kind: 'call'; call: RpcCall } | { kind: 'invalid'; response: RpcResponse } | { kind: 'ignored' }
 
 /** The whole body: one element, a batch, or a body-level error (parse error, wrong top-level type). */
 export type ParsedRpcBody =
@@ -83,9 +80,8 @@ function readTree(text: string): { ok: true; value: unknown } | { ok: false; mes
     const before = text.slice(0, offset).split('\n')
     const line = before.length
     const column = (before.at(-1)?.length ?? 0) + 1
-    const what = position === null && /end of JSON input/.test(message)
-      ? 'Unexpected end-of-input'
-      : 'Unexpected character'
+    const what =
+      position === null && /end of JSON input/.test(message) ? 'Unexpected end-of-input' : 'Unexpected character'
     return {
       ok: false,
       message: `${what}\n at [Source: REDACTED (\`StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION\` disabled); line: ${line}, column: ${column}]`,
@@ -125,7 +121,9 @@ function memberProblem(key: string, value: unknown): string | undefined {
     return `Unrecognized field "${key}" (class ${REQUEST_CLASS}), not marked as ignorable (4 known properties: "method", "id", "jsonrpc", "params"])\n${JACKSON_SOURCE} (through reference chain: ${REQUEST_CLASS}["${key}"])`
   }
   if ((key === 'jsonrpc' || key === 'method') && value !== null && typeof value === 'object') {
-    const shape = Array.isArray(value) ? 'Array value (token `JsonToken.START_ARRAY`)' : 'Object value (token `JsonToken.START_OBJECT`)'
+    const shape = Array.isArray(value)
+      ? 'Array value (token `JsonToken.START_ARRAY`)'
+      : 'Object value (token `JsonToken.START_OBJECT`)'
     return `Cannot deserialize value of type \`java.lang.String\` from ${shape}\n${JACKSON_SOURCE} (through reference chain: ${REQUEST_CLASS}["${key}"])`
   }
   if (key === 'id' && value !== null && typeof value === 'object') {
@@ -133,7 +131,14 @@ function memberProblem(key: string, value: unknown): string | undefined {
     return `Problem deserializing property 'id' (expected type: [simple type, class com.fasterxml.jackson.databind.node.ValueNode]; actual type: \`com.fasterxml.jackson.databind.node.${node}\`), problem: Can not set com.fasterxml.jackson.databind.node.ValueNode field ${REQUEST_CLASS}.id to com.fasterxml.jackson.databind.node.${node}\n${JACKSON_SOURCE} (through reference chain: ${REQUEST_CLASS}["id"])`
   }
   if (key === 'params' && value !== null && typeof value !== 'object') {
-    const node = typeof value === 'string' ? 'TextNode' : typeof value === 'boolean' ? 'BooleanNode' : Number.isInteger(value) ? 'IntNode' : 'DoubleNode'
+    const node =
+      typeof value === 'string'
+        ? 'TextNode'
+        : typeof value === 'boolean'
+          ? 'BooleanNode'
+          : Number.isInteger(value)
+            ? 'IntNode'
+            : 'DoubleNode'
     return `Problem deserializing property 'params' (expected type: [simple type, class com.fasterxml.jackson.databind.node.ContainerNode<java.lang.Object>]; actual type: \`com.fasterxml.jackson.databind.node.${node}\`), problem: Can not set com.fasterxml.jackson.databind.node.ContainerNode field ${REQUEST_CLASS}.params to com.fasterxml.jackson.databind.node.${node}\n${JACKSON_SOURCE} (through reference chain: ${REQUEST_CLASS}["params"])`
   }
   return undefined
@@ -156,7 +161,9 @@ function notARequestMessage(node: unknown): string {
  * Maps command params the way signal-cli does (`LinkedHashMap`): absent or null is empty, an array
  * is the -32600 Jackson mapping error.
  */
-export function paramsAsObject(params: unknown): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
+export function paramsAsObject(
+  params: unknown,
+): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
   if (params === undefined || params === null) return { ok: true, value: {} }
   if (isObject(params)) return { ok: true, value: { ...params } }
   return {

@@ -19,9 +19,14 @@ try {
   console.log(`toy-signal listening on ${daemon.url}`)
   const mode = toy.singleAccount === undefined ? 'multi-account' : 'single-account'
   const accounts = toy.singleAccount === undefined ? (toy.accounts ?? []) : [toy.singleAccount]
-  console.log(`toy-signal ${mode} mode, accounts: ${accounts.map(maskNumber).join(' ') || '(none)'}${toy.faults === true ? ', faults on (/toy/v1/)' : ''}`)
-  for (const g of daemon.groups) console.log(`toy-signal group ${JSON.stringify(g.name)} id ${g.id} members ${g.members.map(maskNumber).join(' ')}`)
-  const stop = (): void => { void daemon.close().then(() => process.exit(0)) }
+  console.log(
+    `toy-signal ${mode} mode, accounts: ${accounts.map(maskNumber).join(' ') || '(none)'}${toy.faults === true ? ', faults on (/toy/v1/)' : ''}`,
+  )
+  for (const g of daemon.groups)
+    console.log(`toy-signal group ${JSON.stringify(g.name)} id ${g.id} members ${g.members.map(maskNumber).join(' ')}`)
+  const stop = (): void => {
+    void daemon.close().then(() => process.exit(0))
+  }
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
 } catch (error) {

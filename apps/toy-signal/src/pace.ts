@@ -51,7 +51,11 @@ export function createSignalPace(limits: PaceLimits = SIGNAL_PACE, enforced = tr
     const b = levels.get(key)
     const level = b === undefined ? 0 : Math.max(0, b.level - (now - b.at) / shape.periodMs)
     // A refused request takes nothing (counting only, it still goes through: as if Signal took it).
-    if (level + 1 > shape.size) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(((level + 1 - shape.size) * shape.periodMs) / 1000)) }
+    if (level + 1 > shape.size)
+      return {
+        ok: false,
+        retryAfterSeconds: Math.max(1, Math.ceil(((level + 1 - shape.size) * shape.periodMs) / 1000)),
+      }
     levels.delete(key)
     levels.set(key, { level: level + 1, at: now })
     if (levels.size > MAX_BUCKETS) {

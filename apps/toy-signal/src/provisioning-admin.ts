@@ -22,11 +22,15 @@ type Route = (body: unknown, p: ProvisioningState) => AdminAnswer
 const POSTS: Record<string, Route> = {
   '/toy/v1/provisioning/scan': (body, p) => {
     const o = z.object({ deviceLinkUri: Uri, number: Number164 }).parse(body)
-    return p.resolveLink(o.deviceLinkUri, { kind: 'scanned', number: o.number }) ? { status: 204 } : { status: 404, body: { error: 'no such link is waiting' } }
+    return p.resolveLink(o.deviceLinkUri, { kind: 'scanned', number: o.number })
+      ? { status: 204 }
+      : { status: 404, body: { error: 'no such link is waiting' } }
   },
   '/toy/v1/provisioning/refuse': (body, p) => {
     const o = z.object({ deviceLinkUri: Uri }).parse(body)
-    return p.resolveLink(o.deviceLinkUri, { kind: 'refused' }) ? { status: 204 } : { status: 404, body: { error: 'no such link is waiting' } }
+    return p.resolveLink(o.deviceLinkUri, { kind: 'refused' })
+      ? { status: 204 }
+      : { status: 404, body: { error: 'no such link is waiting' } }
   },
   '/toy/v1/registration/captcha': (body, p) => {
     const o = z.union([z.object({ number: Number164 }), z.object({ all: z.boolean() })]).parse(body)
@@ -61,7 +65,8 @@ export function handleProvisioningAdmin(method: string, path: string, text: stri
   try {
     return post(text.trim() === '' ? {} : JSON.parse(text), p)
   } catch (error) {
-    const message = error instanceof z.ZodError ? z.prettifyError(error) : error instanceof Error ? error.message : String(error)
+    const message =
+      error instanceof z.ZodError ? z.prettifyError(error) : error instanceof Error ? error.message : String(error)
     return { status: 400, body: { error: message } }
   }
 }

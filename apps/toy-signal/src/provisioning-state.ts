@@ -59,7 +59,11 @@ function bound<K, V>(map: Map<K, V>): void {
 }
 
 /** Creates the provisioning state. */
-export function createProvisioningState(options: { linkTimeoutMs: number; offline: boolean; now: () => number }): ProvisioningState {
+export function createProvisioningState(options: {
+  linkTimeoutMs: number
+  offline: boolean
+  now: () => number
+}): ProvisioningState {
   const links = new Map<string, PendingLink>()
   const registrations = new Map<string, PendingRegistration>()
   const timers = new Set<NodeJS.Timeout>()
@@ -100,14 +104,19 @@ export function createProvisioningState(options: { linkTimeoutMs: number; offlin
       settle(link, outcome)
       return true
     },
-    links: () => [...links.values()].filter((l) => l.outcome === undefined).map((l) => ({ deviceLinkUri: l.uri, createdAt: l.createdAt })),
+    links: () =>
+      [...links.values()]
+        .filter((l) => l.outcome === undefined)
+        .map((l) => ({ deviceLinkUri: l.uri, createdAt: l.createdAt })),
     startRegistration(registration) {
       registrations.delete(registration.number)
       registrations.set(registration.number, registration)
       bound(registrations)
     },
     registration: (number) => registrations.get(number),
-    endRegistration: (number) => { registrations.delete(number) },
+    endRegistration: (number) => {
+      registrations.delete(number)
+    },
     registrations: () => [...registrations.values()],
     captchaRequired: new Set(),
     captchaForAll: false,

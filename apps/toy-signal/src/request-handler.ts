@@ -59,7 +59,11 @@ async function readBody(req: IncomingMessage): Promise<string> {
 export function createRequestHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const started = Date.now()
-    res.on('close', () => deps.log(`${req.method ?? '?'} ${(req.url ?? '').split('?')[0] ?? ''} -> ${res.statusCode} (${Date.now() - started} ms)`))
+    res.on('close', () =>
+      deps.log(
+        `${req.method ?? '?'} ${(req.url ?? '').split('?')[0] ?? ''} -> ${res.statusCode} (${Date.now() - started} ms)`,
+      ),
+    )
     handle(deps, req, res).catch((error: unknown) => {
       deps.log(`request failed: ${error instanceof Error ? error.message : String(error)}`)
       if (!res.headersSent) empty(res, 500)
@@ -79,7 +83,8 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
     const text = method === 'POST' ? await readBody(req) : ''
     const answer = isProvisioningAdminPath(path)
       ? handleProvisioningAdmin(method, path, text, deps.provisioning)
-      : handleWorldAdmin(method, path, text, deps) ?? handleAdmin(method, path, text, deps.faults.switches, () => deps.state.sends())
+      : (handleWorldAdmin(method, path, text, deps) ??
+        handleAdmin(method, path, text, deps.faults.switches, () => deps.state.sends()))
     if (answer.body === undefined) return empty(res, answer.status)
     res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body))
     return
@@ -89,7 +94,8 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
     res.writeHead(404, { 'content-type': 'text/html', connection: 'close' }).end(NO_CONTEXT_PAGE)
     return
   }
-  if (context !== '/api/v1/check' && !isHostAllowed(req.headers.host, deps.bind.host, deps.bind.port())) return empty(res, 421)
+  if (context !== '/api/v1/check' && !isHostAllowed(req.headers.host, deps.bind.host, deps.bind.port()))
+    return empty(res, 421)
   if (path !== context) return empty(res, 404)
   if (context === '/api/v1/check') return empty(res, method === 'GET' ? 200 : 405)
   if (context === '/api/v1/events') return method === 'GET' ? events(deps, rawQuery, res) : empty(res, 405)
@@ -136,7 +142,18 @@ async function rpc(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse)
     throw error
   }
   let drop = false
-  const base = { state: deps.state, hub: deps.hub, faults: deps.faults.state, attachments: deps.attachments, maxAttachmentBytes: deps.maxAttachmentBytes, pace: deps.pace, provisioning: deps.provisioning, dropConnection: () => { drop = true } }
+  const base = {
+    state: deps.state,
+    hub: deps.hub,
+    faults: deps.faults.state,
+    attachments: deps.attachments,
+    maxAttachmentBytes: deps.maxAttachmentBytes,
+    pace: deps.pace,
+    provisioning: deps.provisioning,
+    dropConnection: () => {
+      drop = true
+    },
+  }
   const parsed = parseRpcBody(text)
   let reply: RpcResponse | RpcResponse[] | undefined
   if (parsed.kind === 'rejected') reply = parsed.response
@@ -146,12 +163,14 @@ async function rpc(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse)
   } else {
     // Elements run in parallel and are answered in completion order, as on the real daemon.
     const out: RpcResponse[] = []
-    await Promise.all(parsed.items.map(async (item) => {
-      if (item.kind === 'invalid') out.push(item.response)
-      if (item.kind !== 'call') return
-      const response = await dispatch(item.call, base)
-      if (response !== undefined) out.push(response)
-    }))
+    await Promise.all(
+      parsed.items.map(async (item) => {
+        if (item.kind === 'invalid') out.push(item.response)
+        if (item.kind !== 'call') return
+        const response = await dispatch(item.call, base)
+        if (response !== undefined) out.push(response)
+      }),
+    )
     reply = out.length === 0 ? undefined : out
   }
   const delay = deps.faults.state.delayMs()
@@ -162,5 +181,7 @@ async function rpc(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse)
   }
   if (reply === undefined) return empty(res, 201)
   const body = JSON.stringify(reply)
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }).end(body)
+  res
+    .writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) })
+    .end(body)
 }

@@ -24,15 +24,34 @@ export function uploadAttachments(ctx: MethodContext, values: readonly string[])
   for (const value of values) {
     const uri = parseDataUri(value)
     // signal-cli tries a text that is no data URI as a file path (FileInputStream's message).
-    if (uri === undefined) throw internalError(`Failed to send message: ${value}: ${value} (No such file or directory) (AttachmentInvalidException)`, 'UnexpectedErrorException')
+    if (uri === undefined)
+      throw internalError(
+        `Failed to send message: ${value}: ${value} (No such file or directory) (AttachmentInvalidException)`,
+        'UnexpectedErrorException',
+      )
     if (uri.data.length > ctx.maxAttachmentBytes) {
-      throw internalError(`Failed to send message: [413] Request Entity Too Large: attachment of ${uri.data.length} bytes (NonSuccessfulResponseCodeException)`, 'UnexpectedErrorException')
+      throw internalError(
+        `Failed to send message: [413] Request Entity Too Large: attachment of ${uri.data.length} bytes (NonSuccessfulResponseCodeException)`,
+        'UnexpectedErrorException',
+      )
     }
     const paced = ctx.pace?.attachment(ctx.account, ctx.state.now())
-    if (paced !== undefined && !paced.ok && ctx.pace?.enforced === true) throw internalError('Failed to send message: [429] Rate limit exceeded: 429 (RateLimitException)', 'UnexpectedErrorException')
+    if (paced !== undefined && !paced.ok && ctx.pace?.enforced === true)
+      throw internalError(
+        'Failed to send message: [429] Rate limit exceeded: 429 (RateLimitException)',
+        'UnexpectedErrorException',
+      )
     const id = attachmentId(ctx.state.randomId(15), uri.filename, uri.mediaType)
     uploads.push({
-      info: { contentType: uri.mediaType, filename: uri.filename ?? null, id, size: uri.data.length, width: null, height: null, caption: null },
+      info: {
+        contentType: uri.mediaType,
+        filename: uri.filename ?? null,
+        id,
+        size: uri.data.length,
+        width: null,
+        height: null,
+        caption: null,
+      },
       data: uri.data,
     })
   }

@@ -80,7 +80,13 @@ const MAX_SEND_RECORDS = 10_000
 
 /** Creates the state for the given accounts (multi mode) or the single `-a` account. */
 export function createState(
-  setup: { accounts: readonly string[]; singleAccount?: string | undefined; unregistered?: readonly string[] | undefined; names?: Readonly<Record<string, string>> | undefined; pendingInvites?: boolean | undefined },
+  setup: {
+    accounts: readonly string[]
+    singleAccount?: string | undefined
+    unregistered?: readonly string[] | undefined
+    names?: Readonly<Record<string, string>> | undefined
+    pendingInvites?: boolean | undefined
+  },
   deps: StateDeps,
 ): ToySignalState {
   const mode = setup.singleAccount === undefined ? 'multi' : 'single'
@@ -111,7 +117,8 @@ export function createState(
       accounts.push(number)
       uuidOf(number)
     },
-    accountFile: (number) => `~/.local/share/signal-cli/data/${String(100_000 + (accounts.indexOf(number) + 1) * 7919 % 900_000)}`,
+    accountFile: (number) =>
+      `~/.local/share/signal-cli/data/${String(100_000 + (((accounts.indexOf(number) + 1) * 7919) % 900_000))}`,
     groups,
     isAccount: (number) => accounts.includes(number),
     isRegistered(number) {
@@ -145,7 +152,10 @@ export function createState(
       groups.set(groupId, group)
       return group
     },
-    knows: (account, number) => setup.pendingInvites !== true || account === number || [...groups.values()].some((g) => g.members.includes(account) && g.members.includes(number)),
+    knows: (account, number) =>
+      setup.pendingInvites !== true ||
+      account === number ||
+      [...groups.values()].some((g) => g.members.includes(account) && g.members.includes(number)),
     profileName: (number) => setup.names?.[number],
     recordSend(record) {
       sendLog.push(record)

@@ -88,16 +88,34 @@ export interface ToySignal {
 const E164 = /^\+[1-9]\d{6,14}$/
 
 function checkOptions(options: ToySignalOptions): void {
-  const numbers = [...(options.accounts ?? []), ...(options.singleAccount === undefined ? [] : [options.singleAccount]),
-    ...(options.groups ?? []).flatMap((g) => g.members), ...(options.unregistered ?? [])]
+  const numbers = [
+    ...(options.accounts ?? []),
+    ...(options.singleAccount === undefined ? [] : [options.singleAccount]),
+    ...(options.groups ?? []).flatMap((g) => g.members),
+    ...(options.unregistered ?? []),
+  ]
   const bad = numbers.find((n) => !E164.test(n))
-  if (bad !== undefined) throw new ToySignalError('TOY_CONFIG_INVALID', 'every account and group member must be an E.164 number (+ and 7-15 digits)')
-  const accounts = new Set([...(options.accounts ?? []), ...(options.singleAccount === undefined ? [] : [options.singleAccount])])
+  if (bad !== undefined)
+    throw new ToySignalError(
+      'TOY_CONFIG_INVALID',
+      'every account and group member must be an E.164 number (+ and 7-15 digits)',
+    )
+  const accounts = new Set([
+    ...(options.accounts ?? []),
+    ...(options.singleAccount === undefined ? [] : [options.singleAccount]),
+  ])
   if ((options.unregistered ?? []).some((n) => accounts.has(n))) {
     throw new ToySignalError('TOY_CONFIG_INVALID', 'an unregistered number cannot also be an account')
   }
-  for (const [name, value, min] of [['keepAliveMs', options.keepAliveMs, 1], ['maxQueuedPerAccount', options.maxQueuedPerAccount, 1], ['port', options.port, 0], ['linkTimeoutMs', options.linkTimeoutMs, 1],
-    ['maxAttachmentBytes', options.maxAttachmentBytes, 1], ['attachmentStore.maxBytes', options.attachmentStore?.maxBytes, 1], ['attachmentStore.maxCount', options.attachmentStore?.maxCount, 1]] as const) {
+  for (const [name, value, min] of [
+    ['keepAliveMs', options.keepAliveMs, 1],
+    ['maxQueuedPerAccount', options.maxQueuedPerAccount, 1],
+    ['port', options.port, 0],
+    ['linkTimeoutMs', options.linkTimeoutMs, 1],
+    ['maxAttachmentBytes', options.maxAttachmentBytes, 1],
+    ['attachmentStore.maxBytes', options.attachmentStore?.maxBytes, 1],
+    ['attachmentStore.maxCount', options.attachmentStore?.maxCount, 1],
+  ] as const) {
     if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) {
       throw new ToySignalError('TOY_CONFIG_INVALID', `${name} must be an integer >= ${min}`)
     }
@@ -115,7 +133,13 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
   const log = options.log ?? (() => {})
   const host = options.host ?? '127.0.0.1'
   const state = createState(
-    { accounts: options.accounts ?? [], singleAccount: options.singleAccount, unregistered: options.unregistered, names: options.names, pendingInvites: options.pendingInvites },
+    {
+      accounts: options.accounts ?? [],
+      singleAccount: options.singleAccount,
+      unregistered: options.unregistered,
+      names: options.names,
+      pendingInvites: options.pendingInvites,
+    },
     { randomBytes: (n) => randomBytes(n), randomUuid: () => randomUUID(), now: () => Date.now() },
   )
   const groups = (options.groups ?? []).map((g) => state.createGroup(g.name, g.members, undefined, g.id))
@@ -130,24 +154,40 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
     log,
   })
   hubRef.current = hub
-  const provisioning = createProvisioningState({ linkTimeoutMs: options.linkTimeoutMs ?? 60_000, offline: options.offline === true, now: () => Date.now() })
+  const provisioning = createProvisioningState({
+    linkTimeoutMs: options.linkTimeoutMs ?? 60_000,
+    offline: options.offline === true,
+    now: () => Date.now(),
+  })
 
-  const pace: SignalPace | undefined = options.signalPace === undefined || options.signalPace === false ? undefined : createSignalPace(undefined, options.signalPace === true)
+  const pace: SignalPace | undefined =
+    options.signalPace === undefined || options.signalPace === false
+      ? undefined
+      : createSignalPace(undefined, options.signalPace === true)
   let port = 0
   // Node rejects a request without Host by default; signal-cli answers 421 instead, so let it through.
-  const server = createServer({ requireHostHeader: false }, createRequestHandler({
-    state,
-    hub,
-    faults: { enabled: options.faults === true, ...faults },
-    provisioning,
-    bind: { host, port: () => port },
-    log,
-    attachments: createAttachmentStore(options.attachmentStore ?? DEFAULT_ATTACHMENT_STORE_LIMITS),
-    maxAttachmentBytes: options.maxAttachmentBytes ?? 100 * 1024 * 1024,
-    pace,
-  }))
+  const server = createServer(
+    { requireHostHeader: false },
+    createRequestHandler({
+      state,
+      hub,
+      faults: { enabled: options.faults === true, ...faults },
+      provisioning,
+      bind: { host, port: () => port },
+      log,
+      attachments: createAttachmentStore(options.attachmentStore ?? DEFAULT_ATTACHMENT_STORE_LIMITS),
+      maxAttachmentBytes: options.maxAttachmentBytes ?? 100 * 1024 * 1024,
+      pace,
+    }),
+  )
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error) => reject(new ToySignalError('TOY_LISTEN_FAILED', `cannot listen on ${host}:${options.port ?? 0}: ${error.message}`, { cause: error })))
+    server.once('error', (error) =>
+      reject(
+        new ToySignalError('TOY_LISTEN_FAILED', `cannot listen on ${host}:${options.port ?? 0}: ${error.message}`, {
+          cause: error,
+        }),
+      ),
+    )
     server.listen(options.port ?? 0, host, () => resolve())
   })
   port = (server.address() as AddressInfo).port

@@ -14,9 +14,16 @@ afterEach(async () => {
 })
 
 async function admin(t: ToySignal, name: string, body: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${t.url}/toy/v1/world/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const res = await fetch(`${t.url}/toy/v1/world/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   const text = await res.text()
-  return { status: res.status, json: res.headers.get('content-type') === 'application/json' ? JSON.parse(text) : undefined }
+  return {
+    status: res.status,
+    json: res.headers.get('content-type') === 'application/json' ? JSON.parse(text) : undefined,
+  }
 }
 
 async function firstEvent(t: ToySignal, account: string): Promise<any> {
@@ -37,7 +44,11 @@ async function firstEvent(t: ToySignal, account: string): Promise<any> {
 }
 
 async function listGroups(t: ToySignal, account: string, groupId: string): Promise<any> {
-  const res = await fetch(`${t.url}/api/v1/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'listGroups', params: { account, groupId } }) })
+  const res = await fetch(`${t.url}/api/v1/rpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'listGroups', params: { account, groupId } }),
+  })
   return ((await res.json()) as { result: any[] }).result[0]
 }
 
@@ -45,25 +56,55 @@ describe('/toy/v1/world/inject-message', () => {
   it('delivers a data message from the given source and device', async () => {
     toy = await createToySignal({ accounts: [A, B], faults: true, groups: [{ name: 'g', members: [A, B] }] })
     const groupId = toy.groups[0]?.id as string
-    const answer = await admin(toy, 'inject-message', { account: A, groupId, source: C, sourceDevice: 3, message: 'hello' })
+    const answer = await admin(toy, 'inject-message', {
+      account: A,
+      groupId,
+      source: C,
+      sourceDevice: 3,
+      message: 'hello',
+    })
     expect(answer.status).toBe(200)
     const event = await firstEvent(toy, A)
-    expect(event.envelope).toMatchObject({ sourceNumber: C, sourceDevice: 3, timestamp: answer.json.timestamp, dataMessage: { message: 'hello', groupInfo: { groupId } } })
+    expect(event.envelope).toMatchObject({
+      sourceNumber: C,
+      sourceDevice: 3,
+      timestamp: answer.json.timestamp,
+      dataMessage: { message: 'hello', groupInfo: { groupId } },
+    })
   })
 
   it('delivers a sync copy of our own number typed on another device', async () => {
     toy = await createToySignal({ accounts: [A, B], faults: true, groups: [{ name: 'g', members: [A, B] }] })
     const groupId = toy.groups[0]?.id as string
-    expect((await admin(toy, 'inject-message', { account: A, groupId, source: A, sourceDevice: 2, message: 'from the laptop', sync: true })).status).toBe(200)
+    expect(
+      (
+        await admin(toy, 'inject-message', {
+          account: A,
+          groupId,
+          source: A,
+          sourceDevice: 2,
+          message: 'from the laptop',
+          sync: true,
+        })
+      ).status,
+    ).toBe(200)
     const event = await firstEvent(toy, A)
-    expect(event.envelope).toMatchObject({ sourceNumber: A, sourceDevice: 2, syncMessage: { sentMessage: { message: 'from the laptop', groupInfo: { groupId } } } })
+    expect(event.envelope).toMatchObject({
+      sourceNumber: A,
+      sourceDevice: 2,
+      syncMessage: { sentMessage: { message: 'from the laptop', groupInfo: { groupId } } },
+    })
   })
 
   it('refuses a sync copy from another number, an unknown group and a bad body', async () => {
     toy = await createToySignal({ accounts: [A, B], faults: true, groups: [{ name: 'g', members: [A, B] }] })
     const groupId = toy.groups[0]?.id as string
-    expect((await admin(toy, 'inject-message', { account: A, groupId, source: B, message: 'x', sync: true })).status).toBe(400)
-    expect((await admin(toy, 'inject-message', { account: A, groupId: 'nope', source: B, message: 'x' })).status).toBe(404)
+    expect(
+      (await admin(toy, 'inject-message', { account: A, groupId, source: B, message: 'x', sync: true })).status,
+    ).toBe(400)
+    expect((await admin(toy, 'inject-message', { account: A, groupId: 'nope', source: B, message: 'x' })).status).toBe(
+      404,
+    )
     expect((await admin(toy, 'inject-message', { account: A, groupId, source: 'B', message: 'x' })).status).toBe(400)
   })
 })
@@ -98,9 +139,16 @@ describe('/toy/v1/world/fail-next-calls', () => {
   it('answers the next n calls of one method with that JSON-RPC error, then behaves again', async () => {
     toy = await createToySignal({ accounts: [A, B], faults: true, groups: [{ name: 'g', members: [A, B] }] })
     const groupId = toy.groups[0]?.id as string
-    expect((await admin(toy, 'fail-next-calls', { method: 'listGroups', n: 2, code: -1, message: 'Failed to list groups' })).status).toBe(204)
+    expect(
+      (await admin(toy, 'fail-next-calls', { method: 'listGroups', n: 2, code: -1, message: 'Failed to list groups' }))
+        .status,
+    ).toBe(204)
     const call = async (method: string) => {
-      const res = await fetch(`${toy?.url}/api/v1/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { account: A, groupId } }) })
+      const res = await fetch(`${toy?.url}/api/v1/rpc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { account: A, groupId } }),
+      })
       return (await res.json()) as { result?: unknown; error?: { code: number; message: string } }
     }
     expect((await call('listGroups')).error).toMatchObject({ code: -1, message: 'Failed to list groups' })

@@ -18,7 +18,11 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((t) => t.close()))
 })
 
-async function rpc(toy: ToySignal, method: string, params?: Record<string, unknown>): Promise<{ status: number; json: any }> {
+async function rpc(
+  toy: ToySignal,
+  method: string,
+  params?: Record<string, unknown>,
+): Promise<{ status: number; json: any }> {
   const res = await fetch(`${toy.url}/api/v1/rpc`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -37,7 +41,10 @@ async function readEvents(url: string, count: number): Promise<any[]> {
   const decoder = new TextDecoder()
   for (;;) {
     // Only complete frames: the text after the last blank line may still be arriving.
-    const frames = text.split('\n\n').slice(0, -1).filter((f) => f.includes('data:'))
+    const frames = text
+      .split('\n\n')
+      .slice(0, -1)
+      .filter((f) => f.includes('data:'))
     if (frames.length >= count) {
       await reader.cancel()
       return frames.slice(0, count).map((f) => JSON.parse(f.slice(f.indexOf('data:') + 5)))
@@ -72,8 +79,14 @@ describe('createToySignal', () => {
 
   it('keeps at most maxQueuedPerAccount messages for a closed stream, dropping the oldest', async () => {
     const lines: string[] = []
-    const toy = await start({ accounts: [A, B], groups: [{ name: 'team', members: [A, B] }], maxQueuedPerAccount: 2, log: (l) => lines.push(l) })
-    for (const message of ['m1', 'm2', 'm3']) await rpc(toy, 'send', { account: A, groupId: toy.groups[0]?.id, message })
+    const toy = await start({
+      accounts: [A, B],
+      groups: [{ name: 'team', members: [A, B] }],
+      maxQueuedPerAccount: 2,
+      log: (l) => lines.push(l),
+    })
+    for (const message of ['m1', 'm2', 'm3'])
+      await rpc(toy, 'send', { account: A, groupId: toy.groups[0]?.id, message })
     const events = await readEvents(`${toy.url}/api/v1/events?account=%2B${B.slice(1)}`, 2)
     expect(events.map((e) => e.envelope.dataMessage.message)).toEqual(['m2', 'm3'])
     expect(lines.some((l) => l.includes('dropped its oldest message'))).toBe(true)
@@ -97,10 +110,18 @@ describe('createToySignal', () => {
   })
 
   it('refuses to create groups beyond MAX_GROUPS with a -1 error', async () => {
-    const toy = await start({ accounts: [A], groups: Array.from({ length: MAX_GROUPS - 1 }, (_, i) => ({ name: `g${i}`, members: [A] })) })
-    expect((await rpc(toy, 'updateGroup', { name: 'last', members: [] })).json.result.groupId).toMatch(/^[A-Za-z0-9+/]{43}=$/)
+    const toy = await start({
+      accounts: [A],
+      groups: Array.from({ length: MAX_GROUPS - 1 }, (_, i) => ({ name: `g${i}`, members: [A] })),
+    })
+    expect((await rpc(toy, 'updateGroup', { name: 'last', members: [] })).json.result.groupId).toMatch(
+      /^[A-Za-z0-9+/]{43}=$/,
+    )
     const refused = await rpc(toy, 'updateGroup', { name: 'one too many', members: [] })
-    expect(refused.json.error).toMatchObject({ code: -1, message: expect.stringContaining(`at most ${MAX_GROUPS} groups`) })
+    expect(refused.json.error).toMatchObject({
+      code: -1,
+      message: expect.stringContaining(`at most ${MAX_GROUPS} groups`),
+    })
   })
 
   it('refuses fault switches and hides /toy/v1/ unless faults are enabled', async () => {
@@ -115,7 +136,9 @@ describe('createToySignal', () => {
     const { json } = await rpc(toy, 'send', { account: A, recipient: B, message: 'x' })
     expect(json.error.code).toBe(-5)
     expect(toy.sends()).toEqual([])
-    expect((await rpc(toy, 'send', { account: A, recipient: B, message: 'y' })).json.result.results[0].type).toBe('SUCCESS')
+    expect((await rpc(toy, 'send', { account: A, recipient: B, message: 'y' })).json.result.results[0].type).toBe(
+      'SUCCESS',
+    )
   })
 
   it('identity-fails the only recipient of a direct send as all failed (-4) and delivers nothing', async () => {
@@ -134,8 +157,17 @@ describe('createToySignal', () => {
 
   it('fails sendReaction too with failNextSendsWith: every call that sends a message counts', async () => {
     const toy = await start({ accounts: [A, B], faults: true })
-    toy.faults.failNextSendsWith(1, { code: -32603, message: 'Failed to send message: [413] Rate limit exceeded: 413 (RateLimitException) (UnexpectedErrorException)' })
-    const { json } = await rpc(toy, 'sendReaction', { account: A, recipient: B, emoji: '👍', targetAuthor: B, targetTimestamp: 1_700_000_000_000 })
+    toy.faults.failNextSendsWith(1, {
+      code: -32603,
+      message: 'Failed to send message: [413] Rate limit exceeded: 413 (RateLimitException) (UnexpectedErrorException)',
+    })
+    const { json } = await rpc(toy, 'sendReaction', {
+      account: A,
+      recipient: B,
+      emoji: '👍',
+      targetAuthor: B,
+      targetTimestamp: 1_700_000_000_000,
+    })
     expect(json.error).toEqual({ code: -32603, message: expect.stringContaining('[413]'), data: null })
   })
 
@@ -144,7 +176,10 @@ describe('createToySignal', () => {
     toy.faults.failEvents(1, { status: 503 })
     const failed = await fetch(`${toy.url}/api/v1/events`)
     expect([failed.status, await failed.text()]).toEqual([503, ''])
-    const admin = await fetch(`${toy.url}/toy/v1/faults/fail-events`, { method: 'POST', body: '{"n":1,"contentType":"application/json"}' })
+    const admin = await fetch(`${toy.url}/toy/v1/faults/fail-events`, {
+      method: 'POST',
+      body: '{"n":1,"contentType":"application/json"}',
+    })
     expect(admin.status).toBe(204)
     const wrong = await fetch(`${toy.url}/api/v1/events`)
     expect([wrong.status, wrong.headers.get('content-type')]).toEqual([200, 'application/json'])
@@ -156,7 +191,11 @@ describe('createToySignal', () => {
 
   it('answers -32602 for a real per-account command it lacks before saying -32601, and -32601 once routed', async () => {
     const toy = await start({ accounts: [A, B] })
-    expect((await rpc(toy, 'sendTyping', { recipient: B })).json.error).toEqual({ code: -32602, message: 'Method requires valid account parameter', data: null })
+    expect((await rpc(toy, 'sendTyping', { recipient: B })).json.error).toEqual({
+      code: -32602,
+      message: 'Method requires valid account parameter',
+      data: null,
+    })
     expect((await rpc(toy, 'sendTyping', { account: A, recipient: B })).json.error.code).toBe(-32601)
     const one = await start({ accounts: [A] })
     // Exactly one account: per-account commands fall back to it, registration commands do not.
@@ -173,19 +212,27 @@ describe('createToySignal', () => {
     const toy = await start({ accounts: [A, B], unregistered: [C], groups: [{ name: 'g', members: [A, B, C] }] })
     const status = await rpc(toy, 'getUserStatus', { account: A, recipient: [C] })
     expect(status.json.result).toEqual([{ recipient: C, number: C, uuid: null, isRegistered: false }])
-    await expect(createToySignal({ accounts: [A], unregistered: [A] })).rejects.toMatchObject({ code: 'TOY_CONFIG_INVALID' })
+    await expect(createToySignal({ accounts: [A], unregistered: [A] })).rejects.toMatchObject({
+      code: 'TOY_CONFIG_INVALID',
+    })
   })
 
   it('rejects invalid options with TOY_CONFIG_INVALID', async () => {
     await expect(createToySignal({ accounts: ['12345'] })).rejects.toMatchObject({ code: 'TOY_CONFIG_INVALID' })
     await expect(createToySignal({ unregistered: ['12345'] })).rejects.toMatchObject({ code: 'TOY_CONFIG_INVALID' })
     await expect(createToySignal({ keepAliveMs: 0 })).rejects.toMatchObject({ code: 'TOY_CONFIG_INVALID' })
-    await expect(createToySignal({ groups: [{ name: 'g', members: [A], id: 'AAAA' }] })).rejects.toMatchObject({ code: 'TOY_CONFIG_INVALID' })
+    await expect(createToySignal({ groups: [{ name: 'g', members: [A], id: 'AAAA' }] })).rejects.toMatchObject({
+      code: 'TOY_CONFIG_INVALID',
+    })
   })
 
   it('answers 413 above the rpc body bound instead of buffering without limit', async () => {
     const toy = await start({ accounts: [A] })
-    const res = await fetch(`${toy.url}/api/v1/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(16 * 1024 * 1024 + 1) })
+    const res = await fetch(`${toy.url}/api/v1/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(16 * 1024 * 1024 + 1),
+    })
     expect(res.status).toBe(413)
   })
 
@@ -196,8 +243,16 @@ describe('createToySignal', () => {
     await reader?.read()
     await toy.close()
     // A shutdown ends the stream abruptly (no closing chunk), as a real daemon's exit does.
-    const drain = async (): Promise<void> => { for (;;) { const r = await reader?.read(); if (r?.done !== false) return } }
-    const outcome = await drain().then(() => 'ended', (error: unknown) => (error instanceof TypeError ? 'cut' : 'other'))
+    const drain = async (): Promise<void> => {
+      for (;;) {
+        const r = await reader?.read()
+        if (r?.done !== false) return
+      }
+    }
+    const outcome = await drain().then(
+      () => 'ended',
+      (error: unknown) => (error instanceof TypeError ? 'cut' : 'other'),
+    )
     expect(['ended', 'cut']).toContain(outcome)
     await expect(fetch(`${toy.url}/api/v1/check`)).rejects.toThrow()
   })

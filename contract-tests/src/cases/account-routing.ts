@@ -11,44 +11,86 @@ import { expectRpcError } from './jsonrpc-parsing.ts'
 export const UNKNOWN_NUMBER = '+15550009999'
 
 export function registerAccountRoutingCases(defineCase: DefineCase): void {
-  defineCase('any', 'a per-account method without account is -32602 "Method requires valid account parameter" (not exactly one account)', async (t) => {
-    for (const method of ['send', 'listGroups', 'updateGroup', 'getUserStatus']) {
-      const answer = await rpcCall(t.url, { jsonrpc: '2.0', method, id: 7, params: { message: 'x' } })
-      expectRpcError(answer.json, -32602, 'Method requires valid account parameter', 7)
-    }
-  })
-
-  defineCase('any', 'an unknown, empty or non-string account is -32602 "Specified account does not exist", even on version', async (t) => {
-    for (const account of [UNKNOWN_NUMBER, '', 5, [UNKNOWN_NUMBER]]) {
-      for (const method of ['listGroups', 'version']) {
-        const answer = await rpcCall(t.url, { jsonrpc: '2.0', method, id: 1, params: { account } })
-        expectRpcError(answer.json, -32602, 'Specified account does not exist', 1)
+  defineCase(
+    'any',
+    'a per-account method without account is -32602 "Method requires valid account parameter" (not exactly one account)',
+    async (t) => {
+      for (const method of ['send', 'listGroups', 'updateGroup', 'getUserStatus']) {
+        const answer = await rpcCall(t.url, { jsonrpc: '2.0', method, id: 7, params: { message: 'x' } })
+        expectRpcError(answer.json, -32602, 'Method requires valid account parameter', 7)
       }
-    }
-  })
+    },
+  )
+
+  defineCase(
+    'any',
+    'an unknown, empty or non-string account is -32602 "Specified account does not exist", even on version',
+    async (t) => {
+      for (const account of [UNKNOWN_NUMBER, '', 5, [UNKNOWN_NUMBER]]) {
+        for (const method of ['listGroups', 'version']) {
+          const answer = await rpcCall(t.url, { jsonrpc: '2.0', method, id: 1, params: { account } })
+          expectRpcError(answer.json, -32602, 'Specified account does not exist', 1)
+        }
+      }
+    },
+  )
 
   defineCase('any', 'method lookup comes before routing: unknown method with unknown account is -32601', async (t) => {
     const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'nope', id: 1, params: { account: UNKNOWN_NUMBER } })
     expectRpcError(answer.json, -32601, 'Method not implemented', 1)
   })
 
-  defineCase('any', 'per-account commands beyond the sidecar\'s set still route account first: -32602 before any -32601', async (t) => {
-    for (const method of ['sendTyping', 'sendReceipt', 'listContacts', 'listIdentities', 'trust', 'updateProfile', 'remoteDelete', 'submitRateLimitChallenge']) {
-      expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method, id: 1 })).json, -32602, 'Method requires valid account parameter', 1)
-      expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method, id: 2, params: { account: UNKNOWN_NUMBER } })).json, -32602, 'Specified account does not exist', 2)
-    }
-    // Registration commands need an explicit account: no single-account fallback.
-    expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method: 'register', id: 3 })).json, -32602, 'Method requires valid account parameter', 3)
-    // Socket-only and CLI-only commands are not commands over HTTP at all.
-    for (const method of ['subscribeReceive', 'daemon', 'link']) {
-      expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method, id: 4, params: { account: UNKNOWN_NUMBER } })).json, -32601, 'Method not implemented', 4)
-    }
-  })
+  defineCase(
+    'any',
+    "per-account commands beyond the sidecar's set still route account first: -32602 before any -32601",
+    async (t) => {
+      for (const method of [
+        'sendTyping',
+        'sendReceipt',
+        'listContacts',
+        'listIdentities',
+        'trust',
+        'updateProfile',
+        'remoteDelete',
+        'submitRateLimitChallenge',
+      ]) {
+        expectRpcError(
+          (await rpcCall(t.url, { jsonrpc: '2.0', method, id: 1 })).json,
+          -32602,
+          'Method requires valid account parameter',
+          1,
+        )
+        expectRpcError(
+          (await rpcCall(t.url, { jsonrpc: '2.0', method, id: 2, params: { account: UNKNOWN_NUMBER } })).json,
+          -32602,
+          'Specified account does not exist',
+          2,
+        )
+      }
+      // Registration commands need an explicit account: no single-account fallback.
+      expectRpcError(
+        (await rpcCall(t.url, { jsonrpc: '2.0', method: 'register', id: 3 })).json,
+        -32602,
+        'Method requires valid account parameter',
+        3,
+      )
+      // Socket-only and CLI-only commands are not commands over HTTP at all.
+      for (const method of ['subscribeReceive', 'daemon', 'link']) {
+        expectRpcError(
+          (await rpcCall(t.url, { jsonrpc: '2.0', method, id: 4, params: { account: UNKNOWN_NUMBER } })).json,
+          -32601,
+          'Method not implemented',
+          4,
+        )
+      }
+    },
+  )
 
   defineCase('account', 'a per-account command with a registered account passes routing (never -32602)', async (t) => {
     const { a } = fixtures(t)
     // listIdentities only reads local state; the toy lacks it (-32601), a live daemon answers a list.
-    const answer = (await rpcCall(t.url, { jsonrpc: '2.0', method: 'listIdentities', id: 1, params: { account: a } })).json as { error?: { code: number } }
+    const answer = (await rpcCall(t.url, { jsonrpc: '2.0', method: 'listIdentities', id: 1, params: { account: a } }))
+      .json as { error?: { code: number } }
     expect(answer.error?.code).not.toBe(-32602)
   })
 
@@ -57,7 +99,12 @@ export function registerAccountRoutingCases(defineCase: DefineCase): void {
     const list = (plain.json as { result: { number: string }[] }).result
     expect(Array.isArray(list)).toBe(true)
     for (const entry of list) expect(entry.number).toMatch(/^\+\d+$/)
-    const ignored = await rpcCall(t.url, { jsonrpc: '2.0', method: 'listAccounts', id: 2, params: { account: UNKNOWN_NUMBER } })
+    const ignored = await rpcCall(t.url, {
+      jsonrpc: '2.0',
+      method: 'listAccounts',
+      id: 2,
+      params: { account: UNKNOWN_NUMBER },
+    })
     expect((ignored.json as { result: unknown }).result).toEqual(list)
   })
 
@@ -75,27 +122,46 @@ export function registerAccountRoutingCases(defineCase: DefineCase): void {
 
   defineCase('account', 'a known account is routed and removed from the params', async (t) => {
     const { a, groupId } = fixtures(t)
-    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'listGroups', id: 1, params: { account: a, groupId } })
+    const answer = await rpcCall(t.url, {
+      jsonrpc: '2.0',
+      method: 'listGroups',
+      id: 1,
+      params: { account: a, groupId },
+    })
     const groups = (answer.json as { result: { id: string }[] }).result
     expect(groups.map((g) => g.id)).toEqual([groupId])
   })
 
-  defineCase('toy', 'single-account mode ignores account params, has no listAccounts, and no admin route without --faults', async (t) => {
-    if (t.spawnToy === undefined) throw new Error('needs spawnToy')
-    const single = await t.spawnToy(['--single-account', '+15550000042'])
-    try {
-      const ignored = await rpcCall(single.url, { jsonrpc: '2.0', method: 'listGroups', id: 1, params: { account: UNKNOWN_NUMBER } })
-      expect((ignored.json as { result: unknown }).result).toEqual([])
-      const noAccount = await rpcCall(single.url, { jsonrpc: '2.0', method: 'listGroups', id: 2 })
-      expect((noAccount.json as { result: unknown }).result).toEqual([])
-      expectRpcError((await rpcCall(single.url, { jsonrpc: '2.0', method: 'listAccounts', id: 3 })).json, -32601, 'Method not implemented', 3)
-      // The events `account` query is ignored in single-account mode too.
-      const events = await fetch(new URL(`/api/v1/events?account=${encodeURIComponent(UNKNOWN_NUMBER)}`, single.url))
-      expect(events.status).toBe(200)
-      await events.body?.cancel()
-      expect((await httpCall(single.url, '/toy/v1/faults/reset', { method: 'POST', body: '{}' })).status).toBe(404)
-    } finally {
-      await single.stop()
-    }
-  })
+  defineCase(
+    'toy',
+    'single-account mode ignores account params, has no listAccounts, and no admin route without --faults',
+    async (t) => {
+      if (t.spawnToy === undefined) throw new Error('needs spawnToy')
+      const single = await t.spawnToy(['--single-account', '+15550000042'])
+      try {
+        const ignored = await rpcCall(single.url, {
+          jsonrpc: '2.0',
+          method: 'listGroups',
+          id: 1,
+          params: { account: UNKNOWN_NUMBER },
+        })
+        expect((ignored.json as { result: unknown }).result).toEqual([])
+        const noAccount = await rpcCall(single.url, { jsonrpc: '2.0', method: 'listGroups', id: 2 })
+        expect((noAccount.json as { result: unknown }).result).toEqual([])
+        expectRpcError(
+          (await rpcCall(single.url, { jsonrpc: '2.0', method: 'listAccounts', id: 3 })).json,
+          -32601,
+          'Method not implemented',
+          3,
+        )
+        // The events `account` query is ignored in single-account mode too.
+        const events = await fetch(new URL(`/api/v1/events?account=${encodeURIComponent(UNKNOWN_NUMBER)}`, single.url))
+        expect(events.status).toBe(200)
+        await events.body?.cancel()
+        expect((await httpCall(single.url, '/toy/v1/faults/reset', { method: 'POST', body: '{}' })).status).toBe(404)
+      } finally {
+        await single.stop()
+      }
+    },
+  )
 }

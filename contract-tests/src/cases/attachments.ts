@@ -15,17 +15,36 @@ import { fault, withReset } from './faults.ts'
 import { expectRpcError } from './jsonrpc-parsing.ts'
 import { sendAs } from './send.ts'
 
-interface Attachment { contentType: string; filename: string | null; id: string; size: number; width: unknown; height: unknown; caption: unknown; uploadTimestamp: unknown }
+interface Attachment {
+  contentType: string
+  filename: string | null
+  id: string
+  size: number
+  width: unknown
+  height: unknown
+  caption: unknown
+  uploadTimestamp: unknown
+}
 
-const dataUri = (bytes: Buffer, name = 'e2e-col-contract.bin', type = 'application/octet-stream'): string => `data:${type};filename=${name};base64,${bytes.toString('base64')}`
+const dataUri = (bytes: Buffer, name = 'e2e-col-contract.bin', type = 'application/octet-stream'): string =>
+  `data:${type};filename=${name};base64,${bytes.toString('base64')}`
 
 /** Sends `bytes` from a to the group and returns the attachment as b's stream shows it. */
-async function sendAndReceive(t: ContractTarget, bytes: Buffer, name?: string, type?: string): Promise<{ attachment: Attachment; timestamp: number }> {
+async function sendAndReceive(
+  t: ContractTarget,
+  bytes: Buffer,
+  name?: string,
+  type?: string,
+): Promise<{ attachment: Attachment; timestamp: number }> {
   const { a, b, groupId } = fixtures(t)
   const probe = openEvents(t.url, b)
   try {
     await settled(probe)
-    const sent = await sendAs(t.url, a, { groupId, message: 'contract: attachment', attachment: dataUri(bytes, name, type) })
+    const sent = await sendAs(t.url, a, {
+      groupId,
+      message: 'contract: attachment',
+      attachment: dataUri(bytes, name, type),
+    })
     const { json } = await probe.waitFor((e) => e.json.envelope['timestamp'] === sent.timestamp)
     const data = json.envelope['dataMessage'] as { attachments?: Attachment[] }
     const attachment = data.attachments?.[0]
@@ -36,29 +55,55 @@ async function sendAndReceive(t: ContractTarget, bytes: Buffer, name?: string, t
   }
 }
 
-async function getAttachment(t: ContractTarget, account: string, params: Record<string, unknown>): Promise<{ result?: { data: string }; error?: { code: number; message: string } }> {
-  return (await rpcCall(t.url, { jsonrpc: '2.0', method: 'getAttachment', id: 'g', params: { account, ...params } })).json as never
+async function getAttachment(
+  t: ContractTarget,
+  account: string,
+  params: Record<string, unknown>,
+): Promise<{ result?: { data: string }; error?: { code: number; message: string } }> {
+  return (await rpcCall(t.url, { jsonrpc: '2.0', method: 'getAttachment', id: 'g', params: { account, ...params } }))
+    .json as never
 }
 
 export function registerAttachmentCases(defineCase: DefineCase): void {
   defineCase('any', 'getAttachment routes the account first: -32602 without one, or with an unknown one', async (t) => {
-    expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method: 'getAttachment', id: 1, params: { id: 'x' } })).json, -32602, 'Method requires valid account parameter', 1)
-    expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method: 'getAttachment', id: 2, params: { id: 'x', account: UNKNOWN_NUMBER } })).json, -32602, 'Specified account does not exist', 2)
+    expectRpcError(
+      (await rpcCall(t.url, { jsonrpc: '2.0', method: 'getAttachment', id: 1, params: { id: 'x' } })).json,
+      -32602,
+      'Method requires valid account parameter',
+      1,
+    )
+    expectRpcError(
+      (
+        await rpcCall(t.url, {
+          jsonrpc: '2.0',
+          method: 'getAttachment',
+          id: 2,
+          params: { id: 'x', account: UNKNOWN_NUMBER },
+        })
+      ).json,
+      -32602,
+      'Specified account does not exist',
+      2,
+    )
   })
 
-  defineCase('delivery', 'a data-URI attachment reaches the other member as attachments[] with signal-cli\'s fields', async (t) => {
-    const bytes = randomBytes(3000)
-    const { attachment, timestamp } = await sendAndReceive(t, bytes)
-    expect(attachment.contentType).toBe('application/octet-stream')
-    expect(attachment.filename).toBe('e2e-col-contract.bin')
-    expect(attachment.size).toBe(bytes.length)
-    // The id is the remote id plus the file name's extension (AttachmentStore.getAttachmentFile).
-    expect(attachment.id).toMatch(/^[A-Za-z0-9_-]+\.bin$/)
-    for (const key of ['width', 'height', 'caption']) expect(attachment).toHaveProperty(key, null)
-    expect(typeof attachment.uploadTimestamp).toBe('number')
-    expect(attachment.uploadTimestamp as number).toBeLessThanOrEqual(Date.now() + 60_000)
-    expect(timestamp).toBeGreaterThan(0)
-  })
+  defineCase(
+    'delivery',
+    "a data-URI attachment reaches the other member as attachments[] with signal-cli's fields",
+    async (t) => {
+      const bytes = randomBytes(3000)
+      const { attachment, timestamp } = await sendAndReceive(t, bytes)
+      expect(attachment.contentType).toBe('application/octet-stream')
+      expect(attachment.filename).toBe('e2e-col-contract.bin')
+      expect(attachment.size).toBe(bytes.length)
+      // The id is the remote id plus the file name's extension (AttachmentStore.getAttachmentFile).
+      expect(attachment.id).toMatch(/^[A-Za-z0-9_-]+\.bin$/)
+      for (const key of ['width', 'height', 'caption']) expect(attachment).toHaveProperty(key, null)
+      expect(typeof attachment.uploadTimestamp).toBe('number')
+      expect(attachment.uploadTimestamp as number).toBeLessThanOrEqual(Date.now() + 60_000)
+      expect(timestamp).toBeGreaterThan(0)
+    },
+  )
 
   defineCase('delivery', 'getAttachment gives the receiver the same bytes as {data: base64}', async (t) => {
     const { b, groupId } = fixtures(t)
@@ -69,101 +114,192 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
     expect(Buffer.from(answer.result?.data ?? '', 'base64').equals(bytes)).toBe(true)
   })
 
-  defineCase('account', 'getAttachment of an unknown id is -1 "Could not find attachment with ID: <id>"; no id is an error too', async (t) => {
-    const { b, groupId } = fixtures(t)
-    const id = 'e2e-col-no-such-attachment.bin'
-    expectRpcError(await getAttachment(t, b, { id, groupId }), -1, `Could not find attachment with ID: ${id}`, 'g')
-    const none = await getAttachment(t, b, { groupId })
-    // 0.14 checks the parameter; 0.13 ends in a NullPointerException from java.io.File.
-    if (versionAtLeast(t.version, '0.14.0')) expectRpcError(none, -1, 'Missing attachment id parameter', 'g')
-    else expect(none.error?.code).toBe(-32603)
-  })
+  defineCase(
+    'account',
+    'getAttachment of an unknown id is -1 "Could not find attachment with ID: <id>"; no id is an error too',
+    async (t) => {
+      const { b, groupId } = fixtures(t)
+      const id = 'e2e-col-no-such-attachment.bin'
+      expectRpcError(await getAttachment(t, b, { id, groupId }), -1, `Could not find attachment with ID: ${id}`, 'g')
+      const none = await getAttachment(t, b, { groupId })
+      // 0.14 checks the parameter; 0.13 ends in a NullPointerException from java.io.File.
+      if (versionAtLeast(t.version, '0.14.0')) expectRpcError(none, -1, 'Missing attachment id parameter', 'g')
+      else expect(none.error?.code).toBe(-32603)
+    },
+  )
 
   // 'delivery': offline, the real 0.13.19 fails the group send on the network before it reads the
   // attachment ("Failed to send message: Closed unexpectedly (SocketException) …").
-  defineCase('delivery', 'an attachment that is no data URI is read as a path: -32603 "Failed to send message: …", nothing sent', async (t) => {
-    const { a, groupId } = fixtures(t)
-    const path = '/nonexistent/e2e-col-contract.bin'
-    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 3, params: { account: a, groupId, message: 'contract: path', attachment: path } })
-    expectRpcError(answer.json, -32603, /^Failed to send message: \/nonexistent\/e2e-col-contract\.bin: .*No such file or directory.*\(AttachmentInvalidException\)/, 3)
-  })
+  defineCase(
+    'delivery',
+    'an attachment that is no data URI is read as a path: -32603 "Failed to send message: …", nothing sent',
+    async (t) => {
+      const { a, groupId } = fixtures(t)
+      const path = '/nonexistent/e2e-col-contract.bin'
+      const answer = await rpcCall(t.url, {
+        jsonrpc: '2.0',
+        method: 'send',
+        id: 3,
+        params: { account: a, groupId, message: 'contract: path', attachment: path },
+      })
+      expectRpcError(
+        answer.json,
+        -32603,
+        /^Failed to send message: \/nonexistent\/e2e-col-contract\.bin: .*No such file or directory.*\(AttachmentInvalidException\)/,
+        3,
+      )
+    },
+  )
 
-  defineCase('toy', 'received attachments can be spoiled: corrupt changes one byte, lose answers not found', withReset(async (t) => {
-    const { b, groupId } = fixtures(t)
-    const bytes = randomBytes(2000)
-    await fault(t, 'spoil-next-attachments', { n: 1, mode: 'corrupt' })
-    const corrupt = await sendAndReceive(t, bytes)
-    const got = Buffer.from((await getAttachment(t, b, { id: corrupt.attachment.id, groupId })).result?.data ?? '', 'base64')
-    expect(got.length).toBe(bytes.length)
-    expect(got.equals(bytes)).toBe(false)
-    expect([...got].filter((x, i) => x !== bytes[i])).toHaveLength(1)
-    await fault(t, 'spoil-next-attachments', { n: 1, mode: 'lose' })
-    const lost = await sendAndReceive(t, bytes)
-    expect(lost.attachment.size).toBe(bytes.length)
-    expectRpcError(await getAttachment(t, b, { id: lost.attachment.id, groupId }), -1, `Could not find attachment with ID: ${lost.attachment.id}`, 'g')
-  }))
+  defineCase(
+    'toy',
+    'received attachments can be spoiled: corrupt changes one byte, lose answers not found',
+    withReset(async (t) => {
+      const { b, groupId } = fixtures(t)
+      const bytes = randomBytes(2000)
+      await fault(t, 'spoil-next-attachments', { n: 1, mode: 'corrupt' })
+      const corrupt = await sendAndReceive(t, bytes)
+      const got = Buffer.from(
+        (await getAttachment(t, b, { id: corrupt.attachment.id, groupId })).result?.data ?? '',
+        'base64',
+      )
+      expect(got.length).toBe(bytes.length)
+      expect(got.equals(bytes)).toBe(false)
+      expect([...got].filter((x, i) => x !== bytes[i])).toHaveLength(1)
+      await fault(t, 'spoil-next-attachments', { n: 1, mode: 'lose' })
+      const lost = await sendAndReceive(t, bytes)
+      expect(lost.attachment.size).toBe(bytes.length)
+      expectRpcError(
+        await getAttachment(t, b, { id: lost.attachment.id, groupId }),
+        -1,
+        `Could not find attachment with ID: ${lost.attachment.id}`,
+        'g',
+      )
+    }),
+  )
 
-  defineCase('toy', 'Signal\'s pace (--signal-pace): 60 messages per sender and destination, then RATE_LIMIT_FAILURE with retryAfterSeconds; -5 when every member is limited', async (t) => {
-    if (t.spawnToy === undefined) throw new Error('needs spawnToy')
-    const [a, b, c] = ['+15550000101', '+15550000102', '+15550000103']
-    const toy = await t.spawnToy(['--account', a, '--account', b, '--group', `paced:${a},${b},${c}`, '--signal-pace'])
-    try {
-      const groups = (await rpcCall(toy.url, { jsonrpc: '2.0', method: 'listGroups', id: 1, params: { account: a } })).json as { result: { id: string }[] }
-      const groupId = groups.result[0]?.id
-      // One batch, so the bucket barely drains meanwhile: 60 pass, then every member is limited.
-      const batch = Array.from({ length: 70 }, (_, i) => ({ jsonrpc: '2.0', method: 'send', id: i, params: { account: a, groupId, message: `m${i}` } }))
-      const answers = (await rpcCall(toy.url, batch)).json as { id: number; result?: { results: { type: string }[] }; error?: { code: number; message: string; data: { response: { results: { type: string; retryAfterSeconds?: number; token?: string }[] } } } }[]
-      const passed = answers.filter((x) => x.result !== undefined)
-      const limited = answers.filter((x) => x.error !== undefined)
-      // At least the bucket's 60; more only by what drained while the batch ran (one per second).
-      expect(passed.length).toBeGreaterThanOrEqual(60)
-      expect(passed.length).toBeLessThan(70)
-      for (const p of passed) expect(p.result?.results.map((r) => r.type)).toEqual(['SUCCESS', 'SUCCESS'])
-      for (const l of limited) {
-        expect(l.error?.code).toBe(-5)
-        expect(l.error?.message).toBe('Failed to send message due to rate limiting')
-        for (const r of l.error?.data.response.results ?? []) {
-          expect(r.type).toBe('RATE_LIMIT_FAILURE')
-          expect(r.retryAfterSeconds).toBeGreaterThanOrEqual(1)
-          // A plain 429 has no challenge token.
-          expect(r).not.toHaveProperty('token')
+  defineCase(
+    'toy',
+    "Signal's pace (--signal-pace): 60 messages per sender and destination, then RATE_LIMIT_FAILURE with retryAfterSeconds; -5 when every member is limited",
+    async (t) => {
+      if (t.spawnToy === undefined) throw new Error('needs spawnToy')
+      const [a, b, c] = ['+15550000101', '+15550000102', '+15550000103']
+      const toy = await t.spawnToy(['--account', a, '--account', b, '--group', `paced:${a},${b},${c}`, '--signal-pace'])
+      try {
+        const groups = (await rpcCall(toy.url, { jsonrpc: '2.0', method: 'listGroups', id: 1, params: { account: a } }))
+          .json as { result: { id: string }[] }
+        const groupId = groups.result[0]?.id
+        // One batch, so the bucket barely drains meanwhile: 60 pass, then every member is limited.
+        const batch = Array.from({ length: 70 }, (_, i) => ({
+          jsonrpc: '2.0',
+          method: 'send',
+          id: i,
+          params: { account: a, groupId, message: `m${i}` },
+        }))
+        const answers = (await rpcCall(toy.url, batch)).json as {
+          id: number
+          result?: { results: { type: string }[] }
+          error?: {
+            code: number
+            message: string
+            data: { response: { results: { type: string; retryAfterSeconds?: number; token?: string }[] } }
+          }
+        }[]
+        const passed = answers.filter((x) => x.result !== undefined)
+        const limited = answers.filter((x) => x.error !== undefined)
+        // At least the bucket's 60; more only by what drained while the batch ran (one per second).
+        expect(passed.length).toBeGreaterThanOrEqual(60)
+        expect(passed.length).toBeLessThan(70)
+        for (const p of passed) expect(p.result?.results.map((r) => r.type)).toEqual(['SUCCESS', 'SUCCESS'])
+        for (const l of limited) {
+          expect(l.error?.code).toBe(-5)
+          expect(l.error?.message).toBe('Failed to send message due to rate limiting')
+          for (const r of l.error?.data.response.results ?? []) {
+            expect(r.type).toBe('RATE_LIMIT_FAILURE')
+            expect(r.retryAfterSeconds).toBeGreaterThanOrEqual(1)
+            // A plain 429 has no challenge token.
+            expect(r).not.toHaveProperty('token')
+          }
         }
+        // Another sender has its own bucket.
+        const other = (
+          await rpcCall(toy.url, {
+            jsonrpc: '2.0',
+            method: 'send',
+            id: 62,
+            params: { account: b, groupId, message: 'from b' },
+          })
+        ).json as { result?: unknown }
+        expect(other.result).toBeDefined()
+      } finally {
+        await toy.stop()
       }
-      // Another sender has its own bucket.
-      const other = (await rpcCall(toy.url, { jsonrpc: '2.0', method: 'send', id: 62, params: { account: b, groupId, message: 'from b' } })).json as { result?: unknown }
-      expect(other.result).toBeDefined()
-    } finally {
-      await toy.stop()
-    }
-  }, 30_000)
+    },
+    30_000,
+  )
 
-  defineCase('toy', 'Signal\'s pace: 50 attachment uploads per sender, then -32603 "[429] Rate limit exceeded"', async (t) => {
-    if (t.spawnToy === undefined) throw new Error('needs spawnToy')
-    const [a, b] = ['+15550000111', '+15550000112']
-    const toy = await t.spawnToy(['--account', a, '--account', b, '--signal-pace'])
-    try {
-      const uri = dataUri(Buffer.from('x'))
-      // One send of 51: the uploads happen at once, so the 51st finds the bucket full.
-      const refused = (await rpcCall(toy.url, { jsonrpc: '2.0', method: 'send', id: 17, params: { account: a, recipient: b, message: 'm', attachments: Array.from({ length: 51 }, () => uri) } })).json
-      expectRpcError(refused, -32603, 'Failed to send message: [429] Rate limit exceeded: 429 (RateLimitException) (UnexpectedErrorException)', 17)
-      const within = (await rpcCall(toy.url, { jsonrpc: '2.0', method: 'send', id: 18, params: { account: b, recipient: a, message: 'm', attachments: Array.from({ length: 50 }, () => uri) } })).json as { result?: unknown }
-      expect(within.result).toBeDefined()
-    } finally {
-      await toy.stop()
-    }
-  }, 30_000)
+  defineCase(
+    'toy',
+    'Signal\'s pace: 50 attachment uploads per sender, then -32603 "[429] Rate limit exceeded"',
+    async (t) => {
+      if (t.spawnToy === undefined) throw new Error('needs spawnToy')
+      const [a, b] = ['+15550000111', '+15550000112']
+      const toy = await t.spawnToy(['--account', a, '--account', b, '--signal-pace'])
+      try {
+        const uri = dataUri(Buffer.from('x'))
+        // One send of 51: the uploads happen at once, so the 51st finds the bucket full.
+        const refused = (
+          await rpcCall(toy.url, {
+            jsonrpc: '2.0',
+            method: 'send',
+            id: 17,
+            params: { account: a, recipient: b, message: 'm', attachments: Array.from({ length: 51 }, () => uri) },
+          })
+        ).json
+        expectRpcError(
+          refused,
+          -32603,
+          'Failed to send message: [429] Rate limit exceeded: 429 (RateLimitException) (UnexpectedErrorException)',
+          17,
+        )
+        const within = (
+          await rpcCall(toy.url, {
+            jsonrpc: '2.0',
+            method: 'send',
+            id: 18,
+            params: { account: b, recipient: a, message: 'm', attachments: Array.from({ length: 50 }, () => uri) },
+          })
+        ).json as { result?: unknown }
+        expect(within.result).toBeDefined()
+      } finally {
+        await toy.stop()
+      }
+    },
+    30_000,
+  )
 
-  defineCase('toy', 'an attachment over --max-attachment-bytes is refused with -32603 before anything is sent', async (t) => {
-    if (t.spawnToy === undefined) throw new Error('needs spawnToy')
-    const [a, b] = ['+15550000121', '+15550000122']
-    const toy = await t.spawnToy(['--account', a, '--account', b, '--max-attachment-bytes', '1000', '--faults'])
-    try {
-      const refused = (await rpcCall(toy.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, recipient: b, message: 'm', attachment: dataUri(randomBytes(1001)) } })).json
-      expectRpcError(refused, -32603, /^Failed to send message: \[413\] /, 1)
-      const sends = (await (await fetch(new URL('/toy/v1/sends', toy.url))).json()) as unknown[]
-      expect(sends).toEqual([])
-    } finally {
-      await toy.stop()
-    }
-  })
+  defineCase(
+    'toy',
+    'an attachment over --max-attachment-bytes is refused with -32603 before anything is sent',
+    async (t) => {
+      if (t.spawnToy === undefined) throw new Error('needs spawnToy')
+      const [a, b] = ['+15550000121', '+15550000122']
+      const toy = await t.spawnToy(['--account', a, '--account', b, '--max-attachment-bytes', '1000', '--faults'])
+      try {
+        const refused = (
+          await rpcCall(toy.url, {
+            jsonrpc: '2.0',
+            method: 'send',
+            id: 1,
+            params: { account: a, recipient: b, message: 'm', attachment: dataUri(randomBytes(1001)) },
+          })
+        ).json
+        expectRpcError(refused, -32603, /^Failed to send message: \[413\] /, 1)
+        const sends = (await (await fetch(new URL('/toy/v1/sends', toy.url))).json()) as unknown[]
+        expect(sends).toEqual([])
+      } finally {
+        await toy.stop()
+      }
+    },
+  )
 }

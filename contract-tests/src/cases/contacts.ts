@@ -6,35 +6,72 @@ import { rpcCall } from '../http-probe.ts'
 import type { DefineCase } from '../suite.ts'
 import { fixtures, versionAtLeast } from '../target.ts'
 
-const CONTACT_KEYS = ['number', 'uuid', 'username', 'name', 'givenName', 'familyName', 'nickName', 'nickGivenName', 'nickFamilyName',
-  'note', 'color', 'isBlocked', 'isHidden', 'messageExpirationTime', 'profileSharing', 'unregistered', 'profile']
-const PROFILE_KEYS = ['lastUpdateTimestamp', 'givenName', 'familyName', 'about', 'aboutEmoji', 'hasAvatar', 'mobileCoinAddress']
+const CONTACT_KEYS = [
+  'number',
+  'uuid',
+  'username',
+  'name',
+  'givenName',
+  'familyName',
+  'nickName',
+  'nickGivenName',
+  'nickFamilyName',
+  'note',
+  'color',
+  'isBlocked',
+  'isHidden',
+  'messageExpirationTime',
+  'profileSharing',
+  'unregistered',
+  'profile',
+]
+const PROFILE_KEYS = [
+  'lastUpdateTimestamp',
+  'givenName',
+  'familyName',
+  'about',
+  'aboutEmoji',
+  'hasAvatar',
+  'mobileCoinAddress',
+]
 
-interface Contact { number: string | null; uuid: string | null; profile: Record<string, unknown> | null; [key: string]: unknown }
+interface Contact {
+  number: string | null
+  uuid: string | null
+  profile: Record<string, unknown> | null
+  [key: string]: unknown
+}
 
 async function listContacts(url: string, params: Record<string, unknown>): Promise<Contact[]> {
-  const answer = (await rpcCall(url, { jsonrpc: '2.0', method: 'listContacts', id: 1, params })).json as { result?: Contact[]; error?: unknown }
+  const answer = (await rpcCall(url, { jsonrpc: '2.0', method: 'listContacts', id: 1, params })).json as {
+    result?: Contact[]
+    error?: unknown
+  }
   if (answer.result === undefined) throw new Error(`listContacts failed: ${JSON.stringify(answer.error)}`)
   return answer.result
 }
 
 export function registerContactCases(defineCase: DefineCase): void {
-  defineCase('account', 'listContacts answers JsonContact entries; allRecipients adds every known recipient, self included; recipient narrows it', async (t) => {
-    const { a, b } = fixtures(t)
-    // `isArchived` arrived in 0.14.1.
-    const keys = new Set(versionAtLeast(t.version, '0.14.1') ? [...CONTACT_KEYS, 'isArchived'] : CONTACT_KEYS)
-    const expectShape = (entries: Contact[]): void => {
-      for (const entry of entries) {
-        expect(new Set(Object.keys(entry))).toEqual(keys)
-        if (entry.profile !== null) expect(new Set(Object.keys(entry.profile))).toEqual(new Set(PROFILE_KEYS))
+  defineCase(
+    'account',
+    'listContacts answers JsonContact entries; allRecipients adds every known recipient, self included; recipient narrows it',
+    async (t) => {
+      const { a, b } = fixtures(t)
+      // `isArchived` arrived in 0.14.1.
+      const keys = new Set(versionAtLeast(t.version, '0.14.1') ? [...CONTACT_KEYS, 'isArchived'] : CONTACT_KEYS)
+      const expectShape = (entries: Contact[]): void => {
+        for (const entry of entries) {
+          expect(new Set(Object.keys(entry))).toEqual(keys)
+          if (entry.profile !== null) expect(new Set(Object.keys(entry.profile))).toEqual(new Set(PROFILE_KEYS))
+        }
       }
-    }
-    expectShape(await listContacts(t.url, { account: a }))
-    const all = await listContacts(t.url, { account: a, allRecipients: true })
-    expectShape(all)
-    expect(all.map((c) => c.number)).toEqual(expect.arrayContaining([a, b]))
-    const onlyB = await listContacts(t.url, { account: a, allRecipients: true, recipient: [b] })
-    expect(onlyB.map((c) => c.number)).toEqual([b])
-    expect(onlyB[0]?.uuid).toMatch(/^[0-9a-f-]{36}$/)
-  })
+      expectShape(await listContacts(t.url, { account: a }))
+      const all = await listContacts(t.url, { account: a, allRecipients: true })
+      expectShape(all)
+      expect(all.map((c) => c.number)).toEqual(expect.arrayContaining([a, b]))
+      const onlyB = await listContacts(t.url, { account: a, allRecipients: true, recipient: [b] })
+      expect(onlyB.map((c) => c.number)).toEqual([b])
+      expect(onlyB[0]?.uuid).toMatch(/^[0-9a-f-]{36}$/)
+    },
+  )
 }

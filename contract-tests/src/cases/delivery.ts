@@ -13,34 +13,47 @@ export async function settled(probe: SseProbe): Promise<void> {
   await Promise.race([probe.response, new Promise((resolve) => setTimeout(resolve, 1_000))])
 }
 
-const ENVELOPE_HEAD = ['source', 'sourceNumber', 'sourceUuid', 'sourceName', 'sourceDevice', 'timestamp',
-  'serverReceivedTimestamp', 'serverDeliveredTimestamp']
+const ENVELOPE_HEAD = [
+  'source',
+  'sourceNumber',
+  'sourceUuid',
+  'sourceName',
+  'sourceDevice',
+  'timestamp',
+  'serverReceivedTimestamp',
+  'serverDeliveredTimestamp',
+]
 
 export function registerDeliveryCases(defineCase: DefineCase): void {
-  defineCase('delivery', 'a group message reaches the other member as dataMessage with groupInfo, empty lists omitted', async (t) => {
-    const { a, b, groupId } = fixtures(t)
-    const probe = openEvents(t.url, b)
-    try {
-      await settled(probe)
-      const sent = await sendAs(t.url, a, { groupId, message: 'contract: hello group' })
-      const { json } = await probe.waitFor((e) => e.json.envelope['timestamp'] === sent.timestamp)
-      for (const key of ENVELOPE_HEAD) expect(json.envelope).toHaveProperty(key)
-      expect(json.envelope['sourceNumber']).toBe(a)
-      const data = json.envelope['dataMessage'] as Record<string, unknown>
-      expect(data['timestamp']).toBe(sent.timestamp)
-      expect(data['message']).toBe('contract: hello group')
-      expect(data['expiresInSeconds']).toBe(0)
-      expect(data['viewOnce']).toBe(false)
-      const info = data['groupInfo'] as Record<string, unknown>
-      expect(info['groupId']).toBe(groupId)
-      expect(info['type']).toBe('DELIVER')
-      expect(typeof info['groupName']).toBe('string')
-      expect(Number.isInteger(info['revision'])).toBe(true)
-      for (const list of ['attachments', 'mentions', 'previews', 'contacts', 'textStyles']) expect(data).not.toHaveProperty(list)
-    } finally {
-      probe.close()
-    }
-  })
+  defineCase(
+    'delivery',
+    'a group message reaches the other member as dataMessage with groupInfo, empty lists omitted',
+    async (t) => {
+      const { a, b, groupId } = fixtures(t)
+      const probe = openEvents(t.url, b)
+      try {
+        await settled(probe)
+        const sent = await sendAs(t.url, a, { groupId, message: 'contract: hello group' })
+        const { json } = await probe.waitFor((e) => e.json.envelope['timestamp'] === sent.timestamp)
+        for (const key of ENVELOPE_HEAD) expect(json.envelope).toHaveProperty(key)
+        expect(json.envelope['sourceNumber']).toBe(a)
+        const data = json.envelope['dataMessage'] as Record<string, unknown>
+        expect(data['timestamp']).toBe(sent.timestamp)
+        expect(data['message']).toBe('contract: hello group')
+        expect(data['expiresInSeconds']).toBe(0)
+        expect(data['viewOnce']).toBe(false)
+        const info = data['groupInfo'] as Record<string, unknown>
+        expect(info['groupId']).toBe(groupId)
+        expect(info['type']).toBe('DELIVER')
+        expect(typeof info['groupName']).toBe('string')
+        expect(Number.isInteger(info['revision'])).toBe(true)
+        for (const list of ['attachments', 'mentions', 'previews', 'contacts', 'textStyles'])
+          expect(data).not.toHaveProperty(list)
+      } finally {
+        probe.close()
+      }
+    },
+  )
 
   defineCase('delivery', 'a text message given as a JSON number is sent as its text', async (t) => {
     const { a, b, groupId } = fixtures(t)
@@ -72,64 +85,80 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
 
   // A real daemon only shows sends made from another linked device this way; the toy models every
   // account as having one, so the sender's own stream sees its sends (daemon-contract.md §7).
-  defineCase('toy', 'the sender\'s own stream gets a syncMessage.sentMessage copy with the same timestamp', async (t) => {
-    const { a, b, groupId } = fixtures(t)
-    const probe = openEvents(t.url, a)
-    try {
-      await probe.response
-      const group = await sendAs(t.url, a, { groupId, message: 'contract: sync group' })
-      const direct = await sendAs(t.url, a, { recipient: b, message: 'contract: sync direct' })
-      const groupCopy = (await probe.waitFor((e) => e.json.envelope['timestamp'] === group.timestamp)).json
-      const sentMessage = (groupCopy.envelope['syncMessage'] as { sentMessage: Record<string, unknown> }).sentMessage
-      expect(groupCopy.account).toBe(a)
-      expect(sentMessage['destination']).toBeNull()
-      expect(sentMessage['destinationNumber']).toBeNull()
-      expect(sentMessage['message']).toBe('contract: sync group')
-      expect((sentMessage['groupInfo'] as { groupId: string }).groupId).toBe(groupId)
-      const directCopy = (await probe.waitFor((e) => e.json.envelope['timestamp'] === direct.timestamp)).json
-      const directSent = (directCopy.envelope['syncMessage'] as { sentMessage: Record<string, unknown> }).sentMessage
-      expect(directSent['destinationNumber']).toBe(b)
-      expect(directCopy.envelope).not.toHaveProperty('dataMessage')
-    } finally {
-      probe.close()
-    }
-  })
+  defineCase(
+    'toy',
+    "the sender's own stream gets a syncMessage.sentMessage copy with the same timestamp",
+    async (t) => {
+      const { a, b, groupId } = fixtures(t)
+      const probe = openEvents(t.url, a)
+      try {
+        await probe.response
+        const group = await sendAs(t.url, a, { groupId, message: 'contract: sync group' })
+        const direct = await sendAs(t.url, a, { recipient: b, message: 'contract: sync direct' })
+        const groupCopy = (await probe.waitFor((e) => e.json.envelope['timestamp'] === group.timestamp)).json
+        const sentMessage = (groupCopy.envelope['syncMessage'] as { sentMessage: Record<string, unknown> }).sentMessage
+        expect(groupCopy.account).toBe(a)
+        expect(sentMessage['destination']).toBeNull()
+        expect(sentMessage['destinationNumber']).toBeNull()
+        expect(sentMessage['message']).toBe('contract: sync group')
+        expect((sentMessage['groupInfo'] as { groupId: string }).groupId).toBe(groupId)
+        const directCopy = (await probe.waitFor((e) => e.json.envelope['timestamp'] === direct.timestamp)).json
+        const directSent = (directCopy.envelope['syncMessage'] as { sentMessage: Record<string, unknown> }).sentMessage
+        expect(directSent['destinationNumber']).toBe(b)
+        expect(directCopy.envelope).not.toHaveProperty('dataMessage')
+      } finally {
+        probe.close()
+      }
+    },
+  )
 
   // Needs `--receive-mode on-connection` on a live daemon: with on-start the messages go to stdout.
-  defineCase('delivery', 'messages sent while the recipient has no stream arrive in order when one connects', async (t) => {
-    const { a, b, groupId } = fixtures(t)
-    const stamps: number[] = []
-    for (let i = 0; i < 3; i += 1) stamps.push((await sendAs(t.url, a, { groupId, message: `contract: late ${i}` })).timestamp)
-    const probe = openEvents(t.url, b)
-    try {
-      const last = stamps.at(-1)
-      await probe.waitFor((e) => e.json.envelope['timestamp'] === last)
-      const seen = probe.events.map((e) => e.json.envelope['timestamp']).filter((s) => stamps.includes(s as number))
-      expect(seen).toEqual(stamps)
-    } finally {
-      probe.close()
-    }
-  })
+  defineCase(
+    'delivery',
+    'messages sent while the recipient has no stream arrive in order when one connects',
+    async (t) => {
+      const { a, b, groupId } = fixtures(t)
+      const stamps: number[] = []
+      for (let i = 0; i < 3; i += 1)
+        stamps.push((await sendAs(t.url, a, { groupId, message: `contract: late ${i}` })).timestamp)
+      const probe = openEvents(t.url, b)
+      try {
+        const last = stamps.at(-1)
+        await probe.waitFor((e) => e.json.envelope['timestamp'] === last)
+        const seen = probe.events.map((e) => e.json.envelope['timestamp']).filter((s) => stamps.includes(s as number))
+        expect(seen).toEqual(stamps)
+      } finally {
+        probe.close()
+      }
+    },
+  )
 
-  defineCase('delivery', 'a body over 2000 UTF-8 bytes arrives whole (0.14+) with a text/x-signal-plain attachment', async (t) => {
-    const { a, b, groupId } = fixtures(t)
-    // 700 × 3-byte characters: 700 UTF-16 units (under the pre-0.13.11 char limit) but 2100 bytes.
-    const text = '€'.repeat(700)
-    const probe = openEvents(t.url, b)
-    try {
-      await settled(probe)
-      const sent = await sendAs(t.url, a, { groupId, message: text })
-      const { json } = await probe.waitFor((e) => e.json.envelope['timestamp'] === sent.timestamp)
-      const data = json.envelope['dataMessage'] as { message: string; attachments?: { contentType: string; size: number }[] }
-      // Before 0.14.0 the body was cut at 2000 bytes on a character boundary.
-      if (versionAtLeast(t.version, '0.14.0')) expect(data.message).toBe(text)
-      else expect(text.startsWith(data.message) && Buffer.byteLength(data.message) <= 2000).toBe(true)
-      const longText = data.attachments?.find((x) => x.contentType === 'text/x-signal-plain')
-      expect(longText?.size).toBe(Buffer.byteLength(text))
-    } finally {
-      probe.close()
-    }
-  })
+  defineCase(
+    'delivery',
+    'a body over 2000 UTF-8 bytes arrives whole (0.14+) with a text/x-signal-plain attachment',
+    async (t) => {
+      const { a, b, groupId } = fixtures(t)
+      // 700 × 3-byte characters: 700 UTF-16 units (under the pre-0.13.11 char limit) but 2100 bytes.
+      const text = '€'.repeat(700)
+      const probe = openEvents(t.url, b)
+      try {
+        await settled(probe)
+        const sent = await sendAs(t.url, a, { groupId, message: text })
+        const { json } = await probe.waitFor((e) => e.json.envelope['timestamp'] === sent.timestamp)
+        const data = json.envelope['dataMessage'] as {
+          message: string
+          attachments?: { contentType: string; size: number }[]
+        }
+        // Before 0.14.0 the body was cut at 2000 bytes on a character boundary.
+        if (versionAtLeast(t.version, '0.14.0')) expect(data.message).toBe(text)
+        else expect(text.startsWith(data.message) && Buffer.byteLength(data.message) <= 2000).toBe(true)
+        const longText = data.attachments?.find((x) => x.contentType === 'text/x-signal-plain')
+        expect(longText?.size).toBe(Buffer.byteLength(text))
+      } finally {
+        probe.close()
+      }
+    },
+  )
 
   defineCase('delivery', 'a body of exactly 2000 UTF-8 bytes has no long-text attachment', async (t) => {
     const { a, b, groupId } = fixtures(t)

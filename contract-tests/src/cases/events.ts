@@ -21,73 +21,101 @@ export function registerEventsCases(defineCase: DefineCase): void {
   })
 
   // On a real daemon this case waits for the 15 s keep-alive once; the toy runs with a short period.
-  defineCase('any', 'the stream is 200 text/event-stream and writes ":\\n" keep-alives; headers flushed at once from 0.14.4', async (t) => {
-    const probe = openEvents(t.url)
-    try {
-      const response = await probe.response
-      const rawAtHeaders = probe.raw()
-      expect(response.status).toBe(200)
-      expect(String(response.headers['content-type'])).toBe('text/event-stream')
-      // Before 0.14.4 the headers wait for the first write (AsamK/signal-cli#2033): either is real.
-      if (versionAtLeast(t.version, '0.14.4')) expect(rawAtHeaders).toBe('')
-      // Events queued for the daemon's accounts may come first; a keep-alive is a bare ":\n" line.
-      const raw = await probe.waitForRaw((text) => /(^|\n):\n/.test(text), t.keepAliveMs * 2 + 5_000)
-      expect(raw).toMatch(/^(?::\n|event:receive\ndata:[^\n]*\n\n)+$/)
-    } finally {
-      probe.close()
-    }
-  }, 45_000)
+  defineCase(
+    'any',
+    'the stream is 200 text/event-stream and writes ":\\n" keep-alives; headers flushed at once from 0.14.4',
+    async (t) => {
+      const probe = openEvents(t.url)
+      try {
+        const response = await probe.response
+        const rawAtHeaders = probe.raw()
+        expect(response.status).toBe(200)
+        expect(String(response.headers['content-type'])).toBe('text/event-stream')
+        // Before 0.14.4 the headers wait for the first write (AsamK/signal-cli#2033): either is real.
+        if (versionAtLeast(t.version, '0.14.4')) expect(rawAtHeaders).toBe('')
+        // Events queued for the daemon's accounts may come first; a keep-alive is a bare ":\n" line.
+        const raw = await probe.waitForRaw((text) => /(^|\n):\n/.test(text), t.keepAliveMs * 2 + 5_000)
+        expect(raw).toMatch(/^(?::\n|event:receive\ndata:[^\n]*\n\n)+$/)
+      } finally {
+        probe.close()
+      }
+    },
+    45_000,
+  )
 
   // The real 0.13.x writes the headers with the first keep-alive (15 s), hence the long deadline.
-  defineCase('account', 'the stream of a registered account (?account=%2B…) is 200 text/event-stream and stays open', async (t) => {
-    const { a } = fixtures(t)
-    const probe = openEvents(t.url, a)
-    try {
-      const response = await probe.response
-      expect(response.status).toBe(200)
-      expect(String(response.headers['content-type'])).toBe('text/event-stream')
-      const ended = await Promise.race([probe.ended.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 500))])
-      expect(ended).toBe(false)
-    } finally {
-      probe.close()
-    }
-  }, 45_000)
+  defineCase(
+    'account',
+    'the stream of a registered account (?account=%2B…) is 200 text/event-stream and stays open',
+    async (t) => {
+      const { a } = fixtures(t)
+      const probe = openEvents(t.url, a)
+      try {
+        const response = await probe.response
+        expect(response.status).toBe(200)
+        expect(String(response.headers['content-type'])).toBe('text/event-stream')
+        const ended = await Promise.race([
+          probe.ended.then(() => true),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 500)),
+        ])
+        expect(ended).toBe(false)
+      } finally {
+        probe.close()
+      }
+    },
+    45_000,
+  )
 
-  defineCase('delivery', 'each event is "event:receive\\ndata:{envelope, account}\\n\\n": no JSON-RPC wrapper, no space, no id line', async (t) => {
-    const { a, b, groupId } = fixtures(t)
-    const probe = openEvents(t.url, b)
-    try {
-      await Promise.race([probe.response, new Promise((resolve) => setTimeout(resolve, 1_000))])
-      const sent = await sendAs(t.url, a, { groupId, message: 'contract: framing' })
-      const event = await probe.waitFor((e) => e.json.envelope['timestamp'] === sent.timestamp)
-      expect(event.event).toBe('receive')
-      const frames = probe.raw().split(/(?<=\n\n)/).filter((f) => !/^(:\n)+$/.test(f)).map((f) => f.replace(/^(:\n)+/, ''))
-      const mine = frames.find((f) => f.includes(`"timestamp":${sent.timestamp}`))
-      expect(mine).toMatch(EVENT_FRAME)
-      const data = JSON.parse(EVENT_FRAME.exec(mine ?? '')?.[1] ?? '{}') as Record<string, unknown>
-      expect(new Set(Object.keys(data).filter((k) => k !== 'exception'))).toEqual(new Set(['account', 'envelope']))
-      expect(data['account']).toBe(b)
-      expect(data).not.toHaveProperty('jsonrpc')
-    } finally {
-      probe.close()
-    }
-  })
+  defineCase(
+    'delivery',
+    'each event is "event:receive\\ndata:{envelope, account}\\n\\n": no JSON-RPC wrapper, no space, no id line',
+    async (t) => {
+      const { a, b, groupId } = fixtures(t)
+      const probe = openEvents(t.url, b)
+      try {
+        await Promise.race([probe.response, new Promise((resolve) => setTimeout(resolve, 1_000))])
+        const sent = await sendAs(t.url, a, { groupId, message: 'contract: framing' })
+        const event = await probe.waitFor((e) => e.json.envelope['timestamp'] === sent.timestamp)
+        expect(event.event).toBe('receive')
+        const frames = probe
+          .raw()
+          .split(/(?<=\n\n)/)
+          .filter((f) => !/^(:\n)+$/.test(f))
+          .map((f) => f.replace(/^(:\n)+/, ''))
+        const mine = frames.find((f) => f.includes(`"timestamp":${sent.timestamp}`))
+        expect(mine).toMatch(EVENT_FRAME)
+        const data = JSON.parse(EVENT_FRAME.exec(mine ?? '')?.[1] ?? '{}') as Record<string, unknown>
+        expect(new Set(Object.keys(data).filter((k) => k !== 'exception'))).toEqual(new Set(['account', 'envelope']))
+        expect(data['account']).toBe(b)
+        expect(data).not.toHaveProperty('jsonrpc')
+      } finally {
+        probe.close()
+      }
+    },
+  )
 
-  defineCase('delivery', 'a stream scoped with ?account=%2B… carries only that account; no account means all accounts', async (t) => {
-    const { a, b, groupId } = fixtures(t)
-    const onlyA = openEvents(t.url, a)
-    const all = openEvents(t.url)
-    try {
-      await Promise.race([Promise.all([onlyA.response, all.response]), new Promise((resolve) => setTimeout(resolve, 1_000))])
-      const sent = await sendAs(t.url, a, { groupId, message: 'contract: scoping' })
-      const forB = await all.waitFor((e) => e.json.account === b && e.json.envelope['timestamp'] === sent.timestamp)
-      expect(forB.json.envelope['sourceNumber']).toBe(a)
-      const reply = await sendAs(t.url, b, { groupId, message: 'contract: scoping reply' })
-      await onlyA.waitFor((e) => e.json.envelope['timestamp'] === reply.timestamp && e.json.account === a)
-      expect(onlyA.events.every((e) => e.json.account === a)).toBe(true)
-    } finally {
-      onlyA.close()
-      all.close()
-    }
-  })
+  defineCase(
+    'delivery',
+    'a stream scoped with ?account=%2B… carries only that account; no account means all accounts',
+    async (t) => {
+      const { a, b, groupId } = fixtures(t)
+      const onlyA = openEvents(t.url, a)
+      const all = openEvents(t.url)
+      try {
+        await Promise.race([
+          Promise.all([onlyA.response, all.response]),
+          new Promise((resolve) => setTimeout(resolve, 1_000)),
+        ])
+        const sent = await sendAs(t.url, a, { groupId, message: 'contract: scoping' })
+        const forB = await all.waitFor((e) => e.json.account === b && e.json.envelope['timestamp'] === sent.timestamp)
+        expect(forB.json.envelope['sourceNumber']).toBe(a)
+        const reply = await sendAs(t.url, b, { groupId, message: 'contract: scoping reply' })
+        await onlyA.waitFor((e) => e.json.envelope['timestamp'] === reply.timestamp && e.json.account === a)
+        expect(onlyA.events.every((e) => e.json.account === a)).toBe(true)
+      } finally {
+        onlyA.close()
+        all.close()
+      }
+    },
+  )
 }

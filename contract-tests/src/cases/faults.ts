@@ -13,7 +13,11 @@ import { sendAs } from './send.ts'
 /** Sets one switch through the admin route; asserts 204. */
 export async function fault(t: ContractTarget, name: string, body: Record<string, unknown> = {}): Promise<void> {
   if (t.adminUrl === undefined) throw new Error('needs the toy admin route')
-  const answer = await httpCall(t.adminUrl, `/toy/v1/faults/${name}`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } })
+  const answer = await httpCall(t.adminUrl, `/toy/v1/faults/${name}`, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  })
   expect(answer.status, answer.text).toBe(204)
 }
 
@@ -29,138 +33,211 @@ export function withReset(run: (t: ContractTarget) => Promise<void>): (t: Contra
 }
 
 export function registerFaultCases(defineCase: DefineCase): void {
-  defineCase('toy', 'fail-next-rpc answers HTTP 500 with an empty body for exactly the next N calls', withReset(async (t) => {
-    await fault(t, 'fail-next-rpc', { n: 2 })
-    for (let i = 0; i < 2; i += 1) {
-      const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: i })
-      expect(answer.status).toBe(500)
-      expect(answer.text).toBe('')
-    }
-    expect((await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: 3 })).status).toBe(200)
-  }))
+  defineCase(
+    'toy',
+    'fail-next-rpc answers HTTP 500 with an empty body for exactly the next N calls',
+    withReset(async (t) => {
+      await fault(t, 'fail-next-rpc', { n: 2 })
+      for (let i = 0; i < 2; i += 1) {
+        const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: i })
+        expect(answer.status).toBe(500)
+        expect(answer.text).toBe('')
+      }
+      expect((await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: 3 })).status).toBe(200)
+    }),
+  )
 
-  defineCase('toy', 'drop-next-sends delivers the message, then drops the connection without an answer', withReset(async (t) => {
-    const { a, b, groupId } = fixtures(t)
-    const probe = openEvents(t.url, b)
-    try {
+  defineCase(
+    'toy',
+    'drop-next-sends delivers the message, then drops the connection without an answer',
+    withReset(async (t) => {
+      const { a, b, groupId } = fixtures(t)
+      const probe = openEvents(t.url, b)
+      try {
+        await probe.response
+        await fault(t, 'drop-next-sends', { n: 1 })
+        const marker = `contract: dropped ${Date.now()}`
+        await expect(
+          rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, groupId, message: marker } }),
+        ).rejects.toThrow()
+        // The ambiguous failure: the client saw an error, yet the group got the message.
+        await probe.waitFor(
+          (e) => (e.json.envelope['dataMessage'] as { message?: string } | undefined)?.message === marker,
+        )
+        const sends = JSON.parse((await httpCall(t.adminUrl ?? '', '/toy/v1/sends')).text) as { message: string }[]
+        expect(sends.some((s) => s.message === marker)).toBe(true)
+        expect((await sendAs(t.url, a, { groupId, message: 'contract: after drop' })).results.length).toBeGreaterThan(0)
+      } finally {
+        probe.close()
+      }
+    }),
+  )
+
+  defineCase(
+    'toy',
+    'delay holds every rpc answer for the given time',
+    withReset(async (t) => {
+      await fault(t, 'delay', { ms: 300 })
+      const started = Date.now()
+      expect((await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: 1 })).status).toBe(200)
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290)
+    }),
+  )
+
+  defineCase(
+    'toy',
+    'cut-streams ends every open stream now',
+    withReset(async (t) => {
+      const { b } = fixtures(t)
+      const probe = openEvents(t.url, b)
       await probe.response
-      await fault(t, 'drop-next-sends', { n: 1 })
-      const marker = `contract: dropped ${Date.now()}`
-      await expect(rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, groupId, message: marker } })).rejects.toThrow()
-      // The ambiguous failure: the client saw an error, yet the group got the message.
-      await probe.waitFor((e) => (e.json.envelope['dataMessage'] as { message?: string } | undefined)?.message === marker)
-      const sends = JSON.parse((await httpCall(t.adminUrl ?? '', '/toy/v1/sends')).text) as { message: string }[]
-      expect(sends.some((s) => s.message === marker)).toBe(true)
-      expect((await sendAs(t.url, a, { groupId, message: 'contract: after drop' })).results.length).toBeGreaterThan(0)
-    } finally {
-      probe.close()
-    }
-  }))
+      await fault(t, 'cut-streams')
+      await probe.ended
+    }),
+  )
 
-  defineCase('toy', 'delay holds every rpc answer for the given time', withReset(async (t) => {
-    await fault(t, 'delay', { ms: 300 })
-    const started = Date.now()
-    expect((await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: 1 })).status).toBe(200)
-    expect(Date.now() - started).toBeGreaterThanOrEqual(290)
-  }))
+  defineCase(
+    'toy',
+    'cut-streams after N events ends the stream after N; later messages wait for the next stream',
+    withReset(async (t) => {
+      const { a, b, groupId } = fixtures(t)
+      const first = openEvents(t.url, b)
+      await first.response
+      await fault(t, 'cut-streams', { afterEvents: 2 })
+      const stamps: number[] = []
+      for (let i = 0; i < 4; i += 1)
+        stamps.push((await sendAs(t.url, a, { groupId, message: `contract: cut ${i}` })).timestamp)
+      await first.ended
+      // Messages queued for b by earlier cases arrive first on a new stream; only this case's count.
+      expect(first.events.map((e) => e.json.envelope['timestamp']).filter((s) => stamps.includes(s as number))).toEqual(
+        stamps.slice(0, 2),
+      )
+      const second = openEvents(t.url, b)
+      try {
+        await second.waitFor((e) => e.json.envelope['timestamp'] === stamps[3])
+        expect(
+          second.events.map((e) => e.json.envelope['timestamp']).filter((s) => stamps.includes(s as number)),
+        ).toEqual(stamps.slice(2))
+      } finally {
+        second.close()
+      }
+    }),
+  )
 
-  defineCase('toy', 'cut-streams ends every open stream now', withReset(async (t) => {
-    const { b } = fixtures(t)
-    const probe = openEvents(t.url, b)
-    await probe.response
-    await fault(t, 'cut-streams')
-    await probe.ended
-  }))
+  defineCase(
+    'toy',
+    'duplicate-next-events writes the next event twice',
+    withReset(async (t) => {
+      const { a, b, groupId } = fixtures(t)
+      const probe = openEvents(t.url, b)
+      try {
+        await probe.response
+        await fault(t, 'duplicate-next-events', { n: 1 })
+        const once = await sendAs(t.url, a, { groupId, message: 'contract: twice' })
+        const after = await sendAs(t.url, a, { groupId, message: 'contract: once' })
+        await probe.waitFor((e) => e.json.envelope['timestamp'] === after.timestamp)
+        const count = (ts: number): number => probe.events.filter((e) => e.json.envelope['timestamp'] === ts).length
+        expect(count(once.timestamp)).toBe(2)
+        expect(count(after.timestamp)).toBe(1)
+      } finally {
+        probe.close()
+      }
+    }),
+  )
 
-  defineCase('toy', 'cut-streams after N events ends the stream after N; later messages wait for the next stream', withReset(async (t) => {
-    const { a, b, groupId } = fixtures(t)
-    const first = openEvents(t.url, b)
-    await first.response
-    await fault(t, 'cut-streams', { afterEvents: 2 })
-    const stamps: number[] = []
-    for (let i = 0; i < 4; i += 1) stamps.push((await sendAs(t.url, a, { groupId, message: `contract: cut ${i}` })).timestamp)
-    await first.ended
-    // Messages queued for b by earlier cases arrive first on a new stream; only this case's count.
-    expect(first.events.map((e) => e.json.envelope['timestamp']).filter((s) => stamps.includes(s as number))).toEqual(stamps.slice(0, 2))
-    const second = openEvents(t.url, b)
-    try {
-      await second.waitFor((e) => e.json.envelope['timestamp'] === stamps[3])
-      expect(second.events.map((e) => e.json.envelope['timestamp']).filter((s) => stamps.includes(s as number))).toEqual(stamps.slice(2))
-    } finally {
-      second.close()
-    }
-  }))
+  defineCase(
+    'toy',
+    'rate-limit per-recipient: a success whose result has RATE_LIMIT_FAILURE with token and retryAfterSeconds',
+    withReset(async (t) => {
+      const { a, groupId } = fixtures(t)
+      await fault(t, 'rate-limit-next-sends', { n: 1, retryAfterSeconds: 86400, mode: 'per-recipient' })
+      // The toy's group has three members, so one failed recipient still leaves a success.
+      const result = await sendAs(t.url, a, { groupId, message: 'contract: partly limited' })
+      const limited = result.results.filter((r) => r.type === 'RATE_LIMIT_FAILURE') as unknown as {
+        token: string
+        retryAfterSeconds: number
+      }[]
+      expect(limited).toHaveLength(1)
+      expect(limited[0]?.retryAfterSeconds).toBe(86400)
+      expect(typeof limited[0]?.token).toBe('string')
+      expect(result.results.some((r) => r.type === 'SUCCESS')).toBe(true)
+    }),
+  )
 
-  defineCase('toy', 'duplicate-next-events writes the next event twice', withReset(async (t) => {
-    const { a, b, groupId } = fixtures(t)
-    const probe = openEvents(t.url, b)
-    try {
-      await probe.response
-      await fault(t, 'duplicate-next-events', { n: 1 })
-      const once = await sendAs(t.url, a, { groupId, message: 'contract: twice' })
-      const after = await sendAs(t.url, a, { groupId, message: 'contract: once' })
-      await probe.waitFor((e) => e.json.envelope['timestamp'] === after.timestamp)
-      const count = (ts: number): number => probe.events.filter((e) => e.json.envelope['timestamp'] === ts).length
-      expect(count(once.timestamp)).toBe(2)
-      expect(count(after.timestamp)).toBe(1)
-    } finally {
-      probe.close()
-    }
-  }))
+  defineCase(
+    'toy',
+    'rate-limit all-failed: -5 with the result in data.response, nothing delivered',
+    withReset(async (t) => {
+      const { a, groupId } = fixtures(t)
+      await fault(t, 'rate-limit-next-sends', { n: 1, retryAfterSeconds: 60, mode: 'all-failed' })
+      const answer = await rpcCall(t.url, {
+        jsonrpc: '2.0',
+        method: 'send',
+        id: 'rl',
+        params: { account: a, groupId, message: 'contract: limited' },
+      })
+      const error = (
+        answer.json as {
+          error: {
+            code: number
+            message: string
+            data: { response: { timestamp: number; results: { type: string; retryAfterSeconds: number }[] } }
+          }
+        }
+      ).error
+      expect(error.code).toBe(-5)
+      expect(error.message).toBe('Failed to send message due to rate limiting')
+      expect(error.data.response.results.length).toBeGreaterThan(0)
+      for (const r of error.data.response.results) {
+        expect(r.type).toBe('RATE_LIMIT_FAILURE')
+        expect(r.retryAfterSeconds).toBe(60)
+      }
+      expect((answer.json as { id: string }).id).toBe('rl')
+      expectRpcError(
+        { jsonrpc: '2.0', error: { ...error, data: null }, id: 'rl' },
+        -5,
+        'Failed to send message due to rate limiting',
+        'rl',
+      )
+    }),
+  )
 
-  defineCase('toy', 'rate-limit per-recipient: a success whose result has RATE_LIMIT_FAILURE with token and retryAfterSeconds', withReset(async (t) => {
-    const { a, groupId } = fixtures(t)
-    await fault(t, 'rate-limit-next-sends', { n: 1, retryAfterSeconds: 86400, mode: 'per-recipient' })
-    // The toy's group has three members, so one failed recipient still leaves a success.
-    const result = await sendAs(t.url, a, { groupId, message: 'contract: partly limited' })
-    const limited = result.results.filter((r) => r.type === 'RATE_LIMIT_FAILURE') as unknown as { token: string; retryAfterSeconds: number }[]
-    expect(limited).toHaveLength(1)
-    expect(limited[0]?.retryAfterSeconds).toBe(86400)
-    expect(typeof limited[0]?.token).toBe('string')
-    expect(result.results.some((r) => r.type === 'SUCCESS')).toBe(true)
-  }))
+  defineCase(
+    'toy',
+    'fail-events answers the next N events requests with HTTP 500 and an empty body, then streams again',
+    withReset(async (t) => {
+      const { b } = fixtures(t)
+      await fault(t, 'fail-events', { n: 2 })
+      for (let i = 0; i < 2; i += 1) {
+        const failed = await httpCall(t.url, `/api/v1/events?account=${encodeURIComponent(b)}`)
+        expect(failed.status).toBe(500)
+        expect(failed.text).toBe('')
+      }
+      const probe = openEvents(t.url, b)
+      try {
+        expect((await probe.response).status).toBe(200)
+      } finally {
+        probe.close()
+      }
+    }),
+  )
 
-  defineCase('toy', 'rate-limit all-failed: -5 with the result in data.response, nothing delivered', withReset(async (t) => {
-    const { a, groupId } = fixtures(t)
-    await fault(t, 'rate-limit-next-sends', { n: 1, retryAfterSeconds: 60, mode: 'all-failed' })
-    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 'rl', params: { account: a, groupId, message: 'contract: limited' } })
-    const error = (answer.json as { error: { code: number; message: string; data: { response: { timestamp: number; results: { type: string; retryAfterSeconds: number }[] } } } }).error
-    expect(error.code).toBe(-5)
-    expect(error.message).toBe('Failed to send message due to rate limiting')
-    expect(error.data.response.results.length).toBeGreaterThan(0)
-    for (const r of error.data.response.results) {
-      expect(r.type).toBe('RATE_LIMIT_FAILURE')
-      expect(r.retryAfterSeconds).toBe(60)
-    }
-    expect((answer.json as { id: string }).id).toBe('rl')
-    expectRpcError({ jsonrpc: '2.0', error: { ...error, data: null }, id: 'rl' }, -5, 'Failed to send message due to rate limiting', 'rl')
-  }))
-
-  defineCase('toy', 'fail-events answers the next N events requests with HTTP 500 and an empty body, then streams again', withReset(async (t) => {
-    const { b } = fixtures(t)
-    await fault(t, 'fail-events', { n: 2 })
-    for (let i = 0; i < 2; i += 1) {
-      const failed = await httpCall(t.url, `/api/v1/events?account=${encodeURIComponent(b)}`)
-      expect(failed.status).toBe(500)
-      expect(failed.text).toBe('')
-    }
-    const probe = openEvents(t.url, b)
-    try {
-      expect((await probe.response).status).toBe(200)
-    } finally {
-      probe.close()
-    }
-  }))
-
-  defineCase('toy', 'fail-events with a content type answers 200 that is not an event stream', withReset(async (t) => {
-    await fault(t, 'fail-events', { n: 1, contentType: 'text/html' })
-    const wrong = await httpCall(t.url, '/api/v1/events')
-    expect(wrong.status).toBe(200)
-    expect(wrong.headers['content-type']).toBe('text/html')
-    expect(wrong.text).toBe('')
-    const bad = await httpCall(t.adminUrl ?? '', '/toy/v1/faults/fail-events', { method: 'POST', body: '{"n":1,"status":99}' })
-    expect(bad.status).toBe(400)
-  }))
+  defineCase(
+    'toy',
+    'fail-events with a content type answers 200 that is not an event stream',
+    withReset(async (t) => {
+      await fault(t, 'fail-events', { n: 1, contentType: 'text/html' })
+      const wrong = await httpCall(t.url, '/api/v1/events')
+      expect(wrong.status).toBe(200)
+      expect(wrong.headers['content-type']).toBe('text/html')
+      expect(wrong.text).toBe('')
+      const bad = await httpCall(t.adminUrl ?? '', '/toy/v1/faults/fail-events', {
+        method: 'POST',
+        body: '{"n":1,"status":99}',
+      })
+      expect(bad.status).toBe(400)
+    }),
+  )
 
   defineCase('toy', 'the admin route rejects a malformed switch with 400 and an unknown one with 404', async (t) => {
     const bad = await httpCall(t.adminUrl ?? '', '/toy/v1/faults/fail-next-rpc', { method: 'POST', body: '{"n":-1}' })

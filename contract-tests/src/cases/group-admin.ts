@@ -12,14 +12,26 @@ import { fixtures } from '../target.ts'
 import { expectRpcError } from './jsonrpc-parsing.ts'
 import { sendAs } from './send.ts'
 
-interface Address { number: string | null; uuid: string }
+interface Address {
+  number: string | null
+  uuid: string
+}
 interface Group {
-  id: string; name: string; description: string; isMember: boolean; messageExpirationTime: number
-  members: Address[]; pendingMembers: Address[]; requestingMembers: Address[]
+  id: string
+  name: string
+  description: string
+  isMember: boolean
+  messageExpirationTime: number
+  members: Address[]
+  pendingMembers: Address[]
+  requestingMembers: Address[]
 }
 
 async function result(url: string, method: string, params: Record<string, unknown>): Promise<unknown> {
-  const answer = (await rpcCall(url, { jsonrpc: '2.0', method, id: method, params })).json as { result?: unknown; error?: { message: string } }
+  const answer = (await rpcCall(url, { jsonrpc: '2.0', method, id: method, params })).json as {
+    result?: unknown
+    error?: { message: string }
+  }
   if (answer.error !== undefined) throw new Error(`${method}: ${answer.error.message}`)
   return answer.result
 }
@@ -28,89 +40,147 @@ const groupOf = async (url: string, account: string, groupId: string): Promise<G
 const numbers = (list: readonly Address[]): (string | null)[] => list.map((m) => m.number)
 
 export function registerGroupAdminCases(defineCase: DefineCase): void {
-  defineCase('delivery', 'updateGroup creates with a description and an expiration timer; listGroups shows both', async (t) => {
-    const { a, b } = fixtures(t)
-    const created = (await result(t.url, 'updateGroup', { account: a, name: 'contract doc', members: [b], description: 'contract: what this group is for', expiration: 604800 })) as { groupId: string }
-    const group = await groupOf(t.url, a, created.groupId)
-    expect(group?.description).toBe('contract: what this group is for')
-    expect(group?.messageExpirationTime).toBe(604800)
-    expect(group?.name).toBe('contract doc')
-  })
+  defineCase(
+    'delivery',
+    'updateGroup creates with a description and an expiration timer; listGroups shows both',
+    async (t) => {
+      const { a, b } = fixtures(t)
+      const created = (await result(t.url, 'updateGroup', {
+        account: a,
+        name: 'contract doc',
+        members: [b],
+        description: 'contract: what this group is for',
+        expiration: 604800,
+      })) as { groupId: string }
+      const group = await groupOf(t.url, a, created.groupId)
+      expect(group?.description).toBe('contract: what this group is for')
+      expect(group?.messageExpirationTime).toBe(604800)
+      expect(group?.name).toBe('contract doc')
+    },
+  )
 
-  defineCase('delivery', 'a group change reaches the other members\' streams as a dataMessage with groupInfo.type UPDATE and no body', async (t) => {
-    const { a, b } = fixtures(t)
-    const probe = openEvents(t.url, b)
-    try {
-      await Promise.race([probe.response, new Promise((resolve) => setTimeout(resolve, 1_000))])
-      const created = (await result(t.url, 'updateGroup', { account: a, name: 'contract update', members: [b] })) as { groupId: string; timestamp: number }
-      const renamed = (await result(t.url, 'updateGroup', { account: a, groupId: created.groupId, name: 'contract update 2' })) as { timestamp: number }
-      const event = await probe.waitFor((e) => e.json.envelope['timestamp'] === renamed.timestamp)
-      const dm = event.json.envelope['dataMessage'] as { message: unknown; groupInfo: { groupId: string; groupName: string; type: string; revision: number } }
-      expect(dm.message).toBeNull()
-      expect(dm.groupInfo).toMatchObject({ groupId: created.groupId, groupName: 'contract update 2', type: 'UPDATE' })
-      expect(event.json.envelope['sourceNumber']).toBe(a)
-    } finally {
-      probe.close()
-    }
-  })
+  defineCase(
+    'delivery',
+    "a group change reaches the other members' streams as a dataMessage with groupInfo.type UPDATE and no body",
+    async (t) => {
+      const { a, b } = fixtures(t)
+      const probe = openEvents(t.url, b)
+      try {
+        await Promise.race([probe.response, new Promise((resolve) => setTimeout(resolve, 1_000))])
+        const created = (await result(t.url, 'updateGroup', { account: a, name: 'contract update', members: [b] })) as {
+          groupId: string
+          timestamp: number
+        }
+        const renamed = (await result(t.url, 'updateGroup', {
+          account: a,
+          groupId: created.groupId,
+          name: 'contract update 2',
+        })) as { timestamp: number }
+        const event = await probe.waitFor((e) => e.json.envelope['timestamp'] === renamed.timestamp)
+        const dm = event.json.envelope['dataMessage'] as {
+          message: unknown
+          groupInfo: { groupId: string; groupName: string; type: string; revision: number }
+        }
+        expect(dm.message).toBeNull()
+        expect(dm.groupInfo).toMatchObject({ groupId: created.groupId, groupName: 'contract update 2', type: 'UPDATE' })
+        expect(event.json.envelope['sourceNumber']).toBe(a)
+      } finally {
+        probe.close()
+      }
+    },
+  )
 
-  defineCase('delivery', 'a removed member is told, is listed with isMember:false, and no longer receives the group\'s messages', async (t) => {
-    const { a, b } = fixtures(t)
-    const created = (await result(t.url, 'updateGroup', { account: a, name: 'contract removal', members: [b] })) as { groupId: string }
-    const probe = openEvents(t.url, b)
-    try {
-      await Promise.race([probe.response, new Promise((resolve) => setTimeout(resolve, 1_000))])
-      const removed = (await result(t.url, 'updateGroup', { account: a, groupId: created.groupId, removeMembers: [b] })) as { timestamp: number }
-      await probe.waitFor((e) => e.json.envelope['timestamp'] === removed.timestamp)
-      expect((await groupOf(t.url, b, created.groupId))?.isMember).toBe(false)
-      const after = await sendAs(t.url, a, { groupId: created.groupId, message: 'contract: after removal' })
-      expect(after.results.map((r) => r.recipientAddress.number)).not.toContain(b)
-      // A marker sent to a group b still shares shows the stream is live and in order.
-      const { groupId } = fixtures(t)
-      const marker = await sendAs(t.url, a, { groupId, message: 'contract: marker' })
-      await probe.waitFor((e) => e.json.envelope['timestamp'] === marker.timestamp)
-      expect(probe.events.some((e) => e.json.envelope['timestamp'] === after.timestamp)).toBe(false)
-    } finally {
-      probe.close()
-    }
-  })
+  defineCase(
+    'delivery',
+    "a removed member is told, is listed with isMember:false, and no longer receives the group's messages",
+    async (t) => {
+      const { a, b } = fixtures(t)
+      const created = (await result(t.url, 'updateGroup', { account: a, name: 'contract removal', members: [b] })) as {
+        groupId: string
+      }
+      const probe = openEvents(t.url, b)
+      try {
+        await Promise.race([probe.response, new Promise((resolve) => setTimeout(resolve, 1_000))])
+        const removed = (await result(t.url, 'updateGroup', {
+          account: a,
+          groupId: created.groupId,
+          removeMembers: [b],
+        })) as { timestamp: number }
+        await probe.waitFor((e) => e.json.envelope['timestamp'] === removed.timestamp)
+        expect((await groupOf(t.url, b, created.groupId))?.isMember).toBe(false)
+        const after = await sendAs(t.url, a, { groupId: created.groupId, message: 'contract: after removal' })
+        expect(after.results.map((r) => r.recipientAddress.number)).not.toContain(b)
+        // A marker sent to a group b still shares shows the stream is live and in order.
+        const { groupId } = fixtures(t)
+        const marker = await sendAs(t.url, a, { groupId, message: 'contract: marker' })
+        await probe.waitFor((e) => e.json.envelope['timestamp'] === marker.timestamp)
+        expect(probe.events.some((e) => e.json.envelope['timestamp'] === after.timestamp)).toBe(false)
+      } finally {
+        probe.close()
+      }
+    },
+  )
 
-  defineCase('toy', 'a number the creator holds no profile key for is invited (pending); it accepts with updateGroup or declines with quitGroup', async (t) => {
-    if (t.spawnToy === undefined) throw new Error('needs spawnToy')
-    const [a, b, c] = ['+15550000081', '+15550000082', '+15550000083']
-    const toy = await t.spawnToy(['--pending-invites', '--account', a, '--account', b, '--account', c])
-    const probe = openEvents(toy.url, b)
-    try {
-      await probe.response
-      const created = (await result(toy.url, 'updateGroup', { account: a, name: 'invite', members: [b, c], description: 'contract' })) as { groupId: string; timestamp: number }
-      // The invitee hears of the group (an UPDATE) and sees it, but is not a member yet.
-      await probe.waitFor((e) => e.json.envelope['timestamp'] === created.timestamp)
-      const seenByB = await groupOf(toy.url, b, created.groupId)
-      expect(seenByB?.isMember).toBe(false)
-      expect(numbers(seenByB?.pendingMembers ?? [])).toEqual(expect.arrayContaining([b, c]))
-      // Invitees get updates, never messages.
-      const early = await sendAs(toy.url, a, { groupId: created.groupId, message: 'contract: before accepting' })
-      expect(early.results).toEqual([])
-      expectRpcError((await rpcCall(toy.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: b, groupId: created.groupId, message: 'x' } })).json, -1, /^User is not a member in group: /, 1)
+  defineCase(
+    'toy',
+    'a number the creator holds no profile key for is invited (pending); it accepts with updateGroup or declines with quitGroup',
+    async (t) => {
+      if (t.spawnToy === undefined) throw new Error('needs spawnToy')
+      const [a, b, c] = ['+15550000081', '+15550000082', '+15550000083']
+      const toy = await t.spawnToy(['--pending-invites', '--account', a, '--account', b, '--account', c])
+      const probe = openEvents(toy.url, b)
+      try {
+        await probe.response
+        const created = (await result(toy.url, 'updateGroup', {
+          account: a,
+          name: 'invite',
+          members: [b, c],
+          description: 'contract',
+        })) as { groupId: string; timestamp: number }
+        // The invitee hears of the group (an UPDATE) and sees it, but is not a member yet.
+        await probe.waitFor((e) => e.json.envelope['timestamp'] === created.timestamp)
+        const seenByB = await groupOf(toy.url, b, created.groupId)
+        expect(seenByB?.isMember).toBe(false)
+        expect(numbers(seenByB?.pendingMembers ?? [])).toEqual(expect.arrayContaining([b, c]))
+        // Invitees get updates, never messages.
+        const early = await sendAs(toy.url, a, { groupId: created.groupId, message: 'contract: before accepting' })
+        expect(early.results).toEqual([])
+        expectRpcError(
+          (
+            await rpcCall(toy.url, {
+              jsonrpc: '2.0',
+              method: 'send',
+              id: 1,
+              params: { account: b, groupId: created.groupId, message: 'x' },
+            })
+          ).json,
+          -1,
+          /^User is not a member in group: /,
+          1,
+        )
 
-      const accepted = await result(toy.url, 'updateGroup', { account: b, groupId: created.groupId })
-      expect(accepted).toHaveProperty('timestamp')
-      const afterAccept = await groupOf(toy.url, b, created.groupId)
-      expect(afterAccept?.isMember).toBe(true)
-      expect(numbers(afterAccept?.pendingMembers ?? [])).toEqual([c])
-      const late = await sendAs(toy.url, a, { groupId: created.groupId, message: 'contract: after accepting' })
-      expect(late.results.map((r) => r.recipientAddress.number)).toEqual([b])
+        const accepted = await result(toy.url, 'updateGroup', { account: b, groupId: created.groupId })
+        expect(accepted).toHaveProperty('timestamp')
+        const afterAccept = await groupOf(toy.url, b, created.groupId)
+        expect(afterAccept?.isMember).toBe(true)
+        expect(numbers(afterAccept?.pendingMembers ?? [])).toEqual([c])
+        const late = await sendAs(toy.url, a, { groupId: created.groupId, message: 'contract: after accepting' })
+        expect(late.results.map((r) => r.recipientAddress.number)).toEqual([b])
 
-      await result(toy.url, 'quitGroup', { account: c, groupId: created.groupId })
-      const afterDecline = await groupOf(toy.url, a, created.groupId)
-      expect(numbers(afterDecline?.pendingMembers ?? [])).toEqual([])
-      expect((await groupOf(toy.url, c, created.groupId))?.isMember).toBe(false)
-      // Now that a and b share a group as members, a adds b anywhere at once.
-      const direct = (await result(toy.url, 'updateGroup', { account: a, name: 'direct', members: [b] })) as { groupId: string }
-      expect((await groupOf(toy.url, b, direct.groupId))?.isMember).toBe(true)
-    } finally {
-      probe.close()
-      await toy.stop()
-    }
-  }, 30_000)
+        await result(toy.url, 'quitGroup', { account: c, groupId: created.groupId })
+        const afterDecline = await groupOf(toy.url, a, created.groupId)
+        expect(numbers(afterDecline?.pendingMembers ?? [])).toEqual([])
+        expect((await groupOf(toy.url, c, created.groupId))?.isMember).toBe(false)
+        // Now that a and b share a group as members, a adds b anywhere at once.
+        const direct = (await result(toy.url, 'updateGroup', { account: a, name: 'direct', members: [b] })) as {
+          groupId: string
+        }
+        expect((await groupOf(toy.url, b, direct.groupId))?.isMember).toBe(true)
+      } finally {
+        probe.close()
+        await toy.stop()
+      }
+    },
+    30_000,
+  )
 }

@@ -8,18 +8,49 @@ import { fixtures } from '../target.ts'
 import { expectRpcError } from './jsonrpc-parsing.ts'
 import { unknownGroupId } from './send.ts'
 
-const GROUP_KEYS = ['admins', 'banned', 'description', 'groupInviteLink', 'id', 'isBlocked', 'isMember', 'members',
-  'messageExpirationTime', 'name', 'pendingMembers', 'permissionAddMember', 'permissionEditDetails',
-  'permissionSendMessage', 'requestingMembers']
+const GROUP_KEYS = [
+  'admins',
+  'banned',
+  'description',
+  'groupInviteLink',
+  'id',
+  'isBlocked',
+  'isMember',
+  'members',
+  'messageExpirationTime',
+  'name',
+  'pendingMembers',
+  'permissionAddMember',
+  'permissionEditDetails',
+  'permissionSendMessage',
+  'requestingMembers',
+]
 
-interface Member { number: string | null; uuid: string }
+interface Member {
+  number: string | null
+  uuid: string
+}
 interface Group {
-  id: string; name: string; isMember: boolean; members: (Member & { isAdmin?: boolean })[]; admins: Member[]
-  permissionAddMember: string; permissionEditDetails: string; permissionSendMessage: string; groupInviteLink: string | null
+  id: string
+  name: string
+  isMember: boolean
+  members: (Member & { isAdmin?: boolean })[]
+  admins: Member[]
+  permissionAddMember: string
+  permissionEditDetails: string
+  permissionSendMessage: string
+  groupInviteLink: string | null
 }
 
-async function call(url: string, method: string, params: Record<string, unknown>): Promise<{ result?: unknown; error?: unknown }> {
-  return (await rpcCall(url, { jsonrpc: '2.0', method, id: method, params })).json as { result?: unknown; error?: unknown }
+async function call(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<{ result?: unknown; error?: unknown }> {
+  return (await rpcCall(url, { jsonrpc: '2.0', method, id: method, params })).json as {
+    result?: unknown
+    error?: unknown
+  }
 }
 
 function memberKeys(group: Group | undefined): string[] {
@@ -40,87 +71,183 @@ export function registerGroupCases(defineCase: DefineCase): void {
 
   defineCase('account', 'listGroups with a groupId filter skips unknown ids and rejects malformed ones', async (t) => {
     const { a, groupId } = fixtures(t)
-    expect(((await call(t.url, 'listGroups', { account: a, groupId })).result as Group[]).map((g) => g.id)).toEqual([groupId])
+    expect(((await call(t.url, 'listGroups', { account: a, groupId })).result as Group[]).map((g) => g.id)).toEqual([
+      groupId,
+    ])
     expect((await call(t.url, 'listGroups', { account: a, groupId: unknownGroupId() })).result).toEqual([])
-    expectRpcError(await rpcCall(t.url, { jsonrpc: '2.0', method: 'listGroups', id: 1, params: { account: a, groupId: 'nope!' } }).then((r) => r.json), -1, /^Invalid group id: /, 1)
+    expectRpcError(
+      await rpcCall(t.url, {
+        jsonrpc: '2.0',
+        method: 'listGroups',
+        id: 1,
+        params: { account: a, groupId: 'nope!' },
+      }).then((r) => r.json),
+      -1,
+      /^Invalid group id: /,
+      1,
+    )
   })
 
-  defineCase('delivery', 'updateGroup creates a group, renames it, answers {} for no change; quitGroup leaves it', async (t) => {
-    const { a, b } = fixtures(t)
-    const created = (await call(t.url, 'updateGroup', { account: a, name: 'contract group', members: [b] })).result as {
-      groupId: string; timestamp: number; results: { recipientAddress: { number: string }; groupId?: string; type: string }[]
-    }
-    expect(Buffer.from(created.groupId, 'base64')).toHaveLength(32)
-    expect(Number.isSafeInteger(created.timestamp)).toBe(true)
-    expect(created.results.map((r) => r.recipientAddress.number)).toContain(b)
-    // Unlike send results, updateGroup results carry no groupId.
-    for (const r of created.results) expect(r).not.toHaveProperty('groupId')
+  defineCase(
+    'delivery',
+    'updateGroup creates a group, renames it, answers {} for no change; quitGroup leaves it',
+    async (t) => {
+      const { a, b } = fixtures(t)
+      const created = (await call(t.url, 'updateGroup', { account: a, name: 'contract group', members: [b] }))
+        .result as {
+        groupId: string
+        timestamp: number
+        results: { recipientAddress: { number: string }; groupId?: string; type: string }[]
+      }
+      expect(Buffer.from(created.groupId, 'base64')).toHaveLength(32)
+      expect(Number.isSafeInteger(created.timestamp)).toBe(true)
+      expect(created.results.map((r) => r.recipientAddress.number)).toContain(b)
+      // Unlike send results, updateGroup results carry no groupId.
+      for (const r of created.results) expect(r).not.toHaveProperty('groupId')
 
-    const renamed = (await call(t.url, 'updateGroup', { account: a, groupId: created.groupId, name: 'contract group 2' })).result
-    expect(new Set(Object.keys(renamed as object))).toEqual(new Set(['results', 'timestamp']))
-    expect((await call(t.url, 'updateGroup', { account: a, groupId: created.groupId, name: 'contract group 2' })).result).toEqual({})
+      const renamed = (
+        await call(t.url, 'updateGroup', { account: a, groupId: created.groupId, name: 'contract group 2' })
+      ).result
+      expect(new Set(Object.keys(renamed as object))).toEqual(new Set(['results', 'timestamp']))
+      expect(
+        (await call(t.url, 'updateGroup', { account: a, groupId: created.groupId, name: 'contract group 2' })).result,
+      ).toEqual({})
 
-    const quit = (await call(t.url, 'quitGroup', { account: b, groupId: created.groupId })).result
-    expect(new Set(Object.keys(quit as object))).toEqual(new Set(['results', 'timestamp']))
-    const seenByB = ((await call(t.url, 'listGroups', { account: b, groupId: created.groupId })).result as Group[])[0]
-    expect(seenByB?.isMember).toBe(false)
-    expect((await call(t.url, 'quitGroup', { account: b, groupId: created.groupId })).result).toEqual({})
-    const afterQuit = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: b, groupId: created.groupId, message: 'x' } })
-    expectRpcError(afterQuit.json, -1, /^User is not a member in group: /, 1)
-  })
+      const quit = (await call(t.url, 'quitGroup', { account: b, groupId: created.groupId })).result
+      expect(new Set(Object.keys(quit as object))).toEqual(new Set(['results', 'timestamp']))
+      const seenByB = ((await call(t.url, 'listGroups', { account: b, groupId: created.groupId })).result as Group[])[0]
+      expect(seenByB?.isMember).toBe(false)
+      expect((await call(t.url, 'quitGroup', { account: b, groupId: created.groupId })).result).toEqual({})
+      const afterQuit = await rpcCall(t.url, {
+        jsonrpc: '2.0',
+        method: 'send',
+        id: 1,
+        params: { account: b, groupId: created.groupId, message: 'x' },
+      })
+      expectRpcError(afterQuit.json, -1, /^User is not a member in group: /, 1)
+    },
+  )
 
-  defineCase('account', 'both members list the shared group the same way; admins are members, permissions and invite link are well-formed', async (t) => {
-    const { a, b, groupId } = fixtures(t)
-    const [viewA, viewB] = await Promise.all([a, b].map(async (account) => ((await call(t.url, 'listGroups', { account, groupId })).result as Group[])[0]))
-    expect(viewA?.isMember).toBe(true)
-    expect(viewB?.isMember).toBe(true)
-    expect(memberKeys(viewB)).toEqual(memberKeys(viewA))
-    for (const group of [viewA, viewB]) {
-      const memberUuids = new Set(group?.members.map((m) => m.uuid))
-      expect(group?.admins.length).toBeGreaterThan(0)
-      for (const admin of group?.admins ?? []) expect(memberUuids.has(admin.uuid)).toBe(true)
-      for (const permission of [group?.permissionAddMember, group?.permissionEditDetails, group?.permissionSendMessage]) expect(['EVERY_MEMBER', 'ONLY_ADMINS']).toContain(permission)
-      if (group?.groupInviteLink !== null) expect(group?.groupInviteLink).toMatch(/^https:\/\/signal\.group\/#/)
-    }
-  })
+  defineCase(
+    'account',
+    'both members list the shared group the same way; admins are members, permissions and invite link are well-formed',
+    async (t) => {
+      const { a, b, groupId } = fixtures(t)
+      const [viewA, viewB] = await Promise.all(
+        [a, b].map(async (account) => ((await call(t.url, 'listGroups', { account, groupId })).result as Group[])[0]),
+      )
+      expect(viewA?.isMember).toBe(true)
+      expect(viewB?.isMember).toBe(true)
+      expect(memberKeys(viewB)).toEqual(memberKeys(viewA))
+      for (const group of [viewA, viewB]) {
+        const memberUuids = new Set(group?.members.map((m) => m.uuid))
+        expect(group?.admins.length).toBeGreaterThan(0)
+        for (const admin of group?.admins ?? []) expect(memberUuids.has(admin.uuid)).toBe(true)
+        for (const permission of [
+          group?.permissionAddMember,
+          group?.permissionEditDetails,
+          group?.permissionSendMessage,
+        ])
+          expect(['EVERY_MEMBER', 'ONLY_ADMINS']).toContain(permission)
+        if (group?.groupInviteLink !== null) expect(group?.groupInviteLink).toMatch(/^https:\/\/signal\.group\/#/)
+      }
+    },
+  )
 
-  defineCase('account', 'a group one has left is still listed, with isMember:false; its members list it with isMember:true', async (t) => {
-    const { a, b, formerGroupId } = fixtures(t)
-    const byA = ((await call(t.url, 'listGroups', { account: a })).result as Group[]).find((g) => g.id === formerGroupId)
-    expect(byA?.isMember).toBe(false)
-    expect(byA?.members.map((m) => m.number)).not.toContain(a)
-    const byB = ((await call(t.url, 'listGroups', { account: b, groupId: formerGroupId })).result as Group[])[0]
-    expect(byB?.isMember).toBe(true)
-    expect(byB?.members.map((m) => m.number)).toContain(b)
-  })
+  defineCase(
+    'account',
+    'a group one has left is still listed, with isMember:false; its members list it with isMember:true',
+    async (t) => {
+      const { a, b, formerGroupId } = fixtures(t)
+      const byA = ((await call(t.url, 'listGroups', { account: a })).result as Group[]).find(
+        (g) => g.id === formerGroupId,
+      )
+      expect(byA?.isMember).toBe(false)
+      expect(byA?.members.map((m) => m.number)).not.toContain(a)
+      const byB = ((await call(t.url, 'listGroups', { account: b, groupId: formerGroupId })).result as Group[])[0]
+      expect(byB?.isMember).toBe(true)
+      expect(byB?.members.map((m) => m.number)).toContain(b)
+    },
+  )
 
-  defineCase('account', 'updateGroup without a change answers {}; quitGroup of a group already left answers {}', async (t) => {
-    const { a, groupId, formerGroupId } = fixtures(t)
-    expect((await call(t.url, 'updateGroup', { account: a, groupId })).result).toEqual({})
-    expect((await call(t.url, 'quitGroup', { account: a, groupId: formerGroupId })).result).toEqual({})
-    // Quitting changed nothing: the group is still listed as left.
-    const after = ((await call(t.url, 'listGroups', { account: a, groupId: formerGroupId })).result as Group[])[0]
-    expect(after?.isMember).toBe(false)
-  })
+  defineCase(
+    'account',
+    'updateGroup without a change answers {}; quitGroup of a group already left answers {}',
+    async (t) => {
+      const { a, groupId, formerGroupId } = fixtures(t)
+      expect((await call(t.url, 'updateGroup', { account: a, groupId })).result).toEqual({})
+      expect((await call(t.url, 'quitGroup', { account: a, groupId: formerGroupId })).result).toEqual({})
+      // Quitting changed nothing: the group is still listed as left.
+      const after = ((await call(t.url, 'listGroups', { account: a, groupId: formerGroupId })).result as Group[])[0]
+      expect(after?.isMember).toBe(false)
+    },
+  )
 
-  defineCase('account', 'updateGroup with an unknown link state or permission is -1, before anything is sent', async (t) => {
-    const { a, groupId } = fixtures(t)
-    expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method: 'updateGroup', id: 1, params: { account: a, groupId, link: 'bogus' } })).json, -1, 'Invalid group link state: bogus', 1)
-    for (const [i, flag] of ['setPermissionAddMember', 'setPermissionEditDetails', 'setPermissionSendMessages'].entries()) {
-      const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'updateGroup', id: i, params: { account: a, groupId, [flag]: 'bogus' } })
-      expectRpcError(answer.json, -1, 'Invalid group permission: bogus', i)
-    }
-  })
+  defineCase(
+    'account',
+    'updateGroup with an unknown link state or permission is -1, before anything is sent',
+    async (t) => {
+      const { a, groupId } = fixtures(t)
+      expectRpcError(
+        (
+          await rpcCall(t.url, {
+            jsonrpc: '2.0',
+            method: 'updateGroup',
+            id: 1,
+            params: { account: a, groupId, link: 'bogus' },
+          })
+        ).json,
+        -1,
+        'Invalid group link state: bogus',
+        1,
+      )
+      for (const [i, flag] of [
+        'setPermissionAddMember',
+        'setPermissionEditDetails',
+        'setPermissionSendMessages',
+      ].entries()) {
+        const answer = await rpcCall(t.url, {
+          jsonrpc: '2.0',
+          method: 'updateGroup',
+          id: i,
+          params: { account: a, groupId, [flag]: 'bogus' },
+        })
+        expectRpcError(answer.json, -1, 'Invalid group permission: bogus', i)
+      }
+    },
+  )
 
   defineCase('account', 'quitGroup without groupId is -32603 (NullPointerException)', async (t) => {
     const { a } = fixtures(t)
-    expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method: 'quitGroup', id: 1, params: { account: a } })).json, -32603, /\(NullPointerException\)$/, 1)
+    expectRpcError(
+      (await rpcCall(t.url, { jsonrpc: '2.0', method: 'quitGroup', id: 1, params: { account: a } })).json,
+      -32603,
+      /\(NullPointerException\)$/,
+      1,
+    )
   })
 
   defineCase('account', 'updateGroup and quitGroup on an unknown group are -1', async (t) => {
     const { a } = fixtures(t)
     const id = unknownGroupId()
-    expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method: 'updateGroup', id: 1, params: { account: a, groupId: id, name: 'x' } })).json, -1, `Group not found: ${id}`, 1)
-    expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method: 'quitGroup', id: 2, params: { account: a, groupId: id } })).json, -1, `Failed to send to group: Group not found: ${id}`, 2)
+    expectRpcError(
+      (
+        await rpcCall(t.url, {
+          jsonrpc: '2.0',
+          method: 'updateGroup',
+          id: 1,
+          params: { account: a, groupId: id, name: 'x' },
+        })
+      ).json,
+      -1,
+      `Group not found: ${id}`,
+      1,
+    )
+    expectRpcError(
+      (await rpcCall(t.url, { jsonrpc: '2.0', method: 'quitGroup', id: 2, params: { account: a, groupId: id } })).json,
+      -1,
+      `Failed to send to group: Group not found: ${id}`,
+      2,
+    )
   })
 }

@@ -37,13 +37,17 @@ export function registerJsonRpcParsingCases(defineCase: DefineCase): void {
     }
   })
 
-  defineCase('any', 'a notification (no id) runs and gets 201 with an empty body, even for an unknown method', async (t) => {
-    for (const method of ['version', 'noSuchMethod']) {
-      const answer = await rpcCall(t.url, { jsonrpc: '2.0', method })
-      expect(answer.status).toBe(201)
-      expect(answer.text).toBe('')
-    }
-  })
+  defineCase(
+    'any',
+    'a notification (no id) runs and gets 201 with an empty body, even for an unknown method',
+    async (t) => {
+      for (const method of ['version', 'noSuchMethod']) {
+        const answer = await rpcCall(t.url, { jsonrpc: '2.0', method })
+        expect(answer.status).toBe(201)
+        expect(answer.text).toBe('')
+      }
+    },
+  )
 
   defineCase('any', 'malformed JSON is -32700 with id null and a Jackson location', async (t) => {
     const answer = await rpcCall(t.url, '{"jsonrpc":"2.0","method":"version",')
@@ -57,7 +61,14 @@ export function registerJsonRpcParsingCases(defineCase: DefineCase): void {
   })
 
   defineCase('any', 'an empty body and non-container top-level values are -32600 "unexpected type: X"', async (t) => {
-    for (const [body, type] of [['', 'MISSING'], ['   ', 'MISSING'], ['42', 'NUMBER'], ['"x"', 'STRING'], ['null', 'NULL'], ['true', 'BOOLEAN']]) {
+    for (const [body, type] of [
+      ['', 'MISSING'],
+      ['   ', 'MISSING'],
+      ['42', 'NUMBER'],
+      ['"x"', 'STRING'],
+      ['null', 'NULL'],
+      ['true', 'BOOLEAN'],
+    ]) {
       const answer = await rpcCall(t.url, body ?? '')
       expect(answer.status).toBe(200)
       expectRpcError(answer.json, -32600, `unexpected type: ${type}`, null)
@@ -65,49 +76,107 @@ export function registerJsonRpcParsingCases(defineCase: DefineCase): void {
   })
 
   defineCase('any', 'a wrong or missing jsonrpc member is -32600, id kept when scalar', async (t) => {
-    expectRpcError((await rpcCall(t.url, { jsonrpc: '1.0', method: 'version', id: 5 })).json, -32600, 'only jsonrpc version 2.0 is supported', 5)
-    expectRpcError((await rpcCall(t.url, { method: 'version', id: 'x' })).json, -32600, 'only jsonrpc version 2.0 is supported', 'x')
+    expectRpcError(
+      (await rpcCall(t.url, { jsonrpc: '1.0', method: 'version', id: 5 })).json,
+      -32600,
+      'only jsonrpc version 2.0 is supported',
+      5,
+    )
+    expectRpcError(
+      (await rpcCall(t.url, { method: 'version', id: 'x' })).json,
+      -32600,
+      'only jsonrpc version 2.0 is supported',
+      'x',
+    )
     // Validation errors are answered even without an id (with id null), unlike command errors.
-    expectRpcError((await rpcCall(t.url, { jsonrpc: '1.0', method: 'version' })).json, -32600, 'only jsonrpc version 2.0 is supported', null)
+    expectRpcError(
+      (await rpcCall(t.url, { jsonrpc: '1.0', method: 'version' })).json,
+      -32600,
+      'only jsonrpc version 2.0 is supported',
+      null,
+    )
   })
 
   defineCase('any', 'a missing or null method is -32600 "method field must be set"', async (t) => {
     expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', id: 5 })).json, -32600, 'method field must be set', 5)
-    expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method: null, id: 6 })).json, -32600, 'method field must be set', 6)
+    expectRpcError(
+      (await rpcCall(t.url, { jsonrpc: '2.0', method: null, id: 6 })).json,
+      -32600,
+      'method field must be set',
+      6,
+    )
   })
 
   defineCase('any', 'an unknown top-level member is -32600 "Unrecognized field", id kept if given', async (t) => {
     const withId = await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: 5, foo: 1 })
-    expectRpcError(withId.json, -32600, /^Unrecognized field "foo" \(class org\.asamk\.signal\.jsonrpc\.JsonRpcRequest\), not marked as ignorable/, 5)
+    expectRpcError(
+      withId.json,
+      -32600,
+      /^Unrecognized field "foo" \(class org\.asamk\.signal\.jsonrpc\.JsonRpcRequest\), not marked as ignorable/,
+      5,
+    )
     const withoutId = await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', foo: 1 })
     expectRpcError(withoutId.json, -32600, /^Unrecognized field "foo"/, null)
   })
 
   defineCase('any', 'an object or array id is -32600 with id null', async (t) => {
-    expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: { a: 1 } })).json, -32600, /^Problem deserializing property 'id'/, null)
-    expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: [1] })).json, -32600, /^Problem deserializing property 'id'/, null)
+    expectRpcError(
+      (await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: { a: 1 } })).json,
+      -32600,
+      /^Problem deserializing property 'id'/,
+      null,
+    )
+    expectRpcError(
+      (await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: [1] })).json,
+      -32600,
+      /^Problem deserializing property 'id'/,
+      null,
+    )
   })
 
-  defineCase('any', 'array params are a -32600 mapping error (dropped for a notification); null params are absent', async (t) => {
-    const array = await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: 5, params: [1] })
-    expectRpcError(array.json, -32600, /^Cannot deserialize value of type `java\.util\.LinkedHashMap<java\.lang\.String,java\.lang\.Object>` from Array value/, 5)
-    expect((await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', params: [1] })).status).toBe(201)
-    const scalar = await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: 6, params: 5 })
-    expectRpcError(scalar.json, -32600, /^Problem deserializing property 'params'/, 6)
-    const nullParams = await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: 7, params: null })
-    expect((nullParams.json as { result: unknown }).result).toEqual({ version: expect.any(String) })
-  })
+  defineCase(
+    'any',
+    'array params are a -32600 mapping error (dropped for a notification); null params are absent',
+    async (t) => {
+      const array = await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: 5, params: [1] })
+      expectRpcError(
+        array.json,
+        -32600,
+        /^Cannot deserialize value of type `java\.util\.LinkedHashMap<java\.lang\.String,java\.lang\.Object>` from Array value/,
+        5,
+      )
+      expect((await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', params: [1] })).status).toBe(201)
+      const scalar = await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: 6, params: 5 })
+      expectRpcError(scalar.json, -32600, /^Problem deserializing property 'params'/, 6)
+      const nullParams = await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: 7, params: null })
+      expect((nullParams.json as { result: unknown }).result).toEqual({ version: expect.any(String) })
+    },
+  )
 
   defineCase('any', 'a lone response object (result or error member) is ignored with 201', async (t) => {
     expect((await rpcCall(t.url, { jsonrpc: '2.0', result: 1, id: 6 })).status).toBe(201)
     expect((await rpcCall(t.url, { jsonrpc: '2.0', error: { code: 1 }, id: 6 })).status).toBe(201)
   })
 
-  defineCase('any', 'an unknown method, an empty name, and subscribeReceive over HTTP are -32601 "Method not implemented"', async (t) => {
-    for (const method of ['noSuchMethod', '', 'subscribeReceive', 'unsubscribeReceive']) {
-      expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method, id: 2 })).json, -32601, 'Method not implemented', 2)
-    }
-    // Jackson coerces a number to the method name "5", which does not exist.
-    expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method: 5, id: 3 })).json, -32601, 'Method not implemented', 3)
-  })
+  defineCase(
+    'any',
+    'an unknown method, an empty name, and subscribeReceive over HTTP are -32601 "Method not implemented"',
+    async (t) => {
+      for (const method of ['noSuchMethod', '', 'subscribeReceive', 'unsubscribeReceive']) {
+        expectRpcError(
+          (await rpcCall(t.url, { jsonrpc: '2.0', method, id: 2 })).json,
+          -32601,
+          'Method not implemented',
+          2,
+        )
+      }
+      // Jackson coerces a number to the method name "5", which does not exist.
+      expectRpcError(
+        (await rpcCall(t.url, { jsonrpc: '2.0', method: 5, id: 3 })).json,
+        -32601,
+        'Method not implemented',
+        3,
+      )
+    },
+  )
 }

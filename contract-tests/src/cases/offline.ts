@@ -10,36 +10,82 @@ import type { DefineCase } from '../suite.ts'
 import { fixtures } from '../target.ts'
 import { expectRpcError } from './jsonrpc-parsing.ts'
 
-interface FailedSend { error: { code: number; message: string; data: { response: { timestamp: number; results: { recipientAddress: { number: string }; type: string }[] } } } }
+interface FailedSend {
+  error: {
+    code: number
+    message: string
+    data: { response: { timestamp: number; results: { recipientAddress: { number: string }; type: string }[] } }
+  }
+}
 
 export function registerOfflineCases(defineCase: DefineCase): void {
-  defineCase('offline', 'a group send without network is -32603 "Failed to send message: … (UnexpectedErrorException)", no result', async (t) => {
-    const { a, groupId } = fixtures(t)
-    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, groupId, message: 'contract: offline group send' } })
-    expectRpcError(answer.json, -32603, /^Failed to send message: .+ \(UnexpectedErrorException\)$/, 1)
-  })
+  defineCase(
+    'offline',
+    'a group send without network is -32603 "Failed to send message: … (UnexpectedErrorException)", no result',
+    async (t) => {
+      const { a, groupId } = fixtures(t)
+      const answer = await rpcCall(t.url, {
+        jsonrpc: '2.0',
+        method: 'send',
+        id: 1,
+        params: { account: a, groupId, message: 'contract: offline group send' },
+      })
+      expectRpcError(answer.json, -32603, /^Failed to send message: .+ \(UnexpectedErrorException\)$/, 1)
+    },
+  )
 
-  defineCase('offline', 'a direct send without network is -1 "Failed to send message" with NETWORK_FAILURE results in data.response', async (t) => {
-    const { a, b } = fixtures(t)
-    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 2, params: { account: a, recipient: b, message: 'contract: offline direct send' } })
-    const failed = answer.json as FailedSend
-    expect(failed.error.code).toBe(-1)
-    expect(failed.error.message).toBe('Failed to send message')
-    expect(Number.isSafeInteger(failed.error.data.response.timestamp)).toBe(true)
-    expect(failed.error.data.response.results.map((r) => [r.recipientAddress.number, r.type])).toEqual([[b, 'NETWORK_FAILURE']])
-  })
+  defineCase(
+    'offline',
+    'a direct send without network is -1 "Failed to send message" with NETWORK_FAILURE results in data.response',
+    async (t) => {
+      const { a, b } = fixtures(t)
+      const answer = await rpcCall(t.url, {
+        jsonrpc: '2.0',
+        method: 'send',
+        id: 2,
+        params: { account: a, recipient: b, message: 'contract: offline direct send' },
+      })
+      const failed = answer.json as FailedSend
+      expect(failed.error.code).toBe(-1)
+      expect(failed.error.message).toBe('Failed to send message')
+      expect(Number.isSafeInteger(failed.error.data.response.timestamp)).toBe(true)
+      expect(failed.error.data.response.results.map((r) => [r.recipientAddress.number, r.type])).toEqual([
+        [b, 'NETWORK_FAILURE'],
+      ])
+    },
+  )
 
-  defineCase('offline', 'a group change without network is -32603 "Failed to send message: …"; the group is left unchanged', async (t) => {
-    const { a, groupId } = fixtures(t)
-    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'updateGroup', id: 3, params: { account: a, groupId, name: 'contract: offline rename' } })
-    expectRpcError(answer.json, -32603, /^Failed to send message: .+ \(UnexpectedErrorException\)$/, 3)
-    const listed = (await rpcCall(t.url, { jsonrpc: '2.0', method: 'listGroups', id: 4, params: { account: a, groupId } })).json as { result: { name: string }[] }
-    expect(listed.result[0]?.name).not.toBe('contract: offline rename')
-  })
+  defineCase(
+    'offline',
+    'a group change without network is -32603 "Failed to send message: …"; the group is left unchanged',
+    async (t) => {
+      const { a, groupId } = fixtures(t)
+      const answer = await rpcCall(t.url, {
+        jsonrpc: '2.0',
+        method: 'updateGroup',
+        id: 3,
+        params: { account: a, groupId, name: 'contract: offline rename' },
+      })
+      expectRpcError(answer.json, -32603, /^Failed to send message: .+ \(UnexpectedErrorException\)$/, 3)
+      const listed = (
+        await rpcCall(t.url, { jsonrpc: '2.0', method: 'listGroups', id: 4, params: { account: a, groupId } })
+      ).json as { result: { name: string }[] }
+      expect(listed.result[0]?.name).not.toBe('contract: offline rename')
+    },
+  )
 
-  defineCase('offline', 'getUserStatus without network is -3 "Unable to check if users are registered: …"', async (t) => {
-    const { a, b } = fixtures(t)
-    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'getUserStatus', id: 5, params: { account: a, recipient: [b] } })
-    expectRpcError(answer.json, -3, /^Unable to check if users are registered: /, 5)
-  })
+  defineCase(
+    'offline',
+    'getUserStatus without network is -3 "Unable to check if users are registered: …"',
+    async (t) => {
+      const { a, b } = fixtures(t)
+      const answer = await rpcCall(t.url, {
+        jsonrpc: '2.0',
+        method: 'getUserStatus',
+        id: 5,
+        params: { account: a, recipient: [b] },
+      })
+      expectRpcError(answer.json, -3, /^Unable to check if users are registered: /, 5)
+    },
+  )
 }

@@ -13,23 +13,67 @@ const NEVER_REGISTERED = '+15550007777'
 
 export function registerProvisioningCases(defineCase: DefineCase): void {
   defineCase('any', 'finishLink refuses a missing, malformed or unknown device link URI with -1', async (t) => {
-    expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method: 'finishLink', id: 1, params: {} })).json, -1, 'Missing deviceLinkUri.', 1)
-    expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method: 'finishLink', id: 2, params: { deviceLinkUri: 'not a uri' } })).json, -1, 'Invalid device link uri.', 2)
-    const unknown = { deviceLinkUri: 'sgnl://linkdevice?uuid=AAAAAAAAAAAAAAAAAAAAAA&pub_key=BQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', deviceName: 'contract' }
-    expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method: 'finishLink', id: 3, params: unknown })).json, -1, 'Unknown device link uri.', 3)
+    expectRpcError(
+      (await rpcCall(t.url, { jsonrpc: '2.0', method: 'finishLink', id: 1, params: {} })).json,
+      -1,
+      'Missing deviceLinkUri.',
+      1,
+    )
+    expectRpcError(
+      (await rpcCall(t.url, { jsonrpc: '2.0', method: 'finishLink', id: 2, params: { deviceLinkUri: 'not a uri' } }))
+        .json,
+      -1,
+      'Invalid device link uri.',
+      2,
+    )
+    const unknown = {
+      deviceLinkUri:
+        'sgnl://linkdevice?uuid=AAAAAAAAAAAAAAAAAAAAAA&pub_key=BQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      deviceName: 'contract',
+    }
+    expectRpcError(
+      (await rpcCall(t.url, { jsonrpc: '2.0', method: 'finishLink', id: 3, params: unknown })).json,
+      -1,
+      'Unknown device link uri.',
+      3,
+    )
   })
 
   defineCase('any', 'verify for a number that never registered is -32603 (no registration session)', async (t) => {
-    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'verify', id: 4, params: { account: NEVER_REGISTERED, verificationCode: '123456' } })
-    expectRpcError(answer.json, -32603, 'Parameter specified as non-null is null: method org.whispersystems.signalservice.api.registration.RegistrationApi.verifyAccount, parameter sessionId (NullPointerException)', 4)
+    const answer = await rpcCall(t.url, {
+      jsonrpc: '2.0',
+      method: 'verify',
+      id: 4,
+      params: { account: NEVER_REGISTERED, verificationCode: '123456' },
+    })
+    expectRpcError(
+      answer.json,
+      -32603,
+      'Parameter specified as non-null is null: method org.whispersystems.signalservice.api.registration.RegistrationApi.verifyAccount, parameter sessionId (NullPointerException)',
+      4,
+    )
   })
 
-  defineCase('unreachable', 'without a way to Signal, startLink is -3 "Link request error: Connection closed!" and register is -3 naming the host', async (t) => {
-    if (t.unreachableUrl === undefined) throw new Error('this case needs a daemon that cannot reach Signal')
-    const url = await t.unreachableUrl()
-    expectRpcError((await rpcCall(url, { jsonrpc: '2.0', method: 'startLink', id: 5 })).json, -3, 'Link request error: Connection closed!', 5)
-    const register = (await rpcCall(url, { jsonrpc: '2.0', method: 'register', id: 6, params: { account: NEVER_REGISTERED } })).json as { error?: { code: number; message: string } }
-    expect(register.error?.code).toBe(-3)
-    expect(register.error?.message).toBe('Failed to register: java.net.UnknownHostException: chat.signal.org (PushNetworkException)')
-  }, 30_000)
+  defineCase(
+    'unreachable',
+    'without a way to Signal, startLink is -3 "Link request error: Connection closed!" and register is -3 naming the host',
+    async (t) => {
+      if (t.unreachableUrl === undefined) throw new Error('this case needs a daemon that cannot reach Signal')
+      const url = await t.unreachableUrl()
+      expectRpcError(
+        (await rpcCall(url, { jsonrpc: '2.0', method: 'startLink', id: 5 })).json,
+        -3,
+        'Link request error: Connection closed!',
+        5,
+      )
+      const register = (
+        await rpcCall(url, { jsonrpc: '2.0', method: 'register', id: 6, params: { account: NEVER_REGISTERED } })
+      ).json as { error?: { code: number; message: string } }
+      expect(register.error?.code).toBe(-3)
+      expect(register.error?.message).toBe(
+        'Failed to register: java.net.UnknownHostException: chat.signal.org (PushNetworkException)',
+      )
+    },
+    30_000,
+  )
 }

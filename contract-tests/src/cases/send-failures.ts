@@ -19,12 +19,27 @@ interface FailedSend {
   error: {
     code: number
     message: string
-    data: { response: { timestamp: number; results: { recipientAddress: { uuid: string; number: string }; groupId?: string; type: string; token?: string }[] } }
+    data: {
+      response: {
+        timestamp: number
+        results: {
+          recipientAddress: { uuid: string; number: string }
+          groupId?: string
+          type: string
+          token?: string
+        }[]
+      }
+    }
   }
 }
 
 /** Asserts an all-failed send error: exact code and message, the result in `data.response`. */
-function expectAllFailed(json: unknown, code: number, message: string, id: unknown): FailedSend['error']['data']['response'] {
+function expectAllFailed(
+  json: unknown,
+  code: number,
+  message: string,
+  id: unknown,
+): FailedSend['error']['data']['response'] {
   const answer = json as FailedSend
   expect(new Set(Object.keys(answer))).toEqual(new Set(['error', 'id', 'jsonrpc']))
   expect(answer.id).toEqual(id)
@@ -42,88 +57,169 @@ function expectAllFailed(json: unknown, code: number, message: string, id: unkno
 const LEFT = '+15550000077'
 
 export function registerSendFailureCases(defineCase: DefineCase): void {
-  defineCase('toy', 'a group member who left Signal: UNREGISTERED_FAILURE in a success, -1 with data.response when no one else is left', async (t) => {
-    if (t.spawnToy === undefined) throw new Error('needs spawnToy')
-    const [a, b] = ['+15550000071', '+15550000072']
-    const toy = await t.spawnToy(['--account', a, '--account', b, '--unregistered', LEFT, '--group', `lost:${a},${LEFT}`, '--group', `mixed:${a},${b},${LEFT}`])
-    try {
-      const groups = (await rpcResult(toy.url, 'listGroups', { account: a })) as { id: string; name: string }[]
-      const idOf = (name: string): string => groups.find((g) => g.name === name)?.id ?? ''
-      const mixed = await sendAs(toy.url, a, { groupId: idOf('mixed'), message: 'contract: mixed' })
-      expect(Object.fromEntries(mixed.results.map((r) => [r.recipientAddress.number, r.type]))).toEqual({ [b]: 'SUCCESS', [LEFT]: 'UNREGISTERED_FAILURE' })
+  defineCase(
+    'toy',
+    'a group member who left Signal: UNREGISTERED_FAILURE in a success, -1 with data.response when no one else is left',
+    async (t) => {
+      if (t.spawnToy === undefined) throw new Error('needs spawnToy')
+      const [a, b] = ['+15550000071', '+15550000072']
+      const toy = await t.spawnToy([
+        '--account',
+        a,
+        '--account',
+        b,
+        '--unregistered',
+        LEFT,
+        '--group',
+        `lost:${a},${LEFT}`,
+        '--group',
+        `mixed:${a},${b},${LEFT}`,
+      ])
+      try {
+        const groups = (await rpcResult(toy.url, 'listGroups', { account: a })) as { id: string; name: string }[]
+        const idOf = (name: string): string => groups.find((g) => g.name === name)?.id ?? ''
+        const mixed = await sendAs(toy.url, a, { groupId: idOf('mixed'), message: 'contract: mixed' })
+        expect(Object.fromEntries(mixed.results.map((r) => [r.recipientAddress.number, r.type]))).toEqual({
+          [b]: 'SUCCESS',
+          [LEFT]: 'UNREGISTERED_FAILURE',
+        })
 
-      const lost = await rpcCall(toy.url, { jsonrpc: '2.0', method: 'send', id: 'u', params: { account: a, groupId: idOf('lost'), message: 'contract: lost' } })
-      const response = expectAllFailed(lost.json, -1, 'Failed to send message', 'u')
-      expect(response.results).toEqual([expect.objectContaining({ groupId: idOf('lost'), type: 'UNREGISTERED_FAILURE', recipientAddress: expect.objectContaining({ number: LEFT }) })])
+        const lost = await rpcCall(toy.url, {
+          jsonrpc: '2.0',
+          method: 'send',
+          id: 'u',
+          params: { account: a, groupId: idOf('lost'), message: 'contract: lost' },
+        })
+        const response = expectAllFailed(lost.json, -1, 'Failed to send message', 'u')
+        expect(response.results).toEqual([
+          expect.objectContaining({
+            groupId: idOf('lost'),
+            type: 'UNREGISTERED_FAILURE',
+            recipientAddress: expect.objectContaining({ number: LEFT }),
+          }),
+        ])
 
-      // A direct recipient is resolved before sending: the whole call fails instead.
-      const direct = await rpcCall(toy.url, { jsonrpc: '2.0', method: 'send', id: 'd', params: { account: a, recipient: LEFT, message: 'x' } })
-      expectRpcError(direct.json, -1, `The user ${LEFT} is not registered.`, 'd')
-      const status = (await rpcResult(toy.url, 'getUserStatus', { account: a, recipient: [LEFT, b] })) as { recipient: string; isRegistered: boolean }[]
-      expect(status.map((s) => [s.recipient, s.isRegistered])).toEqual([[LEFT, false], [b, true]])
-    } finally {
-      await toy.stop()
-    }
-  }, 30_000)
-
-  defineCase('toy', 'identity-fail-next-sends per-recipient: a success with one IDENTITY_FAILURE (no token)', withReset(async (t) => {
-    const { a, groupId } = fixtures(t)
-    await fault(t, 'identity-fail-next-sends', { n: 1, mode: 'per-recipient' })
-    const result = await sendAs(t.url, a, { groupId, message: 'contract: one untrusted' })
-    const failed = result.results.filter((r) => r.type === 'IDENTITY_FAILURE')
-    expect(failed).toHaveLength(1)
-    expect(failed[0]).not.toHaveProperty('token')
-    expect(result.results.some((r) => r.type === 'SUCCESS')).toBe(true)
-  }))
-
-  defineCase('toy', 'identity-fail-next-sends all-failed: -4 with the result in data.response, nothing delivered', withReset(async (t) => {
-    const { a, b, groupId } = fixtures(t)
-    const probe = openEvents(t.url, b)
-    try {
-      await probe.response
-      await fault(t, 'identity-fail-next-sends', { n: 1 })
-      const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 4, params: { account: a, groupId, message: 'contract: untrusted' } })
-      const response = expectAllFailed(answer.json, -4, 'Failed to send message due to untrusted identities', 4)
-      for (const r of response.results) {
-        expect(r.type).toBe('IDENTITY_FAILURE')
-        expect(r.groupId).toBe(groupId)
+        // A direct recipient is resolved before sending: the whole call fails instead.
+        const direct = await rpcCall(toy.url, {
+          jsonrpc: '2.0',
+          method: 'send',
+          id: 'd',
+          params: { account: a, recipient: LEFT, message: 'x' },
+        })
+        expectRpcError(direct.json, -1, `The user ${LEFT} is not registered.`, 'd')
+        const status = (await rpcResult(toy.url, 'getUserStatus', { account: a, recipient: [LEFT, b] })) as {
+          recipient: string
+          isRegistered: boolean
+        }[]
+        expect(status.map((s) => [s.recipient, s.isRegistered])).toEqual([
+          [LEFT, false],
+          [b, true],
+        ])
+      } finally {
+        await toy.stop()
       }
-      // Only one send was failed: the next one goes through, and b's stream never saw the first.
-      const after = await sendAs(t.url, a, { groupId, message: 'contract: trusted again' })
-      await probe.waitFor((e) => e.json.envelope['timestamp'] === after.timestamp)
-      expect(probe.events.some((e) => e.json.envelope['timestamp'] === response.timestamp)).toBe(false)
-    } finally {
-      probe.close()
-    }
-  }))
+    },
+    30_000,
+  )
 
-  defineCase('toy', 'every recipient failed for mixed reasons (identity and rate limit): -1 "Failed to send message" with data.response', withReset(async (t) => {
-    const { a, groupId } = fixtures(t)
-    await fault(t, 'identity-fail-next-sends', { n: 1, mode: 'per-recipient' })
-    await fault(t, 'rate-limit-next-sends', { n: 1, retryAfterSeconds: 30, mode: 'all-failed' })
-    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 'm', params: { account: a, groupId, message: 'contract: mixed failure' } })
-    const response = expectAllFailed(answer.json, -1, 'Failed to send message', 'm')
-    expect(new Set(response.results.map((r) => r.type))).toEqual(new Set(['IDENTITY_FAILURE', 'RATE_LIMIT_FAILURE']))
-  }))
+  defineCase(
+    'toy',
+    'identity-fail-next-sends per-recipient: a success with one IDENTITY_FAILURE (no token)',
+    withReset(async (t) => {
+      const { a, groupId } = fixtures(t)
+      await fault(t, 'identity-fail-next-sends', { n: 1, mode: 'per-recipient' })
+      const result = await sendAs(t.url, a, { groupId, message: 'contract: one untrusted' })
+      const failed = result.results.filter((r) => r.type === 'IDENTITY_FAILURE')
+      expect(failed).toHaveLength(1)
+      expect(failed[0]).not.toHaveProperty('token')
+      expect(result.results.some((r) => r.type === 'SUCCESS')).toBe(true)
+    }),
+  )
 
-  defineCase('toy', 'fail-next-sends-with answers the given error (a server 429 is -32603) for exactly N sends, nothing sent', withReset(async (t) => {
-    const { a, groupId } = fixtures(t)
-    const message = 'Failed to send message: [429] Rate limit exceeded: 429 (RateLimitException) (UnexpectedErrorException)'
-    await fault(t, 'fail-next-sends-with', { n: 1, code: -32603, message })
-    // Bad input is rejected before anything reaches the server, so it does not use up the fault.
-    expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 8, params: { account: a, message: 'x' } })).json, -1, 'No recipients given', 8)
-    const marker = `contract: 429 ${Date.now()}`
-    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 9, params: { account: a, groupId, message: marker } })
-    expect(answer.status).toBe(200)
-    expectRpcError(answer.json, -32603, message, 9)
-    const sends = JSON.parse((await httpCall(t.adminUrl ?? '', '/toy/v1/sends')).text) as { message: string }[]
-    expect(sends.some((s) => s.message === marker)).toBe(false)
-    // Only one send was failed.
-    expect((await sendAs(t.url, a, { groupId, message: 'contract: after 429' })).results.length).toBeGreaterThan(0)
-  }))
+  defineCase(
+    'toy',
+    'identity-fail-next-sends all-failed: -4 with the result in data.response, nothing delivered',
+    withReset(async (t) => {
+      const { a, b, groupId } = fixtures(t)
+      const probe = openEvents(t.url, b)
+      try {
+        await probe.response
+        await fault(t, 'identity-fail-next-sends', { n: 1 })
+        const answer = await rpcCall(t.url, {
+          jsonrpc: '2.0',
+          method: 'send',
+          id: 4,
+          params: { account: a, groupId, message: 'contract: untrusted' },
+        })
+        const response = expectAllFailed(answer.json, -4, 'Failed to send message due to untrusted identities', 4)
+        for (const r of response.results) {
+          expect(r.type).toBe('IDENTITY_FAILURE')
+          expect(r.groupId).toBe(groupId)
+        }
+        // Only one send was failed: the next one goes through, and b's stream never saw the first.
+        const after = await sendAs(t.url, a, { groupId, message: 'contract: trusted again' })
+        await probe.waitFor((e) => e.json.envelope['timestamp'] === after.timestamp)
+        expect(probe.events.some((e) => e.json.envelope['timestamp'] === response.timestamp)).toBe(false)
+      } finally {
+        probe.close()
+      }
+    }),
+  )
+
+  defineCase(
+    'toy',
+    'every recipient failed for mixed reasons (identity and rate limit): -1 "Failed to send message" with data.response',
+    withReset(async (t) => {
+      const { a, groupId } = fixtures(t)
+      await fault(t, 'identity-fail-next-sends', { n: 1, mode: 'per-recipient' })
+      await fault(t, 'rate-limit-next-sends', { n: 1, retryAfterSeconds: 30, mode: 'all-failed' })
+      const answer = await rpcCall(t.url, {
+        jsonrpc: '2.0',
+        method: 'send',
+        id: 'm',
+        params: { account: a, groupId, message: 'contract: mixed failure' },
+      })
+      const response = expectAllFailed(answer.json, -1, 'Failed to send message', 'm')
+      expect(new Set(response.results.map((r) => r.type))).toEqual(new Set(['IDENTITY_FAILURE', 'RATE_LIMIT_FAILURE']))
+    }),
+  )
+
+  defineCase(
+    'toy',
+    'fail-next-sends-with answers the given error (a server 429 is -32603) for exactly N sends, nothing sent',
+    withReset(async (t) => {
+      const { a, groupId } = fixtures(t)
+      const message =
+        'Failed to send message: [429] Rate limit exceeded: 429 (RateLimitException) (UnexpectedErrorException)'
+      await fault(t, 'fail-next-sends-with', { n: 1, code: -32603, message })
+      // Bad input is rejected before anything reaches the server, so it does not use up the fault.
+      expectRpcError(
+        (await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 8, params: { account: a, message: 'x' } })).json,
+        -1,
+        'No recipients given',
+        8,
+      )
+      const marker = `contract: 429 ${Date.now()}`
+      const answer = await rpcCall(t.url, {
+        jsonrpc: '2.0',
+        method: 'send',
+        id: 9,
+        params: { account: a, groupId, message: marker },
+      })
+      expect(answer.status).toBe(200)
+      expectRpcError(answer.json, -32603, message, 9)
+      const sends = JSON.parse((await httpCall(t.adminUrl ?? '', '/toy/v1/sends')).text) as { message: string }[]
+      expect(sends.some((s) => s.message === marker)).toBe(false)
+      // Only one send was failed.
+      expect((await sendAs(t.url, a, { groupId, message: 'contract: after 429' })).results.length).toBeGreaterThan(0)
+    }),
+  )
 
   defineCase('toy', 'fail-next-sends-with rejects a non-integer code with 400', async (t) => {
-    const bad = await httpCall(t.adminUrl ?? '', '/toy/v1/faults/fail-next-sends-with', { method: 'POST', body: '{"n":1,"code":1.5,"message":"x"}' })
+    const bad = await httpCall(t.adminUrl ?? '', '/toy/v1/faults/fail-next-sends-with', {
+      method: 'POST',
+      body: '{"n":1,"code":1.5,"message":"x"}',
+    })
     expect(bad.status).toBe(400)
   })
 }

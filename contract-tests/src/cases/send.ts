@@ -16,7 +16,11 @@ export function unknownGroupId(): string {
 
 interface SendResult {
   timestamp: number
-  results: { recipientAddress: { uuid: string | null; number: string | null; username?: string | null }; groupId?: string; type: string }[]
+  results: {
+    recipientAddress: { uuid: string | null; number: string | null; username?: string | null }
+    groupId?: string
+    type: string
+  }[]
 }
 
 /** Sends as `account` and returns the result, failing the test on an error. */
@@ -41,20 +45,24 @@ function expectAddress(address: SendResult['results'][number]['recipientAddress'
 }
 
 export function registerSendCases(defineCase: DefineCase): void {
-  defineCase('delivery', 'a group send answers {timestamp, results} with one SUCCESS per other member, each with groupId', async (t) => {
-    const { a, b, groupId } = fixtures(t)
-    const result = await sendAs(t.url, a, { groupId, message: 'contract: group send' })
-    expect(new Set(Object.keys(result))).toEqual(new Set(['results', 'timestamp']))
-    expect(Number.isSafeInteger(result.timestamp)).toBe(true)
-    const numbers = result.results.map((r) => r.recipientAddress.number)
-    expect(numbers).toContain(b)
-    expect(numbers).not.toContain(a)
-    for (const r of result.results) {
-      expectAddress(r.recipientAddress)
-      expect(r.groupId).toBe(groupId)
-      expect(r.type).toBe('SUCCESS')
-    }
-  })
+  defineCase(
+    'delivery',
+    'a group send answers {timestamp, results} with one SUCCESS per other member, each with groupId',
+    async (t) => {
+      const { a, b, groupId } = fixtures(t)
+      const result = await sendAs(t.url, a, { groupId, message: 'contract: group send' })
+      expect(new Set(Object.keys(result))).toEqual(new Set(['results', 'timestamp']))
+      expect(Number.isSafeInteger(result.timestamp)).toBe(true)
+      const numbers = result.results.map((r) => r.recipientAddress.number)
+      expect(numbers).toContain(b)
+      expect(numbers).not.toContain(a)
+      for (const r of result.results) {
+        expectAddress(r.recipientAddress)
+        expect(r.groupId).toBe(groupId)
+        expect(r.type).toBe('SUCCESS')
+      }
+    },
+  )
 
   defineCase('delivery', 'a direct send has one result per recipient and no groupId', async (t) => {
     const { a, b } = fixtures(t)
@@ -76,88 +84,175 @@ export function registerSendCases(defineCase: DefineCase): void {
   defineCase('delivery', 'timestamps of successive sends are unique and increasing', async (t) => {
     const { a, groupId } = fixtures(t)
     const stamps: number[] = []
-    for (let i = 0; i < 4; i += 1) stamps.push((await sendAs(t.url, a, { groupId, message: `contract: stamp ${i}` })).timestamp)
+    for (let i = 0; i < 4; i += 1)
+      stamps.push((await sendAs(t.url, a, { groupId, message: `contract: stamp ${i}` })).timestamp)
     for (let i = 1; i < stamps.length; i += 1) expect(stamps[i]).toBeGreaterThan(stamps[i - 1] ?? 0)
   })
 
   defineCase('account', 'an unknown group is -1 "Group not found: <id>" (never -32000)', async (t) => {
     const { a } = fixtures(t)
     const id = unknownGroupId()
-    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, groupId: id, message: 'x' } })
+    const answer = await rpcCall(t.url, {
+      jsonrpc: '2.0',
+      method: 'send',
+      id: 1,
+      params: { account: a, groupId: id, message: 'x' },
+    })
     expectRpcError(answer.json, -1, `Group not found: ${id}`, 1)
   })
 
   defineCase('account', 'a malformed group id is -1 "Invalid group id: …"', async (t) => {
     const { a } = fixtures(t)
     for (const bad of ['not base64!', Buffer.alloc(7).toString('base64')]) {
-      const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, groupId: bad, message: 'x' } })
+      const answer = await rpcCall(t.url, {
+        jsonrpc: '2.0',
+        method: 'send',
+        id: 1,
+        params: { account: a, groupId: bad, message: 'x' },
+      })
       expectRpcError(answer.json, -1, /^Invalid group id: /, 1)
     }
   })
 
-  defineCase('account', 'no target is -1 "No recipients given"; empty text is -1 "Sending empty message is not allowed…"', async (t) => {
-    const { a, groupId } = fixtures(t)
-    expectRpcError((await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, message: 'x' } })).json, -1, 'No recipients given', 1)
-    for (const message of ['', undefined]) {
-      const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 2, params: { account: a, groupId, ...(message === undefined ? {} : { message }) } })
-      expectRpcError(answer.json, -1, 'Sending empty message is not allowed, either a message, attachment or sticker must be given.', 2)
-    }
-  })
+  defineCase(
+    'account',
+    'no target is -1 "No recipients given"; empty text is -1 "Sending empty message is not allowed…"',
+    async (t) => {
+      const { a, groupId } = fixtures(t)
+      expectRpcError(
+        (await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, message: 'x' } })).json,
+        -1,
+        'No recipients given',
+        1,
+      )
+      for (const message of ['', undefined]) {
+        const answer = await rpcCall(t.url, {
+          jsonrpc: '2.0',
+          method: 'send',
+          id: 2,
+          params: { account: a, groupId, ...(message === undefined ? {} : { message }) },
+        })
+        expectRpcError(
+          answer.json,
+          -1,
+          'Sending empty message is not allowed, either a message, attachment or sticker must be given.',
+          2,
+        )
+      }
+    },
+  )
 
   defineCase('account', 'a command failure in a notification is dropped silently (201)', async (t) => {
     const { a } = fixtures(t)
-    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', params: { account: a, groupId: unknownGroupId(), message: 'x' } })
+    const answer = await rpcCall(t.url, {
+      jsonrpc: '2.0',
+      method: 'send',
+      params: { account: a, groupId: unknownGroupId(), message: 'x' },
+    })
     expect(answer.status).toBe(201)
     expect(answer.text).toBe('')
   })
 
   // argparse4j's getString is toString(): a number or a list is its Java text, not a ClassCastException.
-  defineCase('account', 'a text message given as a JSON number or list is read as its text (validation goes on to the group)', async (t) => {
-    const { a } = fixtures(t)
-    const id = unknownGroupId()
-    for (const message of [42, ['x', 'y']]) {
-      const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, groupId: id, message } })
-      expectRpcError(answer.json, -1, `Group not found: ${id}`, 1)
-    }
-  })
+  defineCase(
+    'account',
+    'a text message given as a JSON number or list is read as its text (validation goes on to the group)',
+    async (t) => {
+      const { a } = fixtures(t)
+      const id = unknownGroupId()
+      for (const message of [42, ['x', 'y']]) {
+        const answer = await rpcCall(t.url, {
+          jsonrpc: '2.0',
+          method: 'send',
+          id: 1,
+          params: { account: a, groupId: id, message },
+        })
+        expectRpcError(answer.json, -1, `Group not found: ${id}`, 1)
+      }
+    },
+  )
 
   // Jackson maps a JSON integer in the int range to Integer, and getLong casts: only a Long passes.
-  defineCase('account', 'a timestamp param given as a string or a small integer is -32603 "… cannot be cast to class java.lang.Long … (ClassCastException)"', async (t) => {
-    const { a, b, groupId } = fixtures(t)
-    const calls = [
-      { method: 'sendReaction', params: { emoji: '👍', targetAuthor: b, targetTimestamp: '1700000000000' }, from: 'String' },
-      { method: 'sendReaction', params: { emoji: '👍', targetAuthor: b, targetTimestamp: 5 }, from: 'Integer' },
-      { method: 'send', params: { message: 'x', quoteTimestamp: 5 }, from: 'Integer' },
-    ]
-    for (const [i, call] of calls.entries()) {
-      const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: call.method, id: i, params: { account: a, groupId, ...call.params } })
-      expectRpcError(answer.json, -32603, new RegExp(`^class java\\.lang\\.${call.from} cannot be cast to class java\\.lang\\.Long.* \\(ClassCastException\\)$`), i)
-    }
-  })
+  defineCase(
+    'account',
+    'a timestamp param given as a string or a small integer is -32603 "… cannot be cast to class java.lang.Long … (ClassCastException)"',
+    async (t) => {
+      const { a, b, groupId } = fixtures(t)
+      const calls = [
+        {
+          method: 'sendReaction',
+          params: { emoji: '👍', targetAuthor: b, targetTimestamp: '1700000000000' },
+          from: 'String',
+        },
+        { method: 'sendReaction', params: { emoji: '👍', targetAuthor: b, targetTimestamp: 5 }, from: 'Integer' },
+        { method: 'send', params: { message: 'x', quoteTimestamp: 5 }, from: 'Integer' },
+      ]
+      for (const [i, call] of calls.entries()) {
+        const answer = await rpcCall(t.url, {
+          jsonrpc: '2.0',
+          method: call.method,
+          id: i,
+          params: { account: a, groupId, ...call.params },
+        })
+        expectRpcError(
+          answer.json,
+          -32603,
+          new RegExp(
+            `^class java\\.lang\\.${call.from} cannot be cast to class java\\.lang\\.Long.* \\(ClassCastException\\)$`,
+          ),
+          i,
+        )
+      }
+    },
+  )
 
   defineCase('account', 'a recipient that is not a phone number is -1 "Invalid phone number \'<x>\': …"', async (t) => {
     const { a } = fixtures(t)
-    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, recipient: 'abc', message: 'x' } })
+    const answer = await rpcCall(t.url, {
+      jsonrpc: '2.0',
+      method: 'send',
+      id: 1,
+      params: { account: a, recipient: 'abc', message: 'x' },
+    })
     expectRpcError(answer.json, -1, /^Invalid phone number 'abc': /, 1)
   })
 
-  defineCase('account', 'sending to, reacting in or updating a group one has left is -1 "User is not a member in group: <name> (<id>)"', async (t) => {
-    const { a, b, formerGroupId } = fixtures(t)
-    const calls = [
-      { method: 'send', params: { message: 'x' } },
-      { method: 'sendReaction', params: { emoji: '👍', targetAuthor: b, targetTimestamp: 1_700_000_000_000 } },
-      { method: 'updateGroup', params: { name: 'renamed by a former member' } },
-    ]
-    for (const [i, call] of calls.entries()) {
-      const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: call.method, id: i, params: { account: a, groupId: formerGroupId, ...call.params } })
-      expectRpcError(answer.json, -1, new RegExp(`^User is not a member in group: .+ \\(${escapeRegExp(formerGroupId)}\\)$`), i)
-    }
-  })
+  defineCase(
+    'account',
+    'sending to, reacting in or updating a group one has left is -1 "User is not a member in group: <name> (<id>)"',
+    async (t) => {
+      const { a, b, formerGroupId } = fixtures(t)
+      const calls = [
+        { method: 'send', params: { message: 'x' } },
+        { method: 'sendReaction', params: { emoji: '👍', targetAuthor: b, targetTimestamp: 1_700_000_000_000 } },
+        { method: 'updateGroup', params: { name: 'renamed by a former member' } },
+      ]
+      for (const [i, call] of calls.entries()) {
+        const answer = await rpcCall(t.url, {
+          jsonrpc: '2.0',
+          method: call.method,
+          id: i,
+          params: { account: a, groupId: formerGroupId, ...call.params },
+        })
+        expectRpcError(
+          answer.json,
+          -1,
+          new RegExp(`^User is not a member in group: .+ \\(${escapeRegExp(formerGroupId)}\\)$`),
+          i,
+        )
+      }
+    },
+  )
 
   defineCase('delivery', 'sendReaction answers the send result shape', async (t) => {
     const { a, b, groupId } = fixtures(t)
     const target = await sendAs(t.url, b, { groupId, message: 'contract: react to me' })
-    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'sendReaction', id: 1, params: { account: a, groupId, emoji: '👍', targetAuthor: b, targetTimestamp: target.timestamp } })
+    const answer = await rpcCall(t.url, {
+      jsonrpc: '2.0',
+      method: 'sendReaction',
+      id: 1,
+      params: { account: a, groupId, emoji: '👍', targetAuthor: b, targetTimestamp: target.timestamp },
+    })
     const result = (answer.json as { result: SendResult }).result
     expect(new Set(Object.keys(result))).toEqual(new Set(['results', 'timestamp']))
     expect(result.results.map((r) => r.recipientAddress.number)).toContain(b)
@@ -165,26 +260,67 @@ export function registerSendCases(defineCase: DefineCase): void {
 
   defineCase('account', 'sendMessageRequestResponse answers {}; bad type is -32603; no target is -1', async (t) => {
     const { a, b } = fixtures(t)
-    const ok = await rpcCall(t.url, { jsonrpc: '2.0', method: 'sendMessageRequestResponse', id: 1, params: { account: a, recipient: b, type: 'Accept' } })
+    const ok = await rpcCall(t.url, {
+      jsonrpc: '2.0',
+      method: 'sendMessageRequestResponse',
+      id: 1,
+      params: { account: a, recipient: b, type: 'Accept' },
+    })
     expect((ok.json as { result: unknown }).result).toEqual({})
-    const bad = await rpcCall(t.url, { jsonrpc: '2.0', method: 'sendMessageRequestResponse', id: 2, params: { account: a, recipient: b, type: 'foo' } })
-    expectRpcError(bad.json, -32603, /^No enum constant org\.asamk\.signal\.commands\.MessageRequestResponseType\.FOO \(IllegalArgumentException\)$/, 2)
-    const none = await rpcCall(t.url, { jsonrpc: '2.0', method: 'sendMessageRequestResponse', id: 3, params: { account: a, type: 'accept' } })
+    const bad = await rpcCall(t.url, {
+      jsonrpc: '2.0',
+      method: 'sendMessageRequestResponse',
+      id: 2,
+      params: { account: a, recipient: b, type: 'foo' },
+    })
+    expectRpcError(
+      bad.json,
+      -32603,
+      /^No enum constant org\.asamk\.signal\.commands\.MessageRequestResponseType\.FOO \(IllegalArgumentException\)$/,
+      2,
+    )
+    const none = await rpcCall(t.url, {
+      jsonrpc: '2.0',
+      method: 'sendMessageRequestResponse',
+      id: 3,
+      params: { account: a, type: 'accept' },
+    })
     expectRpcError(none.json, -1, 'No recipients given', 3)
   })
 
-  defineCase('account', 'sendMessageRequestResponse for a group answers {}; without type it is -32603 (NullPointerException)', async (t) => {
-    const { a, groupId } = fixtures(t)
-    const ok = await rpcCall(t.url, { jsonrpc: '2.0', method: 'sendMessageRequestResponse', id: 1, params: { account: a, groupId, type: 'delete' } })
-    expect((ok.json as { result: unknown }).result).toEqual({})
-    const untyped = await rpcCall(t.url, { jsonrpc: '2.0', method: 'sendMessageRequestResponse', id: 2, params: { account: a, groupId } })
-    expectRpcError(untyped.json, -32603, /\(NullPointerException\)$/, 2)
-  })
+  defineCase(
+    'account',
+    'sendMessageRequestResponse for a group answers {}; without type it is -32603 (NullPointerException)',
+    async (t) => {
+      const { a, groupId } = fixtures(t)
+      const ok = await rpcCall(t.url, {
+        jsonrpc: '2.0',
+        method: 'sendMessageRequestResponse',
+        id: 1,
+        params: { account: a, groupId, type: 'delete' },
+      })
+      expect((ok.json as { result: unknown }).result).toEqual({})
+      const untyped = await rpcCall(t.url, {
+        jsonrpc: '2.0',
+        method: 'sendMessageRequestResponse',
+        id: 2,
+        params: { account: a, groupId },
+      })
+      expectRpcError(untyped.json, -32603, /\(NullPointerException\)$/, 2)
+    },
+  )
 
   defineCase('delivery', 'getUserStatus answers one entry per recipient with uuid always present', async (t) => {
     const { a, b } = fixtures(t)
-    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'getUserStatus', id: 1, params: { account: a, recipient: [b] } })
-    const [entry] = (answer.json as { result: { recipient: string; number?: string; uuid: string | null; isRegistered: boolean }[] }).result
+    const answer = await rpcCall(t.url, {
+      jsonrpc: '2.0',
+      method: 'getUserStatus',
+      id: 1,
+      params: { account: a, recipient: [b] },
+    })
+    const [entry] = (
+      answer.json as { result: { recipient: string; number?: string; uuid: string | null; isRegistered: boolean }[] }
+    ).result
     expect(entry?.recipient).toBe(b)
     expect(entry?.isRegistered).toBe(true)
     expect(entry?.uuid).toMatch(UUID)

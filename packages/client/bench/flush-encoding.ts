@@ -99,7 +99,9 @@ export function benchFlushEncoding(): Row[] {
     node: process.version,
     rows,
   }
-  console.log(`flush encoding on ${result.trace} (${result.documentChars} chars at the end; windows at keystrokes ${WINDOW_STARTS.join(', ')})`)
+  console.log(
+    `flush encoding on ${result.trace} (${result.documentChars} chars at the end; windows at keystrokes ${WINDOW_STARTS.join(', ')})`,
+  )
   console.table(rows.map((r) => ({ ...r, mergeMs: r.mergeMs.toFixed(2), diffMs: r.diffMs.toFixed(2) })))
   const out = fileURLToPath(new URL('./results/', import.meta.url))
   mkdirSync(out, { recursive: true })

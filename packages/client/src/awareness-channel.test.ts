@@ -116,7 +116,14 @@ describe('presence channel', () => {
     const doc = new Y.Doc()
     const mine = new Awareness(doc)
     const sent: Uint8Array[] = []
-    const ch = new AwarenessChannel(doc, { idleMs: IDLE, intervalMs: INTERVAL, timers: systemTimers, send: (p) => sent.push(p), remoteOrigin: REMOTE, instance: mine })
+    const ch = new AwarenessChannel(doc, {
+      idleMs: IDLE,
+      intervalMs: INTERVAL,
+      timers: systemTimers,
+      send: (p) => sent.push(p),
+      remoteOrigin: REMOTE,
+      instance: mine,
+    })
     expect(ch.awareness).toBe(mine)
     mine.setLocalStateField('user', { name: 'Bob' })
     const receiver = new Awareness(new Y.Doc())

@@ -10,7 +10,13 @@
  * page sends one standalone message per max(15 s, intervalMs).
  * @see docs/provider.md "Presence"
  */
-import { Awareness, applyAwarenessUpdate, encodeAwarenessUpdate, outdatedTimeout, removeAwarenessStates } from 'y-protocols/awareness'
+import {
+  Awareness,
+  applyAwarenessUpdate,
+  encodeAwarenessUpdate,
+  outdatedTimeout,
+  removeAwarenessStates,
+} from 'y-protocols/awareness'
 import type * as Y from 'yjs'
 import type { Timers } from '@e2e-col/sync'
 
@@ -48,7 +54,8 @@ export class AwarenessChannel {
       if (origin === options.remoteOrigin) return
       // Only our own entry is ours to send (a local removal of a peer is not news for others).
       const ours = this.awareness.clientID
-      if (change.added.includes(ours) || change.updated.includes(ours) || change.removed.includes(ours)) this.#markDirty()
+      if (change.added.includes(ours) || change.updated.includes(ours) || change.removed.includes(ours))
+        this.#markDirty()
     }
     this.awareness.on('update', this.#onUpdate)
   }

@@ -52,7 +52,10 @@ describe('CheckpointSchedule', () => {
   test('a touch per keystroke does not set a timer per keystroke', () => {
     const timers = manualTimers()
     let armed = 0
-    const counting = { ...timers, setTimeout: (fn: () => void, ms: number) => ((armed += 1), timers.setTimeout(fn, ms)) }
+    const counting = {
+      ...timers,
+      setTimeout: (fn: () => void, ms: number) => ((armed += 1), timers.setTimeout(fn, ms)),
+    }
     const at: number[] = []
     const schedule = new CheckpointSchedule(counting, 100, () => at.push(timers.now()))
     for (let t = 0; t < 300; t += 1) {

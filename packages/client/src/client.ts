@@ -49,8 +49,7 @@ export function connectDoc(options: ConnectDocOptions): DocConnection {
     throw new ClientError('CLIENT_BAD_DOC_ID', 'docId must be a canonical lowercase UUID')
   }
   const url = documentUrl(options.sidecarUrl, options.docId)
-  const WebSocketImpl =
-    options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket
+  const WebSocketImpl = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket
   if (WebSocketImpl === undefined) {
     throw new ClientError('CLIENT_NO_WEBSOCKET', 'no WebSocket constructor: pass options.WebSocket (e.g. from ws)')
   }
@@ -90,8 +89,7 @@ class Binding implements DocConnection {
     this.docId = options.docId
     this.#doc = options.doc
     this.#timers = options.timers ?? systemTimers
-    this.#storage =
-      options.storage ?? createIndexedDbStorage(options.docId, { prefix: `e2e-col@${new URL(url).host}` })
+    this.#storage = options.storage ?? createIndexedDbStorage(options.docId, { prefix: `e2e-col@${new URL(url).host}` })
     this.#compactAt = options.compactAt ?? 32
     this.#checkpoints = new CheckpointSchedule(this.#timers, options.checkpointDelayMs ?? 1000, () =>
       this.#chain(() => this.#checkpointNow()),
@@ -224,14 +222,20 @@ class Binding implements DocConnection {
       )
       await this.#storage.commit({ seqMark: this.#seq.mark })
       if (stored.skipped > 0) {
-        this.#report(new ClientError('CLIENT_STORAGE_FAILED', `${stored.skipped} unreadable stored records were skipped`))
+        this.#report(
+          new ClientError('CLIENT_STORAGE_FAILED', `${stored.skipped} unreadable stored records were skipped`),
+        )
       }
     } catch (cause) {
       // Without a readable store we must not write one either (a checkpoint of a half-loaded
       // document would overwrite real data); keep working in memory and say so.
       this.#persist = false
       this.#senderId ??= newUuid()
-      this.#report(new ClientError('CLIENT_STORAGE_FAILED', 'local storage unavailable; changes are kept in memory only', { cause }))
+      this.#report(
+        new ClientError('CLIENT_STORAGE_FAILED', 'local storage unavailable; changes are kept in memory only', {
+          cause,
+        }),
+      )
     }
     this.#coalescer.rebase()
     this.#loaded = true
@@ -456,7 +460,9 @@ class Binding implements DocConnection {
   #chain(task: () => Promise<void>): void {
     this.#writes = this.#writes.then(task).catch((cause: unknown) => {
       this.#report(
-        cause instanceof ClientError ? cause : new ClientError('CLIENT_STORAGE_FAILED', 'storage task failed', { cause }),
+        cause instanceof ClientError
+          ? cause
+          : new ClientError('CLIENT_STORAGE_FAILED', 'storage task failed', { cause }),
       )
     })
   }

@@ -137,8 +137,10 @@ function burstSetup() {
   const doc = new Y.Doc()
   const timers = manualTimers()
   const at: number[] = []
-  const coalescer = new Coalescer(doc, { flushWindowMs: 250, mergeLimit: 1024, timers, burstMinChanges: 10, burstIdleMs: 20 }, () =>
-    at.push(timers.now()),
+  const coalescer = new Coalescer(
+    doc,
+    { flushWindowMs: 250, mergeLimit: 1024, timers, burstMinChanges: 10, burstIdleMs: 20 },
+    () => at.push(timers.now()),
   )
   doc.on('update', (update: Uint8Array) => coalescer.push(update))
   return { text: doc.getText('t'), timers, at, coalescer }
@@ -176,7 +178,9 @@ describe('Coalescer: unencoded changes (Yjs not asked to encode a burst)', () =>
     const peer = new Y.Doc()
     for (const f of flushes) Y.applyUpdate(peer, f.payload)
     expect(Y.encodeStateVector(peer)).toEqual(Y.encodeStateVector(doc))
-    expect(Y.equalDeleteSets(Y.createDeleteSetFromStructStore(peer.store), Y.createDeleteSetFromStructStore(doc.store))).toBe(true)
+    expect(
+      Y.equalDeleteSets(Y.createDeleteSetFromStructStore(peer.store), Y.createDeleteSetFromStructStore(doc.store)),
+    ).toBe(true)
   })
 
   test('a lone unencoded change (merge limit 0) is still sent, as a diff', () => {
@@ -188,7 +192,6 @@ describe('Coalescer: unencoded changes (Yjs not asked to encode a burst)', () =>
 })
 
 describe('Coalescer: a burst that stops is flushed before its window ends', () => {
-
   test('a burst is flushed burstIdleMs after its last change, not at the window end', () => {
     const { text, timers, at } = burstSetup()
     text.insert(0, 'a') // at once

@@ -132,7 +132,8 @@ export class Coalescer {
 
   #schedule(): void {
     if (this.#timer !== undefined) {
-      if (this.#idleTimer === undefined && this.#count >= (this.#options.burstMinChanges ?? DEFAULT_BURST_MIN_CHANGES)) this.#armIdle()
+      if (this.#idleTimer === undefined && this.#count >= (this.#options.burstMinChanges ?? DEFAULT_BURST_MIN_CHANGES))
+        this.#armIdle()
       return
     }
     const { timers, flushWindowMs } = this.#options
@@ -173,11 +174,15 @@ export class Coalescer {
 
   #encode(): { payload: Uint8Array; encoding: FlushEncoding } {
     const pending = this.#pending
-    if (this.#complete && pending.length === 1 && pending[0] !== undefined) return { payload: pending[0], encoding: 'single' }
+    if (this.#complete && pending.length === 1 && pending[0] !== undefined)
+      return { payload: pending[0], encoding: 'single' }
     const diff = Y.encodeStateAsUpdate(this.#doc, this.#svAtLastFlush)
-    if (!this.#complete || chooseEncoding(pending.length, this.#options.mergeLimit) === 'diff') return { payload: diff, encoding: 'diff' }
+    if (!this.#complete || chooseEncoding(pending.length, this.#options.mergeLimit) === 'diff')
+      return { payload: diff, encoding: 'diff' }
     const merged = Y.mergeUpdates(pending)
-    return merged.byteLength <= diff.byteLength ? { payload: merged, encoding: 'merge' } : { payload: diff, encoding: 'diff' }
+    return merged.byteLength <= diff.byteLength
+      ? { payload: merged, encoding: 'merge' }
+      : { payload: diff, encoding: 'diff' }
   }
 
   /** Drops the timer (the pending updates stay in the document; the caller flushes first if needed). */

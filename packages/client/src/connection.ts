@@ -46,9 +46,7 @@ export interface ConnectDocOptions {
    * once per `intervalMs` (default 10000). `instance`: an existing Awareness of this `doc` to use (as
    * y-websocket's `awareness` option). See docs/provider.md "Presence".
    */
-  readonly awareness?:
-    | false
-    | { readonly idleMs?: number; readonly intervalMs?: number; readonly instance?: Awareness }
+  readonly awareness?: false | { readonly idleMs?: number; readonly intervalMs?: number; readonly instance?: Awareness }
   readonly random?: () => number
   readonly timers?: Timers
   /** Reconnect tuning and online/offline source, passed to the transport. */

@@ -22,5 +22,10 @@ export {
   type StorageCommit,
   type StoredDoc,
 } from './storage.ts'
-export { E2eColProvider, type E2eColProviderEvents, type E2eColProviderOptions, type ProviderStatus } from './provider.ts'
+export {
+  E2eColProvider,
+  type E2eColProviderEvents,
+  type E2eColProviderOptions,
+  type ProviderStatus,
+} from './provider.ts'
 export { DEFAULT_PRESENCE_IDLE_MS, DEFAULT_PRESENCE_INTERVAL_MS, PEER_EXPIRY_MS } from './awareness-channel.ts'

@@ -18,8 +18,7 @@ import { ClientError } from './errors.ts'
 export type ProviderStatus = 'connected' | 'connecting' | 'disconnected'
 
 /** Options of {@link E2eColProvider}: y-websocket's, plus anything `connectDoc` takes. */
-export interface E2eColProviderOptions
-  extends Omit<ConnectDocOptions, 'doc' | 'sidecarUrl' | 'docId' | 'awareness'> {
+export interface E2eColProviderOptions extends Omit<ConnectDocOptions, 'doc' | 'sidecarUrl' | 'docId' | 'awareness'> {
   /** Connect at once (default true); else call {@link E2eColProvider.connect}. */
   readonly connect?: boolean
   /** The Awareness to carry (default a new one for `doc`); `false` turns presence off. */
@@ -143,10 +142,7 @@ export class E2eColProvider extends ObservableV2<E2eColProviderEvents> {
       doc,
       sidecarUrl: serverUrl,
       docId: roomname,
-      awareness:
-        awareness === false
-          ? false
-          : { ...presence, instance: this.awareness },
+      awareness: awareness === false ? false : { ...presence, instance: this.awareness },
       transport: { ...transport, network: this.#gate, isOnline: () => this.#gate.isOnline() },
     })
     this.#status = this.connection.status()

@@ -77,7 +77,11 @@ export function statusWhere(
  * Resolves when every doc's text equals `expected` (checked on each update); rejects after
  * `timeoutMs` with each doc's length against the expected one.
  */
-export function textsBecome(docs: readonly Y.Doc[], expected: () => string | undefined, { timeoutMs = WAIT_MS } = {}): Promise<void> {
+export function textsBecome(
+  docs: readonly Y.Doc[],
+  expected: () => string | undefined,
+  { timeoutMs = WAIT_MS } = {},
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const stop = (): void => {
       clearTimeout(timer)
@@ -93,7 +97,11 @@ export function textsBecome(docs: readonly Y.Doc[], expected: () => string | und
     const timer = setTimeout(() => {
       stop()
       const lengths = docs.map((d) => d.getText('t').length).join(', ')
-      reject(new Error(`waited ${timeoutMs} ms for ${docs.length} documents to hold the same text (${expected()?.length ?? 'no'} chars); they hold ${lengths} chars`))
+      reject(
+        new Error(
+          `waited ${timeoutMs} ms for ${docs.length} documents to hold the same text (${expected()?.length ?? 'no'} chars); they hold ${lengths} chars`,
+        ),
+      )
     }, timeoutMs)
     for (const d of docs) d.on('update', check)
     check()

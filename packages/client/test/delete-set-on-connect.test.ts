@@ -8,7 +8,8 @@ import { describe, expect, test } from 'vitest'
 import { client, closingAfterEach, freshPrefix, statusWhere, textsBecome } from './client-harness.ts'
 
 const { relay, track } = closingAfterEach()
-const settled = (c: ReturnType<typeof client>) => statusWhere(c.conn, (s) => s.pending === 0 && s.connection === 'connected', { what: 'connected, nothing pending' })
+const settled = (c: ReturnType<typeof client>) =>
+  statusWhere(c.conn, (s) => s.pending === 0 && s.connection === 'connected', { what: 'connected, nothing pending' })
 
 describe('the delete set on connect', () => {
   test('a peer that missed a deletion gets it from the next client to connect that holds it', async () => {

@@ -90,7 +90,8 @@ export function simNetwork(random: () => number, name: (senderId: string) => str
 
     /** A frame from the relay arrives (if the socket is still open by then). */
     deliver(data: Uint8Array): void {
-      if (this.readyState === OPEN) this.emit('message', { data: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) })
+      if (this.readyState === OPEN)
+        this.emit('message', { data: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) })
     }
   }
 
@@ -104,7 +105,9 @@ export function simNetwork(random: () => number, name: (senderId: string) => str
     if (!sockets.has(from)) return // closed while the frame was on its way
     const envelope: Envelope = decodeEnvelope(data)
     network.stats.envelopes += 1
-    network.log.push(`${Date.now()} #${from.id} ${name(envelope.senderId)} ${envelope.kind} seq ${envelope.seq} ${data.byteLength} B`)
+    network.log.push(
+      `${Date.now()} #${from.id} ${name(envelope.senderId)} ${envelope.kind} seq ${envelope.seq} ${data.byteLength} B`,
+    )
     const f = network.faults
     let forced: 'before' | 'after' | undefined
     if (network.forceClose !== undefined && envelope.kind === 'update') {

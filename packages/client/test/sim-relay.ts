@@ -60,7 +60,11 @@ export async function startRelay(random: () => number = Math.random): Promise<Re
         const timer = setTimeout(() => {
           const i = waiters.indexOf(waiter)
           if (i >= 0) waiters.splice(i, 1)
-          reject(new Error(`waited ${NEXT_ENVELOPE_MS} ms for ${what}; the relay received ${relay.received.length} envelopes`))
+          reject(
+            new Error(
+              `waited ${NEXT_ENVELOPE_MS} ms for ${what}; the relay received ${relay.received.length} envelopes`,
+            ),
+          )
         }, NEXT_ENVELOPE_MS)
         const waiter = {
           predicate,

@@ -72,7 +72,10 @@ async function until(done: () => boolean, what: () => string, limitMs = CONVERGE
 async function settle<T>(promise: Promise<T>, what: string): Promise<T> {
   let result: { value: T } | undefined
   void promise.then((value) => (result = { value }))
-  await until(() => result !== undefined, () => what)
+  await until(
+    () => result !== undefined,
+    () => what,
+  )
   return (result as { value: T }).value
 }
 
@@ -83,7 +86,10 @@ interface RunResult {
 }
 
 async function run(seed: number): Promise<RunResult> {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'Date'], now: 0 })
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'Date'],
+    now: 0,
+  })
   const names = new Map<string, string>() // sender ids are random: the log names clients by index
   const net = simNetwork(seededStream(seed, 'network'), (id) => names.get(id) ?? '?')
   const clients = Array.from({ length: CLIENTS }, (_, i) => {
@@ -94,7 +100,10 @@ async function run(seed: number): Promise<RunResult> {
   try {
     await settle(Promise.all(clients.map((c) => c.conn.ready)), 'every client loaded')
     clients.forEach((c, i) => names.set(c.conn.senderId ?? '', `client-${i}`))
-    await until(() => clients.every((c) => c.conn.status().connection === 'connected'), () => 'every client connected')
+    await until(
+      () => clients.every((c) => c.conn.status().connection === 'connected'),
+      () => 'every client connected',
+    )
 
     net.faults = { closeBeforeRate: 0.08, closeAfterRate: 0.08, duplicateRate: 0.2, maxDelayMs: 15 }
     net.forceClose = seededStream(seed, 'forced')() < 0.5 ? 'before' : 'after'
@@ -112,8 +121,12 @@ async function run(seed: number): Promise<RunResult> {
     net.closeAll(1011, 'quiesce')
     const text = (i: number): string => clients[i]?.text.toString() ?? ''
     await until(
-      () => clients.every((c, i) => c.conn.status().pending === 0 && c.conn.status().connection === 'connected' && text(i) === text(0)),
-      () => `every client connected, nothing pending, one text; now ${clients.map((c, i) => `client ${i}: ${JSON.stringify(c.conn.status())}, ${text(i).length} chars`).join('; ')}`,
+      () =>
+        clients.every(
+          (c, i) => c.conn.status().pending === 0 && c.conn.status().connection === 'connected' && text(i) === text(0),
+        ),
+      () =>
+        `every client connected, nothing pending, one text; now ${clients.map((c, i) => `client ${i}: ${JSON.stringify(c.conn.status())}, ${text(i).length} chars`).join('; ')}`,
     )
     return { texts: clients.map((_, i) => text(i)), faults, log: net.log }
   } finally {
@@ -133,14 +146,19 @@ describe('simulated network', () => {
     expect((await run(4)).log).not.toEqual(first.log)
   })
 
-  test.each(SEEDS)('seed %i: clients converge and every outbox drains despite drops, duplicates and reordering', async (seed) => {
-    onTestFailed(() => {
-      console.log(`seed ${seed} failed; replay it: E2E_COL_FUZZ_SEEDS=${seed} npx vitest run packages/client/test/simulated-network.test.ts`)
-    })
-    const r = await run(seed)
-    expect(new Set(r.texts).size).toBe(1)
-    expect(r.texts[0]?.length).toBeGreaterThan(10)
-    // The forced close and any drawn ones happened while the clients typed (the quiesce close is not counted).
-    expect(r.faults).toBeGreaterThanOrEqual(1)
-  })
+  test.each(SEEDS)(
+    'seed %i: clients converge and every outbox drains despite drops, duplicates and reordering',
+    async (seed) => {
+      onTestFailed(() => {
+        console.log(
+          `seed ${seed} failed; replay it: E2E_COL_FUZZ_SEEDS=${seed} npx vitest run packages/client/test/simulated-network.test.ts`,
+        )
+      })
+      const r = await run(seed)
+      expect(new Set(r.texts).size).toBe(1)
+      expect(r.texts[0]?.length).toBeGreaterThan(10)
+      // The forced close and any drawn ones happened while the clients typed (the quiesce close is not counted).
+      expect(r.faults).toBeGreaterThanOrEqual(1)
+    },
+  )
 })

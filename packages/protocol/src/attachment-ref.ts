@@ -14,7 +14,13 @@
  * @see docs/protocol.md §3.13 "Attachment references"
  */
 import { readU32, writeU32 } from './byte-reader.ts'
-import { decodeEnvelope, encodeEnvelope, MAX_PAYLOAD_LENGTH, type DecodeEnvelopeOptions, type Envelope } from './envelope.ts'
+import {
+  decodeEnvelope,
+  encodeEnvelope,
+  MAX_PAYLOAD_LENGTH,
+  type DecodeEnvelopeOptions,
+  type Envelope,
+} from './envelope.ts'
 import { ProtocolError } from './errors.ts'
 import { isLocalOnly, type Kind } from './kinds.ts'
 
@@ -43,7 +49,8 @@ const NOT_CARRIED: ReadonlySet<Kind> = new Set<Kind>(['chunk', 'batch', 'attachm
 
 function checkCarried(kind: Kind): void {
   if (isLocalOnly(kind)) throw new ProtocolError('PROTO_LOCAL_ONLY', `${kind} envelopes never leave the machine`)
-  if (NOT_CARRIED.has(kind)) throw new ProtocolError('PROTO_WRONG_KIND', `a ${kind} envelope is not carried as an attachment`)
+  if (NOT_CARRIED.has(kind))
+    throw new ProtocolError('PROTO_WRONG_KIND', `a ${kind} envelope is not carried as an attachment`)
 }
 
 /**
@@ -54,7 +61,8 @@ function checkCarried(kind: Kind): void {
 export function encodeAttachmentRef(frame: Uint8Array, sha256: Uint8Array): Uint8Array {
   const env = decodeEnvelope(frame, { maxPayloadBytes: MAX_PAYLOAD_LENGTH })
   checkCarried(env.kind)
-  if (!(sha256 instanceof Uint8Array) || sha256.length !== SHA256_BYTES) throw new ProtocolError('PROTO_INVALID_FIELD', 'sha256 must be 32 bytes')
+  if (!(sha256 instanceof Uint8Array) || sha256.length !== SHA256_BYTES)
+    throw new ProtocolError('PROTO_INVALID_FIELD', 'sha256 must be 32 bytes')
   const payload = new Uint8Array(ATTACHMENT_REF_PAYLOAD_BYTES)
   writeU32(payload, 0, frame.length)
   payload.set(sha256, 4)
@@ -67,9 +75,14 @@ export function encodeAttachmentRef(frame: Uint8Array, sha256: Uint8Array): Uint
  *   payload that is not 36 bytes or a zero length.
  */
 export function decodeAttachmentRef(envelope: Envelope): AttachmentRef {
-  if (envelope.kind !== 'attachment') throw new ProtocolError('PROTO_WRONG_KIND', `expected an attachment envelope, got ${envelope.kind}`)
+  if (envelope.kind !== 'attachment')
+    throw new ProtocolError('PROTO_WRONG_KIND', `expected an attachment envelope, got ${envelope.kind}`)
   const p = envelope.payload
-  if (p.length !== ATTACHMENT_REF_PAYLOAD_BYTES) throw new ProtocolError('PROTO_ATTACHMENT_MALFORMED', `attachment payload is ${p.length} bytes, not ${ATTACHMENT_REF_PAYLOAD_BYTES}`)
+  if (p.length !== ATTACHMENT_REF_PAYLOAD_BYTES)
+    throw new ProtocolError(
+      'PROTO_ATTACHMENT_MALFORMED',
+      `attachment payload is ${p.length} bytes, not ${ATTACHMENT_REF_PAYLOAD_BYTES}`,
+    )
   const totalLength = readU32(p, 0)
   if (totalLength === 0) throw new ProtocolError('PROTO_ATTACHMENT_MALFORMED', 'attachment names an empty frame')
   return { totalLength, sha256: p.subarray(4) }
@@ -88,14 +101,31 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  *   message id, seq, flags) differ or the frame is not a carried kind; `PROTO_ATTACHMENT_MALFORMED`
  *   for a bad reference; any decoding code for bytes that match but do not decode (a sender bug).
  */
-export function openAttachment(ref: Envelope, bytes: Uint8Array, sha256: Uint8Array, options: DecodeEnvelopeOptions = {}): Envelope {
+export function openAttachment(
+  ref: Envelope,
+  bytes: Uint8Array,
+  sha256: Uint8Array,
+  options: DecodeEnvelopeOptions = {},
+): Envelope {
   const named = decodeAttachmentRef(ref)
-  if (bytes.length !== named.totalLength) throw new ProtocolError('PROTO_ATTACHMENT_INTEGRITY', `attachment is ${bytes.length} bytes, the reference says ${named.totalLength}`)
-  if (!sameBytes(sha256, named.sha256)) throw new ProtocolError('PROTO_ATTACHMENT_INTEGRITY', 'attachment SHA-256 differs from the reference')
+  if (bytes.length !== named.totalLength)
+    throw new ProtocolError(
+      'PROTO_ATTACHMENT_INTEGRITY',
+      `attachment is ${bytes.length} bytes, the reference says ${named.totalLength}`,
+    )
+  if (!sameBytes(sha256, named.sha256))
+    throw new ProtocolError('PROTO_ATTACHMENT_INTEGRITY', 'attachment SHA-256 differs from the reference')
   const env = decodeEnvelope(bytes, options)
-  if (env.docId !== ref.docId || env.senderId !== ref.senderId || env.messageId !== ref.messageId || env.seq !== ref.seq || env.flags !== ref.flags) {
+  if (
+    env.docId !== ref.docId ||
+    env.senderId !== ref.senderId ||
+    env.messageId !== ref.messageId ||
+    env.seq !== ref.seq ||
+    env.flags !== ref.flags
+  ) {
     throw new ProtocolError('PROTO_ATTACHMENT_INTEGRITY', 'carried envelope header differs from the reference')
   }
-  if (isLocalOnly(env.kind) || NOT_CARRIED.has(env.kind)) throw new ProtocolError('PROTO_ATTACHMENT_INTEGRITY', `a ${env.kind} envelope cannot be carried`)
+  if (isLocalOnly(env.kind) || NOT_CARRIED.has(env.kind))
+    throw new ProtocolError('PROTO_ATTACHMENT_INTEGRITY', `a ${env.kind} envelope cannot be carried`)
   return env
 }

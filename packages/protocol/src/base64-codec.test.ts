@@ -20,7 +20,23 @@ function verdict(f: () => Uint8Array): string {
 }
 
 // Characters Node's decoder mishandles without shortening its output, or skips, or stops at.
-const HOSTILE = ['-', '_', '=', ' ', '\n', '\0', '.', 'é', '\u00ff', '\u0141', '\u0142', '\u0162', '\u2028', '\ufeff', '\ud83d']
+const HOSTILE = [
+  '-',
+  '_',
+  '=',
+  ' ',
+  '\n',
+  '\0',
+  '.',
+  'é',
+  '\u00ff',
+  '\u0141',
+  '\u0142',
+  '\u0162',
+  '\u2028',
+  '\ufeff',
+  '\ud83d',
+]
 
 describe('decodeBase64Via with a lenient native codec', () => {
   it('decodes canonical text exactly like the portable decoder, also at an offset', () => {
@@ -50,8 +66,14 @@ describe('decodeBase64Via with a lenient native codec', () => {
           const valid = Buffer.from(bytes).toString('base64')
           const i = at % valid.length
           const text =
-            how === 'replace' ? valid.slice(0, i) + char + valid.slice(i + 1) : how === 'insert' ? valid.slice(0, i) + char + valid.slice(i) : valid + char
-          expect(verdict(() => decodeBase64Via(nodeCodec, text, 0, text.length))).toBe(verdict(() => decodeBase64(text)))
+            how === 'replace'
+              ? valid.slice(0, i) + char + valid.slice(i + 1)
+              : how === 'insert'
+                ? valid.slice(0, i) + char + valid.slice(i)
+                : valid + char
+          expect(verdict(() => decodeBase64Via(nodeCodec, text, 0, text.length))).toBe(
+            verdict(() => decodeBase64(text)),
+          )
         },
       ),
       { numRuns: 2000 },
@@ -96,6 +118,8 @@ describe('encodeBase64Via', () => {
 
   it('PROTO_INVALID_OPTION for a codec that does not pad', () => {
     const unpadded: Base64Codec = { encode: (b) => Buffer.from(b).toString('base64url'), decode: nodeCodec.decode }
-    expect(codeOf(() => encodeBase64Via(unpadded, Uint8Array.of(1, 2), 0, 2))).toBe('ProtocolError:PROTO_INVALID_OPTION')
+    expect(codeOf(() => encodeBase64Via(unpadded, Uint8Array.of(1, 2), 0, 2))).toBe(
+      'ProtocolError:PROTO_INVALID_OPTION',
+    )
   })
 })

@@ -99,12 +99,22 @@ export function decodeBase64Via(codec: Base64Codec | undefined, text: string, st
  *
  * @throws ProtocolError as {@link decodeBase64}.
  */
-export function decodeBase64ViaInto(codec: Base64Codec | undefined, text: string, start: number, end: number, target: Uint8Array): Uint8Array {
+export function decodeBase64ViaInto(
+  codec: Base64Codec | undefined,
+  text: string,
+  start: number,
+  end: number,
+  target: Uint8Array,
+): Uint8Array {
   if (codec?.decodeInto !== undefined) {
     const want = nativeByteCount(text, start, end)
     // A lenient decoder may write garbage into `target` before the count gives it away; harmless,
     // since `target` is the caller's scratch and the exact decoder then answers.
-    if (want >= 0 && want <= target.length && codec.decodeInto(start === 0 && end === text.length ? text : text.slice(start, end), target) === want) {
+    if (
+      want >= 0 &&
+      want <= target.length &&
+      codec.decodeInto(start === 0 && end === text.length ? text : text.slice(start, end), target) === want
+    ) {
       return target.subarray(0, want)
     }
   }

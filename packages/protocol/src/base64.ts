@@ -60,7 +60,10 @@ function asciiToString(codes: Uint8Array): string {
 function asciiBytes(text: string, start: number, end: number): Uint8Array | undefined {
   const out = new Uint8Array(end - start)
   if (textEncoder !== undefined) {
-    const { read, written } = textEncoder.encodeInto(start === 0 && end === text.length ? text : text.slice(start, end), out)
+    const { read, written } = textEncoder.encodeInto(
+      start === 0 && end === text.length ? text : text.slice(start, end),
+      out,
+    )
     // A non-ASCII character takes 2+ bytes, so it shows up as a short read.
     return read === out.length && written === out.length ? out : undefined
   }
@@ -104,9 +107,18 @@ export function encodeBase64(bytes: Uint8Array, start = 0, end = bytes.length): 
 function isWhitespace(code: number): boolean {
   // ASCII whitespace plus the Unicode spaces a copy/paste or a messenger might insert.
   return (
-    code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0x85 || code === 0xa0 || code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f ||
-    code === 0x205f || code === 0x3000 || code === 0xfeff
+    code === 0x20 ||
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0x85 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
   )
 }
 

@@ -16,25 +16,29 @@ const batchOf = (payload: number[]): Envelope => sampleEnvelope({ kind: 'batch',
 describe('packBatch / unpackBatch', () => {
   it('packs the longest prefix that fits one body and unpacks it to the same envelopes', () => {
     fc.assert(
-      fc.property(fc.array(arbEnvelope(arbInnerKind, 300), { minLength: 1, maxLength: 30 }), fc.integer({ min: 800, max: 4000 }), (envelopes, maxBodyBytes) => {
-        const frames = envelopes.map((e) => encodeEnvelope(e))
-        let batch
-        try {
-          batch = packBatch(header, frames, { maxBodyBytes })
-        } catch (error) {
-          // Only legitimate when the first frame alone cannot fit.
-          expect((error as { code?: string }).code).toBe('PROTO_BATCH_TOO_LARGE')
-          return
-        }
-        expect(bodyByteLength(encodeBody(batch.frame))).toBeLessThanOrEqual(maxBodyBytes)
-        const unpacked = unpackBatch(decodeEnvelope(batch.frame))
-        expect(unpacked).toEqual(envelopes.slice(0, batch.packed))
-        if (batch.packed < frames.length) {
-          // Greedy is maximal for a prefix: one more frame would not fit.
-          const oneMore = packBatch(header, frames.slice(0, batch.packed + 1), { maxBodyBytes: 1_000_000 })
-          expect(bodyByteLength(encodeBody(oneMore.frame))).toBeGreaterThan(maxBodyBytes)
-        }
-      }),
+      fc.property(
+        fc.array(arbEnvelope(arbInnerKind, 300), { minLength: 1, maxLength: 30 }),
+        fc.integer({ min: 800, max: 4000 }),
+        (envelopes, maxBodyBytes) => {
+          const frames = envelopes.map((e) => encodeEnvelope(e))
+          let batch
+          try {
+            batch = packBatch(header, frames, { maxBodyBytes })
+          } catch (error) {
+            // Only legitimate when the first frame alone cannot fit.
+            expect((error as { code?: string }).code).toBe('PROTO_BATCH_TOO_LARGE')
+            return
+          }
+          expect(bodyByteLength(encodeBody(batch.frame))).toBeLessThanOrEqual(maxBodyBytes)
+          const unpacked = unpackBatch(decodeEnvelope(batch.frame))
+          expect(unpacked).toEqual(envelopes.slice(0, batch.packed))
+          if (batch.packed < frames.length) {
+            // Greedy is maximal for a prefix: one more frame would not fit.
+            const oneMore = packBatch(header, frames.slice(0, batch.packed + 1), { maxBodyBytes: 1_000_000 })
+            expect(bodyByteLength(encodeBody(oneMore.frame))).toBeGreaterThan(maxBodyBytes)
+          }
+        },
+      ),
     )
   })
 
@@ -56,9 +60,11 @@ describe('packBatch / unpackBatch', () => {
     expect(codeOf(() => unpackBatch(batchOf([0])))).toBe('ProtocolError:PROTO_BATCH_EMPTY')
   })
   it('PROTO_BATCH_TOO_LARGE when the first frame alone does not fit', () => {
-    expect(codeOf(() => packBatch(header, [encodeEnvelope(sampleEnvelope({ payload: new Uint8Array(3000) }))], { maxBodyBytes: 2000 }))).toBe(
-      'ProtocolError:PROTO_BATCH_TOO_LARGE',
-    )
+    expect(
+      codeOf(() =>
+        packBatch(header, [encodeEnvelope(sampleEnvelope({ payload: new Uint8Array(3000) }))], { maxBodyBytes: 2000 }),
+      ),
+    ).toBe('ProtocolError:PROTO_BATCH_TOO_LARGE')
   })
   it('PROTO_BATCH_NESTED for a batch inside a batch, packing and unpacking', () => {
     const inner = packBatch(header, [small(1)], { maxBodyBytes: 2000 }).frame

@@ -13,7 +13,14 @@
  */
 import { ByteReader, varUintLength, writeVarUint } from './byte-reader.ts'
 import { bodyCapacity } from './body.ts'
-import { decodeEnvelope, encodeEnvelope, envelopeByteLength, MAX_PAYLOAD_LENGTH, type DecodeEnvelopeOptions, type Envelope } from './envelope.ts'
+import {
+  decodeEnvelope,
+  encodeEnvelope,
+  envelopeByteLength,
+  MAX_PAYLOAD_LENGTH,
+  type DecodeEnvelopeOptions,
+  type Envelope,
+} from './envelope.ts'
 import { ProtocolError } from './errors.ts'
 import { isLocalOnly } from './kinds.ts'
 
@@ -43,7 +50,8 @@ export interface PackedBatch {
 
 function checkEntry(envelope: Envelope): void {
   if (envelope.kind === 'batch') throw new ProtocolError('PROTO_BATCH_NESTED', 'a batch cannot hold another batch')
-  if (isLocalOnly(envelope.kind)) throw new ProtocolError('PROTO_LOCAL_ONLY', `${envelope.kind} envelopes never leave the machine`)
+  if (isLocalOnly(envelope.kind))
+    throw new ProtocolError('PROTO_LOCAL_ONLY', `${envelope.kind} envelopes never leave the machine`)
 }
 
 /**
@@ -71,7 +79,11 @@ export function packBatch(header: BatchHeader, frames: readonly Uint8Array[], op
     entriesLength += entryLength
     packed++
   }
-  if (packed === 0) throw new ProtocolError('PROTO_BATCH_TOO_LARGE', `the first frame does not fit a batch within ${options.maxBodyBytes} body bytes`)
+  if (packed === 0)
+    throw new ProtocolError(
+      'PROTO_BATCH_TOO_LARGE',
+      `the first frame does not fit a batch within ${options.maxBodyBytes} body bytes`,
+    )
   const payload = new Uint8Array(varUintLength(packed) + entriesLength)
   let o = writeVarUint(payload, 0, packed)
   for (let i = 0; i < packed; i++) {
@@ -101,7 +113,8 @@ export function packBatch(header: BatchHeader, frames: readonly Uint8Array[], op
  *   `PROTO_TRAILING_BYTES`, `PROTO_BATCH_NESTED`, `PROTO_LOCAL_ONLY`, or any code of an inner envelope.
  */
 export function unpackBatch(batch: Envelope, options: DecodeEnvelopeOptions = {}): Envelope[] {
-  if (batch.kind !== 'batch') throw new ProtocolError('PROTO_WRONG_KIND', `expected a batch envelope, got ${batch.kind}`)
+  if (batch.kind !== 'batch')
+    throw new ProtocolError('PROTO_WRONG_KIND', `expected a batch envelope, got ${batch.kind}`)
   const r = new ByteReader(batch.payload, 'batch')
   const count = r.varUint('count', MAX_BATCH_ENTRIES, 'PROTO_LENGTH_OVERFLOW')
   if (count === 0) throw new ProtocolError('PROTO_BATCH_EMPTY', 'batch holds no envelopes')
@@ -113,6 +126,7 @@ export function unpackBatch(batch: Envelope, options: DecodeEnvelopeOptions = {}
     checkEntry(inner)
     out.push(inner)
   }
-  if (r.remaining !== 0) throw new ProtocolError('PROTO_TRAILING_BYTES', `batch has ${r.remaining} byte(s) after its last entry`)
+  if (r.remaining !== 0)
+    throw new ProtocolError('PROTO_TRAILING_BYTES', `batch has ${r.remaining} byte(s) after its last entry`)
   return out
 }

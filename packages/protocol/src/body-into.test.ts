@@ -12,7 +12,8 @@ import { createReassembler } from './reassembler.ts'
 const nodeCodec: Base64Codec = {
   encode: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'),
   decode: (text) => Buffer.from(text, 'base64'),
-  decodeInto: (text, target) => Buffer.from(target.buffer, target.byteOffset, target.byteLength).write(text, 0, 'base64'),
+  decodeInto: (text, target) =>
+    Buffer.from(target.buffer, target.byteOffset, target.byteLength).write(text, 0, 'base64'),
 }
 
 /** The bytes as hex, or the error code. */
@@ -25,7 +26,23 @@ function verdict(f: () => Uint8Array): string {
 }
 
 // Characters a lenient decoder mishandles without shortening its output, skips, or stops at.
-const HOSTILE = ['-', '_', '=', ' ', '\n', '\0', '.', 'é', '\u00ff', '\u0141', '\u0142', '\u0162', '\u2028', '\ufeff', '\ud83d']
+const HOSTILE = [
+  '-',
+  '_',
+  '=',
+  ' ',
+  '\n',
+  '\0',
+  '.',
+  'é',
+  '\u00ff',
+  '\u0141',
+  '\u0142',
+  '\u0162',
+  '\u2028',
+  '\ufeff',
+  '\ud83d',
+]
 
 afterEach(() => {
   usePlatformCodecs({})
@@ -44,8 +61,14 @@ describe('decodeBodyInto', () => {
           const valid = encodeBody(bytes)
           const i = BODY_PREFIX.length + (at % (valid.length - BODY_PREFIX.length))
           const text =
-            how === 'replace' ? valid.slice(0, i) + char + valid.slice(i + 1) : how === 'insert' ? valid.slice(0, i) + char + valid.slice(i) : valid + char
-          expect(verdict(() => decodeBodyInto(text, scratch, { base64: nodeCodec }))).toBe(verdict(() => decodeBody(text)))
+            how === 'replace'
+              ? valid.slice(0, i) + char + valid.slice(i + 1)
+              : how === 'insert'
+                ? valid.slice(0, i) + char + valid.slice(i)
+                : valid + char
+          expect(verdict(() => decodeBodyInto(text, scratch, { base64: nodeCodec }))).toBe(
+            verdict(() => decodeBody(text)),
+          )
         },
       ),
       { numRuns: 2000 },
@@ -58,13 +81,17 @@ describe('decodeBodyInto', () => {
     fc.assert(
       fc.property(fc.string({ unit, maxLength: 24 }), (tail) => {
         const text = BODY_PREFIX + tail
-        expect(verdict(() => decodeBodyInto(text, scratch, { base64: nodeCodec }))).toBe(verdict(() => decodeBody(text)))
+        expect(verdict(() => decodeBodyInto(text, scratch, { base64: nodeCodec }))).toBe(
+          verdict(() => decodeBody(text)),
+        )
       }),
       { numRuns: 2000 },
     )
     for (const text of ['hello', 'e2e-col:v2:AAAA', BODY_PREFIX, `${BODY_PREFIX}AAAA`]) {
       const options = { base64: nodeCodec, maxBodyChars: 12 }
-      expect(verdict(() => decodeBodyInto(text, scratch, options))).toBe(verdict(() => decodeBody(text, { maxBodyChars: 12 })))
+      expect(verdict(() => decodeBodyInto(text, scratch, options))).toBe(
+        verdict(() => decodeBody(text, { maxBodyChars: 12 })),
+      )
     }
   })
 
@@ -105,10 +132,15 @@ describe('decodeBodyInto', () => {
   })
 
   it('falls back to the exact decoder when decodeInto reports the wrong count', () => {
-    const liar: Base64Codec = { ...nodeCodec, decodeInto: (text, target) => (nodeCodec.decodeInto?.(text, target) ?? 0) + 1 }
+    const liar: Base64Codec = {
+      ...nodeCodec,
+      decodeInto: (text, target) => (nodeCodec.decodeInto?.(text, target) ?? 0) + 1,
+    }
     const wrong: Base64Codec = { ...nodeCodec, decodeInto: () => 1 }
     for (const codec of [liar, wrong]) {
-      expect(Array.from(decodeBodyInto(encodeBody(Uint8Array.of(1, 2, 3)), new Uint8Array(8), { base64: codec }))).toEqual([1, 2, 3])
+      expect(
+        Array.from(decodeBodyInto(encodeBody(Uint8Array.of(1, 2, 3)), new Uint8Array(8), { base64: codec })),
+      ).toEqual([1, 2, 3])
     }
   })
 
@@ -119,7 +151,9 @@ describe('decodeBodyInto', () => {
   })
 
   it('PROTO_INVALID_OPTION for a scratch that is not a Uint8Array, and for a decodeInto that is not a function', () => {
-    expect(codeOf(() => decodeBodyInto(encodeBody(Uint8Array.of(1)), [0, 0] as unknown as Uint8Array))).toBe('ProtocolError:PROTO_INVALID_OPTION')
+    expect(codeOf(() => decodeBodyInto(encodeBody(Uint8Array.of(1)), [0, 0] as unknown as Uint8Array))).toBe(
+      'ProtocolError:PROTO_INVALID_OPTION',
+    )
     const broken = { ...nodeCodec, decodeInto: 'yes' } as unknown as Base64Codec
     expect(codeOf(() => usePlatformCodecs({ base64: broken }))).toBe('ProtocolError:PROTO_INVALID_OPTION')
   })

@@ -57,7 +57,10 @@ describe('decodeBody rejects, each with its own code', () => {
   })
   it('PROTO_BODY_NOT_CANONICAL for missing padding, stray padding, foreign letters and non-zero pad bits', () => {
     for (const body of ['AAA', 'AA', 'AA==AAAA', 'A===', '====', 'AB==', 'AAB=', 'AA-_', 'AAAé', 'AA=A']) {
-      expect(codeOf(() => decodeBody(BODY_PREFIX + body)), body).toBe('ProtocolError:PROTO_BODY_NOT_CANONICAL')
+      expect(
+        codeOf(() => decodeBody(BODY_PREFIX + body)),
+        body,
+      ).toBe('ProtocolError:PROTO_BODY_NOT_CANONICAL')
     }
     // The canonical forms of the same bits are accepted.
     expect(decodeBody(`${BODY_PREFIX}AA==`)).toEqual(Uint8Array.of(0))
@@ -69,18 +72,26 @@ describe('decodeBody rejects, each with its own code', () => {
     expect(decodeBody(body, { maxBodyChars: body.length })).toEqual(new Uint8Array(30))
   })
   it('PROTO_INVALID_OPTION for a limit shorter than the prefix', () => {
-    expect(codeOf(() => decodeBody(encodeBody(Uint8Array.of(1)), { maxBodyChars: 3 }))).toBe('ProtocolError:PROTO_INVALID_OPTION')
+    expect(codeOf(() => decodeBody(encodeBody(Uint8Array.of(1)), { maxBodyChars: 3 }))).toBe(
+      'ProtocolError:PROTO_INVALID_OPTION',
+    )
   })
 
   it('throws only ProtocolError for arbitrary text, however long or strange', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'binary' }), fc.string().map((t) => BODY_PREFIX + t)), (text) => {
-        try {
-          decodeBody(text, { maxBodyChars: 64 })
-        } catch (error) {
-          expect(isProtocolError(error)).toBe(true)
-        }
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary' }),
+          fc.string().map((t) => BODY_PREFIX + t),
+        ),
+        (text) => {
+          try {
+            decodeBody(text, { maxBodyChars: 64 })
+          } catch (error) {
+            expect(isProtocolError(error)).toBe(true)
+          }
+        },
+      ),
     )
   })
 

@@ -92,9 +92,13 @@ function checkBody(text: string, options: DecodeBodyOptions): void {
   if (typeof text !== 'string' || !text.startsWith(BODY_NAMESPACE)) {
     throw new ProtocolError('PROTO_BODY_FOREIGN', 'text is not an e2e-col body')
   }
-  if (!text.startsWith(BODY_PREFIX)) throw new ProtocolError('PROTO_BODY_UNSUPPORTED_VERSION', 'e2e-col body of an unsupported version')
+  if (!text.startsWith(BODY_PREFIX))
+    throw new ProtocolError('PROTO_BODY_UNSUPPORTED_VERSION', 'e2e-col body of an unsupported version')
   if (text.length > maxBodyChars) {
-    throw new ProtocolError('PROTO_BODY_TOO_LARGE', `body of ${text.length} characters exceeds the limit of ${maxBodyChars}`)
+    throw new ProtocolError(
+      'PROTO_BODY_TOO_LARGE',
+      `body of ${text.length} characters exceeds the limit of ${maxBodyChars}`,
+    )
   }
   if (text.length === BODY_PREFIX.length) throw new ProtocolError('PROTO_BODY_EMPTY', 'body carries no payload')
 }

@@ -7,6 +7,7 @@ import { ProtocolError } from './errors.ts'
  * @throws ProtocolError `PROTO_INVALID_OPTION` naming `name` otherwise.
  */
 export function positiveInteger(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new ProtocolError('PROTO_INVALID_OPTION', `${name} must be a positive integer`)
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new ProtocolError('PROTO_INVALID_OPTION', `${name} must be a positive integer`)
   return value
 }

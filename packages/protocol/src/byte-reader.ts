@@ -41,7 +41,10 @@ export function writeU32(target: Uint8Array, offset: number, value: number): num
 
 /** The big-endian u32 at `offset`; the caller has checked that 4 bytes exist. */
 export function readU32(bytes: Uint8Array, offset: number): number {
-  return (bytes[offset] as number) * 0x1000000 + (((bytes[offset + 1] as number) << 16) | ((bytes[offset + 2] as number) << 8) | (bytes[offset + 3] as number))
+  return (
+    (bytes[offset] as number) * 0x1000000 +
+    (((bytes[offset + 1] as number) << 16) | ((bytes[offset + 2] as number) << 8) | (bytes[offset + 3] as number))
+  )
 }
 
 /** A read cursor; `what` names the structure in error messages. */
@@ -81,7 +84,7 @@ export class ByteReader {
     const b = this.bytes
     const o = this.offset
     this.offset += 4
-    return ((b[o] ?? 0) * 0x1000000 + (((b[o + 1] ?? 0) << 16) | ((b[o + 2] ?? 0) << 8) | (b[o + 3] ?? 0)))
+    return (b[o] ?? 0) * 0x1000000 + (((b[o + 1] ?? 0) << 16) | ((b[o + 2] ?? 0) << 8) | (b[o + 3] ?? 0))
   }
 
   /** A view (no copy) of the next `n` bytes. */

@@ -1,6 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { codeOf, DOC_ID, expectSameBytes, MESSAGE_ID, patternBytes, sampleEnvelope, SENDER_ID } from '../test/fixtures.ts'
+import {
+  codeOf,
+  DOC_ID,
+  expectSameBytes,
+  MESSAGE_ID,
+  patternBytes,
+  sampleEnvelope,
+  SENDER_ID,
+} from '../test/fixtures.ts'
 import { bodyByteLength, decodeBody, encodeBody } from './body.ts'
 import { chunkFrame, decodeChunk, encodeBodies, smallestBoundary } from './chunking.ts'
 import { crc32 } from './crc32.ts'
@@ -53,7 +61,14 @@ describe('chunkFrame / encodeBodies', () => {
     expect(chunks.length).toBe(4)
     chunks.forEach((chunk, index) => {
       const envelope = decodeEnvelope(chunk)
-      expect(envelope).toMatchObject({ kind: 'chunk', flags: FLAGS.ackRequested, docId: DOC_ID, senderId: SENDER_ID, messageId: MESSAGE_ID, seq: 1234 })
+      expect(envelope).toMatchObject({
+        kind: 'chunk',
+        flags: FLAGS.ackRequested,
+        docId: DOC_ID,
+        senderId: SENDER_ID,
+        messageId: MESSAGE_ID,
+        seq: 1234,
+      })
       const part = decodeChunk(envelope)
       expect(part).toMatchObject({ index, count: 4, totalLength: frame.length, checksum: crc32(frame) })
       // Metadata is four big-endian u32 at the start of the payload.
@@ -89,18 +104,24 @@ describe('chunkFrame / encodeBodies', () => {
       const frame = frameOf(payloadLength)
       const smallest = smallestBoundary(frame)
       expectSameBytes(reassemble(encodeBodies(frame, { maxBodyBytes: smallest })), frame)
-      expect(codeOf(() => encodeBodies(frame, { maxBodyBytes: smallest - 1 }))).toBe('ProtocolError:PROTO_BOUNDARY_TOO_SMALL')
+      expect(codeOf(() => encodeBodies(frame, { maxBodyBytes: smallest - 1 }))).toBe(
+        'ProtocolError:PROTO_BOUNDARY_TOO_SMALL',
+      )
     }
   })
 
   it('PROTO_BOUNDARY_TOO_SMALL names the smallest boundary that works', () => {
     const frame = frameOf(1000)
-    expect(() => encodeBodies(frame, { maxBodyBytes: 50 })).toThrow(`the smallest boundary that works for this frame is ${smallestBoundary(frame)}`)
+    expect(() => encodeBodies(frame, { maxBodyBytes: 50 })).toThrow(
+      `the smallest boundary that works for this frame is ${smallestBoundary(frame)}`,
+    )
   })
 
   it('PROTO_LOCAL_ONLY for ack and error envelopes', () => {
     for (const kind of ['ack', 'error'] as const) {
-      expect(codeOf(() => chunkFrame(frameOf(10, { kind }), { maxBodyBytes: 2000 }))).toBe('ProtocolError:PROTO_LOCAL_ONLY')
+      expect(codeOf(() => chunkFrame(frameOf(10, { kind }), { maxBodyBytes: 2000 }))).toBe(
+        'ProtocolError:PROTO_LOCAL_ONLY',
+      )
     }
   })
 
@@ -116,7 +137,9 @@ describe('chunkFrame / encodeBodies', () => {
   })
 
   it('validates the frame it is given', () => {
-    expect(codeOf(() => chunkFrame(Uint8Array.of(1, 2, 3), { maxBodyBytes: 2000 }))).toBe('ProtocolError:PROTO_BAD_MAGIC')
+    expect(codeOf(() => chunkFrame(Uint8Array.of(1, 2, 3), { maxBodyBytes: 2000 }))).toBe(
+      'ProtocolError:PROTO_BAD_MAGIC',
+    )
   })
 })
 
@@ -130,13 +153,21 @@ const chunkWith = (meta: number[], data: number[] = [1]): Envelope => {
 
 describe('decodeChunk', () => {
   it('reads index, count, total length and checksum', () => {
-    expect(decodeChunk(chunkWith([1, 3, 10, 0xdeadbeef], [7, 8]))).toEqual({ index: 1, count: 3, totalLength: 10, checksum: 0xdeadbeef, data: Uint8Array.of(7, 8) })
+    expect(decodeChunk(chunkWith([1, 3, 10, 0xdeadbeef], [7, 8]))).toEqual({
+      index: 1,
+      count: 3,
+      totalLength: 10,
+      checksum: 0xdeadbeef,
+      data: Uint8Array.of(7, 8),
+    })
   })
   it('PROTO_WRONG_KIND for a non-chunk envelope', () => {
     expect(codeOf(() => decodeChunk(sampleEnvelope()))).toBe('ProtocolError:PROTO_WRONG_KIND')
   })
   it('PROTO_TRUNCATED for metadata shorter than 16 bytes', () => {
-    expect(codeOf(() => decodeChunk(sampleEnvelope({ kind: 'chunk', payload: new Uint8Array(15) })))).toBe('ProtocolError:PROTO_TRUNCATED')
+    expect(codeOf(() => decodeChunk(sampleEnvelope({ kind: 'chunk', payload: new Uint8Array(15) })))).toBe(
+      'ProtocolError:PROTO_TRUNCATED',
+    )
   })
   it.each([
     ['an index not below the count', [3, 3, 10, 0]],

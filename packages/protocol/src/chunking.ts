@@ -15,7 +15,13 @@
 import { readU32, varUintLength, writeU32, writeVarUint, ByteReader } from './byte-reader.ts'
 import type { Base64Codec } from './base64-codec.ts'
 import { bodyCapacity, bodyLengthFor, encodeBody } from './body.ts'
-import { decodeEnvelope, envelopeByteLength, FIXED_HEADER_BYTES, MAX_PAYLOAD_LENGTH, type Envelope } from './envelope.ts'
+import {
+  decodeEnvelope,
+  envelopeByteLength,
+  FIXED_HEADER_BYTES,
+  MAX_PAYLOAD_LENGTH,
+  type Envelope,
+} from './envelope.ts'
 import { ProtocolError } from './errors.ts'
 import { isLocalOnly, KINDS } from './kinds.ts'
 import { frameCrc32 } from './platform-codecs.ts'
@@ -124,7 +130,8 @@ interface ChunkPlan {
 function planChunks(frame: Uint8Array, options: ChunkOptions): ChunkPlan | undefined {
   checkBoundary(options.maxBodyBytes)
   const envelope = decodeEnvelope(frame, { maxPayloadBytes: MAX_PAYLOAD_LENGTH })
-  if (isLocalOnly(envelope.kind)) throw new ProtocolError('PROTO_LOCAL_ONLY', `${envelope.kind} envelopes never leave the machine`)
+  if (isLocalOnly(envelope.kind))
+    throw new ProtocolError('PROTO_LOCAL_ONLY', `${envelope.kind} envelopes never leave the machine`)
   if (envelope.kind === 'chunk') throw new ProtocolError('PROTO_WRONG_KIND', 'a chunk cannot be chunked again')
   const capacity = bodyCapacity(options.maxBodyBytes)
   if (frame.length <= capacity) return undefined
@@ -179,7 +186,8 @@ function writeChunk(plan: ChunkPlan, index: number, target: Uint8Array): number 
  *   than the total.
  */
 export function decodeChunk(envelope: Envelope): ChunkPart {
-  if (envelope.kind !== 'chunk') throw new ProtocolError('PROTO_WRONG_KIND', `expected a chunk envelope, got ${envelope.kind}`)
+  if (envelope.kind !== 'chunk')
+    throw new ProtocolError('PROTO_WRONG_KIND', `expected a chunk envelope, got ${envelope.kind}`)
   const p = envelope.payload
   if (p.length < CHUNK_META_BYTES) {
     // Short metadata: let a reader name the field that ran out.
@@ -193,10 +201,14 @@ export function decodeChunk(envelope: Envelope): ChunkPart {
   const checksum = readU32(p, 12)
   const data = p.subarray(CHUNK_META_BYTES)
   if (count < 2) throw new ProtocolError('PROTO_CHUNK_MALFORMED', `chunk count ${count} is below 2`)
-  if (index >= count) throw new ProtocolError('PROTO_CHUNK_MALFORMED', `chunk index ${index} is not below its count ${count}`)
+  if (index >= count)
+    throw new ProtocolError('PROTO_CHUNK_MALFORMED', `chunk index ${index} is not below its count ${count}`)
   if (data.length === 0) throw new ProtocolError('PROTO_CHUNK_MALFORMED', 'chunk carries no data')
   if (totalLength < count || data.length > totalLength) {
-    throw new ProtocolError('PROTO_CHUNK_MALFORMED', `chunk total length ${totalLength} cannot hold ${count} chunks of this size`)
+    throw new ProtocolError(
+      'PROTO_CHUNK_MALFORMED',
+      `chunk total length ${totalLength} cannot hold ${count} chunks of this size`,
+    )
   }
   return { index, count, totalLength, checksum, data }
 }

@@ -31,7 +31,12 @@ describe('crc32', () => {
 
   it('agrees with the bitwise reference on a large buffer at unaligned offsets', () => {
     const bytes = patternBytes(200_003)
-    for (const [start, end] of [[0, bytes.length], [3, bytes.length - 5], [1, 17], [7, 7]] as const) {
+    for (const [start, end] of [
+      [0, bytes.length],
+      [3, bytes.length - 5],
+      [1, 17],
+      [7, 7],
+    ] as const) {
       expect(crc32(bytes, start, end)).toBe(referenceCrc32(bytes.subarray(start, end)))
     }
   })

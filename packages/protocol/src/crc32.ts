@@ -29,16 +29,25 @@ export function crc32(bytes: Uint8Array, start = 0, end = bytes.length): number 
   let i = start
   // `as number`, not `?? 0`: every index is in range, and the loop stays free of undefined checks.
   for (; i + SLICES <= end; i += SLICES) {
-    const a = c ^ ((b[i] as number) | ((b[i + 1] as number) << 8) | ((b[i + 2] as number) << 16) | ((b[i + 3] as number) << 24))
+    const a =
+      c ^ ((b[i] as number) | ((b[i + 1] as number) << 8) | ((b[i + 2] as number) << 16) | ((b[i + 3] as number) << 24))
     c =
-      (t[3840 + (a & 0xff)] as number) ^ (t[3584 + ((a >>> 8) & 0xff)] as number) ^
-      (t[3328 + ((a >>> 16) & 0xff)] as number) ^ (t[3072 + (a >>> 24)] as number) ^
-      (t[2816 + (b[i + 4] as number)] as number) ^ (t[2560 + (b[i + 5] as number)] as number) ^
-      (t[2304 + (b[i + 6] as number)] as number) ^ (t[2048 + (b[i + 7] as number)] as number) ^
-      (t[1792 + (b[i + 8] as number)] as number) ^ (t[1536 + (b[i + 9] as number)] as number) ^
-      (t[1280 + (b[i + 10] as number)] as number) ^ (t[1024 + (b[i + 11] as number)] as number) ^
-      (t[768 + (b[i + 12] as number)] as number) ^ (t[512 + (b[i + 13] as number)] as number) ^
-      (t[256 + (b[i + 14] as number)] as number) ^ (t[b[i + 15] as number] as number)
+      (t[3840 + (a & 0xff)] as number) ^
+      (t[3584 + ((a >>> 8) & 0xff)] as number) ^
+      (t[3328 + ((a >>> 16) & 0xff)] as number) ^
+      (t[3072 + (a >>> 24)] as number) ^
+      (t[2816 + (b[i + 4] as number)] as number) ^
+      (t[2560 + (b[i + 5] as number)] as number) ^
+      (t[2304 + (b[i + 6] as number)] as number) ^
+      (t[2048 + (b[i + 7] as number)] as number) ^
+      (t[1792 + (b[i + 8] as number)] as number) ^
+      (t[1536 + (b[i + 9] as number)] as number) ^
+      (t[1280 + (b[i + 10] as number)] as number) ^
+      (t[1024 + (b[i + 11] as number)] as number) ^
+      (t[768 + (b[i + 12] as number)] as number) ^
+      (t[512 + (b[i + 13] as number)] as number) ^
+      (t[256 + (b[i + 14] as number)] as number) ^
+      (t[b[i + 15] as number] as number)
   }
   for (; i < end; i++) c = (t[(c ^ (b[i] as number)) & 0xff] as number) ^ (c >>> 8)
   return (c ^ 0xffffffff) >>> 0

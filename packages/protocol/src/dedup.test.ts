@@ -54,6 +54,8 @@ describe('createDedupWindow', () => {
 
   it('PROTO_INVALID_OPTION for bounds that are not positive integers', () => {
     expect(codeOf(() => createDedupWindow({ maxEntries: 0, ttlMs: 1 }))).toBe('ProtocolError:PROTO_INVALID_OPTION')
-    expect(codeOf(() => createDedupWindow({ maxEntries: 1, ttlMs: Number.POSITIVE_INFINITY }))).toBe('ProtocolError:PROTO_INVALID_OPTION')
+    expect(codeOf(() => createDedupWindow({ maxEntries: 1, ttlMs: Number.POSITIVE_INFINITY }))).toBe(
+      'ProtocolError:PROTO_INVALID_OPTION',
+    )
   })
 })

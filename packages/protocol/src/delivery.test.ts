@@ -8,13 +8,22 @@ describe('delivery notes', () => {
   it('round-trip, with and without a reason', () => {
     const note = { signal: 'unreachable', since: 1_764_581_000_000, unsent: 3, sent: [ID] } as const
     expect(decodeDeliveryNote(encodeDeliveryNote(note))).toEqual(note)
-    expect(decodeDeliveryNote(encodeDeliveryNote({ ...note, signal: 'refused', reason: 'untrusted safety number' }))?.reason).toBe('untrusted safety number')
+    expect(
+      decodeDeliveryNote(encodeDeliveryNote({ ...note, signal: 'refused', reason: 'untrusted safety number' }))?.reason,
+    ).toBe('untrusted safety number')
   })
 
   it('cap the reason and the id list when encoding', () => {
-    const long = decodeDeliveryNote(encodeDeliveryNote({ signal: 'refused', since: 1, unsent: 0, sent: [], reason: 'x'.repeat(5000) }))
+    const long = decodeDeliveryNote(
+      encodeDeliveryNote({ signal: 'refused', since: 1, unsent: 0, sent: [], reason: 'x'.repeat(5000) }),
+    )
     expect(long?.reason).toHaveLength(MAX_REASON_CHARS)
-    const many = encodeDeliveryNote({ signal: 'reachable', since: null, unsent: 0, sent: Array.from({ length: MAX_SENT_IDS + 5 }, () => ID) })
+    const many = encodeDeliveryNote({
+      signal: 'reachable',
+      since: null,
+      unsent: 0,
+      sent: Array.from({ length: MAX_SENT_IDS + 5 }, () => ID),
+    })
     expect(decodeDeliveryNote(many)?.sent).toHaveLength(MAX_SENT_IDS)
   })
 
@@ -24,7 +33,10 @@ describe('delivery notes', () => {
     ['a negative count', enc({ signal: 'reachable', since: null, unsent: -1, sent: [] })],
     ['a fractional time', enc({ signal: 'reachable', since: 1.5, unsent: 0, sent: [] })],
     ['an id that is not a message id', enc({ signal: 'reachable', since: null, unsent: 0, sent: ['nope'] })],
-    ['too many ids', enc({ signal: 'reachable', since: null, unsent: 0, sent: Array.from({ length: MAX_SENT_IDS + 1 }, () => ID) })],
+    [
+      'too many ids',
+      enc({ signal: 'reachable', since: null, unsent: 0, sent: Array.from({ length: MAX_SENT_IDS + 1 }, () => ID) }),
+    ],
     ['a reason that is not text', enc({ signal: 'refused', since: 1, unsent: 0, sent: [], reason: 4 })],
   ])('refuse %s', (_name, payload) => {
     expect(decodeDeliveryNote(payload)).toBeUndefined()

@@ -38,7 +38,12 @@ interface TextCodecs {
 const codecs = globalThis as unknown as TextCodecs
 
 export function encodeDeliveryNote(note: DeliveryNote): Uint8Array {
-  const body: Record<string, unknown> = { signal: note.signal, since: note.since, unsent: note.unsent, sent: note.sent.slice(0, MAX_SENT_IDS) }
+  const body: Record<string, unknown> = {
+    signal: note.signal,
+    since: note.since,
+    unsent: note.unsent,
+    sent: note.sent.slice(0, MAX_SENT_IDS),
+  }
   if (note.reason !== undefined) body['reason'] = note.reason.slice(0, MAX_REASON_CHARS)
   return new codecs.TextEncoder().encode(JSON.stringify(body))
 }
@@ -60,7 +65,12 @@ export function decodeDeliveryNote(payload: Uint8Array): DeliveryNote | undefine
   const unsent = b['unsent']
   if (typeof unsent !== 'number' || !Number.isSafeInteger(unsent) || unsent < 0) return undefined
   const sent = b['sent']
-  if (!Array.isArray(sent) || sent.length > MAX_SENT_IDS || !sent.every((id) => typeof id === 'string' && isMessageId(id))) return undefined
+  if (
+    !Array.isArray(sent) ||
+    sent.length > MAX_SENT_IDS ||
+    !sent.every((id) => typeof id === 'string' && isMessageId(id))
+  )
+    return undefined
   const reason = b['reason']
   if (reason !== undefined && typeof reason !== 'string') return undefined
   return {

@@ -38,7 +38,9 @@ describe('decodeEnvelope’s common-frame path', () => {
           for (const [at, value] of edits) frame[at % Math.min(frame.length, 60)] = value
           if (resize < 0) frame = frame.subarray(0, Math.max(0, frame.length + resize))
           if (resize > 0) frame = Uint8Array.from([...frame, ...new Uint8Array(resize)])
-          expect(verdict(() => decodeEnvelope(frame, { maxPayloadBytes: limit }))).toBe(verdict(() => decodeChecked(frame, limit)))
+          expect(verdict(() => decodeEnvelope(frame, { maxPayloadBytes: limit }))).toBe(
+            verdict(() => decodeChecked(frame, limit)),
+          )
         },
       ),
       { numRuns: 3000 },

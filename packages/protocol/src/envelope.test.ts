@@ -19,7 +19,15 @@ describe('envelope layout', () => {
 
   it('decodes every field back from the hand-written frame', () => {
     const decoded = decodeEnvelope(fromHex(`e2c0013302${ids}0000`))
-    expect(decoded).toEqual({ kind: 'chat-status', flags: FLAGS.retransmit, docId: DOC_ID, senderId: SENDER_ID, messageId: MESSAGE_ID, seq: 0, payload: new Uint8Array(0) })
+    expect(decoded).toEqual({
+      kind: 'chat-status',
+      flags: FLAGS.retransmit,
+      docId: DOC_ID,
+      senderId: SENDER_ID,
+      messageId: MESSAGE_ID,
+      seq: 0,
+      payload: new Uint8Array(0),
+    })
   })
 
   it('round-trips random envelopes of every kind byte for byte', () => {
@@ -74,14 +82,20 @@ describe('decodeEnvelope rejects bad frames, each with its own code', () => {
     expect(codeOf(() => decodeEnvelope(frameWith(0x87, 0x00, 0x00)))).toBe('ProtocolError:PROTO_NON_CANONICAL_VARINT')
   })
   it('PROTO_SEQ_OVERFLOW for a seq of 2^53', () => {
-    expect(codeOf(() => decodeEnvelope(frameWith(0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x10, 0x00)))).toBe('ProtocolError:PROTO_SEQ_OVERFLOW')
+    expect(codeOf(() => decodeEnvelope(frameWith(0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x10, 0x00)))).toBe(
+      'ProtocolError:PROTO_SEQ_OVERFLOW',
+    )
   })
   it('PROTO_LENGTH_OVERFLOW for a payload length of 2^32', () => {
-    expect(codeOf(() => decodeEnvelope(frameWith(0x00, 0x80, 0x80, 0x80, 0x80, 0x10)))).toBe('ProtocolError:PROTO_LENGTH_OVERFLOW')
+    expect(codeOf(() => decodeEnvelope(frameWith(0x00, 0x80, 0x80, 0x80, 0x80, 0x10)))).toBe(
+      'ProtocolError:PROTO_LENGTH_OVERFLOW',
+    )
   })
   it('PROTO_PAYLOAD_TOO_LARGE for a payload over the configured limit, before reading it', () => {
     // The declared 1 MiB payload is absent: the limit check must come first.
-    expect(codeOf(() => decodeEnvelope(frameWith(0x00, 0x80, 0x80, 0x40), { maxPayloadBytes: 1024 }))).toBe('ProtocolError:PROTO_PAYLOAD_TOO_LARGE')
+    expect(codeOf(() => decodeEnvelope(frameWith(0x00, 0x80, 0x80, 0x40), { maxPayloadBytes: 1024 }))).toBe(
+      'ProtocolError:PROTO_PAYLOAD_TOO_LARGE',
+    )
     expect(codeOf(() => decodeEnvelope(good, { maxPayloadBytes: 2 }))).toBe('ProtocolError:PROTO_PAYLOAD_TOO_LARGE')
     expect(decodeEnvelope(good, { maxPayloadBytes: 3 }).payload).toEqual(Uint8Array.of(1, 2, 3))
   })
@@ -110,11 +124,15 @@ describe('decodeEnvelope rejects bad frames, each with its own code', () => {
   it('throws only ProtocolError for random and mutated bytes', () => {
     fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), onlyProtocolErrors))
     fc.assert(
-      fc.property(arbEnvelope(undefined, 64), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }), (envelope, edits) => {
-        const frame = encodeEnvelope(envelope)
-        for (const [at, value] of edits) frame[at % frame.length] = value
-        onlyProtocolErrors(frame)
-      }),
+      fc.property(
+        arbEnvelope(undefined, 64),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }),
+        (envelope, edits) => {
+          const frame = encodeEnvelope(envelope)
+          for (const [at, value] of edits) frame[at % frame.length] = value
+          onlyProtocolErrors(frame)
+        },
+      ),
     )
   })
 })

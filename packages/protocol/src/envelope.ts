@@ -69,7 +69,8 @@ export function encodeEnvelope(envelope: Envelope): Uint8Array {
   if (!Number.isInteger(flags) || flags < 0 || (flags & ~KNOWN_FLAGS_MASK) !== 0 || flags > 0xff) {
     throw new ProtocolError('PROTO_INVALID_FIELD', 'flags has bits outside the v1 flag set')
   }
-  if (!Number.isSafeInteger(seq) || seq < 0) throw new ProtocolError('PROTO_INVALID_FIELD', 'seq must be an integer in 0 … 2^53 − 1')
+  if (!Number.isSafeInteger(seq) || seq < 0)
+    throw new ProtocolError('PROTO_INVALID_FIELD', 'seq must be an integer in 0 … 2^53 − 1')
   if (!(payload instanceof Uint8Array)) throw new ProtocolError('PROTO_INVALID_FIELD', 'payload must be a Uint8Array')
   if (payload.length > MAX_PAYLOAD_LENGTH) {
     throw new ProtocolError('PROTO_LENGTH_OVERFLOW', `payload of ${payload.length} bytes exceeds ${MAX_PAYLOAD_LENGTH}`)
@@ -114,7 +115,8 @@ export function decodeEnvelope(frame: Uint8Array, options: DecodeEnvelopeOptions
  */
 function decodeCommon(frame: Uint8Array, maxPayloadBytes: number): Envelope | undefined {
   const end = frame.length
-  if (end < FIXED_HEADER_BYTES + 2 || frame[0] !== MAGIC[0] || frame[1] !== MAGIC[1] || frame[2] !== PROTOCOL_VERSION) return undefined
+  if (end < FIXED_HEADER_BYTES + 2 || frame[0] !== MAGIC[0] || frame[1] !== MAGIC[1] || frame[2] !== PROTOCOL_VERSION)
+    return undefined
   const kind = kindFromCode(frame[3] as number)
   const flags = frame[4] as number
   if (kind === undefined || (flags & ~KNOWN_FLAGS_MASK) !== 0) return undefined
@@ -157,15 +159,20 @@ export function decodeChecked(frame: Uint8Array, maxPayloadBytes: number): Envel
   const r = new ByteReader(frame, 'envelope')
   // Magic and version are checked byte by byte so a short foreign input reports the right reason.
   for (let i = 0; i < MAGIC.length; i++) {
-    if (r.u8('magic') !== MAGIC[i]) throw new ProtocolError('PROTO_BAD_MAGIC', 'envelope does not start with the e2e-col magic bytes')
+    if (r.u8('magic') !== MAGIC[i])
+      throw new ProtocolError('PROTO_BAD_MAGIC', 'envelope does not start with the e2e-col magic bytes')
   }
   const version = r.u8('version')
   if (version !== PROTOCOL_VERSION) {
-    throw new ProtocolError('PROTO_UNSUPPORTED_VERSION', `envelope version ${version} is not supported (this reader knows ${PROTOCOL_VERSION})`)
+    throw new ProtocolError(
+      'PROTO_UNSUPPORTED_VERSION',
+      `envelope version ${version} is not supported (this reader knows ${PROTOCOL_VERSION})`,
+    )
   }
   const kindCode = r.u8('kind')
   const kind = kindFromCode(kindCode)
-  if (kind === undefined) throw new ProtocolError('PROTO_UNKNOWN_KIND', `envelope kind code 0x${kindCode.toString(16)} is unknown`)
+  if (kind === undefined)
+    throw new ProtocolError('PROTO_UNKNOWN_KIND', `envelope kind code 0x${kindCode.toString(16)} is unknown`)
   const flags = r.u8('flags')
   if ((flags & ~KNOWN_FLAGS_MASK) !== 0) {
     throw new ProtocolError('PROTO_UNKNOWN_FLAGS', `envelope flags 0x${flags.toString(16)} set unknown bits`)
@@ -178,9 +185,13 @@ export function decodeChecked(frame: Uint8Array, maxPayloadBytes: number): Envel
   const seq = r.varUint('seq', MAX_VARUINT, 'PROTO_SEQ_OVERFLOW')
   const length = r.varUint('payload length', MAX_PAYLOAD_LENGTH, 'PROTO_LENGTH_OVERFLOW')
   if (length > maxPayloadBytes) {
-    throw new ProtocolError('PROTO_PAYLOAD_TOO_LARGE', `payload of ${length} bytes exceeds the limit of ${maxPayloadBytes}`)
+    throw new ProtocolError(
+      'PROTO_PAYLOAD_TOO_LARGE',
+      `payload of ${length} bytes exceeds the limit of ${maxPayloadBytes}`,
+    )
   }
   const payload = r.view(length, 'payload')
-  if (r.remaining !== 0) throw new ProtocolError('PROTO_TRAILING_BYTES', `envelope has ${r.remaining} byte(s) after the payload`)
+  if (r.remaining !== 0)
+    throw new ProtocolError('PROTO_TRAILING_BYTES', `envelope has ${r.remaining} byte(s) after the payload`)
   return { kind, flags, docId, senderId, messageId, seq, payload }
 }

@@ -35,7 +35,11 @@ interface StoredEnvelope {
 
 const fromHex = (hex: string): Uint8Array => Uint8Array.from(hex.match(/../g) ?? [], (h) => Number.parseInt(h, 16))
 const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
-const envelopeOf = (stored: StoredEnvelope): Envelope => ({ ...stored, kind: stored.kind as Kind, payload: fromHex(stored.payload) })
+const envelopeOf = (stored: StoredEnvelope): Envelope => ({
+  ...stored,
+  kind: stored.kind as Kind,
+  payload: fromHex(stored.payload),
+})
 
 describe('golden vectors', () => {
   it('cover every kind in the table, and every flag bit', () => {
@@ -44,13 +48,16 @@ describe('golden vectors', () => {
     expect(flagsSeen).toBe(KNOWN_FLAGS_MASK)
   })
 
-  it.each(envelopeVectors.vectors)('$name: decodes to the stored envelope and encodes to the stored hex and body', (vector) => {
-    const expected = envelopeOf(vector.envelope)
-    expect(decodeEnvelope(fromHex(vector.hex))).toEqual(expected)
-    expect(toHex(encodeEnvelope(expected))).toBe(vector.hex)
-    expect(encodeBody(fromHex(vector.hex))).toBe(vector.body)
-    expect(toHex(decodeBody(vector.body))).toBe(vector.hex)
-  })
+  it.each(envelopeVectors.vectors)(
+    '$name: decodes to the stored envelope and encodes to the stored hex and body',
+    (vector) => {
+      const expected = envelopeOf(vector.envelope)
+      expect(decodeEnvelope(fromHex(vector.hex))).toEqual(expected)
+      expect(toHex(encodeEnvelope(expected))).toBe(vector.hex)
+      expect(encodeBody(fromHex(vector.hex))).toBe(vector.body)
+      expect(toHex(decodeBody(vector.body))).toBe(vector.hex)
+    },
+  )
 
   it('chunked: chunking the stored frame gives the stored chunks, and they reassemble to it', () => {
     const frame = fromHex(chunkedVector.hex)
@@ -58,14 +65,20 @@ describe('golden vectors', () => {
     expect(chunkFrame(frame, { maxBodyBytes: chunkedVector.maxBodyBytes }).map(toHex)).toEqual(chunkedVector.chunks)
     expect(chunkedVector.chunks.map((c) => encodeBody(fromHex(c)))).toEqual(chunkedVector.bodies)
     const r = createReassembler({ maxPartialMessages: 1, maxPartialBytes: 4096, ttlMs: 1000 })
-    const results = chunkedVector.bodies.map((_, i, all) => all[all.length - 1 - i] ?? '').map((b) => r.push(decodeEnvelope(decodeBody(b)), 0))
+    const results = chunkedVector.bodies
+      .map((_, i, all) => all[all.length - 1 - i] ?? '')
+      .map((b) => r.push(decodeEnvelope(decodeBody(b)), 0))
     const last = results.at(-1)
     expect(last?.status === 'complete' && toHex(last.frame)).toBe(chunkedVector.hex)
   })
 
   it('batch: packing the stored entries gives the stored hex, and unpacking gives the entries back', () => {
     const entries = batchVector.entries.map(envelopeOf)
-    const packed = packBatch(batchVector.header, entries.map((e) => encodeEnvelope(e)), { maxBodyBytes: 2000 })
+    const packed = packBatch(
+      batchVector.header,
+      entries.map((e) => encodeEnvelope(e)),
+      { maxBodyBytes: 2000 },
+    )
     expect(packed.packed).toBe(entries.length)
     expect(toHex(packed.frame)).toBe(batchVector.hex)
     expect(encodeBody(packed.frame)).toBe(batchVector.body)

@@ -64,7 +64,8 @@ function malformed(message: string): ProtocolError {
 }
 
 function checkUint(value: number, field: string): void {
-  if (!Number.isSafeInteger(value) || value < 0) throw new ProtocolError('PROTO_INVALID_FIELD', `${field} must be an integer in 0 … 2^53 − 1`)
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new ProtocolError('PROTO_INVALID_FIELD', `${field} must be an integer in 0 … 2^53 − 1`)
 }
 
 /**
@@ -84,17 +85,21 @@ export function encodeHealth(health: Health): Uint8Array {
   }
   if (health.hello === true) records.push([HEALTH_TAGS.hello, new Uint8Array(0)])
   if (health.stateVector !== undefined) {
-    if (!(health.stateVector instanceof Uint8Array)) throw new ProtocolError('PROTO_INVALID_FIELD', 'stateVector must be a Uint8Array')
+    if (!(health.stateVector instanceof Uint8Array))
+      throw new ProtocolError('PROTO_INVALID_FIELD', 'stateVector must be a Uint8Array')
     records.push([HEALTH_TAGS.stateVector, health.stateVector])
   }
   const known = new Set<number>(Object.values(HEALTH_TAGS))
   for (const [tag, value] of health.unknown ?? []) {
     checkUint(tag, 'record tag')
-    if (known.has(tag)) throw new ProtocolError('PROTO_INVALID_FIELD', `record tag ${tag} is a known record; use its field`)
-    if (!(value instanceof Uint8Array)) throw new ProtocolError('PROTO_INVALID_FIELD', 'a record value must be a Uint8Array')
+    if (known.has(tag))
+      throw new ProtocolError('PROTO_INVALID_FIELD', `record tag ${tag} is a known record; use its field`)
+    if (!(value instanceof Uint8Array))
+      throw new ProtocolError('PROTO_INVALID_FIELD', 'a record value must be a Uint8Array')
     records.push([tag, value])
   }
-  if (records.length > MAX_HEALTH_RECORDS) throw new ProtocolError('PROTO_INVALID_FIELD', `at most ${MAX_HEALTH_RECORDS} records`)
+  if (records.length > MAX_HEALTH_RECORDS)
+    throw new ProtocolError('PROTO_INVALID_FIELD', `at most ${MAX_HEALTH_RECORDS} records`)
   records.sort((a, b) => a[0] - b[0])
   let size = 1
   for (const [tag, value] of records) size += varUintLength(tag) + varUintLength(value.length) + value.length
@@ -135,11 +140,15 @@ export function decodeHealth(payload: Uint8Array): Health {
       if (tag <= last) throw malformed(`record tag ${tag} after tag ${last} (tags must be strictly ascending)`)
       last = tag
       const length = r.varUint('record length', payload.length, 'PROTO_LENGTH_OVERFLOW')
-      if (length > r.remaining) throw malformed(`record ${tag} of ${length} bytes overruns the payload (${r.remaining} left)`)
+      if (length > r.remaining)
+        throw malformed(`record ${tag} of ${length} bytes overruns the payload (${r.remaining} left)`)
       const value = r.view(length, 'record value')
       if (tag === HEALTH_TAGS.capabilities) {
         const v = new ByteReader(value, 'capabilities record')
-        capabilities = { envelopeVersion: v.varUint('envelopeVersion', MAX_VARUINT, 'PROTO_LENGTH_OVERFLOW'), features: v.varUint('features', MAX_VARUINT, 'PROTO_LENGTH_OVERFLOW') }
+        capabilities = {
+          envelopeVersion: v.varUint('envelopeVersion', MAX_VARUINT, 'PROTO_LENGTH_OVERFLOW'),
+          features: v.varUint('features', MAX_VARUINT, 'PROTO_LENGTH_OVERFLOW'),
+        }
         if (v.remaining !== 0) throw malformed(`capabilities record has ${v.remaining} byte(s) after its fields`)
       } else if (tag === HEALTH_TAGS.hello) {
         if (length !== 0) throw malformed('hello record must be empty')
@@ -149,7 +158,8 @@ export function decodeHealth(payload: Uint8Array): Health {
     }
   } catch (error) {
     // Inside the record list every cut or overflow is one malformed payload; overlong stays its own.
-    if (error instanceof ProtocolError && (error.code === 'PROTO_TRUNCATED' || error.code === 'PROTO_LENGTH_OVERFLOW')) throw malformed(error.message)
+    if (error instanceof ProtocolError && (error.code === 'PROTO_TRUNCATED' || error.code === 'PROTO_LENGTH_OVERFLOW'))
+      throw malformed(error.message)
     throw error
   }
   return {
@@ -162,5 +172,7 @@ export function decodeHealth(payload: Uint8Array): Health {
 
 /** True when `capabilities` (possibly absent: a member that never announced) include every bit of `features`. */
 export function canRead(capabilities: Capabilities | undefined, features: number): boolean {
-  return capabilities !== undefined && capabilities.envelopeVersion >= 1 && (capabilities.features & features) === features
+  return (
+    capabilities !== undefined && capabilities.envelopeVersion >= 1 && (capabilities.features & features) === features
+  )
 }

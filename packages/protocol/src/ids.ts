@@ -60,7 +60,10 @@ interface LastId {
   readonly bytes: Uint8Array
   text: string
 }
-const lastDocOrSender: LastId[] = [{ bytes: new Uint8Array(ID_BYTES), text: '' }, { bytes: new Uint8Array(ID_BYTES), text: '' }]
+const lastDocOrSender: LastId[] = [
+  { bytes: new Uint8Array(ID_BYTES), text: '' },
+  { bytes: new Uint8Array(ID_BYTES), text: '' },
+]
 const lastMessageId: LastId = { bytes: new Uint8Array(ID_BYTES), text: '' }
 
 function sameId(cached: Uint8Array, bytes: Uint8Array, offset: number): boolean {
@@ -68,7 +71,12 @@ function sameId(cached: Uint8Array, bytes: Uint8Array, offset: number): boolean 
   return true
 }
 
-function readCached(last: LastId, bytes: Uint8Array, offset: number, format: (bytes: Uint8Array, offset: number) => string): string {
+function readCached(
+  last: LastId,
+  bytes: Uint8Array,
+  offset: number,
+  format: (bytes: Uint8Array, offset: number) => string,
+): string {
   if (last.text !== '' && sameId(last.bytes, bytes, offset)) return last.text
   const text = format(bytes, offset)
   last.bytes.set(bytes.subarray(offset, offset + ID_BYTES))

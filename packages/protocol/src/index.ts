@@ -46,7 +46,14 @@ export {
   type ChunkOptions,
   type ChunkPart,
 } from './chunking.ts'
-export { packBatch, unpackBatch, MAX_BATCH_ENTRIES, type BatchHeader, type PackBatchOptions, type PackedBatch } from './batch.ts'
+export {
+  packBatch,
+  unpackBatch,
+  MAX_BATCH_ENTRIES,
+  type BatchHeader,
+  type PackBatchOptions,
+  type PackedBatch,
+} from './batch.ts'
 export {
   createReassembler,
   type Reassembler,

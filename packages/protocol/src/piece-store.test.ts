@@ -17,7 +17,10 @@ function cut(frame: Uint8Array, lengths: number[]): Array<[number, Uint8Array]> 
 /** This package's cut: `stride` bytes per chunk, the last one shorter or equal. */
 function regularCut(frame: Uint8Array, stride: number): Array<[number, Uint8Array]> {
   const count = Math.ceil(frame.length / stride)
-  return cut(frame, Array.from({ length: count }, (_, i) => Math.min(stride, frame.length - i * stride)))
+  return cut(
+    frame,
+    Array.from({ length: count }, (_, i) => Math.min(stride, frame.length - i * stride)),
+  )
 }
 
 function fill(store: PieceStore, pieces: Array<[number, Uint8Array]>, order: number[]): void {
@@ -44,33 +47,43 @@ const shuffled = (n: number, seed: number): number[] => {
 describe('PieceStore', () => {
   it('writes this package’s cut in place, in any order, and hands back the granted frame itself', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 3000 }), fc.integer({ min: 1, max: 700 }), fc.nat(), (length, strideSeed, seed) => {
-        const frame = patternBytes(length, seed)
-        const stride = 1 + (strideSeed % (length - 1))
-        const pieces = regularCut(frame, stride)
-        if (pieces.length < 2) return
-        const granted = new Uint8Array(length)
-        const store = new PieceStore(pieces.length, length, granted)
-        fill(store, pieces, shuffled(pieces.length, seed))
-        const out = store.assemble()
-        expect(out).toBe(granted)
-        expectSameBytes(out, frame)
-        expect(store.bytes).toBe(length)
-      }),
+      fc.property(
+        fc.integer({ min: 2, max: 3000 }),
+        fc.integer({ min: 1, max: 700 }),
+        fc.nat(),
+        (length, strideSeed, seed) => {
+          const frame = patternBytes(length, seed)
+          const stride = 1 + (strideSeed % (length - 1))
+          const pieces = regularCut(frame, stride)
+          if (pieces.length < 2) return
+          const granted = new Uint8Array(length)
+          const store = new PieceStore(pieces.length, length, granted)
+          fill(store, pieces, shuffled(pieces.length, seed))
+          const out = store.assemble()
+          expect(out).toBe(granted)
+          expectSameBytes(out, frame)
+          expect(store.bytes).toBe(length)
+        },
+      ),
     )
   })
 
   it('assembles chunks of irregular lengths, which the format allows, whether or not a frame was granted', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 2, maxLength: 30 }), fc.nat(), fc.boolean(), (lengths, seed, grant) => {
-        const total = lengths.reduce((a, b) => a + b, 0)
-        const frame = patternBytes(total, seed)
-        const pieces = cut(frame, lengths)
-        const store = new PieceStore(pieces.length, total, grant ? new Uint8Array(total) : undefined)
-        fill(store, pieces, shuffled(pieces.length, seed))
-        expectSameBytes(store.assemble(), frame)
-        for (const [index, data] of pieces) expectSameBytes(store.pieces.get(index) ?? new Uint8Array(0), data)
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 2, maxLength: 30 }),
+        fc.nat(),
+        fc.boolean(),
+        (lengths, seed, grant) => {
+          const total = lengths.reduce((a, b) => a + b, 0)
+          const frame = patternBytes(total, seed)
+          const pieces = cut(frame, lengths)
+          const store = new PieceStore(pieces.length, total, grant ? new Uint8Array(total) : undefined)
+          fill(store, pieces, shuffled(pieces.length, seed))
+          expectSameBytes(store.assemble(), frame)
+          for (const [index, data] of pieces) expectSameBytes(store.pieces.get(index) ?? new Uint8Array(0), data)
+        },
+      ),
     )
   })
 
@@ -84,7 +97,10 @@ describe('PieceStore', () => {
           // Hostile metadata: the total may exceed what the chunks add up to (the reassembler only
           // guarantees that the bytes held never exceed it).
           const total = lengths.reduce((a, b) => a + b, 0) + slack
-          const pieces = lengths.map((length, index): [number, Uint8Array] => [index, patternBytes(length, seed + index)])
+          const pieces = lengths.map((length, index): [number, Uint8Array] => [
+            index,
+            patternBytes(length, seed + index),
+          ])
           const store = new PieceStore(pieces.length, total, new Uint8Array(total))
           fill(store, pieces, shuffled(pieces.length, seed))
           for (const [index, data] of pieces) expectSameBytes(store.pieces.get(index) ?? new Uint8Array(0), data)
@@ -98,7 +114,11 @@ describe('PieceStore', () => {
     const frame = patternBytes(3 * SLAB_BYTES + 100)
     const pieces = regularCut(frame, 1400)
     const store = new PieceStore(pieces.length, frame.length, undefined)
-    fill(store, pieces, pieces.map((_, i) => i))
+    fill(
+      store,
+      pieces,
+      pieces.map((_, i) => i),
+    )
     const buffers = new Set([...store.pieces.values()].map((p) => p.buffer))
     for (const buffer of buffers) expect(buffer.byteLength).toBeLessThanOrEqual(SLAB_BYTES)
     const allocated = [...buffers].reduce((sum, b) => sum + b.byteLength, 0)

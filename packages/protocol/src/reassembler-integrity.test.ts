@@ -64,11 +64,16 @@ describe('a reassembled frame must match its chunks', () => {
     }
   })
 
-  it.each<Kind>(['chunk', 'ack', 'error'])('rejects a rebuilt %s envelope (a chunk inside chunks, a local-only kind)', (kind) => {
-    const result = last(relabelled({ kind, payload: kind === 'chunk' ? patternBytes(1200, 4) : new Uint8Array(0) }, {}))
-    expect(result.status).toBe('rejected')
-    if (result.status === 'rejected') expect(result.error.code).toBe('PROTO_CHUNK_INTEGRITY')
-  })
+  it.each<Kind>(['chunk', 'ack', 'error'])(
+    'rejects a rebuilt %s envelope (a chunk inside chunks, a local-only kind)',
+    (kind) => {
+      const result = last(
+        relabelled({ kind, payload: kind === 'chunk' ? patternBytes(1200, 4) : new Uint8Array(0) }, {}),
+      )
+      expect(result.status).toBe('rejected')
+      if (result.status === 'rejected') expect(result.error.code).toBe('PROTO_CHUNK_INTEGRITY')
+    },
+  )
 })
 
 /** The first chunk of a message of `totalLength` bytes: 300 bytes of data, built by hand. */

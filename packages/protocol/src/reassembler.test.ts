@@ -9,7 +9,11 @@ import { createReassembler, type PushResult, type ReassemblerOptions } from './r
 const roomy: ReassemblerOptions = { maxPartialMessages: 16, maxPartialBytes: 1 << 24, ttlMs: 60_000 }
 const messageId = (n: number): string => n.toString(16).padStart(32, '0')
 
-function chunksOf(payloadLength: number, overrides: Partial<Envelope> = {}, maxBodyBytes = 300): { frame: Uint8Array; chunks: Envelope[] } {
+function chunksOf(
+  payloadLength: number,
+  overrides: Partial<Envelope> = {},
+  maxBodyBytes = 300,
+): { frame: Uint8Array; chunks: Envelope[] } {
   const frame = encodeEnvelope(sampleEnvelope({ payload: patternBytes(payloadLength, payloadLength), ...overrides }))
   return { frame, chunks: chunkFrame(frame, { maxBodyBytes }).map((c) => decodeEnvelope(c)) }
 }
@@ -68,7 +72,12 @@ describe('createReassembler', () => {
     const r = createReassembler({ ...roomy, maxPartialBytes: 6300 })
     expect(a.frame.length + b.frame.length).toBeLessThanOrEqual(6300)
     expect(a.frame.length + b.frame.length + c.frame.length).toBeGreaterThan(6300)
-    const order = [a.chunks[0], b.chunks[0], ...c.chunks, ...a.chunks.slice(1).flatMap((x, i) => [x, b.chunks[i + 1]])].filter((x) => x !== undefined)
+    const order = [
+      a.chunks[0],
+      b.chunks[0],
+      ...c.chunks,
+      ...a.chunks.slice(1).flatMap((x, i) => [x, b.chunks[i + 1]]),
+    ].filter((x) => x !== undefined)
     const done = new Map<string, Uint8Array>()
     for (const chunk of order) {
       const result = r.push(chunk, 0)
@@ -155,7 +164,9 @@ describe('createReassembler', () => {
     expect(r.push(first(1), 0).evicted).toEqual([])
     expect(r.push(first(2), 1).evicted).toEqual([])
     const result = r.push(first(3), 2)
-    expect(result.evicted).toEqual([expect.objectContaining({ messageId: messageId(1), reason: 'max-partial-messages', receivedChunks: 1 })])
+    expect(result.evicted).toEqual([
+      expect.objectContaining({ messageId: messageId(1), reason: 'max-partial-messages', receivedChunks: 1 }),
+    ])
     expect(r.partialMessages).toBe(2)
   })
 
@@ -196,7 +207,12 @@ describe('createReassembler', () => {
   })
 
   it('PROTO_INVALID_OPTION for bounds that are not positive integers', () => {
-    for (const bad of [{ maxPartialMessages: 0 }, { maxPartialBytes: -1 }, { ttlMs: 1.5 }, { maxFinishedMessages: 0 }]) {
+    for (const bad of [
+      { maxPartialMessages: 0 },
+      { maxPartialBytes: -1 },
+      { ttlMs: 1.5 },
+      { maxFinishedMessages: 0 },
+    ]) {
       expect(codeOf(() => createReassembler({ ...roomy, ...bad }))).toBe('ProtocolError:PROTO_INVALID_OPTION')
     }
   })
@@ -205,17 +221,22 @@ describe('createReassembler', () => {
     const { chunks } = chunksOf(3000)
     const r = createReassembler({ maxPartialMessages: 4, maxPartialBytes: 8000, ttlMs: 1000 })
     fc.assert(
-      fc.property(fc.nat(chunks.length - 1), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 255 })), { maxLength: 3 }), fc.nat(50), (i, edits, dt) => {
-        let chunk = chunks[i] as Envelope
-        for (const [at, mask] of edits) chunk = tampered(chunk, at % chunk.payload.length, mask)
-        try {
-          r.push(chunk, dt)
-        } catch (error) {
-          expect(isProtocolError(error)).toBe(true)
-        }
-        expect(r.partialMessages).toBeLessThanOrEqual(4)
-        expect(r.partialBytes).toBeLessThanOrEqual(8000)
-      }),
+      fc.property(
+        fc.nat(chunks.length - 1),
+        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 255 })), { maxLength: 3 }),
+        fc.nat(50),
+        (i, edits, dt) => {
+          let chunk = chunks[i] as Envelope
+          for (const [at, mask] of edits) chunk = tampered(chunk, at % chunk.payload.length, mask)
+          try {
+            r.push(chunk, dt)
+          } catch (error) {
+            expect(isProtocolError(error)).toBe(true)
+          }
+          expect(r.partialMessages).toBeLessThanOrEqual(4)
+          expect(r.partialBytes).toBeLessThanOrEqual(8000)
+        },
+      ),
       { numRuns: 300 },
     )
   })

@@ -52,8 +52,18 @@ export interface Eviction {
 
 /** The outcome of {@link Reassembler.push}; every variant lists the evictions it caused. */
 export type PushResult =
-  | { readonly status: 'pending'; readonly receivedChunks: number; readonly count: number; readonly evicted: readonly Eviction[] }
-  | { readonly status: 'complete'; readonly frame: Uint8Array; readonly envelope: Envelope; readonly evicted: readonly Eviction[] }
+  | {
+      readonly status: 'pending'
+      readonly receivedChunks: number
+      readonly count: number
+      readonly evicted: readonly Eviction[]
+    }
+  | {
+      readonly status: 'complete'
+      readonly frame: Uint8Array
+      readonly envelope: Envelope
+      readonly evicted: readonly Eviction[]
+    }
   | { readonly status: 'duplicate'; readonly evicted: readonly Eviction[] }
   | { readonly status: 'rejected'; readonly error: ProtocolError; readonly evicted: readonly Eviction[] }
 
@@ -165,32 +175,69 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
     return sweepInto(now, undefined) ?? []
   }
 
-  function reject(key: string, partial: Partial | undefined, error: ProtocolError, evicted: readonly Eviction[]): PushResult {
+  function reject(
+    key: string,
+    partial: Partial | undefined,
+    error: ProtocolError,
+    evicted: readonly Eviction[],
+  ): PushResult {
     if (partial !== undefined) drop(key, partial)
     return { status: 'rejected', error, evicted }
   }
 
-  function complete(key: string, id: Envelope, partial: Partial, evicted: readonly Eviction[], now: number): PushResult {
+  function complete(
+    key: string,
+    id: Envelope,
+    partial: Partial,
+    evicted: readonly Eviction[],
+    now: number,
+  ): PushResult {
     drop(key, partial)
     if (partial.store.bytes !== partial.totalLength) {
-      return reject(key, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', `reassembled ${partial.store.bytes} bytes, expected ${partial.totalLength}`), evicted)
+      return reject(
+        key,
+        undefined,
+        new ProtocolError(
+          'PROTO_CHUNK_INTEGRITY',
+          `reassembled ${partial.store.bytes} bytes, expected ${partial.totalLength}`,
+        ),
+        evicted,
+      )
     }
     const frame = partial.store.assemble()
     if (frameCrc32(frame) !== partial.checksum) {
-      return reject(key, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame fails its CRC-32'), evicted)
+      return reject(
+        key,
+        undefined,
+        new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame fails its CRC-32'),
+        evicted,
+      )
     }
     let envelope: Envelope
     try {
       envelope = decodeEnvelope(frame, { maxPayloadBytes })
     } catch (error) {
       const cause = error instanceof ProtocolError ? error : undefined
-      return reject(key, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame is not a valid envelope', { cause }), evicted)
+      return reject(
+        key,
+        undefined,
+        new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame is not a valid envelope', { cause }),
+        evicted,
+      )
     }
     const headerMatches =
-      envelope.docId === partial.docId && envelope.senderId === partial.senderId &&
-      envelope.messageId === partial.messageId && envelope.seq === partial.seq && envelope.flags === partial.flags
+      envelope.docId === partial.docId &&
+      envelope.senderId === partial.senderId &&
+      envelope.messageId === partial.messageId &&
+      envelope.seq === partial.seq &&
+      envelope.flags === partial.flags
     if (!headerMatches || envelope.kind === 'chunk' || isLocalOnly(envelope.kind)) {
-      return reject(key, undefined, new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame does not match its chunks'), evicted)
+      return reject(
+        key,
+        undefined,
+        new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame does not match its chunks'),
+        evicted,
+      )
     }
     completed.seen(id.docId, id.senderId, id.messageId, now)
     return { status: 'complete', frame, envelope, evicted }
@@ -199,22 +246,35 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
   function push(chunk: Envelope, now: number): PushResult {
     const part = decodeChunk(chunk)
     if (part.totalLength > maxPartialBytes) {
-      throw new ProtocolError('PROTO_CHUNK_TOO_LARGE', `message of ${part.totalLength} bytes exceeds maxPartialBytes ${maxPartialBytes}`)
+      throw new ProtocolError(
+        'PROTO_CHUNK_TOO_LARGE',
+        `message of ${part.totalLength} bytes exceeds maxPartialBytes ${maxPartialBytes}`,
+      )
     }
     // Refused before anything is buffered: such a frame could never decode (envelope header ≤ 66 bytes).
     if (part.totalLength > maxPayloadBytes + MAX_ENVELOPE_HEADER_BYTES) {
-      throw new ProtocolError('PROTO_CHUNK_TOO_LARGE', `message of ${part.totalLength} bytes exceeds maxPayloadBytes ${maxPayloadBytes} plus the header`)
+      throw new ProtocolError(
+        'PROTO_CHUNK_TOO_LARGE',
+        `message of ${part.totalLength} bytes exceeds maxPayloadBytes ${maxPayloadBytes} plus the header`,
+      )
     }
     const evicted = sweepInto(now, undefined) ?? NO_EVICTIONS
     let key: string
     let partial: Partial | undefined
-    if (last !== undefined && last.live && last.messageId === chunk.messageId && last.senderId === chunk.senderId && last.docId === chunk.docId) {
+    if (
+      last !== undefined &&
+      last.live &&
+      last.messageId === chunk.messageId &&
+      last.senderId === chunk.senderId &&
+      last.docId === chunk.docId
+    ) {
       key = lastKey
       partial = last
     } else {
       key = `${chunk.docId}/${chunk.senderId}/${chunk.messageId}`
       partial = partials.get(key)
-      if (partial === undefined && completed.has(chunk.docId, chunk.senderId, chunk.messageId, now)) return { status: 'duplicate', evicted }
+      if (partial === undefined && completed.has(chunk.docId, chunk.senderId, chunk.messageId, now))
+        return { status: 'duplicate', evicted }
     }
     if (partial === undefined) {
       // Grant the whole frame up front while granted frames stay within maxPartialBytes (so memory
@@ -222,25 +282,51 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
       const grant = reservedBytes + part.totalLength <= maxPartialBytes
       if (grant) reservedBytes += part.totalLength
       partial = {
-        docId: chunk.docId, senderId: chunk.senderId, messageId: chunk.messageId, seq: chunk.seq, flags: chunk.flags,
-        count: part.count, totalLength: part.totalLength, checksum: part.checksum, firstSeenAt: now,
-        store: new PieceStore(part.count, part.totalLength, grant ? new Uint8Array(part.totalLength) : undefined), live: true,
+        docId: chunk.docId,
+        senderId: chunk.senderId,
+        messageId: chunk.messageId,
+        seq: chunk.seq,
+        flags: chunk.flags,
+        count: part.count,
+        totalLength: part.totalLength,
+        checksum: part.checksum,
+        firstSeenAt: now,
+        store: new PieceStore(part.count, part.totalLength, grant ? new Uint8Array(part.totalLength) : undefined),
+        live: true,
       }
       if (partials.size === 0) oldestSeenAt = now
       partials.set(key, partial)
     } else if (
-      partial.count !== part.count || partial.totalLength !== part.totalLength || partial.checksum !== part.checksum ||
-      partial.seq !== chunk.seq || partial.flags !== chunk.flags
+      partial.count !== part.count ||
+      partial.totalLength !== part.totalLength ||
+      partial.checksum !== part.checksum ||
+      partial.seq !== chunk.seq ||
+      partial.flags !== chunk.flags
     ) {
-      return reject(key, partial, new ProtocolError('PROTO_CHUNK_CONFLICT', 'chunk metadata differs from earlier chunks of the message'), evicted)
+      return reject(
+        key,
+        partial,
+        new ProtocolError('PROTO_CHUNK_CONFLICT', 'chunk metadata differs from earlier chunks of the message'),
+        evicted,
+      )
     }
     const existing = partial.store.pieces.get(part.index)
     if (existing !== undefined) {
       if (sameBytes(existing, part.data)) return { status: 'duplicate', evicted }
-      return reject(key, partial, new ProtocolError('PROTO_CHUNK_CONFLICT', `chunk ${part.index} arrived twice with different bytes`), evicted)
+      return reject(
+        key,
+        partial,
+        new ProtocolError('PROTO_CHUNK_CONFLICT', `chunk ${part.index} arrived twice with different bytes`),
+        evicted,
+      )
     }
     if (partial.store.bytes + part.data.length > partial.totalLength) {
-      return reject(key, partial, new ProtocolError('PROTO_CHUNK_INTEGRITY', 'chunks carry more bytes than the total length'), evicted)
+      return reject(
+        key,
+        partial,
+        new ProtocolError('PROTO_CHUNK_INTEGRITY', 'chunks carry more bytes than the total length'),
+        evicted,
+      )
     }
     // Copy: the data is a view into a buffer the caller may reuse.
     partial.store.add(part.index, part.data)

@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest'
 import attachmentVector from '../test-vectors/attachment.json' with { type: 'json' }
 import { codeOf, sampleEnvelope } from './fixtures.ts'
 import {
-  attachmentFileName, decodeAttachmentRef, decodeBody, decodeEnvelope, encodeAttachmentRef, encodeBody, encodeEnvelope, openAttachment,
+  attachmentFileName,
+  decodeAttachmentRef,
+  decodeBody,
+  decodeEnvelope,
+  encodeAttachmentRef,
+  encodeBody,
+  encodeEnvelope,
+  openAttachment,
   ATTACHMENT_REF_PAYLOAD_BYTES,
 } from '../src/index.ts'
 
@@ -30,18 +37,29 @@ describe('attachment references', () => {
 
   it('repeat the carried header, so a receiver can deduplicate before fetching', () => {
     const carried = decodeEnvelope(frame)
-    expect(ref).toMatchObject({ kind: 'attachment', docId: carried.docId, senderId: carried.senderId, messageId: carried.messageId, seq: carried.seq, flags: carried.flags })
+    expect(ref).toMatchObject({
+      kind: 'attachment',
+      docId: carried.docId,
+      senderId: carried.senderId,
+      messageId: carried.messageId,
+      seq: carried.seq,
+      flags: carried.flags,
+    })
     expect(ref.payload.length).toBe(ATTACHMENT_REF_PAYLOAD_BYTES)
     expect(decodeAttachmentRef(ref).totalLength).toBe(frame.length)
   })
 
   it('refuse bytes of another length, another digest, or another header', () => {
-    expect(codeOf(() => openAttachment(ref, frame.subarray(1), sha256(frame.subarray(1))))).toBe('ProtocolError:PROTO_ATTACHMENT_INTEGRITY')
+    expect(codeOf(() => openAttachment(ref, frame.subarray(1), sha256(frame.subarray(1))))).toBe(
+      'ProtocolError:PROTO_ATTACHMENT_INTEGRITY',
+    )
     const flipped = frame.slice()
     flipped[flipped.length - 1] = (flipped[flipped.length - 1] ?? 0) ^ 1
     expect(codeOf(() => openAttachment(ref, flipped, sha256(flipped)))).toBe('ProtocolError:PROTO_ATTACHMENT_INTEGRITY')
     // A frame of the same length under another message id, with a reference forged to its digest.
-    const other = encodeEnvelope(sampleEnvelope({ kind: 'snapshot', messageId: 'ff'.repeat(16), payload: new Uint8Array(5000).fill(7) }))
+    const other = encodeEnvelope(
+      sampleEnvelope({ kind: 'snapshot', messageId: 'ff'.repeat(16), payload: new Uint8Array(5000).fill(7) }),
+    )
     const forged = { ...ref, payload: decodeEnvelope(encodeAttachmentRef(other, sha256(other))).payload }
     expect(codeOf(() => openAttachment(forged, other, sha256(other)))).toBe('ProtocolError:PROTO_ATTACHMENT_INTEGRITY')
   })
@@ -57,8 +75,12 @@ describe('attachment references', () => {
   })
 
   it('refuse a malformed reference payload', () => {
-    expect(codeOf(() => decodeAttachmentRef({ ...ref, payload: ref.payload.subarray(1) }))).toBe('ProtocolError:PROTO_ATTACHMENT_MALFORMED')
-    expect(codeOf(() => decodeAttachmentRef({ ...ref, payload: new Uint8Array(ATTACHMENT_REF_PAYLOAD_BYTES) }))).toBe('ProtocolError:PROTO_ATTACHMENT_MALFORMED')
+    expect(codeOf(() => decodeAttachmentRef({ ...ref, payload: ref.payload.subarray(1) }))).toBe(
+      'ProtocolError:PROTO_ATTACHMENT_MALFORMED',
+    )
+    expect(codeOf(() => decodeAttachmentRef({ ...ref, payload: new Uint8Array(ATTACHMENT_REF_PAYLOAD_BYTES) }))).toBe(
+      'ProtocolError:PROTO_ATTACHMENT_MALFORMED',
+    )
     expect(codeOf(() => decodeAttachmentRef({ ...ref, kind: 'update' }))).toBe('ProtocolError:PROTO_WRONG_KIND')
   })
 })

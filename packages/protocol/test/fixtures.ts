@@ -33,14 +33,19 @@ export function patternBytes(length: number, seed = 1): Uint8Array {
 }
 
 const hex = (bytes: number): fc.Arbitrary<string> =>
-  fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((b) => Array.from(b, (v) => v.toString(16).padStart(2, '0')).join(''))
+  fc
+    .uint8Array({ minLength: bytes, maxLength: bytes })
+    .map((b) => Array.from(b, (v) => v.toString(16).padStart(2, '0')).join(''))
 
 export const arbUuid: fc.Arbitrary<string> = hex(16).map(
   (h) => `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`,
 )
 export const arbMessageId: fc.Arbitrary<string> = hex(16)
 
-export function arbEnvelope(kinds: fc.Arbitrary<Kind> = fc.constantFrom(...KIND_NAMES), maxPayload = 512): fc.Arbitrary<Envelope> {
+export function arbEnvelope(
+  kinds: fc.Arbitrary<Kind> = fc.constantFrom(...KIND_NAMES),
+  maxPayload = 512,
+): fc.Arbitrary<Envelope> {
   return fc.record({
     kind: kinds,
     flags: fc.constantFrom(0, 1, 2, 3),

@@ -64,19 +64,31 @@ const kinds = KIND_NAMES.map((kind, i) =>
   }),
 )
 // A sidecar-to-sidecar envelope whose payload is raw DEFLATE of a Yjs update (contract §3.4).
-kinds.push(vector('update with the deflated flag (payload: raw DEFLATE of the kind update payload, 4 times)', {
-  kind: 'update',
-  flags: FLAGS.deflated,
-  docId: DOC,
-  senderId: SENDER,
-  messageId: 'c0'.repeat(16),
-  seq: 9,
-  payload: new Uint8Array(deflateRawSync(Buffer.concat(Array.from({ length: 4 }, () => payloads.update)), { level: 6 })),
-}))
-writeFileSync(new URL('envelopes.json', dir), `${JSON.stringify({ description: 'One envelope per kind: decode(hex) equals envelope (payload in hex), encode(envelope) equals hex, body is the e2e-col:v1: body of hex.', vectors: kinds }, null, 2)}\n`)
+kinds.push(
+  vector('update with the deflated flag (payload: raw DEFLATE of the kind update payload, 4 times)', {
+    kind: 'update',
+    flags: FLAGS.deflated,
+    docId: DOC,
+    senderId: SENDER,
+    messageId: 'c0'.repeat(16),
+    seq: 9,
+    payload: new Uint8Array(
+      deflateRawSync(Buffer.concat(Array.from({ length: 4 }, () => payloads.update)), { level: 6 }),
+    ),
+  }),
+)
+writeFileSync(
+  new URL('envelopes.json', dir),
+  `${JSON.stringify({ description: 'One envelope per kind: decode(hex) equals envelope (payload in hex), encode(envelope) equals hex, body is the e2e-col:v1: body of hex.', vectors: kinds }, null, 2)}\n`,
+)
 
 const original: Envelope = {
-  kind: 'snapshot', flags: 0, docId: DOC, senderId: SENDER, messageId: 'a0'.repeat(16), seq: 42,
+  kind: 'snapshot',
+  flags: 0,
+  docId: DOC,
+  senderId: SENDER,
+  messageId: 'a0'.repeat(16),
+  seq: 42,
   payload: Uint8Array.from({ length: 300 }, (_, i) => (i * 7) & 0xff),
 }
 const originalFrame = encodeEnvelope(original)
@@ -84,44 +96,100 @@ const maxBodyBytes = 200
 const chunks = chunkFrame(originalFrame, { maxBodyBytes })
 writeFileSync(
   new URL('chunked.json', dir),
-  `${JSON.stringify({
-    description: 'One snapshot chunked at maxBodyBytes; chunks in index order, bodies are their e2e-col:v1: bodies.',
-    maxBodyBytes,
-    envelope: { ...original, payload: hex(original.payload) },
-    hex: hex(originalFrame),
-    chunks: chunks.map(hex),
-    bodies: chunks.map((c) => encodeBody(c)),
-  }, null, 2)}\n`,
+  `${JSON.stringify(
+    {
+      description: 'One snapshot chunked at maxBodyBytes; chunks in index order, bodies are their e2e-col:v1: bodies.',
+      maxBodyBytes,
+      envelope: { ...original, payload: hex(original.payload) },
+      hex: hex(originalFrame),
+      chunks: chunks.map(hex),
+      bodies: chunks.map((c) => encodeBody(c)),
+    },
+    null,
+    2,
+  )}\n`,
 )
 
 const entries: Envelope[] = [
-  { kind: 'update', flags: 0, docId: DOC, senderId: SENDER, messageId: 'b1'.repeat(16), seq: 5, payload: payloads.update },
-  { kind: 'awareness', flags: 0, docId: DOC, senderId: SENDER, messageId: 'b2'.repeat(16), seq: 6, payload: payloads.awareness },
-  { kind: 'update', flags: FLAGS.retransmit, docId: DOC, senderId: SENDER, messageId: 'b3'.repeat(16), seq: 4, payload: Uint8Array.of(0) },
+  {
+    kind: 'update',
+    flags: 0,
+    docId: DOC,
+    senderId: SENDER,
+    messageId: 'b1'.repeat(16),
+    seq: 5,
+    payload: payloads.update,
+  },
+  {
+    kind: 'awareness',
+    flags: 0,
+    docId: DOC,
+    senderId: SENDER,
+    messageId: 'b2'.repeat(16),
+    seq: 6,
+    payload: payloads.awareness,
+  },
+  {
+    kind: 'update',
+    flags: FLAGS.retransmit,
+    docId: DOC,
+    senderId: SENDER,
+    messageId: 'b3'.repeat(16),
+    seq: 4,
+    payload: Uint8Array.of(0),
+  },
 ]
 const batchHeader = { docId: DOC, senderId: SENDER, messageId: 'c0'.repeat(16), seq: 7 }
-const batch = packBatch(batchHeader, entries.map((e) => encodeEnvelope(e)), { maxBodyBytes: 2000 })
+const batch = packBatch(
+  batchHeader,
+  entries.map((e) => encodeEnvelope(e)),
+  { maxBodyBytes: 2000 },
+)
 writeFileSync(
   new URL('batch.json', dir),
-  `${JSON.stringify({
-    description: 'Three envelopes packed into one batch; unpackBatch(decode(hex)) equals entries.',
-    header: batchHeader,
-    entries: entries.map((e) => ({ ...e, payload: hex(e.payload) })),
-    hex: hex(batch.frame),
-    body: encodeBody(batch.frame),
-  }, null, 2)}\n`,
+  `${JSON.stringify(
+    {
+      description: 'Three envelopes packed into one batch; unpackBatch(decode(hex)) equals entries.',
+      header: batchHeader,
+      entries: entries.map((e) => ({ ...e, payload: hex(e.payload) })),
+      hex: hex(batch.frame),
+      body: encodeBody(batch.frame),
+    },
+    null,
+    2,
+  )}\n`,
 )
 
 // Health payloads (contract §3.12): record lists, from a bare probe to every known record plus an unknown one.
 const healthCases: { name: string; value: Parameters<typeof encodeHealth>[0] }[] = [
   { name: 'format 1, no records', value: {} },
-  { name: 'capabilities: envelope v1, deflate and attachments', value: { capabilities: { envelopeVersion: 1, features: CAPABILITY.deflate | CAPABILITY.attachments } } },
-  { name: 'capabilities (deflate only) and hello', value: { capabilities: { envelopeVersion: 1, features: CAPABILITY.deflate }, hello: true } },
-  { name: 'every known record and an unknown tag 0x40', value: { capabilities: { envelopeVersion: 1, features: 0x83 }, hello: true, stateVector: payloads['sync-request'], unknown: new Map([[0x40, text('later')]]) } },
+  {
+    name: 'capabilities: envelope v1, deflate and attachments',
+    value: { capabilities: { envelopeVersion: 1, features: CAPABILITY.deflate | CAPABILITY.attachments } },
+  },
+  {
+    name: 'capabilities (deflate only) and hello',
+    value: { capabilities: { envelopeVersion: 1, features: CAPABILITY.deflate }, hello: true },
+  },
+  {
+    name: 'every known record and an unknown tag 0x40',
+    value: {
+      capabilities: { envelopeVersion: 1, features: 0x83 },
+      hello: true,
+      stateVector: payloads['sync-request'],
+      unknown: new Map([[0x40, text('later')]]),
+    },
+  },
 ]
 const health = healthCases.map(({ name, value }) => ({
   name,
-  value: { ...value, ...(value.stateVector === undefined ? {} : { stateVector: hex(value.stateVector) }), ...(value.unknown === undefined ? {} : { unknown: Object.fromEntries([...value.unknown].map(([k, v]) => [k, hex(v)])) }) },
+  value: {
+    ...value,
+    ...(value.stateVector === undefined ? {} : { stateVector: hex(value.stateVector) }),
+    ...(value.unknown === undefined
+      ? {}
+      : { unknown: Object.fromEntries([...value.unknown].map(([k, v]) => [k, hex(v)])) }),
+  },
   hex: hex(encodeHealth(value)),
 }))
 const invalidHealth = [
@@ -133,20 +201,36 @@ const invalidHealth = [
   { name: 'hello not empty', hex: '01020100', code: 'PROTO_HEALTH_MALFORMED' },
   { name: 'overlong tag varint', hex: '01810000', code: 'PROTO_NON_CANONICAL_VARINT' },
 ]
-writeFileSync(new URL('health.json', dir), `${JSON.stringify({ description: 'Health payloads: decodeHealth(hex) equals value (bytes in hex), encodeHealth(value) equals hex; invalid ones with their code.', vectors: health, invalid: invalidHealth }, null, 2)}\n`)
+writeFileSync(
+  new URL('health.json', dir),
+  `${JSON.stringify({ description: 'Health payloads: decodeHealth(hex) equals value (bytes in hex), encodeHealth(value) equals hex; invalid ones with their code.', vectors: health, invalid: invalidHealth }, null, 2)}\n`,
+)
 
 // An attachment reference (contract §3.13): the carried frame, its SHA-256, the reference and its body.
-const carried = encodeEnvelope({ ...original, messageId: 'd0'.repeat(16), flags: FLAGS.deflated, payload: new Uint8Array(deflateRawSync(original.payload, { level: 6 })) })
+const carried = encodeEnvelope({
+  ...original,
+  messageId: 'd0'.repeat(16),
+  flags: FLAGS.deflated,
+  payload: new Uint8Array(deflateRawSync(original.payload, { level: 6 })),
+})
 const digest = new Uint8Array(createHash('sha256').update(carried).digest())
 const ref = encodeAttachmentRef(carried, digest)
-writeFileSync(new URL('attachment.json', dir), `${JSON.stringify({
-  description: 'A deflated snapshot carried as an attachment: sha256 is SHA-256 of frame, ref is encodeAttachmentRef(frame, sha256), body the text body sent with the attachment.',
-  frame: hex(carried),
-  sha256: hex(digest),
-  ref: hex(ref),
-  body: encodeBody(ref),
-  fileName: `e2e-col-${'d0'.repeat(16)}.bin`,
-}, null, 2)}\n`)
+writeFileSync(
+  new URL('attachment.json', dir),
+  `${JSON.stringify(
+    {
+      description:
+        'A deflated snapshot carried as an attachment: sha256 is SHA-256 of frame, ref is encodeAttachmentRef(frame, sha256), body the text body sent with the attachment.',
+      frame: hex(carried),
+      sha256: hex(digest),
+      ref: hex(ref),
+      body: encodeBody(ref),
+      fileName: `e2e-col-${'d0'.repeat(16)}.bin`,
+    },
+    null,
+    2,
+  )}\n`,
+)
 
 const good = hex(encodeEnvelope(entries[0] as Envelope))
 const head = good.slice(0, 106)
@@ -160,7 +244,11 @@ const invalid = [
   { name: 'overlong seq 85 00', hex: `${head}85000000`, code: 'PROTO_NON_CANONICAL_VARINT' },
   { name: 'seq 2^53', hex: `${head}808080808080801000`, code: 'PROTO_SEQ_OVERFLOW' },
   { name: 'payload length 2^32', hex: `${head}008080808010`, code: 'PROTO_LENGTH_OVERFLOW' },
-  { name: 'payload length 16 MiB + 128 KiB, over the default 16 MiB limit', hex: `${head}0080808808`, code: 'PROTO_PAYLOAD_TOO_LARGE' },
+  {
+    name: 'payload length 16 MiB + 128 KiB, over the default 16 MiB limit',
+    hex: `${head}0080808808`,
+    code: 'PROTO_PAYLOAD_TOO_LARGE',
+  },
 ]
 const invalidBodies = [
   { name: 'ordinary chat text', body: 'see you at 5', code: 'PROTO_BODY_FOREIGN' },

@@ -89,15 +89,27 @@ describe('usePlatformCodecs', () => {
     const codecs = nodeCodecs()
     usePlatformCodecs(codecs)
     expect(codeOf(() => usePlatformCodecs({ crc32: notCrc }))).toBe('ProtocolError:PROTO_INVALID_OPTION')
-    expect(codeOf(() => usePlatformCodecs({ base64: { encode: 'x' } as unknown as Base64Codec }))).toBe('ProtocolError:PROTO_INVALID_OPTION')
+    expect(codeOf(() => usePlatformCodecs({ base64: { encode: 'x' } as unknown as Base64Codec }))).toBe(
+      'ProtocolError:PROTO_INVALID_OPTION',
+    )
     encodeBody(Uint8Array.of(1))
     expect(codecs.calls.encode).toBe(1)
   })
 
   it('decodeBody gives the same bytes or error code with the Buffer codec as without, on valid and invalid bodies', () => {
     const cases = [
-      'e2e-col:v1:AQID', 'e2e-col:v1:AQI=', 'e2e-col:v1:', 'e2e-col:v2:AQID', 'hello', 'e2e-col:v1:AQ ID', 'e2e-col:v1:AQ-_',
-      'e2e-col:v1:AQJ=', 'e2e-col:v1:AQ\u0142D', 'e2e-col:v1:AQIDA', 'e2e-col:v1:A===', `e2e-col:v1:${'A'.repeat(40)}`,
+      'e2e-col:v1:AQID',
+      'e2e-col:v1:AQI=',
+      'e2e-col:v1:',
+      'e2e-col:v2:AQID',
+      'hello',
+      'e2e-col:v1:AQ ID',
+      'e2e-col:v1:AQ-_',
+      'e2e-col:v1:AQJ=',
+      'e2e-col:v1:AQ\u0142D',
+      'e2e-col:v1:AQIDA',
+      'e2e-col:v1:A===',
+      `e2e-col:v1:${'A'.repeat(40)}`,
     ]
     const verdicts = (): string[] =>
       cases.map((c) => {
@@ -115,7 +127,12 @@ describe('usePlatformCodecs', () => {
 
   it('the portable CRC-32 agrees with zlib on large buffers at unaligned offsets', () => {
     const bytes = new Uint8Array(randomBytes(1 << 20))
-    for (const [start, end] of [[0, bytes.length], [3, bytes.length - 5], [1, 17], [7, 7]] as const) {
+    for (const [start, end] of [
+      [0, bytes.length],
+      [3, bytes.length - 5],
+      [1, 17],
+      [7, 7],
+    ] as const) {
       expect(crc32(bytes, start, end)).toBe(zlibCrc32(bytes.subarray(start, end)))
     }
   })

@@ -56,7 +56,16 @@ const PORT_TAKEN = /Address already in use|BindException/
  */
 export async function startDaemonProcess(spec: DaemonSpec): Promise<DaemonProcess> {
   const url = `http://127.0.0.1:${spec.port}`
-  const args = [...(spec.globalArgs ?? []), '--config', spec.configDir, 'daemon', '--http', `127.0.0.1:${spec.port}`, '--receive-mode', 'on-connection']
+  const args = [
+    ...(spec.globalArgs ?? []),
+    '--config',
+    spec.configDir,
+    'daemon',
+    '--http',
+    `127.0.0.1:${spec.port}`,
+    '--receive-mode',
+    'on-connection',
+  ]
   const child = spawn(spec.launcher, args, {
     env: { ...process.env, JAVA_HOME: spec.javaHome },
     detached: true,
@@ -95,7 +104,9 @@ export async function startDaemonProcess(spec: DaemonSpec): Promise<DaemonProces
     })
   })
   let gone = false
-  void exited.then(() => { gone = true })
+  void exited.then(() => {
+    gone = true
+  })
   const stop = async (graceMs = 5_000): Promise<void> => {
     if (gone) return
     killGroup('SIGTERM')
@@ -109,12 +120,22 @@ export async function startDaemonProcess(spec: DaemonSpec): Promise<DaemonProces
   while (Date.now() < deadline) {
     if (gone) {
       const code = await exited
-      if (PORT_TAKEN.test(tail)) throw new RuntimeError('DAEMON_PORT_TAKEN', `signal-cli could not listen on 127.0.0.1:${spec.port}: the port is taken by another program`)
-      throw new RuntimeError('DAEMON_EXITED', `signal-cli exited (${code}) before it answered; its last output: ${lastLines(tail)}`)
+      if (PORT_TAKEN.test(tail))
+        throw new RuntimeError(
+          'DAEMON_PORT_TAKEN',
+          `signal-cli could not listen on 127.0.0.1:${spec.port}: the port is taken by another program`,
+        )
+      throw new RuntimeError(
+        'DAEMON_EXITED',
+        `signal-cli exited (${code}) before it answered; its last output: ${lastLines(tail)}`,
+      )
     }
     if (LOCKED.test(tail)) {
       await stop()
-      throw new RuntimeError('DAEMON_CONFIG_LOCKED', `signal-cli's folder ${spec.configDir} is locked by another signal-cli (a daemon or command still running on it)`)
+      throw new RuntimeError(
+        'DAEMON_CONFIG_LOCKED',
+        `signal-cli's folder ${spec.configDir} is locked by another signal-cli (a daemon or command still running on it)`,
+      )
     }
     try {
       const res = await fetch(`${url}/api/v1/check`, { signal: AbortSignal.timeout(2_000) })
@@ -126,7 +147,10 @@ export async function startDaemonProcess(spec: DaemonSpec): Promise<DaemonProces
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
   await stop()
-  throw new RuntimeError('DAEMON_START_TIMEOUT', `signal-cli did not answer ${url}/api/v1/check within ${Math.round(timeoutMs / 1000)} s; its last output: ${lastLines(tail)}`)
+  throw new RuntimeError(
+    'DAEMON_START_TIMEOUT',
+    `signal-cli did not answer ${url}/api/v1/check within ${Math.round(timeoutMs / 1000)} s; its last output: ${lastLines(tail)}`,
+  )
 }
 
 function lastLines(text: string): string {

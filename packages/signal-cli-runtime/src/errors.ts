@@ -1,9 +1,5 @@
 /** Typed failures of finding and running signal-cli, with stable codes. */
-export type RuntimeErrorCode =
-  | 'DAEMON_PORT_TAKEN'
-  | 'DAEMON_CONFIG_LOCKED'
-  | 'DAEMON_EXITED'
-  | 'DAEMON_START_TIMEOUT'
+export type RuntimeErrorCode = 'DAEMON_PORT_TAKEN' | 'DAEMON_CONFIG_LOCKED' | 'DAEMON_EXITED' | 'DAEMON_START_TIMEOUT'
 
 export class RuntimeError extends Error {
   override readonly name = 'RuntimeError'

@@ -1,6 +1,13 @@
 /** `@e2e-col/signal-cli-runtime`: finding Java and signal-cli, and running a supervised daemon. */
 export { findJava21, javaInstallHint, javaMajor, jvmFolders, MIN_JAVA_MAJOR, type JavaLookup } from './java.ts'
-export { findSignalCli, launcherVersion, npmSignalCli, signalCliInstallHint, type SignalCliLauncher, type SignalCliLookup } from './signal-cli-launcher.ts'
+export {
+  findSignalCli,
+  launcherVersion,
+  npmSignalCli,
+  signalCliInstallHint,
+  type SignalCliLauncher,
+  type SignalCliLookup,
+} from './signal-cli-launcher.ts'
 export { freePort, startDaemonProcess, type DaemonProcess, type DaemonSpec } from './daemon-process.ts'
 export { superviseDaemon, type SupervisedDaemon, type SupervisorEvent, type SupervisorOptions } from './supervisor.ts'
 export { openRotatingLog, type RotatingLog, type RotatingLogOptions } from './rotating-log.ts'

@@ -33,7 +33,11 @@ describe('findJava21', () => {
     const root = mkdtempSync(join(tmpdir(), 'jvm-'))
     dirs.push(root)
     const home = fakeJdk(root, 'jdk-21', 'openjdk version "21.0.2" 2024-01-16')
-    expect(findJava21({ JAVA_HOME: home }, join(root, 'missing'))).toMatchObject({ found: true, javaHome: home, major: 21 })
+    expect(findJava21({ JAVA_HOME: home }, join(root, 'missing'))).toMatchObject({
+      found: true,
+      javaHome: home,
+      major: 21,
+    })
   })
 
   it('takes the java on PATH (through its symlink) when it is 21+', () => {
@@ -42,7 +46,11 @@ describe('findJava21', () => {
     const home = fakeJdk(root, 'jdk-22', 'openjdk version "22.0.1" 2024-04-16')
     mkdirSync(join(root, 'usr-bin'))
     symlinkSync(join(home, 'bin', 'java'), join(root, 'usr-bin', 'java'))
-    expect(findJava21({ PATH: join(root, 'usr-bin') }, join(root, 'missing'))).toEqual({ found: true, javaHome: home, major: 22 })
+    expect(findJava21({ PATH: join(root, 'usr-bin') }, join(root, 'missing'))).toEqual({
+      found: true,
+      javaHome: home,
+      major: 22,
+    })
   })
 
   it('explains what it tried when no Java 21+ exists', () => {

@@ -29,7 +29,8 @@ export function jvmFolders(platform: NodeJS.Platform, env: Record<string, string
   const listed = env['E2E_COL_JVM_DIRS']
   if (listed !== undefined) return listed.split(delimiter).filter((d) => d !== '')
   if (platform === 'darwin') return ['/Library/Java/JavaVirtualMachines', '/opt/homebrew/opt', '/usr/local/opt']
-  if (platform === 'win32') return ['C:\\Program Files\\Eclipse Adoptium', 'C:\\Program Files\\Java', 'C:\\Program Files\\Microsoft']
+  if (platform === 'win32')
+    return ['C:\\Program Files\\Eclipse Adoptium', 'C:\\Program Files\\Java', 'C:\\Program Files\\Microsoft']
   return ['/usr/lib/jvm']
 }
 
@@ -71,7 +72,10 @@ function describe(home: string, major: number | undefined): string {
  * JAVA_HOME when it is 21+; else the newest 21+ runtime among the `java` on PATH and the JDK folders
  * (`jvmDirs`, default the platform's usual ones).
  */
-export function findJava21(env: Record<string, string | undefined>, jvmDirs: string | readonly string[] = jvmFolders(process.platform)): JavaLookup {
+export function findJava21(
+  env: Record<string, string | undefined>,
+  jvmDirs: string | readonly string[] = jvmFolders(process.platform),
+): JavaLookup {
   const tried: string[] = []
   const javaHome = env['JAVA_HOME']
   if (javaHome !== undefined && javaHome !== '') {
@@ -80,20 +84,30 @@ export function findJava21(env: Record<string, string | undefined>, jvmDirs: str
     tried.push(`JAVA_HOME=${describe(javaHome, major)}`)
   }
   const folders = typeof jvmDirs === 'string' ? [jvmDirs] : jvmDirs
-  const candidates = [...new Set([pathJavaHome(env), ...folders.flatMap(homesUnder)].filter((h): h is string => h !== undefined && h !== javaHome))]
+  const candidates = [
+    ...new Set(
+      [pathJavaHome(env), ...folders.flatMap(homesUnder)].filter((h): h is string => h !== undefined && h !== javaHome),
+    ),
+  ]
   let best: { javaHome: string; major: number } | undefined
   for (const home of candidates) {
     const major = javaMajor(home)
     tried.push(describe(home, major))
-    if (major !== undefined && major >= MIN_JAVA_MAJOR && (best === undefined || major > best.major)) best = { javaHome: home, major }
+    if (major !== undefined && major >= MIN_JAVA_MAJOR && (best === undefined || major > best.major))
+      best = { javaHome: home, major }
   }
   if (best !== undefined) return { found: true, ...best }
-  return { found: false, reason: `signal-cli needs Java ${MIN_JAVA_MAJOR}+, none found (${tried.join('; ') || 'no candidates'})` }
+  return {
+    found: false,
+    reason: `signal-cli needs Java ${MIN_JAVA_MAJOR}+, none found (${tried.join('; ') || 'no candidates'})`,
+  }
 }
 
 /** What to install for Java 21+ on a platform, as commands a person can paste. */
 export function javaInstallHint(platform: NodeJS.Platform): string {
-  if (platform === 'darwin') return 'install Java 21 or newer: `brew install --cask temurin@21` (or download Temurin 21 from https://adoptium.net), then run this again'
-  if (platform === 'win32') return 'install Java 21 or newer: `winget install EclipseAdoptium.Temurin.21.JDK` (or download Temurin 21 from https://adoptium.net), then run this again'
+  if (platform === 'darwin')
+    return 'install Java 21 or newer: `brew install --cask temurin@21` (or download Temurin 21 from https://adoptium.net), then run this again'
+  if (platform === 'win32')
+    return 'install Java 21 or newer: `winget install EclipseAdoptium.Temurin.21.JDK` (or download Temurin 21 from https://adoptium.net), then run this again'
   return 'install Java 21 or newer: Debian/Ubuntu `sudo apt install openjdk-21-jre-headless` (or Temurin 21 from https://adoptium.net), Fedora `sudo dnf install java-21-openjdk-headless`, Arch `sudo pacman -S jre21-openjdk-headless`; or point JAVA_HOME at one, then run this again'
 }

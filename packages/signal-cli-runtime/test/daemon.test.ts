@@ -5,7 +5,15 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
-import { freePort, openRotatingLog, RuntimeError, startDaemonProcess, superviseDaemon, type DaemonSpec, type SupervisorEvent } from '../src/index.ts'
+import {
+  freePort,
+  openRotatingLog,
+  RuntimeError,
+  startDaemonProcess,
+  superviseDaemon,
+  type DaemonSpec,
+  type SupervisorEvent,
+} from '../src/index.ts'
 
 const FAKE = fileURLToPath(new URL('./fake-signal-cli.mjs', import.meta.url))
 const dirs: string[] = []
@@ -20,7 +28,15 @@ async function spec(): Promise<DaemonSpec & { logPath: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'e2e-col-runtime-'))
   dirs.push(dir)
   const logPath = join(dir, 'daemon.log')
-  return { launcher: FAKE, javaHome: '/nonexistent', configDir: join(dir, 'signal-cli'), port: await freePort(), log: openRotatingLog(logPath), readyTimeoutMs: 20_000, logPath }
+  return {
+    launcher: FAKE,
+    javaHome: '/nonexistent',
+    configDir: join(dir, 'signal-cli'),
+    port: await freePort(),
+    log: openRotatingLog(logPath),
+    readyTimeoutMs: 20_000,
+    logPath,
+  }
 }
 
 async function answers(url: string): Promise<boolean> {
@@ -39,7 +55,9 @@ describe('startDaemonProcess', () => {
     expect(await answers(daemon.url)).toBe(true)
     await daemon.stop()
     expect(await answers(daemon.url)).toBe(false)
-    expect(readFileSync(s.logPath, 'utf8')).toContain(`--config ${s.configDir} daemon --http 127.0.0.1:${s.port} --receive-mode on-connection`)
+    expect(readFileSync(s.logPath, 'utf8')).toContain(
+      `--config ${s.configDir} daemon --http 127.0.0.1:${s.port} --receive-mode on-connection`,
+    )
   })
 
   it('names a folder locked by another signal-cli instead of waiting forever', async () => {

@@ -24,7 +24,9 @@ if (mode === 'locked') {
       setTimeout(() => process.exit(7), 10)
     } else res.writeHead(404).end()
   })
-  server.listen(port, '127.0.0.1', () => console.error(`INFO  HttpServerHandler - Started HTTP server on /127.0.0.1:${port}`))
+  server.listen(port, '127.0.0.1', () =>
+    console.error(`INFO  HttpServerHandler - Started HTTP server on /127.0.0.1:${port}`),
+  )
   if (mode === 'die') setTimeout(() => process.exit(3), Number(process.env.FAKE_SIGNAL_CLI_DIE_MS ?? 500))
   process.on('SIGTERM', () => process.exit(0))
 }

@@ -112,7 +112,12 @@ export interface SignalContact {
 /** Group administration and contacts, used by the document library (library/). */
 export interface SignalDocumentMethods {
   /** `updateGroup` without a group id, with a description and a disappearing-messages timer (s; 0 = off). */
-  createGroupWith(spec: { name: string; members: readonly string[]; description: string; expirationSeconds: number }): Promise<string>
+  createGroupWith(spec: {
+    name: string
+    members: readonly string[]
+    description: string
+    expirationSeconds: number
+  }): Promise<string>
   /** `updateGroup` on an existing group; an invited account accepting does it with an empty change. */
   updateGroup(groupId: string, change: GroupChange): Promise<void>
   /** `quitGroup`, naming new admins when this account is the last one. */

@@ -36,7 +36,12 @@ export class SignalRpcError extends SignalCliError {
    * only): the daemon could not reach Signal, so the message may or may not have gone out.
    */
   readonly networkFailure: boolean
-  constructor(rpcCode: number, message: string, retryAfterSeconds?: number, options: { networkFailure?: boolean } = {}) {
+  constructor(
+    rpcCode: number,
+    message: string,
+    retryAfterSeconds?: number,
+    options: { networkFailure?: boolean } = {},
+  ) {
     const masked = maskNumbersIn(message)
     super('SIDECAR_SIGNAL_RPC_ERROR', `signal-cli error ${rpcCode}: ${masked}`)
     this.name = 'SignalRpcError'

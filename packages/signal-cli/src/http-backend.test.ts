@@ -10,7 +10,9 @@ let agent: MockAgent
 afterEach(async () => agent.close())
 
 /** A backend whose next rpc is answered by `answer(requestId)`. */
-function backendAnswering(answer: (id: unknown, body: Record<string, unknown>) => { status?: number; json?: unknown; text?: string }) {
+function backendAnswering(
+  answer: (id: unknown, body: Record<string, unknown>) => { status?: number; json?: unknown; text?: string },
+) {
   agent = new MockAgent()
   agent.disableNetConnect()
   agent
@@ -19,14 +21,29 @@ function backendAnswering(answer: (id: unknown, body: Record<string, unknown>) =
     .reply((opts) => {
       const body = JSON.parse(String(opts.body)) as Record<string, unknown>
       const a = answer(body['id'], body)
-      return { statusCode: a.status ?? 200, data: a.text ?? JSON.stringify(a.json), responseOptions: { headers: { 'content-type': 'application/json' } } }
+      return {
+        statusCode: a.status ?? 200,
+        data: a.text ?? JSON.stringify(a.json),
+        responseOptions: { headers: { 'content-type': 'application/json' } },
+      }
     })
     .persist()
-  return createHttpSignalBackend({ url: ORIGIN, account: '+33600000001', timeoutMs: 2000, streamIdleMs: 60_000, dispatcher: agent })
+  return createHttpSignalBackend({
+    url: ORIGIN,
+    account: '+33600000001',
+    timeoutMs: 2000,
+    streamIdleMs: 60_000,
+    dispatcher: agent,
+  })
 }
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
-  return p.then(() => { throw new Error('expected a rejection') }, (e: unknown) => e)
+  return p.then(
+    () => {
+      throw new Error('expected a rejection')
+    },
+    (e: unknown) => e,
+  )
 }
 
 /** An all-failed send error with these result types, shaped as the real 0.13.19 answers one without network. */
@@ -34,7 +51,15 @@ function failed(types: string[]) {
   return {
     code: -1,
     message: 'Failed to send message',
-    data: { response: { results: types.map((type) => ({ recipientAddress: { uuid: 'secret-uuid', number: '+33799999999', username: null }, type })), timestamp: 1796132078096 } },
+    data: {
+      response: {
+        results: types.map((type) => ({
+          recipientAddress: { uuid: 'secret-uuid', number: '+33799999999', username: null },
+          type,
+        })),
+        timestamp: 1796132078096,
+      },
+    },
   }
 }
 
@@ -46,7 +71,11 @@ describe('JSON-RPC send response checks', () => {
       return { json: { jsonrpc: '2.0', id, result: { timestamp: 1721686852997, results: [] } } }
     })
     await expect(b.sendGroupMessage(GROUP, 'e2e-col:v1:AAAA')).resolves.toMatchObject({ timestamp: 1721686852997 })
-    expect(seen).toMatchObject({ jsonrpc: '2.0', method: 'send', params: { groupId: GROUP, message: 'e2e-col:v1:AAAA', account: '+33600000001' } })
+    expect(seen).toMatchObject({
+      jsonrpc: '2.0',
+      method: 'send',
+      params: { groupId: GROUP, message: 'e2e-col:v1:AAAA', account: '+33600000001' },
+    })
   })
 
   it('uses a fresh id for every call', async () => {
@@ -73,18 +102,26 @@ describe('JSON-RPC send response checks', () => {
     ['a string', { timestamp: '1721686852997' }],
   ])('refuses a result whose timestamp is %s', async (_name, result) => {
     const b = backendAnswering((id) => ({ json: { jsonrpc: '2.0', id, result } }))
-    expect(((await rejection(b.sendGroupMessage(GROUP, 'x'))) as SignalCliError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
+    expect(((await rejection(b.sendGroupMessage(GROUP, 'x'))) as SignalCliError).code).toBe(
+      'SIDECAR_SIGNAL_BAD_RESPONSE',
+    )
   })
 
   it('refuses an answer that is not JSON-RPC 2.0', async () => {
     const b = backendAnswering((id) => ({ json: { jsonrpc: '1.0', id, result: { timestamp: 1 } } }))
-    expect(((await rejection(b.sendGroupMessage(GROUP, 'x'))) as SignalCliError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
+    expect(((await rejection(b.sendGroupMessage(GROUP, 'x'))) as SignalCliError).code).toBe(
+      'SIDECAR_SIGNAL_BAD_RESPONSE',
+    )
     const c = backendAnswering(() => ({ text: 'not json' }))
-    expect(((await rejection(c.sendGroupMessage(GROUP, 'x'))) as SignalCliError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
+    expect(((await rejection(c.sendGroupMessage(GROUP, 'x'))) as SignalCliError).code).toBe(
+      'SIDECAR_SIGNAL_BAD_RESPONSE',
+    )
   })
 
   it('surfaces an id:null error as its code and message', async () => {
-    const b = backendAnswering(() => ({ json: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Unexpected end-of-input', data: null } } }))
+    const b = backendAnswering(() => ({
+      json: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Unexpected end-of-input', data: null } },
+    }))
     const e = await rejection(b.sendGroupMessage(GROUP, 'x'))
     expect(e).toBeInstanceOf(SignalRpcError)
     expect((e as SignalRpcError).rpcCode).toBe(-32700)
@@ -93,17 +130,43 @@ describe('JSON-RPC send response checks', () => {
 
   it('never surfaces error.data, yet reads the rate-limit pause out of a -5', async () => {
     const b = backendAnswering((id) => ({
-      json: { jsonrpc: '2.0', id, error: { code: -5, message: 'Failed to send message due to rate limiting', data: { response: { timestamp: 1, results: [{ recipientAddress: { uuid: 'secret-uuid', number: '+33799999999' }, type: 'RATE_LIMIT_FAILURE', token: 'tok-123', retryAfterSeconds: 42 }] } } } },
+      json: {
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: -5,
+          message: 'Failed to send message due to rate limiting',
+          data: {
+            response: {
+              timestamp: 1,
+              results: [
+                {
+                  recipientAddress: { uuid: 'secret-uuid', number: '+33799999999' },
+                  type: 'RATE_LIMIT_FAILURE',
+                  token: 'tok-123',
+                  retryAfterSeconds: 42,
+                },
+              ],
+            },
+          },
+        },
+      },
     }))
     const e = (await rejection(b.sendGroupMessage(GROUP, 'x'))) as SignalRpcError
     expect(e.rpcCode).toBe(-5)
     expect(e.retryAfterSeconds).toBe(42)
     const everything = JSON.stringify({ ...e, message: e.message, cause: e.cause })
-    for (const secret of ['+33799999999', 'secret-uuid', 'tok-123', 'recipientAddress']) expect(everything).not.toContain(secret)
+    for (const secret of ['+33799999999', 'secret-uuid', 'tok-123', 'recipientAddress'])
+      expect(everything).not.toContain(secret)
   })
 
   it('marks an all-failed -1 whose every result is NETWORK_FAILURE as a network failure, and only that one', async () => {
-    const answers = [failed(['NETWORK_FAILURE', 'NETWORK_FAILURE']), failed(['NETWORK_FAILURE', 'UNREGISTERED_FAILURE']), failed([]), { code: -1, message: 'No recipients given', data: null }]
+    const answers = [
+      failed(['NETWORK_FAILURE', 'NETWORK_FAILURE']),
+      failed(['NETWORK_FAILURE', 'UNREGISTERED_FAILURE']),
+      failed([]),
+      { code: -1, message: 'No recipients given', data: null },
+    ]
     let next = 0
     const b = backendAnswering((id) => ({ json: { jsonrpc: '2.0', id, error: answers[next++] } }))
     const flags: boolean[] = []
@@ -117,7 +180,13 @@ describe('JSON-RPC send response checks', () => {
   })
 
   it('masks phone numbers inside a daemon error message', async () => {
-    const b = backendAnswering((id) => ({ json: { jsonrpc: '2.0', id, error: { code: -1, message: 'The user +33712345678 is not registered.', data: null } } }))
+    const b = backendAnswering((id) => ({
+      json: {
+        jsonrpc: '2.0',
+        id,
+        error: { code: -1, message: 'The user +33712345678 is not registered.', data: null },
+      },
+    }))
     const e = (await rejection(b.sendGroupMessage(GROUP, 'x'))) as SignalRpcError
     expect(e.message).not.toContain('+33712345678')
     expect(e.message).toContain('+33…78')
@@ -127,11 +196,15 @@ describe('JSON-RPC send response checks', () => {
     const b = backendAnswering(() => ({ status: 503, text: '' }))
     expect(await rejection(b.sendGroupMessage(GROUP, 'x'))).toBeInstanceOf(SignalUnavailableError)
     const c = backendAnswering(() => ({ status: 421, text: '' }))
-    expect(((await rejection(c.sendGroupMessage(GROUP, 'x'))) as SignalCliError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
+    expect(((await rejection(c.sendGroupMessage(GROUP, 'x'))) as SignalCliError).code).toBe(
+      'SIDECAR_SIGNAL_BAD_RESPONSE',
+    )
   })
 
   it('treats a daemon without `version` as "version unavailable", not a failure', async () => {
-    const b = backendAnswering((id) => ({ json: { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not implemented', data: null } } }))
+    const b = backendAnswering((id) => ({
+      json: { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not implemented', data: null } },
+    }))
     await expect(b.version()).resolves.toBeUndefined()
   })
 
@@ -139,7 +212,12 @@ describe('JSON-RPC send response checks', () => {
     const seen: Record<string, unknown>[] = []
     const b = backendAnswering((id, body) => {
       seen.push(body)
-      const result = body['method'] === 'updateGroup' ? { groupId: GROUP, timestamp: 5 } : body['method'] === 'listGroups' ? [{ id: GROUP, isMember: true, members: [{ number: '+33600000002' }], pendingMembers: ['+33600000003'] }] : {}
+      const result =
+        body['method'] === 'updateGroup'
+          ? { groupId: GROUP, timestamp: 5 }
+          : body['method'] === 'listGroups'
+            ? [{ id: GROUP, isMember: true, members: [{ number: '+33600000002' }], pendingMembers: ['+33600000003'] }]
+            : {}
       return { json: { jsonrpc: '2.0', id, result } }
     })
     await expect(b.createGroup('e2e-col-host-topic', ['+33600000002'])).resolves.toBe(GROUP)
@@ -150,7 +228,10 @@ describe('JSON-RPC send response checks', () => {
     expect(seen.map((r) => [r['method'], r['params']])).toEqual([
       ['updateGroup', { name: 'e2e-col-host-topic', members: ['+33600000002'], account: '+33600000001' }],
       ['sendMessageRequestResponse', { groupId: GROUP, type: 'accept', account: '+33600000001' }],
-      ['sendReaction', { groupId: GROUP, emoji: '✅', targetAuthor: '+33600000002', targetTimestamp: 17, account: '+33600000001' }],
+      [
+        'sendReaction',
+        { groupId: GROUP, emoji: '✅', targetAuthor: '+33600000002', targetTimestamp: 17, account: '+33600000001' },
+      ],
       ['listGroups', { groupId: GROUP, account: '+33600000001' }],
       ['quitGroup', { groupId: GROUP, account: '+33600000001' }],
     ])
@@ -168,18 +249,32 @@ describe('group administration for documents', () => {
     const b = backendAnswering((id, body) => {
       seen.push(body)
       const method = body['method']
-      if (method === 'updateGroup' && (body['params'] as Record<string, unknown>)['groupId'] === undefined) return { json: { jsonrpc: '2.0', id, result: { groupId: GROUP, timestamp: 1, results: [] } } }
+      if (method === 'updateGroup' && (body['params'] as Record<string, unknown>)['groupId'] === undefined)
+        return { json: { jsonrpc: '2.0', id, result: { groupId: GROUP, timestamp: 1, results: [] } } }
       if (method === 'listContacts') {
-        return { json: { jsonrpc: '2.0', id, result: [
-          { number: '+33600000002', name: 'Bobby', profile: { givenName: 'Bob', familyName: null } },
-          { number: '+33600000003', name: '', profile: { givenName: 'Carol', familyName: 'C' } },
-          { number: null, name: 'Hidden number', profile: null },
-          { number: '+33600000004', name: null, profile: null },
-        ] } }
+        return {
+          json: {
+            jsonrpc: '2.0',
+            id,
+            result: [
+              { number: '+33600000002', name: 'Bobby', profile: { givenName: 'Bob', familyName: null } },
+              { number: '+33600000003', name: '', profile: { givenName: 'Carol', familyName: 'C' } },
+              { number: null, name: 'Hidden number', profile: null },
+              { number: '+33600000004', name: null, profile: null },
+            ],
+          },
+        }
       }
       return { json: { jsonrpc: '2.0', id, result: {} } }
     })
-    expect(await b.createGroupWith({ name: 'Trip plan', members: ['+33600000002'], description: 'd', expirationSeconds: 86400 })).toBe(GROUP)
+    expect(
+      await b.createGroupWith({
+        name: 'Trip plan',
+        members: ['+33600000002'],
+        description: 'd',
+        expirationSeconds: 86400,
+      }),
+    ).toBe(GROUP)
     await b.updateGroup(GROUP, { addMembers: ['+33600000003'], removeMembers: [] })
     await b.updateGroup(GROUP, {})
     await b.leaveGroup(GROUP, ['+33600000002'])
@@ -189,7 +284,10 @@ describe('group administration for documents', () => {
       { number: '+33600000004', name: undefined },
     ])
     expect(seen.map((s) => [s['method'], s['params']])).toEqual([
-      ['updateGroup', { name: 'Trip plan', members: ['+33600000002'], description: 'd', expiration: 86400, account: '+33600000001' }],
+      [
+        'updateGroup',
+        { name: 'Trip plan', members: ['+33600000002'], description: 'd', expiration: 86400, account: '+33600000001' },
+      ],
       ['updateGroup', { groupId: GROUP, members: ['+33600000003'], account: '+33600000001' }],
       ['updateGroup', { groupId: GROUP, account: '+33600000001' }],
       ['quitGroup', { groupId: GROUP, admins: ['+33600000002'], account: '+33600000001' }],

@@ -9,7 +9,19 @@ import { Client, Pool, request, type Dispatcher } from 'undici'
 import type { z } from 'zod'
 import { SignalCliError, SignalEventsRefusedError, SignalRpcError, SignalUnavailableError } from './errors.ts'
 import type { FullSignalBackend, SignalEventStream } from './backend.ts'
-import { AccountList, AttachmentData, ContactList, CreatedGroup, encodeRequest, GroupListing, IgnoredResult, parseResponse, SendResult, VersionResult, type RpcId } from './jsonrpc.ts'
+import {
+  AccountList,
+  AttachmentData,
+  ContactList,
+  CreatedGroup,
+  encodeRequest,
+  GroupListing,
+  IgnoredResult,
+  parseResponse,
+  SendResult,
+  VersionResult,
+  type RpcId,
+} from './jsonrpc.ts'
 import { readSignalEvents } from './sse-reader.ts'
 
 /** Largest JSON-RPC response body read (a long `listGroups` fits many times over). */
@@ -38,7 +50,11 @@ async function readCapped(body: AsyncIterable<Uint8Array>): Promise<string> {
   let size = 0
   for await (const part of body) {
     size += part.byteLength
-    if (size > MAX_RPC_RESPONSE_BYTES) throw new SignalCliError('SIDECAR_SIGNAL_BAD_RESPONSE', `signal-cli response larger than ${MAX_RPC_RESPONSE_BYTES} bytes`)
+    if (size > MAX_RPC_RESPONSE_BYTES)
+      throw new SignalCliError(
+        'SIDECAR_SIGNAL_BAD_RESPONSE',
+        `signal-cli response larger than ${MAX_RPC_RESPONSE_BYTES} bytes`,
+      )
     parts.push(part)
   }
   return Buffer.concat(parts).toString('utf8')
@@ -57,12 +73,17 @@ async function optional<T>(promise: Promise<T>): Promise<T | undefined> {
 /** Creates the HTTP backend; `close()` ends its connections. */
 export function createHttpSignalBackend(options: HttpBackendOptions): FullSignalBackend {
   const origin = new URL(options.url).origin
-  const rpcDispatcher = options.dispatcher ?? new Pool(origin, { connections: 4, keepAliveTimeout: 10_000, pipelining: 1 })
+  const rpcDispatcher =
+    options.dispatcher ?? new Pool(origin, { connections: 4, keepAliveTimeout: 10_000, pipelining: 1 })
   const eventsDispatcher = options.dispatcher ?? new Client(origin, { keepAliveTimeout: 10_000 })
   const account = options.account
   let nextId: RpcId = 0
 
-  async function call<T>(method: string, params: Record<string, unknown> | undefined, schema: z.ZodType<T>): Promise<T> {
+  async function call<T>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    schema: z.ZodType<T>,
+  ): Promise<T> {
     const id = ++nextId
     const withAccount = account === undefined ? params : { ...params, account }
     let res: Dispatcher.ResponseData
@@ -100,7 +121,13 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
     async check(signal) {
       let res: Dispatcher.ResponseData
       try {
-        res = await request(`${origin}/api/v1/check`, { dispatcher: rpcDispatcher, method: 'GET', headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, signal: signal ?? null })
+        res = await request(`${origin}/api/v1/check`, {
+          dispatcher: rpcDispatcher,
+          method: 'GET',
+          headersTimeout: options.timeoutMs,
+          bodyTimeout: options.timeoutMs,
+          signal: signal ?? null,
+        })
       } catch (error) {
         throw new SignalUnavailableError(`signal-cli check failed: ${describe(error)}`, { cause: error })
       }
@@ -117,27 +144,62 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
       return (await optional(call('listAccounts', undefined, AccountList)))?.map((a) => a.number)
     },
     listGroups: (groupId) => call('listGroups', groupId === undefined ? {} : { groupId }, GroupListing),
-    sendGroupMessage: (groupId, message, attachments) => call('send', attachments === undefined || attachments.length === 0 ? { groupId, message } : { groupId, message, attachments: [...attachments] }, SendResult),
-    getAttachment: async (id, groupId) => new Uint8Array(Buffer.from((await call('getAttachment', { id, groupId }, AttachmentData)).data, 'base64')),
-    createGroup: async (name, members) => (await call('updateGroup', { name, members: [...members] }, CreatedGroup)).groupId,
-    acceptGroupRequest: async (groupId) => void (await call('sendMessageRequestResponse', { groupId, type: 'accept' }, IgnoredResult)),
-    sendReaction: async (groupId, target, emoji) => void (await call('sendReaction', { groupId, emoji, targetAuthor: target.author, targetTimestamp: target.timestamp }, IgnoredResult)),
+    sendGroupMessage: (groupId, message, attachments) =>
+      call(
+        'send',
+        attachments === undefined || attachments.length === 0
+          ? { groupId, message }
+          : { groupId, message, attachments: [...attachments] },
+        SendResult,
+      ),
+    getAttachment: async (id, groupId) =>
+      new Uint8Array(Buffer.from((await call('getAttachment', { id, groupId }, AttachmentData)).data, 'base64')),
+    createGroup: async (name, members) =>
+      (await call('updateGroup', { name, members: [...members] }, CreatedGroup)).groupId,
+    acceptGroupRequest: async (groupId) =>
+      void (await call('sendMessageRequestResponse', { groupId, type: 'accept' }, IgnoredResult)),
+    sendReaction: async (groupId, target, emoji) =>
+      void (await call(
+        'sendReaction',
+        { groupId, emoji, targetAuthor: target.author, targetTimestamp: target.timestamp },
+        IgnoredResult,
+      )),
     quitGroup: async (groupId) => void (await call('quitGroup', { groupId }, IgnoredResult)),
-    createGroupWith: async (spec) => (await call('updateGroup', { name: spec.name, members: [...spec.members], description: spec.description, expiration: spec.expirationSeconds }, CreatedGroup)).groupId,
+    createGroupWith: async (spec) =>
+      (
+        await call(
+          'updateGroup',
+          {
+            name: spec.name,
+            members: [...spec.members],
+            description: spec.description,
+            expiration: spec.expirationSeconds,
+          },
+          CreatedGroup,
+        )
+      ).groupId,
     async updateGroup(groupId, change) {
       const params: Record<string, unknown> = { groupId }
       if (change.name !== undefined) params['name'] = change.name
       if (change.description !== undefined) params['description'] = change.description
       if (change.addMembers !== undefined && change.addMembers.length > 0) params['members'] = [...change.addMembers]
-      if (change.removeMembers !== undefined && change.removeMembers.length > 0) params['removeMembers'] = [...change.removeMembers]
+      if (change.removeMembers !== undefined && change.removeMembers.length > 0)
+        params['removeMembers'] = [...change.removeMembers]
       await call('updateGroup', params, IgnoredResult)
     },
-    leaveGroup: async (groupId, newAdmins) => void (await call('quitGroup', newAdmins.length === 0 ? { groupId } : { groupId, admins: [...newAdmins] }, IgnoredResult)),
+    leaveGroup: async (groupId, newAdmins) =>
+      void (await call(
+        'quitGroup',
+        newAdmins.length === 0 ? { groupId } : { groupId, admins: [...newAdmins] },
+        IgnoredResult,
+      )),
     async listContacts() {
       // allRecipients: also the people known from groups (their profile names), not only contact records.
       return (await call('listContacts', { allRecipients: true }, ContactList)).flatMap((c) => {
         if (typeof c.number !== 'string') return []
-        const profile = [c.profile?.givenName, c.profile?.familyName].filter((x): x is string => typeof x === 'string' && x !== '').join(' ')
+        const profile = [c.profile?.givenName, c.profile?.familyName]
+          .filter((x): x is string => typeof x === 'string' && x !== '')
+          .join(' ')
         const name = typeof c.name === 'string' && c.name !== '' ? c.name : profile === '' ? undefined : profile
         return [{ number: c.number, name }]
       })
@@ -160,7 +222,10 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
       const type = String(res.headers['content-type'] ?? '')
       if (res.statusCode !== 200 || !type.startsWith('text/event-stream')) {
         await res.body.dump().catch(() => undefined)
-        throw new SignalEventsRefusedError(res.statusCode, `signal-cli events stream answered HTTP ${res.statusCode} ${type === '' ? 'without a content type' : type}`)
+        throw new SignalEventsRefusedError(
+          res.statusCode,
+          `signal-cli events stream answered HTTP ${res.statusCode} ${type === '' ? 'without a content type' : type}`,
+        )
       }
       const body = res.body
       const stream: SignalEventStream = {

@@ -1,5 +1,14 @@
 /** `@e2e-col/signal-cli`: the client of a signal-cli daemon (HTTP JSON-RPC + SSE events). */
-export type { SignalAttachment, SignalBackend, SignalChatMethods, FullSignalBackend, SignalEvent, SignalEventStream, SignalMessage, SkipReason } from './backend.ts'
+export type {
+  SignalAttachment,
+  SignalBackend,
+  SignalChatMethods,
+  FullSignalBackend,
+  SignalEvent,
+  SignalEventStream,
+  SignalMessage,
+  SkipReason,
+} from './backend.ts'
 export type { GroupChange, SignalContact, SignalDocumentMethods, SignalGroupUpdate } from './backend.ts'
 export { createHttpSignalBackend, MAX_RPC_RESPONSE_BYTES, type HttpBackendOptions } from './http-backend.ts'
 export { GroupListing, parseResponse, SendResult } from './jsonrpc.ts'

@@ -31,7 +31,10 @@ export type SendResult = z.infer<typeof SendResult>
 /** `getAttachment` result: the file as standard base64. */
 export const AttachmentData = z.object({ data: z.string() }).loose()
 
-const Member = z.union([z.string(), z.object({ number: z.string().nullable().optional(), uuid: z.string().nullable().optional() }).loose()])
+const Member = z.union([
+  z.string(),
+  z.object({ number: z.string().nullable().optional(), uuid: z.string().nullable().optional() }).loose(),
+])
 
 /** One group as `listGroups` reports it (only the fields the sidecar and the chat loop read). */
 export const GroupListing = z.array(
@@ -58,11 +61,19 @@ export const CreatedGroup = z.object({ groupId: z.string().min(1) }).loose()
 export const IgnoredResult = z.unknown()
 
 /** `listContacts` (only the fields the sidecar reads; hidden numbers are null). */
-export const ContactList = z.array(z.object({
-  number: z.string().nullable().optional(),
-  name: z.string().nullable().optional(),
-  profile: z.object({ givenName: z.string().nullable().optional(), familyName: z.string().nullable().optional() }).loose().nullable().optional(),
-}).loose())
+export const ContactList = z.array(
+  z
+    .object({
+      number: z.string().nullable().optional(),
+      name: z.string().nullable().optional(),
+      profile: z
+        .object({ givenName: z.string().nullable().optional(), familyName: z.string().nullable().optional() })
+        .loose()
+        .nullable()
+        .optional(),
+    })
+    .loose(),
+)
 
 export const VersionResult = z.object({ version: z.string() }).loose()
 export const AccountList = z.array(z.object({ number: z.string() }).loose())
@@ -74,23 +85,33 @@ export function encodeRequest(id: RpcId, method: string, params?: Record<string,
 
 // -5 (all recipients rate limited) carries the pause in data.response.results[].retryAfterSeconds;
 // only that number is read, the rest of `data` (other people's numbers) is dropped here.
-const RateLimitData = z.object({
-  response: z.object({ results: z.array(z.object({ retryAfterSeconds: z.number().nonnegative().optional().nullable() }).loose()) }).loose(),
-}).loose()
+const RateLimitData = z
+  .object({
+    response: z
+      .object({
+        results: z.array(z.object({ retryAfterSeconds: z.number().nonnegative().optional().nullable() }).loose()),
+      })
+      .loose(),
+  })
+  .loose()
 
 function retryAfterFrom(data: unknown): number | undefined {
   const r = RateLimitData.safeParse(data)
   if (!r.success) return undefined
-  const values = r.data.response.results.map((x) => x.retryAfterSeconds).filter((v): v is number => typeof v === 'number')
+  const values = r.data.response.results
+    .map((x) => x.retryAfterSeconds)
+    .filter((v): v is number => typeof v === 'number')
   return values.length === 0 ? undefined : Math.max(...values)
 }
 
 // An all-failed send (-1 "Failed to send message") writes its result into data.response first;
 // when every result is NETWORK_FAILURE the daemon could not reach Signal (a real 0.13.19 without
 // network answers a direct send so). Only the `type`s are read.
-const FailedSendData = z.object({
-  response: z.object({ results: z.array(z.object({ type: z.string() }).loose()).min(1) }).loose(),
-}).loose()
+const FailedSendData = z
+  .object({
+    response: z.object({ results: z.array(z.object({ type: z.string() }).loose()).min(1) }).loose(),
+  })
+  .loose()
 
 function allNetworkFailures(data: unknown): boolean {
   const r = FailedSendData.safeParse(data)
@@ -110,15 +131,30 @@ export function parseResponse<T>(text: string, id: RpcId, result: z.ZodType<T>):
     throw new SignalCliError('SIDECAR_SIGNAL_BAD_RESPONSE', 'signal-cli answered with invalid JSON')
   }
   const r = RpcResponse.safeParse(json)
-  if (!r.success) throw new SignalCliError('SIDECAR_SIGNAL_BAD_RESPONSE', 'signal-cli answered with something that is not a JSON-RPC 2.0 response')
+  if (!r.success)
+    throw new SignalCliError(
+      'SIDECAR_SIGNAL_BAD_RESPONSE',
+      'signal-cli answered with something that is not a JSON-RPC 2.0 response',
+    )
   const res = r.data
   if (res.error !== undefined) {
-    if (res.id !== null && res.id !== id) throw new SignalCliError('SIDECAR_SIGNAL_BAD_RESPONSE', 'signal-cli answered an error for another request id')
+    if (res.id !== null && res.id !== id)
+      throw new SignalCliError('SIDECAR_SIGNAL_BAD_RESPONSE', 'signal-cli answered an error for another request id')
     const data = (json as { error?: { data?: unknown } }).error?.data
-    throw new SignalRpcError(res.error.code, res.error.message, res.error.code === -5 ? retryAfterFrom(data) : undefined, { networkFailure: allNetworkFailures(data) })
+    throw new SignalRpcError(
+      res.error.code,
+      res.error.message,
+      res.error.code === -5 ? retryAfterFrom(data) : undefined,
+      { networkFailure: allNetworkFailures(data) },
+    )
   }
-  if (res.id !== id) throw new SignalCliError('SIDECAR_SIGNAL_BAD_RESPONSE', 'signal-cli answered for another request id')
+  if (res.id !== id)
+    throw new SignalCliError('SIDECAR_SIGNAL_BAD_RESPONSE', 'signal-cli answered for another request id')
   const ok = result.safeParse(res.result)
-  if (!ok.success) throw new SignalCliError('SIDECAR_SIGNAL_BAD_RESPONSE', `signal-cli result has an unexpected shape: ${z.prettifyError(ok.error).split('\n')[0] ?? ''}`)
+  if (!ok.success)
+    throw new SignalCliError(
+      'SIDECAR_SIGNAL_BAD_RESPONSE',
+      `signal-cli result has an unexpected shape: ${z.prettifyError(ok.error).split('\n')[0] ?? ''}`,
+    )
   return ok.data
 }

@@ -12,16 +12,31 @@ afterEach(async () => {
 })
 
 /** A daemon that answers each request with `answer(body)` (a JSON-RPC result or error). */
-async function daemon(answer: (request: { method: string; params?: Record<string, unknown>; id: number }) => { result?: unknown; error?: unknown; status?: number; delayMs?: number }): Promise<string> {
+async function daemon(
+  answer: (request: { method: string; params?: Record<string, unknown>; id: number }) => {
+    result?: unknown
+    error?: unknown
+    status?: number
+    delayMs?: number
+  },
+): Promise<string> {
   const server = createServer((req, res) => {
     let text = ''
-    req.on('data', (d: Buffer) => { text += d.toString() })
+    req.on('data', (d: Buffer) => {
+      text += d.toString()
+    })
     req.on('end', () => {
       const request = JSON.parse(text) as { method: string; params?: Record<string, unknown>; id: number }
       const a = answer(request)
       setTimeout(() => {
         res.writeHead(a.status ?? 200, { 'content-type': 'application/json' })
-        res.end(JSON.stringify({ jsonrpc: '2.0', ...(a.error === undefined ? { result: a.result } : { error: a.error }), id: request.id }))
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            ...(a.error === undefined ? { result: a.result } : { error: a.error }),
+            id: request.id,
+          }),
+        )
       }, a.delayMs ?? 0)
     })
   })
@@ -49,7 +64,10 @@ describe('createProvisioningClient', () => {
     expect(await client.createGroup('+15551234567', 'n', 'd')).toBe('Z3JvdXA=')
     expect(seen).toEqual([
       { method: 'startLink' },
-      { method: 'finishLink', params: { deviceLinkUri: 'sgnl://linkdevice?uuid=a&pub_key=b', deviceName: 'e2e-col on host' } },
+      {
+        method: 'finishLink',
+        params: { deviceLinkUri: 'sgnl://linkdevice?uuid=a&pub_key=b', deviceName: 'e2e-col on host' },
+      },
       { method: 'register', params: { account: '+15551234567', captcha: 'signalcaptcha://x', voice: true } },
       { method: 'verify', params: { account: '+15551234567', verificationCode: '123456', pin: '4321' } },
       { method: 'updateGroup', params: { account: '+15551234567', name: 'n', description: 'd' } },
@@ -57,8 +75,12 @@ describe('createProvisioningClient', () => {
   })
 
   it('keeps the daemon error code and message, with phone numbers masked', async () => {
-    const url = await daemon(() => ({ error: { code: -1, message: 'The user +15551234567 already exists', data: null } }))
-    const error = await createProvisioningClient({ url }).finishLink('sgnl://x', 'n', 10).catch((e: unknown) => e)
+    const url = await daemon(() => ({
+      error: { code: -1, message: 'The user +15551234567 already exists', data: null },
+    }))
+    const error = await createProvisioningClient({ url })
+      .finishLink('sgnl://x', 'n', 10)
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(SignalRpcError)
     expect((error as SignalRpcError).rpcCode).toBe(-1)
     expect((error as SignalRpcError).rpcMessage).toBe('The user +15…67 already exists')
@@ -68,8 +90,12 @@ describe('createProvisioningClient', () => {
     const gone = createProvisioningClient({ url: 'http://127.0.0.1:1' })
     await expect(gone.version()).rejects.toBeInstanceOf(SignalUnavailableError)
     const broken = await daemon(() => ({ status: 500, result: {} }))
-    await expect(createProvisioningClient({ url: broken }).version()).rejects.toThrow('signal-cli version answered HTTP 500')
+    await expect(createProvisioningClient({ url: broken }).version()).rejects.toThrow(
+      'signal-cli version answered HTTP 500',
+    )
     const slow = await daemon(() => ({ result: { version: 'x' }, delayMs: 2_000 }))
-    await expect(createProvisioningClient({ url: slow, timeoutMs: 200 }).version()).rejects.toThrow(/version failed \(no answer within/)
+    await expect(createProvisioningClient({ url: slow, timeoutMs: 200 }).version()).rejects.toThrow(
+      /version failed \(no answer within/,
+    )
   })
 })

@@ -9,7 +9,15 @@
 import { request, type Dispatcher } from 'undici'
 import { z } from 'zod'
 import { SignalCliError, SignalUnavailableError } from './errors.ts'
-import { AccountList, CreatedGroup, encodeRequest, IgnoredResult, parseResponse, VersionResult, type RpcId } from './jsonrpc.ts'
+import {
+  AccountList,
+  CreatedGroup,
+  encodeRequest,
+  IgnoredResult,
+  parseResponse,
+  VersionResult,
+  type RpcId,
+} from './jsonrpc.ts'
 
 /** The provisioning calls of one daemon. Failures: SignalRpcError (the daemon's code and message), SignalUnavailableError, SignalCliError. */
 export interface ProvisioningClient {
@@ -43,7 +51,12 @@ export function createProvisioningClient(options: ProvisioningClientOptions): Pr
   const timeoutMs = options.timeoutMs ?? 30_000
   let nextId: RpcId = 0
 
-  async function call<T>(method: string, params: Record<string, unknown> | undefined, schema: z.ZodType<T>, deadlineMs = timeoutMs): Promise<T> {
+  async function call<T>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    schema: z.ZodType<T>,
+    deadlineMs = timeoutMs,
+  ): Promise<T> {
     const id = ++nextId
     let text: string
     try {
@@ -63,7 +76,12 @@ export function createProvisioningClient(options: ProvisioningClientOptions): Pr
     } catch (error) {
       if (error instanceof SignalCliError) throw error
       const code = (error as { code?: unknown }).code
-      const why = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' ? `no answer within ${Math.round(deadlineMs / 1000)} s` : typeof code === 'string' ? code : (error as Error).message
+      const why =
+        code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
+          ? `no answer within ${Math.round(deadlineMs / 1000)} s`
+          : typeof code === 'string'
+            ? code
+            : (error as Error).message
       throw new SignalUnavailableError(`signal-cli at ${origin}: ${method} failed (${why})`, { cause: error })
     }
     return parseResponse(text, id, schema)
@@ -73,13 +91,27 @@ export function createProvisioningClient(options: ProvisioningClientOptions): Pr
     version: async () => (await call('version', undefined, VersionResult)).version,
     listAccounts: async () => (await call('listAccounts', undefined, AccountList)).map((a) => a.number),
     startLink: async () => (await call('startLink', undefined, LinkUri)).deviceLinkUri,
-    finishLink: async (deviceLinkUri, deviceName, waitMs) => (await call('finishLink', { deviceLinkUri, deviceName }, Linked, waitMs + timeoutMs)).number,
+    finishLink: async (deviceLinkUri, deviceName, waitMs) =>
+      (await call('finishLink', { deviceLinkUri, deviceName }, Linked, waitMs + timeoutMs)).number,
     async register(number, opts) {
-      await call('register', { account: number, ...(opts.captcha === undefined ? {} : { captcha: opts.captcha }), ...(opts.voice === true ? { voice: true } : {}) }, IgnoredResult)
+      await call(
+        'register',
+        {
+          account: number,
+          ...(opts.captcha === undefined ? {} : { captcha: opts.captcha }),
+          ...(opts.voice === true ? { voice: true } : {}),
+        },
+        IgnoredResult,
+      )
     },
     async verify(number, code, pin) {
-      await call('verify', { account: number, verificationCode: code, ...(pin === undefined ? {} : { pin }) }, IgnoredResult)
+      await call(
+        'verify',
+        { account: number, verificationCode: code, ...(pin === undefined ? {} : { pin }) },
+        IgnoredResult,
+      )
     },
-    createGroup: async (account, name, description) => (await call('updateGroup', { account, name, description }, CreatedGroup)).groupId,
+    createGroup: async (account, name, description) =>
+      (await call('updateGroup', { account, name, description }, CreatedGroup)).groupId,
   }
 }

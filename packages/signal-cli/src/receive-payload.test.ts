@@ -20,25 +20,76 @@ describe('receive payloads carry what the chat gate needs', () => {
   })
   it('reads a sync sentMessage with its source device', () => {
     const data = `{"envelope":{"source":"+X","sourceNumber":"+15550000001","sourceDevice":2,"timestamp":1744235749734,"syncMessage":{"sentMessage":{"destination":null,"timestamp":1744235749734,"message":"Foo","groupInfo":{"groupId":"${GROUP}","type":"DELIVER"}}}},"account":"+15550000001"}`
-    expect(parseReceivePayload(data, undefined)).toMatchObject({ origin: 'sync', sourceDevice: 2, body: 'Foo', groupId: GROUP })
+    expect(parseReceivePayload(data, undefined)).toMatchObject({
+      origin: 'sync',
+      sourceDevice: 2,
+      body: 'Foo',
+      groupId: GROUP,
+    })
   })
   it('ignores receipts, typing, exceptions and garbage', () => {
-    expect(parseReceivePayload('{"envelope":{"sourceNumber":"+1","timestamp":1,"receiptMessage":{"when":1,"isDelivery":true,"timestamps":[1]}},"account":"+2"}', undefined)).toMatchObject({ type: 'skipped' })
-    expect(parseReceivePayload('{"envelope":{"sourceNumber":"+1","timestamp":1,"typingMessage":{"action":"STARTED","timestamp":1}},"account":"+2"}', undefined)).toMatchObject({ type: 'skipped' })
-    expect(parseReceivePayload('{"exception":{"message":"decryption failed","type":"ProtocolInvalidMessageException"},"envelope":{"source":null,"sourceNumber":null,"sourceUuid":null,"sourceName":null,"sourceDevice":null,"timestamp":1},"account":"+Y"}', undefined)).toMatchObject({ type: 'skipped' })
+    expect(
+      parseReceivePayload(
+        '{"envelope":{"sourceNumber":"+1","timestamp":1,"receiptMessage":{"when":1,"isDelivery":true,"timestamps":[1]}},"account":"+2"}',
+        undefined,
+      ),
+    ).toMatchObject({ type: 'skipped' })
+    expect(
+      parseReceivePayload(
+        '{"envelope":{"sourceNumber":"+1","timestamp":1,"typingMessage":{"action":"STARTED","timestamp":1}},"account":"+2"}',
+        undefined,
+      ),
+    ).toMatchObject({ type: 'skipped' })
+    expect(
+      parseReceivePayload(
+        '{"exception":{"message":"decryption failed","type":"ProtocolInvalidMessageException"},"envelope":{"source":null,"sourceNumber":null,"sourceUuid":null,"sourceName":null,"sourceDevice":null,"timestamp":1},"account":"+Y"}',
+        undefined,
+      ),
+    ).toMatchObject({ type: 'skipped' })
     expect(parseReceivePayload('not json', undefined)).toMatchObject({ type: 'skipped' })
     expect(parseReceivePayload('{"envelope":{"timestamp":"soon"}}', undefined)).toMatchObject({ type: 'skipped' })
   })
 })
 
 describe('group changes on the events stream', () => {
-  it('reads an UPDATE without a body as a group update, from a member or from the own account\'s other device', () => {
-    const data = { envelope: { sourceNumber: '+33600000002', timestamp: 5, dataMessage: { timestamp: 5, message: null, groupInfo: { groupId: 'R0lG', groupName: 'Trip', revision: 2, type: 'UPDATE' } } }, account: '+33600000001' }
-    expect(parseReceivePayload(JSON.stringify(data), '+33600000001')).toEqual({ type: 'group-update', groupId: 'R0lG', sourceNumber: '+33600000002' })
-    const sync = { envelope: { sourceNumber: '+33600000001', timestamp: 6, syncMessage: { sentMessage: { timestamp: 6, message: null, groupInfo: { groupId: 'R0lG', type: 'UPDATE' } } } }, account: '+33600000001' }
-    expect(parseReceivePayload(JSON.stringify(sync), '+33600000001')).toMatchObject({ type: 'group-update', groupId: 'R0lG' })
+  it("reads an UPDATE without a body as a group update, from a member or from the own account's other device", () => {
+    const data = {
+      envelope: {
+        sourceNumber: '+33600000002',
+        timestamp: 5,
+        dataMessage: {
+          timestamp: 5,
+          message: null,
+          groupInfo: { groupId: 'R0lG', groupName: 'Trip', revision: 2, type: 'UPDATE' },
+        },
+      },
+      account: '+33600000001',
+    }
+    expect(parseReceivePayload(JSON.stringify(data), '+33600000001')).toEqual({
+      type: 'group-update',
+      groupId: 'R0lG',
+      sourceNumber: '+33600000002',
+    })
+    const sync = {
+      envelope: {
+        sourceNumber: '+33600000001',
+        timestamp: 6,
+        syncMessage: { sentMessage: { timestamp: 6, message: null, groupInfo: { groupId: 'R0lG', type: 'UPDATE' } } },
+      },
+      account: '+33600000001',
+    }
+    expect(parseReceivePayload(JSON.stringify(sync), '+33600000001')).toMatchObject({
+      type: 'group-update',
+      groupId: 'R0lG',
+    })
     // A DELIVER without a body stays a skip.
-    const deliver = { envelope: { timestamp: 7, dataMessage: { timestamp: 7, message: null, groupInfo: { groupId: 'R0lG', type: 'DELIVER' } } }, account: '+33600000001' }
+    const deliver = {
+      envelope: {
+        timestamp: 7,
+        dataMessage: { timestamp: 7, message: null, groupInfo: { groupId: 'R0lG', type: 'DELIVER' } },
+      },
+      account: '+33600000001',
+    }
     expect(parseReceivePayload(JSON.stringify(deliver), '+33600000001')).toEqual({ type: 'skipped', reason: 'no-body' })
   })
 })

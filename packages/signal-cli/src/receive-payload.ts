@@ -8,11 +8,13 @@ import { z } from 'zod'
 import type { SignalEvent } from './backend.ts'
 
 // signal-cli's JsonAttachment; entries without a usable id are skipped, never fatal.
-const Attachment = z.object({
-  id: z.string().min(1).max(512),
-  size: z.number().int().nonnegative().nullable().optional(),
-  contentType: z.string().max(256).nullable().optional(),
-}).loose()
+const Attachment = z
+  .object({
+    id: z.string().min(1).max(512),
+    size: z.number().int().nonnegative().nullable().optional(),
+    contentType: z.string().max(256).nullable().optional(),
+  })
+  .loose()
 
 const Message = z
   .object({
@@ -42,14 +44,17 @@ const ReceiveParams = z
   .loose()
 type ReceiveParams = z.infer<typeof ReceiveParams>
 
-const Notification = z.object({
-  method: z.literal('receive'),
-  params: z.union([z.object({ result: ReceiveParams }).loose(), ReceiveParams]),
-}).loose()
+const Notification = z
+  .object({
+    method: z.literal('receive'),
+    params: z.union([z.object({ result: ReceiveParams }).loose(), ReceiveParams]),
+  })
+  .loose()
 
 function unwrap(json: unknown): ReceiveParams | undefined {
   const n = Notification.safeParse(json)
-  if (n.success) return 'result' in n.data.params ? (n.data.params.result as ReceiveParams) : (n.data.params as ReceiveParams)
+  if (n.success)
+    return 'result' in n.data.params ? (n.data.params.result as ReceiveParams) : (n.data.params as ReceiveParams)
   const bare = ReceiveParams.safeParse(json)
   return bare.success ? bare.data : undefined
 }
@@ -66,22 +71,36 @@ export function parseReceivePayload(data: string, account: string | undefined): 
   }
   const p = unwrap(json)
   if (p === undefined) return { type: 'skipped', reason: 'malformed' }
-  if (account !== undefined && typeof p.account === 'string' && p.account !== account) return { type: 'skipped', reason: 'other-account' }
+  if (account !== undefined && typeof p.account === 'string' && p.account !== account)
+    return { type: 'skipped', reason: 'other-account' }
   const dm = p.envelope.dataMessage
   const sent = p.envelope.syncMessage?.sentMessage
-  const source = typeof dm?.message === 'string' ? { m: dm, origin: 'data' as const } : typeof sent?.message === 'string' ? { m: sent, origin: 'sync' as const } : undefined
+  const source =
+    typeof dm?.message === 'string'
+      ? { m: dm, origin: 'data' as const }
+      : typeof sent?.message === 'string'
+        ? { m: sent, origin: 'sync' as const }
+        : undefined
   // A group change (ours from another device, or someone else's) has no body: it is a signal to look again.
-  const update = dm?.groupInfo?.type === 'UPDATE' ? dm.groupInfo : sent?.groupInfo?.type === 'UPDATE' ? sent.groupInfo : undefined
+  const update =
+    dm?.groupInfo?.type === 'UPDATE' ? dm.groupInfo : sent?.groupInfo?.type === 'UPDATE' ? sent.groupInfo : undefined
   if (source === undefined && update !== undefined && update !== null) {
-    return { type: 'group-update', groupId: update.groupId, sourceNumber: p.envelope.sourceNumber ?? p.envelope.source ?? undefined }
+    return {
+      type: 'group-update',
+      groupId: update.groupId,
+      sourceNumber: p.envelope.sourceNumber ?? p.envelope.source ?? undefined,
+    }
   }
-  if (source === undefined) return { type: 'skipped', reason: p.exception === undefined || p.exception === null ? 'no-body' : 'exception' }
+  if (source === undefined)
+    return { type: 'skipped', reason: p.exception === undefined || p.exception === null ? 'no-body' : 'exception' }
   const groupId = source.m.groupInfo?.groupId
   if (groupId === undefined) return { type: 'skipped', reason: 'not-group' }
   const env = p.envelope
   const attachments = (source.m.attachments ?? []).flatMap((a) => {
     const parsed = Attachment.safeParse(a)
-    return parsed.success ? [{ id: parsed.data.id, size: parsed.data.size ?? undefined, contentType: parsed.data.contentType ?? undefined }] : []
+    return parsed.success
+      ? [{ id: parsed.data.id, size: parsed.data.size ?? undefined, contentType: parsed.data.contentType ?? undefined }]
+      : []
   })
   return {
     type: 'message',

@@ -27,9 +27,12 @@ export function httpOrigin(text: string, ctx: z.RefinementCtx): URL | typeof z.N
     ctx.addIssue({ code: 'custom', message: `not a URL: ${JSON.stringify(text)}` })
     return z.NEVER
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: 'must be http: or https:' })
-  if (url.username !== '' || url.password !== '') ctx.addIssue({ code: 'custom', message: 'must not carry credentials' })
-  if (url.pathname !== '/' || url.search !== '' || url.hash !== '') ctx.addIssue({ code: 'custom', message: 'must be an origin (no path, query or fragment)' })
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    ctx.addIssue({ code: 'custom', message: 'must be http: or https:' })
+  if (url.username !== '' || url.password !== '')
+    ctx.addIssue({ code: 'custom', message: 'must not carry credentials' })
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '')
+    ctx.addIssue({ code: 'custom', message: 'must be an origin (no path, query or fragment)' })
   return url
 }
 
@@ -38,4 +41,8 @@ export const signalCliUrl = z.string().default('http://127.0.0.1:8080').transfor
 /** `SIGNAL_CLI_ACCOUNT`: the account to act as; unset for a daemon that serves one account. */
 export const signalCliAccount = z.string().regex(E164, E164_MESSAGE).optional()
 /** A comma or space separated list of E.164 numbers (e.g. `E2E_COL_CHAT_OPERATORS`). */
-export const e164List = z.string().default('').transform((text) => text.split(/[\s,;]+/).filter((n) => n !== '')).pipe(z.array(z.string().regex(E164, E164_MESSAGE)))
+export const e164List = z
+  .string()
+  .default('')
+  .transform((text) => text.split(/[\s,;]+/).filter((n) => n !== ''))
+  .pipe(z.array(z.string().regex(E164, E164_MESSAGE)))

@@ -12,7 +12,10 @@ import { parseReceivePayload } from './receive-payload.ts'
 export const MAX_SSE_EVENT_BYTES = 8 * 1024 * 1024
 
 /** Parses an SSE byte stream lazily; ends when the byte stream ends. */
-export async function* readSignalEvents(bytes: AsyncIterable<Uint8Array>, account: string | undefined): AsyncGenerator<SignalEvent> {
+export async function* readSignalEvents(
+  bytes: AsyncIterable<Uint8Array>,
+  account: string | undefined,
+): AsyncGenerator<SignalEvent> {
   const pending: SignalEvent[] = []
   const parser = createParser({
     maxBufferSize: MAX_SSE_EVENT_BYTES,

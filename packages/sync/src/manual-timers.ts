@@ -19,7 +19,8 @@ export function manualTimers(): Timers & { advance(ms: number): void; pending():
       const until = now + ms
       for (;;) {
         let due: [number, { at: number; fn: () => void }] | undefined
-        for (const entry of timers) if (entry[1].at <= until && (due === undefined || entry[1].at < due[1].at)) due = entry
+        for (const entry of timers)
+          if (entry[1].at <= until && (due === undefined || entry[1].at < due[1].at)) due = entry
         if (due === undefined) break
         timers.delete(due[0])
         now = due[1].at

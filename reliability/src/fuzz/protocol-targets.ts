@@ -4,8 +4,16 @@
  * within its bounds after every push and only ever complete a frame that was really sent.
  */
 import {
-  chunkFrame, createReassembler, decodeBody, decodeEnvelope, encodeBody, encodeEnvelope, isProtocolError, packBatch,
-  unpackBatch, type Envelope,
+  chunkFrame,
+  createReassembler,
+  decodeBody,
+  decodeEnvelope,
+  encodeBody,
+  encodeEnvelope,
+  isProtocolError,
+  packBatch,
+  unpackBatch,
+  type Envelope,
 } from '@e2e-col/protocol'
 import fc from 'fast-check'
 import { bodyText, envelope, frameBytes, mutated } from './arbitraries.ts'
@@ -43,17 +51,30 @@ export const bodyDecoding: FuzzTarget<string> = {
   },
 }
 
-const batchHeader = { docId: '6f1c0c1e-0000-4000-8000-000000000001', senderId: '6f1c0c1e-0000-4000-8000-000000000002', messageId: '00'.repeat(16), seq: 1 }
+const batchHeader = {
+  docId: '6f1c0c1e-0000-4000-8000-000000000001',
+  senderId: '6f1c0c1e-0000-4000-8000-000000000002',
+  messageId: '00'.repeat(16),
+  seq: 1,
+}
 export const batchUnpacking: FuzzTarget<Uint8Array> = {
   name: 'batch unpacking',
   arbitrary: mutated(
-    fc.array(envelope(['update', 'awareness', 'health', 'sync-request'], 60), { minLength: 1, maxLength: 6 }).map((envs) =>
-      packBatch({ ...batchHeader, flags: 0 }, envs.map((e) => encodeEnvelope(e)), { maxBodyBytes: 4000 }).frame),
+    fc.array(envelope(['update', 'awareness', 'health', 'sync-request'], 60), { minLength: 1, maxLength: 6 }).map(
+      (envs) =>
+        packBatch(
+          { ...batchHeader, flags: 0 },
+          envs.map((e) => encodeEnvelope(e)),
+          { maxBodyBytes: 4000 },
+        ).frame,
+    ),
   ),
   check(bytes) {
     onlyProtocolErrors(() => {
       const env = decodeEnvelope(bytes)
-      for (const inner of unpackBatch(env)) if (inner.kind === 'batch' || inner.kind === 'ack' || inner.kind === 'error') throw new Error(`batch held ${inner.kind}`)
+      for (const inner of unpackBatch(env))
+        if (inner.kind === 'batch' || inner.kind === 'ack' || inner.kind === 'error')
+          throw new Error(`batch held ${inner.kind}`)
     })
   },
 }
@@ -98,7 +119,8 @@ export const reassembly: FuzzTarget<{ originals: Uint8Array[]; ops: ChunkOp[] }>
       }
       onlyProtocolErrors(() => {
         const res = r.push(env, now)
-        if (res.status === 'complete' && !originals.some((o) => equal(o, res.frame))) throw new Error('completed a frame nobody sent')
+        if (res.status === 'complete' && !originals.some((o) => equal(o, res.frame)))
+          throw new Error('completed a frame nobody sent')
       })
       if (r.partialBytes > BOUNDS.maxPartialBytes || r.partialMessages > BOUNDS.maxPartialMessages) {
         throw new Error(`bounds exceeded: ${r.partialMessages} messages, ${r.partialBytes} bytes`)

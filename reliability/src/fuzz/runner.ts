@@ -9,7 +9,14 @@ import { daemonIngest, eventsStream, jsonRpcResponse, wsFrameHandler } from './s
 import type { FuzzTarget } from './target.ts'
 
 export const TARGETS: readonly FuzzTarget<never>[] = [
-  envelopeDecoding, bodyDecoding, batchUnpacking, reassembly, eventsStream, daemonIngest, jsonRpcResponse, wsFrameHandler,
+  envelopeDecoding,
+  bodyDecoding,
+  batchUnpacking,
+  reassembly,
+  eventsStream,
+  daemonIngest,
+  jsonRpcResponse,
+  wsFrameHandler,
 ] as unknown as FuzzTarget<never>[]
 
 export interface TargetReport {
@@ -37,12 +44,16 @@ export async function fuzzTarget(target: FuzzTarget<never>, runs: number, seed: 
   const onRejection = (reason: unknown) => rejections.push(reason)
   process.on('unhandledRejection', onRejection)
   try {
-    await fc.assert(fc.asyncProperty(target.arbitrary, async (input) => void count(await target.check(input))), { numRuns: runs, seed, endOnFailure: true })
+    await fc.assert(
+      fc.asyncProperty(target.arbitrary, async (input) => void count(await target.check(input))),
+      { numRuns: runs, seed, endOnFailure: true },
+    )
     await new Promise((r) => setImmediate(r))
   } finally {
     process.off('unhandledRejection', onRejection)
   }
-  if (rejections.length > 0) throw new Error(`${target.name}: ${rejections.length} unhandled rejections, e.g. ${String(rejections[0])}`)
+  if (rejections.length > 0)
+    throw new Error(`${target.name}: ${rejections.length} unhandled rejections, e.g. ${String(rejections[0])}`)
   const heapGrowthMb = Math.max(0, heapMb() - heapBefore)
   if (heapGrowthMb > MAX_HEAP_GROWTH_MB) throw new Error(`${target.name}: heap grew ${heapGrowthMb.toFixed(0)} MB`)
   return { name: target.name, runs, cases, ms: Date.now() - started, heapGrowthMb }

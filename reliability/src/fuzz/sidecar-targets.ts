@@ -9,7 +9,13 @@ import { encodeBody, encodeEnvelope, type Envelope } from '@e2e-col/protocol'
 import fc from 'fast-check'
 import { parseResponse, readSignalEvents, SendResult, SignalCliError } from '@e2e-col/signal-cli'
 import { createLogger } from '@e2e-col/sidecar'
-import { BROWSER_KINDS, createIngest, createMetrics, createSession, createTokenBucket } from '@e2e-col/sidecar/internals'
+import {
+  BROWSER_KINDS,
+  createIngest,
+  createMetrics,
+  createSession,
+  createTokenBucket,
+} from '@e2e-col/sidecar/internals'
 import { bodyText, envelope, frameBytes, mutated } from './arbitraries.ts'
 import type { FuzzTarget } from './target.ts'
 
@@ -18,7 +24,14 @@ const GROUP = 'Z3JvdXAtaWQtZm9yLWZ1enppbmctMDAwMDAwMDAwMDA='
 const DOC = '6f1c0c1e-0000-4000-8000-000000000001'
 
 const receiveEvent = (body: string, account: string) =>
-  JSON.stringify({ envelope: { sourceNumber: '+15550100002', timestamp: 1, dataMessage: { timestamp: 1, message: body, groupInfo: { groupId: GROUP } } }, account })
+  JSON.stringify({
+    envelope: {
+      sourceNumber: '+15550100002',
+      timestamp: 1,
+      dataMessage: { timestamp: 1, message: body, groupInfo: { groupId: GROUP } },
+    },
+    account,
+  })
 
 /** SSE text: real receive events, other events, comments, junk, CR/LF/CRLF line ends. */
 const sseText: fc.Arbitrary<string> = fc
@@ -67,7 +80,9 @@ const groupBody: fc.Arbitrary<string> = fc.oneof(
   bodyText,
   envelope().map((e) => encodeBody(encodeEnvelope({ ...e, docId: DOC }))),
   envelope(['ack', 'error']).map((e) => encodeBody(encodeEnvelope({ ...e, docId: DOC }))),
-  mutated(envelope().map((e) => encodeEnvelope({ ...e, docId: DOC }))).map((f) => encodeBody(f.length === 0 ? new Uint8Array([0]) : f)),
+  mutated(envelope().map((e) => encodeEnvelope({ ...e, docId: DOC }))).map((f) =>
+    encodeBody(f.length === 0 ? new Uint8Array([0]) : f),
+  ),
 )
 
 export const daemonIngest: FuzzTarget<string[]> = {
@@ -98,9 +113,33 @@ export const daemonIngest: FuzzTarget<string[]> = {
 const rpcText: fc.Arbitrary<string> = fc.oneof(
   fc.string({ maxLength: 60 }),
   fc.json(),
-  fc.record({ jsonrpc: fc.constantFrom('2.0', '1.0', 2), id: fc.oneof(fc.constant(7), fc.integer(), fc.constant(null), fc.string()), result: fc.anything() }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
-  fc.record({ jsonrpc: fc.constant('2.0'), id: fc.constantFrom(7, null), error: fc.record({ code: fc.oneof(fc.integer(), fc.constant(-5), fc.string()), message: fc.oneof(fc.string(), fc.constant(undefined)), data: fc.anything() }, { requiredKeys: [] }) }).map((o) => JSON.stringify(o)),
-  fc.record({ timestamp: fc.oneof(fc.integer(), fc.double(), fc.string()), results: fc.anything() }).map((result) => JSON.stringify({ jsonrpc: '2.0', id: 7, result })),
+  fc
+    .record(
+      {
+        jsonrpc: fc.constantFrom('2.0', '1.0', 2),
+        id: fc.oneof(fc.constant(7), fc.integer(), fc.constant(null), fc.string()),
+        result: fc.anything(),
+      },
+      { requiredKeys: [] },
+    )
+    .map((o) => JSON.stringify(o)),
+  fc
+    .record({
+      jsonrpc: fc.constant('2.0'),
+      id: fc.constantFrom(7, null),
+      error: fc.record(
+        {
+          code: fc.oneof(fc.integer(), fc.constant(-5), fc.string()),
+          message: fc.oneof(fc.string(), fc.constant(undefined)),
+          data: fc.anything(),
+        },
+        { requiredKeys: [] },
+      ),
+    })
+    .map((o) => JSON.stringify(o)),
+  fc
+    .record({ timestamp: fc.oneof(fc.integer(), fc.double(), fc.string()), results: fc.anything() })
+    .map((result) => JSON.stringify({ jsonrpc: '2.0', id: 7, result })),
 )
 
 export const jsonRpcResponse: FuzzTarget<string> = {
@@ -134,7 +173,10 @@ class FakeSocket extends EventEmitter {
 
 const wsMessage = fc.oneof(
   { weight: 4, arbitrary: frameBytes.map((b) => ({ data: Buffer.from(b), binary: true })) },
-  { weight: 2, arbitrary: envelope().map((e) => ({ data: Buffer.from(encodeEnvelope({ ...e, docId: DOC })), binary: true })) },
+  {
+    weight: 2,
+    arbitrary: envelope().map((e) => ({ data: Buffer.from(encodeEnvelope({ ...e, docId: DOC })), binary: true })),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 40 }).map((s) => ({ data: Buffer.from(s), binary: false })) },
 )
 
@@ -159,8 +201,10 @@ export const wsFrameHandler: FuzzTarget<{ data: Buffer; binary: boolean }[]> = {
     for (const m of messages) if (ws.readyState === 1) ws.emit('message', m.data, m.binary)
     const senders = new Set(accepted.map((e) => e.senderId))
     if (senders.size > 1) throw new Error('accepted two sender ids on one connection')
-    for (const e of accepted) if (e.docId !== DOC || !BROWSER_KINDS.has(e.kind)) throw new Error(`accepted a ${e.kind} for ${e.docId}`)
-    if (ws.closeCode !== undefined && ![1003, 1008].includes(ws.closeCode)) throw new Error(`closed with ${ws.closeCode}`)
+    for (const e of accepted)
+      if (e.docId !== DOC || !BROWSER_KINDS.has(e.kind)) throw new Error(`accepted a ${e.kind} for ${e.docId}`)
+    if (ws.closeCode !== undefined && ![1003, 1008].includes(ws.closeCode))
+      throw new Error(`closed with ${ws.closeCode}`)
     return messages.length
   },
 }

@@ -35,7 +35,8 @@ export interface TurnArgvInput {
 
 /** The effective allowlist, as posted verbatim in the announcement. */
 export function effectiveAllowlist(agent: AgentKind, allowTools: readonly string[], allTools: boolean): string[] {
-  if (allTools) return [agent === 'claude' ? '--dangerously-skip-permissions (all tools)' : '--allow-all-tools (all tools)']
+  if (allTools)
+    return [agent === 'claude' ? '--dangerously-skip-permissions (all tools)' : '--allow-all-tools (all tools)']
   return allowTools.length > 0 ? [...allowTools] : [...DEFAULT_ALLOW_TOOLS[agent]]
 }
 
@@ -43,7 +44,10 @@ export function effectiveAllowlist(agent: AgentKind, allowTools: readonly string
  * Expands an argv template: `{sessionId}` and `{prompt}` are replaced inside any element; an element
  * containing `{allowTool}` is repeated once per allowed tool (and dropped when there are none).
  */
-export function expandTemplate(template: readonly string[], values: { sessionId: string; prompt: string; allowTools: readonly string[] }): string[] {
+export function expandTemplate(
+  template: readonly string[],
+  values: { sessionId: string; prompt: string; allowTools: readonly string[] },
+): string[] {
   const fill = (el: string) => el.replaceAll('{sessionId}', values.sessionId).replaceAll('{prompt}', values.prompt)
   const argv: string[] = []
   for (const el of template) {
@@ -63,7 +67,17 @@ export function buildTurnArgv(input: TurnArgvInput): string[] {
     case 'copilot': {
       const program = input.program ?? 'copilot'
       const grant = input.allTools ? ['--allow-all-tools'] : tools.flatMap((t) => ['--allow-tool', t])
-      return [program, '--session-id', input.sessionId, '--no-color', '-s', '-p', input.prompt, ...grant, ...(input.optionalFlags ?? [])]
+      return [
+        program,
+        '--session-id',
+        input.sessionId,
+        '--no-color',
+        '-s',
+        '-p',
+        input.prompt,
+        ...grant,
+        ...(input.optionalFlags ?? []),
+      ]
     }
     case 'claude': {
       const program = input.program ?? 'claude'
@@ -75,7 +89,11 @@ export function buildTurnArgv(input: TurnArgvInput): string[] {
       if (input.commandTemplate === undefined || input.commandTemplate.length === 0) {
         throw new ChatError('CHAT_USAGE', '--agent command needs --agent-command')
       }
-      return expandTemplate(input.commandTemplate, { sessionId: input.sessionId, prompt: input.prompt, allowTools: input.allTools ? ['*'] : tools })
+      return expandTemplate(input.commandTemplate, {
+        sessionId: input.sessionId,
+        prompt: input.prompt,
+        allowTools: input.allTools ? ['*'] : tools,
+      })
     }
   }
 }
@@ -99,6 +117,7 @@ export function parseCommandTemplate(text: string): string[] {
   if (!Array.isArray(argv) || argv.length === 0 || !argv.every((a) => typeof a === 'string')) {
     throw new ChatError('CHAT_USAGE', '--agent-command must be a non-empty argv (JSON array of strings or words)')
   }
-  if (!argv.some((a: string) => a.includes('{prompt}'))) throw new ChatError('CHAT_USAGE', '--agent-command must contain {prompt}')
+  if (!argv.some((a: string) => a.includes('{prompt}')))
+    throw new ChatError('CHAT_USAGE', '--agent-command must contain {prompt}')
   return argv as string[]
 }

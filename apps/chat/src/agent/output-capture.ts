@@ -33,7 +33,12 @@ const decode = (parts: Uint8Array[]) => new TextDecoder('utf-8', { fatal: false 
 /** Default bound of the spill file. */
 export const DEFAULT_SPILL_MAX_BYTES = 256 * 1024 * 1024
 
-export function createOutputCapture(options: { maxBytes: number; tailBytes: number; spillPath?: string | undefined; spillMaxBytes?: number | undefined }): OutputCapture {
+export function createOutputCapture(options: {
+  maxBytes: number
+  tailBytes: number
+  spillPath?: string | undefined
+  spillMaxBytes?: number | undefined
+}): OutputCapture {
   const { maxBytes, tailBytes } = options
   if (!(maxBytes > 0 && tailBytes > 0)) throw new RangeError('capture bounds must be positive')
   const head: Uint8Array[] = []

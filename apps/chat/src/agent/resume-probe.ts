@@ -14,10 +14,15 @@ const REQUIRED_FLAGS: Readonly<Record<Exclude<AgentKind, 'command'>, readonly st
 
 function helpText(program: string, env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(program, ['--help'], { env, timeout: PROBE_TIMEOUT_MS, maxBuffer: 1024 * 1024, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
-      if (err !== null && stdout === '' && stderr === '') reject(err)
-      else resolve(`${stdout}\n${stderr}`)
-    })
+    execFile(
+      program,
+      ['--help'],
+      { env, timeout: PROBE_TIMEOUT_MS, maxBuffer: 1024 * 1024, killSignal: 'SIGKILL' },
+      (err, stdout, stderr) => {
+        if (err !== null && stdout === '' && stderr === '') reject(err)
+        else resolve(`${stdout}\n${stderr}`)
+      },
+    )
   })
 }
 
@@ -42,7 +47,10 @@ export async function probeResumeSupport(input: {
 }): Promise<{ optionalFlags: string[] }> {
   if (input.agent === 'command') {
     if (!(input.commandTemplate ?? []).some((el) => el.includes('{sessionId}'))) {
-      throw new ChatError('CHAT_AGENT_NO_RESUME', '--agent-command has no {sessionId}: the agent could not resume one session across turns')
+      throw new ChatError(
+        'CHAT_AGENT_NO_RESUME',
+        '--agent-command has no {sessionId}: the agent could not resume one session across turns',
+      )
     }
     return { optionalFlags: [] }
   }
@@ -52,11 +60,22 @@ export async function probeResumeSupport(input: {
     help = await helpText(program, input.env)
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
-    throw new ChatError('CHAT_AGENT_NO_RESUME', `could not run \`${program} --help\`${code === 'ENOENT' ? ': not found on PATH' : ''}`, { cause: err })
+    throw new ChatError(
+      'CHAT_AGENT_NO_RESUME',
+      `could not run \`${program} --help\`${code === 'ENOENT' ? ': not found on PATH' : ''}`,
+      { cause: err },
+    )
   }
   const missing = REQUIRED_FLAGS[input.agent].filter((flag) => !help.includes(flag))
   if (missing.length > 0) {
-    throw new ChatError('CHAT_AGENT_NO_RESUME', `${program} does not list ${missing.join(', ')} in --help: it cannot resume a pinned session; upgrade it`)
+    throw new ChatError(
+      'CHAT_AGENT_NO_RESUME',
+      `${program} does not list ${missing.join(', ')} in --help: it cannot resume a pinned session; upgrade it`,
+    )
   }
-  return { optionalFlags: OPTIONAL_FLAGS[input.agent].filter((flag) => new RegExp(`(^|\\s)${flag}(\\s|=|,|$)`, 'm').test(help)) }
+  return {
+    optionalFlags: OPTIONAL_FLAGS[input.agent].filter((flag) =>
+      new RegExp(`(^|\\s)${flag}(\\s|=|,|$)`, 'm').test(help),
+    ),
+  }
 }

@@ -76,8 +76,16 @@ function streamEnded(stream: NodeJS.ReadableStream): Promise<void> {
 /** Runs one turn to completion, cancellation or timeout. Never throws for agent failures. */
 export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const started = Date.now()
-  const capture = createOutputCapture({ maxBytes: options.maxOutputBytes, tailBytes: options.tailBytes, spillPath: options.spillPath, spillMaxBytes: options.spillMaxBytes })
-  const group = spawnGroup(options.argv, { env: options.env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) })
+  const capture = createOutputCapture({
+    maxBytes: options.maxOutputBytes,
+    tailBytes: options.tailBytes,
+    spillPath: options.spillPath,
+    spillMaxBytes: options.spillMaxBytes,
+  })
+  const group = spawnGroup(options.argv, {
+    env: options.env,
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  })
   options.onStart?.(group.pid)
   group.stdout.on('data', (c: Buffer) => {
     capture.onStdout(c)
@@ -103,7 +111,10 @@ export async function runTurn(options: RunTurnOptions): Promise<TurnResult> {
   const liveness =
     options.onLiveness === undefined
       ? undefined
-      : setInterval(() => options.onLiveness?.({ elapsedMs: Date.now() - started, outputBytes: capture.totalBytes }), options.livenessMs ?? 10_000)
+      : setInterval(
+          () => options.onLiveness?.({ elapsedMs: Date.now() - started, outputBytes: capture.totalBytes }),
+          options.livenessMs ?? 10_000,
+        )
 
   try {
     const exit = await group.exited

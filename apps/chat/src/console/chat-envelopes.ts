@@ -43,7 +43,8 @@ export function consoleInputFromFrame(frame: Uint8Array, chatId: string): Consol
   }
   if (env.kind === 'chat-control') {
     const c = Control.safeParse(json)
-    if (!c.success) throw new ChatError('CHAT_USAGE', 'chat-control payload must be {"action": "status"|"cancel"|"stop"}')
+    if (!c.success)
+      throw new ChatError('CHAT_USAGE', 'chat-control payload must be {"action": "status"|"cancel"|"stop"}')
     return { text: c.data.action, ref: env.messageId }
   }
   throw new ChatError('CHAT_USAGE', `a console may send chat-prompt or chat-control, not ${env.kind}`)

@@ -18,7 +18,12 @@ export type ConsoleOutput =
   /** Text the loop posted to the group (redacted, whole: consoles get no 2000-byte split). */
   | { kind: 'chat-reply'; text: string; turn: number | undefined }
   /** A receipt on a console prompt, or a status answer. */
-  | { kind: 'chat-status'; ref: string | undefined; state: ReceiptState | 'rejected' | 'info'; text?: string | undefined }
+  | {
+      kind: 'chat-status'
+      ref: string | undefined
+      state: ReceiptState | 'rejected' | 'info'
+      text?: string | undefined
+    }
 
 export interface ConsolePort {
   /** Ends when the port closes or `signal` aborts. */

@@ -9,7 +9,13 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { WebSocket, type RawData } from 'ws'
 import { backoffDelay } from '../loop/backoff.ts'
-import { chatIdForGroup, consoleInputFromFrame, frameFromConsoleOutput, MAX_CONSOLE_PROMPT_CHARS, type LoopHeader } from './chat-envelopes.ts'
+import {
+  chatIdForGroup,
+  consoleInputFromFrame,
+  frameFromConsoleOutput,
+  MAX_CONSOLE_PROMPT_CHARS,
+  type LoopHeader,
+} from './chat-envelopes.ts'
 import type { ConsolePort } from './console-port.ts'
 import { createInputQueue } from './input-queue.ts'
 
@@ -31,7 +37,9 @@ export interface SidecarConsole extends ConsolePort {
 
 function toBytes(data: RawData): Uint8Array {
   if (Array.isArray(data)) return new Uint8Array(Buffer.concat(data))
-  return data instanceof ArrayBuffer ? new Uint8Array(data) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
+  return data instanceof ArrayBuffer
+    ? new Uint8Array(data)
+    : new Uint8Array(data.buffer, data.byteOffset, data.byteLength)
 }
 
 export function connectSidecarConsole(o: SidecarConsoleOptions): SidecarConsole {
@@ -39,7 +47,12 @@ export function connectSidecarConsole(o: SidecarConsoleOptions): SidecarConsole 
   const target = new URL(`/v1/chats/${chatId}/loop`, o.url)
   target.searchParams.set('group', o.groupId)
   let seq = 0
-  const header: LoopHeader = { chatId, senderId: randomUUID(), nextSeq: () => seq++, newMessageId: () => randomBytes(16).toString('hex') }
+  const header: LoopHeader = {
+    chatId,
+    senderId: randomUUID(),
+    nextSeq: () => seq++,
+    newMessageId: () => randomBytes(16).toString('hex'),
+  }
   const queue = createInputQueue()
   let socket: WebSocket | undefined
   let timer: NodeJS.Timeout | undefined

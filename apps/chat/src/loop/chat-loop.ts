@@ -78,9 +78,46 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
     onWithheld: (reason, remaining) => observe({ type: 'withheld', reason, remaining }),
     onPosted: (text, timestamp) => observe({ type: 'posted', text, timestamp }),
   })
-  const speaker = createSpeaker({ signal, groupId: state.groupId, health, redactor, poster, console: deps.console, observe, life: life.signal, noticeStallMs: config.deliveryTimeoutMs, log, onError: onBackgroundError })
-  const worker = createTurnWorker({ config, chat, timing, agentEnv: deps.agentEnv, cwd: deps.cwd, inbox, redactor, speaker, audit, setpriv: findSetpriv(deps.agentEnv), observe, log, life: life.signal, onError: onBackgroundError })
-  const shutdown = createShutdown({ life, inbox, worker, signal, groupId: state.groupId, allowed, console: deps.console, observe, log })
+  const speaker = createSpeaker({
+    signal,
+    groupId: state.groupId,
+    health,
+    redactor,
+    poster,
+    console: deps.console,
+    observe,
+    life: life.signal,
+    noticeStallMs: config.deliveryTimeoutMs,
+    log,
+    onError: onBackgroundError,
+  })
+  const worker = createTurnWorker({
+    config,
+    chat,
+    timing,
+    agentEnv: deps.agentEnv,
+    cwd: deps.cwd,
+    inbox,
+    redactor,
+    speaker,
+    audit,
+    setpriv: findSetpriv(deps.agentEnv),
+    observe,
+    log,
+    life: life.signal,
+    onError: onBackgroundError,
+  })
+  const shutdown = createShutdown({
+    life,
+    inbox,
+    worker,
+    signal,
+    groupId: state.groupId,
+    allowed,
+    console: deps.console,
+    observe,
+    log,
+  })
 
   function status(): string {
     const check = poster.lastCheck()
@@ -88,7 +125,15 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
     return statusText({
       sessionId: state.sessionId,
       turn: state.turns,
-      running: running === undefined ? undefined : { turn: running.turn, elapsedMs: Date.now() - running.startedAt, outputBytes: running.outputBytes, phase: running.phase },
+      running:
+        running === undefined
+          ? undefined
+          : {
+              turn: running.turn,
+              elapsedMs: Date.now() - running.startedAt,
+              outputBytes: running.outputBytes,
+              phase: running.phase,
+            },
       allowlist,
       queued: inbox.size,
       capacity: inbox.capacity,
@@ -98,7 +143,13 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
   }
 
   /** Control phrases first, then the queue: the same path for phones and consoles. */
-  function record(origin: Origin, event: AuditEntry['event'], text: string, turn: number | undefined, outcome: string): Promise<void> {
+  function record(
+    origin: Origin,
+    event: AuditEntry['event'],
+    text: string,
+    turn: number | undefined,
+    outcome: string,
+  ): Promise<void> {
     return audit.record({ event, ...auditSource(origin), sessionId: state.sessionId, turn, outcome, text })
   }
 
@@ -112,7 +163,13 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
     if (action.kind === 'cancel') {
       const phase = worker.running?.phase.kind
       const cancelled = worker.cancel()
-      await record(origin, 'control', text, runningTurn, !cancelled ? 'nothing to cancel' : phase === 'running' ? 'turn cancelled' : 'rest of the reply cancelled')
+      await record(
+        origin,
+        'control',
+        text,
+        runningTurn,
+        !cancelled ? 'nothing to cancel' : phase === 'running' ? 'turn cancelled' : 'rest of the reply cancelled',
+      )
       if (!cancelled) speaker.answer(origin, 'nothing is running.')
       return
     }
@@ -122,16 +179,39 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
       void shutdown.end(EXIT_CODES.ok, undefined, { leave: true })
       return
     }
-    const item: Queued = { text: action.text, author: origin.kind === 'signal' ? origin.author : 'console', timestamp: origin.kind === 'signal' ? origin.timestamp : 0, origin, receipt: undefined }
+    const item: Queued = {
+      text: action.text,
+      author: origin.kind === 'signal' ? origin.author : 'console',
+      timestamp: origin.kind === 'signal' ? origin.timestamp : 0,
+      origin,
+      receipt: undefined,
+    }
     const offer = inbox.offer(item)
-    await record(origin, 'prompt', action.text, undefined, offer.taken ? `queued (position ${offer.position})` : 'refused: queue full')
+    await record(
+      origin,
+      'prompt',
+      action.text,
+      undefined,
+      offer.taken ? `queued (position ${offer.position})` : 'refused: queue full',
+    )
     if (!offer.taken) {
       log('queue full: a message was not taken')
-      if (origin.kind === 'console') deps.console?.emit({ kind: 'chat-status', ref: origin.ref, state: 'rejected', text: `queue full (${inbox.capacity} waiting), message not taken` })
+      if (origin.kind === 'console')
+        deps.console?.emit({
+          kind: 'chat-status',
+          ref: origin.ref,
+          state: 'rejected',
+          text: `queue full (${inbox.capacity} waiting), message not taken`,
+        })
       else speaker.answer(origin, `queue full (${inbox.capacity} waiting), message not taken: send it again later.`)
       return
     }
-    deps.console?.emit({ kind: 'chat-prompt', text: await redactor.redact(action.text), from: origin.kind === 'signal' ? 'phone' : 'console', ref: origin.kind === 'signal' ? String(origin.timestamp) : origin.ref })
+    deps.console?.emit({
+      kind: 'chat-prompt',
+      text: await redactor.redact(action.text),
+      from: origin.kind === 'signal' ? 'phone' : 'console',
+      ref: origin.kind === 'signal' ? String(origin.timestamp) : origin.ref,
+    })
     if (origin.kind === 'console') speaker.tellGroup(`[console] ${action.text}`)
     await speaker.setReceipt(item, 'queued')
     worker.wake()
@@ -156,16 +236,24 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
         return
       }
     }
-    await onAccepted(text, { kind: 'signal', author: verdict.sender, timestamp: msg.timestamp as number, device: msg.sourceDevice }) // the gate refuses a message without one
+    await onAccepted(text, {
+      kind: 'signal',
+      author: verdict.sender,
+      timestamp: msg.timestamp as number,
+      device: msg.sourceDevice,
+    }) // the gate refuses a message without one
   }
 
   async function consoleInputs(port: ConsolePort): Promise<void> {
     for await (const input of port.inputs(life.signal)) {
-      await onAccepted(input.text, { kind: 'console', ref: input.ref }).catch((err: unknown) => onBackgroundError('console input', err))
+      await onAccepted(input.text, { kind: 'console', ref: input.ref }).catch((err: unknown) =>
+        onBackgroundError('console input', err),
+      )
     }
   }
 
-  const onStop = () => void shutdown.end(EXIT_CODES.ok, `stopping (local signal); resume later with --resume ${state.groupId}`)
+  const onStop = () =>
+    void shutdown.end(EXIT_CODES.ok, `stopping (local signal); resume later with --resume ${state.groupId}`)
   if (deps.stop?.aborted) onStop()
   deps.stop?.addEventListener('abort', onStop, { once: true })
 
@@ -179,7 +267,8 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
     onError: onBackgroundError,
     onFatal: (code, why) => void shutdown.end(code, why),
   })
-  if (deps.console !== undefined) void consoleInputs(deps.console).catch((err: unknown) => onBackgroundError('console', err))
+  if (deps.console !== undefined)
+    void consoleInputs(deps.console).catch((err: unknown) => onBackgroundError('console', err))
   try {
     await observe({ type: 'ready', groupId: state.groupId, sessionId: state.sessionId })
     const text = announcement({
@@ -195,10 +284,17 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
     // Nothing runs before the group has seen the allowlist: an announcement that cannot be posted
     // within the delivery timeout ends the chat.
     const posted = await speaker.say(text, life.signal, undefined, { stallMs: config.deliveryTimeoutMs })
-    if (posted.kind === 'stalled') void shutdown.end(EXIT_CODES.setup, `could not post the announcement for ${formatDuration(config.deliveryTimeoutMs)} (${posted.reason}); nothing was run`)
+    if (posted.kind === 'stalled')
+      void shutdown.end(
+        EXIT_CODES.setup,
+        `could not post the announcement for ${formatDuration(config.deliveryTimeoutMs)} (${posted.reason}); nothing was run`,
+      )
     else if (posted.kind === 'posted') worker.start(chat.resumed ? undefined : state.topic)
   } catch (err) {
-    void shutdown.end(exitCodeOf(err) === EXIT_CODES.daemonLost ? EXIT_CODES.daemonLost : EXIT_CODES.setup, (err as Error).message)
+    void shutdown.end(
+      exitCodeOf(err) === EXIT_CODES.daemonLost ? EXIT_CODES.daemonLost : EXIT_CODES.setup,
+      (err as Error).message,
+    )
   }
   const code = await shutdown.finished
   deps.stop?.removeEventListener('abort', onStop)

@@ -69,9 +69,16 @@ describe('the lead line of a reply in several bodies', () => {
     const text = Array.from({ length: 400 }, (_, i) => `line ${i} ${'x'.repeat(30)}`).join('\n')
     const chunks = chunkReply(text, MAX_SIGNAL_BODY_BYTES, { lead })
     expect(chunks.length).toBeGreaterThan(5)
-    expect(chunks[0]?.startsWith(`(1/${chunks.length})\n${chunks.length - 1} more part(s) follow; send cancel to stop them\n`)).toBe(true)
+    expect(
+      chunks[0]?.startsWith(
+        `(1/${chunks.length})\n${chunks.length - 1} more part(s) follow; send cancel to stop them\n`,
+      ),
+    ).toBe(true)
     for (const c of chunks) expect(bytes(c)).toBeLessThanOrEqual(MAX_SIGNAL_BODY_BYTES)
-    const unled = [chunks[0]?.replace(/^\(1\/\d+\)\n[^\n]*\n/, '') ?? '', ...chunks.slice(1).map((c) => c.replace(/^\(\d+\/\d+\)\n/, ''))]
+    const unled = [
+      chunks[0]?.replace(/^\(1\/\d+\)\n[^\n]*\n/, '') ?? '',
+      ...chunks.slice(1).map((c) => c.replace(/^\(\d+\/\d+\)\n/, '')),
+    ]
     expect(unled.join('')).toBe(text)
   })
   it('adds nothing to a reply that fits one body', () => {

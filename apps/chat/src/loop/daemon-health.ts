@@ -17,13 +17,21 @@ export interface DaemonHealth {
   readonly consecutiveFailures: number
 }
 
-export function createDaemonHealth(options: { budget: number; baseMs: number; maxMs: number; onRetry?: (what: string, attempt: number, delayMs: number) => void }): DaemonHealth {
+export function createDaemonHealth(options: {
+  budget: number
+  baseMs: number
+  maxMs: number
+  onRetry?: (what: string, attempt: number, delayMs: number) => void
+}): DaemonHealth {
   let failures = 0
   const health: DaemonHealth = {
     failed(what) {
       failures++
       if (failures > options.budget) {
-        throw new ChatError('CHAT_DAEMON_LOST', `signal-cli daemon not restored after ${options.budget} attempts (last: ${what})`)
+        throw new ChatError(
+          'CHAT_DAEMON_LOST',
+          `signal-cli daemon not restored after ${options.budget} attempts (last: ${what})`,
+        )
       }
       const delay = backoffDelay(failures - 1, { baseMs: options.baseMs, maxMs: options.maxMs })
       options.onRetry?.(what, failures, delay)

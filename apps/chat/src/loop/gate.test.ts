@@ -7,7 +7,13 @@ const OPERATOR = '+15550000002'
 const GROUP = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
 
 function config(overrides: Partial<GateConfig> = {}): GateConfig {
-  return { account: ACCOUNT, groupId: GROUP, operators: new Set([OPERATOR, ACCOUNT]), isOwnPost: (t) => t === 999, ...overrides }
+  return {
+    account: ACCOUNT,
+    groupId: GROUP,
+    operators: new Set([OPERATOR, ACCOUNT]),
+    isOwnPost: (t) => t === 999,
+    ...overrides,
+  }
 }
 
 function msg(overrides: Partial<InboundMessage> = {}): InboundMessage {
@@ -51,19 +57,35 @@ describe('inbound gate', () => {
     expect(gate(msg(), config({ operators: new Set() }))).toEqual({ accepted: false, reason: 'no-operators' })
   })
   it('drops our own posts by their sent timestamp, whatever their text', () => {
-    expect(gate(msg({ origin: 'sync', sourceNumber: ACCOUNT, timestamp: 999 }), config())).toEqual({ accepted: false, reason: 'own-post' })
+    expect(gate(msg({ origin: 'sync', sourceNumber: ACCOUNT, timestamp: 999 }), config())).toEqual({
+      accepted: false,
+      reason: 'own-post',
+    })
   })
   it('accepts a sync copy typed on the primary phone (device 1) of our own account', () => {
-    expect(gate(msg({ origin: 'sync', sourceNumber: ACCOUNT, sourceDevice: 1 }), config())).toEqual({ accepted: true, sender: ACCOUNT, text: 'review src/' })
+    expect(gate(msg({ origin: 'sync', sourceNumber: ACCOUNT, sourceDevice: 1 }), config())).toEqual({
+      accepted: true,
+      sender: ACCOUNT,
+      text: 'review src/',
+    })
   })
   it('rejects a sync copy from another linked device', () => {
-    expect(gate(msg({ origin: 'sync', sourceNumber: ACCOUNT, sourceDevice: 3 }), config())).toEqual({ accepted: false, reason: 'sync-not-primary-device' })
+    expect(gate(msg({ origin: 'sync', sourceNumber: ACCOUNT, sourceDevice: 3 }), config())).toEqual({
+      accepted: false,
+      reason: 'sync-not-primary-device',
+    })
   })
   it('rejects a sync copy claiming another account', () => {
-    expect(gate(msg({ origin: 'sync', sourceNumber: OPERATOR }), config())).toEqual({ accepted: false, reason: 'sync-not-own-account' })
+    expect(gate(msg({ origin: 'sync', sourceNumber: OPERATOR }), config())).toEqual({
+      accepted: false,
+      reason: 'sync-not-own-account',
+    })
   })
   it('rejects a sync copy when our own number is not an operator', () => {
-    expect(gate(msg({ origin: 'sync', sourceNumber: ACCOUNT }), config({ operators: new Set([OPERATOR]) }))).toEqual({ accepted: false, reason: 'not-operator' })
+    expect(gate(msg({ origin: 'sync', sourceNumber: ACCOUNT }), config({ operators: new Set([OPERATOR]) }))).toEqual({
+      accepted: false,
+      reason: 'not-operator',
+    })
   })
   it('rejects a message without a sent timestamp: it could be our own post', () => {
     expect(gate(msg({ timestamp: undefined }), config())).toEqual({ accepted: false, reason: 'no-timestamp' })

@@ -18,14 +18,20 @@ describe('membership check before each post', () => {
     expect(checkMembership(m(['+15550000001', '+15550000009']), allowed)).toEqual({ ok: false, reason: 'stranger' })
   })
   it('fails when a stranger is merely invited', () => {
-    expect(checkMembership(m(['+15550000001'], { pending: ['+15550000009'] }), allowed)).toEqual({ ok: false, reason: 'stranger' })
+    expect(checkMembership(m(['+15550000001'], { pending: ['+15550000009'] }), allowed)).toEqual({
+      ok: false,
+      reason: 'stranger',
+    })
   })
   it('fails closed on a member with a hidden number', () => {
     expect(checkMembership(m(['+15550000001', null]), allowed)).toEqual({ ok: false, reason: 'unverifiable' })
   })
   it('fails when the group is unknown or we left it', () => {
     expect(checkMembership(undefined, allowed)).toEqual({ ok: false, reason: 'unknown-group' })
-    expect(checkMembership(m(['+15550000002'], { isMember: false }), allowed)).toEqual({ ok: false, reason: 'not-member' })
+    expect(checkMembership(m(['+15550000002'], { isMember: false }), allowed)).toEqual({
+      ok: false,
+      reason: 'not-member',
+    })
   })
 })
 

@@ -1,7 +1,9 @@
 import type { GroupMembership } from '../signal/port.ts'
 
 /** The verdict on a group's membership before a post. */
-export type MembershipVerdict = { ok: true } | { ok: false; reason: 'unknown-group' | 'not-member' | 'stranger' | 'unverifiable' }
+export type MembershipVerdict =
+  | { ok: true }
+  | { ok: false; reason: 'unknown-group' | 'not-member' | 'stranger' | 'unverifiable' }
 
 /**
  * Only the loop's account and the operators may be in the group, as members, invitees or

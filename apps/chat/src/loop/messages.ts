@@ -19,7 +19,9 @@ export function announcement(f: AnnouncementFacts): string {
     f.resumedAtTurn === undefined
       ? `e2e-col chat started on ${f.host}.`
       : `e2e-col chat resumed on ${f.host}: same agent session, continuing after turn ${f.resumedAtTurn}.`
-  const leftovers = (f.leftovers ?? []).map((t) => `turn ${t} was left running by an earlier e2e-col process that died; it is killed now.`)
+  const leftovers = (f.leftovers ?? []).map(
+    (t) => `turn ${t} was left running by an earlier e2e-col process that died; it is killed now.`,
+  )
   return [
     head,
     ...leftovers,
@@ -49,7 +51,10 @@ export interface StatusFacts {
         turn: number
         elapsedMs: number
         outputBytes: number
-        phase: { kind: 'running' } | { kind: 'posting'; posted: number; total: number } | { kind: 'held'; reason: string; posted: number; total: number }
+        phase:
+          | { kind: 'running' }
+          | { kind: 'posting'; posted: number; total: number }
+          | { kind: 'held'; reason: string; posted: number; total: number }
       }
     | undefined
   allowlist: readonly string[]
@@ -62,15 +67,20 @@ export interface StatusFacts {
 
 function turnState(r: NonNullable<StatusFacts['running']>): string {
   const p = r.phase
-  if (p.kind === 'running') return `turn ${r.turn} running for ${formatDuration(r.elapsedMs)} (${r.outputBytes} bytes of output so far)`
+  if (p.kind === 'running')
+    return `turn ${r.turn} running for ${formatDuration(r.elapsedMs)} (${r.outputBytes} bytes of output so far)`
   const parts = p.total === 0 ? 'preparing its reply' : `${p.posted} of ${p.total} part(s) posted`
-  if (p.kind === 'posting') return `turn ${r.turn} finished (${r.outputBytes} bytes of output); posting its reply: ${parts}`
+  if (p.kind === 'posting')
+    return `turn ${r.turn} finished (${r.outputBytes} bytes of output); posting its reply: ${parts}`
   return `turn ${r.turn} finished (${r.outputBytes} bytes of output); its reply is held (${p.reason}): ${parts}`
 }
 
 export function statusText(f: StatusFacts): string {
   const state = f.running === undefined ? 'idle' : turnState(f.running)
-  const check = f.membership === undefined ? 'not yet' : `${formatDuration(f.membership.agoMs)} ago, ${f.membership.ok ? 'ok' : 'FAILED: posting withheld'}`
+  const check =
+    f.membership === undefined
+      ? 'not yet'
+      : `${formatDuration(f.membership.agoMs)} ago, ${f.membership.ok ? 'ok' : 'FAILED: posting withheld'}`
   return [
     `status: ${state}`,
     `session ${f.sessionId}, ${f.turn} turn(s) so far`,

@@ -71,7 +71,9 @@ function retryable(err: unknown): err is ChatError {
 function rpcDetails(err: ChatError): { rpcCode: number; retryAfterSeconds: number | undefined } | undefined {
   // The chat's CHAT_RPC keeps the daemon client's error as its cause: branch on its code.
   const cause = err.cause
-  return cause instanceof SignalRpcError ? { rpcCode: cause.rpcCode, retryAfterSeconds: cause.retryAfterSeconds } : undefined
+  return cause instanceof SignalRpcError
+    ? { rpcCode: cause.rpcCode, retryAfterSeconds: cause.retryAfterSeconds }
+    : undefined
 }
 
 const LEAD = (total: number) => `${total - 1} more part(s) follow; send cancel to stop them.`
@@ -83,10 +85,12 @@ export function createPoster(o: PosterOptions): Poster {
 
   async function send(chunk: string, abort: AbortSignal): Promise<number> {
     // Remembered inside the in-flight promise, so settled() never resolves before it is known.
-    const sending = o.health.call('send', () => o.signal.sendGroup(o.groupId, chunk), abort).then((t) => {
-      sent.remember(t)
-      return t
-    })
+    const sending = o.health
+      .call('send', () => o.signal.sendGroup(o.groupId, chunk), abort)
+      .then((t) => {
+        sent.remember(t)
+        return t
+      })
     inflight.add(sending)
     return sending.finally(() => inflight.delete(sending))
   }
@@ -109,7 +113,10 @@ export function createPoster(o: PosterOptions): Poster {
         try {
           if (posted >= o.paceBurst && attempt === 0) await pause(o.paceMs, abort)
           if (abort.aborted) return { kind: 'aborted', posted, total }
-          const verdict = checkMembership(await o.health.call('listGroups', () => o.signal.groupMembership(o.groupId), abort), o.allowed)
+          const verdict = checkMembership(
+            await o.health.call('listGroups', () => o.signal.groupMembership(o.groupId), abort),
+            o.allowed,
+          )
           last = { at: Date.now(), ok: verdict.ok }
           if (verdict.ok) {
             const chunk = chunks[posted] as string
@@ -132,7 +139,10 @@ export function createPoster(o: PosterOptions): Poster {
           why = `${reason} (${err.message})`
           waitAtLeastMs = (rpc?.retryAfterSeconds ?? 0) * 1000
         }
-        const delay = Math.max(waitAtLeastMs, backoffDelay(attempt++, { baseMs: o.membershipBaseMs, maxMs: o.membershipMaxMs }))
+        const delay = Math.max(
+          waitAtLeastMs,
+          backoffDelay(attempt++, { baseMs: o.membershipBaseMs, maxMs: o.membershipMaxMs }),
+        )
         const left = total - posted
         o.log(`${why}: withholding ${left} message(s); trying again in ${formatDuration(delay)}`)
         options.progress?.onHeld?.(reason, posted, total)

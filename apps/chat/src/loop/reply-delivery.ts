@@ -34,7 +34,14 @@ export interface ReplyDeliveryOptions {
 
 export interface ReplyDelivery {
   /** Delivers `text` (the turn's report) by the rule above; `abort` is the operator's cancel. */
-  deliver(item: Queued | undefined, turn: number, text: string, receipt: 'done' | 'failed' | 'cancelled', abort: AbortSignal, onPhase: (phase: TurnPhase) => void): Promise<void>
+  deliver(
+    item: Queued | undefined,
+    turn: number,
+    text: string,
+    receipt: 'done' | 'failed' | 'cancelled',
+    abort: AbortSignal,
+    onPhase: (phase: TurnPhase) => void,
+  ): Promise<void>
   /** Tells the group about replies an earlier run could not deliver, oldest first. */
   reportEarlier(): Promise<void>
   /** Records a turn's outcome in the audit log. */
@@ -55,15 +62,29 @@ export function createReplyDelivery(o: ReplyDeliveryOptions): ReplyDelivery {
     if (result.kind !== 'posted') return
     clearUndelivered(root, state, u.turn)
     if (item !== undefined) await speaker.setReceipt(item, 'failed')
-    else if (u.target !== undefined) await speaker.react(u.target, 'failed').catch((err: unknown) => o.onError('reaction', err))
+    else if (u.target !== undefined)
+      await speaker.react(u.target, 'failed').catch((err: unknown) => o.onError('reaction', err))
   }
 
-  function saveReply(item: Queued | undefined, turn: number, text: string, result: PostResult | undefined, why: string): Undelivered {
+  function saveReply(
+    item: Queued | undefined,
+    turn: number,
+    text: string,
+    result: PostResult | undefined,
+    why: string,
+  ): Undelivered {
     const posted = result === undefined || result.kind === 'posted' ? 0 : result.posted
     const total = result?.total ?? 0
     const origin = item?.origin
     const target = origin?.kind === 'signal' ? { author: origin.author, timestamp: origin.timestamp } : undefined
-    const u = saveUndelivered(root, state, { turn, text, posted, total, why, ...(target === undefined ? {} : { target }) })
+    const u = saveUndelivered(root, state, {
+      turn,
+      text,
+      posted,
+      total,
+      why,
+      ...(target === undefined ? {} : { target }),
+    })
     o.log(`turn ${turn}: reply not delivered (${why}); saved in ${u.file}`)
     return u
   }
@@ -88,7 +109,11 @@ export function createReplyDelivery(o: ReplyDeliveryOptions): ReplyDelivery {
       let result: PostResult
       try {
         // A cancelled turn's notice is posted even though its own abort signal fired.
-        result = await speaker.say(clean, receipt === 'cancelled' ? o.life : abort, turn, { progress, stallMs: config.deliveryTimeoutMs, lead: true })
+        result = await speaker.say(clean, receipt === 'cancelled' ? o.life : abort, turn, {
+          progress,
+          stallMs: config.deliveryTimeoutMs,
+          lead: true,
+        })
       } catch (err) {
         saveReply(item, turn, clean, undefined, 'the daemon was lost')
         throw err
@@ -104,12 +129,22 @@ export function createReplyDelivery(o: ReplyDeliveryOptions): ReplyDelivery {
           await auditTurn(item, turn, 'undelivered: the chat stopped')
           return
         }
-        await speaker.say(`turn ${turn}: the rest of the reply is cancelled (${result.posted} of ${result.total} part(s) posted).`, o.life, turn)
+        await speaker.say(
+          `turn ${turn}: the rest of the reply is cancelled (${result.posted} of ${result.total} part(s) posted).`,
+          o.life,
+          turn,
+        )
         if (item !== undefined) await speaker.setReceipt(item, 'cancelled')
         await auditTurn(item, turn, `reply cancelled after ${result.posted} of ${result.total} part(s)`)
         return
       }
-      const u = saveReply(item, turn, clean, result, `nothing could be posted for ${formatDuration(config.deliveryTimeoutMs)}: ${result.reason}`)
+      const u = saveReply(
+        item,
+        turn,
+        clean,
+        result,
+        `nothing could be posted for ${formatDuration(config.deliveryTimeoutMs)}: ${result.reason}`,
+      )
       await auditTurn(item, turn, `undelivered: ${result.reason}`)
       await reportUndelivered(u, item)
     },

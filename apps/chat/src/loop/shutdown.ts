@@ -45,7 +45,12 @@ export function createShutdown(o: ShutdownOptions): Shutdown {
       const origin = item.origin
       if (origin.kind === 'console') o.console?.emit({ kind: 'chat-status', ref: origin.ref, state: 'cancelled' })
       else {
-        const reacted = await o.signal.react(o.groupId, { author: origin.author, timestamp: origin.timestamp }, RECEIPT_EMOJI.cancelled).then(() => true, () => false)
+        const reacted = await o.signal
+          .react(o.groupId, { author: origin.author, timestamp: origin.timestamp }, RECEIPT_EMOJI.cancelled)
+          .then(
+            () => true,
+            () => false,
+          )
         if (reacted) await o.observe({ type: 'receipt', target: origin.timestamp, state: 'cancelled' })
       }
     }

@@ -47,7 +47,10 @@ export function createSpeaker(o: SpeakerOptions): Speaker {
       .redact(text)
       .then((clean) => o.poster.post(clean, o.life, { stallMs: o.noticeStallMs }))
       .then((result) => {
-        if (result.kind === 'stalled') o.log(`a notice to the group was dropped after ${Math.round(o.noticeStallMs / 1000)} s withheld (${result.reason})`)
+        if (result.kind === 'stalled')
+          o.log(
+            `a notice to the group was dropped after ${Math.round(o.noticeStallMs / 1000)} s withheld (${result.reason})`,
+          )
       })
       .catch((err: unknown) => o.onError('post', err))
   }
@@ -64,7 +67,9 @@ export function createSpeaker(o: SpeakerOptions): Speaker {
     tellGroup,
     answer(origin, text) {
       if (origin.kind === 'signal') return tellGroup(text)
-      void o.redactor.redact(text).then((clean) => o.console?.emit({ kind: 'chat-status', ref: origin.ref, state: 'info', text: clean }))
+      void o.redactor
+        .redact(text)
+        .then((clean) => o.console?.emit({ kind: 'chat-status', ref: origin.ref, state: 'info', text: clean }))
     },
     async setReceipt(item, to) {
       item.receipt = advanceReceipt(item.receipt, to)
@@ -75,7 +80,11 @@ export function createSpeaker(o: SpeakerOptions): Speaker {
         return
       }
       try {
-        await o.health.call('sendReaction', () => o.signal.react(o.groupId, { author: origin.author, timestamp: origin.timestamp }, RECEIPT_EMOJI[to]), o.life)
+        await o.health.call(
+          'sendReaction',
+          () => o.signal.react(o.groupId, { author: origin.author, timestamp: origin.timestamp }, RECEIPT_EMOJI[to]),
+          o.life,
+        )
         await o.observe({ type: 'receipt', target: origin.timestamp, state: to })
       } catch (err) {
         o.onError('reaction', err)

@@ -13,7 +13,13 @@ export interface TurnReport {
 }
 
 /** Redacts first, then bounds: a cut can never split a secret into two unmasked halves. */
-export async function reportTurn(result: TurnResult, turn: number, redactor: Redactor, turnTimeoutMs: number | undefined, host: string): Promise<TurnReport> {
+export async function reportTurn(
+  result: TurnResult,
+  turn: number,
+  redactor: Redactor,
+  turnTimeoutMs: number | undefined,
+  host: string,
+): Promise<TurnReport> {
   if (result.outcome === 'cancelled') return { receipt: 'cancelled', text: `turn ${turn} cancelled; the chat goes on.` }
   if (result.outcome === 'ok') {
     const cut =

@@ -73,7 +73,16 @@ export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
   let runningAbort: AbortController | undefined
   let current: Promise<void> | undefined
   let wake: (() => void) | undefined
-  const delivery = createReplyDelivery({ config, state, speaker, redactor: o.redactor, audit: o.audit, life: o.life, log: o.log, onError: o.onError })
+  const delivery = createReplyDelivery({
+    config,
+    state,
+    speaker,
+    redactor: o.redactor,
+    audit: o.audit,
+    life: o.life,
+    log: o.log,
+    onError: o.onError,
+  })
   const { auditTurn } = delivery
 
   async function runOne(item: Queued | undefined, prompt: string): Promise<void> {
@@ -113,7 +122,12 @@ export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
           if (pgid === undefined) return
           // Recorded so a later start can kill what is left of this turn if this process dies.
           const leaderStart = processStartTicks(pgid)
-          state.runningTurn = { turn, pgid, loopPid: process.pid, ...(leaderStart === undefined ? {} : { leaderStart }) }
+          state.runningTurn = {
+            turn,
+            pgid,
+            loopPid: process.pid,
+            ...(leaderStart === undefined ? {} : { leaderStart }),
+          }
           try {
             saveChatState(root, state)
           } catch (err) {
@@ -124,7 +138,8 @@ export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
         onOutput: (bytes) => {
           if (running !== undefined) running.outputBytes = bytes
         },
-        onLiveness: (l) => o.log(`turn ${turn} still running: ${formatDuration(l.elapsedMs)}, ${l.outputBytes} bytes of output`),
+        onLiveness: (l) =>
+          o.log(`turn ${turn} still running: ${formatDuration(l.elapsedMs)}, ${l.outputBytes} bytes of output`),
       })
       state.turns = turn
       delete state.runningTurn
@@ -193,7 +208,11 @@ export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
     wake: () => wake?.(),
     cancel() {
       if (running === undefined || runningAbort === undefined || runningAbort.signal.aborted) return false
-      o.log(running.phase.kind === 'running' ? `cancel: killing turn ${running.turn}` : `cancel: stopping the rest of turn ${running.turn}'s reply`)
+      o.log(
+        running.phase.kind === 'running'
+          ? `cancel: killing turn ${running.turn}`
+          : `cancel: stopping the rest of turn ${running.turn}'s reply`,
+      )
       runningAbort.abort()
       return true
     },

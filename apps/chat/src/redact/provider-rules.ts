@@ -30,7 +30,10 @@ export async function maskProviderSecrets(text: string): Promise<string> {
     options: { config: CONFIG, maskSecrets: true, noPhysicFilePath: true },
   })
   const ranges = result.messages
-    .map((m) => ({ ...widen(text, m.range[0], m.range[1]), kind: m.ruleId.replace(/^@secretlint\/secretlint-rule-/, '') }))
+    .map((m) => ({
+      ...widen(text, m.range[0], m.range[1]),
+      kind: m.ruleId.replace(/^@secretlint\/secretlint-rule-/, ''),
+    }))
     .filter((r) => r.end > r.start)
     .sort((a, b) => a.start - b.start || b.end - a.end)
   let out = ''

@@ -15,7 +15,10 @@ export interface Redactor {
  * values of secret-looking variables of `env`, then the provider preset, then the generic shapes.
  * Biased to over-redaction; each layer leaves earlier markers alone, so redaction is idempotent.
  */
-export function createRedactor(options: { env?: Readonly<Record<string, string | undefined>>; extraValues?: readonly string[] }): Redactor {
+export function createRedactor(options: {
+  env?: Readonly<Record<string, string | undefined>>
+  extraValues?: readonly string[]
+}): Redactor {
   const values = [...new Set([...knownSecretValues(options.env ?? {}), ...(options.extraValues ?? [])])]
     .filter((v) => v.length > 0)
     .sort((a, b) => b.length - a.length)

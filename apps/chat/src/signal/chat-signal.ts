@@ -27,14 +27,24 @@ export interface ChatSignalOptions {
 
 function translate(method: string, err: unknown): unknown {
   if (err instanceof ChatError) return err
-  if (err instanceof SignalEventsRefusedError && err.status === 400) return new ChatError('CHAT_NOT_LINKED', 'the daemon does not serve this account (events: HTTP 400)', { cause: err })
-  if (err instanceof SignalRpcError) return new ChatError('CHAT_RPC', `signal-cli ${method} failed (${err.rpcCode}): ${err.rpcMessage}`, { cause: err })
-  if (err instanceof SignalCliError && (err.code === 'SIDECAR_SIGNAL_UNAVAILABLE' || err.code === 'SIDECAR_EVENTS_FAILED')) {
+  if (err instanceof SignalEventsRefusedError && err.status === 400)
+    return new ChatError('CHAT_NOT_LINKED', 'the daemon does not serve this account (events: HTTP 400)', { cause: err })
+  if (err instanceof SignalRpcError)
+    return new ChatError('CHAT_RPC', `signal-cli ${method} failed (${err.rpcCode}): ${err.rpcMessage}`, { cause: err })
+  if (
+    err instanceof SignalCliError &&
+    (err.code === 'SIDECAR_SIGNAL_UNAVAILABLE' || err.code === 'SIDECAR_EVENTS_FAILED')
+  ) {
     return new ChatError('CHAT_DAEMON_UNAVAILABLE', `signal-cli daemon unavailable (${err.message})`, { cause: err })
   }
-  if (err instanceof SignalCliError) return new ChatError('CHAT_RPC', `signal-cli ${method}: ${err.message}`, { cause: err })
+  if (err instanceof SignalCliError)
+    return new ChatError('CHAT_RPC', `signal-cli ${method}: ${err.message}`, { cause: err })
   if ((err as { name?: unknown }).name === 'AbortError') return err
-  return new ChatError('CHAT_DAEMON_UNAVAILABLE', `signal-cli ${method} broke: ${(err as { code?: string }).code ?? 'network error'}`, { cause: err })
+  return new ChatError(
+    'CHAT_DAEMON_UNAVAILABLE',
+    `signal-cli ${method} broke: ${(err as { code?: string }).code ?? 'network error'}`,
+    { cause: err },
+  )
 }
 
 async function guard<T>(method: string, fn: () => Promise<T>): Promise<T> {
@@ -47,7 +57,9 @@ async function guard<T>(method: string, fn: () => Promise<T>): Promise<T> {
 
 type Listed = GroupListing[number]
 const toMembers = (list: Listed['members']): GroupMember[] =>
-  (list ?? []).map((m) => (typeof m === 'string' ? { number: m, uuid: null } : { number: m.number ?? null, uuid: m.uuid ?? null }))
+  (list ?? []).map((m) =>
+    typeof m === 'string' ? { number: m, uuid: null } : { number: m.number ?? null, uuid: m.uuid ?? null },
+  )
 
 /** The message events of one stream, with the chat's errors. */
 async function* messages(stream: Awaited<ReturnType<FullSignalBackend['openEvents']>>): AsyncGenerator<InboundMessage> {
@@ -76,13 +88,19 @@ export function createChatSignal(options: ChatSignalOptions): ChatSignal {
     listAccounts: () => guard('listAccounts', () => backend.listAccounts()),
     createGroup: (name, members) => guard('updateGroup', () => backend.createGroup(name, members)),
     acceptGroup: (groupId) => guard('sendMessageRequestResponse', () => backend.acceptGroupRequest(groupId)),
-    sendGroup: (groupId, message) => guard('send', async () => (await backend.sendGroupMessage(groupId, message)).timestamp),
+    sendGroup: (groupId, message) =>
+      guard('send', async () => (await backend.sendGroupMessage(groupId, message)).timestamp),
     react: (groupId, target, emoji) => guard('sendReaction', () => backend.sendReaction(groupId, target, emoji)),
     async groupMembership(groupId) {
       const groups = await guard('listGroups', () => backend.listGroups(groupId))
       const g = groups.find((x) => x.id === groupId)
       if (g === undefined) return undefined
-      return { isMember: g.isMember !== false, members: toMembers(g.members), pendingMembers: toMembers(g.pendingMembers), requestingMembers: toMembers(g.requestingMembers) }
+      return {
+        isMember: g.isMember !== false,
+        members: toMembers(g.members),
+        pendingMembers: toMembers(g.pendingMembers),
+        requestingMembers: toMembers(g.requestingMembers),
+      }
     },
     quitGroup: (groupId) => guard('quitGroup', () => backend.quitGroup(groupId)),
     openEvents: async (signal) => messages(await guard('events', () => backend.openEvents(signal))),

@@ -35,7 +35,12 @@ export interface AuditLog {
 /** Longest text kept per record; what is cut is counted in the record. */
 export const MAX_AUDIT_TEXT_CHARS = 16_000
 
-export function createAuditLog(root: string, groupId: string, redactor: Redactor, now: () => Date = () => new Date()): AuditLog {
+export function createAuditLog(
+  root: string,
+  groupId: string,
+  redactor: Redactor,
+  now: () => Date = () => new Date(),
+): AuditLog {
   const path = `${chatStem(root, groupId)}.audit.jsonl`
   let created = false
   let queue = Promise.resolve()

@@ -57,7 +57,8 @@ export function stateDir(env: Readonly<Record<string, string | undefined>>): str
   const xdg = env['XDG_STATE_HOME']
   if (xdg !== undefined && xdg.startsWith('/')) return join(xdg, 'e2e-col')
   const home = env['HOME']
-  if (home === undefined || home === '') throw new ChatError('CHAT_STATE', 'cannot find a state directory: set XDG_STATE_HOME or HOME')
+  if (home === undefined || home === '')
+    throw new ChatError('CHAT_STATE', 'cannot find a state directory: set XDG_STATE_HOME or HOME')
   return join(home, '.local', 'state', 'e2e-col')
 }
 
@@ -108,7 +109,10 @@ export function loadChatState(root: string, groupId: string): ChatState {
   try {
     text = readFileSync(fileFor(root, groupId), 'utf8')
   } catch {
-    throw new ChatError('CHAT_STATE', 'no chat state for that group id on this machine: --resume only re-attaches chats started here')
+    throw new ChatError(
+      'CHAT_STATE',
+      'no chat state for that group id on this machine: --resume only re-attaches chats started here',
+    )
   }
   let json: unknown
   try {
@@ -117,6 +121,7 @@ export function loadChatState(root: string, groupId: string): ChatState {
     throw new ChatError('CHAT_STATE', 'the chat state file is not valid JSON')
   }
   const parsed = ChatState.safeParse(json)
-  if (!parsed.success || parsed.data.groupId !== groupId) throw new ChatError('CHAT_STATE', 'the chat state file is invalid')
+  if (!parsed.success || parsed.data.groupId !== groupId)
+    throw new ChatError('CHAT_STATE', 'the chat state file is invalid')
   return parsed.data
 }

@@ -118,7 +118,12 @@ export async function sweepLeftoverTurns(root: string, options: { graceMs: numbe
     const leader = members.find((m) => m.pid === rec.pgid) ?? readProc(String(rec.pgid))
     let result: LeftoverTurn['result']
     if (members.length === 0) result = 'gone'
-    else if (leader !== undefined && leader.pgid === rec.pgid && (rec.leaderStart === undefined || leader.start !== rec.leaderStart)) result = 'not-ours'
+    else if (
+      leader !== undefined &&
+      leader.pgid === rec.pgid &&
+      (rec.leaderStart === undefined || leader.start !== rec.leaderStart)
+    )
+      result = 'not-ours'
     else if (leader !== undefined && leader.pgid !== rec.pgid) result = 'not-ours'
     else {
       signalGroup(rec.pgid, 'SIGTERM')

@@ -29,7 +29,8 @@ function ownerAlive(pid: number): boolean {
 /** Takes the lock of `sessionId`; throws `CHAT_LOCKED` when another live process holds it. */
 export function lockSession(root: string, sessionId: string): SessionLock {
   const path = join(chatsDir(root), `${sessionId}.lock`)
-  if (heldHere.has(path)) throw new ChatError('CHAT_LOCKED', 'another e2e-col chat in this process is running this agent session')
+  if (heldHere.has(path))
+    throw new ChatError('CHAT_LOCKED', 'another e2e-col chat in this process is running this agent session')
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(path, 'wx', 0o600)
@@ -51,7 +52,8 @@ export function lockSession(root: string, sessionId: string): SessionLock {
         },
       }
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new ChatError('CHAT_STATE', 'cannot create the session lock', { cause: err })
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw new ChatError('CHAT_STATE', 'cannot create the session lock', { cause: err })
       let owner = Number.NaN
       try {
         owner = Number(readFileSync(path, 'utf8').trim())

@@ -9,7 +9,11 @@ import { chatStem, MAX_UNDELIVERED, saveChatState, type ChatState } from './chat
 export type Undelivered = NonNullable<ChatState['undelivered']>[number]
 
 /** Saves the reply text and records it in `state` (persisted); returns the entry. */
-export function saveUndelivered(root: string, state: ChatState, reply: Omit<Undelivered, 'file'> & { text: string }): Undelivered {
+export function saveUndelivered(
+  root: string,
+  state: ChatState,
+  reply: Omit<Undelivered, 'file'> & { text: string },
+): Undelivered {
   const file = `${chatStem(root, state.groupId)}.turn-${reply.turn}.reply.txt`
   writeFileSync(file, reply.text, { mode: 0o600 })
   const { text: _text, ...rest } = reply

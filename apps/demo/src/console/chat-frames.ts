@@ -14,7 +14,11 @@ export type ChatFrame =
   | { kind: 'ack'; ref: string }
   | { kind: 'error'; ref: string; code: string; message: string }
 
-const Prompt = z.object({ text: z.string(), from: z.enum(['phone', 'console']).default('phone'), ref: z.string().optional() })
+const Prompt = z.object({
+  text: z.string(),
+  from: z.enum(['phone', 'console']).default('phone'),
+  ref: z.string().optional(),
+})
 const Reply = z.object({ text: z.string(), turn: z.number().int().optional() })
 const Status = z.object({ ref: z.string().optional(), state: z.string().max(32), text: z.string().optional() })
 const Problem = z.object({ code: z.string(), message: z.string() })
@@ -46,7 +50,9 @@ export function readChatFrame(frame: Uint8Array, chatId: string): ChatFrame | un
     }
     case 'chat-status': {
       const s = Status.safeParse(json)
-      return s.success ? { kind: 'chat-status', id, ref: s.data.ref, state: s.data.state, text: s.data.text } : undefined
+      return s.success
+        ? { kind: 'chat-status', id, ref: s.data.ref, state: s.data.state, text: s.data.text }
+        : undefined
     }
     case 'error': {
       const e = Problem.safeParse(json)
@@ -66,9 +72,20 @@ export interface ConsoleSender {
 }
 
 /** A `chat-prompt` (typed text) or `chat-control` (`status`, `cancel`, `stop`) frame and its message id. */
-export function writeChatFrame(sender: ConsoleSender, input: { kind: 'chat-prompt'; text: string } | { kind: 'chat-control'; action: 'status' | 'cancel' | 'stop' }): { frame: Uint8Array; messageId: string } {
+export function writeChatFrame(
+  sender: ConsoleSender,
+  input: { kind: 'chat-prompt'; text: string } | { kind: 'chat-control'; action: 'status' | 'cancel' | 'stop' },
+): { frame: Uint8Array; messageId: string } {
   const messageId = sender.newMessageId()
   const payload = input.kind === 'chat-prompt' ? { text: input.text } : { action: input.action }
-  const frame = encodeEnvelope({ kind: input.kind, flags: 0, docId: sender.chatId, senderId: sender.senderId, messageId, seq: sender.nextSeq(), payload: encoder.encode(JSON.stringify(payload)) })
+  const frame = encodeEnvelope({
+    kind: input.kind,
+    flags: 0,
+    docId: sender.chatId,
+    senderId: sender.senderId,
+    messageId,
+    seq: sender.nextSeq(),
+    payload: encoder.encode(JSON.stringify(payload)),
+  })
   return { frame, messageId }
 }

@@ -10,7 +10,9 @@ export interface ConsoleParams {
   readonly chatId: string
 }
 
-export function readConsoleParams(search: string): { ok: true; params: ConsoleParams } | { ok: false; problem: string } {
+export function readConsoleParams(
+  search: string,
+): { ok: true; params: ConsoleParams } | { ok: false; problem: string } {
   const query = new URLSearchParams(search)
   const chatId = (query.get('chat') ?? '').toLowerCase()
   let sidecar: URL
@@ -19,8 +21,14 @@ export function readConsoleParams(search: string): { ok: true; params: ConsolePa
   } catch {
     return { ok: false, problem: 'This page needs ?sidecar=ws://HOST:PORT in its address.' }
   }
-  if (sidecar.protocol === 'http:' || sidecar.protocol === 'https:') sidecar.protocol = sidecar.protocol === 'http:' ? 'ws:' : 'wss:'
-  if (sidecar.protocol !== 'ws:' && sidecar.protocol !== 'wss:') return { ok: false, problem: 'The sidecar address must be ws:// or wss://.' }
-  if (!isUuid(chatId)) return { ok: false, problem: 'This page needs ?chat=<chat UUID> in its address (e2e-col chat --sidecar prints it).' }
+  if (sidecar.protocol === 'http:' || sidecar.protocol === 'https:')
+    sidecar.protocol = sidecar.protocol === 'http:' ? 'ws:' : 'wss:'
+  if (sidecar.protocol !== 'ws:' && sidecar.protocol !== 'wss:')
+    return { ok: false, problem: 'The sidecar address must be ws:// or wss://.' }
+  if (!isUuid(chatId))
+    return {
+      ok: false,
+      problem: 'This page needs ?chat=<chat UUID> in its address (e2e-col chat --sidecar prints it).',
+    }
   return { ok: true, params: { socketUrl: `${sidecar.origin}/v1/chats/${chatId}`, chatId } }
 }

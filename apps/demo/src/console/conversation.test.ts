@@ -13,7 +13,10 @@ describe('console conversation', () => {
     expect(c.entries[0]?.state).toBe('running')
     c.apply({ kind: 'chat-status', id: 'e3', ref: 'm1', state: 'done', text: undefined })
     c.apply({ kind: 'chat-reply', id: 'e4', text: 'two files changed', turn: 2 })
-    expect(c.entries.map((e) => [e.who, e.text, e.state])).toEqual([['you', 'review src/', 'done'], ['agent', 'two files changed', undefined]])
+    expect(c.entries.map((e) => [e.who, e.text, e.state])).toEqual([
+      ['you', 'review src/', 'done'],
+      ['agent', 'two files changed', undefined],
+    ])
     expect(c.statusLine).toBe('turn 2 answered')
   })
 
@@ -23,8 +26,18 @@ describe('console conversation', () => {
     c.apply({ kind: 'chat-prompt', id: 'e2', text: 'from another tab', from: 'console', ref: 'zz' })
     c.apply({ kind: 'chat-status', id: 'e3', ref: undefined, state: 'info', text: 'the chat has ended' })
     c.typed('m9', 'hello')
-    c.apply({ kind: 'error', ref: 'm9', code: 'SIDECAR_CHAT_NOT_OPERATOR', message: 'this browser may follow the chat but not drive it' })
-    expect(c.entries.map((e) => [e.who, e.state])).toEqual([['phone', undefined], ['console', undefined], ['note', undefined], ['you', 'refused']])
+    c.apply({
+      kind: 'error',
+      ref: 'm9',
+      code: 'SIDECAR_CHAT_NOT_OPERATOR',
+      message: 'this browser may follow the chat but not drive it',
+    })
+    expect(c.entries.map((e) => [e.who, e.state])).toEqual([
+      ['phone', undefined],
+      ['console', undefined],
+      ['note', undefined],
+      ['you', 'refused'],
+    ])
     expect(c.statusLine).toContain('SIDECAR_CHAT_NOT_OPERATOR')
   })
 })

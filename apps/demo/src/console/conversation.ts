@@ -55,7 +55,8 @@ export function createConversation(): Conversation {
         case 'chat-status': {
           const target = frame.ref === undefined ? undefined : byRef.get(frame.ref)
           if (target !== undefined && frame.state !== 'info') target.state = frame.state
-          if (frame.state === 'info' && frame.text !== undefined) add({ id: frame.id, who: 'note', text: frame.text, state: undefined })
+          if (frame.state === 'info' && frame.text !== undefined)
+            add({ id: frame.id, who: 'note', text: frame.text, state: undefined })
           statusLine = frame.text ?? `prompt ${frame.state}`
           return
         }

@@ -28,7 +28,8 @@ if (!parsed.ok) {
     chatId,
     senderId: crypto.randomUUID(),
     nextSeq: () => seq++,
-    newMessageId: () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join(''),
+    newMessageId: () =>
+      Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join(''),
   }
   const list = element<HTMLOListElement>('conversation')
   const statusLine = element('status-line')
@@ -107,10 +108,16 @@ if (!parsed.ok) {
   element('status-button').addEventListener('click', () => send({ kind: 'chat-control', action: 'status' }, undefined))
   element('cancel-button').addEventListener('click', () => send({ kind: 'chat-control', action: 'cancel' }, undefined))
   element('stop-button').addEventListener('click', () => {
-    if (confirm('Stop the chat? The running turn is killed and the loop leaves the group.')) send({ kind: 'chat-control', action: 'stop' }, undefined)
+    if (confirm('Stop the chat? The running turn is killed and the loop leaves the group.'))
+      send({ kind: 'chat-control', action: 'stop' }, undefined)
   })
   connect()
   render()
   // A small handle for the browser test.
-  Object.assign(window, { e2eColConsole: { entries: () => conversation.entries.map((e) => ({ ...e })), statusLine: () => conversation.statusLine } })
+  Object.assign(window, {
+    e2eColConsole: {
+      entries: () => conversation.entries.map((e) => ({ ...e })),
+      statusLine: () => conversation.statusLine,
+    },
+  })
 }

@@ -74,7 +74,10 @@ export function createDocsClient(base: string): DocsClient {
     const json = text === '' ? undefined : (JSON.parse(text) as unknown)
     if (!res.ok) {
       const error = (json as { error?: { code?: string; message?: string } } | undefined)?.error
-      throw new DocsApiError(error?.code ?? `HTTP_${res.status}`, error?.message ?? `the sidecar answered ${res.status}`)
+      throw new DocsApiError(
+        error?.code ?? `HTTP_${res.status}`,
+        error?.message ?? `the sidecar answered ${res.status}`,
+      )
     }
     return json as T
   }
@@ -83,7 +86,8 @@ export function createDocsClient(base: string): DocsClient {
     invites: async () => (await call<{ invites: Invite[] }>('GET', '/v1/invites')).invites,
     contacts: async () => (await call<{ contacts: Contact[] }>('GET', '/v1/contacts')).contacts,
     create: (title, members) => call('POST', '/v1/docs', { title, members }),
-    changeMembers: async (docId, change) => void (await call('POST', `/v1/docs/${docId}/members`, { add: change.add ?? [], remove: change.remove ?? [] })),
+    changeMembers: async (docId, change) =>
+      void (await call('POST', `/v1/docs/${docId}/members`, { add: change.add ?? [], remove: change.remove ?? [] })),
     rename: async (docId, title) => void (await call('PATCH', `/v1/docs/${docId}`, { title })),
     leave: async (docId) => void (await call('DELETE', `/v1/docs/${docId}`, {})),
     accept: (id) => call('POST', `/v1/invites/${id}/accept`, {}),

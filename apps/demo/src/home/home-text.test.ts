@@ -10,25 +10,36 @@ describe('what the home page says', () => {
     expect(peopleText([me])).toBe('only you')
     expect(peopleText([me, bob])).toBe('with Bob')
     expect(peopleText([me, bob, carol])).toBe('with Bob and +15555550103 (invited)')
-    expect(peopleText([me, bob, carol], namer([{ number: carol.number, name: 'Carol' }]))).toBe('with Bob and Carol (invited)')
-    expect(peopleText([me, { ...carol, status: 'requesting' }, bob, { ...bob, number: '+1555', name: 'Dan' }])).toBe('with +15555550103 (asked to join), Bob and Dan')
+    expect(peopleText([me, bob, carol], namer([{ number: carol.number, name: 'Carol' }]))).toBe(
+      'with Bob and Carol (invited)',
+    )
+    expect(peopleText([me, { ...carol, status: 'requesting' }, bob, { ...bob, number: '+1555', name: 'Dan' }])).toBe(
+      'with +15555550103 (asked to join), Bob and Dan',
+    )
   })
 
   it('says who shared a document, when it last changed, and whether edits wait', () => {
-    expect(inviteText({ id: 'x', title: 'Trip plan', from: { number: bob.number, name: 'Bob' }, members: [] })).toBe('Bob shared ‘Trip plan’ with you')
+    expect(inviteText({ id: 'x', title: 'Trip plan', from: { number: bob.number, name: 'Bob' }, members: [] })).toBe(
+      'Bob shared ‘Trip plan’ with you',
+    )
     expect(inviteText({ id: 'x', title: 'Trip plan', members: [] })).toBe('Someone shared ‘Trip plan’ with you')
     expect(lastChangeText(null, 0)).toBe('no changes yet')
     expect(lastChangeText(1_000, 30_000)).toBe('changed just now')
     expect(lastChangeText(0, 60_000)).toBe('changed 1 minute ago')
     expect(lastChangeText(0, 3 * 3_600_000)).toBe('changed 3 hours ago')
     expect(lastChangeText(0, 2 * 86_400_000)).toBe('changed 2 days ago')
-    expect([unsentText({ unsentBytes: 0 }), unsentText({ unsentBytes: 12 })]).toEqual(['all edits sent', 'edits waiting to be sent'])
+    expect([unsentText({ unsentBytes: 0 }), unsentText({ unsentBytes: 12 })]).toEqual([
+      'all edits sent',
+      'edits waiting to be sent',
+    ])
   })
 
   it('reads typed numbers and explains API refusals', () => {
     expect(typedNumbers('+1 555 555 0102, +1 (555) 555-0103;\n')).toEqual(['+15555550102', '+15555550103'])
     expect(problemText('DOCS_TITLE_TOO_LONG', 'x')).toContain('32 characters')
     expect(problemText('SOMETHING_NEW', 'the message')).toBe('the message')
-    expect(problemText('DOCS_DAEMON_FAILED', 'signal-cli failed to create the group (x)')).not.toMatch(/group|signal-cli/)
+    expect(problemText('DOCS_DAEMON_FAILED', 'signal-cli failed to create the group (x)')).not.toMatch(
+      /group|signal-cli/,
+    )
   })
 })

@@ -18,7 +18,9 @@ export function namer(contacts: readonly Contact[]): (p: { number: string; name?
 export function peopleText(members: readonly Person[], name: (p: Person) => string = personName): string {
   const others = members.filter((m) => !m.you)
   if (others.length === 0) return 'only you'
-  const words = others.map((m) => (m.status === 'member' ? name(m) : `${name(m)} (${m.status === 'invited' ? 'invited' : 'asked to join'})`))
+  const words = others.map((m) =>
+    m.status === 'member' ? name(m) : `${name(m)} (${m.status === 'invited' ? 'invited' : 'asked to join'})`,
+  )
   const list = words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`
   return `with ${list}`
 }
@@ -42,28 +44,44 @@ export function unsentText(doc: Pick<DocumentItem, 'unsentBytes'>): string {
 }
 
 /** "Alice shared 'Trip plan' with you". */
-export function inviteText(invite: Invite, name: (p: { number: string; name?: string | undefined }) => string = personName): string {
+export function inviteText(
+  invite: Invite,
+  name: (p: { number: string; name?: string | undefined }) => string = personName,
+): string {
   return `${invite.from === undefined ? 'Someone' : name(invite.from)} shared ‘${invite.title}’ with you`
 }
 
 /** Numbers typed into a box: split on commas, spaces and semicolons, spaces inside a number dropped. */
 export function typedNumbers(text: string): string[] {
-  return text.split(/[,;\n]+/).map((t) => t.replace(/[\s().-]/g, '')).filter((t) => t !== '')
+  return text
+    .split(/[,;\n]+/)
+    .map((t) => t.replace(/[\s().-]/g, ''))
+    .filter((t) => t !== '')
 }
 
 /** What to tell the person for an API error code. */
 export function problemText(code: string, message: string): string {
   switch (code) {
-    case 'DOCS_TITLE_EMPTY': return 'Give the document a title.'
-    case 'DOCS_TITLE_TOO_LONG': return 'Titles can be at most 32 characters (Signal’s limit).'
-    case 'DOCS_BAD_NUMBER': return 'Type phone numbers in international form, like +15555550102.'
-    case 'DOCS_TOO_MANY_MEMBERS': return 'That is more people than one document can be shared with at once (50).'
+    case 'DOCS_TITLE_EMPTY':
+      return 'Give the document a title.'
+    case 'DOCS_TITLE_TOO_LONG':
+      return 'Titles can be at most 32 characters (Signal’s limit).'
+    case 'DOCS_BAD_NUMBER':
+      return 'Type phone numbers in international form, like +15555550102.'
+    case 'DOCS_TOO_MANY_MEMBERS':
+      return 'That is more people than one document can be shared with at once (50).'
     // The details name Signal's own steps; the page keeps to documents and people (they go to the console).
-    case 'DOCS_DAEMON_FAILED': return 'Signal could not do that just now, so nothing changed. Try again in a moment.'
-    case 'DOCS_UNKNOWN_DOCUMENT': return 'That document is no longer here.'
-    case 'DOCS_UNKNOWN_INVITE': return 'That invitation is no longer open.'
-    case 'UNREACHABLE': return 'Your sidecar does not answer. Is it running?'
-    case 'API_ORIGIN_NOT_ALLOWED': return 'Your sidecar does not accept this page (add its address to E2E_COL_ALLOWED_ORIGINS).'
-    default: return message
+    case 'DOCS_DAEMON_FAILED':
+      return 'Signal could not do that just now, so nothing changed. Try again in a moment.'
+    case 'DOCS_UNKNOWN_DOCUMENT':
+      return 'That document is no longer here.'
+    case 'DOCS_UNKNOWN_INVITE':
+      return 'That invitation is no longer open.'
+    case 'UNREACHABLE':
+      return 'Your sidecar does not answer. Is it running?'
+    case 'API_ORIGIN_NOT_ALLOWED':
+      return 'Your sidecar does not accept this page (add its address to E2E_COL_ALLOWED_ORIGINS).'
+    default:
+      return message
   }
 }

@@ -4,7 +4,16 @@
  * person's own sidecar (`?sidecar=ws://HOST:PORT`) and refreshes every two seconds.
  */
 import { apiBase, createDocsClient, DocsApiError, type Contact, type DocumentItem, type Invite } from './docs-client.ts'
-import { inviteText, lastChangeText, namer, peopleText, personName, problemText, typedNumbers, unsentText } from './home-text.ts'
+import {
+  inviteText,
+  lastChangeText,
+  namer,
+  peopleText,
+  personName,
+  problemText,
+  typedNumbers,
+  unsentText,
+} from './home-text.ts'
 
 const REFRESH_MS = 2000
 const CONTACTS_EVERY = 15
@@ -14,7 +23,11 @@ function element<T extends HTMLElement = HTMLElement>(id: string): T {
   if (el === null) throw new Error(`page is missing #${id}`)
   return el as T
 }
-function make<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+function make<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
   const el = Object.assign(document.createElement(tag), props)
   el.append(...children)
   return el
@@ -69,20 +82,42 @@ function start(api: ReturnType<typeof createDocsClient>): void {
     const card = make('li', { className: 'card' })
     card.dataset['doc'] = doc.title
     card.dataset['state'] = doc.state
-    const title = doc.state === 'active' ? make('a', { className: 'title', href: editorLink(doc.docId, doc.title) }, doc.title) : make('span', { className: 'title' }, doc.title)
-    const meta = make('p', { className: 'meta' },
-      make('span', { className: 'people-text' }, doc.state === 'removed' ? 'you are no longer in this document' : peopleText(doc.members, named)),
+    const title =
+      doc.state === 'active'
+        ? make('a', { className: 'title', href: editorLink(doc.docId, doc.title) }, doc.title)
+        : make('span', { className: 'title' }, doc.title)
+    const meta = make(
+      'p',
+      { className: 'meta' },
+      make(
+        'span',
+        { className: 'people-text' },
+        doc.state === 'removed' ? 'you are no longer in this document' : peopleText(doc.members, named),
+      ),
       make('span', { className: 'last-change' }, lastChangeText(doc.lastChange, Date.now())),
-      make('span', { className: 'unsent' }, unsentText(doc)))
+      make('span', { className: 'unsent' }, unsentText(doc)),
+    )
     const actions = make('div', { className: 'actions' })
     if (doc.state === 'active') {
       const people = make('div', { className: 'people' })
       for (const m of doc.members.filter((p) => !p.you)) {
-        const chip = make('span', { className: 'person' }, m.status === 'member' ? named(m) : `${named(m)} (${m.status === 'invited' ? 'invited' : 'asked to join'})`)
+        const chip = make(
+          'span',
+          { className: 'person' },
+          m.status === 'member' ? named(m) : `${named(m)} (${m.status === 'invited' ? 'invited' : 'asked to join'})`,
+        )
         chip.dataset['person'] = named(m)
         // On Signal only admins remove people; when the page cannot tell, it offers it and Signal decides.
         const mayRemove = doc.members.find((p) => p.you)?.admin !== false
-        if (!doc.fixed && mayRemove) chip.append(make('button', { type: 'button', title: `Stop sharing with ${named(m)}`, textContent: 'remove', onclick: () => void act(() => api.changeMembers(doc.docId, { remove: [m.number] })) }))
+        if (!doc.fixed && mayRemove)
+          chip.append(
+            make('button', {
+              type: 'button',
+              title: `Stop sharing with ${named(m)}`,
+              textContent: 'remove',
+              onclick: () => void act(() => api.changeMembers(doc.docId, { remove: [m.number] })),
+            }),
+          )
         people.append(chip)
       }
       card.append(title, meta, people, actions)
@@ -90,10 +125,15 @@ function start(api: ReturnType<typeof createDocsClient>): void {
         inlineForm('Share', 'Name or number', (value) => api.changeMembers(doc.docId, { add: resolvePeople(value) })),
         inlineForm('Rename', doc.title, (value) => api.rename(doc.docId, value)),
       )
-      if (!doc.fixed) actions.append(make('button', { type: 'button', textContent: 'Leave', onclick: () => void act(() => api.leave(doc.docId)) }))
+      if (!doc.fixed)
+        actions.append(
+          make('button', { type: 'button', textContent: 'Leave', onclick: () => void act(() => api.leave(doc.docId)) }),
+        )
     } else {
       card.append(title, meta, actions)
-      actions.append(make('button', { type: 'button', textContent: 'Forget', onclick: () => void act(() => api.leave(doc.docId)) }))
+      actions.append(
+        make('button', { type: 'button', textContent: 'Forget', onclick: () => void act(() => api.leave(doc.docId)) }),
+      )
     }
     return card
   }
@@ -106,8 +146,13 @@ function start(api: ReturnType<typeof createDocsClient>): void {
       editing = true
       const input = make('input', { placeholder, required: true })
       input.setAttribute('aria-label', label)
-      const form = make('form', {}, input, make('button', { type: 'submit', className: 'primary', textContent: label === 'Share' ? 'Add' : 'Save' }),
-        make('button', { type: 'button', textContent: 'Cancel', onclick: () => void act(async () => {}) }))
+      const form = make(
+        'form',
+        {},
+        input,
+        make('button', { type: 'submit', className: 'primary', textContent: label === 'Share' ? 'Add' : 'Save' }),
+        make('button', { type: 'button', textContent: 'Cancel', onclick: () => void act(async () => {}) }),
+      )
       form.addEventListener('submit', (event) => {
         event.preventDefault()
         void act(() => submit(input.value))
@@ -122,7 +167,11 @@ function start(api: ReturnType<typeof createDocsClient>): void {
   /** A typed name of a contact becomes their number; anything else is read as numbers. */
   function resolvePeople(text: string): string[] {
     const byName = new Map(contacts.map((c) => [personName(c).toLowerCase(), c.number]))
-    return text.split(/[,;\n]+/).map((t) => t.trim()).filter((t) => t !== '').flatMap((t) => byName.get(t.toLowerCase()) ?? typedNumbers(t))
+    return text
+      .split(/[,;\n]+/)
+      .map((t) => t.trim())
+      .filter((t) => t !== '')
+      .flatMap((t) => byName.get(t.toLowerCase()) ?? typedNumbers(t))
   }
 
   function inviteCard(invite: Invite): HTMLLIElement {
@@ -132,9 +181,21 @@ function start(api: ReturnType<typeof createDocsClient>): void {
     card.append(
       make('p', { className: 'invite-text' }, inviteText(invite, named)),
       make('p', { className: 'meta' }, make('span', {}, peopleText(invite.members, named))),
-      make('div', { className: 'actions' },
-        make('button', { type: 'button', className: 'primary', textContent: 'Accept', onclick: () => void act(() => api.accept(invite.id)) }),
-        make('button', { type: 'button', textContent: 'Decline', onclick: () => void act(() => api.decline(invite.id)) })),
+      make(
+        'div',
+        { className: 'actions' },
+        make('button', {
+          type: 'button',
+          className: 'primary',
+          textContent: 'Accept',
+          onclick: () => void act(() => api.accept(invite.id)),
+        }),
+        make('button', {
+          type: 'button',
+          textContent: 'Decline',
+          onclick: () => void act(() => api.decline(invite.id)),
+        }),
+      ),
     )
     return card
   }
@@ -142,7 +203,16 @@ function start(api: ReturnType<typeof createDocsClient>): void {
   function renderContacts(): void {
     const box = element('contact-choices')
     const checked = new Set([...box.querySelectorAll<HTMLInputElement>('input:checked')].map((i) => i.value))
-    box.replaceChildren(...contacts.map((c) => make('label', {}, make('input', { type: 'checkbox', name: 'contact', value: c.number, checked: checked.has(c.number) }), personName(c))))
+    box.replaceChildren(
+      ...contacts.map((c) =>
+        make(
+          'label',
+          {},
+          make('input', { type: 'checkbox', name: 'contact', value: c.number, checked: checked.has(c.number) }),
+          personName(c),
+        ),
+      ),
+    )
   }
 
   async function refresh(): Promise<void> {
@@ -150,7 +220,11 @@ function start(api: ReturnType<typeof createDocsClient>): void {
     try {
       // Contacts change rarely: asked for at load, after an action, and every half minute.
       const wantContacts = refreshes++ % CONTACTS_EVERY === 0
-      const [list, invites, people] = await Promise.all([api.list(), api.invites(), wantContacts ? api.contacts().catch(() => contacts) : contacts])
+      const [list, invites, people] = await Promise.all([
+        api.list(),
+        api.invites(),
+        wantContacts ? api.contacts().catch(() => contacts) : contacts,
+      ])
       if (editing) return
       contacts = people
       element('whoami').textContent = name === '' ? list.you : `${name} (${list.you})`

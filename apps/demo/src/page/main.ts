@@ -36,7 +36,9 @@ if (!parsed.ok) {
     pill.dataset['state'] = status.connection
     pill.textContent = connectionText(status.connection)
     const pending = element('pending')
-    pending.textContent = statusText(status, (ms) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }))
+    pending.textContent = statusText(status, (ms) =>
+      new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+    )
     pending.dataset['waiting'] = String(status.weakest !== 'group')
     pending.dataset['weakest'] = status.weakest
   }

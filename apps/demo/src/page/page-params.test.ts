@@ -25,7 +25,10 @@ describe('page URL parameters', () => {
   })
 
   test('reads the title the home page passes, bounded', () => {
-    expect(readPageParams(`?sidecar=ws://h:1&doc=${DOC}&title=Trip%20plan`)).toMatchObject({ ok: true, params: { title: 'Trip plan' } })
+    expect(readPageParams(`?sidecar=ws://h:1&doc=${DOC}&title=Trip%20plan`)).toMatchObject({
+      ok: true,
+      params: { title: 'Trip plan' },
+    })
     const long = readPageParams(`?sidecar=ws://h:1&doc=${DOC}&title=${'t'.repeat(200)}`)
     expect(long.ok && long.params.title?.length).toBe(64)
   })

@@ -13,7 +13,6 @@ export interface PageParams {
   readonly title: string | undefined
 }
 
-
 /**
  * Parses `search` (e.g. `location.search`).
  * @returns the settings, or a human-readable problem when one is missing or malformed
@@ -24,10 +23,16 @@ export function readPageParams(search: string): { ok: true; params: PageParams }
   const docId = (query.get('doc') ?? '').toLowerCase()
   const name = (query.get('name') ?? '').trim().slice(0, 40) || 'me'
   if (!/^(wss?|https?):\/\/[^/]+/.test(sidecarUrl)) {
-    return { ok: false, problem: 'This page needs ?sidecar=ws://HOST:PORT in its address (npm start prints ready-made links).' }
+    return {
+      ok: false,
+      problem: 'This page needs ?sidecar=ws://HOST:PORT in its address (npm start prints ready-made links).',
+    }
   }
   if (!isUuid(docId)) {
-    return { ok: false, problem: 'This page needs ?doc=<document UUID> in its address (npm start prints ready-made links).' }
+    return {
+      ok: false,
+      problem: 'This page needs ?doc=<document UUID> in its address (npm start prints ready-made links).',
+    }
   }
   const title = (query.get('title') ?? '').trim().slice(0, 64) || undefined
   return { ok: true, params: { sidecarUrl, docId, name, title } }

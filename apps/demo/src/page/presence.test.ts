@@ -7,7 +7,12 @@ describe('presence line', () => {
     expect(presenceText([])).toBe('nobody else is here')
     expect(presenceText([{ name: 'Bob', typing: true }])).toBe('Bob is here · typing')
     expect(presenceText([{ name: 'Bob', typing: false }])).toBe('Bob is here')
-    expect(presenceText([{ name: 'Bob', typing: false }, { name: 'Carol', typing: true }])).toBe('Bob and Carol are here · Carol typing')
+    expect(
+      presenceText([
+        { name: 'Bob', typing: false },
+        { name: 'Carol', typing: true },
+      ]),
+    ).toBe('Bob and Carol are here · Carol typing')
   })
 
   test('a person keeps one colour', () => {
@@ -15,7 +20,7 @@ describe('presence line', () => {
     expect(colourFor('Alice')).not.toBe(colourFor('Bob'))
   })
 
-  test("a peer counts as typing for a while after an update carrying their edit, then not", () => {
+  test('a peer counts as typing for a while after an update carrying their edit, then not', () => {
     const doc = new Y.Doc()
     const updates: Uint8Array[] = []
     doc.on('update', (u: Uint8Array) => updates.push(u))

@@ -27,15 +27,36 @@ describe('status words on the page', () => {
 
   test('the sentence names the weakest state: saved in this browser, on this computer but unsent, or all saved', () => {
     expect(statusText(base, hhmm)).toBe('all changes saved')
-    expect(statusText({ ...base, connection: 'offline', pending: 2, weakest: 'browser' }, hhmm)).toBe('2 changes saved in this browser, not yet at your sidecar: it is not reachable')
-    const away = { ...base, weakest: 'sidecar' as const, delivery: { ...base.delivery, signal: 'unreachable' as const, since: at1042, unsent: 3 } }
-    expect(statusText(away, hhmm)).toBe('3 changes saved on this computer, not yet sent: Signal is unreachable since 10:42')
-    expect(statusText({ ...away, delivery: { ...away.delivery, signal: 'daemon-down' } }, hhmm)).toBe('3 changes saved on this computer, not yet sent: signal-cli is not running since 10:42')
-    expect(statusText({ ...base, delivery: { ...away.delivery, unsent: 0 } }, hhmm)).toBe('all changes saved; new ones are kept until Signal is reachable again')
+    expect(statusText({ ...base, connection: 'offline', pending: 2, weakest: 'browser' }, hhmm)).toBe(
+      '2 changes saved in this browser, not yet at your sidecar: it is not reachable',
+    )
+    const away = {
+      ...base,
+      weakest: 'sidecar' as const,
+      delivery: { ...base.delivery, signal: 'unreachable' as const, since: at1042, unsent: 3 },
+    }
+    expect(statusText(away, hhmm)).toBe(
+      '3 changes saved on this computer, not yet sent: Signal is unreachable since 10:42',
+    )
+    expect(statusText({ ...away, delivery: { ...away.delivery, signal: 'daemon-down' } }, hhmm)).toBe(
+      '3 changes saved on this computer, not yet sent: signal-cli is not running since 10:42',
+    )
+    expect(statusText({ ...base, delivery: { ...away.delivery, unsent: 0 } }, hhmm)).toBe(
+      'all changes saved; new ones are kept until Signal is reachable again',
+    )
   })
 
   test('a change Signal refused says so, why, and what to do', () => {
-    const refused = { ...base, delivery: { signal: 'refused' as const, since: at1042, unsent: 0, reason: 'signal-cli error -4: Untrusted identity', refused: 1 } }
+    const refused = {
+      ...base,
+      delivery: {
+        signal: 'refused' as const,
+        since: at1042,
+        unsent: 0,
+        reason: 'signal-cli error -4: Untrusted identity',
+        refused: 1,
+      },
+    }
     const text = statusText(refused, hhmm)
     expect(text).toContain('Signal refused a change (signal-cli error -4: Untrusted identity)')
     expect(text).toContain('safety numbers')

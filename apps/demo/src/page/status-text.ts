@@ -26,15 +26,18 @@ export function statusText(status: ClientStatus, time: (ms: number) => string): 
   if (!status.loaded) return 'loading…'
   const { delivery } = status
   if (status.weakest === 'browser') {
-    if (status.connection !== 'connected') return `${changes(status.pending)} saved in this browser, not yet at your sidecar: it is not reachable`
+    if (status.connection !== 'connected')
+      return `${changes(status.pending)} saved in this browser, not yet at your sidecar: it is not reachable`
     return pendingText(status.pending)
   }
   if (delivery.signal === 'refused') {
     const reason = delivery.reason === null ? '' : ` (${delivery.reason})`
     return `not sent: Signal refused a change${reason}. Your changes are kept on this computer; check the group and its safety numbers in Signal, then edit again`
   }
-  if (status.weakest === 'sidecar') return `${changes(delivery.unsent)} saved on this computer, not yet sent: ${whyNotSent(status, time)}`
-  if (delivery.signal === 'unreachable' || delivery.signal === 'daemon-down') return `all changes saved; new ones are kept until ${delivery.signal === 'unreachable' ? 'Signal is reachable' : 'signal-cli runs'} again`
+  if (status.weakest === 'sidecar')
+    return `${changes(delivery.unsent)} saved on this computer, not yet sent: ${whyNotSent(status, time)}`
+  if (delivery.signal === 'unreachable' || delivery.signal === 'daemon-down')
+    return `all changes saved; new ones are kept until ${delivery.signal === 'unreachable' ? 'Signal is reachable' : 'signal-cli runs'} again`
   return 'all changes saved'
 }
 

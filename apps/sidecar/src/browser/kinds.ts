@@ -5,6 +5,14 @@
 import type { Kind } from '@e2e-col/protocol'
 
 export const BROWSER_KINDS: ReadonlySet<Kind> = new Set<Kind>([
-  'update', 'sync-request', 'sync-response', 'snapshot', 'awareness', 'health',
-  'chat-prompt', 'chat-reply', 'chat-control', 'chat-status',
+  'update',
+  'sync-request',
+  'sync-response',
+  'snapshot',
+  'awareness',
+  'health',
+  'chat-prompt',
+  'chat-reply',
+  'chat-control',
+  'chat-status',
 ])

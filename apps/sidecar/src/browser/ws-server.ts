@@ -11,7 +11,13 @@ import { isOriginAllowed } from './origin.ts'
 
 const DOC_PATH = /^\/v1\/docs\/([^/]+)$/
 const CHAT_PATH = /^\/v1\/chats\/([^/]+)(\/loop)?$/
-const STATUS_TEXT: Readonly<Record<number, string>> = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 503: 'Service Unavailable' }
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  503: 'Service Unavailable',
+}
 
 export interface WsServerOptions {
   allowedOrigins: readonly string[]
@@ -24,7 +30,12 @@ export interface WsServerOptions {
   /** Chat bindings; without it `/v1/chats/…` answers 404. */
   chats?: {
     /** An HTTP status to refuse the upgrade with, or `undefined` to accept it. */
-    admit(chatId: string, role: 'browser' | 'loop', req: IncomingMessage, groupParam: string | undefined): number | undefined
+    admit(
+      chatId: string,
+      role: 'browser' | 'loop',
+      req: IncomingMessage,
+      groupParam: string | undefined,
+    ): number | undefined
     onConnection(ws: WebSocket, chatId: string, role: 'browser' | 'loop', req: IncomingMessage): void
   }
 }
@@ -41,17 +52,33 @@ export function createWsServer(o: WsServerOptions): { server: Server; wss: WebSo
     const url = new URL(req.url ?? '/', 'http://sidecar')
     const path = url.pathname
     const chat = CHAT_PATH.exec(path)
-    if (isUuid(chat?.[1])) return upgradeChat(req, socket, head, chat[1], chat[2] === undefined ? 'browser' : 'loop', url.searchParams.get('group') ?? undefined)
+    if (isUuid(chat?.[1]))
+      return upgradeChat(
+        req,
+        socket,
+        head,
+        chat[1],
+        chat[2] === undefined ? 'browser' : 'loop',
+        url.searchParams.get('group') ?? undefined,
+      )
     const docId = DOC_PATH.exec(path)?.[1]
     if (!isUuid(docId) || !o.isDocument(docId)) return refuseUpgrade(socket, 404, 'Not Found')
     if (!isOriginAllowed(req.headers.origin, o.allowedOrigins)) return refuseUpgrade(socket, 403, 'Forbidden')
     if (!o.hasRoom(docId)) return refuseUpgrade(socket, 503, 'Service Unavailable')
     wss.handleUpgrade(req, socket, head, (ws) => o.onConnection(ws, docId))
   })
-  function upgradeChat(req: IncomingMessage, socket: Duplex, head: Buffer, chatId: string, role: 'browser' | 'loop', group: string | undefined): void {
+  function upgradeChat(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    chatId: string,
+    role: 'browser' | 'loop',
+    group: string | undefined,
+  ): void {
     const chats = o.chats
     if (chats === undefined) return refuseUpgrade(socket, 404, 'Not Found')
-    if (role === 'browser' && !isOriginAllowed(req.headers.origin, o.allowedOrigins)) return refuseUpgrade(socket, 403, 'Forbidden')
+    if (role === 'browser' && !isOriginAllowed(req.headers.origin, o.allowedOrigins))
+      return refuseUpgrade(socket, 403, 'Forbidden')
     const status = chats.admit(chatId, role, req, group)
     if (status !== undefined) return refuseUpgrade(socket, status, STATUS_TEXT[status] ?? 'Refused')
     wss.handleUpgrade(req, socket, head, (ws) => chats.onConnection(ws, chatId, role, req))

@@ -26,6 +26,7 @@ export function liftMessage(msg: SignalMessage, rules: LiftRules): LiftedPayload
   // (a sync copy from device 1) is theirs, not the loop's.
   const typedOnPrimary = msg.origin === 'sync' && msg.sourceDevice === 1 && rules.operators.has(msg.sourceNumber)
   if (msg.sourceNumber === rules.loopAccount && !typedOnPrimary) return { kind: 'chat-reply', payload: { text } }
-  if (rules.operators.has(msg.sourceNumber)) return { kind: 'chat-prompt', payload: { text, from: 'phone', ref: String(msg.timestamp ?? '') } }
+  if (rules.operators.has(msg.sourceNumber))
+    return { kind: 'chat-prompt', payload: { text, from: 'phone', ref: String(msg.timestamp ?? '') } }
   return undefined
 }

@@ -32,7 +32,11 @@ export interface ChatRelayOptions {
   sidecarId: string
   newMessageId(): string
   /** A session over `ws` whose envelopes (checked: binary, rate, decodable, this chat) go to `onEnvelope`. */
-  makeSession(ws: WebSocket, chatId: string, onEnvelope: (session: Session, env: Envelope, frame: Uint8Array) => void): Session
+  makeSession(
+    ws: WebSocket,
+    chatId: string,
+    onEnvelope: (session: Session, env: Envelope, frame: Uint8Array) => void,
+  ): Session
   /** Posts one text body to a group (an admitted browser's prompt while no loop is attached here). */
   postBody(groupId: string, body: string): Promise<void>
   logger: Logger
@@ -90,9 +94,18 @@ export function createChatRelay(o: ChatRelayOptions): ChatRelay {
 
   function fromBrowser(chat: Chat, session: Session, env: Envelope, frame: Uint8Array): void {
     const strike = { messageId: env.messageId, strike: true }
-    if (!BROWSER_TO_LOOP.has(env.kind)) return session.refuse('SIDECAR_KIND_NOT_ALLOWED', `a chat console may send chat-prompt or chat-control, not ${env.kind}`, strike)
+    if (!BROWSER_TO_LOOP.has(env.kind))
+      return session.refuse(
+        'SIDECAR_KIND_NOT_ALLOWED',
+        `a chat console may send chat-prompt or chat-control, not ${env.kind}`,
+        strike,
+      )
     if (chat.browsers.get(session)?.operator !== true) {
-      return session.refuse('SIDECAR_CHAT_NOT_OPERATOR', 'this browser may follow the chat but not drive it (needs a loopback page and E2E_COL_CHAT_BROWSER_OPERATORS=1)', { messageId: env.messageId, strike: false })
+      return session.refuse(
+        'SIDECAR_CHAT_NOT_OPERATOR',
+        'this browser may follow the chat but not drive it (needs a loopback page and E2E_COL_CHAT_BROWSER_OPERATORS=1)',
+        { messageId: env.messageId, strike: false },
+      )
     }
     if (chat.loop !== undefined) {
       chat.loop.send(frame)
@@ -100,18 +113,31 @@ export function createChatRelay(o: ChatRelayOptions): ChatRelay {
     }
     // No loop here: the prompt goes to the group as this account's e2e-col body; the loop gates it.
     const body = encodeBody(frame)
-    if (Buffer.byteLength(body) > o.maxBodyBytes) return session.refuse('SIDECAR_CHAT_TOO_LONG', 'no chat loop is attached here and the prompt does not fit one Signal message', { messageId: env.messageId, strike: false })
+    if (Buffer.byteLength(body) > o.maxBodyBytes)
+      return session.refuse(
+        'SIDECAR_CHAT_TOO_LONG',
+        'no chat loop is attached here and the prompt does not fit one Signal message',
+        { messageId: env.messageId, strike: false },
+      )
     o.postBody(chat.groupId, body).then(
       () => session.ack(env.messageId),
       (error: unknown) => {
         o.logger.warn({ err: error }, 'chat prompt not posted')
-        session.refuse('SIDECAR_CHAT_UNSENT', 'the prompt could not be posted to the chat group', { messageId: env.messageId, strike: false })
+        session.refuse('SIDECAR_CHAT_UNSENT', 'the prompt could not be posted to the chat group', {
+          messageId: env.messageId,
+          strike: false,
+        })
       },
     )
   }
 
   function fromLoop(chat: Chat, session: Session, env: Envelope, frame: Uint8Array): void {
-    if (!LOOP_TO_BROWSER.has(env.kind)) return session.refuse('SIDECAR_KIND_NOT_ALLOWED', `a chat loop may send chat-prompt, chat-reply or chat-status, not ${env.kind}`, { messageId: env.messageId, strike: true })
+    if (!LOOP_TO_BROWSER.has(env.kind))
+      return session.refuse(
+        'SIDECAR_KIND_NOT_ALLOWED',
+        `a chat loop may send chat-prompt, chat-reply or chat-status, not ${env.kind}`,
+        { messageId: env.messageId, strike: true },
+      )
     toBrowsers(chat, frame)
   }
 
@@ -122,7 +148,13 @@ export function createChatRelay(o: ChatRelayOptions): ChatRelay {
         if (!isLocalProgram(req)) return 403
         if (groupParam !== undefined) {
           const known = chat?.groupId ?? groupParam
-          if (known !== groupParam || !BASE64.test(groupParam) || chatIdForGroup(groupParam) !== chatId || o.isDocumentGroup(groupParam)) return 400
+          if (
+            known !== groupParam ||
+            !BASE64.test(groupParam) ||
+            chatIdForGroup(groupParam) !== chatId ||
+            o.isDocumentGroup(groupParam)
+          )
+            return 400
           chat ??= bind(chatId, groupParam)
         }
         if (chat === undefined) return 404
@@ -133,7 +165,8 @@ export function createChatRelay(o: ChatRelayOptions): ChatRelay {
     },
     onConnection(ws, chatId, role, req) {
       const chat = chats.get(chatId)
-      if (chat === undefined || (role === 'loop' && chat.loop !== undefined)) return void ws.close(CLOSE_CODES.POLICY_VIOLATION)
+      if (chat === undefined || (role === 'loop' && chat.loop !== undefined))
+        return void ws.close(CLOSE_CODES.POLICY_VIOLATION)
       if (role === 'loop') {
         const session = o.makeSession(ws, chatId, (s, env, frame) => fromLoop(chat, s, env, frame))
         chat.loop = session
@@ -154,7 +187,18 @@ export function createChatRelay(o: ChatRelayOptions): ChatRelay {
       const lifted = liftMessage(msg, { operators: o.operators, loopAccount: o.loopAccount })
       if (lifted === undefined) return
       const payload = enc.encode(JSON.stringify(lifted.payload))
-      toBrowsers(chat, encodeEnvelope({ kind: lifted.kind, flags: 0, docId: chat.chatId, senderId: o.sidecarId, messageId: o.newMessageId(), seq: seq++, payload }))
+      toBrowsers(
+        chat,
+        encodeEnvelope({
+          kind: lifted.kind,
+          flags: 0,
+          docId: chat.chatId,
+          senderId: o.sidecarId,
+          messageId: o.newMessageId(),
+          seq: seq++,
+          payload,
+        }),
+      )
     },
     isChatGroup: (groupId) => byGroup.has(groupId),
     close(code, reason) {

@@ -48,7 +48,10 @@ export function createCapabilityExchange(o: CapabilityExchangeOptions): Capabili
   function announce(hello: boolean): void {
     if (!announcing) return
     counts.sent += 1
-    const health: Health = { capabilities: { envelopeVersion: PROTOCOL_VERSION, features }, ...(hello ? { hello } : {}) }
+    const health: Health = {
+      capabilities: { envelopeVersion: PROTOCOL_VERSION, features },
+      ...(hello ? { hello } : {}),
+    }
     o.send(encodeHealth(health))
   }
 
@@ -68,10 +71,13 @@ export function createCapabilityExchange(o: CapabilityExchangeOptions): Capabili
       if (from !== undefined) roster.announced(from, health.capabilities)
       if (health.hello === true && answer === undefined) {
         const { min, max } = o.answerDelayMs
-        answer = setTimeout(() => {
-          answer = undefined
-          announce(false)
-        }, min + (max - min) * o.random())
+        answer = setTimeout(
+          () => {
+            answer = undefined
+            announce(false)
+          },
+          min + (max - min) * o.random(),
+        )
       }
       return true
     },

@@ -7,7 +7,8 @@ import type { MemberId } from './roster.ts'
 
 type Member = NonNullable<GroupListing[number]['members']>[number]
 
-const idOf = (m: Member): MemberId => (typeof m === 'string' ? { number: m } : { uuid: m.uuid ?? undefined, number: m.number ?? undefined })
+const idOf = (m: Member): MemberId =>
+  typeof m === 'string' ? { number: m } : { uuid: m.uuid ?? undefined, number: m.number ?? undefined }
 
 /** The listed members of `groupId` (empty when the group is not listed). */
 export function membersOf(groups: GroupListing, groupId: string): MemberId[] {

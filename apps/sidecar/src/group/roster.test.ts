@@ -8,7 +8,11 @@ const caps = (features: number) => ({ envelopeVersion: 1, features })
 describe('roster: a form goes on Signal only when every current member reads it', () => {
   it('waits for every listed member other than this account, matched by ACI or number', () => {
     const roster = createRoster({ number: '+1', uuid: 'aaaa' })
-    roster.setMembers([{ number: '+1', uuid: 'aaaa' }, { number: '+2', uuid: 'bbbb' }, { number: null as unknown as undefined, uuid: 'cccc' }])
+    roster.setMembers([
+      { number: '+1', uuid: 'aaaa' },
+      { number: '+2', uuid: 'bbbb' },
+      { number: null as unknown as undefined, uuid: 'cccc' },
+    ])
     expect(roster.allRead(ALL)).toBe(false)
     roster.announced({ number: '+2' }, caps(ALL))
     expect(roster.allRead(ALL)).toBe(false)

@@ -39,7 +39,8 @@ export function checkHost(host: string | undefined, bind: { host: string; port: 
 export function checkOrigin(req: IncomingMessage, allowedOrigins: readonly string[]): string | undefined {
   const origin = req.headers.origin
   if (origin !== undefined) {
-    if (origin === 'null' || !isOriginAllowed(origin, allowedOrigins)) throw new LibraryError('API_ORIGIN_NOT_ALLOWED', 'this page\'s origin may not use the documents API')
+    if (origin === 'null' || !isOriginAllowed(origin, allowedOrigins))
+      throw new LibraryError('API_ORIGIN_NOT_ALLOWED', "this page's origin may not use the documents API")
     return origin
   }
   const site = req.headers['sec-fetch-site']

@@ -33,7 +33,10 @@ const INVITE = new RegExp(`^/v1/invites/(${UUID})/(accept|decline)$`)
 // Strings are bounded here so that a huge value never reaches the checks that explain it.
 const Phone = z.string().max(64)
 const Create = z.strictObject({ title: z.string().max(1024), members: z.array(Phone).max(1000).default([]) })
-const Members = z.strictObject({ add: z.array(Phone).max(1000).default([]), remove: z.array(Phone).max(1000).default([]) })
+const Members = z.strictObject({
+  add: z.array(Phone).max(1000).default([]),
+  remove: z.array(Phone).max(1000).default([]),
+})
 const Rename = z.strictObject({ title: z.string().max(1024) })
 const Empty = z.strictObject({})
 
@@ -53,14 +56,24 @@ export interface DocsApi {
 }
 
 function send(res: ServerResponse, status: number, body: unknown, cors: string | undefined): void {
-  const headers: Record<string, string> = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', vary: 'Origin' }
+  const headers: Record<string, string> = {
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    vary: 'Origin',
+  }
   if (cors !== undefined) headers['access-control-allow-origin'] = cors
   if (body === undefined) {
     res.writeHead(status, headers).end()
     return
   }
   const text = JSON.stringify(body)
-  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) }).end(text)
+  res
+    .writeHead(status, {
+      ...headers,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(text)),
+    })
+    .end(text)
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -68,7 +81,8 @@ async function readBody(req: IncomingMessage): Promise<string> {
   let size = 0
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.byteLength
-    if (size > MAX_BODY_BYTES) throw new LibraryError('API_BODY_TOO_LARGE', `the request body is larger than ${MAX_BODY_BYTES} bytes`)
+    if (size > MAX_BODY_BYTES)
+      throw new LibraryError('API_BODY_TOO_LARGE', `the request body is larger than ${MAX_BODY_BYTES} bytes`)
     parts.push(chunk)
   }
   return Buffer.concat(parts).toString('utf8')
@@ -82,17 +96,27 @@ function parse<T>(schema: z.ZodType<T>, text: string): T {
     throw new LibraryError('API_BAD_JSON', 'the request body is not JSON')
   }
   const r = schema.safeParse(json)
-  if (!r.success) throw new LibraryError('DOCS_BAD_REQUEST', `the request body does not fit: ${z.prettifyError(r.error).split('\n').slice(0, 4).join('; ')}`)
+  if (!r.success)
+    throw new LibraryError(
+      'DOCS_BAD_REQUEST',
+      `the request body does not fit: ${z.prettifyError(r.error).split('\n').slice(0, 4).join('; ')}`,
+    )
   return r.data
 }
 
 export function createDocsApi(o: DocsApiOptions): DocsApi {
-  async function route(req: IncomingMessage, path: string, method: string): Promise<{ status: number; body?: unknown }> {
+  async function route(
+    req: IncomingMessage,
+    path: string,
+    method: string,
+  ): Promise<{ status: number; body?: unknown }> {
     const library = o.library
-    if (library === undefined) throw new LibraryError('DOCS_UNSUPPORTED', 'this sidecar\'s daemon backend cannot administer groups')
+    if (library === undefined)
+      throw new LibraryError('DOCS_UNSUPPORTED', "this sidecar's daemon backend cannot administer groups")
     const body = async <T>(schema: z.ZodType<T>): Promise<T> => parse(schema, await readBody(req))
     const only = (...allowed: string[]): void => {
-      if (!allowed.includes(method)) throw new LibraryError('API_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
+      if (!allowed.includes(method))
+        throw new LibraryError('API_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
     }
     if (path === '/v1/docs') {
       only('GET', 'POST')
@@ -133,39 +157,63 @@ export function createDocsApi(o: DocsApiOptions): DocsApi {
   }
 
   return {
-    handles: (path) => path === '/v1/docs' || path.startsWith('/v1/docs/') || path === '/v1/invites' || path.startsWith('/v1/invites/') || path === '/v1/contacts',
+    handles: (path) =>
+      path === '/v1/docs' ||
+      path.startsWith('/v1/docs/') ||
+      path === '/v1/invites' ||
+      path.startsWith('/v1/invites/') ||
+      path === '/v1/contacts',
     handle(req, res) {
       const path = new URL(req.url ?? '/', 'http://sidecar').pathname
       const method = req.method ?? 'GET'
       let cors: string | undefined
       const fail = (error: unknown): void => {
-        const e = error instanceof LibraryError ? error
-          : error instanceof StoreError ? new LibraryError('DOCS_STOPPING', 'the replica store failed; the sidecar is stopping')
-          : new LibraryError('DOCS_DAEMON_FAILED', `unexpected failure (${error instanceof Error ? error.message : String(error)})`)
+        const e =
+          error instanceof LibraryError
+            ? error
+            : error instanceof StoreError
+              ? new LibraryError('DOCS_STOPPING', 'the replica store failed; the sidecar is stopping')
+              : new LibraryError(
+                  'DOCS_DAEMON_FAILED',
+                  `unexpected failure (${error instanceof Error ? error.message : String(error)})`,
+                )
         // An unread body is dropped with the connection (once the answer is out) rather than drained.
         if (!req.complete) {
           res.shouldKeepAlive = false
           res.once('finish', () => req.destroy())
         }
-        if (!res.headersSent) send(res, e.status, { error: { code: e.code, message: e.message } }, e.code === 'API_ORIGIN_NOT_ALLOWED' || e.code === 'API_HOST_NOT_ALLOWED' ? undefined : cors)
+        if (!res.headersSent)
+          send(
+            res,
+            e.status,
+            { error: { code: e.code, message: e.message } },
+            e.code === 'API_ORIGIN_NOT_ALLOWED' || e.code === 'API_HOST_NOT_ALLOWED' ? undefined : cors,
+          )
       }
       try {
         checkHost(req.headers.host, o.bind())
         cors = checkOrigin(req, o.allowedOrigins)
         if (method === 'OPTIONS') {
-          if (cors === undefined) throw new LibraryError('API_ORIGIN_NOT_ALLOWED', 'a preflight needs an allowed Origin')
-          res.writeHead(204, {
-            'access-control-allow-origin': cors,
-            'access-control-allow-methods': 'GET, POST, PATCH, DELETE',
-            'access-control-allow-headers': 'content-type',
-            'access-control-max-age': '600',
-            vary: 'Origin',
-          }).end()
+          if (cors === undefined)
+            throw new LibraryError('API_ORIGIN_NOT_ALLOWED', 'a preflight needs an allowed Origin')
+          res
+            .writeHead(204, {
+              'access-control-allow-origin': cors,
+              'access-control-allow-methods': 'GET, POST, PATCH, DELETE',
+              'access-control-allow-headers': 'content-type',
+              'access-control-max-age': '600',
+              vary: 'Origin',
+            })
+            .end()
           return
         }
         if (method !== 'GET' && method !== 'HEAD') {
           const type = req.headers['content-type'] ?? ''
-          if (!/^application\/json\s*(;|$)/i.test(type)) throw new LibraryError('API_UNSUPPORTED_MEDIA_TYPE', 'request bodies must be JSON (Content-Type: application/json)')
+          if (!/^application\/json\s*(;|$)/i.test(type))
+            throw new LibraryError(
+              'API_UNSUPPORTED_MEDIA_TYPE',
+              'request bodies must be JSON (Content-Type: application/json)',
+            )
         }
         if (!o.ready()) throw new LibraryError('DOCS_STOPPING', 'the sidecar is not serving')
       } catch (error) {

@@ -5,7 +5,7 @@
  * failure leaves no half-made document: a group created whose message request could not be
  * accepted is left again (quitGroup) and the failure reported.
  * Operations run one at a time. Nothing is served or stored for an invitation until it is accepted.
- * @see docs/decisions/documents-and-groups.md, docs/documents.md
+ * @see docs/decisions/0007-0007-documents-and-groups.md, docs/documents.md
  */
 import type { Clock } from '../clock.ts'
 import type { Documents } from '../documents.ts'
@@ -13,9 +13,22 @@ import type { Logger } from '../ops/logger.ts'
 import type { StoredDocument, StoredMember } from '../replica/doc-table.ts'
 import { loadReplica } from '../replica/replica.ts'
 import type { ReplicaStore } from '../replica/store.ts'
-import type { GroupListing, SignalBackend, SignalChatMethods, SignalContact, SignalDocumentMethods } from '@e2e-col/signal-cli'
+import type {
+  GroupListing,
+  SignalBackend,
+  SignalChatMethods,
+  SignalContact,
+  SignalDocumentMethods,
+} from '@e2e-col/signal-cli'
 import { docIdForGroup } from './doc-id.ts'
-import { checkTitle, documentDescription, isDocumentGroup, isPhoneNumber, LINKED_DEVICE_EXPIRATION_SECONDS, MAX_MEMBERS_PER_CHANGE } from './group-tag.ts'
+import {
+  checkTitle,
+  documentDescription,
+  isDocumentGroup,
+  isPhoneNumber,
+  LINKED_DEVICE_EXPIRATION_SECONDS,
+  MAX_MEMBERS_PER_CHANGE,
+} from './group-tag.ts'
 import { daemonFailed, LibraryError } from './library-error.ts'
 
 /** Most documents one sidecar serves (each keeps its replica in memory). */
@@ -108,16 +121,18 @@ export interface LibraryOptions {
 
 const numberOf = (m: NonNullable<Group['members']>[number]): string | undefined =>
   typeof m === 'string' ? m : (m.number ?? undefined)
-const numbersOf = (list: Group['members']): string[] => (list ?? []).map(numberOf).filter((n): n is string => n !== undefined)
+const numbersOf = (list: Group['members']): string[] =>
+  (list ?? []).map(numberOf).filter((n): n is string => n !== undefined)
 
 function membersOf(g: Group): StoredMember[] {
   const seen = new Set<string>()
   const out: StoredMember[] = []
   const push = (list: Group['members'], status: StoredMember['status']) => {
-    for (const n of numbersOf(list)) if (!seen.has(n)) {
-      seen.add(n)
-      out.push({ number: n, status })
-    }
+    for (const n of numbersOf(list))
+      if (!seen.has(n)) {
+        seen.add(n)
+        out.push({ number: n, status })
+      }
   }
   push(g.members, 'member')
   push(g.pendingMembers, 'invited')
@@ -129,7 +144,11 @@ function checkedTitle(raw: string): string {
   const t = checkTitle(raw)
   if (t.ok) return t.title
   if (t.problem === 'empty') throw new LibraryError('DOCS_TITLE_EMPTY', 'the title is empty')
-  if (t.problem === 'too-long') throw new LibraryError('DOCS_TITLE_TOO_LONG', 'the title is longer than 32 characters (Signal\'s limit for group names)')
+  if (t.problem === 'too-long')
+    throw new LibraryError(
+      'DOCS_TITLE_TOO_LONG',
+      "the title is longer than 32 characters (Signal's limit for group names)",
+    )
   throw new LibraryError('DOCS_TITLE_INVALID', 'the title contains control characters')
 }
 
@@ -177,9 +196,16 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     contactsCache = { at: now, list }
     return list
   }
-  const people = (members: readonly StoredMember[], names: Map<string, string | undefined>, admins?: readonly string[]): PersonView[] =>
+  const people = (
+    members: readonly StoredMember[],
+    names: Map<string, string | undefined>,
+    admins?: readonly string[],
+  ): PersonView[] =>
     members.map((m) => ({
-      number: m.number, name: m.number === you ? undefined : names.get(m.number), status: m.status, you: m.number === you,
+      number: m.number,
+      name: m.number === you ? undefined : names.get(m.number),
+      status: m.status,
+      you: m.number === you,
       ...(admins === undefined ? {} : { admin: admins.includes(m.number) }),
     }))
 
@@ -206,9 +232,17 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
   }
 
   function checkMembers(list: readonly string[], what: string): string[] {
-    if (list.length > MAX_MEMBERS_PER_CHANGE) throw new LibraryError('DOCS_TOO_MANY_MEMBERS', `at most ${MAX_MEMBERS_PER_CHANGE} people per request (${list.length} given in ${what})`)
+    if (list.length > MAX_MEMBERS_PER_CHANGE)
+      throw new LibraryError(
+        'DOCS_TOO_MANY_MEMBERS',
+        `at most ${MAX_MEMBERS_PER_CHANGE} people per request (${list.length} given in ${what})`,
+      )
     const bad = list.find((n) => !isPhoneNumber(n))
-    if (bad !== undefined) throw new LibraryError('DOCS_BAD_NUMBER', `${JSON.stringify(bad.slice(0, 24))} in ${what} is not a phone number in international form (+ and 7 to 15 digits)`)
+    if (bad !== undefined)
+      throw new LibraryError(
+        'DOCS_BAD_NUMBER',
+        `${JSON.stringify(bad.slice(0, 24))} in ${what} is not a phone number in international form (+ and 7 to 15 digits)`,
+      )
     return [...new Set(list)].filter((n) => n !== you)
   }
 
@@ -229,7 +263,13 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     }
   }
 
-  function view(docId: string, groupId: string, row: StoredDocument | undefined, g: Group | undefined, names: Map<string, string | undefined>): DocumentView {
+  function view(
+    docId: string,
+    groupId: string,
+    row: StoredDocument | undefined,
+    g: Group | undefined,
+    names: Map<string, string | undefined>,
+  ): DocumentView {
     const members = g === undefined ? (row?.members ?? []) : membersOf(g)
     const changed = lastChange.get(docId) ?? row?.changedAt ?? 0
     return {
@@ -257,7 +297,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     if (row.state === 'removed') return
     unserve(row.docId, 'you are no longer in this document')
     stored(() => store.documents.put({ ...row, state: 'removed' }))
-    o.logger.info({ docId: row.docId }, 'no longer a member of the document\'s group; stopped serving it')
+    o.logger.info({ docId: row.docId }, "no longer a member of the document's group; stopped serving it")
   }
 
   async function findInvite(id: string): Promise<Group> {
@@ -295,102 +335,153 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
       for (const row of rows) {
         const g = byId.get(row.groupId)
         if (g !== undefined && row.state === 'active') o.storing(() => remember(row, g))
-        out.push(view(row.docId, row.groupId, stored(() => store.documents.get(row.docId)) ?? row, row.state === 'active' ? g : undefined, names))
+        out.push(
+          view(
+            row.docId,
+            row.groupId,
+            stored(() => store.documents.get(row.docId)) ?? row,
+            row.state === 'active' ? g : undefined,
+            names,
+          ),
+        )
       }
       return { documents: out, membersFrom: groups === undefined ? 'store' : 'daemon' }
     },
 
-    create: (input) => exclusive(async () => {
-      const title = checkedTitle(input.title)
-      const members = checkMembers(input.members, 'members')
-      if (documents.size >= MAX_DOCUMENTS) throw new LibraryError('DOCS_TOO_MANY_DOCUMENTS', `this sidecar serves at most ${MAX_DOCUMENTS} documents`)
-      let groupId: string
-      try {
-        groupId = await backend.createGroupWith({ name: title, members, description: documentDescription(), expirationSeconds: o.linkedDevice ? LINKED_DEVICE_EXPIRATION_SECONDS : 0 })
-      } catch (error) {
-        throw daemonFailed('create the group', error)
-      }
-      const undo = async (why: unknown, step: string): Promise<never> => {
+    create: (input) =>
+      exclusive(async () => {
+        const title = checkedTitle(input.title)
+        const members = checkMembers(input.members, 'members')
+        if (documents.size >= MAX_DOCUMENTS)
+          throw new LibraryError('DOCS_TOO_MANY_DOCUMENTS', `this sidecar serves at most ${MAX_DOCUMENTS} documents`)
+        let groupId: string
         try {
-          await backend.leaveGroup(groupId, members)
-        } catch (quitError) {
-          o.logger.error({ err: quitError }, 'could not leave a group whose creation failed half-way')
-          throw daemonFailed(step, why, `; leaving the new group failed too (${quitError instanceof Error ? quitError.message : String(quitError)})`)
+          groupId = await backend.createGroupWith({
+            name: title,
+            members,
+            description: documentDescription(),
+            expirationSeconds: o.linkedDevice ? LINKED_DEVICE_EXPIRATION_SECONDS : 0,
+          })
+        } catch (error) {
+          throw daemonFailed('create the group', error)
         }
-        throw daemonFailed(step, why, '; the new group was left again')
-      }
-      try {
-        await backend.acceptGroupRequest(groupId)
-      } catch (error) {
-        return undo(error, 'accept the new group')
-      }
-      const docId = docIdForGroup(groupId)
-      const now = o.clock.now()
-      const row: StoredDocument = { docId, groupId, title, members: [{ number: you, status: 'member' }, ...members.map((n) => ({ number: n, status: 'invited' as const }))], addedAt: now, changedAt: 0, state: 'active' }
-      const kept = o.storing(() => {
-        store.documents.put(row)
-        serve(row)
-        return true
-      })
-      if (kept === undefined) return undo(new Error('the replica store failed'), 'keep the new document')
-      o.logger.info({ docId, members: members.length }, 'document created')
-      return { docId, groupId }
-    }),
-
-    changeMembers: (docId, change) => exclusive(async () => {
-      const add = checkMembers(change.add, 'add')
-      const remove = checkMembers(change.remove, 'remove')
-      if (change.remove.includes(you)) throw new LibraryError('DOCS_BAD_REQUEST', 'to stop sharing a document with yourself, leave it')
-      if (add.length === 0 && remove.length === 0) throw new LibraryError('DOCS_BAD_REQUEST', 'nobody to add or remove')
-      const { row, groupId } = known(docId)
-      if (row?.state === 'removed') throw new LibraryError('DOCS_NOT_SHARED', 'you are no longer in this document')
-      try {
-        await backend.updateGroup(groupId, { addMembers: add, removeMembers: remove })
-      } catch (error) {
-        throw daemonFailed('change the members', error)
-      }
-      contactsCache = undefined
-      const g = await groupNow(groupId, 'list the members')
-      if (row !== undefined && g !== undefined) remember(row, g)
-      return view(docId, groupId, stored(() => store.documents.get(docId)), g, await contactNames())
-    }),
-
-    rename: (docId, raw) => exclusive(async () => {
-      const title = checkedTitle(raw)
-      const { row, groupId } = known(docId)
-      if (row?.state === 'removed') throw new LibraryError('DOCS_NOT_SHARED', 'you are no longer in this document')
-      try {
-        await backend.updateGroup(groupId, { name: title })
-      } catch (error) {
-        throw daemonFailed('rename the group', error)
-      }
-      if (row !== undefined) stored(() => store.documents.put({ ...row, title }))
-      const g = await groupNow(groupId, 'list the members').catch(() => undefined)
-      return view(docId, groupId, stored(() => store.documents.get(docId)), g, await contactNames())
-    }),
-
-    leave: (docId) => exclusive(async () => {
-      const { row, groupId } = known(docId)
-      if (row === undefined) throw new LibraryError('DOCS_FIXED_DOCUMENT', 'this document is fixed in E2E_COL_DOCUMENTS; remove it there instead')
-      if (row.state === 'active') {
-        const g = await groupNow(groupId, 'look up the group')
-        // signal-cli refuses to let the last admin leave a group others are in without naming a new one.
-        const admins = numbersOf(g?.admins)
-        const others = numbersOf(g?.members).filter((n) => n !== you)
-        const newAdmins = admins.length === 1 && admins[0] === you ? others : []
-        if (g !== undefined && (isMember(g) || isInvited(g))) {
+        const undo = async (why: unknown, step: string): Promise<never> => {
           try {
-            await backend.leaveGroup(groupId, newAdmins)
-          } catch (error) {
-            throw daemonFailed('leave the group', error)
+            await backend.leaveGroup(groupId, members)
+          } catch (quitError) {
+            o.logger.error({ err: quitError }, 'could not leave a group whose creation failed half-way')
+            throw daemonFailed(
+              step,
+              why,
+              `; leaving the new group failed too (${quitError instanceof Error ? quitError.message : String(quitError)})`,
+            )
           }
+          throw daemonFailed(step, why, '; the new group was left again')
         }
-        unserve(docId, 'you left this document')
-      }
-      stored(() => store.documents.remove(docId))
-      lastChange.delete(docId)
-      o.logger.info({ docId }, 'document left')
-    }),
+        try {
+          await backend.acceptGroupRequest(groupId)
+        } catch (error) {
+          return undo(error, 'accept the new group')
+        }
+        const docId = docIdForGroup(groupId)
+        const now = o.clock.now()
+        const row: StoredDocument = {
+          docId,
+          groupId,
+          title,
+          members: [
+            { number: you, status: 'member' },
+            ...members.map((n) => ({ number: n, status: 'invited' as const })),
+          ],
+          addedAt: now,
+          changedAt: 0,
+          state: 'active',
+        }
+        const kept = o.storing(() => {
+          store.documents.put(row)
+          serve(row)
+          return true
+        })
+        if (kept === undefined) return undo(new Error('the replica store failed'), 'keep the new document')
+        o.logger.info({ docId, members: members.length }, 'document created')
+        return { docId, groupId }
+      }),
+
+    changeMembers: (docId, change) =>
+      exclusive(async () => {
+        const add = checkMembers(change.add, 'add')
+        const remove = checkMembers(change.remove, 'remove')
+        if (change.remove.includes(you))
+          throw new LibraryError('DOCS_BAD_REQUEST', 'to stop sharing a document with yourself, leave it')
+        if (add.length === 0 && remove.length === 0)
+          throw new LibraryError('DOCS_BAD_REQUEST', 'nobody to add or remove')
+        const { row, groupId } = known(docId)
+        if (row?.state === 'removed') throw new LibraryError('DOCS_NOT_SHARED', 'you are no longer in this document')
+        try {
+          await backend.updateGroup(groupId, { addMembers: add, removeMembers: remove })
+        } catch (error) {
+          throw daemonFailed('change the members', error)
+        }
+        contactsCache = undefined
+        const g = await groupNow(groupId, 'list the members')
+        if (row !== undefined && g !== undefined) remember(row, g)
+        return view(
+          docId,
+          groupId,
+          stored(() => store.documents.get(docId)),
+          g,
+          await contactNames(),
+        )
+      }),
+
+    rename: (docId, raw) =>
+      exclusive(async () => {
+        const title = checkedTitle(raw)
+        const { row, groupId } = known(docId)
+        if (row?.state === 'removed') throw new LibraryError('DOCS_NOT_SHARED', 'you are no longer in this document')
+        try {
+          await backend.updateGroup(groupId, { name: title })
+        } catch (error) {
+          throw daemonFailed('rename the group', error)
+        }
+        if (row !== undefined) stored(() => store.documents.put({ ...row, title }))
+        const g = await groupNow(groupId, 'list the members').catch(() => undefined)
+        return view(
+          docId,
+          groupId,
+          stored(() => store.documents.get(docId)),
+          g,
+          await contactNames(),
+        )
+      }),
+
+    leave: (docId) =>
+      exclusive(async () => {
+        const { row, groupId } = known(docId)
+        if (row === undefined)
+          throw new LibraryError(
+            'DOCS_FIXED_DOCUMENT',
+            'this document is fixed in E2E_COL_DOCUMENTS; remove it there instead',
+          )
+        if (row.state === 'active') {
+          const g = await groupNow(groupId, 'look up the group')
+          // signal-cli refuses to let the last admin leave a group others are in without naming a new one.
+          const admins = numbersOf(g?.admins)
+          const others = numbersOf(g?.members).filter((n) => n !== you)
+          const newAdmins = admins.length === 1 && admins[0] === you ? others : []
+          if (g !== undefined && (isMember(g) || isInvited(g))) {
+            try {
+              await backend.leaveGroup(groupId, newAdmins)
+            } catch (error) {
+              throw daemonFailed('leave the group', error)
+            }
+          }
+          unserve(docId, 'you left this document')
+        }
+        stored(() => store.documents.remove(docId))
+        lastChange.delete(docId)
+        o.logger.info({ docId }, 'document left')
+      }),
 
     async invites() {
       let groups: GroupListing
@@ -414,46 +505,57 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
       })
     },
 
-    accept: (inviteId) => exclusive(async () => {
-      const g = await findInvite(inviteId)
-      if (documents.size >= MAX_DOCUMENTS) throw new LibraryError('DOCS_TOO_MANY_DOCUMENTS', `this sidecar serves at most ${MAX_DOCUMENTS} documents`)
-      if (!isMember(g)) {
-        // An invited account joins with an update of its own (signal-cli accepts the invitation first).
-        try {
-          await backend.updateGroup(g.id, {})
-        } catch (error) {
-          throw daemonFailed('join the group', error)
+    accept: (inviteId) =>
+      exclusive(async () => {
+        const g = await findInvite(inviteId)
+        if (documents.size >= MAX_DOCUMENTS)
+          throw new LibraryError('DOCS_TOO_MANY_DOCUMENTS', `this sidecar serves at most ${MAX_DOCUMENTS} documents`)
+        if (!isMember(g)) {
+          // An invited account joins with an update of its own (signal-cli accepts the invitation first).
+          try {
+            await backend.updateGroup(g.id, {})
+          } catch (error) {
+            throw daemonFailed('join the group', error)
+          }
         }
-      }
-      try {
-        await backend.acceptGroupRequest(g.id)
-      } catch (error) {
-        throw daemonFailed('accept the group\'s message request', error, '; the invitation stays open')
-      }
-      const docId = docIdForGroup(g.id)
-      const joined = (await groupNow(g.id, 'list the members').catch(() => undefined)) ?? g
-      const row: StoredDocument = { docId, groupId: g.id, title: g.name ?? 'Untitled', members: membersOf(joined), addedAt: o.clock.now(), changedAt: 0, state: 'active' }
-      stored(() => {
-        store.documents.put(row)
-        serve(row)
-        return true
-      })
-      // Members answer with the document's content.
-      documents.get(docId)?.askGroup()
-      inviters.delete(g.id)
-      o.logger.info({ docId }, 'invitation accepted')
-      return { docId, groupId: g.id }
-    }),
+        try {
+          await backend.acceptGroupRequest(g.id)
+        } catch (error) {
+          throw daemonFailed("accept the group's message request", error, '; the invitation stays open')
+        }
+        const docId = docIdForGroup(g.id)
+        const joined = (await groupNow(g.id, 'list the members').catch(() => undefined)) ?? g
+        const row: StoredDocument = {
+          docId,
+          groupId: g.id,
+          title: g.name ?? 'Untitled',
+          members: membersOf(joined),
+          addedAt: o.clock.now(),
+          changedAt: 0,
+          state: 'active',
+        }
+        stored(() => {
+          store.documents.put(row)
+          serve(row)
+          return true
+        })
+        // Members answer with the document's content.
+        documents.get(docId)?.askGroup()
+        inviters.delete(g.id)
+        o.logger.info({ docId }, 'invitation accepted')
+        return { docId, groupId: g.id }
+      }),
 
-    decline: (inviteId) => exclusive(async () => {
-      const g = await findInvite(inviteId)
-      try {
-        await backend.leaveGroup(g.id, [])
-      } catch (error) {
-        throw daemonFailed('leave the group', error)
-      }
-      inviters.delete(g.id)
-    }),
+    decline: (inviteId) =>
+      exclusive(async () => {
+        const g = await findInvite(inviteId)
+        try {
+          await backend.leaveGroup(g.id, [])
+        } catch (error) {
+          throw daemonFailed('leave the group', error)
+        }
+        inviters.delete(g.id)
+      }),
 
     contacts: async () => {
       try {
@@ -496,27 +598,29 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
       }
     },
 
-    refresh: () => exclusive(async () => {
-      const rows = stored(() => store.documents.list()).filter((r) => r.state === 'active')
-      if (rows.length === 0) return
-      let groups: GroupListing
-      try {
-        groups = await backend.listGroups()
-      } catch (error) {
-        o.logger.warn({ err: error }, 'listGroups failed; stored documents keep being served')
-        return
-      }
-      const byId = new Map(groups.map((g) => [g.id, g]))
-      for (const row of rows) {
-        // A group the account's store no longer lists is one it is no longer in.
-        const g = byId.get(row.groupId)
-        if (g !== undefined && isMember(g)) remember(row, g)
-        else markRemoved(row)
-      }
-    }),
+    refresh: () =>
+      exclusive(async () => {
+        const rows = stored(() => store.documents.list()).filter((r) => r.state === 'active')
+        if (rows.length === 0) return
+        let groups: GroupListing
+        try {
+          groups = await backend.listGroups()
+        } catch (error) {
+          o.logger.warn({ err: error }, 'listGroups failed; stored documents keep being served')
+          return
+        }
+        const byId = new Map(groups.map((g) => [g.id, g]))
+        for (const row of rows) {
+          // A group the account's store no longer lists is one it is no longer in.
+          const g = byId.get(row.groupId)
+          if (g !== undefined && isMember(g)) remember(row, g)
+          else markRemoved(row)
+        }
+      }),
 
     close() {
-      for (const [docId, at] of lastChange) if (at !== lastTouch.get(docId)) o.storing(() => store.documents.touch(docId, at))
+      for (const [docId, at] of lastChange)
+        if (at !== lastTouch.get(docId)) o.storing(() => store.documents.touch(docId, at))
       for (const off of unsubscribe.values()) off()
       unsubscribe.clear()
     },

@@ -29,7 +29,11 @@ describe('document groups and titles', () => {
     expect(checkTitle('x'.repeat(33))).toEqual({ ok: false, problem: 'too-long' })
     expect(checkTitle('  ')).toEqual({ ok: false, problem: 'empty' })
     expect(checkTitle('a\nb')).toEqual({ ok: false, problem: 'control-characters' })
-    expect([isPhoneNumber('+15555550102'), isPhoneNumber('15555550102'), isPhoneNumber('+1 555')]).toEqual([true, false, false])
+    expect([isPhoneNumber('+15555550102'), isPhoneNumber('15555550102'), isPhoneNumber('+1 555')]).toEqual([
+      true,
+      false,
+      false,
+    ])
   })
 })
 
@@ -44,8 +48,15 @@ describe('the Host check', () => {
     }
   }
   it('accepts loopback names and the bind host on the listening port only', () => {
-    expect(['127.0.0.1:7601', 'localhost:7601', 'LOCALHOST:7601', '[::1]:7601'].map((h) => ok(h))).toEqual([true, true, true, true])
-    expect(['127.0.0.1:7602', 'evil.example:7601', 'evil.example', '127.0.0.1', '', 'localhost.evil:7601'].map((h) => ok(h))).toEqual([false, false, false, false, false, false])
+    expect(['127.0.0.1:7601', 'localhost:7601', 'LOCALHOST:7601', '[::1]:7601'].map((h) => ok(h))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ])
+    expect(
+      ['127.0.0.1:7602', 'evil.example:7601', 'evil.example', '127.0.0.1', '', 'localhost.evil:7601'].map((h) => ok(h)),
+    ).toEqual([false, false, false, false, false, false])
     expect(ok(undefined)).toBe(false)
     expect(ok('sidecar.lan:7601', { host: 'sidecar.lan', port: 7601 })).toBe(true)
   })

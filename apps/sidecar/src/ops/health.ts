@@ -20,12 +20,19 @@ export function createOpsHandler(probe: HealthProbe, metrics: Metrics) {
       res.writeHead(405, { allow: 'GET' }).end()
     } else if (path === '/healthz') {
       void probe.daemonReachable().then((daemon) => {
-        const body = { ready: probe.ready(), daemonReachable: daemon, eventsStreamUp: probe.eventsStreamUp(), signal: probe.signal() }
+        const body = {
+          ready: probe.ready(),
+          daemonReachable: daemon,
+          eventsStreamUp: probe.eventsStreamUp(),
+          signal: probe.signal(),
+        }
         const ok = body.ready && body.daemonReachable && body.eventsStreamUp
         res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify(body))
       })
     } else if (path === '/metrics') {
-      void metrics.registry.metrics().then((text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text))
+      void metrics.registry
+        .metrics()
+        .then((text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text))
     } else {
       res.writeHead(404).end()
     }

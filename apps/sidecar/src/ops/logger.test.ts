@@ -5,7 +5,12 @@ import { createLogger } from './logger.ts'
 
 function capture() {
   const lines: string[] = []
-  const sink = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(chunk.toString()); done() } })
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(chunk.toString())
+      done()
+    },
+  })
   return { logger: createLogger('info', sink), text: () => lines.join('') }
 }
 
@@ -21,7 +26,15 @@ describe('logs', () => {
 
   it('never carry bodies, payloads or tokens', () => {
     const { logger, text } = capture()
-    logger.info({ body: 'e2e-col:v1:SECRETBODY', payload: 'SECRETPAYLOAD', token: 'SECRETTOKEN', nested: { body: 'SECRETNESTED' } }, 'x')
+    logger.info(
+      {
+        body: 'e2e-col:v1:SECRETBODY',
+        payload: 'SECRETPAYLOAD',
+        token: 'SECRETTOKEN',
+        nested: { body: 'SECRETNESTED' },
+      },
+      'x',
+    )
     expect(text()).not.toMatch(/SECRET/)
   })
 })

@@ -7,7 +7,17 @@ import { maskNumbersIn } from '@e2e-col/signal-cli'
 
 export type { Logger }
 
-const SECRET_PATHS = ['body', 'payload', 'message.body', 'token', 'authorization', 'headers.authorization', '*.body', '*.payload', '*.token']
+const SECRET_PATHS = [
+  'body',
+  'payload',
+  'message.body',
+  'token',
+  'authorization',
+  'headers.authorization',
+  '*.body',
+  '*.payload',
+  '*.token',
+]
 
 /** Creates the sidecar's logger; `destination` lets tests capture lines. */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
@@ -22,14 +32,18 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
           const masked = args.map((a: unknown) => {
             if (typeof a === 'string') return maskNumbersIn(a)
             if (typeof a === 'object' && a !== null && !(a instanceof Error)) {
-              return Object.fromEntries(Object.entries(a).map(([k, v]) => [k, typeof v === 'string' ? maskNumbersIn(v) : v]))
+              return Object.fromEntries(
+                Object.entries(a).map(([k, v]) => [k, typeof v === 'string' ? maskNumbersIn(v) : v]),
+              )
             }
             return a
           })
           method.apply(this, masked as Parameters<typeof method>)
         },
       },
-      serializers: { err: (e: Error & { code?: unknown }) => ({ type: e.name, code: e.code, message: maskNumbersIn(e.message) }) },
+      serializers: {
+        err: (e: Error & { code?: unknown }) => ({ type: e.name, code: e.code, message: maskNumbersIn(e.message) }),
+      },
     },
     destination,
   )

@@ -6,7 +6,13 @@
  * had come in a text body. A missing, corrupt or late attachment is counted and reported lost, so
  * the document asks the group again (gap repair); it never stalls other messages or documents.
  */
-import { decodeAttachmentRef, envelopeByteLength, isProtocolError, openAttachment, type Envelope } from '@e2e-col/protocol'
+import {
+  decodeAttachmentRef,
+  envelopeByteLength,
+  isProtocolError,
+  openAttachment,
+  type Envelope,
+} from '@e2e-col/protocol'
 import type { SignalAttachment } from '@e2e-col/signal-cli'
 import { sha256 } from '../send/attachment-send.ts'
 
@@ -30,7 +36,11 @@ export interface AttachmentFetcher {
    * Fetches and checks the frame `ref` names among the message's `attachments`; resolves with the
    * carried envelope and its frame, or the failure. Never rejects.
    */
-  open(groupId: string, ref: Envelope, attachments: readonly SignalAttachment[]): Promise<{ ok: true; frame: Uint8Array; envelope: Envelope } | { ok: false; reason: FetchFailure }>
+  open(
+    groupId: string,
+    ref: Envelope,
+    attachments: readonly SignalAttachment[],
+  ): Promise<{ ok: true; frame: Uint8Array; envelope: Envelope } | { ok: false; reason: FetchFailure }>
   /** Fetches running or waiting. */
   readonly pending: number
 }
@@ -52,7 +62,9 @@ export function createAttachmentFetcher(o: AttachmentFetchOptions): AttachmentFe
 
   async function fetchBounded(id: string, groupId: string): Promise<Uint8Array | 'timeout'> {
     let timer: ReturnType<typeof setTimeout> | undefined
-    const late = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), o.timeoutMs) })
+    const late = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), o.timeoutMs)
+    })
     try {
       return await Promise.race([o.fetch(id, groupId), late])
     } finally {
@@ -70,7 +82,9 @@ export function createAttachmentFetcher(o: AttachmentFetchOptions): AttachmentFe
       }
       // Bounded before asking: nothing larger than a frame the sidecar would accept whole.
       if (totalLength > envelopeByteLength(ref.seq, o.maxPayloadBytes)) return { ok: false, reason: 'too-large' }
-      const listed = attachments.find((a) => a.size === totalLength) ?? (attachments.length === 1 && attachments[0]?.size === undefined ? attachments[0] : undefined)
+      const listed =
+        attachments.find((a) => a.size === totalLength) ??
+        (attachments.length === 1 && attachments[0]?.size === undefined ? attachments[0] : undefined)
       if (listed === undefined) return { ok: false, reason: attachments.length === 0 ? 'missing' : 'corrupt' }
       if (running >= o.maxInFlight && waiting.length >= o.maxWaiting) return { ok: false, reason: 'busy' }
       return slot(async () => {

@@ -7,7 +7,9 @@
 import { inflateRawSync } from 'node:zlib'
 import { encodeEnvelope, FLAGS, type Envelope } from '@e2e-col/protocol'
 
-export type Inflated = { readonly ok: true; readonly frame: Uint8Array; readonly envelope: Envelope } | { readonly ok: false; readonly reason: 'inflate-failed' | 'inflate-too-large' }
+export type Inflated =
+  | { readonly ok: true; readonly frame: Uint8Array; readonly envelope: Envelope }
+  | { readonly ok: false; readonly reason: 'inflate-failed' | 'inflate-too-large' }
 
 export const isDeflated = (env: Envelope): boolean => (env.flags & FLAGS.deflated) !== 0
 
@@ -17,7 +19,10 @@ export function inflateFrame(env: Envelope, maxPayloadBytes: number): Inflated {
     payload = new Uint8Array(inflateRawSync(env.payload, { maxOutputLength: maxPayloadBytes }))
   } catch (error) {
     // Node reports an output over maxOutputLength as ERR_BUFFER_TOO_LARGE; anything else is corrupt.
-    return { ok: false, reason: (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? 'inflate-too-large' : 'inflate-failed' }
+    return {
+      ok: false,
+      reason: (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? 'inflate-too-large' : 'inflate-failed',
+    }
   }
   const envelope: Envelope = { ...env, flags: env.flags & ~FLAGS.deflated, payload }
   return { ok: true, frame: encodeEnvelope(envelope), envelope }

@@ -4,7 +4,15 @@
  * cost at most one decode and one reassembly step; what it cannot be, it says in a metric.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
-import { chunkFrame, decodeEnvelope, encodeBody, encodeEnvelope, packBatch, type Envelope, type Kind } from '@e2e-col/protocol'
+import {
+  chunkFrame,
+  decodeEnvelope,
+  encodeBody,
+  encodeEnvelope,
+  packBatch,
+  type Envelope,
+  type Kind,
+} from '@e2e-col/protocol'
 import { describe, expect, it } from 'vitest'
 import { createLogger } from '../ops/logger.ts'
 import { createMetrics } from '../ops/metrics.ts'
@@ -16,12 +24,25 @@ const GROUP = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
 const SENDER = randomUUID()
 
 const envelope = (payloadBytes: number, kind: Kind = 'update', docId = DOC): Envelope => ({
-  kind, flags: 0, docId, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 1, payload: new Uint8Array(randomBytes(payloadBytes)),
+  kind,
+  flags: 0,
+  docId,
+  senderId: SENDER,
+  messageId: randomBytes(16).toString('hex'),
+  seq: 1,
+  payload: new Uint8Array(randomBytes(payloadBytes)),
 })
 const bodyOf = (e: Envelope): string => encodeBody(encodeEnvelope(e))
 const batchOf = (entries: readonly Envelope[], docId = DOC): string =>
-  encodeBody(packBatch({ docId, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 2 }, entries.map((e) => encodeEnvelope(e)), { maxBodyBytes: 1 << 20 }).frame)
-const chunksOf = (e: Envelope, maxBodyBytes = 600): Envelope[] => chunkFrame(encodeEnvelope(e), { maxBodyBytes }).map((c) => decodeEnvelope(c))
+  encodeBody(
+    packBatch(
+      { docId, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 2 },
+      entries.map((e) => encodeEnvelope(e)),
+      { maxBodyBytes: 1 << 20 },
+    ).frame,
+  )
+const chunksOf = (e: Envelope, maxBodyBytes = 600): Envelope[] =>
+  chunkFrame(encodeEnvelope(e), { maxBodyBytes }).map((c) => decodeEnvelope(c))
 
 function setup(extra: Partial<IngestOptions> = {}) {
   const delivered: Envelope[] = []
@@ -38,8 +59,13 @@ function setup(extra: Partial<IngestOptions> = {}) {
     ...extra,
   })
   /** Count per label value of one labelled counter. */
-  const by = async (counter: 'receivedDropped' | 'reassemblyEvictions' | 'envelopesOut', label: string): Promise<Record<string, number>> =>
-    Object.fromEntries((await metrics[counter].get()).values.map((v) => [String((v.labels as Record<string, unknown>)[label]), v.value]))
+  const by = async (
+    counter: 'receivedDropped' | 'reassemblyEvictions' | 'envelopesOut',
+    label: string,
+  ): Promise<Record<string, number>> =>
+    Object.fromEntries(
+      (await metrics[counter].get()).values.map((v) => [String((v.labels as Record<string, unknown>)[label]), v.value]),
+    )
   const chunks = async (): Promise<number> => (await metrics.chunksReceived.get()).values[0]?.value ?? 0
   return { ingest, delivered, by, chunks }
 }
@@ -55,7 +81,13 @@ describe('what the receive path drops, and why', () => {
   })
 
   it('drops a kind browsers never send (a batch inside a chunked message) as unexpected', async () => {
-    const batch = decodeEnvelope(packBatch({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 3 }, [encodeEnvelope(envelope(900)), encodeEnvelope(envelope(900))], { maxBodyBytes: 1 << 20 }).frame)
+    const batch = decodeEnvelope(
+      packBatch(
+        { docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 3 },
+        [encodeEnvelope(envelope(900)), encodeEnvelope(envelope(900))],
+        { maxBodyBytes: 1 << 20 },
+      ).frame,
+    )
     const { ingest, delivered, by } = setup()
     for (const c of chunksOf(batch)) ingest.handle(GROUP, bodyOf(c))
     expect(delivered).toHaveLength(0)

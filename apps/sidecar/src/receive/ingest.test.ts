@@ -14,7 +14,15 @@ const SENDER = randomUUID()
 const header = () => ({ docId: DOC, senderId: randomUUID(), messageId: randomBytes(16).toString('hex'), seq: 0 })
 
 function envelope(payloadBytes: number, kind: Kind = 'update', docId = DOC): Envelope {
-  return { kind, flags: 0, docId, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 1, payload: new Uint8Array(randomBytes(payloadBytes)) }
+  return {
+    kind,
+    flags: 0,
+    docId,
+    senderId: SENDER,
+    messageId: randomBytes(16).toString('hex'),
+    seq: 1,
+    payload: new Uint8Array(randomBytes(payloadBytes)),
+  }
 }
 
 function setup() {
@@ -69,8 +77,12 @@ describe('packing and the receive path', () => {
       own.handle(GROUP, body[0] ?? '')
       ingest.handle(GROUP, body[0] ?? '')
     }
-    expect(frames.map((f) => Buffer.from(f).toString('hex'))).toEqual(envs.map((e) => Buffer.from(encodeEnvelope(e)).toString('hex')))
-    expect(delivered.map((e) => Buffer.from(e.payload).toString('hex'))).toEqual(envs.map((e) => Buffer.from(e.payload).toString('hex')))
+    expect(frames.map((f) => Buffer.from(f).toString('hex'))).toEqual(
+      envs.map((e) => Buffer.from(encodeEnvelope(e)).toString('hex')),
+    )
+    expect(delivered.map((e) => Buffer.from(e.payload).toString('hex'))).toEqual(
+      envs.map((e) => Buffer.from(e.payload).toString('hex')),
+    )
   })
 
   it('batches many small envelopes into few bodies and delivers each exactly once', () => {
@@ -108,7 +120,8 @@ describe('packing and the receive path', () => {
     ingest.markSent(DOC, env.senderId, env.messageId)
     ingest.markSent(DOC, big.senderId, big.messageId)
     // The sync copy comes from this account's own devices.
-    for (const b of bodiesFor([encodeEnvelope(env), encodeEnvelope(big)], 600)) ingest.handle(GROUP, b, { source: SELF })
+    for (const b of bodiesFor([encodeEnvelope(env), encodeEnvelope(big)], 600))
+      ingest.handle(GROUP, b, { source: SELF })
     expect(delivered).toHaveLength(0)
   })
 
@@ -123,12 +136,16 @@ describe('packing and the receive path', () => {
     }
     expect(delivered).toHaveLength(0)
     const reasons = (await metrics.receivedDropped.get()).values.map((v) => v.labels['reason'])
-    expect(reasons).toEqual(expect.arrayContaining(['plain-text', 'invalid-body', 'unmapped-group', 'wrong-document', 'local-only-kind']))
+    expect(reasons).toEqual(
+      expect.arrayContaining(['plain-text', 'invalid-body', 'unmapped-group', 'wrong-document', 'local-only-kind']),
+    )
   })
 })
 
-const sharedText = (n: number): Uint8Array => new TextEncoder().encode('shared text that compresses well; '.repeat(Math.ceil(n / 34)).slice(0, n))
-const deflatedFrame = (env: Envelope, payload: Uint8Array): Uint8Array => encodeEnvelope({ ...env, flags: FLAGS.deflated, payload })
+const sharedText = (n: number): Uint8Array =>
+  new TextEncoder().encode('shared text that compresses well; '.repeat(Math.ceil(n / 34)).slice(0, n))
+const deflatedFrame = (env: Envelope, payload: Uint8Array): Uint8Array =>
+  encodeEnvelope({ ...env, flags: FLAGS.deflated, payload })
 
 describe('deflated envelopes on the receive path', () => {
   it('inflates a chunked deflated envelope and delivers it plain, flag cleared', () => {
@@ -171,7 +188,8 @@ describe('deflated envelopes on the receive path', () => {
     expect(delivered).toHaveLength(0)
     const reasons = (await metrics.receivedDropped.get()).values.map((v) => v.labels['reason'])
     expect(reasons).toEqual(expect.arrayContaining(['inflate-too-large', 'inflate-failed']))
-    for (const b of bodiesFor([deflatedFrame(env, new Uint8Array(deflateRawSync(env.payload)))], 2000)) ingest.handle(GROUP, b)
+    for (const b of bodiesFor([deflatedFrame(env, new Uint8Array(deflateRawSync(env.payload)))], 2000))
+      ingest.handle(GROUP, b)
     expect(delivered).toEqual([env])
   })
 })

@@ -13,8 +13,17 @@
  * @see docs/sidecar.md §4
  */
 import {
-  BODY_PREFIX, createDedupWindow, createReassembler, decodeBodyInto, decodeEnvelope, encodeEnvelope, unpackBatch,
-  type DedupWindow, type Envelope, type Eviction, type Reassembler,
+  BODY_PREFIX,
+  createDedupWindow,
+  createReassembler,
+  decodeBodyInto,
+  decodeEnvelope,
+  encodeEnvelope,
+  unpackBatch,
+  type DedupWindow,
+  type Envelope,
+  type Eviction,
+  type Reassembler,
 } from '@e2e-col/protocol'
 import { BROWSER_KINDS } from '../browser/kinds.ts'
 import { inflateFrame, isDeflated } from './inflate-frame.ts'
@@ -53,7 +62,11 @@ export interface Ingest {
    * Handles one body read from a group; `message` says who sent it (`source`: a stable key of the
    * Signal account, {@link SELF} for this account's own devices) and what it carried.
    */
-  handle(groupId: string, body: string, message?: { from?: MemberId; source?: string; attachments?: readonly SignalAttachment[] }): void
+  handle(
+    groupId: string,
+    body: string,
+    message?: { from?: MemberId; source?: string; attachments?: readonly SignalAttachment[] },
+  ): void
   /**
    * Records an envelope this sidecar is sending, so its copy from Signal is dropped. True when it
    * was recorded already (a browser's replay of an envelope first received earlier).
@@ -118,7 +131,13 @@ export function createIngest(o: IngestOptions): Ingest {
     for (const e of list) o.metrics.reassemblyEvictions.inc({ reason: e.reason })
   }
 
-  function attachment(docId: string, groupId: string, ref: Envelope, from: MemberId | undefined, listed: readonly SignalAttachment[]): void {
+  function attachment(
+    docId: string,
+    groupId: string,
+    ref: Envelope,
+    from: MemberId | undefined,
+    listed: readonly SignalAttachment[],
+  ): void {
     const fetcher = o.attachments
     if (fetcher === undefined) return drop('unsupported-kind')
     const mine = b
@@ -211,7 +230,13 @@ export function createIngest(o: IngestOptions): Ingest {
       if (env.kind === 'chunk') return chunk(docId, env, from)
       if (env.kind === 'attachment') {
         const own = frame.slice()
-        return attachment(docId, groupId, decodeEnvelope(own, { maxPayloadBytes: o.maxFrameBytes }), from, message?.attachments ?? [])
+        return attachment(
+          docId,
+          groupId,
+          decodeEnvelope(own, { maxPayloadBytes: o.maxFrameBytes }),
+          from,
+          message?.attachments ?? [],
+        )
       }
       if (env.kind !== 'batch') {
         const own = frame.slice()

@@ -2,20 +2,34 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { createMembership, type MessageSource } from './membership.ts'
 
 const G = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
-const from = (sourceNumber: string, sourceUuid?: string): MessageSource => ({ origin: 'data', sourceNumber, sourceUuid })
+const from = (sourceNumber: string, sourceUuid?: string): MessageSource => ({
+  origin: 'data',
+  sourceNumber,
+  sourceUuid,
+})
 type Listing = { id: string; members?: { number: string | null; uuid: string }[] }[]
 
-function setup(initial: Listing, later: Listing = initial, served: { groupIds: string[]; serves?: (groupId: string) => boolean } = { groupIds: [G] }) {
+function setup(
+  initial: Listing,
+  later: Listing = initial,
+  served: { groupIds: string[]; serves?: (groupId: string) => boolean } = { groupIds: [G] },
+) {
   const dropped: string[] = []
   let lists = 0
   const m = createMembership({
-    account: '+15550000001', ...served, initial,
+    account: '+15550000001',
+    ...served,
+    initial,
     list: () => {
       lists += 1
       return Promise.resolve(later)
     },
-    refreshMs: 60_000, minRefreshGapMs: 0, maxHeld: 2, now: () => Date.now(),
-    dropped: (reason) => dropped.push(reason), onListFailed: () => {},
+    refreshMs: 60_000,
+    minRefreshGapMs: 0,
+    maxHeld: 2,
+    now: () => Date.now(),
+    dropped: (reason) => dropped.push(reason),
+    onListFailed: () => {},
   })
   onTestFinished(() => m.dispose())
   return { m, dropped, lists: () => lists }
@@ -24,7 +38,10 @@ function setup(initial: Listing, later: Listing = initial, served: { groupIds: s
 const settle = () => new Promise((r) => setTimeout(r, 20))
 
 describe('group membership on the receive path', () => {
-  const members = [{ number: '+15550000001', uuid: 'u1' }, { number: null, uuid: 'u2' }]
+  const members = [
+    { number: '+15550000001', uuid: 'u1' },
+    { number: null, uuid: 'u2' },
+  ]
 
   it('reads a listed member at once, by number or by UUID, and knows its own key', () => {
     const { m, lists } = setup([{ id: G, members }])
@@ -51,7 +68,10 @@ describe('group membership on the receive path', () => {
   })
 
   it('holds an unknown source for a fresh listing: a new member is read, anyone else dropped', async () => {
-    const { m, dropped } = setup([{ id: G, members }], [{ id: G, members: [...members, { number: '+15550000009', uuid: 'u9' }] }])
+    const { m, dropped } = setup(
+      [{ id: G, members }],
+      [{ id: G, members: [...members, { number: '+15550000009', uuid: 'u9' }] }],
+    )
     const seen: string[] = []
     m.admit(G, from('+15550000009', 'u9'), () => seen.push('new member'))
     m.admit(G, from('+15550000666', 'u6'), () => seen.push('stranger'))

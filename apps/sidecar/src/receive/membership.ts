@@ -20,7 +20,8 @@ export interface MessageSource {
 }
 
 /** The key of a member or a message's source: its UUID, else its number. */
-export const sourceKey = (uuid: string | undefined | null, number: string | undefined | null): string => uuid ?? number ?? ''
+export const sourceKey = (uuid: string | undefined | null, number: string | undefined | null): string =>
+  uuid ?? number ?? ''
 
 export interface MembershipOptions {
   /** This account's number, when configured. */
@@ -67,7 +68,9 @@ interface GroupMembers {
   held: { source: MessageSource; handle: () => void }[]
 }
 
-const memberKeys = (listing: GroupListing[number] | undefined): { keys: string[]; numbers: Set<string>; uuids: Set<string> } => {
+const memberKeys = (
+  listing: GroupListing[number] | undefined,
+): { keys: string[]; numbers: Set<string>; uuids: Set<string> } => {
   const numbers = new Set<string>()
   const uuids = new Set<string>()
   const keys: string[] = []
@@ -99,14 +102,23 @@ export function createMembership(o: MembershipOptions): Membership {
   const groups = new Map<string, GroupMembers>()
   for (const groupId of o.groupIds) {
     const entry = o.initial.find((g) => g.id === groupId)
-    groups.set(groupId, { listed: entry?.members !== undefined, ...memberKeys(entry), listedAt: o.now(), refreshing: false, held: [] })
+    groups.set(groupId, {
+      listed: entry?.members !== undefined,
+      ...memberKeys(entry),
+      listedAt: o.now(),
+      refreshing: false,
+      held: [],
+    })
   }
   let disposed = false
   let self = selfIn(o.initial, o.account)
   const pendingTimers = new Set<ReturnType<typeof setTimeout>>()
 
   const isMember = (g: GroupMembers, s: MessageSource): boolean =>
-    !g.listed || s.origin === 'sync' || (s.sourceUuid !== undefined && g.uuids.has(s.sourceUuid)) || (s.sourceNumber !== undefined && g.numbers.has(s.sourceNumber))
+    !g.listed ||
+    s.origin === 'sync' ||
+    (s.sourceUuid !== undefined && g.uuids.has(s.sourceUuid)) ||
+    (s.sourceNumber !== undefined && g.numbers.has(s.sourceNumber))
 
   function update(listing: GroupListing, now: number): void {
     for (const [groupId, g] of groups) {
@@ -131,28 +143,33 @@ export function createMembership(o: MembershipOptions): Membership {
   }
 
   function refresh(groupId: string, g: GroupMembers): void {
-    o.list(groupId).then(
-      (listing) => {
-        if (disposed) return
-        update(listing, o.now())
-      },
-      (error: unknown) => {
-        if (disposed) return
-        g.listedAt = o.now() // a failing daemon is not asked again for every body
-        o.onListFailed(error)
-      },
-    ).finally(() => {
-      g.refreshing = false
-      if (!disposed) release(g)
-    })
+    o.list(groupId)
+      .then(
+        (listing) => {
+          if (disposed) return
+          update(listing, o.now())
+        },
+        (error: unknown) => {
+          if (disposed) return
+          g.listedAt = o.now() // a failing daemon is not asked again for every body
+          o.onListFailed(error)
+        },
+      )
+      .finally(() => {
+        g.refreshing = false
+        if (!disposed) release(g)
+      })
   }
 
   const timer = setInterval(() => {
-    o.list().then((listing) => {
-      if (!disposed) update(listing, o.now())
-    }, (error: unknown) => {
-      if (!disposed) o.onListFailed(error)
-    })
+    o.list().then(
+      (listing) => {
+        if (!disposed) update(listing, o.now())
+      },
+      (error: unknown) => {
+        if (!disposed) o.onListFailed(error)
+      },
+    )
   }, o.refreshMs)
   timer.unref()
 
@@ -160,11 +177,20 @@ export function createMembership(o: MembershipOptions): Membership {
     members: (groupId) => groups.get(groupId)?.keys ?? [],
     self: () => self,
     admit(groupId, source, handle) {
-      if (source.origin === 'sync' && self === undefined && (source.sourceUuid ?? source.sourceNumber) !== undefined) self = sourceKey(source.sourceUuid, source.sourceNumber)
+      if (source.origin === 'sync' && self === undefined && (source.sourceUuid ?? source.sourceNumber) !== undefined)
+        self = sourceKey(source.sourceUuid, source.sourceNumber)
       let g = groups.get(groupId)
       if (g === undefined && o.serves?.(groupId) === true) {
         // Served since start and never listed here: the first body waits for a listing.
-        g = { listed: true, keys: [], numbers: new Set(), uuids: new Set(), listedAt: Number.NEGATIVE_INFINITY, refreshing: false, held: [] }
+        g = {
+          listed: true,
+          keys: [],
+          numbers: new Set(),
+          uuids: new Set(),
+          listedAt: Number.NEGATIVE_INFINITY,
+          refreshing: false,
+          held: [],
+        }
         groups.set(groupId, g)
       }
       if (g === undefined) return handle()

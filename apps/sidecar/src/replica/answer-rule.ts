@@ -14,7 +14,12 @@ import { createHash } from 'node:crypto'
  * This member's place (0 first) among the members who may answer the request `requestId` from
  * `asker`. A member that does not know its own key, or is not listed, ranks after everyone.
  */
-export function answerRank(requestId: string, self: string | undefined, members: readonly string[], asker: string): number {
+export function answerRank(
+  requestId: string,
+  self: string | undefined,
+  members: readonly string[],
+  asker: string,
+): number {
   const candidates = [...new Set(members)].filter((m) => m !== asker)
   if (self === undefined || !candidates.includes(self)) return candidates.length
   const order = (m: string): string => createHash('sha256').update(`${requestId}\n${m}`).digest('hex')

@@ -2,7 +2,7 @@
  * The documents this sidecar serves because its person created or accepted them (not those fixed
  * in E2E_COL_DOCUMENTS): document id, group id, title, the members last seen, and when the
  * document last changed. A row exists only once the person has accepted the document, so nothing
- * is stored for an invitation (docs/decisions/documents-and-groups.md). Rows survive restarts.
+ * is stored for an invitation (docs/decisions/0007-0007-documents-and-groups.md). Rows survive restarts.
  */
 import type { Database } from 'better-sqlite3'
 import { StoreError } from '../errors.ts'
@@ -41,22 +41,42 @@ export const DOCUMENTS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS documents (doc_id TEXT PRIMARY KEY, group_id TEXT NOT NULL UNIQUE, title TEXT NOT NULL, members TEXT NOT NULL, added_at INTEGER NOT NULL, changed_at INTEGER NOT NULL, state TEXT NOT NULL) WITHOUT ROWID;
 `
 
-interface Row { doc_id: string; group_id: string; title: string; members: string; added_at: number; changed_at: number; state: string }
+interface Row {
+  doc_id: string
+  group_id: string
+  title: string
+  members: string
+  added_at: number
+  changed_at: number
+  state: string
+}
 
 function fromRow(r: Row): StoredDocument {
   let members: StoredMember[] = []
   try {
     const parsed = JSON.parse(r.members) as unknown
-    if (Array.isArray(parsed)) members = parsed.filter((m): m is StoredMember => typeof m === 'object' && m !== null && typeof (m as StoredMember).number === 'string')
+    if (Array.isArray(parsed))
+      members = parsed.filter(
+        (m): m is StoredMember => typeof m === 'object' && m !== null && typeof (m as StoredMember).number === 'string',
+      )
   } catch {
     // A damaged member list is refreshed from the daemon; the document itself is kept.
   }
-  return { docId: r.doc_id, groupId: r.group_id, title: r.title, members, addedAt: r.added_at, changedAt: r.changed_at, state: r.state === 'removed' ? 'removed' : 'active' }
+  return {
+    docId: r.doc_id,
+    groupId: r.group_id,
+    title: r.title,
+    members,
+    addedAt: r.added_at,
+    changedAt: r.changed_at,
+    state: r.state === 'removed' ? 'removed' : 'active',
+  }
 }
 
 export function createDocumentTable(db: Database, path: string, readonly: boolean): DocumentTable {
   // A store written before the table existed has none when opened read-only.
-  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'documents'").get() !== undefined
+  const exists =
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'documents'").get() !== undefined
   if (!exists) {
     const refuse = () => {
       throw new StoreError(path, 'opened read-only')
@@ -68,26 +88,36 @@ export function createDocumentTable(db: Database, path: string, readonly: boolea
   const writable = () => {
     if (readonly) throw new StoreError(path, 'opened read-only')
   }
-  const put = readonly ? undefined : db.prepare('INSERT OR REPLACE INTO documents (doc_id, group_id, title, members, added_at, changed_at, state) VALUES (?, ?, ?, ?, ?, ?, ?)')
+  const put = readonly
+    ? undefined
+    : db.prepare(
+        'INSERT OR REPLACE INTO documents (doc_id, group_id, title, members, added_at, changed_at, state) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
   const del = readonly ? undefined : db.prepare('DELETE FROM documents WHERE doc_id = ?')
-  const touch = readonly ? undefined : db.prepare('UPDATE documents SET changed_at = ? WHERE doc_id = ? AND changed_at < ?')
+  const touch = readonly
+    ? undefined
+    : db.prepare('UPDATE documents SET changed_at = ? WHERE doc_id = ? AND changed_at < ?')
   return {
     list: () => guarded(path, 'list documents', () => all.all().map(fromRow)),
-    get: (docId) => guarded(path, 'read a document', () => {
-      const r = one.get(docId)
-      return r === undefined ? undefined : fromRow(r)
-    }),
-    put: (d) => guarded(path, 'store a document', () => {
-      writable()
-      put?.run(d.docId, d.groupId, d.title, JSON.stringify(d.members), d.addedAt, d.changedAt, d.state)
-    }),
-    remove: (docId) => guarded(path, 'forget a document', () => {
-      writable()
-      del?.run(docId)
-    }),
-    touch: (docId, at) => guarded(path, 'record a change time', () => {
-      writable()
-      touch?.run(at, docId, at)
-    }),
+    get: (docId) =>
+      guarded(path, 'read a document', () => {
+        const r = one.get(docId)
+        return r === undefined ? undefined : fromRow(r)
+      }),
+    put: (d) =>
+      guarded(path, 'store a document', () => {
+        writable()
+        put?.run(d.docId, d.groupId, d.title, JSON.stringify(d.members), d.addedAt, d.changedAt, d.state)
+      }),
+    remove: (docId) =>
+      guarded(path, 'forget a document', () => {
+        writable()
+        del?.run(docId)
+      }),
+    touch: (docId, at) =>
+      guarded(path, 'record a change time', () => {
+        writable()
+        touch?.run(at, docId, at)
+      }),
   }
 }

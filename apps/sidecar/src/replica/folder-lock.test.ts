@@ -36,7 +36,10 @@ async function holderProcess(dir: string, { drop = false } = {}): Promise<{ pid:
     ? `lockDataFolder(${JSON.stringify(dir)}); for (let i = 0; i < 5; i++) { globalThis.gc(); await new Promise((r) => setTimeout(r, 20)) }`
     : `globalThis.held = lockDataFolder(${JSON.stringify(dir)})`
   const code = `const { lockDataFolder } = await import(${JSON.stringify(module)}); ${take}; console.log('locked'); setInterval(() => {}, 60_000)`
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', code], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', code], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   onTestFinished(() => void child.kill('SIGKILL'))
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   let stderr = ''
@@ -54,7 +57,9 @@ describe('one sidecar per data folder', () => {
     const first = lockDataFolder(dir)
     const e = refusal(() => lockDataFolder(dir))
     expect(e.code).toBe('SIDECAR_STORE_FAILED')
-    expect(e.message).toBe(`replica store ${dir}: the data folder is in use by another sidecar (pid ${process.pid}); one sidecar per data folder`)
+    expect(e.message).toBe(
+      `replica store ${dir}: the data folder is in use by another sidecar (pid ${process.pid}); one sidecar per data folder`,
+    )
     first.release()
     first.release()
     expect(existsSync(join(dir, HOLDER_FILE))).toBe(false)
@@ -85,9 +90,13 @@ describe('one sidecar per data folder', () => {
     const first = lockDataFolder(dir)
     onTestFinished(() => first.release())
     writeFileSync(join(dir, HOLDER_FILE), '{"pid":"+33600000001"}')
-    expect(refusal(() => lockDataFolder(dir)).message).toContain('in use by another sidecar; one sidecar per data folder')
+    expect(refusal(() => lockDataFolder(dir)).message).toContain(
+      'in use by another sidecar; one sidecar per data folder',
+    )
     rmSync(join(dir, HOLDER_FILE))
-    expect(refusal(() => lockDataFolder(dir)).message).toContain('in use by another sidecar; one sidecar per data folder')
+    expect(refusal(() => lockDataFolder(dir)).message).toContain(
+      'in use by another sidecar; one sidecar per data folder',
+    )
   })
 
   it('a writable store holds the lock until closed; a read-only one (inspect) neither needs nor takes it', () => {
@@ -106,7 +115,10 @@ describe('one sidecar per data folder', () => {
 
   it('releases the lock when the store fails to open', () => {
     const dir = tempDir()
-    writeFileSync(join(dir, 'replica.sqlite3'), 'not a database, but long enough to be read as a header by SQLite'.repeat(20))
+    writeFileSync(
+      join(dir, 'replica.sqlite3'),
+      'not a database, but long enough to be read as a header by SQLite'.repeat(20),
+    )
     refusal(() => openReplicaStore(dir))
     lockDataFolder(dir).release()
   })

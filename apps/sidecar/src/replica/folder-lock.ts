@@ -59,7 +59,9 @@ function readHolder(dir: string): z.infer<typeof Holder> | undefined {
 function describeHolder(dir: string): string {
   const holder = readHolder(dir)
   if (holder === undefined) return 'another sidecar'
-  return holder.host === hostname() ? `another sidecar (pid ${holder.pid})` : `another sidecar (pid ${holder.pid} on host ${holder.host})`
+  return holder.host === hostname()
+    ? `another sidecar (pid ${holder.pid})`
+    : `another sidecar (pid ${holder.pid} on host ${holder.host})`
 }
 
 /**
@@ -79,15 +81,23 @@ export function lockDataFolder(dir: string): FolderLock {
     db.close()
     const code = (error as { code?: unknown }).code
     if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
-      throw new StoreError(dir, `the data folder is in use by ${describeHolder(dir)}; one sidecar per data folder`, { cause: error })
+      throw new StoreError(dir, `the data folder is in use by ${describeHolder(dir)}; one sidecar per data folder`, {
+        cause: error,
+      })
     }
-    return guarded(path, 'lock the data folder', (): never => { throw error })
+    return guarded(path, 'lock the data folder', (): never => {
+      throw error
+    })
   }
   try {
-    writeFileSync(join(dir, HOLDER_FILE), `${JSON.stringify({ pid: process.pid, host: hostname() })}\n`, { mode: 0o600 })
+    writeFileSync(join(dir, HOLDER_FILE), `${JSON.stringify({ pid: process.pid, host: hostname() })}\n`, {
+      mode: 0o600,
+    })
   } catch (error) {
     db.close()
-    return guarded(dir, `write ${HOLDER_FILE}`, (): never => { throw error })
+    return guarded(dir, `write ${HOLDER_FILE}`, (): never => {
+      throw error
+    })
   }
   HELD.add(db)
   let held = true

@@ -100,11 +100,14 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
   }
   const onChange = (): void => {
     if (quiet !== undefined) clearTimeout(quiet)
-    quiet = setTimeout(() => {
-      quiet = undefined
-      asked += 1
-      o.ask()
-    }, o.quietMs * (1 + o.random()))
+    quiet = setTimeout(
+      () => {
+        quiet = undefined
+        asked += 1
+        o.ask()
+      },
+      o.quietMs * (1 + o.random()),
+    )
     changedSinceAnnounce = true
     announceTimer ??= setTimeout(announce, o.announceMs * (1 + o.random() / 4))
   }

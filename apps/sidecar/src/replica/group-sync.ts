@@ -55,7 +55,8 @@ interface Asker {
   deferred: { stateVector: Uint8Array; requestId: string; arrivedAt: number; timer: unknown } | undefined
 }
 
-const sameBytes = (a: Uint8Array | undefined, b: Uint8Array): boolean => a !== undefined && a.length === b.length && a.every((x, i) => x === b[i])
+const sameBytes = (a: Uint8Array | undefined, b: Uint8Array): boolean =>
+  a !== undefined && a.length === b.length && a.every((x, i) => x === b[i])
 
 export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): GroupSync {
   const t = o.timers
@@ -64,7 +65,12 @@ export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): Group
     lastAnswerAt = t.now()
     o.answer(payload)
   }
-  const responder = new SyncResponder(replica.doc, { minDelayMs: o.minDelayMs, maxDelayMs: o.maxDelayMs, maxPending: MAX_PENDING, random: o.random, timers: t }, answer, o.ask)
+  const responder = new SyncResponder(
+    replica.doc,
+    { minDelayMs: o.minDelayMs, maxDelayMs: o.maxDelayMs, maxPending: MAX_PENDING, random: o.random, timers: t },
+    answer,
+    o.ask,
+  )
   const askers = new Map<string, Asker>()
   let deferred = 0
   let covered = 0
@@ -111,12 +117,16 @@ export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): Group
       deferred += 1
       // A copy: the payload may be a view into a receive buffer that is reused before the timer fires.
       const request = { stateVector: stateVector.slice(), requestId, arrivedAt: now }
-      const timer = t.setTimeout(() => {
-        a.deferred = undefined
-        // Asked the same again, and an answer went out since: that answer was for it too.
-        if (sameBytes(a.lastAsked, request.stateVector) && lastAnswerAt > request.arrivedAt) return void (covered += 1)
-        take(a, request.stateVector, asker, request.requestId)
-      }, Math.max(0, a.nextAt - now))
+      const timer = t.setTimeout(
+        () => {
+          a.deferred = undefined
+          // Asked the same again, and an answer went out since: that answer was for it too.
+          if (sameBytes(a.lastAsked, request.stateVector) && lastAnswerAt > request.arrivedAt)
+            return void (covered += 1)
+          take(a, request.stateVector, asker, request.requestId)
+        },
+        Math.max(0, a.nextAt - now),
+      )
       a.deferred = { ...request, timer }
       return true
     },
@@ -128,7 +138,12 @@ export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): Group
         // already refused by the replica; nothing to cover
       }
     },
-    stats: () => ({ answered: responder.stats.answered, suppressed: responder.stats.suppressed + covered, askedBack: responder.stats.askedBack, deferred }),
+    stats: () => ({
+      answered: responder.stats.answered,
+      suppressed: responder.stats.suppressed + covered,
+      askedBack: responder.stats.askedBack,
+      deferred,
+    }),
     dispose: () => {
       responder.dispose()
       for (const a of askers.values()) if (a.deferred !== undefined) t.clearTimeout(a.deferred.timer)

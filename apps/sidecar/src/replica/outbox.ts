@@ -34,13 +34,18 @@ export function createOutboxTable(db: Database, path: string, readonly: boolean)
     }
     return { accept: refuse, remove: refuse, list: () => [], count: () => 0 }
   }
-  const select = db.prepare<[string], { message_id: string; sender_id: string; frame: Buffer }>('SELECT message_id, sender_id, frame FROM outbox WHERE doc_id = ? ORDER BY id')
+  const select = db.prepare<[string], { message_id: string; sender_id: string; frame: Buffer }>(
+    'SELECT message_id, sender_id, frame FROM outbox WHERE doc_id = ? ORDER BY id',
+  )
   const count = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM outbox WHERE doc_id = ?')
-  const list = (docId: string) => guarded(path, 'read the outbox', () => select.all(docId).map((r) => ({
-    messageId: r.message_id,
-    senderId: r.sender_id,
-    frame: new Uint8Array(r.frame.buffer, r.frame.byteOffset, r.frame.byteLength),
-  })))
+  const list = (docId: string) =>
+    guarded(path, 'read the outbox', () =>
+      select.all(docId).map((r) => ({
+        messageId: r.message_id,
+        senderId: r.sender_id,
+        frame: new Uint8Array(r.frame.buffer, r.frame.byteOffset, r.frame.byteLength),
+      })),
+    )
   const countOf = (docId: string) => guarded(path, 'count the outbox', () => count.get(docId)?.n ?? 0)
   if (readonly) {
     const refuse = () => {
@@ -48,18 +53,23 @@ export function createOutboxTable(db: Database, path: string, readonly: boolean)
     }
     return { accept: refuse, remove: refuse, list, count: countOf }
   }
-  const insert = db.prepare('INSERT OR IGNORE INTO outbox (doc_id, message_id, sender_id, frame, at) VALUES (?, ?, ?, ?, ?)')
+  const insert = db.prepare(
+    'INSERT OR IGNORE INTO outbox (doc_id, message_id, sender_id, frame, at) VALUES (?, ?, ?, ?, ?)',
+  )
   const sent = db.prepare('INSERT OR IGNORE INTO sent_ids (doc_id, message_id, at, sender_id) VALUES (?, ?, ?, ?)')
   const del = db.prepare('DELETE FROM outbox WHERE doc_id = ? AND message_id = ?')
-  const acceptOne = db.transaction((docId: string, senderId: string, messageId: string, frame: Uint8Array, at: number) => {
-    insert.run(docId, messageId, senderId, frame, at)
-    sent.run(docId, messageId, at, senderId)
-  })
+  const acceptOne = db.transaction(
+    (docId: string, senderId: string, messageId: string, frame: Uint8Array, at: number) => {
+      insert.run(docId, messageId, senderId, frame, at)
+      sent.run(docId, messageId, at, senderId)
+    },
+  )
   const removeAll = db.transaction((docId: string, ids: readonly string[]) => {
     for (const id of ids) del.run(docId, id)
   })
   return {
-    accept: (docId, senderId, messageId, frame, at) => guarded(path, 'store an outgoing envelope', () => acceptOne(docId, senderId, messageId, frame, at)),
+    accept: (docId, senderId, messageId, frame, at) =>
+      guarded(path, 'store an outgoing envelope', () => acceptOne(docId, senderId, messageId, frame, at)),
     remove: (docId, ids) => guarded(path, 'remove sent envelopes', () => removeAll(docId, ids)),
     list,
     count: countOf,

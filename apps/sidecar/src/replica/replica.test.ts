@@ -30,7 +30,7 @@ function editingSession(n: number, seed: number): { updates: Uint8Array[]; doc: 
   const updates: Uint8Array[] = []
   doc.on('update', (u: Uint8Array) => updates.push(u))
   let x = seed
-  const rnd = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648)
+  const rnd = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648
   for (let i = 0; i < n; i++) {
     if (text.length > 20 && rnd() < 0.25) text.delete(Math.floor(rnd() * (text.length - 5)), 1 + Math.floor(rnd() * 4))
     else text.insert(Math.floor(rnd() * (text.length + 1)), 'abcdefghij'.slice(0, 1 + Math.floor(rnd() * 9)))
@@ -74,7 +74,9 @@ describe('the document replica and its store', () => {
     const state = Y.encodeStateAsUpdate(doc).byteLength
     const log = store.logSize(DOC)
     // Measured figures, reported in docs/sidecar.md §8.
-    console.info(`compaction: ${updates.length} updates, ${raw} raw bytes -> stored ${log.bytes} bytes in ${log.rows} rows; encoded state ${state} bytes; ${replica.compactions} compactions; file ${store.fileBytes()} bytes`)
+    console.info(
+      `compaction: ${updates.length} updates, ${raw} raw bytes -> stored ${log.bytes} bytes in ${log.rows} rows; encoded state ${state} bytes; ${replica.compactions} compactions; file ${store.fileBytes()} bytes`,
+    )
     expect(replica.compactions).toBeGreaterThan(0)
     expect(log.rows).toBeLessThan(DEFAULT_COMPACTION.maxRows)
     expect(log.bytes).toBeLessThanOrEqual(DEFAULT_COMPACTION.growthFactor * state + DEFAULT_COMPACTION.slackBytes)
@@ -89,7 +91,11 @@ describe('the document replica and its store', () => {
     store.sentIds.remember(DOC, 'sender', ['b1'], 5000)
     store.close()
     const again = open(dir)
-    expect([again.sentIds.has(DOC, 'a1'), again.sentIds.has(DOC, 'a2'), again.sentIds.count(DOC)]).toEqual([true, false, 3])
+    expect([again.sentIds.has(DOC, 'a1'), again.sentIds.has(DOC, 'a2'), again.sentIds.count(DOC)]).toEqual([
+      true,
+      false,
+      3,
+    ])
     expect(again.sentIds.prune(2000)).toBe(2)
     expect(again.sentIds.count(DOC)).toBe(1)
   })

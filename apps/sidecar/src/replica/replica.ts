@@ -40,7 +40,11 @@ function strictStateVector(stateVector: Uint8Array): Uint8Array {
  * Loads the document's log from the store into a fresh Y.Doc.
  * @throws StoreError when the store cannot be read or a row does not decode
  */
-export function loadReplica(store: ReplicaStore, docId: string, policy: CompactionPolicy = DEFAULT_COMPACTION): DocReplica {
+export function loadReplica(
+  store: ReplicaStore,
+  docId: string,
+  policy: CompactionPolicy = DEFAULT_COMPACTION,
+): DocReplica {
   const doc = new Y.Doc()
   const rows = store.loadUpdates(docId)
   doc.transact(() => {
@@ -48,7 +52,11 @@ export function loadReplica(store: ReplicaStore, docId: string, policy: Compacti
       try {
         Y.applyUpdate(doc, row)
       } catch (error) {
-        throw new StoreError(store.path, `document ${docId}: update log row ${i + 1} of ${rows.length} does not decode; refusing to start with a partial replica`, { cause: error })
+        throw new StoreError(
+          store.path,
+          `document ${docId}: update log row ${i + 1} of ${rows.length} does not decode; refusing to start with a partial replica`,
+          { cause: error },
+        )
       }
     })
   })
@@ -87,7 +95,8 @@ export function loadReplica(store: ReplicaStore, docId: string, policy: Compacti
     diff: (stateVector) => Y.encodeStateAsUpdate(doc, strictStateVector(stateVector)),
     lacksFrom(stateVector) {
       const ours = Y.decodeStateVector(Y.encodeStateVector(doc))
-      for (const [client, clock] of Y.decodeStateVector(strictStateVector(stateVector))) if (clock > (ours.get(client) ?? 0)) return true
+      for (const [client, clock] of Y.decodeStateVector(strictStateVector(stateVector)))
+        if (clock > (ours.get(client) ?? 0)) return true
       return false
     },
     get compactions() {

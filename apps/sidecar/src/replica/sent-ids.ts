@@ -26,11 +26,17 @@ export interface SentIdTable {
 }
 
 export function createSentIdTable(db: Database, path: string, readonly: boolean): SentIdTable {
-  const has = db.prepare<[string, string], { one: number }>('SELECT 1 AS one FROM sent_ids WHERE doc_id = ? AND message_id = ?')
+  const has = db.prepare<[string, string], { one: number }>(
+    'SELECT 1 AS one FROM sent_ids WHERE doc_id = ? AND message_id = ?',
+  )
   const count = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM sent_ids WHERE doc_id = ?')
   // A read-only open of a schema-1 store has no sender column: its ids have no known sender ('').
   const withSender = (db.pragma('table_info(sent_ids)') as { name: string }[]).some((c) => c.name === 'sender_id')
-  const sender = db.prepare<[string, string], { sender_id: string }>(withSender ? 'SELECT sender_id FROM sent_ids WHERE doc_id = ? AND message_id = ?' : "SELECT '' AS sender_id FROM sent_ids WHERE doc_id = ? AND message_id = ?")
+  const sender = db.prepare<[string, string], { sender_id: string }>(
+    withSender
+      ? 'SELECT sender_id FROM sent_ids WHERE doc_id = ? AND message_id = ?'
+      : "SELECT '' AS sender_id FROM sent_ids WHERE doc_id = ? AND message_id = ?",
+  )
   const senderOf = (docId: string, id: string) => guarded(path, 'read sent ids', () => sender.get(docId, id)?.sender_id)
   if (readonly) {
     const refuse = () => {
@@ -55,7 +61,8 @@ export function createSentIdTable(db: Database, path: string, readonly: boolean)
     for (const id of ids) remove.run(docId, id)
   })
   return {
-    remember: (docId, senderId, ids, at) => guarded(path, 'remember sent ids', () => rememberAll(docId, senderId, ids, at)),
+    remember: (docId, senderId, ids, at) =>
+      guarded(path, 'remember sent ids', () => rememberAll(docId, senderId, ids, at)),
     forget: (docId, ids) => guarded(path, 'forget sent ids', () => forgetAll(docId, ids)),
     has: (docId, id) => guarded(path, 'read sent ids', () => has.get(docId, id) !== undefined),
     senderOf,

@@ -69,8 +69,11 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
   const lock = readonly ? undefined : lockDataFolder(dir)
   let db: Database.Database
   try {
-    db = guarded(path, readonly ? 'open the store read-only' : 'open or create the store', () =>
-      new Database(path, { readonly, fileMustExist: readonly, timeout: 5000 }))
+    db = guarded(
+      path,
+      readonly ? 'open the store read-only' : 'open or create the store',
+      () => new Database(path, { readonly, fileMustExist: readonly, timeout: 5000 }),
+    )
   } catch (error) {
     lock?.release()
     throw error
@@ -80,18 +83,27 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
       if (!readonly) {
         db.pragma('journal_mode = WAL')
         db.pragma('synchronous = FULL')
-        const hasSentIds = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sent_ids'").get() !== undefined
+        const hasSentIds =
+          db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sent_ids'").get() !== undefined
         const columns = hasSentIds ? (db.pragma('table_info(sent_ids)') as { name: string }[]).map((c) => c.name) : []
         if (hasSentIds && !columns.includes('sender_id')) db.exec(MIGRATE_1_TO_2)
         db.exec(SCHEMA)
       }
       const check = db.pragma('quick_check', { simple: true })
-      if (check !== 'ok') throw new StoreError(path, `the store is corrupt (quick_check: ${String(check).slice(0, 200)})`)
-      const row = db.prepare('SELECT value FROM meta WHERE key = ?').get('schema_version') as { value: string } | undefined
+      if (check !== 'ok')
+        throw new StoreError(path, `the store is corrupt (quick_check: ${String(check).slice(0, 200)})`)
+      const row = db.prepare('SELECT value FROM meta WHERE key = ?').get('schema_version') as
+        | { value: string }
+        | undefined
       const version = row === undefined ? undefined : Number(row.value)
-      if (version !== undefined && version > SCHEMA_VERSION) throw new StoreError(path, `written by a newer e2e-col (schema ${version} > ${SCHEMA_VERSION})`)
+      if (version !== undefined && version > SCHEMA_VERSION)
+        throw new StoreError(path, `written by a newer e2e-col (schema ${version} > ${SCHEMA_VERSION})`)
       // A write at open proves the store is writable now, not at the first browser edit.
-      if (!readonly) db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run('schema_version', String(SCHEMA_VERSION))
+      if (!readonly)
+        db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(
+          'schema_version',
+          String(SCHEMA_VERSION),
+        )
     })
   } catch (error) {
     db.close()
@@ -100,7 +112,9 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
   }
 
   const select = db.prepare<[string], { data: Buffer }>('SELECT data FROM updates WHERE doc_id = ? ORDER BY id')
-  const size = db.prepare<[string], { rows: number; bytes: number | null }>('SELECT count(*) AS rows, sum(length(data)) AS bytes FROM updates WHERE doc_id = ?')
+  const size = db.prepare<[string], { rows: number; bytes: number | null }>(
+    'SELECT count(*) AS rows, sum(length(data)) AS bytes FROM updates WHERE doc_id = ?',
+  )
   const insert = readonly ? undefined : db.prepare('INSERT INTO updates (doc_id, data) VALUES (?, ?)')
   const clear = readonly ? undefined : db.prepare('DELETE FROM updates WHERE doc_id = ?')
   const replace = db.transaction((docId: string, state: Uint8Array) => {
@@ -113,27 +127,34 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
 
   return {
     path,
-    loadUpdates: (docId) => guarded(path, 'read the update log', () => select.all(docId).map((r) => new Uint8Array(r.data.buffer, r.data.byteOffset, r.data.byteLength))),
-    appendUpdate: (docId, update) => guarded(path, 'append an update', () => {
-      writable()
-      insert?.run(docId, update)
-    }),
-    replaceUpdates: (docId, state) => guarded(path, 'compact the update log', () => {
-      writable()
-      replace(docId, state)
-    }),
-    logSize: (docId) => guarded(path, 'measure the update log', () => {
-      const r = size.get(docId)
-      return { rows: r?.rows ?? 0, bytes: r?.bytes ?? 0 }
-    }),
+    loadUpdates: (docId) =>
+      guarded(path, 'read the update log', () =>
+        select.all(docId).map((r) => new Uint8Array(r.data.buffer, r.data.byteOffset, r.data.byteLength)),
+      ),
+    appendUpdate: (docId, update) =>
+      guarded(path, 'append an update', () => {
+        writable()
+        insert?.run(docId, update)
+      }),
+    replaceUpdates: (docId, state) =>
+      guarded(path, 'compact the update log', () => {
+        writable()
+        replace(docId, state)
+      }),
+    logSize: (docId) =>
+      guarded(path, 'measure the update log', () => {
+        const r = size.get(docId)
+        return { rows: r?.rows ?? 0, bytes: r?.bytes ?? 0 }
+      }),
     sentIds: createSentIdTable(db, path, readonly),
     documents: createDocumentTable(db, path, readonly),
     outbox: createOutboxTable(db, path, readonly),
-    fileBytes: () => guarded(path, 'measure the file', () => {
-      const pages = db.pragma('page_count', { simple: true }) as number
-      const pageSize = db.pragma('page_size', { simple: true }) as number
-      return pages * pageSize
-    }),
+    fileBytes: () =>
+      guarded(path, 'measure the file', () => {
+        const pages = db.pragma('page_count', { simple: true }) as number
+        const pageSize = db.pragma('page_size', { simple: true }) as number
+        return pages * pageSize
+      }),
     close: () => {
       try {
         db.close()

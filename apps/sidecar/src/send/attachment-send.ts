@@ -4,7 +4,14 @@
  * and whose one attachment is the frame itself, as a data URI (the daemon reads no file).
  */
 import { createHash } from 'node:crypto'
-import { ATTACHMENT_CONTENT_TYPE, attachmentFileName, decodeEnvelope, encodeAttachmentRef, encodeBody, MAX_PAYLOAD_LENGTH } from '@e2e-col/protocol'
+import {
+  ATTACHMENT_CONTENT_TYPE,
+  attachmentFileName,
+  decodeEnvelope,
+  encodeAttachmentRef,
+  encodeBody,
+  MAX_PAYLOAD_LENGTH,
+} from '@e2e-col/protocol'
 
 /** What one attachment send carries. */
 export interface AttachmentSend {

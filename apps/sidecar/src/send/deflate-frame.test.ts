@@ -5,9 +5,18 @@ import { describe, expect, it } from 'vitest'
 import { inflateFrame } from '../receive/inflate-frame.ts'
 import { deflateFrame } from './deflate-frame.ts'
 
-const text = (n: number): Uint8Array => new TextEncoder().encode('the quick brown fox jumps over the lazy dog; '.repeat(Math.ceil(n / 45)).slice(0, n))
+const text = (n: number): Uint8Array =>
+  new TextEncoder().encode('the quick brown fox jumps over the lazy dog; '.repeat(Math.ceil(n / 45)).slice(0, n))
 const frameOf = (payload: Uint8Array, kind: Kind = 'update', flags = 0): Uint8Array =>
-  encodeEnvelope({ kind, flags, docId: randomUUID(), senderId: randomUUID(), messageId: randomBytes(16).toString('hex'), seq: 3, payload })
+  encodeEnvelope({
+    kind,
+    flags,
+    docId: randomUUID(),
+    senderId: randomUUID(),
+    messageId: randomBytes(16).toString('hex'),
+    seq: 3,
+    payload,
+  })
 
 describe('deflating large envelopes for Signal', () => {
   it('deflates a compressible update that needs chunks, and inflating restores the very frame', async () => {
@@ -43,8 +52,15 @@ describe('deflating large envelopes for Signal', () => {
   })
 })
 
-const deflated = (payload: Uint8Array): Envelope =>
-  ({ kind: 'update', flags: FLAGS.deflated, docId: randomUUID(), senderId: randomUUID(), messageId: randomBytes(16).toString('hex'), seq: 1, payload })
+const deflated = (payload: Uint8Array): Envelope => ({
+  kind: 'update',
+  flags: FLAGS.deflated,
+  docId: randomUUID(),
+  senderId: randomUUID(),
+  messageId: randomBytes(16).toString('hex'),
+  seq: 1,
+  payload,
+})
 
 describe('inflating what arrives from Signal', () => {
   it('refuses a payload that would inflate beyond the frame bound (a deflate bomb)', () => {
@@ -54,7 +70,10 @@ describe('inflating what arrives from Signal', () => {
   })
 
   it('refuses a payload that is not DEFLATE data', () => {
-    expect(inflateFrame(deflated(Uint8Array.of(1, 2, 3, 4, 5)), 1 << 20)).toEqual({ ok: false, reason: 'inflate-failed' })
+    expect(inflateFrame(deflated(Uint8Array.of(1, 2, 3, 4, 5)), 1 << 20)).toEqual({
+      ok: false,
+      reason: 'inflate-failed',
+    })
   })
 
   it('clears the flag and keeps every other field', () => {

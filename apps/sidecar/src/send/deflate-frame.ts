@@ -20,7 +20,8 @@ const LEVEL = 6
 const deflate = promisify(deflateRaw)
 
 /** True when the frame needs more than one body of `maxBodyBytes`. */
-export const needsChunks = (frame: Uint8Array, maxBodyBytes: number): boolean => bodyLengthFor(frame.byteLength) > maxBodyBytes
+export const needsChunks = (frame: Uint8Array, maxBodyBytes: number): boolean =>
+  bodyLengthFor(frame.byteLength) > maxBodyBytes
 
 /** The frame to put on Signal: deflated when it needs chunks and deflating makes it smaller. */
 export async function deflateFrame(frame: Uint8Array, maxBodyBytes: number): Promise<Uint8Array> {

@@ -42,11 +42,20 @@ export function createDelivery(o: DeliveryOptions): Delivery {
   let scheduled = false
 
   const note = (sent: readonly string[]): DeliveryNote => {
-    if (refusal !== undefined) return { signal: 'refused', since: refusal.since, unsent: o.unsent(), sent, reason: refusal.reason }
+    if (refusal !== undefined)
+      return { signal: 'refused', since: refusal.since, unsent: o.unsent(), sent, reason: refusal.reason }
     return { signal: o.reach.state, since: o.reach.since, unsent: o.unsent(), sent }
   }
   const frame = (n: DeliveryNote): Uint8Array =>
-    encodeEnvelope({ kind: 'delivery', flags: 0, docId: o.docId, senderId: o.sidecarId, messageId: o.newMessageId(), seq: 0, payload: encodeDeliveryNote(n) })
+    encodeEnvelope({
+      kind: 'delivery',
+      flags: 0,
+      docId: o.docId,
+      senderId: o.sidecarId,
+      messageId: o.newMessageId(),
+      seq: 0,
+      payload: encodeDeliveryNote(n),
+    })
 
   function flush(): void {
     scheduled = false

@@ -4,7 +4,14 @@
  * too large for any body is split into `chunk` bodies.
  * @see docs/sidecar.md §4
  */
-import { bodyLengthFor, encodeBodies, encodeBody, isProtocolError, packBatch, type BatchHeader } from '@e2e-col/protocol'
+import {
+  bodyLengthFor,
+  encodeBodies,
+  encodeBody,
+  isProtocolError,
+  packBatch,
+  type BatchHeader,
+} from '@e2e-col/protocol'
 
 export type { BatchHeader }
 
@@ -20,10 +27,15 @@ export interface PackedSend {
  * `newHeader` is called only when a batch is tried.
  * @throws ProtocolError when a frame cannot be carried at all (a boundary too small to chunk into).
  */
-export function packNext(frames: readonly Uint8Array[], maxBodyBytes: number, newHeader: () => BatchHeader): PackedSend {
+export function packNext(
+  frames: readonly Uint8Array[],
+  maxBodyBytes: number,
+  newHeader: () => BatchHeader,
+): PackedSend {
   const first = frames[0]
   if (first === undefined) throw new RangeError('packNext needs at least one frame')
-  if (bodyLengthFor(first.byteLength) > maxBodyBytes) return { mode: 'chunked', taken: 1, bodies: encodeBodies(first, { maxBodyBytes }) }
+  if (bodyLengthFor(first.byteLength) > maxBodyBytes)
+    return { mode: 'chunked', taken: 1, bodies: encodeBodies(first, { maxBodyBytes }) }
   const single: PackedSend = { mode: 'single', taken: 1, bodies: [encodeBody(first)] }
   if (frames.length === 1) return single
   try {

@@ -36,12 +36,28 @@ function manualClock() {
 }
 
 function reachFor(clock: ReturnType<typeof manualClock>) {
-  return createReachability({ attempts: 3, probeBaseMs: 10, probeMaxMs: 100, now: clock.now, sleep: clock.sleep, rng: () => 0.5, logger: createLogger('silent') })
+  return createReachability({
+    attempts: 3,
+    probeBaseMs: 10,
+    probeMaxMs: 100,
+    now: clock.now,
+    sleep: clock.sleep,
+    rng: () => 0.5,
+    logger: createLogger('silent'),
+  })
 }
 
 function item(acked: string[]): QueuedEnvelope {
   const messageId = randomBytes(16).toString('hex')
-  const frame = encodeEnvelope({ kind: 'update', flags: 0, docId: DOC, senderId: SENDER, messageId, seq: 1, payload: new Uint8Array(40) })
+  const frame = encodeEnvelope({
+    kind: 'update',
+    flags: 0,
+    docId: DOC,
+    senderId: SENDER,
+    messageId,
+    seq: 1,
+    payload: new Uint8Array(40),
+  })
   return { frame, messageId, owner: { ack: (id) => acked.push(id), reject: () => undefined } }
 }
 
@@ -54,7 +70,12 @@ function idsIn(body: string): string[] {
 function setup(pace: { burst: number; minIntervalMs?: number; shrink?: (frame: Uint8Array) => Promise<Uint8Array> }) {
   const clock = manualClock()
   const bodies: string[] = []
-  const backend = { sendGroupMessage: async (_group: string, body: string) => (bodies.push(body), { timestamp: bodies.length, results: [] }) }
+  const backend = {
+    sendGroupMessage: async (_group: string, body: string) => (
+      bodies.push(body),
+      { timestamp: bodies.length, results: [] }
+    ),
+  }
   const acked: string[] = []
   const queue = createSendQueue({
     groupId: 'group',
@@ -118,7 +139,15 @@ describe('send queue pacing', () => {
   it('still sends the bodies of one chunked envelope back to back from the burst', async () => {
     const { clock, bodies, acked, queue } = setup({ burst: 5, minIntervalMs: 1000 })
     const messageId = randomBytes(16).toString('hex')
-    const frame = encodeEnvelope({ kind: 'snapshot', flags: 0, docId: DOC, senderId: SENDER, messageId, seq: 1, payload: new Uint8Array(4000) })
+    const frame = encodeEnvelope({
+      kind: 'snapshot',
+      flags: 0,
+      docId: DOC,
+      senderId: SENDER,
+      messageId,
+      seq: 1,
+      payload: new Uint8Array(4000),
+    })
     queue.enqueue({ frame, messageId, owner: { ack: (id) => acked.push(id), reject: () => undefined } })
     await clock.advance(0)
     expect(bodies.length).toBeGreaterThanOrEqual(3)
@@ -154,7 +183,10 @@ describe('send queue compression', () => {
 
   it('sends the frame as it is when compression throws, and shrinks each envelope once', async () => {
     let calls = 0
-    const { bodies, acked, queue } = setup({ burst: 50, shrink: () => (calls++, Promise.reject(new Error('zlib broke'))) })
+    const { bodies, acked, queue } = setup({
+      burst: 50,
+      shrink: () => (calls++, Promise.reject(new Error('zlib broke'))),
+    })
     const env = big(acked)
     queue.enqueue(env)
     await vi.waitFor(() => expect(acked).toEqual([env.messageId]))
@@ -173,21 +205,43 @@ describe('send queue while Signal is away', () => {
     const backend = {
       sendGroupMessage: async (_group: string, body: string) => {
         calls += 1
-        if (offline) throw new SignalRpcError(-32603, 'Failed to send message: Unable to resolve host (IOException) (UnexpectedErrorException)')
+        if (offline)
+          throw new SignalRpcError(
+            -32603,
+            'Failed to send message: Unable to resolve host (IOException) (UnexpectedErrorException)',
+          )
         bodies.push(body)
         return { timestamp: 1, results: [] }
       },
     }
-    const reach = createReachability({ attempts: 3, probeBaseMs: 10, probeMaxMs: 60_000, now: clock.now, sleep: clock.sleep, rng: () => 0.5, logger: createLogger('silent') })
+    const reach = createReachability({
+      attempts: 3,
+      probeBaseMs: 10,
+      probeMaxMs: 60_000,
+      now: clock.now,
+      sleep: clock.sleep,
+      rng: () => 0.5,
+      logger: createLogger('silent'),
+    })
     const states: string[] = []
     reach.onChange((s) => states.push(s))
-    const queues = [0, 1].map(() => createSendQueue({
-      groupId: 'group', backend: backend as unknown as SignalBackend, maxBodyBytes: 2000, maxQueueBytes: 1 << 20,
-      bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
-      retry: { attempts: 3, baseMs: 10, maxMs: 100 }, now: clock.now, sleep: clock.sleep, rng: () => 0.5,
-      newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
-      reach, metrics: createMetrics(), logger: createLogger('silent'),
-    }))
+    const queues = [0, 1].map(() =>
+      createSendQueue({
+        groupId: 'group',
+        backend: backend as unknown as SignalBackend,
+        maxBodyBytes: 2000,
+        maxQueueBytes: 1 << 20,
+        bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
+        retry: { attempts: 3, baseMs: 10, maxMs: 100 },
+        now: clock.now,
+        sleep: clock.sleep,
+        rng: () => 0.5,
+        newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
+        reach,
+        metrics: createMetrics(),
+        logger: createLogger('silent'),
+      }),
+    )
     const acked: string[] = []
     const items = Array.from({ length: 4 }, () => item(acked))
     for (const [i, one] of items.entries()) queues[i % 2]?.enqueue(one)
@@ -210,14 +264,26 @@ describe('send queue while Signal is away', () => {
 
   it('tells a daemon that is down apart from a network that is', async () => {
     const clock = manualClock()
-    const backend = { sendGroupMessage: async () => { throw new SignalUnavailableError('connect ECONNREFUSED') } }
+    const backend = {
+      sendGroupMessage: async () => {
+        throw new SignalUnavailableError('connect ECONNREFUSED')
+      },
+    }
     const reach = reachFor(clock)
     const queue = createSendQueue({
-      groupId: 'group', backend: backend as unknown as SignalBackend, maxBodyBytes: 2000, maxQueueBytes: 1 << 20,
+      groupId: 'group',
+      backend: backend as unknown as SignalBackend,
+      maxBodyBytes: 2000,
+      maxQueueBytes: 1 << 20,
       bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
-      retry: { attempts: 3, baseMs: 10, maxMs: 100 }, now: clock.now, sleep: clock.sleep, rng: () => 0.5,
+      retry: { attempts: 3, baseMs: 10, maxMs: 100 },
+      now: clock.now,
+      sleep: clock.sleep,
+      rng: () => 0.5,
       newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
-      reach, metrics: createMetrics(), logger: createLogger('silent'),
+      reach,
+      metrics: createMetrics(),
+      logger: createLogger('silent'),
     })
     queue.enqueue(item([]))
     for (let i = 0; i < 20; i++) await clock.advance(100)
@@ -231,15 +297,28 @@ describe('send queue while Signal is away', () => {
 function failingWith(error: Error) {
   const clock = manualClock()
   let calls = 0
-  const backend = { sendGroupMessage: async () => { calls += 1; throw error } }
+  const backend = {
+    sendGroupMessage: async () => {
+      calls += 1
+      throw error
+    },
+  }
   const rejected: string[] = []
   const reach = reachFor(clock)
   const queue = createSendQueue({
-    groupId: 'group', backend: backend as unknown as SignalBackend, maxBodyBytes: 2000, maxQueueBytes: 1 << 20,
+    groupId: 'group',
+    backend: backend as unknown as SignalBackend,
+    maxBodyBytes: 2000,
+    maxQueueBytes: 1 << 20,
     bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
-    retry: { attempts: 3, baseMs: 10, maxMs: 100 }, now: clock.now, sleep: clock.sleep, rng: () => 0.5,
+    retry: { attempts: 3, baseMs: 10, maxMs: 100 },
+    now: clock.now,
+    sleep: clock.sleep,
+    rng: () => 0.5,
     newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
-    reach, metrics: createMetrics(), logger: createLogger('silent'),
+    reach,
+    metrics: createMetrics(),
+    logger: createLogger('silent'),
   })
   const env = item([])
   queue.enqueue({ ...env, owner: { ack: () => undefined, reject: (id, code) => void rejected.push(`${id} ${code}`) } })
@@ -295,15 +374,25 @@ describe('send queue fairness between sources', () => {
     const sends: { body: string; release: () => void }[] = []
     const backend = {
       sendGroupMessage: (_group: string, body: string) =>
-        new Promise<{ timestamp: number; results: [] }>((resolve) => sends.push({ body, release: () => resolve({ timestamp: 1, results: [] }) })),
+        new Promise<{ timestamp: number; results: [] }>((resolve) =>
+          sends.push({ body, release: () => resolve({ timestamp: 1, results: [] }) }),
+        ),
     }
     const acked: string[] = []
     const queue = createSendQueue({
-      groupId: 'group', backend: backend as unknown as SignalBackend, maxBodyBytes: 2000, maxQueueBytes: 1 << 20,
+      groupId: 'group',
+      backend: backend as unknown as SignalBackend,
+      maxBodyBytes: 2000,
+      maxQueueBytes: 1 << 20,
       bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
-      retry: { attempts: 3, baseMs: 10, maxMs: 100 }, now: clock.now, sleep: clock.sleep, rng: () => 0.5,
+      retry: { attempts: 3, baseMs: 10, maxMs: 100 },
+      now: clock.now,
+      sleep: clock.sleep,
+      rng: () => 0.5,
       newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
-      reach: reachFor(clock), metrics: createMetrics(), logger: createLogger('silent'),
+      reach: reachFor(clock),
+      metrics: createMetrics(),
+      logger: createLogger('silent'),
     })
     const flooder = {}
     const first = [sourced(acked, flooder), sourced(acked, flooder), sourced(acked, flooder)]

@@ -95,7 +95,10 @@ export interface SendQueue {
 
 // A -5 without a usable retryAfterSeconds still pauses the group for this long.
 const DEFAULT_RATE_LIMIT_PAUSE_MS = 60_000
-type Outcome = { kind: 'sent' } | { kind: 'rejected'; code: RefusalCode; message: string; rpcCode: number | undefined } | { kind: 'closed' }
+type Outcome =
+  | { kind: 'sent' }
+  | { kind: 'rejected'; code: RefusalCode; message: string; rpcCode: number | undefined }
+  | { kind: 'closed' }
 
 export function createSendQueue(o: SendQueueOptions): SendQueue {
   const items: QueuedEnvelope[] = []
@@ -164,11 +167,15 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
       held = false
       const started = o.now()
       try {
-        const result = await (attachments === undefined ? o.backend.sendGroupMessage(o.groupId, body) : o.backend.sendGroupMessage(o.groupId, body, attachments))
+        const result = await (attachments === undefined
+          ? o.backend.sendGroupMessage(o.groupId, body)
+          : o.backend.sendGroupMessage(o.groupId, body, attachments))
         o.reach.succeeded()
         o.metrics.sendLatency.observe((o.now() - started) / 1000)
         // A partial RATE_LIMIT_FAILURE is still a send (at least one recipient got it); slow down.
-        const waits = (result.results ?? []).filter((r) => r.type === 'RATE_LIMIT_FAILURE').map((r) => r.retryAfterSeconds ?? undefined)
+        const waits = (result.results ?? [])
+          .filter((r) => r.type === 'RATE_LIMIT_FAILURE')
+          .map((r) => r.retryAfterSeconds ?? undefined)
         if (waits.length > 0) {
           rateLimit(Math.max(...waits.map((w) => w ?? DEFAULT_RATE_LIMIT_PAUSE_MS / 1000)))
           // The limited recipients never got it: send the same body to the group again after the
@@ -191,7 +198,12 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
         if (failure === 'rejected' || attachments !== undefined) {
           if (probing) o.reach.settled()
           const e = error as Error
-          return { kind: 'rejected', code: 'SIDECAR_SEND_REJECTED', message: e.message, rpcCode: error instanceof SignalRpcError ? error.rpcCode : undefined }
+          return {
+            kind: 'rejected',
+            code: 'SIDECAR_SEND_REJECTED',
+            message: e.message,
+            rpcCode: error instanceof SignalRpcError ? error.rpcCode : undefined,
+          }
         }
         if (closed) {
           if (probing) o.reach.settled()
@@ -267,7 +279,8 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
           // Already acknowledged: only its delivery to the limited members is at stake.
           const outcome = await sendBody(resend.body, false, resend.attachments)
           if (outcome.kind === 'closed') return
-          if (outcome.kind !== 'sent') o.logger.warn({ outcome: outcome.kind }, 'resend after a partial rate limit failed')
+          if (outcome.kind !== 'sent')
+            o.logger.warn({ outcome: outcome.kind }, 'resend after a partial rate limit failed')
           continue
         }
         if (!(await shrinkFront())) return
@@ -295,12 +308,19 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
             // Upload refused (rate limit, size) or unclear: the same envelope goes as text now;
             // receivers drop a second copy by message id.
             o.metrics.attachmentsSent.inc({ outcome: 'fell-back' })
-            o.logger.info({ outcome: outcome.kind, rpcCode: outcome.kind === 'rejected' ? outcome.rpcCode : undefined }, 'attachment send failed; sending the envelope as text')
+            o.logger.info(
+              { outcome: outcome.kind, rpcCode: outcome.kind === 'rejected' ? outcome.rpcCode : undefined },
+              'attachment send failed; sending the envelope as text',
+            )
             textOnly.add(front)
           }
           continue
         }
-        const packed = packNext(items.map((i) => i.frame), o.maxBodyBytes, o.newBatchHeader)
+        const packed = packNext(
+          items.map((i) => i.frame),
+          o.maxBodyBytes,
+          o.newBatchHeader,
+        )
         pinned = packed.taken
         o.beforeSend?.(items.slice(0, packed.taken).map((i) => i.messageId))
         let outcome: Outcome = { kind: 'sent' }
@@ -320,7 +340,10 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
           o.metrics.sendFailures.inc({ outcome: 'rejected' })
           const rejected = removeFront(packed.taken)
           // The daemon's code only: its message may quote what was sent.
-          o.logger.warn({ code: outcome.code, rpcCode: outcome.rpcCode, envelopes: rejected.length, groupQueued: items.length }, 'send rejected by signal-cli; the envelopes are dropped and their senders told')
+          o.logger.warn(
+            { code: outcome.code, rpcCode: outcome.rpcCode, envelopes: rejected.length, groupQueued: items.length },
+            'send rejected by signal-cli; the envelopes are dropped and their senders told',
+          )
           // Owners first (each page hears about its own change), then the document forgets the ids.
           for (const t of rejected) t.owner.reject(t.messageId, outcome.code, outcome.message)
           o.onUnsent?.(rejected.map((t) => t.messageId))

@@ -5,9 +5,20 @@ import { classifySendFailure, createReachability } from './reachability.ts'
 
 describe('classifySendFailure', () => {
   it('tells a lost network, a daemon that is down, a rate limit and a definite refusal apart', () => {
-    expect(classifySendFailure(new SignalRpcError(-32603, 'Failed to send message: Closed unexpectedly (IOException) (UnexpectedErrorException)'))).toBe('network')
-    expect(classifySendFailure(new SignalRpcError(-3, 'Unable to check if users are registered: x (IOException)'))).toBe('network')
-    expect(classifySendFailure(new SignalRpcError(-1, 'Failed to send message', undefined, { networkFailure: true }))).toBe('network')
+    expect(
+      classifySendFailure(
+        new SignalRpcError(
+          -32603,
+          'Failed to send message: Closed unexpectedly (IOException) (UnexpectedErrorException)',
+        ),
+      ),
+    ).toBe('network')
+    expect(
+      classifySendFailure(new SignalRpcError(-3, 'Unable to check if users are registered: x (IOException)')),
+    ).toBe('network')
+    expect(
+      classifySendFailure(new SignalRpcError(-1, 'Failed to send message', undefined, { networkFailure: true })),
+    ).toBe('network')
     expect(classifySendFailure(new SignalUnavailableError('connect ECONNREFUSED'))).toBe('daemon-down')
     expect(classifySendFailure(new SignalCliError('SIDECAR_SIGNAL_BAD_RESPONSE', 'not JSON'))).toBe('daemon-down')
     expect(classifySendFailure(new SignalRpcError(-5, 'Rate limit', 60))).toBe('rate-limited')
@@ -19,9 +30,19 @@ describe('classifySendFailure', () => {
 describe('reachability', () => {
   it('logs one line when Signal goes away and one when it returns, however many probes fail between', async () => {
     const lines: { level: number; msg: string }[] = []
-    const logger = createLogger('debug', { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) })
+    const logger = createLogger('debug', {
+      write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }),
+    })
     let t = 0
-    const reach = createReachability({ attempts: 3, probeBaseMs: 10, probeMaxMs: 1000, now: () => t, sleep: async (ms) => void (t += ms), rng: () => 0.5, logger })
+    const reach = createReachability({
+      attempts: 3,
+      probeBaseMs: 10,
+      probeMaxMs: 1000,
+      now: () => t,
+      sleep: async (ms) => void (t += ms),
+      rng: () => 0.5,
+      logger,
+    })
     reach.failed('network', false)
     expect([reach.state, reach.since]).toEqual(['unreachable', 0])
     const controller = new AbortController()
@@ -41,7 +62,15 @@ describe('reachability', () => {
 
   it('gives the probe turn to one caller at a time; the others wait until it is settled', async () => {
     const sleeps: (() => void)[] = []
-    const reach = createReachability({ attempts: 1, probeBaseMs: 10, probeMaxMs: 10, now: () => 0, sleep: () => new Promise<void>((r) => sleeps.push(r)), rng: () => 0, logger: createLogger('silent') })
+    const reach = createReachability({
+      attempts: 1,
+      probeBaseMs: 10,
+      probeMaxMs: 10,
+      now: () => 0,
+      sleep: () => new Promise<void>((r) => sleeps.push(r)),
+      rng: () => 0,
+      logger: createLogger('silent'),
+    })
     reach.failed('daemon-down', false)
     const signal = new AbortController().signal
     const got: string[] = []

@@ -86,7 +86,12 @@ export function createReachability(o: ReachabilityOptions): Reachability {
       o.logger.info({ was, probes: probeFailures + 1 }, 'Signal is reachable again; sending what was kept')
       probeFailures = 0
     } else if (was === 'reachable') {
-      o.logger.warn({ state: next }, next === 'unreachable' ? 'Signal is unreachable (no network?); changes are kept and sent when it returns' : 'signal-cli does not answer; changes are kept and sent when it returns')
+      o.logger.warn(
+        { state: next },
+        next === 'unreachable'
+          ? 'Signal is unreachable (no network?); changes are kept and sent when it returns'
+          : 'signal-cli does not answer; changes are kept and sent when it returns',
+      )
     } else {
       o.logger.info({ state: next, was }, 'Signal is still away, for another reason')
     }

@@ -11,7 +11,15 @@ import { resolveRecipient } from './targets.ts'
 
 function profileOf(givenName: string | undefined) {
   if (givenName === undefined) return null
-  return { lastUpdateTimestamp: 0, givenName, familyName: null, about: null, aboutEmoji: null, hasAvatar: false, mobileCoinAddress: null }
+  return {
+    lastUpdateTimestamp: 0,
+    givenName,
+    familyName: null,
+    about: null,
+    aboutEmoji: null,
+    hasAvatar: false,
+    mobileCoinAddress: null,
+  }
 }
 
 export const listContactsMethod: MethodDefinition = {
@@ -21,28 +29,31 @@ export const listContactsMethod: MethodDefinition = {
     if (!flagParam(ctx.params, 'allRecipients')) return []
     const known = new Set([ctx.account, ...ctx.state.accounts])
     for (const group of ctx.state.groups.values()) {
-      if (group.members.includes(ctx.account) || group.formerMembers.has(ctx.account)) for (const m of group.members) known.add(m)
+      if (group.members.includes(ctx.account) || group.formerMembers.has(ctx.account))
+        for (const m of group.members) known.add(m)
     }
-    return [...known].filter((n) => filter.length === 0 || filter.includes(n)).map((number) => ({
-      number,
-      uuid: ctx.state.uuidOf(number),
-      username: null,
-      name: '',
-      givenName: null,
-      familyName: null,
-      nickName: null,
-      nickGivenName: null,
-      nickFamilyName: null,
-      note: null,
-      color: null,
-      isArchived: false,
-      isBlocked: false,
-      isHidden: false,
-      messageExpirationTime: 0,
-      profileSharing: false,
-      unregistered: !ctx.state.isRegistered(number),
-      // A profile the toy was given a name for (ToySignalOptions.names), as Signal shares it with the people one shares a group with.
-      profile: profileOf(ctx.state.profileName(number)),
-    }))
+    return [...known]
+      .filter((n) => filter.length === 0 || filter.includes(n))
+      .map((number) => ({
+        number,
+        uuid: ctx.state.uuidOf(number),
+        username: null,
+        name: '',
+        givenName: null,
+        familyName: null,
+        nickName: null,
+        nickGivenName: null,
+        nickFamilyName: null,
+        note: null,
+        color: null,
+        isArchived: false,
+        isBlocked: false,
+        isHidden: false,
+        messageExpirationTime: 0,
+        profileSharing: false,
+        unregistered: !ctx.state.isRegistered(number),
+        // A profile the toy was given a name for (ToySignalOptions.names), as Signal shares it with the people one shares a group with.
+        profile: profileOf(ctx.state.profileName(number)),
+      }))
   },
 }

@@ -23,10 +23,19 @@ export const getUserStatusMethod: MethodDefinition = {
   routing: 'account',
   run(ctx) {
     // Registration is asked of Signal's servers: without network, IOErrorException (-3).
-    if (ctx.faults.networkLost()) throw new RpcFailure(-3, 'Unable to check if users are registered: Unable to resolve host: chat.signal.org (IOException)')
+    if (ctx.faults.networkLost())
+      throw new RpcFailure(
+        -3,
+        'Unable to check if users are registered: Unable to resolve host: chat.signal.org (IOException)',
+      )
     return listParam(ctx.params, 'recipient', 'recipients').map((recipient) => {
       const registered = ctx.state.isRegistered(recipient)
-      return { recipient, number: recipient, uuid: registered ? ctx.state.uuidOf(recipient) : null, isRegistered: registered }
+      return {
+        recipient,
+        number: recipient,
+        uuid: registered ? ctx.state.uuidOf(recipient) : null,
+        isRegistered: registered,
+      }
     })
   },
 }

@@ -34,7 +34,8 @@ function announce(ctx: MethodContext, group: ToyGroup, recipients: readonly stri
   const self = address(ctx.state, ctx.account)
   const now = ctx.state.now()
   for (const member of recipients) {
-    if (member !== ctx.account && ctx.state.isAccount(member)) ctx.hub.deliver(incomingMessage(member, self, content, now))
+    if (member !== ctx.account && ctx.state.isAccount(member))
+      ctx.hub.deliver(incomingMessage(member, self, content, now))
   }
   // updateGroup results carry no groupId (unlike send results).
   const results = recipients.filter((m) => m !== ctx.account).map((m) => resultEntry(ctx.state, m, 'SUCCESS', {}))
@@ -62,7 +63,14 @@ function expirationParam(ctx: MethodContext): number | undefined {
   const value = ctx.params['expiration']
   if (value === undefined || value === null) return undefined
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < -0x80000000 || value > 0x7fffffff) {
-    const from = typeof value === 'number' ? (Number.isInteger(value) ? 'java.lang.Long' : 'java.lang.Double') : typeof value === 'string' ? 'java.lang.String' : 'java.util.LinkedHashMap'
+    const from =
+      typeof value === 'number'
+        ? Number.isInteger(value)
+          ? 'java.lang.Long'
+          : 'java.lang.Double'
+        : typeof value === 'string'
+          ? 'java.lang.String'
+          : 'java.util.LinkedHashMap'
     throw internalError(`class ${from} cannot be cast to class java.lang.Integer`, 'ClassCastException')
   }
   return Math.max(0, value)
@@ -97,7 +105,8 @@ function removeMembers(group: ToyGroup, numbers: readonly string[]): void {
   }
 }
 
-const snapshot = (g: ToyGroup): string => JSON.stringify([g.name, g.description, g.expiration, g.members, g.pending, g.requesting])
+const snapshot = (g: ToyGroup): string =>
+  JSON.stringify([g.name, g.description, g.expiration, g.members, g.pending, g.requesting])
 
 /** `updateGroup`: creates a group (`{groupId, timestamp, results}`), or changes one (`{}` when nothing changed). */
 export const updateGroupMethod: MethodDefinition = {
@@ -112,7 +121,8 @@ export const updateGroupMethod: MethodDefinition = {
     checkLinkAndPermissions(ctx.params)
     if (rawId === undefined) {
       // A bound of the toy (a real account has no such limit): a runaway test cannot grow it forever.
-      if (ctx.state.groups.size >= MAX_GROUPS) throw userError(`Failed to create group: the toy holds at most ${MAX_GROUPS} groups`)
+      if (ctx.state.groups.size >= MAX_GROUPS)
+        throw userError(`Failed to create group: the toy holds at most ${MAX_GROUPS} groups`)
       const group = ctx.state.createGroup(name ?? '', [], ctx.account)
       addMembers(ctx.state, group, ctx.account, add)
       if (description !== undefined) group.description = description
@@ -121,7 +131,8 @@ export const updateGroupMethod: MethodDefinition = {
     }
     const group = findGroup(ctx.state, ctx.account, rawId)
     const invited = group.pending.includes(ctx.account)
-    if (!group.members.includes(ctx.account) && !invited) throw userError(`User is not a member in group: ${group.name} (${group.id})`)
+    if (!group.members.includes(ctx.account) && !invited)
+      throw userError(`User is not a member in group: ${group.name} (${group.id})`)
     const before = snapshot(group)
     const heardBefore = audienceOf(group)
     // An invitee's first update accepts the invitation (GroupHelper.updateGroupV2 does it first).
@@ -152,7 +163,8 @@ export const quitGroupMethod: MethodDefinition = {
     try {
       group = findGroup(ctx.state, ctx.account, rawId)
     } catch (error) {
-      if (error instanceof Error && error.message.startsWith('Group not found')) throw userError(`Failed to send to group: ${error.message}`)
+      if (error instanceof Error && error.message.startsWith('Group not found'))
+        throw userError(`Failed to send to group: ${error.message}`)
       throw error
     }
     if (group.pending.includes(ctx.account)) {
@@ -166,7 +178,9 @@ export const quitGroupMethod: MethodDefinition = {
     const heard = audienceOf(group)
     group.members = group.members.filter((m) => m !== ctx.account)
     group.formerMembers.add(ctx.account)
-    const newAdmins = listParam(ctx.params, 'admin', 'admins').map((m) => resolveRecipient(ctx.state, m)).filter((m) => group.members.includes(m))
+    const newAdmins = listParam(ctx.params, 'admin', 'admins')
+      .map((m) => resolveRecipient(ctx.state, m))
+      .filter((m) => group.members.includes(m))
     for (const m of newAdmins) group.admins.add(m)
     if (group.admins.delete(ctx.account) && group.admins.size === 0 && group.members[0] !== undefined) {
       // The toy hands adminship on instead of demanding `admin`, so a group never ends without one.

@@ -40,6 +40,8 @@ export const listGroupsMethod: MethodDefinition = {
   run(ctx) {
     const filter = listParam(ctx.params, 'groupId', 'groupIds').map(checkGroupId)
     const visible = [...ctx.state.groups.values()].filter((g) => seesGroup(g, ctx.account))
-    return visible.filter((g) => filter.length === 0 || filter.includes(g.id)).map((g) => groupView(ctx.state, g, ctx.account))
+    return visible
+      .filter((g) => filter.length === 0 || filter.includes(g.id))
+      .map((g) => groupView(ctx.state, g, ctx.account))
   },
 }

@@ -16,15 +16,30 @@ export const sendReactionMethod: MethodDefinition = {
     const emoji = stringParam(ctx.params, 'emoji')
     const author = stringParam(ctx.params, 'targetAuthor')
     const targetTimestamp = numberParam(ctx.params, 'targetTimestamp')
-    if (emoji === undefined) throw internalError('Cannot invoke "String.length()" because "emoji" is null', 'NullPointerException')
-    if (author === undefined) throw internalError('Cannot invoke "String.startsWith(String)" because "identifier" is null', 'NullPointerException')
-    if (targetTimestamp === undefined) throw internalError('Cannot invoke "java.lang.Long.longValue()" because "targetTimestamp" is null', 'NullPointerException')
+    if (emoji === undefined)
+      throw internalError('Cannot invoke "String.length()" because "emoji" is null', 'NullPointerException')
+    if (author === undefined)
+      throw internalError(
+        'Cannot invoke "String.startsWith(String)" because "identifier" is null',
+        'NullPointerException',
+      )
+    if (targetTimestamp === undefined)
+      throw internalError(
+        'Cannot invoke "java.lang.Long.longValue()" because "targetTimestamp" is null',
+        'NullPointerException',
+      )
     const targetAuthor = resolveRecipient(ctx.state, author)
     const isRemove = flagParam(ctx.params, 'remove')
     return sendToTargets(ctx, targets, (timestamp) => ({
       timestamp,
       message: null,
-      reaction: { emoji, targetAuthor, targetAuthorUuid: ctx.state.uuidOf(targetAuthor), targetSentTimestamp: targetTimestamp, isRemove },
+      reaction: {
+        emoji,
+        targetAuthor,
+        targetAuthorUuid: ctx.state.uuidOf(targetAuthor),
+        targetSentTimestamp: targetTimestamp,
+        isRemove,
+      },
       longTextId: '',
     }))
   },
@@ -36,9 +51,13 @@ export const sendMessageRequestResponseMethod: MethodDefinition = {
   run(ctx) {
     readTargets(ctx)
     const type = stringParam(ctx.params, 'type')
-    if (type === undefined) throw internalError('Cannot invoke "String.toUpperCase()" because "type" is null', 'NullPointerException')
+    if (type === undefined)
+      throw internalError('Cannot invoke "String.toUpperCase()" because "type" is null', 'NullPointerException')
     if (!['ACCEPT', 'DELETE'].includes(type.toUpperCase())) {
-      throw internalError(`No enum constant org.asamk.signal.commands.MessageRequestResponseType.${type.toUpperCase()}`, 'IllegalArgumentException')
+      throw internalError(
+        `No enum constant org.asamk.signal.commands.MessageRequestResponseType.${type.toUpperCase()}`,
+        'IllegalArgumentException',
+      )
     }
     return {}
   },

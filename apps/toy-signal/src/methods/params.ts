@@ -21,10 +21,20 @@ const INT_MIN = -(2 ** 31)
 const INT_MAX = 2 ** 31 - 1
 
 function castError(value: unknown, target: string): never {
-  const from = typeof value === 'string' ? 'java.lang.String'
-    : typeof value === 'number' ? (!Number.isInteger(value) ? 'java.lang.Double' : value >= INT_MIN && value <= INT_MAX ? 'java.lang.Integer' : 'java.lang.Long')
-    : typeof value === 'boolean' ? 'java.lang.Boolean'
-    : Array.isArray(value) ? 'java.util.ArrayList' : 'java.util.LinkedHashMap'
+  const from =
+    typeof value === 'string'
+      ? 'java.lang.String'
+      : typeof value === 'number'
+        ? !Number.isInteger(value)
+          ? 'java.lang.Double'
+          : value >= INT_MIN && value <= INT_MAX
+            ? 'java.lang.Integer'
+            : 'java.lang.Long'
+        : typeof value === 'boolean'
+          ? 'java.lang.Boolean'
+          : Array.isArray(value)
+            ? 'java.util.ArrayList'
+            : 'java.util.LinkedHashMap'
   throw internalError(`class ${from} cannot be cast to class ${target}`, 'ClassCastException')
 }
 
@@ -46,7 +56,10 @@ function javaText(value: unknown): string {
   if (value === null || value === undefined) return 'null'
   if (typeof value === 'string') return value
   if (Array.isArray(value)) return `[${value.map(javaText).join(', ')}]`
-  if (typeof value === 'object') return `{${Object.entries(value).map(([k, v]) => `${k}=${javaText(v)}`).join(', ')}}`
+  if (typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${k}=${javaText(v)}`)
+      .join(', ')}}`
   return String(value)
 }
 

@@ -20,7 +20,11 @@ After solving the captcha, right-click on the "Open Signal" link and copy the li
 function stringParam(ctx: MethodContext, name: string): string | undefined {
   const value = ctx.params[name]
   if (value === undefined || value === null) return undefined
-  if (typeof value !== 'string') throw internalError(`class java.lang.${typeof value === 'number' ? 'Integer' : 'Boolean'} cannot be cast to class java.lang.String`, 'ClassCastException')
+  if (typeof value !== 'string')
+    throw internalError(
+      `class java.lang.${typeof value === 'number' ? 'Integer' : 'Boolean'} cannot be cast to class java.lang.String`,
+      'ClassCastException',
+    )
   return value
 }
 
@@ -53,9 +57,15 @@ export const finishLinkMethod: MethodDefinition = {
     if (!p.hasLink(uri)) throw userError('Unknown device link uri.')
     const outcome = await p.awaitLink(uri)
     if (outcome.kind === 'timeout') throw userError('Link request timed out, please try again.')
-    if (outcome.kind === 'refused') throw new RpcFailure(RPC_CODES.ioError, 'Link request error: [403] Authorization failed! (AuthorizationFailedException)')
+    if (outcome.kind === 'refused')
+      throw new RpcFailure(
+        RPC_CODES.ioError,
+        'Link request error: [403] Authorization failed! (AuthorizationFailedException)',
+      )
     if (ctx.state.isAccount(outcome.number)) {
-      throw userError(`The user ${outcome.number} already exists\nDelete "${ctx.state.accountFile(outcome.number)}" before trying again.`)
+      throw userError(
+        `The user ${outcome.number} already exists\nDelete "${ctx.state.accountFile(outcome.number)}" before trying again.`,
+      )
     }
     ctx.state.addAccount(outcome.number)
     return { number: outcome.number }
@@ -70,8 +80,13 @@ export const registerMethod: MethodDefinition = {
     const p = provisioning(ctx)
     const captcha = stringParam(ctx, 'captcha')
     const voice = ctx.params['voice'] === true
-    if (p.offline) throw new RpcFailure(RPC_CODES.ioError, 'Failed to register: java.net.UnknownHostException: chat.signal.org (PushNetworkException)')
-    if (!E164.test(number)) throw userError(`Failed to register: Phone number is not normalized (${number}). Expected normalized: ${number}`)
+    if (p.offline)
+      throw new RpcFailure(
+        RPC_CODES.ioError,
+        'Failed to register: java.net.UnknownHostException: chat.signal.org (PushNetworkException)',
+      )
+    if (!E164.test(number))
+      throw userError(`Failed to register: Phone number is not normalized (${number}). Expected normalized: ${number}`)
     if (ctx.state.isAccount(number) && ctx.params['reregister'] !== true) return {}
     if (p.captchaForAll || p.captchaRequired.has(number)) {
       if (captcha === undefined) throw userError(CAPTCHA_REQUIRED)
@@ -79,7 +94,9 @@ export const registerMethod: MethodDefinition = {
       p.captchaRequired.delete(number)
     }
     if (voice && p.registration(number) === undefined) {
-      throw userError('Failed to register: Invalid verification method: Before requesting voice verification you need to request SMS verification and wait a minute.')
+      throw userError(
+        'Failed to register: Invalid verification method: Before requesting voice verification you need to request SMS verification and wait a minute.',
+      )
     }
     const code = String(Buffer.from(ctx.state.randomId(8), 'base64url').readUInt32BE(0) % 1_000_000).padStart(6, '0')
     p.startRegistration({ number, code, voice })
@@ -93,11 +110,15 @@ export const verifyMethod: MethodDefinition = {
   run(ctx) {
     const number = ctx.account
     const p = provisioning(ctx)
-    if (ctx.state.isAccount(number)) throw new RpcFailure(RPC_CODES.ioError, 'Verify error: Account is already registered')
+    if (ctx.state.isAccount(number))
+      throw new RpcFailure(RPC_CODES.ioError, 'Verify error: Account is already registered')
     const pending = p.registration(number)
     // Without a registration session the real daemon trips over a null session id.
     if (pending === undefined) {
-      throw internalError('Parameter specified as non-null is null: method org.whispersystems.signalservice.api.registration.RegistrationApi.verifyAccount, parameter sessionId', 'NullPointerException')
+      throw internalError(
+        'Parameter specified as non-null is null: method org.whispersystems.signalservice.api.registration.RegistrationApi.verifyAccount, parameter sessionId',
+        'NullPointerException',
+      )
     }
     const code = (stringParam(ctx, 'verificationCode') ?? '').replace(/-/g, '')
     if (code !== pending.code) throw new RpcFailure(RPC_CODES.ioError, 'Verify error: [403] Authorization failed!')
@@ -105,7 +126,9 @@ export const verifyMethod: MethodDefinition = {
     if (lock !== undefined) {
       const pin = stringParam(ctx, 'pin')
       if (pin === undefined) {
-        throw userError("Verification failed! This number is locked with a pin. Hours remaining until reset: 167\nUse '--pin PIN_CODE' to specify the registration lock PIN")
+        throw userError(
+          "Verification failed! This number is locked with a pin. Hours remaining until reset: 167\nUse '--pin PIN_CODE' to specify the registration lock PIN",
+        )
       }
       if (pin !== lock) {
         const left = Math.max(0, (p.pinTries.get(number) ?? 10) - 1)

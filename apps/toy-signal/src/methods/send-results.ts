@@ -7,7 +7,12 @@ import { RPC_CODES, RpcFailure } from '../rpc-failure.ts'
 import type { ToySignalState } from '../state.ts'
 
 /** `type` values of one send result. */
-export type SendResultType = 'SUCCESS' | 'UNREGISTERED_FAILURE' | 'RATE_LIMIT_FAILURE' | 'IDENTITY_FAILURE' | 'NETWORK_FAILURE'
+export type SendResultType =
+  | 'SUCCESS'
+  | 'UNREGISTERED_FAILURE'
+  | 'RATE_LIMIT_FAILURE'
+  | 'IDENTITY_FAILURE'
+  | 'NETWORK_FAILURE'
 
 /** One entry of `results`. `groupId` only for group sends; token/retryAfterSeconds only when rate-limited. */
 export interface SendResultEntry {
@@ -40,7 +45,10 @@ export function resultEntry(
  * failures are identity failures, -5 when all are rate limits, -1 otherwise. An empty `results`
  * (sole group member) counts as success.
  */
-export function settleSend(timestamp: number, results: SendResultEntry[]): { timestamp: number; results: SendResultEntry[] } {
+export function settleSend(
+  timestamp: number,
+  results: SendResultEntry[],
+): { timestamp: number; results: SendResultEntry[] } {
   const response = { timestamp, results }
   if (results.length === 0 || results.some((r) => r.type === 'SUCCESS')) return response
   if (results.every((r) => r.type === 'IDENTITY_FAILURE')) {

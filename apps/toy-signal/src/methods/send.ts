@@ -30,7 +30,8 @@ export function readTargets(ctx: MethodContext): SendTargets {
 function readResolvedTargets(ctx: MethodContext, groupIds: string[], raw: string[]): SendTargets {
   const groups = groupIds.map((id) => {
     const group = findGroup(ctx.state, ctx.account, id)
-    if (!group.members.includes(ctx.account) && !ctx.faults.takeNonMemberSend()) throw userError(`User is not a member in group: ${group.name} (${group.id})`)
+    if (!group.members.includes(ctx.account) && !ctx.faults.takeNonMemberSend())
+      throw userError(`User is not a member in group: ${group.name} (${group.id})`)
     return group
   })
   const recipients = [...new Set(raw.map((r) => resolveRecipient(ctx.state, r)))]
@@ -48,8 +49,17 @@ function readResolvedTargets(ctx: MethodContext, groupIds: string[], raw: string
  * successful local recipient plus the sync copy. The `failNextSendsWith` fault fails the whole call
  * first, as a server 413/429 does before anything is sent.
  */
-export function sendToTargets(ctx: MethodContext, targets: SendTargets, build: (timestamp: number) => MessageContent, uploads: readonly Upload[] = []) {
-  if (ctx.faults.networkLost()) throw new RpcFailure(-32603, 'Failed to send message: Unable to resolve host: chat.signal.org (IOException) (UnexpectedErrorException)')
+export function sendToTargets(
+  ctx: MethodContext,
+  targets: SendTargets,
+  build: (timestamp: number) => MessageContent,
+  uploads: readonly Upload[] = [],
+) {
+  if (ctx.faults.networkLost())
+    throw new RpcFailure(
+      -32603,
+      'Failed to send message: Unable to resolve host: chat.signal.org (IOException) (UnexpectedErrorException)',
+    )
   const sendError = ctx.faults.takeSendError()
   if (sendError !== undefined) throw new RpcFailure(sendError.code, sendError.message)
   const rateLimit = ctx.faults.takeRateLimit()
@@ -75,7 +85,12 @@ export function sendToTargets(ctx: MethodContext, targets: SendTargets, build: (
     const type = typeFor(number)
     // Past Signal's pace for this pair: a plain 429 (Retry-After, no challenge token; 0.14.3+ shape).
     const paced = type === 'SUCCESS' ? ctx.pace?.message(ctx.account, number, now) : undefined
-    if (paced !== undefined && !paced.ok && ctx.pace?.enforced === true) return resultEntry(ctx.state, number, 'RATE_LIMIT_FAILURE', { groupId, retryAfterSeconds: paced.retryAfterSeconds, token: false })
+    if (paced !== undefined && !paced.ok && ctx.pace?.enforced === true)
+      return resultEntry(ctx.state, number, 'RATE_LIMIT_FAILURE', {
+        groupId,
+        retryAfterSeconds: paced.retryAfterSeconds,
+        token: false,
+      })
     return resultEntry(ctx.state, number, type, { groupId, retryAfterSeconds: rateLimit?.retryAfterSeconds })
   }
   const results: SendResultEntry[] = []
@@ -87,7 +102,10 @@ export function sendToTargets(ctx: MethodContext, targets: SendTargets, build: (
 
   const self = { number: ctx.account, uuid: ctx.state.uuidOf(ctx.account) }
   for (const group of targets.groups) {
-    const inGroup: MessageContent = { ...content, group: { id: group.id, name: group.name, revision: group.revision, type: 'DELIVER' } }
+    const inGroup: MessageContent = {
+      ...content,
+      group: { id: group.id, name: group.name, revision: group.revision, type: 'DELIVER' },
+    }
     for (const r of results) {
       if (r.groupId === group.id && r.type === 'SUCCESS' && ctx.state.isAccount(r.recipientAddress.number)) {
         storeReceived(ctx, r.recipientAddress.number, uploads)
@@ -123,13 +141,36 @@ export const sendMethod: MethodDefinition = {
     // Uploaded before the message goes: a refused upload sends nothing.
     const uploads = uploadAttachments(ctx, attachments)
     const longTextId = ctx.state.randomId(15)
-    const response = sendToTargets(ctx, targets, (timestamp) => ({ timestamp, message: message ?? null, longTextId, attachments: uploads.map((u) => ({ ...u.info, uploadTimestamp: timestamp })) }), uploads)
+    const response = sendToTargets(
+      ctx,
+      targets,
+      (timestamp) => ({
+        timestamp,
+        message: message ?? null,
+        longTextId,
+        attachments: uploads.map((u) => ({ ...u.info, uploadTimestamp: timestamp })),
+      }),
+      uploads,
+    )
     const text = message ?? ''
     const attachmentBytes = uploads.reduce((n, u) => n + u.data.length, 0)
     const extra = uploads.length === 0 ? {} : { attachments: uploads.length, attachmentBytes }
-    for (const group of targets.groups) ctx.state.recordSend({ account: ctx.account, groupId: group.id, message: text, timestamp: response.timestamp, ...extra })
+    for (const group of targets.groups)
+      ctx.state.recordSend({
+        account: ctx.account,
+        groupId: group.id,
+        message: text,
+        timestamp: response.timestamp,
+        ...extra,
+      })
     if (targets.recipients.length > 0) {
-      ctx.state.recordSend({ account: ctx.account, recipients: targets.recipients, message: text, timestamp: response.timestamp, ...extra })
+      ctx.state.recordSend({
+        account: ctx.account,
+        recipients: targets.recipients,
+        message: text,
+        timestamp: response.timestamp,
+        ...extra,
+      })
     }
     if (ctx.faults.takeSendDrop()) ctx.dropConnection()
     return response

@@ -22,7 +22,12 @@ export function checkGroupId(raw: string): string {
 
 /** Whether the account's store holds the group: it is, was, or is invited to be a member (or asked to join). */
 export function seesGroup(group: ToyGroup, account: string): boolean {
-  return group.members.includes(account) || group.formerMembers.has(account) || group.pending.includes(account) || group.requesting.includes(account)
+  return (
+    group.members.includes(account) ||
+    group.formerMembers.has(account) ||
+    group.pending.includes(account) ||
+    group.requesting.includes(account)
+  )
 }
 
 /** The group as `account` knows it; -1 `Group not found: <id>` when the account never belonged to it. */
@@ -42,6 +47,7 @@ export function resolveRecipient(state: ToySignalState, raw: string): string {
     if (number === undefined) throw userError(`The user ${raw} is not registered.`)
     return number
   }
-  if (!E164.test(raw)) throw userError(`Invalid phone number '${raw}': The string supplied did not seem to be a phone number.`)
+  if (!E164.test(raw))
+    throw userError(`Invalid phone number '${raw}': The string supplied did not seem to be a phone number.`)
   return raw
 }
