@@ -8,7 +8,7 @@ import { CliError } from './errors.ts'
 import { EXIT } from './exit-codes.ts'
 
 /** The step that failed. */
-export type SetupStep = 'startLink' | 'finishLink' | 'register' | 'verify' | 'createGroup' | 'daemon'
+export type SetupStep = 'startLink' | 'finishLink' | 'register' | 'verify' | 'daemon'
 
 // What signal-cli says when it cannot reach Signal's servers: DNS, refused or reset connections,
 // a closed provisioning socket, timeouts.

@@ -1,10 +1,10 @@
 /**
  * `e2e-col setup`: Java and signal-cli found, a daemon started (or `--daemon-url`), the account
- * linked or registered, the first document's group created, and only then config.json written.
- * A failure leaves no config and, when this run made signal-cli's folder and no account came of
- * it, no folder either.
+ * linked or registered, and only then config.json written. It makes no Signal group: documents are
+ * made from the home page once `e2e-col up` runs (a linked device's group would show on the
+ * phone before the person asked for one). A failure leaves no config and, when this run made
+ * signal-cli's folder and no account came of it, no folder either.
  */
-import { randomUUID } from 'node:crypto'
 import { existsSync, rmSync } from 'node:fs'
 import { createProvisioningClient } from '@e2e-col/signal-cli'
 import type { SupervisedDaemon } from '@e2e-col/signal-cli-runtime'
@@ -18,11 +18,6 @@ import { registerNumber } from './register-flow.ts'
 import { sidecarSettings, writeConfigFile } from './sidecar-config.ts'
 import { defaultStateDir, privateDir, stateLayout } from './state-dir.ts'
 import type { Terminal } from './terminal.ts'
-
-/** The first document's group: its name and description say what it is for (phones show both). */
-export const FIRST_GROUP_NAME = 'e2e-col sync: mute me'
-export const FIRST_GROUP_DESCRIPTION =
-  'e2e-col carries a shared document through this group. Its messages are machine data for the e2e-col sidecar: mute this group.'
 
 export interface SetupDeps {
   readonly term: Terminal
@@ -142,19 +137,19 @@ export async function runSetup(cmd: SetupCommand, deps: SetupDeps): Promise<numb
       }
     }
 
-    let groupId: string
-    try {
-      groupId = await rpc.createGroup(account, FIRST_GROUP_NAME, FIRST_GROUP_DESCRIPTION)
-    } catch (error) {
-      throw adviceFor('createGroup', error)
-    }
-    const docId = randomUUID()
     writeConfigFile(
       layout.config,
-      sidecarSettings({ daemonUrl: url, account, docId, groupId, dataDir: layout.sidecarDataDir }),
+      sidecarSettings({
+        daemonUrl: url,
+        account,
+        setup: mode === 'link' ? 'linked-device' : 'dedicated-number',
+        dataDir: layout.sidecarDataDir,
+      }),
     )
-    term.say(`Created the first document (its Signal group is "${FIRST_GROUP_NAME}"; mute it on your phone).`)
     term.say(`Wrote ${layout.config}`)
+    term.say('Documents are made on the home page that `up` prints; none exists yet.')
+    if (mode === 'link')
+      term.say('Each document is a Signal group your phone receives too: mute it there once (group → Mute).')
     term.say('')
     term.say(`Next: ${nextCommand('up', cmd.stateDir, env)}`)
     return EXIT.ok

@@ -23,8 +23,7 @@ describe('the config file', () => {
     const settings = sidecarSettings({
       daemonUrl: 'http://127.0.0.1:1234',
       account: '+15551234567',
-      docId: '6f1d2c3e-5a4b-4c7d-8e9f-0a1b2c3d4e5f',
-      groupId: 'abc=',
+      setup: 'dedicated-number',
       dataDir: '/s',
     })
     writeConfigFile(path, settings)
@@ -32,6 +31,14 @@ describe('the config file', () => {
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual(settings)
     expect(readdirSync(d)).toEqual(['config.json'])
     expect(readConfigFile(path, 'e2e-col setup')).toEqual(settings)
+  })
+
+  it('names no fixed document (documents are made on the home page) and says which account kind it is', () => {
+    const base = { daemonUrl: 'http://127.0.0.1:1234', account: '+15551234567', dataDir: '/s' }
+    const linked = sidecarSettings({ ...base, setup: 'linked-device' })
+    expect(linked).not.toHaveProperty('E2E_COL_DOCUMENTS')
+    expect(linked).toMatchObject({ SIGNAL_CLI_ACCOUNT: '+15551234567', E2E_COL_SETUP: 'linked-device' })
+    expect(sidecarSettings({ ...base, setup: 'dedicated-number' })['E2E_COL_SETUP']).toBe('dedicated-number')
   })
 
   it('says to run setup when it is missing, and names a broken one', () => {

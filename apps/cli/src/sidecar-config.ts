@@ -12,17 +12,20 @@ import { EXIT } from './exit-codes.ts'
 export interface SetupResult {
   readonly daemonUrl: string
   readonly account: string
-  readonly docId: string
-  readonly groupId: string
+  /** Linked to the person's phone, or a number of the sidecar's own (the sidecar's E2E_COL_SETUP). */
+  readonly setup: 'linked-device' | 'dedicated-number'
   readonly dataDir: string
 }
 
-/** The sidecar settings setup writes. */
+/**
+ * The sidecar settings setup writes. No E2E_COL_DOCUMENTS: documents are made from the home page
+ * and kept in the sidecar's store.
+ */
 export function sidecarSettings(r: SetupResult): Record<string, string> {
   return {
     SIGNAL_CLI_URL: r.daemonUrl,
     SIGNAL_CLI_ACCOUNT: r.account,
-    E2E_COL_DOCUMENTS: `${r.docId}=${r.groupId}`,
+    E2E_COL_SETUP: r.setup,
     // signal-cli turns longer texts into long-text attachments.
     E2E_COL_SIGNAL_BODY_MAX_BYTES: '2000',
     E2E_COL_LISTEN: '127.0.0.1:7600',

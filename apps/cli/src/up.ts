@@ -3,6 +3,7 @@
  * (Vite serving apps/demo on 127.0.0.1) and the sidecar (`e2e-col-sidecar --config config.json`),
  * then the page's URL. Ctrl-C (or SIGTERM) stops the sidecar first (it flushes its queues), then
  * the page, then the daemon. If the sidecar or the page dies, everything stops with exit 10.
+ * What it prints is the home page (the person's documents, and where new ones are made).
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -38,7 +39,7 @@ async function waitForPage(origin: string, page: Child): Promise<void> {
   })
   while (Date.now() < deadline && !state.dead) {
     try {
-      const res = await fetch(`${origin}/`, { signal: AbortSignal.timeout(5_000) })
+      const res = await fetch(`${origin}/home.html`, { signal: AbortSignal.timeout(5_000) })
       await res.body?.cancel()
       if (res.status === 200) return
     } catch {
@@ -66,7 +67,7 @@ export function sidecarExitHint(code: number | null, layout: { config: string; r
     case 5:
       return 'the daemon does not hold the configured account: run e2e-col setup again (the link may have been removed on the phone)'
     case 6:
-      return "the account is no longer in the document's group: run e2e-col setup --force to start a new one"
+      return `the account is no longer in a group that E2E_COL_DOCUMENTS names: remove that document from ${layout.config} (documents made on the home page need no entry there)`
     case 8:
       return 'its address is taken (another e2e-col up?): stop the other one, or pass --listen 127.0.0.1:PORT'
     case 9:
@@ -131,7 +132,6 @@ export async function runUp(cmd: UpCommand, deps: UpDeps): Promise<number> {
     layout.config,
     `npx e2e-col setup --link${cmd.stateDir === undefined ? '' : ` --state-dir ${JSON.stringify(layout.root)}`}`,
   )
-  const docId = (settings['E2E_COL_DOCUMENTS'] ?? '').split(/[\s,;]+/)[0]?.split('=')[0] ?? ''
   const stops: (() => Promise<void>)[] = []
   // A Ctrl-C while things are still starting ends the start; what already runs is stopped below.
   const interrupted = deps.stopRequested.then((signal) => {
@@ -199,8 +199,8 @@ export async function runUp(cmd: UpCommand, deps: UpDeps): Promise<number> {
     term.say(`Starting the sidecar (log: ${sidecarLog})…`)
     const sidecarUrl = await starting(waitForSidecar(sidecar, readiness.promise, layout))
 
-    // With a fixed document the page opens it; without one it is the home page of documents.
-    const home = `${origin}/?name=Me&sidecar=${sidecarUrl}${docId === '' ? '' : `&doc=${docId}`}`
+    // The home page lists every document, fixed ones (E2E_COL_DOCUMENTS) included, and makes new ones.
+    const home = `${origin}/home.html?sidecar=${sidecarUrl}`
     term.say('')
     term.say(`e2e-col is up for ${settings['SIGNAL_CLI_ACCOUNT'] ?? "the daemon's account"}. Open:`)
     term.say(`  ${home}`)

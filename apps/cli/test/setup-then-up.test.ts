@@ -1,15 +1,17 @@
 /**
- * From an empty state folder to an editing page, the way a person does it: `e2e-col setup --link`
+ * From an empty state folder to a first document, the way a person does it: `e2e-col setup --link`
  * (the test plays the phone through the toy's admin route) or `--register` (with the code the
- * admin route reveals), then `e2e-col up`, then real Chromium types into the page and the edit
- * reaches Signal (the toy) from the account setup made. Ctrl-C stops all three processes.
+ * admin route reveals), then `e2e-col up`, then real Chromium opens the home page it prints, makes
+ * a document there, types into it, and the edit reaches Signal (the toy) from the account setup
+ * made. Setup itself makes no group. Ctrl-C stops all three processes.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { sidecarSettings, writeConfigFile } from '../src/sidecar-config.ts'
 import { eventually, hasChromium, launchChromium, runCli } from './cli-process.ts'
 
 const LINKED = '+15555550131'
@@ -58,13 +60,51 @@ function readConfig(state: string): Record<string, string> {
   return JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>
 }
 
-/** Runs `up`, opens the page in Chromium, types, and checks the edit left through `account`. */
-async function upAndEdit(t: ToySignal, state: string, account: string): Promise<void> {
-  const config = readConfig(state)
-  const groupId = config['E2E_COL_DOCUMENTS']?.split('=').slice(1).join('=')
+interface GroupView {
+  id: string
+  name: string
+  members: { number: string }[]
+  messageExpirationTime: number
+}
+
+/** The account's groups, as the daemon lists them. */
+async function groupsOf(t: ToySignal, account: string): Promise<GroupView[]> {
+  const res = await fetch(`${t.url}/api/v1/rpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'listGroups', params: { account }, id: 1 }),
+  })
+  return ((await res.json()) as { result: GroupView[] }).result
+}
+
+/** Waits until the element's text matches, naming what it showed instead. */
+async function waitForShown(page: Page, selector: string, pattern: RegExp): Promise<void> {
+  try {
+    await page.waitForFunction(
+      ([sel, source]) => new RegExp(source).test(document.querySelector(sel)?.textContent ?? ''),
+      [selector, pattern.source] as const,
+      { timeout: 60_000 },
+    )
+  } catch (error) {
+    const shown = await page
+      .locator(selector)
+      .first()
+      .textContent()
+      .catch(() => null)
+    throw new Error(`${selector} shows ${JSON.stringify(shown)}, expected ${pattern}`, { cause: error })
+  }
+}
+
+/**
+ * Runs `up`, opens the URL it prints in Chromium: the home page of `account`, with no documents.
+ * Makes one there, types into it, and checks the edit left through `account` into the new
+ * document's group, whose disappearing-messages timer follows how the account was set up.
+ */
+async function upAndMakeADocument(t: ToySignal, state: string, account: string, timerSeconds: number): Promise<void> {
   const up = runCli(['up', '--state-dir', state, '--page-port', '0', '--listen', '127.0.0.1:0'])
   const home = (await up.waitFor(/Open:\n\s+(http:\/\/127\.0\.0\.1:\d+\/\S+)/, 'the home page URL'))[1] as string
   expect(up.output()).toContain(`e2e-col is up for ${account}`)
+  expect(new URL(home).pathname).toBe('/home.html')
   if (browser === undefined) {
     console.log('[cli] Chromium is not installed (apt-get install chromium): the page is checked over HTTP only')
     expect((await fetch(home)).status).toBe(200)
@@ -72,6 +112,21 @@ async function upAndEdit(t: ToySignal, state: string, account: string): Promise<
     const context = await browser.newContext()
     const page = await context.newPage()
     await page.goto(home)
+    await waitForShown(page, '#whoami', new RegExp(`^\\${account}$`))
+    await waitForShown(page, '#no-documents', /^No documents yet/)
+    expect(await page.isVisible('#no-documents')).toBe(true)
+
+    await page.fill('#new-document input[name=title]', 'Setup notes')
+    await page.click('#new-document button[type=submit]')
+    await waitForShown(page, 'li[data-doc="Setup notes"] .people-text', /^only you$/)
+    expect(await page.isVisible('#problem')).toBe(false)
+    const group = await eventually("the new document's group on the daemon", async () =>
+      (await groupsOf(t, account)).find((g) => g.name === 'Setup notes'),
+    )
+    expect(group.members.map((m) => m.number)).toEqual([account])
+    expect(group.messageExpirationTime).toBe(timerSeconds)
+
+    await page.click('li[data-doc="Setup notes"] a.title')
     await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'connected', undefined, {
       timeout: 60_000,
     })
@@ -84,8 +139,8 @@ async function upAndEdit(t: ToySignal, state: string, account: string): Promise<
     )
     await context.close()
     await eventually(
-      'a send from the set-up account to the document group',
-      async () => t.sends().find((s) => s.account === account && s.groupId === groupId) ?? undefined,
+      "a send from the set-up account to the new document's group",
+      async () => t.sends().find((s) => s.account === account && s.groupId === group.id) ?? undefined,
       60_000,
     )
   }
@@ -129,26 +184,16 @@ describe('e2e-col setup, then e2e-col up', () => {
     expect(config).toMatchObject({
       SIGNAL_CLI_URL: t.url,
       SIGNAL_CLI_ACCOUNT: LINKED,
+      E2E_COL_SETUP: 'linked-device',
       E2E_COL_SIGNAL_BODY_MAX_BYTES: '2000',
       E2E_COL_DATA_DIR: join(state, 'sidecar'),
     })
-    // The first document's group exists, named so a phone shows what it is.
-    const groups = (
-      await (
-        await fetch(`${t.url}/api/v1/rpc`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ jsonrpc: '2.0', method: 'listGroups', params: { account: LINKED }, id: 1 }),
-        })
-      ).json()
-    ).result as { id: string; name: string }[]
-    expect(groups.map((g) => g.name)).toEqual(['e2e-col sync: mute me'])
-    expect(config['E2E_COL_DOCUMENTS']).toMatch(
-      new RegExp(`^[0-9a-f-]{36}=${groups[0]?.id.replace(/[+/=]/g, '\\$&')}$`),
-    )
+    // No document yet, so no group a phone would show: documents are made on the home page.
+    expect(config).not.toHaveProperty('E2E_COL_DOCUMENTS')
+    expect(await groupsOf(t, LINKED)).toEqual([])
     // No temporary file is left next to it.
     expect(readdirSync(state).filter((f) => f.endsWith('.tmp'))).toEqual([])
-    await upAndEdit(t, state, LINKED)
+    await upAndMakeADocument(t, state, LINKED, 86_400)
   }, 240_000)
 
   it('registers a number of its own in two steps (code sent, then --code), then serves the page for it', async () => {
@@ -191,8 +236,10 @@ describe('e2e-col setup, then e2e-col up', () => {
     ])
     expect(await second.exited).toBe(0)
     expect(second.output()).toContain(`Registered: ${REGISTERED}`)
-    expect(readConfig(state)['SIGNAL_CLI_ACCOUNT']).toBe(REGISTERED)
-    await upAndEdit(t, state, REGISTERED)
+    expect(readConfig(state)).toMatchObject({ SIGNAL_CLI_ACCOUNT: REGISTERED, E2E_COL_SETUP: 'dedicated-number' })
+    expect(await groupsOf(t, REGISTERED)).toEqual([])
+    // A number of its own: no phone to spare, so its documents keep their messages.
+    await upAndMakeADocument(t, state, REGISTERED, 0)
   }, 240_000)
 })
 
@@ -234,15 +281,20 @@ describe('e2e-col setup failures', () => {
   }, 60_000)
 
   it('stops everything and names the way out when the sidecar cannot listen (exit 10)', async () => {
-    const t = await toy()
+    // Set up already (as the register test above does it): the daemon holds the number, config.json names it.
+    const t = await createToySignal({ faults: true, accounts: [REGISTERED] })
+    toys.push(t)
     const state = emptyStateDir()
-    const setup = runCli(['setup', '--register', REGISTERED, '--daemon-url', t.url, '--state-dir', state])
-    expect(await setup.exited).toBe(0)
-    const code = ((await admin(t, 'registration/codes')) as { code: string }[])[0]?.code as string
-    expect(
-      await runCli(['setup', '--register', REGISTERED, '--code', code, '--daemon-url', t.url, '--state-dir', state])
-        .exited,
-    ).toBe(0)
+    mkdirSync(state, { recursive: true, mode: 0o700 })
+    writeConfigFile(
+      join(state, 'config.json'),
+      sidecarSettings({
+        daemonUrl: t.url,
+        account: REGISTERED,
+        setup: 'dedicated-number',
+        dataDir: join(state, 'sidecar'),
+      }),
+    )
     // Something else holds the sidecar's address.
     const { createServer } = await import('node:net')
     const blocker = createServer()

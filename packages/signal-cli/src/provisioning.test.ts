@@ -52,7 +52,6 @@ describe('createProvisioningClient', () => {
       seen.push({ method: r.method, ...(r.params === undefined ? {} : { params: r.params }) })
       if (r.method === 'startLink') return { result: { deviceLinkUri: 'sgnl://linkdevice?uuid=a&pub_key=b' } }
       if (r.method === 'finishLink') return { result: { number: '+15551234567' }, delayMs: 300 }
-      if (r.method === 'updateGroup') return { result: { groupId: 'Z3JvdXA=', timestamp: 1, results: [] } }
       return { result: {} }
     })
     const client = createProvisioningClient({ url, timeoutMs: 200 })
@@ -61,7 +60,6 @@ describe('createProvisioningClient', () => {
     expect(await client.finishLink('sgnl://linkdevice?uuid=a&pub_key=b', 'e2e-col on host', 1_000)).toBe('+15551234567')
     await client.register('+15551234567', { captcha: 'signalcaptcha://x', voice: true })
     await client.verify('+15551234567', '123456', '4321')
-    expect(await client.createGroup('+15551234567', 'n', 'd')).toBe('Z3JvdXA=')
     expect(seen).toEqual([
       { method: 'startLink' },
       {
@@ -70,7 +68,6 @@ describe('createProvisioningClient', () => {
       },
       { method: 'register', params: { account: '+15551234567', captcha: 'signalcaptcha://x', voice: true } },
       { method: 'verify', params: { account: '+15551234567', verificationCode: '123456', pin: '4321' } },
-      { method: 'updateGroup', params: { account: '+15551234567', name: 'n', description: 'd' } },
     ])
   })
 

@@ -1,7 +1,8 @@
 /**
  * The account-free calls `e2e-col setup` makes on a multi-account daemon: `startLink`/`finishLink`
- * (this machine becomes a linked device), `register`/`verify` (a number of its own), and creating
- * the first group for the new account. One JSON-RPC request per call, each with its own deadline;
+ * (this machine becomes a linked device) and `register`/`verify` (a number of its own). Groups are
+ * not made here: the sidecar makes a document's group when the person makes the document. One
+ * JSON-RPC request per call, each with its own deadline;
  * `finishLink` waits as long as the phone may take to scan.
  * @see docs/daemon-contract.md §5 (the toy's provisioning) and signal-cli's `StartLinkCommand`,
  *   `FinishLinkCommand`, `RegisterCommand`, `VerifyCommand`
@@ -9,15 +10,7 @@
 import { request, type Dispatcher } from 'undici'
 import { z } from 'zod'
 import { SignalCliError, SignalUnavailableError } from './errors.ts'
-import {
-  AccountList,
-  CreatedGroup,
-  encodeRequest,
-  IgnoredResult,
-  parseResponse,
-  VersionResult,
-  type RpcId,
-} from './jsonrpc.ts'
+import { AccountList, encodeRequest, IgnoredResult, parseResponse, VersionResult, type RpcId } from './jsonrpc.ts'
 
 /** The provisioning calls of one daemon. Failures: SignalRpcError (the daemon's code and message), SignalUnavailableError, SignalCliError. */
 export interface ProvisioningClient {
@@ -30,8 +23,6 @@ export interface ProvisioningClient {
   finishLink(deviceLinkUri: string, deviceName: string, waitMs: number): Promise<string>
   register(number: string, options: { captcha?: string; voice?: boolean }): Promise<void>
   verify(number: string, code: string, pin?: string): Promise<void>
-  /** Creates a group with `account` as its only member; resolves with the group's id. */
-  createGroup(account: string, name: string, description: string): Promise<string>
 }
 
 export interface ProvisioningClientOptions {
@@ -111,7 +102,5 @@ export function createProvisioningClient(options: ProvisioningClientOptions): Pr
         IgnoredResult,
       )
     },
-    createGroup: async (account, name, description) =>
-      (await call('updateGroup', { account, name, description }, CreatedGroup)).groupId,
   }
 }
