@@ -5,7 +5,8 @@ export const HELP = `e2e-col: end-to-end collaboration over Signal.
 
   e2e-col setup --link                 make this computer a linked device of your phone's Signal
   e2e-col setup --register +E164       or give the sidecar a number of its own (SMS or voice code)
-  e2e-col up                           start the daemon, the sidecar and the page; Ctrl-C stops all
+  e2e-col up                           start the daemon, the sidecar and the page, print the home page's
+                                       address (make documents there); Ctrl-C stops all
   e2e-col chat "<topic>" [options]     drive a coding agent from a Signal group (see e2e-col chat --help)
 
 setup options:
