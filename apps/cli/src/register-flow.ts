@@ -16,6 +16,8 @@ export interface RegisterOptions {
   readonly voice: boolean
   readonly code?: string
   readonly pin?: string
+  /** The command that verifies, told when there is no terminal to ask for the code (default without options). */
+  readonly verifyCommand?: string
 }
 
 /** Registered and verified: the number is an account of the daemon. */
@@ -61,7 +63,7 @@ export async function registerNumber(
     term.say(`Signal is sending a code to ${number} by ${options.voice ? 'voice call' : 'SMS'}.`)
     if (!term.interactive) {
       term.say(
-        `Next: e2e-col setup --register ${number} --code CODE (add --pin PIN if the number has a registration lock)`,
+        `Next: ${options.verifyCommand ?? `npx e2e-col setup --register ${number} --code CODE`} (add --pin PIN if the number has a registration lock)`,
       )
       return { kind: 'code-sent' }
     }

@@ -130,6 +130,11 @@ export async function runSetup(cmd: SetupCommand, deps: SetupDeps): Promise<numb
           ...(cmd.captcha === undefined ? {} : { captcha: cmd.captcha }),
           ...(cmd.code === undefined ? {} : { code: cmd.code }),
           ...(cmd.pin === undefined ? {} : { pin: cmd.pin }),
+          verifyCommand: nextCommand(
+            `setup --register ${account} --code CODE${cmd.daemonUrl === undefined ? '' : ` --daemon-url ${cmd.daemonUrl}`}`,
+            cmd.stateDir,
+            env,
+          ),
         })
         keepSignalDir = true
         if (outcome.kind === 'code-sent') return EXIT.ok

@@ -202,7 +202,9 @@ describe('e2e-col setup, then e2e-col up', () => {
     const first = runCli(['setup', '--register', REGISTERED, '--daemon-url', t.url, '--state-dir', state])
     expect(await first.exited).toBe(0)
     expect(first.output()).toContain(`Signal is sending a code to ${REGISTERED} by SMS`)
-    expect(first.output()).toContain(`Next: e2e-col setup --register ${REGISTERED} --code CODE`)
+    // The next step is printed whole: the same daemon and state folder, the code to fill in.
+    const next = /Next: npx e2e-col (.+) \(add --pin PIN/.exec(first.output())?.[1] ?? ''
+    expect(next).toBe(`setup --register ${REGISTERED} --code CODE --daemon-url ${t.url} --state-dir "${state}"`)
     // Nothing is configured until the number is verified.
     expect(existsSync(join(state, 'config.json'))).toBe(false)
     const codes = (await admin(t, 'registration/codes')) as { number: string; code: string }[]
@@ -223,17 +225,11 @@ describe('e2e-col setup, then e2e-col up', () => {
     expect(wrong.output()).toContain('Signal did not accept the code')
     expect(existsSync(join(state, 'config.json'))).toBe(false)
 
-    const second = runCli([
-      'setup',
-      '--register',
-      REGISTERED,
-      '--code',
-      `${code.slice(0, 3)}-${code.slice(3)}`,
-      '--daemon-url',
-      t.url,
-      '--state-dir',
-      state,
-    ])
+    // Run as printed, with the code as the SMS shows it.
+    const words = (next.match(/"(?:[^"\\]|\\.)*"|\S+/g) ?? []).map((w) =>
+      w.startsWith('"') ? (JSON.parse(w) as string) : w,
+    )
+    const second = runCli(words.map((w) => (w === 'CODE' ? `${code.slice(0, 3)}-${code.slice(3)}` : w)))
     expect(await second.exited).toBe(0)
     expect(second.output()).toContain(`Registered: ${REGISTERED}`)
     expect(readConfig(state)).toMatchObject({ SIGNAL_CLI_ACCOUNT: REGISTERED, E2E_COL_SETUP: 'dedicated-number' })
