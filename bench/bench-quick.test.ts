@@ -22,7 +22,10 @@ describe.skipIf(missing.length > 0)('bench, quick mode, convergence only', () =>
     const r = await benchTraceReplay({ quick: true })
     const e2e = r.rounds.e2e[0]
     const yws = r.rounds.yws[0]
-    expect(yws?.messagesA).toBe(r.keystrokes) // y-websocket: one message per keystroke
+    // y-websocket: one message per keystroke, plus a sync step pair for each reconnect its
+    // provider makes when a loaded machine stalls the socket past its 30 s message timeout.
+    expect(yws?.messagesA).toBeGreaterThanOrEqual(r.keystrokes)
+    expect(yws?.messagesA).toBeLessThanOrEqual(r.keystrokes + 10)
     expect(e2e?.sendsA).toBeGreaterThan(0)
     expect(e2e?.sendsA ?? Infinity).toBeLessThan(r.keystrokes / 100)
     const wire = benchWireEfficiency(r.capture, e2e ?? expect.unreachable())
