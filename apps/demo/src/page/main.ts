@@ -1,12 +1,16 @@
 /**
  * The demo page: a CodeMirror 6 editor bound (y-codemirror.next) to a Y.Doc that `@e2e-col/client`
- * keeps in sync through the sidecar named in the page URL.
+ * keeps in sync through the sidecar named in the page URL. Presence rides on the binding's
+ * awareness channel: remote cursors and selections with names and colours, and the "who is here"
+ * line.
  */
 import { connectDoc, type ClientStatus } from '@e2e-col/client'
 import { basicSetup, EditorView } from 'codemirror'
 import { yCollab } from 'y-codemirror.next'
 import * as Y from 'yjs'
 import { readPageParams } from './page-params.ts'
+import { colourFor } from './presence.ts'
+import { mountPresence } from './presence-view.ts'
 import { connectionText, statusText } from './status-text.ts'
 
 function element(id: string): HTMLElement {
@@ -29,7 +33,12 @@ if (!parsed.ok) {
 
   const doc = new Y.Doc()
   const text = doc.getText('text')
-  const connection = connectDoc({ doc, sidecarUrl, docId })
+  const connection = connectDoc({ doc, sidecarUrl, docId, awareness: {} })
+  const awareness = connection.awareness
+  if (awareness === null) throw new Error('the binding was asked for presence')
+  const colour = colourFor(name)
+  // y-codemirror.next reads `user` for the caret label and selection tint; it writes `cursor`.
+  awareness.setLocalStateField('user', { name, color: colour, colorLight: `${colour}33` })
 
   const render = (status: ClientStatus): void => {
     const pill = element('status')
@@ -45,10 +54,11 @@ if (!parsed.ok) {
   render(connection.status())
   connection.on('status', render)
   connection.on('error', (error) => console.warn(`e2e-col: ${error.code}: ${error.message}`))
+  mountPresence(element('presence'), awareness, doc)
 
   const view = new EditorView({
     parent: element('editor'),
-    extensions: [basicSetup, EditorView.lineWrapping, yCollab(text, null)],
+    extensions: [basicSetup, EditorView.lineWrapping, yCollab(text, awareness)],
   })
 
   // Leaving with unconfirmed edits is safe (they are in IndexedDB), but say so before a tab closes.
@@ -57,5 +67,7 @@ if (!parsed.ok) {
   })
 
   // A small handle for the browser tests and for curious people in the console.
-  Object.assign(window, { e2eColDemo: { text: () => text.toString(), status: () => connection.status(), doc, view } })
+  Object.assign(window, {
+    e2eColDemo: { text: () => text.toString(), status: () => connection.status(), doc, view, awareness },
+  })
 }
