@@ -15,15 +15,10 @@ interface AwarenessLike {
   getStates(): Map<number, { user?: { name?: string } }>
   meta: Map<number, { lastUpdated: number }>
 }
-interface DemoHandle {
-  text(): string
+/** The page's debug handle, as this test reads it (other tests declare `window.e2eColDemo` their way). */
+interface PresenceHandle {
   status(): { connection: string; loaded: boolean }
   awareness: AwarenessLike
-}
-declare global {
-  interface Window {
-    e2eColDemo?: DemoHandle
-  }
 }
 
 /** `#d1495b` as getComputedStyle writes it. */
@@ -72,7 +67,7 @@ describe.skipIf(!hasChromium())('presence on the CodeMirror page in real browser
       page.on('pageerror', (error) => console.error(`[${who} page error]`, error))
       await page.goto(stack.link(who))
       await waitFor(page, `${who}'s page connected and loaded`, () => {
-        const s = window.e2eColDemo?.status()
+        const s = (window as unknown as { e2eColDemo?: PresenceHandle }).e2eColDemo?.status()
         return s?.connection === 'connected' && s.loaded
       })
       pages[who] = page
@@ -109,7 +104,7 @@ describe.skipIf(!hasChromium())('presence on the CodeMirror page in real browser
   test('a closed tab stays listed until the documented expiry, then goes', async () => {
     const alice = pages.alice
     const lastHeard = await alice.evaluate(() => {
-      const awareness = window.e2eColDemo?.awareness
+      const awareness = (window as unknown as { e2eColDemo?: PresenceHandle }).e2eColDemo?.awareness
       for (const [client, state] of awareness?.getStates() ?? []) {
         if (state.user?.name === 'Bob') return awareness?.meta.get(client)?.lastUpdated ?? null
       }

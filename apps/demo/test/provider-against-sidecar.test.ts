@@ -1,9 +1,9 @@
 /**
  * E2eColProvider's y-websocket surface against two real sidecars over the toy daemon: status, sync,
  * connection-close/-error, connect()/disconnect(), the awareness handed in, and e2e-col's own
- * pending/saved events.
+ * pending/saved events and delivery states (the toy's network-loss switch makes Signal unreachable).
  */
-import { createMemoryStorage, E2eColProvider, type E2eColProviderOptions } from '@e2e-col/client'
+import { createMemoryStorage, E2eColProvider, type E2eColProviderOptions, type ProviderDelivery } from '@e2e-col/client'
 import type { WebSocketConstructor } from '@e2e-col/transport'
 import { WebSocket } from 'ws'
 import { Awareness } from 'y-protocols/awareness'
@@ -22,7 +22,7 @@ const BASE: E2eColProviderOptions = {
 /** Resolves when `check` holds, re-checked on every provider event; fails after 20 s naming `what`. */
 function until(provider: E2eColProvider, what: string, check: () => boolean): Promise<void> {
   return new Promise((resolve, reject) => {
-    const names = ['status', 'sync', 'pending', 'saved', 'connection-close', 'connection-error'] as const
+    const names = ['status', 'sync', 'pending', 'saved', 'delivery', 'connection-close', 'connection-error'] as const
     const timer = setTimeout(() => {
       stop()
       reject(new Error(`waited 20 s for ${what}`))
@@ -62,7 +62,17 @@ describe('E2eColProvider against real sidecars', () => {
   }
 
   beforeAll(async () => {
-    stack = await startDemoStack({ page: false, sidecarPorts: [0, 0], sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent' } })
+    stack = await startDemoStack({
+      page: false,
+      faults: true,
+      sidecarPorts: [0, 0],
+      sidecarEnv: {
+        E2E_COL_LOG_LEVEL: 'silent',
+        E2E_COL_OFFLINE_PROBE_MAX_MS: '300',
+        E2E_COL_SEND_ATTEMPTS: '2',
+        E2E_COL_RETRY_BASE_MS: '20',
+      },
+    })
   })
   afterAll(async () => {
     for (const p of providers) await p.destroy()
@@ -118,6 +128,38 @@ describe('E2eColProvider against real sidecars', () => {
       const state = b.awareness.getStates().get(docA.clientID) as { user?: { name?: string } } | undefined
       return state?.user?.name === 'Alice'
     })
+  })
+
+  test('delivery: saved by the sidecar while Signal is unreachable, then sent to the group', async () => {
+    const docA = new Y.Doc()
+    const docB = new Y.Doc()
+    const a = open('alice', docA)
+    const b = open('bob', docB)
+    await until(a, 'alice synced and told by her sidecar', () => a.synced && a.delivery.signal === 'reachable')
+    await until(b, 'bob synced', () => b.synced)
+    const seen: ProviderDelivery[] = []
+    a.on('delivery', (d) => seen.push(d))
+    const sent: string[] = []
+    a.on('sent', (e) => sent.push(...e.messageIds))
+
+    stack.toy.faults.setNetworkLoss(true)
+    docA.getText('text').insert(0, 'kept by the sidecar ')
+    await until(a, '"saved by your sidecar, not yet sent: Signal unreachable"', () => {
+      const d = a.delivery
+      return d.state === 'sidecar' && d.signal === 'unreachable' && d.unsent > 0
+    })
+    expect(a.allSaved).toBe(true)
+    expect(a.allSent).toBe(false)
+    expect(a.delivery.since).not.toBeNull()
+    expect(sent).toEqual([])
+
+    stack.toy.faults.setNetworkLoss(false)
+    await until(b, 'the change at Bob', () => docB.getText('text').toString().includes('kept by the sidecar'))
+    await until(a, 'sent to the group', () => a.allSent && a.delivery.signal === 'reachable')
+    expect(sent.length).toBeGreaterThan(0)
+    const states = seen.map((d) => d.state).filter((s, i, all) => i === 0 || all[i - 1] !== s)
+    expect(states).toContain('sidecar')
+    expect(states.at(-1)).toBe('group')
   })
 
   test('disconnect() closes and keeps edits; connect() sends them', async () => {

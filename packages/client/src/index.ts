@@ -26,6 +26,7 @@ export {
   E2eColProvider,
   type E2eColProviderEvents,
   type E2eColProviderOptions,
+  type ProviderDelivery,
   type ProviderStatus,
 } from './provider.ts'
 export { DEFAULT_PRESENCE_IDLE_MS, DEFAULT_PRESENCE_INTERVAL_MS, PEER_EXPIRY_MS } from './awareness-channel.ts'

@@ -12,6 +12,7 @@ import type * as Y from 'yjs'
 import type { NetworkEvents, RecoveryRequired } from '@e2e-col/transport'
 import { connectDoc } from './client.ts'
 import type { ClientStatus, ConnectDocOptions, DocConnection } from './connection.ts'
+import type { ChangeState, DeliveryStatus } from './delivery-status.ts'
 import { ClientError } from './errors.ts'
 
 /** y-websocket's status words. */
@@ -32,6 +33,18 @@ export interface E2eColProviderOptions extends Omit<ConnectDocOptions, 'doc' | '
   readonly params?: Record<string, string>
 }
 
+/**
+ * e2e-col: how far this page's changes have got, weakest first: `browser` (saved in this browser
+ * only), `sidecar` (saved by your sidecar, not yet sent), `group` (sent to the Signal group); with
+ * Signal's state as the sidecar sees it. See docs/provider.md "Delivery".
+ */
+export interface ProviderDelivery extends DeliveryStatus {
+  /** The weakest state any change of the document is in. */
+  readonly state: ChangeState
+  /** Changes saved in this browser only (not yet confirmed by the sidecar). */
+  readonly pending: number
+}
+
 /** Events of {@link E2eColProvider}, with y-websocket's names and arguments first. */
 export interface E2eColProviderEvents {
   status: (event: { status: ProviderStatus }) => void
@@ -43,6 +56,10 @@ export interface E2eColProviderEvents {
   pending: (count: number) => void
   /** e2e-col: everything local has been confirmed by the sidecar ("all changes saved"). */
   saved: (event: { at: number }) => void
+  /** e2e-col: {@link ProviderDelivery} changed (a state, a count, Signal's state or a refusal). */
+  delivery: (event: ProviderDelivery) => void
+  /** e2e-col: Signal accepted these changes (of any page of this document on this sidecar). */
+  sent: (event: { readonly messageIds: readonly string[] }) => void
   /** e2e-col: the sidecar may have lost history; a full snapshot goes out on the next connect. */
   recovery: (event: RecoveryRequired) => void
   /** e2e-col: a typed error of the binding (storage, rejected envelope, malformed frame). */
@@ -98,6 +115,22 @@ class ConnectGate implements NetworkEvents {
   }
 }
 
+function toDelivery(status: ClientStatus): ProviderDelivery {
+  return { ...status.delivery, state: status.weakest, pending: status.pending }
+}
+
+function sameDelivery(a: ProviderDelivery, b: ProviderDelivery): boolean {
+  return (
+    a.state === b.state &&
+    a.pending === b.pending &&
+    a.signal === b.signal &&
+    a.since === b.since &&
+    a.unsent === b.unsent &&
+    a.reason === b.reason &&
+    a.refused === b.refused
+  )
+}
+
 function defaultNetwork(): NetworkEvents | null {
   return typeof window !== 'undefined' && typeof window.addEventListener === 'function' ? window : null
 }
@@ -123,6 +156,7 @@ export class E2eColProvider extends ObservableV2<E2eColProviderEvents> {
   readonly #gate: ConnectGate
   #synced = false
   #status: ClientStatus
+  #delivery: ProviderDelivery
   #destroyed = false
 
   constructor(serverUrl: string, roomname: string, doc: Y.Doc, options: E2eColProviderOptions = {}) {
@@ -146,8 +180,10 @@ export class E2eColProvider extends ObservableV2<E2eColProviderEvents> {
       transport: { ...transport, network: this.#gate, isOnline: () => this.#gate.isOnline() },
     })
     this.#status = this.connection.status()
+    this.#delivery = toDelivery(this.#status)
     this.connection.on('status', (status) => this.#onStatus(status))
     this.connection.on('saved', (event) => this.emit('saved', [event]))
+    this.connection.on('sent', (event) => this.emit('sent', [event]))
     this.connection.on('recovery', (event) => this.emit('recovery', [event]))
     this.connection.on('error', (error) => this.emit('error', [error]))
   }
@@ -173,6 +209,21 @@ export class E2eColProvider extends ObservableV2<E2eColProviderEvents> {
   /** Local changes not yet confirmed by the sidecar. */
   get pending(): number {
     return this.#status.pending
+  }
+
+  /** How far this page's changes have got (the `delivery` event's value, current). */
+  get delivery(): ProviderDelivery {
+    return this.#delivery
+  }
+
+  /** Everything local is loaded and confirmed by the sidecar ("all changes saved"); it may not be sent yet. */
+  get allSaved(): boolean {
+    return this.#status.loaded && this.#status.pending === 0
+  }
+
+  /** Everything local has been sent to the group, as far as the sidecar has told. */
+  get allSent(): boolean {
+    return this.allSaved && this.#status.weakest === 'group'
   }
 
   /** The binding's full status (connection, pending, last acknowledgement, loaded). */
@@ -201,6 +252,11 @@ export class E2eColProvider extends ObservableV2<E2eColProviderEvents> {
     const before = this.#status
     this.#status = status
     if (status.pending !== before.pending) this.emit('pending', [status.pending])
+    const delivery = toDelivery(status)
+    if (!sameDelivery(delivery, this.#delivery)) {
+      this.#delivery = delivery
+      this.emit('delivery', [delivery])
+    }
     if (status.connection !== before.connection) {
       if (before.connection === 'connected') this.emit('connection-close', [{ reason: 'connection lost' }, this])
       else if (before.connection === 'connecting' && this.#gate.wanted) {
