@@ -35,6 +35,7 @@ import { readRemoteError } from './remote-error.ts'
 import { trackLocalChanges, type LocalChanges } from './local-changes.ts'
 import { DeliveryTracker, weakestState } from './delivery-status.ts'
 import type { Awareness } from 'y-protocols/awareness'
+import { DEFAULT_RATE_LIMIT_HOLD_MS, RATE_LIMITED_CODE, SendHold } from './send-hold.ts'
 
 // Sequence numbers are reserved in blocks so ephemeral messages (never stored) cannot reuse one after a reload.
 const SEQ_BLOCK = 4096
@@ -84,6 +85,7 @@ class Binding implements DocConnection {
   readonly #delivery = new DeliveryTracker()
   readonly #detach: (() => void)[] = []
   readonly #localChanges: LocalChanges
+  readonly #hold: SendHold
 
   constructor(options: ConnectDocOptions, url: string, WebSocketImpl: WebSocketConstructor) {
     this.docId = options.docId
@@ -114,6 +116,8 @@ class Binding implements DocConnection {
       (payload) => this.#sendEphemeral('sync-response', payload),
       () => this.#sendEphemeral('sync-request', Y.encodeStateVector(this.#doc)),
     )
+    const hold = options.rateLimitHoldMs ?? DEFAULT_RATE_LIMIT_HOLD_MS
+    this.#hold = new SendHold({ timers: this.#timers, minMs: hold.min, maxMs: hold.max, resume: () => this.#resume() })
     this.#transport = new WebSocketTransport({ url, WebSocket: WebSocketImpl, random, ...options.transport })
     this.#awareness =
       options.awareness === undefined || options.awareness === false
@@ -196,6 +200,7 @@ class Binding implements DocConnection {
     this.#coalescer.dispose()
     this.#responder.dispose()
     this.#awareness?.dispose()
+    this.#hold.reset()
     this.#transport.stop()
     this.#emitStatus()
   }
@@ -298,6 +303,7 @@ class Binding implements DocConnection {
   }
 
   #onOpen(): void {
+    this.#hold.reset() // a new connection: everything below is sent again anyway
     if (this.#needsSnapshot) {
       this.#needsSnapshot = false
       this.#enqueue('snapshot', Y.encodeStateAsUpdate(this.#doc))
@@ -377,6 +383,8 @@ class Binding implements DocConnection {
 
   #onRemoteError(envelope: Envelope): void {
     const { remoteCode, message } = readRemoteError(envelope.payload)
+    // Too many frames: which one is unknown; hold, then send the unacknowledged outbox again.
+    if (remoteCode === RATE_LIMITED_CODE) return this.#hold.refused()
     const entry = this.#outbox.get(envelope.messageId)
     // Another page of this document holds this id: the same change goes again under a fresh one.
     if (entry !== undefined && remoteCode === 'SIDECAR_MESSAGE_ID_TAKEN') {
@@ -419,6 +427,13 @@ class Binding implements DocConnection {
     })
   }
 
+  /** After a rate hold: what was refused or held back is still in the outbox (see send-hold.ts). */
+  #resume(): void {
+    if (this.#transport.status !== 'connected' || this.#closed) return
+    for (const entry of this.#outbox.values()) this.#sendEntry(entry)
+    this.#sendEphemeral('sync-request', Y.encodeStateVector(this.#doc))
+  }
+
   #sendEntry(entry: OutboxEntry): void {
     this.#send(entry.kind, entry.seq, entry.messageId, entry.payload)
   }
@@ -431,7 +446,7 @@ class Binding implements DocConnection {
 
   #send(kind: Envelope['kind'], seq: number, messageId: string, payload: Uint8Array): void {
     const senderId = this.#senderId
-    if (senderId === undefined || this.#closed) return
+    if (senderId === undefined || this.#closed || this.#hold.held) return
     this.#transport.send(encodeEnvelope({ kind, flags: 0, docId: this.docId, senderId, messageId, seq, payload }))
   }
 

@@ -47,6 +47,12 @@ export interface ConnectDocOptions {
    * y-websocket's `awareness` option). See docs/provider.md "Presence".
    */
   readonly awareness?: false | { readonly idleMs?: number; readonly intervalMs?: number; readonly instance?: Awareness }
+  /**
+   * Hold after the sidecar refuses a frame as too many on the connection, ms: nothing is sent for
+   * `min` (doubling on repeats, up to `max`), then every unacknowledged change is sent again.
+   * Default 1000–16000. See send-hold.ts.
+   */
+  readonly rateLimitHoldMs?: { readonly min: number; readonly max: number }
   readonly random?: () => number
   readonly timers?: Timers
   /** Reconnect tuning and online/offline source, passed to the transport. */
