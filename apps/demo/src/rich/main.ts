@@ -13,7 +13,7 @@ import { redo, undo, yCursorPlugin, ySyncPlugin, yUndoPlugin } from 'y-prosemirr
 import * as Y from 'yjs'
 import { readPageParams } from '../page/page-params.ts'
 import { mountPresence } from '../page/presence-view.ts'
-import { connectionText, pendingText } from '../page/status-text.ts'
+import { connectionText, statusText } from '../page/status-text.ts'
 import { colourFor } from '../page/presence.ts'
 
 function element(id: string): HTMLElement {
@@ -44,12 +44,15 @@ if (!parsed.ok) {
     pill.dataset['state'] = status.connection
     pill.textContent = connectionText(status.connection)
     const pending = element('pending')
-    pending.textContent = status.loaded ? pendingText(provider.pending) : 'loading…'
-    pending.dataset['waiting'] = String(provider.pending > 0)
+    pending.textContent = statusText(status, (ms) =>
+      new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+    )
+    pending.dataset['waiting'] = String(!provider.allSent)
+    pending.dataset['weakest'] = provider.delivery.state
   }
   renderStatus()
   provider.on('status', renderStatus)
-  provider.on('pending', renderStatus)
+  provider.on('delivery', renderStatus)
   provider.on('sync', renderStatus)
   provider.on('error', (error) => console.warn(`e2e-col: ${error.code}: ${error.message}`))
   mountPresence(element('presence'), provider.awareness, doc)
