@@ -15,7 +15,15 @@ const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.
 interface RichHandle {
   text(): string
   blocks(): string[]
-  provider: { synced: boolean; pending: number; shouldConnect: boolean; connect(): void; disconnect(): void }
+  provider: {
+    synced: boolean
+    pending: number
+    shouldConnect: boolean
+    allSent: boolean
+    delivery: { state: string; signal: string | null; unsent: number }
+    connect(): void
+    disconnect(): void
+  }
 }
 declare global {
   interface Window {
@@ -61,7 +69,17 @@ describe.skipIf(!hasChromium())('rich text through E2eColProvider in real browse
   const pages = {} as Record<Who, Page>
 
   beforeAll(async () => {
-    stack = await startDemoStack({ vitePort: 0, sidecarPorts: [0, 0], sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent' } })
+    stack = await startDemoStack({
+      vitePort: 0,
+      sidecarPorts: [0, 0],
+      faults: true,
+      sidecarEnv: {
+        E2E_COL_LOG_LEVEL: 'silent',
+        E2E_COL_OFFLINE_PROBE_MAX_MS: '300',
+        E2E_COL_SEND_ATTEMPTS: '2',
+        E2E_COL_RETRY_BASE_MS: '20',
+      },
+    })
     browser = await launchChromium()
     for (const who of ['alice', 'bob'] as const) {
       const context = await browser.newContext({ viewport: { width: 900, height: 640 } })
@@ -121,5 +139,23 @@ describe.skipIf(!hasChromium())('rich text through E2eColProvider in real browse
     expect(a).toBe(b)
     mkdirSync(ARTIFACTS, { recursive: true })
     await pages.bob.screenshot({ path: `${ARTIFACTS}demo-rich-bob.png` })
+  })
+
+  test("without network the provider's delivery says saved on this computer, not yet sent; then sent", async () => {
+    stack.toy.faults.setNetworkLoss(true)
+    await type('alice', ' Typed without network.')
+    await waitFor(pages.alice, "the provider's delivery state 'sidecar', Signal unreachable", () => {
+      const provider = window.e2eColRich?.provider
+      return provider?.delivery.state === 'sidecar' && provider.delivery.signal === 'unreachable' && !provider.allSent
+    })
+    await waitForShown(
+      pages.alice,
+      '#pending',
+      /^\d+ changes? saved on this computer, not yet sent: Signal is unreachable/,
+    )
+    stack.toy.faults.setNetworkLoss(false)
+    await waitForText(pages.bob, 'Typed without network.')
+    await waitFor(pages.alice, 'the provider to say all sent', () => window.e2eColRich?.provider.allSent === true)
+    await waitForShown(pages.alice, '#pending', /^all changes saved$/)
   })
 })
