@@ -2,7 +2,8 @@
  * The signal-cli daemon contract, automerge `runNetworkAdapterTests` style: one set of cases run
  * against any daemon (the toy, a real signal-cli, a live registered daemon). Each case carries a
  * tag; a target runs the cases of the tags it supports and skips the others with the reason printed
- * in its one-line summary.
+ * in its one-line summary. A case that has a client body runs twice against the same daemon: once
+ * as raw HTTP probes, once through the production client `@e2e-col/signal-cli`.
  * @see docs/daemon-contract.md §6
  */
 import { afterAll, beforeAll, describe, it, onTestFinished } from 'vitest'
@@ -21,15 +22,28 @@ import { registerOfflineCases } from './cases/offline.ts'
 import { registerProvisioningCases } from './cases/provisioning.ts'
 import { registerSendCases } from './cases/send.ts'
 import { registerSendFailureCases } from './cases/send-failures.ts'
+import { clientDaemon, type ClientDaemon } from './client-probe.ts'
 import type { CaseTag, ContractTarget } from './target.ts'
 
-/** Registers one case; `run` gets the live target. */
+/** The same case through the production client; `client` makes its backends for the live target. */
+export type ClientRun = (target: ContractTarget, client: ClientDaemon) => Promise<void>
+
+/** A case's bound (15 s unless given) and, when it has one, its body through the production client. */
+export interface CaseOptions {
+  timeoutMs?: number
+  client?: ClientRun
+}
+
+/** Registers one case; `run` (raw probes) gets the live target; a number is the timeout. */
 export type DefineCase = (
   tag: CaseTag,
   name: string,
   run: (target: ContractTarget) => Promise<void>,
-  timeoutMs?: number,
+  options?: number | CaseOptions,
 ) => void
+
+/** Title of the block that holds a family's runs through the production client. */
+export const CLIENT_RUN = 'through the production client (@e2e-col/signal-cli)'
 
 /** How a target is described to the suite. */
 export interface TargetSpec {
@@ -50,35 +64,45 @@ function sum(counts: Map<CaseTag, number>): number {
 export function describeSignalDaemonContract(targetName: string, spec: TargetSpec): void {
   describe(`signal-cli daemon contract: ${targetName}`, () => {
     let target: ContractTarget | undefined
-    const tally = { passed: new Map<CaseTag, number>(), failed: 0, skipped: new Map<CaseTag, number>() }
+    const client = clientDaemon(() => target?.url ?? '')
+    const tally = {
+      passed: new Map<CaseTag, number>(),
+      viaClient: 0,
+      failed: 0,
+      skipped: new Map<CaseTag, number>(),
+    }
 
     beforeAll(async () => {
       target = await spec.setup()
     }, spec.setupTimeoutMs ?? 90_000)
     afterAll(async () => {
+      await client.close()
       await target?.teardown()
       const perTag = [...tally.passed.entries()].map(([tag, n]) => `${n} '${tag}'`).join(', ')
       const reasons = [...tally.skipped.entries()].map(
         ([tag, n]) => `${n} '${tag}': ${spec.skipReasons[tag] ?? 'not supported'}`,
       )
       console.log(
-        `[contract] ${targetName}: ${sum(tally.passed)} passed${perTag === '' ? '' : ` (${perTag})`}, ${tally.failed} failed, ${sum(tally.skipped)} skipped${reasons.length > 0 ? ` (${reasons.join('; ')})` : ''}`,
+        `[contract] ${targetName}: ${sum(tally.passed)} passed${perTag === '' ? '' : ` (${perTag}; ${tally.viaClient} of them through the production client)`}, ${tally.failed} failed, ${sum(tally.skipped)} skipped${reasons.length > 0 ? ` (${reasons.join('; ')})` : ''}`,
       )
     }, 30_000)
 
-    const defineCase: DefineCase = (tag, name, run, timeoutMs = 15_000) => {
-      const supported = tag === 'any' || spec.tags.includes(tag)
-      if (!supported) {
-        tally.skipped.set(tag, (tally.skipped.get(tag) ?? 0) + 1)
-        it.skip(`[${tag}] ${name}`, () => {})
-        return
-      }
+    const register = (
+      tag: CaseTag,
+      name: string,
+      run: (target: ContractTarget) => Promise<void>,
+      timeoutMs: number,
+      viaClient: boolean,
+    ): void => {
       it(
-        `[${tag}] ${name}`,
+        name,
         async () => {
           onTestFinished(({ task }) => {
             if (task.result?.state === 'fail') tally.failed += 1
-            else tally.passed.set(tag, (tally.passed.get(tag) ?? 0) + 1)
+            else {
+              tally.passed.set(tag, (tally.passed.get(tag) ?? 0) + 1)
+              if (viaClient) tally.viaClient += 1
+            }
           })
           if (target === undefined) throw new Error('target setup failed')
           await run(target)
@@ -87,20 +111,44 @@ export function describeSignalDaemonContract(targetName: string, spec: TargetSpe
       )
     }
 
-    registerHttpLayerCases(defineCase)
-    registerJsonRpcParsingCases(defineCase)
-    registerBatchingCases(defineCase)
-    registerAccountRoutingCases(defineCase)
-    registerSendCases(defineCase)
-    registerSendFailureCases(defineCase)
-    registerGroupCases(defineCase)
-    registerContactCases(defineCase)
-    registerGroupAdminCases(defineCase)
-    registerEventsCases(defineCase)
-    registerDeliveryCases(defineCase)
-    registerFaultCases(defineCase)
-    registerOfflineCases(defineCase)
-    registerAttachmentCases(defineCase)
-    registerProvisioningCases(defineCase)
+    // A family's client runs are registered after its raw runs, in the same order, so a client run
+    // follows the same neighbours as its raw twin (a stream closed by one case, a queue it left).
+    let clientRuns: (() => void)[] = []
+    const defineCase: DefineCase = (tag, name, run, options = {}) => {
+      const { timeoutMs = 15_000, client: viaClient } = typeof options === 'number' ? { timeoutMs: options } : options
+      const supported = tag === 'any' || spec.tags.includes(tag)
+      const title = `[${tag}] ${name}`
+      if (!supported) {
+        tally.skipped.set(tag, (tally.skipped.get(tag) ?? 0) + (viaClient === undefined ? 1 : 2))
+        it.skip(title, () => {})
+        if (viaClient !== undefined) clientRuns.push(() => it.skip(title, () => {}))
+        return
+      }
+      register(tag, title, run, timeoutMs, false)
+      if (viaClient !== undefined)
+        clientRuns.push(() => register(tag, title, (t) => viaClient(t, client), timeoutMs, true))
+    }
+    const family = (registerCases: (define: DefineCase) => void): void => {
+      registerCases(defineCase)
+      const runs = clientRuns
+      clientRuns = []
+      if (runs.length > 0) describe(CLIENT_RUN, () => runs.forEach((r) => r()))
+    }
+
+    family(registerHttpLayerCases)
+    family(registerJsonRpcParsingCases)
+    family(registerBatchingCases)
+    family(registerAccountRoutingCases)
+    family(registerSendCases)
+    family(registerSendFailureCases)
+    family(registerGroupCases)
+    family(registerContactCases)
+    family(registerGroupAdminCases)
+    family(registerEventsCases)
+    family(registerDeliveryCases)
+    family(registerFaultCases)
+    family(registerOfflineCases)
+    family(registerAttachmentCases)
+    family(registerProvisioningCases)
   })
 }

@@ -3,8 +3,10 @@
  */
 import { expect } from 'vitest'
 import { httpCall, rpcCall } from '../http-probe.ts'
+import { expectRpcFailure } from '../client-probe.ts'
 import type { DefineCase } from '../suite.ts'
 import { fixtures } from '../target.ts'
+import { unknownGroupId } from './send.ts'
 import { expectRpcError } from './jsonrpc-parsing.ts'
 
 /** A well-formed number that no test daemon has as an account. */
@@ -20,6 +22,19 @@ export function registerAccountRoutingCases(defineCase: DefineCase): void {
         expectRpcError(answer.json, -32602, 'Method requires valid account parameter', 7)
       }
     },
+    {
+      client: async (_t, c) => {
+        // A backend without an account sends none: a multi-account daemon refuses every per-account call.
+        const none = c.backend()
+        await expectRpcFailure(none.listGroups(), -32602, 'Method requires valid account parameter')
+        await expectRpcFailure(
+          none.sendGroupMessage(unknownGroupId(), 'x'),
+          -32602,
+          'Method requires valid account parameter',
+        )
+        await expectRpcFailure(none.listContacts(), -32602, 'Method requires valid account parameter')
+      },
+    },
   )
 
   defineCase(
@@ -32,6 +47,19 @@ export function registerAccountRoutingCases(defineCase: DefineCase): void {
           expectRpcError(answer.json, -32602, 'Specified account does not exist', 1)
         }
       }
+    },
+    {
+      client: async (t, c) => {
+        const stranger = c.backend(UNKNOWN_NUMBER)
+        await expectRpcFailure(stranger.listGroups(), -32602, 'Specified account does not exist')
+        await expectRpcFailure(
+          stranger.getAttachment('x', unknownGroupId()),
+          -32602,
+          'Specified account does not exist',
+        )
+        // The client sends `version` without the account, so a stranger's backend still reads it.
+        expect(await stranger.version()).toBe(t.version)
+      },
     },
   )
 
@@ -94,43 +122,77 @@ export function registerAccountRoutingCases(defineCase: DefineCase): void {
     expect(answer.error?.code).not.toBe(-32602)
   })
 
-  defineCase('any', 'listAccounts needs no account and ignores an unknown one', async (t) => {
-    const plain = await rpcCall(t.url, { jsonrpc: '2.0', method: 'listAccounts', id: 1 })
-    const list = (plain.json as { result: { number: string }[] }).result
-    expect(Array.isArray(list)).toBe(true)
-    for (const entry of list) expect(entry.number).toMatch(/^\+\d+$/)
-    const ignored = await rpcCall(t.url, {
-      jsonrpc: '2.0',
-      method: 'listAccounts',
-      id: 2,
-      params: { account: UNKNOWN_NUMBER },
-    })
-    expect((ignored.json as { result: unknown }).result).toEqual(list)
-  })
+  defineCase(
+    'any',
+    'listAccounts needs no account and ignores an unknown one',
+    async (t) => {
+      const plain = await rpcCall(t.url, { jsonrpc: '2.0', method: 'listAccounts', id: 1 })
+      const list = (plain.json as { result: { number: string }[] }).result
+      expect(Array.isArray(list)).toBe(true)
+      for (const entry of list) expect(entry.number).toMatch(/^\+\d+$/)
+      const ignored = await rpcCall(t.url, {
+        jsonrpc: '2.0',
+        method: 'listAccounts',
+        id: 2,
+        params: { account: UNKNOWN_NUMBER },
+      })
+      expect((ignored.json as { result: unknown }).result).toEqual(list)
+    },
+    {
+      client: async (_t, c) => {
+        const listed = await c.backend().listAccounts()
+        expect(Array.isArray(listed)).toBe(true)
+        for (const number of listed ?? []) expect(number).toMatch(/^\+\d+$/)
+        // Setup reads the same list through its own client.
+        expect(await c.provisioning().listAccounts()).toEqual(listed)
+      },
+    },
+  )
 
   defineCase('any', 'a routing failure in a notification is dropped silently (201)', async (t) => {
     const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'listGroups', params: { account: UNKNOWN_NUMBER } })
     expect(answer.status).toBe(201)
   })
 
-  defineCase('account', 'listAccounts lists the registered accounts as {number}', async (t) => {
-    const { a, b } = fixtures(t)
-    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'listAccounts', id: 1 })
-    const numbers = (answer.json as { result: { number: string }[] }).result.map((e) => e.number)
-    expect(numbers).toEqual(expect.arrayContaining([a, b]))
-  })
+  defineCase(
+    'account',
+    'listAccounts lists the registered accounts as {number}',
+    async (t) => {
+      const { a, b } = fixtures(t)
+      const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'listAccounts', id: 1 })
+      const numbers = (answer.json as { result: { number: string }[] }).result.map((e) => e.number)
+      expect(numbers).toEqual(expect.arrayContaining([a, b]))
+    },
+    {
+      client: async (t, c) => {
+        const { a, b } = fixtures(t)
+        expect(await c.backend().listAccounts()).toEqual(expect.arrayContaining([a, b]))
+        expect(await c.provisioning().listAccounts()).toEqual(expect.arrayContaining([a, b]))
+      },
+    },
+  )
 
-  defineCase('account', 'a known account is routed and removed from the params', async (t) => {
-    const { a, groupId } = fixtures(t)
-    const answer = await rpcCall(t.url, {
-      jsonrpc: '2.0',
-      method: 'listGroups',
-      id: 1,
-      params: { account: a, groupId },
-    })
-    const groups = (answer.json as { result: { id: string }[] }).result
-    expect(groups.map((g) => g.id)).toEqual([groupId])
-  })
+  defineCase(
+    'account',
+    'a known account is routed and removed from the params',
+    async (t) => {
+      const { a, groupId } = fixtures(t)
+      const answer = await rpcCall(t.url, {
+        jsonrpc: '2.0',
+        method: 'listGroups',
+        id: 1,
+        params: { account: a, groupId },
+      })
+      const groups = (answer.json as { result: { id: string }[] }).result
+      expect(groups.map((g) => g.id)).toEqual([groupId])
+    },
+    {
+      client: async (t, c) => {
+        const { a, groupId } = fixtures(t)
+        expect((await c.backend(a).listGroups(groupId)).map((g) => g.id)).toEqual([groupId])
+      },
+    },
+  )
 
   defineCase(
     'toy',

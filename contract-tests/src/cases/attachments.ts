@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { expect } from 'vitest'
+import { expectRpcFailure, openClientEvents } from '../client-probe.ts'
 import { rpcCall } from '../http-probe.ts'
 import { openEvents } from '../sse-probe.ts'
 import type { DefineCase } from '../suite.ts'
@@ -13,7 +14,7 @@ import { UNKNOWN_NUMBER } from './account-routing.ts'
 import { settled } from './delivery.ts'
 import { fault, withReset } from './faults.ts'
 import { expectRpcError } from './jsonrpc-parsing.ts'
-import { sendAs } from './send.ts'
+import { sendAs, unknownGroupId } from './send.ts'
 
 interface Attachment {
   contentType: string
@@ -65,27 +66,45 @@ async function getAttachment(
 }
 
 export function registerAttachmentCases(defineCase: DefineCase): void {
-  defineCase('any', 'getAttachment routes the account first: -32602 without one, or with an unknown one', async (t) => {
-    expectRpcError(
-      (await rpcCall(t.url, { jsonrpc: '2.0', method: 'getAttachment', id: 1, params: { id: 'x' } })).json,
-      -32602,
-      'Method requires valid account parameter',
-      1,
-    )
-    expectRpcError(
-      (
-        await rpcCall(t.url, {
-          jsonrpc: '2.0',
-          method: 'getAttachment',
-          id: 2,
-          params: { id: 'x', account: UNKNOWN_NUMBER },
-        })
-      ).json,
-      -32602,
-      'Specified account does not exist',
-      2,
-    )
-  })
+  defineCase(
+    'any',
+    'getAttachment routes the account first: -32602 without one, or with an unknown one',
+    async (t) => {
+      expectRpcError(
+        (await rpcCall(t.url, { jsonrpc: '2.0', method: 'getAttachment', id: 1, params: { id: 'x' } })).json,
+        -32602,
+        'Method requires valid account parameter',
+        1,
+      )
+      expectRpcError(
+        (
+          await rpcCall(t.url, {
+            jsonrpc: '2.0',
+            method: 'getAttachment',
+            id: 2,
+            params: { id: 'x', account: UNKNOWN_NUMBER },
+          })
+        ).json,
+        -32602,
+        'Specified account does not exist',
+        2,
+      )
+    },
+    {
+      client: async (_t, c) => {
+        await expectRpcFailure(
+          c.backend().getAttachment('x', unknownGroupId()),
+          -32602,
+          'Method requires valid account parameter',
+        )
+        await expectRpcFailure(
+          c.backend(UNKNOWN_NUMBER).getAttachment('x', unknownGroupId()),
+          -32602,
+          'Specified account does not exist',
+        )
+      },
+    },
+  )
 
   defineCase(
     'delivery',
@@ -105,14 +124,35 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
     },
   )
 
-  defineCase('delivery', 'getAttachment gives the receiver the same bytes as {data: base64}', async (t) => {
-    const { b, groupId } = fixtures(t)
-    const bytes = randomBytes(5000)
-    const { attachment } = await sendAndReceive(t, bytes)
-    const answer = await getAttachment(t, b, { id: attachment.id, groupId })
-    expect(Object.keys(answer.result ?? {})).toEqual(['data'])
-    expect(Buffer.from(answer.result?.data ?? '', 'base64').equals(bytes)).toBe(true)
-  })
+  defineCase(
+    'delivery',
+    'getAttachment gives the receiver the same bytes as {data: base64}',
+    async (t) => {
+      const { b, groupId } = fixtures(t)
+      const bytes = randomBytes(5000)
+      const { attachment } = await sendAndReceive(t, bytes)
+      const answer = await getAttachment(t, b, { id: attachment.id, groupId })
+      expect(Object.keys(answer.result ?? {})).toEqual(['data'])
+      expect(Buffer.from(answer.result?.data ?? '', 'base64').equals(bytes)).toBe(true)
+    },
+    {
+      client: async (t, c) => {
+        const { a, b, groupId } = fixtures(t)
+        const bytes = randomBytes(5000)
+        const stream = await openClientEvents(c, b)
+        try {
+          const sent = await c.backend(a).sendGroupMessage(groupId, 'contract: attachment (client)', [dataUri(bytes)])
+          const event = await stream.waitFor((e) => e.type === 'message' && e.timestamp === sent.timestamp)
+          const [attachment] = event.type === 'message' ? (event.attachments ?? []) : []
+          expect(attachment).toMatchObject({ size: bytes.length, contentType: 'application/octet-stream' })
+          const got = await c.backend(b).getAttachment(attachment?.id ?? '', groupId)
+          expect(Buffer.from(got).equals(bytes)).toBe(true)
+        } finally {
+          stream.close()
+        }
+      },
+    },
+  )
 
   defineCase(
     'account',
@@ -125,6 +165,13 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
       // 0.14 checks the parameter; 0.13 ends in a NullPointerException from java.io.File.
       if (versionAtLeast(t.version, '0.14.0')) expectRpcError(none, -1, 'Missing attachment id parameter', 'g')
       else expect(none.error?.code).toBe(-32603)
+    },
+    {
+      client: async (t, c) => {
+        const { b, groupId } = fixtures(t)
+        const id = 'e2e-col-no-such-attachment.bin'
+        await expectRpcFailure(c.backend(b).getAttachment(id, groupId), -1, `Could not find attachment with ID: ${id}`)
+      },
     },
   )
 

@@ -73,5 +73,13 @@ export function registerContactCases(defineCase: DefineCase): void {
       expect(onlyB.map((c) => c.number)).toEqual([b])
       expect(onlyB[0]?.uuid).toMatch(/^[0-9a-f-]{36}$/)
     },
+    {
+      client: async (t, c) => {
+        const { a, b } = fixtures(t)
+        // The document library's view: contact records plus the people known from groups, self included.
+        const numbers = (await c.backend(a).listContacts()).map((x) => x.number)
+        expect(numbers).toEqual(expect.arrayContaining([a, b]))
+      },
+    },
   )
 }

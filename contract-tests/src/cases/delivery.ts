@@ -4,6 +4,7 @@
  */
 import { expect } from 'vitest'
 import { openEvents, type SseProbe } from '../sse-probe.ts'
+import { openClientEvents } from '../client-probe.ts'
 import type { DefineCase } from '../suite.ts'
 import { fixtures, versionAtLeast } from '../target.ts'
 import { sendAs } from './send.ts'
@@ -52,6 +53,25 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
       } finally {
         probe.close()
       }
+    },
+    {
+      client: async (t, c) => {
+        const { a, b, groupId } = fixtures(t)
+        const stream = await openClientEvents(c, b)
+        try {
+          const sent = await c.backend(a).sendGroupMessage(groupId, 'contract: hello group (client)')
+          const event = await stream.waitFor((e) => e.type === 'message' && e.timestamp === sent.timestamp)
+          expect(event).toMatchObject({
+            groupId,
+            body: 'contract: hello group (client)',
+            origin: 'data',
+            sourceNumber: a,
+          })
+          expect(event).not.toHaveProperty('attachments')
+        } finally {
+          stream.close()
+        }
+      },
     },
   )
 
@@ -110,6 +130,19 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
         probe.close()
       }
     },
+    {
+      client: async (t, c) => {
+        const { a, groupId } = fixtures(t)
+        const stream = await openClientEvents(c, a)
+        try {
+          const sent = await c.backend(a).sendGroupMessage(groupId, 'contract: sync group (client)')
+          const copy = await stream.waitFor((e) => e.type === 'message' && e.timestamp === sent.timestamp)
+          expect(copy).toMatchObject({ groupId, body: 'contract: sync group (client)', origin: 'sync', account: a })
+        } finally {
+          stream.close()
+        }
+      },
+    },
   )
 
   // Needs `--receive-mode on-connection` on a live daemon: with on-start the messages go to stdout.
@@ -130,6 +163,24 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
       } finally {
         probe.close()
       }
+    },
+    {
+      client: async (t, c) => {
+        const { a, b, groupId } = fixtures(t)
+        const stamps: number[] = []
+        for (let i = 0; i < 3; i += 1)
+          stamps.push((await c.backend(a).sendGroupMessage(groupId, `contract: late ${i} (client)`)).timestamp)
+        const stream = await openClientEvents(c, b)
+        try {
+          await stream.waitFor((e) => e.type === 'message' && e.timestamp === stamps.at(-1))
+          const seen = stream.events.flatMap((e) =>
+            e.type === 'message' && e.timestamp !== undefined && stamps.includes(e.timestamp) ? [e.timestamp] : [],
+          )
+          expect(seen).toEqual(stamps)
+        } finally {
+          stream.close()
+        }
+      },
     },
   )
 
@@ -157,6 +208,26 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
       } finally {
         probe.close()
       }
+    },
+    {
+      client: async (t, c) => {
+        const { a, b, groupId } = fixtures(t)
+        const text = '€'.repeat(700)
+        const stream = await openClientEvents(c, b)
+        try {
+          const sent = await c.backend(a).sendGroupMessage(groupId, text)
+          const event = await stream.waitFor((e) => e.type === 'message' && e.timestamp === sent.timestamp)
+          if (event.type !== 'message') throw new Error('not a message')
+          if (versionAtLeast(t.version, '0.14.0')) expect(event.body).toBe(text)
+          else expect(text.startsWith(event.body)).toBe(true)
+          // The long-text attachment is listed like any other (the sidecar's bodies stay far below it).
+          expect(event.attachments?.find((x) => x.contentType === 'text/x-signal-plain')?.size).toBe(
+            Buffer.byteLength(text),
+          )
+        } finally {
+          stream.close()
+        }
+      },
     },
   )
 

@@ -2,7 +2,9 @@
  * The events stream: status codes, headers, keep-alive, exact framing, `account` scoping
  * (daemon-contract.md §6.5).
  */
+import { SignalEventsRefusedError } from '@e2e-col/signal-cli'
 import { expect } from 'vitest'
+import { openClientEvents } from '../client-probe.ts'
 import { httpCall } from '../http-probe.ts'
 import { openEvents } from '../sse-probe.ts'
 import type { DefineCase } from '../suite.ts'
@@ -14,11 +16,29 @@ import { sendAs } from './send.ts'
 export const EVENT_FRAME = /^event:receive\ndata:(\{[^\n]*\})\n\n$/
 
 export function registerEventsCases(defineCase: DefineCase): void {
-  defineCase('any', 'an unknown account on the events stream is HTTP 400 with an empty body', async (t) => {
-    const answer = await httpCall(t.url, `/api/v1/events?account=${encodeURIComponent(UNKNOWN_NUMBER)}`)
-    expect(answer.status).toBe(400)
-    expect(answer.text).toBe('')
-  })
+  defineCase(
+    'any',
+    'an unknown account on the events stream is HTTP 400 with an empty body',
+    async (t) => {
+      const answer = await httpCall(t.url, `/api/v1/events?account=${encodeURIComponent(UNKNOWN_NUMBER)}`)
+      expect(answer.status).toBe(400)
+      expect(answer.text).toBe('')
+    },
+    {
+      client: async (_t, c) => {
+        const error = await c
+          .backend(UNKNOWN_NUMBER)
+          .openEvents(new AbortController().signal)
+          .then(
+            () => undefined,
+            (e: unknown) => e,
+          )
+        expect(error).toBeInstanceOf(SignalEventsRefusedError)
+        expect((error as SignalEventsRefusedError).code).toBe('SIDECAR_EVENTS_FAILED')
+        expect((error as SignalEventsRefusedError).status).toBe(400)
+      },
+    },
+  )
 
   // On a real daemon this case waits for the 15 s keep-alive once; the toy runs with a short period.
   defineCase(
@@ -63,7 +83,23 @@ export function registerEventsCases(defineCase: DefineCase): void {
         probe.close()
       }
     },
-    45_000,
+    {
+      timeoutMs: 45_000,
+      client: async (t, c) => {
+        const { a } = fixtures(t)
+        // openEvents resolves only on 200 text/event-stream (0.13.x sends the headers with its first keep-alive).
+        const stream = await openClientEvents(c, a)
+        try {
+          const ended = await Promise.race([
+            stream.ended.then(() => true),
+            new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 500)),
+          ])
+          expect(ended).toBe(false)
+        } finally {
+          stream.close()
+        }
+      },
+    },
   )
 
   defineCase(
@@ -92,6 +128,27 @@ export function registerEventsCases(defineCase: DefineCase): void {
         probe.close()
       }
     },
+    {
+      client: async (t, c) => {
+        const { a, b, groupId } = fixtures(t)
+        const stream = await openClientEvents(c, b)
+        try {
+          const sent = await c.backend(a).sendGroupMessage(groupId, 'contract: framing (client)')
+          const event = await stream.waitFor((e) => e.type === 'message' && e.timestamp === sent.timestamp)
+          expect(event).toMatchObject({
+            type: 'message',
+            groupId,
+            body: 'contract: framing (client)',
+            origin: 'data',
+            sourceNumber: a,
+            account: b,
+          })
+          expect(stream.events.filter((e) => e.type === 'skipped')).toEqual([])
+        } finally {
+          stream.close()
+        }
+      },
+    },
   )
 
   defineCase(
@@ -116,6 +173,21 @@ export function registerEventsCases(defineCase: DefineCase): void {
         onlyA.close()
         all.close()
       }
+    },
+    {
+      client: async (t, c) => {
+        const { a, b, groupId } = fixtures(t)
+        const onlyA = await openClientEvents(c, a)
+        try {
+          const reply = await c.backend(b).sendGroupMessage(groupId, 'contract: scoping reply (client)')
+          await onlyA.waitFor((e) => e.type === 'message' && e.timestamp === reply.timestamp)
+          // The client also drops anything naming another account; none arrives to be dropped.
+          expect(onlyA.events.filter((e) => e.type === 'message').every((e) => e.account === a)).toBe(true)
+          expect(onlyA.events.some((e) => e.type === 'skipped' && e.reason === 'other-account')).toBe(false)
+        } finally {
+          onlyA.close()
+        }
+      },
     },
   )
 }

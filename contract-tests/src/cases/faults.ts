@@ -2,7 +2,9 @@
  * The toy's fault switches through its `/toy/v1/` admin route (daemon-contract.md §6.6). Each case resets
  * the switches when it ends so no fault leaks into the next case.
  */
+import { SignalEventsRefusedError, SignalUnavailableError } from '@e2e-col/signal-cli'
 import { expect } from 'vitest'
+import { expectRpcFailure, openClientEvents } from '../client-probe.ts'
 import { httpCall, rpcCall } from '../http-probe.ts'
 import { openEvents } from '../sse-probe.ts'
 import type { DefineCase } from '../suite.ts'
@@ -22,10 +24,12 @@ export async function fault(t: ContractTarget, name: string, body: Record<string
 }
 
 /** Runs a case and resets every switch afterwards, pass or fail. */
-export function withReset(run: (t: ContractTarget) => Promise<void>): (t: ContractTarget) => Promise<void> {
-  return async (t) => {
+export function withReset<Rest extends unknown[]>(
+  run: (t: ContractTarget, ...rest: Rest) => Promise<void>,
+): (t: ContractTarget, ...rest: Rest) => Promise<void> {
+  return async (t, ...rest) => {
     try {
-      await run(t)
+      await run(t, ...rest)
     } finally {
       await fault(t, 'reset')
     }
@@ -45,6 +49,15 @@ export function registerFaultCases(defineCase: DefineCase): void {
       }
       expect((await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: 3 })).status).toBe(200)
     }),
+    {
+      client: withReset(async (t, c) => {
+        await fault(t, 'fail-next-rpc', { n: 2 })
+        const backend = c.backend()
+        // HTTP 500 is an outage to the client (the call may or may not have happened), never a refusal.
+        for (let i = 0; i < 2; i += 1) await expect(backend.version()).rejects.toBeInstanceOf(SignalUnavailableError)
+        expect(await backend.version()).toBe(t.version)
+      }),
+    },
   )
 
   defineCase(
@@ -71,6 +84,31 @@ export function registerFaultCases(defineCase: DefineCase): void {
         probe.close()
       }
     }),
+    {
+      client: withReset(async (t, c) => {
+        const { a, b, groupId } = fixtures(t)
+        const stream = await openClientEvents(c, b)
+        try {
+          await fault(t, 'drop-next-sends', { n: 1 })
+          const marker = `contract: dropped (client) ${Date.now()}`
+          const error = await c
+            .backend(a)
+            .sendGroupMessage(groupId, marker)
+            .then(
+              () => undefined,
+              (e: unknown) => e,
+            )
+          expect(error).toBeInstanceOf(SignalUnavailableError)
+          expect((error as SignalUnavailableError).code).toBe('SIDECAR_SIGNAL_UNAVAILABLE')
+          await stream.waitFor((e) => e.type === 'message' && e.body === marker)
+          expect(
+            (await c.backend(a).sendGroupMessage(groupId, 'contract: after drop (client)')).results?.length,
+          ).toBeGreaterThan(0)
+        } finally {
+          stream.close()
+        }
+      }),
+    },
   )
 
   defineCase(
@@ -94,6 +132,17 @@ export function registerFaultCases(defineCase: DefineCase): void {
       await fault(t, 'cut-streams')
       await probe.ended
     }),
+    {
+      client: withReset(async (t, c) => {
+        const { b } = fixtures(t)
+        const stream = await openClientEvents(c, b)
+        await fault(t, 'cut-streams')
+        // A cut mid-body ends the client's iteration with its typed outage error; the events loop reconnects.
+        const ended = await stream.ended
+        expect(ended).toBeInstanceOf(SignalUnavailableError)
+        expect((ended as SignalUnavailableError).code).toBe('SIDECAR_SIGNAL_UNAVAILABLE')
+      }),
+    },
   )
 
   defineCase(
@@ -143,6 +192,25 @@ export function registerFaultCases(defineCase: DefineCase): void {
         probe.close()
       }
     }),
+    {
+      client: withReset(async (t, c) => {
+        const { a, b, groupId } = fixtures(t)
+        const stream = await openClientEvents(c, b)
+        try {
+          await fault(t, 'duplicate-next-events', { n: 1 })
+          const once = await c.backend(a).sendGroupMessage(groupId, 'contract: twice (client)')
+          const after = await c.backend(a).sendGroupMessage(groupId, 'contract: once (client)')
+          await stream.waitFor((e) => e.type === 'message' && e.timestamp === after.timestamp)
+          // The client reads both copies; dropping the second is the receiver's job (sidecar.md).
+          const count = (ts: number): number =>
+            stream.events.filter((e) => e.type === 'message' && e.timestamp === ts).length
+          expect(count(once.timestamp)).toBe(2)
+          expect(count(after.timestamp)).toBe(1)
+        } finally {
+          stream.close()
+        }
+      }),
+    },
   )
 
   defineCase(
@@ -162,6 +230,16 @@ export function registerFaultCases(defineCase: DefineCase): void {
       expect(typeof limited[0]?.token).toBe('string')
       expect(result.results.some((r) => r.type === 'SUCCESS')).toBe(true)
     }),
+    {
+      client: withReset(async (t, c) => {
+        const { a, groupId } = fixtures(t)
+        await fault(t, 'rate-limit-next-sends', { n: 1, retryAfterSeconds: 86400, mode: 'per-recipient' })
+        const result = await c.backend(a).sendGroupMessage(groupId, 'contract: partly limited (client)')
+        const limited = (result.results ?? []).filter((r) => r.type === 'RATE_LIMIT_FAILURE')
+        expect(limited.map((r) => r.retryAfterSeconds)).toEqual([86400])
+        expect((result.results ?? []).some((r) => r.type === 'SUCCESS')).toBe(true)
+      }),
+    },
   )
 
   defineCase(
@@ -200,6 +278,20 @@ export function registerFaultCases(defineCase: DefineCase): void {
         'rl',
       )
     }),
+    {
+      client: withReset(async (t, c) => {
+        const { a, groupId } = fixtures(t)
+        await fault(t, 'rate-limit-next-sends', { n: 1, retryAfterSeconds: 60, mode: 'all-failed' })
+        const error = await expectRpcFailure(
+          c.backend(a).sendGroupMessage(groupId, 'contract: limited (client)'),
+          -5,
+          'Failed to send message due to rate limiting',
+        )
+        // The one number the client reads out of data.response.
+        expect(error.retryAfterSeconds).toBe(60)
+        expect(error.networkFailure).toBe(false)
+      }),
+    },
   )
 
   defineCase(
@@ -220,6 +312,23 @@ export function registerFaultCases(defineCase: DefineCase): void {
         probe.close()
       }
     }),
+    {
+      client: withReset(async (t, c) => {
+        const { b } = fixtures(t)
+        await fault(t, 'fail-events', { n: 1 })
+        const error = await c
+          .backend(b)
+          .openEvents(new AbortController().signal)
+          .then(
+            () => undefined,
+            (e: unknown) => e,
+          )
+        expect(error).toBeInstanceOf(SignalEventsRefusedError)
+        expect((error as SignalEventsRefusedError).status).toBe(500)
+        const stream = await openClientEvents(c, b)
+        stream.close()
+      }),
+    },
   )
 
   defineCase(
@@ -237,6 +346,21 @@ export function registerFaultCases(defineCase: DefineCase): void {
       })
       expect(bad.status).toBe(400)
     }),
+    {
+      client: withReset(async (t, c) => {
+        await fault(t, 'fail-events', { n: 1, contentType: 'text/html' })
+        const error = await c
+          .backend()
+          .openEvents(new AbortController().signal)
+          .then(
+            () => undefined,
+            (e: unknown) => e,
+          )
+        // A 200 that is no event stream is refused as such, not read as one.
+        expect(error).toBeInstanceOf(SignalEventsRefusedError)
+        expect((error as SignalEventsRefusedError).status).toBe(200)
+      }),
+    },
   )
 
   defineCase('toy', 'the admin route rejects a malformed switch with 400 and an unknown one with 404', async (t) => {

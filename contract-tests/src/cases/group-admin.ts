@@ -5,6 +5,7 @@
  * (daemon-contract.md §6.4).
  */
 import { expect } from 'vitest'
+import { openClientEvents } from '../client-probe.ts'
 import { rpcCall } from '../http-probe.ts'
 import { openEvents } from '../sse-probe.ts'
 import type { DefineCase } from '../suite.ts'
@@ -57,6 +58,23 @@ export function registerGroupAdminCases(defineCase: DefineCase): void {
       expect(group?.messageExpirationTime).toBe(604800)
       expect(group?.name).toBe('contract doc')
     },
+    {
+      client: async (t, c) => {
+        const { a, b } = fixtures(t)
+        const id = await c.backend(a).createGroupWith({
+          name: 'contract doc (client)',
+          members: [b],
+          description: 'contract: what this group is for',
+          expirationSeconds: 604800,
+        })
+        const [group] = await c.backend(a).listGroups(id)
+        expect(group).toMatchObject({
+          name: 'contract doc (client)',
+          description: 'contract: what this group is for',
+          messageExpirationTime: 604800,
+        })
+      },
+    },
   )
 
   defineCase(
@@ -88,6 +106,21 @@ export function registerGroupAdminCases(defineCase: DefineCase): void {
         probe.close()
       }
     },
+    {
+      client: async (t, c) => {
+        const { a, b } = fixtures(t)
+        const stream = await openClientEvents(c, b)
+        try {
+          const id = await c.backend(a).createGroup('contract update (client)', [b])
+          await c.backend(a).updateGroup(id, { name: 'contract update (client) 2' })
+          // A change without a body reaches the client as a group-update, never as a message.
+          await stream.waitFor((e) => e.type === 'group-update' && e.groupId === id && e.sourceNumber === a)
+          expect(stream.events.some((e) => e.type === 'message' && e.groupId === id)).toBe(false)
+        } finally {
+          stream.close()
+        }
+      },
+    },
   )
 
   defineCase(
@@ -118,6 +151,18 @@ export function registerGroupAdminCases(defineCase: DefineCase): void {
       } finally {
         probe.close()
       }
+    },
+    {
+      client: async (t, c) => {
+        const { a, b } = fixtures(t)
+        const id = await c.backend(a).createGroup('contract removal (client)', [b])
+        await c.backend(a).updateGroup(id, { removeMembers: [b] })
+        expect((await c.backend(b).listGroups(id))[0]?.isMember).toBe(false)
+        const after = await c.backend(a).sendGroupMessage(id, 'contract: after removal (client)')
+        expect(
+          (after.results ?? []).map((r) => (r as { recipientAddress?: { number?: string } }).recipientAddress?.number),
+        ).not.toContain(b)
+      },
     },
   )
 

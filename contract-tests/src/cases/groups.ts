@@ -1,8 +1,10 @@
 /**
  * `listGroups`, `updateGroup`, `quitGroup`: shapes and errors (daemon-contract.md §6.4).
  */
+import { maskNumbersIn } from '@e2e-col/signal-cli'
 import { expect } from 'vitest'
 import { rpcCall } from '../http-probe.ts'
+import { expectRpcFailure } from '../client-probe.ts'
 import type { DefineCase } from '../suite.ts'
 import { fixtures } from '../target.ts'
 import { expectRpcError } from './jsonrpc-parsing.ts'
@@ -53,40 +55,71 @@ async function call(
   }
 }
 
+/** A member's number as the client's listing gives it (a bare string or `{number, uuid}`). */
+function memberNumber(m: string | { number?: string | null | undefined }): string | null | undefined {
+  return typeof m === 'string' ? m : m.number
+}
+
 function memberKeys(group: Group | undefined): string[] {
   return (group?.members ?? []).map((m) => `${m.number} ${m.uuid}`).sort()
 }
 
 export function registerGroupCases(defineCase: DefineCase): void {
-  defineCase('account', 'listGroups returns the detailed shape with members as {number, uuid, isAdmin}', async (t) => {
-    const { a, b, groupId } = fixtures(t)
-    const groups = (await call(t.url, 'listGroups', { account: a })).result as Group[]
-    const group = groups.find((g) => g.id === groupId)
-    expect(group?.id).toBe(groupId)
-    expect(new Set(Object.keys(group ?? {}).filter((k) => GROUP_KEYS.includes(k)))).toEqual(new Set(GROUP_KEYS))
-    expect(group?.isMember).toBe(true)
-    expect(group?.members.map((m) => m.number)).toEqual(expect.arrayContaining([a, b]))
-    expect(Buffer.from(groupId, 'base64')).toHaveLength(32)
-  })
+  defineCase(
+    'account',
+    'listGroups returns the detailed shape with members as {number, uuid, isAdmin}',
+    async (t) => {
+      const { a, b, groupId } = fixtures(t)
+      const groups = (await call(t.url, 'listGroups', { account: a })).result as Group[]
+      const group = groups.find((g) => g.id === groupId)
+      expect(group?.id).toBe(groupId)
+      expect(new Set(Object.keys(group ?? {}).filter((k) => GROUP_KEYS.includes(k)))).toEqual(new Set(GROUP_KEYS))
+      expect(group?.isMember).toBe(true)
+      expect(group?.members.map((m) => m.number)).toEqual(expect.arrayContaining([a, b]))
+      expect(Buffer.from(groupId, 'base64')).toHaveLength(32)
+    },
+    {
+      client: async (t, c) => {
+        const { a, b, groupId } = fixtures(t)
+        const group = (await c.backend(a).listGroups()).find((g) => g.id === groupId)
+        expect(group?.isMember).toBe(true)
+        expect(group?.members?.map(memberNumber)).toEqual(expect.arrayContaining([a, b]))
+        expect(group?.admins?.length).toBeGreaterThan(0)
+      },
+    },
+  )
 
-  defineCase('account', 'listGroups with a groupId filter skips unknown ids and rejects malformed ones', async (t) => {
-    const { a, groupId } = fixtures(t)
-    expect(((await call(t.url, 'listGroups', { account: a, groupId })).result as Group[]).map((g) => g.id)).toEqual([
-      groupId,
-    ])
-    expect((await call(t.url, 'listGroups', { account: a, groupId: unknownGroupId() })).result).toEqual([])
-    expectRpcError(
-      await rpcCall(t.url, {
-        jsonrpc: '2.0',
-        method: 'listGroups',
-        id: 1,
-        params: { account: a, groupId: 'nope!' },
-      }).then((r) => r.json),
-      -1,
-      /^Invalid group id: /,
-      1,
-    )
-  })
+  defineCase(
+    'account',
+    'listGroups with a groupId filter skips unknown ids and rejects malformed ones',
+    async (t) => {
+      const { a, groupId } = fixtures(t)
+      expect(((await call(t.url, 'listGroups', { account: a, groupId })).result as Group[]).map((g) => g.id)).toEqual([
+        groupId,
+      ])
+      expect((await call(t.url, 'listGroups', { account: a, groupId: unknownGroupId() })).result).toEqual([])
+      expectRpcError(
+        await rpcCall(t.url, {
+          jsonrpc: '2.0',
+          method: 'listGroups',
+          id: 1,
+          params: { account: a, groupId: 'nope!' },
+        }).then((r) => r.json),
+        -1,
+        /^Invalid group id: /,
+        1,
+      )
+    },
+    {
+      client: async (t, c) => {
+        const { a, groupId } = fixtures(t)
+        const backend = c.backend(a)
+        expect((await backend.listGroups(groupId)).map((g) => g.id)).toEqual([groupId])
+        expect(await backend.listGroups(unknownGroupId())).toEqual([])
+        await expectRpcFailure(backend.listGroups('nope!'), -1, /^Invalid group id: /)
+      },
+    },
+  )
 
   defineCase(
     'delivery',
@@ -125,6 +158,19 @@ export function registerGroupCases(defineCase: DefineCase): void {
         params: { account: b, groupId: created.groupId, message: 'x' },
       })
       expectRpcError(afterQuit.json, -1, /^User is not a member in group: /, 1)
+    },
+    {
+      client: async (t, c) => {
+        const { a, b } = fixtures(t)
+        const id = await c.backend(a).createGroup('contract group (client)', [b])
+        expect(Buffer.from(id, 'base64')).toHaveLength(32)
+        await c.backend(a).updateGroup(id, { name: 'contract group (client) 2' })
+        await c.backend(a).updateGroup(id, { name: 'contract group (client) 2' })
+        await c.backend(b).quitGroup(id)
+        expect((await c.backend(b).listGroups(id))[0]?.isMember).toBe(false)
+        await c.backend(b).quitGroup(id)
+        await expectRpcFailure(c.backend(b).sendGroupMessage(id, 'x'), -1, /^User is not a member in group: /)
+      },
     },
   )
 
@@ -168,6 +214,15 @@ export function registerGroupCases(defineCase: DefineCase): void {
       expect(byB?.isMember).toBe(true)
       expect(byB?.members.map((m) => m.number)).toContain(b)
     },
+    {
+      client: async (t, c) => {
+        const { a, b, formerGroupId } = fixtures(t)
+        const byA = (await c.backend(a).listGroups()).find((g) => g.id === formerGroupId)
+        expect(byA?.isMember).toBe(false)
+        expect(byA?.members?.map(memberNumber)).not.toContain(a)
+        expect((await c.backend(b).listGroups(formerGroupId))[0]?.isMember).toBe(true)
+      },
+    },
   )
 
   defineCase(
@@ -180,6 +235,16 @@ export function registerGroupCases(defineCase: DefineCase): void {
       // Quitting changed nothing: the group is still listed as left.
       const after = ((await call(t.url, 'listGroups', { account: a, groupId: formerGroupId })).result as Group[])[0]
       expect(after?.isMember).toBe(false)
+    },
+    {
+      client: async (t, c) => {
+        const { a, groupId, formerGroupId } = fixtures(t)
+        const backend = c.backend(a)
+        await expect(backend.updateGroup(groupId, {})).resolves.toBeUndefined()
+        await expect(backend.leaveGroup(formerGroupId, [])).resolves.toBeUndefined()
+        await expect(backend.quitGroup(formerGroupId)).resolves.toBeUndefined()
+        expect((await backend.listGroups(formerGroupId))[0]?.isMember).toBe(false)
+      },
     },
   )
 
@@ -227,27 +292,44 @@ export function registerGroupCases(defineCase: DefineCase): void {
     )
   })
 
-  defineCase('account', 'updateGroup and quitGroup on an unknown group are -1', async (t) => {
-    const { a } = fixtures(t)
-    const id = unknownGroupId()
-    expectRpcError(
-      (
-        await rpcCall(t.url, {
-          jsonrpc: '2.0',
-          method: 'updateGroup',
-          id: 1,
-          params: { account: a, groupId: id, name: 'x' },
-        })
-      ).json,
-      -1,
-      `Group not found: ${id}`,
-      1,
-    )
-    expectRpcError(
-      (await rpcCall(t.url, { jsonrpc: '2.0', method: 'quitGroup', id: 2, params: { account: a, groupId: id } })).json,
-      -1,
-      `Failed to send to group: Group not found: ${id}`,
-      2,
-    )
-  })
+  defineCase(
+    'account',
+    'updateGroup and quitGroup on an unknown group are -1',
+    async (t) => {
+      const { a } = fixtures(t)
+      const id = unknownGroupId()
+      expectRpcError(
+        (
+          await rpcCall(t.url, {
+            jsonrpc: '2.0',
+            method: 'updateGroup',
+            id: 1,
+            params: { account: a, groupId: id, name: 'x' },
+          })
+        ).json,
+        -1,
+        `Group not found: ${id}`,
+        1,
+      )
+      expectRpcError(
+        (await rpcCall(t.url, { jsonrpc: '2.0', method: 'quitGroup', id: 2, params: { account: a, groupId: id } }))
+          .json,
+        -1,
+        `Failed to send to group: Group not found: ${id}`,
+        2,
+      )
+    },
+    {
+      client: async (t, c) => {
+        const { a } = fixtures(t)
+        const id = unknownGroupId()
+        await expectRpcFailure(c.backend(a).updateGroup(id, { name: 'x' }), -1, maskNumbersIn(`Group not found: ${id}`))
+        await expectRpcFailure(
+          c.backend(a).leaveGroup(id, []),
+          -1,
+          maskNumbersIn(`Failed to send to group: Group not found: ${id}`),
+        )
+      },
+    },
+  )
 }

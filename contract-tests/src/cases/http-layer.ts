@@ -3,7 +3,9 @@
  */
 import { expect } from 'vitest'
 import { httpCall, rawStatus, rpcCall } from '../http-probe.ts'
+import { expectRpcFailure } from '../client-probe.ts'
 import type { DefineCase } from '../suite.ts'
+import { UNKNOWN_NUMBER } from './account-routing.ts'
 import { versionAtLeast } from '../target.ts'
 
 const VERSION_CALL = JSON.stringify({ jsonrpc: '2.0', method: 'version', id: 1 })
@@ -20,12 +22,21 @@ function versionCallWithHost(host: string): string[] {
 }
 
 export function registerHttpLayerCases(defineCase: DefineCase): void {
-  defineCase('any', 'GET /api/v1/check answers 200 with an empty body and no JSON', async (t) => {
-    const answer = await httpCall(t.url, '/api/v1/check')
-    expect(answer.status).toBe(200)
-    expect(answer.text).toBe('')
-    expect(answer.headers['content-type']).toBeUndefined()
-  })
+  defineCase(
+    'any',
+    'GET /api/v1/check answers 200 with an empty body and no JSON',
+    async (t) => {
+      const answer = await httpCall(t.url, '/api/v1/check')
+      expect(answer.status).toBe(200)
+      expect(answer.text).toBe('')
+      expect(answer.headers['content-type']).toBeUndefined()
+    },
+    {
+      client: async (_t, c) => {
+        await expect(c.backend().check()).resolves.toBeUndefined()
+      },
+    },
+  )
 
   defineCase('any', 'a wrong method is 405 with an empty body on every endpoint', async (t) => {
     for (const [method, path] of [
@@ -57,14 +68,24 @@ export function registerHttpLayerCases(defineCase: DefineCase): void {
     expect(charset.status).toBe(200)
   })
 
-  defineCase('any', 'rpc answers are 200 application/json, JSON-RPC errors included', async (t) => {
-    const ok = await rpcCall(t.url, VERSION_CALL)
-    expect(ok.status).toBe(200)
-    expect(String(ok.headers['content-type'])).toMatch(/^application\/json/)
-    const failed = await rpcCall(t.url, { jsonrpc: '2.0', method: 'noSuchMethod', id: 2 })
-    expect(failed.status).toBe(200)
-    expect(String(failed.headers['content-type'])).toMatch(/^application\/json/)
-  })
+  defineCase(
+    'any',
+    'rpc answers are 200 application/json, JSON-RPC errors included',
+    async (t) => {
+      const ok = await rpcCall(t.url, VERSION_CALL)
+      expect(ok.status).toBe(200)
+      expect(String(ok.headers['content-type'])).toMatch(/^application\/json/)
+      const failed = await rpcCall(t.url, { jsonrpc: '2.0', method: 'noSuchMethod', id: 2 })
+      expect(failed.status).toBe(200)
+      expect(String(failed.headers['content-type'])).toMatch(/^application\/json/)
+    },
+    {
+      client: async (_t, c) => {
+        // A JSON-RPC error in a 200 answer is the daemon's refusal, not an outage: SignalRpcError, never SignalUnavailableError.
+        await expectRpcFailure(c.backend(UNKNOWN_NUMBER).listGroups(), -32602, 'Specified account does not exist')
+      },
+    },
+  )
 
   defineCase(
     'any',

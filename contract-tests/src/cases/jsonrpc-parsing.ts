@@ -19,15 +19,25 @@ export function expectRpcError(json: unknown, code: number, message: string | Re
 }
 
 export function registerJsonRpcParsingCases(defineCase: DefineCase): void {
-  defineCase('any', 'version answers {jsonrpc, result:{version}, id} and the toy says it is a toy', async (t) => {
-    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: 1 })
-    expect(new Set(Object.keys(answer.json as object))).toEqual(new Set(['id', 'jsonrpc', 'result']))
-    const json = answer.json as { result: { version: string }; id: number }
-    expect(json.id).toBe(1)
-    expect(json.result.version).toMatch(/^\d+\.\d+\.\d+/)
-    expect(json.result.version).toBe(t.version)
-    if (t.adminUrl !== undefined) expect(json.result.version).toContain('toy')
-  })
+  defineCase(
+    'any',
+    'version answers {jsonrpc, result:{version}, id} and the toy says it is a toy',
+    async (t) => {
+      const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: 1 })
+      expect(new Set(Object.keys(answer.json as object))).toEqual(new Set(['id', 'jsonrpc', 'result']))
+      const json = answer.json as { result: { version: string }; id: number }
+      expect(json.id).toBe(1)
+      expect(json.result.version).toMatch(/^\d+\.\d+\.\d+/)
+      expect(json.result.version).toBe(t.version)
+      if (t.adminUrl !== undefined) expect(json.result.version).toContain('toy')
+    },
+    {
+      client: async (t, c) => {
+        expect(await c.backend().version()).toBe(t.version)
+        expect(await c.provisioning().version()).toBe(t.version)
+      },
+    },
+  )
 
   defineCase('any', 'ids are echoed verbatim: strings, fractions, booleans and an explicit null', async (t) => {
     for (const id of ['a-1', 1.5, true, null, 0]) {

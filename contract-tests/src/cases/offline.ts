@@ -6,6 +6,7 @@
  */
 import { expect } from 'vitest'
 import { rpcCall } from '../http-probe.ts'
+import { expectRpcFailure } from '../client-probe.ts'
 import type { DefineCase } from '../suite.ts'
 import { fixtures } from '../target.ts'
 import { expectRpcError } from './jsonrpc-parsing.ts'
@@ -31,6 +32,18 @@ export function registerOfflineCases(defineCase: DefineCase): void {
         params: { account: a, groupId, message: 'contract: offline group send' },
       })
       expectRpcError(answer.json, -32603, /^Failed to send message: .+ \(UnexpectedErrorException\)$/, 1)
+    },
+    {
+      client: async (t, c) => {
+        const { a, groupId } = fixtures(t)
+        const error = await expectRpcFailure(
+          c.backend(a).sendGroupMessage(groupId, 'contract: offline group send (client)'),
+          -32603,
+          /^Failed to send message: .+ \(UnexpectedErrorException\)$/,
+        )
+        // A group send without network carries no per-recipient results: nothing says NETWORK_FAILURE.
+        expect(error.networkFailure).toBe(false)
+      },
     },
   )
 
@@ -71,6 +84,17 @@ export function registerOfflineCases(defineCase: DefineCase): void {
         await rpcCall(t.url, { jsonrpc: '2.0', method: 'listGroups', id: 4, params: { account: a, groupId } })
       ).json as { result: { name: string }[] }
       expect(listed.result[0]?.name).not.toBe('contract: offline rename')
+    },
+    {
+      client: async (t, c) => {
+        const { a, groupId } = fixtures(t)
+        await expectRpcFailure(
+          c.backend(a).updateGroup(groupId, { name: 'contract: offline rename (client)' }),
+          -32603,
+          /^Failed to send message: .+ \(UnexpectedErrorException\)$/,
+        )
+        expect((await c.backend(a).listGroups(groupId))[0]?.name).not.toBe('contract: offline rename (client)')
+      },
     },
   )
 

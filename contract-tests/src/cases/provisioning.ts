@@ -4,6 +4,7 @@
  * failures setup turns into "Signal is unreachable". Observed on signal-cli 0.13.19 without network.
  */
 import { expect } from 'vitest'
+import { expectRpcFailure } from '../client-probe.ts'
 import { rpcCall } from '../http-probe.ts'
 import type { DefineCase } from '../suite.ts'
 import { expectRpcError } from './jsonrpc-parsing.ts'
@@ -12,47 +13,80 @@ import { expectRpcError } from './jsonrpc-parsing.ts'
 const NEVER_REGISTERED = '+15550007777'
 
 export function registerProvisioningCases(defineCase: DefineCase): void {
-  defineCase('any', 'finishLink refuses a missing, malformed or unknown device link URI with -1', async (t) => {
-    expectRpcError(
-      (await rpcCall(t.url, { jsonrpc: '2.0', method: 'finishLink', id: 1, params: {} })).json,
-      -1,
-      'Missing deviceLinkUri.',
-      1,
-    )
-    expectRpcError(
-      (await rpcCall(t.url, { jsonrpc: '2.0', method: 'finishLink', id: 2, params: { deviceLinkUri: 'not a uri' } }))
-        .json,
-      -1,
-      'Invalid device link uri.',
-      2,
-    )
-    const unknown = {
-      deviceLinkUri:
-        'sgnl://linkdevice?uuid=AAAAAAAAAAAAAAAAAAAAAA&pub_key=BQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
-      deviceName: 'contract',
-    }
-    expectRpcError(
-      (await rpcCall(t.url, { jsonrpc: '2.0', method: 'finishLink', id: 3, params: unknown })).json,
-      -1,
-      'Unknown device link uri.',
-      3,
-    )
-  })
+  defineCase(
+    'any',
+    'finishLink refuses a missing, malformed or unknown device link URI with -1',
+    async (t) => {
+      expectRpcError(
+        (await rpcCall(t.url, { jsonrpc: '2.0', method: 'finishLink', id: 1, params: {} })).json,
+        -1,
+        'Missing deviceLinkUri.',
+        1,
+      )
+      expectRpcError(
+        (await rpcCall(t.url, { jsonrpc: '2.0', method: 'finishLink', id: 2, params: { deviceLinkUri: 'not a uri' } }))
+          .json,
+        -1,
+        'Invalid device link uri.',
+        2,
+      )
+      const unknown = {
+        deviceLinkUri:
+          'sgnl://linkdevice?uuid=AAAAAAAAAAAAAAAAAAAAAA&pub_key=BQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+        deviceName: 'contract',
+      }
+      expectRpcError(
+        (await rpcCall(t.url, { jsonrpc: '2.0', method: 'finishLink', id: 3, params: unknown })).json,
+        -1,
+        'Unknown device link uri.',
+        3,
+      )
+    },
+    {
+      client: async (_t, c) => {
+        // Setup's client always sends a URI; the missing one is a raw-only refusal.
+        const setup = c.provisioning()
+        await expectRpcFailure(setup.finishLink('not a uri', 'contract', 1_000), -1, 'Invalid device link uri.')
+        await expectRpcFailure(
+          setup.finishLink(
+            'sgnl://linkdevice?uuid=AAAAAAAAAAAAAAAAAAAAAA&pub_key=BQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+            'contract',
+            1_000,
+          ),
+          -1,
+          'Unknown device link uri.',
+        )
+      },
+    },
+  )
 
-  defineCase('any', 'verify for a number that never registered is -32603 (no registration session)', async (t) => {
-    const answer = await rpcCall(t.url, {
-      jsonrpc: '2.0',
-      method: 'verify',
-      id: 4,
-      params: { account: NEVER_REGISTERED, verificationCode: '123456' },
-    })
-    expectRpcError(
-      answer.json,
-      -32603,
-      'Parameter specified as non-null is null: method org.whispersystems.signalservice.api.registration.RegistrationApi.verifyAccount, parameter sessionId (NullPointerException)',
-      4,
-    )
-  })
+  defineCase(
+    'any',
+    'verify for a number that never registered is -32603 (no registration session)',
+    async (t) => {
+      const answer = await rpcCall(t.url, {
+        jsonrpc: '2.0',
+        method: 'verify',
+        id: 4,
+        params: { account: NEVER_REGISTERED, verificationCode: '123456' },
+      })
+      expectRpcError(
+        answer.json,
+        -32603,
+        'Parameter specified as non-null is null: method org.whispersystems.signalservice.api.registration.RegistrationApi.verifyAccount, parameter sessionId (NullPointerException)',
+        4,
+      )
+    },
+    {
+      client: async (_t, c) => {
+        await expectRpcFailure(
+          c.provisioning().verify(NEVER_REGISTERED, '123456'),
+          -32603,
+          'Parameter specified as non-null is null: method org.whispersystems.signalservice.api.registration.RegistrationApi.verifyAccount, parameter sessionId (NullPointerException)',
+        )
+      },
+    },
+  )
 
   defineCase(
     'unreachable',
@@ -74,6 +108,18 @@ export function registerProvisioningCases(defineCase: DefineCase): void {
         'Failed to register: java.net.UnknownHostException: chat.signal.org (PushNetworkException)',
       )
     },
-    30_000,
+    {
+      timeoutMs: 30_000,
+      client: async (t, c) => {
+        if (t.unreachableUrl === undefined) throw new Error('this case needs a daemon that cannot reach Signal')
+        const setup = c.provisioning(await t.unreachableUrl())
+        await expectRpcFailure(setup.startLink(), -3, 'Link request error: Connection closed!')
+        await expectRpcFailure(
+          setup.register(NEVER_REGISTERED, {}),
+          -3,
+          'Failed to register: java.net.UnknownHostException: chat.signal.org (PushNetworkException)',
+        )
+      },
+    },
   )
 }

@@ -5,6 +5,7 @@
  * them as a real daemon does (a group member who left Signal) or through its fault switches.
  */
 import { expect } from 'vitest'
+import { expectRpcFailure } from '../client-probe.ts'
 import { httpCall, rpcCall, rpcResult } from '../http-probe.ts'
 import { openEvents } from '../sse-probe.ts'
 import type { DefineCase } from '../suite.ts'
@@ -134,6 +135,15 @@ export function registerSendFailureCases(defineCase: DefineCase): void {
       expect(failed[0]).not.toHaveProperty('token')
       expect(result.results.some((r) => r.type === 'SUCCESS')).toBe(true)
     }),
+    {
+      client: withReset(async (t, c) => {
+        const { a, groupId } = fixtures(t)
+        await fault(t, 'identity-fail-next-sends', { n: 1, mode: 'per-recipient' })
+        const result = await c.backend(a).sendGroupMessage(groupId, 'contract: one untrusted (client)')
+        expect((result.results ?? []).filter((r) => r.type === 'IDENTITY_FAILURE')).toHaveLength(1)
+        expect((result.results ?? []).some((r) => r.type === 'SUCCESS')).toBe(true)
+      }),
+    },
   )
 
   defineCase(
@@ -164,6 +174,19 @@ export function registerSendFailureCases(defineCase: DefineCase): void {
         probe.close()
       }
     }),
+    {
+      client: withReset(async (t, c) => {
+        const { a, groupId } = fixtures(t)
+        await fault(t, 'identity-fail-next-sends', { n: 1 })
+        const error = await expectRpcFailure(
+          c.backend(a).sendGroupMessage(groupId, 'contract: untrusted (client)'),
+          -4,
+          'Failed to send message due to untrusted identities',
+        )
+        expect(error.networkFailure).toBe(false)
+        expect(error.retryAfterSeconds).toBeUndefined()
+      }),
+    },
   )
 
   defineCase(
@@ -182,6 +205,21 @@ export function registerSendFailureCases(defineCase: DefineCase): void {
       const response = expectAllFailed(answer.json, -1, 'Failed to send message', 'm')
       expect(new Set(response.results.map((r) => r.type))).toEqual(new Set(['IDENTITY_FAILURE', 'RATE_LIMIT_FAILURE']))
     }),
+    {
+      client: withReset(async (t, c) => {
+        const { a, groupId } = fixtures(t)
+        await fault(t, 'identity-fail-next-sends', { n: 1, mode: 'per-recipient' })
+        await fault(t, 'rate-limit-next-sends', { n: 1, retryAfterSeconds: 30, mode: 'all-failed' })
+        const error = await expectRpcFailure(
+          c.backend(a).sendGroupMessage(groupId, 'contract: mixed failure (client)'),
+          -1,
+          'Failed to send message',
+        )
+        // -1, not -5: the client reads no pause, and no recipient was a network failure.
+        expect(error.retryAfterSeconds).toBeUndefined()
+        expect(error.networkFailure).toBe(false)
+      }),
+    },
   )
 
   defineCase(
@@ -213,6 +251,18 @@ export function registerSendFailureCases(defineCase: DefineCase): void {
       // Only one send was failed.
       expect((await sendAs(t.url, a, { groupId, message: 'contract: after 429' })).results.length).toBeGreaterThan(0)
     }),
+    {
+      client: withReset(async (t, c) => {
+        const { a, groupId } = fixtures(t)
+        const message =
+          'Failed to send message: [429] Rate limit exceeded: 429 (RateLimitException) (UnexpectedErrorException)'
+        await fault(t, 'fail-next-sends-with', { n: 1, code: -32603, message })
+        await expectRpcFailure(c.backend(a).sendGroupMessage(groupId, 'contract: 429 (client)'), -32603, message)
+        expect(
+          (await c.backend(a).sendGroupMessage(groupId, 'contract: after 429 (client)')).results?.length,
+        ).toBeGreaterThan(0)
+      }),
+    },
   )
 
   defineCase('toy', 'fail-next-sends-with rejects a non-integer code with 400', async (t) => {

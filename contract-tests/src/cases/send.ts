@@ -3,8 +3,10 @@
  * (daemon-contract.md §6.4).
  */
 import { randomBytes } from 'node:crypto'
+import { maskNumbersIn } from '@e2e-col/signal-cli'
 import { expect } from 'vitest'
 import { rpcCall } from '../http-probe.ts'
+import { expectRpcFailure } from '../client-probe.ts'
 import type { DefineCase } from '../suite.ts'
 import { fixtures } from '../target.ts'
 import { expectRpcError } from './jsonrpc-parsing.ts'
@@ -62,6 +64,15 @@ export function registerSendCases(defineCase: DefineCase): void {
         expect(r.type).toBe('SUCCESS')
       }
     },
+    {
+      client: async (t, c) => {
+        const { a, groupId } = fixtures(t)
+        const result = await c.backend(a).sendGroupMessage(groupId, 'contract: group send (client)')
+        expect(Number.isSafeInteger(result.timestamp)).toBe(true)
+        expect(result.results?.length).toBeGreaterThan(0)
+        for (const r of result.results ?? []) expect(r.type).toBe('SUCCESS')
+      },
+    },
   )
 
   defineCase('delivery', 'a direct send has one result per recipient and no groupId', async (t) => {
@@ -81,38 +92,78 @@ export function registerSendCases(defineCase: DefineCase): void {
     expect(viaGroupIds.results.every((r) => r.groupId === groupId)).toBe(true)
   })
 
-  defineCase('delivery', 'timestamps of successive sends are unique and increasing', async (t) => {
-    const { a, groupId } = fixtures(t)
-    const stamps: number[] = []
-    for (let i = 0; i < 4; i += 1)
-      stamps.push((await sendAs(t.url, a, { groupId, message: `contract: stamp ${i}` })).timestamp)
-    for (let i = 1; i < stamps.length; i += 1) expect(stamps[i]).toBeGreaterThan(stamps[i - 1] ?? 0)
-  })
+  defineCase(
+    'delivery',
+    'timestamps of successive sends are unique and increasing',
+    async (t) => {
+      const { a, groupId } = fixtures(t)
+      const stamps: number[] = []
+      for (let i = 0; i < 4; i += 1)
+        stamps.push((await sendAs(t.url, a, { groupId, message: `contract: stamp ${i}` })).timestamp)
+      for (let i = 1; i < stamps.length; i += 1) expect(stamps[i]).toBeGreaterThan(stamps[i - 1] ?? 0)
+    },
+    {
+      client: async (t, c) => {
+        const { a, groupId } = fixtures(t)
+        const stamps: number[] = []
+        for (let i = 0; i < 4; i += 1)
+          stamps.push((await c.backend(a).sendGroupMessage(groupId, `contract: client stamp ${i}`)).timestamp)
+        for (let i = 1; i < stamps.length; i += 1) expect(stamps[i]).toBeGreaterThan(stamps[i - 1] ?? 0)
+      },
+    },
+  )
 
-  defineCase('account', 'an unknown group is -1 "Group not found: <id>" (never -32000)', async (t) => {
-    const { a } = fixtures(t)
-    const id = unknownGroupId()
-    const answer = await rpcCall(t.url, {
-      jsonrpc: '2.0',
-      method: 'send',
-      id: 1,
-      params: { account: a, groupId: id, message: 'x' },
-    })
-    expectRpcError(answer.json, -1, `Group not found: ${id}`, 1)
-  })
-
-  defineCase('account', 'a malformed group id is -1 "Invalid group id: …"', async (t) => {
-    const { a } = fixtures(t)
-    for (const bad of ['not base64!', Buffer.alloc(7).toString('base64')]) {
+  defineCase(
+    'account',
+    'an unknown group is -1 "Group not found: <id>" (never -32000)',
+    async (t) => {
+      const { a } = fixtures(t)
+      const id = unknownGroupId()
       const answer = await rpcCall(t.url, {
         jsonrpc: '2.0',
         method: 'send',
         id: 1,
-        params: { account: a, groupId: bad, message: 'x' },
+        params: { account: a, groupId: id, message: 'x' },
       })
-      expectRpcError(answer.json, -1, /^Invalid group id: /, 1)
-    }
-  })
+      expectRpcError(answer.json, -1, `Group not found: ${id}`, 1)
+    },
+    {
+      client: async (t, c) => {
+        const { a } = fixtures(t)
+        const id = unknownGroupId()
+        const error = await expectRpcFailure(
+          c.backend(a).sendGroupMessage(id, 'x'),
+          -1,
+          maskNumbersIn(`Group not found: ${id}`),
+        )
+        expect(error.networkFailure).toBe(false)
+      },
+    },
+  )
+
+  defineCase(
+    'account',
+    'a malformed group id is -1 "Invalid group id: …"',
+    async (t) => {
+      const { a } = fixtures(t)
+      for (const bad of ['not base64!', Buffer.alloc(7).toString('base64')]) {
+        const answer = await rpcCall(t.url, {
+          jsonrpc: '2.0',
+          method: 'send',
+          id: 1,
+          params: { account: a, groupId: bad, message: 'x' },
+        })
+        expectRpcError(answer.json, -1, /^Invalid group id: /, 1)
+      }
+    },
+    {
+      client: async (t, c) => {
+        const { a } = fixtures(t)
+        for (const bad of ['not base64!', Buffer.alloc(7).toString('base64')])
+          await expectRpcFailure(c.backend(a).sendGroupMessage(bad, 'x'), -1, /^Invalid group id: /)
+      },
+    },
+  )
 
   defineCase(
     'account',
@@ -139,6 +190,16 @@ export function registerSendCases(defineCase: DefineCase): void {
           2,
         )
       }
+    },
+    {
+      client: async (t, c) => {
+        const { a, groupId } = fixtures(t)
+        await expectRpcFailure(
+          c.backend(a).sendGroupMessage(groupId, ''),
+          -1,
+          'Sending empty message is not allowed, either a message, attachment or sticker must be given.',
+        )
+      },
     },
   )
 
@@ -204,6 +265,17 @@ export function registerSendCases(defineCase: DefineCase): void {
         )
       }
     },
+    {
+      client: async (t, c) => {
+        const { a, b, groupId } = fixtures(t)
+        // The client passes a reaction's target timestamp through: one in the int range fails the same way.
+        await expectRpcFailure(
+          c.backend(a).sendReaction(groupId, { author: b, timestamp: 5 }, '👍'),
+          -32603,
+          /^class java\.lang\.Integer cannot be cast to class java\.lang\.Long.* \(ClassCastException\)$/,
+        )
+      },
+    },
   )
 
   defineCase('account', 'a recipient that is not a phone number is -1 "Invalid phone number \'<x>\': …"', async (t) => {
@@ -242,21 +314,54 @@ export function registerSendCases(defineCase: DefineCase): void {
         )
       }
     },
+    {
+      client: async (t, c) => {
+        const { a, b, formerGroupId } = fixtures(t)
+        const notMember = new RegExp(
+          `^User is not a member in group: .+ \\(${escapeRegExp(maskNumbersIn(formerGroupId))}\\)$`,
+        )
+        const backend = c.backend(a)
+        await expectRpcFailure(backend.sendGroupMessage(formerGroupId, 'x'), -1, notMember)
+        await expectRpcFailure(
+          backend.sendReaction(formerGroupId, { author: b, timestamp: 1_700_000_000_000 }, '👍'),
+          -1,
+          notMember,
+        )
+        await expectRpcFailure(
+          backend.updateGroup(formerGroupId, { name: 'renamed by a former member' }),
+          -1,
+          notMember,
+        )
+      },
+    },
   )
 
-  defineCase('delivery', 'sendReaction answers the send result shape', async (t) => {
-    const { a, b, groupId } = fixtures(t)
-    const target = await sendAs(t.url, b, { groupId, message: 'contract: react to me' })
-    const answer = await rpcCall(t.url, {
-      jsonrpc: '2.0',
-      method: 'sendReaction',
-      id: 1,
-      params: { account: a, groupId, emoji: '👍', targetAuthor: b, targetTimestamp: target.timestamp },
-    })
-    const result = (answer.json as { result: SendResult }).result
-    expect(new Set(Object.keys(result))).toEqual(new Set(['results', 'timestamp']))
-    expect(result.results.map((r) => r.recipientAddress.number)).toContain(b)
-  })
+  defineCase(
+    'delivery',
+    'sendReaction answers the send result shape',
+    async (t) => {
+      const { a, b, groupId } = fixtures(t)
+      const target = await sendAs(t.url, b, { groupId, message: 'contract: react to me' })
+      const answer = await rpcCall(t.url, {
+        jsonrpc: '2.0',
+        method: 'sendReaction',
+        id: 1,
+        params: { account: a, groupId, emoji: '👍', targetAuthor: b, targetTimestamp: target.timestamp },
+      })
+      const result = (answer.json as { result: SendResult }).result
+      expect(new Set(Object.keys(result))).toEqual(new Set(['results', 'timestamp']))
+      expect(result.results.map((r) => r.recipientAddress.number)).toContain(b)
+    },
+    {
+      client: async (t, c) => {
+        const { a, b, groupId } = fixtures(t)
+        const target = await c.backend(b).sendGroupMessage(groupId, 'contract: react to me (client)')
+        await expect(
+          c.backend(a).sendReaction(groupId, { author: b, timestamp: target.timestamp }, '👍'),
+        ).resolves.toBeUndefined()
+      },
+    },
+  )
 
   defineCase('account', 'sendMessageRequestResponse answers {}; bad type is -32603; no target is -1', async (t) => {
     const { a, b } = fixtures(t)
@@ -307,6 +412,13 @@ export function registerSendCases(defineCase: DefineCase): void {
         params: { account: a, groupId },
       })
       expectRpcError(untyped.json, -32603, /\(NullPointerException\)$/, 2)
+    },
+    {
+      client: async (t, c) => {
+        const { a, groupId } = fixtures(t)
+        // What the chat loop sends before posting to a group it was added to.
+        await expect(c.backend(a).acceptGroupRequest(groupId)).resolves.toBeUndefined()
+      },
     },
   )
 

@@ -60,6 +60,19 @@ async function readCapped(body: AsyncIterable<Uint8Array>): Promise<string> {
   return Buffer.concat(parts).toString('utf8')
 }
 
+/**
+ * A stream the daemon cuts mid-body (a restart, a dropped connection) ends with undici's socket
+ * error; callers get the client's own typed error instead, as for every other failure.
+ */
+async function* cutAsUnavailable<T>(events: AsyncGenerator<T>): AsyncGenerator<T> {
+  try {
+    yield* events
+  } catch (error) {
+    if (error instanceof SignalCliError) throw error
+    throw new SignalUnavailableError(`signal-cli events stream cut: ${describe(error)}`, { cause: error })
+  }
+}
+
 /** `undefined` when the daemon does not implement the method; any other failure is rethrown. */
 async function optional<T>(promise: Promise<T>): Promise<T | undefined> {
   try {
@@ -229,7 +242,7 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
       }
       const body = res.body
       const stream: SignalEventStream = {
-        [Symbol.asyncIterator]: () => readSignalEvents(body, account),
+        [Symbol.asyncIterator]: () => cutAsUnavailable(readSignalEvents(body, account)),
         close: () => body.destroy(),
       }
       return stream
