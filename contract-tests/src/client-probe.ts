@@ -18,8 +18,11 @@ import { expect } from 'vitest'
 
 /** The production clients of one target, made on first use and closed with the target. */
 export interface ClientDaemon {
-  /** The backend bound to `account` (none: calls carry no account, as on a one-account daemon). */
-  backend(account?: string): FullSignalBackend
+  /**
+   * The backend bound to `account` (none: calls carry no account, as on a one-account daemon), of
+   * the target's daemon or of `url` (a toy a case started for itself).
+   */
+  backend(account?: string, url?: string): FullSignalBackend
   /** The provisioning client of `url` (default: the target's daemon). */
   provisioning(url?: string): ProvisioningClient
   close(): Promise<void>
@@ -31,12 +34,13 @@ const CALL_TIMEOUT_MS = 30_000
 export function clientDaemon(url: () => string): ClientDaemon {
   const backends = new Map<string, FullSignalBackend>()
   return {
-    backend(account) {
-      const key = account ?? ''
+    backend(account, other) {
+      const origin = other ?? url()
+      const key = JSON.stringify([origin, account ?? null])
       let backend = backends.get(key)
       if (backend === undefined) {
         backend = createHttpSignalBackend({
-          url: url(),
+          url: origin,
           account,
           timeoutMs: CALL_TIMEOUT_MS,
           streamIdleMs: 60_000,
@@ -128,6 +132,6 @@ export function readClientEvents(stream: SignalEventStream): ClientEvents {
 }
 
 /** Opens `account`'s stream through the client and starts reading it. */
-export async function openClientEvents(client: ClientDaemon, account?: string): Promise<ClientEvents> {
-  return readClientEvents(await client.backend(account).openEvents(new AbortController().signal))
+export async function openClientEvents(client: ClientDaemon, account?: string, url?: string): Promise<ClientEvents> {
+  return readClientEvents(await client.backend(account, url).openEvents(new AbortController().signal))
 }

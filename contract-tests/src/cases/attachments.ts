@@ -122,6 +122,29 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
       expect(attachment.uploadTimestamp as number).toBeLessThanOrEqual(Date.now() + 60_000)
       expect(timestamp).toBeGreaterThan(0)
     },
+    {
+      client: async (t, c) => {
+        const { a, b, groupId } = fixtures(t)
+        const bytes = randomBytes(3000)
+        const stream = await openClientEvents(c, b)
+        try {
+          const sent = await c
+            .backend(a)
+            .sendGroupMessage(groupId, 'contract: attachment fields (client)', [dataUri(bytes)])
+          const event = await stream.waitFor((e) => e.type === 'message' && e.timestamp === sent.timestamp)
+          // What the sidecar reads of an entry: the id to fetch, the size to check first, the type.
+          expect(event.type === 'message' ? event.attachments : undefined).toEqual([
+            {
+              id: expect.stringMatching(/^[A-Za-z0-9_-]+\.bin$/),
+              size: bytes.length,
+              contentType: 'application/octet-stream',
+            },
+          ])
+        } finally {
+          stream.close()
+        }
+      },
+    },
   )
 
   defineCase(
@@ -223,6 +246,33 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
         'g',
       )
     }),
+    {
+      client: withReset(async (t, c) => {
+        const { a, b, groupId } = fixtures(t)
+        const bytes = randomBytes(2000)
+        const stream = await openClientEvents(c, b)
+        try {
+          const receive = async (mode: string): Promise<string> => {
+            await fault(t, 'spoil-next-attachments', { n: 1, mode })
+            const sent = await c.backend(a).sendGroupMessage(groupId, `contract: ${mode} (client)`, [dataUri(bytes)])
+            const event = await stream.waitFor((e) => e.type === 'message' && e.timestamp === sent.timestamp)
+            return (event.type === 'message' ? event.attachments?.[0]?.id : undefined) ?? ''
+          }
+          // The client hands over whatever bytes the daemon has: checking them is the caller's (§3.13).
+          const corrupt = Buffer.from(await c.backend(b).getAttachment(await receive('corrupt'), groupId))
+          expect(corrupt.length).toBe(bytes.length)
+          expect(corrupt.equals(bytes)).toBe(false)
+          const lost = await receive('lose')
+          await expectRpcFailure(
+            c.backend(b).getAttachment(lost, groupId),
+            -1,
+            `Could not find attachment with ID: ${lost}`,
+          )
+        } finally {
+          stream.close()
+        }
+      }),
+    },
   )
 
   defineCase(

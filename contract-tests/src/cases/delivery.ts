@@ -231,19 +231,38 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
     },
   )
 
-  defineCase('delivery', 'a body of exactly 2000 UTF-8 bytes has no long-text attachment', async (t) => {
-    const { a, b, groupId } = fixtures(t)
-    const text = 'x'.repeat(2000)
-    const probe = openEvents(t.url, b)
-    try {
-      await settled(probe)
-      const sent = await sendAs(t.url, a, { groupId, message: text })
-      const { json } = await probe.waitFor((e) => e.json.envelope['timestamp'] === sent.timestamp)
-      const data = json.envelope['dataMessage'] as Record<string, unknown>
-      expect(data['message']).toBe(text)
-      expect(data).not.toHaveProperty('attachments')
-    } finally {
-      probe.close()
-    }
-  })
+  defineCase(
+    'delivery',
+    'a body of exactly 2000 UTF-8 bytes has no long-text attachment',
+    async (t) => {
+      const { a, b, groupId } = fixtures(t)
+      const text = 'x'.repeat(2000)
+      const probe = openEvents(t.url, b)
+      try {
+        await settled(probe)
+        const sent = await sendAs(t.url, a, { groupId, message: text })
+        const { json } = await probe.waitFor((e) => e.json.envelope['timestamp'] === sent.timestamp)
+        const data = json.envelope['dataMessage'] as Record<string, unknown>
+        expect(data['message']).toBe(text)
+        expect(data).not.toHaveProperty('attachments')
+      } finally {
+        probe.close()
+      }
+    },
+    {
+      client: async (t, c) => {
+        const { a, b, groupId } = fixtures(t)
+        const text = 'y'.repeat(2000)
+        const stream = await openClientEvents(c, b)
+        try {
+          const sent = await c.backend(a).sendGroupMessage(groupId, text)
+          const event = await stream.waitFor((e) => e.type === 'message' && e.timestamp === sent.timestamp)
+          expect(event).toMatchObject({ body: text })
+          expect(event).not.toHaveProperty('attachments')
+        } finally {
+          stream.close()
+        }
+      },
+    },
+  )
 }

@@ -5,7 +5,7 @@
  * (daemon-contract.md §6.4).
  */
 import { expect } from 'vitest'
-import { openClientEvents } from '../client-probe.ts'
+import { expectRpcFailure, openClientEvents } from '../client-probe.ts'
 import { rpcCall } from '../http-probe.ts'
 import { openEvents } from '../sse-probe.ts'
 import type { DefineCase } from '../suite.ts'
@@ -39,6 +39,9 @@ async function result(url: string, method: string, params: Record<string, unknow
 const groupOf = async (url: string, account: string, groupId: string): Promise<Group | undefined> =>
   ((await result(url, 'listGroups', { account, groupId })) as Group[])[0]
 const numbers = (list: readonly Address[]): (string | null)[] => list.map((m) => m.number)
+/** A member's number as the client's listing gives it (a bare string or `{number, uuid}`). */
+const memberNumber = (m: string | { number?: string | null | undefined }): string | null | undefined =>
+  typeof m === 'string' ? m : m.number
 
 export function registerGroupAdminCases(defineCase: DefineCase): void {
   defineCase(
@@ -226,6 +229,38 @@ export function registerGroupAdminCases(defineCase: DefineCase): void {
         await toy.stop()
       }
     },
-    30_000,
+    {
+      timeoutMs: 30_000,
+      client: async (t, client) => {
+        if (t.spawnToy === undefined) throw new Error('needs spawnToy')
+        const [a, b, c] = ['+15550000181', '+15550000182', '+15550000183']
+        const toy = await t.spawnToy(['--pending-invites', '--account', a, '--account', b, '--account', c])
+        const [byA, byB, byC] = [client.backend(a, toy.url), client.backend(b, toy.url), client.backend(c, toy.url)]
+        const stream = await openClientEvents(client, b, toy.url)
+        try {
+          const id = await byA.createGroupWith({
+            name: 'invite',
+            members: [b, c],
+            description: 'contract',
+            expirationSeconds: 0,
+          })
+          // The document library's invitation flow: the invitee hears of it, sees it, is not a member yet.
+          await stream.waitFor((e) => e.type === 'group-update' && e.groupId === id)
+          const seen = (await byB.listGroups(id))[0]
+          expect(seen?.isMember).toBe(false)
+          expect(seen?.pendingMembers?.map(memberNumber)).toEqual(expect.arrayContaining([b, c]))
+          await expectRpcFailure(byB.sendGroupMessage(id, 'x'), -1, /^User is not a member in group: /)
+          // Accepting is an update without a change; declining is leaving.
+          await byB.updateGroup(id, {})
+          expect((await byB.listGroups(id))[0]?.isMember).toBe(true)
+          await byC.leaveGroup(id, [])
+          expect((await byC.listGroups(id))[0]?.isMember).toBe(false)
+          expect((await byA.listGroups(id))[0]?.pendingMembers).toEqual([])
+        } finally {
+          stream.close()
+          await toy.stop()
+        }
+      },
+    },
   )
 }

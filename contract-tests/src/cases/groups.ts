@@ -198,6 +198,18 @@ export function registerGroupCases(defineCase: DefineCase): void {
         if (group?.groupInviteLink !== null) expect(group?.groupInviteLink).toMatch(/^https:\/\/signal\.group\/#/)
       }
     },
+    {
+      client: async (t, c) => {
+        const { a, b, groupId } = fixtures(t)
+        const [viewA, viewB] = await Promise.all(
+          [a, b].map(async (account) => (await c.backend(account).listGroups(groupId))[0]),
+        )
+        expect(viewA?.isMember).toBe(true)
+        expect(viewB?.isMember).toBe(true)
+        const numbers = (group: typeof viewA): unknown[] => (group?.members ?? []).map(memberNumber).sort()
+        expect(numbers(viewB)).toEqual(numbers(viewA))
+      },
+    },
   )
 
   defineCase(

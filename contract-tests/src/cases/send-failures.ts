@@ -120,7 +120,41 @@ export function registerSendFailureCases(defineCase: DefineCase): void {
         await toy.stop()
       }
     },
-    30_000,
+    {
+      timeoutMs: 30_000,
+      client: async (t, c) => {
+        if (t.spawnToy === undefined) throw new Error('needs spawnToy')
+        const [a, b] = ['+15550000171', '+15550000172']
+        const toy = await t.spawnToy([
+          '--account',
+          a,
+          '--account',
+          b,
+          '--unregistered',
+          LEFT,
+          '--group',
+          `lost:${a},${LEFT}`,
+          '--group',
+          `mixed:${a},${b},${LEFT}`,
+        ])
+        try {
+          const backend = c.backend(a, toy.url)
+          const groups = await backend.listGroups()
+          const idOf = (name: string): string => groups.find((g) => g.name === name)?.id ?? ''
+          const mixed = await backend.sendGroupMessage(idOf('mixed'), 'contract: mixed (client)')
+          expect(new Set(mixed.results?.map((r) => r.type))).toEqual(new Set(['SUCCESS', 'UNREGISTERED_FAILURE']))
+          // No one left to receive it: the all-failed -1, a refusal (not a network failure) to the sidecar.
+          const error = await expectRpcFailure(
+            backend.sendGroupMessage(idOf('lost'), 'contract: lost (client)'),
+            -1,
+            'Failed to send message',
+          )
+          expect(error.networkFailure).toBe(false)
+        } finally {
+          await toy.stop()
+        }
+      },
+    },
   )
 
   defineCase(
