@@ -3,7 +3,7 @@
  * the client the sidecar, the chat loop and setup use. Where a raw probe checks the wire, a client
  * run checks what that wire becomes for the callers: parsed results, typed errors with their codes,
  * events read by the client's SSE reader.
- * @see docs/daemon-contract.md §6.1 (how a case runs twice)
+ * @see docs/daemon-contract.md §6.11 (how a case runs twice)
  */
 import {
   createHttpSignalBackend,

@@ -31,6 +31,8 @@ describeSignalDaemonContract('toy', {
     const groupId = /group "contract" id (\S+)/.exec(toy.stdout())?.[1] ?? (await groupIdFromDaemon(toy.url))
     const version = ((await rpcResult(toy.url, 'version')) as { version: string }).version
     const spawned: { stop(): Promise<void> }[] = []
+    // One `--offline` toy serves every unreachable run (raw and through the client).
+    let offline: Promise<string> | undefined
     return {
       url: toy.url,
       version,
@@ -44,10 +46,12 @@ describeSignalDaemonContract('toy', {
         spawned.push(extra)
         return extra
       },
-      async unreachableUrl() {
-        const offline = await spawnToyProcess(['--offline'])
-        spawned.push(offline)
-        return offline.url
+      unreachableUrl() {
+        offline ??= spawnToyProcess(['--offline']).then((toy) => {
+          spawned.push(toy)
+          return toy.url
+        })
+        return offline
       },
       async teardown() {
         await Promise.all([toy.stop(), ...spawned.map((s) => s.stop())])
