@@ -47,9 +47,9 @@ describeSignalDaemonContract('toy', {
         return extra
       },
       unreachableUrl() {
-        offline ??= spawnToyProcess(['--offline']).then((toy) => {
-          spawned.push(toy)
-          return toy.url
+        offline ??= spawnToyProcess(['--offline']).then((offlineToy) => {
+          spawned.push(offlineToy)
+          return offlineToy.url
         })
         return offline
       },
