@@ -143,8 +143,10 @@ export function registerAccountRoutingCases(defineCase: DefineCase): void {
         const listed = await c.backend().listAccounts()
         expect(Array.isArray(listed)).toBe(true)
         for (const number of listed ?? []) expect(number).toMatch(/^\+\d+$/)
-        // Setup reads the same list through its own client.
+        // Setup reads the same list through its own client; a backend bound to an account that is
+        // not served still gets the daemon's list (the chat loop checks its account against it).
         expect(await c.provisioning().listAccounts()).toEqual(listed)
+        expect(await c.backend(UNKNOWN_NUMBER).listAccounts()).toEqual(listed)
       },
     },
   )

@@ -295,3 +295,21 @@ describe('group administration for documents', () => {
     ])
   })
 })
+
+describe('account-free calls', () => {
+  it('a backend bound to an account asks the daemon for listAccounts, without the account, and reads -32601 as single-account mode', async () => {
+    const sent: Record<string, unknown>[] = []
+    let singleAccount = false
+    const backend = backendAnswering((id, body) => {
+      sent.push(body)
+      return singleAccount
+        ? { json: { jsonrpc: '2.0', error: { code: -32601, message: 'Method not implemented' }, id } }
+        : { json: { jsonrpc: '2.0', result: [{ number: '+33600000009' }], id } }
+    })
+    // The daemon's list, not the bound account echoed back: the bound account is not on it.
+    expect(await backend.listAccounts()).toEqual(['+33600000009'])
+    expect(sent[0]).not.toHaveProperty('params')
+    singleAccount = true
+    expect(await backend.listAccounts()).toBeUndefined()
+  })
+})

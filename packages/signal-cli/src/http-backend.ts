@@ -27,6 +27,9 @@ import { readSignalEvents } from './sse-reader.ts'
 /** Largest JSON-RPC response body read (a long `listGroups` fits many times over). */
 export const MAX_RPC_RESPONSE_BYTES = 16 * 1024 * 1024
 const METHOD_NOT_FOUND = -32601
+// Methods that take no account: the daemon answers `version` for everyone, and `listAccounts` lists
+// what it serves whatever account a caller is bound to (a bound backend must not answer for it).
+const ACCOUNT_FREE = new Set(['version', 'listAccounts'])
 
 export interface HttpBackendOptions {
   /** The daemon's origin, e.g. `http://127.0.0.1:8080`. */
@@ -105,7 +108,7 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
         dispatcher: rpcDispatcher,
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: encodeRequest(id, method, method === 'version' ? params : withAccount),
+        body: encodeRequest(id, method, ACCOUNT_FREE.has(method) ? params : withAccount),
         headersTimeout: options.timeoutMs,
         bodyTimeout: options.timeoutMs,
       })
@@ -151,9 +154,7 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
       return (await optional(call('version', undefined, VersionResult)))?.version
     },
     async listAccounts() {
-      // listAccounts must not carry an account, and a single-account daemon has no such method.
-      const id = account
-      if (id !== undefined) return [id]
+      // A single-account daemon (`-a`) has no such method: -32601 is `undefined`.
       return (await optional(call('listAccounts', undefined, AccountList)))?.map((a) => a.number)
     },
     listGroups: (groupId) => call('listGroups', groupId === undefined ? {} : { groupId }, GroupListing),
