@@ -2,7 +2,7 @@
  * The toy's fault switches through its `/toy/v1/` admin route (daemon-contract.md §6.6). Each case resets
  * the switches when it ends so no fault leaks into the next case.
  */
-import { SignalEventsRefusedError, SignalUnavailableError } from '@e2e-col/signal-cli'
+import { SignalEventsRefusedError, SignalUnavailableError, type SignalEvent } from '@e2e-col/signal-cli'
 import { expect } from 'vitest'
 import { expectRpcFailure, openClientEvents } from '../client-probe.ts'
 import { httpCall, rpcCall } from '../http-probe.ts'
@@ -171,6 +171,30 @@ export function registerFaultCases(defineCase: DefineCase): void {
         second.close()
       }
     }),
+    {
+      client: withReset(async (t, c) => {
+        const { a, b, groupId } = fixtures(t)
+        const first = await openClientEvents(c, b)
+        await fault(t, 'cut-streams', { afterEvents: 2 })
+        const stamps: number[] = []
+        for (let i = 0; i < 4; i += 1)
+          stamps.push((await c.backend(a).sendGroupMessage(groupId, `contract: cut ${i} (client)`)).timestamp)
+        await first.ended
+        const mine = (events: readonly SignalEvent[]): number[] =>
+          events.flatMap((e) =>
+            e.type === 'message' && e.timestamp !== undefined && stamps.includes(e.timestamp) ? [e.timestamp] : [],
+          )
+        expect(mine(first.events)).toEqual(stamps.slice(0, 2))
+        // What the events loop relies on: a cut loses nothing, the next stream carries the rest in order.
+        const second = await openClientEvents(c, b)
+        try {
+          await second.waitFor((e) => e.type === 'message' && e.timestamp === stamps[3])
+          expect(mine(second.events)).toEqual(stamps.slice(2))
+        } finally {
+          second.close()
+        }
+      }),
+    },
   )
 
   defineCase(
