@@ -59,7 +59,8 @@ module.exports = {
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {
       exportsFields: ['exports'],
-      conditionNames: ['import', 'default'],
+      // The workspace packages' sources (docs/packages.md), as everywhere in this repository.
+      conditionNames: ['@e2e-col/source', 'import', 'default'],
       extensions: ['.ts', '.js', '.mjs'],
     },
   },

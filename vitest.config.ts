@@ -1,4 +1,6 @@
-import { defineConfig } from 'vitest/config'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { defineConfig, type TestProjectConfiguration } from 'vitest/config'
+import { workspaceResolve } from './workspace-conditions.ts'
 
 /**
  * Two tiers, both in `npm test`. `unit`: every package's tests, bounded at 30 s each (set on the
@@ -7,19 +9,32 @@ import { defineConfig } from 'vitest/config'
  * them without pushing them past a unit test's bound. Unset (a plain `npx vitest run <file>`): all.
  */
 const STACKS = ['bench', 'apps/demo', 'reliability']
-const UNITS = ['packages/*', 'apps/*', 'contract-tests', ...STACKS.map((p) => `!${p}`)]
+const folders = (parent: string): string[] =>
+  readdirSync(parent, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => `${parent}/${entry.name}`)
+const ALL = [...folders('packages'), ...folders('apps'), 'contract-tests', ...STACKS]
 
 const tier = process.env['E2E_COL_TEST_TIER']
 if (tier !== undefined && tier !== 'unit' && tier !== 'stacks')
   throw new Error(`E2E_COL_TEST_TIER must be unit or stacks, not ${tier}`)
 
+/**
+ * A folder with its own vitest.config.ts is that project (it adds `workspaceResolve` itself);
+ * any other folder is an inline project that extends this config, so it resolves the workspace
+ * packages to their sources (a bare folder project would not inherit the conditions).
+ */
+function project(dir: string): TestProjectConfiguration {
+  if (existsSync(`${dir}/vitest.config.ts`)) return dir
+  const name = (JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as { name: string }).name
+  return { extends: true, test: { name, root: dir } }
+}
+
 export default defineConfig({
+  ...workspaceResolve,
   test: {
-    projects:
-      tier === 'unit'
-        ? UNITS
-        : tier === 'stacks'
-          ? STACKS
-          : ['packages/*', 'apps/*', 'contract-tests', 'bench', 'reliability'],
+    projects: (tier === 'unit' ? ALL.filter((dir) => !STACKS.includes(dir)) : tier === 'stacks' ? STACKS : ALL).map(
+      project,
+    ),
   },
 })

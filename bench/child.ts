@@ -15,7 +15,8 @@ export class BenchChild {
   constructor(module: string, execArgv: readonly string[] = []) {
     this.#name = module
     this.#process = fork(fileURLToPath(new URL(module, import.meta.url)), [], {
-      execArgv: ['--import', 'tsx', ...execArgv],
+      // The workspace packages resolve to their sources (docs/packages.md).
+      execArgv: ['--conditions=@e2e-col/source', '--import', 'tsx', ...execArgv],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     })
     this.#process.once('exit', () => {

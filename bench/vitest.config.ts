@@ -1,6 +1,8 @@
 import { defineProject } from 'vitest/config'
+import { workspaceResolve } from '../workspace-conditions.ts'
 
 export default defineProject({
+  ...workspaceResolve,
   test: {
     name: 'bench',
     include: ['**/*.test.ts'],

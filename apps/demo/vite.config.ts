@@ -1,7 +1,9 @@
 import { defineConfig } from 'vite'
+import { workspaceResolve } from '../../workspace-conditions.ts'
 
 // The demo page. `npm start` runs this config in-process (see src/stack.ts).
 export default defineConfig({
+  ...workspaceResolve,
   root: import.meta.dirname,
   clearScreen: false,
   server: { host: '127.0.0.1' },

@@ -3,11 +3,13 @@
  * (`E2E_COL_MUTATE_TESTS`, comma-separated globs, set by scripts/mutate/run.ts).
  */
 import { defineConfig } from 'vitest/config'
+import { workspaceResolve } from '../../workspace-conditions.ts'
 
 const tests = (process.env['E2E_COL_MUTATE_TESTS'] ?? '').split(',').filter((g) => g !== '')
 if (tests.length === 0) throw new Error('E2E_COL_MUTATE_TESTS is empty: run mutation testing with `npm run mutate`')
 
 export default defineConfig({
+  ...workspaceResolve,
   test: {
     include: tests,
     setupFiles: ['scripts/mutate/fast-check-setup.ts'],

@@ -299,7 +299,10 @@ process.exit(0)
 `,
     )
     const { execFileSync } = await import('node:child_process')
-    execFileSync(process.execPath, ['--import', 'tsx', script], { stdio: 'ignore', timeout: 20_000 })
+    execFileSync(process.execPath, ['--conditions=@e2e-col/source', '--import', 'tsx', script], {
+      stdio: 'ignore',
+      timeout: 20_000,
+    })
     const grandchild = Number(readFileSync(pidFile, 'utf8'))
     expect(grandchild).toBeGreaterThan(0)
     await waitFor(() => !alive(grandchild))

@@ -36,10 +36,14 @@ async function holderProcess(dir: string, { drop = false } = {}): Promise<{ pid:
     ? `lockDataFolder(${JSON.stringify(dir)}); for (let i = 0; i < 5; i++) { globalThis.gc(); await new Promise((r) => setTimeout(r, 20)) }`
     : `globalThis.held = lockDataFolder(${JSON.stringify(dir)})`
   const code = `const { lockDataFolder } = await import(${JSON.stringify(module)}); ${take}; console.log('locked'); setInterval(() => {}, 60_000)`
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', code], {
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', '--conditions=@e2e-col/source', '--import', 'tsx', '--input-type=module', '-e', code],
+    {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   onTestFinished(() => void child.kill('SIGKILL'))
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   let stderr = ''
