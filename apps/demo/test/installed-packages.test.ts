@@ -1,11 +1,12 @@
 /**
  * The packed packages work outside this repository: the tarballs of @e2e-col/protocol, sync,
- * transport and client are installed into a fresh Vite app in a temporary folder, type-checked
- * against their .d.ts, built, and the built page opened in real Chromium, where E2eColProvider
- * syncs with a sidecar on the toy daemon.
+ * transport, client, signal-cli and sidecar are installed into a fresh Vite app in a temporary
+ * folder (no tsx there), the app type-checked against their .d.ts and built, the installed
+ * `e2e-col-sidecar` bin run with plain Node against the toy daemon, and the built page opened in
+ * real Chromium, where E2eColProvider syncs through that sidecar with a peer.
  */
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -17,7 +18,7 @@ import * as Y from 'yjs'
 import { createMemoryStorage, E2eColProvider } from '@e2e-col/client'
 import type { WebSocketConstructor } from '@e2e-col/transport'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startDemoStack, type DemoStack } from '../src/index.ts'
+import { DEMO_GROUP_ID, startDemoStack, type DemoStack } from '../src/index.ts'
 import { CHROMIUM, hasChromium, launchChromium } from './browser.ts'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
@@ -43,6 +44,38 @@ provider.on('sync', (synced: boolean) => {
 Object.assign(window, { installed: { text: () => doc.getText('text').toString(), pending: () => provider.pending, first: { pending, status } } })
 `
 
+const PACKED = ['protocol', 'sync', 'transport', 'client', 'signal-cli', 'sidecar']
+
+/** Runs the installed sidecar bin with plain Node and a bare environment; resolves with its URL once ready. */
+function startInstalledSidecar(
+  app: string,
+  env: Record<string, string>,
+): { child: ChildProcess; url: Promise<string> } {
+  const child = spawn(process.execPath, [join(app, 'node_modules/.bin/e2e-col-sidecar')], {
+    cwd: app,
+    env: { PATH: process.env['PATH'] ?? '', E2E_COL_LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()))
+  const url = new Promise<string>((resolve, reject) => {
+    let out = ''
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString()
+      for (const line of out.split('\n')) {
+        if (!line.startsWith('{')) continue
+        const json = JSON.parse(line) as { url?: string; msg?: string }
+        if (json.url !== undefined && json.msg?.includes('ready') === true) resolve(json.url.replace(/^http/, 'ws'))
+      }
+    })
+    child.once('exit', (code, signal) =>
+      reject(new Error(`the installed sidecar exited before it was ready (${code ?? signal}): ${stderr}${out}`)),
+    )
+  })
+  url.catch(() => {})
+  return { child, url }
+}
+
 if (!hasChromium())
   console.warn(`installed-packages test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
 
@@ -51,6 +84,7 @@ describe.skipIf(!hasChromium())('the packed packages in a fresh Vite app', () =>
   let server: PreviewServer
   let stack: DemoStack
   let browser: Browser
+  let installed: ChildProcess | undefined
 
   beforeAll(async () => {
     app = mkdtempSync(join(tmpdir(), 'e2e-col-installed-app-'))
@@ -68,10 +102,7 @@ describe.skipIf(!hasChromium())('the packed packages in a fresh Vite app', () =>
         name: 'installed-app',
         private: true,
         type: 'module',
-        dependencies: {
-          ...Object.fromEntries(['protocol', 'sync', 'transport', 'client'].map(dependency)),
-          yjs: '13.6.33',
-        },
+        dependencies: { ...Object.fromEntries(PACKED.map(dependency)), yjs: '13.6.33' },
       }),
     )
     writeFileSync(
@@ -95,15 +126,25 @@ describe.skipIf(!hasChromium())('the packed packages in a fresh Vite app', () =>
         include: ['main.ts'],
       }),
     )
-    // From the npm cache where it can; the registry only for what the cache lacks.
+    // Our packages from their tarballs; third-party ones from the npm cache where it can (after
+    // `npm ci` it has them all), the registry only for what it lacks. No install scripts: the
+    // native module of better-sqlite3 is the repository's own build (same version, same machine),
+    // copied in rather than downloaded or compiled.
     execFileSync(
       'npm',
       ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'],
-      { cwd: app, stdio: 'pipe' },
+      { cwd: app, stdio: 'pipe', timeout: 180_000 },
     )
-  }, 240_000)
+    const sqlite = (root: string) => join(root, 'node_modules/better-sqlite3')
+    const version = (dir: string) =>
+      (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version
+    if (version(sqlite(app)) !== version(sqlite(ROOT)))
+      throw new Error(`better-sqlite3 ${version(sqlite(app))} installed, the repository built ${version(sqlite(ROOT))}`)
+    cpSync(join(sqlite(ROOT), 'build'), join(sqlite(app), 'build'), { recursive: true })
+  }, 300_000)
 
   afterAll(async () => {
+    installed?.kill('SIGKILL')
     await browser?.close()
     await stack?.close()
     await server?.close()
@@ -129,7 +170,20 @@ describe.skipIf(!hasChromium())('the packed packages in a fresh Vite app', () =>
     expect(output).toMatch(/wrong\.ts.*TS2322/)
   }, 120_000)
 
-  test('it builds with Vite and, opened in Chromium, syncs through a sidecar with a peer', async () => {
+  test('the installed sidecar bin is plain JavaScript: it runs with Node alone, no tsx in the app', () => {
+    expect(existsSync(join(app, 'node_modules/tsx'))).toBe(false)
+    const bin = readFileSync(join(app, 'node_modules/.bin/e2e-col-sidecar'), 'utf8')
+    expect(bin.startsWith('#!/usr/bin/env node\n')).toBe(true)
+    expect(existsSync(join(app, 'node_modules/@e2e-col/sidecar/src'))).toBe(false)
+    const help = execFileSync(process.execPath, [join(app, 'node_modules/.bin/e2e-col-sidecar'), '--help'], {
+      cwd: app,
+      env: { PATH: process.env['PATH'] ?? '' },
+      encoding: 'utf8',
+    })
+    expect(help).toContain('Usage: e2e-col-sidecar')
+  }, 60_000)
+
+  test('it builds with Vite and, opened in Chromium, syncs through the installed sidecar with a peer', async () => {
     node('node_modules/vite/bin/vite.js', ['build', '--logLevel', 'error'], app)
     server = await preview({ root: app, preview: { host: '127.0.0.1', port: 0 }, logLevel: 'silent' })
     const origin = `http://127.0.0.1:${(server.httpServer.address() as AddressInfo).port}`
@@ -138,6 +192,21 @@ describe.skipIf(!hasChromium())('the packed packages in a fresh Vite app', () =>
       sidecarPorts: [0, 0],
       sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent', E2E_COL_ALLOWED_ORIGINS: origin },
     })
+    // Alice's sidecar is the installed one, run from the app's node_modules; Bob's stays in process.
+    await stack.stopSidecar('alice')
+    const sidecar = startInstalledSidecar(app, {
+      SIGNAL_CLI_URL: stack.toy.url,
+      SIGNAL_CLI_ACCOUNT: stack.number('alice'),
+      E2E_COL_DOCUMENTS: `${stack.docId}=${DEMO_GROUP_ID}`,
+      E2E_COL_SIGNAL_BODY_MAX_BYTES: '2000',
+      E2E_COL_LISTEN: '127.0.0.1:0',
+      E2E_COL_DATA_DIR: join(app, 'alice-data'),
+      E2E_COL_ALLOWED_ORIGINS: origin,
+      E2E_COL_SENDS_PER_SECOND: '5',
+      E2E_COL_SEND_BURST: '20',
+    })
+    installed = sidecar.child
+    const aliceUrl = await sidecar.url
     const peerDoc = new Y.Doc()
     const peer = new E2eColProvider(stack.sidecarUrl('bob'), stack.docId, peerDoc, {
       WebSocket: WebSocket as unknown as WebSocketConstructor,
@@ -149,7 +218,7 @@ describe.skipIf(!hasChromium())('the packed packages in a fresh Vite app', () =>
       browser = await launchChromium()
       const page = await browser.newPage()
       page.on('pageerror', (error) => console.error('[installed app page error]', error))
-      await page.goto(`${origin}/?sidecar=${stack.sidecarUrl('alice')}&doc=${stack.docId}`)
+      await page.goto(`${origin}/?sidecar=${aliceUrl}&doc=${stack.docId}`)
       await page.waitForFunction(
         () => (window as { installed?: { text(): string } }).installed?.text().includes('installed app') === true,
         undefined,
