@@ -19,6 +19,7 @@ import { createMemoryStorage, E2eColProvider } from '@e2e-col/client'
 import type { WebSocketConstructor } from '@e2e-col/transport'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { DEMO_GROUP_ID, startDemoStack, type DemoStack } from '../src/index.ts'
+import { appLockfile } from './app-lockfile.ts'
 import { CHROMIUM, hasChromium, launchChromium } from './browser.ts'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
@@ -76,6 +77,16 @@ function startInstalledSidecar(
   return { child, url }
 }
 
+/** Gives the app's better-sqlite3 (installed without its build script) the repository's native module. */
+function copyNativeSqlite(app: string): void {
+  const [mine, theirs] = [join(ROOT, 'node_modules/better-sqlite3'), join(app, 'node_modules/better-sqlite3')]
+  const [built, installed] = [mine, theirs].map(
+    (dir) => (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version,
+  )
+  if (built !== installed) throw new Error(`better-sqlite3 ${installed} installed, the repository built ${built}`)
+  cpSync(join(mine, 'build'), join(theirs, 'build'), { recursive: true })
+}
+
 if (!hasChromium())
   console.warn(`installed-packages test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
 
@@ -91,20 +102,19 @@ describe.skipIf(!hasChromium())('the packed packages in a fresh Vite app', () =>
     const tarballs = node('node_modules/tsx/dist/cli.mjs', ['scripts/pack-packages.ts', join(app, 'tarballs')], ROOT)
       .trim()
       .split('\n')
-    const dependency = (name: string): [string, string] => {
-      const file = tarballs.find((t) => t.endsWith(`e2e-col-${name}-0.1.0.tgz`))
-      if (file === undefined) throw new Error(`no tarball for ${name} in ${tarballs.join(', ')}`)
-      return [`@e2e-col/${name}`, `file:${file}`]
-    }
-    writeFileSync(
-      join(app, 'package.json'),
-      JSON.stringify({
-        name: 'installed-app',
-        private: true,
-        type: 'module',
-        dependencies: { ...Object.fromEntries(PACKED.map(dependency)), yjs: '13.6.33' },
+    const byName = new Map(
+      PACKED.map((name) => {
+        const file = tarballs.find((t) => t.endsWith(`/e2e-col-${name}-0.1.0.tgz`))
+        if (file === undefined) throw new Error(`no tarball for ${name} in ${tarballs.join(', ')}`)
+        return [`@e2e-col/${name}`, file] as const
       }),
     )
+    const { manifestDependencies, lockfile } = appLockfile(join(ROOT, 'package-lock.json'), byName, { yjs: '13.6.33' })
+    writeFileSync(
+      join(app, 'package.json'),
+      JSON.stringify({ name: 'installed-app', private: true, type: 'module', dependencies: manifestDependencies }),
+    )
+    writeFileSync(join(app, 'package-lock.json'), lockfile)
     writeFileSync(
       join(app, 'index.html'),
       '<!doctype html><html><body><script type="module" src="/main.ts"></script></body></html>',
@@ -126,21 +136,16 @@ describe.skipIf(!hasChromium())('the packed packages in a fresh Vite app', () =>
         include: ['main.ts'],
       }),
     )
-    // Our packages from their tarballs; third-party ones from the npm cache where it can (after
-    // `npm ci` it has them all), the registry only for what it lacks. No install scripts: the
-    // native module of better-sqlite3 is the repository's own build (same version, same machine),
-    // copied in rather than downloaded or compiled.
-    execFileSync(
-      'npm',
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'],
-      { cwd: app, stdio: 'pipe', timeout: 180_000 },
-    )
-    const sqlite = (root: string) => join(root, 'node_modules/better-sqlite3')
-    const version = (dir: string) =>
-      (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version
-    if (version(sqlite(app)) !== version(sqlite(ROOT)))
-      throw new Error(`better-sqlite3 ${version(sqlite(app))} installed, the repository built ${version(sqlite(ROOT))}`)
-    cpSync(join(sqlite(ROOT), 'build'), join(sqlite(app), 'build'), { recursive: true })
+    // Our packages from their tarballs, third-party ones from the npm cache alone (`--offline`: the
+    // lockfile pins the versions this repository installed, so `npm ci` here cached them all). No
+    // install scripts: better-sqlite3's native module is the repository's own build (same version,
+    // same machine), copied in rather than downloaded or compiled.
+    execFileSync('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], {
+      cwd: app,
+      stdio: 'pipe',
+      timeout: 180_000,
+    })
+    copyNativeSqlite(app)
   }, 300_000)
 
   afterAll(async () => {
