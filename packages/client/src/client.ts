@@ -29,16 +29,13 @@ import { createIndexedDbStorage } from './indexeddb-storage.ts'
 import { AwarenessChannel, DEFAULT_PRESENCE_IDLE_MS, DEFAULT_PRESENCE_INTERVAL_MS } from './awareness-channel.ts'
 import { documentUrl } from './sidecar-url.ts'
 import type { ClientStorage, OutboxEntry, StorageCommit } from './storage.ts'
-import { SeqReservation } from './seq-reservation.ts'
+import { Outbox } from './outbox.ts'
 import { browserLifecycle } from './page-lifecycle.ts'
 import { readRemoteError } from './remote-error.ts'
 import { trackLocalChanges, type LocalChanges } from './local-changes.ts'
 import { DeliveryTracker, weakestState } from './delivery-status.ts'
 import type { Awareness } from 'y-protocols/awareness'
 import { DEFAULT_RATE_LIMIT_HOLD_MS, RATE_LIMITED_CODE, SendHold } from './send-hold.ts'
-
-// Sequence numbers are reserved in blocks so ephemeral messages (never stored) cannot reuse one after a reload.
-const SEQ_BLOCK = 4096
 
 /**
  * Binds `doc` to the sidecar document `docId`: loads the local checkpoint and outbox first, then
@@ -68,14 +65,10 @@ class Binding implements DocConnection {
   readonly #responder: SyncResponder
   readonly #awareness: AwarenessChannel | null
   readonly #events = new Emitter<DocConnectionEvents>()
-  readonly #outbox = new Map<string, OutboxEntry>() // unacknowledged, by messageId, in seq order
-  readonly #ackedSeqs: number[] = [] // acknowledged, to delete with the next checkpoint
-  readonly #compactAt: number
+  readonly #outbox: Outbox
   readonly #checkpoints: CheckpointSchedule
   #writes: Promise<void>
-  #writesInFlight = 0
   #senderId: string | undefined
-  #seq = new SeqReservation(0, SEQ_BLOCK, () => {})
   #persist = true
   #loaded = false
   #closed = false
@@ -92,7 +85,6 @@ class Binding implements DocConnection {
     this.#doc = options.doc
     this.#timers = options.timers ?? systemTimers
     this.#storage = options.storage ?? createIndexedDbStorage(options.docId, { prefix: `e2e-col@${new URL(url).host}` })
-    this.#compactAt = options.compactAt ?? 32
     this.#checkpoints = new CheckpointSchedule(this.#timers, options.checkpointDelayMs ?? 1000, () =>
       this.#chain(() => this.#checkpointNow()),
     )
@@ -105,7 +97,7 @@ class Binding implements DocConnection {
         timers: this.#timers,
       },
       (payload) => {
-        this.#enqueue('update', payload)
+        this.#outbox.add('update', payload)
         this.#localChanges.sync()
       },
     )
@@ -119,6 +111,15 @@ class Binding implements DocConnection {
     const hold = options.rateLimitHoldMs ?? DEFAULT_RATE_LIMIT_HOLD_MS
     this.#hold = new SendHold({ timers: this.#timers, minMs: hold.min, maxMs: hold.max, resume: () => this.#resume() })
     this.#transport = new WebSocketTransport({ url, WebSocket: WebSocketImpl, random, ...options.transport })
+    this.#outbox = new Outbox({
+      compactAt: options.compactAt ?? 32,
+      writes: { chain: (task) => this.#chain(task), commit: (change) => this.#commit(change) },
+      connected: () => this.#transport.status === 'connected',
+      send: (entry) => this.#sendEntry(entry),
+      // Presence rides behind the edit: the sidecar packs both into one Signal message.
+      afterFirstSend: () => this.#awareness?.ride(),
+      onChange: () => this.#emitStatus(),
+    })
     this.#awareness =
       options.awareness === undefined || options.awareness === false
         ? null
@@ -168,7 +169,7 @@ class Binding implements DocConnection {
   }
 
   status(): ClientStatus {
-    const pending = this.#outbox.size + this.#writesInFlight + this.#coalescer.pendingCount
+    const pending = this.#outbox.pending + this.#coalescer.pendingCount
     const delivery = this.#delivery.status
     return {
       connection: this.#transport.status,
@@ -218,14 +219,8 @@ class Binding implements DocConnection {
         },
         LOAD_ORIGIN,
       )
-      for (const entry of stored.outbox) this.#outbox.set(entry.messageId, entry)
-      const start = Math.max(stored.seqMark, ...stored.outbox.map((e) => e.seq + 1))
-      this.#seq = new SeqReservation(start, SEQ_BLOCK, (mark) =>
-        this.#chain(async () => {
-          await this.#commit({ seqMark: mark })
-        }),
-      )
-      await this.#storage.commit({ seqMark: this.#seq.mark })
+      this.#outbox.restore(stored)
+      await this.#storage.commit({ seqMark: this.#outbox.seqMark })
       if (stored.skipped > 0) {
         this.#report(
           new ClientError('CLIENT_STORAGE_FAILED', `${stored.skipped} unreadable stored records were skipped`),
@@ -247,7 +242,7 @@ class Binding implements DocConnection {
     this.#emitStatus()
     if (this.#persist) {
       this.#foldRescue()
-      await this.#compactIfNeeded()
+      await this.#outbox.compactIfNeeded()
     }
   }
 
@@ -269,46 +264,13 @@ class Binding implements DocConnection {
     this.#chain(async () => rescue.clear())
   }
 
-  #enqueue(kind: OutboxEntry['kind'], payload: Uint8Array): void {
-    this.#writesInFlight += 1
-    this.#emitStatus()
-    this.#chain(async () => {
-      const entry: OutboxEntry = { seq: this.#seq.take(), messageId: newMessageId(), kind, payload }
-      // Write before send: an edit the sidecar may have seen is always in the outbox.
-      await this.#commit({ add: [entry], seqMark: this.#seq.mark })
-      this.#outbox.set(entry.messageId, entry)
-      this.#writesInFlight -= 1
-      if (this.#transport.status === 'connected') {
-        this.#sendEntry(entry)
-        // Presence rides behind the edit: the sidecar packs both into one Signal message.
-        this.#awareness?.ride()
-      } else await this.#compactIfNeeded()
-      this.#emitStatus()
-    })
-  }
-
-  /** Merges waiting updates into one entry. Only while disconnected: connected, they may be in flight. */
-  async #compactIfNeeded(): Promise<void> {
-    const updates = [...this.#outbox.values()].filter((e) => e.kind === 'update')
-    if (updates.length <= this.#compactAt || this.#transport.status === 'connected') return
-    const merged: OutboxEntry = {
-      seq: this.#seq.take(),
-      messageId: newMessageId(),
-      kind: 'update',
-      payload: Y.mergeUpdates(updates.map((e) => e.payload)),
-    }
-    await this.#commit({ add: [merged], remove: updates.map((e) => e.seq), seqMark: this.#seq.mark })
-    for (const e of updates) this.#outbox.delete(e.messageId)
-    this.#outbox.set(merged.messageId, merged)
-  }
-
   #onOpen(): void {
     this.#hold.reset() // a new connection: everything below is sent again anyway
     if (this.#needsSnapshot) {
       this.#needsSnapshot = false
-      this.#enqueue('snapshot', Y.encodeStateAsUpdate(this.#doc))
+      this.#outbox.add('snapshot', Y.encodeStateAsUpdate(this.#doc))
     }
-    for (const entry of this.#outbox.values()) this.#sendEntry(entry)
+    this.#outbox.resendAll()
     this.#sendEphemeral('sync-request', Y.encodeStateVector(this.#doc))
     // State vectors cannot show deletions, so peers cannot tell we hold one they missed (received
     // while they were away). Push our delete set once per connection, as y-websocket's step 2 does.
@@ -363,10 +325,7 @@ class Binding implements DocConnection {
   }
 
   #onAck(messageId: string): void {
-    const entry = this.#outbox.get(messageId)
-    if (entry === undefined) return // an ephemeral message, a compacted entry, or a duplicate ack
-    this.#outbox.delete(messageId)
-    this.#ackedSeqs.push(entry.seq)
+    if (!this.#outbox.ack(messageId)) return
     this.#lastAckAt = this.#timers.now()
     this.#scheduleCheckpoint()
     this.#emitStatus()
@@ -385,52 +344,19 @@ class Binding implements DocConnection {
     const { remoteCode, message } = readRemoteError(envelope.payload)
     // Too many frames: which one is unknown; hold, then send the unacknowledged outbox again.
     if (remoteCode === RATE_LIMITED_CODE) return this.#hold.refused()
-    const entry = this.#outbox.get(envelope.messageId)
-    // Another page of this document holds this id: the same change goes again under a fresh one.
-    if (entry !== undefined && remoteCode === 'SIDECAR_MESSAGE_ID_TAKEN') {
-      this.#reissue(entry)
-      return
-    }
-    if (remoteCode === 'SIDECAR_SEND_REJECTED') {
-      // Signal refused it after the sidecar had saved it: not retried (it would be refused again
-      // until someone acts); the change stays in the document and reaches the group by sync.
-      this.#delivery.onRefused(message)
-      if (entry !== undefined) {
-        this.#outbox.delete(envelope.messageId)
-        this.#ackedSeqs.push(entry.seq)
-        this.#scheduleCheckpoint()
-      }
-      this.#emitStatus()
-    }
-    // A malformed-message rejection is permanent: replaying it would loop forever. Its content is
-    // still in the document and reaches peers through their next sync-request.
-    if (entry !== undefined && remoteCode.startsWith('PROTO_')) {
-      this.#outbox.delete(envelope.messageId)
-      this.#ackedSeqs.push(entry.seq)
-      this.#scheduleCheckpoint()
-      this.#emitStatus()
-    }
+    const outcome = this.#outbox.reject(envelope.messageId, remoteCode)
+    if (outcome === 'reissued') return
+    const refused = remoteCode === 'SIDECAR_SEND_REJECTED'
+    if (refused) this.#delivery.onRefused(message)
+    if (outcome === 'dropped') this.#scheduleCheckpoint()
+    if (refused || outcome === 'dropped') this.#emitStatus()
     this.#report(new ClientError('CLIENT_REJECTED', message, { remoteCode }))
-  }
-
-  /** Replaces an outbox entry by the same change under a new message id, and sends it. */
-  #reissue(entry: OutboxEntry): void {
-    this.#outbox.delete(entry.messageId)
-    this.#writesInFlight += 1
-    this.#chain(async () => {
-      const fresh: OutboxEntry = { ...entry, seq: this.#seq.take(), messageId: newMessageId() }
-      await this.#commit({ add: [fresh], remove: [entry.seq], seqMark: this.#seq.mark })
-      this.#outbox.set(fresh.messageId, fresh)
-      this.#writesInFlight -= 1
-      if (this.#transport.status === 'connected') this.#sendEntry(fresh)
-      this.#emitStatus()
-    })
   }
 
   /** After a rate hold: what was refused or held back is still in the outbox (see send-hold.ts). */
   #resume(): void {
     if (this.#transport.status !== 'connected' || this.#closed) return
-    for (const entry of this.#outbox.values()) this.#sendEntry(entry)
+    this.#outbox.resendAll()
     this.#sendEphemeral('sync-request', Y.encodeStateVector(this.#doc))
   }
 
@@ -441,7 +367,7 @@ class Binding implements DocConnection {
   /** Sends a message that is not kept in the outbox (a later connect re-creates it if needed). */
   #sendEphemeral(kind: 'update' | 'sync-request' | 'sync-response' | 'awareness', payload: Uint8Array): void {
     if (this.#transport.status !== 'connected' || this.#closed) return
-    this.#send(kind, this.#seq.take(), newMessageId(), payload)
+    this.#send(kind, this.#outbox.nextSeq(), newMessageId(), payload)
   }
 
   #send(kind: Envelope['kind'], seq: number, messageId: string, payload: Uint8Array): void {
@@ -456,7 +382,7 @@ class Binding implements DocConnection {
 
   async #checkpointNow(): Promise<void> {
     if (!this.#persist) return
-    const remove = this.#ackedSeqs.splice(0)
+    const remove = this.#outbox.takeSettled()
     const ok = await this.#commit({ checkpoint: Y.encodeStateAsUpdate(this.#doc), remove })
     if (ok) this.#storage.rescue?.clear()
   }
