@@ -3,6 +3,8 @@
  * the message text. Startup failures map one-to-one onto process exit codes ({@link exitCodeFor}).
  * @see docs/sidecar.md §4 and daemon-contract.md §6.7
  */
+import { CodedError } from '@e2e-col/protocol'
+
 export type SidecarErrorCode =
   | 'CONFIG_INVALID'
   | 'SIDECAR_DAEMON_UNREACHABLE'
@@ -14,13 +16,8 @@ export type SidecarErrorCode =
   | 'SIDECAR_STORE_FAILED'
 
 /** The sidecar's one error base class. */
-export class SidecarError extends Error {
-  readonly code: SidecarErrorCode
-  constructor(code: SidecarErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options)
-    this.name = 'SidecarError'
-    this.code = code
-  }
+export class SidecarError extends CodedError<SidecarErrorCode> {
+  override readonly name: string = 'SidecarError'
 }
 
 /**
@@ -28,11 +25,11 @@ export class SidecarError extends Error {
  * at startup this refuses to start, at runtime it stops the sidecar (exit code 9).
  */
 export class StoreError extends SidecarError {
+  override readonly name: string = 'StoreError'
   /** The store's file or folder. */
   readonly path: string
   constructor(path: string, message: string, options?: ErrorOptions) {
     super('SIDECAR_STORE_FAILED', `replica store ${path}: ${message}`, options)
-    this.name = 'StoreError'
     this.path = path
   }
 }

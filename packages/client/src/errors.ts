@@ -1,3 +1,5 @@
+import { CodedError } from '@e2e-col/protocol'
+
 /** Stable codes of {@link ClientError}. */
 export type ClientErrorCode =
   /** `docId` is not a canonical lowercase UUID. */
@@ -18,14 +20,12 @@ export type ClientErrorCode =
   | 'CLIENT_UNSUPPORTED_OPTION'
 
 /** The one error class of `@e2e-col/client`; branch on `code`. */
-export class ClientError extends Error {
-  readonly code: ClientErrorCode
+export class ClientError extends CodedError<ClientErrorCode> {
+  override readonly name = 'ClientError'
   /** For `CLIENT_REJECTED`: the sidecar's own error code (e.g. `PROTO_TRUNCATED`). */
   readonly remoteCode: string | undefined
   constructor(code: ClientErrorCode, message: string, options?: ErrorOptions & { remoteCode?: string }) {
-    super(message, options)
-    this.name = 'ClientError'
-    this.code = code
+    super(code, message, options)
     this.remoteCode = options?.remoteCode
   }
 }

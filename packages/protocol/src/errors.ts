@@ -4,6 +4,7 @@
  *
  * @see docs/protocol.md §3.9 "Error codes"
  */
+import { CodedError } from './coded-error.ts'
 
 /** Every stable error code this package throws. Listed and explained in docs/protocol.md §3.9. */
 export const PROTOCOL_ERROR_CODES = [
@@ -52,15 +53,8 @@ export const PROTOCOL_ERROR_CODES = [
 export type ProtocolErrorCode = (typeof PROTOCOL_ERROR_CODES)[number]
 
 /** Thrown by every codec in this package for bad input; nothing else is ever thrown for input. */
-export class ProtocolError extends Error {
-  /** Stable code: match on this, not on `message` or `instanceof` across package copies. */
-  readonly code: ProtocolErrorCode
-
-  constructor(code: ProtocolErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options)
-    this.name = 'ProtocolError'
-    this.code = code
-  }
+export class ProtocolError extends CodedError<ProtocolErrorCode> {
+  override readonly name = 'ProtocolError'
 }
 
 /** True when `value` is a {@link ProtocolError}, judged by shape so it works across package copies. */

@@ -4,6 +4,7 @@
  *
  * @see docs/protocol.md §3 "Message format on the wire"
  */
+export { CodedError } from './coded-error.ts'
 export { ProtocolError, PROTOCOL_ERROR_CODES, isProtocolError, type ProtocolErrorCode } from './errors.ts'
 export { KINDS, KIND_NAMES, FLAGS, KNOWN_FLAGS_MASK, kindFromCode, isLocalOnly, type Kind } from './kinds.ts'
 export { isUuid, isMessageId, newMessageId, ID_BYTES } from './ids.ts'

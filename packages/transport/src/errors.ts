@@ -1,12 +1,9 @@
+import { CodedError } from '@e2e-col/protocol'
+
 /** Stable codes of {@link TransportError}. */
 export type TransportErrorCode = 'TRANSPORT_CLOSED' | 'TRANSPORT_BAD_URL'
 
 /** The one error class of `@e2e-col/transport`; branch on `code`. */
-export class TransportError extends Error {
-  readonly code: TransportErrorCode
-  constructor(code: TransportErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options)
-    this.name = 'TransportError'
-    this.code = code
-  }
+export class TransportError extends CodedError<TransportErrorCode> {
+  override readonly name = 'TransportError'
 }
