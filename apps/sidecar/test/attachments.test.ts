@@ -5,7 +5,7 @@
  * on the text path.
  */
 import { randomUUID } from 'node:crypto'
-import { encodeHealth } from '@e2e-col/protocol'
+import { decodeAttachmentRef, encodeHealth } from '@e2e-col/protocol'
 import { createToySignal } from '@e2e-col/toy-signal'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import {
@@ -78,9 +78,12 @@ describe('large envelopes as one Signal attachment', () => {
     const sent = sentEnvelopes(toy, before)
     const fromAlice = attachmentSends(toy, A, before)
     expect(fromAlice).toHaveLength(1)
-    // The one attachment answered Bob's sync-request: the reference names a sync-response's id.
+    // The one attachment answered Bob's sync-request: it names this document, carries a frame at
+    // least the attachment threshold (4096 bytes by default), and is none of Alice's own updates.
     const answer = sent.find((s) => s.account === A && s.envelope.kind === 'attachment')
-    expect(answer).toBeDefined()
+    expect(answer?.envelope.docId).toBe(docId)
+    expect(decodeAttachmentRef(answer!.envelope).totalLength).toBeGreaterThanOrEqual(4096)
+    expect(alice.updates.has(answer!.envelope.messageId)).toBe(false)
     expect(await metricValue(a.url, 'e2e_col_attachments_sent_total{outcome="sent"}')).toBe(1)
     expect(await metricValue(b.url, 'e2e_col_attachments_fetched_total{outcome="ok"}')).toBe(1)
     // Bob's hello and sync-request share one body; nobody sent the document as chunks.
