@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startDemoStack, type DemoStack, type Who } from '../src/index.ts'
 import { CHROMIUM, hasChromium, launchChromium } from './browser.ts'
+import { openPage, typeAtEnd, waitForShown } from './pages.ts'
 
 declare global {
   interface Window {
@@ -20,23 +21,6 @@ declare global {
 const WAIT = { timeout: 20_000 }
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url))
 
-/** Waits until the element's text matches, saying what it showed instead. */
-async function waitForShown(page: Page, selector: string, pattern: RegExp): Promise<void> {
-  try {
-    await page.waitForFunction(
-      ([sel, source, flags]) => new RegExp(source, flags).test(document.querySelector(sel)?.textContent ?? ''),
-      [selector, pattern.source, pattern.flags] as const,
-      WAIT,
-    )
-  } catch (error) {
-    const shown = await page
-      .locator(selector)
-      .first()
-      .textContent()
-      .catch(() => null)
-    throw new Error(`${selector} shows ${JSON.stringify(shown)}, expected ${pattern}`, { cause: error })
-  }
-}
 const waitForText = (page: Page, needle: string) =>
   page.waitForFunction((n) => window.e2eColDemo?.text().includes(n) === true, needle, WAIT)
 const waitForSent = (page: Page) =>
@@ -65,10 +49,7 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
     })
     browser = await launchChromium()
     for (const who of ['alice', 'bob'] as const) {
-      const context = await browser.newContext({ viewport: { width: 1000, height: 800 } })
-      const page = await context.newPage()
-      page.on('pageerror', (error) => console.error(`[${who} page error]`, error))
-      pages[who] = page
+      pages[who] = await openPage(browser, who, { width: 1000, height: 800 })
     }
   }, 60_000)
 
@@ -92,11 +73,7 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
       WAIT,
     )
   }
-  async function type(who: Who, text: string): Promise<void> {
-    await pages[who].click('.cm-content')
-    await pages[who].keyboard.press('Control+End')
-    await pages[who].keyboard.type(text)
-  }
+  const type = (who: Who, text: string): Promise<void> => typeAtEnd(pages[who], '.cm-content', text)
 
   test('Alice creates "Trip plan" with Bob; Bob accepts the invitation; both type and converge', async () => {
     await home('alice')

@@ -60,6 +60,16 @@ describe('E2eColProvider against real sidecars', () => {
     providers.push(provider)
     return provider
   }
+  /** Alice's and Bob's providers on fresh documents, both synced. */
+  const syncedPair = async (): Promise<{ docA: Y.Doc; docB: Y.Doc; a: E2eColProvider; b: E2eColProvider }> => {
+    const docA = new Y.Doc()
+    const docB = new Y.Doc()
+    const a = open('alice', docA)
+    const b = open('bob', docB)
+    await until(a, 'alice synced', () => a.synced)
+    await until(b, 'bob synced', () => b.synced)
+    return { docA, docB, a, b }
+  }
 
   beforeAll(async () => {
     stack = await startDemoStack({
@@ -98,12 +108,7 @@ describe('E2eColProvider against real sidecars', () => {
   })
 
   test("an edit through Alice's provider reaches Bob's, and Alice hears pending then saved", async () => {
-    const docA = new Y.Doc()
-    const docB = new Y.Doc()
-    const a = open('alice', docA)
-    const b = open('bob', docB)
-    await until(a, 'alice synced', () => a.synced)
-    await until(b, 'bob synced', () => b.synced)
+    const { docA, docB, a, b } = await syncedPair()
     const pendings: number[] = []
     let saved = 0
     a.on('pending', (n) => pendings.push(n))
@@ -163,12 +168,7 @@ describe('E2eColProvider against real sidecars', () => {
   })
 
   test('disconnect() closes and keeps edits; connect() sends them', async () => {
-    const docA = new Y.Doc()
-    const docB = new Y.Doc()
-    const a = open('alice', docA)
-    const b = open('bob', docB)
-    await until(a, 'alice synced', () => a.synced)
-    await until(b, 'bob synced', () => b.synced)
+    const { docA, docB, a, b } = await syncedPair()
     const closes: string[] = []
     a.on('connection-close', (event) => closes.push(event.reason))
     a.disconnect()

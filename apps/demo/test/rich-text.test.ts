@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startDemoStack, type DemoStack, type Who } from '../src/index.ts'
 import { CHROMIUM, hasChromium, launchChromium } from './browser.ts'
+import { openPage, typeAtEnd, waitForShown } from './pages.ts'
 
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url))
 
@@ -48,19 +49,6 @@ async function waitForText(page: Page, needle: string): Promise<void> {
   }
 }
 
-async function waitForShown(page: Page, selector: string, pattern: RegExp): Promise<void> {
-  try {
-    await page.waitForFunction(
-      ([sel, source, flags]) => new RegExp(source, flags).test(document.querySelector(sel)?.textContent ?? ''),
-      [selector, pattern.source, pattern.flags] as const,
-      { timeout: 20_000 },
-    )
-  } catch (error) {
-    const shown = await page.locator(selector).textContent()
-    throw new Error(`${selector} shows ${JSON.stringify(shown)}, expected ${pattern}`, { cause: error })
-  }
-}
-
 if (!hasChromium()) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
 
 describe.skipIf(!hasChromium())('rich text through E2eColProvider in real browsers', () => {
@@ -82,9 +70,7 @@ describe.skipIf(!hasChromium())('rich text through E2eColProvider in real browse
     })
     browser = await launchChromium()
     for (const who of ['alice', 'bob'] as const) {
-      const context = await browser.newContext({ viewport: { width: 900, height: 640 } })
-      const page = await context.newPage()
-      page.on('pageerror', (error) => console.error(`[${who} page error]`, error))
+      const page = await openPage(browser, who)
       await page.goto(stack.link(who, 'rich'))
       await waitFor(page, `${who}'s provider to be synced`, () => window.e2eColRich?.provider.synced === true)
       pages[who] = page
@@ -96,12 +82,7 @@ describe.skipIf(!hasChromium())('rich text through E2eColProvider in real browse
     await stack?.close()
   })
 
-  async function type(who: Who, text: string): Promise<void> {
-    const page = pages[who]
-    await page.click('.ProseMirror')
-    await page.keyboard.press('Control+End')
-    await page.keyboard.type(text)
-  }
+  const type = (who: Who, text: string): Promise<void> => typeAtEnd(pages[who], '.ProseMirror', text)
 
   test("paragraphs typed in Alice's page appear in Bob's, as paragraphs", async () => {
     await type('alice', 'First paragraph from Alice.')

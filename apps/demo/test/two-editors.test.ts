@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startDemoStack, type DemoStack, type Who } from '../src/index.ts'
 import { CHROMIUM, hasChromium, launchChromium } from './browser.ts'
+import { openPage, typeAtEnd, waitForShown } from './pages.ts'
 
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url))
 
@@ -27,20 +28,6 @@ function textOf(page: Page): Promise<string> {
 
 async function waitForText(page: Page, needle: string): Promise<void> {
   await page.waitForFunction((n) => window.e2eColDemo?.text().includes(n) === true, needle, { timeout: 20_000 })
-}
-
-/** Waits until the element's visible text matches (what a person reads on the page). */
-async function waitForShown(page: Page, selector: string, pattern: RegExp): Promise<void> {
-  try {
-    await page.waitForFunction(
-      ([sel, source, flags]) => new RegExp(source, flags).test(document.querySelector(sel)?.textContent ?? ''),
-      [selector, pattern.source, pattern.flags] as const,
-      { timeout: 20_000 },
-    )
-  } catch (error) {
-    const shown = await page.locator(selector).textContent()
-    throw new Error(`${selector} shows ${JSON.stringify(shown)}, expected ${pattern}`, { cause: error })
-  }
 }
 
 interface StatusWanted {
@@ -88,10 +75,7 @@ describe.skipIf(!hasChromium())('two people editing in real browsers', () => {
     })
     browser = await launchChromium()
     for (const who of ['alice', 'bob'] as const) {
-      // One browser context each: separate IndexedDB, as on two machines.
-      const context = await browser.newContext({ viewport: { width: 900, height: 640 } })
-      const page = await context.newPage()
-      page.on('pageerror', (error) => console.error(`[${who} page error]`, error))
+      const page = await openPage(browser, who)
       await page.goto(stack.link(who))
       await waitForStatus(page, { connected: true, loaded: true })
       pages[who] = page
@@ -103,12 +87,7 @@ describe.skipIf(!hasChromium())('two people editing in real browsers', () => {
     await stack?.close()
   })
 
-  async function type(who: Who, text: string): Promise<void> {
-    const page = pages[who]
-    await page.click('.cm-content')
-    await page.keyboard.press('Control+End')
-    await page.keyboard.type(text)
-  }
+  const type = (who: Who, text: string): Promise<void> => typeAtEnd(pages[who], '.cm-content', text)
 
   test("text typed in Alice's page appears in Bob's, and the reverse", async () => {
     await type('alice', 'Hello from Alice. ')

@@ -6,19 +6,12 @@
 import { readChatFrame, writeChatFrame, type ConsoleSender } from './chat-frames.ts'
 import { readConsoleParams } from './console-params.ts'
 import { createConversation } from './conversation.ts'
-
-function element<T extends HTMLElement>(id: string): T {
-  const el = document.getElementById(id)
-  if (el === null) throw new Error(`page is missing #${id}`)
-  return el as T
-}
+import { element, showProblem } from '../start-up.ts'
 
 const RECONNECT_MS = 2000
 const parsed = readConsoleParams(location.search)
 if (!parsed.ok) {
-  const problem = element('problem')
-  problem.textContent = parsed.problem
-  problem.hidden = false
+  showProblem(parsed.problem)
 } else {
   const { socketUrl, chatId } = parsed.params
   element('chat-id').textContent = chatId

@@ -14,15 +14,11 @@ import {
   typedNumbers,
   unsentText,
 } from './home-text.ts'
+import { element } from '../start-up.ts'
 
 const REFRESH_MS = 2000
 const CONTACTS_EVERY = 15
 
-function element<T extends HTMLElement = HTMLElement>(id: string): T {
-  const el = document.getElementById(id)
-  if (el === null) throw new Error(`page is missing #${id}`)
-  return el as T
-}
 function make<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   props: Partial<HTMLElementTagNameMap[K]> = {},

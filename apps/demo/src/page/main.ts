@@ -8,28 +8,28 @@ import { connectDoc, type ClientStatus } from '@e2e-col/client'
 import { basicSetup, EditorView } from 'codemirror'
 import { yCollab } from 'y-codemirror.next'
 import * as Y from 'yjs'
-import { readPageParams } from './page-params.ts'
 import { colourFor } from './presence.ts'
 import { mountPresence } from './presence-view.ts'
+import { element, startDocumentPage } from '../start-up.ts'
 import { connectionText, statusText } from './status-text.ts'
 
-function element(id: string): HTMLElement {
-  const el = document.getElementById(id)
-  if (el === null) throw new Error(`page is missing #${id}`)
-  return el
+/** Shows the connection and how far the changes have got. */
+function render(status: ClientStatus): void {
+  const pill = element('status')
+  pill.dataset['state'] = status.connection
+  pill.textContent = connectionText(status.connection)
+  const pending = element('pending')
+  pending.textContent = statusText(status, (ms) =>
+    new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+  )
+  pending.dataset['waiting'] = String(status.weakest !== 'group')
+  pending.dataset['weakest'] = status.weakest
 }
 
-const parsed = readPageParams(location.search)
-if (!parsed.ok) {
-  const problem = element('problem')
-  problem.textContent = parsed.problem
-  problem.hidden = false
-} else {
-  const { sidecarUrl, docId, name, title } = parsed.params
-  element('whoami').textContent = name
-  element('doc-id').textContent = title ?? docId
+const params = startDocumentPage('e2e-col')
+if (params !== null) {
+  const { sidecarUrl, docId, name } = params
   element('sidecar').textContent = sidecarUrl
-  document.title = `${name} · e2e-col`
 
   const doc = new Y.Doc()
   const text = doc.getText('text')
@@ -40,17 +40,6 @@ if (!parsed.ok) {
   // y-codemirror.next reads `user` for the caret label and selection tint; it writes `cursor`.
   awareness.setLocalStateField('user', { name, color: colour, colorLight: `${colour}33` })
 
-  const render = (status: ClientStatus): void => {
-    const pill = element('status')
-    pill.dataset['state'] = status.connection
-    pill.textContent = connectionText(status.connection)
-    const pending = element('pending')
-    pending.textContent = statusText(status, (ms) =>
-      new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
-    )
-    pending.dataset['waiting'] = String(status.weakest !== 'group')
-    pending.dataset['weakest'] = status.weakest
-  }
   render(connection.status())
   connection.on('status', render)
   connection.on('error', (error) => console.warn(`e2e-col: ${error.code}: ${error.message}`))

@@ -11,27 +11,14 @@ import { EditorState } from 'prosemirror-state'
 import { EditorView } from 'prosemirror-view'
 import { redo, undo, yCursorPlugin, ySyncPlugin, yUndoPlugin } from 'y-prosemirror'
 import * as Y from 'yjs'
-import { readPageParams } from '../page/page-params.ts'
 import { mountPresence } from '../page/presence-view.ts'
 import { connectionText, statusText } from '../page/status-text.ts'
 import { colourFor } from '../page/presence.ts'
+import { element, startDocumentPage } from '../start-up.ts'
 
-function element(id: string): HTMLElement {
-  const el = document.getElementById(id)
-  if (el === null) throw new Error(`page is missing #${id}`)
-  return el
-}
-
-const parsed = readPageParams(location.search)
-if (!parsed.ok) {
-  const problem = element('problem')
-  problem.textContent = parsed.problem
-  problem.hidden = false
-} else {
-  const { sidecarUrl, docId, name } = parsed.params
-  element('whoami').textContent = name
-  element('doc-id').textContent = docId
-  document.title = `${name} · rich text · e2e-col`
+const params = startDocumentPage('rich text · e2e-col')
+if (params !== null) {
+  const { sidecarUrl, docId, name } = params
 
   const doc = new Y.Doc()
   const fragment = doc.getXmlFragment('rich')
