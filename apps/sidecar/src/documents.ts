@@ -7,44 +7,34 @@
  * @see docs/sidecar.md §4.3–§4.7, §8
  */
 import { CAPABILITY, type Envelope } from '@e2e-col/protocol'
-import type { Clock } from './clock.ts'
-import type { SidecarConfig } from './config.ts'
 import { createDocument, type Document, type DocumentContext } from './document.ts'
 import { StoreError } from './errors.ts'
-import type { Logger } from './ops/logger.ts'
-import type { Metrics } from './ops/metrics.ts'
 import type { MemberId } from './group/roster.ts'
 import type { DocReplica } from './replica/replica.ts'
-import type { ReplicaStore } from './replica/store.ts'
 import { deflateFrame } from './send/deflate-frame.ts'
-import type { Reachability } from './send/reachability.ts'
 import { createTokenBucket } from './send/token-bucket.ts'
-import type { SignalBackend } from '@e2e-col/signal-cli'
 
 export type { Document } from './document.ts'
 
-export interface DocumentsOptions {
-  readonly config: SidecarConfig
-  readonly backend: SignalBackend
-  /** Whether Signal takes sends now, shared by every document's queue. */
-  readonly reach: Reachability
-  readonly clock: Clock
-  readonly store: ReplicaStore
-  readonly sidecarId: string
-  /** This sidecar's Signal account, so its own devices are not counted as members. */
-  readonly self: MemberId
-  /** Records an id this sidecar sends (so Signal's copy is dropped); true when already recorded. */
-  readonly markSent: (docId: string, senderId: string, messageId: string) => boolean
-  /** This member's rank among those who may answer a group request (replica/answer-rule.ts). */
-  readonly answerRank: (groupId: string, requestId: string, asker: string) => number
-  /** True once the sidecar stops: nothing more is sent. */
-  readonly stopped: () => boolean
-  /** Runs a step that touches the store; a store failure stops the sidecar (undefined then). */
-  readonly storing: <T>(fn: () => T) => T | undefined
+/** What the collection is given: the documents' shared context, less what the collection makes itself. */
+export interface DocumentsOptions extends Pick<
+  DocumentContext,
+  | 'config'
+  | 'backend'
+  | 'reach'
+  | 'clock'
+  | 'store'
+  | 'sidecarId'
+  | 'self'
+  | 'markSent'
+  | 'answerRank'
+  | 'stopped'
+  | 'storing'
+  | 'metrics'
+  | 'logger'
+> {
   /** Stops the sidecar because the store failed. */
   readonly fatal: (error: unknown) => void
-  readonly metrics: Metrics
-  readonly logger: Logger
 }
 
 export interface Documents {
@@ -96,22 +86,11 @@ export function createDocuments(o: DocumentsOptions): Documents {
   // Signal's attachmentCreate limit is per account (50, one per 1.2 s): one bucket for all groups.
   const uploads = createTokenBucket({ ratePerSecond: 1 / 1.2, burst: 50, now: clock.now() })
 
+  const { fatal, ...shared } = o
   const context: DocumentContext = {
-    config,
-    backend: o.backend,
-    reach: o.reach,
-    clock,
-    store,
-    sidecarId: o.sidecarId,
-    self: o.self,
+    ...shared,
     features,
-    metrics,
-    logger: o.logger,
     takeUpload: () => uploads.tryTake(clock.now()),
-    markSent: o.markSent,
-    answerRank: o.answerRank,
-    stopped: o.stopped,
-    storing: o.storing,
     rememberSent(docId, ids) {
       if (o.stopped()) throw new StoreError(store.path, 'the sidecar is stopping')
       try {
@@ -121,7 +100,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
           store.sentIds.prune(lastPrune - config.replica.sentIdsTtlMs)
         }
       } catch (error) {
-        o.fatal(error)
+        fatal(error)
         throw error
       }
     },

@@ -1,13 +1,6 @@
 export { connectDoc } from './client.ts'
-export {
-  LOAD_ORIGIN,
-  REMOTE_ORIGIN,
-  RESCUE_ORIGIN,
-  type ClientStatus,
-  type ConnectDocOptions,
-  type DocConnection,
-  type DocConnectionEvents,
-} from './connection.ts'
+// The binding's public shapes: options, status, events, the connection handle, the origins.
+export * from './connection.ts'
 export { browserLifecycle, type PageLifecycle } from './page-lifecycle.ts'
 export { weakestState, NO_DELIVERY, type ChangeState, type DeliveryStatus } from './delivery-status.ts'
 export { chooseEncoding, Coalescer, DEFAULT_MERGE_LIMIT, type FlushEncoding } from './coalescer.ts'
