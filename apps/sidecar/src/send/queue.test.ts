@@ -5,7 +5,7 @@ import { SignalRpcError, SignalUnavailableError, type SignalBackend } from '@e2e
 import { createLogger } from '../ops/logger.ts'
 import { createMetrics } from '../ops/metrics.ts'
 import { deflateFrame } from './deflate-frame.ts'
-import { createSendQueue, type QueuedEnvelope } from './queue.ts'
+import { createSendQueue, type QueuedEnvelope, type SendQueueOptions } from './queue.ts'
 import { createReachability } from './reachability.ts'
 import { createTokenBucket } from './token-bucket.ts'
 
@@ -47,6 +47,33 @@ function reachFor(clock: ReturnType<typeof manualClock>) {
   })
 }
 
+/**
+ * A queue's options for a test on `clock`: a fast bucket and retries, silent logs, a reachability
+ * of its own unless `over` gives one; `over` replaces any option.
+ */
+function queueOptions(
+  clock: ReturnType<typeof manualClock>,
+  backend: object,
+  over: Partial<SendQueueOptions> = {},
+): SendQueueOptions {
+  return {
+    groupId: 'group',
+    backend: backend as unknown as SignalBackend,
+    maxBodyBytes: 2000,
+    maxQueueBytes: 1 << 20,
+    bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
+    retry: { attempts: 3, baseMs: 10, maxMs: 100 },
+    now: clock.now,
+    sleep: clock.sleep,
+    rng: () => 0.5,
+    newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
+    metrics: createMetrics(),
+    logger: createLogger('silent'),
+    ...over,
+    reach: over.reach ?? reachFor(clock),
+  }
+}
+
 function item(acked: string[]): QueuedEnvelope {
   const messageId = randomBytes(16).toString('hex')
   const frame = encodeEnvelope({
@@ -77,23 +104,13 @@ function setup(pace: { burst: number; minIntervalMs?: number; shrink?: (frame: U
     ),
   }
   const acked: string[] = []
-  const queue = createSendQueue({
-    groupId: 'group',
-    backend: backend as unknown as SignalBackend,
-    maxBodyBytes: 2000,
-    maxQueueBytes: 1 << 20,
-    bucket: createTokenBucket({ ratePerSecond: 1, burst: pace.burst, now: 0 }),
-    ...(pace.minIntervalMs === undefined ? {} : { minIntervalMs: pace.minIntervalMs }),
-    ...(pace.shrink === undefined ? {} : { shrink: pace.shrink }),
-    retry: { attempts: 3, baseMs: 10, maxMs: 100 },
-    now: clock.now,
-    sleep: clock.sleep,
-    rng: () => 0.5,
-    newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
-    reach: reachFor(clock),
-    metrics: createMetrics(),
-    logger: createLogger('silent'),
-  })
+  const queue = createSendQueue(
+    queueOptions(clock, backend, {
+      bucket: createTokenBucket({ ratePerSecond: 1, burst: pace.burst, now: 0 }),
+      ...(pace.minIntervalMs === undefined ? {} : { minIntervalMs: pace.minIntervalMs }),
+      ...(pace.shrink === undefined ? {} : { shrink: pace.shrink }),
+    }),
+  )
   return { clock, bodies, acked, queue }
 }
 
@@ -225,23 +242,7 @@ describe('send queue while Signal is away', () => {
     })
     const states: string[] = []
     reach.onChange((s) => states.push(s))
-    const queues = [0, 1].map(() =>
-      createSendQueue({
-        groupId: 'group',
-        backend: backend as unknown as SignalBackend,
-        maxBodyBytes: 2000,
-        maxQueueBytes: 1 << 20,
-        bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
-        retry: { attempts: 3, baseMs: 10, maxMs: 100 },
-        now: clock.now,
-        sleep: clock.sleep,
-        rng: () => 0.5,
-        newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
-        reach,
-        metrics: createMetrics(),
-        logger: createLogger('silent'),
-      }),
-    )
+    const queues = [0, 1].map(() => createSendQueue(queueOptions(clock, backend, { reach })))
     const acked: string[] = []
     const items = Array.from({ length: 4 }, () => item(acked))
     for (const [i, one] of items.entries()) queues[i % 2]?.enqueue(one)
@@ -270,21 +271,7 @@ describe('send queue while Signal is away', () => {
       },
     }
     const reach = reachFor(clock)
-    const queue = createSendQueue({
-      groupId: 'group',
-      backend: backend as unknown as SignalBackend,
-      maxBodyBytes: 2000,
-      maxQueueBytes: 1 << 20,
-      bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
-      retry: { attempts: 3, baseMs: 10, maxMs: 100 },
-      now: clock.now,
-      sleep: clock.sleep,
-      rng: () => 0.5,
-      newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
-      reach,
-      metrics: createMetrics(),
-      logger: createLogger('silent'),
-    })
+    const queue = createSendQueue(queueOptions(clock, backend, { reach }))
     queue.enqueue(item([]))
     for (let i = 0; i < 20; i++) await clock.advance(100)
     expect(reach.state).toBe('daemon-down')
@@ -305,21 +292,7 @@ function failingWith(error: Error) {
   }
   const rejected: string[] = []
   const reach = reachFor(clock)
-  const queue = createSendQueue({
-    groupId: 'group',
-    backend: backend as unknown as SignalBackend,
-    maxBodyBytes: 2000,
-    maxQueueBytes: 1 << 20,
-    bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
-    retry: { attempts: 3, baseMs: 10, maxMs: 100 },
-    now: clock.now,
-    sleep: clock.sleep,
-    rng: () => 0.5,
-    newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
-    reach,
-    metrics: createMetrics(),
-    logger: createLogger('silent'),
-  })
+  const queue = createSendQueue(queueOptions(clock, backend, { reach }))
   const env = item([])
   queue.enqueue({ ...env, owner: { ack: () => undefined, reject: (id, code) => void rejected.push(`${id} ${code}`) } })
   return { clock, queue, reach, calls: () => calls, rejected }
@@ -379,21 +352,7 @@ describe('send queue fairness between sources', () => {
         ),
     }
     const acked: string[] = []
-    const queue = createSendQueue({
-      groupId: 'group',
-      backend: backend as unknown as SignalBackend,
-      maxBodyBytes: 2000,
-      maxQueueBytes: 1 << 20,
-      bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
-      retry: { attempts: 3, baseMs: 10, maxMs: 100 },
-      now: clock.now,
-      sleep: clock.sleep,
-      rng: () => 0.5,
-      newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
-      reach: reachFor(clock),
-      metrics: createMetrics(),
-      logger: createLogger('silent'),
-    })
+    const queue = createSendQueue(queueOptions(clock, backend))
     const flooder = {}
     const first = [sourced(acked, flooder), sourced(acked, flooder), sourced(acked, flooder)]
     for (const f of first) queue.enqueue(f)
