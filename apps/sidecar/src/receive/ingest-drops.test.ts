@@ -14,24 +14,15 @@ import {
   type Kind,
 } from '@e2e-col/protocol'
 import { describe, expect, it } from 'vitest'
-import { createLogger } from '../ops/logger.ts'
-import { createMetrics } from '../ops/metrics.ts'
-import { createIngest, type IngestOptions } from './ingest.ts'
+import type { IngestOptions } from './ingest.ts'
+import { FIXTURE_GROUP as GROUP, ingestFixture, randomEnvelope } from './ingest-fixture.ts'
 
 const DOC = randomUUID()
 const OTHER_DOC = randomUUID()
-const GROUP = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
 const SENDER = randomUUID()
 
-const envelope = (payloadBytes: number, kind: Kind = 'update', docId = DOC): Envelope => ({
-  kind,
-  flags: 0,
-  docId,
-  senderId: SENDER,
-  messageId: randomBytes(16).toString('hex'),
-  seq: 1,
-  payload: new Uint8Array(randomBytes(payloadBytes)),
-})
+const envelope = (payloadBytes: number, kind: Kind = 'update', docId = DOC): Envelope =>
+  randomEnvelope(docId, SENDER, payloadBytes, kind)
 const bodyOf = (e: Envelope): string => encodeBody(encodeEnvelope(e))
 const batchOf = (entries: readonly Envelope[], docId = DOC): string =>
   encodeBody(
@@ -45,19 +36,7 @@ const chunksOf = (e: Envelope, maxBodyBytes = 600): Envelope[] =>
   chunkFrame(encodeEnvelope(e), { maxBodyBytes }).map((c) => decodeEnvelope(c))
 
 function setup(extra: Partial<IngestOptions> = {}) {
-  const delivered: Envelope[] = []
-  const metrics = createMetrics()
-  const ingest = createIngest({
-    docOfGroup: (groupId) => (groupId === GROUP ? DOC : undefined),
-    maxFrameBytes: 4 * 1024 * 1024,
-    reassembly: { maxPartialMessages: 8, maxPartialBytes: 4 * 1024 * 1024, ttlMs: 60_000 },
-    dedup: { maxEntries: 1000, ttlMs: 60_000 },
-    now: () => 1000,
-    deliver: (_doc, _frame, env) => delivered.push(env),
-    metrics,
-    logger: createLogger('silent'),
-    ...extra,
-  })
+  const { ingest, delivered, metrics } = ingestFixture(DOC, extra)
   /** Count per label value of one labelled counter. */
   const by = async (
     counter: 'receivedDropped' | 'reassemblyEvictions' | 'envelopesOut',

@@ -3,43 +3,17 @@ import { deflateRawSync } from 'node:zlib'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { installNodeCodecs } from '../node-codecs.ts'
-import { createLogger } from '../ops/logger.ts'
-import { createMetrics } from '../ops/metrics.ts'
 import { packNext } from '../send/packer.ts'
-import { createIngest, SELF } from './ingest.ts'
+import { SELF } from './ingest.ts'
+import { FIXTURE_GROUP as GROUP, ingestFixture, randomEnvelope } from './ingest-fixture.ts'
 
 const DOC = randomUUID()
-const GROUP = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
 const SENDER = randomUUID()
 const header = () => ({ docId: DOC, senderId: randomUUID(), messageId: randomBytes(16).toString('hex'), seq: 0 })
 
-function envelope(payloadBytes: number, kind: Kind = 'update', docId = DOC): Envelope {
-  return {
-    kind,
-    flags: 0,
-    docId,
-    senderId: SENDER,
-    messageId: randomBytes(16).toString('hex'),
-    seq: 1,
-    payload: new Uint8Array(randomBytes(payloadBytes)),
-  }
-}
-
-function setup() {
-  const delivered: Envelope[] = []
-  const metrics = createMetrics()
-  const ingest = createIngest({
-    docOfGroup: (groupId) => (groupId === GROUP ? DOC : undefined),
-    maxFrameBytes: 4 * 1024 * 1024,
-    reassembly: { maxPartialMessages: 8, maxPartialBytes: 4 * 1024 * 1024, ttlMs: 60_000 },
-    dedup: { maxEntries: 1000, ttlMs: 60_000 },
-    now: () => 1000,
-    deliver: (_doc, _frame, env) => delivered.push(env),
-    metrics,
-    logger: createLogger('silent'),
-  })
-  return { ingest, delivered, metrics }
-}
+const envelope = (payloadBytes: number, kind: Kind = 'update', docId = DOC): Envelope =>
+  randomEnvelope(docId, SENDER, payloadBytes, kind)
+const setup = () => ingestFixture(DOC)
 
 /** Sends every frame through the packer, returning all bodies in order. */
 function bodiesFor(frames: Uint8Array[], maxBodyBytes: number): string[] {
@@ -59,17 +33,7 @@ describe('packing and the receive path', () => {
     installNodeCodecs() // the sidecar's codecs decode bodies into the reused buffer
     const { ingest, delivered } = setup()
     const frames: Uint8Array[] = []
-    const metrics = createMetrics()
-    const own = createIngest({
-      docOfGroup: (groupId) => (groupId === GROUP ? DOC : undefined),
-      maxFrameBytes: 4 * 1024 * 1024,
-      reassembly: { maxPartialMessages: 8, maxPartialBytes: 4 * 1024 * 1024, ttlMs: 60_000 },
-      dedup: { maxEntries: 1000, ttlMs: 60_000 },
-      now: () => 1000,
-      deliver: (_doc, frame) => frames.push(frame),
-      metrics,
-      logger: createLogger('silent'),
-    })
+    const { ingest: own } = ingestFixture(DOC, { deliver: (_doc, frame) => frames.push(frame) })
     const envs = [envelope(300), envelope(300), envelope(300)]
     for (const e of envs) {
       const body = bodiesFor([encodeEnvelope(e)], 2000)
