@@ -10,18 +10,39 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import * as Y from 'yjs'
 import { A, B, baseEnv, connect, envelope, isAck, poll, sidecar } from './harness.ts'
 
+/** Two sidecars of a three-member group (the third never runs) on a toy that can fail a recipient. */
+async function pairWithAbsentMember(env: Record<string, string> = {}) {
+  const toy = await createToySignal({
+    accounts: [A, B],
+    groups: [{ name: 'doc', members: [A, B, '+33600000003'] }],
+    faults: true,
+    keepAliveMs: 1000,
+  })
+  onTestFinished(() => toy.close())
+  const docId = randomUUID()
+  const [sa, sb] = await Promise.all([sidecar(baseEnv(toy, A, docId, env)), sidecar(baseEnv(toy, B, docId, env))])
+  const [a1, b1] = await Promise.all([connect(sa, docId), connect(sb, docId)])
+  return { toy, docId, a1, b1 }
+}
+
+/** Waits until the text B's browser received (updates and sync answers) is `expected`. */
+async function browserOnBHolds(b1: Awaited<ReturnType<typeof connect>>, expected: string, what: string, ms: number) {
+  const seen = new Y.Doc()
+  await poll(
+    () => {
+      for (const e of b1.received.splice(0))
+        if (e.kind === 'update' || e.kind === 'sync-response') Y.applyUpdate(seen, e.payload)
+      return seen.getText('t').toString() === expected
+    },
+    what,
+    ms,
+  )
+  expect(seen.getText('t').toString()).toBe(expected)
+}
+
 describe('a replica with a gap', () => {
   it('asks the group until the missing update arrives, and its browser converges', async () => {
-    const toy = await createToySignal({
-      accounts: [A, B],
-      groups: [{ name: 'doc', members: [A, B, '+33600000003'] }],
-      faults: true,
-      keepAliveMs: 1000,
-    })
-    onTestFinished(() => toy.close())
-    const docId = randomUUID()
-    const [sa, sb] = await Promise.all([sidecar(baseEnv(toy, A, docId)), sidecar(baseEnv(toy, B, docId))])
-    const [a1, b1] = await Promise.all([connect(sa, docId), connect(sb, docId)])
+    const { toy, docId, a1, b1 } = await pairWithAbsentMember()
     const author = new Y.Doc()
     const text = author.getText('t')
     const step = (s: string) => {
@@ -38,47 +59,20 @@ describe('a replica with a gap', () => {
     a1.send(second)
     await a1.waitFor(isAck(second.messageId))
 
-    const seen = new Y.Doc()
-    await poll(
-      () => {
-        for (const e of b1.received.splice(0))
-          if (e.kind === 'update' || e.kind === 'sync-response') Y.applyUpdate(seen, e.payload)
-        return seen.getText('t').toString() === 'one two'
-      },
-      'the browser on B to hold both updates',
-      8000,
-    )
-    expect(seen.getText('t').toString()).toBe('one two')
+    await browserOnBHolds(b1, 'one two', 'the browser on B to hold both updates', 8000)
   })
 
   it('asks once things went quiet, so a lost last update (no gap to see) still arrives', async () => {
-    const toy = await createToySignal({
-      accounts: [A, B],
-      groups: [{ name: 'doc', members: [A, B, '+33600000003'] }],
-      faults: true,
-      keepAliveMs: 1000,
+    const { toy, docId, a1, b1 } = await pairWithAbsentMember({
+      E2E_COL_SYNC_DELAY_MIN_MS: '5',
+      E2E_COL_SYNC_DELAY_MAX_MS: '50',
     })
-    onTestFinished(() => toy.close())
-    const docId = randomUUID()
-    const fast = { E2E_COL_SYNC_DELAY_MIN_MS: '5', E2E_COL_SYNC_DELAY_MAX_MS: '50' }
-    const [sa, sb] = await Promise.all([sidecar(baseEnv(toy, A, docId, fast)), sidecar(baseEnv(toy, B, docId, fast))])
-    const [a1, b1] = await Promise.all([connect(sa, docId), connect(sb, docId)])
     const author = new Y.Doc()
     author.getText('t').insert(0, 'last words')
     toy.faults.identityFailNextSends(1, { mode: 'per-recipient' })
     const only = envelope(docId, a1.senderId, Y.encodeStateAsUpdate(author))
     a1.send(only)
     await a1.waitFor(isAck(only.messageId))
-    const seen = new Y.Doc()
-    await poll(
-      () => {
-        for (const e of b1.received.splice(0))
-          if (e.kind === 'update' || e.kind === 'sync-response') Y.applyUpdate(seen, e.payload)
-        return seen.getText('t').toString() === 'last words'
-      },
-      'the browser on B to get the lost update',
-      10_000,
-    )
-    expect(seen.getText('t').toString()).toBe('last words')
+    await browserOnBHolds(b1, 'last words', 'the browser on B to get the lost update', 10_000)
   })
 })

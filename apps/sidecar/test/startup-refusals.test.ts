@@ -50,6 +50,19 @@ async function daemonWithoutEvents(groupId: string): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 }
 
+/** A toy with two groups: `ours` (A and B) and `theirs` (B only: A is not a member). */
+async function oursAndTheirs() {
+  const toy = await createToySignal({
+    accounts: [A, B],
+    groups: [
+      { name: 'ours', members: [A, B] },
+      { name: 'theirs', members: [B] },
+    ],
+  })
+  onTestFinished(() => toy.close())
+  return { toy, ours: toy.groups[0]?.id ?? '', theirs: toy.groups[1]?.id ?? '' }
+}
+
 describe('startup refuses, with one line and a distinct exit code, before opening any port', () => {
   it('prints every setting with --help', async () => {
     const r = await run({}, ['--help'])
@@ -106,15 +119,7 @@ describe('startup refuses, with one line and a distinct exit code, before openin
   })
 
   it('exits 6 naming the mapped groups the account is not a member of', async () => {
-    const toy = await createToySignal({
-      accounts: [A, B],
-      groups: [
-        { name: 'ours', members: [A, B] },
-        { name: 'theirs', members: [B] },
-      ],
-    })
-    onTestFinished(() => toy.close())
-    const [ours, theirs] = [toy.groups[0]?.id ?? '', toy.groups[1]?.id ?? '']
+    const { toy, ours, theirs } = await oursAndTheirs()
     const docOk = randomUUID()
     const docBad = randomUUID()
     const r = await run({ ...baseEnv(toy, A, docOk), E2E_COL_DOCUMENTS: `${docOk}=${ours},${docBad}=${theirs}` })
@@ -125,15 +130,7 @@ describe('startup refuses, with one line and a distinct exit code, before openin
   })
 
   it('exits 6 naming a mapped chat group the account is not a member of', async () => {
-    const toy = await createToySignal({
-      accounts: [A, B],
-      groups: [
-        { name: 'ours', members: [A, B] },
-        { name: 'theirs', members: [B] },
-      ],
-    })
-    onTestFinished(() => toy.close())
-    const [ours, theirs] = [toy.groups[0]?.id ?? '', toy.groups[1]?.id ?? '']
+    const { toy, ours, theirs } = await oursAndTheirs()
     const docId = randomUUID()
     const chatId = randomUUID()
     const r = await run({
