@@ -6,11 +6,11 @@
  */
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startDemoStack, type DemoStack, type Who } from '../src/index.ts'
-import { CHROMIUM, hasChromium, launchChromium } from './browser.ts'
-import { openPage, typeAtEnd, waitForShown } from './pages.ts'
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
+import type { Who } from '../src/index.ts'
+import { CHROMIUM, hasChromium } from './browser.ts'
+import { typeAtEnd, useBrowserStack, waitForShown } from './pages.ts'
 
 declare global {
   interface Window {
@@ -36,31 +36,15 @@ const waitForSent = (page: Page) =>
 if (!hasChromium()) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
 
 describe.skipIf(!hasChromium())('documents made and shared from the home page', () => {
-  let stack: DemoStack
-  let browser: Browser
-  const pages = {} as Record<Who, Page>
-
-  beforeAll(async () => {
-    stack = await startDemoStack({
-      vitePort: 0,
-      sidecarPorts: [0, 0],
-      demoDocument: false,
-      sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent' },
-    })
-    browser = await launchChromium()
-    for (const who of ['alice', 'bob'] as const) {
-      pages[who] = await openPage(browser, who, { width: 1000, height: 800 })
-    }
-  }, 60_000)
-
-  afterAll(async () => {
-    await browser?.close()
-    await stack?.close()
-  })
+  const run = useBrowserStack(
+    { vitePort: 0, sidecarPorts: [0, 0], demoDocument: false, sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent' } },
+    { viewport: { width: 1000, height: 800 }, timeoutMs: 60_000 },
+  )
+  const { pages } = run
 
   async function home(who: Who): Promise<void> {
-    await pages[who].goto(stack.homeLink(who))
-    await waitForShown(pages[who], '#whoami', new RegExp(`\\${stack.number(who)}`))
+    await pages[who].goto(run.stack.homeLink(who))
+    await waitForShown(pages[who], '#whoami', new RegExp(`\\${run.stack.number(who)}`))
   }
   async function openDocument(who: Who, title: string): Promise<void> {
     await pages[who].click(`li[data-doc="${title}"] a.title`)
@@ -83,7 +67,7 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
     expect(new URL(pages.alice.url()).pathname).toBe('/home.html')
 
     await pages.alice.fill('#new-document input[name=title]', 'Trip plan')
-    await pages.alice.fill('#new-document input[name=numbers]', stack.number('bob'))
+    await pages.alice.fill('#new-document input[name=numbers]', run.stack.number('bob'))
     await pages.alice.click('#new-document button[type=submit]')
     await waitForShown(pages.alice, 'li[data-doc="Trip plan"] .people-text', /^with Bob \(invited\)$/)
 
@@ -131,8 +115,8 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
     await openDocument('alice', 'Trip plan')
     await type('alice', ' Only for Alice now.')
     await waitForSent(pages.alice)
-    const groupId = stack.toy.sends().at(-1)?.groupId
-    expect(stack.toy.sends().filter((s) => s.groupId === groupId).length).toBeGreaterThan(0)
+    const groupId = run.stack.toy.sends().at(-1)?.groupId
+    expect(run.stack.toy.sends().filter((s) => s.groupId === groupId).length).toBeGreaterThan(0)
     expect(await pages.bob.evaluate(() => window.e2eColDemo?.text())).not.toContain('Only for Alice now.')
 
     await home('bob')
@@ -147,8 +131,8 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
     await waitForShown(pages.alice, 'li[data-doc="Trip plan 2027"] .people-text', /^only you$/)
 
     for (const who of ['alice', 'bob'] as const) {
-      await stack.stopSidecar(who)
-      await stack.startSidecar(who)
+      await run.stack.stopSidecar(who)
+      await run.stack.startSidecar(who)
     }
     await home('alice')
     await waitForShown(pages.alice, 'li[data-doc="Trip plan 2027"] .people-text', /^only you$/)

@@ -1,6 +1,11 @@
-/** What the browser tests do with a page: open one per person, type into its editor, wait for what it shows. */
+/**
+ * What the browser tests do with pages: a demo stack with one page per person for a suite, typing
+ * into an editor, waiting for what a page shows.
+ */
 import type { Browser, Page } from 'playwright-core'
-import type { Who } from '../src/index.ts'
+import { afterAll, beforeAll } from 'vitest'
+import { startDemoStack, type DemoStack, type DemoStackOptions, type Who } from '../src/index.ts'
+import { launchChromium } from './browser.ts'
 
 /** How long a page wait gives the awaited state before it fails saying what the page showed. */
 export const PAGE_WAIT_MS = 20_000
@@ -39,5 +44,49 @@ export async function waitForShown(page: Page, selector: string, pattern: RegExp
       .textContent()
       .catch(() => null)
     throw new Error(`${selector} shows ${JSON.stringify(shown)}, expected ${pattern}`, { cause: error })
+  }
+}
+
+/** A suite's demo stack and each person's page, both there once the suite's `beforeAll` ran. */
+export interface BrowserStack {
+  readonly stack: DemoStack
+  readonly pages: Record<Who, Page>
+}
+
+/**
+ * Inside a `describe`: before its tests, starts the demo stack with `options` and a Chromium with
+ * one page per person (`prepare` runs on each in turn, Alice first, e.g. to open and wait for it);
+ * after them, closes both.
+ */
+export function useBrowserStack(
+  options: DemoStackOptions,
+  o: {
+    readonly viewport?: { width: number; height: number }
+    readonly prepare?: (page: Page, who: Who, stack: DemoStack) => Promise<void>
+    readonly timeoutMs?: number
+  } = {},
+): BrowserStack {
+  let stack: DemoStack | undefined
+  let browser: Browser | undefined
+  const pages = {} as Record<Who, Page>
+  beforeAll(async () => {
+    stack = await startDemoStack(options)
+    browser = await launchChromium()
+    for (const who of ['alice', 'bob'] as const) {
+      const page = await openPage(browser, who, o.viewport)
+      await o.prepare?.(page, who, stack)
+      pages[who] = page
+    }
+  }, o.timeoutMs)
+  afterAll(async () => {
+    await browser?.close()
+    await stack?.close()
+  })
+  return {
+    get stack(): DemoStack {
+      if (stack === undefined) throw new Error('the demo stack is started in beforeAll')
+      return stack
+    },
+    pages,
   }
 }

@@ -5,11 +5,11 @@
  */
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startDemoStack, type DemoStack, type Who } from '../src/index.ts'
-import { CHROMIUM, hasChromium, launchChromium } from './browser.ts'
-import { openPage, typeAtEnd, waitForShown } from './pages.ts'
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
+import type { Who } from '../src/index.ts'
+import { CHROMIUM, hasChromium } from './browser.ts'
+import { typeAtEnd, useBrowserStack, waitForShown } from './pages.ts'
 
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url))
 
@@ -52,12 +52,8 @@ async function waitForText(page: Page, needle: string): Promise<void> {
 if (!hasChromium()) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
 
 describe.skipIf(!hasChromium())('rich text through E2eColProvider in real browsers', () => {
-  let stack: DemoStack
-  let browser: Browser
-  const pages = {} as Record<Who, Page>
-
-  beforeAll(async () => {
-    stack = await startDemoStack({
+  const run = useBrowserStack(
+    {
       vitePort: 0,
       sidecarPorts: [0, 0],
       faults: true,
@@ -67,20 +63,15 @@ describe.skipIf(!hasChromium())('rich text through E2eColProvider in real browse
         E2E_COL_SEND_ATTEMPTS: '2',
         E2E_COL_RETRY_BASE_MS: '20',
       },
-    })
-    browser = await launchChromium()
-    for (const who of ['alice', 'bob'] as const) {
-      const page = await openPage(browser, who)
-      await page.goto(stack.link(who, 'rich'))
-      await waitFor(page, `${who}'s provider to be synced`, () => window.e2eColRich?.provider.synced === true)
-      pages[who] = page
-    }
-  })
-
-  afterAll(async () => {
-    await browser?.close()
-    await stack?.close()
-  })
+    },
+    {
+      async prepare(page, who, stack) {
+        await page.goto(stack.link(who, 'rich'))
+        await waitFor(page, `${who}'s provider to be synced`, () => window.e2eColRich?.provider.synced === true)
+      },
+    },
+  )
+  const { pages } = run
 
   const type = (who: Who, text: string): Promise<void> => typeAtEnd(pages[who], '.ProseMirror', text)
 
@@ -123,7 +114,7 @@ describe.skipIf(!hasChromium())('rich text through E2eColProvider in real browse
   })
 
   test("without network the provider's delivery says saved on this computer, not yet sent; then sent", async () => {
-    stack.toy.faults.setNetworkLoss(true)
+    run.stack.toy.faults.setNetworkLoss(true)
     await type('alice', ' Typed without network.')
     await waitFor(pages.alice, "the provider's delivery state 'sidecar', Signal unreachable", () => {
       const provider = window.e2eColRich?.provider
@@ -134,7 +125,7 @@ describe.skipIf(!hasChromium())('rich text through E2eColProvider in real browse
       '#pending',
       /^\d+ changes? saved on this computer, not yet sent: Signal is unreachable/,
     )
-    stack.toy.faults.setNetworkLoss(false)
+    run.stack.toy.faults.setNetworkLoss(false)
     await waitForText(pages.bob, 'Typed without network.')
     await waitFor(pages.alice, 'the provider to say all sent', () => window.e2eColRich?.provider.allSent === true)
     await waitForShown(pages.alice, '#pending', /^all changes saved$/)

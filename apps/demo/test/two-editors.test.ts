@@ -4,11 +4,11 @@
  */
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startDemoStack, type DemoStack, type Who } from '../src/index.ts'
-import { CHROMIUM, hasChromium, launchChromium } from './browser.ts'
-import { openPage, typeAtEnd, waitForShown } from './pages.ts'
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
+import type { Who } from '../src/index.ts'
+import { CHROMIUM, hasChromium } from './browser.ts'
+import { typeAtEnd, useBrowserStack, waitForShown } from './pages.ts'
 
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url))
 
@@ -57,12 +57,8 @@ async function waitForStatus(page: Page, want: StatusWanted): Promise<void> {
 if (!hasChromium()) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
 
 describe.skipIf(!hasChromium())('two people editing in real browsers', () => {
-  let stack: DemoStack
-  let browser: Browser
-  const pages = {} as Record<Who, Page>
-
-  beforeAll(async () => {
-    stack = await startDemoStack({
+  const run = useBrowserStack(
+    {
       vitePort: 0,
       sidecarPorts: [0, 0],
       faults: true,
@@ -72,20 +68,15 @@ describe.skipIf(!hasChromium())('two people editing in real browsers', () => {
         E2E_COL_SEND_ATTEMPTS: '2',
         E2E_COL_RETRY_BASE_MS: '20',
       },
-    })
-    browser = await launchChromium()
-    for (const who of ['alice', 'bob'] as const) {
-      const page = await openPage(browser, who)
-      await page.goto(stack.link(who))
-      await waitForStatus(page, { connected: true, loaded: true })
-      pages[who] = page
-    }
-  })
-
-  afterAll(async () => {
-    await browser?.close()
-    await stack?.close()
-  })
+    },
+    {
+      async prepare(page, who, stack) {
+        await page.goto(stack.link(who))
+        await waitForStatus(page, { connected: true, loaded: true })
+      },
+    },
+  )
+  const { pages } = run
 
   const type = (who: Who, text: string): Promise<void> => typeAtEnd(pages[who], '.cm-content', text)
 
@@ -109,7 +100,7 @@ describe.skipIf(!hasChromium())('two people editing in real browsers', () => {
   })
 
   test("Alice's edits made offline survive a reload and reach Bob once her sidecar is back", async () => {
-    await stack.stopSidecar('alice')
+    await run.stack.stopSidecar('alice')
     await waitForStatus(pages.alice, { connected: false })
     await type('alice', 'Written while offline.')
     await waitForStatus(pages.alice, { pending: true })
@@ -122,7 +113,7 @@ describe.skipIf(!hasChromium())('two people editing in real browsers', () => {
     expect(await textOf(pages.alice)).toContain('Written while offline.')
     await waitForStatus(pages.alice, { pending: true })
 
-    await stack.startSidecar('alice')
+    await run.stack.startSidecar('alice')
     await waitForText(pages.bob, 'Written while offline.')
     await waitForStatus(pages.alice, { connected: true, pending: false })
     await waitForShown(pages.alice, '#pending', /^all changes saved$/)
@@ -135,7 +126,7 @@ describe.skipIf(!hasChromium())('two people editing in real browsers', () => {
   })
 
   test('without network the page stays connected and says the changes are saved on this computer, not yet sent; then all saved', async () => {
-    stack.toy.faults.setNetworkLoss(true)
+    run.stack.toy.faults.setNetworkLoss(true)
     await type('alice', 'Typed on a train. ')
     await waitForShown(
       pages.alice,
@@ -145,7 +136,7 @@ describe.skipIf(!hasChromium())('two people editing in real browsers', () => {
     await waitForShown(pages.alice, '#status', /^connected$/)
     mkdirSync(ARTIFACTS, { recursive: true })
     await pages.alice.screenshot({ path: `${ARTIFACTS}demo-alice-offline.png` })
-    stack.toy.faults.setNetworkLoss(false)
+    run.stack.toy.faults.setNetworkLoss(false)
     await waitForText(pages.bob, 'Typed on a train. ')
     await waitForShown(pages.alice, '#pending', /^all changes saved$/)
     await waitForShown(pages.alice, '#status', /^connected$/)
