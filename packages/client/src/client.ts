@@ -28,8 +28,9 @@ import { newMessageId, newUuid } from './ids.ts'
 import { createIndexedDbStorage } from './indexeddb-storage.ts'
 import { AwarenessChannel, DEFAULT_PRESENCE_IDLE_MS, DEFAULT_PRESENCE_INTERVAL_MS } from './awareness-channel.ts'
 import { documentUrl } from './sidecar-url.ts'
-import type { ClientStorage, OutboxEntry, StorageCommit } from './storage.ts'
+import type { ClientStorage, OutboxEntry } from './storage.ts'
 import { Outbox } from './outbox.ts'
+import { StorageWrites } from './storage-writes.ts'
 import { browserLifecycle } from './page-lifecycle.ts'
 import { readRemoteError } from './remote-error.ts'
 import { trackLocalChanges, type LocalChanges } from './local-changes.ts'
@@ -67,9 +68,8 @@ class Binding implements DocConnection {
   readonly #events = new Emitter<DocConnectionEvents>()
   readonly #outbox: Outbox
   readonly #checkpoints: CheckpointSchedule
-  #writes: Promise<void>
+  readonly #writes: StorageWrites
   #senderId: string | undefined
-  #persist = true
   #loaded = false
   #closed = false
   #needsSnapshot = false
@@ -85,8 +85,9 @@ class Binding implements DocConnection {
     this.#doc = options.doc
     this.#timers = options.timers ?? systemTimers
     this.#storage = options.storage ?? createIndexedDbStorage(options.docId, { prefix: `e2e-col@${new URL(url).host}` })
+    this.#writes = new StorageWrites(this.#storage, (error) => this.#report(error))
     this.#checkpoints = new CheckpointSchedule(this.#timers, options.checkpointDelayMs ?? 1000, () =>
-      this.#chain(() => this.#checkpointNow()),
+      this.#writes.chain(() => this.#checkpointNow()),
     )
     const random = options.random ?? Math.random
     this.#coalescer = new Coalescer(
@@ -113,7 +114,7 @@ class Binding implements DocConnection {
     this.#transport = new WebSocketTransport({ url, WebSocket: WebSocketImpl, random, ...options.transport })
     this.#outbox = new Outbox({
       compactAt: options.compactAt ?? 32,
-      writes: { chain: (task) => this.#chain(task), commit: (change) => this.#commit(change) },
+      writes: this.#writes,
       connected: () => this.#transport.status === 'connected',
       send: (entry) => this.#sendEntry(entry),
       // Presence rides behind the edit: the sidecar packs both into one Signal message.
@@ -154,8 +155,7 @@ class Binding implements DocConnection {
     const lifecycle = options.lifecycle === undefined ? browserLifecycle() : options.lifecycle
     if (lifecycle !== null) this.#detach.push(lifecycle.onHide(() => this.#onHide()))
 
-    this.#writes = this.#load()
-    this.ready = this.#writes.then(() => {
+    this.ready = this.#writes.begin(this.#load()).then(() => {
       if (!this.#closed) this.#transport.start()
     })
   }
@@ -187,14 +187,14 @@ class Binding implements DocConnection {
 
   async flush(): Promise<void> {
     this.#coalescer.flush()
-    await this.#writes
+    await this.#writes.idle()
   }
 
   async close(): Promise<void> {
     if (this.#closed) return
     this.#coalescer.flush()
     this.#closed = true
-    await this.#writes
+    await this.#writes.idle()
     this.#checkpoints.cancel()
     if (this.#loaded) await this.#checkpointNow()
     for (const detach of this.#detach.splice(0)) detach()
@@ -229,7 +229,7 @@ class Binding implements DocConnection {
     } catch (cause) {
       // Without a readable store we must not write one either (a checkpoint of a half-loaded
       // document would overwrite real data); keep working in memory and say so.
-      this.#persist = false
+      this.#writes.disable()
       this.#senderId ??= newUuid()
       this.#report(
         new ClientError('CLIENT_STORAGE_FAILED', 'local storage unavailable; changes are kept in memory only', {
@@ -240,7 +240,7 @@ class Binding implements DocConnection {
     this.#coalescer.rebase()
     this.#loaded = true
     this.#emitStatus()
-    if (this.#persist) {
+    if (this.#writes.persistent) {
       this.#foldRescue()
       await this.#outbox.compactIfNeeded()
     }
@@ -261,7 +261,7 @@ class Binding implements DocConnection {
     }
     this.#coalescer.flush()
     // Runs after the resulting outbox entry is committed (the chain is ordered).
-    this.#chain(async () => rescue.clear())
+    this.#writes.chain(async () => rescue.clear())
   }
 
   #onOpen(): void {
@@ -377,48 +377,24 @@ class Binding implements DocConnection {
   }
 
   #scheduleCheckpoint(): void {
-    if (this.#loaded && this.#persist && !this.#closed) this.#checkpoints.touch()
+    if (this.#loaded && this.#writes.persistent && !this.#closed) this.#checkpoints.touch()
   }
 
   async #checkpointNow(): Promise<void> {
-    if (!this.#persist) return
+    if (!this.#writes.persistent) return
     const remove = this.#outbox.takeSettled()
-    const ok = await this.#commit({ checkpoint: Y.encodeStateAsUpdate(this.#doc), remove })
+    const ok = await this.#writes.commit({ checkpoint: Y.encodeStateAsUpdate(this.#doc), remove })
     if (ok) this.#storage.rescue?.clear()
   }
 
   #onHide(): void {
     this.#coalescer.flush()
-    if (!this.#loaded || !this.#persist) return
+    if (!this.#loaded || !this.#writes.persistent) return
     // IndexedDB writes started now may not finish if the page is unloading; the rescue slot is
     // synchronous. The checkpoint below clears it again once durable.
     this.#storage.rescue?.save(Y.encodeStateAsUpdate(this.#doc))
     this.#checkpoints.cancel()
-    this.#chain(() => this.#checkpointNow())
-  }
-
-  /** Runs storage work strictly one after another; failures are reported, never thrown. */
-  #chain(task: () => Promise<void>): void {
-    this.#writes = this.#writes.then(task).catch((cause: unknown) => {
-      this.#report(
-        cause instanceof ClientError
-          ? cause
-          : new ClientError('CLIENT_STORAGE_FAILED', 'storage task failed', { cause }),
-      )
-    })
-  }
-
-  /** Writes `change`; false (and an `error` event) when storage failed. */
-  async #commit(change: StorageCommit): Promise<boolean> {
-    if (!this.#persist) return false
-    try {
-      await this.#storage.commit(change)
-      return true
-    } catch (cause) {
-      // The change is still in memory and will be sent; it is just not durable. Tell the UI.
-      this.#report(new ClientError('CLIENT_STORAGE_FAILED', 'could not write to local storage', { cause }))
-      return false
-    }
+    this.#writes.chain(() => this.#checkpointNow())
   }
 
   #report(error: ClientError): void {
