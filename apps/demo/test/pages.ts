@@ -47,6 +47,22 @@ export async function waitForShown(page: Page, selector: string, pattern: RegExp
   }
 }
 
+/**
+ * Two sidecars on any free ports over a toy that takes faults (network loss, failed sends); the
+ * sidecars count Signal as away after two failed attempts and probe again within 300 ms.
+ */
+export const STACK_WITH_FAULTS: DemoStackOptions = {
+  vitePort: 0,
+  sidecarPorts: [0, 0],
+  faults: true,
+  sidecarEnv: {
+    E2E_COL_LOG_LEVEL: 'silent',
+    E2E_COL_OFFLINE_PROBE_MAX_MS: '300',
+    E2E_COL_SEND_ATTEMPTS: '2',
+    E2E_COL_RETRY_BASE_MS: '20',
+  },
+}
+
 /** A suite's demo stack and each person's page, both there once the suite's `beforeAll` ran. */
 export interface BrowserStack {
   readonly stack: DemoStack

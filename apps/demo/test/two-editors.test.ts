@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core'
 import { describe, expect, test } from 'vitest'
 import type { Who } from '../src/index.ts'
 import { CHROMIUM, hasChromium } from './browser.ts'
-import { typeAtEnd, useBrowserStack, waitForShown } from './pages.ts'
+import { STACK_WITH_FAULTS, typeAtEnd, useBrowserStack, waitForShown } from './pages.ts'
 
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url))
 
@@ -57,25 +57,12 @@ async function waitForStatus(page: Page, want: StatusWanted): Promise<void> {
 if (!hasChromium()) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
 
 describe.skipIf(!hasChromium())('two people editing in real browsers', () => {
-  const run = useBrowserStack(
-    {
-      vitePort: 0,
-      sidecarPorts: [0, 0],
-      faults: true,
-      sidecarEnv: {
-        E2E_COL_LOG_LEVEL: 'silent',
-        E2E_COL_OFFLINE_PROBE_MAX_MS: '300',
-        E2E_COL_SEND_ATTEMPTS: '2',
-        E2E_COL_RETRY_BASE_MS: '20',
-      },
+  const run = useBrowserStack(STACK_WITH_FAULTS, {
+    async prepare(page, who, stack) {
+      await page.goto(stack.link(who))
+      await waitForStatus(page, { connected: true, loaded: true })
     },
-    {
-      async prepare(page, who, stack) {
-        await page.goto(stack.link(who))
-        await waitForStatus(page, { connected: true, loaded: true })
-      },
-    },
-  )
+  })
   const { pages } = run
 
   const type = (who: Who, text: string): Promise<void> => typeAtEnd(pages[who], '.cm-content', text)

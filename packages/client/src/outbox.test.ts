@@ -46,6 +46,15 @@ function harness(options: { compactAt?: number; connected?: boolean } = {}) {
   }
 }
 
+/** Adds one change while connected and returns the entry that was sent. */
+async function oneSent(h: ReturnType<typeof harness>): Promise<OutboxEntry> {
+  h.outbox.add('update', edit('a'))
+  await h.idle()
+  const [entry] = h.sent
+  if (entry === undefined) throw new Error('the change was not sent')
+  return entry
+}
+
 /** A real Yjs update inserting `text` into a fresh document. */
 function edit(text: string): Uint8Array {
   const doc = new Y.Doc()
@@ -101,16 +110,14 @@ describe('Outbox', () => {
 
   test('a message id another page holds goes again as the same change under a fresh id and seq', async () => {
     const h = harness()
-    h.outbox.add('update', edit('a'))
-    await h.idle()
-    const [original] = h.sent
-    expect(h.outbox.reject(original!.messageId, 'SIDECAR_MESSAGE_ID_TAKEN')).toBe('reissued')
+    const original = await oneSent(h)
+    expect(h.outbox.reject(original.messageId, 'SIDECAR_MESSAGE_ID_TAKEN')).toBe('reissued')
     expect(h.outbox.pending).toBe(1) // being rewritten, still pending
     await h.idle()
     const fresh = h.sent[1]!
-    expect(fresh.messageId).not.toBe(original!.messageId)
-    expect(fresh.seq).toBeGreaterThan(original!.seq)
-    expect(fresh.payload).toEqual(original!.payload)
+    expect(fresh.messageId).not.toBe(original.messageId)
+    expect(fresh.seq).toBeGreaterThan(original.seq)
+    expect(fresh.payload).toEqual(original.payload)
     expect((await h.storage.load()).outbox).toEqual([fresh])
     expect(h.outbox.takeSettled()).toEqual([]) // the old entry was removed in the same write
   })
@@ -119,12 +126,10 @@ describe('Outbox', () => {
     'a refusal resending cannot cure (%s) drops the entry for good',
     async (code) => {
       const h = harness()
-      h.outbox.add('update', edit('a'))
-      await h.idle()
-      const [entry] = h.sent
-      expect(h.outbox.reject(entry!.messageId, code)).toBe('dropped')
+      const entry = await oneSent(h)
+      expect(h.outbox.reject(entry.messageId, code)).toBe('dropped')
       expect(h.outbox.pending).toBe(0)
-      expect(h.outbox.takeSettled()).toEqual([entry!.seq])
+      expect(h.outbox.takeSettled()).toEqual([entry.seq])
       h.outbox.resendAll()
       expect(h.sent).toHaveLength(1)
     },
@@ -132,10 +137,8 @@ describe('Outbox', () => {
 
   test('any other refusal keeps the entry for the next connect; a refusal of an unknown id changes nothing', async () => {
     const h = harness()
-    h.outbox.add('update', edit('a'))
-    await h.idle()
-    const [entry] = h.sent
-    expect(h.outbox.reject(entry!.messageId, 'SIDECAR_OVERLOADED')).toBe('kept')
+    const entry = await oneSent(h)
+    expect(h.outbox.reject(entry.messageId, 'SIDECAR_OVERLOADED')).toBe('kept')
     expect(h.outbox.reject('unknown', 'PROTO_BAD_ENVELOPE')).toBe('kept')
     expect(h.outbox.reject('unknown', 'SIDECAR_MESSAGE_ID_TAKEN')).toBe('kept')
     expect(h.outbox.pending).toBe(1)

@@ -11,20 +11,10 @@ import * as Y from 'yjs'
 import { colourFor } from './presence.ts'
 import { mountPresence } from './presence-view.ts'
 import { element, startDocumentPage } from '../start-up.ts'
-import { connectionText, statusText } from './status-text.ts'
+import { showStatus } from './status-view.ts'
 
-/** Shows the connection and how far the changes have got. */
-function render(status: ClientStatus): void {
-  const pill = element('status')
-  pill.dataset['state'] = status.connection
-  pill.textContent = connectionText(status.connection)
-  const pending = element('pending')
-  pending.textContent = statusText(status, (ms) =>
-    new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
-  )
-  pending.dataset['waiting'] = String(status.weakest !== 'group')
-  pending.dataset['weakest'] = status.weakest
-}
+const render = (status: ClientStatus): void =>
+  showStatus(status, { waiting: status.weakest !== 'group', weakest: status.weakest })
 
 const params = startDocumentPage('e2e-col')
 if (params !== null) {

@@ -12,7 +12,7 @@ import { EditorView } from 'prosemirror-view'
 import { redo, undo, yCursorPlugin, ySyncPlugin, yUndoPlugin } from 'y-prosemirror'
 import * as Y from 'yjs'
 import { mountPresence } from '../page/presence-view.ts'
-import { connectionText, statusText } from '../page/status-text.ts'
+import { showStatus } from '../page/status-view.ts'
 import { colourFor } from '../page/presence.ts'
 import { element, startDocumentPage } from '../start-up.ts'
 
@@ -25,18 +25,8 @@ if (params !== null) {
   const provider = new E2eColProvider(sidecarUrl, docId, doc)
   provider.awareness.setLocalStateField('user', { name, color: colourFor(name) })
 
-  const renderStatus = (): void => {
-    const status = provider.clientStatus
-    const pill = element('status')
-    pill.dataset['state'] = status.connection
-    pill.textContent = connectionText(status.connection)
-    const pending = element('pending')
-    pending.textContent = statusText(status, (ms) =>
-      new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
-    )
-    pending.dataset['waiting'] = String(!provider.allSent)
-    pending.dataset['weakest'] = provider.delivery.state
-  }
+  const renderStatus = (): void =>
+    showStatus(provider.clientStatus, { waiting: !provider.allSent, weakest: provider.delivery.state })
   renderStatus()
   provider.on('status', renderStatus)
   provider.on('delivery', renderStatus)

@@ -1,0 +1,23 @@
+/** The editor pages' status line: the connection pill and how far the changes have got, in words. */
+import type { ClientStatus } from '@e2e-col/client'
+import { element } from '../start-up.ts'
+import { connectionText, statusText } from './status-text.ts'
+
+/**
+ * Shows `status` in `#status` and `#pending`; `waiting` (some change not yet sent to the group) and
+ * `weakest` (the weakest state of any change) go into data attributes for the page's styles.
+ */
+export function showStatus(
+  status: ClientStatus,
+  delivery: { readonly waiting: boolean; readonly weakest: string },
+): void {
+  const pill = element('status')
+  pill.dataset['state'] = status.connection
+  pill.textContent = connectionText(status.connection)
+  const pending = element('pending')
+  pending.textContent = statusText(status, (ms) =>
+    new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+  )
+  pending.dataset['waiting'] = String(delivery.waiting)
+  pending.dataset['weakest'] = delivery.weakest
+}
