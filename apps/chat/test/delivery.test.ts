@@ -210,17 +210,18 @@ describe('long replies', () => {
     expect(await chat.exit).toBe(0)
   })
 
-  it('beyond the memory bound, the whole output is saved to a file and the reply says where', async () => {
+  it('beyond the memory bound, the whole output is saved to a file and the reply says where and how to get it', async () => {
     world = await createWorld()
     const chat = startChat(world, configFor(world, chatArgv('lines 2000', ['--max-reply-bytes', '4000'])))
     await chat.ready
-    const last = await chat.events.next('posted', (e) => isLast(e.text) || e.text.includes('too long to post'), 30_000)
-    const posted = replyChunks(world).map(unmark).join('') || last.text
-    const file = /saved on testbox in (\S+)\]/.exec(posted)?.[1] as string
+    await chat.events.next('posted', (e) => isLast(e.text), 30_000)
+    const posted = replyChunks(world).map(unmark).join('')
+    const file = /saved on testbox in (\S+);/.exec(posted)?.[1] as string
     expect(file).toMatch(/\.turn-1\.output\.txt$/)
     expect(readFileSync(file, 'utf8')).toBe(lines(2000))
     expect(statSync(file).mode & 0o777).toBe(0o600)
     expect(posted.startsWith('line 1 of 2000\n')).toBe(true)
+    expect(posted).toContain('send "output" to get it here as a file')
     chat.stop.abort()
     expect(await chat.exit).toBe(0)
   })

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createHttpSignalBackend, type SignalMessage } from '@e2e-col/signal-cli'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import { runChat, type RunChatDeps } from '../src/chat.ts'
 import { loadConfig, type ChatConfig } from '../src/config.ts'
@@ -182,6 +183,43 @@ export async function createWorld(options: { singleAccount?: boolean } = {}): Pr
     async close() {
       await toy.close()
       rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** What an operator's phone receives: the group messages on its account's events stream, and their files. */
+export interface Phone {
+  messages: SignalMessage[]
+  /** Resolves with the first message so far or to come that matches `test`. */
+  next(test: (m: SignalMessage) => boolean, what: string, timeoutMs?: number): Promise<SignalMessage>
+  attachment(id: string, groupId: string): Promise<Uint8Array>
+  close(): Promise<void>
+}
+
+export async function phoneOf(world: World, account: string): Promise<Phone> {
+  const backend = createHttpSignalBackend({ url: world.toy.url, account, timeoutMs: 30_000, streamIdleMs: 60_000 })
+  const stop = new AbortController()
+  const stream = await backend.openEvents(stop.signal)
+  const messages: SignalMessage[] = []
+  const reading = (async () => {
+    try {
+      for await (const e of stream) if (e.type === 'message') messages.push(e)
+    } catch {
+      // closed
+    }
+  })()
+  return {
+    messages,
+    async next(test, what, timeoutMs = 15_000) {
+      await until(() => messages.some(test), timeoutMs, what)
+      return messages.find(test) as SignalMessage
+    },
+    attachment: (id, groupId) => backend.getAttachment(id, groupId),
+    async close() {
+      stop.abort()
+      stream.close()
+      await reading
+      await backend.close()
     },
   }
 }
