@@ -11,6 +11,12 @@ describe('sent timestamps', () => {
     expect(sent.size).toBe(3)
   })
   it.each([0, -1, 1.5])('refuse a bound of %d', (n) => {
-    expect(() => createSentTimestamps(n)).toThrow(RangeError)
+    expect(() => createSentTimestamps(n)).toThrow('maxEntries must be a positive integer')
+  })
+  it('take a bound of one', () => {
+    const sent = createSentTimestamps(1)
+    sent.remember(1)
+    sent.remember(2)
+    expect([sent.has(1), sent.has(2), sent.size]).toEqual([false, true, 1])
   })
 })
