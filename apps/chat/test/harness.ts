@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createHttpSignalBackend, type SignalMessage } from '@e2e-col/signal-cli'
+import { expect } from 'vitest'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import { runChat, type RunChatDeps } from '../src/chat.ts'
 import { loadConfig, type ChatConfig } from '../src/config.ts'
@@ -318,4 +319,28 @@ export function startChat(
 
 function createHttp(config: ChatConfig, account: string | undefined): ChatSignal {
   return createChatSignal({ url: config.signalUrl, account })
+}
+
+/** Ends a chat with a local stop and checks it exits 0. */
+export async function stopsCleanly(chat: RunningChat): Promise<void> {
+  chat.stop.abort()
+  expect(await chat.exit).toBe(0)
+}
+
+/**
+ * True while `pid` runs. A zombie awaiting its reaper counts as gone; so does a process that
+ * vanished between the two checks. Without /proc, signal 0 alone decides.
+ */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ENOENT'
+  }
 }

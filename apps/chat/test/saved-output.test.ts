@@ -17,6 +17,7 @@ import {
   unmark,
   until,
   type World,
+  stopsCleanly,
 } from './harness.ts'
 
 let world: World
@@ -84,8 +85,7 @@ describe('a reply too long to post', () => {
         outcome: `sending the output of turn 1 (${Buffer.byteLength(saved)} bytes saved)`,
       }),
     )
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 
   it('sends at most --max-attachment-bytes of it, and the caption says where the whole is', async () => {
@@ -107,8 +107,7 @@ describe('a reply too long to post', () => {
     expect(withFile.body).toBe(
       `turn 1: the first ${bytes.length} bytes of its output (redacted) are attached, the most one file may carry; all ${saved.length} bytes are on testbox in ${file}.`,
     )
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 
   it('is withheld while a stranger asks to join, and sent once the group is clean again', async () => {
@@ -130,8 +129,7 @@ describe('a reply too long to post', () => {
     const posted = await chat.events.next('posted', (e) => e.file === 'turn-1-output.txt')
     expect(posted.text).toMatch(/^turn 1: its whole output/)
     expect(world.toy.sends().filter((s) => s.attachments === 1)).toHaveLength(1)
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 
   it('`output` with nothing saved says so, and a turn without a saved output is named', async () => {
@@ -145,7 +143,6 @@ describe('a reply too long to post', () => {
     await chat.events.next('posted', (e) => e.text.startsWith('turn 7 has no saved output'))
     expect(world.toy.sends().filter((s) => s.attachments !== undefined)).toEqual([])
     expect(existsSync(world.agentLog) && world.agentRuns().map((r) => r.prompt)).toEqual(['echo short'])
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 })

@@ -86,6 +86,8 @@ describe('the lead line of a reply in several bodies', () => {
   })
 })
 
+const shortLead = (n: number) => `${n - 1} more`
+
 describe('where a body is cut (40-byte bodies: 34 bytes of text after a one-digit mark)', () => {
   it.each([
     [
@@ -135,7 +137,7 @@ describe('where a body is cut (40-byte bodies: 34 bytes of text after a one-digi
   })
 
   it('takes the lead line from the first body only', () => {
-    expect(chunkReply('w'.repeat(100), 40, { lead: (n) => `${n - 1} more` })).toEqual([
+    expect(chunkReply('w'.repeat(100), 40, { lead: shortLead })).toEqual([
       `(1/4)\n3 more\n${'w'.repeat(27)}`,
       `(2/4)\n${'w'.repeat(34)}`,
       `(3/4)\n${'w'.repeat(34)}`,
@@ -145,8 +147,7 @@ describe('where a body is cut (40-byte bodies: 34 bytes of text after a one-digi
 
   it('reserves room for the widest count of the digits it tries', () => {
     // 9 pieces fit a one-digit reserve: the lead is measured for "8 more", never "9 more" or "10 more".
-    const lead = (n: number) => `${n - 1} more`
-    const chunks = chunkReply('w'.repeat(270), 40, { lead })
+    const chunks = chunkReply('w'.repeat(270), 40, { lead: shortLead })
     expect(chunks).toHaveLength(9)
     expect(chunks[0]).toBe(`(1/9)\n8 more\n${'w'.repeat(27)}`)
   })

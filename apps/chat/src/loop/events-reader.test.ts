@@ -60,6 +60,8 @@ function run(plan: Parameters<typeof streams>[0], budget = 3, stopAfter?: number
   return { done, got, errors, logs, events, fatal, life, health, opened: s.opened }
 }
 
+const down = () => new ChatError('CHAT_DAEMON_UNAVAILABLE', 'down')
+
 describe('the events reader', () => {
   it('hands on every message in order, a broken handler included, and reconnects when a stream ends', async () => {
     const r = run([[message('a'), message('bad')], [message('c')]], 3, 3)
@@ -89,7 +91,6 @@ describe('the events reader', () => {
   })
 
   it('ends the chat with exit 4 once the retry budget is spent', async () => {
-    const down = () => new ChatError('CHAT_DAEMON_UNAVAILABLE', 'down')
     const r = run([down(), down(), down()], 2)
     await r.done
     expect(r.fatal).toEqual([[EXIT_CODES.daemonLost, 'signal-cli daemon not restored after 2 attempts (last: down)']])
