@@ -126,6 +126,14 @@ describe('where a body is cut (40-byte bodies: 34 bytes of text after a one-digi
     expect(chunkReply(text, 40)).toEqual(pieces.map((p, i) => `(${i + 1}/${pieces.length})\n${p}`))
   })
 
+  it('nowhere in a last piece that fits, even with a line break in it', () => {
+    const text = `${'a'.repeat(40)}${'b'.repeat(10)}\n${'c'.repeat(5)}`
+    expect(chunkReply(text, 40)).toEqual([
+      `(1/2)\n${'a'.repeat(34)}`,
+      `(2/2)\n${'a'.repeat(6)}${'b'.repeat(10)}\nccccc`,
+    ])
+  })
+
   it('inside a marker longer than a body, rather than never', () => {
     const text = `[REDACTED:${'k'.repeat(60)}]${'z'.repeat(10)}`
     expect(chunkReply(text, 32).map((c) => c.slice(6))).toEqual([

@@ -165,6 +165,15 @@ describe('posting', () => {
     expect(await posting).toEqual({ kind: 'aborted', posted: 0, total: 1 })
   })
 
+  it('throws a lost daemon at once instead of withholding', async () => {
+    const f = fakeSignal({
+      fail: (m) => (m === 'send' ? new ChatError('CHAT_DAEMON_UNAVAILABLE', 'connection refused') : undefined),
+    })
+    const { p, withheld } = poster(f.signal, { health: createDaemonHealth({ budget: 0, baseMs: 1, maxMs: 1 }) })
+    await expect(p.post('hello', never)).rejects.toMatchObject({ code: 'CHAT_DAEMON_LOST' })
+    expect(withheld).toEqual([])
+  })
+
   it('throws what is not a daemon answer worth waiting out', async () => {
     const boom = new Error('bug')
     const f = fakeSignal({ fail: (m) => (m === 'send' ? boom : undefined) })
