@@ -13,6 +13,11 @@ import { stateDir } from './state/chat-state.ts'
 const E164 = z.string().regex(E164_PATTERN, E164_MESSAGE)
 const PositiveInt = (max: number) => z.coerce.number().int().min(1).max(max)
 
+/** Default size of the file `output` sends: its base64 fits a 16 MiB request body. */
+export const DEFAULT_ATTACHMENT_BYTES = 8 * 1024 * 1024
+/** Highest `--max-attachment-bytes`: well under Signal's 100 MiB attachment limit. */
+export const MAX_ATTACHMENT_BYTES = 64 * 1024 * 1024
+
 const Settings = z.object({
   topic: z.string().trim().min(1).max(4000).optional(),
   operators: z
@@ -40,6 +45,7 @@ const Settings = z.object({
     .min(2000)
     .max(64 * 1024 * 1024),
   deliveryTimeoutSeconds: PositiveInt(7 * 24 * 3600),
+  maxAttachmentBytes: z.coerce.number().int().min(1024).max(MAX_ATTACHMENT_BYTES),
 })
 
 /** Everything `runChat` needs, validated. */
@@ -68,6 +74,8 @@ export interface ChatConfig {
   maxReplyBytes: number
   /** A reply that makes no progress this long is given up and reported failed. */
   deliveryTimeoutMs: number
+  /** The most bytes of a saved output that `output` sends as one file. */
+  maxAttachmentBytes: number
 }
 
 /** What the command line asks for. */
@@ -89,6 +97,7 @@ const OPTIONS = {
   'turn-timeout': { type: 'string' },
   'max-reply-bytes': { type: 'string' },
   'delivery-timeout': { type: 'string' },
+  'max-attachment-bytes': { type: 'string' },
   sidecar: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
@@ -141,6 +150,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     account: env['SIGNAL_CLI_ACCOUNT'] === '' ? undefined : env['SIGNAL_CLI_ACCOUNT'],
     maxReplyBytes: values['max-reply-bytes'] ?? 1024 * 1024,
     deliveryTimeoutSeconds: values['delivery-timeout'] ?? 15 * 60,
+    maxAttachmentBytes: values['max-attachment-bytes'] ?? DEFAULT_ATTACHMENT_BYTES,
   })
   if (!result.success) {
     const noOperator = result.error.issues.some((i) => i.path[0] === 'operators' && i.code === 'too_small')
@@ -173,6 +183,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
       stateRoot: stateDir(env),
       maxReplyBytes: s.maxReplyBytes,
       deliveryTimeoutMs: s.deliveryTimeoutSeconds * 1000,
+      maxAttachmentBytes: s.maxAttachmentBytes,
     }),
   }
 }

@@ -12,10 +12,21 @@ describe('control phrases', () => {
     expect(parseControl(' STOP ')).toEqual({ kind: 'stop', phrase: 'stop' })
     expect(parseControl('kill')).toEqual({ kind: 'stop', phrase: 'kill' })
   })
-  it.each(['please stop the review', 'stop.', 'status?', 'cancel the last change', 'kill -9 1234', 's t o p'])(
-    '%j is a prompt, passed verbatim',
-    (t) => {
-      expect(parseControl(t)).toEqual({ kind: 'prompt', text: t })
-    },
-  )
+  it('output asks for the latest saved output, output <n> for turn n', () => {
+    expect(parseControl(' Output ')).toEqual({ kind: 'output', turn: undefined })
+    expect(parseControl('output  12')).toEqual({ kind: 'output', turn: 12 })
+  })
+  it.each([
+    'please stop the review',
+    'output the diff',
+    'output -1',
+    'output 1234567890',
+    'stop.',
+    'status?',
+    'cancel the last change',
+    'kill -9 1234',
+    's t o p',
+  ])('%j is a prompt, passed verbatim', (t) => {
+    expect(parseControl(t)).toEqual({ kind: 'prompt', text: t })
+  })
 })

@@ -26,7 +26,10 @@ Options:
   --inbox-capacity N        queued prompts (default 32; or E2E_COL_CHAT_INBOX_CAPACITY)
   --turn-timeout SECONDS    kill a turn after this long (default: no cap)
   --max-reply-bytes N       output kept in memory and posted per turn (default 1048576); beyond it the
-                            whole output is saved to a file in the state folder and the reply says where
+                            whole output is saved (redacted) to a file in the state folder, the reply
+                            says where, and "output" in the group sends it as a file
+  --max-attachment-bytes N  the most of a saved output "output" sends as one file (default 8388608,
+                            at most 67108864); the caption says where the rest is
   --delivery-timeout SECONDS  a reply that cannot be posted for this long is reported failed and saved
                             (default 900)
   --sidecar ws://HOST:PORT  attach to the local sidecar so browser consoles can follow and drive the

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { buildTurnArgv, expandTemplate, parseCommandTemplate } from '../src/agent/argv.ts'
 import { probeResumeSupport } from '../src/agent/resume-probe.ts'
 import { runTurn } from '../src/agent/turn-runner.ts'
+import { isAlive } from './harness.ts'
 
 const FAKE = fileURLToPath(new URL('./fixtures/fake-agent.mjs', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'e2e-col-chat-runner-'))
@@ -18,21 +19,6 @@ const base = {
   tailBytes: 2048,
 }
 const fake = (prompt: string) => [process.execPath, FAKE, '--session-id', 'sid-1', '-p', prompt]
-
-/** Running (a zombie awaiting its reaper counts as dead). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    return false
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
-  } catch {
-    return true
-  }
-}
 
 async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
   const deadline = Date.now() + ms
@@ -260,11 +246,11 @@ describe('turn runner', () => {
         return false
       }
     })
-    expect(alive(grandchild)).toBe(true)
+    expect(isAlive(grandchild)).toBe(true)
     ac.abort()
     const r = await running
     expect(r.outcome).toBe('cancelled')
-    await waitFor(() => !alive(grandchild))
+    await waitFor(() => !isAlive(grandchild))
   })
 
   it('escalates to SIGKILL when the agent ignores SIGTERM', async () => {
@@ -305,7 +291,7 @@ process.exit(0)
     })
     const grandchild = Number(readFileSync(pidFile, 'utf8'))
     expect(grandchild).toBeGreaterThan(0)
-    await waitFor(() => !alive(grandchild))
+    await waitFor(() => !isAlive(grandchild))
   })
 
   it('has no wall-clock cap unless a turn timeout is given', async () => {

@@ -1,7 +1,17 @@
 // The audit log: who drove the agent, from which device, when, in which turn, and what came of it.
 import { readFileSync, statSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
-import { AGENT_SECRET, chatArgv, configFor, createWorld, OPERATOR, startChat, until, type World } from './harness.ts'
+import {
+  AGENT_SECRET,
+  chatArgv,
+  configFor,
+  createWorld,
+  OPERATOR,
+  startChat,
+  until,
+  type World,
+  stopsCleanly,
+} from './harness.ts'
 
 let world: World
 afterEach(async () => {
@@ -104,7 +114,6 @@ describe('the audit log', () => {
       },
       { event: 'turn', sender: masked, device: 1, signalTimestamp: hang, sessionId, turn: 3, outcome: 'cancelled' },
     ])
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 })

@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { chatArgv, configFor, createWorld, memoryConsole, startChat, until, type World } from './harness.ts'
+import {
+  chatArgv,
+  configFor,
+  createWorld,
+  memoryConsole,
+  startChat,
+  until,
+  type World,
+  stopsCleanly,
+} from './harness.ts'
 
 let world: World
 afterEach(async () => {
@@ -79,7 +88,6 @@ describe('e2e-col bodies in the chat group', () => {
     await world.say(groupId, body('chat-prompt', 'echo from a sidecar'))
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo from a sidecar'))
     expect(world.agentRuns().map((r) => r.prompt)).toEqual(['echo topic', 'echo from a sidecar'])
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 })

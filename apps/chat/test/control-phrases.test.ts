@@ -1,26 +1,23 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { chatArgv, configFor, createWorld, LOOP, OPERATOR, startChat, until, type World } from './harness.ts'
+import {
+  chatArgv,
+  configFor,
+  createWorld,
+  LOOP,
+  OPERATOR,
+  startChat,
+  until,
+  type World,
+  isAlive,
+  stopsCleanly,
+} from './harness.ts'
 
 let world: World
 afterEach(async () => {
   await world?.close()
 })
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    return false
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
-  } catch {
-    return true
-  }
-}
 
 describe('control phrases', () => {
   it('status reports session, running turn, allowlist, queue and the last membership check', async () => {
@@ -43,8 +40,7 @@ describe('control phrases', () => {
     expect(status.text).toContain('allowed tools: view, grep, glob')
     expect(status.text).toContain('queue: 0/32')
     expect(status.text).toMatch(/last membership check: \d+s ago, ok/)
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 
   it('cancel pre-empts the running turn, kills its grandchild, keeps the chat and the queue', async () => {
@@ -64,17 +60,16 @@ describe('control phrases', () => {
         }
       })
       const grandchild = Number(readFileSync(pidFile, 'utf8'))
-      expect(alive(grandchild)).toBe(true)
+      expect(isAlive(grandchild)).toBe(true)
       const queued = await world.say(groupId, 'echo after cancel')
       await chat.events.next('receipt', (e) => e.target === queued && e.state === 'queued')
       await world.say(groupId, 'Cancel')
       await chat.events.next('receipt', (e) => e.target === hung && e.state === 'cancelled')
-      await until(() => !alive(grandchild))
+      await until(() => !isAlive(grandchild))
       await chat.events.next('posted', (e) => e.text === 'turn 2 cancelled; the chat goes on.')
       await chat.events.next('posted', (e) => e.text.includes('prompt=echo after cancel'))
     }
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 
   it('kill ends the chat: kills the running turn, cancels what waits, leaves the group, exit 0', async () => {
@@ -99,8 +94,7 @@ describe('control phrases', () => {
     await chat.events.next('turn-ended', (e) => e.turn === 1)
     await world.say(groupId, 'please stop the review')
     await chat.events.next('posted', (e) => e.text.includes('prompt=please stop the review'))
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 })
 
@@ -117,8 +111,7 @@ describe('the queue', () => {
     await world.say(groupId, 'cancel')
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo one'))
     expect(world.agentRuns().map((r) => r.prompt)).toEqual(['hang', 'echo one'])
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 })
 
@@ -132,8 +125,7 @@ describe('the gate on the wire', () => {
     await world.say(other.groupId, 'echo from elsewhere')
     await chat.events.next('ignored', (e) => e.reason === 'other-group')
     expect(world.agentRuns().map((r) => r.prompt)).toEqual(['echo hi'])
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 })
 
@@ -148,7 +140,6 @@ describe('one number for the loop and the operator (signal-cli linked to your ow
     await world.say(groupId, 'echo typed on my phone', LOOP)
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo typed on my phone'))
     expect(world.agentRuns().map((r) => r.prompt)).toEqual(['echo topic', 'echo typed on my phone'])
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 })

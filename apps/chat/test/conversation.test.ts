@@ -1,6 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { chatGroupName } from '../src/group-name.ts'
-import { AGENT_SECRET, chatArgv, configFor, createWorld, LOOP, OPERATOR, startChat, type World } from './harness.ts'
+import {
+  AGENT_SECRET,
+  chatArgv,
+  configFor,
+  createWorld,
+  LOOP,
+  OPERATOR,
+  startChat,
+  type World,
+  stopsCleanly,
+} from './harness.ts'
 
 let world: World
 afterEach(async () => {
@@ -73,8 +83,7 @@ describe('a conversation from the phone', () => {
     expect(reply.text).not.toContain('Xq9-pg-Pa55word')
     expect(reply.text).toContain('[REDACTED:')
     for (const line of chat.logs) expect(line).not.toContain(OPERATOR)
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 
   it('redacts the whole reply before cutting it, so a secret across a chunk boundary is never posted in halves', async () => {
@@ -91,7 +100,6 @@ describe('a conversation from the phone', () => {
       expect(chunk).not.toContain(AGENT_SECRET.slice(-10))
     }
     expect(chunks.join('')).toContain('[REDACTED:')
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 })

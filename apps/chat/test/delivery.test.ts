@@ -18,6 +18,7 @@ import {
   unmark,
   until,
   type World,
+  stopsCleanly,
 } from './harness.ts'
 
 let world: World
@@ -63,8 +64,7 @@ describe('a daemon error while a reply is posted', () => {
     const chunks = replyChunks(world)
     expect(chunks.map(unmark).join('')).toBe(lines(400))
     expect(chat.logs.some((l) => l.includes('daemon error -32603 on send (') && l.includes('withholding'))).toBe(true)
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 
   it('a -5 rate limit is waited out for at least the pause the daemon asks for', async () => {
@@ -84,8 +84,7 @@ describe('a daemon error while a reply is posted', () => {
     )
     // The test's backoff is 30 ms; only the daemon's retry-after explains a pause this long.
     expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(1000)
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 
   it('a membership check answering a JSON-RPC error withholds the reply until a check passes', async () => {
@@ -104,8 +103,7 @@ describe('a daemon error while a reply is posted', () => {
       (e) => e.type === 'withheld' && e.reason === 'daemon error -1 on listGroups',
     )
     expect(withheld).toHaveLength(3)
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 })
 
@@ -158,8 +156,7 @@ describe('a reply that cannot be delivered in time', () => {
     // The chat goes on.
     await world.say(groupId, 'echo after')
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo after'))
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 
   it('a reply held when the chat stops is kept on disk and reported failed at the next --resume', async () => {
@@ -170,8 +167,7 @@ describe('a reply that cannot be delivered in time', () => {
     await world.setGroupRequests(groupId, { pending: [STRANGER] })
     const ts = await world.say(groupId, 'echo never shown')
     await first.events.next('withheld', (e) => e.reason === 'stranger')
-    first.stop.abort()
-    expect(await first.exit).toBe(0)
+    await stopsCleanly(first)
     const saved = chatStates(world)[0]?.undelivered?.[0]
     expect(saved).toMatchObject({ turn: 2, target: { author: OPERATOR, timestamp: ts } })
     expect(readFileSync(saved?.file as string, 'utf8')).toContain('prompt=echo never shown')
@@ -186,8 +182,7 @@ describe('a reply that cannot be delivered in time', () => {
     await second.events.next('receipt', (e) => e.target === ts && e.state === 'failed')
     expect(chatStates(world)[0]?.undelivered).toBeUndefined()
     expect(existsSync(saved?.file as string)).toBe(true)
-    second.stop.abort()
-    expect(await second.exit).toBe(0)
+    await stopsCleanly(second)
   })
 })
 
@@ -206,23 +201,22 @@ describe('long replies', () => {
     )
     expect(chunks.map(unmark).join('')).toBe(lines(2000))
     for (const c of chunks) expect(new TextEncoder().encode(c).length).toBeLessThanOrEqual(2000)
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 
-  it('beyond the memory bound, the whole output is saved to a file and the reply says where', async () => {
+  it('beyond the memory bound, the whole output is saved to a file and the reply says where and how to get it', async () => {
     world = await createWorld()
     const chat = startChat(world, configFor(world, chatArgv('lines 2000', ['--max-reply-bytes', '4000'])))
     await chat.ready
-    const last = await chat.events.next('posted', (e) => isLast(e.text) || e.text.includes('too long to post'), 30_000)
-    const posted = replyChunks(world).map(unmark).join('') || last.text
-    const file = /saved on testbox in (\S+)\]/.exec(posted)?.[1] as string
+    await chat.events.next('posted', (e) => isLast(e.text), 30_000)
+    const posted = replyChunks(world).map(unmark).join('')
+    const file = /saved on testbox in (\S+);/.exec(posted)?.[1] as string
     expect(file).toMatch(/\.turn-1\.output\.txt$/)
     expect(readFileSync(file, 'utf8')).toBe(lines(2000))
     expect(statSync(file).mode & 0o777).toBe(0o600)
     expect(posted.startsWith('line 1 of 2000\n')).toBe(true)
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    expect(posted).toContain('send "output" to get it here as a file')
+    await stopsCleanly(chat)
   })
 
   it('are paced after the first bodies, and `status` meanwhile says how far the post is', async () => {
@@ -255,8 +249,7 @@ describe('long replies', () => {
     const sends = replyChunks(world, from).map((message) => world.toy.sends().find((s) => s.message === message))
     for (let i = 1; i < sends.length; i++)
       expect((sends[i]?.timestamp ?? 0) - (sends[i - 1]?.timestamp ?? 0)).toBeGreaterThanOrEqual(400)
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 
   it('cancel while a reply is posted stops the rest of it; the chat goes on', async () => {
@@ -290,7 +283,6 @@ describe('long replies', () => {
     await world.say(groupId, 'echo next')
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo next'))
     expect(replyChunks(world)).toHaveLength(Number(posted))
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 })

@@ -2,21 +2,23 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../src/config.ts'
 import { EXIT_CODES } from '../src/exit-codes.ts'
 import { helpText } from '../src/help.ts'
-import { chatArgv, configFor, createWorld, LOOP, OPERATOR, startChat, until, type World } from './harness.ts'
+import {
+  chatArgv,
+  configFor,
+  createWorld,
+  LOOP,
+  OPERATOR,
+  startChat,
+  until,
+  type World,
+  isAlive,
+  stopsCleanly,
+} from './harness.ts'
 
 let world: World
 afterEach(async () => {
   await world?.close()
 })
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 describe('exit codes', () => {
   it('1: no operator means nobody, refused before anything starts', () => {
@@ -103,7 +105,7 @@ describe('exit codes', () => {
     const agentPid = (world.agentRuns()[0] as unknown as { pid: number }).pid
     await world.toy.close()
     expect(await chat.exit).toBe(EXIT_CODES.daemonLost)
-    expect(alive(agentPid)).toBe(false)
+    expect(isAlive(agentPid)).toBe(false)
     expect(chat.logs.join('\n')).toContain('not restored after 3 attempts')
   })
 
@@ -137,7 +139,6 @@ describe('single-account daemon (signal-cli -a)', () => {
     expect(without.logs.join('\n')).toContain('set SIGNAL_CLI_ACCOUNT')
     const chat = startChat(world, configFor(world, chatArgv('echo single')))
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo single'))
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 })

@@ -1,7 +1,17 @@
 // The gate and the membership check on the wire: messages injected into the toy from any source
 // and device, and invited or requesting members set on the group, each rule end to end.
 import { afterEach, describe, expect, it } from 'vitest'
-import { chatArgv, configFor, createWorld, LOOP, OPERATOR, startChat, STRANGER, type World } from './harness.ts'
+import {
+  chatArgv,
+  configFor,
+  createWorld,
+  LOOP,
+  OPERATOR,
+  startChat,
+  STRANGER,
+  type World,
+  stopsCleanly,
+} from './harness.ts'
 
 let world: World
 afterEach(async () => {
@@ -19,8 +29,7 @@ describe('the gate on sync copies', () => {
     await world.inject(groupId, 'echo typed on the phone', { source: LOOP, sourceDevice: 1, sync: true })
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo typed on the phone'))
     expect(world.agentRuns().map((r) => r.prompt)).toEqual(['echo topic', 'echo typed on the phone'])
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 
   it("refuses a sync copy from the primary phone when the loop's own number is not an operator", async () => {
@@ -34,8 +43,7 @@ describe('the gate on sync copies', () => {
     await world.inject(groupId, 'echo from the operator', { source: OPERATOR, sourceDevice: 2 })
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo from the operator'))
     expect(world.agentRuns().map((r) => r.prompt)).toEqual(['echo topic', 'echo from the operator'])
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 
   it("refuses a data message that claims to come from the loop's own number, even when it is an operator", async () => {
@@ -48,8 +56,7 @@ describe('the gate on sync copies', () => {
     await world.inject(groupId, 'echo from a stranger', { source: STRANGER, sourceDevice: 1 })
     await chat.events.next('ignored', (e) => e.reason === 'not-operator')
     expect(world.agentRuns().map((r) => r.prompt)).toEqual(['echo topic'])
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 })
 
@@ -70,8 +77,7 @@ describe('the membership check counts invited and requesting members', () => {
       expect(world.toy.sends().some((s) => s.message.includes('prompt=echo while someone waits'))).toBe(false)
       await world.setGroupRequests(groupId, {})
       await chat.events.next('posted', (e) => e.text.includes('prompt=echo while someone waits'))
-      chat.stop.abort()
-      expect(await chat.exit).toBe(0)
+      await stopsCleanly(chat)
     })
   }
 })

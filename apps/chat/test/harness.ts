@@ -7,6 +7,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createHttpSignalBackend, type SignalMessage } from '@e2e-col/signal-cli'
+import { expect } from 'vitest'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import { runChat, type RunChatDeps } from '../src/chat.ts'
 import { loadConfig, type ChatConfig } from '../src/config.ts'
@@ -186,6 +188,43 @@ export async function createWorld(options: { singleAccount?: boolean } = {}): Pr
   }
 }
 
+/** What an operator's phone receives: the group messages on its account's events stream, and their files. */
+export interface Phone {
+  messages: SignalMessage[]
+  /** Resolves with the first message so far or to come that matches `test`. */
+  next(test: (m: SignalMessage) => boolean, what: string, timeoutMs?: number): Promise<SignalMessage>
+  attachment(id: string, groupId: string): Promise<Uint8Array>
+  close(): Promise<void>
+}
+
+export async function phoneOf(world: World, account: string): Promise<Phone> {
+  const backend = createHttpSignalBackend({ url: world.toy.url, account, timeoutMs: 30_000, streamIdleMs: 60_000 })
+  const stop = new AbortController()
+  const stream = await backend.openEvents(stop.signal)
+  const messages: SignalMessage[] = []
+  const reading = (async () => {
+    try {
+      for await (const e of stream) if (e.type === 'message') messages.push(e)
+    } catch {
+      // closed
+    }
+  })()
+  return {
+    messages,
+    async next(test, what, timeoutMs = 15_000) {
+      await until(() => messages.some(test), timeoutMs, what)
+      return messages.find(test) as SignalMessage
+    },
+    attachment: (id, groupId) => backend.getAttachment(id, groupId),
+    async close() {
+      stop.abort()
+      stream.close()
+      await reading
+      await backend.close()
+    },
+  }
+}
+
 /** The argv of a chat with the fake agent. */
 export function chatArgv(topic: string | undefined, extra: string[] = []): string[] {
   const template = JSON.stringify([
@@ -280,4 +319,28 @@ export function startChat(
 
 function createHttp(config: ChatConfig, account: string | undefined): ChatSignal {
   return createChatSignal({ url: config.signalUrl, account })
+}
+
+/** Ends a chat with a local stop and checks it exits 0. */
+export async function stopsCleanly(chat: RunningChat): Promise<void> {
+  chat.stop.abort()
+  expect(await chat.exit).toBe(0)
+}
+
+/**
+ * True while `pid` runs. A zombie awaiting its reaper counts as gone; so does a process that
+ * vanished between the two checks. Without /proc, signal 0 alone decides.
+ */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ENOENT'
+  }
 }

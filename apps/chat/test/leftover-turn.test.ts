@@ -8,7 +8,18 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { findSetpriv } from '../src/agent/parent-death.ts'
 import { listChatStates, saveChatState } from '../src/state/chat-state.ts'
 import { processStartTicks, sweepLeftoverTurns } from '../src/state/leftover-turn.ts'
-import { AGENT_SECRET, chatArgv, configFor, createWorld, LOOP, startChat, until, type World } from './harness.ts'
+import {
+  AGENT_SECRET,
+  chatArgv,
+  configFor,
+  createWorld,
+  LOOP,
+  startChat,
+  until,
+  type World,
+  isAlive,
+  stopsCleanly,
+} from './harness.ts'
 
 const BIN = fileURLToPath(new URL('../bin/e2e-col-chat.js', import.meta.url))
 let world: World
@@ -23,21 +34,6 @@ afterEach(async () => {
   }
   await world?.close()
 })
-
-/** Running and not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    return false
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
-  } catch {
-    return false
-  }
-}
 
 const root = (w: World) => join(w.stateRoot, 'e2e-col')
 
@@ -86,19 +82,18 @@ describe('a chat killed with SIGKILL', () => {
     await exited
     if (findSetpriv(process.env) === undefined)
       console.log('setpriv not on PATH: the parent-death guard is not checked here')
-    else await until(() => !alive(agent), 10_000, 'the agent to die with its parent')
+    else await until(() => !isAlive(agent), 10_000, 'the agent to die with its parent')
     // The grandchild is out of the guard's reach: it lives on until the next start.
-    expect(alive(grandchild)).toBe(true)
+    expect(isAlive(grandchild)).toBe(true)
 
     const chat = startChat(world, configFor(world, chatArgv(undefined, ['--resume', groupId])))
     await chat.ready
-    expect(alive(grandchild)).toBe(false)
+    expect(isAlive(grandchild)).toBe(false)
     expect(chat.logs).toContain(`turn 1 of an earlier run (process group ${agent}) was still running and is killed now`)
     const hello = await chat.events.next('posted')
     expect(hello.text).toContain('turn 1 was left running by an earlier e2e-col process that died; it is killed now.')
     expect(listChatStates(root(world))[0]?.runningTurn).toBeUndefined()
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 })
 
@@ -108,8 +103,7 @@ describe('the startup sweep', () => {
     const chat = startChat(world, configFor(world, chatArgv('echo topic')))
     const { groupId } = await chat.ready
     await chat.events.next('turn-ended')
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
     const stranger = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60000)'], {
       detached: true,
       stdio: 'ignore',
@@ -126,7 +120,7 @@ describe('the startup sweep', () => {
     expect(await sweepLeftoverTurns(root(world), { graceMs: 200 })).toEqual([
       { groupId, turn: 1, pgid: pid, result: 'not-ours' },
     ])
-    expect(alive(pid)).toBe(true)
+    expect(isAlive(pid)).toBe(true)
     // A live loop holding the session lock keeps its turn.
     const { lockSession } = await import('../src/state/session-lock.ts')
     const lock = lockSession(root(world), state.sessionId)
@@ -139,6 +133,6 @@ describe('the startup sweep', () => {
     } finally {
       lock.release()
     }
-    expect(alive(pid)).toBe(true)
+    expect(isAlive(pid)).toBe(true)
   })
 })

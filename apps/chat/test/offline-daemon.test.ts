@@ -53,6 +53,22 @@ describe.skipIf(!support.available)('chat start-up against an offline real signa
     return inv.config
   }
 
+  /** The state a chat started here before leaves behind, for --resume. */
+  function resumable(groupId: string, groupName: string, sessionId: string) {
+    return {
+      version: 1 as const,
+      groupId,
+      groupName,
+      sessionId,
+      agent: 'command' as const,
+      topic: 'offline',
+      account: daemon.accounts.a,
+      turns: 0,
+      sessionStarted: false,
+      createdAt: new Date().toISOString(),
+    }
+  }
+
   it('a daemon serving two accounts without SIGNAL_CLI_ACCOUNT is a usage error (listAccounts read from the real answer)', async () => {
     const { code, logs } = await run(config(chatArgv('offline')))
     expect(code).toBe(EXIT_CODES.setup)
@@ -72,18 +88,7 @@ describe.skipIf(!support.available)('chat start-up against an offline real signa
     const cfg = config(chatArgv(undefined, ['--resume', daemon.formerGroupId]), {
       SIGNAL_CLI_ACCOUNT: daemon.accounts.a,
     })
-    saveChatState(cfg.stateRoot, {
-      version: 1,
-      groupId: daemon.formerGroupId,
-      groupName: 'contract former',
-      sessionId,
-      agent: 'command',
-      topic: 'offline',
-      account: daemon.accounts.a,
-      turns: 0,
-      sessionStarted: false,
-      createdAt: new Date().toISOString(),
-    })
+    saveChatState(cfg.stateRoot, resumable(daemon.formerGroupId, 'contract former', sessionId))
     const { code, logs } = await run(cfg)
     expect(code).toBe(EXIT_CODES.groupSetupFailed)
     expect(logs.join('\n')).toMatch(/gone or this account left it/)
@@ -94,18 +99,7 @@ describe.skipIf(!support.available)('chat start-up against an offline real signa
     const cfg = config(chatArgv(undefined, ['--resume', daemon.groupId, '--delivery-timeout', '3']), {
       SIGNAL_CLI_ACCOUNT: daemon.accounts.a,
     })
-    saveChatState(cfg.stateRoot, {
-      version: 1,
-      groupId: daemon.groupId,
-      groupName: 'contract',
-      sessionId,
-      agent: 'command',
-      topic: 'offline',
-      account: daemon.accounts.a,
-      turns: 0,
-      sessionStarted: false,
-      createdAt: new Date().toISOString(),
-    })
+    saveChatState(cfg.stateRoot, resumable(daemon.groupId, 'contract', sessionId))
     const stop = new AbortController()
     const events = new EventLog()
     const logs: string[] = []

@@ -12,6 +12,7 @@ import {
   STRANGER,
   until,
   type World,
+  stopsCleanly,
 } from './harness.ts'
 
 let world: World
@@ -48,8 +49,7 @@ describe('membership re-check before every chunk', () => {
     await chat.events.next('posted', (e) => e.text.startsWith(`(${parts}/${parts})`))
     for (const chunk of chat.events.posted()) expect(new TextEncoder().encode(chunk).length).toBeLessThanOrEqual(2000)
     expect(world.agentRuns().map((r) => r.prompt)).toEqual(['lines 400'])
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 })
 
@@ -66,8 +66,7 @@ describe('agent failures', () => {
     await world.say(groupId, 'echo still here')
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo still here'))
     expect(world.agentRuns().map((r) => r.sessionId)).toEqual([sessionId, sessionId])
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 
   it('a turn timeout kills the turn and reports it as failed', async () => {
@@ -76,8 +75,7 @@ describe('agent failures', () => {
     await chat.ready
     const failure = await chat.events.next('posted', (e) => e.text.startsWith('turn 1 failed'))
     expect(failure.text).toContain('killed after the turn timeout (1s)')
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 })
 
@@ -87,8 +85,7 @@ describe('--resume after a restart', () => {
     const first = startChat(world, configFor(world, chatArgv('echo first')))
     const { groupId, sessionId } = await first.ready
     await first.events.next('turn-ended')
-    first.stop.abort()
-    expect(await first.exit).toBe(0)
+    await stopsCleanly(first)
     expect(first.logs.some((l) => l.includes(`--resume ${groupId}`))).toBe(true)
 
     const chats = join(world.stateRoot, 'e2e-col', 'chats')
@@ -112,8 +109,7 @@ describe('--resume after a restart', () => {
       [sessionId, 'echo first'],
       [sessionId, 'echo again'],
     ])
-    second.stop.abort()
-    expect(await second.exit).toBe(0)
+    await stopsCleanly(second)
   })
 })
 
@@ -128,7 +124,6 @@ describe('daemon interruptions within the budget', () => {
     await until(() => connects() >= 2)
     await world.say(groupId, 'echo after the cut')
     await chat.events.next('posted', (e) => e.text.includes('prompt=echo after the cut'))
-    chat.stop.abort()
-    expect(await chat.exit).toBe(0)
+    await stopsCleanly(chat)
   })
 })

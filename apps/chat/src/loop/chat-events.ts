@@ -30,7 +30,8 @@ export const DEFAULT_TIMING: ChatTiming = {
 export type ChatEvent =
   | { type: 'ready'; groupId: string; sessionId: string }
   | { type: 'ignored'; reason: GateRejection | 'envelope-body' }
-  | { type: 'posted'; text: string; timestamp: number }
+  /** `file`: the name of the file the post carried, if any. */
+  | { type: 'posted'; text: string; timestamp: number; file?: string | undefined }
   | { type: 'withheld'; reason: string; remaining: number }
   /** `target`: the Signal timestamp of the message, or the console input's ref. */
   | { type: 'receipt'; target: number | string; state: ReceiptState }

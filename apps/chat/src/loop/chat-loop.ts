@@ -23,6 +23,7 @@ import { gate } from './gate.ts'
 import { createInbox } from './inbox.ts'
 import { announcement, formatDuration, statusText } from './messages.ts'
 import { auditSource, type Origin, type Queued } from './origin.ts'
+import { createOutputSender } from './output-sender.ts'
 import { createPoster } from './poster.ts'
 import { createShutdown } from './shutdown.ts'
 import { createSpeaker } from './speaker.ts'
@@ -76,7 +77,8 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
     paceMs: timing.paceMs,
     log,
     onWithheld: (reason, remaining) => observe({ type: 'withheld', reason, remaining }),
-    onPosted: (text, timestamp) => observe({ type: 'posted', text, timestamp }),
+    onPosted: (text, timestamp, file) =>
+      observe({ type: 'posted', text, timestamp, ...(file === undefined ? {} : { file }) }),
   })
   const speaker = createSpeaker({
     signal,
@@ -105,6 +107,18 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
     observe,
     log,
     life: life.signal,
+    onError: onBackgroundError,
+  })
+  const outputs = createOutputSender({
+    root: config.stateRoot,
+    groupId: state.groupId,
+    host: config.host,
+    maxBytes: config.maxAttachmentBytes,
+    redactor,
+    speaker,
+    life: life.signal,
+    stallMs: config.deliveryTimeoutMs,
+    log,
     onError: onBackgroundError,
   })
   const shutdown = createShutdown({
@@ -171,6 +185,10 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
         !cancelled ? 'nothing to cancel' : phase === 'running' ? 'turn cancelled' : 'rest of the reply cancelled',
       )
       if (!cancelled) speaker.answer(origin, 'nothing is running.')
+      return
+    }
+    if (action.kind === 'output') {
+      await record(origin, 'control', text, runningTurn, outputs.request(origin, action.turn))
       return
     }
     if (action.kind === 'stop') {

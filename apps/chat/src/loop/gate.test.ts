@@ -35,6 +35,13 @@ describe('inbound gate', () => {
   it('accepts an operator message in the chat group', () => {
     expect(gate(msg(), config())).toEqual({ accepted: true, sender: OPERATOR, text: 'review src/' })
   })
+  it('accepts a message whose payload names no account (a single-account daemon)', () => {
+    expect(gate(msg({ account: undefined }), config())).toEqual({
+      accepted: true,
+      sender: OPERATOR,
+      text: 'review src/',
+    })
+  })
   it('rejects another group', () => {
     expect(gate(msg({ groupId: 'b3RoZXI=' }), config())).toEqual({ accepted: false, reason: 'other-group' })
   })

@@ -22,7 +22,8 @@ describe('bounded inbox', () => {
     expect(inbox.size).toBe(0)
   })
   it('rejects a non-positive capacity', () => {
-    expect(() => createInbox(0)).toThrow(RangeError)
+    expect(() => createInbox(0)).toThrow('inbox capacity must be a positive integer')
+    expect(createInbox(1).capacity).toBe(1)
     expect(() => createInbox(1.5)).toThrow(RangeError)
   })
 })

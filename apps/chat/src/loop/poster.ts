@@ -30,7 +30,8 @@ export interface PosterOptions {
   paceMs: number
   log(line: string): void
   onWithheld(reason: string, remaining: number): Promise<void>
-  onPosted(text: string, timestamp: number): Promise<void>
+  /** `file`: the name of the file the body carried. */
+  onPosted(text: string, timestamp: number, file: string | undefined): Promise<void>
 }
 
 /** How one post ended. `posted`/`total` count bodies. */
@@ -53,9 +54,18 @@ export interface PostOptions {
   lead?: boolean | undefined
 }
 
+/** A file sent with a body: its name on the phone and its bytes (already redacted). */
+export interface PostedFile {
+  name: string
+  contentType: string
+  data: Uint8Array
+}
+
 export interface Poster {
   /** Posts already-redacted text, chunked, by the delivery rule. Throws only `CHAT_DAEMON_LOST` (or a bug). */
   post(text: string, abort: AbortSignal, options?: PostOptions): Promise<PostResult>
+  /** Posts one body (already redacted, within one message) with `file` attached, by the same rule. */
+  postFile(text: string, file: PostedFile, abort: AbortSignal, options?: PostOptions): Promise<PostResult>
   isOwnPost(timestamp: number): boolean
   /** Resolves once every send in flight has its timestamp (the echo of one may arrive first). */
   settled(): Promise<void>
@@ -78,15 +88,27 @@ function rpcDetails(err: ChatError): { rpcCode: number; retryAfterSeconds: numbe
 
 const LEAD = (total: number) => `${total - 1} more part(s) follow; send cancel to stop them.`
 
+/** One message of a post: its text and the data URIs of its attachments. */
+interface Body {
+  text: string
+  attachments?: readonly string[]
+  file?: string
+}
+
+/** signal-cli's attachment form for a send: an RFC 2397 data URI carrying the file name. */
+export function dataUri(file: PostedFile): string {
+  return `data:${file.contentType};filename=${encodeURIComponent(file.name)};base64,${Buffer.from(file.data).toString('base64')}`
+}
+
 export function createPoster(o: PosterOptions): Poster {
   const sent = createSentTimestamps()
   const inflight = new Set<Promise<number>>()
   let last: { at: number; ok: boolean } | undefined
 
-  async function send(chunk: string, abort: AbortSignal): Promise<number> {
+  async function send(body: Body, abort: AbortSignal): Promise<number> {
     // Remembered inside the in-flight promise, so settled() never resolves before it is known.
     const sending = o.health
-      .call('send', () => o.signal.sendGroup(o.groupId, chunk), abort)
+      .call('send', () => o.signal.sendGroup(o.groupId, body.text, body.attachments), abort)
       .then((t) => {
         sent.remember(t)
         return t
@@ -95,62 +117,70 @@ export function createPoster(o: PosterOptions): Poster {
     return sending.finally(() => inflight.delete(sending))
   }
 
-  return {
-    async post(text, abort, options = {}) {
-      const chunks = chunkReply(text, undefined, options.lead === true ? { lead: LEAD } : {})
-      const total = chunks.length
-      const stallMs = options.stallMs ?? Number.POSITIVE_INFINITY
-      let posted = 0
-      let attempt = 0
-      let progressAt = Date.now()
-      let reason = ''
-      let why = ''
-      while (posted < total) {
+  async function deliver(chunks: readonly Body[], abort: AbortSignal, options: PostOptions): Promise<PostResult> {
+    const total = chunks.length
+    const stallMs = options.stallMs ?? Number.POSITIVE_INFINITY
+    let posted = 0
+    let attempt = 0
+    let progressAt = Date.now()
+    let reason = ''
+    let why = ''
+    while (posted < total) {
+      if (abort.aborted) return { kind: 'aborted', posted, total }
+      if (Date.now() - progressAt > stallMs) return { kind: 'stalled', posted, total, reason }
+      let step: 'listGroups' | 'send' = 'listGroups'
+      let waitAtLeastMs = 0
+      try {
+        if (posted >= o.paceBurst && attempt === 0) await pause(o.paceMs, abort)
         if (abort.aborted) return { kind: 'aborted', posted, total }
-        if (Date.now() - progressAt > stallMs) return { kind: 'stalled', posted, total, reason }
-        let step: 'listGroups' | 'send' = 'listGroups'
-        let waitAtLeastMs = 0
-        try {
-          if (posted >= o.paceBurst && attempt === 0) await pause(o.paceMs, abort)
-          if (abort.aborted) return { kind: 'aborted', posted, total }
-          const verdict = checkMembership(
-            await o.health.call('listGroups', () => o.signal.groupMembership(o.groupId), abort),
-            o.allowed,
-          )
-          last = { at: Date.now(), ok: verdict.ok }
-          if (verdict.ok) {
-            const chunk = chunks[posted] as string
-            step = 'send'
-            const timestamp = await send(chunk, abort)
-            posted++
-            attempt = 0
-            progressAt = Date.now()
-            options.progress?.onPart?.(posted, total)
-            await o.onPosted(chunk, timestamp)
-            continue
-          }
-          reason = verdict.reason
-          why = `membership check failed (${reason})`
-        } catch (err) {
-          if (abort.aborted) return { kind: 'aborted', posted, total }
-          if (!retryable(err)) throw err
-          const rpc = rpcDetails(err)
-          reason = rpc === undefined ? `daemon error on ${step}` : `daemon error ${rpc.rpcCode} on ${step}`
-          why = `${reason} (${err.message})`
-          waitAtLeastMs = (rpc?.retryAfterSeconds ?? 0) * 1000
-        }
-        const delay = Math.max(
-          waitAtLeastMs,
-          backoffDelay(attempt++, { baseMs: o.membershipBaseMs, maxMs: o.membershipMaxMs }),
+        const verdict = checkMembership(
+          await o.health.call('listGroups', () => o.signal.groupMembership(o.groupId), abort),
+          o.allowed,
         )
-        const left = total - posted
-        o.log(`${why}: withholding ${left} message(s); trying again in ${formatDuration(delay)}`)
-        options.progress?.onHeld?.(reason, posted, total)
-        await o.onWithheld(reason, left)
-        await pause(Math.min(delay, Math.max(0, stallMs - (Date.now() - progressAt)) + 1), abort)
+        last = { at: Date.now(), ok: verdict.ok }
+        if (verdict.ok) {
+          const chunk = chunks[posted] as Body
+          step = 'send'
+          const timestamp = await send(chunk, abort)
+          posted++
+          attempt = 0
+          progressAt = Date.now()
+          options.progress?.onPart?.(posted, total)
+          await o.onPosted(chunk.text, timestamp, chunk.file)
+          continue
+        }
+        reason = verdict.reason
+        why = `membership check failed (${reason})`
+      } catch (err) {
+        if (abort.aborted) return { kind: 'aborted', posted, total }
+        if (!retryable(err)) throw err
+        const rpc = rpcDetails(err)
+        reason = rpc === undefined ? `daemon error on ${step}` : `daemon error ${rpc.rpcCode} on ${step}`
+        why = `${reason} (${err.message})`
+        waitAtLeastMs = (rpc?.retryAfterSeconds ?? 0) * 1000
       }
-      return { kind: 'posted', total }
-    },
+      const delay = Math.max(
+        waitAtLeastMs,
+        backoffDelay(attempt++, { baseMs: o.membershipBaseMs, maxMs: o.membershipMaxMs }),
+      )
+      const left = total - posted
+      o.log(`${why}: withholding ${left} message(s); trying again in ${formatDuration(delay)}`)
+      options.progress?.onHeld?.(reason, posted, total)
+      await o.onWithheld(reason, left)
+      await pause(Math.min(delay, Math.max(0, stallMs - (Date.now() - progressAt)) + 1), abort)
+    }
+    return { kind: 'posted', total }
+  }
+
+  return {
+    post: (text, abort, options = {}) =>
+      deliver(
+        chunkReply(text, undefined, options.lead === true ? { lead: LEAD } : {}).map((t) => ({ text: t })),
+        abort,
+        options,
+      ),
+    postFile: (text, file, abort, options = {}) =>
+      deliver([{ text, attachments: [dataUri(file)], file: file.name }], abort, options),
     isOwnPost: (t) => sent.has(t),
     async settled() {
       if (inflight.size > 0) await Promise.allSettled(inflight)

@@ -8,7 +8,7 @@ import type { ChatSignal } from '../signal/port.ts'
 import type { Observe } from './chat-events.ts'
 import type { DaemonHealth } from './daemon-health.ts'
 import type { Origin, Queued } from './origin.ts'
-import type { PostOptions, PostResult, Poster } from './poster.ts'
+import type { PostedFile, PostOptions, PostResult, Poster } from './poster.ts'
 import { advanceReceipt, RECEIPT_EMOJI, type ReceiptState } from './receipts.ts'
 
 export interface SpeakerOptions {
@@ -31,6 +31,8 @@ export interface SpeakerOptions {
 export interface Speaker {
   /** Tells the group and every console; `text` is redacted here. */
   say(text: string, abort: AbortSignal, turn?: number, options?: PostOptions): Promise<PostResult>
+  /** Posts one short `text` (redacted here) with `file` (already redacted) by the delivery rule; consoles get the text. */
+  sendFile(text: string, file: PostedFile, abort: AbortSignal, options?: PostOptions): Promise<PostResult>
   /** Posts a short notice to the group in the background (redacted, bounded in time); failures go to `onError`. */
   tellGroup(text: string): void
   /** Answers one origin only: the group for phones, the console line for a console. */
@@ -59,6 +61,11 @@ export function createSpeaker(o: SpeakerOptions): Speaker {
       const clean = await o.redactor.redact(text)
       o.console?.emit({ kind: 'chat-reply', text: clean, turn })
       return o.poster.post(clean, abort, options)
+    },
+    async sendFile(text, file, abort, options) {
+      const clean = await o.redactor.redact(text)
+      o.console?.emit({ kind: 'chat-reply', text: clean, turn: undefined })
+      return o.poster.postFile(clean, file, abort, options)
     },
     async react(target, to) {
       await o.health.call('sendReaction', () => o.signal.react(o.groupId, target, RECEIPT_EMOJI[to]), o.life)

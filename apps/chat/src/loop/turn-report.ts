@@ -28,8 +28,8 @@ export async function reportTurn(
         : result.spilledTo === undefined
           ? `\n[… ${result.droppedStdoutBytes} more bytes of output could not be kept (the output file could not be written)]`
           : result.unkeptBytes === 0
-            ? `\n[… ${result.droppedStdoutBytes} more bytes of output are too long to post: the whole output is saved on ${host} in ${result.spilledTo}]`
-            : `\n[… ${result.droppedStdoutBytes} more bytes of output are too long to post: the output is saved on ${host} in ${result.spilledTo}, except its last ${result.unkeptBytes} bytes (the file stops at its size bound)]`
+            ? `\n[… ${result.droppedStdoutBytes} more bytes of output are too long to post: the whole output (redacted) is saved on ${host} in ${result.spilledTo}; send "output" to get it here as a file]`
+            : `\n[… ${result.droppedStdoutBytes} more bytes of output are too long to post: the output (redacted) is saved on ${host} in ${result.spilledTo}, except its last ${result.unkeptBytes} bytes (the file stops at its size bound); send "output" to get it here as a file]`
     const reply = (await redactor.redact(result.stdout)) + cut
     return { receipt: 'done', text: reply.trim() === '' ? `turn ${turn}: (no output)` : reply }
   }

@@ -12,7 +12,8 @@ import type { ChatConfig } from '../config.ts'
 import type { Redactor } from '../redact/redactor.ts'
 import type { PreparedChat } from '../setup.ts'
 import type { AuditLog } from '../state/audit-log.ts'
-import { chatStem, saveChatState } from '../state/chat-state.ts'
+import { saveChatState } from '../state/chat-state.ts'
+import { rawOutputPath, removeRawOutputs, saveRedactedOutput, savedOutputPath } from '../state/saved-output.ts'
 import { processStartTicks } from '../state/leftover-turn.ts'
 import type { ChatTiming, Observe } from './chat-events.ts'
 import type { Inbox } from './inbox.ts'
@@ -115,7 +116,7 @@ export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
         timeoutMs: config.turnTimeoutMs,
         graceMs: timing.graceMs,
         maxOutputBytes: config.maxReplyBytes,
-        spillPath: `${chatStem(root, state.groupId)}.turn-${turn}.output.txt`,
+        spillPath: rawOutputPath(root, state.groupId, turn),
         tailBytes: 4096,
         livenessMs: timing.livenessMs,
         onStart: (pgid) => {
@@ -141,6 +142,18 @@ export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
         onLiveness: (l) =>
           o.log(`turn ${turn} still running: ${formatDuration(l.elapsedMs)}, ${l.outputBytes} bytes of output`),
       })
+      if (result.spilledTo !== undefined) {
+        // Nothing unredacted stays on disk: the raw spill is redacted into the saved output.
+        const saved = savedOutputPath(root, state.groupId, turn)
+        try {
+          await saveRedactedOutput(result.spilledTo, saved, o.redactor)
+          result.spilledTo = saved
+        } catch (err) {
+          o.log(`turn ${turn}: could not save its output: ${err instanceof Error ? err.message : String(err)}`)
+          delete result.spilledTo
+          result.unkeptBytes = result.droppedStdoutBytes
+        }
+      }
       state.turns = turn
       delete state.runningTurn
       if (result.spawnError === undefined) state.sessionStarted = true
@@ -179,6 +192,7 @@ export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
   }
 
   async function loop(firstPrompt: string | undefined): Promise<void> {
+    for (const file of removeRawOutputs(root, state.groupId)) o.log(`removed ${file}, left by a turn that never ended`)
     current = delivery.reportEarlier().catch((err: unknown) => o.onError('undelivered notice', err))
     await current
     current = undefined

@@ -88,8 +88,8 @@ export function createChatSignal(options: ChatSignalOptions): ChatSignal {
     listAccounts: () => guard('listAccounts', () => backend.listAccounts()),
     createGroup: (name, members) => guard('updateGroup', () => backend.createGroup(name, members)),
     acceptGroup: (groupId) => guard('sendMessageRequestResponse', () => backend.acceptGroupRequest(groupId)),
-    sendGroup: (groupId, message) =>
-      guard('send', async () => (await backend.sendGroupMessage(groupId, message)).timestamp),
+    sendGroup: (groupId, message, attachments) =>
+      guard('send', async () => (await backend.sendGroupMessage(groupId, message, attachments)).timestamp),
     react: (groupId, target, emoji) => guard('sendReaction', () => backend.sendReaction(groupId, target, emoji)),
     async groupMembership(groupId) {
       const groups = await guard('listGroups', () => backend.listGroups(groupId))

@@ -31,8 +31,8 @@ export interface ChatSignal {
   createGroup(name: string, members: readonly string[]): Promise<string>
   /** `sendMessageRequestResponse` `accept` for the group. */
   acceptGroup(groupId: string): Promise<void>
-  /** Posts text; resolves to its sent timestamp (its id on Signal). */
-  sendGroup(groupId: string, message: string): Promise<number>
+  /** Posts text, with attachments (RFC 2397 data URIs) when given; resolves to its sent timestamp (its id on Signal). */
+  sendGroup(groupId: string, message: string, attachments?: readonly string[]): Promise<number>
   /** Sets our reaction on a message (Signal keeps one per author: it replaces the last). */
   react(groupId: string, target: { author: string; timestamp: number }, emoji: string): Promise<void>
   /** The group's membership, or `undefined` when the daemon does not know the group. */

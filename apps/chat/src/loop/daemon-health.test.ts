@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest'
+import { ChatError } from '../errors.ts'
+import { backoffDelay, pause } from './backoff.ts'
+import { createDaemonHealth } from './daemon-health.ts'
+
+describe('backoff', () => {
+  it('is uniform in [d/2, d] with d doubling up to the cap', () => {
+    expect(backoffDelay(0, { baseMs: 100, maxMs: 1000, rng: () => 0 })).toBe(50)
+    expect(backoffDelay(2, { baseMs: 100, maxMs: 1000, rng: () => 0.999999 })).toBeCloseTo(400, 0)
+    expect(backoffDelay(10, { baseMs: 100, maxMs: 1000, rng: () => 0.999999 })).toBeCloseTo(1000, 0)
+  })
+  it('pause resolves early when aborted, and at once when aborted already', async () => {
+    const abort = new AbortController()
+    const waiting = pause(60_000, abort.signal)
+    abort.abort()
+    await waiting
+    await pause(60_000, abort.signal)
+  })
+})
+
+const unavailable = () => new ChatError('CHAT_DAEMON_UNAVAILABLE', 'down')
+
+describe('daemon health', () => {
+  it('retries an unreachable daemon and resets the count on success', async () => {
+    const retries: Array<[string, number]> = []
+    const health = createDaemonHealth({ budget: 2, baseMs: 1, maxMs: 2, onRetry: (w, a) => retries.push([w, a]) })
+    let calls = 0
+    const value = await health.call('send', async () => {
+      calls++
+      if (calls < 3) throw unavailable()
+      return 'ok'
+    })
+    expect(value).toBe('ok')
+    expect(retries).toEqual([
+      ['send', 1],
+      ['send', 2],
+    ])
+    expect(health.consecutiveFailures).toBe(0)
+  })
+  it('gives up with CHAT_DAEMON_LOST once the budget is spent', async () => {
+    const health = createDaemonHealth({ budget: 2, baseMs: 1, maxMs: 2 })
+    let calls = 0
+    const lost = await health
+      .call('listGroups', async () => {
+        calls++
+        throw unavailable()
+      })
+      .catch((e: unknown) => e)
+    expect(lost).toBeInstanceOf(ChatError)
+    expect((lost as ChatError).code).toBe('CHAT_DAEMON_LOST')
+    expect((lost as ChatError).message).toBe('signal-cli daemon not restored after 2 attempts (last: listGroups)')
+    expect(calls).toBe(3)
+  })
+  it('passes other errors through at once, and stops retrying when aborted', async () => {
+    const health = createDaemonHealth({ budget: 5, baseMs: 1, maxMs: 2 })
+    const rpc = new ChatError('CHAT_RPC', 'no')
+    let calls = 0
+    await expect(
+      health.call('send', async () => {
+        calls++
+        throw rpc
+      }),
+    ).rejects.toBe(rpc)
+    expect(calls).toBe(1)
+    expect(health.consecutiveFailures).toBe(0)
+    const abort = new AbortController()
+    const down = unavailable()
+    await expect(
+      health.call(
+        'send',
+        async () => {
+          abort.abort()
+          throw down
+        },
+        abort.signal,
+      ),
+    ).rejects.toBe(down)
+    expect(health.consecutiveFailures).toBe(0)
+    const slow = new AbortController()
+    const pending = health.call(
+      'send',
+      async () => {
+        throw unavailable()
+      },
+      slow.signal,
+    )
+    slow.abort()
+    await expect(pending).rejects.toMatchObject({ code: 'CHAT_DAEMON_UNAVAILABLE' })
+  })
+})
