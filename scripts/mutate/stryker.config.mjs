@@ -16,7 +16,7 @@ export default {
   mutate: [`${folder}/**/*.ts`, `!${folder}/**/*.test.ts`, `!${folder}/test/**`],
   coverageAnalysis: 'perTest',
   // Mutants in module-level code (tables, constants) run on import, so each needs every test of
-  // the folder; they are reported as ignored, not counted (see docs/decisions/0008-0008-mutation-testing.md).
+  // the folder; they are reported as ignored, not counted (see docs/decisions/0008-mutation-testing.md).
   ignoreStatic: true,
   incremental: true,
   incrementalFile: `.mutation/${slug}/incremental.json`,

@@ -1,7 +1,7 @@
 /**
  * The document id rule: every member's sidecar derives the same document id from the group id,
  * with nothing exchanged. `UUIDv8(SHA-256("e2e-col/doc/v1\0" ‖ group id bytes)[0..16])`.
- * @see docs/decisions/0007-0007-documents-and-groups.md
+ * @see docs/decisions/0007-documents-and-groups.md
  */
 import { createHash } from 'node:crypto'
 

@@ -3,7 +3,7 @@
  * the group's name is the document's title (Signal's limit: 32 characters), its description says
  * what the group is for and carries the tag {@link DOC_TAG}. Anyone can write the tag, so it only
  * decides what is offered as an invitation, never what is served.
- * @see docs/decisions/0007-0007-documents-and-groups.md
+ * @see docs/decisions/0007-documents-and-groups.md
  */
 
 /** The machine-readable mark in a document group's description. */

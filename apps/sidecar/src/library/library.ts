@@ -5,7 +5,7 @@
  * failure leaves no half-made document: a group created whose message request could not be
  * accepted is left again (quitGroup) and the failure reported.
  * Operations run one at a time. Nothing is served or stored for an invitation until it is accepted.
- * @see docs/decisions/0007-0007-documents-and-groups.md, docs/documents.md
+ * @see docs/decisions/0007-documents-and-groups.md, docs/documents.md
  */
 import type { Clock } from '../clock.ts'
 import type { Documents } from '../documents.ts'

@@ -2,7 +2,7 @@
  * The documents this sidecar serves because its person created or accepted them (not those fixed
  * in E2E_COL_DOCUMENTS): document id, group id, title, the members last seen, and when the
  * document last changed. A row exists only once the person has accepted the document, so nothing
- * is stored for an invitation (docs/decisions/0007-0007-documents-and-groups.md). Rows survive restarts.
+ * is stored for an invitation (docs/decisions/0007-documents-and-groups.md). Rows survive restarts.
  */
 import type { Database } from 'better-sqlite3'
 import { StoreError } from '../errors.ts'
