@@ -1,0 +1,596 @@
+/**
+ * What the send queue does with each answer Signal gives (docs/sidecar.md §4.3–4.5): a send that
+ * goes through is acknowledged; -5 pauses the group and sends the same body again; a partial
+ * RATE_LIMIT_FAILURE is a send, resent to the limited members after the pause (bounded); a
+ * definite rejection drops the envelopes and tells their owners; transient failures are retried
+ * with backoff. Virtual time throughout: a sleep resolves only when the test moves the clock.
+ */
+import { decodeBody, decodeEnvelope, encodeEnvelope, unpackBatch } from '@e2e-col/protocol'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { SignalRpcError, SignalUnavailableError, type SignalBackend } from '@e2e-col/signal-cli'
+import { createLogger } from '../ops/logger.ts'
+import { createMetrics } from '../ops/metrics.ts'
+import type { AttachmentSend } from './attachment-send.ts'
+import { createSendQueue, type QueuedEnvelope, type SendQueueOptions } from './queue.ts'
+import { createReachability } from './reachability.ts'
+import { createTokenBucket } from './token-bucket.ts'
+
+const DOC = randomUUID()
+const SENDER = randomUUID()
+
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/** Virtual time: `sleep` resolves only when the test advances the clock past its deadline. */
+function manualClock() {
+  let t = 0
+  let waiters: { at: number; resolve: () => void }[] = []
+  return {
+    now: () => t,
+    sleep: (ms: number, signal: AbortSignal) =>
+      new Promise<void>((resolve) => {
+        waiters.push({ at: t + ms, resolve })
+        signal.addEventListener('abort', () => resolve(), { once: true })
+      }),
+    /** Sleeps not yet due. */
+    pending: () => waiters.length,
+    async advance(ms: number) {
+      // Step through every deadline on the way, so a wait started at a deadline counts from it.
+      const until = t + ms
+      for (;;) {
+        for (let i = 0; i < 5; i++) await settle()
+        const next = Math.min(...waiters.map((w) => w.at))
+        if (!(next <= until)) break
+        t = Math.max(t, next)
+        const due = waiters.filter((w) => w.at <= t)
+        waiters = waiters.filter((w) => w.at > t)
+        for (const w of due) w.resolve()
+      }
+      t = until
+      for (let i = 0; i < 5; i++) await settle()
+    },
+  }
+}
+
+type Result = { type: string; retryAfterSeconds?: number | null }
+/** What the scripted daemon does with one send: answer with these results, throw, or hang until released. */
+type Answer = Result[] | Error | { hang: true }
+
+interface Call {
+  at: number
+  body: string
+  attachments: readonly string[] | undefined
+  release: (results?: Result[]) => void
+  fail: (error: Error) => void
+}
+
+function frameFor(messageId: string, payloadBytes = 40): Uint8Array {
+  return encodeEnvelope({
+    kind: 'update',
+    flags: 0,
+    docId: DOC,
+    senderId: SENDER,
+    messageId,
+    seq: 1,
+    payload: new Uint8Array(payloadBytes).fill(1),
+  })
+}
+
+/** The message ids a body carries (one envelope, a batch's entries, or a chunk's message). */
+function idsIn(body: string): string[] {
+  const env = decodeEnvelope(decodeBody(body))
+  return env.kind === 'batch' ? unpackBatch(env).map((e) => e.messageId) : [env.messageId]
+}
+
+function harness(
+  answers: (n: number) => Answer = () => [],
+  extra: Partial<SendQueueOptions> & { burst?: number; attempts?: number } = {},
+) {
+  const clock = manualClock()
+  const calls: Call[] = []
+  const backend = {
+    sendGroupMessage: (_group: string, body: string, attachments?: readonly string[]) => {
+      const answer = answers(calls.length)
+      return new Promise<{ timestamp: number; results: Result[] }>((resolve, reject) => {
+        const call: Call = {
+          at: clock.now(),
+          body,
+          attachments,
+          release: (results = []) => resolve({ timestamp: calls.length, results }),
+          fail: reject,
+        }
+        calls.push(call)
+        if (answer instanceof Error) reject(answer)
+        else if (Array.isArray(answer)) call.release(answer)
+      })
+    },
+  }
+  const lines: { level: number; msg: string; [k: string]: unknown }[] = []
+  const logger = createLogger('debug', {
+    write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }),
+  })
+  const reach = createReachability({
+    attempts: extra.attempts ?? 3,
+    probeBaseMs: 10,
+    probeMaxMs: 100,
+    now: clock.now,
+    sleep: clock.sleep,
+    rng: () => 0.5,
+    logger: createLogger('silent'),
+  })
+  const metrics = createMetrics()
+  const heard: string[] = []
+  const unsent: string[][] = []
+  const queue = createSendQueue({
+    groupId: 'group',
+    backend: backend as unknown as SignalBackend,
+    maxBodyBytes: 2000,
+    maxQueueBytes: 1 << 20,
+    bucket: createTokenBucket({ ratePerSecond: 1, burst: extra.burst ?? 5, now: 0 }),
+    retry: { attempts: extra.attempts ?? 3, baseMs: 1000, maxMs: 8000 },
+    now: clock.now,
+    sleep: clock.sleep,
+    rng: () => 0.5,
+    newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
+    reach,
+    onUnsent: (ids) => void unsent.push([...ids]),
+    metrics,
+    logger,
+    ...extra,
+  })
+  const envelope = (payloadBytes = 40): QueuedEnvelope => {
+    const messageId = randomBytes(16).toString('hex')
+    return {
+      frame: frameFor(messageId, payloadBytes),
+      messageId,
+      owner: {
+        ack: (id) => void heard.push(`ack ${id}`),
+        reject: (id, code, message) => void heard.push(`reject ${id} ${code} ${message}`),
+      },
+    }
+  }
+  const count = async (metric: { get(): Promise<{ values: { value: number; labels: object }[] }> }) =>
+    (await metric.get()).values.reduce((n, v) => n + v.value, 0)
+  return { clock, calls, queue, reach, metrics, heard, unsent, lines, envelope, count }
+}
+
+describe('send queue: rate limits (-5)', () => {
+  it('holds the group for the pause Signal asks for, then sends the same body again and acknowledges it once', async () => {
+    const h = harness((n) => (n === 0 ? new SignalRpcError(-5, 'Rate limit exceeded', 30) : []))
+    const env = h.envelope()
+    h.queue.enqueue(env)
+    await h.clock.advance(0)
+    expect(h.calls).toHaveLength(1)
+    expect(h.heard).toEqual([])
+    await h.clock.advance(29_999)
+    expect(h.calls).toHaveLength(1)
+    await h.clock.advance(1)
+    expect(h.calls).toHaveLength(2)
+    expect(h.calls[1]?.at).toBe(30_000)
+    expect(h.calls[1]?.body).toBe(h.calls[0]?.body)
+    expect(h.heard).toEqual([`ack ${env.messageId}`])
+    expect(await h.count(h.metrics.rateLimited)).toBe(1)
+    expect(h.lines.filter((l) => l.msg.startsWith('Signal asked to slow down'))).toMatchObject([
+      { groupPauseMs: 30_000 },
+    ])
+    expect(h.reach.state).toBe('reachable')
+    h.queue.close()
+  })
+
+  it('pauses 60 s when -5 gives no pause', async () => {
+    const h = harness((n) => (n === 0 ? new SignalRpcError(-5, 'Rate limit exceeded') : []))
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(59_999)
+    expect(h.calls).toHaveLength(1)
+    await h.clock.advance(1)
+    expect(h.calls.map((c) => c.at)).toEqual([0, 60_000])
+    h.queue.close()
+  })
+})
+
+describe('send queue: a partial RATE_LIMIT_FAILURE', () => {
+  it('is a send: acknowledged at once; after the longest pause the same body goes again, ahead of newer envelopes', async () => {
+    const partial: Result[] = [
+      { type: 'SUCCESS' },
+      { type: 'RATE_LIMIT_FAILURE', retryAfterSeconds: 20 },
+      { type: 'RATE_LIMIT_FAILURE', retryAfterSeconds: 40 },
+    ]
+    const h = harness((n) => (n === 0 ? partial : []))
+    const first = h.envelope()
+    h.queue.enqueue(first)
+    await h.clock.advance(0)
+    expect(h.heard).toEqual([`ack ${first.messageId}`])
+    const newer = h.envelope()
+    h.queue.enqueue(newer)
+    await h.clock.advance(39_999)
+    expect(h.calls).toHaveLength(1)
+    await h.clock.advance(1)
+    expect(h.calls.map((c) => c.at)).toEqual([0, 40_000])
+    expect(h.calls[1]?.body).toBe(h.calls[0]?.body)
+    await h.clock.advance(1000)
+    expect(h.calls.map((c) => idsIn(c.body))).toEqual([[first.messageId], [first.messageId], [newer.messageId]])
+    // The resend is not acknowledged again.
+    expect(h.heard).toEqual([`ack ${first.messageId}`, `ack ${newer.messageId}`])
+    expect(await h.count(h.metrics.rateLimited)).toBe(1)
+    h.queue.close()
+  })
+
+  it('pauses 60 s for a limited recipient without a pause, even beside a shorter one', async () => {
+    const h = harness((n) =>
+      n === 0
+        ? [
+            { type: 'RATE_LIMIT_FAILURE', retryAfterSeconds: null },
+            { type: 'RATE_LIMIT_FAILURE', retryAfterSeconds: 10 },
+          ]
+        : [],
+    )
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(59_999)
+    expect(h.calls).toHaveLength(1)
+    await h.clock.advance(1)
+    expect(h.calls.map((c) => c.at)).toEqual([0, 60_000])
+    h.queue.close()
+  })
+
+  it('sends a body at most `attempts` times in all while recipients stay limited', async () => {
+    const h = harness(() => [{ type: 'SUCCESS' }, { type: 'RATE_LIMIT_FAILURE', retryAfterSeconds: 1 }], {
+      attempts: 3,
+    })
+    const env = h.envelope()
+    h.queue.enqueue(env)
+    await h.clock.advance(20_000)
+    expect(h.calls).toHaveLength(3)
+    expect(new Set(h.calls.map((c) => c.body)).size).toBe(1)
+    expect(h.heard).toEqual([`ack ${env.messageId}`])
+
+    // The count starts again for a body that went through: the same body limited later gets its own tries.
+    const again = harness((n) =>
+      n === 1 ? [] : [{ type: 'SUCCESS' }, { type: 'RATE_LIMIT_FAILURE', retryAfterSeconds: 1 }],
+    )
+    const one = again.envelope()
+    again.queue.enqueue(one)
+    await again.clock.advance(20_000)
+    // First send limited, resend clean: two calls, nothing more pending.
+    expect(again.calls).toHaveLength(2)
+    again.queue.close()
+    h.queue.close()
+  })
+
+  it('only logs a refused resend: its envelopes were reported sent already', async () => {
+    const h = harness((n) =>
+      n === 0
+        ? [{ type: 'RATE_LIMIT_FAILURE', retryAfterSeconds: 1 }]
+        : n === 1
+          ? new SignalRpcError(-4, 'Untrusted identity')
+          : [],
+    )
+    const env = h.envelope()
+    h.queue.enqueue(env)
+    await h.clock.advance(5000)
+    expect(h.calls).toHaveLength(2)
+    expect(h.heard).toEqual([`ack ${env.messageId}`])
+    expect(h.unsent).toEqual([])
+    expect(h.lines.some((l) => l.msg === 'resend after a partial rate limit failed')).toBe(true)
+    const next = h.envelope()
+    h.queue.enqueue(next)
+    await h.clock.advance(1000)
+    expect(h.heard).toEqual([`ack ${env.messageId}`, `ack ${next.messageId}`])
+    h.queue.close()
+  })
+})
+
+describe('send queue: a definite rejection', () => {
+  it('drops every envelope of the send and tells each owner with the daemon code and message, then goes on', async () => {
+    const h = harness((n) => (n === 0 ? new SignalRpcError(-4, 'Untrusted identity for +4915112345678') : []), {
+      burst: 1,
+    })
+    const batch = [h.envelope(), h.envelope(), h.envelope()]
+    for (const b of batch) h.queue.enqueue(b)
+    await h.clock.advance(0)
+    expect(h.calls).toHaveLength(1)
+    expect(idsIn(h.calls[0]?.body ?? '')).toEqual(batch.map((b) => b.messageId))
+    const message = 'signal-cli error -4: Untrusted identity for +49…78'
+    expect(h.heard).toEqual(batch.map((b) => `reject ${b.messageId} SIDECAR_SEND_REJECTED ${message}`))
+    expect(h.unsent).toEqual([batch.map((b) => b.messageId)])
+    expect(h.queue.queuedBytes).toBe(0)
+    expect((await h.metrics.sendFailures.get()).values).toMatchObject([{ labels: { outcome: 'rejected' }, value: 1 }])
+    const warn = h.lines.find((l) => l.msg.startsWith('send rejected by signal-cli'))
+    expect(warn).toMatchObject({ code: 'SIDECAR_SEND_REJECTED', rpcCode: -4, envelopes: 3, groupQueued: 0 })
+    expect(JSON.stringify(h.lines)).not.toContain('Untrusted identity')
+
+    const next = h.envelope()
+    h.queue.enqueue(next)
+    await h.clock.advance(1000)
+    expect(h.heard.at(-1)).toBe(`ack ${next.messageId}`)
+    expect(h.reach.state).toBe('reachable')
+    h.queue.close()
+  })
+
+  it('stops a chunked envelope at the refused body and counts only the bodies sent', async () => {
+    const h = harness((n) => (n === 1 ? new SignalRpcError(-1, 'Group not found') : []), { burst: 10 })
+    const env = h.envelope(4000)
+    h.queue.enqueue(env)
+    await h.clock.advance(0)
+    expect(h.calls).toHaveLength(2)
+    expect(h.heard).toEqual([`reject ${env.messageId} SIDECAR_SEND_REJECTED signal-cli error -1: Group not found`])
+    expect((await h.metrics.chunksSent.get()).values[0]?.value).toBe(1)
+    expect((await h.metrics.bodiesSent.get()).values).toMatchObject([{ labels: { mode: 'chunked' }, value: 1 }])
+    h.queue.close()
+  })
+
+  it('reports a rejection that is not a JSON-RPC error without an rpc code', async () => {
+    const h = harness((n) => (n === 0 ? new Error('unexpected') : []))
+    const env = h.envelope()
+    h.queue.enqueue(env)
+    await h.clock.advance(0)
+    expect(h.heard).toEqual([`reject ${env.messageId} SIDECAR_SEND_REJECTED unexpected`])
+    const warn = h.lines.find((l) => l.msg.startsWith('send rejected by signal-cli'))
+    expect(warn).toBeDefined()
+    expect(warn && 'rpcCode' in warn).toBe(false)
+    h.queue.close()
+  })
+})
+
+describe('send queue: transient failures', () => {
+  it('retries a failed send after the jittered backoff, then acknowledges it, Signal still reachable', async () => {
+    // baseMs 1000, rng 0.5: the first retry after 750 ms, the second after 1500 ms.
+    const h = harness((n) => (n < 2 ? new SignalUnavailableError('connect ECONNREFUSED') : []))
+    const env = h.envelope()
+    h.queue.enqueue(env)
+    await h.clock.advance(749)
+    expect(h.calls).toHaveLength(1)
+    await h.clock.advance(1)
+    expect(h.calls).toHaveLength(2)
+    await h.clock.advance(1499)
+    expect(h.calls).toHaveLength(2)
+    await h.clock.advance(1)
+    expect(h.calls.map((c) => c.at)).toEqual([0, 750, 2250])
+    expect(h.heard).toEqual([`ack ${env.messageId}`])
+    expect(h.reach.state).toBe('reachable')
+    expect(await h.count(h.metrics.sendRetries)).toBe(2)
+    h.queue.close()
+  })
+
+  it('counts Signal away after `attempts` failures in a row, and back with the first send that goes through', async () => {
+    let offline = true
+    const h = harness(() => (offline ? new SignalUnavailableError('connect ECONNREFUSED') : []), { attempts: 2 })
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(0)
+    expect(h.reach.state).toBe('reachable')
+    await h.clock.advance(750)
+    expect(h.calls).toHaveLength(2)
+    expect(h.reach.state).toBe('daemon-down')
+    offline = false
+    await h.clock.advance(1000)
+    expect(h.reach.state).toBe('reachable')
+    expect(h.heard).toHaveLength(1)
+    expect(await h.count(h.metrics.signalProbes)).toBeGreaterThanOrEqual(1)
+    h.queue.close()
+  })
+
+  it('stops retrying when closed during the backoff, and sends nothing more', async () => {
+    const h = harness(() => new SignalUnavailableError('connect ECONNREFUSED'))
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(0)
+    expect(h.calls).toHaveLength(1)
+    h.queue.close()
+    await h.clock.advance(60_000)
+    expect(h.calls).toHaveLength(1)
+    expect(h.heard).toEqual([])
+  })
+
+  it('ends a send that fails after close without retrying it or telling the owner anything', async () => {
+    const h = harness(() => ({ hang: true }))
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(0)
+    h.queue.close()
+    h.calls[0]?.fail(new SignalUnavailableError('socket hang up'))
+    await h.clock.advance(60_000)
+    expect(h.calls).toHaveLength(1)
+    expect(h.heard).toEqual([])
+    expect(await h.count(h.metrics.sendRetries)).toBe(0)
+  })
+})
+
+describe('send queue: before a send', () => {
+  it('hands the ids of the next send to `beforeSend` before its first body goes out', async () => {
+    const seen: { ids: string[]; calls: number }[] = []
+    let calls = 0
+    const h = harness(
+      () => {
+        calls += 1
+        return []
+      },
+      { burst: 1, beforeSend: (ids) => void seen.push({ ids: [...ids], calls }) },
+    )
+    const a = h.envelope()
+    const b = h.envelope()
+    h.queue.enqueue(a)
+    h.queue.enqueue(b)
+    await h.clock.advance(0)
+    expect(seen).toEqual([{ ids: [a.messageId, b.messageId], calls: 0 }])
+    h.queue.close()
+  })
+
+  it('stops the queue without sending when `beforeSend` throws', async () => {
+    const h = harness(() => [], {
+      beforeSend: () => {
+        throw new Error('disk full')
+      },
+    })
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(1000)
+    expect(h.calls).toHaveLength(0)
+    expect(h.heard).toEqual([])
+    expect(h.lines.some((l) => l.msg === 'send queue stopped')).toBe(true)
+    h.queue.close()
+  })
+})
+
+describe('send queue: bounds, drain, close and rewrite', () => {
+  it('refuses an envelope past the byte bound, takes one that fits exactly, and none after close', async () => {
+    const probe = harness()
+    const size = probe.envelope().frame.byteLength
+    probe.queue.close()
+    const h = harness(() => ({ hang: true }), { maxQueueBytes: 2 * size })
+    expect(h.queue.enqueue(h.envelope())).toBe(true)
+    expect(h.queue.enqueue(h.envelope())).toBe(true)
+    expect(h.queue.queuedBytes).toBe(2 * size)
+    expect(h.queue.enqueue(h.envelope())).toBe(false)
+    expect(h.queue.queuedBytes).toBe(2 * size)
+    await h.clock.advance(0)
+    h.calls[0]?.release()
+    await h.clock.advance(0)
+    expect(h.queue.queuedBytes).toBe(0)
+    expect(h.queue.enqueue(h.envelope())).toBe(true)
+    h.queue.close()
+    expect(h.queue.enqueue(h.envelope())).toBe(false)
+  })
+
+  it('drains at once when idle, when the queue empties, or when the timeout passes', async () => {
+    const h = harness(() => ({ hang: true }))
+    let drained = false
+    await h.queue.drain(1000) // idle: at once, no timer
+    expect(h.clock.pending()).toBe(0)
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(0)
+    void h.queue.drain(5000).then(() => (drained = true))
+    await h.clock.advance(4999)
+    expect(drained).toBe(false)
+    h.calls[0]?.release()
+    await h.clock.advance(0)
+    expect(drained).toBe(true)
+
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(1000)
+    drained = false
+    void h.queue.drain(5000).then(() => (drained = true))
+    await h.clock.advance(4999)
+    expect(drained).toBe(false)
+    await h.clock.advance(1)
+    expect(drained).toBe(true)
+    h.queue.close()
+  })
+
+  it('lets close end a drain at once', async () => {
+    const h = harness(() => ({ hang: true }))
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(0)
+    let drained = false
+    void h.queue.drain(60_000).then(() => (drained = true))
+    await h.clock.advance(0)
+    h.queue.close()
+    await h.clock.advance(0)
+    expect(drained).toBe(true)
+  })
+
+  it('rewrites only the envelopes no send has taken, keeping bytes and counts right', async () => {
+    const h = harness(() => ({ hang: true }), { burst: 1 })
+    const inFlight = h.envelope()
+    h.queue.enqueue(inFlight)
+    await h.clock.advance(0)
+    const waiting = [h.envelope(), h.envelope(), h.envelope()]
+    for (const w of waiting) h.queue.enqueue(w)
+    expect(h.queue.waiting).toBe(3)
+    const size = inFlight.frame.byteLength
+    expect(h.queue.queuedBytes).toBe(4 * size)
+    const replacement = h.envelope(400)
+    let seen: readonly QueuedEnvelope[] = []
+    h.queue.rewrite((w) => ((seen = w), [replacement]))
+    expect(seen).toEqual(waiting)
+    expect(h.queue.waiting).toBe(1)
+    expect(h.queue.queuedBytes).toBe(size + replacement.frame.byteLength)
+    h.calls[0]?.release()
+    await h.clock.advance(1000)
+    expect(h.calls.map((c) => idsIn(c.body))).toEqual([[inFlight.messageId], [replacement.messageId]])
+    h.calls[1]?.release()
+    await h.clock.advance(0)
+    expect(h.heard).toEqual([`ack ${inFlight.messageId}`, `ack ${replacement.messageId}`])
+    expect(h.queue.waiting).toBe(0)
+    h.queue.close()
+  })
+})
+
+describe('send queue: attachments', () => {
+  const asAttachment = (frame: Uint8Array): AttachmentSend => {
+    const { messageId } = decodeEnvelope(frame)
+    return { body: `ref ${messageId}`, attachments: [`data:application/octet-stream;base64,${messageId}`] }
+  }
+
+  it('sends a frame the attachment rule picks as one attachment send and acknowledges it', async () => {
+    const h = harness(() => [], { attachment: asAttachment })
+    const env = h.envelope()
+    h.queue.enqueue(env)
+    await h.clock.advance(0)
+    expect(h.calls).toHaveLength(1)
+    expect(h.calls[0]?.body).toBe(`ref ${env.messageId}`)
+    expect(h.calls[0]?.attachments).toEqual([`data:application/octet-stream;base64,${env.messageId}`])
+    expect(h.heard).toEqual([`ack ${env.messageId}`])
+    expect(h.queue.queuedBytes).toBe(0)
+    expect((await h.metrics.attachmentsSent.get()).values).toMatchObject([{ labels: { outcome: 'sent' }, value: 1 }])
+    expect((await h.metrics.bodiesSent.get()).values).toMatchObject([{ labels: { mode: 'attachment' }, value: 1 }])
+    h.queue.close()
+  })
+
+  it('sends as text what the rule leaves out', async () => {
+    const h = harness(() => [], { attachment: () => undefined })
+    const env = h.envelope()
+    h.queue.enqueue(env)
+    await h.clock.advance(0)
+    expect(h.calls[0]?.attachments).toBeUndefined()
+    expect(idsIn(h.calls[0]?.body ?? '')).toEqual([env.messageId])
+    h.queue.close()
+  })
+
+  it('falls back to text at once when an attachment send fails, transiently or not, and never loses the envelope', async () => {
+    for (const error of [
+      new SignalRpcError(-32603, 'Failed to send message: 429 (IOException)'),
+      new SignalUnavailableError('connect ECONNREFUSED'),
+      new SignalRpcError(-1, 'Attachment too large'),
+    ]) {
+      const h = harness((n) => (n === 0 ? error : []), { attachment: asAttachment })
+      const env = h.envelope()
+      h.queue.enqueue(env)
+      await h.clock.advance(1000)
+      expect(h.calls).toHaveLength(2)
+      expect(h.calls[0]?.attachments).toHaveLength(1)
+      expect(h.calls[1]?.attachments).toBeUndefined()
+      expect(idsIn(h.calls[1]?.body ?? '')).toEqual([env.messageId])
+      expect(h.heard).toEqual([`ack ${env.messageId}`])
+      expect(h.reach.state).toBe('reachable')
+      expect(await h.count(h.metrics.sendRetries)).toBe(0)
+      expect((await h.metrics.attachmentsSent.get()).values).toMatchObject([
+        { labels: { outcome: 'fell-back' }, value: 1 },
+      ])
+      expect(h.lines.some((l) => l.msg === 'attachment send failed; sending the envelope as text')).toBe(true)
+      h.queue.close()
+    }
+  })
+
+  it('waits out a -5 and sends the same attachment again', async () => {
+    const h = harness((n) => (n === 0 ? new SignalRpcError(-5, 'Rate limit exceeded', 10) : []), {
+      attachment: asAttachment,
+    })
+    const env = h.envelope()
+    h.queue.enqueue(env)
+    await h.clock.advance(10_000)
+    expect(h.calls.map((c) => [c.at, c.attachments?.length])).toEqual([
+      [0, 1],
+      [10_000, 1],
+    ])
+    expect(h.heard).toEqual([`ack ${env.messageId}`])
+    h.queue.close()
+  })
+
+  it('resends an attachment, with its attachment, to recipients that were rate limited', async () => {
+    const h = harness((n) => (n === 0 ? [{ type: 'RATE_LIMIT_FAILURE', retryAfterSeconds: 5 }] : []), {
+      attachment: asAttachment,
+    })
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(5000)
+    expect(h.calls).toHaveLength(2)
+    expect(h.calls[1]?.body).toBe(h.calls[0]?.body)
+    expect(h.calls[1]?.attachments).toEqual(h.calls[0]?.attachments)
+    h.queue.close()
+  })
+})
