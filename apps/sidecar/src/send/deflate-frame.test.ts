@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { deflateRawSync } from 'node:zlib'
-import { decodeEnvelope, encodeEnvelope, FLAGS, type Envelope, type Kind } from '@e2e-col/protocol'
+import { bodyLengthFor, decodeEnvelope, encodeEnvelope, FLAGS, type Envelope, type Kind } from '@e2e-col/protocol'
 import { describe, expect, it } from 'vitest'
 import { inflateFrame } from '../receive/inflate-frame.ts'
 import { deflateFrame } from './deflate-frame.ts'
@@ -80,5 +80,25 @@ describe('inflating what arrives from Signal', () => {
     const env = { ...deflated(new Uint8Array(deflateRawSync(text(500)))), flags: FLAGS.deflated | FLAGS.retransmit }
     const r = inflateFrame(env, 1 << 20)
     expect(r.ok && r.envelope).toEqual({ ...env, flags: FLAGS.retransmit, payload: text(500) })
+  })
+})
+
+describe('deflating: the edges', () => {
+  it('leaves a frame whose body is exactly the boundary as it is', async () => {
+    const frame = frameOf(text(3000))
+    expect(await deflateFrame(frame, bodyLengthFor(frame.byteLength))).toBe(frame)
+    expect(await deflateFrame(frame, bodyLengthFor(frame.byteLength) - 1)).not.toBe(frame)
+  })
+
+  it('never deflates a frame flagged deflated again, even when its payload would shrink', async () => {
+    // A stored (level 0) DEFLATE stream of text: valid, flagged, and still compressible.
+    const stored = frameOf(new Uint8Array(deflateRawSync(text(30_000), { level: 0 })), 'update', FLAGS.deflated)
+    expect(await deflateFrame(stored, 2000)).toBe(stored)
+  })
+
+  it('deflates a frame larger than the default payload bound of the decoder (16 MiB)', async () => {
+    const frame = frameOf(text(17 * 1024 * 1024))
+    const sent = await deflateFrame(frame, 2000)
+    expect(decodeEnvelope(sent, { maxPayloadBytes: 1 << 20 }).flags & FLAGS.deflated).toBe(FLAGS.deflated)
   })
 })

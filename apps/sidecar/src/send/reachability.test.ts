@@ -89,3 +89,160 @@ describe('reachability', () => {
     expect(got).toEqual(['first', 'second'])
   })
 })
+
+describe('classifySendFailure: what is not the daemon', () => {
+  it('counts any other error, including other sidecar errors, as a definite refusal', () => {
+    expect(classifySendFailure(new Error('unexpected'))).toBe('rejected')
+    expect(classifySendFailure('a string')).toBe('rejected')
+    expect(classifySendFailure(new SignalCliError('SIDECAR_SIGNAL_RPC_ERROR', 'not a transport failure'))).toBe(
+      'rejected',
+    )
+  })
+})
+
+/** A reachability whose probe sleeps are recorded and released by hand. */
+function handDriven() {
+  const lines: { level: number; msg: string; [k: string]: unknown }[] = []
+  const logger = createLogger('debug', {
+    write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }),
+  })
+  const sleeps: { ms: number; wake: () => void }[] = []
+  let t = 0
+  const reach = createReachability({
+    attempts: 3,
+    probeBaseMs: 100,
+    probeMaxMs: 10_000,
+    now: () => t,
+    sleep: (ms, signal) =>
+      new Promise<void>((resolve) => {
+        sleeps.push({ ms, wake: resolve })
+        signal.addEventListener('abort', () => resolve(), { once: true })
+      }),
+    rng: () => 1,
+    logger,
+  })
+  return { reach, sleeps, lines, setNow: (ms: number) => void (t = ms) }
+}
+
+const tick = () => new Promise<void>((r) => setImmediate(r))
+
+describe('reachability: turns', () => {
+  it('lets a caller send at once while Signal is reachable, without a probe wait', async () => {
+    const { reach, sleeps } = handDriven()
+    expect(await reach.turn(new AbortController().signal)).toBe(true)
+    expect(await reach.turn(new AbortController().signal)).toBe(true)
+    expect(sleeps).toEqual([])
+  })
+
+  it('answers false to a caller whose signal aborted, reachable or not', async () => {
+    const { reach } = handDriven()
+    const aborted = AbortSignal.abort()
+    expect(await reach.turn(aborted)).toBe(false)
+    reach.failed('network', false)
+    expect(await reach.turn(aborted)).toBe(false)
+  })
+
+  it('hands the turn on when its holder aborts during the probe wait', async () => {
+    const { reach, sleeps } = handDriven()
+    reach.failed('network', false)
+    const first = new AbortController()
+    const got: string[] = []
+    void reach.turn(first.signal).then((ok) => got.push(`first ${ok}`))
+    void reach.turn(new AbortController().signal).then((ok) => got.push(`second ${ok}`))
+    await tick()
+    expect(sleeps).toHaveLength(1)
+    first.abort()
+    await tick()
+    expect(got).toEqual(['first false'])
+    expect(sleeps).toHaveLength(2) // the second caller now holds the turn and waits its backoff
+    sleeps[1]?.wake()
+    await tick()
+    expect(got).toEqual(['first false', 'second true'])
+  })
+
+  it('lets a caller waiting for the turn give up when its signal aborts', async () => {
+    const { reach, sleeps } = handDriven()
+    reach.failed('daemon-down', false)
+    void reach.turn(new AbortController().signal)
+    const waiting = new AbortController()
+    let answer: boolean | undefined
+    void reach.turn(waiting.signal).then((ok) => (answer = ok))
+    await tick()
+    expect(sleeps).toHaveLength(1)
+    waiting.abort()
+    await tick()
+    expect(answer).toBe(false)
+  })
+
+  it('grows the probe backoff with failed probes only, not with the failures that made Signal away', async () => {
+    const { reach, sleeps } = handDriven()
+    for (let i = 0; i < 5; i++) reach.failed('network', false)
+    const signal = new AbortController().signal
+    const probe = async () => {
+      const p = reach.turn(signal)
+      await tick()
+      sleeps.at(-1)?.wake()
+      expect(await p).toBe(true)
+    }
+    await probe()
+    reach.failed('network', true)
+    await probe()
+    reach.failed('network', true)
+    await probe()
+    // rng 1: the whole ceiling, base 100 ms doubling per failed probe.
+    expect(sleeps.map((s) => s.ms)).toEqual([100, 200, 400])
+  })
+
+  it('stops telling a listener that unsubscribed', () => {
+    const { reach } = handDriven()
+    const seen: string[] = []
+    const off = reach.onChange((s) => seen.push(s))
+    reach.failed('network', false)
+    off()
+    reach.succeeded()
+    expect(seen).toEqual(['unreachable'])
+  })
+})
+
+describe('reachability: what it logs', () => {
+  it('says which kind of absence began, notes a change of reason once, and counts the probes it took', async () => {
+    const { reach, sleeps, lines, setNow } = handDriven()
+    setNow(1000)
+    reach.failed('daemon-down', false)
+    setNow(2000)
+    reach.failed('network', false)
+    expect(reach.since).toBe(2000)
+    const signal = new AbortController().signal
+    for (let i = 0; i < 2; i++) {
+      const p = reach.turn(signal)
+      await tick()
+      sleeps.at(-1)?.wake()
+      await p
+      reach.failed('network', true)
+    }
+    reach.succeeded()
+    expect(lines.map(({ level, msg, state, was, probes }) => ({ level, msg, state, was, probes }))).toEqual([
+      {
+        level: 40,
+        msg: 'signal-cli does not answer; changes are kept and sent when it returns',
+        state: 'daemon-down',
+        was: undefined,
+        probes: undefined,
+      },
+      {
+        level: 30,
+        msg: 'Signal is still away, for another reason',
+        state: 'unreachable',
+        was: 'daemon-down',
+        probes: undefined,
+      },
+      {
+        level: 30,
+        msg: 'Signal is reachable again; sending what was kept',
+        state: undefined,
+        was: 'unreachable',
+        probes: 3,
+      },
+    ])
+  })
+})

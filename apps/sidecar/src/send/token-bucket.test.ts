@@ -35,3 +35,15 @@ describe('token bucket pacing', () => {
     expect(b.waitMs(0)).toBe(10_000)
   })
 })
+
+describe('token bucket pauses', () => {
+  it('ignores a repeated pause that has passed: the burst earned since stays', () => {
+    const b = createTokenBucket({ ratePerSecond: 1, burst: 5, now: 0 })
+    b.pauseUntil(10_000)
+    expect(b.waitMs(20_000)).toBe(0) // refilled to the burst by now
+    b.pauseUntil(10_000)
+    let taken = 0
+    while (b.tryTake(20_000)) taken++
+    expect(taken).toBe(5)
+  })
+})
