@@ -594,3 +594,277 @@ describe('send queue: attachments', () => {
     h.queue.close()
   })
 })
+
+describe('send queue: pace of every send', () => {
+  it('takes a token for each further body of a chunked envelope', async () => {
+    const h = harness(() => [], { burst: 2 })
+    const env = h.envelope(5000) // four bodies of 2000
+    h.queue.enqueue(env)
+    await h.clock.advance(0)
+    expect(h.calls).toHaveLength(2)
+    await h.clock.advance(3000)
+    expect(h.calls.map((c) => c.at)).toEqual([0, 0, 1000, 2000])
+    expect(h.heard).toEqual([`ack ${env.messageId}`])
+    expect(await h.count(h.metrics.chunksSent)).toBe(4)
+    const fill = (await h.metrics.batchFill.get()).values
+    const sum = fill.find((v) => (v as { metricName?: string }).metricName === 'e2e_col_batch_fill_ratio_sum')
+    expect(sum?.value).toBeGreaterThan(1)
+    expect(sum?.value).toBeLessThanOrEqual(4) // each body at most the boundary
+    h.queue.close()
+  })
+
+  it('takes a token for a retry too: a retry never goes before the pace allows', async () => {
+    const h = harness((n) => (n === 0 ? new SignalUnavailableError('connect ECONNREFUSED') : []), { burst: 1 })
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(2000)
+    // The backoff ended at 750 ms; the bucket's next token came at 1000 ms.
+    expect(h.calls.map((c) => c.at)).toEqual([0, 1000])
+    h.queue.close()
+  })
+
+  it('takes a token for a resend', async () => {
+    const h = harness((n) => (n === 0 ? [{ type: 'RATE_LIMIT_FAILURE', retryAfterSeconds: 2 }] : []), { burst: 1 })
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(0)
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(5000)
+    // The burst was spent and the pause ends at 2 s: the resend takes the token of 3 s, the newer envelope the next.
+    expect(h.calls.map((c) => c.at)).toEqual([0, 3000, 4000])
+    h.queue.close()
+  })
+
+  it('measures each send from its start to its answer, and counts no probe while Signal is reachable', async () => {
+    const h = harness(() => ({ hang: true }))
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(0)
+    await h.clock.advance(2500)
+    h.calls[0]?.release()
+    await h.clock.advance(0)
+    const latency = (await h.metrics.sendLatency.get()).values
+    const sum = latency.find((v) => (v as { metricName?: string }).metricName === 'e2e_col_send_latency_seconds_sum')
+    expect(sum?.value).toBe(2.5)
+    expect(await h.count(h.metrics.signalProbes)).toBe(0)
+    expect(h.lines.filter((l) => l.level >= 50)).toEqual([])
+    h.queue.close()
+  })
+
+  it('logs each failed attempt at debug level with its number', async () => {
+    const h = harness((n) => (n < 2 ? new SignalUnavailableError('connect ECONNREFUSED') : []))
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(5000)
+    expect(h.lines.filter((l) => l.msg === 'send failed; will retry').map((l) => [l.level, l.attempt])).toEqual([
+      [20, 0],
+      [20, 1],
+    ])
+    h.queue.close()
+  })
+})
+
+describe('send queue: closing while Signal is away', () => {
+  it('tells no owner anything and forgets no id: the envelopes stay in the outbox for the next start', async () => {
+    let offline = true
+    const h = harness(() => (offline ? new SignalUnavailableError('connect ECONNREFUSED') : []))
+    const env = h.envelope()
+    h.queue.enqueue(env)
+    await h.clock.advance(10_000)
+    expect(h.reach.state).toBe('daemon-down')
+    const before = h.calls.length
+    h.queue.close()
+    offline = false
+    await h.clock.advance(60_000)
+    expect(h.calls).toHaveLength(before)
+    expect(h.heard).toEqual([])
+    expect(h.unsent).toEqual([])
+    expect(h.lines.filter((l) => l.level >= 50)).toEqual([])
+  })
+
+  it('sends no further body of a chunked envelope once closed', async () => {
+    const h = harness(() => [], { burst: 1 })
+    h.queue.enqueue(h.envelope(5000))
+    await h.clock.advance(0)
+    expect(h.calls).toHaveLength(1)
+    h.queue.close()
+    await h.clock.advance(10_000)
+    expect(h.calls).toHaveLength(1)
+    expect(h.heard).toEqual([])
+  })
+})
+
+describe('send queue: a probe that ends otherwise', () => {
+  it('hands the probe turn on when the probe is refused, so other documents still send', async () => {
+    let offline = true
+    const clock = manualClock()
+    const calls: string[] = []
+    const backend = {
+      sendGroupMessage: async (group: string) => {
+        calls.push(group)
+        if (offline) throw new SignalUnavailableError('connect ECONNREFUSED')
+        if (group === 'refused') throw new SignalRpcError(-1, 'Group not found')
+        return { timestamp: 1, results: [] }
+      },
+    }
+    const reach = createReachability({
+      attempts: 1,
+      probeBaseMs: 10,
+      probeMaxMs: 1000,
+      now: clock.now,
+      sleep: clock.sleep,
+      rng: () => 0.5,
+      logger: createLogger('silent'),
+    })
+    const heard: string[] = []
+    const queueFor = (groupId: string) =>
+      createSendQueue({
+        groupId,
+        backend: backend as unknown as SignalBackend,
+        maxBodyBytes: 2000,
+        maxQueueBytes: 1 << 20,
+        bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
+        retry: { attempts: 1, baseMs: 10, maxMs: 100 },
+        now: clock.now,
+        sleep: clock.sleep,
+        rng: () => 0.5,
+        newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
+        reach,
+        metrics: createMetrics(),
+        logger: createLogger('silent'),
+      })
+    const refused = queueFor('refused')
+    const fine = queueFor('fine')
+    const envelope = (name: string): QueuedEnvelope => {
+      const messageId = randomBytes(16).toString('hex')
+      return {
+        frame: frameFor(messageId),
+        messageId,
+        owner: { ack: () => void heard.push(`${name} ack`), reject: () => void heard.push(`${name} reject`) },
+      }
+    }
+    refused.enqueue(envelope('refused'))
+    await clock.advance(0)
+    expect(reach.state).toBe('daemon-down')
+    fine.enqueue(envelope('fine'))
+    await clock.advance(0)
+    // The daemon is back, but only for the refused group's probe: its refusal must free the turn.
+    offline = false
+    await clock.advance(5000)
+    expect(heard).toContain('refused reject')
+    expect(heard).toContain('fine ack')
+    refused.close()
+    fine.close()
+  })
+})
+
+describe('send queue: compression', () => {
+  it('compresses no envelope and warns of nothing without a compressor', async () => {
+    const h = harness()
+    h.queue.enqueue(h.envelope(5000))
+    await h.clock.advance(10_000)
+    expect(h.heard).toHaveLength(1)
+    expect(h.lines.filter((l) => l.level >= 40)).toEqual([])
+    h.queue.close()
+  })
+
+  it('warns once when compression fails and still sends the envelope', async () => {
+    const h = harness(() => [], { shrink: () => Promise.reject(new Error('zlib broke')) })
+    h.queue.enqueue(h.envelope(5000))
+    await h.clock.advance(10_000)
+    expect(h.heard).toHaveLength(1)
+    expect(h.lines.filter((l) => l.level >= 40).map((l) => l.msg)).toEqual([
+      'could not compress an envelope; sending it as it is',
+    ])
+    h.queue.close()
+  })
+
+  it('compresses an envelope once even when its attachment send falls back to text', async () => {
+    let shrinks = 0
+    const h = harness((n) => (n === 0 ? new SignalRpcError(-1, 'Attachment too large') : []), {
+      shrink: async (frame) => (shrinks++, new Uint8Array(frame)),
+      attachment: (frame) => ({ body: 'ref', attachments: [`data:;base64,${frame.byteLength}`] }),
+    })
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(1000)
+    expect(h.calls.map((c) => c.attachments?.length)).toEqual([1, undefined])
+    expect(shrinks).toBe(1)
+    h.queue.close()
+  })
+
+  it('keeps the envelope being compressed at the front: one that arrives meanwhile is neither lost nor sent twice', async () => {
+    // The front has a late tag (a merged backlog is re-queued under fresh tags), so a newcomer's
+    // tag is lower: only the pin keeps it from passing the envelope being compressed.
+    const shrinkWaits: (() => void)[] = []
+    const h = harness(() => ({ hang: true }), {
+      burst: 10,
+      shrink: (frame) => new Promise<Uint8Array>((resolve) => shrinkWaits.push(() => resolve(new Uint8Array(frame)))),
+    })
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(0)
+    shrinkWaits.shift()?.()
+    await h.clock.advance(0)
+    expect(h.calls).toHaveLength(1)
+    for (let i = 0; i < 3; i++) h.queue.enqueue(h.envelope())
+    const merged = h.envelope()
+    h.queue.rewrite(() => [merged])
+    h.calls[0]?.release()
+    await h.clock.advance(0)
+    expect(shrinkWaits).toHaveLength(1) // compressing `merged`
+    const newcomer = { ...h.envelope(), source: {} }
+    h.queue.enqueue(newcomer)
+    shrinkWaits.shift()?.()
+    await h.clock.advance(0)
+    h.calls[1]?.release()
+    await h.clock.advance(0)
+    shrinkWaits.shift()?.()
+    await h.clock.advance(1000)
+    h.calls[2]?.release()
+    await h.clock.advance(0)
+    const sent = h.calls.slice(1).flatMap((c) => idsIn(c.body))
+    expect(sent.toSorted()).toEqual([merged.messageId, newcomer.messageId].toSorted())
+    expect(h.heard.slice(1).toSorted()).toEqual([`ack ${merged.messageId}`, `ack ${newcomer.messageId}`].toSorted())
+    h.queue.close()
+  })
+})
+
+describe('send queue: turns between sources over several sends', () => {
+  // Envelopes too large to share a body: each send carries exactly one, so the send order is the queue order.
+  it('places a newcomer after the envelopes of the round being served, before the next rounds', async () => {
+    for (const shrink of [undefined, async (frame: Uint8Array) => new Uint8Array(frame)]) {
+      const h = harness(() => [], { burst: 1, ...(shrink === undefined ? {} : { shrink }) })
+      const a = {}
+      const b = {}
+      const named = new Map<string, string>()
+      const add = (name: string, source: object) => {
+        const env = { ...h.envelope(1200), source }
+        named.set(env.messageId, name)
+        h.queue.enqueue(env)
+      }
+      add('a1', a)
+      add('a2', a)
+      add('a3', a)
+      add('b1', b)
+      add('b2', b)
+      add('b3', b)
+      await h.clock.advance(0) // a1 sent
+      await h.clock.advance(1000) // b1 sent: round 1 served
+      add('c1', {})
+      await h.clock.advance(10_000)
+      const order = h.calls.flatMap((c) => idsIn(c.body)).map((id) => named.get(id))
+      expect(order).toEqual(['a1', 'b1', 'a2', 'b2', 'c1', 'a3', 'b3'])
+      h.queue.close()
+    }
+  })
+})
+
+describe('send queue: without an onUnsent listener', () => {
+  it('drops a refused send and goes on without error', async () => {
+    const h = harness((n) => (n === 0 ? new SignalRpcError(-1, 'Group not found') : []), { onUnsent: undefined })
+    const refused = h.envelope()
+    h.queue.enqueue(refused)
+    await h.clock.advance(0)
+    const next = h.envelope()
+    h.queue.enqueue(next)
+    await h.clock.advance(1000)
+    expect(h.heard.map((x) => x.split(' ')[0])).toEqual(['reject', 'ack'])
+    expect(h.lines.filter((l) => l.level >= 50)).toEqual([])
+    h.queue.close()
+  })
+})
