@@ -82,9 +82,13 @@ function idsIn(body: string): string[] {
   return env.kind === 'batch' ? unpackBatch(env).map((e) => e.messageId) : [env.messageId]
 }
 
+/** The sum of a counter over its labels. */
+const sumOf = async (metric: { get(): Promise<{ values: { value: number; labels: object }[] }> }) =>
+  (await metric.get()).values.reduce((n, v) => n + v.value, 0)
+
 function harness(
   answers: (n: number) => Answer = () => [],
-  extra: Partial<SendQueueOptions> & { burst?: number; attempts?: number } = {},
+  extra: Partial<SendQueueOptions> & { burst?: number; attempts?: number; listenUnsent?: boolean } = {},
 ) {
   const clock = manualClock()
   const calls: Call[] = []
@@ -133,7 +137,7 @@ function harness(
     rng: () => 0.5,
     newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
     reach,
-    onUnsent: (ids) => void unsent.push([...ids]),
+    ...(extra.listenUnsent === false ? {} : { onUnsent: (ids: readonly string[]) => void unsent.push([...ids]) }),
     metrics,
     logger,
     ...extra,
@@ -149,9 +153,7 @@ function harness(
       },
     }
   }
-  const count = async (metric: { get(): Promise<{ values: { value: number; labels: object }[] }> }) =>
-    (await metric.get()).values.reduce((n, v) => n + v.value, 0)
-  return { clock, calls, queue, reach, metrics, heard, unsent, lines, envelope, count }
+  return { clock, calls, queue, reach, metrics, heard, unsent, lines, envelope, count: sumOf }
 }
 
 describe('send queue: rate limits (-5)', () => {
@@ -511,12 +513,13 @@ describe('send queue: bounds, drain, close and rewrite', () => {
   })
 })
 
-describe('send queue: attachments', () => {
-  const asAttachment = (frame: Uint8Array): AttachmentSend => {
-    const { messageId } = decodeEnvelope(frame)
-    return { body: `ref ${messageId}`, attachments: [`data:application/octet-stream;base64,${messageId}`] }
-  }
+/** Carries every frame as an attachment: a stand-in body and URI naming its message id. */
+const asAttachment = (frame: Uint8Array): AttachmentSend => {
+  const { messageId } = decodeEnvelope(frame)
+  return { body: `ref ${messageId}`, attachments: [`data:application/octet-stream;base64,${messageId}`] }
+}
 
+describe('send queue: attachments', () => {
   it('sends a frame the attachment rule picks as one attachment send and acknowledges it', async () => {
     const h = harness(() => [], { attachment: asAttachment })
     const env = h.envelope()
@@ -652,7 +655,7 @@ describe('send queue: pace of every send', () => {
     const h = harness((n) => (n < 2 ? new SignalUnavailableError('connect ECONNREFUSED') : []))
     h.queue.enqueue(h.envelope())
     await h.clock.advance(5000)
-    expect(h.lines.filter((l) => l.msg === 'send failed; will retry').map((l) => [l.level, l.attempt])).toEqual([
+    expect(h.lines.filter((l) => l.msg === 'send failed; will retry').map((l) => [l.level, l['attempt']])).toEqual([
       [20, 0],
       [20, 1],
     ])
@@ -818,8 +821,8 @@ describe('send queue: compression', () => {
     h.calls[2]?.release()
     await h.clock.advance(0)
     const sent = h.calls.slice(1).flatMap((c) => idsIn(c.body))
-    expect(sent.toSorted()).toEqual([merged.messageId, newcomer.messageId].toSorted())
-    expect(h.heard.slice(1).toSorted()).toEqual([`ack ${merged.messageId}`, `ack ${newcomer.messageId}`].toSorted())
+    expect([...sent].sort()).toEqual([merged.messageId, newcomer.messageId].sort())
+    expect(h.heard.slice(1).sort()).toEqual([`ack ${merged.messageId}`, `ack ${newcomer.messageId}`].sort())
     h.queue.close()
   })
 })
@@ -856,7 +859,7 @@ describe('send queue: turns between sources over several sends', () => {
 
 describe('send queue: without an onUnsent listener', () => {
   it('drops a refused send and goes on without error', async () => {
-    const h = harness((n) => (n === 0 ? new SignalRpcError(-1, 'Group not found') : []), { onUnsent: undefined })
+    const h = harness((n) => (n === 0 ? new SignalRpcError(-1, 'Group not found') : []), { listenUnsent: false })
     const refused = h.envelope()
     h.queue.enqueue(refused)
     await h.clock.advance(0)
