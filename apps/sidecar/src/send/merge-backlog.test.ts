@@ -147,3 +147,30 @@ describe('mergeBacklog', () => {
     expect(apart.map(kindOf)).toEqual(['update', 'update'])
   })
 })
+
+describe('mergeBacklog: the edges', () => {
+  it('merges without an onMerged listener', () => {
+    const { heard, envelope } = recorder()
+    const updates = typing(3)
+    const waiting = updates.map((u) => envelope('update', u))
+    const { onMerged: _unused, ...options } = merging(1 << 20).options
+    const out = mergeBacklog(waiting, options)
+    expect(out).toHaveLength(1)
+    out[0]?.owner.ack(out[0].messageId)
+    expect(heard).toHaveLength(3)
+  })
+
+  it('merges an update larger than the decoder default (16 MiB), as a frame bound up to 64 MiB allows', () => {
+    const { envelope } = recorder()
+    const doc = new Y.Doc()
+    const updates: Uint8Array[] = []
+    doc.on('update', (u: Uint8Array) => updates.push(u))
+    doc.getText('t').insert(0, 'x'.repeat(17 * 1024 * 1024))
+    doc.getText('t').insert(0, 'small ')
+    const waiting = updates.map((u) => envelope('update', u))
+    const m = merging(64 * 1024 * 1024)
+    const out = mergeBacklog(waiting, m.options)
+    expect(m.merged).toEqual([2])
+    expect(out).toHaveLength(1)
+  })
+})

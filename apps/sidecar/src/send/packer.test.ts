@@ -125,6 +125,7 @@ describe('packNext', () => {
 
   it('refuses an empty list', () => {
     expect(() => packNext([], MAX, headers().newHeader)).toThrow(RangeError)
+    expect(() => packNext([], MAX, headers().newHeader)).toThrow('packNext needs at least one frame')
   })
 
   it('passes on a batch error other than "too large" (a bad header is a bug, not a reason to send bare)', () => {

@@ -871,3 +871,264 @@ describe('send queue: without an onUnsent listener', () => {
     h.queue.close()
   })
 })
+
+/** Several documents' queues sharing one view of Signal (attempts 1: one transient failure makes Signal away). */
+function documents(answer: (group: string, n: number) => Answer) {
+  const clock = manualClock()
+  const calls: (Call & { group: string })[] = []
+  const backend = {
+    sendGroupMessage: (group: string, body: string, attachments?: readonly string[]) => {
+      const a = answer(group, calls.filter((c) => c.group === group).length)
+      return new Promise<{ timestamp: number; results: Result[] }>((resolve, reject) => {
+        const call = {
+          group,
+          at: clock.now(),
+          body,
+          attachments,
+          release: (results: Result[] = []) => resolve({ timestamp: 1, results }),
+          fail: reject,
+        }
+        calls.push(call)
+        if (a instanceof Error) reject(a)
+        else if (Array.isArray(a)) call.release(a)
+      })
+    },
+  }
+  const reach = createReachability({
+    attempts: 1,
+    probeBaseMs: 10,
+    probeMaxMs: 1000,
+    now: clock.now,
+    sleep: clock.sleep,
+    rng: () => 0.5,
+    logger: createLogger('silent'),
+  })
+  const heard: string[] = []
+  const queue = (groupId: string) => {
+    const q = createSendQueue({
+      groupId,
+      backend: backend as unknown as SignalBackend,
+      maxBodyBytes: 2000,
+      maxQueueBytes: 1 << 20,
+      bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
+      retry: { attempts: 1, baseMs: 10, maxMs: 100 },
+      now: clock.now,
+      sleep: clock.sleep,
+      rng: () => 0.5,
+      newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
+      reach,
+      metrics: createMetrics(),
+      logger: createLogger('silent'),
+    })
+    const messageId = randomBytes(16).toString('hex')
+    q.enqueue({
+      frame: frameFor(messageId),
+      messageId,
+      owner: { ack: () => void heard.push(`${groupId} ack`), reject: () => void heard.push(`${groupId} reject`) },
+    })
+    return q
+  }
+  const of = (group: string) => calls.filter((c) => c.group === group)
+  return { clock, reach, heard, queue, of }
+}
+
+describe('send queue: one probe at a time across documents', () => {
+  it.each([
+    ['refused', () => new SignalRpcError(-4, 'Untrusted identity')],
+    ['rate limited', () => new SignalRpcError(-5, 'Rate limit exceeded', 1)],
+  ])(
+    'a send that began while Signal was reachable and ends %s does not free the probe turn it never held',
+    async (_name, error) => {
+      const d = documents((group, n) =>
+        group === 'a'
+          ? n === 0
+            ? { hang: true }
+            : []
+          : group === 'b'
+            ? n === 0
+              ? new SignalUnavailableError('down')
+              : { hang: true }
+            : [],
+      )
+      const qa = d.queue('a') // its send hangs, begun while reachable
+      await d.clock.advance(0)
+      const qb = d.queue('b') // fails: Signal is away; then b probes and its probe hangs
+      await d.clock.advance(1000)
+      expect(d.reach.state).toBe('daemon-down')
+      expect(d.of('b')).toHaveLength(2)
+      const qc = d.queue('c') // waits for the probe turn
+      await d.clock.advance(1000)
+      expect(d.of('c')).toHaveLength(0)
+      d.of('a')[0]?.fail(error())
+      await d.clock.advance(1000)
+      expect(d.of('c')).toHaveLength(0) // b still holds the turn: no second probe
+      d.of('b')[1]?.release()
+      await d.clock.advance(2000)
+      expect(d.heard).toContain('b ack')
+      expect(d.heard).toContain('c ack')
+      for (const q of [qa, qb, qc]) q.close()
+    },
+  )
+
+  it('a send that ends after its queue closed does not free a probe turn it never held', async () => {
+    const d = documents((group, n) =>
+      group === 'a'
+        ? { hang: true }
+        : group === 'b'
+          ? n === 0
+            ? new SignalUnavailableError('down')
+            : { hang: true }
+          : [],
+    )
+    const qa = d.queue('a')
+    await d.clock.advance(0)
+    const qb = d.queue('b')
+    await d.clock.advance(1000)
+    const qc = d.queue('c')
+    await d.clock.advance(1000)
+    qa.close()
+    d.of('a')[0]?.fail(new SignalUnavailableError('socket hang up'))
+    await d.clock.advance(1000)
+    expect(d.of('c')).toHaveLength(0)
+    qb.close()
+    qc.close()
+  })
+
+  it('a probe that is rate limited waits out the pause and probes again, then sends', async () => {
+    const d = documents((group, n) =>
+      n === 0 ? new SignalUnavailableError('down') : n === 1 ? new SignalRpcError(-5, 'Rate limit exceeded', 2) : [],
+    )
+    const qa = d.queue('a')
+    await d.clock.advance(10_000)
+    expect(d.of('a')).toHaveLength(3)
+    expect(d.heard).toEqual(['a ack'])
+    expect(d.reach.state).toBe('reachable')
+    qa.close()
+  })
+
+  it('a probe whose queue closes hands the turn to another document', async () => {
+    const d = documents((group, n) =>
+      group === 'a' ? (n === 0 ? new SignalUnavailableError('down') : { hang: true }) : [],
+    )
+    const qa = d.queue('a')
+    await d.clock.advance(1000)
+    expect(d.of('a')).toHaveLength(2) // the probe, in flight
+    const qb = d.queue('b')
+    await d.clock.advance(1000)
+    expect(d.of('b')).toHaveLength(0)
+    qa.close()
+    d.of('a')[1]?.fail(new SignalUnavailableError('socket hang up'))
+    await d.clock.advance(1000)
+    expect(d.heard).toEqual(['b ack'])
+    qb.close()
+  })
+})
+
+describe('send queue: attachment details', () => {
+  it('hands the id to beforeSend, spends one token, and counts no fallback when closed during its rate-limit pause', async () => {
+    const seen: string[][] = []
+    const h = harness((n) => (n === 0 ? new SignalRpcError(-5, 'Rate limit exceeded', 10) : []), {
+      burst: 1,
+      attachment: asAttachment,
+      beforeSend: (ids) => void seen.push([...ids]),
+    })
+    const env = h.envelope()
+    h.queue.enqueue(env)
+    await h.clock.advance(0)
+    expect(h.calls.map((c) => [c.at, c.attachments?.length])).toEqual([[0, 1]]) // the burst's one token, not a second
+    expect(seen).toEqual([[env.messageId]])
+    await h.clock.advance(1000)
+    h.queue.close()
+    await h.clock.advance(20_000)
+    expect(h.calls).toHaveLength(1)
+    expect(await h.count(h.metrics.attachmentsSent)).toBe(0)
+    expect(h.lines.filter((l) => l.msg === 'attachment send failed; sending the envelope as text')).toEqual([])
+    expect(h.heard).toEqual([])
+  })
+
+  it("logs a fallback with the daemon's code", async () => {
+    const h = harness((n) => (n === 0 ? new SignalRpcError(-1, 'Attachment too large') : []), {
+      attachment: asAttachment,
+    })
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(1000)
+    expect(h.lines.find((l) => l.msg === 'attachment send failed; sending the envelope as text')).toMatchObject({
+      outcome: 'rejected',
+      rpcCode: -1,
+    })
+  })
+})
+
+describe('send queue: what each send reports', () => {
+  it('hands beforeSend only the ids of the send about to go out, and counts no chunk for a bare body', async () => {
+    const seen: string[][] = []
+    const h = harness(() => [], { burst: 1, beforeSend: (ids) => void seen.push([...ids]) })
+    const big = [h.envelope(1200), h.envelope(1200), h.envelope(1200)]
+    for (const b of big) h.queue.enqueue(b)
+    await h.clock.advance(0)
+    expect(seen).toEqual([[big[0]?.messageId]])
+    await h.clock.advance(2000)
+    expect(seen).toEqual(big.map((b) => [b.messageId]))
+    expect(await h.count(h.metrics.chunksSent)).toBe(0)
+    expect((await h.metrics.bodiesSent.get()).values).toMatchObject([{ labels: { mode: 'single' }, value: 3 }])
+    h.queue.close()
+  })
+
+  it('logs why the queue stopped', async () => {
+    const h = harness(() => [], {
+      beforeSend: () => {
+        throw new Error('disk full')
+      },
+    })
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(0)
+    expect(h.lines.find((l) => l.msg === 'send queue stopped')).toMatchObject({ err: { message: 'disk full' } })
+    // A stopped queue still holds the envelope: a drain waits for it (until its own timeout).
+    let drained = false
+    void h.queue.drain(5000).then(() => (drained = true))
+    await h.clock.advance(4999)
+    expect(drained).toBe(false)
+    await h.clock.advance(1)
+    expect(drained).toBe(true)
+    h.queue.close()
+  })
+
+  it('logs nothing for a resend that went through, and the reason of one that did not', async () => {
+    const h = harness((n) =>
+      n === 0 ? [{ type: 'RATE_LIMIT_FAILURE', retryAfterSeconds: 1 }] : n === 1 ? [] : new SignalRpcError(-1, 'x'),
+    )
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(0)
+    // Only a resend is left: a drain waits for it.
+    let drained = false
+    void h.queue.drain(60_000).then(() => (drained = true))
+    await h.clock.advance(0)
+    expect(drained).toBe(false)
+    await h.clock.advance(5000)
+    expect(drained).toBe(true)
+    expect(h.calls).toHaveLength(2)
+    expect(h.lines.filter((l) => l.msg === 'resend after a partial rate limit failed')).toEqual([])
+
+    const r = harness((n) =>
+      n === 0 ? [{ type: 'RATE_LIMIT_FAILURE', retryAfterSeconds: 1 }] : new SignalRpcError(-4, 'Untrusted identity'),
+    )
+    r.queue.enqueue(r.envelope())
+    await r.clock.advance(5000)
+    expect(r.lines.find((l) => l.msg === 'resend after a partial rate limit failed')).toMatchObject({
+      outcome: 'rejected',
+    })
+    h.queue.close()
+    r.queue.close()
+  })
+
+  it('logs no failed resend when the queue closes during one', async () => {
+    const h = harness((n) => (n === 0 ? [{ type: 'RATE_LIMIT_FAILURE', retryAfterSeconds: 1 }] : { hang: true }))
+    h.queue.enqueue(h.envelope())
+    await h.clock.advance(5000)
+    expect(h.calls).toHaveLength(2)
+    h.queue.close()
+    h.calls[1]?.fail(new SignalUnavailableError('socket hang up'))
+    await h.clock.advance(1000)
+    expect(h.lines.filter((l) => l.msg === 'resend after a partial rate limit failed')).toEqual([])
+  })
+})
