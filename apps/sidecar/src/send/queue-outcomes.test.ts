@@ -904,13 +904,13 @@ function documents(answer: (group: string, n: number) => Answer) {
     logger: createLogger('silent'),
   })
   const heard: string[] = []
-  const queue = (groupId: string) => {
+  const queue = (groupId: string, pace = { ratePerSecond: 1000, burst: 1000 }) => {
     const q = createSendQueue({
       groupId,
       backend: backend as unknown as SignalBackend,
       maxBodyBytes: 2000,
       maxQueueBytes: 1 << 20,
-      bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
+      bucket: createTokenBucket({ ...pace, now: clock.now() }),
       retry: { attempts: 1, baseMs: 10, maxMs: 100 },
       now: clock.now,
       sleep: clock.sleep,
@@ -1019,6 +1019,20 @@ describe('send queue: one probe at a time across documents', () => {
     qa.close()
     d.of('a')[1]?.fail(new SignalUnavailableError('socket hang up'))
     await d.clock.advance(1000)
+    expect(d.heard).toEqual(['b ack'])
+    qb.close()
+  })
+  it('a probe whose queue closes while it waits for the pace hands the turn to another document', async () => {
+    const d = documents((group, n) => (group === 'a' && n === 0 ? new SignalUnavailableError('down') : []))
+    const qa = d.queue('a', { ratePerSecond: 1, burst: 1 }) // its next token comes at 1 s
+    await d.clock.advance(100) // a failed, Signal is away, a holds the probe turn and waits for a token
+    expect(d.reach.state).toBe('daemon-down')
+    const qb = d.queue('b')
+    await d.clock.advance(100)
+    expect(d.of('b')).toHaveLength(0)
+    qa.close()
+    await d.clock.advance(1000)
+    expect(d.of('a')).toHaveLength(1)
     expect(d.heard).toEqual(['b ack'])
     qb.close()
   })
