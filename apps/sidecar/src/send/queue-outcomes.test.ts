@@ -638,6 +638,7 @@ describe('send queue: pace of every send', () => {
 
   it('measures each send from its start to its answer, and counts no probe while Signal is reachable', async () => {
     const h = harness(() => ({ hang: true }))
+    await h.clock.advance(4000)
     h.queue.enqueue(h.envelope())
     await h.clock.advance(0)
     await h.clock.advance(2500)
@@ -775,6 +776,7 @@ describe('send queue: compression', () => {
     expect(h.lines.filter((l) => l.level >= 40).map((l) => l.msg)).toEqual([
       'could not compress an envelope; sending it as it is',
     ])
+    expect(h.lines.find((l) => l.level >= 40)).toMatchObject({ err: { message: 'zlib broke' } })
     h.queue.close()
   })
 
@@ -1035,6 +1037,57 @@ describe('send queue: one probe at a time across documents', () => {
     expect(d.of('a')).toHaveLength(1)
     expect(d.heard).toEqual(['b ack'])
     qb.close()
+  })
+})
+
+describe('send queue: closing while waiting for the probe turn', () => {
+  it('tells the owner nothing, whether the queue holds the turn or waits for it', async () => {
+    const d = documents((group, n) =>
+      group === 'a' ? (n === 0 ? new SignalUnavailableError('down') : { hang: true }) : [],
+    )
+    const qa = d.queue('a')
+    await d.clock.advance(1000) // a failed, Signal is away, a's probe hangs
+    const qb = d.queue('b') // waits for the turn
+    await d.clock.advance(1000)
+    qb.close()
+    await d.clock.advance(1000)
+    expect(d.heard).toEqual([])
+    qa.close()
+
+    const e = documents(() => new SignalUnavailableError('down'))
+    const qc = e.queue('c')
+    await e.clock.advance(5000) // c probes again and again, waiting out its backoff between probes
+    expect(e.of('c').length).toBeGreaterThan(3)
+    qc.close()
+    await e.clock.advance(5000)
+    expect(e.heard).toEqual([])
+  })
+
+  it('a send that began while Signal was reachable and closes while waiting for the pace frees no probe turn', async () => {
+    const d = documents((group, n) =>
+      group === 'b' ? (n === 0 ? new SignalUnavailableError('down') : { hang: true }) : [],
+    )
+    const qa = d.queue('a', { ratePerSecond: 1, burst: 2 })
+    const messageId = randomBytes(16).toString('hex')
+    // After a's first envelope, a chunked one: its first body takes the burst's second token, its
+    // second body waits for the token of 1 s in a send begun while Signal was reachable.
+    qa.enqueue({
+      frame: frameFor(messageId, 4000),
+      messageId,
+      owner: { ack: () => undefined, reject: () => undefined },
+    })
+    await d.clock.advance(0)
+    expect(d.of('a')).toHaveLength(2)
+    const qb = d.queue('b') // fails: Signal is away; b's probe hangs
+    await d.clock.advance(100)
+    expect(d.reach.state).toBe('daemon-down')
+    const qc = d.queue('c')
+    await d.clock.advance(100)
+    qa.close()
+    await d.clock.advance(100)
+    expect(d.of('c')).toHaveLength(0)
+    qb.close()
+    qc.close()
   })
 })
 
