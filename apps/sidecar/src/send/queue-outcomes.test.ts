@@ -997,7 +997,7 @@ describe('send queue: one probe at a time across documents', () => {
   })
 
   it('a probe that is rate limited waits out the pause and probes again, then sends', async () => {
-    const d = documents((group, n) =>
+    const d = documents((_group, n) =>
       n === 0 ? new SignalUnavailableError('down') : n === 1 ? new SignalRpcError(-5, 'Rate limit exceeded', 2) : [],
     )
     const qa = d.queue('a')
