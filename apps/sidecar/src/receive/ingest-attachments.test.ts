@@ -1,0 +1,190 @@
+/**
+ * The receive path of attachment references (docs/sidecar.md §4.6): an `attachment` envelope in a
+ * body of its own is deduplicated first, its frame fetched from the same message's attachments and
+ * checked, and the envelope then goes on as if it had come in text. A lost one is counted, its id
+ * not recorded (a good copy still gets through), and the document told to ask again.
+ */
+import { randomBytes, randomUUID } from 'node:crypto'
+import { deflateRawSync } from 'node:zlib'
+import { encodeAttachmentRef, encodeBody, encodeEnvelope, FLAGS, packBatch, type Envelope } from '@e2e-col/protocol'
+import { describe, expect, it, vi } from 'vitest'
+import { createLogger } from '../ops/logger.ts'
+import { createMetrics } from '../ops/metrics.ts'
+import { sha256 } from '../send/attachment-send.ts'
+import { createAttachmentFetcher } from './attachment-fetch.ts'
+import { createIngest } from './ingest.ts'
+
+const DOC = randomUUID()
+const GROUP = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
+const SENDER = randomUUID()
+
+const snapshot = (payload: Uint8Array = new Uint8Array(randomBytes(8000)), flags = 0): Envelope => ({
+  kind: 'snapshot',
+  flags,
+  docId: DOC,
+  senderId: SENDER,
+  messageId: randomBytes(16).toString('hex'),
+  seq: 3,
+  payload,
+})
+
+/** The text body and the listed attachment of one attachment send of `env`. */
+function attachmentMessage(env: Envelope) {
+  const frame = encodeEnvelope(env)
+  const body = encodeBody(encodeAttachmentRef(frame, sha256(frame)))
+  const id = `${env.messageId}.bin`
+  return { frame, body, id, attachments: [{ id, size: frame.byteLength, contentType: 'application/octet-stream' }] }
+}
+
+function setup(store: Map<string, Uint8Array>, extra: { withoutFetcher?: boolean } = {}) {
+  const delivered: { env: Envelope; from: unknown; source: string }[] = []
+  const lost: string[] = []
+  let fetched = 0
+  const asked: string[] = []
+  const releases: (() => void)[] = []
+  let hold = false
+  const fetcher = createAttachmentFetcher({
+    fetch: async (id) => {
+      asked.push(id)
+      if (hold) await new Promise<void>((resolve) => releases.push(resolve))
+      const bytes = store.get(id)
+      if (bytes === undefined) throw Object.assign(new Error('no such attachment'), { rpcCode: -1 })
+      return bytes
+    },
+    maxPayloadBytes: 4 * 1024 * 1024,
+    timeoutMs: 60_000,
+    maxInFlight: 4,
+    maxWaiting: 64,
+  })
+  const metrics = createMetrics()
+  const ingest = createIngest({
+    docOfGroup: (groupId) => (groupId === GROUP ? DOC : undefined),
+    maxFrameBytes: 4 * 1024 * 1024,
+    reassembly: { maxPartialMessages: 8, maxPartialBytes: 4 * 1024 * 1024, ttlMs: 60_000 },
+    dedup: { maxEntries: 1000, ttlMs: 60_000 },
+    now: () => 1000,
+    deliver: (_doc, _frame, env, from, source) => delivered.push({ env, from, source }),
+    ...(extra.withoutFetcher === true ? {} : { attachments: fetcher }),
+    onLost: (docId, reason) => void lost.push(`${docId} ${reason}`),
+    onFetched: () => void (fetched += 1),
+    metrics,
+    logger: createLogger('silent'),
+  })
+  const by = async (metric: 'receivedDropped' | 'attachmentsFetched', label: 'reason' | 'outcome') =>
+    Object.fromEntries(
+      (await metrics[metric].get()).values.map((v) => [(v.labels as Record<string, unknown>)[label], v.value]),
+    )
+  return {
+    ingest,
+    delivered,
+    lost,
+    asked,
+    metrics,
+    by,
+    fetchedCount: () => fetched,
+    holdFetches: () => void (hold = true),
+    release: () => {
+      for (const r of releases.splice(0)) r()
+    },
+  }
+}
+
+describe('attachment references on the receive path', () => {
+  it('fetches the named frame, checks it and delivers its envelope with who sent it', async () => {
+    const env = snapshot()
+    const m = attachmentMessage(env)
+    const s = setup(new Map([[m.id, m.frame]]))
+    s.ingest.handle(GROUP, m.body, { from: 'member-1' as never, source: 'acc-1', attachments: m.attachments })
+    await vi.waitFor(() => expect(s.delivered).toHaveLength(1))
+    expect(s.delivered[0]).toEqual({ env, from: 'member-1', source: 'acc-1' })
+    expect(s.asked).toEqual([m.id])
+    expect(s.fetchedCount()).toBe(1)
+    expect(await s.by('attachmentsFetched', 'outcome')).toEqual({ ok: 1 })
+    expect(s.lost).toEqual([])
+  })
+
+  it('fetches once for copies that arrive during the fetch and after it, delivering once', async () => {
+    const env = snapshot()
+    const m = attachmentMessage(env)
+    const s = setup(new Map([[m.id, m.frame]]))
+    s.holdFetches()
+    s.ingest.handle(GROUP, m.body, { source: 'acc-1', attachments: m.attachments })
+    s.ingest.handle(GROUP, m.body, { source: 'acc-1', attachments: m.attachments })
+    await vi.waitFor(() => expect(s.asked).toHaveLength(1))
+    s.release()
+    await vi.waitFor(() => expect(s.delivered).toHaveLength(1))
+    s.ingest.handle(GROUP, m.body, { source: 'acc-1', attachments: m.attachments })
+    await new Promise((r) => setImmediate(r))
+    expect(s.asked).toHaveLength(1)
+    expect(s.delivered).toHaveLength(1)
+    expect((await s.metrics.dedupHits.get()).values[0]?.value).toBe(2)
+  })
+
+  it('keeps the fetches of different messages apart', async () => {
+    const a = attachmentMessage(snapshot())
+    const b = attachmentMessage(snapshot())
+    const s = setup(
+      new Map([
+        [a.id, a.frame],
+        [b.id, b.frame],
+      ]),
+    )
+    s.holdFetches()
+    s.ingest.handle(GROUP, a.body, { source: 'acc-1', attachments: a.attachments })
+    s.ingest.handle(GROUP, b.body, { source: 'acc-1', attachments: b.attachments })
+    await vi.waitFor(() => expect(s.asked).toHaveLength(2))
+    s.release()
+    await vi.waitFor(() => expect(s.delivered).toHaveLength(2))
+  })
+
+  it('counts a missing attachment, tells the document, and lets a later good copy through', async () => {
+    const env = snapshot()
+    const m = attachmentMessage(env)
+    const store = new Map<string, Uint8Array>()
+    const s = setup(store)
+    s.ingest.handle(GROUP, m.body, { source: 'acc-1', attachments: m.attachments })
+    await vi.waitFor(() => expect(s.lost).toEqual([`${DOC} missing`]))
+    expect(await s.by('receivedDropped', 'reason')).toEqual({ 'attachment-missing': 1 })
+    expect(await s.by('attachmentsFetched', 'outcome')).toEqual({ missing: 1 })
+    expect(s.delivered).toEqual([])
+    // Nothing listed with the message at all: missing too, without asking the daemon.
+    s.ingest.handle(GROUP, m.body, { source: 'acc-1' })
+    await vi.waitFor(() => expect(s.lost).toHaveLength(2))
+    expect(s.asked).toEqual([m.id])
+    store.set(m.id, m.frame)
+    s.ingest.handle(GROUP, m.body, { source: 'acc-1', attachments: m.attachments })
+    await vi.waitFor(() => expect(s.delivered.map((d) => d.env)).toEqual([env]))
+    expect(s.fetchedCount()).toBe(1)
+  })
+
+  it('inflates a deflated carried frame before delivering it plain', async () => {
+    const plain = new TextEncoder().encode('text that repeats itself; '.repeat(600))
+    const env = snapshot(new Uint8Array(deflateRawSync(plain)), FLAGS.deflated)
+    const m = attachmentMessage(env)
+    const s = setup(new Map([[m.id, m.frame]]))
+    s.ingest.handle(GROUP, m.body, { source: 'acc-1', attachments: m.attachments })
+    await vi.waitFor(() => expect(s.delivered).toHaveLength(1))
+    expect(s.delivered[0]?.env).toEqual({ ...env, flags: 0, payload: plain })
+  })
+
+  it('drops a reference when no fetcher is configured, and one inside a batch', async () => {
+    const m = attachmentMessage(snapshot())
+    const none = setup(new Map(), { withoutFetcher: true })
+    none.ingest.handle(GROUP, m.body, { source: 'acc-1', attachments: m.attachments })
+    expect(await none.by('receivedDropped', 'reason')).toEqual({ 'unsupported-kind': 1 })
+    expect(none.asked).toEqual([])
+
+    const s = setup(new Map([[m.id, m.frame]]))
+    const ref = encodeAttachmentRef(m.frame, sha256(m.frame))
+    const other = encodeEnvelope({ ...snapshot(new Uint8Array(10)), kind: 'update' })
+    const batch = packBatch(
+      { docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 1 },
+      [ref, other],
+      { maxBodyBytes: 1 << 20 },
+    )
+    s.ingest.handle(GROUP, encodeBody(batch.frame), { source: 'acc-1', attachments: m.attachments })
+    expect(await s.by('receivedDropped', 'reason')).toEqual({ 'unexpected-kind': 1 })
+    expect(s.delivered.map((d) => d.env.kind)).toEqual(['update'])
+    expect(s.asked).toEqual([])
+  })
+})
