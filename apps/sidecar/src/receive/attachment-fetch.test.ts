@@ -1,4 +1,4 @@
-import { decodeEnvelope, encodeAttachmentRef, encodeEnvelope } from '@e2e-col/protocol'
+import { decodeEnvelope, encodeAttachmentRef, encodeEnvelope, envelopeByteLength } from '@e2e-col/protocol'
 import { describe, expect, it } from 'vitest'
 import { sha256 } from '../send/attachment-send.ts'
 import { createAttachmentFetcher } from './attachment-fetch.ts'
@@ -85,5 +85,70 @@ describe('attachment fetches', () => {
     await new Promise((r) => setTimeout(r, 0))
     release.shift()?.()
     expect((await second).ok).toBe(true)
+  })
+})
+
+describe('attachment fetches: the edges', () => {
+  it('asks for a frame of exactly the largest accepted length, and refuses one byte more', async () => {
+    const payloadBytes = decodeEnvelope(frame).payload.length
+    expect(envelopeByteLength(3, payloadBytes)).toBe(frame.length)
+    const exact = fetcher(async () => frame, { maxPayloadBytes: payloadBytes })
+    expect((await exact.f.open('g', ref, listed)).ok).toBe(true)
+    const under = fetcher(async () => frame, { maxPayloadBytes: payloadBytes - 1 })
+    expect(await under.f.open('g', ref, listed)).toEqual({ ok: false, reason: 'too-large' })
+  })
+
+  it('takes a lone attachment the daemon listed without a size, but not one of several', async () => {
+    const unsized = [{ id: 'x.bin', size: undefined, contentType: undefined }]
+    const one = fetcher(async () => frame)
+    expect((await one.f.open('g', ref, unsized)).ok).toBe(true)
+    expect(one.asked).toEqual(['x.bin'])
+    const two = fetcher(async () => frame)
+    expect(await two.f.open('g', ref, [...unsized, { id: 'y.bin', size: undefined, contentType: undefined }])).toEqual({
+      ok: false,
+      reason: 'corrupt',
+    })
+    expect(two.asked).toEqual([])
+    // Listed by size among others: the one whose size matches.
+    const sized = fetcher(async () => frame)
+    const among = [{ id: 'small.bin', size: 10, contentType: undefined }, ...listed]
+    expect((await sized.f.open('g', ref, among)).ok).toBe(true)
+    expect(sized.asked).toEqual(['x.bin'])
+  })
+
+  it('reports a fetch error other than -1 as failed, and a reference that does not decode as corrupt', async () => {
+    expect(
+      await fetcher(async () => Promise.reject(Object.assign(new Error('down'), { rpcCode: -3 }))).f.open(
+        'g',
+        ref,
+        listed,
+      ),
+    ).toEqual({ ok: false, reason: 'failed' })
+    expect(await fetcher(async () => frame).f.open('g', { ...ref, payload: new Uint8Array(3) }, listed)).toEqual({
+      ok: false,
+      reason: 'corrupt',
+    })
+  })
+
+  it('frees a slot when a fetch ends, so fetches never stall after maxInFlight of them', async () => {
+    const { f } = fetcher(async () => frame, { maxInFlight: 1, maxWaiting: 0 })
+    for (let i = 0; i < 5; i++) expect((await f.open('g', ref, listed)).ok).toBe(true)
+    expect(f.pending).toBe(0)
+  })
+
+  it('counts running and waiting fetches as pending, and refuses none while a slot is free', async () => {
+    const release: (() => void)[] = []
+    const { f } = fetcher(() => new Promise((resolve) => release.push(() => resolve(frame))), {
+      maxInFlight: 2,
+      maxWaiting: 0,
+    })
+    const a = f.open('g', ref, listed)
+    await new Promise((r) => setTimeout(r, 0))
+    expect(f.pending).toBe(1)
+    const b = f.open('g', ref, listed) // a slot is free: not busy even with no room to wait
+    await new Promise((r) => setTimeout(r, 0))
+    expect(f.pending).toBe(2)
+    for (const r of release.splice(0)) r()
+    expect((await a).ok && (await b).ok).toBe(true)
   })
 })
