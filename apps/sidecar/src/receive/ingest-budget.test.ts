@@ -34,6 +34,8 @@ const batchBody = (entries: readonly Envelope[]): string =>
     ).frame,
   )
 
+const body = (e: Envelope): string => encodeBody(encodeEnvelope(e))
+
 function setup(extra: Partial<IngestOptions> = {}) {
   const delivered: Envelope[] = []
   const metrics = createMetrics()
@@ -118,7 +120,6 @@ describe('sources remembered', () => {
     const s = setup()
     const first = envelope('update', new Uint8Array(10))
     const kept = envelope('update', new Uint8Array(10))
-    const body = (e: Envelope) => encodeBody(encodeEnvelope(e))
     s.ingest.handle(GROUP, body(first), { source: 'first' })
     s.ingest.handle(GROUP, body(kept), { source: 'kept' })
     for (let i = 0; i < 255; i++) {
