@@ -104,12 +104,12 @@ describe('what one body may cost', () => {
   })
 
   it('drops a body over the receive bound unread, and reads one of exactly the bound', async () => {
-    const body = encodeBody(encodeEnvelope(envelope('update', new Uint8Array(300))))
-    const at = setup({ maxBodyBytes: body.length })
-    at.ingest.handle(GROUP, body, { source: 'a' })
+    const text = encodeBody(encodeEnvelope(envelope('update', new Uint8Array(300))))
+    const at = setup({ maxBodyBytes: text.length })
+    at.ingest.handle(GROUP, text, { source: 'a' })
     expect(at.delivered).toHaveLength(1)
-    const over = setup({ maxBodyBytes: body.length - 1 })
-    over.ingest.handle(GROUP, body, { source: 'a' })
+    const over = setup({ maxBodyBytes: text.length - 1 })
+    over.ingest.handle(GROUP, text, { source: 'a' })
     expect(over.delivered).toEqual([])
     expect(await over.dropped()).toEqual({ 'body-too-large': 1 })
   })
