@@ -14,7 +14,7 @@ describe('StorageWrites', () => {
     const order: string[] = []
     const gate: { open?: () => void } = {}
     const load = new Promise<void>((resolve) => (gate.open = resolve))
-    writes.begin(load.then(() => void order.push('load')))
+    void writes.begin(load.then(() => void order.push('load')))
     writes.chain(async () => {
       await new Promise((resolve) => setTimeout(resolve, 5))
       order.push('slow')
