@@ -4,9 +4,9 @@
  */
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { sampleEnvelope } from '../test/fixtures.ts'
-import { decodeAttachmentRef, encodeAttachmentRef, openAttachment } from './attachment-ref.ts'
-import { decodeEnvelope, encodeEnvelope, type Envelope } from './envelope.ts'
+import { sampleEnvelope } from './fixtures.ts'
+import { decodeAttachmentRef, encodeAttachmentRef, openAttachment } from '../src/attachment-ref.ts'
+import { decodeEnvelope, encodeEnvelope, type Envelope } from '../src/envelope.ts'
 
 const sha256 = (bytes: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(bytes).digest())
 
