@@ -1,0 +1,30 @@
+/**
+ * Id texts are cached per field (the last one read is reused when the bytes repeat): the cache
+ * must never answer for bytes it has not seen, including the all-zero id before anything was read.
+ */
+import { describe, expect, it, vi } from 'vitest'
+
+async function freshIds(): Promise<typeof import('./ids.ts')> {
+  vi.resetModules()
+  return import('./ids.ts')
+}
+
+describe('id text cache', () => {
+  it('reads the all-zero ids correctly as the very first read', async () => {
+    const ids = await freshIds()
+    const zero = new Uint8Array(16)
+    expect(ids.readUuid(zero, 0, 0)).toBe('00000000-0000-0000-0000-000000000000')
+    expect(ids.readUuid(zero, 0, 1)).toBe('00000000-0000-0000-0000-000000000000')
+    expect(ids.readMessageId(zero, 0)).toBe('00000000000000000000000000000000')
+  })
+
+  it('answers ids that differ only in their last byte, read one after the other', async () => {
+    const ids = await freshIds()
+    const a = Uint8Array.from({ length: 17 }, (_, i) => i)
+    const b = a.slice()
+    b[16] = 0xff
+    expect(ids.readMessageId(a, 1)).toBe('0102030405060708090a0b0c0d0e0f10')
+    expect(ids.readMessageId(b, 1)).toBe('0102030405060708090a0b0c0d0e0fff')
+    expect(ids.readMessageId(a, 1)).toBe('0102030405060708090a0b0c0d0e0f10')
+  })
+})
