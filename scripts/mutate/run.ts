@@ -1,5 +1,5 @@
 /**
- * `npm run mutate [-- <folder>...]`: Stryker over each folder of MUTATE_FOLDERS (or the ones
+ * `npm run mutate [-- [--force] <folder>...]`: Stryker over each folder of MUTATE_FOLDERS (or the ones
  * named), one after another, niced, two test processes at most (E2E_COL_MUTATE_CONCURRENCY=1 for
  * one). Prints each folder's score and writes .mutation/summary.json. Not part of `npm test`.
  */
@@ -7,7 +7,12 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { MUTATE_FOLDERS, slug, type MutateFolder } from './folders.ts'
 
-const asked = process.argv.slice(2).map((f) => f.replace(/\/+$/, ''))
+// `--force` is handed to Stryker: every mutant is run again, ignoring the incremental results.
+const force = process.argv.includes('--force')
+const asked = process.argv
+  .slice(2)
+  .filter((a) => a !== '--force')
+  .map((f) => f.replace(/\/+$/, ''))
 const unknown = asked.filter((f) => !MUTATE_FOLDERS.some((m) => m.folder === f))
 if (unknown.length > 0) {
   console.error(
@@ -32,15 +37,19 @@ interface Score {
 function run(m: MutateFolder): Score {
   const s = slug(m.folder)
   mkdirSync(`.mutation/${s}`, { recursive: true })
-  const result = spawnSync('nice', ['-n', '10', 'npx', 'stryker', 'run', 'scripts/mutate/stryker.config.mjs'], {
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      E2E_COL_MUTATE_FOLDER: m.folder,
-      E2E_COL_MUTATE_SLUG: s,
-      E2E_COL_MUTATE_TESTS: m.tests.join(','),
+  const result = spawnSync(
+    'nice',
+    ['-n', '10', 'npx', 'stryker', 'run', 'scripts/mutate/stryker.config.mjs', ...(force ? ['--force'] : [])],
+    {
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        E2E_COL_MUTATE_FOLDER: m.folder,
+        E2E_COL_MUTATE_SLUG: s,
+        E2E_COL_MUTATE_TESTS: m.tests.join(','),
+      },
     },
-  })
+  )
   if (result.status !== 0) throw new Error(`stryker failed on ${m.folder} (exit ${result.status ?? result.signal})`)
   const report = JSON.parse(readFileSync(`.mutation/${s}/report.json`, 'utf8')) as {
     files: Record<
