@@ -152,3 +152,37 @@ describe('attachment fetches: the edges', () => {
     expect((await a).ok && (await b).ok).toBe(true)
   })
 })
+
+describe('attachment fetches: before and while asking', () => {
+  it('calls an undecodable reference corrupt without fetching, even with a lone unsized attachment', async () => {
+    const { f, asked } = fetcher(async () => frame)
+    const broken = { ...ref, payload: new Uint8Array(3) }
+    expect(await f.open('g', broken, [{ id: 'x.bin', contentType: 'application/octet-stream' }])).toEqual({
+      ok: false,
+      reason: 'corrupt',
+    })
+    expect(asked).toEqual([])
+  })
+
+  it('counts running and waiting fetches as pending', async () => {
+    const releases: (() => void)[] = []
+    const { f } = fetcher(() => new Promise<Uint8Array>((resolve) => releases.push(() => resolve(frame))), {
+      maxInFlight: 1,
+    })
+    const first = f.open('g', ref, listed)
+    const second = f.open('g', ref, listed)
+    const third = f.open('g', ref, listed)
+    expect(f.pending).toBe(3)
+    while (releases.length < 1) await new Promise((r) => setImmediate(r))
+    releases.shift()!()
+    expect((await first).ok).toBe(true)
+    expect(f.pending).toBe(2)
+    while (releases.length < 1) await new Promise((r) => setImmediate(r))
+    releases.shift()!()
+    await second
+    while (releases.length < 1) await new Promise((r) => setImmediate(r))
+    releases.shift()!()
+    await third
+    expect(f.pending).toBe(0)
+  })
+})

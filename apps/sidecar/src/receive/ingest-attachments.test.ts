@@ -36,7 +36,7 @@ function attachmentMessage(env: Envelope) {
   return { frame, body, id, attachments: [{ id, size: frame.byteLength, contentType: 'application/octet-stream' }] }
 }
 
-function setup(store: Map<string, Uint8Array>, extra: { withoutFetcher?: boolean } = {}) {
+function setup(store: Map<string, Uint8Array>, extra: { withoutFetcher?: boolean; withoutCallbacks?: boolean } = {}) {
   const delivered: { env: Envelope; from: unknown; source: string }[] = []
   const lost: string[] = []
   let fetched = 0
@@ -65,8 +65,9 @@ function setup(store: Map<string, Uint8Array>, extra: { withoutFetcher?: boolean
     now: () => 1000,
     deliver: (_doc, _frame, env, from, source) => delivered.push({ env, from, source }),
     ...(extra.withoutFetcher === true ? {} : { attachments: fetcher }),
-    onLost: (docId, reason) => void lost.push(`${docId} ${reason}`),
-    onFetched: () => void (fetched += 1),
+    ...(extra.withoutCallbacks === true
+      ? {}
+      : { onLost: (docId, reason) => void lost.push(`${docId} ${reason}`), onFetched: () => void (fetched += 1) }),
     metrics,
     logger: createLogger('silent'),
   })
@@ -186,5 +187,26 @@ describe('attachment references on the receive path', () => {
     expect(await s.by('receivedDropped', 'reason')).toEqual({ 'unexpected-kind': 1 })
     expect(s.delivered.map((d) => d.env.kind)).toEqual(['update'])
     expect(s.asked).toEqual([])
+  })
+  it('delivers a fetched frame and counts a lost one when nobody asked to be told', async () => {
+    const goodEnv = snapshot()
+    const good = attachmentMessage(goodEnv)
+    const gone = attachmentMessage(snapshot())
+    const s = setup(new Map([[good.id, good.frame]]), { withoutCallbacks: true })
+    s.ingest.handle(GROUP, good.body, { source: 'acc-1', attachments: good.attachments })
+    s.ingest.handle(GROUP, gone.body, { source: 'acc-1', attachments: gone.attachments })
+    await vi.waitFor(async () => expect(await s.by('attachmentsFetched', 'outcome')).toEqual({ ok: 1, missing: 1 }))
+    await new Promise((r) => setImmediate(r))
+    expect(s.delivered.map((d) => d.env.messageId)).toEqual([goodEnv.messageId])
+    expect(await s.by('receivedDropped', 'reason')).toEqual({ 'attachment-missing': 1 })
+  })
+
+  it('drops a reference that comes without message details as missing, asking the daemon nothing', async () => {
+    const m = attachmentMessage(snapshot())
+    const s = setup(new Map([[m.id, m.frame]]))
+    s.ingest.handle(GROUP, m.body)
+    await vi.waitFor(() => expect(s.lost).toEqual([`${DOC} missing`]))
+    expect(s.asked).toEqual([])
+    expect(s.delivered).toEqual([])
   })
 })
