@@ -157,7 +157,7 @@ describe('attachment fetches: before and while asking', () => {
   it('calls an undecodable reference corrupt without fetching, even with a lone unsized attachment', async () => {
     const { f, asked } = fetcher(async () => frame)
     const broken = { ...ref, payload: new Uint8Array(3) }
-    expect(await f.open('g', broken, [{ id: 'x.bin', contentType: 'application/octet-stream' }])).toEqual({
+    expect(await f.open('g', broken, [{ id: 'x.bin', size: undefined, contentType: undefined }])).toEqual({
       ok: false,
       reason: 'corrupt',
     })
