@@ -31,6 +31,7 @@ describe('reassembler payload limit', () => {
     expect(result?.status).toBe('rejected')
     const error = result?.status === 'rejected' ? result.error : undefined
     expect(error?.code).toBe('PROTO_CHUNK_INTEGRITY')
+    expect(error?.message).toContain('not a valid envelope')
     expect((error?.cause as { code?: string } | undefined)?.code).toBe('PROTO_PAYLOAD_TOO_LARGE')
   })
 })
