@@ -23,7 +23,7 @@ describe('reassembler, interleaved messages sharing a message id', () => {
   ] as const) {
     it(`keeps two messages of another ${what} apart and completes both`, () => {
       const a = chunksOf({ docId: DOC_ID, senderId: SENDER_ID }, 1)
-      const b = chunksOf({ docId: DOC_ID, senderId: SENDER_ID, ...other }, 2)
+      const b = chunksOf({ docId: DOC_ID, senderId: SENDER_ID, ...(other as Partial<Envelope>) }, 2)
       expect(a.length).toBe(b.length)
       const r = createReassembler(roomy)
       const done: string[] = []
@@ -45,19 +45,21 @@ describe('reassembler, interleaved messages sharing a message id', () => {
   }
 })
 
+/** A hand-made chunk of a 1000-byte, two-chunk message. */
+const part = (messageId: string, index: number, data: Uint8Array): Envelope => {
+  const payload = new Uint8Array(16 + data.length)
+  const view = new DataView(payload.buffer)
+  view.setUint32(0, index)
+  view.setUint32(4, 2)
+  view.setUint32(8, 1000)
+  payload.set(data, 16)
+  return sampleEnvelope({ kind: 'chunk', messageId, payload })
+}
+const id = (n: number): string => n.toString(16).padStart(32, '0')
+
 describe('reassembler byte bound', () => {
   it('evicts the oldest partials only until the bytes held are back at maxPartialBytes', () => {
     const r = createReassembler({ ...roomy, maxPartialBytes: 1000 })
-    const part = (messageId: string, index: number, data: Uint8Array): Envelope => {
-      const payload = new Uint8Array(16 + data.length)
-      const view = new DataView(payload.buffer)
-      view.setUint32(0, index)
-      view.setUint32(4, 2)
-      view.setUint32(8, 1000)
-      payload.set(data, 16)
-      return sampleEnvelope({ kind: 'chunk', messageId, payload })
-    }
-    const id = (n: number): string => n.toString(16).padStart(32, '0')
     expect(r.push(part(id(1), 0, patternBytes(1)), 0).status).toBe('pending')
     expect(r.push(part(id(2), 0, patternBytes(500)), 0).status).toBe('pending')
     // 1 + 500 + 500 = 1001 bytes: evicting the 1-byte partial brings it back to exactly 1000.
