@@ -29,6 +29,16 @@ describe('varint of too many groups', () => {
   })
 })
 
+describe('capabilities fields of too many groups', () => {
+  const groups = new Array<number>(8).fill(0xff)
+  it('is a malformed health payload for envelopeVersion and for features', () => {
+    const version = Uint8Array.from([1, 0x01, 8, ...groups])
+    const features = Uint8Array.from([1, 0x01, 9, 0x01, ...groups])
+    expect(codeOf(() => decodeHealth(version))).toBe('ProtocolError:PROTO_HEALTH_MALFORMED')
+    expect(codeOf(() => decodeHealth(features))).toBe('ProtocolError:PROTO_HEALTH_MALFORMED')
+  })
+})
+
 describe('health record length past the whole payload', () => {
   it('is a malformed health payload naming the record length', () => {
     expect(errorOf(() => decodeHealth(Uint8Array.from([1, 5, 100])))).toMatch(
