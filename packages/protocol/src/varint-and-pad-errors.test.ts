@@ -30,7 +30,7 @@ describe('varint of too many groups', () => {
 })
 
 describe('capabilities fields of too many groups', () => {
-  const groups = new Array<number>(8).fill(0xff)
+  const groups = Array.from({ length: 8 }, () => 0xff)
   it('is a malformed health payload for envelopeVersion and for features', () => {
     const version = Uint8Array.from([1, 0x01, 8, ...groups])
     const features = Uint8Array.from([1, 0x01, 9, 0x01, ...groups])
