@@ -120,8 +120,10 @@ export function describeSignalDaemonContract(targetName: string, spec: TargetSpe
       const title = `[${tag}] ${name}`
       if (!supported) {
         tally.skipped.set(tag, (tally.skipped.get(tag) ?? 0) + (viaClient === undefined ? 1 : 2))
-        it.skip(title, () => {})
-        if (viaClient !== undefined) clientRuns.push(() => it.skip(title, () => {}))
+        // The reason is in the skipped test's own title too, not only in the summary line.
+        const skipped = (): void => it.skip(`${title} (skipped: ${spec.skipReasons[tag] ?? 'not supported'})`, () => {})
+        skipped()
+        if (viaClient !== undefined) clientRuns.push(skipped)
         return
       }
       register(tag, title, run, timeoutMs, false)

@@ -34,8 +34,7 @@ export type TitleProblem = 'empty' | 'too-long' | 'control-characters'
 export function checkTitle(raw: string): { ok: true; title: string } | { ok: false; problem: TitleProblem } {
   const title = raw.trim()
   if (title === '') return { ok: false, problem: 'empty' }
-  // eslint-disable-next-line no-control-regex -- the point is to refuse them
-  if (/[\u0000-\u001f\u007f]/.test(title)) return { ok: false, problem: 'control-characters' }
+  if (/\p{Cc}/u.test(title)) return { ok: false, problem: 'control-characters' }
   if ([...segmenter.segment(title)].length > MAX_TITLE_CHARS) return { ok: false, problem: 'too-long' }
   return { ok: true, title }
 }
