@@ -22,7 +22,7 @@ describe('the installable packages’ manifests', () => {
       const entry = target as Record<string, string>
       expect(Object.keys(entry), key).toEqual([SOURCE_CONDITION, 'types', 'default'])
       const source = /^\.\/src\/(.+)\.ts$/.exec(entry[SOURCE_CONDITION] ?? '')?.[1]
-      expect(source, `${key} names a src/*.ts file`).toBeDefined()
+      expect(source, `${key} names a src/*.ts file`).toMatch(/^[\w./-]+$/)
       expect(existsSync(join(ROOT, dir, `src/${source}.ts`)), `${dir}/src/${source}.ts exists`).toBe(true)
       expect(entry['types']).toBe(`./dist/${source}.d.ts`)
       expect(entry['default']).toBe(`./dist/${source}.js`)

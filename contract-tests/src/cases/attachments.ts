@@ -327,7 +327,12 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
             params: { account: b, groupId, message: 'from b' },
           })
         ).json as { result?: unknown }
-        expect(other.result).toBeDefined()
+        expect(other).toMatchObject({
+          result: {
+            timestamp: expect.any(Number),
+            results: expect.arrayContaining([expect.objectContaining({ type: 'SUCCESS' })]),
+          },
+        })
       } finally {
         await toy.stop()
       }
@@ -367,7 +372,12 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
             params: { account: b, recipient: a, message: 'm', attachments: Array.from({ length: 50 }, () => uri) },
           })
         ).json as { result?: unknown }
-        expect(within.result).toBeDefined()
+        expect(within).toMatchObject({
+          result: {
+            timestamp: expect.any(Number),
+            results: expect.arrayContaining([expect.objectContaining({ type: 'SUCCESS' })]),
+          },
+        })
       } finally {
         await toy.stop()
       }

@@ -47,7 +47,7 @@ describe('IndexedDB storage (fake-indexeddb + idb-keyval)', () => {
     await storage.commit({ add: [entry(1)] })
     // A function value cannot be structured-cloned: the put throws inside the transaction.
     const poisoned = { ...entry(2), payload: (() => 0) as unknown as Uint8Array }
-    await expect(storage.commit({ remove: [1], add: [poisoned] })).rejects.toBeTruthy()
+    await expect(storage.commit({ remove: [1], add: [poisoned] })).rejects.toMatchObject({ name: 'DataCloneError' })
     expect((await storage.load()).outbox.map((e) => e.seq)).toEqual([1])
   })
 
