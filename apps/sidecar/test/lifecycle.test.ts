@@ -19,14 +19,19 @@ describe('process lifecycle', () => {
     const lines: string[] = []
     const ready = await new Promise<{ url: string; msg: string }>((resolve, reject) => {
       let buf = ''
+      let seenReady = false
       child.stdout.on('data', (d: Buffer) => {
         buf += d.toString()
-        for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+        // Lines up to the ready line only: what is logged after it may share its chunk.
+        for (let nl = buf.indexOf('\n'); nl >= 0 && !seenReady; nl = buf.indexOf('\n')) {
           const line = buf.slice(0, nl)
           buf = buf.slice(nl + 1)
           lines.push(line)
           const json = JSON.parse(line) as { url?: string; msg: string }
-          if (json.url !== undefined) resolve({ url: json.url, msg: json.msg })
+          if (json.url !== undefined) {
+            seenReady = true
+            resolve({ url: json.url, msg: json.msg })
+          }
         }
       })
       child.on('exit', () => reject(new Error('exited before ready')))
