@@ -2,6 +2,9 @@
  * `npm run mutate [-- [--force] <folder>...]`: Stryker over each folder of MUTATE_FOLDERS (or the ones
  * named), one after another, niced, two test processes at most (E2E_COL_MUTATE_CONCURRENCY=1 for
  * one). Prints each folder's score and writes .mutation/summary.json. Not part of `npm test`.
+ * `npm run mutate -- [--force] --only <file>` mutates one source file of a folder against all of
+ * that folder's tests (the same verdicts as the folder run gives that file's mutants), with its own
+ * results under .mutation/<folder>--<file>/; summary.json is not touched.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -9,10 +12,23 @@ import { MUTATE_FOLDERS, slug, type MutateFolder } from './folders.ts'
 
 // `--force` is handed to Stryker: every mutant is run again, ignoring the incremental results.
 const force = process.argv.includes('--force')
-const asked = process.argv
-  .slice(2)
-  .filter((a) => a !== '--force')
-  .map((f) => f.replace(/\/+$/, ''))
+const onlyAt = process.argv.indexOf('--only')
+const only = onlyAt === -1 ? undefined : process.argv[onlyAt + 1]
+if (onlyAt !== -1 && (only === undefined || !only.endsWith('.ts'))) {
+  console.error('--only needs a source file, e.g. --only apps/chat/src/loop/turn-worker.ts')
+  process.exit(2)
+}
+const asked =
+  only === undefined
+    ? process.argv
+        .slice(2)
+        .filter((a) => a !== '--force')
+        .map((f) => f.replace(/\/+$/, ''))
+    : MUTATE_FOLDERS.filter((m) => only.startsWith(`${m.folder}/`)).map((m) => m.folder)
+if (only !== undefined && asked.length === 0) {
+  console.error(`${only} is in none of: ${MUTATE_FOLDERS.map((m) => m.folder).join(', ')}`)
+  process.exit(2)
+}
 const unknown = asked.filter((f) => !MUTATE_FOLDERS.some((m) => m.folder === f))
 if (unknown.length > 0) {
   console.error(
@@ -35,11 +51,20 @@ interface Score {
 }
 
 function run(m: MutateFolder): Score {
-  const s = slug(m.folder)
+  const s = only === undefined ? slug(m.folder) : `${slug(m.folder)}--${slug(only.slice(m.folder.length + 1))}`
   mkdirSync(`.mutation/${s}`, { recursive: true })
   const result = spawnSync(
     'nice',
-    ['-n', '10', 'npx', 'stryker', 'run', 'scripts/mutate/stryker.config.mjs', ...(force ? ['--force'] : [])],
+    [
+      '-n',
+      '10',
+      'npx',
+      'stryker',
+      'run',
+      'scripts/mutate/stryker.config.mjs',
+      ...(force ? ['--force'] : []),
+      ...(only === undefined ? [] : ['--mutate', only]),
+    ],
     {
       stdio: 'inherit',
       env: {
@@ -92,6 +117,13 @@ function run(m: MutateFolder): Score {
 }
 
 const scores = folders.map(run)
+if (only !== undefined) {
+  for (const s of scores)
+    console.log(
+      `${only}: ${s.score.toFixed(1)} % killed (${s.killed} killed, ${s.timeout} timed out, ${s.survived} survived, ${s.noCoverage} not covered)`,
+    )
+  process.exit(0)
+}
 mkdirSync('.mutation', { recursive: true })
 let summary: Record<string, Score> = {}
 try {

@@ -13,7 +13,8 @@ export default {
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
   vitest: { configFile: 'scripts/mutate/vitest.config.ts', related: false },
-  mutate: [`${folder}/**/*.ts`, `!${folder}/**/*.test.ts`, `!${folder}/test/**`],
+  // Tests and their helpers are not mutated: `*.test.ts`, `*-fixture.ts` and any `test/` folder.
+  mutate: [`${folder}/**/*.ts`, `!${folder}/**/*.test.ts`, `!${folder}/**/*-fixture.ts`, `!${folder}/**/test/**`],
   coverageAnalysis: 'perTest',
   // Mutants in module-level code (tables, constants) run on import, so each needs every test of
   // the folder; they are reported as ignored, not counted (see docs/decisions/0008-mutation-testing.md).

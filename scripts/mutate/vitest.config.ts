@@ -16,5 +16,8 @@ export default defineConfig({
     // A mutant can turn a loop endless or a wait unbounded: Stryker's own timeout catches those.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Tests that wait for something the code does at once (apps/chat/test/wait.ts) give a mutant
+    // 3 s, not 10: a correct run takes milliseconds, and a broken one would spend the whole wait.
+    env: { E2E_COL_TEST_WAIT_MS: '3000' },
   },
 })

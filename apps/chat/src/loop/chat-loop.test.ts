@@ -14,6 +14,7 @@ import type { ChatSignal, InboundMessage } from '../signal/port.ts'
 import { chatStem, type ChatState } from '../state/chat-state.ts'
 import { DEFAULT_TIMING, runChatLoop, type ChatEvent } from './chat-loop.ts'
 import { createDaemonHealth } from './daemon-health.ts'
+import { within } from '../../test/wait.ts'
 
 const agent = vi.hoisted(() => ({ prompts: [] as string[] }))
 vi.mock('../agent/turn-runner.ts', () => ({
@@ -179,10 +180,8 @@ function start(o: { resumed?: boolean } = {}) {
 describe('the chat loop', () => {
   it('announces first, runs the topic as turn 1, answers status and cancel, and stops on an operator stop', async () => {
     const c = start()
-    await vi.waitFor(() => expect(agent.prompts).toEqual(['the topic']), { timeout: 10_000 })
-    await vi.waitFor(() => expect(c.sent.some((t) => t.includes('answer to the topic'))).toBe(true), {
-      timeout: 10_000,
-    })
+    await vi.waitFor(() => expect(agent.prompts).toEqual(['the topic']), within)
+    await vi.waitFor(() => expect(c.sent.some((t) => t.includes('answer to the topic'))).toBe(true), within)
     // The announcement is the first thing posted, before any reply.
     expect(c.events[0]).toMatchObject({ type: 'ready', groupId: GROUP })
     expect(c.sent[0]).toContain('box')
@@ -191,18 +190,12 @@ describe('the chat loop', () => {
     await vi.waitFor(
       () =>
         expect(c.sent.some((t) => t.includes('00000000-0000-4000-8000-000000000001') && t !== c.sent[0])).toBe(true),
-      {
-        timeout: 10_000,
-      },
+      within,
     )
     c.say('cancel')
-    await vi.waitFor(() => expect(c.sent.some((t) => t.includes('nothing is running.'))).toBe(true), {
-      timeout: 10_000,
-    })
+    await vi.waitFor(() => expect(c.sent.some((t) => t.includes('nothing is running.'))).toBe(true), within)
     c.say('next prompt')
-    await vi.waitFor(() => expect(c.sent.some((t) => t.includes('answer to next prompt'))).toBe(true), {
-      timeout: 10_000,
-    })
+    await vi.waitFor(() => expect(c.sent.some((t) => t.includes('answer to next prompt'))).toBe(true), within)
     expect(agent.prompts).toEqual(['the topic', 'next prompt'])
     expect(c.state.turns).toBe(2)
     c.say('stop')
@@ -220,26 +213,24 @@ describe('the chat loop', () => {
 
   it('refuses a prompt when the queue is full, and cancel kills the running turn', async () => {
     const c = start({ resumed: true })
-    await vi.waitFor(() => expect(c.events.some((e) => e.type === 'ready')).toBe(true), { timeout: 10_000 })
+    await vi.waitFor(() => expect(c.events.some((e) => e.type === 'ready')).toBe(true), within)
     c.say('hold on')
-    await vi.waitFor(() => expect(agent.prompts).toEqual(['hold on']), { timeout: 10_000 })
+    await vi.waitFor(() => expect(agent.prompts).toEqual(['hold on']), within)
     for (const p of ['a', 'b', 'c', 'd', 'e']) c.say(p)
     await vi.waitFor(
       () =>
         expect(c.sent).toContainEqual(
           expect.stringContaining('queue full (4 waiting), message not taken: send it again later.'),
         ),
-      { timeout: 10_000 },
+      within,
     )
     expect(c.logs).toContain('queue full: a message was not taken')
     c.say('cancel')
     await vi.waitFor(
       () => expect(c.sent).toContainEqual(expect.stringContaining('turn 5 cancelled; the chat goes on.')),
-      {
-        timeout: 10_000,
-      },
+      within,
     )
-    await vi.waitFor(() => expect(agent.prompts).toEqual(['hold on', 'a', 'b', 'c', 'd']), { timeout: 10_000 })
+    await vi.waitFor(() => expect(agent.prompts).toEqual(['hold on', 'a', 'b', 'c', 'd']), within)
     c.stop.abort()
     expect(await c.code).toBe(EXIT_CODES.ok)
     const outcomes = auditOutcomes(c.root)
@@ -257,11 +248,9 @@ describe('the chat loop', () => {
 
   it('ignores a message from someone who is not an operator', async () => {
     const c = start({ resumed: true })
-    await vi.waitFor(() => expect(c.events.some((e) => e.type === 'ready')).toBe(true), { timeout: 10_000 })
+    await vi.waitFor(() => expect(c.events.some((e) => e.type === 'ready')).toBe(true), within)
     c.say('run this', '+15550000009')
-    await vi.waitFor(() => expect(c.events).toContainEqual({ type: 'ignored', reason: 'not-operator' }), {
-      timeout: 10_000,
-    })
+    await vi.waitFor(() => expect(c.events).toContainEqual({ type: 'ignored', reason: 'not-operator' }), within)
     expect(c.logs).toContain('ignored a message: not-operator')
     c.stop.abort()
     expect(await c.code).toBe(EXIT_CODES.ok)

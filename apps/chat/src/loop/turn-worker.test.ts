@@ -18,6 +18,7 @@ import type { Queued } from './origin.ts'
 import type { PostOptions, PostResult } from './poster.ts'
 import type { Speaker } from './speaker.ts'
 import { createTurnWorker } from './turn-worker.ts'
+import { within } from '../../test/wait.ts'
 
 interface FakeTurn {
   options: RunTurnOptions
@@ -163,7 +164,7 @@ describe('the turn worker', () => {
     const third = await agentStarted(3)
     expect(third.options.argv).toContain('third')
     third.finish({ stdout: 'answer three' })
-    await vi.waitFor(() => expect(s.said).toHaveLength(3), { timeout: 10_000 })
+    await vi.waitFor(() => expect(s.said).toHaveLength(3), within)
     await s.worker.settled()
     expect(s.said.map((x) => [x.text, x.turn])).toEqual([
       ['answer one', 1],
@@ -195,7 +196,7 @@ describe('the turn worker', () => {
     t.options.onLiveness?.({ elapsedMs: 61_000, outputBytes: 42 })
     expect(s.logs.some((l) => l.startsWith('turn 1 still running: ') && l.endsWith(', 42 bytes of output'))).toBe(true)
     t.finish({})
-    await vi.waitFor(() => expect(s.said).toHaveLength(1), { timeout: 10_000 })
+    await vi.waitFor(() => expect(s.said).toHaveLength(1), within)
     s.life.abort()
   })
 
@@ -210,7 +211,7 @@ describe('the turn worker', () => {
     expect(s.state.runningTurn).toMatchObject({ turn: 1, pgid: process.pid, loopPid: process.pid })
     expect(loadChatState(s.root, s.state.groupId).runningTurn?.pgid).toBe(process.pid)
     t.finish({ stdout: 'x' })
-    await vi.waitFor(() => expect(s.said).toHaveLength(1), { timeout: 10_000 })
+    await vi.waitFor(() => expect(s.said).toHaveLength(1), within)
     await s.worker.settled()
     const saved = loadChatState(s.root, s.state.groupId)
     expect(saved.runningTurn).toBeUndefined()
@@ -224,7 +225,7 @@ describe('the turn worker', () => {
     s.worker.start(undefined)
     const item = s.offer('p')
     ;(await agentStarted(1)).finish({ outcome: 'failed', exitCode: null, spawnError: 'ENOENT' })
-    await vi.waitFor(() => expect(s.said).toHaveLength(1), { timeout: 10_000 })
+    await vi.waitFor(() => expect(s.said).toHaveLength(1), within)
     await s.worker.settled()
     expect(s.state.sessionStarted).toBe(false)
     expect(s.state.turns).toBe(1)
@@ -245,7 +246,7 @@ describe('the turn worker', () => {
     expect(s.events).toEqual([{ type: 'turn-started', turn: 1, prompt: 'do it' }])
     expect(s.logs).toContain('turn 1 started')
     agent.turns[0]!.finish({ stdout: 'done it' })
-    await vi.waitFor(() => expect(s.audit).toHaveLength(1), { timeout: 10_000 })
+    await vi.waitFor(() => expect(s.audit).toHaveLength(1), within)
     expect(s.events[1]).toEqual({ type: 'turn-ended', turn: 1, outcome: 'ok' })
     expect(s.logs.some((l) => l.startsWith('turn 1 ok after '))).toBe(true)
     expect(s.receipts.at(-1)).toEqual([item.timestamp, 'done'])
@@ -282,13 +283,13 @@ describe('the turn worker', () => {
     // A second cancel of the same turn finds nothing more to stop.
     expect(s.worker.cancel()).toBe(false)
     expect(s.logs).toContain('cancel: killing turn 1')
-    await vi.waitFor(() => expect(s.said).toHaveLength(1), { timeout: 10_000 })
+    await vi.waitFor(() => expect(s.said).toHaveLength(1), within)
     await s.worker.settled()
     expect(s.said[0]!.text).toBe('turn 1 cancelled; the chat goes on.')
     expect(s.receipts.at(-1)).toEqual([item.timestamp, 'cancelled'])
     s.offer('next')
     ;(await agentStarted(2)).finish({ stdout: 'fine' })
-    await vi.waitFor(() => expect(s.said).toHaveLength(2), { timeout: 10_000 })
+    await vi.waitFor(() => expect(s.said).toHaveLength(2), within)
     expect(s.said[1]!.text).toBe('fine')
     s.life.abort()
   })
@@ -298,7 +299,7 @@ describe('the turn worker', () => {
     s.worker.start(undefined)
     s.offer('p')
     ;(await agentStarted(1)).finish({ stdout: 'a long reply' })
-    await vi.waitFor(() => expect(s.said).toHaveLength(1), { timeout: 10_000 })
+    await vi.waitFor(() => expect(s.said).toHaveLength(1), within)
     expect(s.worker.running?.turn).toBe(1)
     expect(s.sayAborts[0]!.aborted).toBe(false)
     // `status` follows the reply: posting, then held while the daemon refuses.
@@ -324,7 +325,7 @@ describe('the turn worker', () => {
     expect(agent.turns).toHaveLength(0)
     s.offer('late')
     ;(await agentStarted(1)).finish({ stdout: 'ok' })
-    await vi.waitFor(() => expect(s.said).toHaveLength(1), { timeout: 10_000 })
+    await vi.waitFor(() => expect(s.said).toHaveLength(1), within)
     s.life.abort()
   })
 
@@ -336,7 +337,7 @@ describe('the turn worker', () => {
     const t = await agentStarted(1)
     s.life.abort()
     expect(t.options.signal?.aborted).toBe(true)
-    await vi.waitFor(() => expect(s.audit).toHaveLength(1), { timeout: 10_000 })
+    await vi.waitFor(() => expect(s.audit).toHaveLength(1), within)
     await s.worker.settled()
     expect(s.audit[0]).toMatchObject({ turn: 1, outcome: 'cancelled: the chat stopped' })
     expect(s.said).toEqual([])
@@ -362,7 +363,7 @@ describe('the turn worker', () => {
     mkdirSync(dirname(raw), { recursive: true })
     writeFileSync(raw, `unredacted ${SECRET}`)
     s.worker.start(undefined)
-    await vi.waitFor(() => expect(existsSync(raw)).toBe(false), { timeout: 10_000 })
+    await vi.waitFor(() => expect(existsSync(raw)).toBe(false), within)
     expect(s.logs.some((l) => l.startsWith('removed ') && l.endsWith(', left by a turn that never ended'))).toBe(true)
     s.life.abort()
   })
@@ -376,7 +377,7 @@ describe('the turn worker', () => {
     mkdirSync(dirname(raw), { recursive: true })
     writeFileSync(raw, `head ${SECRET} tail`)
     t.finish({ stdout: 'head', droppedStdoutBytes: 500, spilledTo: raw })
-    await vi.waitFor(() => expect(s.said).toHaveLength(1), { timeout: 10_000 })
+    await vi.waitFor(() => expect(s.said).toHaveLength(1), within)
     const saved = savedOutputPath(s.root, s.state.groupId, 1)
     expect(readFileSync(saved, 'utf8')).not.toContain(SECRET)
     expect(existsSync(raw)).toBe(false)
@@ -391,7 +392,7 @@ describe('the turn worker', () => {
     s.offer('p')
     const t = await agentStarted(1)
     t.finish({ stdout: 'head', droppedStdoutBytes: 500, spilledTo: join(s.root, 'missing.raw') })
-    await vi.waitFor(() => expect(s.said).toHaveLength(1), { timeout: 10_000 })
+    await vi.waitFor(() => expect(s.said).toHaveLength(1), within)
     expect(s.logs.some((l) => l.startsWith('turn 1: could not save its output: '))).toBe(true)
     expect(s.said[0]!.text).toContain('500 more bytes of output could not be kept')
     s.life.abort()
