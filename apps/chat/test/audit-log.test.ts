@@ -1,22 +1,9 @@
 // The audit log: who drove the agent, from which device, when, in which turn, and what came of it.
 import { readFileSync, statSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
-import {
-  AGENT_SECRET,
-  chatArgv,
-  configFor,
-  createWorld,
-  OPERATOR,
-  startChat,
-  until,
-  type World,
-  stopsCleanly,
-} from './harness.ts'
+import { describe, expect, it } from 'vitest'
+import { AGENT_SECRET, OPERATOR, stopsCleanly, until, useWorld } from './harness.ts'
 
-let world: World
-afterEach(async () => {
-  await world?.close()
-})
+const worlds = useWorld()
 
 interface AuditLine {
   at: string
@@ -32,10 +19,8 @@ interface AuditLine {
 
 describe('the audit log', () => {
   it('records every accepted prompt, control phrase and turn outcome, redacted and masked, in a 0600 file that status names', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('echo topic')))
-    const { groupId, sessionId } = await chat.ready
-    await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
+    const { world, chat, groupId, sessionId } = await worlds.chat('echo topic')
+    await chat.replied('echo topic')
     const prompt = await world.inject(groupId, `echo deploy with ${AGENT_SECRET}`, {
       source: OPERATOR,
       sourceDevice: 2,

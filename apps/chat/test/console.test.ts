@@ -1,27 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import {
-  chatArgv,
-  configFor,
-  createWorld,
-  memoryConsole,
-  startChat,
-  until,
-  type World,
-  stopsCleanly,
-} from './harness.ts'
+import { describe, expect, it } from 'vitest'
+import { memoryConsole, stopsCleanly, until, useWorld } from './harness.ts'
 
-let world: World
-afterEach(async () => {
-  await world?.close()
-})
+const worlds = useWorld()
 
 describe('browser console', () => {
   it('a console prompt drives a turn through the same queue and gets chat-status receipts and a chat-reply', async () => {
-    world = await createWorld()
     const browser = memoryConsole()
-    const chat = startChat(world, configFor(world, chatArgv('echo topic')), { deps: { console: browser } })
-    const { groupId, sessionId } = await chat.ready
-    await chat.events.next('turn-ended', (e) => e.turn === 1)
+    const { world, chat, groupId, sessionId } = await worlds.chat('echo topic', [], { deps: { console: browser } })
+    await chat.turnEnded(1)
 
     browser.type('echo from the browser', 'm1')
     await chat.events.next('receipt', (e) => e.target === 'm1' && e.state === 'done')
@@ -39,7 +25,7 @@ describe('browser console', () => {
     })
     // Phones see the console's prompt and the reply too.
     await chat.events.next('posted', (e) => e.text === '[console] echo from the browser')
-    await chat.events.next('posted', (e) => e.text.includes('prompt=echo from the browser'))
+    await chat.replied('echo from the browser')
     expect(world.agentRuns().map((r) => r.sessionId)).toEqual([sessionId, sessionId])
 
     // A phone prompt is lifted for the console, so it shows the whole conversation.
@@ -63,10 +49,8 @@ describe('e2e-col bodies in the chat group', () => {
   it('runs a chat-prompt envelope an operator’s sidecar posted, and never runs other envelope bodies', async () => {
     const { encodeBody, encodeEnvelope } = await import('@e2e-col/protocol')
     const { chatIdForGroup } = await import('../src/console/chat-envelopes.ts')
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('echo topic')))
-    const { groupId } = await chat.ready
-    await chat.events.next('turn-ended', (e) => e.turn === 1)
+    const { world, chat, groupId } = await worlds.chat('echo topic')
+    await chat.turnEnded(1)
     const body = (kind: 'chat-prompt' | 'update', text: string) =>
       encodeBody(
         encodeEnvelope({
@@ -86,7 +70,7 @@ describe('e2e-col bodies in the chat group', () => {
       () => chat.events.events.filter((e) => e.type === 'ignored' && e.reason === 'envelope-body').length === 2,
     )
     await world.say(groupId, body('chat-prompt', 'echo from a sidecar'))
-    await chat.events.next('posted', (e) => e.text.includes('prompt=echo from a sidecar'))
+    await chat.replied('echo from a sidecar')
     expect(world.agentRuns().map((r) => r.prompt)).toEqual(['echo topic', 'echo from a sidecar'])
     await stopsCleanly(chat)
   })

@@ -1,29 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import {
-  chatArgv,
-  configFor,
-  createWorld,
-  LOOP,
-  OPERATOR,
-  startChat,
-  until,
-  type World,
-  isAlive,
-  stopsCleanly,
-} from './harness.ts'
+import { describe, expect, it } from 'vitest'
+import { chatIn, isAlive, LOOP, OPERATOR, stopsCleanly, until, useWorld } from './harness.ts'
 
-let world: World
-afterEach(async () => {
-  await world?.close()
-})
+const worlds = useWorld()
 
 describe('control phrases', () => {
   it('status reports session, running turn, allowlist, queue and the last membership check', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('hang')))
-    const { groupId, sessionId } = await chat.ready
+    const { world, chat, groupId, sessionId } = await worlds.chat('hang')
     await chat.events.next('turn-started')
     await until(() => world.agentRuns().length === 1)
     // The agent has printed "hanging\n" (8 bytes) by now or very soon; status counts bytes as they
@@ -44,11 +28,11 @@ describe('control phrases', () => {
   })
 
   it('cancel pre-empts the running turn, kills its grandchild, keeps the chat and the queue', async () => {
-    world = await createWorld()
+    const world = await worlds.world()
     const pidFile = join(world.stateRoot, 'grandchild.pid')
-    const chat = startChat(world, configFor(world, chatArgv('idle start')), { env: { FAKE_AGENT_PIDFILE: pidFile } })
+    const chat = chatIn(world, 'idle start', [], { env: { FAKE_AGENT_PIDFILE: pidFile } })
     const { groupId } = await chat.ready
-    await chat.events.next('turn-ended', (e) => e.turn === 1)
+    await chat.turnEnded(1)
     {
       const hung = await world.say(groupId, 'grandchild')
       await chat.events.next('turn-started', (e) => e.turn === 2)
@@ -67,15 +51,13 @@ describe('control phrases', () => {
       await chat.events.next('receipt', (e) => e.target === hung && e.state === 'cancelled')
       await until(() => !isAlive(grandchild))
       await chat.events.next('posted', (e) => e.text === 'turn 2 cancelled; the chat goes on.')
-      await chat.events.next('posted', (e) => e.text.includes('prompt=echo after cancel'))
+      await chat.replied('echo after cancel')
     }
     await stopsCleanly(chat)
   })
 
   it('kill ends the chat: kills the running turn, cancels what waits, leaves the group, exit 0', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('hang')))
-    const { groupId } = await chat.ready
+    const { world, chat, groupId } = await worlds.chat('hang')
     await until(() => world.agentRuns().length === 1)
     const waiting = await world.say(groupId, 'echo never runs')
     await chat.events.next('receipt', (e) => e.target === waiting && e.state === 'queued')
@@ -88,28 +70,23 @@ describe('control phrases', () => {
   })
 
   it('a sentence containing stop is a prompt, not a control phrase', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('echo hi')))
-    const { groupId } = await chat.ready
-    await chat.events.next('turn-ended', (e) => e.turn === 1)
-    await world.say(groupId, 'please stop the review')
-    await chat.events.next('posted', (e) => e.text.includes('prompt=please stop the review'))
+    const { chat } = await worlds.chat('echo hi')
+    await chat.turnEnded(1)
+    await chat.ask('please stop the review')
     await stopsCleanly(chat)
   })
 })
 
 describe('the queue', () => {
   it('answers a message that does not fit instead of dropping it', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('hang', ['--inbox-capacity', '1'])))
-    const { groupId } = await chat.ready
+    const { world, chat, groupId } = await worlds.chat('hang', ['--inbox-capacity', '1'])
     await until(() => world.agentRuns().length === 1)
     const first = await world.say(groupId, 'echo one')
     await chat.events.next('receipt', (e) => e.target === first && e.state === 'queued')
     await world.say(groupId, 'echo two')
     await chat.events.next('posted', (e) => e.text.startsWith('queue full (1 waiting), message not taken'))
     await world.say(groupId, 'cancel')
-    await chat.events.next('posted', (e) => e.text.includes('prompt=echo one'))
+    await chat.replied('echo one')
     expect(world.agentRuns().map((r) => r.prompt)).toEqual(['hang', 'echo one'])
     await stopsCleanly(chat)
   })
@@ -117,10 +94,8 @@ describe('the queue', () => {
 
 describe('the gate on the wire', () => {
   it('ignores messages in other groups and never runs them', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('echo hi')))
-    await chat.ready
-    await chat.events.next('turn-ended')
+    const { world, chat } = await worlds.chat('echo hi')
+    await chat.turnEnded(1)
     const other = (await world.rpc(OPERATOR, 'updateGroup', { name: 'other', members: [LOOP] })) as { groupId: string }
     await world.say(other.groupId, 'echo from elsewhere')
     await chat.events.next('ignored', (e) => e.reason === 'other-group')
@@ -131,14 +106,12 @@ describe('the gate on the wire', () => {
 
 describe('one number for the loop and the operator (signal-cli linked to your own number)', () => {
   it('takes what you type on your primary phone (a sync copy from device 1) and never its own posts', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('echo topic', ['--operator', LOOP])))
-    const { groupId } = await chat.ready
-    await chat.events.next('turn-ended', (e) => e.turn === 1)
+    const { world, chat, groupId } = await worlds.chat('echo topic', ['--operator', LOOP])
+    await chat.turnEnded(1)
     // Our own posts come back on our stream as sync copies from device 1: dropped by timestamp.
     await chat.events.next('ignored', (e) => e.reason === 'own-post')
     await world.say(groupId, 'echo typed on my phone', LOOP)
-    await chat.events.next('posted', (e) => e.text.includes('prompt=echo typed on my phone'))
+    await chat.replied('echo typed on my phone')
     expect(world.agentRuns().map((r) => r.prompt)).toEqual(['echo topic', 'echo typed on my phone'])
     await stopsCleanly(chat)
   })

@@ -1,27 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { chatGroupName } from '../src/group-name.ts'
-import {
-  AGENT_SECRET,
-  chatArgv,
-  configFor,
-  createWorld,
-  LOOP,
-  OPERATOR,
-  startChat,
-  type World,
-  stopsCleanly,
-} from './harness.ts'
+import { AGENT_SECRET, LOOP, OPERATOR, stopsCleanly, useWorld } from './harness.ts'
 
-let world: World
-afterEach(async () => {
-  await world?.close()
-})
+const worlds = useWorld()
 
 describe('a conversation from the phone', () => {
   it('creates and accepts the group, announces, runs the topic, then each message as a turn in one session', async () => {
-    world = await createWorld()
     const calls: string[] = []
-    const chat = startChat(world, configFor(world, chatArgv('Review PR #42')), {
+    const { world, chat, groupId, sessionId } = await worlds.chat('Review PR #42', [], {
       wrapSignal: (s) => ({
         ...s,
         createGroup: async (name, members) => {
@@ -38,7 +24,6 @@ describe('a conversation from the phone', () => {
         },
       }),
     })
-    const { groupId, sessionId } = await chat.ready
     const announce = await chat.events.next('posted')
     expect(calls.slice(0, 3)).toEqual([
       `createGroup ${chatGroupName({ host: 'testbox', topic: 'Review PR #42' })} ${OPERATOR}`,
@@ -49,9 +34,9 @@ describe('a conversation from the phone', () => {
     expect(announce.text).toContain('allowed tools (what a message here can make the agent do): view, grep, glob')
     expect(announce.text).toContain('cancel')
 
-    await chat.events.next('posted', (e) => e.text.includes('prompt=Review PR #42'))
+    await chat.replied('Review PR #42')
     const ts = await world.say(groupId, 'echo second turn')
-    const reply = await chat.events.next('posted', (e) => e.text.includes('prompt=echo second turn'))
+    const reply = await chat.replied('echo second turn')
     expect(reply.text).toBe(`session=${sessionId} prompt=echo second turn allow=view,grep,glob\n`)
     await chat.events.next('receipt', (e) => e.target === ts && e.state === 'done')
     expect(
@@ -74,8 +59,7 @@ describe('a conversation from the phone', () => {
   })
 
   it('redacts the reply before posting: env values, provider tokens and URL passwords', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('secrets')))
+    const { chat } = await worlds.chat('secrets')
     const reply = await chat.events.next('posted', (e) => e.text.includes('token from env'))
     expect(reply.text).not.toContain(AGENT_SECRET)
     expect(reply.text).not.toContain('ghp_sMehGAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8')

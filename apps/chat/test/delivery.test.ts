@@ -3,31 +3,28 @@
 // (after a restart too); long replies are posted whole, paced, and can be cancelled.
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { listChatStates } from '../src/state/chat-state.ts'
 import {
-  chatArgv,
-  configFor,
-  createWorld,
   FAST_TIMING,
   LOOP,
   memoryConsole,
   OPERATOR,
-  startChat,
+  resumeIn,
   STRANGER,
+  stopsCleanly,
   unmark,
   until,
+  useWorld,
   type World,
-  stopsCleanly,
 } from './harness.ts'
 
-let world: World
-afterEach(async () => {
-  await world?.close()
-})
+const worlds = useWorld()
 
 const chatStates = (w: World) => listChatStates(join(w.stateRoot, 'e2e-col'))
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1} of ${n}\n`).join('')
+/** One body at a time after the first, `ms` apart. */
+const paced = (ms: number) => ({ deps: { timing: { ...FAST_TIMING, paceBurst: 1, paceMs: ms } } })
 const isLast = (text: string) => /^\((\d+)\/\1\)\n/.test(text)
 /** The chunks of one reply the loop sent, in order, found by their `(n/m)` marks after `from`. */
 function replyChunks(w: World, from = 0): string[] {
@@ -40,10 +37,8 @@ function replyChunks(w: World, from = 0): string[] {
 
 describe('a daemon error while a reply is posted', () => {
   it('a send answering -32603 or a -5 rate limit withholds the rest and retries; ✅ only once the whole reply is in', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('echo topic')))
-    const { groupId } = await chat.ready
-    await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
+    const { world, chat, groupId } = await worlds.chat('echo topic')
+    await chat.replied('echo topic')
     chat.events.hooks.push((e) => {
       if (e.type !== 'posted') return
       if (e.text.startsWith('(1/'))
@@ -68,10 +63,8 @@ describe('a daemon error while a reply is posted', () => {
   })
 
   it('a -5 rate limit is waited out for at least the pause the daemon asks for', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('echo topic')))
-    const { groupId } = await chat.ready
-    await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
+    const { world, chat, groupId } = await worlds.chat('echo topic')
+    await chat.replied('echo topic')
     chat.events.hooks.push((e) => {
       if (e.type === 'posted' && e.text.startsWith('(1/'))
         world.toy.faults.rateLimitNextSends(1, { retryAfterSeconds: 1, mode: 'all-failed' })
@@ -88,16 +81,14 @@ describe('a daemon error while a reply is posted', () => {
   })
 
   it('a membership check answering a JSON-RPC error withholds the reply until a check passes', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('echo topic')))
-    const { groupId } = await chat.ready
-    await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
+    const { world, chat, groupId } = await worlds.chat('echo topic')
+    await chat.replied('echo topic')
     chat.events.hooks.push(async (e) => {
       if (e.type === 'turn-ended' && e.turn === 2)
         await world.failNextCalls('listGroups', 3, { code: -1, message: 'Failed to list groups' })
     })
     const ts = await world.say(groupId, 'echo checked')
-    await chat.events.next('posted', (e) => e.text.includes('prompt=echo checked'))
+    await chat.replied('echo checked')
     await chat.events.next('receipt', (e) => e.target === ts && e.state === 'done')
     const withheld = chat.events.events.filter(
       (e) => e.type === 'withheld' && e.reason === 'daemon error -1 on listGroups',
@@ -109,13 +100,11 @@ describe('a daemon error while a reply is posted', () => {
 
 describe('a reply that cannot be delivered in time', () => {
   it('is saved on disk and reported failed (❌) in the group as soon as the group is safe again', async () => {
-    world = await createWorld()
     const browser = memoryConsole()
-    const chat = startChat(world, configFor(world, chatArgv('echo topic', ['--delivery-timeout', '1'])), {
+    const { world, chat, groupId } = await worlds.chat('echo topic', ['--delivery-timeout', '1'], {
       deps: { console: browser },
     })
-    const { groupId } = await chat.ready
-    await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
+    await chat.replied('echo topic')
     await world.setGroupRequests(groupId, { requesting: [STRANGER] })
     const ts = await world.say(groupId, 'lines 400')
     await chat.events.next('withheld', (e) => e.reason === 'stranger')
@@ -154,16 +143,13 @@ describe('a reply that cannot be delivered in time', () => {
     expect(chatStates(world)[0]?.undelivered).toBeUndefined()
     expect(chat.events.posted().some((t) => t.startsWith('status:'))).toBe(false)
     // The chat goes on.
-    await world.say(groupId, 'echo after')
-    await chat.events.next('posted', (e) => e.text.includes('prompt=echo after'))
+    await chat.ask('echo after')
     await stopsCleanly(chat)
   })
 
   it('a reply held when the chat stops is kept on disk and reported failed at the next --resume', async () => {
-    world = await createWorld()
-    const first = startChat(world, configFor(world, chatArgv('echo topic')))
-    const { groupId } = await first.ready
-    await first.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
+    const { world, chat: first, groupId } = await worlds.chat('echo topic')
+    await first.replied('echo topic')
     await world.setGroupRequests(groupId, { pending: [STRANGER] })
     const ts = await world.say(groupId, 'echo never shown')
     await first.events.next('withheld', (e) => e.reason === 'stranger')
@@ -173,7 +159,7 @@ describe('a reply that cannot be delivered in time', () => {
     expect(readFileSync(saved?.file as string, 'utf8')).toContain('prompt=echo never shown')
 
     await world.setGroupRequests(groupId, {})
-    const second = startChat(world, configFor(world, chatArgv(undefined, ['--resume', groupId])))
+    const second = resumeIn(world, groupId)
     await second.ready
     await second.events.next(
       'posted',
@@ -188,9 +174,7 @@ describe('a reply that cannot be delivered in time', () => {
 
 describe('long replies', () => {
   it('are posted whole, not cut at 16 KiB, and the first body says how many follow', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('lines 2000')))
-    await chat.ready
+    const { world, chat } = await worlds.chat('lines 2000')
     const last = await chat.events.next('posted', (e) => isLast(e.text), 30_000)
     const chunks = replyChunks(world)
     const total = Number(/^\(\d+\/(\d+)\)/.exec(last.text)?.[1])
@@ -205,9 +189,7 @@ describe('long replies', () => {
   })
 
   it('beyond the memory bound, the whole output is saved to a file and the reply says where and how to get it', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('lines 2000', ['--max-reply-bytes', '4000'])))
-    await chat.ready
+    const { world, chat } = await worlds.chat('lines 2000', ['--max-reply-bytes', '4000'])
     await chat.events.next('posted', (e) => isLast(e.text), 30_000)
     const posted = replyChunks(world).map(unmark).join('')
     const file = /saved on testbox in (\S+);/.exec(posted)?.[1] as string
@@ -220,12 +202,8 @@ describe('long replies', () => {
   })
 
   it('are paced after the first bodies, and `status` meanwhile says how far the post is', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('echo topic')), {
-      deps: { timing: { ...FAST_TIMING, paceBurst: 1, paceMs: 400 } },
-    })
-    const { groupId } = await chat.ready
-    await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
+    const { world, chat, groupId } = await worlds.chat('echo topic', [], paced(400))
+    await chat.replied('echo topic')
     const from = world.toy.sends().length
     // The loop awaits its observer: asking for status while the first part's event is handled
     // pins the reply at exactly one part posted.
@@ -253,12 +231,8 @@ describe('long replies', () => {
   })
 
   it('cancel while a reply is posted stops the rest of it; the chat goes on', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('echo topic')), {
-      deps: { timing: { ...FAST_TIMING, paceBurst: 1, paceMs: 300 } },
-    })
-    const { groupId } = await chat.ready
-    await chat.events.next('posted', (e) => e.text.includes('prompt=echo topic'))
+    const { world, chat, groupId } = await worlds.chat('echo topic', [], paced(300))
+    await chat.replied('echo topic')
     // Cancelled while the second part's event is handled (the loop awaits its observer): exactly two are out.
     chat.events.hooks.push(async (e) => {
       if (e.type !== 'posted' || !e.text.startsWith('(2/')) return
@@ -280,8 +254,7 @@ describe('long replies', () => {
     expect(Number(total)).toBeGreaterThan(10)
     await chat.events.next('receipt', (e) => e.target === ts && e.state === 'cancelled')
     expect(replyChunks(world)).toHaveLength(Number(posted))
-    await world.say(groupId, 'echo next')
-    await chat.events.next('posted', (e) => e.text.includes('prompt=echo next'))
+    await chat.ask('echo next')
     expect(replyChunks(world)).toHaveLength(Number(posted))
     await stopsCleanly(chat)
   })

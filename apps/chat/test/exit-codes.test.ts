@@ -1,24 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../src/config.ts'
 import { EXIT_CODES } from '../src/exit-codes.ts'
 import { helpText } from '../src/help.ts'
-import {
-  chatArgv,
-  configFor,
-  createWorld,
-  LOOP,
-  OPERATOR,
-  startChat,
-  until,
-  type World,
-  isAlive,
-  stopsCleanly,
-} from './harness.ts'
+import { chatIn, configFor, isAlive, LOOP, OPERATOR, startChat, stopsCleanly, until, useWorld } from './harness.ts'
 
-let world: World
-afterEach(async () => {
-  await world?.close()
-})
+const worlds = useWorld()
 
 describe('exit codes', () => {
   it('1: no operator means nobody, refused before anything starts', () => {
@@ -28,23 +14,23 @@ describe('exit codes', () => {
   })
 
   it('1: the account is not on the daemon, with how to link one', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('t'), { SIGNAL_CLI_ACCOUNT: '+15559999999' }))
+    const world = await worlds.world()
+    const chat = chatIn(world, 't', [], { configEnv: { SIGNAL_CLI_ACCOUNT: '+15559999999' } })
     expect(await chat.exit).toBe(EXIT_CODES.setup)
     expect(chat.logs.join('\n')).toContain('signal-cli link')
     expect(chat.logs.join('\n')).not.toContain('+15559999999')
   })
 
   it('2: a non-loopback daemon is refused without --unsafe-remote-endpoint', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('t'), { SIGNAL_CLI_URL: 'http://192.0.2.10:8080' }))
+    const world = await worlds.world()
+    const chat = chatIn(world, 't', [], { configEnv: { SIGNAL_CLI_URL: 'http://192.0.2.10:8080' } })
     expect(await chat.exit).toBe(EXIT_CODES.remoteEndpointRefused)
     expect(world.toy.sends()).toEqual([])
   })
 
   it('3: the group message request cannot be accepted; nothing is posted', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('t')), {
+    const world = await worlds.world()
+    const chat = chatIn(world, 't', [], {
       wrapSignal: (s) => ({
         ...s,
         acceptGroup: async (id) => {
@@ -69,12 +55,12 @@ describe('exit codes', () => {
   })
 
   it('1: the announcement cannot be posted within the delivery timeout; no turn runs', async () => {
-    world = await createWorld()
+    const world = await worlds.world()
     await world.failNextCalls('send', 1000, {
       code: -32603,
       message: 'Failed to send message: [429] Rate limit exceeded',
     })
-    const chat = startChat(world, configFor(world, chatArgv('echo never', ['--delivery-timeout', '1'])))
+    const chat = chatIn(world, 'echo never', ['--delivery-timeout', '1'])
     expect(await chat.exit).toBe(EXIT_CODES.setup)
     expect(chat.logs.join('\n')).toContain(
       'could not post the announcement for 1s (daemon error -32603 on send); nothing was run',
@@ -84,8 +70,8 @@ describe('exit codes', () => {
   })
 
   it('3: the group cannot be created', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('t')), {
+    const world = await worlds.world()
+    const chat = chatIn(world, 't', [], {
       wrapSignal: (s) => ({
         ...s,
         createGroup: async (name, members) => {
@@ -98,9 +84,7 @@ describe('exit codes', () => {
   })
 
   it('4: the daemon does not come back within the retry budget; the running turn is killed first', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('hang', ['--retry-budget', '3'])))
-    await chat.ready
+    const { world, chat } = await worlds.chat('hang', ['--retry-budget', '3'])
     await until(() => world.agentRuns().length === 1)
     const agentPid = (world.agentRuns()[0] as unknown as { pid: number }).pid
     await world.toy.close()
@@ -110,7 +94,7 @@ describe('exit codes', () => {
   })
 
   it('5: an agent that cannot resume a pinned session id', async () => {
-    world = await createWorld()
+    const world = await worlds.world()
     const argv = [
       'chat',
       't',
@@ -133,12 +117,12 @@ describe('exit codes', () => {
 
 describe('single-account daemon (signal-cli -a)', () => {
   it('needs SIGNAL_CLI_ACCOUNT to know its own number (exit 1), and runs with it', async () => {
-    world = await createWorld({ singleAccount: true })
-    const without = startChat(world, configFor(world, chatArgv('t'), { SIGNAL_CLI_ACCOUNT: '' }))
+    const world = await worlds.world({ singleAccount: true })
+    const without = chatIn(world, 't', [], { configEnv: { SIGNAL_CLI_ACCOUNT: '' } })
     expect(await without.exit).toBe(EXIT_CODES.setup)
     expect(without.logs.join('\n')).toContain('set SIGNAL_CLI_ACCOUNT')
-    const chat = startChat(world, configFor(world, chatArgv('echo single')))
-    await chat.events.next('posted', (e) => e.text.includes('prompt=echo single'))
+    const chat = chatIn(world, 'echo single')
+    await chat.replied('echo single')
     await stopsCleanly(chat)
   })
 })

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createHttpSignalBackend, type SignalMessage } from '@e2e-col/signal-cli'
-import { expect } from 'vitest'
+import { afterEach, expect } from 'vitest'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import { runChat, type RunChatDeps } from '../src/chat.ts'
 import { loadConfig, type ChatConfig } from '../src/config.ts'
@@ -271,6 +271,8 @@ export async function until(check: () => boolean, ms = 5000, what = 'a condition
   }
 }
 
+type Posted = Extract<ChatEvent, { type: 'posted' }>
+
 /** A running chat. */
 export interface RunningChat {
   events: EventLog
@@ -278,18 +280,24 @@ export interface RunningChat {
   exit: Promise<ExitCode>
   stop: AbortController
   ready: Promise<{ groupId: string; sessionId: string }>
+  /** Resolves once turn `n` has ended. */
+  turnEnded(n: number): Promise<Extract<ChatEvent, { type: 'turn-ended' }>>
+  /** The fake agent's reply to `prompt` (it echoes `prompt=<prompt>`), once posted to the group. */
+  replied(prompt: string): Promise<Posted>
+  /** Posts `prompt` to the chat's group as the operator and waits for the reply to it there. */
+  ask(prompt: string): Promise<Posted>
 }
 
-export function startChat(
-  world: World,
-  config: ChatConfig,
-  options: {
-    wrapSignal?: (s: ChatSignal) => ChatSignal
-    events?: EventLog
-    deps?: Partial<RunChatDeps>
-    env?: Record<string, string>
-  } = {},
-): RunningChat {
+/** How a test starts a chat, beyond the harness's defaults. */
+export interface StartOptions {
+  wrapSignal?: (s: ChatSignal) => ChatSignal
+  events?: EventLog
+  deps?: Partial<RunChatDeps>
+  /** Added to the agent's environment. */
+  env?: Record<string, string>
+}
+
+export function startChat(world: World, config: ChatConfig, options: StartOptions = {}): RunningChat {
   const events = options.events ?? new EventLog()
   const logs: string[] = []
   const stop = new AbortController()
@@ -314,7 +322,93 @@ export function startChat(
     ...options.deps,
   })
   const ready = events.next('ready').then((e) => ({ groupId: e.groupId, sessionId: e.sessionId }))
-  return { events, logs, exit, stop, ready }
+  const replied = (prompt: string) => events.next('posted', (e) => e.text.includes(`prompt=${prompt}`))
+  return {
+    events,
+    logs,
+    exit,
+    stop,
+    ready,
+    turnEnded: (n) => events.next('turn-ended', (e) => e.turn === n),
+    replied,
+    async ask(prompt) {
+      await world.say((await ready).groupId, prompt)
+      return replied(prompt)
+    },
+  }
+}
+
+/** `chat <topic> [extra]` with the fake agent on `world`, started and not waited for. */
+export function chatIn(
+  world: World,
+  topic: string | undefined,
+  extra: string[] = [],
+  options: StartOptions & { configEnv?: Record<string, string> } = {},
+): RunningChat {
+  return startChat(world, configFor(world, chatArgv(topic, extra), options.configEnv), options)
+}
+
+/** `chat --resume <groupId>`: the next start of an earlier chat. */
+export function resumeIn(world: World, groupId: string): RunningChat {
+  return chatIn(world, undefined, ['--resume', groupId])
+}
+
+/** A chat started on a fresh world, once its group is ready. */
+export interface ReadyChat {
+  world: World
+  chat: RunningChat
+  groupId: string
+  sessionId: string
+}
+
+/** What a test file gets from `useWorld`: worlds and what hangs on them, closed after each test. */
+export interface TestWorlds {
+  /** A fresh world for this test. */
+  world(options?: { singleAccount?: boolean }): Promise<World>
+  /** A fresh world with `chat <topic> [extra]` running on it, once the chat's group is ready. */
+  chat(topic: string, extra?: string[], options?: StartOptions): Promise<ReadyChat>
+  /** What `account`'s phone receives on `world`. */
+  phone(world: World, account: string): Promise<Phone>
+  /** Runs `close` after the test, before what was opened earlier is closed. */
+  defer(close: () => void | Promise<void>): void
+}
+
+/**
+ * Registers an `afterEach` that closes, newest first, every world (and phone, and deferred
+ * closer) the test opened through the returned object. Called once at the top of a test file.
+ */
+export function useWorld(): TestWorlds {
+  const open: Array<() => void | Promise<void>> = []
+  afterEach(async () => {
+    const failures: unknown[] = []
+    for (let close = open.pop(); close !== undefined; close = open.pop()) {
+      try {
+        await close()
+      } catch (err) {
+        failures.push(err)
+      }
+    }
+    if (failures.length > 0) throw failures[0]
+  })
+  const worlds: TestWorlds = {
+    async world(options) {
+      const world = await createWorld(options)
+      open.push(() => world.close())
+      return world
+    },
+    async chat(topic, extra = [], options = {}) {
+      const world = await worlds.world()
+      const chat = chatIn(world, topic, extra, options)
+      return { world, chat, ...(await chat.ready) }
+    },
+    async phone(world, account) {
+      const phone = await phoneOf(world, account)
+      open.push(() => phone.close())
+      return phone
+    },
+    defer: (close) => void open.push(close),
+  }
+  return worlds
 }
 
 function createHttp(config: ChatConfig, account: string | undefined): ChatSignal {

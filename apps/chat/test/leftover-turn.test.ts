@@ -4,42 +4,39 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { findSetpriv } from '../src/agent/parent-death.ts'
 import { listChatStates, saveChatState } from '../src/state/chat-state.ts'
 import { processStartTicks, sweepLeftoverTurns } from '../src/state/leftover-turn.ts'
 import {
   AGENT_SECRET,
   chatArgv,
-  configFor,
-  createWorld,
-  LOOP,
-  startChat,
-  until,
-  type World,
   isAlive,
+  LOOP,
+  resumeIn,
   stopsCleanly,
+  until,
+  useWorld,
+  type World,
 } from './harness.ts'
 
 const BIN = fileURLToPath(new URL('../bin/e2e-col-chat.js', import.meta.url))
-let world: World
-const spawned: number[] = []
-afterEach(async () => {
-  for (const pid of spawned.splice(0)) {
+const worlds = useWorld()
+/** Kills the process group `pid` leads after the test, before its world closes. */
+const reap = (pid: number) =>
+  worlds.defer(() => {
     try {
       process.kill(-pid, 'SIGKILL')
     } catch {
       // gone
     }
-  }
-  await world?.close()
-})
+  })
 
 const root = (w: World) => join(w.stateRoot, 'e2e-col')
 
 describe('a chat killed with SIGKILL', () => {
   it('takes its agent down (parent-death guard), and the next --resume kills what the agent left and says so', async () => {
-    world = await createWorld()
+    const world = await worlds.world()
     const pidFile = join(world.stateRoot, 'grandchild.pid')
     const child = spawn(process.execPath, [BIN, ...chatArgv('grandchild')], {
       env: {
@@ -69,7 +66,7 @@ describe('a chat killed with SIGKILL', () => {
     )
     const grandchild = Number(readFileSync(pidFile, 'utf8'))
     const agent = (world.agentRuns()[0] as unknown as { pid: number }).pid
-    spawned.push(agent)
+    reap(agent)
     const groupId = /\(id ([^)]+)\)/.exec(stderr)?.[1] as string
     await until(
       () => listChatStates(root(world))[0]?.runningTurn !== undefined,
@@ -86,7 +83,7 @@ describe('a chat killed with SIGKILL', () => {
     // The grandchild is out of the guard's reach: it lives on until the next start.
     expect(isAlive(grandchild)).toBe(true)
 
-    const chat = startChat(world, configFor(world, chatArgv(undefined, ['--resume', groupId])))
+    const chat = resumeIn(world, groupId)
     await chat.ready
     expect(isAlive(grandchild)).toBe(false)
     expect(chat.logs).toContain(`turn 1 of an earlier run (process group ${agent}) was still running and is killed now`)
@@ -99,17 +96,15 @@ describe('a chat killed with SIGKILL', () => {
 
 describe('the startup sweep', () => {
   it("leaves alone a process group whose id is now another program's, and a turn whose loop still runs", async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('echo topic')))
-    const { groupId } = await chat.ready
-    await chat.events.next('turn-ended')
+    const { world, chat, groupId } = await worlds.chat('echo topic')
+    await chat.turnEnded(1)
     await stopsCleanly(chat)
     const stranger = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60000)'], {
       detached: true,
       stdio: 'ignore',
     })
     const pid = stranger.pid as number
-    spawned.push(pid)
+    reap(pid)
     const state = listChatStates(root(world)).find((s) => s.groupId === groupId)
     if (state === undefined) throw new Error('no state')
     // Recorded with another start time: the id was reused by an unrelated program.

@@ -5,14 +5,11 @@
  * reach the group masked whole: if the reply were cut first and each body redacted alone, each body
  * would hold a fragment no rule recognises.
  */
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { chunkReply, MAX_SIGNAL_BODY_BYTES } from '../src/loop/chunker.ts'
-import { chatArgv, configFor, createWorld, LOOP, startChat, unmark, type World } from './harness.ts'
+import { LOOP, unmark, useWorld } from './harness.ts'
 
-let world: World
-afterEach(async () => {
-  await world?.close()
-})
+const worlds = useWorld()
 
 // An env value the redactor knows only by its exact text (STRADDLE_TOKEN is a secret-looking name).
 // Long enough to cover the cut with the first body's lead line and the cut without it.
@@ -24,10 +21,10 @@ const lead = (total: number): string => `${total - 1} more part(s) follow; send 
 
 describe('redaction before chunking (the production path)', () => {
   it('masks a secret that straddles the first chunk boundary of the unredacted reply', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('echo first turn')), { env: { STRADDLE_TOKEN: SECRET } })
-    const { groupId, sessionId } = await chat.ready
-    await chat.events.next('posted', (e) => e.text.includes('prompt=echo first turn'))
+    const { world, chat, groupId, sessionId } = await worlds.chat('echo first turn', [], {
+      env: { STRADDLE_TOKEN: SECRET },
+    })
+    await chat.replied('echo first turn')
 
     // The fake agent echoes `session=<id> prompt=<prompt> allow=…`; with no space in the padding the
     // chunker has to cut inside the run of characters, at its byte budget.

@@ -1,30 +1,13 @@
 import { statSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import {
-  AGENT_SECRET,
-  chatArgv,
-  configFor,
-  createWorld,
-  LOOP,
-  OPERATOR,
-  startChat,
-  STRANGER,
-  until,
-  type World,
-  stopsCleanly,
-} from './harness.ts'
+import { describe, expect, it } from 'vitest'
+import { AGENT_SECRET, LOOP, OPERATOR, resumeIn, STRANGER, stopsCleanly, until, useWorld } from './harness.ts'
 
-let world: World
-afterEach(async () => {
-  await world?.close()
-})
+const worlds = useWorld()
 
 describe('membership re-check before every chunk', () => {
   it('withholds the rest of a reply while a stranger is in the group, and posts it once they are gone', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('lines 400')))
-    const { groupId } = await chat.ready
+    const { world, chat, groupId } = await worlds.chat('lines 400')
     let added = false
     chat.events.hooks.push(async (e) => {
       if (!added && e.type === 'posted' && e.text.startsWith('(1/')) {
@@ -55,24 +38,19 @@ describe('membership re-check before every chunk', () => {
 
 describe('agent failures', () => {
   it('a crash posts a short redacted failure, keeps the chat, and the next turn resumes the same session', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('crash')))
-    const { groupId, sessionId } = await chat.ready
+    const { world, chat, sessionId } = await worlds.chat('crash')
     const failure = await chat.events.next('posted', (e) => e.text.startsWith('turn 1 failed'))
     expect(failure.text).toContain('the agent exited with status 3')
     expect(failure.text).toContain('fatal: cannot continue')
     expect(failure.text).not.toContain('hunter2hunter2')
     expect(failure.text).not.toContain(AGENT_SECRET)
-    await world.say(groupId, 'echo still here')
-    await chat.events.next('posted', (e) => e.text.includes('prompt=echo still here'))
+    await chat.ask('echo still here')
     expect(world.agentRuns().map((r) => r.sessionId)).toEqual([sessionId, sessionId])
     await stopsCleanly(chat)
   })
 
   it('a turn timeout kills the turn and reports it as failed', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('hang', ['--turn-timeout', '1'])))
-    await chat.ready
+    const { chat } = await worlds.chat('hang', ['--turn-timeout', '1'])
     const failure = await chat.events.next('posted', (e) => e.text.startsWith('turn 1 failed'))
     expect(failure.text).toContain('killed after the turn timeout (1s)')
     await stopsCleanly(chat)
@@ -81,10 +59,8 @@ describe('agent failures', () => {
 
 describe('--resume after a restart', () => {
   it('re-attaches to the same group and agent session, says so, and never runs two processes on one session', async () => {
-    world = await createWorld()
-    const first = startChat(world, configFor(world, chatArgv('echo first')))
-    const { groupId, sessionId } = await first.ready
-    await first.events.next('turn-ended')
+    const { world, chat: first, groupId, sessionId } = await worlds.chat('echo first')
+    await first.turnEnded(1)
     await stopsCleanly(first)
     expect(first.logs.some((l) => l.includes(`--resume ${groupId}`))).toBe(true)
 
@@ -93,18 +69,17 @@ describe('--resume after a restart', () => {
     expect(statSync(join(chats, stateFile)).mode & 0o777).toBe(0o600)
     expect(statSync(chats).mode & 0o777).toBe(0o700)
 
-    const second = startChat(world, configFor(world, chatArgv(undefined, ['--resume', groupId])))
+    const second = resumeIn(world, groupId)
     expect((await second.ready).sessionId).toBe(sessionId)
     const hello = await second.events.next('posted')
     expect(hello.text).toContain('resumed')
     expect(hello.text).toContain(`session ${sessionId}`)
 
-    const third = startChat(world, configFor(world, chatArgv(undefined, ['--resume', groupId])))
+    const third = resumeIn(world, groupId)
     expect(await third.exit).toBe(1)
     expect(third.logs.join('\n')).toContain('is running this agent session')
 
-    await world.say(groupId, 'echo again')
-    await second.events.next('posted', (e) => e.text.includes('prompt=echo again'))
+    await second.ask('echo again')
     expect(world.agentRuns().map((r) => [r.sessionId, r.prompt])).toEqual([
       [sessionId, 'echo first'],
       [sessionId, 'echo again'],
@@ -115,15 +90,12 @@ describe('--resume after a restart', () => {
 
 describe('daemon interruptions within the budget', () => {
   it('reconnects after the events stream is cut and takes the next message', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('echo hi')))
-    const { groupId } = await chat.ready
-    await chat.events.next('turn-ended')
+    const { world, chat } = await worlds.chat('echo hi')
+    await chat.turnEnded(1)
     const connects = () => chat.events.events.filter((e) => e.type === 'events-connected').length
     world.toy.faults.cutStreams()
     await until(() => connects() >= 2)
-    await world.say(groupId, 'echo after the cut')
-    await chat.events.next('posted', (e) => e.text.includes('prompt=echo after the cut'))
+    await chat.ask('echo after the cut')
     await stopsCleanly(chat)
   })
 })

@@ -2,31 +2,20 @@
 // it to the group as a file, by the delivery rule, within the attachment bound.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   AGENT_SECRET,
-  chatArgv,
-  configFor,
-  createWorld,
   LOOP,
   OPERATOR,
-  phoneOf,
-  startChat,
+  type RunningChat,
   STRANGER,
-  type Phone,
+  stopsCleanly,
   unmark,
   until,
-  type World,
-  stopsCleanly,
+  useWorld,
 } from './harness.ts'
 
-let world: World
-let phone: Phone | undefined
-afterEach(async () => {
-  await phone?.close()
-  phone = undefined
-  await world?.close()
-})
+const worlds = useWorld()
 
 const GITHUB_TOKEN = 'ghp_sMehGAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8'
 /** The fake agent's `secret-lines n` output, redacted as the loop must. */
@@ -36,7 +25,7 @@ const redactedLines = (n: number) =>
   )
 
 /** The whole reply of the first turn (its parts joined) and the saved file it names. */
-async function savedReply(chat: ReturnType<typeof startChat>): Promise<{ file: string; reply: string }> {
+async function savedReply(chat: RunningChat): Promise<{ file: string; reply: string }> {
   await chat.events.next('posted', (e) => /^\((\d+)\/\1\)\n/.test(e.text), 30_000)
   const reply = chat.events
     .posted()
@@ -49,10 +38,8 @@ async function savedReply(chat: ReturnType<typeof startChat>): Promise<{ file: s
 
 describe('a reply too long to post', () => {
   it('is saved redacted (no raw copy left), and `output` sends the whole of it to the group as a file', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('secret-lines 400', ['--max-reply-bytes', '4000'])))
-    const { groupId } = await chat.ready
-    phone = await phoneOf(world, OPERATOR)
+    const { world, chat, groupId } = await worlds.chat('secret-lines 400', ['--max-reply-bytes', '4000'])
+    const phone = await worlds.phone(world, OPERATOR)
     const { file, reply } = await savedReply(chat)
     expect(reply).toContain('send "output" to get it here as a file')
     expect(file).toMatch(/\.turn-1\.output\.txt$/)
@@ -89,13 +76,13 @@ describe('a reply too long to post', () => {
   })
 
   it('sends at most --max-attachment-bytes of it, and the caption says where the whole is', async () => {
-    world = await createWorld()
-    const chat = startChat(
-      world,
-      configFor(world, chatArgv('secret-lines 400', ['--max-reply-bytes', '4000', '--max-attachment-bytes', '2048'])),
-    )
-    const { groupId } = await chat.ready
-    phone = await phoneOf(world, OPERATOR)
+    const { world, chat, groupId } = await worlds.chat('secret-lines 400', [
+      '--max-reply-bytes',
+      '4000',
+      '--max-attachment-bytes',
+      '2048',
+    ])
+    const phone = await worlds.phone(world, OPERATOR)
     const { file } = await savedReply(chat)
     const saved = readFileSync(file)
     await world.say(groupId, 'output 1')
@@ -111,10 +98,8 @@ describe('a reply too long to post', () => {
   })
 
   it('is withheld while a stranger asks to join, and sent once the group is clean again', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('secret-lines 400', ['--max-reply-bytes', '4000'])))
-    const { groupId } = await chat.ready
-    phone = await phoneOf(world, OPERATOR)
+    const { world, chat, groupId } = await worlds.chat('secret-lines 400', ['--max-reply-bytes', '4000'])
+    await worlds.phone(world, OPERATOR)
     await savedReply(chat)
     await world.setGroupRequests(groupId, { requesting: [STRANGER] })
     const from = chat.events.events.length
@@ -133,10 +118,8 @@ describe('a reply too long to post', () => {
   })
 
   it('`output` with nothing saved says so, and a turn without a saved output is named', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('echo short')))
-    const { groupId } = await chat.ready
-    await chat.events.next('turn-ended', (e) => e.turn === 1)
+    const { world, chat, groupId } = await worlds.chat('echo short')
+    await chat.turnEnded(1)
     await world.say(groupId, 'output')
     await chat.events.next('posted', (e) => e.text === 'no saved output: only a reply too long to post saves one.')
     await world.say(groupId, 'output 7')

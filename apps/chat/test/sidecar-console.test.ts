@@ -5,25 +5,18 @@ import { join } from 'node:path'
 import { decodeEnvelope, encodeEnvelope, type Envelope } from '@e2e-col/protocol'
 import { loadConfig, startSidecar, type RunningSidecar } from '@e2e-col/sidecar'
 import { chatIdForGroup } from '@e2e-col/signal-cli'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
-import { chatArgv, configFor, createWorld, LOOP, OPERATOR, startChat, until, type World } from './harness.ts'
+import { chatIn, LOOP, OPERATOR, until, useWorld, type World } from './harness.ts'
 
-let world: World
-let sidecar: RunningSidecar | undefined
-let dataDir: string | undefined
-afterEach(async () => {
-  await sidecar?.close()
-  sidecar = undefined
-  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true })
-  await world?.close()
-})
+const worlds = useWorld()
 
 /** The loop's own sidecar, on the loop's account, with loopback browsers admitted as operators. */
 async function startLocalSidecar(w: World): Promise<RunningSidecar> {
   const doc = (await w.rpc(LOOP, 'updateGroup', { name: 'doc', members: [OPERATOR] })) as { groupId: string }
-  dataDir = mkdtempSync(join(tmpdir(), 'e2e-col-chat-sidecar-'))
-  return startSidecar(
+  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-col-chat-sidecar-'))
+  worlds.defer(() => rmSync(dataDir, { recursive: true, force: true }))
+  const sidecar = await startSidecar(
     loadConfig({
       SIGNAL_CLI_URL: w.toy.url,
       SIGNAL_CLI_ACCOUNT: LOOP,
@@ -37,6 +30,8 @@ async function startLocalSidecar(w: World): Promise<RunningSidecar> {
       E2E_COL_CHAT_BROWSER_OPERATORS: '1',
     }),
   )
+  worlds.defer(() => sidecar.close())
+  return sidecar
 }
 
 /** A browser tab of the chat console: a raw WebSocket from a loopback page. */
@@ -77,14 +72,11 @@ async function openConsole(s: RunningSidecar, chatId: string) {
 
 describe('a browser console through the local sidecar', () => {
   it('a chat-prompt from a loopback browser drives a turn with the fake agent and comes back as chat-status receipts and a chat-reply', async () => {
-    world = await createWorld()
-    sidecar = await startLocalSidecar(world)
-    const chat = startChat(
-      world,
-      configFor(world, chatArgv('echo topic', ['--sidecar', sidecar.url.replace('http', 'ws')])),
-    )
+    const world = await worlds.world()
+    const sidecar = await startLocalSidecar(world)
+    const chat = chatIn(world, 'echo topic', ['--sidecar', sidecar.url.replace('http', 'ws')])
     const { groupId, sessionId } = await chat.ready
-    await chat.events.next('turn-ended', (e) => e.turn === 1)
+    await chat.turnEnded(1)
     await until(() => chat.logs.some((l) => l.includes('attached to the sidecar')))
 
     const browser = await openConsole(sidecar, chatIdForGroup(groupId))
@@ -126,8 +118,8 @@ describe('a browser console through the local sidecar', () => {
   })
 
   it('refuses a sidecar that is not on loopback (exit 2) before touching the daemon', async () => {
-    world = await createWorld()
-    const chat = startChat(world, configFor(world, chatArgv('t', ['--sidecar', 'ws://10.1.2.3:7600'])))
+    const world = await worlds.world()
+    const chat = chatIn(world, 't', ['--sidecar', 'ws://10.1.2.3:7600'])
     expect(await chat.exit).toBe(2)
     expect(world.toy.sends()).toEqual([])
   })
