@@ -1,13 +1,12 @@
 /**
  * The processes `up` runs, started through their own binaries (never imported): each in its own
  * process group, its output into a rotated log (a tail kept for error messages), stopped with
- * SIGTERM then SIGKILL after a grace period.
+ * SIGTERM then SIGKILL after a grace period (`spawnInGroup`, as the daemon is run).
  */
-import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import type { RotatingLog } from '@e2e-col/signal-cli-runtime'
+import { spawnInGroup, type RotatingLog } from '@e2e-col/signal-cli-runtime'
 
 export interface Child {
   readonly name: string
@@ -31,66 +30,18 @@ export function packageDir(pkg: string): string {
   return dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`))
 }
 
+/** Runs a workspace bin with this Node in its own process group (see `spawnInGroup`). */
 export function spawnChild(
   name: string,
   script: string,
   args: readonly string[],
   options: { env: NodeJS.ProcessEnv; log?: RotatingLog; onLine?: (line: string) => void },
 ): Child {
-  const child = spawn(process.execPath, [script, ...args], {
-    env: options.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  })
-  let tail = ''
-  let partial = ''
-  const take = (chunk: Buffer): void => {
-    const text = chunk.toString()
-    options.log?.write(text)
-    tail = (tail + text).slice(-4000)
-    partial += text
-    for (let nl = partial.indexOf('\n'); nl >= 0; nl = partial.indexOf('\n')) {
-      options.onLine?.(partial.slice(0, nl))
-      partial = partial.slice(nl + 1)
-    }
-  }
-  child.stdout.on('data', take)
-  child.stderr.on('data', take)
-  const pid = child.pid
-  const kill = (signal: NodeJS.Signals): void => {
-    if (pid === undefined) return
-    try {
-      process.kill(-pid, signal)
-    } catch {
-      // gone
-    }
-  }
-  const onExit = (): void => kill('SIGKILL')
-  process.once('exit', onExit)
-  let gone = false
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('error', (error) => {
-      tail += `\n${error.message}`
-      gone = true
-      resolve({ code: null, signal: null })
-    })
-    child.once('exit', (code, signal) => {
-      gone = true
-      process.removeListener('exit', onExit)
-      resolve({ code, signal })
-    })
-  })
+  const group = spawnInGroup(process.execPath, [script, ...args], options)
   return {
     name,
-    exited,
-    tail: () => tail.trim().split('\n').slice(-3).join(' | '),
-    async stop(graceMs) {
-      if (gone) return
-      kill('SIGTERM')
-      const force = setTimeout(() => kill('SIGKILL'), graceMs)
-      await exited
-      clearTimeout(force)
-      kill('SIGKILL')
-    },
+    exited: group.exited.then(({ code, signal }) => ({ code, signal })),
+    tail: () => group.output().trim().split('\n').slice(-3).join(' | '),
+    stop: (graceMs) => group.stop(graceMs),
   }
 }

@@ -3,9 +3,9 @@
  * --receive-mode on-connection` (or another receive mode), in its own process group (the launcher script starts the JVM as a
  * child and both must go), its output into a log, ready once `GET /api/v1/check` answers 200.
  */
-import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
 import { RuntimeError } from './errors.ts'
+import { spawnInGroup } from './process-group.ts'
 import type { RotatingLog } from './rotating-log.ts'
 
 /** A free TCP port on 127.0.0.1 (listen on 0, read, close). */
@@ -72,71 +72,31 @@ export async function startDaemonProcess(spec: DaemonSpec): Promise<DaemonProces
     '--receive-mode',
     spec.receiveMode ?? 'on-connection',
   ]
-  const child = spawn(spec.launcher, args, {
-    env: { ...process.env, JAVA_HOME: spec.javaHome },
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const group = spawnInGroup(spec.launcher, args, { env: { ...process.env, JAVA_HOME: spec.javaHome }, log: spec.log })
+  const { pid } = group
+  // The JVM may outlive the launcher script; make sure the whole group is gone.
+  const exited: Promise<number | string> = group.exited.then(({ code, signal, spawnError }) => {
+    group.kill('SIGKILL')
+    return spawnError !== undefined ? 'spawn-error' : (code ?? signal ?? 'unknown')
   })
-  let tail = ''
-  const take = (chunk: Buffer): void => {
-    const text = chunk.toString()
-    spec.log?.write(text)
-    tail = (tail + text).slice(-4000)
-  }
-  child.stdout?.on('data', take)
-  child.stderr?.on('data', take)
-  const pid = child.pid
-  const killGroup = (signal: NodeJS.Signals): void => {
-    if (pid === undefined) return
-    try {
-      process.kill(-pid, signal)
-    } catch {
-      // already gone
-    }
-  }
-  // A dying parent must not leave a JVM holding the config folder's lock.
-  const onExit = (): void => killGroup('SIGKILL')
-  process.once('exit', onExit)
-  const exited = new Promise<number | string>((resolve) => {
-    child.once('error', (error) => {
-      tail += `\n${error.message}`
-      resolve('spawn-error')
-    })
-    child.once('exit', (code, signal) => {
-      // The JVM may outlive the launcher script; make sure the whole group is gone.
-      killGroup('SIGKILL')
-      process.removeListener('exit', onExit)
-      resolve(code ?? signal ?? 'unknown')
-    })
-  })
-  let gone = false
-  void exited.then(() => {
-    gone = true
-  })
-  const stop = async (graceMs = 5_000): Promise<void> => {
-    if (gone) return
-    killGroup('SIGTERM')
-    const force = setTimeout(() => killGroup('SIGKILL'), graceMs)
-    await exited
-    clearTimeout(force)
-  }
+  const stop = (graceMs = 5_000): Promise<void> => group.stop(graceMs)
 
   const timeoutMs = spec.readyTimeoutMs ?? 90_000
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    if (gone) {
+    if (group.gone) {
       const code = await exited
-      if (PORT_TAKEN.test(tail))
+      if (PORT_TAKEN.test(group.output()))
         throw new RuntimeError(
           'DAEMON_PORT_TAKEN',
           `signal-cli could not listen on 127.0.0.1:${spec.port}: the port is taken by another program`,
         )
       throw new RuntimeError(
         'DAEMON_EXITED',
-        `signal-cli exited (${code}) before it answered; its last output: ${lastLines(tail)}`,
+        `signal-cli exited (${code}) before it answered; its last output: ${lastLines(group.output())}`,
       )
     }
-    if (LOCKED.test(tail)) {
+    if (LOCKED.test(group.output())) {
       await stop()
       throw new RuntimeError(
         'DAEMON_CONFIG_LOCKED',
@@ -155,7 +115,7 @@ export async function startDaemonProcess(spec: DaemonSpec): Promise<DaemonProces
   await stop()
   throw new RuntimeError(
     'DAEMON_START_TIMEOUT',
-    `signal-cli did not answer ${url}/api/v1/check within ${Math.round(timeoutMs / 1000)} s; its last output: ${lastLines(tail)}`,
+    `signal-cli did not answer ${url}/api/v1/check within ${Math.round(timeoutMs / 1000)} s; its last output: ${lastLines(group.output())}`,
   )
 }
 

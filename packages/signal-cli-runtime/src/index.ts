@@ -10,5 +10,6 @@ export {
 } from './signal-cli-launcher.ts'
 export { freePort, startDaemonProcess, type DaemonProcess, type DaemonSpec } from './daemon-process.ts'
 export { superviseDaemon, type SupervisedDaemon, type SupervisorEvent, type SupervisorOptions } from './supervisor.ts'
+export { spawnInGroup, type GroupChild, type GroupExit } from './process-group.ts'
 export { openRotatingLog, type RotatingLog, type RotatingLogOptions } from './rotating-log.ts'
 export { RuntimeError, type RuntimeErrorCode } from './errors.ts'
