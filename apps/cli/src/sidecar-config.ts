@@ -7,6 +7,7 @@ import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { z } from 'zod'
 import { CliError } from './errors.ts'
 import { EXIT } from './exit-codes.ts'
+import { stateDirError } from './state-dir.ts'
 
 /** What setup knows at the end. */
 export interface SetupResult {
@@ -42,13 +43,7 @@ export function writeConfigFile(path: string, settings: Record<string, string>):
     renameSync(temporary, path)
   } catch (error) {
     rmSync(temporary, { force: true })
-    throw new CliError(
-      'CLI_STATE_DIR',
-      EXIT.notSetUp,
-      `cannot write ${path}: ${(error as Error).message}`,
-      'choose a writable folder with --state-dir DIR',
-      { cause: error },
-    )
+    throw stateDirError('write', path, error)
   }
 }
 

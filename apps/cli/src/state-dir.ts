@@ -47,12 +47,17 @@ export function privateDir(path: string): void {
     mkdirSync(path, { recursive: true, mode: 0o700 })
     chmodSync(path, 0o700)
   } catch (error) {
-    throw new CliError(
-      'CLI_STATE_DIR',
-      EXIT.notSetUp,
-      `cannot create ${path}: ${(error as Error).message}`,
-      'choose a writable folder with --state-dir DIR',
-      { cause: error },
-    )
+    throw stateDirError('create', path, error)
   }
+}
+
+/** What setup says when it cannot `action` a file or folder in the state folder. */
+export function stateDirError(action: 'create' | 'write', path: string, error: unknown): CliError {
+  return new CliError(
+    'CLI_STATE_DIR',
+    EXIT.notSetUp,
+    `cannot ${action} ${path}: ${(error as Error).message}`,
+    'choose a writable folder with --state-dir DIR',
+    { cause: error },
+  )
 }

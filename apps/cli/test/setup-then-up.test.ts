@@ -12,7 +12,7 @@ import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { sidecarSettings, writeConfigFile } from '../src/sidecar-config.ts'
-import { eventually, hasChromium, launchChromium, runCli } from './cli-process.ts'
+import { eventually, hasChromium, launchChromium, runCli, type CliRun } from './cli-process.ts'
 
 const LINKED = '+15555550131'
 const REGISTERED = '+15555550132'
@@ -52,6 +52,11 @@ async function admin(t: ToySignal, path: string, body?: unknown): Promise<any> {
   const text = await res.text()
   if (res.status >= 300) throw new Error(`admin ${path}: ${res.status} ${text}`)
   return text === '' ? undefined : JSON.parse(text)
+}
+
+/** `e2e-col setup --register` for the test's number against the daemon at `daemonUrl`, into `state`; `more` adds a code or a captcha. */
+function register(daemonUrl: string, state: string, ...more: string[]): CliRun {
+  return runCli(['setup', '--register', REGISTERED, ...more, '--daemon-url', daemonUrl, '--state-dir', state])
 }
 
 function readConfig(state: string): Record<string, string> {
@@ -199,7 +204,7 @@ describe('e2e-col setup, then e2e-col up', () => {
   it('registers a number of its own in two steps (code sent, then --code), then serves the page for it', async () => {
     const t = await toy()
     const state = emptyStateDir()
-    const first = runCli(['setup', '--register', REGISTERED, '--daemon-url', t.url, '--state-dir', state])
+    const first = register(t.url, state)
     expect(await first.exited).toBe(0)
     expect(first.output()).toContain(`Signal is sending a code to ${REGISTERED} by SMS`)
     // The next step is printed whole: the same daemon and state folder, the code to fill in.
@@ -210,17 +215,7 @@ describe('e2e-col setup, then e2e-col up', () => {
     const codes = (await admin(t, 'registration/codes')) as { number: string; code: string }[]
     const code = codes.find((c) => c.number === REGISTERED)?.code as string
 
-    const wrong = runCli([
-      'setup',
-      '--register',
-      REGISTERED,
-      '--code',
-      code === '000000' ? '111111' : '000000',
-      '--daemon-url',
-      t.url,
-      '--state-dir',
-      state,
-    ])
+    const wrong = register(t.url, state, '--code', code === '000000' ? '111111' : '000000')
     expect(await wrong.exited).toBe(8)
     expect(wrong.output()).toContain('Signal did not accept the code')
     expect(existsSync(join(state, 'config.json'))).toBe(false)
@@ -257,21 +252,11 @@ describe('e2e-col setup failures', () => {
     const t = await toy()
     await admin(t, 'registration/captcha', { all: true })
     const state = emptyStateDir()
-    const run = runCli(['setup', '--register', REGISTERED, '--daemon-url', t.url, '--state-dir', state])
+    const run = register(t.url, state)
     expect(await run.exited).toBe(8)
     expect(run.output()).toContain('https://signalcaptchas.org/registration/generate.html')
     expect(run.output()).toContain("--captcha 'signalcaptcha://")
-    const retry = runCli([
-      'setup',
-      '--register',
-      REGISTERED,
-      '--captcha',
-      'signalcaptcha://signal-hcaptcha.test.registration.token',
-      '--daemon-url',
-      t.url,
-      '--state-dir',
-      state,
-    ])
+    const retry = register(t.url, state, '--captcha', 'signalcaptcha://signal-hcaptcha.test.registration.token')
     expect(await retry.exited).toBe(0)
     expect(retry.output()).toContain('Signal is sending a code')
   }, 60_000)
