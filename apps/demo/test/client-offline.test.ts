@@ -7,9 +7,9 @@
 import { connectDoc, createMemoryStorage, type ClientStatus, type DocConnection } from '@e2e-col/client'
 import { WebSocket } from 'ws'
 import * as Y from 'yjs'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import type { WebSocketConstructor } from '@e2e-col/transport'
-import { startDemoStack, type DemoStack } from '../src/index.ts'
+import { NODE_STACK_WITH_FAULTS, SIDECAR_ENV_WITH_FAULTS, useDemoStack } from './pages.ts'
 
 const until = async (what: string, predicate: () => boolean, timeoutMs = 20_000): Promise<void> => {
   const deadline = Date.now() + timeoutMs
@@ -20,34 +20,26 @@ const until = async (what: string, predicate: () => boolean, timeoutMs = 20_000)
 }
 
 describe('a page whose sidecar cannot reach Signal', () => {
-  let stack: DemoStack
   const docs = { alice: new Y.Doc(), bob: new Y.Doc() }
   const conns: DocConnection[] = []
-  beforeAll(async () => {
-    stack = await startDemoStack({
-      page: false,
-      faults: true,
-      sidecarPorts: [0, 0],
-      sidecarEnv: {
-        E2E_COL_LOG_LEVEL: 'silent',
-        E2E_COL_OFFLINE_PROBE_MAX_MS: '300',
-        E2E_COL_SEND_ATTEMPTS: '2',
-        E2E_COL_RETRY_BASE_MS: '20',
-        E2E_COL_SYNC_DELAY_MAX_MS: '50',
+  const run = useDemoStack(
+    {
+      ...NODE_STACK_WITH_FAULTS,
+      sidecarEnv: { ...SIDECAR_ENV_WITH_FAULTS, E2E_COL_SYNC_DELAY_MAX_MS: '50' },
+    },
+    {
+      closeFirst: async () => {
+        for (const c of conns) await c.close()
       },
-    })
-  })
-  afterAll(async () => {
-    for (const c of conns) await c.close()
-    await stack?.close()
-  })
+    },
+  )
 
   test('says saved by your sidecar, Signal unreachable; keeps the socket; then sent', { timeout: 60_000 }, async () => {
     const open = (who: 'alice' | 'bob') => {
       const c = connectDoc({
         doc: docs[who],
-        sidecarUrl: stack.sidecarUrl(who),
-        docId: stack.docId,
+        sidecarUrl: run.stack.sidecarUrl(who),
+        docId: run.stack.docId,
         storage: createMemoryStorage(),
         WebSocket: WebSocket as unknown as WebSocketConstructor,
         lifecycle: null,
@@ -68,7 +60,7 @@ describe('a page whose sidecar cannot reach Signal', () => {
     )
 
     statuses.length = 0 // from here on: every status while Signal is away and after it returns
-    stack.toy.faults.setNetworkLoss(true)
+    run.stack.toy.faults.setNetworkLoss(true)
     const text = docs.alice.getText('text')
     for (let i = 0; i < 20; i++) {
       text.insert(text.length, `offline ${i}. `)
@@ -88,7 +80,7 @@ describe('a page whose sidecar cannot reach Signal', () => {
     expect(docs.bob.getText('text').toString()).not.toContain('offline 0.')
     expect(sent).toEqual([])
 
-    stack.toy.faults.setNetworkLoss(false)
+    run.stack.toy.faults.setNetworkLoss(false)
     await until('Bob has every offline change', () => docs.bob.getText('text').toString() === text.toString())
     await until(
       'Alice sees them sent',
@@ -115,7 +107,7 @@ describe('a page whose sidecar cannot reach Signal', () => {
       // The fault hits the next send of either sidecar: first let both go quiet (the quiet-period
       // sync ask comes 2 s after the last change with these settings).
       await new Promise((r) => setTimeout(r, 3000))
-      stack.toy.faults.identityFailNextSends(1)
+      run.stack.toy.faults.identityFailNextSends(1)
       const text = docs.alice.getText('text')
       text.insert(text.length, 'refused once. ')
       await until('the refusal reaches the page', () => alice.status().delivery.signal === 'refused')

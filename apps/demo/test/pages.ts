@@ -47,25 +47,67 @@ export async function waitForShown(page: Page, selector: string, pattern: RegExp
   }
 }
 
-/**
- * Two sidecars on any free ports over a toy that takes faults (network loss, failed sends); the
- * sidecars count Signal as away after two failed attempts and probe again within 300 ms.
- */
+/** Sidecar settings over a toy that takes faults: Signal counts as away after two failed attempts and is probed again within 300 ms. */
+export const SIDECAR_ENV_WITH_FAULTS: Readonly<Record<string, string>> = {
+  E2E_COL_LOG_LEVEL: 'silent',
+  E2E_COL_OFFLINE_PROBE_MAX_MS: '300',
+  E2E_COL_SEND_ATTEMPTS: '2',
+  E2E_COL_RETRY_BASE_MS: '20',
+}
+
+/** Two sidecars on any free ports over a toy that takes faults, with the page ({@link SIDECAR_ENV_WITH_FAULTS}). */
 export const STACK_WITH_FAULTS: DemoStackOptions = {
   vitePort: 0,
   sidecarPorts: [0, 0],
   faults: true,
-  sidecarEnv: {
-    E2E_COL_LOG_LEVEL: 'silent',
-    E2E_COL_OFFLINE_PROBE_MAX_MS: '300',
-    E2E_COL_SEND_ATTEMPTS: '2',
-    E2E_COL_RETRY_BASE_MS: '20',
-  },
+  sidecarEnv: SIDECAR_ENV_WITH_FAULTS,
+}
+
+/** The same without the page, for clients that run in Node. */
+export const NODE_STACK_WITH_FAULTS: DemoStackOptions = {
+  page: false,
+  sidecarPorts: [0, 0],
+  faults: true,
+  sidecarEnv: SIDECAR_ENV_WITH_FAULTS,
+}
+
+/** A suite's demo stack, there once the suite's `beforeAll` ran. */
+export interface SuiteStack {
+  readonly stack: DemoStack
+}
+
+/**
+ * Inside a `describe`: before its tests, starts the demo stack with `options`, then runs `started`
+ * on it; after them, runs `closeFirst` (what the suite opened on the stack: clients, a browser),
+ * then closes the stack.
+ */
+export function useDemoStack(
+  options: DemoStackOptions,
+  o: {
+    readonly started?: (stack: DemoStack) => Promise<void>
+    readonly closeFirst?: () => Promise<void>
+    readonly timeoutMs?: number | undefined
+  } = {},
+): SuiteStack {
+  let stack: DemoStack | undefined
+  beforeAll(async () => {
+    stack = await startDemoStack(options)
+    await o.started?.(stack)
+  }, o.timeoutMs)
+  afterAll(async () => {
+    await o.closeFirst?.()
+    await stack?.close()
+  })
+  return {
+    get stack(): DemoStack {
+      if (stack === undefined) throw new Error('the demo stack is started in beforeAll')
+      return stack
+    },
+  }
 }
 
 /** A suite's demo stack and each person's page, both there once the suite's `beforeAll` ran. */
-export interface BrowserStack {
-  readonly stack: DemoStack
+export interface BrowserStack extends SuiteStack {
   readonly pages: Record<Who, Page>
 }
 
@@ -82,26 +124,25 @@ export function useBrowserStack(
     readonly timeoutMs?: number
   } = {},
 ): BrowserStack {
-  let stack: DemoStack | undefined
   let browser: Browser | undefined
   const pages = {} as Record<Who, Page>
-  beforeAll(async () => {
-    stack = await startDemoStack(options)
-    browser = await launchChromium()
-    for (const who of ['alice', 'bob'] as const) {
-      const page = await openPage(browser, who, o.viewport)
-      await o.prepare?.(page, who, stack)
-      pages[who] = page
-    }
-  }, o.timeoutMs)
-  afterAll(async () => {
-    await browser?.close()
-    await stack?.close()
+  const run = useDemoStack(options, {
+    timeoutMs: o.timeoutMs,
+    started: async (stack) => {
+      browser = await launchChromium()
+      for (const who of ['alice', 'bob'] as const) {
+        const page = await openPage(browser, who, o.viewport)
+        await o.prepare?.(page, who, stack)
+        pages[who] = page
+      }
+    },
+    closeFirst: async () => {
+      await browser?.close()
+    },
   })
   return {
     get stack(): DemoStack {
-      if (stack === undefined) throw new Error('the demo stack is started in beforeAll')
-      return stack
+      return run.stack
     },
     pages,
   }

@@ -8,8 +8,9 @@ import type { WebSocketConstructor } from '@e2e-col/transport'
 import { WebSocket } from 'ws'
 import { Awareness } from 'y-protocols/awareness'
 import * as Y from 'yjs'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startDemoStack, type DemoStack, type Who } from '../src/index.ts'
+import { describe, expect, test } from 'vitest'
+import type { Who } from '../src/index.ts'
+import { NODE_STACK_WITH_FAULTS, useDemoStack } from './pages.ts'
 
 const BASE: E2eColProviderOptions = {
   WebSocket: WebSocket as unknown as WebSocketConstructor,
@@ -48,11 +49,15 @@ function until(provider: E2eColProvider, what: string, check: () => boolean): Pr
 }
 
 describe('E2eColProvider against real sidecars', () => {
-  let stack: DemoStack
   const providers: E2eColProvider[] = []
+  const run = useDemoStack(NODE_STACK_WITH_FAULTS, {
+    closeFirst: async () => {
+      for (const p of providers) await p.destroy()
+    },
+  })
 
   const open = (who: Who, doc: Y.Doc, options: E2eColProviderOptions = {}): E2eColProvider => {
-    const provider = new E2eColProvider(stack.sidecarUrl(who), stack.docId, doc, {
+    const provider = new E2eColProvider(run.stack.sidecarUrl(who), run.stack.docId, doc, {
       ...BASE,
       storage: createMemoryStorage(),
       ...options,
@@ -70,24 +75,6 @@ describe('E2eColProvider against real sidecars', () => {
     await until(b, 'bob synced', () => b.synced)
     return { docA, docB, a, b }
   }
-
-  beforeAll(async () => {
-    stack = await startDemoStack({
-      page: false,
-      faults: true,
-      sidecarPorts: [0, 0],
-      sidecarEnv: {
-        E2E_COL_LOG_LEVEL: 'silent',
-        E2E_COL_OFFLINE_PROBE_MAX_MS: '300',
-        E2E_COL_SEND_ATTEMPTS: '2',
-        E2E_COL_RETRY_BASE_MS: '20',
-      },
-    })
-  })
-  afterAll(async () => {
-    for (const p of providers) await p.destroy()
-    await stack?.close()
-  })
 
   test('connect: false waits for connect(), then reports connecting, connected and sync(true)', async () => {
     const provider = open('alice', new Y.Doc(), { connect: false })
@@ -147,7 +134,7 @@ describe('E2eColProvider against real sidecars', () => {
     const sent: string[] = []
     a.on('sent', (e) => sent.push(...e.messageIds))
 
-    stack.toy.faults.setNetworkLoss(true)
+    run.stack.toy.faults.setNetworkLoss(true)
     docA.getText('text').insert(0, 'kept by the sidecar ')
     await until(a, '"saved by your sidecar, not yet sent: Signal unreachable"', () => {
       const d = a.delivery
@@ -158,7 +145,7 @@ describe('E2eColProvider against real sidecars', () => {
     expect(a.delivery.since).not.toBeNull()
     expect(sent).toEqual([])
 
-    stack.toy.faults.setNetworkLoss(false)
+    run.stack.toy.faults.setNetworkLoss(false)
     await until(b, 'the change at Bob', () => docB.getText('text').toString().includes('kept by the sidecar'))
     await until(a, 'sent to the group', () => a.allSent && a.delivery.signal === 'reachable')
     expect(sent.length).toBeGreaterThan(0)
@@ -191,9 +178,9 @@ describe('E2eColProvider against real sidecars', () => {
     a.on('connection-close', () => (closes += 1))
     a.on('connection-error', () => (errors += 1))
     a.on('sync', (s) => syncs.push(s))
-    await stack.stopSidecar('alice')
+    await run.stack.stopSidecar('alice')
     await until(a, 'a failed reconnect attempt', () => closes === 1 && errors > 0)
-    await stack.startSidecar('alice')
+    await run.stack.startSidecar('alice')
     await until(a, 'synced again', () => a.synced)
     expect(syncs).toEqual([false, true])
   })
@@ -230,9 +217,12 @@ describe('E2eColProvider against real sidecars', () => {
   test('refuses what a sidecar cannot honour, with typed errors', () => {
     expect(
       () =>
-        new E2eColProvider(stack.sidecarUrl('alice'), stack.docId, new Y.Doc(), { ...BASE, params: { token: 'x' } }),
+        new E2eColProvider(run.stack.sidecarUrl('alice'), run.stack.docId, new Y.Doc(), {
+          ...BASE,
+          params: { token: 'x' },
+        }),
     ).toThrow(expect.objectContaining({ code: 'CLIENT_UNSUPPORTED_OPTION' }))
-    expect(() => new E2eColProvider(stack.sidecarUrl('alice'), 'my-room', new Y.Doc(), BASE)).toThrow(
+    expect(() => new E2eColProvider(run.stack.sidecarUrl('alice'), 'my-room', new Y.Doc(), BASE)).toThrow(
       expect.objectContaining({ code: 'CLIENT_BAD_DOC_ID' }),
     )
   })

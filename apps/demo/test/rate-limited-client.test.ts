@@ -8,8 +8,9 @@ import { connectDoc, createMemoryStorage, type DocConnection } from '@e2e-col/cl
 import type { WebSocketConstructor } from '@e2e-col/transport'
 import { WebSocket } from 'ws'
 import * as Y from 'yjs'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startDemoStack, type DemoStack, type Who } from '../src/index.ts'
+import { describe, expect, test } from 'vitest'
+import type { DemoStack, Who } from '../src/index.ts'
+import { useDemoStack } from './pages.ts'
 
 const until = async (what: string, predicate: () => boolean, timeoutMs = 30_000): Promise<void> => {
   const deadline = Date.now() + timeoutMs
@@ -27,10 +28,9 @@ async function rateRefusals(stack: DemoStack, who: Who): Promise<number> {
 }
 
 describe('a client over its sidecar’s frame limit', () => {
-  let stack: DemoStack
   const conns: DocConnection[] = []
-  beforeAll(async () => {
-    stack = await startDemoStack({
+  const run = useDemoStack(
+    {
       page: false,
       sidecarPorts: [0, 0],
       sidecarEnv: {
@@ -39,19 +39,20 @@ describe('a client over its sidecar’s frame limit', () => {
         E2E_COL_FRAME_BURST: '10',
         E2E_COL_ABUSE_LIMIT: '1000',
       },
-    })
-  })
-  afterAll(async () => {
-    for (const c of conns) await c.close()
-    await stack?.close()
-  })
+    },
+    {
+      closeFirst: async () => {
+        for (const c of conns) await c.close()
+      },
+    },
+  )
 
   test('has its refused changes held and sent again: all saved, all at the peer, one connection', async () => {
     const open = (doc: Y.Doc, who: Who): DocConnection => {
       const c = connectDoc({
         doc,
-        sidecarUrl: stack.sidecarUrl(who),
-        docId: stack.docId,
+        sidecarUrl: run.stack.sidecarUrl(who),
+        docId: run.stack.docId,
         storage: createMemoryStorage(),
         WebSocket: WebSocket as unknown as WebSocketConstructor,
         lifecycle: null,
@@ -70,7 +71,7 @@ describe('a client over its sidecar’s frame limit', () => {
     alice.on('status', (s) => {
       if (s.connection === 'connecting') connects += 1
     })
-    const before = await rateRefusals(stack, 'alice')
+    const before = await rateRefusals(run.stack, 'alice')
 
     const text = docA.getText('text')
     for (let i = 0; i < 60; i++) {
@@ -78,7 +79,7 @@ describe('a client over its sidecar’s frame limit', () => {
       await alice.flush() // one frame per edit, unpaced
     }
     await until('every change saved by the sidecar', () => alice.status().pending === 0)
-    expect(await rateRefusals(stack, 'alice')).toBeGreaterThan(before)
+    expect(await rateRefusals(run.stack, 'alice')).toBeGreaterThan(before)
     await until('every change at Bob', () => docB.getText('text').toString() === text.toString())
     expect(connects).toBe(0)
   })
