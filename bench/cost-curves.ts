@@ -122,27 +122,19 @@ export async function benchCostCurves({ quick }: { quick: boolean }): Promise<Co
         defaultPacingSeconds: pacedSeconds(sends / n),
       })
     }
-    const xs = (c: CurvePoint[]) => c.map((p) => p.x)
+    const fitOf = (c: CurvePoint[], y: (p: CurvePoint) => number) =>
+      fit(
+        c.map((p) => p.x),
+        c.map(y),
+      )
     return {
       sizes,
       documents,
       fits: {
-        sizeTime: fit(
-          xs(sizes),
-          sizes.map((p) => p.ms.median),
-        ),
-        sizeSends: fit(
-          xs(sizes),
-          sizes.map((p) => p.sends),
-        ),
-        documentsTime: fit(
-          xs(documents),
-          documents.map((p) => p.ms.median),
-        ),
-        documentsSends: fit(
-          xs(documents),
-          documents.map((p) => p.sends),
-        ),
+        sizeTime: fitOf(sizes, (p) => p.ms.median),
+        sizeSends: fitOf(sizes, (p) => p.sends),
+        documentsTime: fitOf(documents, (p) => p.ms.median),
+        documentsSends: fitOf(documents, (p) => p.sends),
       },
     }
   } finally {

@@ -12,7 +12,7 @@ import type { SendCounts } from './send-counts.ts'
 import {
   ACCOUNTS,
   benchLayout,
-  connectBenchClient,
+  clientConnector,
   sidecarEnv,
   signalPaceFor,
   type BenchClient,
@@ -61,13 +61,7 @@ export async function startProcessStack(options: Omit<BenchStackOptions, 'startA
     )
     return {
       docIds,
-      async connect(side, docId, doc, extra = {}) {
-        const url = urls[side]
-        if (url === undefined) throw new Error(`sidecar ${side} is not running`)
-        const client = await connectBenchClient(url, docId, doc, extra)
-        clients.push(client.connection)
-        return client
-      },
+      connect: clientConnector(urls, clients),
       signalSends: () => toy.request<SendCounts>({ type: 'sends' }, 'sends'),
       close,
     }

@@ -50,6 +50,12 @@ export async function runSections({
   const keep = (name: string, data: unknown): void => {
     if (save) write(name, quick, data)
   }
+  /** A section's result, printed and written to bench/results/<name>.json. */
+  const shown = <T>(name: string, result: T, show: (r: T) => void): T => {
+    log(() => show(result))
+    keep(name, result)
+    return result
+  }
   log(() => {
     console.log(`\n# e2e-col vs y-websocket${quick ? ' (quick mode: shorter inputs, one counted run)' : ''}`)
     console.log('machine:', machine())
@@ -60,27 +66,13 @@ export async function runSections({
   keep('trace-replay', traceReplayData)
   const firstRun = traceReplay.rounds.e2e[0]
   if (firstRun === undefined) throw new Error('no counted e2e-col replay')
-  const wireEfficiency = benchWireEfficiency(capture, firstRun)
-  log(() => printWireEfficiency(wireEfficiency))
-  keep('wire-efficiency', wireEfficiency)
-  const typingSpeed = await benchTypingSpeed({ quick })
-  log(() => printTypingSpeed(typingSpeed))
-  keep('typing-speed', typingSpeed)
-  const singleEdit = await benchSingleEdit({ quick })
-  log(() => printSingleEdit(singleEdit))
-  keep('single-edit', singleEdit)
-  const memoryScale = await benchMemoryScale({ quick })
-  log(() => printMemoryScale(memoryScale))
-  keep('memory-scale', memoryScale)
-  const costCurves = await benchCostCurves({ quick })
-  log(() => printCostCurves(costCurves))
-  keep('cost-curves', costCurves)
-  const bigPayloads = await benchBigPayloads({ quick })
-  log(() => printBigPayloads(bigPayloads))
-  keep('big-payloads', bigPayloads)
-  const presenceCost = await benchPresenceCost({ quick })
-  log(() => printPresenceCost(presenceCost))
-  keep('presence-cost', presenceCost)
+  const wireEfficiency = shown('wire-efficiency', benchWireEfficiency(capture, firstRun), printWireEfficiency)
+  const typingSpeed = shown('typing-speed', await benchTypingSpeed({ quick }), printTypingSpeed)
+  const singleEdit = shown('single-edit', await benchSingleEdit({ quick }), printSingleEdit)
+  const memoryScale = shown('memory-scale', await benchMemoryScale({ quick }), printMemoryScale)
+  const costCurves = shown('cost-curves', await benchCostCurves({ quick }), printCostCurves)
+  const bigPayloads = shown('big-payloads', await benchBigPayloads({ quick }), printBigPayloads)
+  const presenceCost = shown('presence-cost', await benchPresenceCost({ quick }), printPresenceCost)
   log(() => console.log('\nmachine at the end:', machine()))
   return { traceReplay, typingSpeed, singleEdit, wireEfficiency, memoryScale, costCurves, bigPayloads, presenceCost }
 }

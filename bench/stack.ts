@@ -161,6 +161,24 @@ export async function connectBenchClient(
   return { connection, wire }
 }
 
+function sidecarUrlOf(urls: Partial<Record<Side, string>>, side: Side): string {
+  const url = urls[side]
+  if (url === undefined) throw new Error(`sidecar ${side} is not running`)
+  return url
+}
+
+/**
+ * A stack's `connect`, whichever the topology: a bench client on the sidecar of `side` (its address
+ * in `urls` while it runs), kept in `clients` for the stack's close to close.
+ */
+export function clientConnector(urls: Partial<Record<Side, string>>, clients: DocConnection[]): BenchStack['connect'] {
+  return async (side, docId, doc, extra = {}) => {
+    const client = await connectBenchClient(sidecarUrlOf(urls, side), docId, doc, extra)
+    clients.push(client.connection)
+    return client
+  }
+}
+
 export async function startBenchStack(options: BenchStackOptions): Promise<BenchStack> {
   const { docIds, groups, dataDir } = benchLayout(options)
   const cleanups: (() => Promise<void>)[] = [async () => rmSync(dataDir, { recursive: true, force: true })]
@@ -193,21 +211,11 @@ export async function startBenchStack(options: BenchStackOptions): Promise<Bench
       toy,
       docIds,
       env,
-      sidecarUrl: (side) => {
-        const url = urls[side]
-        if (url === undefined) throw new Error(`sidecar ${side} is not running`)
-        return url
-      },
+      sidecarUrl: (side) => sidecarUrlOf(urls, side),
       setSidecarUrl: (side, url) => {
         urls[side] = url
       },
-      async connect(side, docId, doc, extra = {}) {
-        const url = urls[side]
-        if (url === undefined) throw new Error(`sidecar ${side} is not running`)
-        const client = await connectBenchClient(url, docId, doc, extra)
-        clients.push(client.connection)
-        return client
-      },
+      connect: clientConnector(urls, clients),
       signalSends: () => countSends(toy.sends(), ACCOUNTS.a, toy.refused()),
       close: closeAll,
     }
