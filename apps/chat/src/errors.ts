@@ -1,3 +1,4 @@
+import { CodedError } from '@e2e-col/protocol'
 import { EXIT_CODES, type ExitCode } from './exit-codes.ts'
 
 /** Stable error codes of the chat loop; callers branch on `code`, never on the message. */
@@ -35,13 +36,8 @@ const EXIT_BY_CODE: Readonly<Record<ChatErrorCode, ExitCode>> = {
 }
 
 /** The one error class of `@e2e-col/chat`. Messages never carry secrets or full phone numbers. */
-export class ChatError extends Error {
-  readonly code: ChatErrorCode
-  constructor(code: ChatErrorCode, message: string, options?: ErrorOptions) {
-    super(message, options)
-    this.name = 'ChatError'
-    this.code = code
-  }
+export class ChatError extends CodedError<ChatErrorCode> {
+  override readonly name: string = 'ChatError'
   /** The process exit code this error ends the command with. */
   get exitCode(): ExitCode {
     return EXIT_BY_CODE[this.code]
