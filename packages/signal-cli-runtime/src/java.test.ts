@@ -1,27 +1,19 @@
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { tempDir, writeScript } from '../test/fixtures.ts'
 import { findJava21 } from './java.ts'
-
-const dirs: string[] = []
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
-})
 
 /** A fake JDK whose `bin/java -version` prints the given banner on stderr, as real ones do. */
 function fakeJdk(root: string, name: string, banner: string): string {
   const home = join(root, name)
-  mkdirSync(join(home, 'bin'), { recursive: true })
-  writeFileSync(join(home, 'bin', 'java'), `#!/bin/sh\necho '${banner}' >&2\n`)
-  chmodSync(join(home, 'bin', 'java'), 0o755)
+  writeScript(join(home, 'bin', 'java'), `echo '${banner}' >&2`)
   return home
 }
 
 describe('findJava21', () => {
   it('prefers the newest 21+ JDK of the JVM directory when JAVA_HOME is too old', () => {
-    const root = mkdtempSync(join(tmpdir(), 'jvm-'))
-    dirs.push(root)
+    const root = tempDir('jvm-')
     const old = fakeJdk(root, 'jdk-17', 'openjdk version "17.0.9" 2023-10-17')
     fakeJdk(root, 'jdk-21', 'openjdk version "21.0.2" 2024-01-16')
     const newest = fakeJdk(root, 'jdk-25', 'openjdk version "25" 2025-09-16')
@@ -30,8 +22,7 @@ describe('findJava21', () => {
   })
 
   it('takes JAVA_HOME when it is 21 or newer', () => {
-    const root = mkdtempSync(join(tmpdir(), 'jvm-'))
-    dirs.push(root)
+    const root = tempDir('jvm-')
     const home = fakeJdk(root, 'jdk-21', 'openjdk version "21.0.2" 2024-01-16')
     expect(findJava21({ JAVA_HOME: home }, join(root, 'missing'))).toMatchObject({
       found: true,
@@ -41,8 +32,7 @@ describe('findJava21', () => {
   })
 
   it('takes the java on PATH (through its symlink) when it is 21+', () => {
-    const root = mkdtempSync(join(tmpdir(), 'jvm-'))
-    dirs.push(root)
+    const root = tempDir('jvm-')
     const home = fakeJdk(root, 'jdk-22', 'openjdk version "22.0.1" 2024-04-16')
     mkdirSync(join(root, 'usr-bin'))
     symlinkSync(join(home, 'bin', 'java'), join(root, 'usr-bin', 'java'))
@@ -54,8 +44,7 @@ describe('findJava21', () => {
   })
 
   it('explains what it tried when no Java 21+ exists', () => {
-    const root = mkdtempSync(join(tmpdir(), 'jvm-'))
-    dirs.push(root)
+    const root = tempDir('jvm-')
     fakeJdk(root, 'jdk-17', 'openjdk version "17.0.9" 2023-10-17')
     const lookup = findJava21({}, root)
     expect(lookup.found).toBe(false)
