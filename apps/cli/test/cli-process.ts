@@ -1,8 +1,6 @@
-/** The real `e2e-col` binary as a child process, and Debian's Chromium, for the CLI's tests. */
+/** The real `e2e-col` binary as a child process, for the CLI's tests. */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser } from 'playwright-core'
 import { onTestFinished } from 'vitest'
 
 export const BIN = fileURLToPath(new URL('../bin/e2e-col.js', import.meta.url))
@@ -65,24 +63,4 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
-}
-
-/** Debian's Chromium (`.ci/run` installs it). */
-export const CHROMIUM = process.env['E2E_COL_CHROMIUM'] ?? '/usr/bin/chromium'
-export const hasChromium = (): boolean => existsSync(CHROMIUM)
-
-/** Headless, fresh temporary profile, no background network (the machine's network is closed). */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  })
 }

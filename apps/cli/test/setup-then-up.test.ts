@@ -8,11 +8,15 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { hasChromium, launchChromium, waitForShown } from '@e2e-col/test-browser'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { sidecarSettings, writeConfigFile } from '../src/sidecar-config.ts'
-import { eventually, hasChromium, launchChromium, runCli, type CliRun } from './cli-process.ts'
+import { eventually, runCli, type CliRun } from './cli-process.ts'
+
+/** The page `up` serves is Vite's first compile of the demo in a child process: give it a minute. */
+const UP_PAGE_WAIT_MS = 60_000
 
 const LINKED = '+15555550131'
 const REGISTERED = '+15555550132'
@@ -82,24 +86,6 @@ async function groupsOf(t: ToySignal, account: string): Promise<GroupView[]> {
   return ((await res.json()) as { result: GroupView[] }).result
 }
 
-/** Waits until the element's text matches, naming what it showed instead. */
-async function waitForShown(page: Page, selector: string, pattern: RegExp): Promise<void> {
-  try {
-    await page.waitForFunction(
-      ([sel, source]) => new RegExp(source).test(document.querySelector(sel)?.textContent ?? ''),
-      [selector, pattern.source] as const,
-      { timeout: 60_000 },
-    )
-  } catch (error) {
-    const shown = await page
-      .locator(selector)
-      .first()
-      .textContent()
-      .catch(() => null)
-    throw new Error(`${selector} shows ${JSON.stringify(shown)}, expected ${pattern}`, { cause: error })
-  }
-}
-
 /**
  * Runs `up`, opens the URL it prints in Chromium: the home page of `account`, with no documents.
  * Makes one there, types into it, and checks the edit left through `account` into the new
@@ -117,13 +103,13 @@ async function upAndMakeADocument(t: ToySignal, state: string, account: string, 
     const context = await browser.newContext()
     const page = await context.newPage()
     await page.goto(home)
-    await waitForShown(page, '#whoami', new RegExp(`^\\${account}$`))
-    await waitForShown(page, '#no-documents', /^No documents yet/)
+    await waitForShown(page, '#whoami', new RegExp(`^\\${account}$`), UP_PAGE_WAIT_MS)
+    await waitForShown(page, '#no-documents', /^No documents yet/, UP_PAGE_WAIT_MS)
     expect(await page.isVisible('#no-documents')).toBe(true)
 
     await page.fill('#new-document input[name=title]', 'Setup notes')
     await page.click('#new-document button[type=submit]')
-    await waitForShown(page, 'li[data-doc="Setup notes"] .people-text', /^only you$/)
+    await waitForShown(page, 'li[data-doc="Setup notes"] .people-text', /^only you$/, UP_PAGE_WAIT_MS)
     expect(await page.isVisible('#problem')).toBe(false)
     const group = await eventually("the new document's group on the daemon", async () =>
       (await groupsOf(t, account)).find((g) => g.name === 'Setup notes'),

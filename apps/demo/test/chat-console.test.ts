@@ -12,7 +12,7 @@ import { chatIdForGroup } from '@e2e-col/signal-cli'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startDemoStack, type DemoStack } from '../src/index.ts'
-import { CHROMIUM, hasChromium, launchChromium } from './browser.ts'
+import { CHROMIUM, hasChromium, launchChromium } from '@e2e-col/test-browser'
 
 const ALICE = '+15555550101'
 const BOB = '+15555550102'

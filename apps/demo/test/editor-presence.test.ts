@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startDemoStack, type DemoStack, type Who } from '../src/index.ts'
 import { colourFor } from '../src/page/presence.ts'
-import { CHROMIUM, hasChromium, launchChromium } from './browser.ts'
+import { CHROMIUM, hasChromium, launchChromium } from '@e2e-col/test-browser'
 
 interface AwarenessLike {
   getStates(): Map<number, { user?: { name?: string } }>

@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
 import { describe, expect, test } from 'vitest'
 import type { Who } from '../src/index.ts'
-import { CHROMIUM, hasChromium } from './browser.ts'
-import { typeAtEnd, useBrowserStack, waitForShown } from './pages.ts'
+import { CHROMIUM, hasChromium, waitForShown } from '@e2e-col/test-browser'
+import { typeAtEnd, useBrowserStack } from './pages.ts'
 
 declare global {
   interface Window {

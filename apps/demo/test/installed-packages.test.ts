@@ -20,7 +20,7 @@ import type { WebSocketConstructor } from '@e2e-col/transport'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { DEMO_GROUP_ID, startDemoStack, type DemoStack } from '../src/index.ts'
 import { appLockfile } from './app-lockfile.ts'
-import { CHROMIUM, hasChromium, launchChromium } from './browser.ts'
+import { CHROMIUM, hasChromium, launchChromium } from '@e2e-col/test-browser'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const node = (script: string, args: string[], cwd: string): string =>

@@ -1,14 +1,12 @@
 /**
- * What the browser tests do with pages: a demo stack with one page per person for a suite, typing
- * into an editor, waiting for what a page shows.
+ * What the demo's tests do with a stack and its pages: a demo stack for a suite (with one page per
+ * person for the browser suites), typing into an editor. Waiting for what a page shows is
+ * `waitForShown` of `@e2e-col/test-browser`.
  */
+import { launchChromium } from '@e2e-col/test-browser'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
 import { startDemoStack, type DemoStack, type DemoStackOptions, type Who } from '../src/index.ts'
-import { launchChromium } from './browser.ts'
-
-/** How long a page wait gives the awaited state before it fails saying what the page showed. */
-export const PAGE_WAIT_MS = 20_000
 
 /** A page in its own browser context (its own IndexedDB, as on another machine); page errors are printed. */
 export async function openPage(
@@ -27,24 +25,6 @@ export async function typeAtEnd(page: Page, editorSelector: string, text: string
   await page.click(editorSelector)
   await page.keyboard.press('Control+End')
   await page.keyboard.type(text)
-}
-
-/** Waits until the element's visible text matches (what a person reads on the page), saying what it showed instead. */
-export async function waitForShown(page: Page, selector: string, pattern: RegExp): Promise<void> {
-  try {
-    await page.waitForFunction(
-      ([sel, source, flags]) => new RegExp(source, flags).test(document.querySelector(sel)?.textContent ?? ''),
-      [selector, pattern.source, pattern.flags] as const,
-      { timeout: PAGE_WAIT_MS },
-    )
-  } catch (error) {
-    const shown = await page
-      .locator(selector)
-      .first()
-      .textContent()
-      .catch(() => null)
-    throw new Error(`${selector} shows ${JSON.stringify(shown)}, expected ${pattern}`, { cause: error })
-  }
 }
 
 /** Sidecar settings over a toy that takes faults: Signal counts as away after two failed attempts and is probed again within 300 ms. */

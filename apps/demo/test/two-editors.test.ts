@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
 import { describe, expect, test } from 'vitest'
 import type { Who } from '../src/index.ts'
-import { CHROMIUM, hasChromium } from './browser.ts'
-import { STACK_WITH_FAULTS, typeAtEnd, useBrowserStack, waitForShown } from './pages.ts'
+import { CHROMIUM, hasChromium, waitForShown } from '@e2e-col/test-browser'
+import { STACK_WITH_FAULTS, typeAtEnd, useBrowserStack } from './pages.ts'
 
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url))
 
