@@ -8,13 +8,16 @@
 import {
   createHttpSignalBackend,
   createProvisioningClient,
+  SignalEventsRefusedError,
   SignalRpcError,
+  SignalUnavailableError,
   type FullSignalBackend,
   type ProvisioningClient,
   type SignalEvent,
   type SignalEventStream,
 } from '@e2e-col/signal-cli'
 import { expect } from 'vitest'
+import { waiters } from './waiters.ts'
 
 /** The production clients of one target, made on first use and closed with the target. */
 export interface ClientDaemon {
@@ -57,6 +60,14 @@ export function clientDaemon(url: () => string): ClientDaemon {
   }
 }
 
+/** The error `call` rejects with; undefined when it resolves. */
+export function rejectionOf(call: Promise<unknown>): Promise<unknown> {
+  return call.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+}
+
 /**
  * Asserts that `call` fails with the client's typed JSON-RPC error: code `SIDECAR_SIGNAL_RPC_ERROR`,
  * the daemon's numeric code, and its message (phone numbers masked, as the client keeps it).
@@ -81,6 +92,24 @@ export async function expectRpcFailure(
   return rpc
 }
 
+/** Asserts that `backend`'s events stream is refused with HTTP `status` (the client's typed refusal). */
+export async function expectEventsRefused(
+  backend: FullSignalBackend,
+  status: number,
+): Promise<SignalEventsRefusedError> {
+  const error = await rejectionOf(backend.openEvents(new AbortController().signal))
+  expect(error).toBeInstanceOf(SignalEventsRefusedError)
+  const refused = error as SignalEventsRefusedError
+  expect(refused.status).toBe(status)
+  return refused
+}
+
+/** Asserts that `error` is the client's outage error (`SIDECAR_SIGNAL_UNAVAILABLE`), never a refusal. */
+export function expectUnavailable(error: unknown): void {
+  expect(error).toBeInstanceOf(SignalUnavailableError)
+  expect((error as SignalUnavailableError).code).toBe('SIDECAR_SIGNAL_UNAVAILABLE')
+}
+
 /** An events stream of the client, read in the background into {@link events}. */
 export interface ClientEvents {
   readonly events: SignalEvent[]
@@ -94,39 +123,29 @@ export interface ClientEvents {
 /** Reads an opened stream of the client until it ends or is closed. */
 export function readClientEvents(stream: SignalEventStream): ClientEvents {
   const events: SignalEvent[] = []
-  const waiters = new Set<() => void>()
+  const pending = waiters()
   const ended = (async () => {
     try {
       for await (const event of stream) {
         events.push(event)
-        for (const w of waiters) w()
+        pending.notify()
       }
       return undefined
     } catch (error) {
       return error
     } finally {
-      for (const w of waiters) w()
+      pending.notify()
     }
   })()
   return {
     events,
     ended,
     waitFor: (match, timeoutMs = 10_000) =>
-      new Promise((resolve, reject) => {
-        const check = (): void => {
-          const found = events.find(match)
-          if (found === undefined) return
-          waiters.delete(check)
-          clearTimeout(timer)
-          resolve(found)
-        }
-        const timer = setTimeout(() => {
-          waiters.delete(check)
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for an event; read: ${JSON.stringify(events)}`))
-        }, timeoutMs)
-        waiters.add(check)
-        check()
-      }),
+      pending.wait(
+        () => events.find(match),
+        timeoutMs,
+        () => `timed out after ${timeoutMs} ms waiting for an event; read: ${JSON.stringify(events)}`,
+      ),
     close: () => stream.close(),
   }
 }

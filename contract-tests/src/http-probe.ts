@@ -42,9 +42,24 @@ export async function rpcCall(
   return { ...answer, json: answer.text === '' ? undefined : JSON.parse(answer.text) }
 }
 
+/** One well-formed request object, `{jsonrpc: '2.0', method, id, params}`: id 1 unless given, no params member without params. */
+export function rpcRequest(method: unknown, params?: unknown, id: unknown = 1): Record<string, unknown> {
+  return { jsonrpc: '2.0', method, id, ...(params === undefined ? {} : { params }) }
+}
+
+/** Sends one well-formed call ({@link rpcRequest}). */
+export function rpcAnswer(
+  baseUrl: string,
+  method: unknown,
+  params?: unknown,
+  id?: unknown,
+): Promise<HttpAnswer & { json: unknown }> {
+  return rpcCall(baseUrl, rpcRequest(method, params, id))
+}
+
 /** A successful single call's `result`; throws with the error object otherwise. */
 export async function rpcResult(baseUrl: string, method: string, params?: Record<string, unknown>): Promise<unknown> {
-  const answer = await rpcCall(baseUrl, { jsonrpc: '2.0', method, id: 1, ...(params === undefined ? {} : { params }) })
+  const answer = await rpcAnswer(baseUrl, method, params)
   const json = answer.json as { result?: unknown; error?: unknown }
   if (!('result' in json)) throw new Error(`${method} failed: ${JSON.stringify(json.error)}`)
   return json.result

@@ -4,6 +4,7 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser'
 import { request } from 'undici'
+import { waiters } from './waiters.ts'
 
 /** One parsed event plus its `data` JSON. */
 export interface ReceivedEvent {
@@ -34,10 +35,7 @@ export function openEvents(baseUrl: string, account?: string): SseProbe {
   if (account !== undefined) url.search = `account=${encodeURIComponent(account)}`
   let raw = ''
   const events: ReceivedEvent[] = []
-  const waiters = new Set<() => void>()
-  const notify = (): void => {
-    for (const w of waiters) w()
-  }
+  const pending = waiters()
   const parser = createParser({
     onEvent(message: EventSourceMessage) {
       events.push({ event: message.event, data: message.data, json: JSON.parse(message.data) as ReceivedEvent['json'] })
@@ -60,13 +58,13 @@ export function openEvents(baseUrl: string, account?: string): SseProbe {
           const text = (chunk as Buffer).toString('utf8')
           raw += text
           parser.feed(text)
-          notify()
+          pending.notify()
         }
       } catch {
         // a cut or an abort: both simply end the stream for the reader
       } finally {
         endedResolve?.()
-        notify()
+        pending.notify()
       }
     })()
     return { status: res.statusCode, headers: res.headers, at: Date.now() - started }
@@ -74,25 +72,11 @@ export function openEvents(baseUrl: string, account?: string): SseProbe {
   response.catch(() => endedResolve?.())
 
   const wait = <T>(probe: () => T | undefined, timeoutMs: number, what: string): Promise<T> =>
-    new Promise((resolve, reject) => {
-      const check = (): void => {
-        const found = probe()
-        if (found === undefined) return
-        waiters.delete(check)
-        clearTimeout(timer)
-        resolve(found)
-      }
-      const timer = setTimeout(() => {
-        waiters.delete(check)
-        reject(
-          new Error(
-            `timed out after ${timeoutMs} ms waiting for ${what}; raw so far: ${JSON.stringify(raw.slice(-300))}`,
-          ),
-        )
-      }, timeoutMs)
-      waiters.add(check)
-      check()
-    })
+    pending.wait(
+      probe,
+      timeoutMs,
+      () => `timed out after ${timeoutMs} ms waiting for ${what}; raw so far: ${JSON.stringify(raw.slice(-300))}`,
+    )
 
   return {
     response,
@@ -103,4 +87,9 @@ export function openEvents(baseUrl: string, account?: string): SseProbe {
     ended,
     close: () => controller.abort(),
   }
+}
+
+/** Lets a 0.13.x daemon register the streams even though it sends no headers yet (1 s at most). */
+export async function settled(...probes: readonly SseProbe[]): Promise<void> {
+  await Promise.race([Promise.all(probes.map((p) => p.response)), new Promise((resolve) => setTimeout(resolve, 1_000))])
 }

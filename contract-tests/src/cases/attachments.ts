@@ -6,15 +6,15 @@
 import { randomBytes } from 'node:crypto'
 import { expect } from 'vitest'
 import { expectRpcFailure, openClientEvents } from '../client-probe.ts'
-import { rpcCall } from '../http-probe.ts'
-import { openEvents } from '../sse-probe.ts'
+import { rpcAnswer, rpcCall, rpcRequest } from '../http-probe.ts'
 import type { DefineCase } from '../suite.ts'
-import { fixtures, versionAtLeast, type ContractTarget } from '../target.ts'
+import { fixtures, versionAtLeast, withToy, type ContractTarget } from '../target.ts'
+import { withOpen } from '../with-open.ts'
 import { UNKNOWN_NUMBER } from './account-routing.ts'
-import { settled } from './delivery.ts'
 import { fault, withReset } from './faults.ts'
-import { expectRpcError } from './jsonrpc-parsing.ts'
-import { sendAs, unknownGroupId } from './send.ts'
+import { expectCallError, expectRpcError } from './jsonrpc-parsing.ts'
+import { sendAndReceive, sendAndReceiveViaClient } from './round-trip.ts'
+import { expectSendSucceeded, unknownGroupId } from './send.ts'
 
 interface Attachment {
   contentType: string
@@ -31,29 +31,15 @@ const dataUri = (bytes: Buffer, name = 'e2e-col-contract.bin', type = 'applicati
   `data:${type};filename=${name};base64,${bytes.toString('base64')}`
 
 /** Sends `bytes` from a to the group and returns the attachment as b's stream shows it. */
-async function sendAndReceive(
-  t: ContractTarget,
-  bytes: Buffer,
-  name?: string,
-  type?: string,
-): Promise<{ attachment: Attachment; timestamp: number }> {
+function sendAttachment(t: ContractTarget, bytes: Buffer): Promise<{ attachment: Attachment; timestamp: number }> {
   const { a, b, groupId } = fixtures(t)
-  const probe = openEvents(t.url, b)
-  try {
-    await settled(probe)
-    const sent = await sendAs(t.url, a, {
-      groupId,
-      message: 'contract: attachment',
-      attachment: dataUri(bytes, name, type),
-    })
-    const { json } = await probe.waitFor((e) => e.json.envelope['timestamp'] === sent.timestamp)
-    const data = json.envelope['dataMessage'] as { attachments?: Attachment[] }
+  const params = { groupId, message: 'contract: attachment', attachment: dataUri(bytes) }
+  return sendAndReceive(t.url, a, b, params, ({ sent, received }) => {
+    const data = received.json.envelope['dataMessage'] as { attachments?: Attachment[] }
     const attachment = data.attachments?.[0]
     if (attachment === undefined) throw new Error('the message arrived without its attachment')
     return { attachment, timestamp: sent.timestamp }
-  } finally {
-    probe.close()
-  }
+  })
 }
 
 async function getAttachment(
@@ -61,8 +47,7 @@ async function getAttachment(
   account: string,
   params: Record<string, unknown>,
 ): Promise<{ result?: { data: string }; error?: { code: number; message: string } }> {
-  return (await rpcCall(t.url, { jsonrpc: '2.0', method: 'getAttachment', id: 'g', params: { account, ...params } }))
-    .json as never
+  return (await rpcAnswer(t.url, 'getAttachment', { account, ...params }, 'g')).json as never
 }
 
 export function registerAttachmentCases(defineCase: DefineCase): void {
@@ -70,25 +55,9 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
     'any',
     'getAttachment routes the account first: -32602 without one, or with an unknown one',
     async (t) => {
-      expectRpcError(
-        (await rpcCall(t.url, { jsonrpc: '2.0', method: 'getAttachment', id: 1, params: { id: 'x' } })).json,
-        -32602,
-        'Method requires valid account parameter',
-        1,
-      )
-      expectRpcError(
-        (
-          await rpcCall(t.url, {
-            jsonrpc: '2.0',
-            method: 'getAttachment',
-            id: 2,
-            params: { id: 'x', account: UNKNOWN_NUMBER },
-          })
-        ).json,
-        -32602,
-        'Specified account does not exist',
-        2,
-      )
+      await expectCallError(t.url, 'getAttachment', { id: 'x' }, -32602, 'Method requires valid account parameter')
+      const stranger = { id: 'x', account: UNKNOWN_NUMBER }
+      await expectCallError(t.url, 'getAttachment', stranger, -32602, 'Specified account does not exist', 2)
     },
     {
       client: async (_t, c) => {
@@ -111,7 +80,7 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
     "a data-URI attachment reaches the other member as attachments[] with signal-cli's fields",
     async (t) => {
       const bytes = randomBytes(3000)
-      const { attachment, timestamp } = await sendAndReceive(t, bytes)
+      const { attachment, timestamp } = await sendAttachment(t, bytes)
       expect(attachment.contentType).toBe('application/octet-stream')
       expect(attachment.filename).toBe('e2e-col-contract.bin')
       expect(attachment.size).toBe(bytes.length)
@@ -126,23 +95,23 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
       client: async (t, c) => {
         const { a, b, groupId } = fixtures(t)
         const bytes = randomBytes(3000)
-        const stream = await openClientEvents(c, b)
-        try {
-          const sent = await c
-            .backend(a)
-            .sendGroupMessage(groupId, 'contract: attachment fields (client)', [dataUri(bytes)])
-          const event = await stream.waitFor((e) => e.type === 'message' && e.timestamp === sent.timestamp)
+        const send = {
+          from: a,
+          to: b,
+          groupId,
+          body: 'contract: attachment fields (client)',
+          attachments: [dataUri(bytes)],
+        }
+        await sendAndReceiveViaClient(c, send, ({ event }) => {
           // What the sidecar reads of an entry: the id to fetch, the size to check first, the type.
-          expect(event.type === 'message' ? event.attachments : undefined).toEqual([
+          expect(event.attachments).toEqual([
             {
               id: expect.stringMatching(/^[A-Za-z0-9_-]+\.bin$/),
               size: bytes.length,
               contentType: 'application/octet-stream',
             },
           ])
-        } finally {
-          stream.close()
-        }
+        })
       },
     },
   )
@@ -153,7 +122,7 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
     async (t) => {
       const { b, groupId } = fixtures(t)
       const bytes = randomBytes(5000)
-      const { attachment } = await sendAndReceive(t, bytes)
+      const { attachment } = await sendAttachment(t, bytes)
       const answer = await getAttachment(t, b, { id: attachment.id, groupId })
       expect(Object.keys(answer.result ?? {})).toEqual(['data'])
       expect(Buffer.from(answer.result?.data ?? '', 'base64').equals(bytes)).toBe(true)
@@ -162,17 +131,13 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
       client: async (t, c) => {
         const { a, b, groupId } = fixtures(t)
         const bytes = randomBytes(5000)
-        const stream = await openClientEvents(c, b)
-        try {
-          const sent = await c.backend(a).sendGroupMessage(groupId, 'contract: attachment (client)', [dataUri(bytes)])
-          const event = await stream.waitFor((e) => e.type === 'message' && e.timestamp === sent.timestamp)
-          const [attachment] = event.type === 'message' ? (event.attachments ?? []) : []
+        const send = { from: a, to: b, groupId, body: 'contract: attachment (client)', attachments: [dataUri(bytes)] }
+        await sendAndReceiveViaClient(c, send, async ({ event }) => {
+          const [attachment] = event.attachments ?? []
           expect(attachment).toMatchObject({ size: bytes.length, contentType: 'application/octet-stream' })
           const got = await c.backend(b).getAttachment(attachment?.id ?? '', groupId)
           expect(Buffer.from(got).equals(bytes)).toBe(true)
-        } finally {
-          stream.close()
-        }
+        })
       },
     },
   )
@@ -206,14 +171,10 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
     async (t) => {
       const { a, groupId } = fixtures(t)
       const path = '/nonexistent/e2e-col-contract.bin'
-      const answer = await rpcCall(t.url, {
-        jsonrpc: '2.0',
-        method: 'send',
-        id: 3,
-        params: { account: a, groupId, message: 'contract: path', attachment: path },
-      })
-      expectRpcError(
-        answer.json,
+      await expectCallError(
+        t.url,
+        'send',
+        { account: a, groupId, message: 'contract: path', attachment: path },
         -32603,
         /^Failed to send message: \/nonexistent\/e2e-col-contract\.bin: .*No such file or directory.*\(AttachmentInvalidException\)/,
         3,
@@ -228,7 +189,7 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
       const { b, groupId } = fixtures(t)
       const bytes = randomBytes(2000)
       await fault(t, 'spoil-next-attachments', { n: 1, mode: 'corrupt' })
-      const corrupt = await sendAndReceive(t, bytes)
+      const corrupt = await sendAttachment(t, bytes)
       const got = Buffer.from(
         (await getAttachment(t, b, { id: corrupt.attachment.id, groupId })).result?.data ?? '',
         'base64',
@@ -237,7 +198,7 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
       expect(got.equals(bytes)).toBe(false)
       expect([...got].filter((x, i) => x !== bytes[i])).toHaveLength(1)
       await fault(t, 'spoil-next-attachments', { n: 1, mode: 'lose' })
-      const lost = await sendAndReceive(t, bytes)
+      const lost = await sendAttachment(t, bytes)
       expect(lost.attachment.size).toBe(bytes.length)
       expectRpcError(
         await getAttachment(t, b, { id: lost.attachment.id, groupId }),
@@ -250,8 +211,7 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
       client: withReset(async (t, c) => {
         const { a, b, groupId } = fixtures(t)
         const bytes = randomBytes(2000)
-        const stream = await openClientEvents(c, b)
-        try {
+        await withOpen(openClientEvents(c, b), async (stream) => {
           const receive = async (mode: string): Promise<string> => {
             await fault(t, 'spoil-next-attachments', { n: 1, mode })
             const sent = await c.backend(a).sendGroupMessage(groupId, `contract: ${mode} (client)`, [dataUri(bytes)])
@@ -268,9 +228,7 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
             -1,
             `Could not find attachment with ID: ${lost}`,
           )
-        } finally {
-          stream.close()
-        }
+        })
       }),
     },
   )
@@ -279,63 +237,46 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
     'toy',
     "Signal's pace (--signal-pace): 60 messages per sender and destination, then RATE_LIMIT_FAILURE with retryAfterSeconds; -5 when every member is limited",
     async (t) => {
-      if (t.spawnToy === undefined) throw new Error('needs spawnToy')
       const [a, b, c] = ['+15550000101', '+15550000102', '+15550000103']
-      const toy = await t.spawnToy(['--account', a, '--account', b, '--group', `paced:${a},${b},${c}`, '--signal-pace'])
-      try {
-        const groups = (await rpcCall(toy.url, { jsonrpc: '2.0', method: 'listGroups', id: 1, params: { account: a } }))
-          .json as { result: { id: string }[] }
-        const groupId = groups.result[0]?.id
-        // One batch, so the bucket barely drains meanwhile: 60 pass, then every member is limited.
-        const batch = Array.from({ length: 70 }, (_, i) => ({
-          jsonrpc: '2.0',
-          method: 'send',
-          id: i,
-          params: { account: a, groupId, message: `m${i}` },
-        }))
-        const answers = (await rpcCall(toy.url, batch)).json as {
-          id: number
-          result?: { results: { type: string }[] }
-          error?: {
-            code: number
-            message: string
-            data: { response: { results: { type: string; retryAfterSeconds?: number; token?: string }[] } }
+      await withToy(
+        t,
+        ['--account', a, '--account', b, '--group', `paced:${a},${b},${c}`, '--signal-pace'],
+        async (toy) => {
+          const groups = (await rpcAnswer(toy.url, 'listGroups', { account: a })).json as { result: { id: string }[] }
+          const groupId = groups.result[0]?.id
+          // One batch, so the bucket barely drains meanwhile: 60 pass, then every member is limited.
+          const batch = Array.from({ length: 70 }, (_, i) =>
+            rpcRequest('send', { account: a, groupId, message: `m${i}` }, i),
+          )
+          const answers = (await rpcCall(toy.url, batch)).json as {
+            id: number
+            result?: { results: { type: string }[] }
+            error?: {
+              code: number
+              message: string
+              data: { response: { results: { type: string; retryAfterSeconds?: number; token?: string }[] } }
+            }
+          }[]
+          const passed = answers.filter((x) => x.result !== undefined)
+          const limited = answers.filter((x) => x.error !== undefined)
+          // At least the bucket's 60; more only by what drained while the batch ran (one per second).
+          expect(passed.length).toBeGreaterThanOrEqual(60)
+          expect(passed.length).toBeLessThan(70)
+          for (const p of passed) expect(p.result?.results.map((r) => r.type)).toEqual(['SUCCESS', 'SUCCESS'])
+          for (const l of limited) {
+            expect(l.error?.code).toBe(-5)
+            expect(l.error?.message).toBe('Failed to send message due to rate limiting')
+            for (const r of l.error?.data.response.results ?? []) {
+              expect(r.type).toBe('RATE_LIMIT_FAILURE')
+              expect(r.retryAfterSeconds).toBeGreaterThanOrEqual(1)
+              // A plain 429 has no challenge token.
+              expect(r).not.toHaveProperty('token')
+            }
           }
-        }[]
-        const passed = answers.filter((x) => x.result !== undefined)
-        const limited = answers.filter((x) => x.error !== undefined)
-        // At least the bucket's 60; more only by what drained while the batch ran (one per second).
-        expect(passed.length).toBeGreaterThanOrEqual(60)
-        expect(passed.length).toBeLessThan(70)
-        for (const p of passed) expect(p.result?.results.map((r) => r.type)).toEqual(['SUCCESS', 'SUCCESS'])
-        for (const l of limited) {
-          expect(l.error?.code).toBe(-5)
-          expect(l.error?.message).toBe('Failed to send message due to rate limiting')
-          for (const r of l.error?.data.response.results ?? []) {
-            expect(r.type).toBe('RATE_LIMIT_FAILURE')
-            expect(r.retryAfterSeconds).toBeGreaterThanOrEqual(1)
-            // A plain 429 has no challenge token.
-            expect(r).not.toHaveProperty('token')
-          }
-        }
-        // Another sender has its own bucket.
-        const other = (
-          await rpcCall(toy.url, {
-            jsonrpc: '2.0',
-            method: 'send',
-            id: 62,
-            params: { account: b, groupId, message: 'from b' },
-          })
-        ).json as { result?: unknown }
-        expect(other).toMatchObject({
-          result: {
-            timestamp: expect.any(Number),
-            results: expect.arrayContaining([expect.objectContaining({ type: 'SUCCESS' })]),
-          },
-        })
-      } finally {
-        await toy.stop()
-      }
+          // Another sender has its own bucket.
+          expectSendSucceeded((await rpcAnswer(toy.url, 'send', { account: b, groupId, message: 'from b' }, 62)).json)
+        },
+      )
     },
     30_000,
   )
@@ -344,43 +285,27 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
     'toy',
     'Signal\'s pace: 50 attachment uploads per sender, then -32603 "[429] Rate limit exceeded"',
     async (t) => {
-      if (t.spawnToy === undefined) throw new Error('needs spawnToy')
       const [a, b] = ['+15550000111', '+15550000112']
-      const toy = await t.spawnToy(['--account', a, '--account', b, '--signal-pace'])
-      try {
+      await withToy(t, ['--account', a, '--account', b, '--signal-pace'], async (toy) => {
         const uri = dataUri(Buffer.from('x'))
+        const uris = (n: number): string[] => Array.from({ length: n }, () => uri)
         // One send of 51: the uploads happen at once, so the 51st finds the bucket full.
-        const refused = (
-          await rpcCall(toy.url, {
-            jsonrpc: '2.0',
-            method: 'send',
-            id: 17,
-            params: { account: a, recipient: b, message: 'm', attachments: Array.from({ length: 51 }, () => uri) },
-          })
-        ).json
-        expectRpcError(
-          refused,
+        await expectCallError(
+          toy.url,
+          'send',
+          { account: a, recipient: b, message: 'm', attachments: uris(51) },
           -32603,
           'Failed to send message: [429] Rate limit exceeded: 429 (RateLimitException) (UnexpectedErrorException)',
           17,
         )
-        const within = (
-          await rpcCall(toy.url, {
-            jsonrpc: '2.0',
-            method: 'send',
-            id: 18,
-            params: { account: b, recipient: a, message: 'm', attachments: Array.from({ length: 50 }, () => uri) },
-          })
-        ).json as { result?: unknown }
-        expect(within).toMatchObject({
-          result: {
-            timestamp: expect.any(Number),
-            results: expect.arrayContaining([expect.objectContaining({ type: 'SUCCESS' })]),
-          },
-        })
-      } finally {
-        await toy.stop()
-      }
+        const within = await rpcAnswer(
+          toy.url,
+          'send',
+          { account: b, recipient: a, message: 'm', attachments: uris(50) },
+          18,
+        )
+        expectSendSucceeded(within.json)
+      })
     },
     30_000,
   )
@@ -389,24 +314,13 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
     'toy',
     'an attachment over --max-attachment-bytes is refused with -32603 before anything is sent',
     async (t) => {
-      if (t.spawnToy === undefined) throw new Error('needs spawnToy')
       const [a, b] = ['+15550000121', '+15550000122']
-      const toy = await t.spawnToy(['--account', a, '--account', b, '--max-attachment-bytes', '1000', '--faults'])
-      try {
-        const refused = (
-          await rpcCall(toy.url, {
-            jsonrpc: '2.0',
-            method: 'send',
-            id: 1,
-            params: { account: a, recipient: b, message: 'm', attachment: dataUri(randomBytes(1001)) },
-          })
-        ).json
-        expectRpcError(refused, -32603, /^Failed to send message: \[413\] /, 1)
+      await withToy(t, ['--account', a, '--account', b, '--max-attachment-bytes', '1000', '--faults'], async (toy) => {
+        const tooLarge = { account: a, recipient: b, message: 'm', attachment: dataUri(randomBytes(1001)) }
+        await expectCallError(toy.url, 'send', tooLarge, -32603, /^Failed to send message: \[413\] /)
         const sends = (await (await fetch(new URL('/toy/v1/sends', toy.url))).json()) as unknown[]
         expect(sends).toEqual([])
-      } finally {
-        await toy.stop()
-      }
+      })
     },
   )
 }

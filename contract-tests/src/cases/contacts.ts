@@ -2,7 +2,7 @@
  * `listContacts` (daemon-contract.md §6.4): the JsonContact shape, `allRecipients` and the recipient filter.
  */
 import { expect } from 'vitest'
-import { rpcCall } from '../http-probe.ts'
+import { rpcAnswer } from '../http-probe.ts'
 import type { DefineCase } from '../suite.ts'
 import { fixtures, versionAtLeast } from '../target.ts'
 
@@ -43,7 +43,7 @@ interface Contact {
 }
 
 async function listContacts(url: string, params: Record<string, unknown>): Promise<Contact[]> {
-  const answer = (await rpcCall(url, { jsonrpc: '2.0', method: 'listContacts', id: 1, params })).json as {
+  const answer = (await rpcAnswer(url, 'listContacts', params)).json as {
     result?: Contact[]
     error?: unknown
   }

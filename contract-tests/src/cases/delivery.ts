@@ -3,16 +3,13 @@
  * a stream that connects late, long bodies (daemon-contract.md §6.5).
  */
 import { expect } from 'vitest'
-import { openEvents, type SseProbe } from '../sse-probe.ts'
+import { openEvents } from '../sse-probe.ts'
 import { openClientEvents } from '../client-probe.ts'
 import type { DefineCase } from '../suite.ts'
 import { fixtures, versionAtLeast } from '../target.ts'
+import { withOpen } from '../with-open.ts'
+import { sendAndReceive, sendAndReceiveViaClient } from './round-trip.ts'
 import { sendAs } from './send.ts'
-
-/** Lets a 0.13.x daemon register the stream even though it sends no headers yet. */
-export async function settled(probe: SseProbe): Promise<void> {
-  await Promise.race([probe.response, new Promise((resolve) => setTimeout(resolve, 1_000))])
-}
 
 const ENVELOPE_HEAD = [
   'source',
@@ -31,14 +28,11 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
     'a group message reaches the other member as dataMessage with groupInfo, empty lists omitted',
     async (t) => {
       const { a, b, groupId } = fixtures(t)
-      const probe = openEvents(t.url, b)
-      try {
-        await settled(probe)
-        const sent = await sendAs(t.url, a, { groupId, message: 'contract: hello group' })
-        const { json } = await probe.waitFor((e) => e.json.envelope['timestamp'] === sent.timestamp)
-        for (const key of ENVELOPE_HEAD) expect(json.envelope).toHaveProperty(key)
-        expect(json.envelope['sourceNumber']).toBe(a)
-        const data = json.envelope['dataMessage'] as Record<string, unknown>
+      await sendAndReceive(t.url, a, b, { groupId, message: 'contract: hello group' }, ({ sent, received }) => {
+        const { envelope } = received.json
+        for (const key of ENVELOPE_HEAD) expect(envelope).toHaveProperty(key)
+        expect(envelope['sourceNumber']).toBe(a)
+        const data = envelope['dataMessage'] as Record<string, unknown>
         expect(data['timestamp']).toBe(sent.timestamp)
         expect(data['message']).toBe('contract: hello group')
         expect(data['expiresInSeconds']).toBe(0)
@@ -50,57 +44,34 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
         expect(Number.isInteger(info['revision'])).toBe(true)
         for (const list of ['attachments', 'mentions', 'previews', 'contacts', 'textStyles'])
           expect(data).not.toHaveProperty(list)
-      } finally {
-        probe.close()
-      }
+      })
     },
     {
       client: async (t, c) => {
         const { a, b, groupId } = fixtures(t)
-        const stream = await openClientEvents(c, b)
-        try {
-          const sent = await c.backend(a).sendGroupMessage(groupId, 'contract: hello group (client)')
-          const event = await stream.waitFor((e) => e.type === 'message' && e.timestamp === sent.timestamp)
-          expect(event).toMatchObject({
-            groupId,
-            body: 'contract: hello group (client)',
-            origin: 'data',
-            sourceNumber: a,
-          })
+        const body = 'contract: hello group (client)'
+        await sendAndReceiveViaClient(c, { from: a, to: b, groupId, body }, ({ event }) => {
+          expect(event).toMatchObject({ groupId, body, origin: 'data', sourceNumber: a })
           expect(event).not.toHaveProperty('attachments')
-        } finally {
-          stream.close()
-        }
+        })
       },
     },
   )
 
   defineCase('delivery', 'a text message given as a JSON number is sent as its text', async (t) => {
     const { a, b, groupId } = fixtures(t)
-    const probe = openEvents(t.url, b)
-    try {
-      await settled(probe)
-      const sent = await sendAs(t.url, a, { groupId, message: 42 })
-      const { json } = await probe.waitFor((e) => e.json.envelope['timestamp'] === sent.timestamp)
-      expect((json.envelope['dataMessage'] as Record<string, unknown>)['message']).toBe('42')
-    } finally {
-      probe.close()
-    }
+    await sendAndReceive(t.url, a, b, { groupId, message: 42 }, ({ received }) => {
+      expect((received.json.envelope['dataMessage'] as Record<string, unknown>)['message']).toBe('42')
+    })
   })
 
   defineCase('delivery', 'a direct message reaches the recipient as dataMessage without groupInfo', async (t) => {
     const { a, b } = fixtures(t)
-    const probe = openEvents(t.url, b)
-    try {
-      await settled(probe)
-      const sent = await sendAs(t.url, a, { recipient: b, message: 'contract: hello b' })
-      const { json } = await probe.waitFor((e) => e.json.envelope['timestamp'] === sent.timestamp)
-      const data = json.envelope['dataMessage'] as Record<string, unknown>
+    await sendAndReceive(t.url, a, b, { recipient: b, message: 'contract: hello b' }, ({ received }) => {
+      const data = received.json.envelope['dataMessage'] as Record<string, unknown>
       expect(data['message']).toBe('contract: hello b')
       expect(data).not.toHaveProperty('groupInfo')
-    } finally {
-      probe.close()
-    }
+    })
   })
 
   // A real daemon only shows sends made from another linked device this way; the toy models every
@@ -110,8 +81,7 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
     "the sender's own stream gets a syncMessage.sentMessage copy with the same timestamp",
     async (t) => {
       const { a, b, groupId } = fixtures(t)
-      const probe = openEvents(t.url, a)
-      try {
+      await withOpen(openEvents(t.url, a), async (probe) => {
         await probe.response
         const group = await sendAs(t.url, a, { groupId, message: 'contract: sync group' })
         const direct = await sendAs(t.url, a, { recipient: b, message: 'contract: sync direct' })
@@ -126,21 +96,15 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
         const directSent = (directCopy.envelope['syncMessage'] as { sentMessage: Record<string, unknown> }).sentMessage
         expect(directSent['destinationNumber']).toBe(b)
         expect(directCopy.envelope).not.toHaveProperty('dataMessage')
-      } finally {
-        probe.close()
-      }
+      })
     },
     {
       client: async (t, c) => {
         const { a, groupId } = fixtures(t)
-        const stream = await openClientEvents(c, a)
-        try {
-          const sent = await c.backend(a).sendGroupMessage(groupId, 'contract: sync group (client)')
-          const copy = await stream.waitFor((e) => e.type === 'message' && e.timestamp === sent.timestamp)
-          expect(copy).toMatchObject({ groupId, body: 'contract: sync group (client)', origin: 'sync', account: a })
-        } finally {
-          stream.close()
-        }
+        const body = 'contract: sync group (client)'
+        await sendAndReceiveViaClient(c, { from: a, to: a, groupId, body }, ({ event }) => {
+          expect(event).toMatchObject({ groupId, body, origin: 'sync', account: a })
+        })
       },
     },
   )
@@ -154,15 +118,12 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
       const stamps: number[] = []
       for (let i = 0; i < 3; i += 1)
         stamps.push((await sendAs(t.url, a, { groupId, message: `contract: late ${i}` })).timestamp)
-      const probe = openEvents(t.url, b)
-      try {
+      await withOpen(openEvents(t.url, b), async (probe) => {
         const last = stamps.at(-1)
         await probe.waitFor((e) => e.json.envelope['timestamp'] === last)
         const seen = probe.events.map((e) => e.json.envelope['timestamp']).filter((s) => stamps.includes(s as number))
         expect(seen).toEqual(stamps)
-      } finally {
-        probe.close()
-      }
+      })
     },
     {
       client: async (t, c) => {
@@ -170,16 +131,13 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
         const stamps: number[] = []
         for (let i = 0; i < 3; i += 1)
           stamps.push((await c.backend(a).sendGroupMessage(groupId, `contract: late ${i} (client)`)).timestamp)
-        const stream = await openClientEvents(c, b)
-        try {
+        await withOpen(openClientEvents(c, b), async (stream) => {
           await stream.waitFor((e) => e.type === 'message' && e.timestamp === stamps.at(-1))
           const seen = stream.events.flatMap((e) =>
             e.type === 'message' && e.timestamp !== undefined && stamps.includes(e.timestamp) ? [e.timestamp] : [],
           )
           expect(seen).toEqual(stamps)
-        } finally {
-          stream.close()
-        }
+        })
       },
     },
   )
@@ -191,12 +149,8 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
       const { a, b, groupId } = fixtures(t)
       // 700 × 3-byte characters: 700 UTF-16 units (under the pre-0.13.11 char limit) but 2100 bytes.
       const text = '€'.repeat(700)
-      const probe = openEvents(t.url, b)
-      try {
-        await settled(probe)
-        const sent = await sendAs(t.url, a, { groupId, message: text })
-        const { json } = await probe.waitFor((e) => e.json.envelope['timestamp'] === sent.timestamp)
-        const data = json.envelope['dataMessage'] as {
+      await sendAndReceive(t.url, a, b, { groupId, message: text }, ({ received }) => {
+        const data = received.json.envelope['dataMessage'] as {
           message: string
           attachments?: { contentType: string; size: number }[]
         }
@@ -205,28 +159,20 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
         else expect(text.startsWith(data.message) && Buffer.byteLength(data.message) <= 2000).toBe(true)
         const longText = data.attachments?.find((x) => x.contentType === 'text/x-signal-plain')
         expect(longText?.size).toBe(Buffer.byteLength(text))
-      } finally {
-        probe.close()
-      }
+      })
     },
     {
       client: async (t, c) => {
         const { a, b, groupId } = fixtures(t)
         const text = '€'.repeat(700)
-        const stream = await openClientEvents(c, b)
-        try {
-          const sent = await c.backend(a).sendGroupMessage(groupId, text)
-          const event = await stream.waitFor((e) => e.type === 'message' && e.timestamp === sent.timestamp)
-          if (event.type !== 'message') throw new Error('not a message')
+        await sendAndReceiveViaClient(c, { from: a, to: b, groupId, body: text }, ({ event }) => {
           if (versionAtLeast(t.version, '0.14.0')) expect(event.body).toBe(text)
           else expect(text.startsWith(event.body)).toBe(true)
           // The long-text attachment is listed like any other (the sidecar's bodies stay far below it).
           expect(event.attachments?.find((x) => x.contentType === 'text/x-signal-plain')?.size).toBe(
             Buffer.byteLength(text),
           )
-        } finally {
-          stream.close()
-        }
+        })
       },
     },
   )
@@ -237,31 +183,20 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
     async (t) => {
       const { a, b, groupId } = fixtures(t)
       const text = 'x'.repeat(2000)
-      const probe = openEvents(t.url, b)
-      try {
-        await settled(probe)
-        const sent = await sendAs(t.url, a, { groupId, message: text })
-        const { json } = await probe.waitFor((e) => e.json.envelope['timestamp'] === sent.timestamp)
-        const data = json.envelope['dataMessage'] as Record<string, unknown>
+      await sendAndReceive(t.url, a, b, { groupId, message: text }, ({ received }) => {
+        const data = received.json.envelope['dataMessage'] as Record<string, unknown>
         expect(data['message']).toBe(text)
         expect(data).not.toHaveProperty('attachments')
-      } finally {
-        probe.close()
-      }
+      })
     },
     {
       client: async (t, c) => {
         const { a, b, groupId } = fixtures(t)
         const text = 'y'.repeat(2000)
-        const stream = await openClientEvents(c, b)
-        try {
-          const sent = await c.backend(a).sendGroupMessage(groupId, text)
-          const event = await stream.waitFor((e) => e.type === 'message' && e.timestamp === sent.timestamp)
+        await sendAndReceiveViaClient(c, { from: a, to: b, groupId, body: text }, ({ event }) => {
           expect(event).toMatchObject({ body: text })
           expect(event).not.toHaveProperty('attachments')
-        } finally {
-          stream.close()
-        }
+        })
       },
     },
   )

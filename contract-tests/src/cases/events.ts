@@ -2,18 +2,24 @@
  * The events stream: status codes, headers, keep-alive, exact framing, `account` scoping
  * (daemon-contract.md §6.5).
  */
-import { SignalEventsRefusedError } from '@e2e-col/signal-cli'
 import { expect } from 'vitest'
-import { openClientEvents } from '../client-probe.ts'
+import { expectEventsRefused, openClientEvents } from '../client-probe.ts'
 import { httpCall } from '../http-probe.ts'
-import { openEvents } from '../sse-probe.ts'
+import { openEvents, settled } from '../sse-probe.ts'
 import type { DefineCase } from '../suite.ts'
 import { fixtures, versionAtLeast } from '../target.ts'
+import { withOpen } from '../with-open.ts'
 import { UNKNOWN_NUMBER } from './account-routing.ts'
+import { sendAndReceive, sendAndReceiveViaClient } from './round-trip.ts'
 import { sendAs } from './send.ts'
 
 /** One event exactly as signal-cli frames it: no space after the colons, one data line, bare params. */
 export const EVENT_FRAME = /^event:receive\ndata:(\{[^\n]*\})\n\n$/
+
+/** Whether `ended` settles within `ms` (a stream that stays open does not). */
+function endsWithin(ended: Promise<unknown>, ms: number): Promise<boolean> {
+  return Promise.race([ended.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))])
+}
 
 export function registerEventsCases(defineCase: DefineCase): void {
   defineCase(
@@ -26,16 +32,8 @@ export function registerEventsCases(defineCase: DefineCase): void {
     },
     {
       client: async (_t, c) => {
-        const error = await c
-          .backend(UNKNOWN_NUMBER)
-          .openEvents(new AbortController().signal)
-          .then(
-            () => undefined,
-            (e: unknown) => e,
-          )
-        expect(error).toBeInstanceOf(SignalEventsRefusedError)
-        expect((error as SignalEventsRefusedError).code).toBe('SIDECAR_EVENTS_FAILED')
-        expect((error as SignalEventsRefusedError).status).toBe(400)
+        const refused = await expectEventsRefused(c.backend(UNKNOWN_NUMBER), 400)
+        expect(refused.code).toBe('SIDECAR_EVENTS_FAILED')
       },
     },
   )
@@ -45,8 +43,7 @@ export function registerEventsCases(defineCase: DefineCase): void {
     'any',
     'the stream is 200 text/event-stream and writes ":\\n" keep-alives; headers flushed at once from 0.14.4',
     async (t) => {
-      const probe = openEvents(t.url)
-      try {
+      await withOpen(openEvents(t.url), async (probe) => {
         const response = await probe.response
         const rawAtHeaders = probe.raw()
         expect(response.status).toBe(200)
@@ -56,9 +53,7 @@ export function registerEventsCases(defineCase: DefineCase): void {
         // Events queued for the daemon's accounts may come first; a keep-alive is a bare ":\n" line.
         const raw = await probe.waitForRaw((text) => /(^|\n):\n/.test(text), t.keepAliveMs * 2 + 5_000)
         expect(raw).toMatch(/^(?::\n|event:receive\ndata:[^\n]*\n\n)+$/)
-      } finally {
-        probe.close()
-      }
+      })
     },
     45_000,
   )
@@ -69,35 +64,21 @@ export function registerEventsCases(defineCase: DefineCase): void {
     'the stream of a registered account (?account=%2B…) is 200 text/event-stream and stays open',
     async (t) => {
       const { a } = fixtures(t)
-      const probe = openEvents(t.url, a)
-      try {
+      await withOpen(openEvents(t.url, a), async (probe) => {
         const response = await probe.response
         expect(response.status).toBe(200)
         expect(String(response.headers['content-type'])).toBe('text/event-stream')
-        const ended = await Promise.race([
-          probe.ended.then(() => true),
-          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 500)),
-        ])
-        expect(ended).toBe(false)
-      } finally {
-        probe.close()
-      }
+        expect(await endsWithin(probe.ended, 500)).toBe(false)
+      })
     },
     {
       timeoutMs: 45_000,
       client: async (t, c) => {
         const { a } = fixtures(t)
         // openEvents resolves only on 200 text/event-stream (0.13.x sends the headers with its first keep-alive).
-        const stream = await openClientEvents(c, a)
-        try {
-          const ended = await Promise.race([
-            stream.ended.then(() => true),
-            new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 500)),
-          ])
-          expect(ended).toBe(false)
-        } finally {
-          stream.close()
-        }
+        await withOpen(openClientEvents(c, a), async (stream) => {
+          expect(await endsWithin(stream.ended, 500)).toBe(false)
+        })
       },
     },
   )
@@ -107,12 +88,8 @@ export function registerEventsCases(defineCase: DefineCase): void {
     'each event is "event:receive\\ndata:{envelope, account}\\n\\n": no JSON-RPC wrapper, no space, no id line',
     async (t) => {
       const { a, b, groupId } = fixtures(t)
-      const probe = openEvents(t.url, b)
-      try {
-        await Promise.race([probe.response, new Promise((resolve) => setTimeout(resolve, 1_000))])
-        const sent = await sendAs(t.url, a, { groupId, message: 'contract: framing' })
-        const event = await probe.waitFor((e) => e.json.envelope['timestamp'] === sent.timestamp)
-        expect(event.event).toBe('receive')
+      await sendAndReceive(t.url, a, b, { groupId, message: 'contract: framing' }, ({ probe, sent, received }) => {
+        expect(received.event).toBe('receive')
         const frames = probe
           .raw()
           .split(/(?<=\n\n)/)
@@ -124,33 +101,20 @@ export function registerEventsCases(defineCase: DefineCase): void {
         expect(new Set(Object.keys(data).filter((k) => k !== 'exception'))).toEqual(new Set(['account', 'envelope']))
         expect(data['account']).toBe(b)
         expect(data).not.toHaveProperty('jsonrpc')
-      } finally {
-        probe.close()
-      }
+      })
     },
     {
       client: async (t, c) => {
         const { a, b, groupId } = fixtures(t)
-        const stream = await openClientEvents(c, b)
-        try {
-          const sent = await c.backend(a).sendGroupMessage(groupId, 'contract: framing (client)')
-          const event = await stream.waitFor((e) => e.type === 'message' && e.timestamp === sent.timestamp)
-          expect(event).toMatchObject({
-            type: 'message',
-            groupId,
-            body: 'contract: framing (client)',
-            origin: 'data',
-            sourceNumber: a,
-            account: b,
-          })
+        const body = 'contract: framing (client)'
+        await sendAndReceiveViaClient(c, { from: a, to: b, groupId, body }, ({ stream, event }) => {
+          expect(event).toMatchObject({ type: 'message', groupId, body, origin: 'data', sourceNumber: a, account: b })
           // Every frame read as a receive event (other skips, such as a queued direct message, may come first).
           const unreadable = stream.events.filter(
             (e) => e.type === 'skipped' && (e.reason === 'malformed' || e.reason === 'unrelated-event'),
           )
           expect(unreadable).toEqual([])
-        } finally {
-          stream.close()
-        }
+        })
       },
     },
   )
@@ -163,10 +127,7 @@ export function registerEventsCases(defineCase: DefineCase): void {
       const onlyA = openEvents(t.url, a)
       const all = openEvents(t.url)
       try {
-        await Promise.race([
-          Promise.all([onlyA.response, all.response]),
-          new Promise((resolve) => setTimeout(resolve, 1_000)),
-        ])
+        await settled(onlyA, all)
         const sent = await sendAs(t.url, a, { groupId, message: 'contract: scoping' })
         const forB = await all.waitFor((e) => e.json.account === b && e.json.envelope['timestamp'] === sent.timestamp)
         expect(forB.json.envelope['sourceNumber']).toBe(a)
@@ -181,16 +142,12 @@ export function registerEventsCases(defineCase: DefineCase): void {
     {
       client: async (t, c) => {
         const { a, b, groupId } = fixtures(t)
-        const onlyA = await openClientEvents(c, a)
-        try {
-          const reply = await c.backend(b).sendGroupMessage(groupId, 'contract: scoping reply (client)')
-          await onlyA.waitFor((e) => e.type === 'message' && e.timestamp === reply.timestamp)
+        const body = 'contract: scoping reply (client)'
+        await sendAndReceiveViaClient(c, { from: b, to: a, groupId, body }, ({ stream: onlyA }) => {
           // The client also drops anything naming another account; none arrives to be dropped.
           expect(onlyA.events.filter((e) => e.type === 'message').every((e) => e.account === a)).toBe(true)
           expect(onlyA.events.some((e) => e.type === 'skipped' && e.reason === 'other-account')).toBe(false)
-        } finally {
-          onlyA.close()
-        }
+        })
       },
     },
   )

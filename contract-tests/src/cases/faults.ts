@@ -2,13 +2,20 @@
  * The toy's fault switches through its `/toy/v1/` admin route (daemon-contract.md §6.6). Each case resets
  * the switches when it ends so no fault leaks into the next case.
  */
-import { SignalEventsRefusedError, SignalUnavailableError, type SignalEvent } from '@e2e-col/signal-cli'
+import { SignalUnavailableError, type SignalEvent } from '@e2e-col/signal-cli'
 import { expect } from 'vitest'
-import { expectRpcFailure, openClientEvents } from '../client-probe.ts'
-import { httpCall, rpcCall } from '../http-probe.ts'
+import {
+  expectEventsRefused,
+  expectRpcFailure,
+  expectUnavailable,
+  openClientEvents,
+  rejectionOf,
+} from '../client-probe.ts'
+import { httpCall, rpcAnswer } from '../http-probe.ts'
 import { openEvents } from '../sse-probe.ts'
 import type { DefineCase } from '../suite.ts'
 import { fixtures, type ContractTarget } from '../target.ts'
+import { withOpen } from '../with-open.ts'
 import { expectRpcError } from './jsonrpc-parsing.ts'
 import { sendAs } from './send.ts'
 
@@ -21,6 +28,11 @@ export async function fault(t: ContractTarget, name: string, body: Record<string
     headers: { 'content-type': 'application/json' },
   })
   expect(answer.status, answer.text).toBe(204)
+}
+
+/** The sends the toy recorded (its `/toy/v1/sends` admin route). */
+export async function toySends(t: ContractTarget): Promise<{ message: string }[]> {
+  return JSON.parse((await httpCall(t.adminUrl ?? '', '/toy/v1/sends')).text) as { message: string }[]
 }
 
 /** Runs a case and resets every switch afterwards, pass or fail. */
@@ -43,11 +55,11 @@ export function registerFaultCases(defineCase: DefineCase): void {
     withReset(async (t) => {
       await fault(t, 'fail-next-rpc', { n: 2 })
       for (let i = 0; i < 2; i += 1) {
-        const answer = await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: i })
+        const answer = await rpcAnswer(t.url, 'version', undefined, i)
         expect(answer.status).toBe(500)
         expect(answer.text).toBe('')
       }
-      expect((await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: 3 })).status).toBe(200)
+      expect((await rpcAnswer(t.url, 'version', undefined, 3)).status).toBe(200)
     }),
     {
       client: withReset(async (t, c) => {
@@ -65,48 +77,31 @@ export function registerFaultCases(defineCase: DefineCase): void {
     'drop-next-sends delivers the message, then drops the connection without an answer',
     withReset(async (t) => {
       const { a, b, groupId } = fixtures(t)
-      const probe = openEvents(t.url, b)
-      try {
+      await withOpen(openEvents(t.url, b), async (probe) => {
         await probe.response
         await fault(t, 'drop-next-sends', { n: 1 })
         const marker = `contract: dropped ${Date.now()}`
-        await expect(
-          rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, groupId, message: marker } }),
-        ).rejects.toThrow()
+        await expect(rpcAnswer(t.url, 'send', { account: a, groupId, message: marker })).rejects.toThrow()
         // The ambiguous failure: the client saw an error, yet the group got the message.
         await probe.waitFor(
           (e) => (e.json.envelope['dataMessage'] as { message?: string } | undefined)?.message === marker,
         )
-        const sends = JSON.parse((await httpCall(t.adminUrl ?? '', '/toy/v1/sends')).text) as { message: string }[]
-        expect(sends.some((s) => s.message === marker)).toBe(true)
+        expect((await toySends(t)).some((s) => s.message === marker)).toBe(true)
         expect((await sendAs(t.url, a, { groupId, message: 'contract: after drop' })).results.length).toBeGreaterThan(0)
-      } finally {
-        probe.close()
-      }
+      })
     }),
     {
       client: withReset(async (t, c) => {
         const { a, b, groupId } = fixtures(t)
-        const stream = await openClientEvents(c, b)
-        try {
+        await withOpen(openClientEvents(c, b), async (stream) => {
           await fault(t, 'drop-next-sends', { n: 1 })
           const marker = `contract: dropped (client) ${Date.now()}`
-          const error = await c
-            .backend(a)
-            .sendGroupMessage(groupId, marker)
-            .then(
-              () => undefined,
-              (e: unknown) => e,
-            )
-          expect(error).toBeInstanceOf(SignalUnavailableError)
-          expect((error as SignalUnavailableError).code).toBe('SIDECAR_SIGNAL_UNAVAILABLE')
+          expectUnavailable(await rejectionOf(c.backend(a).sendGroupMessage(groupId, marker)))
           await stream.waitFor((e) => e.type === 'message' && e.body === marker)
           expect(
             (await c.backend(a).sendGroupMessage(groupId, 'contract: after drop (client)')).results?.length,
           ).toBeGreaterThan(0)
-        } finally {
-          stream.close()
-        }
+        })
       }),
     },
   )
@@ -117,7 +112,7 @@ export function registerFaultCases(defineCase: DefineCase): void {
     withReset(async (t) => {
       await fault(t, 'delay', { ms: 300 })
       const started = Date.now()
-      expect((await rpcCall(t.url, { jsonrpc: '2.0', method: 'version', id: 1 })).status).toBe(200)
+      expect((await rpcAnswer(t.url, 'version')).status).toBe(200)
       expect(Date.now() - started).toBeGreaterThanOrEqual(290)
     }),
   )
@@ -138,9 +133,7 @@ export function registerFaultCases(defineCase: DefineCase): void {
         const stream = await openClientEvents(c, b)
         await fault(t, 'cut-streams')
         // A cut mid-body ends the client's iteration with its typed outage error; the events loop reconnects.
-        const ended = await stream.ended
-        expect(ended).toBeInstanceOf(SignalUnavailableError)
-        expect((ended as SignalUnavailableError).code).toBe('SIDECAR_SIGNAL_UNAVAILABLE')
+        expectUnavailable(await stream.ended)
       }),
     },
   )
@@ -161,15 +154,12 @@ export function registerFaultCases(defineCase: DefineCase): void {
       expect(first.events.map((e) => e.json.envelope['timestamp']).filter((s) => stamps.includes(s as number))).toEqual(
         stamps.slice(0, 2),
       )
-      const second = openEvents(t.url, b)
-      try {
+      await withOpen(openEvents(t.url, b), async (second) => {
         await second.waitFor((e) => e.json.envelope['timestamp'] === stamps[3])
         expect(
           second.events.map((e) => e.json.envelope['timestamp']).filter((s) => stamps.includes(s as number)),
         ).toEqual(stamps.slice(2))
-      } finally {
-        second.close()
-      }
+      })
     }),
     {
       client: withReset(async (t, c) => {
@@ -186,13 +176,10 @@ export function registerFaultCases(defineCase: DefineCase): void {
           )
         expect(mine(first.events)).toEqual(stamps.slice(0, 2))
         // What the events loop relies on: a cut loses nothing, the next stream carries the rest in order.
-        const second = await openClientEvents(c, b)
-        try {
+        await withOpen(openClientEvents(c, b), async (second) => {
           await second.waitFor((e) => e.type === 'message' && e.timestamp === stamps[3])
           expect(mine(second.events)).toEqual(stamps.slice(2))
-        } finally {
-          second.close()
-        }
+        })
       }),
     },
   )
@@ -202,8 +189,7 @@ export function registerFaultCases(defineCase: DefineCase): void {
     'duplicate-next-events writes the next event twice',
     withReset(async (t) => {
       const { a, b, groupId } = fixtures(t)
-      const probe = openEvents(t.url, b)
-      try {
+      await withOpen(openEvents(t.url, b), async (probe) => {
         await probe.response
         await fault(t, 'duplicate-next-events', { n: 1 })
         const once = await sendAs(t.url, a, { groupId, message: 'contract: twice' })
@@ -212,15 +198,12 @@ export function registerFaultCases(defineCase: DefineCase): void {
         const count = (ts: number): number => probe.events.filter((e) => e.json.envelope['timestamp'] === ts).length
         expect(count(once.timestamp)).toBe(2)
         expect(count(after.timestamp)).toBe(1)
-      } finally {
-        probe.close()
-      }
+      })
     }),
     {
       client: withReset(async (t, c) => {
         const { a, b, groupId } = fixtures(t)
-        const stream = await openClientEvents(c, b)
-        try {
+        await withOpen(openClientEvents(c, b), async (stream) => {
           await fault(t, 'duplicate-next-events', { n: 1 })
           const once = await c.backend(a).sendGroupMessage(groupId, 'contract: twice (client)')
           const after = await c.backend(a).sendGroupMessage(groupId, 'contract: once (client)')
@@ -230,9 +213,7 @@ export function registerFaultCases(defineCase: DefineCase): void {
             stream.events.filter((e) => e.type === 'message' && e.timestamp === ts).length
           expect(count(once.timestamp)).toBe(2)
           expect(count(after.timestamp)).toBe(1)
-        } finally {
-          stream.close()
-        }
+        })
       }),
     },
   )
@@ -272,12 +253,7 @@ export function registerFaultCases(defineCase: DefineCase): void {
     withReset(async (t) => {
       const { a, groupId } = fixtures(t)
       await fault(t, 'rate-limit-next-sends', { n: 1, retryAfterSeconds: 60, mode: 'all-failed' })
-      const answer = await rpcCall(t.url, {
-        jsonrpc: '2.0',
-        method: 'send',
-        id: 'rl',
-        params: { account: a, groupId, message: 'contract: limited' },
-      })
+      const answer = await rpcAnswer(t.url, 'send', { account: a, groupId, message: 'contract: limited' }, 'rl')
       const error = (
         answer.json as {
           error: {
@@ -329,26 +305,15 @@ export function registerFaultCases(defineCase: DefineCase): void {
         expect(failed.status).toBe(500)
         expect(failed.text).toBe('')
       }
-      const probe = openEvents(t.url, b)
-      try {
+      await withOpen(openEvents(t.url, b), async (probe) => {
         expect((await probe.response).status).toBe(200)
-      } finally {
-        probe.close()
-      }
+      })
     }),
     {
       client: withReset(async (t, c) => {
         const { b } = fixtures(t)
         await fault(t, 'fail-events', { n: 1 })
-        const error = await c
-          .backend(b)
-          .openEvents(new AbortController().signal)
-          .then(
-            () => undefined,
-            (e: unknown) => e,
-          )
-        expect(error).toBeInstanceOf(SignalEventsRefusedError)
-        expect((error as SignalEventsRefusedError).status).toBe(500)
+        await expectEventsRefused(c.backend(b), 500)
         const stream = await openClientEvents(c, b)
         stream.close()
       }),
@@ -373,16 +338,8 @@ export function registerFaultCases(defineCase: DefineCase): void {
     {
       client: withReset(async (t, c) => {
         await fault(t, 'fail-events', { n: 1, contentType: 'text/html' })
-        const error = await c
-          .backend()
-          .openEvents(new AbortController().signal)
-          .then(
-            () => undefined,
-            (e: unknown) => e,
-          )
         // A 200 that is no event stream is refused as such, not read as one.
-        expect(error).toBeInstanceOf(SignalEventsRefusedError)
-        expect((error as SignalEventsRefusedError).status).toBe(200)
+        await expectEventsRefused(c.backend(), 200)
       }),
     },
   )

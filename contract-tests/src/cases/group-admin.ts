@@ -6,11 +6,12 @@
  */
 import { expect } from 'vitest'
 import { expectRpcFailure, openClientEvents } from '../client-probe.ts'
-import { rpcCall } from '../http-probe.ts'
-import { openEvents } from '../sse-probe.ts'
+import { rpcAnswer } from '../http-probe.ts'
+import { openEvents, settled } from '../sse-probe.ts'
 import type { DefineCase } from '../suite.ts'
-import { fixtures } from '../target.ts'
-import { expectRpcError } from './jsonrpc-parsing.ts'
+import { fixtures, withToy } from '../target.ts'
+import { withOpen } from '../with-open.ts'
+import { expectCallError } from './jsonrpc-parsing.ts'
 import { sendAs } from './send.ts'
 
 interface Address {
@@ -29,7 +30,7 @@ interface Group {
 }
 
 async function result(url: string, method: string, params: Record<string, unknown>): Promise<unknown> {
-  const answer = (await rpcCall(url, { jsonrpc: '2.0', method, id: method, params })).json as {
+  const answer = (await rpcAnswer(url, method, params, method)).json as {
     result?: unknown
     error?: { message: string }
   }
@@ -85,9 +86,8 @@ export function registerGroupAdminCases(defineCase: DefineCase): void {
     "a group change reaches the other members' streams as a dataMessage with groupInfo.type UPDATE and no body",
     async (t) => {
       const { a, b } = fixtures(t)
-      const probe = openEvents(t.url, b)
-      try {
-        await Promise.race([probe.response, new Promise((resolve) => setTimeout(resolve, 1_000))])
+      await withOpen(openEvents(t.url, b), async (probe) => {
+        await settled(probe)
         const created = (await result(t.url, 'updateGroup', { account: a, name: 'contract update', members: [b] })) as {
           groupId: string
           timestamp: number
@@ -105,23 +105,18 @@ export function registerGroupAdminCases(defineCase: DefineCase): void {
         expect(dm.message).toBeNull()
         expect(dm.groupInfo).toMatchObject({ groupId: created.groupId, groupName: 'contract update 2', type: 'UPDATE' })
         expect(event.json.envelope['sourceNumber']).toBe(a)
-      } finally {
-        probe.close()
-      }
+      })
     },
     {
       client: async (t, c) => {
         const { a, b } = fixtures(t)
-        const stream = await openClientEvents(c, b)
-        try {
+        await withOpen(openClientEvents(c, b), async (stream) => {
           const id = await c.backend(a).createGroup('contract update (client)', [b])
           await c.backend(a).updateGroup(id, { name: 'contract update (client) 2' })
           // A change without a body reaches the client as a group-update, never as a message.
           await stream.waitFor((e) => e.type === 'group-update' && e.groupId === id && e.sourceNumber === a)
           expect(stream.events.some((e) => e.type === 'message' && e.groupId === id)).toBe(false)
-        } finally {
-          stream.close()
-        }
+        })
       },
     },
   )
@@ -134,9 +129,8 @@ export function registerGroupAdminCases(defineCase: DefineCase): void {
       const created = (await result(t.url, 'updateGroup', { account: a, name: 'contract removal', members: [b] })) as {
         groupId: string
       }
-      const probe = openEvents(t.url, b)
-      try {
-        await Promise.race([probe.response, new Promise((resolve) => setTimeout(resolve, 1_000))])
+      await withOpen(openEvents(t.url, b), async (probe) => {
+        await settled(probe)
         const removed = (await result(t.url, 'updateGroup', {
           account: a,
           groupId: created.groupId,
@@ -151,9 +145,7 @@ export function registerGroupAdminCases(defineCase: DefineCase): void {
         const marker = await sendAs(t.url, a, { groupId, message: 'contract: marker' })
         await probe.waitFor((e) => e.json.envelope['timestamp'] === marker.timestamp)
         expect(probe.events.some((e) => e.json.envelope['timestamp'] === after.timestamp)).toBe(false)
-      } finally {
-        probe.close()
-      }
+      })
     },
     {
       client: async (t, c) => {
@@ -173,93 +165,76 @@ export function registerGroupAdminCases(defineCase: DefineCase): void {
     'toy',
     'a number the creator holds no profile key for is invited (pending); it accepts with updateGroup or declines with quitGroup',
     async (t) => {
-      if (t.spawnToy === undefined) throw new Error('needs spawnToy')
       const [a, b, c] = ['+15550000081', '+15550000082', '+15550000083']
-      const toy = await t.spawnToy(['--pending-invites', '--account', a, '--account', b, '--account', c])
-      const probe = openEvents(toy.url, b)
-      try {
-        await probe.response
-        const created = (await result(toy.url, 'updateGroup', {
-          account: a,
-          name: 'invite',
-          members: [b, c],
-          description: 'contract',
-        })) as { groupId: string; timestamp: number }
-        // The invitee hears of the group (an UPDATE) and sees it, but is not a member yet.
-        await probe.waitFor((e) => e.json.envelope['timestamp'] === created.timestamp)
-        const seenByB = await groupOf(toy.url, b, created.groupId)
-        expect(seenByB?.isMember).toBe(false)
-        expect(numbers(seenByB?.pendingMembers ?? [])).toEqual(expect.arrayContaining([b, c]))
-        // Invitees get updates, never messages.
-        const early = await sendAs(toy.url, a, { groupId: created.groupId, message: 'contract: before accepting' })
-        expect(early.results).toEqual([])
-        expectRpcError(
-          (
-            await rpcCall(toy.url, {
-              jsonrpc: '2.0',
-              method: 'send',
-              id: 1,
-              params: { account: b, groupId: created.groupId, message: 'x' },
-            })
-          ).json,
-          -1,
-          /^User is not a member in group: /,
-          1,
-        )
+      const invites = ['--pending-invites', '--account', a, '--account', b, '--account', c]
+      await withToy(t, invites, (toy) =>
+        withOpen(openEvents(toy.url, b), async (probe) => {
+          await probe.response
+          const created = (await result(toy.url, 'updateGroup', {
+            account: a,
+            name: 'invite',
+            members: [b, c],
+            description: 'contract',
+          })) as { groupId: string; timestamp: number }
+          // The invitee hears of the group (an UPDATE) and sees it, but is not a member yet.
+          await probe.waitFor((e) => e.json.envelope['timestamp'] === created.timestamp)
+          const seenByB = await groupOf(toy.url, b, created.groupId)
+          expect(seenByB?.isMember).toBe(false)
+          expect(numbers(seenByB?.pendingMembers ?? [])).toEqual(expect.arrayContaining([b, c]))
+          // Invitees get updates, never messages.
+          const early = await sendAs(toy.url, a, { groupId: created.groupId, message: 'contract: before accepting' })
+          expect(early.results).toEqual([])
+          const byInvitee = { account: b, groupId: created.groupId, message: 'x' }
+          await expectCallError(toy.url, 'send', byInvitee, -1, /^User is not a member in group: /)
 
-        const accepted = await result(toy.url, 'updateGroup', { account: b, groupId: created.groupId })
-        expect(accepted).toHaveProperty('timestamp')
-        const afterAccept = await groupOf(toy.url, b, created.groupId)
-        expect(afterAccept?.isMember).toBe(true)
-        expect(numbers(afterAccept?.pendingMembers ?? [])).toEqual([c])
-        const late = await sendAs(toy.url, a, { groupId: created.groupId, message: 'contract: after accepting' })
-        expect(late.results.map((r) => r.recipientAddress.number)).toEqual([b])
+          const accepted = await result(toy.url, 'updateGroup', { account: b, groupId: created.groupId })
+          expect(accepted).toHaveProperty('timestamp')
+          const afterAccept = await groupOf(toy.url, b, created.groupId)
+          expect(afterAccept?.isMember).toBe(true)
+          expect(numbers(afterAccept?.pendingMembers ?? [])).toEqual([c])
+          const late = await sendAs(toy.url, a, { groupId: created.groupId, message: 'contract: after accepting' })
+          expect(late.results.map((r) => r.recipientAddress.number)).toEqual([b])
 
-        await result(toy.url, 'quitGroup', { account: c, groupId: created.groupId })
-        const afterDecline = await groupOf(toy.url, a, created.groupId)
-        expect(numbers(afterDecline?.pendingMembers ?? [])).toEqual([])
-        expect((await groupOf(toy.url, c, created.groupId))?.isMember).toBe(false)
-        // Now that a and b share a group as members, a adds b anywhere at once.
-        const direct = (await result(toy.url, 'updateGroup', { account: a, name: 'direct', members: [b] })) as {
-          groupId: string
-        }
-        expect((await groupOf(toy.url, b, direct.groupId))?.isMember).toBe(true)
-      } finally {
-        probe.close()
-        await toy.stop()
-      }
+          await result(toy.url, 'quitGroup', { account: c, groupId: created.groupId })
+          const afterDecline = await groupOf(toy.url, a, created.groupId)
+          expect(numbers(afterDecline?.pendingMembers ?? [])).toEqual([])
+          expect((await groupOf(toy.url, c, created.groupId))?.isMember).toBe(false)
+          // Now that a and b share a group as members, a adds b anywhere at once.
+          const direct = (await result(toy.url, 'updateGroup', { account: a, name: 'direct', members: [b] })) as {
+            groupId: string
+          }
+          expect((await groupOf(toy.url, b, direct.groupId))?.isMember).toBe(true)
+        }),
+      )
     },
     {
       timeoutMs: 30_000,
       client: async (t, client) => {
-        if (t.spawnToy === undefined) throw new Error('needs spawnToy')
         const [a, b, c] = ['+15550000181', '+15550000182', '+15550000183']
-        const toy = await t.spawnToy(['--pending-invites', '--account', a, '--account', b, '--account', c])
-        const [byA, byB, byC] = [client.backend(a, toy.url), client.backend(b, toy.url), client.backend(c, toy.url)]
-        const stream = await openClientEvents(client, b, toy.url)
-        try {
-          const id = await byA.createGroupWith({
-            name: 'invite',
-            members: [b, c],
-            description: 'contract',
-            expirationSeconds: 0,
+        const invites = ['--pending-invites', '--account', a, '--account', b, '--account', c]
+        await withToy(t, invites, async (toy) => {
+          const [byA, byB, byC] = [client.backend(a, toy.url), client.backend(b, toy.url), client.backend(c, toy.url)]
+          await withOpen(openClientEvents(client, b, toy.url), async (stream) => {
+            const id = await byA.createGroupWith({
+              name: 'invite',
+              members: [b, c],
+              description: 'contract',
+              expirationSeconds: 0,
+            })
+            // The document library's invitation flow: the invitee hears of it, sees it, is not a member yet.
+            await stream.waitFor((e) => e.type === 'group-update' && e.groupId === id)
+            const seen = (await byB.listGroups(id))[0]
+            expect(seen?.isMember).toBe(false)
+            expect(seen?.pendingMembers?.map(memberNumber)).toEqual(expect.arrayContaining([b, c]))
+            await expectRpcFailure(byB.sendGroupMessage(id, 'x'), -1, /^User is not a member in group: /)
+            // Accepting is an update without a change; declining is leaving.
+            await byB.updateGroup(id, {})
+            expect((await byB.listGroups(id))[0]?.isMember).toBe(true)
+            await byC.leaveGroup(id, [])
+            expect((await byC.listGroups(id))[0]?.isMember).toBe(false)
+            expect((await byA.listGroups(id))[0]?.pendingMembers).toEqual([])
           })
-          // The document library's invitation flow: the invitee hears of it, sees it, is not a member yet.
-          await stream.waitFor((e) => e.type === 'group-update' && e.groupId === id)
-          const seen = (await byB.listGroups(id))[0]
-          expect(seen?.isMember).toBe(false)
-          expect(seen?.pendingMembers?.map(memberNumber)).toEqual(expect.arrayContaining([b, c]))
-          await expectRpcFailure(byB.sendGroupMessage(id, 'x'), -1, /^User is not a member in group: /)
-          // Accepting is an update without a change; declining is leaving.
-          await byB.updateGroup(id, {})
-          expect((await byB.listGroups(id))[0]?.isMember).toBe(true)
-          await byC.leaveGroup(id, [])
-          expect((await byC.listGroups(id))[0]?.isMember).toBe(false)
-          expect((await byA.listGroups(id))[0]?.pendingMembers).toEqual([])
-        } finally {
-          stream.close()
-          await toy.stop()
-        }
+        })
       },
     },
   )

@@ -3,11 +3,11 @@
  */
 import { maskNumbersIn } from '@e2e-col/signal-cli'
 import { expect } from 'vitest'
-import { rpcCall } from '../http-probe.ts'
+import { rpcAnswer } from '../http-probe.ts'
 import { expectRpcFailure } from '../client-probe.ts'
 import type { DefineCase } from '../suite.ts'
 import { fixtures } from '../target.ts'
-import { expectRpcError } from './jsonrpc-parsing.ts'
+import { expectCallError } from './jsonrpc-parsing.ts'
 import { unknownGroupId } from './send.ts'
 
 const GROUP_KEYS = [
@@ -49,10 +49,7 @@ async function call(
   method: string,
   params: Record<string, unknown>,
 ): Promise<{ result?: unknown; error?: unknown }> {
-  return (await rpcCall(url, { jsonrpc: '2.0', method, id: method, params })).json as {
-    result?: unknown
-    error?: unknown
-  }
+  return (await rpcAnswer(url, method, params, method)).json as { result?: unknown; error?: unknown }
 }
 
 /** A member's number as the client's listing gives it (a bare string or `{number, uuid}`). */
@@ -98,17 +95,7 @@ export function registerGroupCases(defineCase: DefineCase): void {
         groupId,
       ])
       expect((await call(t.url, 'listGroups', { account: a, groupId: unknownGroupId() })).result).toEqual([])
-      expectRpcError(
-        await rpcCall(t.url, {
-          jsonrpc: '2.0',
-          method: 'listGroups',
-          id: 1,
-          params: { account: a, groupId: 'nope!' },
-        }).then((r) => r.json),
-        -1,
-        /^Invalid group id: /,
-        1,
-      )
+      await expectCallError(t.url, 'listGroups', { account: a, groupId: 'nope!' }, -1, /^Invalid group id: /)
     },
     {
       client: async (t, c) => {
@@ -151,13 +138,8 @@ export function registerGroupCases(defineCase: DefineCase): void {
       const seenByB = ((await call(t.url, 'listGroups', { account: b, groupId: created.groupId })).result as Group[])[0]
       expect(seenByB?.isMember).toBe(false)
       expect((await call(t.url, 'quitGroup', { account: b, groupId: created.groupId })).result).toEqual({})
-      const afterQuit = await rpcCall(t.url, {
-        jsonrpc: '2.0',
-        method: 'send',
-        id: 1,
-        params: { account: b, groupId: created.groupId, message: 'x' },
-      })
-      expectRpcError(afterQuit.json, -1, /^User is not a member in group: /, 1)
+      const afterQuit = { account: b, groupId: created.groupId, message: 'x' }
+      await expectCallError(t.url, 'send', afterQuit, -1, /^User is not a member in group: /)
     },
     {
       client: async (t, c) => {
@@ -265,43 +247,19 @@ export function registerGroupCases(defineCase: DefineCase): void {
     'updateGroup with an unknown link state or permission is -1, before anything is sent',
     async (t) => {
       const { a, groupId } = fixtures(t)
-      expectRpcError(
-        (
-          await rpcCall(t.url, {
-            jsonrpc: '2.0',
-            method: 'updateGroup',
-            id: 1,
-            params: { account: a, groupId, link: 'bogus' },
-          })
-        ).json,
-        -1,
-        'Invalid group link state: bogus',
-        1,
-      )
-      for (const [i, flag] of [
-        'setPermissionAddMember',
-        'setPermissionEditDetails',
-        'setPermissionSendMessages',
-      ].entries()) {
-        const answer = await rpcCall(t.url, {
-          jsonrpc: '2.0',
-          method: 'updateGroup',
-          id: i,
-          params: { account: a, groupId, [flag]: 'bogus' },
-        })
-        expectRpcError(answer.json, -1, 'Invalid group permission: bogus', i)
+      const link = { account: a, groupId, link: 'bogus' }
+      await expectCallError(t.url, 'updateGroup', link, -1, 'Invalid group link state: bogus')
+      const flags = ['setPermissionAddMember', 'setPermissionEditDetails', 'setPermissionSendMessages']
+      for (const [i, flag] of flags.entries()) {
+        const permission = { account: a, groupId, [flag]: 'bogus' }
+        await expectCallError(t.url, 'updateGroup', permission, -1, 'Invalid group permission: bogus', i)
       }
     },
   )
 
   defineCase('account', 'quitGroup without groupId is -32603 (NullPointerException)', async (t) => {
     const { a } = fixtures(t)
-    expectRpcError(
-      (await rpcCall(t.url, { jsonrpc: '2.0', method: 'quitGroup', id: 1, params: { account: a } })).json,
-      -32603,
-      /\(NullPointerException\)$/,
-      1,
-    )
+    await expectCallError(t.url, 'quitGroup', { account: a }, -32603, /\(NullPointerException\)$/)
   })
 
   defineCase(
@@ -310,26 +268,9 @@ export function registerGroupCases(defineCase: DefineCase): void {
     async (t) => {
       const { a } = fixtures(t)
       const id = unknownGroupId()
-      expectRpcError(
-        (
-          await rpcCall(t.url, {
-            jsonrpc: '2.0',
-            method: 'updateGroup',
-            id: 1,
-            params: { account: a, groupId: id, name: 'x' },
-          })
-        ).json,
-        -1,
-        `Group not found: ${id}`,
-        1,
-      )
-      expectRpcError(
-        (await rpcCall(t.url, { jsonrpc: '2.0', method: 'quitGroup', id: 2, params: { account: a, groupId: id } }))
-          .json,
-        -1,
-        `Failed to send to group: Group not found: ${id}`,
-        2,
-      )
+      await expectCallError(t.url, 'updateGroup', { account: a, groupId: id, name: 'x' }, -1, `Group not found: ${id}`)
+      const quit = { account: a, groupId: id }
+      await expectCallError(t.url, 'quitGroup', quit, -1, `Failed to send to group: Group not found: ${id}`, 2)
     },
     {
       client: async (t, c) => {

@@ -2,7 +2,7 @@
  * JSON-RPC parsing: the exact -32700/-32600/-32601 answers, id echoing, notifications (daemon-contract.md §6.2).
  */
 import { expect } from 'vitest'
-import { rpcCall } from '../http-probe.ts'
+import { rpcAnswer, rpcCall } from '../http-probe.ts'
 import type { DefineCase } from '../suite.ts'
 
 /** Asserts one error response object, exactly: `{jsonrpc, error:{code, message, data:null}, id}`. */
@@ -16,6 +16,18 @@ export function expectRpcError(json: unknown, code: number, message: string | Re
   expect(response.error.data).toBeNull()
   if (typeof message === 'string') expect(response.error.message).toBe(message)
   else expect(response.error.message).toMatch(message)
+}
+
+/** Sends one well-formed call (id 1 unless given; see `rpcAnswer`) and asserts its exact error answer. */
+export async function expectCallError(
+  url: string,
+  method: unknown,
+  params: unknown,
+  code: number,
+  message: string | RegExp,
+  id: unknown = 1,
+): Promise<void> {
+  expectRpcError((await rpcAnswer(url, method, params, id)).json, code, message, id)
 }
 
 export function registerJsonRpcParsingCases(defineCase: DefineCase): void {

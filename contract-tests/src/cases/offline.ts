@@ -5,11 +5,14 @@
  * prefix and the suffix are compared.
  */
 import { expect } from 'vitest'
-import { rpcCall } from '../http-probe.ts'
+import { rpcAnswer } from '../http-probe.ts'
 import { expectRpcFailure } from '../client-probe.ts'
 import type { DefineCase } from '../suite.ts'
 import { fixtures } from '../target.ts'
-import { expectRpcError } from './jsonrpc-parsing.ts'
+import { expectCallError } from './jsonrpc-parsing.ts'
+
+/** How a group send or change fails without network: only the socket error in the middle varies. */
+const UNEXPECTED_SEND_FAILURE = /^Failed to send message: .+ \(UnexpectedErrorException\)$/
 
 interface FailedSend {
   error: {
@@ -25,13 +28,8 @@ export function registerOfflineCases(defineCase: DefineCase): void {
     'a group send without network is -32603 "Failed to send message: … (UnexpectedErrorException)", no result',
     async (t) => {
       const { a, groupId } = fixtures(t)
-      const answer = await rpcCall(t.url, {
-        jsonrpc: '2.0',
-        method: 'send',
-        id: 1,
-        params: { account: a, groupId, message: 'contract: offline group send' },
-      })
-      expectRpcError(answer.json, -32603, /^Failed to send message: .+ \(UnexpectedErrorException\)$/, 1)
+      const groupSend = { account: a, groupId, message: 'contract: offline group send' }
+      await expectCallError(t.url, 'send', groupSend, -32603, UNEXPECTED_SEND_FAILURE)
     },
     {
       client: async (t, c) => {
@@ -39,7 +37,7 @@ export function registerOfflineCases(defineCase: DefineCase): void {
         const error = await expectRpcFailure(
           c.backend(a).sendGroupMessage(groupId, 'contract: offline group send (client)'),
           -32603,
-          /^Failed to send message: .+ \(UnexpectedErrorException\)$/,
+          UNEXPECTED_SEND_FAILURE,
         )
         // A group send without network carries no per-recipient results: nothing says NETWORK_FAILURE.
         expect(error.networkFailure).toBe(false)
@@ -52,12 +50,12 @@ export function registerOfflineCases(defineCase: DefineCase): void {
     'a direct send without network is -1 "Failed to send message" with NETWORK_FAILURE results in data.response',
     async (t) => {
       const { a, b } = fixtures(t)
-      const answer = await rpcCall(t.url, {
-        jsonrpc: '2.0',
-        method: 'send',
-        id: 2,
-        params: { account: a, recipient: b, message: 'contract: offline direct send' },
-      })
+      const answer = await rpcAnswer(
+        t.url,
+        'send',
+        { account: a, recipient: b, message: 'contract: offline direct send' },
+        2,
+      )
       const failed = answer.json as FailedSend
       expect(failed.error.code).toBe(-1)
       expect(failed.error.message).toBe('Failed to send message')
@@ -73,16 +71,11 @@ export function registerOfflineCases(defineCase: DefineCase): void {
     'a group change without network is -32603 "Failed to send message: …"; the group is left unchanged',
     async (t) => {
       const { a, groupId } = fixtures(t)
-      const answer = await rpcCall(t.url, {
-        jsonrpc: '2.0',
-        method: 'updateGroup',
-        id: 3,
-        params: { account: a, groupId, name: 'contract: offline rename' },
-      })
-      expectRpcError(answer.json, -32603, /^Failed to send message: .+ \(UnexpectedErrorException\)$/, 3)
-      const listed = (
-        await rpcCall(t.url, { jsonrpc: '2.0', method: 'listGroups', id: 4, params: { account: a, groupId } })
-      ).json as { result: { name: string }[] }
+      const rename = { account: a, groupId, name: 'contract: offline rename' }
+      await expectCallError(t.url, 'updateGroup', rename, -32603, UNEXPECTED_SEND_FAILURE, 3)
+      const listed = (await rpcAnswer(t.url, 'listGroups', { account: a, groupId }, 4)).json as {
+        result: { name: string }[]
+      }
       expect(listed.result[0]?.name).not.toBe('contract: offline rename')
     },
     {
@@ -91,7 +84,7 @@ export function registerOfflineCases(defineCase: DefineCase): void {
         await expectRpcFailure(
           c.backend(a).updateGroup(groupId, { name: 'contract: offline rename (client)' }),
           -32603,
-          /^Failed to send message: .+ \(UnexpectedErrorException\)$/,
+          UNEXPECTED_SEND_FAILURE,
         )
         expect((await c.backend(a).listGroups(groupId))[0]?.name).not.toBe('contract: offline rename (client)')
       },
@@ -103,13 +96,8 @@ export function registerOfflineCases(defineCase: DefineCase): void {
     'getUserStatus without network is -3 "Unable to check if users are registered: …"',
     async (t) => {
       const { a, b } = fixtures(t)
-      const answer = await rpcCall(t.url, {
-        jsonrpc: '2.0',
-        method: 'getUserStatus',
-        id: 5,
-        params: { account: a, recipient: [b] },
-      })
-      expectRpcError(answer.json, -3, /^Unable to check if users are registered: /, 5)
+      const lookup = { account: a, recipient: [b] }
+      await expectCallError(t.url, 'getUserStatus', lookup, -3, /^Unable to check if users are registered: /, 5)
     },
   )
 }

@@ -6,12 +6,13 @@
  */
 import { expect } from 'vitest'
 import { expectRpcFailure } from '../client-probe.ts'
-import { httpCall, rpcCall, rpcResult } from '../http-probe.ts'
+import { httpCall, rpcAnswer, rpcResult } from '../http-probe.ts'
 import { openEvents } from '../sse-probe.ts'
 import type { DefineCase } from '../suite.ts'
-import { fixtures } from '../target.ts'
-import { fault, withReset } from './faults.ts'
-import { expectRpcError } from './jsonrpc-parsing.ts'
+import { fixtures, withToy } from '../target.ts'
+import { withOpen } from '../with-open.ts'
+import { fault, toySends, withReset } from './faults.ts'
+import { expectCallError, expectRpcError } from './jsonrpc-parsing.ts'
 import { sendAs } from './send.ts'
 
 interface FailedSend {
@@ -57,26 +58,27 @@ function expectAllFailed(
 
 const LEFT = '+15550000077'
 
+/** A toy where `a` shares `lost` with LEFT (who left Signal) only, and `mixed` with `b` and LEFT. */
+const lostMemberToy = (a: string, b: string): string[] => [
+  '--account',
+  a,
+  '--account',
+  b,
+  '--unregistered',
+  LEFT,
+  '--group',
+  `lost:${a},${LEFT}`,
+  '--group',
+  `mixed:${a},${b},${LEFT}`,
+]
+
 export function registerSendFailureCases(defineCase: DefineCase): void {
   defineCase(
     'toy',
     'a group member who left Signal: UNREGISTERED_FAILURE in a success, -1 with data.response when no one else is left',
     async (t) => {
-      if (t.spawnToy === undefined) throw new Error('needs spawnToy')
       const [a, b] = ['+15550000071', '+15550000072']
-      const toy = await t.spawnToy([
-        '--account',
-        a,
-        '--account',
-        b,
-        '--unregistered',
-        LEFT,
-        '--group',
-        `lost:${a},${LEFT}`,
-        '--group',
-        `mixed:${a},${b},${LEFT}`,
-      ])
-      try {
+      await withToy(t, lostMemberToy(a, b), async (toy) => {
         const groups = (await rpcResult(toy.url, 'listGroups', { account: a })) as { id: string; name: string }[]
         const idOf = (name: string): string => groups.find((g) => g.name === name)?.id ?? ''
         const mixed = await sendAs(toy.url, a, { groupId: idOf('mixed'), message: 'contract: mixed' })
@@ -85,12 +87,12 @@ export function registerSendFailureCases(defineCase: DefineCase): void {
           [LEFT]: 'UNREGISTERED_FAILURE',
         })
 
-        const lost = await rpcCall(toy.url, {
-          jsonrpc: '2.0',
-          method: 'send',
-          id: 'u',
-          params: { account: a, groupId: idOf('lost'), message: 'contract: lost' },
-        })
+        const lost = await rpcAnswer(
+          toy.url,
+          'send',
+          { account: a, groupId: idOf('lost'), message: 'contract: lost' },
+          'u',
+        )
         const response = expectAllFailed(lost.json, -1, 'Failed to send message', 'u')
         expect(response.results).toEqual([
           expect.objectContaining({
@@ -101,13 +103,8 @@ export function registerSendFailureCases(defineCase: DefineCase): void {
         ])
 
         // A direct recipient is resolved before sending: the whole call fails instead.
-        const direct = await rpcCall(toy.url, {
-          jsonrpc: '2.0',
-          method: 'send',
-          id: 'd',
-          params: { account: a, recipient: LEFT, message: 'x' },
-        })
-        expectRpcError(direct.json, -1, `The user ${LEFT} is not registered.`, 'd')
+        const direct = { account: a, recipient: LEFT, message: 'x' }
+        await expectCallError(toy.url, 'send', direct, -1, `The user ${LEFT} is not registered.`, 'd')
         const status = (await rpcResult(toy.url, 'getUserStatus', { account: a, recipient: [LEFT, b] })) as {
           recipient: string
           isRegistered: boolean
@@ -116,28 +113,13 @@ export function registerSendFailureCases(defineCase: DefineCase): void {
           [LEFT, false],
           [b, true],
         ])
-      } finally {
-        await toy.stop()
-      }
+      })
     },
     {
       timeoutMs: 30_000,
       client: async (t, c) => {
-        if (t.spawnToy === undefined) throw new Error('needs spawnToy')
         const [a, b] = ['+15550000171', '+15550000172']
-        const toy = await t.spawnToy([
-          '--account',
-          a,
-          '--account',
-          b,
-          '--unregistered',
-          LEFT,
-          '--group',
-          `lost:${a},${LEFT}`,
-          '--group',
-          `mixed:${a},${b},${LEFT}`,
-        ])
-        try {
+        await withToy(t, lostMemberToy(a, b), async (toy) => {
           const backend = c.backend(a, toy.url)
           const groups = await backend.listGroups()
           const idOf = (name: string): string => groups.find((g) => g.name === name)?.id ?? ''
@@ -150,9 +132,7 @@ export function registerSendFailureCases(defineCase: DefineCase): void {
             'Failed to send message',
           )
           expect(error.networkFailure).toBe(false)
-        } finally {
-          await toy.stop()
-        }
+        })
       },
     },
   )
@@ -185,16 +165,10 @@ export function registerSendFailureCases(defineCase: DefineCase): void {
     'identity-fail-next-sends all-failed: -4 with the result in data.response, nothing delivered',
     withReset(async (t) => {
       const { a, b, groupId } = fixtures(t)
-      const probe = openEvents(t.url, b)
-      try {
+      await withOpen(openEvents(t.url, b), async (probe) => {
         await probe.response
         await fault(t, 'identity-fail-next-sends', { n: 1 })
-        const answer = await rpcCall(t.url, {
-          jsonrpc: '2.0',
-          method: 'send',
-          id: 4,
-          params: { account: a, groupId, message: 'contract: untrusted' },
-        })
+        const answer = await rpcAnswer(t.url, 'send', { account: a, groupId, message: 'contract: untrusted' }, 4)
         const response = expectAllFailed(answer.json, -4, 'Failed to send message due to untrusted identities', 4)
         for (const r of response.results) {
           expect(r.type).toBe('IDENTITY_FAILURE')
@@ -204,9 +178,7 @@ export function registerSendFailureCases(defineCase: DefineCase): void {
         const after = await sendAs(t.url, a, { groupId, message: 'contract: trusted again' })
         await probe.waitFor((e) => e.json.envelope['timestamp'] === after.timestamp)
         expect(probe.events.some((e) => e.json.envelope['timestamp'] === response.timestamp)).toBe(false)
-      } finally {
-        probe.close()
-      }
+      })
     }),
     {
       client: withReset(async (t, c) => {
@@ -230,12 +202,7 @@ export function registerSendFailureCases(defineCase: DefineCase): void {
       const { a, groupId } = fixtures(t)
       await fault(t, 'identity-fail-next-sends', { n: 1, mode: 'per-recipient' })
       await fault(t, 'rate-limit-next-sends', { n: 1, retryAfterSeconds: 30, mode: 'all-failed' })
-      const answer = await rpcCall(t.url, {
-        jsonrpc: '2.0',
-        method: 'send',
-        id: 'm',
-        params: { account: a, groupId, message: 'contract: mixed failure' },
-      })
+      const answer = await rpcAnswer(t.url, 'send', { account: a, groupId, message: 'contract: mixed failure' }, 'm')
       const response = expectAllFailed(answer.json, -1, 'Failed to send message', 'm')
       expect(new Set(response.results.map((r) => r.type))).toEqual(new Set(['IDENTITY_FAILURE', 'RATE_LIMIT_FAILURE']))
     }),
@@ -265,23 +232,12 @@ export function registerSendFailureCases(defineCase: DefineCase): void {
         'Failed to send message: [429] Rate limit exceeded: 429 (RateLimitException) (UnexpectedErrorException)'
       await fault(t, 'fail-next-sends-with', { n: 1, code: -32603, message })
       // Bad input is rejected before anything reaches the server, so it does not use up the fault.
-      expectRpcError(
-        (await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 8, params: { account: a, message: 'x' } })).json,
-        -1,
-        'No recipients given',
-        8,
-      )
+      await expectCallError(t.url, 'send', { account: a, message: 'x' }, -1, 'No recipients given', 8)
       const marker = `contract: 429 ${Date.now()}`
-      const answer = await rpcCall(t.url, {
-        jsonrpc: '2.0',
-        method: 'send',
-        id: 9,
-        params: { account: a, groupId, message: marker },
-      })
+      const answer = await rpcAnswer(t.url, 'send', { account: a, groupId, message: marker }, 9)
       expect(answer.status).toBe(200)
       expectRpcError(answer.json, -32603, message, 9)
-      const sends = JSON.parse((await httpCall(t.adminUrl ?? '', '/toy/v1/sends')).text) as { message: string }[]
-      expect(sends.some((s) => s.message === marker)).toBe(false)
+      expect((await toySends(t)).some((s) => s.message === marker)).toBe(false)
       // Only one send was failed.
       expect((await sendAs(t.url, a, { groupId, message: 'contract: after 429' })).results.length).toBeGreaterThan(0)
     }),

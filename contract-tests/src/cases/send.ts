@@ -5,18 +5,18 @@
 import { randomBytes } from 'node:crypto'
 import { maskNumbersIn } from '@e2e-col/signal-cli'
 import { expect } from 'vitest'
-import { rpcCall } from '../http-probe.ts'
+import { rpcAnswer, rpcCall } from '../http-probe.ts'
 import { expectRpcFailure } from '../client-probe.ts'
 import type { DefineCase } from '../suite.ts'
 import { fixtures } from '../target.ts'
-import { expectRpcError } from './jsonrpc-parsing.ts'
+import { expectCallError } from './jsonrpc-parsing.ts'
 
 /** A well-formed v2 group id that no daemon knows. */
 export function unknownGroupId(): string {
   return randomBytes(32).toString('base64')
 }
 
-interface SendResult {
+export interface SendResult {
   timestamp: number
   results: {
     recipientAddress: { uuid: string | null; number: string | null; username?: string | null }
@@ -27,10 +27,20 @@ interface SendResult {
 
 /** Sends as `account` and returns the result, failing the test on an error. */
 export async function sendAs(url: string, account: string, params: Record<string, unknown>): Promise<SendResult> {
-  const answer = await rpcCall(url, { jsonrpc: '2.0', method: 'send', id: 's', params: { account, ...params } })
+  const answer = await rpcAnswer(url, 'send', { account, ...params }, 's')
   const json = answer.json as { result?: SendResult; error?: unknown }
   if (json.result === undefined) throw new Error(`send failed: ${JSON.stringify(json.error)}`)
   return json.result
+}
+
+/** Asserts that a send's JSON-RPC answer is a result with a timestamp and at least one SUCCESS. */
+export function expectSendSucceeded(json: unknown): void {
+  expect(json).toMatchObject({
+    result: {
+      timestamp: expect.any(Number),
+      results: expect.arrayContaining([expect.objectContaining({ type: 'SUCCESS' })]),
+    },
+  })
 }
 
 /** `text` as a literal inside a RegExp. */
@@ -119,13 +129,7 @@ export function registerSendCases(defineCase: DefineCase): void {
     async (t) => {
       const { a } = fixtures(t)
       const id = unknownGroupId()
-      const answer = await rpcCall(t.url, {
-        jsonrpc: '2.0',
-        method: 'send',
-        id: 1,
-        params: { account: a, groupId: id, message: 'x' },
-      })
-      expectRpcError(answer.json, -1, `Group not found: ${id}`, 1)
+      await expectCallError(t.url, 'send', { account: a, groupId: id, message: 'x' }, -1, `Group not found: ${id}`)
     },
     {
       client: async (t, c) => {
@@ -146,15 +150,8 @@ export function registerSendCases(defineCase: DefineCase): void {
     'a malformed group id is -1 "Invalid group id: …"',
     async (t) => {
       const { a } = fixtures(t)
-      for (const bad of ['not base64!', Buffer.alloc(7).toString('base64')]) {
-        const answer = await rpcCall(t.url, {
-          jsonrpc: '2.0',
-          method: 'send',
-          id: 1,
-          params: { account: a, groupId: bad, message: 'x' },
-        })
-        expectRpcError(answer.json, -1, /^Invalid group id: /, 1)
-      }
+      for (const bad of ['not base64!', Buffer.alloc(7).toString('base64')])
+        await expectCallError(t.url, 'send', { account: a, groupId: bad, message: 'x' }, -1, /^Invalid group id: /)
     },
     {
       client: async (t, c) => {
@@ -170,26 +167,16 @@ export function registerSendCases(defineCase: DefineCase): void {
     'no target is -1 "No recipients given"; empty text is -1 "Sending empty message is not allowed…"',
     async (t) => {
       const { a, groupId } = fixtures(t)
-      expectRpcError(
-        (await rpcCall(t.url, { jsonrpc: '2.0', method: 'send', id: 1, params: { account: a, message: 'x' } })).json,
-        -1,
-        'No recipients given',
-        1,
-      )
-      for (const message of ['', undefined]) {
-        const answer = await rpcCall(t.url, {
-          jsonrpc: '2.0',
-          method: 'send',
-          id: 2,
-          params: { account: a, groupId, ...(message === undefined ? {} : { message }) },
-        })
-        expectRpcError(
-          answer.json,
+      await expectCallError(t.url, 'send', { account: a, message: 'x' }, -1, 'No recipients given')
+      for (const message of ['', undefined])
+        await expectCallError(
+          t.url,
+          'send',
+          { account: a, groupId, ...(message === undefined ? {} : { message }) },
           -1,
           'Sending empty message is not allowed, either a message, attachment or sticker must be given.',
           2,
         )
-      }
     },
     {
       client: async (t, c) => {
@@ -221,15 +208,8 @@ export function registerSendCases(defineCase: DefineCase): void {
     async (t) => {
       const { a } = fixtures(t)
       const id = unknownGroupId()
-      for (const message of [42, ['x', 'y']]) {
-        const answer = await rpcCall(t.url, {
-          jsonrpc: '2.0',
-          method: 'send',
-          id: 1,
-          params: { account: a, groupId: id, message },
-        })
-        expectRpcError(answer.json, -1, `Group not found: ${id}`, 1)
-      }
+      for (const message of [42, ['x', 'y']])
+        await expectCallError(t.url, 'send', { account: a, groupId: id, message }, -1, `Group not found: ${id}`)
     },
   )
 
@@ -249,20 +229,10 @@ export function registerSendCases(defineCase: DefineCase): void {
         { method: 'send', params: { message: 'x', quoteTimestamp: 5 }, from: 'Integer' },
       ]
       for (const [i, call] of calls.entries()) {
-        const answer = await rpcCall(t.url, {
-          jsonrpc: '2.0',
-          method: call.method,
-          id: i,
-          params: { account: a, groupId, ...call.params },
-        })
-        expectRpcError(
-          answer.json,
-          -32603,
-          new RegExp(
-            `^class java\\.lang\\.${call.from} cannot be cast to class java\\.lang\\.Long.* \\(ClassCastException\\)$`,
-          ),
-          i,
+        const castError = new RegExp(
+          `^class java\\.lang\\.${call.from} cannot be cast to class java\\.lang\\.Long.* \\(ClassCastException\\)$`,
         )
+        await expectCallError(t.url, call.method, { account: a, groupId, ...call.params }, -32603, castError, i)
       }
     },
     {
@@ -280,13 +250,8 @@ export function registerSendCases(defineCase: DefineCase): void {
 
   defineCase('account', 'a recipient that is not a phone number is -1 "Invalid phone number \'<x>\': …"', async (t) => {
     const { a } = fixtures(t)
-    const answer = await rpcCall(t.url, {
-      jsonrpc: '2.0',
-      method: 'send',
-      id: 1,
-      params: { account: a, recipient: 'abc', message: 'x' },
-    })
-    expectRpcError(answer.json, -1, /^Invalid phone number 'abc': /, 1)
+    const notANumber = { account: a, recipient: 'abc', message: 'x' }
+    await expectCallError(t.url, 'send', notANumber, -1, /^Invalid phone number 'abc': /)
   })
 
   defineCase(
@@ -299,20 +264,16 @@ export function registerSendCases(defineCase: DefineCase): void {
         { method: 'sendReaction', params: { emoji: '👍', targetAuthor: b, targetTimestamp: 1_700_000_000_000 } },
         { method: 'updateGroup', params: { name: 'renamed by a former member' } },
       ]
-      for (const [i, call] of calls.entries()) {
-        const answer = await rpcCall(t.url, {
-          jsonrpc: '2.0',
-          method: call.method,
-          id: i,
-          params: { account: a, groupId: formerGroupId, ...call.params },
-        })
-        expectRpcError(
-          answer.json,
+      const notMember = new RegExp(`^User is not a member in group: .+ \\(${escapeRegExp(formerGroupId)}\\)$`)
+      for (const [i, call] of calls.entries())
+        await expectCallError(
+          t.url,
+          call.method,
+          { account: a, groupId: formerGroupId, ...call.params },
           -1,
-          new RegExp(`^User is not a member in group: .+ \\(${escapeRegExp(formerGroupId)}\\)$`),
+          notMember,
           i,
         )
-      }
     },
     {
       client: async (t, c) => {
@@ -342,13 +303,8 @@ export function registerSendCases(defineCase: DefineCase): void {
     async (t) => {
       const { a, b, groupId } = fixtures(t)
       const target = await sendAs(t.url, b, { groupId, message: 'contract: react to me' })
-      const answer = await rpcCall(t.url, {
-        jsonrpc: '2.0',
-        method: 'sendReaction',
-        id: 1,
-        params: { account: a, groupId, emoji: '👍', targetAuthor: b, targetTimestamp: target.timestamp },
-      })
-      const result = (answer.json as { result: SendResult }).result
+      const reaction = { account: a, groupId, emoji: '👍', targetAuthor: b, targetTimestamp: target.timestamp }
+      const { result } = (await rpcAnswer(t.url, 'sendReaction', reaction)).json as { result: SendResult }
       expect(new Set(Object.keys(result))).toEqual(new Set(['results', 'timestamp']))
       expect(result.results.map((r) => r.recipientAddress.number)).toContain(b)
     },
@@ -365,32 +321,18 @@ export function registerSendCases(defineCase: DefineCase): void {
 
   defineCase('account', 'sendMessageRequestResponse answers {}; bad type is -32603; no target is -1', async (t) => {
     const { a, b } = fixtures(t)
-    const ok = await rpcCall(t.url, {
-      jsonrpc: '2.0',
-      method: 'sendMessageRequestResponse',
-      id: 1,
-      params: { account: a, recipient: b, type: 'Accept' },
-    })
+    const method = 'sendMessageRequestResponse'
+    const ok = await rpcAnswer(t.url, method, { account: a, recipient: b, type: 'Accept' })
     expect((ok.json as { result: unknown }).result).toEqual({})
-    const bad = await rpcCall(t.url, {
-      jsonrpc: '2.0',
-      method: 'sendMessageRequestResponse',
-      id: 2,
-      params: { account: a, recipient: b, type: 'foo' },
-    })
-    expectRpcError(
-      bad.json,
+    await expectCallError(
+      t.url,
+      method,
+      { account: a, recipient: b, type: 'foo' },
       -32603,
       /^No enum constant org\.asamk\.signal\.commands\.MessageRequestResponseType\.FOO \(IllegalArgumentException\)$/,
       2,
     )
-    const none = await rpcCall(t.url, {
-      jsonrpc: '2.0',
-      method: 'sendMessageRequestResponse',
-      id: 3,
-      params: { account: a, type: 'accept' },
-    })
-    expectRpcError(none.json, -1, 'No recipients given', 3)
+    await expectCallError(t.url, method, { account: a, type: 'accept' }, -1, 'No recipients given', 3)
   })
 
   defineCase(
@@ -398,20 +340,10 @@ export function registerSendCases(defineCase: DefineCase): void {
     'sendMessageRequestResponse for a group answers {}; without type it is -32603 (NullPointerException)',
     async (t) => {
       const { a, groupId } = fixtures(t)
-      const ok = await rpcCall(t.url, {
-        jsonrpc: '2.0',
-        method: 'sendMessageRequestResponse',
-        id: 1,
-        params: { account: a, groupId, type: 'delete' },
-      })
+      const method = 'sendMessageRequestResponse'
+      const ok = await rpcAnswer(t.url, method, { account: a, groupId, type: 'delete' })
       expect((ok.json as { result: unknown }).result).toEqual({})
-      const untyped = await rpcCall(t.url, {
-        jsonrpc: '2.0',
-        method: 'sendMessageRequestResponse',
-        id: 2,
-        params: { account: a, groupId },
-      })
-      expectRpcError(untyped.json, -32603, /\(NullPointerException\)$/, 2)
+      await expectCallError(t.url, method, { account: a, groupId }, -32603, /\(NullPointerException\)$/, 2)
     },
     {
       client: async (t, c) => {
@@ -424,12 +356,7 @@ export function registerSendCases(defineCase: DefineCase): void {
 
   defineCase('delivery', 'getUserStatus answers one entry per recipient with uuid always present', async (t) => {
     const { a, b } = fixtures(t)
-    const answer = await rpcCall(t.url, {
-      jsonrpc: '2.0',
-      method: 'getUserStatus',
-      id: 1,
-      params: { account: a, recipient: [b] },
-    })
+    const answer = await rpcAnswer(t.url, 'getUserStatus', { account: a, recipient: [b] })
     const [entry] = (
       answer.json as { result: { recipient: string; number?: string; uuid: string | null; isRegistered: boolean }[] }
     ).result

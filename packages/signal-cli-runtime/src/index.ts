@@ -13,3 +13,4 @@ export { superviseDaemon, type SupervisedDaemon, type SupervisorEvent, type Supe
 export { spawnInGroup, type GroupChild, type GroupExit } from './process-group.ts'
 export { openRotatingLog, type RotatingLog, type RotatingLogOptions } from './rotating-log.ts'
 export { RuntimeError, type RuntimeErrorCode } from './errors.ts'
+export { resolvesSignalHost, SIGNAL_CHAT_HOST } from './signal-reachability.ts'
