@@ -14,6 +14,7 @@ import { UNKNOWN_NUMBER } from './account-routing.ts'
 import { fault, withReset } from './faults.ts'
 import { expectCallError, expectRpcError } from './jsonrpc-parsing.ts'
 import { sendAndReceive, sendAndReceiveViaClient } from './round-trip.ts'
+import { SERVER_RATE_LIMIT } from './send-failures.ts'
 import { expectSendSucceeded, unknownGroupId } from './send.ts'
 
 interface Attachment {
@@ -34,9 +35,8 @@ const dataUri = (bytes: Buffer, name = 'e2e-col-contract.bin', type = 'applicati
 function sendAttachment(t: ContractTarget, bytes: Buffer): Promise<{ attachment: Attachment; timestamp: number }> {
   const { a, b, groupId } = fixtures(t)
   const params = { groupId, message: 'contract: attachment', attachment: dataUri(bytes) }
-  return sendAndReceive(t.url, a, b, params, ({ sent, received }) => {
-    const data = received.json.envelope['dataMessage'] as { attachments?: Attachment[] }
-    const attachment = data.attachments?.[0]
+  return sendAndReceive(t.url, a, b, params, ({ sent, data }) => {
+    const attachment = (data['attachments'] as Attachment[] | undefined)?.[0]
     if (attachment === undefined) throw new Error('the message arrived without its attachment')
     return { attachment, timestamp: sent.timestamp }
   })
@@ -295,7 +295,7 @@ export function registerAttachmentCases(defineCase: DefineCase): void {
           'send',
           { account: a, recipient: b, message: 'm', attachments: uris(51) },
           -32603,
-          'Failed to send message: [429] Rate limit exceeded: 429 (RateLimitException) (UnexpectedErrorException)',
+          SERVER_RATE_LIMIT,
           17,
         )
         const within = await rpcAnswer(

@@ -28,11 +28,10 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
     'a group message reaches the other member as dataMessage with groupInfo, empty lists omitted',
     async (t) => {
       const { a, b, groupId } = fixtures(t)
-      await sendAndReceive(t.url, a, b, { groupId, message: 'contract: hello group' }, ({ sent, received }) => {
+      await sendAndReceive(t.url, a, b, { groupId, message: 'contract: hello group' }, ({ sent, received, data }) => {
         const { envelope } = received.json
         for (const key of ENVELOPE_HEAD) expect(envelope).toHaveProperty(key)
         expect(envelope['sourceNumber']).toBe(a)
-        const data = envelope['dataMessage'] as Record<string, unknown>
         expect(data['timestamp']).toBe(sent.timestamp)
         expect(data['message']).toBe('contract: hello group')
         expect(data['expiresInSeconds']).toBe(0)
@@ -60,15 +59,14 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
 
   defineCase('delivery', 'a text message given as a JSON number is sent as its text', async (t) => {
     const { a, b, groupId } = fixtures(t)
-    await sendAndReceive(t.url, a, b, { groupId, message: 42 }, ({ received }) => {
-      expect((received.json.envelope['dataMessage'] as Record<string, unknown>)['message']).toBe('42')
+    await sendAndReceive(t.url, a, b, { groupId, message: 42 }, ({ data }) => {
+      expect(data['message']).toBe('42')
     })
   })
 
   defineCase('delivery', 'a direct message reaches the recipient as dataMessage without groupInfo', async (t) => {
     const { a, b } = fixtures(t)
-    await sendAndReceive(t.url, a, b, { recipient: b, message: 'contract: hello b' }, ({ received }) => {
-      const data = received.json.envelope['dataMessage'] as Record<string, unknown>
+    await sendAndReceive(t.url, a, b, { recipient: b, message: 'contract: hello b' }, ({ data }) => {
       expect(data['message']).toBe('contract: hello b')
       expect(data).not.toHaveProperty('groupInfo')
     })
@@ -149,15 +147,13 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
       const { a, b, groupId } = fixtures(t)
       // 700 × 3-byte characters: 700 UTF-16 units (under the pre-0.13.11 char limit) but 2100 bytes.
       const text = '€'.repeat(700)
-      await sendAndReceive(t.url, a, b, { groupId, message: text }, ({ received }) => {
-        const data = received.json.envelope['dataMessage'] as {
-          message: string
-          attachments?: { contentType: string; size: number }[]
-        }
+      await sendAndReceive(t.url, a, b, { groupId, message: text }, ({ data }) => {
+        const message = data['message'] as string
         // Before 0.14.0 the body was cut at 2000 bytes on a character boundary.
-        if (versionAtLeast(t.version, '0.14.0')) expect(data.message).toBe(text)
-        else expect(text.startsWith(data.message) && Buffer.byteLength(data.message) <= 2000).toBe(true)
-        const longText = data.attachments?.find((x) => x.contentType === 'text/x-signal-plain')
+        if (versionAtLeast(t.version, '0.14.0')) expect(message).toBe(text)
+        else expect(text.startsWith(message) && Buffer.byteLength(message) <= 2000).toBe(true)
+        const attachments = data['attachments'] as { contentType: string; size: number }[] | undefined
+        const longText = attachments?.find((x) => x.contentType === 'text/x-signal-plain')
         expect(longText?.size).toBe(Buffer.byteLength(text))
       })
     },
@@ -183,8 +179,7 @@ export function registerDeliveryCases(defineCase: DefineCase): void {
     async (t) => {
       const { a, b, groupId } = fixtures(t)
       const text = 'x'.repeat(2000)
-      await sendAndReceive(t.url, a, b, { groupId, message: text }, ({ received }) => {
-        const data = received.json.envelope['dataMessage'] as Record<string, unknown>
+      await sendAndReceive(t.url, a, b, { groupId, message: text }, ({ data }) => {
         expect(data['message']).toBe(text)
         expect(data).not.toHaveProperty('attachments')
       })

@@ -12,7 +12,7 @@ import {
   rejectionOf,
 } from '../client-probe.ts'
 import { httpCall, rpcAnswer } from '../http-probe.ts'
-import { openEvents } from '../sse-probe.ts'
+import { openEvents, type SseProbe } from '../sse-probe.ts'
 import type { DefineCase } from '../suite.ts'
 import { fixtures, type ContractTarget } from '../target.ts'
 import { withOpen } from '../with-open.ts'
@@ -28,6 +28,23 @@ export async function fault(t: ContractTarget, name: string, body: Record<string
     headers: { 'content-type': 'application/json' },
   })
   expect(answer.status, answer.text).toBe(204)
+}
+
+/**
+ * Opens b's stream and waits for its headers, then sets the switch and runs `run` with the stream
+ * still open: what b receives from then on is the fault's doing.
+ */
+export function faultWhileListening(
+  t: ContractTarget,
+  name: string,
+  settings: Record<string, unknown>,
+  run: (probe: SseProbe) => Promise<void>,
+): Promise<void> {
+  return withOpen(openEvents(t.url, fixtures(t).b), async (probe) => {
+    await probe.response
+    await fault(t, name, settings)
+    await run(probe)
+  })
 }
 
 /** The sends the toy recorded (its `/toy/v1/sends` admin route). */
@@ -76,10 +93,8 @@ export function registerFaultCases(defineCase: DefineCase): void {
     'toy',
     'drop-next-sends delivers the message, then drops the connection without an answer',
     withReset(async (t) => {
-      const { a, b, groupId } = fixtures(t)
-      await withOpen(openEvents(t.url, b), async (probe) => {
-        await probe.response
-        await fault(t, 'drop-next-sends', { n: 1 })
+      const { a, groupId } = fixtures(t)
+      await faultWhileListening(t, 'drop-next-sends', { n: 1 }, async (probe) => {
         const marker = `contract: dropped ${Date.now()}`
         await expect(rpcAnswer(t.url, 'send', { account: a, groupId, message: marker })).rejects.toThrow()
         // The ambiguous failure: the client saw an error, yet the group got the message.
@@ -188,10 +203,8 @@ export function registerFaultCases(defineCase: DefineCase): void {
     'toy',
     'duplicate-next-events writes the next event twice',
     withReset(async (t) => {
-      const { a, b, groupId } = fixtures(t)
-      await withOpen(openEvents(t.url, b), async (probe) => {
-        await probe.response
-        await fault(t, 'duplicate-next-events', { n: 1 })
+      const { a, groupId } = fixtures(t)
+      await faultWhileListening(t, 'duplicate-next-events', { n: 1 }, async (probe) => {
         const once = await sendAs(t.url, a, { groupId, message: 'contract: twice' })
         const after = await sendAs(t.url, a, { groupId, message: 'contract: once' })
         await probe.waitFor((e) => e.json.envelope['timestamp'] === after.timestamp)

@@ -14,6 +14,8 @@ export interface RawRoundTrip {
   probe: SseProbe
   sent: SendResult
   received: ReceivedEvent
+  /** The envelope's `dataMessage` (what the sender wrote, as the receiver sees it). */
+  data: Record<string, unknown>
 }
 
 /**
@@ -31,7 +33,8 @@ export function sendAndReceive<T>(
     await settled(probe)
     const sent = await sendAs(url, from, params)
     const received = await probe.waitFor((e) => e.json.envelope['timestamp'] === sent.timestamp)
-    return check({ probe, sent, received })
+    const data = received.json.envelope['dataMessage'] as Record<string, unknown>
+    return check({ probe, sent, received, data })
   })
 }
 

@@ -7,11 +7,9 @@
 import { expect } from 'vitest'
 import { expectRpcFailure } from '../client-probe.ts'
 import { httpCall, rpcAnswer, rpcResult } from '../http-probe.ts'
-import { openEvents } from '../sse-probe.ts'
 import type { DefineCase } from '../suite.ts'
 import { fixtures, withToy } from '../target.ts'
-import { withOpen } from '../with-open.ts'
-import { fault, toySends, withReset } from './faults.ts'
+import { fault, faultWhileListening, toySends, withReset } from './faults.ts'
 import { expectCallError, expectRpcError } from './jsonrpc-parsing.ts'
 import { sendAs } from './send.ts'
 
@@ -55,6 +53,13 @@ function expectAllFailed(
   for (const r of response.results) expect(r.type).not.toBe('SUCCESS')
   return response
 }
+
+/** A server 429 as signal-cli passes it on: the whole send fails with -32603. */
+export const SERVER_RATE_LIMIT =
+  'Failed to send message: [429] Rate limit exceeded: 429 (RateLimitException) (UnexpectedErrorException)'
+
+/** The fail-next-sends-with switch for one such 429. */
+const ONE_SERVER_RATE_LIMIT = { n: 1, code: -32603, message: SERVER_RATE_LIMIT }
 
 const LEFT = '+15550000077'
 
@@ -164,10 +169,8 @@ export function registerSendFailureCases(defineCase: DefineCase): void {
     'toy',
     'identity-fail-next-sends all-failed: -4 with the result in data.response, nothing delivered',
     withReset(async (t) => {
-      const { a, b, groupId } = fixtures(t)
-      await withOpen(openEvents(t.url, b), async (probe) => {
-        await probe.response
-        await fault(t, 'identity-fail-next-sends', { n: 1 })
+      const { a, groupId } = fixtures(t)
+      await faultWhileListening(t, 'identity-fail-next-sends', { n: 1 }, async (probe) => {
         const answer = await rpcAnswer(t.url, 'send', { account: a, groupId, message: 'contract: untrusted' }, 4)
         const response = expectAllFailed(answer.json, -4, 'Failed to send message due to untrusted identities', 4)
         for (const r of response.results) {
@@ -228,15 +231,13 @@ export function registerSendFailureCases(defineCase: DefineCase): void {
     'fail-next-sends-with answers the given error (a server 429 is -32603) for exactly N sends, nothing sent',
     withReset(async (t) => {
       const { a, groupId } = fixtures(t)
-      const message =
-        'Failed to send message: [429] Rate limit exceeded: 429 (RateLimitException) (UnexpectedErrorException)'
-      await fault(t, 'fail-next-sends-with', { n: 1, code: -32603, message })
+      await fault(t, 'fail-next-sends-with', ONE_SERVER_RATE_LIMIT)
       // Bad input is rejected before anything reaches the server, so it does not use up the fault.
       await expectCallError(t.url, 'send', { account: a, message: 'x' }, -1, 'No recipients given', 8)
       const marker = `contract: 429 ${Date.now()}`
       const answer = await rpcAnswer(t.url, 'send', { account: a, groupId, message: marker }, 9)
       expect(answer.status).toBe(200)
-      expectRpcError(answer.json, -32603, message, 9)
+      expectRpcError(answer.json, -32603, SERVER_RATE_LIMIT, 9)
       expect((await toySends(t)).some((s) => s.message === marker)).toBe(false)
       // Only one send was failed.
       expect((await sendAs(t.url, a, { groupId, message: 'contract: after 429' })).results.length).toBeGreaterThan(0)
@@ -244,10 +245,9 @@ export function registerSendFailureCases(defineCase: DefineCase): void {
     {
       client: withReset(async (t, c) => {
         const { a, groupId } = fixtures(t)
-        const message =
-          'Failed to send message: [429] Rate limit exceeded: 429 (RateLimitException) (UnexpectedErrorException)'
-        await fault(t, 'fail-next-sends-with', { n: 1, code: -32603, message })
-        await expectRpcFailure(c.backend(a).sendGroupMessage(groupId, 'contract: 429 (client)'), -32603, message)
+        await fault(t, 'fail-next-sends-with', ONE_SERVER_RATE_LIMIT)
+        const limited = c.backend(a).sendGroupMessage(groupId, 'contract: 429 (client)')
+        await expectRpcFailure(limited, -32603, SERVER_RATE_LIMIT)
         expect(
           (await c.backend(a).sendGroupMessage(groupId, 'contract: after 429 (client)')).results?.length,
         ).toBeGreaterThan(0)
