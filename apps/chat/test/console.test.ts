@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { memoryConsole, stopsCleanly, until, useWorld } from './harness.ts'
+import { chatEnvelopeBody, memoryConsole, stopsCleanly, until, useWorld } from './harness.ts'
 
 const worlds = useWorld()
 
@@ -47,22 +47,9 @@ describe('browser console', () => {
 
 describe('e2e-col bodies in the chat group', () => {
   it('runs a chat-prompt envelope an operator’s sidecar posted, and never runs other envelope bodies', async () => {
-    const { encodeBody, encodeEnvelope } = await import('@e2e-col/protocol')
-    const { chatIdForGroup } = await import('../src/console/chat-envelopes.ts')
     const { world, chat, groupId } = await worlds.chat('echo topic')
     await chat.turnEnded(1)
-    const body = (kind: 'chat-prompt' | 'update', text: string) =>
-      encodeBody(
-        encodeEnvelope({
-          kind,
-          flags: 0,
-          docId: chatIdForGroup(groupId),
-          senderId: '0b7e4a52-4c1d-4a9e-8f41-6a2d1c3b4e5f',
-          messageId: 'b'.repeat(32),
-          seq: 0,
-          payload: new TextEncoder().encode(JSON.stringify({ text })),
-        }),
-      )
+    const body = (kind: 'chat-prompt' | 'update', text: string) => chatEnvelopeBody(kind, groupId, text)
     await world.say(groupId, body('update', 'echo must not run'))
     await chat.events.next('ignored', (e) => e.reason === 'envelope-body')
     await world.say(groupId, 'e2e-col:v1:not-base64!!')

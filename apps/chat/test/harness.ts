@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { encodeBody, encodeEnvelope } from '@e2e-col/protocol'
 import { createHttpSignalBackend, type SignalMessage } from '@e2e-col/signal-cli'
 import { afterEach, expect } from 'vitest'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
@@ -18,6 +19,7 @@ import type { ChatSignal } from '../src/signal/port.ts'
 import { createChatSignal } from '../src/signal/chat-signal.ts'
 import type { ConsoleOutput, ConsolePort } from '../src/console/console-port.ts'
 import { createInputQueue } from '../src/console/input-queue.ts'
+import { chatIdForGroup } from '../src/console/chat-envelopes.ts'
 
 /** An in-memory console: what a sidecar connection would carry as chat-* envelopes. */
 export function memoryConsole(): ConsolePort & { type(text: string, ref: string): void; out: ConsoleOutput[] } {
@@ -29,6 +31,24 @@ export function memoryConsole(): ConsolePort & { type(text: string, ref: string)
     emit: (o) => void out.push(o),
     inputs: (signal) => queue.read(signal),
   }
+}
+
+/**
+ * A whole (unchunked) e2e-col envelope posted to a chat group as a Signal body, as an operator's
+ * sidecar posts a browser's `chat-prompt`: `kind` with `{"text": text}` for the group's chat.
+ */
+export function chatEnvelopeBody(kind: 'chat-prompt' | 'update', groupId: string, text: string): string {
+  return encodeBody(
+    encodeEnvelope({
+      kind,
+      flags: 0,
+      docId: chatIdForGroup(groupId),
+      senderId: '0b7e4a52-4c1d-4a9e-8f41-6a2d1c3b4e5f',
+      messageId: 'b'.repeat(32),
+      seq: 0,
+      payload: new TextEncoder().encode(JSON.stringify({ text })),
+    }),
+  )
 }
 
 /** The body of a chunk without its `(n/m)` mark and, on the first, the lead line. */
