@@ -33,6 +33,10 @@ function fetcher(
   return { f, asked }
 }
 
+/** Opens `ref` with a daemon that answers the fetch with error `rpcCode`. */
+const openRefused = (rpcCode: number) =>
+  fetcher(async () => Promise.reject(Object.assign(new Error('daemon error'), { rpcCode }))).f.open('g', ref, listed)
+
 describe('attachment fetches', () => {
   it('open the named frame after checking length and SHA-256', async () => {
     const { f, asked } = fetcher(async () => frame)
@@ -57,13 +61,7 @@ describe('attachment fetches', () => {
     const spoiled = frame.slice()
     spoiled[100] = (spoiled[100] ?? 0) ^ 1
     expect(await fetcher(async () => spoiled).f.open('g', ref, listed)).toEqual({ ok: false, reason: 'corrupt' })
-    expect(
-      await fetcher(async () => Promise.reject(Object.assign(new Error('nope'), { rpcCode: -1 }))).f.open(
-        'g',
-        ref,
-        listed,
-      ),
-    ).toEqual({ ok: false, reason: 'missing' })
+    expect(await openRefused(-1)).toEqual({ ok: false, reason: 'missing' })
     expect(await fetcher(() => new Promise(() => {}), { timeoutMs: 20 }).f.open('g', ref, listed)).toEqual({
       ok: false,
       reason: 'failed',
@@ -117,13 +115,7 @@ describe('attachment fetches: the edges', () => {
   })
 
   it('reports a fetch error other than -1 as failed, and a reference that does not decode as corrupt', async () => {
-    expect(
-      await fetcher(async () => Promise.reject(Object.assign(new Error('down'), { rpcCode: -3 }))).f.open(
-        'g',
-        ref,
-        listed,
-      ),
-    ).toEqual({ ok: false, reason: 'failed' })
+    expect(await openRefused(-3)).toEqual({ ok: false, reason: 'failed' })
     expect(await fetcher(async () => frame).f.open('g', { ...ref, payload: new Uint8Array(3) }, listed)).toEqual({
       ok: false,
       reason: 'corrupt',
@@ -162,6 +154,12 @@ describe('attachment fetches: before and while asking', () => {
       reason: 'corrupt',
     })
     expect(asked).toEqual([])
+  })
+
+  it('calls an answer the checks cannot read (not bytes) failed, not corrupt', async () => {
+    // Of the right length, so only hashing it finds out: a fault on this side, not a spoiled file.
+    const notBytes = { length: frame.length } as unknown as Uint8Array
+    expect(await fetcher(async () => notBytes).f.open('g', ref, listed)).toEqual({ ok: false, reason: 'failed' })
   })
 
   it('counts running and waiting fetches as pending', async () => {

@@ -7,15 +7,14 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { deflateRawSync } from 'node:zlib'
 import { encodeAttachmentRef, encodeBody, encodeEnvelope, FLAGS, packBatch, type Envelope } from '@e2e-col/protocol'
+import type { SignalAttachment } from '@e2e-col/signal-cli'
 import { describe, expect, it, vi } from 'vitest'
-import { createLogger } from '../ops/logger.ts'
-import { createMetrics } from '../ops/metrics.ts'
+import { installNodeCodecs } from '../node-codecs.ts'
 import { sha256 } from '../send/attachment-send.ts'
 import { createAttachmentFetcher } from './attachment-fetch.ts'
-import { createIngest } from './ingest.ts'
+import { FIXTURE_GROUP as GROUP, ingestFixture } from './ingest-fixture.ts'
 
 const DOC = randomUUID()
-const GROUP = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
 const SENDER = randomUUID()
 
 const snapshot = (payload: Uint8Array = new Uint8Array(randomBytes(8000)), flags = 0): Envelope => ({
@@ -37,7 +36,6 @@ function attachmentMessage(env: Envelope) {
 }
 
 function setup(store: Map<string, Uint8Array>, extra: { withoutFetcher?: boolean; withoutCallbacks?: boolean } = {}) {
-  const delivered: { env: Envelope; from: unknown; source: string }[] = []
   const lost: string[] = []
   let fetched = 0
   const asked: string[] = []
@@ -56,28 +54,15 @@ function setup(store: Map<string, Uint8Array>, extra: { withoutFetcher?: boolean
     maxInFlight: 4,
     maxWaiting: 64,
   })
-  const metrics = createMetrics()
-  const ingest = createIngest({
-    docOfGroup: (groupId) => (groupId === GROUP ? DOC : undefined),
-    maxFrameBytes: 4 * 1024 * 1024,
-    reassembly: { maxPartialMessages: 8, maxPartialBytes: 4 * 1024 * 1024, ttlMs: 60_000 },
-    dedup: { maxEntries: 1000, ttlMs: 60_000 },
-    now: () => 1000,
-    deliver: (_doc, _frame, env, from, source) => delivered.push({ env, from, source }),
+  const { ingest, deliveries, metrics, by } = ingestFixture(DOC, {
     ...(extra.withoutFetcher === true ? {} : { attachments: fetcher }),
     ...(extra.withoutCallbacks === true
       ? {}
       : { onLost: (docId, reason) => void lost.push(`${docId} ${reason}`), onFetched: () => void (fetched += 1) }),
-    metrics,
-    logger: createLogger('silent'),
   })
-  const by = async (metric: 'receivedDropped' | 'attachmentsFetched', label: 'reason' | 'outcome') =>
-    Object.fromEntries(
-      (await metrics[metric].get()).values.map((v) => [(v.labels as Record<string, unknown>)[label], v.value]),
-    )
   return {
     ingest,
-    delivered,
+    delivered: deliveries,
     lost,
     asked,
     metrics,
@@ -88,6 +73,18 @@ function setup(store: Map<string, Uint8Array>, extra: { withoutFetcher?: boolean
       for (const r of releases.splice(0)) r()
     },
   }
+}
+
+/** Handles `messages` from one account with fetches held until `asks` of them were asked, then answers them. */
+async function handleWhileHeld(
+  s: ReturnType<typeof setup>,
+  messages: readonly { body: string; attachments: readonly SignalAttachment[] }[],
+  asks: number,
+) {
+  s.holdFetches()
+  for (const m of messages) s.ingest.handle(GROUP, m.body, { source: 'acc-1', attachments: m.attachments })
+  await vi.waitFor(() => expect(s.asked).toHaveLength(asks))
+  s.release()
 }
 
 describe('attachment references on the receive path', () => {
@@ -108,11 +105,7 @@ describe('attachment references on the receive path', () => {
     const env = snapshot()
     const m = attachmentMessage(env)
     const s = setup(new Map([[m.id, m.frame]]))
-    s.holdFetches()
-    s.ingest.handle(GROUP, m.body, { source: 'acc-1', attachments: m.attachments })
-    s.ingest.handle(GROUP, m.body, { source: 'acc-1', attachments: m.attachments })
-    await vi.waitFor(() => expect(s.asked).toHaveLength(1))
-    s.release()
+    await handleWhileHeld(s, [m, m], 1)
     await vi.waitFor(() => expect(s.delivered).toHaveLength(1))
     s.ingest.handle(GROUP, m.body, { source: 'acc-1', attachments: m.attachments })
     await new Promise((r) => setImmediate(r))
@@ -130,12 +123,22 @@ describe('attachment references on the receive path', () => {
         [b.id, b.frame],
       ]),
     )
-    s.holdFetches()
-    s.ingest.handle(GROUP, a.body, { source: 'acc-1', attachments: a.attachments })
-    s.ingest.handle(GROUP, b.body, { source: 'acc-1', attachments: b.attachments })
-    await vi.waitFor(() => expect(s.asked).toHaveLength(2))
-    s.release()
+    await handleWhileHeld(s, [a, b], 2)
     await vi.waitFor(() => expect(s.delivered).toHaveLength(2))
+  })
+
+  it('keeps the reference apart from the bodies decoded while its frame is fetched', async () => {
+    // The sidecar's codecs decode bodies into one reused buffer: the next one must not overwrite
+    // the reference.
+    installNodeCodecs()
+    const env = snapshot()
+    const m = attachmentMessage(env)
+    const next = { ...snapshot(new Uint8Array(randomBytes(200))), kind: 'update' as const }
+    const s = setup(new Map([[m.id, m.frame]]))
+    await handleWhileHeld(s, [m, { body: encodeBody(encodeEnvelope(next)), attachments: [] }], 1)
+    await vi.waitFor(() => expect(s.delivered).toHaveLength(2))
+    expect(s.delivered.map((d) => d.env)).toEqual([next, env])
+    expect(s.lost).toEqual([])
   })
 
   it('counts a missing attachment, tells the document, and lets a later good copy through', async () => {

@@ -8,12 +8,10 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { deflateRawSync } from 'node:zlib'
 import { encodeBody, encodeEnvelope, FLAGS, packBatch, type Envelope, type Kind } from '@e2e-col/protocol'
 import { describe, expect, it } from 'vitest'
-import { createLogger } from '../ops/logger.ts'
-import { createMetrics } from '../ops/metrics.ts'
-import { createIngest, type IngestOptions } from './ingest.ts'
+import type { IngestOptions } from './ingest.ts'
+import { FIXTURE_GROUP as GROUP, ingestFixture } from './ingest-fixture.ts'
 
 const DOC = randomUUID()
-const GROUP = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
 const SENDER = randomUUID()
 
 const envelope = (kind: Kind, payload: Uint8Array, flags = 0): Envelope => ({
@@ -37,22 +35,12 @@ const batchBody = (entries: readonly Envelope[]): string =>
 const body = (e: Envelope): string => encodeBody(encodeEnvelope(e))
 
 function setup(extra: Partial<IngestOptions> = {}) {
-  const delivered: Envelope[] = []
-  const metrics = createMetrics()
-  const ingest = createIngest({
-    docOfGroup: (groupId) => (groupId === GROUP ? DOC : undefined),
+  const { ingest, delivered, by } = ingestFixture(DOC, {
     maxFrameBytes: 64 * 1024,
     reassembly: { maxPartialMessages: 8, maxPartialBytes: 1 << 20, ttlMs: 60_000 },
-    dedup: { maxEntries: 1000, ttlMs: 60_000 },
-    now: () => 1000,
-    deliver: (_doc, _frame, env) => delivered.push(env),
-    metrics,
-    logger: createLogger('silent'),
     ...extra,
   })
-  const dropped = async (): Promise<Record<string, number>> =>
-    Object.fromEntries((await metrics.receivedDropped.get()).values.map((v) => [String(v.labels['reason']), v.value]))
-  return { ingest, delivered, dropped }
+  return { ingest, delivered, dropped: () => by('receivedDropped', 'reason') }
 }
 
 describe('what one body may cost', () => {
@@ -101,6 +89,18 @@ describe('what one body may cost', () => {
     )
     expect(s.delivered).toEqual([])
     expect(await s.dropped()).toEqual({ 'unsupported-flag': 1 })
+  })
+
+  it('reads a body past the protocol default (1 MiB) when the receive bound allows it', async () => {
+    const env = envelope('update', new Uint8Array(randomBytes(800 * 1024)))
+    const text = body(env)
+    expect(text.length).toBeGreaterThan(1024 * 1024)
+    const s = setup({ maxFrameBytes: 1 << 20, maxBodyBytes: 2 * 1024 * 1024 })
+    s.ingest.handle(GROUP, text, { source: 'a' })
+    expect(s.delivered.map((e) => e.messageId)).toEqual([env.messageId])
+    // Compared as a buffer: an element-by-element comparison of 800 KiB is slow.
+    expect(Buffer.from(s.delivered[0]!.payload).equals(env.payload)).toBe(true)
+    expect(await s.dropped()).toEqual({})
   })
 
   it('drops a body over the receive bound unread, and reads one of exactly the bound', async () => {

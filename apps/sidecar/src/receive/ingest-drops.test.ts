@@ -36,15 +36,7 @@ const chunksOf = (e: Envelope, maxBodyBytes = 600): Envelope[] =>
   chunkFrame(encodeEnvelope(e), { maxBodyBytes }).map((c) => decodeEnvelope(c))
 
 function setup(extra: Partial<IngestOptions> = {}) {
-  const { ingest, delivered, metrics } = ingestFixture(DOC, extra)
-  /** Count per label value of one labelled counter. */
-  const by = async (
-    counter: 'receivedDropped' | 'reassemblyEvictions' | 'envelopesOut',
-    label: string,
-  ): Promise<Record<string, number>> =>
-    Object.fromEntries(
-      (await metrics[counter].get()).values.map((v) => [String((v.labels as Record<string, unknown>)[label]), v.value]),
-    )
+  const { ingest, delivered, metrics, by } = ingestFixture(DOC, extra)
   const chunks = async (): Promise<number> => (await metrics.chunksReceived.get()).values[0]?.value ?? 0
   return { ingest, delivered, by, chunks }
 }

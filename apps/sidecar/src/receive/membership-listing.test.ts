@@ -6,14 +6,8 @@
 import type { GroupListing } from '@e2e-col/signal-cli'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createMembership, type MembershipOptions, type MessageSource } from './membership.ts'
+import { data, G, OTHER } from './membership-fixture.ts'
 
-const G = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
-const OTHER = 'Qmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
-const data = (sourceNumber: string | undefined, sourceUuid?: string): MessageSource => ({
-  origin: 'data',
-  sourceNumber,
-  sourceUuid,
-})
 const group = (id: string, ...numbers: string[]) => ({ id, members: numbers.map((number) => ({ number, uuid: null })) })
 const listing = (...groups: unknown[]) => groups as unknown as GroupListing
 
@@ -46,6 +40,17 @@ function setup(initial: GroupListing, extra: Partial<MembershipOptions> = {}) {
   const reads: string[] = []
   const admit = (source: MessageSource, label: string, groupId = G) => m.admit(groupId, source, () => reads.push(label))
   return { m, daemon, dropped, failed, reads, admit, advanceNow: (ms: number) => void (now += ms) }
+}
+
+/** On virtual time, G listed with one member, past its first periodic listing answered by `answer`. */
+async function afterFirstPeriodicListing(answer: (call: ReturnType<typeof scriptedDaemon>['calls'][number]) => void) {
+  vi.useFakeTimers()
+  const s = setup(listing(group(G, '+15550000002')))
+  await vi.advanceTimersByTimeAsync(60_000)
+  expect(s.daemon.calls).toHaveLength(1)
+  answer(s.daemon.calls[0]!)
+  await vi.advanceTimersByTimeAsync(0)
+  return s
 }
 
 afterEach(() => void vi.useRealTimers())
@@ -138,23 +143,15 @@ describe('membership: the periodic listing', () => {
   })
 
   it('reads everyone once a listing names the group without members', async () => {
-    vi.useFakeTimers()
-    const s = setup(listing(group(G, '+15550000002')))
-    await vi.advanceTimersByTimeAsync(60_000)
-    s.daemon.calls[0]!.resolve(listing({ id: G }))
-    await vi.advanceTimersByTimeAsync(0)
+    const s = await afterFirstPeriodicListing((call) => call.resolve(listing({ id: G })))
     s.admit(data('+15550000666'), 'anyone')
     expect(s.reads).toEqual(['anyone'])
     s.m.dispose()
   })
 
   it('reports a failed periodic listing and keeps the members it had', async () => {
-    vi.useFakeTimers()
-    const s = setup(listing(group(G, '+15550000002')))
-    await vi.advanceTimersByTimeAsync(60_000)
     const error = new Error('daemon away')
-    s.daemon.calls[0]!.reject(error)
-    await vi.advanceTimersByTimeAsync(0)
+    const s = await afterFirstPeriodicListing((call) => call.reject(error))
     expect(s.failed).toEqual([error])
     s.admit(data('+15550000002'), 'member')
     expect(s.reads).toEqual(['member'])

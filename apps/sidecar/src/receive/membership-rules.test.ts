@@ -6,14 +6,7 @@
 import type { GroupListing } from '@e2e-col/signal-cli'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createMembership, type MembershipOptions, type MessageSource } from './membership.ts'
-
-const G = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
-const OTHER = 'Qmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
-const data = (sourceNumber: string | undefined, sourceUuid?: string): MessageSource => ({
-  origin: 'data',
-  sourceNumber,
-  sourceUuid,
-})
+import { data, G, OTHER } from './membership-fixture.ts'
 
 function setup(initial: GroupListing, extra: Partial<MembershipOptions> = {}) {
   const dropped: string[] = []
