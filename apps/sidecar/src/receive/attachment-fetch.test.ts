@@ -33,6 +33,13 @@ function fetcher(
   return { f, asked }
 }
 
+/** A fetcher whose fetches answer `frame` only when the test calls the next of `release`. */
+function heldFetcher(overrides: Partial<Parameters<typeof createAttachmentFetcher>[0]>) {
+  const release: (() => void)[] = []
+  const { f } = fetcher(() => new Promise<Uint8Array>((resolve) => release.push(() => resolve(frame))), overrides)
+  return { f, release }
+}
+
 /** Opens `ref` with a daemon that answers the fetch with error `rpcCode`. */
 const openRefused = (rpcCode: number) =>
   fetcher(async () => Promise.reject(Object.assign(new Error('daemon error'), { rpcCode }))).f.open('g', ref, listed)
@@ -69,11 +76,7 @@ describe('attachment fetches', () => {
   })
 
   it('run at most maxInFlight at once and drop beyond maxWaiting as busy', async () => {
-    const release: (() => void)[] = []
-    const { f } = fetcher(() => new Promise((resolve) => release.push(() => resolve(frame))), {
-      maxInFlight: 1,
-      maxWaiting: 1,
-    })
+    const { f, release } = heldFetcher({ maxInFlight: 1, maxWaiting: 1 })
     const first = f.open('g', ref, listed)
     const second = f.open('g', ref, listed)
     expect(await f.open('g', ref, listed)).toEqual({ ok: false, reason: 'busy' })
@@ -129,11 +132,7 @@ describe('attachment fetches: the edges', () => {
   })
 
   it('counts running and waiting fetches as pending, and refuses none while a slot is free', async () => {
-    const release: (() => void)[] = []
-    const { f } = fetcher(() => new Promise((resolve) => release.push(() => resolve(frame))), {
-      maxInFlight: 2,
-      maxWaiting: 0,
-    })
+    const { f, release } = heldFetcher({ maxInFlight: 2, maxWaiting: 0 })
     const a = f.open('g', ref, listed)
     await new Promise((r) => setTimeout(r, 0))
     expect(f.pending).toBe(1)
@@ -163,10 +162,7 @@ describe('attachment fetches: before and while asking', () => {
   })
 
   it('counts running and waiting fetches as pending', async () => {
-    const releases: (() => void)[] = []
-    const { f } = fetcher(() => new Promise<Uint8Array>((resolve) => releases.push(() => resolve(frame))), {
-      maxInFlight: 1,
-    })
+    const { f, release: releases } = heldFetcher({ maxInFlight: 1 })
     const first = f.open('g', ref, listed)
     const second = f.open('g', ref, listed)
     const third = f.open('g', ref, listed)

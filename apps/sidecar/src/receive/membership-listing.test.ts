@@ -53,6 +53,17 @@ async function afterFirstPeriodicListing(answer: (call: ReturnType<typeof script
   return s
 }
 
+/** On virtual time, disposed while a listing asked for an unknown member's body (`label`) is in flight. */
+function disposedWhileListing(label: string) {
+  vi.useFakeTimers()
+  const s = setup(listing(group(G, '+15550000002')))
+  s.advanceNow(5000) // the start listing is older than the gap: asked at once
+  s.admit(data('+15550000009'), label)
+  expect(s.daemon.calls).toHaveLength(1)
+  s.m.dispose()
+  return s
+}
+
 afterEach(() => void vi.useRealTimers())
 
 describe('membership: listings that name several groups or leave one out', () => {
@@ -194,11 +205,7 @@ describe('membership: a listing asked for an unknown source', () => {
   })
 
   it('after dispose, takes nothing from a listing in flight and reads nothing it would admit', async () => {
-    vi.useFakeTimers()
-    const s = setup(listing(group(G, '+15550000002')))
-    s.advanceNow(5000) // the start listing is older than the gap: asked at once
-    s.admit(data('+15550000009'), 'held before dispose')
-    s.m.dispose()
+    const s = disposedWhileListing('held before dispose')
     s.admit(data('+15550000008'), 'held after dispose')
     s.daemon.calls[0]!.resolve(listing(group(G, '+15550000002', '+15550000008', '+15550000009')))
     await vi.advanceTimersByTimeAsync(0)
@@ -208,11 +215,7 @@ describe('membership: a listing asked for an unknown source', () => {
   })
 
   it('after dispose, does not report a listing in flight that fails', async () => {
-    vi.useFakeTimers()
-    const s = setup(listing(group(G, '+15550000002')))
-    s.advanceNow(5000) // the start listing is older than the gap: asked at once
-    s.admit(data('+15550000009'), 'held')
-    s.m.dispose()
+    const s = disposedWhileListing('held')
     s.daemon.calls[0]!.reject(new Error('late'))
     await vi.advanceTimersByTimeAsync(0)
     expect(s.failed).toEqual([])

@@ -6,26 +6,12 @@ import {
   encodeEnvelope,
   openAttachment,
 } from '@e2e-col/protocol'
-import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { attachmentSend, sha256 } from './attachment-send.ts'
+import { DOC, envelopeFrame, SENDER } from './send-fixture.ts'
 
-const DOC = randomUUID()
-const SENDER = randomUUID()
-
-function bigFrame(): { frame: Uint8Array; messageId: string } {
-  const messageId = randomBytes(16).toString('hex')
-  const frame = encodeEnvelope({
-    kind: 'snapshot',
-    flags: 0,
-    docId: DOC,
-    senderId: SENDER,
-    messageId,
-    seq: 3,
-    payload: new Uint8Array(randomBytes(6000)),
-  })
-  return { frame, messageId }
-}
+const bigFrame = () => envelopeFrame(new Uint8Array(randomBytes(6000)), { kind: 'snapshot', seq: 3 })
 
 /** The bytes of a `data:` URI, after checking its content type and file name. */
 function dataUriBytes(uri: string, messageId: string): Uint8Array {
@@ -65,15 +51,7 @@ describe('attachment send', () => {
   })
 
   it('refuses a kind that is never carried as an attachment', () => {
-    const frame = encodeEnvelope({
-      kind: 'chunk',
-      flags: 0,
-      docId: DOC,
-      senderId: SENDER,
-      messageId: randomBytes(16).toString('hex'),
-      seq: 0,
-      payload: new Uint8Array(10),
-    })
+    const { frame } = envelopeFrame(new Uint8Array(10), { kind: 'chunk', seq: 0 })
     expect(() => attachmentSend(frame)).toThrow(/not carried/)
   })
 })

@@ -7,16 +7,17 @@ import { deflateFrame } from './deflate-frame.ts'
 
 const text = (n: number): Uint8Array =>
   new TextEncoder().encode('the quick brown fox jumps over the lazy dog; '.repeat(Math.ceil(n / 45)).slice(0, n))
+const envelopeOf = (payload: Uint8Array, kind: Kind = 'update', flags = 0): Envelope => ({
+  kind,
+  flags,
+  docId: randomUUID(),
+  senderId: randomUUID(),
+  messageId: randomBytes(16).toString('hex'),
+  seq: 3,
+  payload,
+})
 const frameOf = (payload: Uint8Array, kind: Kind = 'update', flags = 0): Uint8Array =>
-  encodeEnvelope({
-    kind,
-    flags,
-    docId: randomUUID(),
-    senderId: randomUUID(),
-    messageId: randomBytes(16).toString('hex'),
-    seq: 3,
-    payload,
-  })
+  encodeEnvelope(envelopeOf(payload, kind, flags))
 
 describe('deflating large envelopes for Signal', () => {
   it('deflates a compressible update that needs chunks, and inflating restores the very frame', async () => {
@@ -52,15 +53,7 @@ describe('deflating large envelopes for Signal', () => {
   })
 })
 
-const deflated = (payload: Uint8Array): Envelope => ({
-  kind: 'update',
-  flags: FLAGS.deflated,
-  docId: randomUUID(),
-  senderId: randomUUID(),
-  messageId: randomBytes(16).toString('hex'),
-  seq: 1,
-  payload,
-})
+const deflated = (payload: Uint8Array): Envelope => envelopeOf(payload, 'update', FLAGS.deflated)
 
 describe('inflating what arrives from Signal', () => {
   it('refuses a payload that would inflate beyond the frame bound (a deflate bomb)', () => {

@@ -2,9 +2,8 @@ import { decodeDeliveryNote, decodeEnvelope, MAX_SENT_IDS, type DeliveryNote, ty
 import { randomBytes, randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { Session } from '../browser/session.ts'
-import { createLogger } from '../ops/logger.ts'
 import { createDelivery } from './delivery.ts'
-import { createReachability } from './reachability.ts'
+import { reachOn } from './send-fixture.ts'
 
 const DOC = randomUUID()
 const SIDECAR = randomUUID()
@@ -22,15 +21,7 @@ function page() {
 
 function setup() {
   let t = 1_000
-  const reach = createReachability({
-    attempts: 3,
-    probeBaseMs: 10,
-    probeMaxMs: 100,
-    now: () => t,
-    sleep: async () => undefined,
-    rng: () => 0.5,
-    logger: createLogger('silent'),
-  })
+  const reach = reachOn({ now: () => t, sleep: async () => undefined })
   const sessions = new Set<Session>()
   const forgotten: string[][] = []
   let unsent = 0

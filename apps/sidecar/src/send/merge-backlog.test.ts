@@ -1,28 +1,17 @@
-import { decodeEnvelope, encodeEnvelope, type Kind } from '@e2e-col/protocol'
-import { randomBytes, randomUUID } from 'node:crypto'
+import { decodeEnvelope, type Kind } from '@e2e-col/protocol'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import { mergeBacklog } from './merge-backlog.ts'
 import type { QueuedEnvelope } from './queue.ts'
-
-const DOC = randomUUID()
-const SENDER = randomUUID()
+import { envelopeFrame, recordingOwner } from './send-fixture.ts'
 
 /** What each owner heard, as `ack <id>` or `reject <id> <code> <message>`. */
 function recorder() {
   const heard: string[] = []
-  const envelope = (kind: Kind, payload: Uint8Array): QueuedEnvelope => {
-    const messageId = randomBytes(16).toString('hex')
-    const frame = encodeEnvelope({ kind, flags: 0, docId: DOC, senderId: SENDER, messageId, seq: 1, payload })
-    return {
-      frame,
-      messageId,
-      owner: {
-        ack: (id) => void heard.push(`ack ${id}`),
-        reject: (id, code, message) => void heard.push(`reject ${id} ${code} ${message}`),
-      },
-    }
-  }
+  const envelope = (kind: Kind, payload: Uint8Array): QueuedEnvelope => ({
+    ...envelopeFrame(payload, { kind }),
+    owner: recordingOwner(heard),
+  })
   return { heard, envelope }
 }
 
@@ -48,18 +37,9 @@ function merging(maxPayloadBytes: number) {
   const options = {
     maxPayloadBytes,
     wrap: (payload: Uint8Array) => {
-      const messageId = randomBytes(16).toString('hex')
-      wrapped.push(messageId)
-      const frame = encodeEnvelope({
-        kind: 'update',
-        flags: 0,
-        docId: DOC,
-        senderId: SENDER,
-        messageId,
-        seq: 0,
-        payload,
-      })
-      return { frame, messageId }
+      const wrap = envelopeFrame(payload, { seq: 0 })
+      wrapped.push(wrap.messageId)
+      return wrap
     },
     onMerged: (n: number) => void merged.push(n),
   }

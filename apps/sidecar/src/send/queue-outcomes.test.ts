@@ -5,52 +5,15 @@
  * definite rejection drops the envelopes and tells their owners; transient failures are retried
  * with backoff. Virtual time throughout: a sleep resolves only when the test moves the clock.
  */
-import { decodeBody, decodeEnvelope, encodeEnvelope, unpackBatch } from '@e2e-col/protocol'
-import { randomBytes, randomUUID } from 'node:crypto'
+import { decodeEnvelope } from '@e2e-col/protocol'
 import { describe, expect, it } from 'vitest'
-import { SignalRpcError, SignalUnavailableError, type SignalBackend } from '@e2e-col/signal-cli'
-import { createLogger } from '../ops/logger.ts'
+import { SignalRpcError, SignalUnavailableError } from '@e2e-col/signal-cli'
+import { captureLogs } from '../ops/log-fixture.ts'
 import { createMetrics } from '../ops/metrics.ts'
 import type { AttachmentSend } from './attachment-send.ts'
 import { createSendQueue, type QueuedEnvelope, type SendQueueOptions } from './queue.ts'
-import { createReachability } from './reachability.ts'
+import { envelopeFrame, idsIn, manualClock, queueOptions, reachOn, recordingOwner } from './send-fixture.ts'
 import { createTokenBucket } from './token-bucket.ts'
-
-const DOC = randomUUID()
-const SENDER = randomUUID()
-
-const settle = () => new Promise<void>((resolve) => setImmediate(resolve))
-
-/** Virtual time: `sleep` resolves only when the test advances the clock past its deadline. */
-function manualClock() {
-  let t = 0
-  let waiters: { at: number; resolve: () => void }[] = []
-  return {
-    now: () => t,
-    sleep: (ms: number, signal: AbortSignal) =>
-      new Promise<void>((resolve) => {
-        waiters.push({ at: t + ms, resolve })
-        signal.addEventListener('abort', () => resolve(), { once: true })
-      }),
-    /** Sleeps not yet due. */
-    pending: () => waiters.length,
-    async advance(ms: number) {
-      // Step through every deadline on the way, so a wait started at a deadline counts from it.
-      const until = t + ms
-      for (;;) {
-        for (let i = 0; i < 5; i++) await settle()
-        const next = Math.min(...waiters.map((w) => w.at))
-        if (!(next <= until)) break
-        t = Math.max(t, next)
-        const due = waiters.filter((w) => w.at <= t)
-        waiters = waiters.filter((w) => w.at > t)
-        for (const w of due) w.resolve()
-      }
-      t = until
-      for (let i = 0; i < 5; i++) await settle()
-    },
-  }
-}
 
 type Result = { type: string; retryAfterSeconds?: number | null }
 /** What the scripted daemon does with one send: answer with these results, throw, or hang until released. */
@@ -64,23 +27,17 @@ interface Call {
   fail: (error: Error) => void
 }
 
-function frameFor(messageId: string, payloadBytes = 40): Uint8Array {
-  return encodeEnvelope({
-    kind: 'update',
-    flags: 0,
-    docId: DOC,
-    senderId: SENDER,
-    messageId,
-    seq: 1,
-    payload: new Uint8Array(payloadBytes).fill(1),
-  })
-}
+/** The frame of an update of `payloadBytes` bytes and its fresh message id. */
+const updateFrame = (payloadBytes = 40) => envelopeFrame(new Uint8Array(payloadBytes).fill(1))
 
-/** The message ids a body carries (one envelope, a batch's entries, or a chunk's message). */
-function idsIn(body: string): string[] {
-  const env = decodeEnvelope(decodeBody(body))
-  return env.kind === 'batch' ? unpackBatch(env).map((e) => e.messageId) : [env.messageId]
-}
+/** Signal away after one transient failure; probes from 10 ms up to 1 s. */
+const ONE_ATTEMPT = { attempts: 1, probeMaxMs: 1000 }
+
+/** An owner that records `<name> ack` or `<name> reject` in `heard`. */
+const namedOwner = (heard: string[], name: string) => ({
+  ack: () => void heard.push(`${name} ack`),
+  reject: () => void heard.push(`${name} reject`),
+})
 
 /** The sum of a counter over its labels. */
 const sumOf = async (metric: { get(): Promise<{ values: { value: number; labels: object }[] }> }) =>
@@ -109,51 +66,75 @@ function harness(
       })
     },
   }
-  const lines: { level: number; msg: string; [k: string]: unknown }[] = []
-  const logger = createLogger('debug', {
-    write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }),
-  })
-  const reach = createReachability({
-    attempts: extra.attempts ?? 3,
-    probeBaseMs: 10,
-    probeMaxMs: 100,
-    now: clock.now,
-    sleep: clock.sleep,
-    rng: () => 0.5,
-    logger: createLogger('silent'),
-  })
+  const { logger, lines } = captureLogs('debug')
+  const reach = reachOn(clock, { attempts: extra.attempts ?? 3 })
   const metrics = createMetrics()
   const heard: string[] = []
   const unsent: string[][] = []
-  const queue = createSendQueue({
-    groupId: 'group',
-    backend: backend as unknown as SignalBackend,
-    maxBodyBytes: 2000,
-    maxQueueBytes: 1 << 20,
-    bucket: createTokenBucket({ ratePerSecond: 1, burst: extra.burst ?? 5, now: 0 }),
-    retry: { attempts: extra.attempts ?? 3, baseMs: 1000, maxMs: 8000 },
-    now: clock.now,
-    sleep: clock.sleep,
-    rng: () => 0.5,
-    newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
-    reach,
-    ...(extra.listenUnsent === false ? {} : { onUnsent: (ids: readonly string[]) => void unsent.push([...ids]) }),
-    metrics,
-    logger,
-    ...extra,
+  const queue = createSendQueue(
+    queueOptions(clock, backend, {
+      bucket: createTokenBucket({ ratePerSecond: 1, burst: extra.burst ?? 5, now: 0 }),
+      retry: { attempts: extra.attempts ?? 3, baseMs: 1000, maxMs: 8000 },
+      reach,
+      ...(extra.listenUnsent === false ? {} : { onUnsent: (ids: readonly string[]) => void unsent.push([...ids]) }),
+      metrics,
+      logger,
+      ...extra,
+    }),
+  )
+  const envelope = (payloadBytes = 40): QueuedEnvelope => ({
+    ...updateFrame(payloadBytes),
+    owner: recordingOwner(heard),
   })
-  const envelope = (payloadBytes = 40): QueuedEnvelope => {
-    const messageId = randomBytes(16).toString('hex')
-    return {
-      frame: frameFor(messageId, payloadBytes),
-      messageId,
-      owner: {
-        ack: (id) => void heard.push(`ack ${id}`),
-        reject: (id, code, message) => void heard.push(`reject ${id} ${code} ${message}`),
-      },
-    }
+  /** Starts a drain of at most `ms`; the answer says whether it has ended. */
+  const draining = (ms: number) => {
+    let ended = false
+    void queue.drain(ms).then(() => (ended = true))
+    return () => ended
   }
-  return { clock, calls, queue, reach, metrics, heard, unsent, lines, envelope, count: sumOf }
+  /**
+   * Closes the queue (then runs `meanwhile`) and lets `ms` pass: no send more than before, and
+   * no owner told anything.
+   */
+  const closeThenQuiet = async (ms: number, meanwhile: () => void = () => undefined) => {
+    const before = calls.length
+    queue.close()
+    meanwhile()
+    await clock.advance(ms)
+    expect(calls).toHaveLength(before)
+    expect(heard).toEqual([])
+  }
+  /** The second send goes `at` ms after the first (at 0), not a millisecond sooner. */
+  const expectSecondSendAt = async (at: number) => {
+    await clock.advance(at - 1 - clock.now())
+    expect(calls).toHaveLength(1)
+    await clock.advance(1)
+    expect(calls.map((c) => c.at)).toEqual([0, at])
+  }
+  /** Drains with at most `ms`: still waiting `waiting` ms on, ended `endedAfter` ms later. */
+  const drainEnds = async (ms: number, at: { waiting: number; endedAfter: number }) => {
+    const ended = draining(ms)
+    await clock.advance(at.waiting)
+    expect(ended()).toBe(false)
+    await clock.advance(at.endedAfter)
+    expect(ended()).toBe(true)
+  }
+  return {
+    clock,
+    calls,
+    queue,
+    reach,
+    metrics,
+    heard,
+    unsent,
+    lines,
+    envelope,
+    draining,
+    drainEnds,
+    expectSecondSendAt,
+    closeThenQuiet,
+    count: sumOf,
+  }
 }
 
 describe('send queue: rate limits (-5)', () => {
@@ -182,10 +163,7 @@ describe('send queue: rate limits (-5)', () => {
   it('pauses 60 s when -5 gives no pause', async () => {
     const h = harness((n) => (n === 0 ? new SignalRpcError(-5, 'Rate limit exceeded') : []))
     h.queue.enqueue(h.envelope())
-    await h.clock.advance(59_999)
-    expect(h.calls).toHaveLength(1)
-    await h.clock.advance(1)
-    expect(h.calls.map((c) => c.at)).toEqual([0, 60_000])
+    await h.expectSecondSendAt(60_000)
     h.queue.close()
   })
 })
@@ -204,10 +182,7 @@ describe('send queue: a partial RATE_LIMIT_FAILURE', () => {
     expect(h.heard).toEqual([`ack ${first.messageId}`])
     const newer = h.envelope()
     h.queue.enqueue(newer)
-    await h.clock.advance(39_999)
-    expect(h.calls).toHaveLength(1)
-    await h.clock.advance(1)
-    expect(h.calls.map((c) => c.at)).toEqual([0, 40_000])
+    await h.expectSecondSendAt(40_000)
     expect(h.calls[1]?.body).toBe(h.calls[0]?.body)
     await h.clock.advance(1000)
     expect(h.calls.map((c) => idsIn(c.body))).toEqual([[first.messageId], [first.messageId], [newer.messageId]])
@@ -227,10 +202,7 @@ describe('send queue: a partial RATE_LIMIT_FAILURE', () => {
         : [],
     )
     h.queue.enqueue(h.envelope())
-    await h.clock.advance(59_999)
-    expect(h.calls).toHaveLength(1)
-    await h.clock.advance(1)
-    expect(h.calls.map((c) => c.at)).toEqual([0, 60_000])
+    await h.expectSecondSendAt(60_000)
     h.queue.close()
   })
 
@@ -375,10 +347,7 @@ describe('send queue: transient failures', () => {
     h.queue.enqueue(h.envelope())
     await h.clock.advance(0)
     expect(h.calls).toHaveLength(1)
-    h.queue.close()
-    await h.clock.advance(60_000)
-    expect(h.calls).toHaveLength(1)
-    expect(h.heard).toEqual([])
+    await h.closeThenQuiet(60_000)
   })
 
   it('ends a send that fails after close without retrying it or telling the owner anything', async () => {
@@ -414,17 +383,19 @@ describe('send queue: before a send', () => {
     h.queue.close()
   })
 
-  it('stops the queue without sending when `beforeSend` throws', async () => {
+  it('stops the queue without sending when `beforeSend` throws, logs why, and still holds the envelope', async () => {
     const h = harness(() => [], {
       beforeSend: () => {
         throw new Error('disk full')
       },
     })
     h.queue.enqueue(h.envelope())
-    await h.clock.advance(1000)
+    await h.clock.advance(0)
+    expect(h.lines.find((l) => l.msg === 'send queue stopped')).toMatchObject({ err: { message: 'disk full' } })
+    // A stopped queue still holds the envelope: a drain waits for it (until its own timeout).
+    await h.drainEnds(5000, { waiting: 4999, endedAfter: 1 })
     expect(h.calls).toHaveLength(0)
     expect(h.heard).toEqual([])
-    expect(h.lines.some((l) => l.msg === 'send queue stopped')).toBe(true)
     h.queue.close()
   })
 })
@@ -451,26 +422,20 @@ describe('send queue: bounds, drain, close and rewrite', () => {
 
   it('drains at once when idle, when the queue empties, or when the timeout passes', async () => {
     const h = harness(() => ({ hang: true }))
-    let drained = false
     await h.queue.drain(1000) // idle: at once, no timer
     expect(h.clock.pending()).toBe(0)
     h.queue.enqueue(h.envelope())
     await h.clock.advance(0)
-    void h.queue.drain(5000).then(() => (drained = true))
+    const emptied = h.draining(5000)
     await h.clock.advance(4999)
-    expect(drained).toBe(false)
+    expect(emptied()).toBe(false)
     h.calls[0]?.release()
     await h.clock.advance(0)
-    expect(drained).toBe(true)
+    expect(emptied()).toBe(true)
 
     h.queue.enqueue(h.envelope())
     await h.clock.advance(1000)
-    drained = false
-    void h.queue.drain(5000).then(() => (drained = true))
-    await h.clock.advance(4999)
-    expect(drained).toBe(false)
-    await h.clock.advance(1)
-    expect(drained).toBe(true)
+    await h.drainEnds(5000, { waiting: 4999, endedAfter: 1 }) // by its timeout
     h.queue.close()
   })
 
@@ -478,12 +443,11 @@ describe('send queue: bounds, drain, close and rewrite', () => {
     const h = harness(() => ({ hang: true }))
     h.queue.enqueue(h.envelope())
     await h.clock.advance(0)
-    let drained = false
-    void h.queue.drain(60_000).then(() => (drained = true))
+    const drained = h.draining(60_000)
     await h.clock.advance(0)
     h.queue.close()
     await h.clock.advance(0)
-    expect(drained).toBe(true)
+    expect(drained()).toBe(true)
   })
 
   it('rewrites only the envelopes no send has taken, keeping bytes and counts right', async () => {
@@ -672,12 +636,7 @@ describe('send queue: closing while Signal is away', () => {
     h.queue.enqueue(env)
     await h.clock.advance(10_000)
     expect(h.reach.state).toBe('daemon-down')
-    const before = h.calls.length
-    h.queue.close()
-    offline = false
-    await h.clock.advance(60_000)
-    expect(h.calls).toHaveLength(before)
-    expect(h.heard).toEqual([])
+    await h.closeThenQuiet(60_000, () => void (offline = false))
     expect(h.unsent).toEqual([])
     expect(h.lines.filter((l) => l.level >= 50)).toEqual([])
   })
@@ -687,10 +646,7 @@ describe('send queue: closing while Signal is away', () => {
     h.queue.enqueue(h.envelope(5000))
     await h.clock.advance(0)
     expect(h.calls).toHaveLength(1)
-    h.queue.close()
-    await h.clock.advance(10_000)
-    expect(h.calls).toHaveLength(1)
-    expect(h.heard).toEqual([])
+    await h.closeThenQuiet(10_000)
   })
 })
 
@@ -707,42 +663,13 @@ describe('send queue: a probe that ends otherwise', () => {
         return { timestamp: 1, results: [] }
       },
     }
-    const reach = createReachability({
-      attempts: 1,
-      probeBaseMs: 10,
-      probeMaxMs: 1000,
-      now: clock.now,
-      sleep: clock.sleep,
-      rng: () => 0.5,
-      logger: createLogger('silent'),
-    })
+    const reach = reachOn(clock, ONE_ATTEMPT)
     const heard: string[] = []
     const queueFor = (groupId: string) =>
-      createSendQueue({
-        groupId,
-        backend: backend as unknown as SignalBackend,
-        maxBodyBytes: 2000,
-        maxQueueBytes: 1 << 20,
-        bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
-        retry: { attempts: 1, baseMs: 10, maxMs: 100 },
-        now: clock.now,
-        sleep: clock.sleep,
-        rng: () => 0.5,
-        newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
-        reach,
-        metrics: createMetrics(),
-        logger: createLogger('silent'),
-      })
+      createSendQueue(queueOptions(clock, backend, { groupId, retry: { attempts: 1, baseMs: 10, maxMs: 100 }, reach }))
     const refused = queueFor('refused')
     const fine = queueFor('fine')
-    const envelope = (name: string): QueuedEnvelope => {
-      const messageId = randomBytes(16).toString('hex')
-      return {
-        frame: frameFor(messageId),
-        messageId,
-        owner: { ack: () => void heard.push(`${name} ack`), reject: () => void heard.push(`${name} reject`) },
-      }
-    }
+    const envelope = (name: string): QueuedEnvelope => ({ ...updateFrame(), owner: namedOwner(heard, name) })
     refused.enqueue(envelope('refused'))
     await clock.advance(0)
     expect(reach.state).toBe('daemon-down')
@@ -896,38 +823,18 @@ function documents(answer: (group: string, n: number) => Answer) {
       })
     },
   }
-  const reach = createReachability({
-    attempts: 1,
-    probeBaseMs: 10,
-    probeMaxMs: 1000,
-    now: clock.now,
-    sleep: clock.sleep,
-    rng: () => 0.5,
-    logger: createLogger('silent'),
-  })
+  const reach = reachOn(clock, ONE_ATTEMPT)
   const heard: string[] = []
   const queue = (groupId: string, pace = { ratePerSecond: 1000, burst: 1000 }) => {
-    const q = createSendQueue({
-      groupId,
-      backend: backend as unknown as SignalBackend,
-      maxBodyBytes: 2000,
-      maxQueueBytes: 1 << 20,
-      bucket: createTokenBucket({ ...pace, now: clock.now() }),
-      retry: { attempts: 1, baseMs: 10, maxMs: 100 },
-      now: clock.now,
-      sleep: clock.sleep,
-      rng: () => 0.5,
-      newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
-      reach,
-      metrics: createMetrics(),
-      logger: createLogger('silent'),
-    })
-    const messageId = randomBytes(16).toString('hex')
-    q.enqueue({
-      frame: frameFor(messageId),
-      messageId,
-      owner: { ack: () => void heard.push(`${groupId} ack`), reject: () => void heard.push(`${groupId} reject`) },
-    })
+    const q = createSendQueue(
+      queueOptions(clock, backend, {
+        groupId,
+        bucket: createTokenBucket({ ...pace, now: clock.now() }),
+        retry: { attempts: 1, baseMs: 10, maxMs: 100 },
+        reach,
+      }),
+    )
+    q.enqueue({ ...updateFrame(), owner: namedOwner(heard, groupId) })
     return q
   }
   const of = (group: string) => calls.filter((c) => c.group === group)
@@ -1068,14 +975,9 @@ describe('send queue: closing while waiting for the probe turn', () => {
       group === 'b' ? (n === 0 ? new SignalUnavailableError('down') : { hang: true }) : [],
     )
     const qa = d.queue('a', { ratePerSecond: 1, burst: 2 })
-    const messageId = randomBytes(16).toString('hex')
     // After a's first envelope, a chunked one: its first body takes the burst's second token, its
     // second body waits for the token of 1 s in a send begun while Signal was reachable.
-    qa.enqueue({
-      frame: frameFor(messageId, 4000),
-      messageId,
-      owner: { ack: () => undefined, reject: () => undefined },
-    })
+    qa.enqueue({ ...updateFrame(4000), owner: { ack: () => undefined, reject: () => undefined } })
     await d.clock.advance(0)
     expect(d.of('a')).toHaveLength(2)
     const qb = d.queue('b') // fails: Signal is away; b's probe hangs
@@ -1141,25 +1043,6 @@ describe('send queue: what each send reports', () => {
     h.queue.close()
   })
 
-  it('logs why the queue stopped', async () => {
-    const h = harness(() => [], {
-      beforeSend: () => {
-        throw new Error('disk full')
-      },
-    })
-    h.queue.enqueue(h.envelope())
-    await h.clock.advance(0)
-    expect(h.lines.find((l) => l.msg === 'send queue stopped')).toMatchObject({ err: { message: 'disk full' } })
-    // A stopped queue still holds the envelope: a drain waits for it (until its own timeout).
-    let drained = false
-    void h.queue.drain(5000).then(() => (drained = true))
-    await h.clock.advance(4999)
-    expect(drained).toBe(false)
-    await h.clock.advance(1)
-    expect(drained).toBe(true)
-    h.queue.close()
-  })
-
   it('logs nothing for a resend that went through, and the reason of one that did not', async () => {
     const h = harness((n) =>
       n === 0 ? [{ type: 'RATE_LIMIT_FAILURE', retryAfterSeconds: 1 }] : n === 1 ? [] : new SignalRpcError(-1, 'x'),
@@ -1167,12 +1050,7 @@ describe('send queue: what each send reports', () => {
     h.queue.enqueue(h.envelope())
     await h.clock.advance(0)
     // Only a resend is left: a drain waits for it.
-    let drained = false
-    void h.queue.drain(60_000).then(() => (drained = true))
-    await h.clock.advance(0)
-    expect(drained).toBe(false)
-    await h.clock.advance(5000)
-    expect(drained).toBe(true)
+    await h.drainEnds(60_000, { waiting: 0, endedAfter: 5000 })
     expect(h.calls).toHaveLength(2)
     expect(h.lines.filter((l) => l.msg === 'resend after a partial rate limit failed')).toEqual([])
 

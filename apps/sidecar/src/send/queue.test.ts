@@ -1,97 +1,16 @@
-import { decodeBody, decodeEnvelope, encodeEnvelope, FLAGS, unpackBatch } from '@e2e-col/protocol'
-import { randomBytes, randomUUID } from 'node:crypto'
+import { decodeBody, decodeEnvelope, FLAGS } from '@e2e-col/protocol'
 import { describe, expect, it, vi } from 'vitest'
-import { SignalRpcError, SignalUnavailableError, type SignalBackend } from '@e2e-col/signal-cli'
-import { createLogger } from '../ops/logger.ts'
-import { createMetrics } from '../ops/metrics.ts'
+import { SignalRpcError, SignalUnavailableError } from '@e2e-col/signal-cli'
 import { deflateFrame } from './deflate-frame.ts'
-import { createSendQueue, type QueuedEnvelope, type SendQueueOptions } from './queue.ts'
-import { createReachability } from './reachability.ts'
+import { createSendQueue, type QueuedEnvelope, type SendOwner } from './queue.ts'
+import { envelopeFrame, idsIn, manualClock, queueOptions, reachOn } from './send-fixture.ts'
 import { createTokenBucket } from './token-bucket.ts'
 
-const DOC = randomUUID()
-const SENDER = randomUUID()
-
-const settle = () => new Promise<void>((resolve) => setImmediate(resolve))
-
-/** Virtual time: `sleep` resolves only when the test advances the clock past its deadline. */
-function manualClock() {
-  let t = 0
-  let waiters: { at: number; resolve: () => void }[] = []
-  return {
-    now: () => t,
-    sleep: (ms: number, signal: AbortSignal) =>
-      new Promise<void>((resolve) => {
-        waiters.push({ at: t + ms, resolve })
-        signal.addEventListener('abort', () => resolve(), { once: true })
-      }),
-    async advance(ms: number) {
-      t += ms
-      const due = waiters.filter((w) => w.at <= t)
-      waiters = waiters.filter((w) => w.at > t)
-      for (const w of due) w.resolve()
-      for (let i = 0; i < 5; i++) await settle()
-    },
-  }
-}
-
-function reachFor(clock: ReturnType<typeof manualClock>) {
-  return createReachability({
-    attempts: 3,
-    probeBaseMs: 10,
-    probeMaxMs: 100,
-    now: clock.now,
-    sleep: clock.sleep,
-    rng: () => 0.5,
-    logger: createLogger('silent'),
-  })
-}
-
-/**
- * A queue's options for a test on `clock`: a fast bucket and retries, silent logs, a reachability
- * of its own unless `over` gives one; `over` replaces any option.
- */
-function queueOptions(
-  clock: ReturnType<typeof manualClock>,
-  backend: object,
-  over: Partial<SendQueueOptions> = {},
-): SendQueueOptions {
-  return {
-    groupId: 'group',
-    backend: backend as unknown as SignalBackend,
-    maxBodyBytes: 2000,
-    maxQueueBytes: 1 << 20,
-    bucket: createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 }),
-    retry: { attempts: 3, baseMs: 10, maxMs: 100 },
-    now: clock.now,
-    sleep: clock.sleep,
-    rng: () => 0.5,
-    newBatchHeader: () => ({ docId: DOC, senderId: SENDER, messageId: randomBytes(16).toString('hex'), seq: 0 }),
-    metrics: createMetrics(),
-    logger: createLogger('silent'),
-    ...over,
-    reach: over.reach ?? reachFor(clock),
-  }
-}
+/** An owner that only records acknowledgements, in `acked`. */
+const acking = (acked: string[]): SendOwner => ({ ack: (id) => void acked.push(id), reject: () => undefined })
 
 function item(acked: string[]): QueuedEnvelope {
-  const messageId = randomBytes(16).toString('hex')
-  const frame = encodeEnvelope({
-    kind: 'update',
-    flags: 0,
-    docId: DOC,
-    senderId: SENDER,
-    messageId,
-    seq: 1,
-    payload: new Uint8Array(40),
-  })
-  return { frame, messageId, owner: { ack: (id) => acked.push(id), reject: () => undefined } }
-}
-
-/** The message ids a body carries (one envelope, or every entry of a batch). */
-function idsIn(body: string): string[] {
-  const env = decodeEnvelope(decodeBody(body))
-  return env.kind === 'batch' ? unpackBatch(env).map((e) => e.messageId) : [env.messageId]
+  return { ...envelopeFrame(new Uint8Array(40)), owner: acking(acked) }
 }
 
 function setup(pace: { burst: number; minIntervalMs?: number; shrink?: (frame: Uint8Array) => Promise<Uint8Array> }) {
@@ -155,17 +74,8 @@ describe('send queue pacing', () => {
 
   it('still sends the bodies of one chunked envelope back to back from the burst', async () => {
     const { clock, bodies, acked, queue } = setup({ burst: 5, minIntervalMs: 1000 })
-    const messageId = randomBytes(16).toString('hex')
-    const frame = encodeEnvelope({
-      kind: 'snapshot',
-      flags: 0,
-      docId: DOC,
-      senderId: SENDER,
-      messageId,
-      seq: 1,
-      payload: new Uint8Array(4000),
-    })
-    queue.enqueue({ frame, messageId, owner: { ack: (id) => acked.push(id), reject: () => undefined } })
+    const { frame, messageId } = envelopeFrame(new Uint8Array(4000), { kind: 'snapshot' })
+    queue.enqueue({ frame, messageId, owner: acking(acked) })
     await clock.advance(0)
     expect(bodies.length).toBeGreaterThanOrEqual(3)
     expect(acked).toEqual([messageId])
@@ -173,12 +83,10 @@ describe('send queue pacing', () => {
   })
 })
 
-const big = (acked: string[]): QueuedEnvelope => {
-  const messageId = randomBytes(16).toString('hex')
-  const payload = new TextEncoder().encode('a Yjs update that repeats itself; '.repeat(300))
-  const frame = encodeEnvelope({ kind: 'update', flags: 0, docId: DOC, senderId: SENDER, messageId, seq: 1, payload })
-  return { frame, messageId, owner: { ack: (id) => acked.push(id), reject: () => undefined } }
-}
+const big = (acked: string[]): QueuedEnvelope => ({
+  ...envelopeFrame(new TextEncoder().encode('a Yjs update that repeats itself; '.repeat(300))),
+  owner: acking(acked),
+})
 
 describe('send queue compression', () => {
   it('sends the deflated frame of a large envelope in fewer bodies and acks it', async () => {
@@ -231,15 +139,7 @@ describe('send queue while Signal is away', () => {
         return { timestamp: 1, results: [] }
       },
     }
-    const reach = createReachability({
-      attempts: 3,
-      probeBaseMs: 10,
-      probeMaxMs: 60_000,
-      now: clock.now,
-      sleep: clock.sleep,
-      rng: () => 0.5,
-      logger: createLogger('silent'),
-    })
+    const reach = reachOn(clock, { probeMaxMs: 60_000 })
     const states: string[] = []
     reach.onChange((s) => states.push(s))
     const queues = [0, 1].map(() => createSendQueue(queueOptions(clock, backend, { reach })))
@@ -270,7 +170,7 @@ describe('send queue while Signal is away', () => {
         throw new SignalUnavailableError('connect ECONNREFUSED')
       },
     }
-    const reach = reachFor(clock)
+    const reach = reachOn(clock)
     const queue = createSendQueue(queueOptions(clock, backend, { reach }))
     queue.enqueue(item([]))
     for (let i = 0; i < 20; i++) await clock.advance(100)
@@ -291,7 +191,7 @@ function failingWith(error: Error) {
     },
   }
   const rejected: string[] = []
-  const reach = reachFor(clock)
+  const reach = reachOn(clock)
   const queue = createSendQueue(queueOptions(clock, backend, { reach }))
   const env = item([])
   queue.enqueue({ ...env, owner: { ack: () => undefined, reject: (id, code) => void rejected.push(`${id} ${code}`) } })

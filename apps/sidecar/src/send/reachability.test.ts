@@ -1,7 +1,8 @@
 import { SignalCliError, SignalRpcError, SignalUnavailableError } from '@e2e-col/signal-cli'
 import { describe, expect, it } from 'vitest'
-import { createLogger } from '../ops/logger.ts'
-import { classifySendFailure, createReachability } from './reachability.ts'
+import { captureLogs } from '../ops/log-fixture.ts'
+import { classifySendFailure } from './reachability.ts'
+import { reachOn } from './send-fixture.ts'
 
 describe('classifySendFailure', () => {
   it('tells a lost network, a daemon that is down, a rate limit and a definite refusal apart', () => {
@@ -29,20 +30,9 @@ describe('classifySendFailure', () => {
 
 describe('reachability', () => {
   it('logs one line when Signal goes away and one when it returns, however many probes fail between', async () => {
-    const lines: { level: number; msg: string }[] = []
-    const logger = createLogger('debug', {
-      write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }),
-    })
+    const { logger, lines } = captureLogs('debug')
     let t = 0
-    const reach = createReachability({
-      attempts: 3,
-      probeBaseMs: 10,
-      probeMaxMs: 1000,
-      now: () => t,
-      sleep: async (ms) => void (t += ms),
-      rng: () => 0.5,
-      logger,
-    })
+    const reach = reachOn({ now: () => t, sleep: async (ms) => void (t += ms) }, { probeMaxMs: 1000, logger })
     reach.failed('network', false)
     expect([reach.state, reach.since]).toEqual(['unreachable', 0])
     const controller = new AbortController()
@@ -62,15 +52,10 @@ describe('reachability', () => {
 
   it('gives the probe turn to one caller at a time; the others wait until it is settled', async () => {
     const sleeps: (() => void)[] = []
-    const reach = createReachability({
-      attempts: 1,
-      probeBaseMs: 10,
-      probeMaxMs: 10,
-      now: () => 0,
-      sleep: () => new Promise<void>((r) => sleeps.push(r)),
-      rng: () => 0,
-      logger: createLogger('silent'),
-    })
+    const reach = reachOn(
+      { now: () => 0, sleep: () => new Promise<void>((r) => sleeps.push(r)) },
+      { attempts: 1, probeMaxMs: 10, rng: () => 0 },
+    )
     reach.failed('daemon-down', false)
     const signal = new AbortController().signal
     const got: string[] = []
@@ -102,25 +87,20 @@ describe('classifySendFailure: what is not the daemon', () => {
 
 /** A reachability whose probe sleeps are recorded and released by hand. */
 function handDriven() {
-  const lines: { level: number; msg: string; [k: string]: unknown }[] = []
-  const logger = createLogger('debug', {
-    write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }),
-  })
+  const { logger, lines } = captureLogs('debug')
   const sleeps: { ms: number; wake: () => void }[] = []
   let t = 0
-  const reach = createReachability({
-    attempts: 3,
-    probeBaseMs: 100,
-    probeMaxMs: 10_000,
-    now: () => t,
-    sleep: (ms, signal) =>
-      new Promise<void>((resolve) => {
-        sleeps.push({ ms, wake: resolve })
-        signal.addEventListener('abort', () => resolve(), { once: true })
-      }),
-    rng: () => 1,
-    logger,
-  })
+  const reach = reachOn(
+    {
+      now: () => t,
+      sleep: (ms, signal) =>
+        new Promise<void>((resolve) => {
+          sleeps.push({ ms, wake: resolve })
+          signal.addEventListener('abort', () => resolve(), { once: true })
+        }),
+    },
+    { probeBaseMs: 100, probeMaxMs: 10_000, rng: () => 1, logger },
+  )
   return { reach, sleeps, lines, setNow: (ms: number) => void (t = ms) }
 }
 
