@@ -59,22 +59,20 @@ describe.skipIf(missing !== undefined)('real Signal smoke', () => {
           ? {}
           : { E2E_COL_ALLOW_REMOTE_DAEMON: env['E2E_COL_ALLOW_REMOTE_DAEMON'] }),
       }
-      const a = await startSidecar(
-        loadConfig({
-          ...common,
-          SIGNAL_CLI_URL: env['E2E_COL_SMOKE_A_URL'],
-          SIGNAL_CLI_ACCOUNT: env['E2E_COL_SMOKE_A_ACCOUNT'],
-        }),
-      )
-      onTestFinished(() => a.close())
-      const b = await startSidecar(
-        loadConfig({
-          ...common,
-          SIGNAL_CLI_URL: env['E2E_COL_SMOKE_B_URL'],
-          SIGNAL_CLI_ACCOUNT: env['E2E_COL_SMOKE_B_ACCOUNT'],
-        }),
-      )
-      onTestFinished(() => b.close())
+      /** The sidecar of side `side` (its daemon and account from E2E_COL_SMOKE_<side>_*), closed after the test. */
+      const start = async (side: 'A' | 'B') => {
+        const s = await startSidecar(
+          loadConfig({
+            ...common,
+            SIGNAL_CLI_URL: env[`E2E_COL_SMOKE_${side}_URL`],
+            SIGNAL_CLI_ACCOUNT: env[`E2E_COL_SMOKE_${side}_ACCOUNT`],
+          }),
+        )
+        onTestFinished(() => s.close())
+        return s
+      }
+      const a = await start('A')
+      const b = await start('B')
       const [wsA, wsB] = await Promise.all([
         open(`${a.url.replace('http', 'ws')}/v1/docs/${docId}`),
         open(`${b.url.replace('http', 'ws')}/v1/docs/${docId}`),

@@ -4,43 +4,16 @@
  */
 import { encodeBody, encodeEnvelope } from '@e2e-col/protocol'
 import { randomBytes } from 'node:crypto'
-import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
-import { createLogger } from '../src/index.ts'
+import { captureLogs } from '../src/ops/log-fixture.ts'
 import { A, B, baseEnv, connect, envelope, sidecar, startToy } from './harness.ts'
-
-interface LogLine {
-  level: number
-  msg: string
-  [field: string]: unknown
-}
-
-function capturedLogger() {
-  const lines: string[] = []
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(chunk.toString())
-      done()
-    },
-  })
-  return {
-    logger: createLogger('info', sink),
-    text: () => lines.join(''),
-    parsed: () =>
-      lines
-        .join('')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as LogLine),
-  }
-}
 
 describe('sidecar logs', () => {
   it('log a rejected send with its code and count, and none of its body, payload or numbers', async () => {
     const toy = await startToy()
     const docId = crypto.randomUUID()
-    const log = capturedLogger()
+    const log = captureLogs()
     const s = await sidecar(baseEnv(toy, A, docId), { logger: log.logger })
     const a1 = await connect(s, docId)
     const marker = `secret-text-${randomBytes(8).toString('hex')}`
@@ -51,7 +24,7 @@ describe('sidecar logs', () => {
     a1.send(m)
     await a1.waitFor((e) => e.kind === 'error' && e.messageId === m.messageId)
 
-    const rejected = log.parsed().filter((l) => l.msg.startsWith('send rejected by signal-cli'))
+    const rejected = log.lines.filter((l) => l.msg.startsWith('send rejected by signal-cli'))
     expect(rejected).toHaveLength(1)
     expect(rejected[0]).toMatchObject({ level: 40, code: 'SIDECAR_SEND_REJECTED', rpcCode: -1, envelopes: 1 })
     const text = log.text()
@@ -66,11 +39,11 @@ describe('sidecar logs', () => {
   it('log the shutdown once, with what the bounded flush left unsent', async () => {
     const toy = await startToy()
     const docId = crypto.randomUUID()
-    const log = capturedLogger()
+    const log = captureLogs()
     const s = await sidecar(baseEnv(toy, A, docId), { logger: log.logger })
     await connect(s, docId)
     await s.close()
-    const lines = log.parsed().filter((l) => l.msg.startsWith('sidecar shutting down'))
+    const lines = log.lines.filter((l) => l.msg.startsWith('sidecar shutting down'))
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatchObject({ level: 30, reason: 'requested', unsentBytes: 0, sockets: 1 })
   })

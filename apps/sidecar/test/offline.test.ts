@@ -28,7 +28,7 @@ import {
   tempDataDir,
 } from './harness.ts'
 import { sentEnvelopes } from './signal-log.ts'
-import { YBrowser } from './ybrowser.ts'
+import { pageOn, type YBrowser } from './ybrowser.ts'
 
 // The test browsers send every edit as its own frame, unpaced (a real client coalesces them): the
 // per-connection frame limit is lifted so it cannot refuse edits the test then waits for.
@@ -52,9 +52,7 @@ describe('a sidecar whose Signal is unreachable', () => {
     { timeout: 60_000 },
     async () => {
       const p = await startPair({ a: OFFLINE, b: OFFLINE })
-      const alice = new YBrowser(p.docId)
-      const bob = new YBrowser(p.docId)
-      await Promise.all([alice.connect(p.a.url), bob.connect(p.b.url)])
+      const [alice, bob] = await Promise.all([pageOn(p.docId, p.a.url), pageOn(p.docId, p.b.url)])
       await alice.until(() => lastNote(alice)?.signal === 'reachable')
       let closed = false
       void alice.closed().then(() => (closed = true))
@@ -116,9 +114,7 @@ describe('a sidecar whose Signal is unreachable', () => {
     { timeout: 90_000 },
     async () => {
       const p = await startPair({ a: OFFLINE, b: OFFLINE })
-      const alice = new YBrowser(p.docId)
-      const bob = new YBrowser(p.docId)
-      await Promise.all([alice.connect(p.a.url), bob.connect(p.b.url)])
+      const [alice, bob] = await Promise.all([pageOn(p.docId, p.a.url), pageOn(p.docId, p.b.url)])
       p.toy.faults.setNetworkLoss(true)
       const EDITS = 600
       for (let i = 0; i < EDITS; i++) {
@@ -157,12 +153,10 @@ describe('SIGKILL of a sidecar while Signal is unreachable', () => {
       const docId = randomUUID()
       const aEnv = baseEnv(toy, A, docId, { ...OFFLINE, E2E_COL_DATA_DIR: tempDataDir() })
       const b = await sidecar(baseEnv(toy, B, docId, OFFLINE))
-      const bob = new YBrowser(docId)
-      await bob.connect(b.url)
+      const bob = await pageOn(docId, b.url)
       toy.faults.setNetworkLoss(true)
       const first = spawnSidecar(aEnv)
-      const alice = new YBrowser(docId)
-      await alice.connect(await first.ready)
+      const alice = await pageOn(docId, first.ready)
       for (let i = 0; i < 40; i++) alice.edit(`k${i};`)
       await alice.until(() => alice.outbox.size === 0)
       const acked = alice.text
@@ -171,8 +165,7 @@ describe('SIGKILL of a sidecar while Signal is unreachable', () => {
       // The page is gone too: only the sidecar's store holds these changes now.
       alice.close()
       const second = spawnSidecar(aEnv)
-      const watcher = new YBrowser(docId)
-      await watcher.connect(await second.ready)
+      const watcher = await pageOn(docId, second.ready)
       // The restarted sidecar still holds all 40 (its durable outbox), and says so.
       await watcher.until(() => lastNote(watcher)?.unsent === 40, 20_000)
       toy.faults.setNetworkLoss(false)

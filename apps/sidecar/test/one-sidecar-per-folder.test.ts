@@ -8,7 +8,7 @@ import { loadConfig, startSidecar } from '../src/index.ts'
 import { HOLDER_FILE } from '../src/replica/folder-lock.ts'
 import { A, baseEnv, sidecar, startToy, tempDataDir } from './harness.ts'
 import { runSidecar, spawnSidecar } from './child-sidecar.ts'
-import { YBrowser } from './ybrowser.ts'
+import { pageOn } from './ybrowser.ts'
 
 /** A daemon URL that counts every request made to it (and answers none). */
 async function countingDaemon(): Promise<{ url: string; hits: () => number }> {
@@ -33,8 +33,7 @@ describe('one sidecar per data folder', () => {
       const env = baseEnv(toy, A, docId, { E2E_COL_DATA_DIR: dir })
 
       const first = spawnSidecar(env)
-      const alice = new YBrowser(docId)
-      await alice.connect(await first.ready)
+      const alice = await pageOn(docId, first.ready)
 
       // The second start is refused from the lock alone: its daemon is never asked anything.
       const daemon = await countingDaemon()

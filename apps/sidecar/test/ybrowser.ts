@@ -129,3 +129,10 @@ export class YBrowser {
     for (const l of this.#listeners) l()
   }
 }
+
+/** A page of `docId` connected to the sidecar at `url` (or at the URL a child's ready line gives). */
+export async function pageOn(docId: string, url: string | Promise<string>): Promise<YBrowser> {
+  const page = new YBrowser(docId)
+  await page.connect(await url)
+  return page
+}

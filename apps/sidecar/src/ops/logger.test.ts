@@ -1,18 +1,8 @@
-import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { SignalRpcError } from '@e2e-col/signal-cli'
-import { createLogger } from './logger.ts'
+import { captureLogs } from './log-fixture.ts'
 
-function capture() {
-  const lines: string[] = []
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(chunk.toString())
-      done()
-    },
-  })
-  return { logger: createLogger('info', sink), text: () => lines.join('') }
-}
+const capture = () => captureLogs('info')
 
 describe('logs', () => {
   it('mask phone numbers in messages, fields and errors', () => {
