@@ -155,6 +155,16 @@ describe('attachment fetches: before and while asking', () => {
     expect(asked).toEqual([])
   })
 
+  it('calls an answer of another length than the reference names corrupt', async () => {
+    expect(await fetcher(async () => frame.subarray(1)).f.open('g', ref, listed)).toEqual({
+      ok: false,
+      reason: 'corrupt',
+    })
+    const longer = new Uint8Array(frame.length + 1)
+    longer.set(frame)
+    expect(await fetcher(async () => longer).f.open('g', ref, listed)).toEqual({ ok: false, reason: 'corrupt' })
+  })
+
   it('calls an answer the checks cannot read (not bytes) failed, not corrupt', async () => {
     // Of the right length, so only hashing it finds out: a fault on this side, not a spoiled file.
     const notBytes = { length: frame.length } as unknown as Uint8Array
