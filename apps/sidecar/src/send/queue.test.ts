@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { SignalRpcError, SignalUnavailableError } from '@e2e-col/signal-cli'
 import { deflateFrame } from './deflate-frame.ts'
 import { createSendQueue, type QueuedEnvelope, type SendOwner } from './queue.ts'
-import { envelopeFrame, idsIn, manualClock, queueOptions, reachOn } from './send-fixture.ts'
+import { envelopeFrame, idsIn, manualClock, queueOptions, reachOn, settle } from './send-fixture.ts'
 import { createTokenBucket } from './token-bucket.ts'
 
 /** An owner that only records acknowledgements, in `acked`. */
@@ -69,6 +69,32 @@ describe('send queue pacing', () => {
     expect(bodies).toHaveLength(1)
     await clock.advance(100)
     expect(bodies.map(idsIn)).toEqual([[first.messageId], later.map((l) => l.messageId)])
+    queue.close()
+  })
+
+  it('sends the next batch at once, without a pace wait, when no interval is set', async () => {
+    const clock = manualClock()
+    const waits: number[] = []
+    const sends: { body: string; release: () => void }[] = []
+    const backend = {
+      sendGroupMessage: (_group: string, body: string) =>
+        new Promise<{ timestamp: number; results: [] }>((resolve) =>
+          sends.push({ body, release: () => resolve({ timestamp: 1, results: [] }) }),
+        ),
+    }
+    const sleep = (ms: number, signal: AbortSignal) => (waits.push(ms), clock.sleep(ms, signal))
+    const acked: string[] = []
+    const queue = createSendQueue(queueOptions(clock, backend, { sleep }))
+    const first = item(acked)
+    queue.enqueue(first)
+    await clock.advance(0)
+    const second = item(acked)
+    queue.enqueue(second)
+    sends[0]?.release()
+    // The clock does not move: a wait of any length, even 0 ms, would hold the second send.
+    for (let i = 0; i < 10 && sends.length < 2; i++) await settle()
+    expect(sends.map((x) => idsIn(x.body))).toEqual([[first.messageId], [second.messageId]])
+    expect(waits).toEqual([])
     queue.close()
   })
 
