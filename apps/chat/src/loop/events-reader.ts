@@ -9,17 +9,15 @@ import type { ChatSignal, InboundMessage } from '../signal/port.ts'
 import { pause } from './backoff.ts'
 import type { Observe } from './chat-events.ts'
 import type { DaemonHealth } from './daemon-health.ts'
+import type { LoopContext } from './loop-context.ts'
 import { formatDuration } from './messages.ts'
 
-export interface EventsReaderOptions {
+export interface EventsReaderOptions extends LoopContext {
   signal: ChatSignal
   health: DaemonHealth
-  life: AbortSignal
   observe: Observe
-  log(line: string): void
   /** One message; awaited before the next is read. A throw goes to `onError`. */
   onMessage(msg: InboundMessage): Promise<void>
-  onError(what: string, err: unknown): void
   /** The stream cannot be kept: end the chat with this code. */
   onFatal(code: ExitCode, why: string): void
 }

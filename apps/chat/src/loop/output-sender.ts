@@ -5,10 +5,11 @@
  */
 import type { Redactor } from '../redact/redactor.ts'
 import { findSavedOutput, readSavedOutput, type SavedOutput } from '../state/saved-output.ts'
+import type { LoopContext } from './loop-context.ts'
 import type { Origin } from './origin.ts'
 import type { Speaker } from './speaker.ts'
 
-export interface OutputSenderOptions {
+export interface OutputSenderOptions extends LoopContext {
   root: string
   groupId: string
   host: string
@@ -16,12 +17,8 @@ export interface OutputSenderOptions {
   maxBytes: number
   redactor: Redactor
   speaker: Speaker
-  /** Aborted when the chat ends. */
-  life: AbortSignal
   /** A file that cannot be posted for this long is given up (the operator is told). */
   stallMs: number
-  log(line: string): void
-  onError(what: string, err: unknown): void
 }
 
 export interface OutputSender {

@@ -6,14 +6,12 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { ChatConfig } from '../config.ts'
 import { createRedactor } from '../redact/redactor.ts'
-import type { AuditEntry, AuditLog } from '../state/audit-log.ts'
-import type { ChatState } from '../state/chat-state.ts'
+import { chatState, recordingAudit, SECRET } from './loop-fixture.ts'
 import type { Queued } from './origin.ts'
 import type { PostOptions, PostResult } from './poster.ts'
 import { createReplyDelivery, type TurnPhase } from './reply-delivery.ts'
 import type { Speaker } from './speaker.ts'
 
-const SECRET = 'zz-known-env-secret-value-31337'
 const redactor = createRedactor({ env: { DEPLOY_TOKEN: SECRET } })
 let dir: string | undefined
 afterEach(() => {
@@ -27,7 +25,6 @@ function setup(results: PostResult[], o: { lifeAborted?: boolean; throwOnSay?: E
     []
   const receipts: Array<[number, string]> = []
   const reactions: Array<[number, string]> = []
-  const audit: AuditEntry[] = []
   const logs: string[] = []
   const life = new AbortController()
   if (o.lifeAborted === true) life.abort()
@@ -40,30 +37,19 @@ function setup(results: PostResult[], o: { lifeAborted?: boolean; throwOnSay?: E
     setReceipt: async (item: Queued, to: string) => void receipts.push([item.timestamp, to]),
     react: async (target: { timestamp: number }, to: string) => void reactions.push([target.timestamp, to]),
   } as unknown as Speaker
-  const state: ChatState = {
-    version: 1,
-    groupId: 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI=',
-    groupName: 'g',
-    sessionId: '00000000-0000-4000-8000-000000000001',
-    agent: 'command',
-    topic: 't',
-    account: '+15550000001',
-    turns: 2,
-    sessionStarted: true,
-    createdAt: 'now',
-  }
-  const auditLog: AuditLog = { path: 'audit', record: async (e) => void audit.push(e) }
+  const state = chatState({ turns: 2, sessionStarted: true })
+  const audit = recordingAudit()
   const delivery = createReplyDelivery({
     config: { stateRoot: dir, host: 'box', deliveryTimeoutMs: 60_000 } as ChatConfig,
     state,
     speaker,
     redactor,
-    audit: auditLog,
+    audit: audit.log,
     life: life.signal,
     log: (l) => logs.push(l),
     onError: () => {},
   })
-  return { delivery, said, receipts, reactions, audit, logs, state, life }
+  return { delivery, said, receipts, reactions, audit: audit.entries, logs, state, life }
 }
 
 const item = (): Queued => ({

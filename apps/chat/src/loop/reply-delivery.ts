@@ -9,6 +9,7 @@ import type { Redactor } from '../redact/redactor.ts'
 import type { AuditLog } from '../state/audit-log.ts'
 import type { ChatState } from '../state/chat-state.ts'
 import { clearUndelivered, saveUndelivered, undeliveredText, type Undelivered } from '../state/undelivered.ts'
+import type { LoopContext } from './loop-context.ts'
 import { formatDuration } from './messages.ts'
 import { auditSource, type Queued } from './origin.ts'
 import type { PostResult } from './poster.ts'
@@ -20,16 +21,12 @@ export type TurnPhase =
   | { kind: 'posting'; posted: number; total: number }
   | { kind: 'held'; reason: string; posted: number; total: number }
 
-export interface ReplyDeliveryOptions {
+export interface ReplyDeliveryOptions extends LoopContext {
   config: ChatConfig
   state: ChatState
   speaker: Speaker
   redactor: Redactor
   audit: AuditLog
-  /** Aborted when the chat ends. */
-  life: AbortSignal
-  log(line: string): void
-  onError(what: string, err: unknown): void
 }
 
 export interface ReplyDelivery {

@@ -7,11 +7,13 @@ import type { Redactor } from '../redact/redactor.ts'
 import type { ChatSignal } from '../signal/port.ts'
 import type { Observe } from './chat-events.ts'
 import type { DaemonHealth } from './daemon-health.ts'
+import type { LoopContext } from './loop-context.ts'
 import type { Origin, Queued } from './origin.ts'
 import type { PostedFile, PostOptions, PostResult, Poster } from './poster.ts'
 import { advanceReceipt, RECEIPT_EMOJI, type ReceiptState } from './receipts.ts'
 
-export interface SpeakerOptions {
+/** `life` stops background posts; `onError` hears of a failed background post or reaction. */
+export interface SpeakerOptions extends LoopContext {
   signal: ChatSignal
   groupId: string
   health: DaemonHealth
@@ -19,13 +21,8 @@ export interface SpeakerOptions {
   poster: Poster
   console: ConsolePort | undefined
   observe: Observe
-  /** Aborted when the chat ends: background posts stop with it. */
-  life: AbortSignal
   /** A background notice that cannot be posted for this long is dropped (logged): they must not pile up. */
   noticeStallMs: number
-  log(line: string): void
-  /** A background post or reaction failed. */
-  onError(what: string, err: unknown): void
 }
 
 export interface Speaker {

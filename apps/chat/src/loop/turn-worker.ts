@@ -17,6 +17,7 @@ import { rawOutputPath, removeRawOutputs, saveRedactedOutput, savedOutputPath } 
 import { processStartTicks } from '../state/leftover-turn.ts'
 import type { ChatTiming, Observe } from './chat-events.ts'
 import type { Inbox } from './inbox.ts'
+import type { LoopContext } from './loop-context.ts'
 import { formatDuration } from './messages.ts'
 import type { Queued } from './origin.ts'
 import { createReplyDelivery, type TurnPhase } from './reply-delivery.ts'
@@ -34,7 +35,11 @@ export interface RunningTurn {
   item: Queued | undefined
 }
 
-export interface TurnWorkerOptions {
+/**
+ * `life` kills the running turn and starts no other; `onError` hears of a turn that broke outside
+ * the agent (a post, a reaction, the state file).
+ */
+export interface TurnWorkerOptions extends LoopContext {
   config: ChatConfig
   chat: PreparedChat
   timing: ChatTiming
@@ -47,11 +52,6 @@ export interface TurnWorkerOptions {
   /** `setpriv` for the parent-death guard, when the platform has it. */
   setpriv: string | undefined
   observe: Observe
-  log(line: string): void
-  /** Aborted when the chat ends: the running turn is killed and no other starts. */
-  life: AbortSignal
-  /** A turn broke outside the agent (a post, a reaction, the state file). */
-  onError(what: string, err: unknown): void
 }
 
 export interface TurnWorker {
