@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import { ChatError } from '../errors.ts'
 import { backoffDelay, pause } from './backoff.ts'
@@ -15,6 +16,13 @@ describe('backoff', () => {
     abort.abort()
     await waiting
     await pause(60_000, abort.signal)
+  })
+  it('pause leaves no listener on the signal once its time is up', async () => {
+    const life = new AbortController()
+    await pause(1, life.signal)
+    await pause(1, life.signal)
+    expect(getEventListeners(life.signal, 'abort')).toHaveLength(0)
+    await pause(1)
   })
 })
 
@@ -36,6 +44,23 @@ describe('daemon health', () => {
       ['send', 2],
     ])
     expect(health.consecutiveFailures).toBe(0)
+  })
+  it('waits the backoff of the attempt that failed: the first within the base delay, doubling after', () => {
+    const delays: number[] = []
+    const health = createDaemonHealth({
+      budget: 5,
+      baseMs: 100,
+      maxMs: 100_000,
+      onRetry: (_what, _attempt, delayMs) => delays.push(delayMs),
+    })
+    const returned = [health.failed('x'), health.failed('x'), health.failed('x')]
+    expect(returned).toEqual(delays)
+    expect(delays[0]).toBeGreaterThanOrEqual(50)
+    expect(delays[0]).toBeLessThanOrEqual(100)
+    expect(delays[1]).toBeGreaterThanOrEqual(100)
+    expect(delays[1]).toBeLessThanOrEqual(200)
+    expect(delays[2]).toBeGreaterThanOrEqual(200)
+    expect(delays[2]).toBeLessThanOrEqual(400)
   })
   it('gives up with CHAT_DAEMON_LOST once the budget is spent', async () => {
     const health = createDaemonHealth({ budget: 2, baseMs: 1, maxMs: 2 })

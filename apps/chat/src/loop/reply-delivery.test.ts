@@ -19,13 +19,14 @@ afterEach(() => {
   dir = undefined
 })
 
-function setup(results: PostResult[], o: { lifeAborted?: boolean; throwOnSay?: Error } = {}) {
+function setup(results: PostResult[], o: { lifeAborted?: boolean; throwOnSay?: Error; reactFails?: Error } = {}) {
   dir = mkdtempSync(join(tmpdir(), 'e2e-col-delivery-'))
   const said: Array<{ text: string; turn: number | undefined; options: PostOptions | undefined; abort: AbortSignal }> =
     []
   const receipts: Array<[number, string]> = []
   const reactions: Array<[number, string]> = []
   const logs: string[] = []
+  const errors: Array<[string, unknown]> = []
   const life = new AbortController()
   if (o.lifeAborted === true) life.abort()
   const speaker = {
@@ -35,7 +36,10 @@ function setup(results: PostResult[], o: { lifeAborted?: boolean; throwOnSay?: E
       return results.shift() ?? { kind: 'posted', total: 1 }
     },
     setReceipt: async (item: Queued, to: string) => void receipts.push([item.timestamp, to]),
-    react: async (target: { timestamp: number }, to: string) => void reactions.push([target.timestamp, to]),
+    react: async (target: { timestamp: number }, to: string) => {
+      if (o.reactFails !== undefined) throw o.reactFails
+      reactions.push([target.timestamp, to])
+    },
   } as unknown as Speaker
   const state = chatState({ turns: 2, sessionStarted: true })
   const audit = recordingAudit()
@@ -47,9 +51,9 @@ function setup(results: PostResult[], o: { lifeAborted?: boolean; throwOnSay?: E
     audit: audit.log,
     life: life.signal,
     log: (l) => logs.push(l),
-    onError: () => {},
+    onError: (what, err) => void errors.push([what, err]),
   })
-  return { delivery, said, receipts, reactions, audit: audit.entries, logs, state, life }
+  return { delivery, said, receipts, reactions, audit: audit.entries, logs, errors, state, life }
 }
 
 const item = (): Queued => ({
@@ -164,6 +168,52 @@ describe('delivering a report', () => {
       'turn 1: telling the group its reply was not delivered',
       'turn 2: telling the group its reply was not delivered',
     ])
+  })
+
+  it('delivers the topic’s turn (no prompt) without a receipt, audited as the topic’s', async () => {
+    const s = setup([{ kind: 'posted', total: 1 }])
+    await s.delivery.deliver(undefined, 1, 'r', 'done', never, () => {})
+    expect(s.receipts).toEqual([])
+    expect(s.audit).toEqual([expect.objectContaining({ event: 'turn', turn: 1, outcome: 'done', sender: 'topic' })])
+  })
+
+  it('gives up the topic’s stalled reply with no reaction to set, now or at the next start', async () => {
+    const s = setup([
+      { kind: 'stalled', posted: 1, total: 2, reason: 'stranger' },
+      { kind: 'posted', total: 1 },
+    ])
+    await s.delivery.deliver(undefined, 1, 'r', 'done', never, () => {})
+    expect(s.said).toHaveLength(2)
+    expect(s.receipts).toEqual([])
+    expect(s.reactions).toEqual([])
+    expect(s.state.undelivered).toBeUndefined()
+    const stopped = setup([{ kind: 'aborted', posted: 1, total: 2 }], { lifeAborted: true })
+    await stopped.delivery.deliver(undefined, 1, 'r', 'done', never, () => {})
+    expect(stopped.state.undelivered?.[0]).not.toHaveProperty('target')
+  })
+
+  it('says how far a cancelled topic reply got, with no receipt to move', async () => {
+    const s = setup([{ kind: 'aborted', posted: 1, total: 3 }])
+    await s.delivery.deliver(undefined, 1, 'r', 'done', never, () => {})
+    expect(s.said[1]?.text).toBe('turn 1: the rest of the reply is cancelled (1 of 3 part(s) posted).')
+    expect(s.said[1]?.abort).toBe(s.life.signal)
+    expect(s.receipts).toEqual([])
+    expect(s.audit.map((e) => e.outcome)).toEqual(['reply cancelled after 1 of 3 part(s)'])
+  })
+
+  it('reports a ❌ reaction on an earlier reply that fails, and keeps going', async () => {
+    const refused = new Error('no reaction')
+    const s = setup([], { reactFails: refused })
+    s.state.undelivered = [
+      { turn: 1, file: '/f1', posted: 0, total: 2, why: 'w1', target: { author: '+15550000002', timestamp: 5 } },
+      { turn: 2, file: '/f2', posted: 0, total: 2, why: 'w2' },
+    ]
+    await s.delivery.reportEarlier()
+    expect(s.errors).toEqual([['reaction', refused]])
+    expect(s.said).toHaveLength(2)
+    expect(s.said[0]?.turn).toBe(1)
+    expect(s.said[0]?.abort).toBe(s.life.signal)
+    expect(s.state.undelivered).toBeUndefined()
   })
 
   it('reports nothing once the chat has ended', async () => {

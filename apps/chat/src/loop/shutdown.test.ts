@@ -18,7 +18,9 @@ const clean: GroupMembership = {
   requestingMembers: [],
 }
 
-function setup(o: { membership?: GroupMembership; quitFails?: boolean; reactFails?: boolean } = {}) {
+function setup(
+  o: { membership?: GroupMembership; quitFails?: boolean; reactFails?: boolean; noConsole?: boolean } = {},
+) {
   const calls: string[] = []
   const out: ConsoleOutput[] = []
   const events: ChatEvent[] = []
@@ -61,7 +63,8 @@ function setup(o: { membership?: GroupMembership; quitFails?: boolean; reactFail
     signal,
     groupId: 'g',
     allowed: new Set([LOOP, OPERATOR]),
-    console: { emit: (x) => void out.push(x), inputs: () => (async function* () {})() },
+    console:
+      o.noConsole === true ? undefined : { emit: (x) => void out.push(x), inputs: () => (async function* () {})() },
     observe: async (e) => void events.push(e),
     log: (l) => logs.push(l),
   })
@@ -123,6 +126,24 @@ describe('ending a chat', () => {
     await s.shutdown.end(EXIT_CODES.ok, undefined)
     expect(s.calls).toEqual([`react 3 ${RECEIPT_EMOJI.cancelled}`])
     expect(s.events).toEqual([])
+    expect(s.logs).toEqual([])
+  })
+
+  it('ends a chat without a console the same way, a console line’s message cancelled too', async () => {
+    const s = setup({ noConsole: true })
+    const line = {
+      text: 'c',
+      author: 'console',
+      timestamp: 0,
+      origin: { kind: 'console', ref: 'r' },
+      receipt: 'queued',
+    }
+    s.inbox.offer(line as Queued)
+    s.inbox.offer(s.item(2, 'queued'))
+    await s.shutdown.end(EXIT_CODES.ok, undefined)
+    expect(await s.shutdown.finished).toBe(EXIT_CODES.ok)
+    expect(line.receipt).toBe('cancelled')
+    expect(s.calls).toEqual([`react 2 ${RECEIPT_EMOJI.cancelled}`])
     expect(s.logs).toEqual([])
   })
 

@@ -16,7 +16,7 @@ const flush = async () => {
   for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r))
 }
 
-function world(o: { result?: PostResult; reactFails?: boolean } = {}) {
+function world(o: { result?: PostResult; reactFails?: boolean; noConsole?: boolean } = {}) {
   const posts: Array<{ text: string; file?: PostedFile; options?: PostOptions | undefined }> = []
   const reactions: Array<[string, { author: string; timestamp: number }, string]> = []
   const out: ConsoleOutput[] = []
@@ -45,7 +45,8 @@ function world(o: { result?: PostResult; reactFails?: boolean } = {}) {
     health: createDaemonHealth({ budget: 1, baseMs: 1, maxMs: 1 }),
     redactor,
     poster,
-    console: { emit: (x) => void out.push(x), inputs: () => (async function* () {})() },
+    console:
+      o.noConsole === true ? undefined : { emit: (x) => void out.push(x), inputs: () => (async function* () {})() },
     observe: async (e) => void events.push(e),
     life: new AbortController().signal,
     noticeStallMs: 1500,
@@ -124,6 +125,22 @@ describe('the speaker', () => {
       { type: 'receipt', target: 'r1', state: 'queued' },
     ])
     await expect(w.speaker.setReceipt(line, 'done')).rejects.toMatchObject({ code: 'CHAT_RECEIPT_TRANSITION' })
+  })
+
+  it('without a console it still posts, answers and keeps receipts', async () => {
+    const w = world({ noConsole: true })
+    const abort = new AbortController().signal
+    expect(await w.speaker.say('s', abort, 1)).toEqual({ kind: 'posted', total: 1 })
+    const file = { name: 'f.txt', contentType: 'text/plain', data: new Uint8Array([1]) }
+    expect(await w.speaker.sendFile('c', file, abort)).toEqual({ kind: 'posted', total: 1 })
+    w.speaker.answer({ kind: 'console', ref: 'r9' }, 'to nobody')
+    const line = consoleItem()
+    await w.speaker.setReceipt(line, 'queued')
+    await flush()
+    expect(line.receipt).toBe('queued')
+    expect(w.posts.map((p) => p.text)).toEqual(['s', 'c'])
+    expect(w.events).toEqual([{ type: 'receipt', target: 'r1', state: 'queued' }])
+    expect(w.errors).toEqual([])
   })
 
   it('reports a failed reaction instead of throwing, and reacts outside the receipt steps', async () => {
