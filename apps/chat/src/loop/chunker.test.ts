@@ -100,6 +100,17 @@ describe('where a body is cut (40-byte bodies: 34 bytes of text after a one-digi
       `aaaa\n${'b'.repeat(40)}`,
       [`aaaa\n${'b'.repeat(29)}`, 'b'.repeat(11)],
     ],
+    // The first quarter of a 34-character window is its first 8 characters: a break at 8 counts.
+    [
+      'after a line break exactly at the first quarter, though a space follows',
+      `${'a'.repeat(8)}\n${'b'.repeat(10)} ${'c'.repeat(40)}`,
+      [`${'a'.repeat(8)}\n`, `${'b'.repeat(10)} `, 'c'.repeat(34), 'c'.repeat(6)],
+    ],
+    [
+      'after a space exactly at the first quarter',
+      `${'a'.repeat(8)} ${'b'.repeat(40)}`,
+      [`${'a'.repeat(8)} `, 'b'.repeat(34), 'b'.repeat(6)],
+    ],
     ['not after a line break that opens the body', `\n${'b'.repeat(60)}`, [`\n${'b'.repeat(33)}`, 'b'.repeat(27)]],
     [
       'after the last space',

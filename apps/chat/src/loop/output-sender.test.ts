@@ -18,19 +18,21 @@ afterEach(() => {
   dir = undefined
 })
 
-function setup(result: PostResult = { kind: 'posted', total: 1 }, maxBytes = 1024) {
+function setup(result: PostResult | Error = { kind: 'posted', total: 1 }, maxBytes = 1024) {
   dir = mkdtempSync(join(tmpdir(), 'e2e-col-output-'))
   const root = dir
   const files: Array<{ text: string; file: PostedFile; options: PostOptions | undefined }> = []
   const answers: string[] = []
   const told: string[] = []
   const logs: string[] = []
+  const errors: Array<[string, unknown]> = []
   let release: (() => void) | undefined
   const gate = new Promise<void>((r) => (release = r))
   const speaker = {
     sendFile: async (text: string, file: PostedFile, _abort: AbortSignal, options?: PostOptions) => {
       files.push({ text, file, options })
       await gate
+      if (result instanceof Error) throw result
       return result
     },
     answer: (_o: Origin, text: string) => void answers.push(text),
@@ -46,9 +48,9 @@ function setup(result: PostResult = { kind: 'posted', total: 1 }, maxBytes = 102
     life: new AbortController().signal,
     stallMs: 900_000,
     log: (l) => logs.push(l),
-    onError: () => {},
+    onError: (what, err) => void errors.push([what, err]),
   })
-  return { root, sender, files, answers, told, logs, release: () => release?.() }
+  return { root, sender, files, answers, told, logs, errors, release: () => release?.() }
 }
 
 describe('sending a saved output', () => {
@@ -100,5 +102,44 @@ describe('sending a saved output', () => {
     await s.sender.settled()
     expect(s.told).toEqual([`turn 4: its output file could not be sent (stranger); it is on box in ${file}.`])
     expect(s.logs).toEqual(['turn 4: its output could not be sent (stranger)'])
+  })
+
+  it('settled() resolves at once when nothing is being sent, and waits for a file in flight', async () => {
+    const s = setup()
+    await s.sender.settled()
+    writeFileSync(savedOutputPath(s.root, GROUP, 1), 'x')
+    s.sender.request(phone, 1)
+    let settled = false
+    const p = s.sender.settled().then(() => {
+      settled = true
+    })
+    await new Promise<void>((r) => setImmediate(r))
+    expect(settled).toBe(false)
+    s.release()
+    await p
+    expect(s.files).toHaveLength(1)
+  })
+
+  it('reports a send that broke as `output`, and takes the next request', async () => {
+    const lost = new Error('daemon lost')
+    const s = setup(lost)
+    writeFileSync(savedOutputPath(s.root, GROUP, 1), 'x')
+    s.sender.request(phone, 1)
+    s.release()
+    await s.sender.settled()
+    expect(s.errors).toEqual([['output', lost]])
+    expect(s.logs).toEqual([])
+    expect(s.sender.request(phone, 1)).toBe('sending the output of turn 1 (1 bytes saved)')
+  })
+
+  it('says nothing more of a file the chat’s end stopped', async () => {
+    const s = setup({ kind: 'aborted', posted: 0, total: 1 })
+    writeFileSync(savedOutputPath(s.root, GROUP, 1), 'x')
+    s.sender.request(phone, 1)
+    s.release()
+    await s.sender.settled()
+    expect(s.files).toHaveLength(1)
+    expect(s.told).toEqual([])
+    expect(s.logs).toEqual([])
   })
 })

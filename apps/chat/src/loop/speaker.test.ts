@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ConsoleOutput } from '../console/console-port.ts'
+import { ChatError } from '../errors.ts'
 import { createRedactor } from '../redact/redactor.ts'
 import type { ChatSignal } from '../signal/port.ts'
 import type { ChatEvent } from './chat-events.ts'
@@ -16,7 +17,9 @@ const flush = async () => {
   for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r))
 }
 
-function world(o: { result?: PostResult; reactFails?: boolean; noConsole?: boolean } = {}) {
+function world(
+  o: { result?: PostResult | Error; reactFails?: boolean; reactDown?: boolean; noConsole?: boolean } = {},
+) {
   const posts: Array<{ text: string; file?: PostedFile; options?: PostOptions | undefined }> = []
   const reactions: Array<[string, { author: string; timestamp: number }, string]> = []
   const out: ConsoleOutput[] = []
@@ -26,6 +29,7 @@ function world(o: { result?: PostResult; reactFails?: boolean; noConsole?: boole
   const poster = {
     post: async (text: string, _abort: AbortSignal, options?: PostOptions) => {
       posts.push({ text, options })
+      if (o.result instanceof Error) throw o.result
       return o.result ?? { kind: 'posted', total: 1 }
     },
     postFile: async (text: string, file: PostedFile, _abort: AbortSignal, options?: PostOptions) => {
@@ -36,6 +40,7 @@ function world(o: { result?: PostResult; reactFails?: boolean; noConsole?: boole
   const signal = {
     react: async (group: string, target: { author: string; timestamp: number }, emoji: string) => {
       if (o.reactFails === true) throw new Error('react failed')
+      if (o.reactDown === true) throw new ChatError('CHAT_DAEMON_UNAVAILABLE', 'down')
       reactions.push([group, target, emoji])
     },
   } as unknown as ChatSignal
@@ -97,6 +102,20 @@ describe('the speaker', () => {
     expect(w.out).toEqual([])
   })
 
+  it('logs nothing for a notice that got through, and reports one whose post broke', async () => {
+    const w = world()
+    w.speaker.tellGroup('fine')
+    await flush()
+    expect(w.posts.map((p) => p.text)).toEqual(['fine'])
+    expect(w.logs).toEqual([])
+    const lost = new Error('daemon lost')
+    const broken = world({ result: lost })
+    broken.speaker.tellGroup('n')
+    await flush()
+    expect(broken.errors).toEqual([['post', lost]])
+    expect(broken.logs).toEqual([])
+  })
+
   it('answers a phone in the group and a console on its own line', async () => {
     const w = world()
     w.speaker.answer({ kind: 'signal', author: '+1', timestamp: 1, device: 1 }, `a ${SECRET}`)
@@ -152,6 +171,22 @@ describe('the speaker', () => {
     await ok.speaker.react({ author: '+15550000002', timestamp: 7 }, 'failed')
     expect(ok.reactions).toEqual([['g', { author: '+15550000002', timestamp: 7 }, RECEIPT_EMOJI.failed]])
     expect(ok.events).toEqual([{ type: 'receipt', target: 7, state: 'failed' }])
+  })
+})
+
+describe('reactions while the daemon is away', () => {
+  it('are retried as sendReaction, and named so once the budget is spent', async () => {
+    const w = world({ reactDown: true })
+    await w.speaker.setReceipt(phoneItem(), 'queued')
+    expect(w.errors).toHaveLength(1)
+    expect(w.errors[0]?.[0]).toBe('reaction')
+    expect((w.errors[0]?.[1] as Error).message).toBe(
+      'signal-cli daemon not restored after 1 attempts (last: sendReaction)',
+    )
+    await expect(w.speaker.react({ author: '+15550000002', timestamp: 7 }, 'failed')).rejects.toThrow(
+      'signal-cli daemon not restored after 1 attempts (last: sendReaction)',
+    )
+    expect(w.events).toEqual([])
   })
 })
 
