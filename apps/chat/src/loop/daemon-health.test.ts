@@ -101,15 +101,22 @@ describe('daemon health', () => {
       ),
     ).rejects.toBe(down)
     expect(health.consecutiveFailures).toBe(0)
+    // Aborted during the pause before a retry: the call is not tried again.
     const slow = new AbortController()
-    const pending = health.call(
+    let tries = 0
+    // A pause of 30 s or more, ended by the abort.
+    const patient = createDaemonHealth({ budget: 5, baseMs: 60_000, maxMs: 60_000 })
+    const pending = patient.call(
       'send',
       async () => {
+        tries++
         throw unavailable()
       },
       slow.signal,
     )
+    await new Promise<void>((r) => setImmediate(r))
     slow.abort()
     await expect(pending).rejects.toMatchObject({ code: 'CHAT_DAEMON_UNAVAILABLE' })
+    expect(tries).toBe(1)
   })
 })

@@ -90,6 +90,15 @@ describe('the events reader', () => {
     expect(r.opened()).toBe(1)
   })
 
+  it('ends nothing once the chat has ended, whatever the stream says then', async () => {
+    const r = run([new ChatError('CHAT_NOT_LINKED', 'not linked')])
+    r.life.abort()
+    await r.done
+    expect(r.fatal).toEqual([])
+    expect(r.logs).toEqual([])
+    expect(r.health.consecutiveFailures).toBe(0)
+  })
+
   it('ends the chat with exit 4 once the retry budget is spent', async () => {
     const r = run([down(), down(), down()], 2)
     await r.done

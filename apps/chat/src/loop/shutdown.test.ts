@@ -19,7 +19,13 @@ const clean: GroupMembership = {
 }
 
 function setup(
-  o: { membership?: GroupMembership; quitFails?: boolean; reactFails?: boolean; noConsole?: boolean } = {},
+  o: {
+    membership?: GroupMembership
+    quitFails?: boolean
+    reactFails?: boolean
+    noConsole?: boolean
+    reapFails?: boolean
+  } = {},
 ) {
   const calls: string[] = []
   const out: ConsoleOutput[] = []
@@ -35,6 +41,7 @@ function setup(
     },
     settled: async () => {
       await new Promise((r) => setImmediate(r))
+      if (o.reapFails === true) throw new Error('reap failed')
       reaped = life.signal.aborted
     },
   } as unknown as TurnWorker
@@ -145,6 +152,13 @@ describe('ending a chat', () => {
     expect(line.receipt).toBe('cancelled')
     expect(s.calls).toEqual([`react 2 ${RECEIPT_EMOJI.cancelled}`])
     expect(s.logs).toEqual([])
+  })
+
+  it('logs a shutdown that broke half way, and still ends with the code asked for', async () => {
+    const s = setup({ reapFails: true })
+    await s.shutdown.end(EXIT_CODES.ok, undefined)
+    expect(await s.shutdown.finished).toBe(EXIT_CODES.ok)
+    expect(s.logs).toEqual(['shutdown incomplete: reap failed'])
   })
 
   it('touches no receipt when the daemon is lost', async () => {
