@@ -124,6 +124,11 @@ describe('where a body is cut (40-byte bodies: 34 bytes of text after a one-digi
       ['x'.repeat(30), `[REDACTED:github]${'y'.repeat(17)}`, 'y'.repeat(13)],
     ],
     [
+      'at the last space, a marker past the cut left where it is',
+      `${'x'.repeat(30)} ${'y'.repeat(10)}[REDACTED:github]${'z'.repeat(10)}`,
+      [`${'x'.repeat(30)} `, `${'y'.repeat(10)}[REDACTED:github]${'z'.repeat(7)}`, 'zzz'],
+    ],
+    [
       'at a marker that starts at the cut',
       `${'x'.repeat(34)}[REDACTED:github]${'y'.repeat(30)}`,
       ['x'.repeat(34), `[REDACTED:github]${'y'.repeat(17)}`, 'y'.repeat(13)],
