@@ -3,40 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { codeOf, expectSameBytes, patternBytes } from '../test/fixtures.ts'
 import { decodeBase64, encodeBase64 } from './base64.ts'
 import { decodeBase64Via, encodeBase64Via, type Base64Codec } from './base64-codec.ts'
-
-/** The codec the sidecar plugs in: Node's Buffer, which is lenient on decode. */
-const nodeCodec: Base64Codec = {
-  encode: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'),
-  decode: (text) => Buffer.from(text, 'base64'),
-}
-
-/** Verdict of a decode: the bytes as hex, or the error code. */
-function verdict(f: () => Uint8Array): string {
-  let bytes: Uint8Array | undefined
-  const code = codeOf(() => {
-    bytes = f()
-  })
-  return bytes === undefined ? code : `ok:${Buffer.from(bytes).toString('hex')}`
-}
-
-// Characters Node's decoder mishandles without shortening its output, or skips, or stops at.
-const HOSTILE = [
-  '-',
-  '_',
-  '=',
-  ' ',
-  '\n',
-  '\0',
-  '.',
-  'é',
-  '\u00ff',
-  '\u0141',
-  '\u0142',
-  '\u0162',
-  '\u2028',
-  '\ufeff',
-  '\ud83d',
-]
+import { arbCorruption, arbHostileText, corrupt, nodeCodec, verdict } from '../test/base64-fixtures.ts'
 
 describe('decodeBase64Via with a lenient native codec', () => {
   it('decodes canonical text exactly like the portable decoder, also at an offset', () => {
@@ -57,33 +24,17 @@ describe('decodeBase64Via with a lenient native codec', () => {
 
   it('gives the portable verdict and error code for every single-character corruption of valid text', () => {
     fc.assert(
-      fc.property(
-        fc.uint8Array({ minLength: 1, maxLength: 40 }),
-        fc.nat(),
-        fc.constantFrom(...HOSTILE),
-        fc.constantFrom('replace', 'insert', 'append'),
-        (bytes, at, char, how) => {
-          const valid = Buffer.from(bytes).toString('base64')
-          const i = at % valid.length
-          const text =
-            how === 'replace'
-              ? valid.slice(0, i) + char + valid.slice(i + 1)
-              : how === 'insert'
-                ? valid.slice(0, i) + char + valid.slice(i)
-                : valid + char
-          expect(verdict(() => decodeBase64Via(nodeCodec, text, 0, text.length))).toBe(
-            verdict(() => decodeBase64(text)),
-          )
-        },
-      ),
+      fc.property(fc.uint8Array({ minLength: 1, maxLength: 40 }), arbCorruption, (bytes, corruption) => {
+        const text = corrupt(Buffer.from(bytes).toString('base64'), corruption)
+        expect(verdict(() => decodeBase64Via(nodeCodec, text, 0, text.length))).toBe(verdict(() => decodeBase64(text)))
+      }),
       { numRuns: 2000 },
     )
   })
 
   it('gives the portable verdict and error code for arbitrary text over a hostile alphabet', () => {
-    const unit = fc.constantFrom(...'AQgw+/8A'.split(''), ...HOSTILE)
     fc.assert(
-      fc.property(fc.string({ unit, maxLength: 24 }), (text) => {
+      fc.property(arbHostileText(24), (text) => {
         expect(verdict(() => decodeBase64Via(nodeCodec, text, 0, text.length))).toBe(verdict(() => decodeBase64(text)))
       }),
       { numRuns: 2000 },

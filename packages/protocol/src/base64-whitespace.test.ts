@@ -22,4 +22,15 @@ describe('whitespace in base64', () => {
       'ProtocolError:PROTO_BODY_NOT_CANONICAL',
     )
   })
+
+  // The digit table has 256 entries: the first code past it is foreign, and it is the first bad
+  // character even when a space follows.
+  it.each([0xff, 0x100, 0x101].map((c) => [c.toString(16), c]))(
+    'U+%s before a space is reported as the foreign character it is',
+    (_, code) => {
+      expect(codeOf(() => decodeBase64(`AA${String.fromCharCode(code)} `))).toBe(
+        'ProtocolError:PROTO_BODY_NOT_CANONICAL',
+      )
+    },
+  )
 })

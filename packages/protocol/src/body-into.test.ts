@@ -1,48 +1,13 @@
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
+import { arbCorruption, arbHostileText, corrupt, nodeCodec, verdict } from '../test/base64-fixtures.ts'
 import { codeOf, expectSameBytes, patternBytes, sampleEnvelope } from '../test/fixtures.ts'
 import type { Base64Codec } from './base64-codec.ts'
-import { BODY_PREFIX, decodeBody, decodeBodyInto, encodeBody } from './body.ts'
+import { BODY_PREFIX, decodeBody, decodeBodyInto, encodeBody, type DecodeBodyOptions } from './body.ts'
 import { encodeBodies } from './chunking.ts'
 import { decodeEnvelope, encodeEnvelope } from './envelope.ts'
 import { usePlatformCodecs } from './platform-codecs.ts'
 import { createReassembler } from './reassembler.ts'
-
-/** Node's lenient Buffer decoder, as the sidecar plugs it in, with the scratch-writing hook. */
-const nodeCodec: Base64Codec = {
-  encode: (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'),
-  decode: (text) => Buffer.from(text, 'base64'),
-  decodeInto: (text, target) =>
-    Buffer.from(target.buffer, target.byteOffset, target.byteLength).write(text, 0, 'base64'),
-}
-
-/** The bytes as hex, or the error code. */
-function verdict(f: () => Uint8Array): string {
-  let bytes: Uint8Array | undefined
-  const code = codeOf(() => {
-    bytes = f()
-  })
-  return bytes === undefined ? code : `ok:${Buffer.from(bytes).toString('hex')}`
-}
-
-// Characters a lenient decoder mishandles without shortening its output, skips, or stops at.
-const HOSTILE = [
-  '-',
-  '_',
-  '=',
-  ' ',
-  '\n',
-  '\0',
-  '.',
-  'é',
-  '\u00ff',
-  '\u0141',
-  '\u0142',
-  '\u0162',
-  '\u2028',
-  '\ufeff',
-  '\ud83d',
-]
 
 afterEach(() => {
   usePlatformCodecs({})
@@ -52,34 +17,20 @@ describe('decodeBodyInto', () => {
   it('gives decodeBody’s portable verdict and error code for every single-character corruption of a body', () => {
     const scratch = new Uint8Array(64)
     fc.assert(
-      fc.property(
-        fc.uint8Array({ minLength: 1, maxLength: 40 }),
-        fc.nat(),
-        fc.constantFrom(...HOSTILE),
-        fc.constantFrom('replace', 'insert', 'append'),
-        (bytes, at, char, how) => {
-          const valid = encodeBody(bytes)
-          const i = BODY_PREFIX.length + (at % (valid.length - BODY_PREFIX.length))
-          const text =
-            how === 'replace'
-              ? valid.slice(0, i) + char + valid.slice(i + 1)
-              : how === 'insert'
-                ? valid.slice(0, i) + char + valid.slice(i)
-                : valid + char
-          expect(verdict(() => decodeBodyInto(text, scratch, { base64: nodeCodec }))).toBe(
-            verdict(() => decodeBody(text)),
-          )
-        },
-      ),
+      fc.property(fc.uint8Array({ minLength: 1, maxLength: 40 }), arbCorruption, (bytes, corruption) => {
+        const text = corrupt(encodeBody(bytes), corruption, BODY_PREFIX.length)
+        expect(verdict(() => decodeBodyInto(text, scratch, { base64: nodeCodec }))).toBe(
+          verdict(() => decodeBody(text)),
+        )
+      }),
       { numRuns: 2000 },
     )
   })
 
   it('gives decodeBody’s verdict for arbitrary text over a hostile alphabet, and for foreign or oversized bodies', () => {
     const scratch = new Uint8Array(64)
-    const unit = fc.constantFrom(...'AQgw+/8A'.split(''), ...HOSTILE)
     fc.assert(
-      fc.property(fc.string({ unit, maxLength: 24 }), (tail) => {
+      fc.property(arbHostileText(24), (tail) => {
         const text = BODY_PREFIX + tail
         expect(verdict(() => decodeBodyInto(text, scratch, { base64: nodeCodec }))).toBe(
           verdict(() => decodeBody(text)),
@@ -107,9 +58,17 @@ describe('decodeBodyInto', () => {
 
   it('returns fresh bytes when they do not fit the scratch, or the codec has no decodeInto, or there is no codec', () => {
     const bytes = patternBytes(100)
-    const scratch = new Uint8Array(99)
     const { decodeInto: _, ...plain } = nodeCodec
-    for (const options of [{ base64: nodeCodec }, { base64: plain }, {}]) {
+    // Without decodeInto (or without a codec) even a scratch the bytes fit is left alone.
+    const cases: Array<[DecodeBodyOptions, number]> = [
+      [{ base64: nodeCodec }, 99],
+      [{ base64: plain }, 99],
+      [{ base64: plain }, 100],
+      [{}, 99],
+      [{}, 100],
+    ]
+    for (const [options, scratchBytes] of cases) {
+      const scratch = new Uint8Array(scratchBytes)
       const out = decodeBodyInto(encodeBody(bytes), scratch, options)
       expect(out.buffer).not.toBe(scratch.buffer)
       expectSameBytes(out, bytes)

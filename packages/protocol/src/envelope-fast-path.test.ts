@@ -4,8 +4,8 @@
  * verdicts alone cannot show which path ran.
  */
 import { describe, expect, it } from 'vitest'
-import { sampleEnvelope } from '../test/fixtures.ts'
-import { decodeChecked, decodeCommon, encodeEnvelope, FIXED_HEADER_BYTES } from './envelope.ts'
+import { codeOf, sampleEnvelope } from '../test/fixtures.ts'
+import { decodeChecked, decodeCommon, decodeEnvelope, encodeEnvelope, FIXED_HEADER_BYTES } from './envelope.ts'
 import { FLAGS, KIND_NAMES, KNOWN_FLAGS_MASK } from './kinds.ts'
 
 const LIMIT = 16 * 1024 * 1024
@@ -51,5 +51,19 @@ describe('the common-frame path', () => {
     const frame = encodeEnvelope(sampleEnvelope({ seq: 2 ** 21, payload: Uint8Array.of(1) }))
     expect(decodeCommon(frame, LIMIT)).toBeUndefined()
     expect(decodeChecked(frame, LIMIT).seq).toBe(2 ** 21)
+  })
+
+  // Once the seq is found overlong nothing after it may be read as a varint: from the header's own
+  // bytes a frame of just the right length (195 here) would otherwise decode.
+  it('leaves an overlong seq to the checked decoder, which refuses it, at every frame length', () => {
+    for (let length = 0; length <= 200; length++) {
+      const canonical = encodeEnvelope(sampleEnvelope({ seq: 0, payload: new Uint8Array(length).fill(5) }))
+      const frame = new Uint8Array(canonical.length + 1)
+      frame.set(canonical.subarray(0, FIXED_HEADER_BYTES))
+      frame.set([0x80, 0x00], FIXED_HEADER_BYTES)
+      frame.set(canonical.subarray(FIXED_HEADER_BYTES + 1), FIXED_HEADER_BYTES + 2)
+      expect(decodeCommon(frame, LIMIT)).toBeUndefined()
+      expect(codeOf(() => decodeEnvelope(frame))).toBe('ProtocolError:PROTO_NON_CANONICAL_VARINT')
+    }
   })
 })

@@ -27,4 +27,21 @@ describe('id text cache', () => {
     expect(ids.readMessageId(b, 1)).toBe('0102030405060708090a0b0c0d0e0fff')
     expect(ids.readMessageId(a, 1)).toBe('0102030405060708090a0b0c0d0e0f10')
   })
+
+  it('answers a repeated id at the very start of a buffer', async () => {
+    const ids = await freshIds()
+    const a = Uint8Array.from({ length: 16 }, (_, i) => 0x10 + i)
+    expect(ids.readUuid(a, 0)).toBe('10111213-1415-1617-1819-1a1b1c1d1e1f')
+    expect(ids.readUuid(a, 0)).toBe('10111213-1415-1617-1819-1a1b1c1d1e1f')
+  })
+
+  it('compares the bytes of the id being read, not the bytes before it', async () => {
+    const ids = await freshIds()
+    const a = Uint8Array.from({ length: 16 }, (_, i) => 0x10 + i)
+    expect(ids.readUuid(a, 0)).toBe('10111213-1415-1617-1819-1a1b1c1d1e1f')
+    // The cached id, reversed, ends where the next id starts: read backwards from there it matches.
+    const b = new Uint8Array(31).fill(0xee)
+    b.set(a.slice().reverse(), 0)
+    expect(ids.readUuid(b, 15)).toBe('10eeeeee-eeee-eeee-eeee-eeeeeeeeeeee')
+  })
 })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { codeOf, sampleEnvelope } from '../test/fixtures.ts'
 import { decodeEnvelope, encodeEnvelope } from './envelope.ts'
-import { isMessageId, isUuid, newMessageId } from './ids.ts'
+import { isMessageId, isUuid, newMessageId, writeMessageId, writeUuid } from './ids.ts'
 
 describe('ids', () => {
   it('decoding frames whose ids differ in any one byte gives each frame its own ids (the reuse cache never goes stale)', () => {
@@ -34,5 +34,14 @@ describe('ids', () => {
     expect(isMessageId('00112233445566778899aabbccddeeff')).toBe(true)
     expect(isMessageId('00112233445566778899aabbccddeef')).toBe(false)
     expect(isMessageId(42)).toBe(false)
+  })
+
+  it('writing an id fills its 16 bytes and leaves the byte after them alone', () => {
+    const target = new Uint8Array(18).fill(0xaa)
+    writeUuid('0f8fad5b-d9cb-469f-a165-70867728950e', 'docId', target, 1)
+    expect(Buffer.from(target).toString('hex')).toBe('aa0f8fad5bd9cb469fa16570867728950eaa')
+    target.fill(0xaa)
+    writeMessageId('00112233445566778899aabbccddeeff', target, 1)
+    expect(Buffer.from(target).toString('hex')).toBe('aa00112233445566778899aabbccddeeffaa')
   })
 })

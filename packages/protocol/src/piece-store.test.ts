@@ -127,4 +127,23 @@ describe('PieceStore', () => {
     expect(buffers.size).toBeLessThan(pieces.length / 10)
     expectSameBytes(store.assemble(), frame)
   })
+
+  it('lists the data of every piece held, each once, whether held in place or in slabs', () => {
+    const frame = patternBytes(1000, 9)
+    const hex = (piece: Uint8Array): string => Buffer.from(piece).toString('hex')
+    // A regular cut fills the granted frame in place; an irregular one without a frame goes to slabs.
+    for (const [pieces, granted] of [
+      [regularCut(frame, 100), new Uint8Array(frame.length)],
+      [cut(frame, [10, 300, 1, 250, 439]), undefined],
+    ] as const) {
+      const store = new PieceStore(pieces.length, frame.length, granted)
+      const held = pieces.filter(([index]) => index !== 1)
+      fill(
+        store,
+        held,
+        held.map((_, i) => i),
+      )
+      expect([...store.pieces.values()].map(hex).sort()).toEqual(held.map(([, data]) => hex(data)).sort())
+    }
+  })
 })

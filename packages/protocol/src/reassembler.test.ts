@@ -111,6 +111,8 @@ describe('createReassembler', () => {
     expect(r.push(first, 1).status).toBe('duplicate')
     expect(statuses(rest.map((c) => r.push(c, 2))).at(-1)).toBe('complete')
     expect(r.push(first, 3).status).toBe('duplicate')
+    // Finished means finished: other bytes under the id are not a conflict with a message now gone.
+    expect(r.push(tampered(first, 20), 4).status).toBe('duplicate')
     expect(r.partialMessages).toBe(0)
   })
 
@@ -122,6 +124,8 @@ describe('createReassembler', () => {
     const result = r.push(tampered(first, 20), 1)
     expect(result.status === 'rejected' && result.error.code).toBe('PROTO_CHUNK_CONFLICT')
     expect(r.partialMessages).toBe(0)
+    // The resend starts afresh, from the very chunk the first attempt held.
+    expect(r.push(first, 2).status).toBe('pending')
     expect(r.push(second, 2).status).toBe('pending')
     const last = chunks.map((c, i) => r.push(c, 3 + i)).at(-1)
     expect(last?.status).toBe('complete')
