@@ -4,18 +4,9 @@
  * something other than text.
  */
 import { describe, expect, it } from 'vitest'
-import { sampleEnvelope } from '../test/fixtures.ts'
+import { failure, sampleEnvelope } from '../test/fixtures.ts'
 import { encodeBase64Via, type Base64Codec } from './base64-codec.ts'
 import { encodeEnvelope, MAX_PAYLOAD_LENGTH } from './envelope.ts'
-
-function failure(f: () => unknown): string {
-  try {
-    f()
-  } catch (error) {
-    return `${(error as { code: string }).code}: ${(error as Error).message}`
-  }
-  return 'no error'
-}
 
 /** A Uint8Array that reports a length past the 32-bit limit without allocating it. */
 class Oversized extends Uint8Array {

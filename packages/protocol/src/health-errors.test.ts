@@ -3,16 +3,8 @@
  * message reduced to "" or a field name lost keeps the right code, so only the text can tell.
  */
 import { describe, expect, it } from 'vitest'
+import { failure } from '../test/fixtures.ts'
 import { decodeHealth, encodeHealth, HEALTH_TAGS, MAX_HEALTH_RECORDS, type Health } from './health.ts'
-
-function failure(f: () => unknown): string {
-  try {
-    f()
-  } catch (error) {
-    return `${(error as { code: string }).code}: ${(error as Error).message}`
-  }
-  return 'no error'
-}
 
 const notBytes = [1] as unknown as Uint8Array
 const empty = new Uint8Array(0)

@@ -1,5 +1,6 @@
 /** usePlatformCodecs refuses helpers it cannot trust, saying which, and records only what it was given. */
 import { afterEach, describe, expect, it } from 'vitest'
+import { failure } from '../test/fixtures.ts'
 import type { Base64Codec } from './base64-codec.ts'
 import { crc32 } from './crc32.ts'
 import { usePlatformCodecs } from './platform-codecs.ts'
@@ -7,15 +8,6 @@ import { usePlatformCodecs } from './platform-codecs.ts'
 afterEach(() => {
   usePlatformCodecs({})
 })
-
-function failure(f: () => unknown): string {
-  try {
-    f()
-  } catch (error) {
-    return `${(error as { code: string }).code}: ${(error as Error).message}`
-  }
-  return 'no error'
-}
 
 const encode = (b: Uint8Array): string => Buffer.from(b).toString('base64')
 const decode = (s: string): Uint8Array => Buffer.from(s, 'base64')

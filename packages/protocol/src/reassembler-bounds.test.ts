@@ -2,7 +2,7 @@
  * The reassembler's bounds at their edges, and the chunk conflicts a later check would not catch.
  */
 import { describe, expect, it } from 'vitest'
-import { codeOf, patternBytes, sampleEnvelope } from '../test/fixtures.ts'
+import { codeOf, failure, patternBytes, sampleEnvelope } from '../test/fixtures.ts'
 import type { Envelope } from './envelope.ts'
 import { createReassembler, type ReassemblerOptions } from './reassembler.ts'
 
@@ -37,13 +37,9 @@ describe('reassembler bounds at their edges', () => {
   it('accepts a message of maxPayloadBytes plus the largest header (66 bytes) and refuses one byte more', () => {
     const r = createReassembler({ ...roomy, maxPayloadBytes: 100 })
     expect(r.push(chunk({ index: 0, count: 2, total: 166 }, patternBytes(80)), 0).status).toBe('pending')
-    let message = ''
-    try {
-      r.push(chunk({ index: 0, count: 2, total: 167 }, patternBytes(80), { messageId: id(2) }), 0)
-    } catch (error) {
-      message = `${(error as { code: string }).code}: ${(error as Error).message}`
-    }
-    expect(message).toBe('PROTO_CHUNK_TOO_LARGE: message of 167 bytes exceeds maxPayloadBytes 100 plus the header')
+    expect(
+      failure(() => r.push(chunk({ index: 0, count: 2, total: 167 }, patternBytes(80), { messageId: id(2) }), 0)),
+    ).toBe('PROTO_CHUNK_TOO_LARGE: message of 167 bytes exceeds maxPayloadBytes 100 plus the header')
     expect(r.partialMessages).toBe(1)
   })
 

@@ -3,24 +3,15 @@
  * record length past the payload, and a bad character inside base64's padded last quantum.
  */
 import { describe, expect, it } from 'vitest'
-import { codeOf, sampleEnvelope } from '../test/fixtures.ts'
+import { codeOf, failure, sampleEnvelope } from '../test/fixtures.ts'
 import { decodeBase64 } from './base64.ts'
 import { unpackBatch } from './batch.ts'
 import { decodeHealth } from './health.ts'
 
-function errorOf(f: () => unknown): string {
-  try {
-    f()
-  } catch (error) {
-    return `${(error as { code?: string }).code}: ${(error as Error).message}`
-  }
-  return 'no error'
-}
-
 describe('varint of too many groups', () => {
   it('is an overflow at its eighth continuation byte, even with nothing after it', () => {
     const batch = sampleEnvelope({ kind: 'batch', payload: new Uint8Array(8).fill(0xff) })
-    expect(errorOf(() => unpackBatch(batch))).toMatch(/^PROTO_LENGTH_OVERFLOW: batch: count at offset 0 exceeds 1024$/)
+    expect(failure(() => unpackBatch(batch))).toMatch(/^PROTO_LENGTH_OVERFLOW: batch: count at offset 0 exceeds 1024$/)
   })
 
   it('is a malformed health payload when it is a record tag', () => {
@@ -41,7 +32,7 @@ describe('capabilities fields of too many groups', () => {
 
 describe('health record length past the whole payload', () => {
   it('is a malformed health payload naming the record length', () => {
-    expect(errorOf(() => decodeHealth(Uint8Array.from([1, 5, 100])))).toMatch(
+    expect(failure(() => decodeHealth(Uint8Array.from([1, 5, 100])))).toMatch(
       /^PROTO_HEALTH_MALFORMED: health payload: health payload: record length at offset 2 exceeds 3$/,
     )
   })
@@ -53,7 +44,7 @@ describe('base64 padded last quantum', () => {
   })
 
   it('names a non-base64 character inside it by position', () => {
-    expect(errorOf(() => decodeBase64('AAAAAA$='))).toBe(
+    expect(failure(() => decodeBase64('AAAAAA$='))).toBe(
       'PROTO_BODY_NOT_CANONICAL: body has a non-base64 character at 6',
     )
   })

@@ -4,20 +4,11 @@
  */
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { sampleEnvelope } from './fixtures.ts'
+import { failure, sampleEnvelope } from './fixtures.ts'
 import { decodeAttachmentRef, encodeAttachmentRef, openAttachment } from '../src/attachment-ref.ts'
 import { decodeEnvelope, encodeEnvelope, type Envelope } from '../src/envelope.ts'
 
 const sha256 = (bytes: Uint8Array): Uint8Array => new Uint8Array(createHash('sha256').update(bytes).digest())
-
-function failure(f: () => unknown): string {
-  try {
-    f()
-  } catch (error) {
-    return `${(error as { code: string }).code}: ${(error as Error).message}`
-  }
-  return 'no error'
-}
 
 /** An attachment reference to `frame` under `header`, built by hand (the encoder refuses odd kinds). */
 function refTo(frame: Uint8Array, header: Partial<Envelope> = {}): Envelope {

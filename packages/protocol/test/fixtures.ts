@@ -1,7 +1,7 @@
 /** Shared test inputs for the protocol suites: sample envelopes and fast-check arbitraries. */
 import { expect } from 'vitest'
 import fc from 'fast-check'
-import { KIND_NAMES, type Envelope, type Kind } from '../src/index.ts'
+import { crc32, KIND_NAMES, type Envelope, type Kind } from '../src/index.ts'
 
 export const DOC_ID = '0f8fad5b-d9cb-469f-a165-70867728950e'
 export const SENDER_ID = '7c9e6679-7425-40de-944b-e07fc1f90ae7'
@@ -68,6 +68,16 @@ export function codeOf(f: () => unknown): string {
   return 'no error'
 }
 
+/** Runs `f` and returns `code: message` of the error it throws (the text is what a test pins), or `no error`. */
+export function failure(f: () => unknown): string {
+  try {
+    f()
+  } catch (error) {
+    return `${(error as { code?: string }).code}: ${(error as Error).message}`
+  }
+  return 'no error'
+}
+
 /**
  * Asserts two byte arrays are equal. Vitest's deep equality walks large typed arrays element by
  * element and takes seconds per MiB; this reports the first differing offset instead.
@@ -82,4 +92,19 @@ export function expectSameBytes(actual: Uint8Array, expected: Uint8Array): void 
     }
   }
   expect({ length: actual.length, firstDifference }).toEqual({ length: expected.length, firstDifference: -1 })
+}
+
+/**
+ * Asserts `crc32` equals `reference` over all of `bytes` (a large buffer), over ranges that start
+ * and end off any word boundary (the slice-by-16 steps and the byte tail), and over an empty range.
+ */
+export function expectCrc32AgreesAtOffsets(bytes: Uint8Array, reference: (bytes: Uint8Array) => number): void {
+  for (const [start, end] of [
+    [0, bytes.length],
+    [3, bytes.length - 5],
+    [1, 17],
+    [7, 7],
+  ] as const) {
+    expect(crc32(bytes, start, end)).toBe(reference(bytes.subarray(start, end)))
+  }
 }
