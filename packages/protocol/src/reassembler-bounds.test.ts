@@ -2,9 +2,9 @@
  * The reassembler's bounds at their edges, and the chunk conflicts a later check would not catch.
  */
 import { describe, expect, it } from 'vitest'
-import { codeOf, failure, patternBytes, sampleEnvelope } from '../test/fixtures.ts'
+import { failure, patternBytes, sampleEnvelope } from '../test/fixtures.ts'
 import type { Envelope } from './envelope.ts'
-import { createReassembler, type ReassemblerOptions } from './reassembler.ts'
+import { createReassembler, type Reassembler, type ReassemblerOptions } from './reassembler.ts'
 
 const roomy: ReassemblerOptions = { maxPartialMessages: 16, maxPartialBytes: 1 << 20, ttlMs: 60_000 }
 
@@ -25,21 +25,30 @@ function chunk(
 }
 const id = (n: number): string => n.toString(16).padStart(32, '0')
 
+/** Starts a message of `total` bytes, then one of `total + 1` under another id: the status, the refusal. */
+function pushAtEdge(r: Reassembler, total: number, dataBytes: number): [string, string] {
+  const first = r.push(chunk({ index: 0, count: 2, total }, patternBytes(dataBytes)), 0).status
+  const next = failure(() =>
+    r.push(chunk({ index: 0, count: 2, total: total + 1 }, patternBytes(dataBytes), { messageId: id(2) }), 0),
+  )
+  return [first, next]
+}
+
 describe('reassembler bounds at their edges', () => {
   it('accepts a message of exactly maxPartialBytes and refuses one byte more', () => {
     const r = createReassembler({ ...roomy, maxPartialBytes: 1000 })
-    expect(r.push(chunk({ index: 0, count: 2, total: 1000 }, patternBytes(500)), 0).status).toBe('pending')
-    expect(
-      codeOf(() => r.push(chunk({ index: 0, count: 2, total: 1001 }, patternBytes(500), { messageId: id(2) }), 0)),
-    ).toBe('ProtocolError:PROTO_CHUNK_TOO_LARGE')
+    expect(pushAtEdge(r, 1000, 500)).toEqual([
+      'pending',
+      'PROTO_CHUNK_TOO_LARGE: message of 1001 bytes exceeds maxPartialBytes 1000',
+    ])
   })
 
   it('accepts a message of maxPayloadBytes plus the largest header (66 bytes) and refuses one byte more', () => {
     const r = createReassembler({ ...roomy, maxPayloadBytes: 100 })
-    expect(r.push(chunk({ index: 0, count: 2, total: 166 }, patternBytes(80)), 0).status).toBe('pending')
-    expect(
-      failure(() => r.push(chunk({ index: 0, count: 2, total: 167 }, patternBytes(80), { messageId: id(2) }), 0)),
-    ).toBe('PROTO_CHUNK_TOO_LARGE: message of 167 bytes exceeds maxPayloadBytes 100 plus the header')
+    expect(pushAtEdge(r, 166, 80)).toEqual([
+      'pending',
+      'PROTO_CHUNK_TOO_LARGE: message of 167 bytes exceeds maxPayloadBytes 100 plus the header',
+    ])
     expect(r.partialMessages).toBe(1)
   })
 
