@@ -41,7 +41,10 @@ describe('id text cache', () => {
     expect(ids.readUuid(a, 0)).toBe('10111213-1415-1617-1819-1a1b1c1d1e1f')
     // The cached id, reversed, ends where the next id starts: read backwards from there it matches.
     const b = new Uint8Array(31).fill(0xee)
-    b.set(a.slice().reverse(), 0)
+    b.set(
+      Uint8Array.from({ length: 16 }, (_, i) => 0x1f - i),
+      0,
+    )
     expect(ids.readUuid(b, 15)).toBe('10eeeeee-eeee-eeee-eeee-eeeeeeeeeeee')
   })
 })

@@ -44,6 +44,8 @@ const shuffled = (n: number, seed: number): number[] => {
   return order
 }
 
+const hex = (piece: Uint8Array): string => Buffer.from(piece).toString('hex')
+
 describe('PieceStore', () => {
   it('writes this package’s cut in place, in any order, and hands back the granted frame itself', () => {
     fc.assert(
@@ -130,7 +132,6 @@ describe('PieceStore', () => {
 
   it('lists the data of every piece held, each once, whether held in place or in slabs', () => {
     const frame = patternBytes(1000, 9)
-    const hex = (piece: Uint8Array): string => Buffer.from(piece).toString('hex')
     // A regular cut fills the granted frame in place; an irregular one without a frame goes to slabs.
     for (const [pieces, granted] of [
       [regularCut(frame, 100), new Uint8Array(frame.length)],
