@@ -2,12 +2,8 @@
  * Id texts are cached per field (the last one read is reused when the bytes repeat): the cache
  * must never answer for bytes it has not seen, including the all-zero id before anything was read.
  */
-import { describe, expect, it, vi } from 'vitest'
-
-async function freshIds(): Promise<typeof import('./ids.ts')> {
-  vi.resetModules()
-  return import('./ids.ts')
-}
+import { describe, expect, it } from 'vitest'
+import { freshIds } from '../test/fixtures.ts'
 
 describe('id text cache', () => {
   it('reads the all-zero ids correctly as the very first read', async () => {

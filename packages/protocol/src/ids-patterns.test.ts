@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { isMessageId, isUuid, newMessageId } from './ids.ts'
-import { codeOf } from '../test/fixtures.ts'
+import { codeOf, freshIds } from '../test/fixtures.ts'
+import { newMessageId } from './ids.ts'
 
 const UUID = '0f8fad5b-d9cb-469f-a165-70867728950e'
 const ID = '00112233445566778899aabbccddeeff'
 
 describe('id patterns', () => {
-  it('accept a canonical UUID and refuse each near miss', () => {
+  it('accept a canonical UUID and refuse each near miss', async () => {
+    const { isUuid } = await freshIds()
     expect(isUuid(UUID)).toBe(true)
     for (const bad of [`x${UUID}`, `${UUID}x`, UUID.toUpperCase(), UUID.replaceAll('-', ''), 'g' + UUID.slice(1)]) {
       expect(isUuid(bad)).toBe(false)
@@ -16,7 +17,8 @@ describe('id patterns', () => {
     expect(isUuid({ toString: () => UUID })).toBe(false)
   })
 
-  it('accept 32 lowercase hex digits as a message id and refuse each near miss', () => {
+  it('accept 32 lowercase hex digits as a message id and refuse each near miss', async () => {
+    const { isMessageId } = await freshIds()
     expect(isMessageId(ID)).toBe(true)
     for (const bad of [`x${ID}`, `${ID}0`, `0${ID}`, ID.toUpperCase(), ID.slice(1), 'z'.repeat(32)]) {
       expect(isMessageId(bad)).toBe(false)

@@ -1,5 +1,5 @@
 /** Shared test inputs for the protocol suites: sample envelopes and fast-check arbitraries. */
-import { expect } from 'vitest'
+import { expect, vi } from 'vitest'
 import fc from 'fast-check'
 import { crc32, KIND_NAMES, type Envelope, type Kind } from '../src/index.ts'
 
@@ -107,4 +107,13 @@ export function expectCrc32AgreesAtOffsets(bytes: Uint8Array, reference: (bytes:
   ] as const) {
     expect(crc32(bytes, start, end)).toBe(reference(bytes.subarray(start, end)))
   }
+}
+
+/**
+ * `src/ids.ts` evaluated afresh: its id caches start empty, and its patterns are built while the
+ * calling test runs (a mutation in them then shows in that test, not only at first import).
+ */
+export async function freshIds(): Promise<typeof import('../src/ids.ts')> {
+  vi.resetModules()
+  return import('../src/ids.ts')
 }
