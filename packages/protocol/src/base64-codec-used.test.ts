@@ -41,12 +41,18 @@ describe('a plugged-in base64 codec', () => {
     },
   )
 
-  it('decodes a canonical range of a longer text itself', () => {
-    const codec = countingCodec()
+  it('decodes a canonical range of a longer text itself, handed only that range', () => {
     const text = Buffer.from(patternBytes(10)).toString('base64')
-    const out = decodeBase64Via(codec, `xy${text}z`, 2, 2 + text.length)
-    expect(codec.decoded).toEqual([text])
-    expect(Array.from(out)).toEqual(Array.from(patternBytes(10)))
+    // Inside the text, and running to its end (as a body's base64 after its prefix does).
+    for (const [whole, start] of [
+      [`xy${text}z`, 2],
+      [`xy${text}`, 2],
+    ] as const) {
+      const codec = countingCodec()
+      const out = decodeBase64Via(codec, whole, start, start + text.length)
+      expect(codec.decoded).toEqual([text])
+      expect(Array.from(out)).toEqual(Array.from(patternBytes(10)))
+    }
   })
 
   it.each(CASES.map((b) => [b.length, b] as const))(
