@@ -1,7 +1,7 @@
 // The delivery rule, one module: a body goes out only right after a membership check passed;
 // whatever stands in the way withholds the rest and is retried; nothing is skipped.
 import { SignalRpcError } from '@e2e-col/signal-cli'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ChatError } from '../errors.ts'
 import type { ChatSignal, GroupMembership } from '../signal/port.ts'
 import { createDaemonHealth } from './daemon-health.ts'
@@ -251,5 +251,150 @@ describe('posting', () => {
     await s
     expect(p.isOwnPost(1000)).toBe(true)
     await posting
+  })
+})
+
+const unavailable = () => new ChatError('CHAT_DAEMON_UNAVAILABLE', 'connection refused')
+/** `fail` for fakeSignal: each method's errors from its own list, in order, then success. */
+const failing = (errors: Record<string, unknown[]>) => (method: string) => errors[method]?.shift()
+/** Checks that take `ms` each (on the timers in use), recorded when they start. */
+function slowChecks(f: ReturnType<typeof fakeSignal>, ms: number): ChatSignal {
+  return {
+    ...f.signal,
+    groupMembership: async (g: string) => {
+      const answer = f.signal.groupMembership(g)
+      await new Promise((r) => setTimeout(r, ms))
+      return answer
+    },
+  } as ChatSignal
+}
+
+describe('posting: what the daemon health, the log and the caller are told', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+    vi.restoreAllMocks()
+  })
+
+  it('tells the daemon health which call it is retrying: the check, then the send', async () => {
+    const f = fakeSignal({ fail: failing({ listGroups: [unavailable()], send: [unavailable()] }) })
+    const retried: string[] = []
+    const health = createDaemonHealth({ budget: 3, baseMs: 1, maxMs: 1, onRetry: (what) => retried.push(what) })
+    const { p } = poster(f.signal, { health })
+    expect(await p.post('hello', never)).toEqual({ kind: 'posted', total: 1 })
+    expect(retried).toEqual(['listGroups', 'send'])
+    expect(f.calls).toEqual(['check', 'check', 'send', 'send'])
+  })
+
+  it('has nothing in flight once its sends are done, delivered or failed', async () => {
+    const f = fakeSignal({ fail: failing({ send: [new ChatError('CHAT_RPC', 'rate')] }) })
+    const { p } = poster(f.signal)
+    expect(await p.post('hello', never)).toEqual({ kind: 'posted', total: 1 })
+    // Nothing left to wait for: settled() answers before the next queued microtask runs.
+    const order: string[] = []
+    const settled = p.settled().then(() => order.push('settled'))
+    await Promise.resolve().then(() => order.push('next microtask'))
+    await settled
+    expect(order).toEqual(['settled', 'next microtask'])
+  })
+
+  it('reports a post aborted during its pause as aborted, even once past stallMs', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const abort = new AbortController()
+    const f = fakeSignal({ membership: () => withStranger })
+    const { p } = poster(f.signal, {
+      onWithheld: async () => {
+        vi.setSystemTime(Date.now() + 60_000)
+        abort.abort()
+      },
+    })
+    expect(await p.post('x', abort.signal, { stallMs: 30 })).toEqual({ kind: 'aborted', posted: 0, total: 1 })
+    expect(f.calls).toEqual(['check'])
+  })
+
+  it('reports a call that fails once aborted as aborted, neither retried nor thrown', async () => {
+    for (const err of [new ChatError('CHAT_RPC', 'cancelled'), new Error('socket closed')]) {
+      const abort = new AbortController()
+      const f = fakeSignal({
+        fail: (m) => {
+          if (m !== 'send') return undefined
+          abort.abort()
+          return err
+        },
+      })
+      const { p, logs, withheld } = poster(f.signal)
+      expect(await p.post('hello', abort.signal)).toEqual({ kind: 'aborted', posted: 0, total: 1 })
+      expect({ logs, withheld, calls: f.calls }).toEqual({ logs: [], withheld: [], calls: ['check', 'send'] })
+    }
+  })
+
+  it('gives up only once more than stallMs has passed without progress', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const start = Date.now()
+    const f = fakeSignal({ membership: () => withStranger })
+    const { p, withheld } = poster(f.signal, {
+      // The clock stands still between these steps: exactly stallMs after the start, then one past it.
+      onWithheld: async (reason, left) => {
+        withheld.push([reason, left])
+        vi.setSystemTime(start + 999 + withheld.length)
+      },
+    })
+    const result = await p.post('x', never, { stallMs: 1000 })
+    expect(result).toEqual({ kind: 'stalled', posted: 0, total: 1, reason: 'stranger' })
+    expect(f.calls).toEqual(['check', 'check'])
+  })
+
+  it('ends its last pause one millisecond past stallMs, however long the backoff', async () => {
+    vi.useFakeTimers()
+    const f = fakeSignal({ membership: () => withStranger })
+    const { p } = poster(slowChecks(f, 4000), { membershipBaseMs: 3_600_000, membershipMaxMs: 3_600_000 })
+    let result: unknown
+    void p.post('x', never, { stallMs: 10_000 }).then((r) => (result = r))
+    // The check fails at 4 s; the pause after it lasts what is left of the 10 s, plus 1 ms.
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect({ result, calls: f.calls }).toEqual({ result: undefined, calls: ['check'] })
+    await vi.advanceTimersByTimeAsync(1)
+    expect({ result, calls: f.calls }).toEqual({
+      result: { kind: 'stalled', posted: 0, total: 1, reason: 'stranger' },
+      calls: ['check'],
+    })
+  })
+
+  it('paces a body once, not again on each retry of it', async () => {
+    vi.useFakeTimers()
+    let checks = 0
+    const f = fakeSignal({ membership: () => (++checks === 2 ? withStranger : clean) })
+    const { p } = poster(f.signal, { paceBurst: 1, paceMs: 3_600_000, membershipBaseMs: 1000, membershipMaxMs: 1000 })
+    const posting = p.post(long(400), never)
+    await vi.advanceTimersByTimeAsync(0)
+    expect(f.calls).toEqual(['check', 'send'])
+    await vi.advanceTimersByTimeAsync(3_600_000)
+    expect(f.calls).toEqual(['check', 'send', 'check'])
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(f.calls).toEqual(['check', 'send', 'check', 'check', 'send'])
+    expect(await posting).toEqual({ kind: 'posted', total: 2 })
+  })
+
+  it('doubles the pause between retries of one body', async () => {
+    vi.useFakeTimers()
+    vi.spyOn(Math, 'random').mockReturnValue(0.5)
+    let checks = 0
+    const f = fakeSignal({ membership: () => (++checks <= 4 ? withStranger : clean) })
+    const { p, logs } = poster(f.signal, { membershipBaseMs: 8000, membershipMaxMs: 1_000_000 })
+    const posting = p.post('x', never)
+    await vi.runAllTimersAsync()
+    expect(await posting).toEqual({ kind: 'posted', total: 1 })
+    expect(logs.map((l) => l.replace(/^.*trying again in /, ''))).toEqual(['6s', '12s', '24s', '48s'])
+  })
+
+  it('withholds only the bodies not yet posted, with progress that has no onHeld', async () => {
+    let checks = 0
+    const f = fakeSignal({ membership: () => (++checks === 2 ? withStranger : clean) })
+    const { p, logs, withheld } = poster(f.signal)
+    const parts: number[] = []
+    const result = await p.post(long(400), never, { progress: { onPart: (n) => parts.push(n) } })
+    expect(result).toEqual({ kind: 'posted', total: 2 })
+    expect(parts).toEqual([1, 2])
+    expect(withheld).toEqual([['stranger', 1]])
+    expect(logs).toEqual([expect.stringMatching(/: withholding 1 message\(s\);/)])
   })
 })
