@@ -330,7 +330,7 @@ describe('posting: what the daemon health, the log and the caller are told', () 
   it('gives up with no reason when stallMs ran out after a body with nothing standing in the way', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
     const f = fakeSignal()
-    const { p } = poster(f.signal, { onPosted: async () => vi.setSystemTime(Date.now() + 60_000) })
+    const { p } = poster(f.signal, { onPosted: async () => void vi.setSystemTime(Date.now() + 60_000) })
     expect(await p.post(long(400), never, { stallMs: 30 })).toEqual({
       kind: 'stalled',
       posted: 1,
