@@ -4,9 +4,10 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM, hasChromium, launchChromium, waitForShown } from './index.ts'
 
-if (!hasChromium()) console.warn(`page wait tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
+const noChromium = `no Chromium at ${CHROMIUM} (apt-get install chromium)`
+if (!hasChromium()) console.warn(`page wait tests skipped: ${noChromium}`)
 
-describe.skipIf(!hasChromium())('waitForShown', () => {
+describe.skipIf(!hasChromium())(hasChromium() ? 'waitForShown' : `waitForShown (skipped: ${noChromium})`, () => {
   let browser: Browser | undefined
   let page: Page
   beforeAll(async () => {
