@@ -5,8 +5,8 @@
  */
 import type { GroupListing } from '@e2e-col/signal-cli'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createMembership, type MembershipOptions, type MessageSource } from './membership.ts'
-import { data, G, OTHER } from './membership-fixture.ts'
+import type { MessageSource } from './membership.ts'
+import { checkedMembership, data, G, OTHER, type CheckedMembershipOptions } from './membership-fixture.ts'
 
 const group = (id: string, ...numbers: string[]) => ({ id, members: numbers.map((number) => ({ number, uuid: null })) })
 const listing = (...groups: unknown[]) => groups as unknown as GroupListing
@@ -19,12 +19,12 @@ function scriptedDaemon() {
   return { list, calls }
 }
 
-function setup(initial: GroupListing, extra: Partial<MembershipOptions> = {}) {
+function setup(initial: GroupListing, extra: Partial<CheckedMembershipOptions> = {}) {
   const daemon = scriptedDaemon()
   const dropped: string[] = []
   const failed: unknown[] = []
   let now = 1_000_000
-  const m = createMembership({
+  const m = checkedMembership({
     account: '+15550000001',
     groupIds: [G],
     initial,

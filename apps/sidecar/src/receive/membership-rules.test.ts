@@ -5,14 +5,14 @@
  */
 import type { GroupListing } from '@e2e-col/signal-cli'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createMembership, type MembershipOptions, type MessageSource } from './membership.ts'
-import { data, G, OTHER } from './membership-fixture.ts'
+import type { MessageSource } from './membership.ts'
+import { checkedMembership, data, G, OTHER, type CheckedMembershipOptions } from './membership-fixture.ts'
 
-function setup(initial: GroupListing, extra: Partial<MembershipOptions> = {}) {
+function setup(initial: GroupListing, extra: Partial<CheckedMembershipOptions> = {}) {
   const dropped: string[] = []
   const asked: (string | undefined)[] = []
   let now = 1_000_000
-  const m = createMembership({
+  const m = checkedMembership({
     account: '+15550000001',
     groupIds: [G],
     initial,

@@ -1,5 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { createMembership, type MessageSource } from './membership.ts'
+import type { MessageSource } from './membership.ts'
+import { checkedMembership } from './membership-fixture.ts'
 
 const G = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
 const from = (sourceNumber: string, sourceUuid?: string): MessageSource => ({
@@ -16,7 +17,7 @@ function setup(
 ) {
   const dropped: string[] = []
   let lists = 0
-  const m = createMembership({
+  const m = checkedMembership({
     account: '+15550000001',
     ...served,
     initial,

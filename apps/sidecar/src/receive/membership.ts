@@ -4,13 +4,18 @@
  * should never deliver anything else, but the sidecar does not rely on that: what it accepts from
  * a group must come from someone the group admits.
  *
- * Members come from `listGroups` at start and are listed again every `refreshMs` (so a removed
- * member is refused within that time). A body from a source not in the list is held (bounded, in
- * order) while the group is listed again, at most every `minRefreshGapMs`: a member added a moment
- * ago is read, anyone else dropped and counted (`non-member`).
+ * Members come from the sidecar's one membership owner (group/membership.ts): the listing read at
+ * start and every listing taken since (so a removed member is refused within its `refreshMs`). A
+ * body from a source not in the list is held (bounded, in order) while this check asks the owner
+ * to list the group now, at most every `minRefreshGapMs`: a member added a moment ago is read,
+ * anyone else dropped and counted (`non-member`).
  * @see docs/sidecar.md §4.6
  */
 import type { GroupListing } from '@e2e-col/signal-cli'
+import { sourceKey } from '../group/members.ts'
+import type { GroupMembership } from '../group/membership.ts'
+
+export { sourceKey } from '../group/members.ts'
 
 /** Who the daemon says sent a message. */
 export interface MessageSource {
@@ -19,13 +24,9 @@ export interface MessageSource {
   readonly sourceUuid: string | undefined
 }
 
-/** The key of a member or a message's source: its UUID, else its number. */
-export const sourceKey = (uuid: string | undefined | null, number: string | undefined | null): string =>
-  uuid ?? number ?? ''
-
 export interface MembershipOptions {
-  /** This account's number, when configured. */
-  readonly account: string | undefined
+  /** The owner of the groups' listings: read at creation, then told of every listing. */
+  readonly membership: Pick<GroupMembership, 'groups' | 'subscribe' | 'ask' | 'selfKey' | 'learnSelf'>
   /** The groups checked (every other group is not this module's business). */
   readonly groupIds: readonly string[]
   /**
@@ -33,20 +34,15 @@ export interface MembershipOptions {
    * checked too, its members read with the first body that comes from it.
    */
   readonly serves?: (groupId: string) => boolean
-  /** The listing read at start. */
-  readonly initial: GroupListing
-  /** Lists the account's groups (one when `groupId` is given). */
-  readonly list: (groupId?: string) => Promise<GroupListing>
-  readonly refreshMs: number
   readonly minRefreshGapMs: number
   /** Bodies held per group while its members are listed again; beyond it they are dropped. */
   readonly maxHeld: number
   readonly now: () => number
   /** Counts a body refused: `non-member`, or `membership-backlog` when too many wait. */
   readonly dropped: (reason: 'non-member' | 'membership-backlog') => void
+  /** A listing asked for an unknown source failed. */
   readonly onListFailed: (error: unknown) => void
 }
-
 export interface Membership {
   /** Runs `handle` now for a member, after a fresh listing for an unknown source, never for a non-member. */
   admit(groupId: string, source: MessageSource, handle: () => void): void
@@ -87,21 +83,11 @@ const memberKeys = (
   return { keys, numbers, uuids }
 }
 
-function selfIn(listing: GroupListing, account: string | undefined): string | undefined {
-  if (account === undefined) return undefined
-  for (const g of listing) {
-    for (const m of g.members ?? []) {
-      if (m === account) return account
-      if (typeof m !== 'string' && m.number === account) return sourceKey(m.uuid, m.number)
-    }
-  }
-  return undefined
-}
-
 export function createMembership(o: MembershipOptions): Membership {
   const groups = new Map<string, GroupMembers>()
+  const initial = o.membership.groups()
   for (const groupId of o.groupIds) {
-    const entry = o.initial.find((g) => g.id === groupId)
+    const entry = initial.find((g) => g.id === groupId)
     groups.set(groupId, {
       listed: entry?.members !== undefined,
       ...memberKeys(entry),
@@ -111,7 +97,6 @@ export function createMembership(o: MembershipOptions): Membership {
     })
   }
   let disposed = false
-  let self = selfIn(o.initial, o.account)
   const pendingTimers = new Set<ReturnType<typeof setTimeout>>()
 
   const isMember = (g: GroupMembers, s: MessageSource): boolean =>
@@ -142,13 +127,14 @@ export function createMembership(o: MembershipOptions): Membership {
     }
   }
 
-  function refresh(groupId: string, g: GroupMembers): void {
-    o.list(groupId)
+  // Every listing the owner takes (periodic, or asked by any part) updates the checked groups.
+  const unsubscribe = o.membership.subscribe((listed) => update(listed.listing, o.now()))
+
+  function refresh(g: GroupMembers, groupId: string): void {
+    o.membership
+      .ask(groupId)
       .then(
-        (listing) => {
-          if (disposed) return
-          update(listing, o.now())
-        },
+        () => undefined,
         (error: unknown) => {
           if (disposed) return
           g.listedAt = o.now() // a failing daemon is not asked again for every body
@@ -161,24 +147,12 @@ export function createMembership(o: MembershipOptions): Membership {
       })
   }
 
-  const timer = setInterval(() => {
-    o.list().then(
-      (listing) => {
-        if (!disposed) update(listing, o.now())
-      },
-      (error: unknown) => {
-        if (!disposed) o.onListFailed(error)
-      },
-    )
-  }, o.refreshMs)
-  timer.unref()
-
   return {
     members: (groupId) => groups.get(groupId)?.keys ?? [],
-    self: () => self,
+    self: () => o.membership.selfKey(),
     admit(groupId, source, handle) {
-      if (source.origin === 'sync' && self === undefined && (source.sourceUuid ?? source.sourceNumber) !== undefined)
-        self = sourceKey(source.sourceUuid, source.sourceNumber)
+      if (source.origin === 'sync' && (source.sourceUuid ?? source.sourceNumber) !== undefined)
+        o.membership.learnSelf(sourceKey(source.sourceUuid, source.sourceNumber))
       let g = groups.get(groupId)
       if (g === undefined && o.serves?.(groupId) === true) {
         // Served since start and never listed here: the first body waits for a listing.
@@ -201,16 +175,16 @@ export function createMembership(o: MembershipOptions): Membership {
       if (g.refreshing) return
       g.refreshing = true
       const wait = Math.max(0, g.listedAt + o.minRefreshGapMs - o.now())
-      if (wait === 0) return refresh(groupId, g)
+      if (wait === 0) return refresh(g, groupId)
       const t = setTimeout(() => {
         pendingTimers.delete(t)
-        if (!disposed) refresh(groupId, g)
+        if (!disposed) refresh(g, groupId)
       }, wait)
       pendingTimers.add(t)
     },
     dispose() {
       disposed = true
-      clearInterval(timer)
+      unsubscribe()
       for (const t of pendingTimers) clearTimeout(t)
       for (const g of groups.values()) g.held = []
     },
