@@ -42,6 +42,11 @@ export interface IngestOptions {
   /** Bounds of each source's reassembler and dedup window. */
   reassembly: { maxPartialMessages: number; maxPartialBytes: number; ttlMs: number }
   dedup: { maxEntries: number; ttlMs: number }
+  /**
+   * The dedup window of this account's own sends, when made before the ingest (the documents
+   * record their sends into it before the receive path exists); one of `dedup`'s size otherwise.
+   */
+  ownSends?: DedupWindow
   now: () => number
   /** `source` is the key of the Signal account that sent the body ({@link SELF} for our own). */
   deliver: (docId: string, frame: Uint8Array, envelope: Envelope, from: MemberId | undefined, source: string) => void
@@ -108,7 +113,10 @@ export function createIngest(o: IngestOptions): Ingest {
     dedup: createDedupWindow(o.dedup),
     reassembler: createReassembler({ ...o.reassembly, maxPayloadBytes: o.maxFrameBytes }),
   })
-  const self = newSource()
+  const self: SourceState =
+    o.ownSends === undefined
+      ? newSource()
+      : { dedup: o.ownSends, reassembler: createReassembler({ ...o.reassembly, maxPayloadBytes: o.maxFrameBytes }) }
   function sourceState(key: string): SourceState {
     if (key === SELF) return self
     let s = sources.get(key)

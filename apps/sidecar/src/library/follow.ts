@@ -1,0 +1,91 @@
+/**
+ * Keeping the stored documents in step with their groups: a group update makes the library look at
+ * that group again (one look per group waits at a time, however many updates come), the stored
+ * documents are checked once after start (this account may have been removed while the sidecar was
+ * down), and any listing the membership owner takes that shows this account out of a served
+ * document's group stops serving it.
+ */
+import type { GroupListing } from '@e2e-col/signal-cli'
+import type { Listed } from '../group/membership.ts'
+import type { Logger } from '../ops/logger.ts'
+import { groupNow } from './group-ops.ts'
+import { isMemberOf } from './listing.ts'
+import type { Shelf } from './shelf.ts'
+import type { Steps } from './steps.ts'
+
+export interface Follow {
+  /** A group changed: a served document's membership is looked at again. */
+  onGroupUpdate(groupId: string): void
+  /** Checks the stored documents' membership once (after start). */
+  refresh(): Promise<void>
+  /** A listing was taken (by any part): documents it shows this account out of stop being served. */
+  onListed(listed: Listed): void
+}
+
+export interface FollowOptions {
+  /** Lists every group (no id) or one group now, through the membership owner. */
+  readonly listGroups: (groupId?: string) => Promise<GroupListing>
+  readonly you: string
+  readonly shelf: Shelf
+  readonly steps: Steps
+  readonly logger: Logger
+}
+
+export function createFollow(o: FollowOptions): Follow {
+  const { shelf, steps, you } = o
+  const looking = new Set<string>()
+
+  return {
+    onGroupUpdate(groupId) {
+      const docId = shelf.servedIn(groupId)
+      if (docId === undefined) return
+      // However many updates a member sends, one look per group waits at a time.
+      if (looking.has(groupId)) return
+      looking.add(groupId)
+      void steps
+        .exclusive(async () => {
+          looking.delete(groupId)
+          const g = await groupNow(o.listGroups, groupId, 'look up the group')
+          const row = shelf.row(docId)
+          if (row === undefined || g === undefined) return
+          if (isMemberOf(g, you)) shelf.remember(row, g)
+          else shelf.markRemoved(row)
+        })
+        .catch((error: unknown) => o.logger.warn({ err: error }, 'could not look at a changed group'))
+    },
+
+    refresh: () =>
+      steps.exclusive(async () => {
+        const rows = shelf.rows().filter((r) => r.state === 'active')
+        if (rows.length === 0) return
+        let groups: GroupListing
+        try {
+          groups = await o.listGroups()
+        } catch (error) {
+          o.logger.warn({ err: error }, 'listGroups failed; stored documents keep being served')
+          return
+        }
+        const byId = new Map(groups.map((g) => [g.id, g]))
+        for (const row of rows) {
+          // A group the account's store no longer lists is one it is no longer in.
+          const g = byId.get(row.groupId)
+          if (g !== undefined && isMemberOf(g, you)) shelf.remember(row, g)
+          else shelf.markRemoved(row)
+        }
+      }),
+
+    onListed(listed) {
+      const out = new Set(listed.listing.filter((g) => !isMemberOf(g, you)).map((g) => g.id))
+      if (out.size === 0) return
+      void steps
+        .exclusive(async () => {
+          for (const row of shelf.rows()) {
+            // A row added after the listing was asked may be newer than what it says.
+            if (row.state !== 'active' || !out.has(row.groupId) || row.addedAt >= listed.askedAt) continue
+            shelf.markRemoved(row)
+          }
+        })
+        .catch((error: unknown) => o.logger.debug({ err: error }, 'could not apply a group listing'))
+    },
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Invitations: document groups another member's sidecar made and put this account in (or invited
+ * it to), not yet served here. Nothing is served or stored for one until it is accepted; declining
+ * leaves the group. Who shared one is remembered from the group update that brought it (bounded),
+ * else taken to be an admin other than this account.
+ */
+import type { Clock } from '../clock.ts'
+import type { Logger } from '../ops/logger.ts'
+import type { StoredDocument } from '../replica/doc-table.ts'
+import type { GroupListing, SignalChatMethods, SignalDocumentMethods } from '@e2e-col/signal-cli'
+import type { Contacts } from './contacts.ts'
+import { docIdForGroup } from './doc-id.ts'
+import { groupNow } from './group-ops.ts'
+import { isDocumentGroup } from './group-tag.ts'
+import { daemonFailed, LibraryError } from './library-error.ts'
+import { isInvitedTo, isMemberOf, numbersOf, peopleIn, type Group } from './listing.ts'
+import type { Shelf } from './shelf.ts'
+import type { Steps } from './steps.ts'
+import { people, type InviteView } from './views.ts'
+
+// Senders of group updates remembered to say who shared an invitation.
+const MAX_REMEMBERED_INVITERS = 256
+
+export interface Invitations {
+  invites(): Promise<InviteView[]>
+  accept(inviteId: string): Promise<{ docId: string; groupId: string }>
+  decline(inviteId: string): Promise<void>
+  /** A group not served here was updated by `sourceNumber`: it may be an invitation they shared. */
+  noteInviter(groupId: string, sourceNumber: string | undefined): void
+}
+
+export interface InvitationsOptions {
+  readonly backend: Pick<SignalDocumentMethods, 'updateGroup' | 'leaveGroup'> & Pick<SignalChatMethods, 'acceptGroupRequest'>
+  /** Lists every group (no id) or one group now, through the membership owner. */
+  readonly listGroups: (groupId?: string) => Promise<GroupListing>
+  readonly you: string
+  /** Groups bound to something else (chats): never offered as documents. */
+  readonly reserved: (groupId: string) => boolean
+  readonly shelf: Shelf
+  readonly steps: Steps
+  readonly contacts: Pick<Contacts, 'names'>
+  readonly now: Clock['now']
+  readonly logger: Logger
+}
+
+export function createInvitations(o: InvitationsOptions): Invitations {
+  const { shelf, steps, you } = o
+  const inviters = new Map<string, string>()
+
+  function isOffered(g: Group): boolean {
+    if (!isDocumentGroup(g.description) || g.isBlocked === true || o.reserved(g.id)) return false
+    if (!isMemberOf(g, you) && !isInvitedTo(g, you)) return false
+    const docId = docIdForGroup(g.id)
+    return !shelf.isFixed(docId) && !shelf.isServed(docId) && shelf.row(docId) === undefined
+  }
+
+  async function offered(): Promise<Group[]> {
+    let groups: GroupListing
+    try {
+      groups = await o.listGroups()
+    } catch (error) {
+      throw daemonFailed('list groups', error)
+    }
+    return groups.filter(isOffered)
+  }
+
+  async function findInvite(id: string): Promise<Group> {
+    const g = (await offered()).find((x) => docIdForGroup(x.id) === id)
+    if (g === undefined) throw new LibraryError('DOCS_UNKNOWN_INVITE', `no invitation ${id}`)
+    return g
+  }
+
+  /** Joins (an invited account updates the group first) and accepts the group's message request. */
+  async function join(g: Group): Promise<void> {
+    if (!isMemberOf(g, you)) {
+      try {
+        await o.backend.updateGroup(g.id, {})
+      } catch (error) {
+        throw daemonFailed('join the group', error)
+      }
+    }
+    try {
+      await o.backend.acceptGroupRequest(g.id)
+    } catch (error) {
+      throw daemonFailed("accept the group's message request", error, '; the invitation stays open')
+    }
+  }
+
+  async function accept(inviteId: string): Promise<{ docId: string; groupId: string }> {
+    const g = await findInvite(inviteId)
+    shelf.checkRoom()
+    await join(g)
+    const docId = docIdForGroup(g.id)
+    const joined = (await groupNow(o.listGroups, g.id, 'list the members').catch(() => undefined)) ?? g
+    const row: StoredDocument = {
+      docId,
+      groupId: g.id,
+      title: g.name ?? 'Untitled',
+      members: peopleIn(joined),
+      addedAt: o.now(),
+      changedAt: 0,
+      state: 'active',
+    }
+    steps.stored(() => shelf.keep(row))
+    // Members answer with the document's content.
+    shelf.askGroup(docId)
+    inviters.delete(g.id)
+    o.logger.info({ docId }, 'invitation accepted')
+    return { docId, groupId: g.id }
+  }
+
+  return {
+    async invites() {
+      const groups = await offered()
+      if (groups.length === 0) return []
+      const names = await o.contacts.names()
+      return groups.map((g) => {
+        const inviter = inviters.get(g.id) ?? numbersOf(g.admins).find((n) => n !== you)
+        return {
+          id: docIdForGroup(g.id),
+          groupId: g.id,
+          title: g.name ?? 'Untitled',
+          from: inviter === undefined ? undefined : { number: inviter, name: names.get(inviter) },
+          members: people(peopleIn(g), names, you),
+        }
+      })
+    },
+    accept: (inviteId) => steps.exclusive(() => accept(inviteId)),
+    decline: (inviteId) =>
+      steps.exclusive(async () => {
+        const g = await findInvite(inviteId)
+        try {
+          await o.backend.leaveGroup(g.id, [])
+        } catch (error) {
+          throw daemonFailed('leave the group', error)
+        }
+        inviters.delete(g.id)
+      }),
+    noteInviter(groupId, sourceNumber) {
+      if (sourceNumber === undefined || sourceNumber === you || inviters.has(groupId)) return
+      if (inviters.size >= MAX_REMEMBERED_INVITERS) inviters.delete(inviters.keys().next().value ?? '')
+      inviters.set(groupId, sourceNumber)
+    },
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The library's documents: the rows kept in the replica store (title, members, removed or not),
+ * the ones served now, and when each last changed on this machine. Serving a row loads its
+ * replica into the sidecar's documents; a row whose group no longer has this account is kept as
+ * `removed` and no longer served.
+ */
+import type { Clock } from '../clock.ts'
+import type { Documents } from '../documents.ts'
+import type { Logger } from '../ops/logger.ts'
+import type { StoredDocument } from '../replica/doc-table.ts'
+import { loadReplica } from '../replica/replica.ts'
+import type { ReplicaStore } from '../replica/store.ts'
+import { LibraryError } from './library-error.ts'
+import { peopleIn, type Group } from './listing.ts'
+import type { Steps } from './steps.ts'
+
+/** Most documents one sidecar serves (each keeps its replica in memory). */
+export const MAX_DOCUMENTS = 256
+// Change times are written at most this often per document (the latest is kept in memory).
+const TOUCH_EVERY_MS = 10_000
+
+export interface Shelf {
+  /** The stored row, or undefined. */
+  row(docId: string): StoredDocument | undefined
+  rows(): StoredDocument[]
+  /** The stored or fixed document. @throws LibraryError DOCS_UNKNOWN_DOCUMENT */
+  known(docId: string): { row: StoredDocument | undefined; groupId: string }
+  isFixed(docId: string): boolean
+  /** The document served over a group, if any. */
+  servedIn(groupId: string): string | undefined
+  isServed(docId: string): boolean
+  /** @throws LibraryError DOCS_TOO_MANY_DOCUMENTS when MAX_DOCUMENTS are served */
+  checkRoom(): void
+  /** Stores a row (a store failure throws: callers run it as a store step). */
+  put(row: StoredDocument): void
+  /** Stores a new row and serves it (a store failure throws: callers run it as a store step). */
+  keep(row: StoredDocument): true
+  /** Starts serving a stored or accepted document. */
+  serve(row: StoredDocument): void
+  unserve(docId: string, reason: string): void
+  /** Members of a served document answer with its content. */
+  askGroup(docId: string): void
+  /** Stores what the daemon says now about a stored document (title, members). */
+  remember(row: StoredDocument, g: Group): void
+  /** This account is out of a served document's group: stop serving, keep the row as removed. */
+  markRemoved(row: StoredDocument): void
+  /** Forgets a left document (its replica log stays in the store). */
+  forget(docId: string): void
+  /** ms of the last change applied here (memory first, then the row); undefined when none. */
+  lastChange(docId: string, row: StoredDocument | undefined): number | undefined
+  unsentBytes(docId: string): number
+  /** Starts serving the stored documents (at start: a store failure fails the start). */
+  serveStored(): void
+  /** Writes pending change times. */
+  close(): void
+}
+
+export interface ShelfOptions {
+  readonly documents: Pick<Documents, 'has' | 'get' | 'byGroup' | 'add' | 'remove' | 'size'>
+  readonly store: ReplicaStore
+  readonly fixed: readonly { docId: string; groupId: string }[]
+  readonly steps: Steps
+  readonly now: Clock['now']
+  /** Close code for the browsers of a document no longer served. */
+  readonly closeCode: number
+  readonly logger: Logger
+}
+
+export function createShelf(o: ShelfOptions): Shelf {
+  const { documents, store, steps } = o
+  const fixed = new Map(o.fixed.map((d) => [d.docId, d]))
+  const lastChange = new Map<string, number>()
+  const lastTouch = new Map<string, number>()
+  const unsubscribe = new Map<string, () => void>()
+
+  function noteChange(docId: string): void {
+    const now = o.now()
+    lastChange.set(docId, now)
+    if (now - (lastTouch.get(docId) ?? 0) < TOUCH_EVERY_MS) return
+    lastTouch.set(docId, now)
+    steps.storing(() => store.documents.touch(docId, now))
+  }
+  function serve(row: StoredDocument): void {
+    if (documents.has(row.docId)) return
+    const replica = loadReplica(store, row.docId)
+    documents.add(row.docId, row.groupId, replica)
+    const onUpdate = (): void => noteChange(row.docId)
+    replica.doc.on('update', onUpdate)
+    unsubscribe.set(row.docId, () => replica.doc.off('update', onUpdate))
+  }
+  function unserve(docId: string, reason: string): void {
+    unsubscribe.get(docId)?.()
+    unsubscribe.delete(docId)
+    documents.remove(docId, o.closeCode, reason)
+  }
+
+  return {
+    row: (docId) => steps.stored(() => store.documents.get(docId)),
+    rows: () => steps.stored(() => store.documents.list()),
+    known(docId) {
+      const row = steps.stored(() => store.documents.get(docId))
+      if (row !== undefined) return { row, groupId: row.groupId }
+      const f = fixed.get(docId)
+      if (f !== undefined) return { row: undefined, groupId: f.groupId }
+      throw new LibraryError('DOCS_UNKNOWN_DOCUMENT', `no document ${docId}`)
+    },
+    isFixed: (docId) => fixed.has(docId),
+    servedIn: (groupId) => documents.byGroup(groupId)?.docId,
+    isServed: (docId) => documents.has(docId),
+    checkRoom() {
+      if (documents.size >= MAX_DOCUMENTS)
+        throw new LibraryError('DOCS_TOO_MANY_DOCUMENTS', `this sidecar serves at most ${MAX_DOCUMENTS} documents`)
+    },
+    put: (row) => store.documents.put(row),
+    keep(row) {
+      store.documents.put(row)
+      serve(row)
+      return true
+    },
+    serve,
+    unserve,
+    askGroup: (docId) => documents.get(docId)?.askGroup(),
+    remember(row, g) {
+      const members = peopleIn(g)
+      const title = g.name ?? row.title
+      if (title === row.title && JSON.stringify(members) === JSON.stringify(row.members)) return
+      steps.stored(() => store.documents.put({ ...row, title, members }))
+    },
+    markRemoved(row) {
+      if (row.state === 'removed') return
+      unserve(row.docId, 'you are no longer in this document')
+      steps.stored(() => store.documents.put({ ...row, state: 'removed' }))
+      o.logger.info({ docId: row.docId }, "no longer a member of the document's group; stopped serving it")
+    },
+    forget(docId) {
+      steps.stored(() => store.documents.remove(docId))
+      lastChange.delete(docId)
+    },
+    lastChange(docId, row) {
+      const at = lastChange.get(docId) ?? row?.changedAt ?? 0
+      return at === 0 ? undefined : at
+    },
+    unsentBytes: (docId) => documents.get(docId)?.queue.queuedBytes ?? 0,
+    serveStored() {
+      for (const row of store.documents.list()) {
+        if (row.state !== 'active' || fixed.has(row.docId)) continue
+        serve(row)
+      }
+    },
+    close() {
+      for (const [docId, at] of lastChange)
+        if (at !== lastTouch.get(docId)) steps.storing(() => store.documents.touch(docId, at))
+      for (const off of unsubscribe.values()) off()
+      unsubscribe.clear()
+    },
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The library as the page sees it: documents with their people, change time, unsent bytes and
+ * state; invitations with who shared them. The members shown are the daemon's now, or as last
+ * stored when it cannot say.
+ */
+import type { GroupListing } from '@e2e-col/signal-cli'
+import type { Logger } from '../ops/logger.ts'
+import type { StoredDocument, StoredMember } from '../replica/doc-table.ts'
+import type { Contacts } from './contacts.ts'
+import { numbersOf, peopleIn, type Group } from './listing.ts'
+import type { Shelf } from './shelf.ts'
+
+export interface PersonView {
+  number: string
+  name: string | undefined
+  status: StoredMember['status']
+  you: boolean
+  /** A group admin: on Signal only admins may remove people (undefined when not known). */
+  admin?: boolean
+}
+
+export interface DocumentView {
+  docId: string
+  groupId: string
+  title: string
+  members: PersonView[]
+  /** ms of the last change applied on this machine; null when none since it was added. */
+  lastChange: number | null
+  /** Bytes of edits waiting to be sent to the group. */
+  unsentBytes: number
+  /** `removed`: this person is no longer in the group; kept, not served. */
+  state: 'active' | 'removed'
+  /** Fixed in E2E_COL_DOCUMENTS (cannot be left from the page). */
+  fixed: boolean
+}
+
+export interface InviteView {
+  /** The document id the invitation becomes (also the invitation's id in the API). */
+  id: string
+  groupId: string
+  title: string
+  from: { number: string; name: string | undefined } | undefined
+  members: PersonView[]
+}
+
+export type Names = ReadonlyMap<string, string | undefined>
+
+/** People as the page shows them (this account unnamed; admin-ness only when the group is listed). */
+export function people(
+  members: readonly StoredMember[],
+  names: Names,
+  you: string,
+  admins?: readonly string[],
+): PersonView[] {
+  return members.map((m) => ({
+    number: m.number,
+    name: m.number === you ? undefined : names.get(m.number),
+    status: m.status,
+    you: m.number === you,
+    ...(admins === undefined ? {} : { admin: admins.includes(m.number) }),
+  }))
+}
+
+export interface Views {
+  /** One document: from the group as listed now when given, else from its stored row. */
+  view(docId: string, groupId: string, row: StoredDocument | undefined, g: Group | undefined, names: Names): DocumentView
+  /** Every document: the fixed ones, then the stored ones (whose rows take what the daemon says now). */
+  list(): Promise<{ documents: DocumentView[]; membersFrom: 'daemon' | 'store' }>
+}
+
+export interface ViewsOptions {
+  readonly you: string
+  readonly fixed: readonly { docId: string; groupId: string }[]
+  readonly shelf: Shelf
+  readonly contacts: Pick<Contacts, 'names'>
+  /** Lists every group now. */
+  readonly listGroups: () => Promise<GroupListing>
+  readonly storing: <T>(fn: () => T) => T | undefined
+  readonly logger: Logger
+}
+
+export function createViews(o: ViewsOptions): Views {
+  const { shelf } = o
+  function view(
+    docId: string,
+    groupId: string,
+    row: StoredDocument | undefined,
+    g: Group | undefined,
+    names: Names,
+  ): DocumentView {
+    const members = g === undefined ? (row?.members ?? []) : peopleIn(g)
+    return {
+      docId,
+      groupId,
+      title: (g?.name ?? undefined) || row?.title || 'Untitled',
+      members: people(members, names, o.you, g === undefined ? undefined : numbersOf(g.admins)),
+      lastChange: shelf.lastChange(docId, row) ?? null,
+      unsentBytes: shelf.unsentBytes(docId),
+      state: row?.state ?? 'active',
+      fixed: shelf.isFixed(docId),
+    }
+  }
+  return {
+    view,
+    async list() {
+      const rows = shelf.rows()
+      let groups: GroupListing | undefined
+      try {
+        groups = await o.listGroups()
+      } catch (error) {
+        o.logger.warn({ err: error }, 'listGroups failed; showing members as last stored')
+      }
+      const byId = new Map((groups ?? []).map((g) => [g.id, g]))
+      const names = await o.contacts.names()
+      const out: DocumentView[] = []
+      for (const f of o.fixed) out.push(view(f.docId, f.groupId, undefined, byId.get(f.groupId), names))
+      for (const row of rows) {
+        const g = byId.get(row.groupId)
+        if (g !== undefined && row.state === 'active') o.storing(() => shelf.remember(row, g))
+        out.push(view(row.docId, row.groupId, shelf.row(row.docId) ?? row, row.state === 'active' ? g : undefined, names))
+      }
+      return { documents: out, membersFrom: groups === undefined ? 'store' : 'daemon' }
+    },
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Phase 7, the browser server, opened last: WebSocket upgrades for documents and chats, the
+ * documents API, and the ops endpoints, on one listener. Its closer is the top of the stack: stop
+ * admitting, flush the send queues (bounded), close every socket with 1001, then the listener.
+ * `listen` is the start's last step; a listen that fails unwinds through that closer too.
+ */
+import type { AddressInfo } from 'node:net'
+import { CLOSE_CODES } from '@e2e-col/protocol'
+import type { WebSocket } from 'ws'
+import type { MakeSession } from '../browser/sessions.ts'
+import { createWsServer } from '../browser/ws-server.ts'
+import { SidecarError } from '../errors.ts'
+import { createDocsApi } from '../library/api.ts'
+import type { Served } from './documents.ts'
+import type { Lifecycle } from './lifecycle.ts'
+import type { HttpHandler } from './ops.ts'
+import type { Basics, Phase } from './phase.ts'
+
+export interface BrowserServer {
+  /** Listens on the configured address. @throws SidecarError SIDECAR_LISTEN_FAILED */
+  listen(): Promise<{ url: string; port: number }>
+}
+
+export interface BrowserInput {
+  readonly life: Lifecycle
+  readonly served: Served
+  readonly ops: HttpHandler
+  readonly makeSession: MakeSession
+}
+
+export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> {
+  const { config, metrics, logger, clock } = b
+  const { life } = i
+  const { docs, chats, library } = i.served
+  let boundPort = config.listen.port
+  const api = createDocsApi({
+    library,
+    allowedOrigins: config.allowedOrigins,
+    bind: () => ({ host: config.listen.host, port: boundPort }),
+    ready: life.ready,
+  })
+  const { server, wss } = createWsServer({
+    allowedOrigins: config.allowedOrigins,
+    maxFrameBytes: config.browser.maxFrameBytes,
+    isDocument: (docId) => life.ready() && docs.has(docId),
+    hasRoom: (docId) => (docs.get(docId)?.sessionCount ?? Infinity) < config.browser.maxConnectionsPerDoc,
+    onConnection: (ws: WebSocket, docId: string) => {
+      const doc = docs.get(docId)
+      if (doc === undefined) return ws.close(CLOSE_CODES.POLICY_VIOLATION)
+      const session = i.makeSession(ws, docId, (s, env, frame) => doc.fromBrowser(s, env, frame))
+      doc.attach(session)
+      metrics.connections.inc({ doc: docId })
+      ws.on('error', (error) => logger.debug({ err: error }, 'browser socket error'))
+      ws.on('close', () => {
+        doc.detach(session)
+        metrics.connections.dec({ doc: docId })
+      })
+    },
+    chats: {
+      admit: (chatId, role, req, group) => (life.ready() ? chats.admit(chatId, role, req, group) : 404),
+      onConnection: (ws, chatId, role, req) => chats.onConnection(ws, chatId, role, req),
+    },
+    onHttp: (req, res) =>
+      api.handles(new URL(req.url ?? '/', 'http://sidecar').pathname) ? api.handle(req, res) : i.ops(req, res),
+  })
+
+  async function shutdown(): Promise<void> {
+    const started = clock.now()
+    life.closing()
+    const stopAccepting = new Promise<void>((resolve) => server.close(() => resolve()))
+    // After a store failure nothing more is sent: it could not be remembered.
+    if (life.failure() === undefined) await docs.drain(config.shutdownFlushMs)
+    life.halt()
+    // Counts only: what is still queued after the bounded flush is dropped (browsers replay it).
+    library?.close()
+    logger.info(
+      { reason: life.reason(), unsentBytes: docs.queuedBytes(), sockets: wss.clients.size, flushMs: clock.now() - started },
+      'sidecar shutting down: queues flushed, closing sockets (1001), the events stream and the store',
+    )
+    docs.close(CLOSE_CODES.GOING_AWAY, 'sidecar shutting down')
+    chats.close(CLOSE_CODES.GOING_AWAY, 'sidecar shutting down')
+    for (const ws of wss.clients) ws.terminate()
+    server.closeAllConnections()
+    await stopAccepting
+  }
+
+  async function listen(): Promise<{ url: string; port: number }> {
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject)
+        server.listen(config.listen.port, config.listen.host, () => {
+          server.off('error', reject)
+          resolve()
+        })
+      })
+    } catch (error) {
+      throw new SidecarError(
+        'SIDECAR_LISTEN_FAILED',
+        `cannot listen on ${config.listen.host}:${config.listen.port} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        { cause: error },
+      )
+    }
+    boundPort = (server.address() as AddressInfo).port
+    const host = config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host
+    return { url: `http://${host}:${boundPort}`, port: boundPort }
+  }
+
+  return { part: { listen }, close: shutdown }
+}

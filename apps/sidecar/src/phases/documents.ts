@@ -1,0 +1,160 @@
+/**
+ * Phase 4, documents: the documents served (the fixed ones, then those the library stored), the
+ * Signal reachability they share, the chat bindings, and the library. Each document's capability
+ * roster takes its group's members from every listing the membership owner takes.
+ */
+import { createDedupWindow, CLOSE_CODES, type DedupWindow } from '@e2e-col/protocol'
+import type { SignalBackend } from '@e2e-col/signal-cli'
+import type { MakeSession } from '../browser/sessions.ts'
+import { createChatRelay, type ChatRelay } from '../chat/chat-relay.ts'
+import { createDocuments, type Documents } from '../documents.ts'
+import type { GroupMembership, Listed } from '../group/membership.ts'
+import { membersOf, sourceKey } from '../group/members.ts'
+import { createDocumentLibrary, type DocumentLibrary, type LibraryBackend } from '../library/library.ts'
+import { answerRank } from '../replica/answer-rule.ts'
+import { createReachability, type Reachability } from '../send/reachability.ts'
+import type { DaemonFacts } from '../startup.ts'
+import type { Lifecycle } from './lifecycle.ts'
+import type { Basics, Phase } from './phase.ts'
+import type { Stored } from './store.ts'
+
+export interface Served {
+  readonly docs: Documents
+  readonly reach: Reachability
+  readonly chats: ChatRelay
+  /** Undefined with a backend that administers no groups (documents are then fixed only). */
+  readonly library: DocumentLibrary | undefined
+  /** What this sidecar sent, so its copies from Signal are dropped (the receive path reads it). */
+  readonly ownSends: DedupWindow
+  /** Envelopes in every served document's outbox, those made at run time included. */
+  unsentEnvelopes(): number
+}
+
+export interface DocumentsInput extends Stored {
+  readonly facts: DaemonFacts
+  readonly life: Lifecycle
+  readonly membership: GroupMembership
+  readonly makeSession: MakeSession
+}
+
+function hasDocumentMethods(backend: SignalBackend): backend is LibraryBackend {
+  const b = backend as Partial<LibraryBackend>
+  return (
+    typeof b.createGroupWith === 'function' &&
+    typeof b.updateGroup === 'function' &&
+    typeof b.leaveGroup === 'function' &&
+    typeof b.listContacts === 'function' &&
+    typeof b.acceptGroupRequest === 'function'
+  )
+}
+
+function reachability(b: Basics): Reachability {
+  const { config, clock, metrics } = b
+  const reach = createReachability({
+    attempts: config.send.attempts,
+    probeBaseMs: config.send.retryBaseMs,
+    probeMaxMs: config.send.offlineProbeMaxMs,
+    now: clock.now,
+    sleep: clock.sleep,
+    rng: clock.rng,
+    logger: b.logger,
+  })
+  reach.onChange((state) => {
+    for (const s of ['reachable', 'unreachable', 'daemon-down'])
+      metrics.signalState.set({ state: s }, s === state ? 1 : 0)
+  })
+  metrics.signalState.set({ state: 'reachable' }, 1)
+  return reach
+}
+
+function chatRelay(b: Basics, docs: Documents, makeSession: MakeSession): ChatRelay {
+  const { config } = b
+  // Chat bindings (§4.9): relayed between browsers and the local loop, never replicated or queued.
+  return createChatRelay({
+    bindings: config.chats.bindings,
+    isDocumentGroup: (groupId) => docs.byGroup(groupId) !== undefined,
+    operators: new Set(config.chats.operators),
+    loopAccount: config.chats.loopAccount,
+    browserOperators: config.chats.browserOperators,
+    maxConnectionsPerChat: config.browser.maxConnectionsPerDoc,
+    maxBodyBytes: config.maxBodyBytes,
+    sidecarId: b.sidecarId,
+    newMessageId: b.clock.newMessageId,
+    makeSession,
+    postBody: async (groupId, body) => void (await b.backend.sendGroupMessage(groupId, body)),
+    logger: b.logger,
+  })
+}
+
+function library(b: Basics, i: DocumentsInput, docs: Documents, chats: ChatRelay): DocumentLibrary | undefined {
+  // Documents made at run time need a backend that administers groups (the HTTP one does).
+  if (!hasDocumentMethods(b.backend)) return undefined
+  return createDocumentLibrary({
+    backend: b.backend,
+    membership: i.membership,
+    you: i.facts.account ?? '',
+    documents: docs,
+    store: i.store,
+    fixed: b.config.documents,
+    reserved: (groupId) => chats.isChatGroup(groupId),
+    linkedDevice: b.config.setup === 'linked-device',
+    clock: b.clock,
+    storing: i.life.storing,
+    stopped: i.life.stopped,
+    closeCode: CLOSE_CODES.POLICY_VIOLATION,
+    logger: b.logger,
+  })
+}
+
+export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
+  const { config, clock, metrics, logger } = b
+  const { store, life, membership } = i
+  const reach = reachability(b)
+  const ownSends = createDedupWindow(config.dedup)
+  const docs = createDocuments({
+    config,
+    backend: b.backend,
+    reach,
+    clock,
+    store,
+    sidecarId: b.sidecarId,
+    metrics,
+    logger,
+    storing: life.storing,
+    fatal: life.fatal,
+    self: membership.self,
+    markSent: (docId, senderId, messageId) => ownSends.seen(docId, senderId, messageId, clock.now()),
+    answerRank: (groupId, requestId, asker) =>
+      answerRank(
+        requestId,
+        membership.selfKey(),
+        membership.members(groupId).map((m) => sourceKey(m.uuid, m.number)),
+        asker,
+      ),
+    stopped: life.stopped,
+  })
+  for (const { docId, groupId } of config.documents) {
+    const replica = i.replicas.get(docId)
+    if (replica === undefined) throw new Error(`no replica loaded for document ${docId}`)
+    docs.add(docId, groupId, replica)
+  }
+  const unsentEnvelopes = (): number =>
+    life.storing(() => [...docs.values()].reduce((n, d) => n + store.outbox.count(d.docId), 0)) ?? 0
+  metrics.unsentSource.read = unsentEnvelopes
+  const chats = chatRelay(b, docs, i.makeSession)
+  const lib = library(b, i, docs, chats)
+  // At start a store failure fails the start.
+  lib?.serveStored()
+  // Every served document's roster, those made at run time included, from every listing taken.
+  const toRosters = (listed: Listed): void => {
+    for (const doc of docs.values())
+      if (listed.whole || listed.listing.some((g) => g.id === doc.groupId))
+        docs.setMembers(doc.groupId, membersOf(listed.listing, doc.groupId))
+  }
+  toRosters({ listing: membership.groups(), whole: true, askedAt: clock.now() })
+  const unsubscribe = membership.subscribe(toRosters)
+  return {
+    part: { docs, reach, chats, library: lib, ownSends, unsentEnvelopes },
+    close: unsubscribe,
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * Phase 5, receive: the events loop over the first stream, each group message checked against its
+ * group's members (receive/membership.ts), then read (receive/ingest.ts: dedup, reassembly,
+ * attachments) and delivered to its document; chat groups go to the chat relay, group updates to
+ * the library.
+ */
+import {
+  runEventsLoop,
+  type BroadcastRecoveryRequiredError,
+  type EventsLoop,
+  type SignalEvent,
+} from '@e2e-col/signal-cli'
+import { CAPABILITY, CLOSE_CODES } from '@e2e-col/protocol'
+import { receiveBodyBound } from '../config.ts'
+import type { GroupMembership } from '../group/membership.ts'
+import { createAttachmentFetcher } from '../receive/attachment-fetch.ts'
+import { createIngest, SELF, type Ingest } from '../receive/ingest.ts'
+import { createMembership, sourceKey, type Membership } from '../receive/membership.ts'
+import type { Daemon } from './daemon.ts'
+import type { Served } from './documents.ts'
+import type { Basics, Phase } from './phase.ts'
+
+// "Not found" answers in a row after which this sidecar stops announcing it reads attachments.
+const MISSING_BEFORE_WITHDRAW = 3
+
+export interface ReceiveInput {
+  readonly daemon: Daemon
+  readonly membership: GroupMembership
+  readonly served: Served
+}
+
+function ingestFor(b: Basics, served: Served): Ingest {
+  const { config, backend, logger, metrics } = b
+  const { docs } = served
+  // A daemon that keeps no attachments (--ignore-attachments, a full disk) answers "not found"
+  // every time: after a few in a row this sidecar stops announcing it reads them.
+  let missingInARow = 0
+  const fetcher = createAttachmentFetcher({
+    fetch: (id, groupId) => backend.getAttachment(id, groupId),
+    maxPayloadBytes: config.browser.maxFrameBytes,
+    timeoutMs: config.attachments.fetchTimeoutMs,
+    maxInFlight: 4,
+    maxWaiting: 64,
+  })
+  return createIngest({
+    docOfGroup: (groupId) => docs.byGroup(groupId)?.docId,
+    maxFrameBytes: config.browser.maxFrameBytes,
+    maxBodyBytes: receiveBodyBound(config),
+    reassembly: config.reassembly,
+    dedup: config.dedup,
+    ownSends: served.ownSends,
+    now: b.clock.now,
+    deliver: (docId, frame, env, from, source) => docs.fromGroup(docId, frame, env, from, source),
+    readDeflate: config.capabilities.includes('deflate'),
+    ...(config.capabilities.includes('attachments') ? { attachments: fetcher } : {}),
+    onLost: (docId, reason) => {
+      docs.lost(docId)
+      if (reason === 'missing' && ++missingInARow === MISSING_BEFORE_WITHDRAW) {
+        logger.warn(
+          { missing: missingInARow },
+          'signal-cli has none of the attachments it announced; no longer reading attachments (members send text)',
+        )
+        docs.withdraw(CAPABILITY.attachments)
+      }
+    },
+    onFetched: () => {
+      missingInARow = 0
+    },
+    metrics,
+    logger,
+  })
+}
+
+function memberCheck(b: Basics, i: ReceiveInput): Membership {
+  const { config, clock, metrics, logger } = b
+  return createMembership({
+    membership: i.membership,
+    groupIds: config.documents.map((d) => d.groupId),
+    serves: (groupId) => i.served.docs.byGroup(groupId) !== undefined,
+    minRefreshGapMs: Math.min(config.membersRefreshMs, 5_000),
+    maxHeld: 256,
+    now: clock.now,
+    dropped: (reason) => metrics.receivedDropped.inc({ reason }),
+    onListFailed: (error) => logger.warn({ err: error }, 'listGroups failed; keeping the last member list'),
+  })
+}
+
+export function startReceive(b: Basics, i: ReceiveInput): Phase<EventsLoop> {
+  const { config, metrics, logger } = b
+  const { docs, chats, library } = i.served
+  const ingest = ingestFor(b, i.served)
+  const members = memberCheck(b, i)
+  const onEvent = (e: SignalEvent): void => {
+    if (e.type === 'message' && chats.isChatGroup(e.groupId)) chats.onSignalMessage(e)
+    else if (e.type === 'message') {
+      // The account's own devices (sync copies) are one source; other members one each.
+      const source = e.origin === 'sync' ? SELF : sourceKey(e.sourceUuid, e.sourceNumber)
+      members.admit(e.groupId, e, () =>
+        ingest.handle(e.groupId, e.body, {
+          from: { uuid: e.sourceUuid, number: e.sourceNumber },
+          source,
+          attachments: e.attachments ?? [],
+        }),
+      )
+    } else if (e.type === 'group-update') {
+      metrics.groupUpdates.inc()
+      library?.onGroupUpdate(e.groupId, e.sourceNumber)
+    } else metrics.eventsSkipped.inc({ reason: e.reason })
+  }
+  const { first, abort } = i.daemon.takeStream()
+  const events = runEventsLoop(first, abort, {
+    backend: b.backend,
+    policy: { baseMs: config.events.reconnectBaseMs, maxMs: config.events.reconnectMaxMs },
+    rng: b.clock.rng,
+    sleep: b.clock.sleep,
+    onEvent,
+    onRecoveryRequired: (error: BroadcastRecoveryRequiredError) => {
+      logger.error({ err: error }, 'transport history at risk; asking browsers for snapshots (4409)')
+      for (const doc of docs.values())
+        if (error.groupIds.includes(doc.groupId))
+          doc.closeSockets(CLOSE_CODES.HISTORY_AT_RISK, 'history at risk; send a full snapshot')
+    },
+    onReconnect: () => metrics.streamReconnects.inc(),
+    logger,
+  })
+  return {
+    part: events,
+    close: async () => {
+      await events.stop()
+      members.dispose()
+    },
+  }
+}
