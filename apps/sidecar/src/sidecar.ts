@@ -123,5 +123,7 @@ function ready(
   // Catch up on what the group said while this sidecar was down: members answer with what we lack.
   if (b.config.replica.syncOnStart) for (const doc of docs.values()) doc.askGroup()
   // Someone may have removed this account from a document while the sidecar was down.
-  void library?.refresh().catch((error: unknown) => b.logger.warn({ err: error }, 'checking the stored documents failed'))
+  void library
+    ?.refresh()
+    .catch((error: unknown) => b.logger.warn({ err: error }, 'checking the stored documents failed'))
 }

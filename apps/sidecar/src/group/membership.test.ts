@@ -10,7 +10,10 @@ const G = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
 const H = 'Qmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
 const listing = (...groups: unknown[]) => groups as unknown as GroupListing
 
-function setup(answer: (groupId?: string) => GroupListing | { fails: unknown }, extra: Partial<GroupMembershipOptions> = {}) {
+function setup(
+  answer: (groupId?: string) => GroupListing | { fails: unknown },
+  extra: Partial<GroupMembershipOptions> = {},
+) {
   const asked: (string | undefined)[] = []
   const failed: unknown[] = []
   const told: Listed[] = []
@@ -115,13 +118,13 @@ describe('the membership owner', () => {
 
   it('after dispose, lists no more and tells no one of a listing in flight', async () => {
     vi.useFakeTimers()
-    let release: (l: GroupListing) => void = () => undefined
+    const pending: ((l: GroupListing) => void)[] = []
     const s = setup(() => listing(), {
-      list: () => new Promise<GroupListing>((resolve) => (release = resolve)),
+      list: () => new Promise<GroupListing>((resolve) => void pending.push(resolve)),
     })
     await vi.advanceTimersByTimeAsync(60_000)
     s.m.dispose()
-    release(listing({ id: G, members: ['+15550000099'] }))
+    for (const answer of pending) answer(listing({ id: G, members: ['+15550000099'] }))
     await vi.advanceTimersByTimeAsync(600_000)
     expect(s.told).toEqual([])
     expect(s.m.members(G)).toHaveLength(2)

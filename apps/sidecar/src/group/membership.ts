@@ -62,7 +62,10 @@ export interface GroupMembership extends MembershipSource {
   dispose(): void
 }
 
-function merged(last: ReadonlyMap<string, GroupListing[number]>, fresh: GroupListing): Map<string, GroupListing[number]> {
+function merged(
+  last: ReadonlyMap<string, GroupListing[number]>,
+  fresh: GroupListing,
+): Map<string, GroupListing[number]> {
   const out = new Map(last)
   for (const g of fresh) out.set(g.id, g)
   return out
@@ -77,7 +80,7 @@ export function createGroupMembership(o: GroupMembershipOptions): GroupMembershi
   function take(listed: Listed): void {
     if (disposed) return
     last = merged(last, listed.listing)
-    for (const listener of [...listeners]) {
+    for (const listener of listeners) {
       try {
         listener(listed)
       } catch (error) {

@@ -142,7 +142,8 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
       state: 'active',
     }
     const kept = steps.storing(() => shelf.keep(row))
-    if (kept === undefined) return undo(groupId, members, new Error('the replica store failed'), 'keep the new document')
+    if (kept === undefined)
+      return undo(groupId, members, new Error('the replica store failed'), 'keep the new document')
     o.logger.info({ docId, members: members.length }, 'document created')
     return { docId, groupId }
   }
@@ -168,7 +169,8 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
         const remove = checkMembers(change.remove, 'remove')
         if (change.remove.includes(you))
           throw new LibraryError('DOCS_BAD_REQUEST', 'to stop sharing a document with yourself, leave it')
-        if (add.length === 0 && remove.length === 0) throw new LibraryError('DOCS_BAD_REQUEST', 'nobody to add or remove')
+        if (add.length === 0 && remove.length === 0)
+          throw new LibraryError('DOCS_BAD_REQUEST', 'nobody to add or remove')
         const { row, groupId } = shelf.known(docId)
         if (row?.state === 'removed') throw new LibraryError('DOCS_NOT_SHARED', 'you are no longer in this document')
         try {
@@ -201,7 +203,10 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
       steps.exclusive(async () => {
         const { row, groupId } = shelf.known(docId)
         if (row === undefined)
-          throw new LibraryError('DOCS_FIXED_DOCUMENT', 'this document is fixed in E2E_COL_DOCUMENTS; remove it there instead')
+          throw new LibraryError(
+            'DOCS_FIXED_DOCUMENT',
+            'this document is fixed in E2E_COL_DOCUMENTS; remove it there instead',
+          )
         if (row.state === 'active') {
           const g = await groupNow(o.listGroup, groupId, 'look up the group')
           if (g !== undefined && (isMemberOf(g, you) || isInvitedTo(g, you))) await leaveGroup(g)
@@ -211,5 +216,4 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
         o.logger.info({ docId }, 'document left')
       }),
   }
-
 }

@@ -30,7 +30,8 @@ export interface Invitations {
 }
 
 export interface InvitationsOptions {
-  readonly backend: Pick<SignalDocumentMethods, 'updateGroup' | 'leaveGroup'> & Pick<SignalChatMethods, 'acceptGroupRequest'>
+  readonly backend: Pick<SignalDocumentMethods, 'updateGroup' | 'leaveGroup'> &
+    Pick<SignalChatMethods, 'acceptGroupRequest'>
   /** Lists every group (no id) or one group now, through the membership owner. */
   readonly listGroups: (groupId?: string) => Promise<GroupListing>
   readonly you: string

@@ -42,7 +42,10 @@ export interface DocumentLibrary
 }
 
 export interface LibraryOptions {
-  backend: Pick<LibraryBackend, 'listContacts' | 'createGroupWith' | 'updateGroup' | 'leaveGroup' | 'acceptGroupRequest'>
+  backend: Pick<
+    LibraryBackend,
+    'listContacts' | 'createGroupWith' | 'updateGroup' | 'leaveGroup' | 'acceptGroupRequest'
+  >
   /** Where listings come from (and go to): the sidecar's one membership owner. */
   membership: Pick<MembershipSource, 'ask' | 'subscribe'>
   you: string

@@ -63,7 +63,13 @@ export function people(
 
 export interface Views {
   /** One document: from the group as listed now when given, else from its stored row. */
-  view(docId: string, groupId: string, row: StoredDocument | undefined, g: Group | undefined, names: Names): DocumentView
+  view(
+    docId: string,
+    groupId: string,
+    row: StoredDocument | undefined,
+    g: Group | undefined,
+    names: Names,
+  ): DocumentView
   /** Every document: the fixed ones, then the stored ones (whose rows take what the daemon says now). */
   list(): Promise<{ documents: DocumentView[]; membersFrom: 'daemon' | 'store' }>
 }
@@ -117,7 +123,9 @@ export function createViews(o: ViewsOptions): Views {
       for (const row of rows) {
         const g = byId.get(row.groupId)
         if (g !== undefined && row.state === 'active') o.storing(() => shelf.remember(row, g))
-        out.push(view(row.docId, row.groupId, shelf.row(row.docId) ?? row, row.state === 'active' ? g : undefined, names))
+        out.push(
+          view(row.docId, row.groupId, shelf.row(row.docId) ?? row, row.state === 'active' ? g : undefined, names),
+        )
       }
       return { documents: out, membersFrom: groups === undefined ? 'store' : 'daemon' }
     },

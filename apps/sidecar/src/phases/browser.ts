@@ -74,7 +74,12 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
     // Counts only: what is still queued after the bounded flush is dropped (browsers replay it).
     library?.close()
     logger.info(
-      { reason: life.reason(), unsentBytes: docs.queuedBytes(), sockets: wss.clients.size, flushMs: clock.now() - started },
+      {
+        reason: life.reason(),
+        unsentBytes: docs.queuedBytes(),
+        sockets: wss.clients.size,
+        flushMs: clock.now() - started,
+      },
       'sidecar shutting down: queues flushed, closing sockets (1001), the events stream and the store',
     )
     docs.close(CLOSE_CODES.GOING_AWAY, 'sidecar shutting down')
