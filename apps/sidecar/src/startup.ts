@@ -4,7 +4,8 @@
  * group lists the account as a member. Each failure is one SidecarError with its own code (and so
  * its own exit code).
  */
-import { maskNumber, SignalRpcError, type GroupListing, type SignalBackend } from '@e2e-col/signal-cli'
+import { maskNumber, type GroupListing, type SignalBackend, type SignalRpcError } from '@e2e-col/signal-cli'
+import { codeOf, messageOf } from './error-code.ts'
 import { SidecarError } from './errors.ts'
 import type { SidecarConfig } from './config.ts'
 
@@ -16,9 +17,7 @@ export interface DaemonFacts {
   account: string | undefined
 }
 
-function reason(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
+const reason = messageOf
 
 export async function checkDaemon(backend: SignalBackend, config: SidecarConfig): Promise<DaemonFacts> {
   const account = config.signal.account
@@ -63,10 +62,10 @@ export async function checkDaemon(backend: SignalBackend, config: SidecarConfig)
   try {
     groups = await backend.listGroups()
   } catch (error) {
-    if (error instanceof SignalRpcError && error.rpcCode === -32602) {
+    if (codeOf(error) === 'SIDECAR_SIGNAL_RPC_ERROR' && (error as SignalRpcError).rpcCode === -32602) {
       throw new SidecarError(
         'SIDECAR_ACCOUNT_INVALID',
-        `the daemon does not know SIGNAL_CLI_ACCOUNT ${account === undefined ? '' : maskNumber(account)} (${error.message})`,
+        `the daemon does not know SIGNAL_CLI_ACCOUNT ${account === undefined ? '' : maskNumber(account)} (${reason(error)})`,
         { cause: error },
       )
     }

@@ -17,10 +17,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
-import { StoreError } from '../errors.ts'
+import { codeOf, messageOf } from '../error-code.ts'
 import { checkHost, checkOrigin } from './api-guard.ts'
 import type { DocumentLibrary } from './library.ts'
-import { LibraryError } from './library-error.ts'
+import { isLibraryError, LibraryError } from './library-error.ts'
 
 /** Largest request body read. */
 export const MAX_BODY_BYTES = 16 * 1024
@@ -168,15 +168,11 @@ export function createDocsApi(o: DocsApiOptions): DocsApi {
       const method = req.method ?? 'GET'
       let cors: string | undefined
       const fail = (error: unknown): void => {
-        const e =
-          error instanceof LibraryError
-            ? error
-            : error instanceof StoreError
-              ? new LibraryError('DOCS_STOPPING', 'the replica store failed; the sidecar is stopping')
-              : new LibraryError(
-                  'DOCS_DAEMON_FAILED',
-                  `unexpected failure (${error instanceof Error ? error.message : String(error)})`,
-                )
+        const e = isLibraryError(error)
+          ? error
+          : codeOf(error) === 'SIDECAR_STORE_FAILED'
+            ? new LibraryError('DOCS_STOPPING', 'the replica store failed; the sidecar is stopping')
+            : new LibraryError('DOCS_DAEMON_FAILED', `unexpected failure (${messageOf(error)})`)
         // An unread body is dropped with the connection (once the answer is out) rather than drained.
         if (!req.complete) {
           res.shouldKeepAlive = false

@@ -5,6 +5,7 @@
  * @see docs/decisions/0007-documents-and-groups.md, docs/documents.md
  */
 import type { Clock } from '../clock.ts'
+import { messageOf } from '../error-code.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { StoredDocument } from '../replica/doc-table.ts'
 import type { GroupListing, SignalChatMethods, SignalDocumentMethods } from '@e2e-col/signal-cli'
@@ -22,8 +23,6 @@ import { isInvitedTo, isMemberOf, numbersOf, type Group } from './listing.ts'
 import type { Shelf } from './shelf.ts'
 import type { Steps } from './steps.ts'
 import type { DocumentView, Views } from './views.ts'
-
-const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error))
 
 export interface GroupOperations {
   create(input: { title: string; members: readonly string[] }): Promise<{ docId: string; groupId: string }>
@@ -116,7 +115,7 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
       await backend.leaveGroup(groupId, members)
     } catch (quitError) {
       o.logger.error({ err: quitError }, 'could not leave a group whose creation failed half-way')
-      throw daemonFailed(step, why, `; leaving the new group failed too (${describe(quitError)})`)
+      throw daemonFailed(step, why, `; leaving the new group failed too (${messageOf(quitError)})`)
     }
     throw daemonFailed(step, why, '; the new group was left again')
   }

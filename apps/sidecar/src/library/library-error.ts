@@ -4,6 +4,7 @@
  * @see docs/documents.md
  */
 import { maskNumbersIn } from '@e2e-col/signal-cli'
+import { codeOf, messageOf } from '../error-code.ts'
 
 export type LibraryErrorCode =
   | 'DOCS_BAD_REQUEST'
@@ -65,6 +66,12 @@ export class LibraryError extends Error {
 
 /** The daemon failed at one step; `step` says which, in the person's words. */
 export function daemonFailed(step: string, error: unknown, extra = ''): LibraryError {
-  const why = error instanceof Error ? error.message : String(error)
+  const why = messageOf(error)
   return new LibraryError('DOCS_DAEMON_FAILED', `signal-cli failed to ${step} (${why})${extra}`, { cause: error })
+}
+
+/** True for a library failure, judged by its code (the codes above), not its class. */
+export function isLibraryError(error: unknown): error is LibraryError {
+  const code = codeOf(error)
+  return code !== undefined && Object.hasOwn(STATUS, code)
 }

@@ -4,16 +4,15 @@
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client'
 
-export function createMetrics() {
-  const registry = new Registry()
-  const r = [registry]
-  // The replica's sync answers are counted by the responders; the gauge reads them when scraped.
-  const replicaSyncSource = { read: () => ({ answered: 0, suppressed: 0, askedBack: 0 }) }
-  const unsentSource = { read: () => 0 }
+interface ReplicaSyncCounts {
+  answered: number
+  suppressed: number
+  askedBack: number
+}
+
+/** Browser sockets and the envelopes they carry. */
+function browserMetrics(r: Registry[]) {
   return {
-    replicaSyncSource,
-    unsentSource,
-    registry,
     envelopesIn: new Counter({
       name: 'e2e_col_envelopes_in_total',
       help: 'Valid envelopes received from browsers, by kind',
@@ -32,6 +31,18 @@ export function createMetrics() {
       labelNames: ['code'],
       registers: r,
     }),
+    connections: new Gauge({
+      name: 'e2e_col_open_connections',
+      help: 'Open browser WebSockets per document',
+      labelNames: ['doc'],
+      registers: r,
+    }),
+  }
+}
+
+/** The send path: bodies, packing, compression, retries, Signal's state and the outbox. */
+function sendMetrics(r: Registry[], unsentSource: { read: () => number }) {
+  return {
     bodiesSent: new Counter({
       name: 'e2e_col_bodies_sent_total',
       help: 'Bodies sent to Signal, by packing mode',
@@ -60,6 +71,64 @@ export function createMetrics() {
       labelNames: ['outcome'],
       registers: r,
     }),
+    chunksSent: new Counter({ name: 'e2e_col_chunks_sent_total', help: 'Chunk bodies sent', registers: r }),
+    sendRetries: new Counter({
+      name: 'e2e_col_send_retries_total',
+      help: 'Send attempts retried after a connection error or HTTP 5xx',
+      registers: r,
+    }),
+    sendFailures: new Counter({
+      name: 'e2e_col_send_failures_total',
+      help: 'Sends given up, by outcome',
+      labelNames: ['outcome'],
+      registers: r,
+    }),
+    rateLimited: new Counter({
+      name: 'e2e_col_send_rate_limited_total',
+      help: 'Send answers that asked to slow down',
+      registers: r,
+    }),
+    sendLatency: new Histogram({
+      name: 'e2e_col_send_latency_seconds',
+      help: 'Duration of successful send calls',
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: r,
+    }),
+    replaysAcked: new Counter({
+      name: 'e2e_col_replays_acked_total',
+      help: 'Browser envelopes already on Signal, acknowledged again without a second send',
+      registers: r,
+    }),
+    backlogMerged: new Counter({
+      name: 'e2e_col_backlog_merged_envelopes_total',
+      help: 'Queued envelopes merged into fewer updates before sending (a backlog from Signal being away)',
+      registers: r,
+    }),
+    signalState: new Gauge({
+      name: 'e2e_col_signal_state',
+      help: 'Signal as this sidecar sees it: 1 for the current state (reachable, unreachable, daemon-down)',
+      labelNames: ['state'],
+      registers: r,
+    }),
+    signalProbes: new Counter({
+      name: 'e2e_col_signal_probes_total',
+      help: 'Sends tried while Signal was away (one at a time, at a bounded backoff)',
+      registers: r,
+    }),
+    unsentEnvelopes: new Gauge({
+      name: 'e2e_col_unsent_envelopes',
+      help: 'Changes accepted from browsers that Signal has not taken yet (the durable outbox)',
+      registers: r,
+      collect() {
+        this.set(unsentSource.read())
+      },
+    }),
+  }
+}
+
+/** The receive path: events, bodies dropped or deduplicated, chunks, attachments, announcements. */
+function receiveMetrics(r: Registry[]) {
+  return {
     attachmentsFetched: new Counter({
       name: 'e2e_col_attachments_fetched_total',
       help: 'Attachment references from the group, by outcome (ok, missing, corrupt, too-large, failed, busy)',
@@ -72,7 +141,6 @@ export function createMetrics() {
       labelNames: ['direction'],
       registers: r,
     }),
-    chunksSent: new Counter({ name: 'e2e_col_chunks_sent_total', help: 'Chunk bodies sent', registers: r }),
     chunksReceived: new Counter({
       name: 'e2e_col_chunks_received_total',
       help: 'Chunk envelopes received',
@@ -111,33 +179,12 @@ export function createMetrics() {
       help: 'Events stream reconnects',
       registers: r,
     }),
-    sendRetries: new Counter({
-      name: 'e2e_col_send_retries_total',
-      help: 'Send attempts retried after a connection error or HTTP 5xx',
-      registers: r,
-    }),
-    sendFailures: new Counter({
-      name: 'e2e_col_send_failures_total',
-      help: 'Sends given up, by outcome',
-      labelNames: ['outcome'],
-      registers: r,
-    }),
-    rateLimited: new Counter({
-      name: 'e2e_col_send_rate_limited_total',
-      help: 'Send answers that asked to slow down',
-      registers: r,
-    }),
-    sendLatency: new Histogram({
-      name: 'e2e_col_send_latency_seconds',
-      help: 'Duration of successful send calls',
-      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registers: r,
-    }),
-    replaysAcked: new Counter({
-      name: 'e2e_col_replays_acked_total',
-      help: 'Browser envelopes already on Signal, acknowledged again without a second send',
-      registers: r,
-    }),
+  }
+}
+
+/** The replica's answers to the group and its own messages. */
+function replicaMetrics(r: Registry[], replicaSyncSource: { read: () => ReplicaSyncCounts }) {
+  return {
     replicaSync: new Gauge({
       name: 'e2e_col_replica_sync_total',
       help: "The replica's answers to the group's sync-requests, by outcome (answered, suppressed, asked-back)",
@@ -156,36 +203,23 @@ export function createMetrics() {
       labelNames: ['kind'],
       registers: r,
     }),
-    backlogMerged: new Counter({
-      name: 'e2e_col_backlog_merged_envelopes_total',
-      help: 'Queued envelopes merged into fewer updates before sending (a backlog from Signal being away)',
-      registers: r,
-    }),
-    signalState: new Gauge({
-      name: 'e2e_col_signal_state',
-      help: 'Signal as this sidecar sees it: 1 for the current state (reachable, unreachable, daemon-down)',
-      labelNames: ['state'],
-      registers: r,
-    }),
-    signalProbes: new Counter({
-      name: 'e2e_col_signal_probes_total',
-      help: 'Sends tried while Signal was away (one at a time, at a bounded backoff)',
-      registers: r,
-    }),
-    unsentEnvelopes: new Gauge({
-      name: 'e2e_col_unsent_envelopes',
-      help: 'Changes accepted from browsers that Signal has not taken yet (the durable outbox)',
-      registers: r,
-      collect() {
-        this.set(unsentSource.read())
-      },
-    }),
-    connections: new Gauge({
-      name: 'e2e_col_open_connections',
-      help: 'Open browser WebSockets per document',
-      labelNames: ['doc'],
-      registers: r,
-    }),
+  }
+}
+
+export function createMetrics() {
+  const registry = new Registry()
+  const r = [registry]
+  // The replica's sync answers are counted by the responders; the gauge reads them when scraped.
+  const replicaSyncSource = { read: (): ReplicaSyncCounts => ({ answered: 0, suppressed: 0, askedBack: 0 }) }
+  const unsentSource = { read: () => 0 }
+  return {
+    replicaSyncSource,
+    unsentSource,
+    registry,
+    ...browserMetrics(r),
+    ...sendMetrics(r, unsentSource),
+    ...receiveMetrics(r),
+    ...replicaMetrics(r, replicaSyncSource),
   }
 }
 

@@ -4,6 +4,7 @@
  * until then this phase's closer closes it.
  */
 import type { SignalEventStream } from '@e2e-col/signal-cli'
+import { messageOf } from '../error-code.ts'
 import { SidecarError } from '../errors.ts'
 import { checkDaemon, type DaemonFacts } from '../startup.ts'
 import type { Basics, Phase } from './phase.ts'
@@ -21,11 +22,9 @@ export async function checkTheDaemon(b: Pick<Basics, 'backend' | 'config'>): Pro
   try {
     first = await b.backend.openEvents(abort.signal)
   } catch (error) {
-    throw new SidecarError(
-      'SIDECAR_EVENTS_FAILED',
-      `signal-cli events stream refused: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    )
+    throw new SidecarError('SIDECAR_EVENTS_FAILED', `signal-cli events stream refused: ${messageOf(error)}`, {
+      cause: error,
+    })
   }
   let taken = false
   return {

@@ -4,6 +4,7 @@
  * A store failure before the sidecar is up only marks it stopped: the start then fails with it.
  */
 import type { CloserStack } from '../closers.ts'
+import { codeOf, messageOf } from '../error-code.ts'
 import { StoreError } from '../errors.ts'
 import type { Logger } from '../ops/logger.ts'
 
@@ -40,8 +41,7 @@ export interface LifecycleOptions {
   readonly onFatal?: ((error: StoreError) => void) | undefined
 }
 
-const isStoreError = (error: unknown): error is StoreError =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SIDECAR_STORE_FAILED'
+const isStoreError = (error: unknown): error is StoreError => codeOf(error) === 'SIDECAR_STORE_FAILED'
 
 export function createLifecycle(o: LifecycleOptions): Lifecycle {
   let ready = false
@@ -58,7 +58,7 @@ export function createLifecycle(o: LifecycleOptions): Lifecycle {
     if (failure !== undefined) return
     failure = isStoreError(error)
       ? error
-      : new StoreError(o.storePath, `unexpected failure (${error instanceof Error ? error.message : String(error)})`, {
+      : new StoreError(o.storePath, `unexpected failure (${messageOf(error)})`, {
           cause: error,
         })
     o.logger.fatal({ err: failure, store: o.storePath }, 'replica store failed; stopping the sidecar')
