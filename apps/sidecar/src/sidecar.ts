@@ -7,9 +7,9 @@
  * does a shutdown.
  * @see docs/sidecar.md §4, docs/decisions/0014-sidecar-composition.md
  */
-import { createHttpSignalBackend } from '@e2e-col/signal-cli'
+import { createHttpSignalBackend, type SignalBackend } from '@e2e-col/signal-cli'
 import { sessionMaker } from './browser/sessions.ts'
-import { systemClock } from './clock.ts'
+import { systemClock, type Clock } from './clock.ts'
 import { createCloserStack, type CloserStack } from './closers.ts'
 import type { SidecarConfig } from './config.ts'
 import type { StoreError } from './errors.ts'
@@ -25,8 +25,6 @@ import { opsEndpoints } from './phases/ops.ts'
 import type { Basics, Phase } from './phases/phase.ts'
 import { startReceive } from './phases/receive.ts'
 import { openStore } from './phases/store.ts'
-import type { Clock } from './clock.ts'
-import type { SignalBackend } from '@e2e-col/signal-cli'
 
 /** A started sidecar. */
 export interface RunningSidecar {

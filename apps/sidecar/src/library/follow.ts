@@ -75,6 +75,8 @@ export function createFollow(o: FollowOptions): Follow {
       }),
 
     onListed(listed) {
+      // Without this account's number a listing cannot say it is out (only the daemon's isMember could).
+      if (you === '') return
       const out = new Set(listed.listing.filter((g) => !isMemberOf(g, you)).map((g) => g.id))
       if (out.size === 0) return
       void steps

@@ -86,7 +86,7 @@ function chatRelay(b: Basics, docs: Documents, makeSession: MakeSession): ChatRe
   })
 }
 
-function library(b: Basics, i: DocumentsInput, docs: Documents, chats: ChatRelay): DocumentLibrary | undefined {
+function documentLibrary(b: Basics, i: DocumentsInput, docs: Documents, chats: ChatRelay): DocumentLibrary | undefined {
   // Documents made at run time need a backend that administers groups (the HTTP one does).
   if (!hasDocumentMethods(b.backend)) return undefined
   return createDocumentLibrary({
@@ -142,9 +142,9 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
     life.storing(() => [...docs.values()].reduce((n, d) => n + store.outbox.count(d.docId), 0)) ?? 0
   metrics.unsentSource.read = unsentEnvelopes
   const chats = chatRelay(b, docs, i.makeSession)
-  const lib = library(b, i, docs, chats)
+  const library = documentLibrary(b, i, docs, chats)
   // At start a store failure fails the start.
-  lib?.serveStored()
+  library?.serveStored()
   // Every served document's roster, those made at run time included, from every listing taken.
   const toRosters = (listed: Listed): void => {
     for (const doc of docs.values())
@@ -154,7 +154,7 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
   toRosters({ listing: membership.groups(), whole: true, askedAt: clock.now() })
   const unsubscribe = membership.subscribe(toRosters)
   return {
-    part: { docs, reach, chats, library: lib, ownSends, unsentEnvelopes },
+    part: { docs, reach, chats, library, ownSends, unsentEnvelopes },
     close: unsubscribe,
   }
 }
