@@ -105,31 +105,38 @@ interface Budget {
   syncRequests: number
 }
 
+/**
+ * Each source's dedup window and reassembler, this account's own apart (never evicted); beyond
+ * MAX_SOURCES the least recently heard source is forgotten.
+ */
+function sourceStates(o: IngestOptions): { self: SourceState; of(key: string): SourceState } {
+  const sources = new Map<string, SourceState>()
+  const reassembler = () => createReassembler({ ...o.reassembly, maxPayloadBytes: o.maxFrameBytes })
+  const newSource = (): SourceState => ({ dedup: createDedupWindow(o.dedup), reassembler: reassembler() })
+  const self: SourceState = { dedup: o.ownSends ?? createDedupWindow(o.dedup), reassembler: reassembler() }
+  return {
+    self,
+    of(key) {
+      if (key === SELF) return self
+      let s = sources.get(key)
+      if (s === undefined) {
+        s = newSource()
+        if (sources.size >= MAX_SOURCES) {
+          const oldest = sources.keys().next()
+          if (oldest.done !== true) sources.delete(oldest.value)
+        }
+      } else sources.delete(key)
+      sources.set(key, s) // most recently heard last
+      return s
+    },
+  }
+}
+
 export function createIngest(o: IngestOptions): Ingest {
   const scratch = new Uint8Array(BODY_SCRATCH_BYTES)
   const maxBodyChars = o.maxBodyBytes ?? DEFAULT_MAX_BODY_CHARS
-  const sources = new Map<string, SourceState>()
-  const newSource = (): SourceState => ({
-    dedup: createDedupWindow(o.dedup),
-    reassembler: createReassembler({ ...o.reassembly, maxPayloadBytes: o.maxFrameBytes }),
-  })
-  const self: SourceState =
-    o.ownSends === undefined
-      ? newSource()
-      : { dedup: o.ownSends, reassembler: createReassembler({ ...o.reassembly, maxPayloadBytes: o.maxFrameBytes }) }
-  function sourceState(key: string): SourceState {
-    if (key === SELF) return self
-    let s = sources.get(key)
-    if (s === undefined) {
-      s = newSource()
-      if (sources.size >= MAX_SOURCES) {
-        const oldest = sources.keys().next()
-        if (oldest.done !== true) sources.delete(oldest.value)
-      }
-    } else sources.delete(key)
-    sources.set(key, s) // most recently heard last
-    return s
-  }
+  const states = sourceStates(o)
+  const self = states.self
   // The body being handled (the receive path is synchronous; an attachment's fetch keeps its own).
   let b: Budget = { source: '', state: self, inflateBytes: 0, syncRequests: 0 }
   const drop = (reason: string) => o.metrics.receivedDropped.inc({ reason })
@@ -234,7 +241,7 @@ export function createIngest(o: IngestOptions): Ingest {
       }
       if (env.docId !== docId) return drop('wrong-document')
       const source = message?.source ?? ''
-      b = { source, state: sourceState(source), inflateBytes: o.maxFrameBytes, syncRequests: 0 }
+      b = { source, state: states.of(source), inflateBytes: o.maxFrameBytes, syncRequests: 0 }
       if (env.kind === 'chunk') return chunk(docId, env, from)
       if (env.kind === 'attachment') {
         const own = frame.slice()
