@@ -473,7 +473,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   docs.resumeKept()
   // Announce what this sidecar reads (members answer with theirs), then catch up on what the group
   // said while it was down: members answer with what it lacks. Both small: one body per document.
-  for (const doc of docs.values()) doc.capabilities.hello()
+  for (const doc of docs.values()) doc.greetGroup()
   logger.info(
     { url, documents: docs.size, store: store.path, signalCliVersion: facts.version ?? 'unavailable' },
     `e2e-col sidecar ready on ${url}`,

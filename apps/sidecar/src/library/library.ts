@@ -278,7 +278,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
       title: (g?.name ?? undefined) || row?.title || 'Untitled',
       members: people(members, names, g === undefined ? undefined : numbersOf(g.admins)),
       lastChange: changed === 0 ? null : changed,
-      unsentBytes: documents.get(docId)?.queue.queuedBytes ?? 0,
+      unsentBytes: documents.get(docId)?.queuedBytes ?? 0,
       state: row?.state ?? 'active',
       fixed: fixed.has(docId),
     }
