@@ -18,7 +18,7 @@ import { positiveInteger } from './bounded-options.ts'
 import { decodeChunk } from './chunking.ts'
 import { createDedupWindow } from './dedup.ts'
 import { decodeEnvelope, DEFAULT_MAX_PAYLOAD_BYTES, type Envelope } from './envelope.ts'
-import { ProtocolError } from './errors.ts'
+import { isProtocolError, ProtocolError } from './errors.ts'
 import { isLocalOnly } from './kinds.ts'
 import { PieceStore } from './piece-store.ts'
 import { frameCrc32 } from './platform-codecs.ts'
@@ -217,7 +217,7 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
     try {
       envelope = decodeEnvelope(frame, { maxPayloadBytes })
     } catch (error) {
-      const cause = error instanceof ProtocolError ? error : undefined
+      const cause = isProtocolError(error) ? error : undefined
       return reject(
         key,
         undefined,
