@@ -100,16 +100,15 @@ interface Budget {
   syncRequests: number
 }
 
-export function createIngest(o: IngestOptions): Ingest {
-  const scratch = new Uint8Array(BODY_SCRATCH_BYTES)
-  const maxBodyChars = o.maxBodyBytes ?? DEFAULT_MAX_BODY_CHARS
+/** Each source's state, {@link SELF}'s kept always, the others' up to MAX_SOURCES, least recently heard out first. */
+function createSourceStates(o: Pick<IngestOptions, 'dedup' | 'reassembly' | 'maxFrameBytes'>) {
   const sources = new Map<string, SourceState>()
   const newSource = (): SourceState => ({
     dedup: createDedupWindow(o.dedup),
     reassembler: createReassembler({ ...o.reassembly, maxPayloadBytes: o.maxFrameBytes }),
   })
   const self = newSource()
-  function sourceState(key: string): SourceState {
+  function of(key: string): SourceState {
     if (key === SELF) return self
     let s = sources.get(key)
     if (s === undefined) {
@@ -122,6 +121,14 @@ export function createIngest(o: IngestOptions): Ingest {
     sources.set(key, s) // most recently heard last
     return s
   }
+  return { self, of }
+}
+
+export function createIngest(o: IngestOptions): Ingest {
+  const scratch = new Uint8Array(BODY_SCRATCH_BYTES)
+  const maxBodyChars = o.maxBodyBytes ?? DEFAULT_MAX_BODY_CHARS
+  const states = createSourceStates(o)
+  const self = states.self
   // The body being handled (the receive path is synchronous; an attachment's fetch keeps its own).
   let b: Budget = { source: '', state: self, inflateBytes: 0, syncRequests: 0 }
   const drop = (reason: string) => o.metrics.receivedDropped.inc({ reason })
@@ -226,7 +233,7 @@ export function createIngest(o: IngestOptions): Ingest {
       }
       if (env.docId !== docId) return drop('wrong-document')
       const source = message?.source ?? ''
-      b = { source, state: sourceState(source), inflateBytes: o.maxFrameBytes, syncRequests: 0 }
+      b = { source, state: states.of(source), inflateBytes: o.maxFrameBytes, syncRequests: 0 }
       if (env.kind === 'chunk') return chunk(docId, env, from)
       if (env.kind === 'attachment') {
         const own = frame.slice()
