@@ -17,7 +17,7 @@
 import { positiveInteger } from './bounded-options.ts'
 import { decodeChunk } from './chunking.ts'
 import { createDedupWindow } from './dedup.ts'
-import { decodeEnvelope, DEFAULT_MAX_PAYLOAD_BYTES, type Envelope } from './envelope.ts'
+import { decodeEnvelope, DEFAULT_MAX_PAYLOAD_BYTES, MAX_HEADER_BYTES, type Envelope } from './envelope.ts'
 import { isProtocolError, ProtocolError } from './errors.ts'
 import { isLocalOnly } from './kinds.ts'
 import { PieceStore } from './piece-store.ts'
@@ -98,9 +98,6 @@ interface Partial {
   /** False once completed, rejected or evicted (guards the last-partial shortcut in `push`). */
   live: boolean
 }
-
-// 53 fixed bytes, an 8-byte seq varint and a 5-byte payload length varint at most.
-const MAX_ENVELOPE_HEADER_BYTES = 66
 
 // Shared by every result that evicted nothing; frozen, so no caller can add to another's list.
 const NO_EVICTIONS: readonly Eviction[] = Object.freeze([])
@@ -252,7 +249,7 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
       )
     }
     // Refused before anything is buffered: such a frame could never decode (envelope header ≤ 66 bytes).
-    if (part.totalLength > maxPayloadBytes + MAX_ENVELOPE_HEADER_BYTES) {
+    if (part.totalLength > maxPayloadBytes + MAX_HEADER_BYTES) {
       throw new ProtocolError(
         'PROTO_CHUNK_TOO_LARGE',
         `message of ${part.totalLength} bytes exceeds maxPayloadBytes ${maxPayloadBytes} plus the header`,
