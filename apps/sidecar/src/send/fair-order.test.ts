@@ -10,6 +10,12 @@ const item = (messageId: string, source?: object, bytes = 10): QueuedEnvelope =>
   ...(source === undefined ? {} : { source }),
 })
 const ids = (items: readonly QueuedEnvelope[]) => items.map((i) => i.messageId)
+/** An order holding `entries` ([id, bytes]) of one source, in that order. */
+function filled(source: object, ...entries: [string, number][]) {
+  const order = createFairOrder()
+  for (const [id, bytes] of entries) order.insert(item(id, source, bytes))
+  return order
+}
 
 describe('fair order of a group queue', () => {
   it('gives each source one turn per round, keeping each source in its own order', () => {
@@ -23,10 +29,7 @@ describe('fair order of a group queue', () => {
   })
 
   it('never lets a new envelope pass the pinned front, and counts bytes in and out', () => {
-    const order = createFairOrder()
-    const a = {}
-    order.insert(item('a1', a, 5))
-    order.insert(item('a2', a, 7))
+    const order = filled({}, ['a1', 5], ['a2', 7])
     order.pin(2)
     order.insert(item('b1', {}, 11))
     expect(ids(order.items)).toEqual(['a1', 'a2', 'b1'])
@@ -51,12 +54,9 @@ describe('fair order of a group queue', () => {
   })
 
   it('replaces the front with its compressed form in place, bytes adjusted', () => {
-    const order = createFairOrder()
-    const src = {}
-    order.insert(item('x', src, 100))
-    order.insert(item('y', src, 10))
+    const order = filled({}, ['x', 100], ['y', 10])
     order.pin(1)
-    order.replaceFront({ ...item('x', src, 40) })
+    order.replaceFront(item('x', undefined, 40))
     expect(ids(order.items)).toEqual(['x', 'y'])
     expect(order.items[0]?.frame.byteLength).toBe(40)
     expect(order.bytes).toBe(50)

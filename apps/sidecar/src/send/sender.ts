@@ -8,11 +8,9 @@
  * @see docs/sidecar.md §4.4, daemon-contract.md §6.7
  */
 import type { RefusalCode } from '@e2e-col/protocol'
-import { nextDelay, type SendResult, type SignalBackend } from '@e2e-col/signal-cli'
-import type { Logger } from '../ops/logger.ts'
-import type { Metrics } from '../ops/metrics.ts'
+import { nextDelay, type SendResult } from '@e2e-col/signal-cli'
 import { DEFAULT_RATE_LIMIT_PAUSE_MS, type Pace } from './pace.ts'
-import type { Reachability } from './reachability.ts'
+import type { SendQueueOptions } from './queue.ts'
 import { classifySendFailure, rpcFacts } from './send-failure.ts'
 
 /** How a body's send ended. */
@@ -27,19 +25,14 @@ export interface Resend {
   readonly attachments: readonly string[] | undefined
 }
 
-export interface SenderOptions {
-  groupId: string
-  backend: SignalBackend
-  reach: Reachability
-  pace: Pace
-  retry: { attempts: number; baseMs: number; maxMs: number }
-  now: () => number
-  sleep: (ms: number, signal: AbortSignal) => Promise<void>
-  rng: () => number
+/** The queue's own settings the sender reads, its pace, and the queue's closing signal. */
+export type SenderOptions = Pick<
+  SendQueueOptions,
+  'groupId' | 'backend' | 'reach' | 'retry' | 'now' | 'sleep' | 'rng' | 'metrics' | 'logger'
+> & {
+  readonly pace: Pace
   /** Aborted when the queue closes. */
-  signal: AbortSignal
-  metrics: Metrics
-  logger: Logger
+  readonly signal: AbortSignal
 }
 
 export interface Sender {
