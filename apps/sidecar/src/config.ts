@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { isAbsolute, join } from 'node:path'
-import { isUuid } from '@e2e-col/protocol'
+import { isUuid, MAX_HEADER_BYTES } from '@e2e-col/protocol'
 import { z } from 'zod'
 import { SidecarError } from './errors.ts'
 import { e164List, httpOrigin, isLoopbackHost, signalCliAccount, signalCliUrl } from '@e2e-col/signal-cli'
@@ -285,7 +285,7 @@ export interface SidecarConfig {
  * The default reassembly budget of one source: two of the largest frames a sidecar accepts (one
  * completing while the next starts), header included. Anything larger could never be delivered.
  */
-export const reassemblyBudget = (maxFrameBytes: number): number => 2 * (maxFrameBytes + 66)
+export const reassemblyBudget = (maxFrameBytes: number): number => 2 * (maxFrameBytes + MAX_HEADER_BYTES)
 
 /**
  * The longest body the receive path decodes: the configured boundary, and at least Signal's

@@ -7,32 +7,43 @@
  * @see docs/sidecar.md §4.3–§4.7, §8
  */
 import { CAPABILITY, type Envelope } from '@e2e-col/protocol'
-import { createDocument, type Document, type DocumentContext } from './document.ts'
+import type { SignalBackend } from '@e2e-col/signal-cli'
+import type { Clock } from './clock.ts'
+import type { SidecarConfig } from './config.ts'
+import { createDocument, type Document, type SyncStats } from './document.ts'
+import type { ChangeStore, DocumentPorts } from './document/ports.ts'
 import { StoreError } from './errors.ts'
 import type { MemberId } from './group/roster.ts'
+import type { Logger } from './ops/logger.ts'
+import type { Metrics } from './ops/metrics.ts'
 import type { DocReplica } from './replica/replica.ts'
-import { deflateFrame } from './send/deflate-frame.ts'
-import { createTokenBucket } from './send/token-bucket.ts'
+import type { ReplicaStore } from './replica/store.ts'
+import { createOutbound } from './send/outbound.ts'
+import type { Reachability } from './send/reachability.ts'
 
 export type { Document } from './document.ts'
 
-/** What the collection is given: the documents' shared context, less what the collection makes itself. */
-export interface DocumentsOptions extends Pick<
-  DocumentContext,
-  | 'config'
-  | 'backend'
-  | 'reach'
-  | 'clock'
-  | 'store'
-  | 'sidecarId'
-  | 'self'
-  | 'markSent'
-  | 'answerRank'
-  | 'stopped'
-  | 'storing'
-  | 'metrics'
-  | 'logger'
-> {
+/** What the collection is given, once per sidecar; it builds every document's ports from it. */
+export interface DocumentsOptions {
+  readonly config: SidecarConfig
+  readonly backend: SignalBackend
+  /** Whether Signal takes sends now: one state for every document's queue. */
+  readonly reach: Reachability
+  readonly clock: Clock
+  readonly store: ReplicaStore
+  readonly sidecarId: string
+  /** This sidecar's Signal account, so its own devices are not counted as members. */
+  readonly self: MemberId
+  /** Records an id this sidecar sends (so Signal's copy is dropped); true when already recorded. */
+  markSent(docId: string, senderId: string, messageId: string): boolean
+  /** This member's rank among those who may answer a group request (replica/answer-rule.ts). */
+  answerRank(groupId: string, requestId: string, asker: string): number
+  /** True once the sidecar stops: nothing more is sent. */
+  stopped(): boolean
+  /** Runs a step that touches the store; a store failure stops the sidecar (undefined then). */
+  storing<T>(fn: () => T): T | undefined
+  readonly metrics: Metrics
+  readonly logger: Logger
   /** Stops the sidecar because the store failed. */
   readonly fatal: (error: unknown) => void
 }
@@ -73,50 +84,55 @@ export interface Documents {
 const PRUNE_EVERY_MS = 3_600_000
 
 export function createDocuments(o: DocumentsOptions): Documents {
-  const { config, clock, store, metrics } = o
+  const { config, clock, metrics } = o
   const docs = new Map<string, Document>()
   const groups = new Map<string, Document>()
-  let batchSeq = 0
-  let ownSeq = 0
   let resumed = false
-  let lastPrune = clock.now()
   const features =
     (config.capabilities.includes('deflate') ? CAPABILITY.deflate : 0) |
     (config.capabilities.includes('attachments') ? CAPABILITY.attachments : 0)
-  // Signal's attachmentCreate limit is per account (50, one per 1.2 s): one bucket for all groups.
-  const uploads = createTokenBucket({ ratePerSecond: 1 / 1.2, burst: 50, now: clock.now() })
-
-  const { fatal, ...shared } = o
-  const context: DocumentContext = {
-    ...shared,
-    features,
-    takeUpload: () => uploads.tryTake(clock.now()),
-    rememberSent(docId, ids) {
-      if (o.stopped()) throw new StoreError(store.path, 'the sidecar is stopping')
-      try {
-        store.sentIds.remember(docId, o.sidecarId, ids, clock.now())
-        if (clock.now() - lastPrune > PRUNE_EVERY_MS) {
-          lastPrune = clock.now()
-          store.sentIds.prune(lastPrune - config.replica.sentIdsTtlMs)
-        }
-      } catch (error) {
-        fatal(error)
-        throw error
-      }
+  let ownSeq = 0
+  const shared: Omit<DocumentPorts, 'store'> = {
+    outbound: createOutbound({
+      backend: o.backend,
+      reach: o.reach,
+      clock,
+      sidecarId: o.sidecarId,
+      features,
+      send: config.send,
+      maxBodyBytes: config.maxBodyBytes,
+      attachmentMinBytes: config.attachments.minBytes,
+      stopped: o.stopped,
+      metrics,
+      logger: o.logger,
+    }),
+    own: {
+      sidecarId: o.sidecarId,
+      make: (docId, kind, payload) => ({
+        kind,
+        flags: 0,
+        docId,
+        senderId: o.sidecarId,
+        messageId: clock.newMessageId(),
+        seq: ownSeq++,
+        payload,
+      }),
     },
-    deflate: config.send.compress
-      ? async (frame) => {
-          const smaller = await deflateFrame(frame, config.maxBodyBytes)
-          if (smaller !== frame) {
-            metrics.envelopesDeflated.inc()
-            metrics.deflateSavedBytes.inc(frame.byteLength - smaller.byteLength)
-          }
-          return smaller
-        }
-      : undefined,
-    nextBatchSeq: () => batchSeq++,
-    nextOwnSeq: () => ownSeq++,
+    group: { self: o.self, features, answerRank: o.answerRank },
+    sent: { markSent: o.markSent },
+    reach: o.reach,
+    limits: {
+      maxFrameBytes: config.browser.maxFrameBytes,
+      maxBodyBytes: config.maxBodyBytes,
+      sendsPerSecond: config.send.sendsPerSecond,
+      syncDelayMs: config.replica.syncDelayMs,
+      healthIntervalMs: config.replica.healthIntervalMs,
+    },
+    clock,
+    metrics,
+    logger: o.logger,
   }
+  const storeFor = createStorePorts(o)
 
   // Signal went away or came back: every document (configured or added since) hears it.
   o.reach.onChange((state) => {
@@ -124,7 +140,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
   })
 
   metrics.replicaSyncSource.read = () => {
-    const all = [...docs.values()].map((d) => d.groupSync.stats())
+    const all: SyncStats[] = [...docs.values()].map((d) => d.syncStats())
     return {
       answered: all.reduce((n, s) => n + s.answered, 0),
       suppressed: all.reduce((n, s) => n + s.suppressed, 0),
@@ -143,7 +159,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
     add(docId, groupId, replica) {
       if (docs.has(docId)) throw new Error(`document ${docId} is served already`)
       if (groups.has(groupId)) throw new Error(`group ${groupId} carries a document already`)
-      const doc = createDocument(context, docId, groupId, replica)
+      const doc = createDocument({ ...shared, store: storeFor(docId) }, docId, groupId, replica)
       docs.set(docId, doc)
       groups.set(groupId, doc)
       // Added after the start: what a previous run kept for it goes out now, as for the others.
@@ -161,11 +177,11 @@ export function createDocuments(o: DocumentsOptions): Documents {
       docs.get(docId)?.fromGroup(frame, env, from, source)
     },
     setMembers(groupId, members) {
-      groups.get(groupId)?.capabilities.roster.setMembers(members)
+      groups.get(groupId)?.setMembers(members)
     },
-    lost: (docId) => docs.get(docId)?.gapRepair.lost(),
+    lost: (docId) => docs.get(docId)?.lost(),
     withdraw(feature) {
-      for (const doc of docs.values()) doc.capabilities.withdraw(feature)
+      for (const doc of docs.values()) doc.withdraw(feature)
     },
     resumeKept() {
       resumed = true
@@ -174,11 +190,55 @@ export function createDocuments(o: DocumentsOptions): Documents {
     async drain(timeoutMs) {
       // While Signal is away nothing would go out: what is queued is in the outbox for the next start.
       if (o.reach.state !== 'reachable') return
-      await Promise.all([...docs.values()].map((d) => d.queue.drain(timeoutMs)))
+      await Promise.all([...docs.values()].map((d) => d.drain(timeoutMs)))
     },
-    queuedBytes: () => [...docs.values()].reduce((n, d) => n + d.queue.queuedBytes, 0),
+    queuedBytes: () => [...docs.values()].reduce((n, d) => n + d.queuedBytes, 0),
     close(code, reason) {
       for (const doc of docs.values()) doc.close(code, reason)
     },
   }
+}
+
+/**
+ * Each document's rows in the store, bound to its id. A failed step stops the sidecar (`storing`);
+ * ids are pruned by age when a send remembers new ones, at most once an hour.
+ */
+function createStorePorts(o: DocumentsOptions): (docId: string) => ChangeStore {
+  const { store, storing, clock } = o
+  let lastPrune = clock.now()
+  function rememberSent(docId: string, ids: readonly string[]): void {
+    if (o.stopped()) throw new StoreError(store.path, 'the sidecar is stopping')
+    try {
+      store.sentIds.remember(docId, o.sidecarId, ids, clock.now())
+      if (clock.now() - lastPrune > PRUNE_EVERY_MS) {
+        lastPrune = clock.now()
+        store.sentIds.prune(lastPrune - o.config.replica.sentIdsTtlMs)
+      }
+    } catch (error) {
+      o.fatal(error)
+      throw error
+    }
+  }
+  return (docId) => ({
+    storing,
+    senderOf: (messageId) =>
+      storing(() => {
+        const sender = store.sentIds.senderOf(docId, messageId)
+        return sender === undefined ? { known: false } : { known: true, sender }
+      }),
+    accept: (senderId, messageId, frame) =>
+      storing(() => {
+        store.outbox.accept(docId, senderId, messageId, frame, clock.now())
+        return true
+      }) === true,
+    kept: () => storing(() => store.outbox.list(docId)) ?? [],
+    unsent: () => storing(() => store.outbox.count(docId)) ?? 0,
+    delivered: (ids) => void storing(() => store.outbox.remove(docId, ids)),
+    dropUnsent: (ids) =>
+      void storing(() => {
+        store.outbox.remove(docId, ids)
+        store.sentIds.forget(docId, ids)
+      }),
+    rememberSent: (ids) => rememberSent(docId, ids),
+  })
 }

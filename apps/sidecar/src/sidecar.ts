@@ -113,7 +113,7 @@ function ready(
   life.markReady()
   docs.resumeKept()
   // Announce what this sidecar reads (members answer with theirs).
-  for (const doc of docs.values()) doc.capabilities.hello()
+  for (const doc of docs.values()) doc.greetGroup()
   b.logger.info(
     { url: at.url, documents: docs.size, store: at.storePath, signalCliVersion: at.version ?? 'unavailable' },
     `e2e-col sidecar ready on ${at.url}`,

@@ -19,6 +19,7 @@ import {
   decodeEnvelope,
   envelopeByteLength,
   FIXED_HEADER_BYTES,
+  MAX_HEADER_BYTES,
   MAX_PAYLOAD_LENGTH,
   type Envelope,
 } from './envelope.ts'
@@ -66,6 +67,15 @@ function dataPerChunk(seq: number, capacity: number): number {
   while (d >= 0 && envelopeByteLength(seq, CHUNK_META_BYTES + d + 1) <= capacity) d++
   while (d > 0 && envelopeByteLength(seq, CHUNK_META_BYTES + d) > capacity) d--
   return Math.max(0, d)
+}
+
+/**
+ * The fewest original-frame bytes one chunk body of at most `maxBodyBytes` carries, whatever the
+ * envelope's seq and payload length (its header counted at the widest); 0 when no chunk fits. For
+ * estimating how many bodies a frame costs without planning it.
+ */
+export function leastChunkData(maxBodyBytes: number): number {
+  return Math.max(0, bodyCapacity(maxBodyBytes) - MAX_HEADER_BYTES - CHUNK_META_BYTES)
 }
 
 /**

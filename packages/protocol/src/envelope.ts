@@ -28,6 +28,10 @@ export const FIXED_HEADER_BYTES = 2 + 1 + 1 + 1 + 3 * ID_BYTES
 export const MAX_PAYLOAD_LENGTH = 0xffff_ffff
 /** Default for {@link DecodeEnvelopeOptions.maxPayloadBytes}: 16 MiB. */
 export const DEFAULT_MAX_PAYLOAD_BYTES = 16 * 1024 * 1024
+/** Where the flags byte sits in every frame: after magic, version and kind. */
+export const FLAGS_OFFSET = 2 + 1 + 1
+/** The longest header an envelope can have: the fixed part and both varints at their widest (66 bytes). */
+export const MAX_HEADER_BYTES = FIXED_HEADER_BYTES + varUintLength(MAX_VARUINT) + varUintLength(MAX_PAYLOAD_LENGTH)
 
 /** A decoded (or to-be-encoded) envelope. All fields are validated on both paths. */
 export interface Envelope {
@@ -49,6 +53,14 @@ export interface Envelope {
 export interface DecodeEnvelopeOptions {
   /** Largest accepted payload in bytes (default {@link DEFAULT_MAX_PAYLOAD_BYTES}). */
   readonly maxPayloadBytes?: number
+}
+
+/**
+ * The flags byte of an encoded frame, read without decoding it (0 for a frame too short to have one).
+ * Only for a frame this side encoded or already decoded: it checks nothing else.
+ */
+export function frameFlags(frame: Uint8Array): number {
+  return frame[FLAGS_OFFSET] ?? 0
 }
 
 /** Exact encoded size of an envelope with these `seq` and payload length, without encoding it. */
@@ -79,7 +91,7 @@ export function encodeEnvelope(envelope: Envelope): Uint8Array {
   frame.set(MAGIC, 0)
   frame[2] = PROTOCOL_VERSION
   frame[3] = KINDS[kind].code
-  frame[4] = flags
+  frame[FLAGS_OFFSET] = flags
   writeUuid(envelope.docId, 'docId', frame, 5)
   writeUuid(envelope.senderId, 'senderId', frame, 5 + ID_BYTES)
   writeMessageId(envelope.messageId, frame, 5 + 2 * ID_BYTES)
@@ -119,7 +131,7 @@ export function decodeCommon(frame: Uint8Array, maxPayloadBytes: number): Envelo
   if (end < FIXED_HEADER_BYTES + 2 || frame[0] !== MAGIC[0] || frame[1] !== MAGIC[1] || frame[2] !== PROTOCOL_VERSION)
     return undefined
   const kind = kindFromCode(frame[3] as number)
-  const flags = frame[4] as number
+  const flags = frame[FLAGS_OFFSET] as number
   if (kind === undefined || (flags & ~KNOWN_FLAGS_MASK) !== 0) return undefined
   const afterSeq = shortVarUintEnd(frame, FIXED_HEADER_BYTES)
   if (afterSeq < 0) return undefined

@@ -18,7 +18,7 @@
  * @see docs/protocol.md §3.12 "Health and capabilities"
  */
 import { ByteReader, MAX_VARUINT, varUintLength, writeVarUint } from './byte-reader.ts'
-import { ProtocolError } from './errors.ts'
+import { isProtocolError, ProtocolError } from './errors.ts'
 
 /** The record-list format this package reads and writes. */
 export const HEALTH_FORMAT = 1
@@ -158,7 +158,7 @@ export function decodeHealth(payload: Uint8Array): Health {
     }
   } catch (error) {
     // Inside the record list every cut or overflow is one malformed payload; overlong stays its own.
-    if (error instanceof ProtocolError && (error.code === 'PROTO_TRUNCATED' || error.code === 'PROTO_LENGTH_OVERFLOW'))
+    if (isProtocolError(error) && (error.code === 'PROTO_TRUNCATED' || error.code === 'PROTO_LENGTH_OVERFLOW'))
       throw malformed(error.message)
     throw error
   }

@@ -17,10 +17,10 @@
 import { positiveInteger } from './bounded-options.ts'
 import { decodeChunk } from './chunking.ts'
 import { createDedupWindow } from './dedup.ts'
-import { decodeEnvelope, DEFAULT_MAX_PAYLOAD_BYTES, type Envelope } from './envelope.ts'
-import { ProtocolError } from './errors.ts'
+import { decodeEnvelope, DEFAULT_MAX_PAYLOAD_BYTES, MAX_HEADER_BYTES, type Envelope } from './envelope.ts'
+import { isProtocolError, ProtocolError } from './errors.ts'
 import { isLocalOnly } from './kinds.ts'
-import { PieceStore } from './piece-store.ts'
+import { conflicts, PartialTable, type Eviction, type Partial } from './partial-table.ts'
 import { frameCrc32 } from './platform-codecs.ts'
 
 /** Bounds of a {@link Reassembler}. */
@@ -37,18 +37,7 @@ export interface ReassemblerOptions {
   readonly maxPayloadBytes?: number
 }
 
-/** Why a partial message was dropped without completing. */
-export type EvictionReason = 'expired' | 'max-partial-messages' | 'max-partial-bytes'
-
-/** One partial message dropped to stay within bounds. */
-export interface Eviction {
-  readonly docId: string
-  readonly senderId: string
-  readonly messageId: string
-  readonly reason: EvictionReason
-  readonly receivedChunks: number
-  readonly count: number
-}
+export type { Eviction, EvictionReason } from './partial-table.ts'
 
 /** The outcome of {@link Reassembler.push}; every variant lists the evictions it caused. */
 export type PushResult =
@@ -84,24 +73,6 @@ export interface Reassembler {
   readonly partialBytes: number
 }
 
-interface Partial {
-  readonly docId: string
-  readonly senderId: string
-  readonly messageId: string
-  readonly seq: number
-  readonly flags: number
-  readonly count: number
-  readonly totalLength: number
-  readonly checksum: number
-  readonly firstSeenAt: number
-  readonly store: PieceStore
-  /** False once completed, rejected or evicted (guards the last-partial shortcut in `push`). */
-  live: boolean
-}
-
-// 53 fixed bytes, an 8-byte seq varint and a 5-byte payload length varint at most.
-const MAX_ENVELOPE_HEADER_BYTES = 66
-
 // Shared by every result that evicted nothing; frozen, so no caller can add to another's list.
 const NO_EVICTIONS: readonly Eviction[] = Object.freeze([])
 
@@ -116,6 +87,58 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  *
  * @throws ProtocolError `PROTO_INVALID_OPTION` for a bound that is not a positive integer.
  */
+/** The frame a complete message's pieces make, checked against its chunks, or why it is not one. */
+function assembled(
+  partial: Partial,
+  maxPayloadBytes: number,
+): { readonly frame: Uint8Array; readonly envelope: Envelope } | ProtocolError {
+  if (partial.store.bytes !== partial.totalLength)
+    return new ProtocolError(
+      'PROTO_CHUNK_INTEGRITY',
+      `reassembled ${partial.store.bytes} bytes, expected ${partial.totalLength}`,
+    )
+  const frame = partial.store.assemble()
+  if (frameCrc32(frame) !== partial.checksum)
+    return new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame fails its CRC-32')
+  let envelope: Envelope
+  try {
+    envelope = decodeEnvelope(frame, { maxPayloadBytes })
+  } catch (error) {
+    const cause = isProtocolError(error) ? error : undefined
+    return new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame is not a valid envelope', { cause })
+  }
+  const headerMatches =
+    envelope.docId === partial.docId &&
+    envelope.senderId === partial.senderId &&
+    envelope.messageId === partial.messageId &&
+    envelope.seq === partial.seq &&
+    envelope.flags === partial.flags
+  if (!headerMatches || envelope.kind === 'chunk' || isLocalOnly(envelope.kind))
+    return new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame does not match its chunks')
+  return { frame, envelope }
+}
+
+/** Refuses, before anything is buffered, a message no bound could ever hold or decode. */
+function checkTotal(totalLength: number, maxPartialBytes: number, maxPayloadBytes: number): void {
+  if (totalLength > maxPartialBytes) {
+    throw new ProtocolError(
+      'PROTO_CHUNK_TOO_LARGE',
+      `message of ${totalLength} bytes exceeds maxPartialBytes ${maxPartialBytes}`,
+    )
+  }
+  if (totalLength > maxPayloadBytes + MAX_HEADER_BYTES) {
+    throw new ProtocolError(
+      'PROTO_CHUNK_TOO_LARGE',
+      `message of ${totalLength} bytes exceeds maxPayloadBytes ${maxPayloadBytes} plus the header`,
+    )
+  }
+}
+
+/**
+ * Creates an empty reassembler.
+ *
+ * @throws ProtocolError `PROTO_INVALID_OPTION` for a bound that is not a positive integer.
+ */
 export function createReassembler(options: ReassemblerOptions): Reassembler {
   const maxPartialMessages = positiveInteger('maxPartialMessages', options.maxPartialMessages)
   const maxPartialBytes = positiveInteger('maxPartialBytes', options.maxPartialBytes)
@@ -123,57 +146,12 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
   const maxFinished = positiveInteger('maxFinishedMessages', options.maxFinishedMessages ?? 4096)
   const maxPayloadBytes = options.maxPayloadBytes ?? DEFAULT_MAX_PAYLOAD_BYTES
   const completed = createDedupWindow({ maxEntries: maxFinished, ttlMs })
-  // key → partial; Map insertion order is first-chunk order, so the first entry is the oldest.
-  const partials = new Map<string, Partial>()
-  let totalBytes = 0
-  // Bytes of the frames granted up front (see PieceStore); kept at or below maxPartialBytes.
-  let reservedBytes = 0
+  const table = new PartialTable({ ttlMs, maxPartialMessages, maxPartialBytes })
 
   // The partial the previous push touched: consecutive chunks of one message skip the key and the
   // finished-message lookup (a live partial is never in `completed`).
   let last: Partial | undefined
   let lastKey = ''
-  // `firstSeenAt` of the oldest partial, so most pushes skip the sweep without iterating the Map;
-  // -Infinity (forcing a real look) whenever a drop may have changed which partial is oldest.
-  let oldestSeenAt = Number.NEGATIVE_INFINITY
-
-  function drop(key: string, partial: Partial): void {
-    partials.delete(key)
-    oldestSeenAt = Number.NEGATIVE_INFINITY
-    totalBytes -= partial.store.bytes
-    if (partial.store.frame !== undefined) reservedBytes -= partial.store.frame.length
-    partial.live = false
-  }
-
-  function evict(key: string, partial: Partial, reason: EvictionReason, out: Eviction[]): Eviction[] {
-    drop(key, partial)
-    out.push({
-      docId: partial.docId,
-      senderId: partial.senderId,
-      messageId: partial.messageId,
-      reason,
-      receivedChunks: partial.store.pieces.size,
-      count: partial.count,
-    })
-    return out
-  }
-
-  /** Evicts expired partials into `out`, allocated only on a first eviction (most pushes evict none). */
-  function sweepInto(now: number, out: Eviction[] | undefined): Eviction[] | undefined {
-    if (partials.size === 0 || now - oldestSeenAt < ttlMs) return out
-    for (const [key, partial] of partials) {
-      if (now - partial.firstSeenAt < ttlMs) {
-        oldestSeenAt = partial.firstSeenAt
-        break
-      }
-      out = evict(key, partial, 'expired', out ?? [])
-    }
-    return out
-  }
-
-  function sweep(now: number): Eviction[] {
-    return sweepInto(now, undefined) ?? []
-  }
 
   function reject(
     key: string,
@@ -181,7 +159,7 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
     error: ProtocolError,
     evicted: readonly Eviction[],
   ): PushResult {
-    if (partial !== undefined) drop(key, partial)
+    if (partial !== undefined) table.drop(key, partial)
     return { status: 'rejected', error, evicted }
   }
 
@@ -192,73 +170,17 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
     evicted: readonly Eviction[],
     now: number,
   ): PushResult {
-    drop(key, partial)
-    if (partial.store.bytes !== partial.totalLength) {
-      return reject(
-        key,
-        undefined,
-        new ProtocolError(
-          'PROTO_CHUNK_INTEGRITY',
-          `reassembled ${partial.store.bytes} bytes, expected ${partial.totalLength}`,
-        ),
-        evicted,
-      )
-    }
-    const frame = partial.store.assemble()
-    if (frameCrc32(frame) !== partial.checksum) {
-      return reject(
-        key,
-        undefined,
-        new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame fails its CRC-32'),
-        evicted,
-      )
-    }
-    let envelope: Envelope
-    try {
-      envelope = decodeEnvelope(frame, { maxPayloadBytes })
-    } catch (error) {
-      const cause = error instanceof ProtocolError ? error : undefined
-      return reject(
-        key,
-        undefined,
-        new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame is not a valid envelope', { cause }),
-        evicted,
-      )
-    }
-    const headerMatches =
-      envelope.docId === partial.docId &&
-      envelope.senderId === partial.senderId &&
-      envelope.messageId === partial.messageId &&
-      envelope.seq === partial.seq &&
-      envelope.flags === partial.flags
-    if (!headerMatches || envelope.kind === 'chunk' || isLocalOnly(envelope.kind)) {
-      return reject(
-        key,
-        undefined,
-        new ProtocolError('PROTO_CHUNK_INTEGRITY', 'reassembled frame does not match its chunks'),
-        evicted,
-      )
-    }
+    table.drop(key, partial)
+    const done = assembled(partial, maxPayloadBytes)
+    if (!('frame' in done)) return reject(key, undefined, done, evicted)
     completed.seen(id.docId, id.senderId, id.messageId, now)
-    return { status: 'complete', frame, envelope, evicted }
+    return { status: 'complete', frame: done.frame, envelope: done.envelope, evicted }
   }
 
   function push(chunk: Envelope, now: number): PushResult {
     const part = decodeChunk(chunk)
-    if (part.totalLength > maxPartialBytes) {
-      throw new ProtocolError(
-        'PROTO_CHUNK_TOO_LARGE',
-        `message of ${part.totalLength} bytes exceeds maxPartialBytes ${maxPartialBytes}`,
-      )
-    }
-    // Refused before anything is buffered: such a frame could never decode (envelope header ≤ 66 bytes).
-    if (part.totalLength > maxPayloadBytes + MAX_ENVELOPE_HEADER_BYTES) {
-      throw new ProtocolError(
-        'PROTO_CHUNK_TOO_LARGE',
-        `message of ${part.totalLength} bytes exceeds maxPayloadBytes ${maxPayloadBytes} plus the header`,
-      )
-    }
-    const evicted = sweepInto(now, undefined) ?? NO_EVICTIONS
+    checkTotal(part.totalLength, maxPartialBytes, maxPayloadBytes)
+    const evicted = table.sweepInto(now, undefined) ?? NO_EVICTIONS
     let key: string
     let partial: Partial | undefined
     if (
@@ -272,37 +194,12 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
       partial = last
     } else {
       key = `${chunk.docId}/${chunk.senderId}/${chunk.messageId}`
-      partial = partials.get(key)
+      partial = table.get(key)
       if (partial === undefined && completed.has(chunk.docId, chunk.senderId, chunk.messageId, now))
         return { status: 'duplicate', evicted }
     }
-    if (partial === undefined) {
-      // Grant the whole frame up front while granted frames stay within maxPartialBytes (so memory
-      // held stays under twice that bound); otherwise the store falls back to slabs.
-      const grant = reservedBytes + part.totalLength <= maxPartialBytes
-      if (grant) reservedBytes += part.totalLength
-      partial = {
-        docId: chunk.docId,
-        senderId: chunk.senderId,
-        messageId: chunk.messageId,
-        seq: chunk.seq,
-        flags: chunk.flags,
-        count: part.count,
-        totalLength: part.totalLength,
-        checksum: part.checksum,
-        firstSeenAt: now,
-        store: new PieceStore(part.count, part.totalLength, grant ? new Uint8Array(part.totalLength) : undefined),
-        live: true,
-      }
-      if (partials.size === 0) oldestSeenAt = now
-      partials.set(key, partial)
-    } else if (
-      partial.count !== part.count ||
-      partial.totalLength !== part.totalLength ||
-      partial.checksum !== part.checksum ||
-      partial.seq !== chunk.seq ||
-      partial.flags !== chunk.flags
-    ) {
+    if (partial === undefined) partial = table.open(key, chunk, part, now)
+    else if (conflicts(partial, part, chunk)) {
       return reject(
         key,
         partial,
@@ -329,37 +226,24 @@ export function createReassembler(options: ReassemblerOptions): Reassembler {
       )
     }
     // Copy: the data is a view into a buffer the caller may reuse.
-    partial.store.add(part.index, part.data)
-    totalBytes += part.data.length
+    table.add(partial, part.index, part.data)
     last = partial
     lastKey = key
     if (partial.store.pieces.size === partial.count) return complete(key, chunk, partial, evicted, now)
     // Evict oldest first; the message just pushed may itself be the oldest.
-    let out = evicted === NO_EVICTIONS ? undefined : (evicted as Eviction[])
-    if (partials.size > maxPartialMessages) {
-      for (const [k, p] of partials) {
-        if (partials.size <= maxPartialMessages) break
-        out = evict(k, p, 'max-partial-messages', out ?? [])
-      }
-    }
-    if (totalBytes > maxPartialBytes) {
-      for (const [k, p] of partials) {
-        if (totalBytes <= maxPartialBytes) break
-        out = evict(k, p, 'max-partial-bytes', out ?? [])
-      }
-    }
+    const out = table.evictOverBounds(evicted === NO_EVICTIONS ? undefined : (evicted as Eviction[]))
     const receivedChunks = partial.live ? partial.store.pieces.size : 0
     return { status: 'pending', receivedChunks, count: part.count, evicted: out ?? NO_EVICTIONS }
   }
 
   return {
     push,
-    sweep,
+    sweep: (now) => table.sweepInto(now, undefined) ?? [],
     get partialMessages() {
-      return partials.size
+      return table.size
     },
     get partialBytes() {
-      return totalBytes
+      return table.totalBytes
     },
   }
 }

@@ -140,7 +140,7 @@ export function createShelf(o: ShelfOptions): Shelf {
       const at = lastChange.get(docId) ?? row?.changedAt ?? 0
       return at === 0 ? undefined : at
     },
-    unsentBytes: (docId) => documents.get(docId)?.queue.queuedBytes ?? 0,
+    unsentBytes: (docId) => documents.get(docId)?.queuedBytes ?? 0,
     serveStored() {
       for (const row of store.documents.list()) {
         if (row.state !== 'active' || fixed.has(row.docId)) continue

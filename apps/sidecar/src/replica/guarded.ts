@@ -1,5 +1,7 @@
 /** Turns better-sqlite3 errors into {@link StoreError}s that name the store and the action. */
-import { StoreError } from '../errors.ts'
+import { StoreError, type SidecarErrorCode } from '../errors.ts'
+
+const STORE_FAILED: SidecarErrorCode = 'SIDECAR_STORE_FAILED'
 
 function reason(error: unknown): string {
   const e = error as { code?: unknown; message?: unknown }
@@ -12,7 +14,8 @@ export function guarded<T>(path: string, action: string, fn: () => T): T {
   try {
     return fn()
   } catch (error) {
-    if (error instanceof StoreError) throw error
+    // Already ours (a nested guarded step): passed on as it is.
+    if ((error as { code?: unknown } | null)?.code === STORE_FAILED) throw error
     throw new StoreError(path, `cannot ${action} (${reason(error)})`, { cause: error })
   }
 }

@@ -27,7 +27,7 @@ export interface DeliveryOptions {
   docId: string
   sidecarId: string
   sessions: ReadonlySet<Session>
-  reach: Reachability
+  reach: Pick<Reachability, 'state' | 'since'>
   now: () => number
   newMessageId: () => string
   /** Accepted changes Signal has not taken (the outbox's rows). */

@@ -1,7 +1,7 @@
 import { SignalCliError, SignalRpcError, SignalUnavailableError } from '@e2e-col/signal-cli'
 import { describe, expect, it } from 'vitest'
 import { captureLogs } from '../ops/log-fixture.ts'
-import { classifySendFailure } from './reachability.ts'
+import { classifySendFailure } from './send-failure.ts'
 import { reachOn } from './send-fixture.ts'
 
 describe('classifySendFailure', () => {

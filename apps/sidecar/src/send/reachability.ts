@@ -2,35 +2,15 @@
  * Whether Signal can be reached, for the whole sidecar: one state shared by every document's send
  * queue, so a sidecar that lost its network probes once at a time, not once per document.
  *
- * A failed send is classified (classifySendFailure) as `network` (the daemon answered but could not
- * reach Signal's servers: -32603 "Failed to send message: … IOException", -3 IO_ERROR, a whole-request
- * 429, an all-failed send whose every result is NETWORK_FAILURE), `daemon-down` (no answer, HTTP 5xx or garbage from the daemon), `rate-limited` (-5) or
- * `rejected` (any other JSON-RPC error: definite, retrying cannot help). The first two are
- * transient: after `attempts` consecutive ones Signal counts as away (one `warn` line), and from then
- * on one queue at a time may try (the probe), at a backoff growing to `probeMaxMs`; the first
- * success brings it back (one `info` line) and lets every queue go.
+ * A failed send is classified (send-failure.ts) as `network`, `daemon-down`, `rate-limited` or
+ * `rejected`. The first two are transient: after `attempts` consecutive ones Signal counts as away
+ * (one `warn` line), and from then on one queue at a time may try (the probe), at a backoff
+ * growing to `probeMaxMs`; the first success brings it back (one `info` line) and lets every queue go.
  * @see docs/sidecar.md §4.4
  */
-import { SignalCliError, SignalRpcError, SignalUnavailableError, nextDelay } from '@e2e-col/signal-cli'
+import { nextDelay } from '@e2e-col/signal-cli'
 import type { SignalState } from '@e2e-col/protocol'
 import type { Logger } from '../ops/logger.ts'
-
-export type SendFailure = 'network' | 'daemon-down' | 'rate-limited' | 'rejected'
-
-// JSON-RPC codes of a daemon that is up but cannot reach Signal: internal error (IOException) and IO error.
-const NETWORK_RPC_CODES = new Set([-32603, -3])
-
-export function classifySendFailure(error: unknown): SendFailure {
-  if (error instanceof SignalRpcError) {
-    // An all-failed send whose every result is NETWORK_FAILURE: what signal-cli 0.13.19 answers offline.
-    if (error.networkFailure) return 'network'
-    if (error.rpcCode === -5) return 'rate-limited'
-    return NETWORK_RPC_CODES.has(error.rpcCode) ? 'network' : 'rejected'
-  }
-  if (error instanceof SignalUnavailableError) return 'daemon-down'
-  if (error instanceof SignalCliError && error.code === 'SIDECAR_SIGNAL_BAD_RESPONSE') return 'daemon-down'
-  return 'rejected'
-}
 
 /** What a send queue reads and reports. `SignalState` minus `refused`, which is per document. */
 export type Reach = Exclude<SignalState, 'refused'>

@@ -1,0 +1,153 @@
+/**
+ * An envelope a local page sent (already checked by its session). A change is applied to the
+ * replica and kept in the outbox before it is acknowledged ("saved by your sidecar"); from then on
+ * the sidecar owns its delivery. A page's sync request is answered from the replica; presence and
+ * health are carried as they are. An id the sidecar already holds is acknowledged again for its
+ * sender and refused to anyone else.
+ * @see docs/sidecar.md §4.3, §4.5
+ */
+import { decodeHealth, encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
+import type { Session } from '../browser/session.ts'
+import type { Logger } from '../ops/logger.ts'
+import type { Metrics } from '../ops/metrics.ts'
+import type { DocReplica } from '../replica/replica.ts'
+import type { Delivery } from '../send/delivery.ts'
+import type { SendOwner, SendQueue } from '../send/queue.ts'
+import { DOC_KINDS } from './doc-kinds.ts'
+import type { KeptChanges } from './kept-changes.ts'
+import type { Pages } from './pages.ts'
+import type { ChangeStore, DocumentPorts } from './ports.ts'
+
+// While Signal is away, a backlog longer than this is merged into one update (it stays short).
+const MERGE_AT = 16
+
+export interface BrowserInboxParts {
+  readonly replica: DocReplica
+  readonly store: ChangeStore
+  readonly pages: Pages
+  readonly queue: SendQueue
+  readonly delivery: Delivery
+  readonly kept: KeptChanges
+  /** One of the sidecar's own envelopes for this document (not sent to the group). */
+  readonly own: (kind: Kind, payload: Uint8Array) => Envelope
+  /** Records an id about to go to the group, so Signal's copy of it is dropped. */
+  readonly markSent: (senderId: string, messageId: string) => void
+  readonly reach: DocumentPorts['reach']
+  readonly metrics: Metrics
+  readonly logger: Logger
+}
+
+/** Takes an envelope a local page sent. */
+export type BrowserInbox = (session: Session, env: Envelope, frame: Uint8Array) => void
+
+/** True for a health payload that announces capabilities or asks members to (§3.12). */
+function announces(payload: Uint8Array): boolean {
+  try {
+    const h = decodeHealth(payload)
+    return h.capabilities !== undefined || h.hello === true
+  } catch {
+    return false
+  }
+}
+
+const refusal = (messageId: string) => ({ messageId, strike: false })
+
+export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
+  const { replica, store, pages, queue, metrics } = p
+
+  /** A page's change, durable in the replica and the outbox before it is acknowledged and queued. */
+  function change(session: Session, env: Envelope, frame: Uint8Array): void {
+    const applied = store.storing(() => replica.apply(env.payload))
+    if (applied === undefined) return
+    if (!applied)
+      return session.refuse(
+        'SIDECAR_BAD_PAYLOAD',
+        `the ${env.kind} payload is not a Yjs update`,
+        refusal(env.messageId),
+      )
+    // Durable in the replica and the outbox: the browser may forget it now.
+    if (!store.accept(env.senderId, env.messageId, frame)) return
+    session.ack(env.messageId)
+    p.markSent(env.senderId, env.messageId)
+    pages.toOthers(session, frame)
+    const item = { frame, messageId: env.messageId, owner: p.kept.ownerFor(session), source: session }
+    let queued = queue.enqueue(item)
+    if (!queued || (p.reach.state !== 'reachable' && queue.waiting > MERGE_AT)) {
+      queue.rewrite(p.kept.merge)
+      if (!queued) queued = queue.enqueue({ ...item, owner: p.kept.ownerFor(session) })
+    }
+    // Still no room: the change is kept in the outbox and goes out with the next start.
+    if (!queued)
+      p.logger.warn(
+        { queuedBytes: queue.queuedBytes },
+        'send queue full even merged; a change waits in the outbox for the next start',
+      )
+    p.delivery.changed()
+  }
+
+  /** Presence and health: carried as they are, acknowledged when sent, never kept. */
+  function carryEphemeral(session: Session, env: Envelope, frame: Uint8Array): void {
+    p.markSent(env.senderId, env.messageId)
+    pages.toOthers(session, frame)
+    const owner: SendOwner = {
+      ack: (id) => session.ack(id),
+      reject: (id, code, message) => session.refuse(code, message, refusal(id)),
+    }
+    if (!queue.enqueue({ frame, messageId: env.messageId, owner, source: session }))
+      session.refuse(
+        'SIDECAR_QUEUE_FULL',
+        'the send queue of this document is full; retry later',
+        refusal(env.messageId),
+      )
+  }
+
+  /**
+   * A page's sync-request is answered from the replica at once, with what it lacks, and is not
+   * carried to the group (the sidecar keeps the group in sync itself). When the page holds
+   * something the replica lacks, the replica asks it back.
+   */
+  function answerLocally(session: Session, env: Envelope): void {
+    let diff: Uint8Array
+    let behind: boolean
+    try {
+      diff = replica.diff(env.payload)
+      behind = replica.lacksFrom(env.payload)
+    } catch {
+      return session.refuse(
+        'SIDECAR_BAD_PAYLOAD',
+        'the sync-request payload is not a Yjs state vector',
+        refusal(env.messageId),
+      )
+    }
+    session.send(encodeEnvelope(p.own('sync-response', diff)))
+    if (behind) session.send(encodeEnvelope(p.own('sync-request', replica.stateVector())))
+  }
+
+  return (session, env, frame) => {
+    metrics.envelopesIn.inc({ kind: env.kind })
+    // An id this sidecar already holds: its sender's replay is acknowledged again (never sent
+    // twice); another sender's reuse is refused, so it cannot stand in for the first one's change.
+    const known = store.senderOf(env.messageId)
+    if (known === undefined) return
+    if (known.known) {
+      if (known.sender !== '' && known.sender !== env.senderId)
+        return session.refuse(
+          'SIDECAR_MESSAGE_ID_TAKEN',
+          'this message id belongs to another sender of this document; use a fresh id',
+          refusal(env.messageId),
+        )
+      metrics.replaysAcked.inc()
+      return session.ack(env.messageId)
+    }
+    if (env.kind === 'sync-request') return answerLocally(session, env)
+    // Members trust an announcement as the account's own: only the sidecar makes them.
+    if (env.kind === 'health' && announces(env.payload))
+      return session.refuse(
+        'SIDECAR_BAD_PAYLOAD',
+        'capability announcements are made by the sidecar, not by browsers',
+        refusal(env.messageId),
+      )
+    if (!DOC_KINDS.has(env.kind)) return carryEphemeral(session, env, frame)
+    change(session, env, frame)
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * An envelope from the group, deduplicated by the receive path: announcements and state vectors
+ * are for the sidecar, a sync request is answered by the replica, and an update is durable in the
+ * replica before any page sees it.
+ * @see docs/sidecar.md §4.6, §8
+ */
+import { decodeHealth, type Envelope } from '@e2e-col/protocol'
+import type { CapabilityExchange } from '../group/capability-exchange.ts'
+import type { MemberId } from '../group/roster.ts'
+import type { Metrics } from '../ops/metrics.ts'
+import type { DocReplica } from '../replica/replica.ts'
+import { decodeExactStateVector } from '../replica/strict-yjs.ts'
+import { DOC_KINDS } from './doc-kinds.ts'
+import type { Pages } from './pages.ts'
+import type { ChangeStore } from './ports.ts'
+import type { ReplicaSync } from './replica-sync.ts'
+
+export interface GroupInboxParts {
+  readonly replica: DocReplica
+  readonly sync: ReplicaSync
+  readonly capabilities: CapabilityExchange
+  readonly pages: Pages
+  readonly store: Pick<ChangeStore, 'storing'>
+  readonly metrics: Metrics
+}
+
+/** Takes an envelope from the group; `from` is its Signal sender, `source` that sender's key. */
+export type GroupInbox = (frame: Uint8Array, env: Envelope, from?: MemberId, source?: string) => void
+
+/** The state vector a health payload carries, if it is well formed and carries one. */
+function peerStateVector(payload: Uint8Array): Map<number, number> | undefined {
+  try {
+    const sv = decodeHealth(payload).stateVector
+    return sv === undefined ? undefined : decodeExactStateVector(sv)
+  } catch {
+    return undefined // a page's liveness probe, or a field this version does not know
+  }
+}
+
+export function createGroupInbox(p: GroupInboxParts): GroupInbox {
+  const { replica, capabilities, pages, metrics } = p
+  const { groupSync, gapRepair } = p.sync
+  return (frame, env, from, source = '') => {
+    if (from !== undefined) capabilities.roster.seen(from)
+    if (env.kind === 'health') {
+      // A member's state vector, when it sent one: the replica asks until it holds all of it.
+      const sv = peerStateVector(env.payload)
+      if (sv !== undefined) gapRepair.onPeerState(sv)
+    }
+    // Announcements are between sidecars; a bare probe still reaches the browsers.
+    if (env.kind === 'health' && capabilities.onHealth(from, env.payload))
+      return void metrics.announcements.inc({ direction: 'received' })
+    if (env.kind === 'sync-request') {
+      // The replica answers for this machine; its browsers hold nothing it lacks.
+      if (!groupSync.onRequest(env.payload, source, `${env.senderId}/${env.messageId}`))
+        return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
+      const sv = decodeExactStateVector(env.payload)
+      if (sv !== undefined) gapRepair.onPeerState(sv)
+      return
+    }
+    if (DOC_KINDS.has(env.kind)) {
+      // Durable before it is considered applied and before any browser sees it.
+      const applied = p.store.storing(() => replica.apply(env.payload))
+      if (applied === undefined) return
+      if (!applied) return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
+      if (env.kind !== 'update') groupSync.onPeerResponse(env.payload)
+      gapRepair.check()
+    }
+    pages.toAll(frame)
+  }
+}
