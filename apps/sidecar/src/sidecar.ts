@@ -39,6 +39,7 @@ import { checkDaemon } from './startup.ts'
 import { installNodeCodecs } from './node-codecs.ts'
 import { createDocsApi } from './library/api.ts'
 import { createDocumentLibrary, type DocumentLibrary, type LibraryBackend } from './library/library.ts'
+import { withShownNames } from './library/shown-names.ts'
 
 function hasDocumentMethods(backend: SignalBackend): backend is LibraryBackend {
   const b = backend as Partial<LibraryBackend>
@@ -212,7 +213,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   // Documents made at run time need a backend that administers groups (the HTTP one does).
   const library: DocumentLibrary | undefined = hasDocumentMethods(backend)
     ? createDocumentLibrary({
-        backend,
+        backend: withShownNames(backend),
         you: facts.account ?? '',
         documents: docs,
         store,

@@ -28,6 +28,7 @@ import {
   isPhoneNumber,
   LINKED_DEVICE_EXPIRATION_SECONDS,
   MAX_MEMBERS_PER_CHANGE,
+  TITLE_PROBLEMS,
 } from './group-tag.ts'
 import { daemonFailed, LibraryError } from './library-error.ts'
 
@@ -149,7 +150,7 @@ function checkedTitle(raw: string): string {
       'DOCS_TITLE_TOO_LONG',
       "the title is longer than 32 characters (Signal's limit for group names)",
     )
-  throw new LibraryError('DOCS_TITLE_INVALID', 'the title contains control characters')
+  throw new LibraryError('DOCS_TITLE_INVALID', `the title contains ${TITLE_PROBLEMS[t.problem]}`)
 }
 
 export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
