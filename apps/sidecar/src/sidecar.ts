@@ -40,6 +40,7 @@ import { installNodeCodecs } from './node-codecs.ts'
 import { createDocsApi } from './library/api.ts'
 import { createDocumentLibrary, type DocumentLibrary, type LibraryBackend } from './library/library.ts'
 import { withShownNames } from './library/shown-names.ts'
+import { listenWarning, peerMayAsk } from './listen-scope.ts'
 
 function hasDocumentMethods(backend: SignalBackend): backend is LibraryBackend {
   const b = backend as Partial<LibraryBackend>
@@ -374,6 +375,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
       signal: () => ({ state: reach.state, since: reach.since, unsentEnvelopes: unsentEnvelopes() }),
     },
     metrics,
+    { bind: () => ({ host: config.listen.host, port: boundPort }), allowedOrigins: config.allowedOrigins },
   )
   const api = createDocsApi({
     library,
@@ -402,6 +404,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
       admit: (chatId, role, req, group) => (ready ? chats.admit(chatId, role, req, group) : 404),
       onConnection: (ws, chatId, role, req) => chats.onConnection(ws, chatId, role, req),
     },
+    admit: peerMayAsk,
     onHttp: (req, res) =>
       api.handles(new URL(req.url ?? '/', 'http://sidecar').pathname) ? api.handle(req, res) : ops(req, res),
   })
@@ -465,6 +468,8 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   const port = (server.address() as AddressInfo).port
   boundPort = port
   ready = true
+  const beyondLoopback = listenWarning(config.listen.host)
+  if (beyondLoopback !== undefined) logger.warn({ listen: config.listen }, beyondLoopback)
   const host = config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host
   const url = `http://${host}:${port}`
   logger.info(
