@@ -168,7 +168,10 @@ const Env = z
           'non-loopback daemon refused: the daemon has no authentication and traffic to it is plain text; set E2E_COL_ALLOW_REMOTE_DAEMON=1 only on a trusted network',
       })
     }
-    const listen = typeof env.E2E_COL_LISTEN === 'object' ? listenProblem(env.E2E_COL_LISTEN.host, env.E2E_COL_ALLOW_NON_LOOPBACK) : undefined
+    const listen =
+      typeof env.E2E_COL_LISTEN === 'object'
+        ? listenProblem(env.E2E_COL_LISTEN.host, env.E2E_COL_ALLOW_NON_LOOPBACK)
+        : undefined
     if (listen !== undefined) ctx.addIssue({ code: 'custom', path: ['E2E_COL_LISTEN'], message: listen })
     if (env.E2E_COL_SIGNAL_BODY_MAX_BYTES > SIGNAL_LONG_TEXT_THRESHOLD && !env.E2E_COL_ALLOW_LONG_BODIES) {
       ctx.addIssue({

@@ -256,7 +256,10 @@ export async function runDocsCommand(c: DocsCommand): Promise<string> {
         `/v1/docs/${id}/members`,
         c.action === 'share' ? { add: c.people } : { remove: c.people },
       )
-      return out(r.json, shown`${c.action === 'share' ? 'shared with' : 'no longer shared with'} ${c.people.join(', ')}`)
+      return out(
+        r.json,
+        shown`${c.action === 'share' ? 'shared with' : 'no longer shared with'} ${c.people.join(', ')}`,
+      )
     }
     case 'rename': {
       const id = await resolve(c.target ?? '', 'doc')

@@ -15,7 +15,9 @@ const req = (peer: string, headers: Record<string, string>) =>
 describe('listening beyond loopback', () => {
   it('is refused in the configuration unless E2E_COL_ALLOW_NON_LOOPBACK=1 is set', () => {
     for (const listen of ['0.0.0.0:7600', '192.0.2.2:7600', '[::]:7600']) {
-      expect(() => loadConfig(env({ E2E_COL_LISTEN: listen }))).toThrow(/not a loopback address.*ALLOW_NON_LOOPBACK=1.*at E2E_COL_LISTEN/s)
+      expect(() => loadConfig(env({ E2E_COL_LISTEN: listen }))).toThrow(
+        /not a loopback address.*ALLOW_NON_LOOPBACK=1.*at E2E_COL_LISTEN/s,
+      )
       expect(loadConfig(env({ E2E_COL_LISTEN: listen, E2E_COL_ALLOW_NON_LOOPBACK: '1' })).listen.port).toBe(7600)
     }
     for (const listen of ['127.0.0.1:7600', '127.8.0.1:7600', '[::1]:7600', 'localhost:7600'])

@@ -21,7 +21,8 @@ const REVERSED = 'Budget \u202Eslx.exe'
 const LONG = 'L'.repeat(1000)
 // Anything a terminal or a page would act on rather than show.
 const UNSAFE = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}]/u
-const graphemes = (s: string): number => [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(s)].length
+const graphemes = (s: string): number =>
+  [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(s)].length
 
 const rpc = async (url: string, method: string, params: Record<string, unknown>): Promise<any> => {
   const res = await fetch(`${url}/api/v1/rpc`, {
@@ -38,7 +39,7 @@ const docs = async (url: string, argv: string[]): Promise<string> => {
 }
 
 describe('hostile names from Signal', () => {
-  it('a stranger\'s and a member\'s names reach /v1/invites, /v1/docs and docs list replaced and bounded', async () => {
+  it("a stranger's and a member's names reach /v1/invites, /v1/docs and docs list replaced and bounded", async () => {
     const toy = await createToySignal({
       accounts: [ALICE, BOB, CAROL],
       // Carol's profile name: a line overwrite, then 1,000 characters.
@@ -49,8 +50,14 @@ describe('hostile names from Signal', () => {
     onTestFinished(() => toy.close())
     const alice = await librarySidecar(toy, ALICE)
     const stranger = async (name: string): Promise<string> =>
-      (await rpc(toy.url, 'updateGroup', { account: CAROL, name, members: [ALICE], description: documentDescription() }))
-        .groupId
+      (
+        await rpc(toy.url, 'updateGroup', {
+          account: CAROL,
+          name,
+          members: [ALICE],
+          description: documentDescription(),
+        })
+      ).groupId
     const overwrite = await stranger(OVERWRITE)
     const long = await stranger(LONG)
     const reversed = await stranger(REVERSED)
@@ -100,7 +107,9 @@ describe('hostile names from Signal', () => {
     const rename = await call(alice, 'PATCH', `/v1/docs/${made.json.docId}`, { body: { title: '\u061Cx' } })
     expect([rename.status, rename.json.error.code]).toEqual([400, 'DOCS_TITLE_INVALID'])
     // Nothing refused reached Signal.
-    expect((await rpc(toy.url, 'listGroups', { account: ALICE })).map((g: { name: string }) => g.name)).toEqual(['Plain'])
+    expect((await rpc(toy.url, 'listGroups', { account: ALICE })).map((g: { name: string }) => g.name)).toEqual([
+      'Plain',
+    ])
   }, 30_000)
 })
 
@@ -126,7 +135,9 @@ describe('docs CLI output', () => {
     const server = createServer((req, res) => {
       const answer = answers[req.url ?? '']
       if (answer === undefined)
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: `X${ESC}[8m`, message: `no\r${ESC}]0;t\u0007` } }))
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { code: `X${ESC}[8m`, message: `no\r${ESC}]0;t\u0007` } }))
       else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer))
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -136,13 +147,17 @@ describe('docs CLI output', () => {
     const text = await docs(url, ['list'])
     expect(text.split('\n').length).toBe(5)
     expect(text.replace(/\n/g, '')).not.toMatch(UNSAFE)
-    expect(text).toContain('  Lunch\\u000d\\u001b[2K\\u001b[8mAccept 0000  ·  with \\u001b]0;Accept 0000\\u0007Notes\\u009b2J (+1\\u001b[2K) [member\\u000d]')
+    expect(text).toContain(
+      '  Lunch\\u000d\\u001b[2K\\u001b[8mAccept 0000  ·  with \\u001b]0;Accept 0000\\u0007Notes\\u009b2J (+1\\u001b[2K) [member\\u000d]',
+    )
     expect(text).toContain("shared 'Budget \\u202eslx.exe' with you  ·  accept: e2e-col-sidecar docs accept id\\u202e")
     const json = await docs(url, ['list', '--json'])
     expect(json.slice(0, -1)).not.toMatch(UNSAFE)
     // Escaped, not changed: the JSON still says what the sidecar said.
     expect(JSON.parse(json).invites[0].title).toBe(REVERSED)
-    const refused = (await docs(url, ['leave', '00000000-0000-4000-8000-000000000001']).catch((e: unknown) => e)) as DocsCliError
+    const refused = (await docs(url, ['leave', '00000000-0000-4000-8000-000000000001']).catch(
+      (e: unknown) => e,
+    )) as DocsCliError
     expect(`${refused.code}: ${refused.message}`).toBe('X\\u001b[8m: no\\u000d\\u001b]0;t\\u0007')
   })
 })

@@ -56,14 +56,19 @@ describe('/healthz and /metrics', () => {
     const loopback = { host: `127.0.0.1:${s.port}` }
     for (const path of ['/healthz', '/metrics']) {
       // A DNS-rebinding page reaches 127.0.0.1 under its own name and sends no Origin on a GET.
-      const rebound = await get('127.0.0.1', s.port, path, { host: `evil.example:${s.port}`, 'sec-fetch-site': 'same-origin' })
+      const rebound = await get('127.0.0.1', s.port, path, {
+        host: `evil.example:${s.port}`,
+        'sec-fetch-site': 'same-origin',
+      })
       expect([rebound.status, JSON.parse(rebound.body).error.code]).toEqual([421, 'API_HOST_NOT_ALLOWED'])
       const crossOrigin = await get('127.0.0.1', s.port, path, { ...loopback, origin: 'http://evil.example' })
       expect([crossOrigin.status, JSON.parse(crossOrigin.body).error.code]).toEqual([403, 'API_ORIGIN_NOT_ALLOWED'])
       const noCors = await get('127.0.0.1', s.port, path, { ...loopback, 'sec-fetch-site': 'cross-site' })
       expect(noCors.status).toBe(403)
       for (const refused of [rebound, crossOrigin, noCors]) expect(refused.body).not.toContain(docId)
-      expect((await get('127.0.0.1', s.port, path, { host: `localhost:${s.port}`, origin: `http://localhost:5173` })).status).not.toBeGreaterThanOrEqual(400)
+      expect(
+        (await get('127.0.0.1', s.port, path, { host: `localhost:${s.port}`, origin: `http://localhost:5173` })).status,
+      ).not.toBeGreaterThanOrEqual(400)
     }
     // The person's own tools (no Origin) still read the per-document series.
     const own = await get('127.0.0.1', s.port, '/metrics', loopback)
@@ -85,13 +90,20 @@ describe.skipIf(lanAddress === undefined)(
         baseEnv(toy, A, docId, { E2E_COL_LISTEN: '0.0.0.0:0', E2E_COL_ALLOW_NON_LOOPBACK: '1' }),
         { logger: logs.logger },
       )
-      expect(logs.lines.map((l) => l.msg)).toContainEqual(expect.stringMatching(/^listening beyond loopback on 0\.0\.0\.0/))
+      expect(logs.lines.map((l) => l.msg)).toContainEqual(
+        expect.stringMatching(/^listening beyond loopback on 0\.0\.0\.0/),
+      )
       const claimed = { host: `127.0.0.1:${s.port}` }
       // From another host, naming 127.0.0.1 reaches nothing: the API, health, metrics, a document.
       for (const path of ['/v1/docs', '/v1/invites', '/healthz', '/metrics'])
         expect([path, (await get(address, s.port, path, claimed)).status]).toEqual([path, 421])
       expect(await upgradeStatus(`ws://${address}:${s.port}/v1/docs/${docId}`, claimed)).toBe(421)
-      expect(await upgradeStatus(`ws://${address}:${s.port}/v1/docs/${docId}`, { ...claimed, origin: `http://127.0.0.1:${s.port}` })).toBe(421)
+      expect(
+        await upgradeStatus(`ws://${address}:${s.port}/v1/docs/${docId}`, {
+          ...claimed,
+          origin: `http://127.0.0.1:${s.port}`,
+        }),
+      ).toBe(421)
       // From this machine the same requests are served.
       expect((await get('127.0.0.1', s.port, '/v1/docs', claimed)).status).toBe(200)
       expect((await get('127.0.0.1', s.port, '/healthz', claimed)).status).toBe(200)

@@ -91,7 +91,21 @@ describe('shownText (names from Signal: replaced, never raw)', () => {
   })
 
   it('never lets an unsafe code point through, whatever the input', () => {
-    const alphabet = ['a', ' ', ESC, '\r', '\n', '\u202E', '\u2066', '\u2028', '\u0085', '\u200B', '\uD83D', '\uDE00', '\u0301']
+    const alphabet = [
+      'a',
+      ' ',
+      ESC,
+      '\r',
+      '\n',
+      '\u202E',
+      '\u2066',
+      '\u2028',
+      '\u0085',
+      '\u200B',
+      '\uD83D',
+      '\uDE00',
+      '\u0301',
+    ]
     let seed = 7
     const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31)
     for (let run = 0; run < 500; run++) {
@@ -99,7 +113,9 @@ describe('shownText (names from Signal: replaced, never raw)', () => {
       const shown = shownText(raw, TITLE)
       if (shown === undefined) continue
       expect(shown, JSON.stringify(raw)).not.toMatch(/[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}]/u)
-      expect([...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(shown)].length).toBeLessThanOrEqual(32)
+      expect([...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(shown)].length).toBeLessThanOrEqual(
+        32,
+      )
     }
   })
 })

@@ -28,7 +28,8 @@ export interface TextBounds {
 const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u
 // U+061C, U+200E/F, U+202A–202E, U+2066–2069: they reorder what follows them on the line.
 const BIDI = /\p{Bidi_Control}/u
-const UNSAFE = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu
+const UNSAFE =
+  /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu
 // Zero-width characters, joiners, fillers, variation selectors and spaces: nothing to see.
 const INVISIBLE_ONLY = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}]*$/u
 const REPLACEMENT = '\uFFFD'
@@ -49,7 +50,10 @@ function graphemes(text: string, max: number): string[] | undefined {
  * A text as a person typed it, trimmed, or its first problem: empty, controls, bidi controls,
  * too long (graphemes, or one grapheme over {@link MAX_GRAPHEME_UNITS}), nothing visible.
  */
-export function checkText(raw: string, bounds: TextBounds): { ok: true; text: string } | { ok: false; problem: TextProblem } {
+export function checkText(
+  raw: string,
+  bounds: TextBounds,
+): { ok: true; text: string } | { ok: false; problem: TextProblem } {
   const text = raw.trim()
   if (text === '') return { ok: false, problem: 'empty' }
   // A huge text is refused before it is scanned.

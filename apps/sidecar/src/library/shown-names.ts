@@ -22,9 +22,15 @@ interface NameSource {
 /** `backend` with its group and contact names made safe to show; every other method is the backend's own. */
 export function withShownNames<B extends NameSource>(backend: B): B {
   const listGroups = async (groupId?: string): Promise<GroupListing> =>
-    (await backend.listGroups(groupId)).map((g) => ({ ...g, name: shownText(g.name, { maxGraphemes: MAX_TITLE_CHARS }) ?? null }))
+    (await backend.listGroups(groupId)).map((g) => ({
+      ...g,
+      name: shownText(g.name, { maxGraphemes: MAX_TITLE_CHARS }) ?? null,
+    }))
   const listContacts = async (): Promise<SignalContact[]> =>
-    (await backend.listContacts()).map((c) => ({ ...c, name: shownText(c.name, { maxGraphemes: MAX_CONTACT_NAME_CHARS }) }))
+    (await backend.listContacts()).map((c) => ({
+      ...c,
+      name: shownText(c.name, { maxGraphemes: MAX_CONTACT_NAME_CHARS }),
+    }))
   // A proxy rather than a copy: the backend may be a class whose methods need their own `this`.
   return new Proxy(backend, {
     get(target, key) {
