@@ -36,8 +36,6 @@ import { daemonFailed, LibraryError } from './library-error.ts'
 export const MAX_DOCUMENTS = 256
 // Change times are written at most this often per document (the latest is kept in memory).
 const TOUCH_EVERY_MS = 10_000
-// Senders of group updates remembered to say who shared an invitation.
-const MAX_REMEMBERED_INVITERS = 256
 const CONTACTS_TTL_MS = 30_000
 
 type Group = GroupListing[number]
@@ -156,7 +154,6 @@ function checkedTitle(raw: string): string {
 export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
   const { backend, documents, store, you } = o
   const fixed = new Map(o.fixed.map((d) => [d.docId, d]))
-  const inviters = new Map<string, string>()
   const lastChange = new Map<string, number>()
   const lastTouch = new Map<string, number>()
   const unsubscribe = new Map<string, () => void>()
@@ -495,7 +492,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
       if (offered.length === 0) return []
       const names = await contactNames()
       return offered.map((g) => {
-        const inviter = inviters.get(g.id) ?? numbersOf(g.admins).find((n) => n !== you)
+        const inviter = stored(() => store.inviters.get(g.id)) ?? numbersOf(g.admins).find((n) => n !== you)
         return {
           id: docIdForGroup(g.id),
           groupId: g.id,
@@ -542,7 +539,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
         })
         // Members answer with the document's content.
         documents.get(docId)?.askGroup()
-        inviters.delete(g.id)
+        o.storing(() => store.inviters.forget(g.id))
         o.logger.info({ docId }, 'invitation accepted')
         return { docId, groupId: g.id }
       }),
@@ -555,7 +552,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
         } catch (error) {
           throw daemonFailed('leave the group', error)
         }
-        inviters.delete(g.id)
+        o.storing(() => store.inviters.forget(g.id))
       }),
 
     contacts: async () => {
@@ -571,10 +568,9 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
       contactsCache = undefined
       const doc = documents.byGroup(groupId)
       if (doc === undefined) {
-        if (sourceNumber !== undefined && sourceNumber !== you && !inviters.has(groupId)) {
-          if (inviters.size >= MAX_REMEMBERED_INVITERS) inviters.delete(inviters.keys().next().value ?? '')
-          inviters.set(groupId, sourceNumber)
-        }
+        // Kept in the store (inviter-table.ts): the first sender survives a restart.
+        if (sourceNumber !== undefined && sourceNumber !== you)
+          o.storing(() => store.inviters.get(groupId) ?? store.inviters.remember(groupId, sourceNumber, o.clock.now()))
         return
       }
       const docId = doc.docId
