@@ -11,7 +11,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { parseDocsArgs, runDocsCommand, DocsCliError } from '../src/docs-cli.ts'
 import { docIdForGroup } from '../src/library/doc-id.ts'
 import { documentDescription } from '../src/library/group-tag.ts'
-import { ALICE, BOB, CAROL, call, librarySidecar } from './docs-api.ts'
+import { ALICE, BOB, CAROL, call, librarySidecar, rpc } from './docs-api.ts'
 import { poll } from './harness.ts'
 
 const ESC = '\u001b'
@@ -24,14 +24,6 @@ const UNSAFE = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}]/u
 const graphemes = (s: string): number =>
   [...new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(s)].length
 
-const rpc = async (url: string, method: string, params: Record<string, unknown>): Promise<any> => {
-  const res = await fetch(`${url}/api/v1/rpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  })
-  return ((await res.json()) as { result: unknown }).result
-}
 const docs = async (url: string, argv: string[]): Promise<string> => {
   const r = parseDocsArgs([...argv, '--sidecar', url], {})
   if (r.kind !== 'docs') throw new Error(JSON.stringify(r))

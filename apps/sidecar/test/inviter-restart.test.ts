@@ -5,17 +5,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { documentDescription } from '../src/library/group-tag.ts'
-import { ALICE, BOB, CAROL, call, librarySidecar, startPeopleToy } from './docs-api.ts'
+import { ALICE, BOB, CAROL, call, librarySidecar, rpc, startPeopleToy } from './docs-api.ts'
 import { poll, tempDataDir } from './harness.ts'
-
-const rpc = async (url: string, method: string, params: Record<string, unknown>): Promise<any> => {
-  const res = await fetch(`${url}/api/v1/rpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  })
-  return ((await res.json()) as { result: unknown }).result
-}
 
 describe('the inviter', () => {
   it('is stored with the invitation: a stranger who left is still named after a restart', async () => {
