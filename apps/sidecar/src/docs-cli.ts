@@ -78,7 +78,10 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
   const action = argv[0]
   if (action === undefined || action === '--help' || action === '-h') return { kind: 'help', text: DOCS_HELP }
   if (!ACTIONS.has(action))
-    return { kind: 'usage-error', message: `docs: unknown subcommand ${JSON.stringify(action)} (see docs --help)` }
+    return {
+      kind: 'usage-error',
+      message: `docs: unknown subcommand ${escapeControls(JSON.stringify(action))} (see docs --help)`,
+    }
   const a = action as DocsAction
   let sidecar = defaultSidecarUrl(env)
   let json = false
@@ -100,7 +103,10 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
             .filter((p) => p !== ''),
         )
     } else if (arg.startsWith('--'))
-      return { kind: 'usage-error', message: `docs ${a}: unknown option ${JSON.stringify(arg)} (see docs ${a} --help)` }
+      return {
+        kind: 'usage-error',
+        message: `docs ${a}: unknown option ${escapeControls(JSON.stringify(arg))} (see docs ${a} --help)`,
+      }
     else words.push(arg)
   }
   if (!/^https?:\/\/[^/]+\/?$/.test(sidecar))

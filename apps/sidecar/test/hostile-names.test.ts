@@ -151,5 +151,10 @@ describe('docs CLI output', () => {
       (e: unknown) => e,
     )) as DocsCliError
     expect(`${refused.code}: ${refused.message}`).toBe('X\\u001b[8m: no\\u000d\\u001b]0;t\\u0007')
+    // Its own usage errors echo an argument escaped too.
+    const usage = parseDocsArgs([`list\u009b2J`], {})
+    expect(usage.kind === 'usage-error' && usage.message).toBe(
+      'docs: unknown subcommand "list\\u009b2J" (see docs --help)',
+    )
   })
 })
