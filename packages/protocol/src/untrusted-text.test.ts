@@ -71,6 +71,8 @@ describe('shownText (names from Signal: replaced, never raw)', () => {
   it('replaces a stacked grapheme and a lone surrogate', () => {
     expect(shownText(`a${'\u0301'.repeat(200)}b`, TITLE)).toBe('\uFFFDb')
     expect(shownText('a\uD800b', TITLE)).toBe('a\uFFFDb')
+    // A grapheme longer than the part looked at: what follows it is cut, and says so.
+    expect(shownText(`a${'\u0301'.repeat(5000)}b`, TITLE)).toBe('\uFFFD…')
   })
 
   it('has no name for a text with nothing visible, or no text', () => {

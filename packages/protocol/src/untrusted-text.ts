@@ -77,13 +77,16 @@ export function shownText(raw: unknown, bounds: TextBounds): string | undefined 
   const text = head.replace(UNSAFE, REPLACEMENT).trim()
   if (INVISIBLE_ONLY.test(text)) return undefined
   const out: string[] = []
+  let cut = head.length < raw.length
   for (const { segment } of segmenter.segment(text)) {
     if (out.length === bounds.maxGraphemes) {
-      out[bounds.maxGraphemes - 1] = '…'
+      cut = true
       break
     }
     out.push(segment.length > MAX_GRAPHEME_UNITS ? REPLACEMENT : segment)
   }
+  // A cut name ends in `…`, within the bound (stacked marks can end the head before the bound).
+  if (cut) out.splice(Math.min(out.length, bounds.maxGraphemes - 1), 1, '…')
   return out.join('')
 }
 
