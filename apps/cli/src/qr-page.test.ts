@@ -39,4 +39,14 @@ describe('the link page', () => {
     expect(await status(`localhost:${port}`)).toBe(200)
     expect(await status(`127.0.0.1:${port}`, 'POST')).toBe(405)
   })
+
+  it('refuses to be framed on every answer (CSP frame-ancestors and X-Frame-Options)', async () => {
+    const page = await startLinkPage()
+    pages.push(page)
+    for (const path of ['', 'state', 'nothing']) {
+      const res = await fetch(`${page.url}${path}`)
+      expect(res.headers.get('content-security-policy')).toBe("frame-ancestors 'none'")
+      expect(res.headers.get('x-frame-options')).toBe('DENY')
+    }
+  })
 })

@@ -1,11 +1,21 @@
 /**
  * The local page that shows the device-link QR code (easier to scan than a terminal): loopback only,
- * with a Host check so a page on another origin cannot read the link through DNS rebinding. It
- * polls `/state` and shows the current code, the countdown, and the outcome.
+ * with a Host check so a page on another origin cannot read the link through DNS rebinding, and
+ * never inside a frame (`frame-ancestors 'none'`, `X-Frame-Options: DENY`): a page that framed it
+ * could dress the code up as something else to scan. It polls `/state` and shows the current code,
+ * the countdown, and the outcome.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { PHONE_STEPS, svgQr } from './qr.ts'
+
+/** Sent with every answer: no framing, no sniffing, no caching. */
+export const LINK_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+}
 
 /** What the page shows. */
 export type LinkPageState =
@@ -49,11 +59,11 @@ export async function startLinkPage(port = 0): Promise<LinkPage> {
   let bound = 0
   const server: Server = createServer((req, res) => {
     const host = (req.headers.host ?? '').toLowerCase()
+    const headers = LINK_PAGE_HEADERS
     if (host !== `127.0.0.1:${bound}` && host !== `localhost:${bound}`) {
-      res.writeHead(421).end()
+      res.writeHead(421, headers).end()
       return
     }
-    const headers = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }
     if (req.method !== 'GET') res.writeHead(405, headers).end()
     else if (req.url === '/') res.writeHead(200, { ...headers, 'content-type': 'text/html; charset=utf-8' }).end(PAGE)
     else if (req.url === '/state') res.writeHead(200, { ...headers, 'content-type': 'application/json' }).end(body)

@@ -5,6 +5,8 @@
  * a document there, types into it, and the edit reaches Signal (the toy) from the account setup
  * made. Setup itself makes no group. Ctrl-C stops all three processes.
  */
+import { createServer as createHttpServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,6 +14,7 @@ import { hasChromium, launchChromium, waitForShown } from '@e2e-col/test-browser
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import type { Browser } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { startLinkPage } from '../src/qr-page.ts'
 import { sidecarSettings, writeConfigFile } from '../src/sidecar-config.ts'
 import { eventually, runCli, type CliRun } from './cli-process.ts'
 
@@ -294,3 +297,41 @@ describe('e2e-col setup failures', () => {
     expect(run.output()).toContain('npx e2e-col setup --link')
   }, 60_000)
 })
+
+describe.skipIf(!hasChromium())(
+  'the link page in Chromium (skipped without Chromium: apt-get install chromium)',
+  () => {
+    it('is not shown inside another page: the frame of the QR page is blocked, a plain page in the next frame loads', async () => {
+      const link = await startLinkPage()
+      const plain = createHttpServer((_req, res) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<p>plain</p>'),
+      )
+      await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve))
+      const plainUrl = `http://127.0.0.1:${(plain.address() as AddressInfo).port}/`
+      // Another origin (localhost, not 127.0.0.1) that frames both.
+      const framing = createHttpServer((_req, res) =>
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(`<iframe name="qr" src="${link.url}"></iframe><iframe name="plain" src="${plainUrl}"></iframe>`),
+      )
+      await new Promise<void>((resolve) => framing.listen(0, '127.0.0.1', resolve))
+      const context = await (browser as Browser).newContext()
+      try {
+        const page = await context.newPage()
+        await page.goto(`http://localhost:${(framing.address() as AddressInfo).port}/`, { waitUntil: 'load' })
+        expect(page.frame('plain')?.url()).toBe(plainUrl)
+        expect(page.frame('qr')?.url()).toBe('chrome-error://chromewebdata/')
+        // Opened on its own, the page shows.
+        await page.goto(link.url, { waitUntil: 'load' })
+        expect(await page.textContent('h1')).toBe('Link e2e-col to your Signal')
+      } finally {
+        await context.close()
+        plain.close()
+        plain.closeAllConnections()
+        framing.close()
+        framing.closeAllConnections()
+        await link.close()
+      }
+    }, 60_000)
+  },
+)

@@ -64,6 +64,7 @@ the home page or with \`docs\`; E2E_COL_DOCUMENTS fixes some in addition.
                                   signal-cli turns texts over 2000 bytes into long-text attachments.
   E2E_COL_ALLOW_LONG_BODIES=1     accept a boundary above 2000
   E2E_COL_LISTEN                  HOST:PORT of the WebSocket listener (default 127.0.0.1:7600)
+  E2E_COL_ALLOW_NON_LOOPBACK=1    allow a non-loopback E2E_COL_LISTEN (warns; peers are checked)
   E2E_COL_ALLOWED_ORIGINS         page origins allowed to connect (empty: loopback pages only)
   E2E_COL_MAX_FRAME_BYTES         largest browser frame (default 2 MiB; larger closes with 1009)
   E2E_COL_FRAMES_PER_SECOND, E2E_COL_FRAME_BURST   per-connection rate bound (200/s, burst 400)

@@ -9,6 +9,7 @@ import { isAbsolute, join } from 'node:path'
 import { isUuid, MAX_HEADER_BYTES } from '@e2e-col/protocol'
 import { z } from 'zod'
 import { SidecarError } from './errors.ts'
+import { listenProblem } from './listen-scope.ts'
 import { e164List, httpOrigin, isLoopbackHost, signalCliAccount, signalCliUrl } from '@e2e-col/signal-cli'
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
@@ -102,6 +103,7 @@ const Env = z
         }
         return { host: m[1] ?? m[2] ?? '127.0.0.1', port }
       }),
+    E2E_COL_ALLOW_NON_LOOPBACK: flag,
     E2E_COL_ALLOWED_ORIGINS: z
       .string()
       .default('')
@@ -166,6 +168,11 @@ const Env = z
           'non-loopback daemon refused: the daemon has no authentication and traffic to it is plain text; set E2E_COL_ALLOW_REMOTE_DAEMON=1 only on a trusted network',
       })
     }
+    const listen =
+      typeof env.E2E_COL_LISTEN === 'object'
+        ? listenProblem(env.E2E_COL_LISTEN.host, env.E2E_COL_ALLOW_NON_LOOPBACK)
+        : undefined
+    if (listen !== undefined) ctx.addIssue({ code: 'custom', path: ['E2E_COL_LISTEN'], message: listen })
     if (env.E2E_COL_SIGNAL_BODY_MAX_BYTES > SIGNAL_LONG_TEXT_THRESHOLD && !env.E2E_COL_ALLOW_LONG_BODIES) {
       ctx.addIssue({
         code: 'custom',

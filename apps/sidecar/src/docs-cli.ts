@@ -2,7 +2,10 @@
  * `e2e-col-sidecar docs list|new|share|unshare|rename|leave|accept|decline`: the documents API of
  * a running sidecar (library/api.ts) for scripts. A document is named by its id or its exact title.
  * `--json` prints the API's answer; `--help` works on every subcommand.
+ * Whatever came from the sidecar (titles and names from Signal, error messages) is printed through
+ * {@link escapeControls}: the CLI prints no control character it did not write itself.
  */
+import { escapeControls } from '@e2e-col/protocol'
 
 export type DocsAction = 'list' | 'new' | 'share' | 'unshare' | 'rename' | 'leave' | 'accept' | 'decline'
 
@@ -75,7 +78,10 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
   const action = argv[0]
   if (action === undefined || action === '--help' || action === '-h') return { kind: 'help', text: DOCS_HELP }
   if (!ACTIONS.has(action))
-    return { kind: 'usage-error', message: `docs: unknown subcommand ${JSON.stringify(action)} (see docs --help)` }
+    return {
+      kind: 'usage-error',
+      message: `docs: unknown subcommand ${escapeControls(JSON.stringify(action))} (see docs --help)`,
+    }
   const a = action as DocsAction
   let sidecar = defaultSidecarUrl(env)
   let json = false
@@ -97,7 +103,10 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
             .filter((p) => p !== ''),
         )
     } else if (arg.startsWith('--'))
-      return { kind: 'usage-error', message: `docs ${a}: unknown option ${JSON.stringify(arg)} (see docs ${a} --help)` }
+      return {
+        kind: 'usage-error',
+        message: `docs ${a}: unknown option ${escapeControls(JSON.stringify(arg))} (see docs ${a} --help)`,
+      }
     else words.push(arg)
   }
   if (!/^https?:\/\/[^/]+\/?$/.test(sidecar))
@@ -139,8 +148,8 @@ export class DocsCliError extends Error {
   readonly exitCode: number
   readonly code: string
   constructor(code: string, message: string, exitCode: number) {
-    super(message)
-    this.code = code
+    super(escapeControls(message))
+    this.code = escapeControls(code)
     this.exitCode = exitCode
   }
 }
@@ -175,8 +184,13 @@ const changedText = (at: number | null): string =>
   at === null ? 'no changes yet' : `changed ${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** A template literal whose every value is escaped (escaping twice changes nothing). */
+const shown = (strings: TemplateStringsArray, ...values: unknown[]): string =>
+  strings.reduce((text, part, i) => `${text}${escapeControls(String(values[i - 1]))}${part}`)
+/** One JSON line: JSON.stringify escapes C0 controls; C1, bidi controls and separators are escaped too. */
+const jsonLine = (value: unknown): string => `${escapeControls(JSON.stringify(value))}\n`
 const who = (p: { number: string; name?: string | undefined }): string =>
-  p.name === undefined || p.name === '' ? p.number : `${p.name} (${p.number})`
+  p.name === undefined || p.name === '' ? shown`${p.number}` : shown`${p.name} (${p.number})`
 
 /** Runs one docs command; returns what to print. @throws DocsCliError */
 export async function runDocsCommand(c: DocsCommand): Promise<string> {
@@ -203,31 +217,31 @@ export async function runDocsCommand(c: DocsCommand): Promise<string> {
       1,
     )
   }
-  const out = (answer: unknown, text: string): string => (c.json ? `${JSON.stringify(answer ?? {})}\n` : `${text}\n`)
+  const out = (answer: unknown, text: string): string => (c.json ? jsonLine(answer ?? {}) : `${text}\n`)
   switch (c.action) {
     case 'list': {
       const docs = (await api(base, 'GET', '/v1/docs')).json as { you: string; documents: Doc[] }
       const invites = ((await api(base, 'GET', '/v1/invites')).json as { invites: Invite[] }).invites
-      if (c.json) return `${JSON.stringify({ ...docs, invites })}\n`
+      if (c.json) return jsonLine({ ...docs, invites })
       const lines = ['Your documents']
       if (docs.documents.length === 0) lines.push('  (none)')
       for (const d of docs.documents) {
         const others = d.members
           .filter((m) => !m.you)
-          .map((m) => (m.status === 'member' ? who(m) : `${who(m)} [${m.status}]`))
+          .map((m) => (m.status === 'member' ? who(m) : shown`${who(m)} [${m.status}]`))
         const state =
           d.state === 'removed'
             ? 'you are no longer in it'
             : others.length === 0
               ? 'only you'
               : `with ${others.join(', ')}`
-        lines.push(`  ${d.title}  ·  ${state}  ·  ${changedText(d.lastChange)}  ·  ${d.docId}`)
+        lines.push(shown`  ${d.title}  ·  ${state}  ·  ${changedText(d.lastChange)}  ·  ${d.docId}`)
       }
       lines.push('Shared with you')
       if (invites.length === 0) lines.push('  (none)')
       for (const i of invites)
         lines.push(
-          `  ${i.from === undefined ? 'Someone' : who(i.from)} shared '${i.title}' with you  ·  accept: e2e-col-sidecar docs accept ${i.id}`,
+          shown`  ${i.from === undefined ? 'Someone' : who(i.from)} shared '${i.title}' with you  ·  accept: e2e-col-sidecar docs accept ${i.id}`,
         )
       return `${lines.join('\n')}\n`
     }
@@ -236,7 +250,7 @@ export async function runDocsCommand(c: DocsCommand): Promise<string> {
       const made = r.json as { docId: string }
       return out(
         r.json,
-        `made '${c.title ?? ''}' (${made.docId})${c.people.length === 0 ? '' : `; shared with ${c.people.join(', ')} (each accepts it first)`}`,
+        shown`made '${c.title ?? ''}' (${made.docId})${c.people.length === 0 ? '' : `; shared with ${c.people.join(', ')} (each accepts it first)`}`,
       )
     }
     case 'share':
@@ -248,12 +262,15 @@ export async function runDocsCommand(c: DocsCommand): Promise<string> {
         `/v1/docs/${id}/members`,
         c.action === 'share' ? { add: c.people } : { remove: c.people },
       )
-      return out(r.json, `${c.action === 'share' ? 'shared with' : 'no longer shared with'} ${c.people.join(', ')}`)
+      return out(
+        r.json,
+        shown`${c.action === 'share' ? 'shared with' : 'no longer shared with'} ${c.people.join(', ')}`,
+      )
     }
     case 'rename': {
       const id = await resolve(c.target ?? '', 'doc')
       const r = await api(base, 'PATCH', `/v1/docs/${id}`, { title: c.title })
-      return out(r.json, `renamed to '${(r.json as Doc).title}'`)
+      return out(r.json, shown`renamed to '${(r.json as Doc).title}'`)
     }
     case 'leave': {
       const id = await resolve(c.target ?? '', 'doc')
@@ -266,7 +283,7 @@ export async function runDocsCommand(c: DocsCommand): Promise<string> {
       const r = await api(base, 'POST', `/v1/invites/${id}/${c.action}`, {})
       return out(
         r.json ?? { id, declined: true },
-        c.action === 'accept' ? `accepted (${(r.json as { docId: string }).docId})` : 'declined',
+        c.action === 'accept' ? shown`accepted (${(r.json as { docId: string }).docId})` : 'declined',
       )
     }
   }

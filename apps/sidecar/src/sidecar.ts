@@ -13,6 +13,7 @@ import { systemClock, type Clock } from './clock.ts'
 import { createCloserStack, type CloserStack } from './closers.ts'
 import type { SidecarConfig } from './config.ts'
 import type { StoreError } from './errors.ts'
+import { listenWarning } from './listen-scope.ts'
 import { installNodeCodecs } from './node-codecs.ts'
 import { createLogger, type Logger } from './ops/logger.ts'
 import { createMetrics } from './ops/metrics.ts'
@@ -111,6 +112,8 @@ function ready(
   at: { url: string; storePath: string; version: string | undefined },
 ): void {
   life.markReady()
+  const beyondLoopback = listenWarning(b.config.listen.host)
+  if (beyondLoopback !== undefined) b.logger.warn({ listen: b.config.listen }, beyondLoopback)
   docs.resumeKept()
   // Announce what this sidecar reads (members answer with theirs).
   for (const doc of docs.values()) doc.greetGroup()

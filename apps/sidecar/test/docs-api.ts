@@ -46,6 +46,16 @@ export function call(
   })
 }
 
+/** One JSON-RPC call on the toy as any account (`params.account`); its `result`. */
+export async function rpc(url: string, method: string, params: Record<string, unknown>): Promise<any> {
+  const res = await fetch(`${url}/api/v1/rpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  return ((await res.json()) as { result: unknown }).result
+}
+
 /** The next `n` calls of `method` on the toy answer `error` (its `/toy/v1/world/fail-next-calls`). */
 export async function failNextCalls(
   toy: ToySignal,

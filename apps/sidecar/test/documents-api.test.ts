@@ -7,17 +7,9 @@ import { describe, expect, it } from 'vitest'
 import { docIdForGroup } from '../src/library/doc-id.ts'
 import { documentDescription } from '../src/library/group-tag.ts'
 import { createHttpSignalBackend } from '@e2e-col/signal-cli'
-import { ALICE, BOB, CAROL, call, failNextCalls, librarySidecar, libraryEnv, startPeopleToy } from './docs-api.ts'
+import { ALICE, BOB, CAROL, call, failNextCalls, librarySidecar, libraryEnv, rpc, startPeopleToy } from './docs-api.ts'
 import { connect, envelope, isMessage, metricValue, poll, sidecar } from './harness.ts'
 
-const rpc = async (url: string, method: string, params: Record<string, unknown>): Promise<any> => {
-  const res = await fetch(`${url}/api/v1/rpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  })
-  return ((await res.json()) as { result: unknown }).result
-}
 const groupsOf = async (url: string, account: string): Promise<any[]> => rpc(url, 'listGroups', { account })
 
 describe('documents made from the API', () => {

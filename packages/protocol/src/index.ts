@@ -98,3 +98,11 @@ export {
   type DeliveryNote,
   type SignalState,
 } from './delivery.ts'
+export {
+  checkText,
+  shownText,
+  escapeControls,
+  MAX_GRAPHEME_UNITS,
+  type TextBounds,
+  type TextProblem,
+} from './untrusted-text.ts'

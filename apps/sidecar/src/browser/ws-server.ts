@@ -27,6 +27,8 @@ export interface WsServerOptions {
   hasRoom: (docId: string) => boolean
   onConnection: (ws: WebSocket, docId: string) => void
   onHttp: (req: IncomingMessage, res: ServerResponse) => void
+  /** False answers a request or an upgrade 421 before anything else (the peer check, listen-scope.ts). */
+  admit?: (req: IncomingMessage) => boolean
   /** Chat bindings; without it `/v1/chats/…` answers 404. */
   chats?: {
     /** An HTTP status to refuse the upgrade with, or `undefined` to accept it. */
@@ -46,9 +48,12 @@ function refuseUpgrade(socket: Duplex, status: number, text: string): void {
 
 export function createWsServer(o: WsServerOptions): { server: Server; wss: WebSocketServer } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: o.maxFrameBytes, perMessageDeflate: false })
-  const server = createServer(o.onHttp)
+  const server = createServer((req, res) =>
+    o.admit?.(req) === false ? res.writeHead(421, { connection: 'close' }).end() : o.onHttp(req, res),
+  )
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy())
+    if (o.admit?.(req) === false) return refuseUpgrade(socket, 421, 'Misdirected Request')
     const url = new URL(req.url ?? '/', 'http://sidecar')
     const path = url.pathname
     const chat = CHAT_PATH.exec(path)

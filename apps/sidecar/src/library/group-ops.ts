@@ -17,6 +17,7 @@ import {
   isPhoneNumber,
   LINKED_DEVICE_EXPIRATION_SECONDS,
   MAX_MEMBERS_PER_CHANGE,
+  TITLE_PROBLEMS,
 } from './group-tag.ts'
 import { daemonFailed, LibraryError } from './library-error.ts'
 import { isInvitedTo, isMemberOf, numbersOf, type Group } from './listing.ts'
@@ -58,7 +59,7 @@ export function checkedTitle(raw: string): string {
       'DOCS_TITLE_TOO_LONG',
       "the title is longer than 32 characters (Signal's limit for group names)",
     )
-  throw new LibraryError('DOCS_TITLE_INVALID', 'the title contains control characters')
+  throw new LibraryError('DOCS_TITLE_INVALID', `the title contains ${TITLE_PROBLEMS[t.problem]}`)
 }
 
 /** The group as the daemon lists it now (undefined when it does not). @throws LibraryError DOCS_DAEMON_FAILED */

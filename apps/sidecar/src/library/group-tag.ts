@@ -5,6 +5,7 @@
  * decides what is offered as an invitation, never what is served.
  * @see docs/decisions/0007-documents-and-groups.md
  */
+import { checkText, type TextProblem } from '@e2e-col/protocol'
 
 /** The machine-readable mark in a document group's description. */
 export const DOC_TAG = '[e2e-col:doc:v1]'
@@ -16,7 +17,6 @@ export const MAX_MEMBERS_PER_CHANGE = 50
 export const LINKED_DEVICE_EXPIRATION_SECONDS = 86_400
 
 const E164 = /^\+[1-9]\d{6,14}$/
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
 
 /** The description a new document group gets. */
 export function documentDescription(): string {
@@ -28,18 +28,20 @@ export function isDocumentGroup(description: string | null | undefined): boolean
   return typeof description === 'string' && description.includes(DOC_TAG)
 }
 
-export type TitleProblem = 'empty' | 'too-long' | 'control-characters'
-
-/** A title as people type it, trimmed; or what is wrong with it. */
-export function checkTitle(raw: string): { ok: true; title: string } | { ok: false; problem: TitleProblem } {
-  const title = raw.trim()
-  if (title === '') return { ok: false, problem: 'empty' }
-  if (/\p{Cc}/u.test(title)) return { ok: false, problem: 'control-characters' }
-  if ([...segmenter.segment(title)].length > MAX_TITLE_CHARS) return { ok: false, problem: 'too-long' }
-  return { ok: true, title }
+/** A title as people type it, trimmed; or what is wrong with it (controls, bidi controls, nothing visible…). */
+export function checkTitle(raw: string): { ok: true; title: string } | { ok: false; problem: TextProblem } {
+  const t = checkText(raw, { maxGraphemes: MAX_TITLE_CHARS })
+  return t.ok ? { ok: true, title: t.text } : t
 }
 
 /** True for an E.164 phone number (`+` and 7 to 15 digits). */
 export function isPhoneNumber(text: string): boolean {
   return E164.test(text)
+}
+
+/** What DOCS_TITLE_INVALID says a title contains. */
+export const TITLE_PROBLEMS: Readonly<Record<'control' | 'bidi-control' | 'invisible-only', string>> = {
+  control: 'control characters (line breaks, escape sequences)',
+  'bidi-control': 'bidi controls (they reorder the text as shown)',
+  'invisible-only': 'nothing visible (only spaces or zero-width characters)',
 }

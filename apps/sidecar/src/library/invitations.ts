@@ -1,12 +1,13 @@
 /**
  * Invitations: document groups another member's sidecar made and put this account in (or invited
  * it to), not yet served here. Nothing is served or stored for one until it is accepted; declining
- * leaves the group. Who shared one is remembered from the group update that brought it (bounded),
+ * leaves the group. Who shared one is remembered from the group update that brought it (bounded, in the store),
  * else taken to be an admin other than this account.
  */
 import type { Clock } from '../clock.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { StoredDocument } from '../replica/doc-table.ts'
+import type { InviterTable } from '../replica/inviter-table.ts'
 import type { GroupListing, SignalChatMethods, SignalDocumentMethods } from '@e2e-col/signal-cli'
 import type { Contacts } from './contacts.ts'
 import { docIdForGroup } from './doc-id.ts'
@@ -17,9 +18,6 @@ import { isInvitedTo, isMemberOf, numbersOf, peopleIn, type Group } from './list
 import type { Shelf } from './shelf.ts'
 import type { Steps } from './steps.ts'
 import { people, type InviteView } from './views.ts'
-
-// Senders of group updates remembered to say who shared an invitation.
-const MAX_REMEMBERED_INVITERS = 256
 
 export interface Invitations {
   invites(): Promise<InviteView[]>
@@ -39,14 +37,15 @@ export interface InvitationsOptions {
   readonly reserved: (groupId: string) => boolean
   readonly shelf: Shelf
   readonly steps: Steps
+  /** Who brought each invitation, kept in the store (inviter-table.ts): it survives a restart. */
+  readonly inviters: InviterTable
   readonly contacts: Pick<Contacts, 'names'>
   readonly now: Clock['now']
   readonly logger: Logger
 }
 
 export function createInvitations(o: InvitationsOptions): Invitations {
-  const { shelf, steps, you } = o
-  const inviters = new Map<string, string>()
+  const { shelf, steps, you, inviters } = o
 
   function isOffered(g: Group): boolean {
     if (!isDocumentGroup(g.description) || g.isBlocked === true || o.reserved(g.id)) return false
@@ -105,7 +104,7 @@ export function createInvitations(o: InvitationsOptions): Invitations {
     steps.stored(() => shelf.keep(row))
     // Members answer with the document's content.
     shelf.askGroup(docId)
-    inviters.delete(g.id)
+    steps.storing(() => inviters.forget(g.id))
     o.logger.info({ docId }, 'invitation accepted')
     return { docId, groupId: g.id }
   }
@@ -116,7 +115,7 @@ export function createInvitations(o: InvitationsOptions): Invitations {
       if (groups.length === 0) return []
       const names = await o.contacts.names()
       return groups.map((g) => {
-        const inviter = inviters.get(g.id) ?? numbersOf(g.admins).find((n) => n !== you)
+        const inviter = steps.stored(() => inviters.get(g.id)) ?? numbersOf(g.admins).find((n) => n !== you)
         return {
           id: docIdForGroup(g.id),
           groupId: g.id,
@@ -135,12 +134,11 @@ export function createInvitations(o: InvitationsOptions): Invitations {
         } catch (error) {
           throw daemonFailed('leave the group', error)
         }
-        inviters.delete(g.id)
+        steps.storing(() => inviters.forget(g.id))
       }),
     noteInviter(groupId, sourceNumber) {
-      if (sourceNumber === undefined || sourceNumber === you || inviters.has(groupId)) return
-      if (inviters.size >= MAX_REMEMBERED_INVITERS) inviters.delete(inviters.keys().next().value ?? '')
-      inviters.set(groupId, sourceNumber)
+      if (sourceNumber === undefined || sourceNumber === you) return
+      steps.storing(() => inviters.get(groupId) ?? inviters.remember(groupId, sourceNumber, o.now()))
     },
   }
 }

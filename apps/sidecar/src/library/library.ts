@@ -75,7 +75,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
   const contacts = createContacts({ listContacts: () => o.backend.listContacts(), now, you })
   const views = createViews({ you, fixed: o.fixed, shelf, contacts, listGroups, storing: o.storing, logger })
   const operations = createGroupOperations({ ...o, listGroup: listGroups, shelf, steps, contacts, views, now })
-  const invitations = createInvitations({ ...o, listGroups, shelf, steps, contacts, now })
+  const invitations = createInvitations({ ...o, listGroups, shelf, steps, contacts, now, inviters: o.store.inviters })
   const follow = createFollow({ listGroups, you, shelf, steps, logger })
   const unfollow = o.membership.subscribe(follow.onListed)
   return {

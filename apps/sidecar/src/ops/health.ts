@@ -1,8 +1,12 @@
 /**
  * `GET /healthz` (JSON; 200 when ready, the daemon answers its check and the events stream is up,
- * otherwise 503) and `GET /metrics` (Prometheus text).
+ * otherwise 503) and `GET /metrics` (Prometheus text). Both say which documents are open and how
+ * busy they are, so both are guarded like the documents API (library/api-guard.ts): a `Host` that
+ * is not a loopback name (or the bind host) on this port is 421, which stops a DNS-rebinding page;
+ * a browser request without an allowed `Origin` is 403; no CORS header is ever sent.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { checkHost, checkOrigin } from '../library/api-guard.ts'
 import type { Metrics } from './metrics.ts'
 
 export interface HealthProbe {
@@ -13,10 +17,35 @@ export interface HealthProbe {
   eventsStreamUp: () => boolean
 }
 
-export function createOpsHandler(probe: HealthProbe, metrics: Metrics) {
+/** Who may read health and metrics: the documents API's rules. */
+export interface OpsGuard {
+  /** The listener's host and port (for the Host check), as the request reached it. */
+  bind: (req: IncomingMessage) => { host: string; port: number }
+  allowedOrigins: readonly string[]
+}
+
+/** The refusal of a request the API's Host and Origin rules refuse, or undefined. */
+function refusal(req: IncomingMessage, guard: OpsGuard): { status: number; code: string; message: string } | undefined {
+  try {
+    checkHost(req.headers.host, guard.bind(req))
+    checkOrigin(req, guard.allowedOrigins)
+    return undefined
+  } catch (error) {
+    const code = (error as { code?: unknown }).code
+    if (code !== 'API_HOST_NOT_ALLOWED' && code !== 'API_ORIGIN_NOT_ALLOWED') throw error
+    return { status: code === 'API_HOST_NOT_ALLOWED' ? 421 : 403, code, message: (error as Error).message }
+  }
+}
+
+export function createOpsHandler(probe: HealthProbe, metrics: Metrics, guard: OpsGuard) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const path = new URL(req.url ?? '/', 'http://sidecar').pathname
-    if (req.method !== 'GET') {
+    const refused = path === '/healthz' || path === '/metrics' ? refusal(req, guard) : undefined
+    if (refused !== undefined) {
+      res
+        .writeHead(refused.status, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+        .end(JSON.stringify({ error: { code: refused.code, message: refused.message } }))
+    } else if (req.method !== 'GET') {
       res.writeHead(405, { allow: 'GET' }).end()
     } else if (path === '/healthz') {
       void probe.daemonReachable().then((daemon) => {

@@ -9,6 +9,7 @@ import { CLOSE_CODES } from '@e2e-col/protocol'
 import type { WebSocket } from 'ws'
 import type { MakeSession } from '../browser/sessions.ts'
 import { createWsServer } from '../browser/ws-server.ts'
+import { peerMayAsk } from '../listen-scope.ts'
 import { SidecarError } from '../errors.ts'
 import { createDocsApi } from '../library/api.ts'
 import type { Served } from './documents.ts'
@@ -60,6 +61,7 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
       admit: (chatId, role, req, group) => (life.ready() ? chats.admit(chatId, role, req, group) : 404),
       onConnection: (ws, chatId, role, req) => chats.onConnection(ws, chatId, role, req),
     },
+    admit: peerMayAsk,
     onHttp: (req, res) =>
       api.handles(new URL(req.url ?? '/', 'http://sidecar').pathname) ? api.handle(req, res) : i.ops(req, res),
   })

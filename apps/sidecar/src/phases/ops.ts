@@ -12,7 +12,7 @@ import { nothingToClose, type Basics, type Phase } from './phase.ts'
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void
 
 export function opsEndpoints(
-  b: Pick<Basics, 'backend' | 'metrics'>,
+  b: Pick<Basics, 'backend' | 'metrics' | 'config'>,
   i: { life: Lifecycle; events: EventsLoop; served: Served },
 ): Phase<HttpHandler> {
   const { reach } = i.served
@@ -28,6 +28,11 @@ export function opsEndpoints(
       signal: () => ({ state: reach.state, since: reach.since, unsentEnvelopes: i.served.unsentEnvelopes() }),
     },
     b.metrics,
+    {
+      // The port the request reached: the listener opens after this phase.
+      bind: (req) => ({ host: b.config.listen.host, port: req.socket.localPort ?? b.config.listen.port }),
+      allowedOrigins: b.config.allowedOrigins,
+    },
   )
   return { part: handler, close: nothingToClose }
 }
