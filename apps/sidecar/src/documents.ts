@@ -84,54 +84,11 @@ export interface Documents {
 const PRUNE_EVERY_MS = 3_600_000
 
 export function createDocuments(o: DocumentsOptions): Documents {
-  const { config, clock, metrics } = o
+  const { metrics } = o
   const docs = new Map<string, Document>()
   const groups = new Map<string, Document>()
   let resumed = false
-  const features =
-    (config.capabilities.includes('deflate') ? CAPABILITY.deflate : 0) |
-    (config.capabilities.includes('attachments') ? CAPABILITY.attachments : 0)
-  let ownSeq = 0
-  const shared: Omit<DocumentPorts, 'store'> = {
-    outbound: createOutbound({
-      backend: o.backend,
-      reach: o.reach,
-      clock,
-      sidecarId: o.sidecarId,
-      features,
-      send: config.send,
-      maxBodyBytes: config.maxBodyBytes,
-      attachmentMinBytes: config.attachments.minBytes,
-      stopped: o.stopped,
-      metrics,
-      logger: o.logger,
-    }),
-    own: {
-      sidecarId: o.sidecarId,
-      make: (docId, kind, payload) => ({
-        kind,
-        flags: 0,
-        docId,
-        senderId: o.sidecarId,
-        messageId: clock.newMessageId(),
-        seq: ownSeq++,
-        payload,
-      }),
-    },
-    group: { self: o.self, features, answerRank: o.answerRank },
-    sent: { markSent: o.markSent },
-    reach: o.reach,
-    limits: {
-      maxFrameBytes: config.browser.maxFrameBytes,
-      maxBodyBytes: config.maxBodyBytes,
-      sendsPerSecond: config.send.sendsPerSecond,
-      syncDelayMs: config.replica.syncDelayMs,
-      healthIntervalMs: config.replica.healthIntervalMs,
-    },
-    clock,
-    metrics,
-    logger: o.logger,
-  }
+  const shared = createSharedPorts(o)
   const storeFor = createStorePorts(o)
 
   // Signal went away or came back: every document (configured or added since) hears it.
@@ -196,6 +153,55 @@ export function createDocuments(o: DocumentsOptions): Documents {
     close(code, reason) {
       for (const doc of docs.values()) doc.close(code, reason)
     },
+  }
+}
+
+/** The ports every document of this sidecar shares: one sending side, one own-envelope sequence. */
+function createSharedPorts(o: DocumentsOptions): Omit<DocumentPorts, 'store'> {
+  const { config, clock, metrics, logger } = o
+  const features =
+    (config.capabilities.includes('deflate') ? CAPABILITY.deflate : 0) |
+    (config.capabilities.includes('attachments') ? CAPABILITY.attachments : 0)
+  let ownSeq = 0
+  return {
+    outbound: createOutbound({
+      backend: o.backend,
+      reach: o.reach,
+      clock,
+      sidecarId: o.sidecarId,
+      features,
+      send: config.send,
+      maxBodyBytes: config.maxBodyBytes,
+      attachmentMinBytes: config.attachments.minBytes,
+      stopped: o.stopped,
+      metrics,
+      logger,
+    }),
+    own: {
+      sidecarId: o.sidecarId,
+      make: (docId, kind, payload) => ({
+        kind,
+        flags: 0,
+        docId,
+        senderId: o.sidecarId,
+        messageId: clock.newMessageId(),
+        seq: ownSeq++,
+        payload,
+      }),
+    },
+    group: { self: o.self, features, answerRank: o.answerRank },
+    sent: { markSent: o.markSent },
+    reach: o.reach,
+    limits: {
+      maxFrameBytes: config.browser.maxFrameBytes,
+      maxBodyBytes: config.maxBodyBytes,
+      sendsPerSecond: config.send.sendsPerSecond,
+      syncDelayMs: config.replica.syncDelayMs,
+      healthIntervalMs: config.replica.healthIntervalMs,
+    },
+    clock,
+    metrics,
+    logger,
   }
 }
 

@@ -39,13 +39,9 @@ export interface Partial {
 
 /** True when a chunk's metadata differs from the earlier chunks of its message. */
 export function conflicts(partial: Partial, part: ChunkPart, chunk: Envelope): boolean {
-  return (
-    partial.count !== part.count ||
-    partial.totalLength !== part.totalLength ||
-    partial.checksum !== part.checksum ||
-    partial.seq !== chunk.seq ||
-    partial.flags !== chunk.flags
-  )
+  const samePlan = partial.count === part.count && partial.totalLength === part.totalLength
+  const sameHeader = partial.seq === chunk.seq && partial.flags === chunk.flags
+  return !samePlan || !sameHeader || partial.checksum !== part.checksum
 }
 
 export class PartialTable {
