@@ -3,6 +3,8 @@
  * Randomness and time are injected so tests can pin them.
  */
 
+import { playedVersion, TOY_VERSION, type PlayedVersion } from './daemon-version.ts'
+
 /**
  * One group as the toy stores it; `formerMembers` still see it in listGroups with `isMember:false`.
  * `pending` are invited numbers (added by someone who had no profile key of theirs): they see the
@@ -44,6 +46,8 @@ export interface StateDeps {
 /** Mutable daemon state shared by the method handlers. */
 export interface ToySignalState {
   readonly mode: 'multi' | 'single'
+  /** The signal-cli version the toy plays (answers that changed between releases follow it). */
+  readonly version: PlayedVersion
   readonly accounts: readonly string[]
   /** A linked or registered account joins (multi-account mode, as signal-cli adds its manager). */
   addAccount(number: string): void
@@ -86,6 +90,7 @@ export function createState(
     unregistered?: readonly string[] | undefined
     names?: Readonly<Record<string, string>> | undefined
     pendingInvites?: boolean | undefined
+    version?: string | undefined
   },
   deps: StateDeps,
 ): ToySignalState {
@@ -111,6 +116,7 @@ export function createState(
 
   return {
     mode,
+    version: playedVersion(setup.version ?? TOY_VERSION),
     accounts,
     addAccount(number) {
       if (accounts.includes(number)) return

@@ -6,6 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { isPlayableVersion } from './daemon-version.ts'
 import { ToySignalError } from './errors.ts'
 import { createEventHub, type EventHub } from './event-hub.ts'
 import { createAttachmentStore, DEFAULT_ATTACHMENT_STORE_LIMITS } from './attachments.ts'
@@ -65,6 +66,12 @@ export interface ToySignalOptions {
   linkTimeoutMs?: number
   /** Signal is unreachable: `startLink` and `register` fail as an offline signal-cli 0.13.19 does. */
   offline?: boolean
+  /**
+   * The signal-cli version the toy plays (default `0.14.6-toy`): `version` answers it, and
+   * answers that changed between releases follow it (`0.13.19` plays the contract suite's real
+   * daemon: no `isAdmin`, `noUrgent` ignored; `0.14.0`+ honours `noUrgent`).
+   */
+  signalCliVersion?: string
   /** Receives one debug line per request and notices; nothing is printed by default. */
   log?: (line: string) => void
 }
@@ -120,6 +127,8 @@ function checkOptions(options: ToySignalOptions): void {
       throw new ToySignalError('TOY_CONFIG_INVALID', `${name} must be an integer >= ${min}`)
     }
   }
+  if (options.signalCliVersion !== undefined && !isPlayableVersion(options.signalCliVersion))
+    throw new ToySignalError('TOY_CONFIG_INVALID', 'signalCliVersion must be MAJOR.MINOR.PATCH, e.g. 0.13.19')
   for (const group of options.groups ?? []) {
     if (group.id !== undefined && ![16, 32].includes(Buffer.from(group.id, 'base64').length)) {
       throw new ToySignalError('TOY_CONFIG_INVALID', `group "${group.name}": id must be base64 of 16 or 32 bytes`)
@@ -139,6 +148,7 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
       unregistered: options.unregistered,
       names: options.names,
       pendingInvites: options.pendingInvites,
+      version: options.signalCliVersion,
     },
     { randomBytes: (n) => randomBytes(n), randomUuid: () => randomUUID(), now: () => Date.now() },
   )

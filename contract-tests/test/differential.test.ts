@@ -1,0 +1,45 @@
+// The toy against the real signal-cli 0.13.19 (offline accounts): the same raw request to both, the
+// answers compared whole once the explained differences are set aside (src/differential/normalize.ts).
+// Every account-level call the sidecar, the chat loop and setup make is here, with its refusals.
+// One real daemon for the file; skipped, with the reason printed, without a JDK 24+.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { rpcAnswer } from '../src/http-probe.ts'
+import { startDaemonPair, type DaemonPair } from '../src/differential/daemons.ts'
+import { normalizeAnswer } from '../src/differential/normalize.ts'
+import { differentialRequests, type DifferentialFixture } from '../src/differential/requests.ts'
+import { OFFLINE_ACCOUNT_A, OFFLINE_ACCOUNT_B, offlineAccountsSupport } from '../src/offline-accounts.ts'
+
+const support = offlineAccountsSupport(process.env)
+const NAME = 'toy versus real signal-cli 0.13.19 (offline accounts): same request, same answer'
+
+// Names only: the ids are the real fixture's, known once it started.
+const NAMES: DifferentialFixture = { a: OFFLINE_ACCOUNT_A, b: OFFLINE_ACCOUNT_B, groupId: 'G', formerGroupId: 'F' }
+
+if (support.available) {
+  describe(NAME, () => {
+    let pair: DaemonPair
+    beforeAll(async () => {
+      pair = await startDaemonPair()
+    }, 240_000)
+    afterAll(async () => {
+      await pair?.stop()
+    })
+
+    differentialRequests(NAMES).forEach((shape, index) => {
+      it(`${shape.name} (${shape.method})`, async () => {
+        const request = differentialRequests(pair.fixture)[index]
+        if (request === undefined) throw new Error('request lists differ')
+        const real = await rpcAnswer(pair.real.url, request.method, request.params, index)
+        const toy = await rpcAnswer(pair.toy.url, request.method, request.params, index)
+        expect(normalizeAnswer(request.method, toy.json, pair.toy.acis)).toEqual(
+          normalizeAnswer(request.method, real.json, pair.real.acis),
+        )
+      })
+    })
+  })
+} else {
+  console.log(`[contract] ${NAME}: skipped, ${support.reason}`)
+  describe(NAME, () => {
+    it.skip(`skipped: ${support.reason}`, () => {})
+  })
+}
