@@ -90,6 +90,8 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
       account: config.signal.account,
       timeoutMs: config.signal.rpcTimeoutMs,
       streamIdleMs: config.signal.streamIdleMs,
+      // Everything the sidecar sends is machine traffic: it never wakes a phone (documents.md §4).
+      noUrgent: true,
     })
   const sidecarId = clock.newUuid()
   // Every part pushes its closer as soon as it is open; a failed start and a shutdown both unwind it.

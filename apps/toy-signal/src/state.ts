@@ -31,6 +31,11 @@ export interface SendRecord {
   recipients?: string[]
   message: string
   timestamp: number
+  /**
+   * False when the send went without the urgent flag (`noUrgent`, honoured from 0.14.0; an older
+   * daemon ignores the unknown param): the recipient's phone gets no push for it.
+   */
+  urgent: boolean
   /** Attachments the send carried, and their bytes (absent when none). */
   attachments?: number
   attachmentBytes?: number

@@ -20,6 +20,7 @@ export { nextDelay, type BackoffPolicy } from './backoff.ts'
 export { E164, E164_MESSAGE, e164List, httpOrigin, isLoopbackHost, signalCliAccount, signalCliUrl } from './settings.ts'
 export { maskNumber, maskNumbersIn } from './redact.ts'
 export { chatIdForGroup } from './chat-id.ts'
+export { supportsNoUrgent } from './daemon-capabilities.ts'
 export {
   BroadcastRecoveryRequiredError,
   SignalCliError,

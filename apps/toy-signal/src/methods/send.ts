@@ -165,6 +165,8 @@ export const sendMethod: MethodDefinition = {
       uploads,
     )
     const text = message ?? ''
+    // `--no-urgent` arrived in 0.14.0; older daemons drop params they do not know.
+    const urgent = !(ctx.state.version.atLeast('0.14.0') && flagParam(ctx.params, 'noUrgent'))
     const attachmentBytes = uploads.reduce((n, u) => n + u.data.length, 0)
     const extra = uploads.length === 0 ? {} : { attachments: uploads.length, attachmentBytes }
     for (const group of targets.groups)
@@ -173,6 +175,7 @@ export const sendMethod: MethodDefinition = {
         groupId: group.id,
         message: text,
         timestamp: response.timestamp,
+        urgent,
         ...extra,
       })
     if (targets.recipients.length > 0) {
@@ -181,6 +184,7 @@ export const sendMethod: MethodDefinition = {
         recipients: targets.recipients,
         message: text,
         timestamp: response.timestamp,
+        urgent,
         ...extra,
       })
     }
