@@ -3,7 +3,9 @@
 // Every account-level call the sidecar, the chat loop and setup make is here, with its refusals.
 // One real daemon for the file; skipped, with the reason printed, without a JDK 24+.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createHttpSignalBackend, SignalRpcError } from '@e2e-col/signal-cli'
 import { rpcAnswer } from '../src/http-probe.ts'
+import { startRecordingProxy } from '../src/recording-proxy.ts'
 import { startDaemonPair, type DaemonPair } from '../src/differential/daemons.ts'
 import { normalizeAnswer } from '../src/differential/normalize.ts'
 import { differentialRequests, type DifferentialFixture } from '../src/differential/requests.ts'
@@ -35,6 +37,33 @@ if (support.available) {
           normalizeAnswer(request.method, real.json, pair.real.acis),
         )
       })
+    })
+
+    it('the production client in machine-traffic mode sends no noUrgent to the real 0.13.19 (it predates the flag)', async () => {
+      const proxy = await startRecordingProxy(pair.real.url)
+      const backend = createHttpSignalBackend({
+        url: proxy.url,
+        account: pair.fixture.a,
+        timeoutMs: 30_000,
+        streamIdleMs: 60_000,
+        noUrgent: true,
+      })
+      try {
+        // Offline, the send itself fails (-32603); what matters is what reached the daemon.
+        await expect(backend.sendGroupMessage(pair.fixture.groupId, 'machine traffic')).rejects.toBeInstanceOf(
+          SignalRpcError,
+        )
+        const bodies = proxy.rpcBodies() as { method: string; params?: Record<string, unknown> }[]
+        expect(bodies.map((b) => b.method)).toEqual(['version', 'send'])
+        expect(bodies[1]?.params).toEqual({
+          groupId: pair.fixture.groupId,
+          message: 'machine traffic',
+          account: pair.fixture.a,
+        })
+      } finally {
+        await backend.close()
+        await proxy.close()
+      }
     })
   })
 } else {

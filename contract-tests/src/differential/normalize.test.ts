@@ -6,7 +6,9 @@ const names = new Map([[ACI_A, '<aci a>']])
 
 describe('normalizeAnswer', () => {
   it('names known ACIs and marks unknown ones, so two daemons compare member lists', () => {
-    const answer = { result: [{ number: '+1', uuid: ACI_A.toUpperCase() }, { uuid: '0b0e5f1c-6d2a-4c36-9a3e-111111111111' }] }
+    const answer = {
+      result: [{ number: '+1', uuid: ACI_A.toUpperCase() }, { uuid: '0b0e5f1c-6d2a-4c36-9a3e-111111111111' }],
+    }
     expect(normalizeAnswer('listGroups', answer, names)).toEqual({
       result: [{ number: '+1', uuid: '<aci a>' }, { uuid: '<other uuid>' }],
     })
@@ -20,12 +22,16 @@ describe('normalizeAnswer', () => {
 
   it('sorts listAccounts and no other list', () => {
     const two = [{ number: '+2' }, { number: '+1' }]
-    expect(normalizeAnswer('listAccounts', { result: two }, names)).toEqual({ result: [{ number: '+1' }, { number: '+2' }] })
+    expect(normalizeAnswer('listAccounts', { result: two }, names)).toEqual({
+      result: [{ number: '+1' }, { number: '+2' }],
+    })
     expect(normalizeAnswer('listContacts', { result: two }, names)).toEqual({ result: two })
   })
 
   it("treats an offline daemon's socket exceptions as one, keeping the rest of the text", () => {
-    const msg = (m: string) => ({ error: { code: -32603, message: `Failed to send message: ${m} (UnexpectedErrorException)` } })
+    const msg = (m: string) => ({
+      error: { code: -32603, message: `Failed to send message: ${m} (UnexpectedErrorException)` },
+    })
     const a = normalizeAnswer('send', msg('java.net.SocketException: Closed unexpectedly (IOException)'), names)
     expect(a).toEqual(normalizeAnswer('send', msg('No connection! (IOException)'), names))
     expect(a).toEqual(normalizeAnswer('send', msg('java.io.IOException: Write failed! (IOException)'), names))

@@ -44,7 +44,11 @@ export function differentialRequests(f: DifferentialFixture): DifferentialReques
     { name: 'listGroups without account', method: 'listGroups' },
     { name: 'listContacts', method: 'listContacts', params: { account: a } },
     { name: 'listContacts allRecipients', method: 'listContacts', params: { account: a, allRecipients: true } },
-    { name: 'listContacts one recipient', method: 'listContacts', params: { account: a, allRecipients: true, recipient: b } },
+    {
+      name: 'listContacts one recipient',
+      method: 'listContacts',
+      params: { account: a, allRecipients: true, recipient: b },
+    },
     { name: 'send empty to unknown group', method: 'send', params: { account: a, groupId: U } },
     { name: 'send empty text to unknown group', method: 'send', params: { account: a, groupId: U, message: '' } },
     { name: 'send to unknown group', method: 'send', params: { account: a, groupId: U, message: 'hi' } },
@@ -53,7 +57,11 @@ export function differentialRequests(f: DifferentialFixture): DifferentialReques
     { name: 'send without target', method: 'send', params: { account: a, message: 'hi' } },
     { name: 'send to a group left', method: 'send', params: { account: a, groupId: formerGroupId, message: 'hi' } },
     { name: 'send to the group', method: 'send', params: { account: a, groupId, message: 'hi' } },
-    { name: 'send noUrgent to the group', method: 'send', params: { account: a, groupId, message: 'hi', noUrgent: true } },
+    {
+      name: 'send noUrgent to the group',
+      method: 'send',
+      params: { account: a, groupId, message: 'hi', noUrgent: true },
+    },
     { name: 'send a number as text', method: 'send', params: { account: a, groupId: U, message: 42 } },
     {
       name: 'send an attachment to unknown group',
@@ -97,7 +105,11 @@ export function differentialRequests(f: DifferentialFixture): DifferentialReques
       method: 'sendMessageRequestResponse',
       params: { account: a, groupId, type: 'foo' },
     },
-    { name: 'sendMessageRequestResponse no type', method: 'sendMessageRequestResponse', params: { account: a, groupId } },
+    {
+      name: 'sendMessageRequestResponse no type',
+      method: 'sendMessageRequestResponse',
+      params: { account: a, groupId },
+    },
     {
       name: 'sendMessageRequestResponse no target',
       method: 'sendMessageRequestResponse',
@@ -106,7 +118,11 @@ export function differentialRequests(f: DifferentialFixture): DifferentialReques
     { name: 'updateGroup no change', method: 'updateGroup', params: { account: a, groupId } },
     { name: 'updateGroup rename', method: 'updateGroup', params: { account: a, groupId, name: 'renamed' } },
     { name: 'updateGroup unknown group', method: 'updateGroup', params: { account: a, groupId: U, name: 'x' } },
-    { name: 'updateGroup group left', method: 'updateGroup', params: { account: a, groupId: formerGroupId, name: 'x' } },
+    {
+      name: 'updateGroup group left',
+      method: 'updateGroup',
+      params: { account: a, groupId: formerGroupId, name: 'x' },
+    },
     { name: 'updateGroup bad link', method: 'updateGroup', params: { account: a, groupId, link: 'sometimes' } },
     {
       name: 'updateGroup create',
@@ -121,6 +137,10 @@ export function differentialRequests(f: DifferentialFixture): DifferentialReques
     { name: 'getUserStatus', method: 'getUserStatus', params: { account: a, recipient: b } },
     { name: 'finishLink without URI', method: 'finishLink', params: { deviceName: 'x' } },
     { name: 'finishLink bad URI', method: 'finishLink', params: { deviceLinkUri: 'nope', deviceName: 'x' } },
-    { name: 'verify never registered', method: 'verify', params: { account: '+15550000009', verificationCode: '123-456' } },
+    {
+      name: 'verify never registered',
+      method: 'verify',
+      params: { account: '+15550000009', verificationCode: '123-456' },
+    },
   ]
 }

@@ -35,7 +35,11 @@ function daemon(version: string | null | 'down', noUrgent: boolean | undefined) 
         down = false
         return { statusCode: 500, data: '' }
       }
-      return { statusCode: 200, data: JSON.stringify(json), responseOptions: { headers: { 'content-type': 'application/json' } } }
+      return {
+        statusCode: 200,
+        data: JSON.stringify(json),
+        responseOptions: { headers: { 'content-type': 'application/json' } },
+      }
     })
     .persist()
   const backend = createHttpSignalBackend({

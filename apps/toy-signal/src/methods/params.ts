@@ -23,18 +23,18 @@ const INT_MAX = 2 ** 31 - 1
 /** Java's class name for the object Jackson maps `value` to. */
 function javaClassOf(value: unknown): string {
   return typeof value === 'string'
-      ? 'java.lang.String'
-      : typeof value === 'number'
-        ? !Number.isInteger(value)
-          ? 'java.lang.Double'
-          : value >= INT_MIN && value <= INT_MAX
-            ? 'java.lang.Integer'
-            : 'java.lang.Long'
-        : typeof value === 'boolean'
-          ? 'java.lang.Boolean'
-          : Array.isArray(value)
-            ? 'java.util.ArrayList'
-            : 'java.util.LinkedHashMap'
+    ? 'java.lang.String'
+    : typeof value === 'number'
+      ? !Number.isInteger(value)
+        ? 'java.lang.Double'
+        : value >= INT_MIN && value <= INT_MAX
+          ? 'java.lang.Integer'
+          : 'java.lang.Long'
+      : typeof value === 'boolean'
+        ? 'java.lang.Boolean'
+        : Array.isArray(value)
+          ? 'java.util.ArrayList'
+          : 'java.util.LinkedHashMap'
 }
 
 /** The JVM's ClassCastException text, module note included (all these classes are java.base's). */
@@ -45,7 +45,6 @@ function castError(value: unknown, target: string): never {
     'ClassCastException',
   )
 }
-
 
 /**
  * A list flag (`recipient`/`recipients`, `groupId`/`groupIds`, …): empty when absent. As
@@ -58,7 +57,11 @@ export function listParam(params: Record<string, unknown>, singular: string, plu
   if (value === undefined || value === null) return []
   const list = Array.isArray(value) ? (value as unknown[]) : one != null ? [value] : castError(value, 'java.util.List')
   const parsed = StringList.safeParse(list)
-  if (!parsed.success) return castError(list.find((x) => typeof x !== 'string'), 'java.lang.String')
+  if (!parsed.success)
+    return castError(
+      list.find((x) => typeof x !== 'string'),
+      'java.lang.String',
+    )
   return parsed.data
 }
 
