@@ -30,6 +30,12 @@ async function rpc(toy: ToySignal, method: string, params?: Record<string, unkno
   return res.json()
 }
 
+async function contactKeys(version: string): Promise<string[]> {
+  return Object.keys(
+    (await rpc(await toyPlaying(version), 'listContacts', { account: A, allRecipients: true })).result[0],
+  )
+}
+
 describe('the version the toy plays', () => {
   it(`answers ${TOY_VERSION} by default and the configured version otherwise`, async () => {
     expect((await rpc(await toyPlaying(), 'version')).result).toEqual({ version: TOY_VERSION })
@@ -76,10 +82,8 @@ describe('the version the toy plays', () => {
   })
 
   it('adds isArchived to contacts from 0.14.1', async () => {
-    const keys = async (v: string) =>
-      Object.keys((await rpc(await toyPlaying(v), 'listContacts', { account: A, allRecipients: true })).result[0])
-    expect(await keys('0.13.19')).not.toContain('isArchived')
-    expect(await keys('0.14.1')).toContain('isArchived')
+    expect(await contactKeys('0.13.19')).not.toContain('isArchived')
+    expect(await contactKeys('0.14.1')).toContain('isArchived')
   })
 
   it('takes --signal-cli-version and the config key, and refuses what is not a version', async () => {

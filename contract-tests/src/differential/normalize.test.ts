@@ -4,6 +4,10 @@ import { normalizeAnswer } from './normalize.ts'
 const ACI_A = 'ed562611-2a94-4515-9bb1-e3313a0d3a3c'
 const names = new Map([[ACI_A, '<aci a>']])
 
+const msg = (m: string) => ({
+  error: { code: -32603, message: `Failed to send message: ${m} (UnexpectedErrorException)` },
+})
+
 describe('normalizeAnswer', () => {
   it('names known ACIs and marks unknown ones, so two daemons compare member lists', () => {
     const answer = {
@@ -29,9 +33,6 @@ describe('normalizeAnswer', () => {
   })
 
   it("treats an offline daemon's socket exceptions as one, keeping the rest of the text", () => {
-    const msg = (m: string) => ({
-      error: { code: -32603, message: `Failed to send message: ${m} (UnexpectedErrorException)` },
-    })
     const a = normalizeAnswer('send', msg('java.net.SocketException: Closed unexpectedly (IOException)'), names)
     expect(a).toEqual(normalizeAnswer('send', msg('No connection! (IOException)'), names))
     expect(a).toEqual(normalizeAnswer('send', msg('java.io.IOException: Write failed! (IOException)'), names))
