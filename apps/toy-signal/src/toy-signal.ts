@@ -8,6 +8,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { isPlayableVersion } from './daemon-version.ts'
 import { ToySignalError } from './errors.ts'
+import { SIGNAL_LIMITS } from './platform-limits.ts'
 import { createEventHub, type EventHub } from './event-hub.ts'
 import { createAttachmentStore, DEFAULT_ATTACHMENT_STORE_LIMITS } from './attachments.ts'
 import { createFaults, type FaultSwitches } from './faults.ts'
@@ -130,6 +131,11 @@ function checkOptions(options: ToySignalOptions): void {
   if (options.signalCliVersion !== undefined && !isPlayableVersion(options.signalCliVersion))
     throw new ToySignalError('TOY_CONFIG_INVALID', 'signalCliVersion must be MAJOR.MINOR.PATCH, e.g. 0.13.19')
   for (const group of options.groups ?? []) {
+    if (new Set(group.members).size > SIGNAL_LIMITS.groupMembers)
+      throw new ToySignalError(
+        'TOY_CONFIG_INVALID',
+        `group "${group.name}": Signal allows at most ${SIGNAL_LIMITS.groupMembers} members`,
+      )
     if (group.id !== undefined && ![16, 32].includes(Buffer.from(group.id, 'base64').length)) {
       throw new ToySignalError('TOY_CONFIG_INVALID', `group "${group.name}": id must be base64 of 16 or 32 bytes`)
     }
@@ -186,7 +192,7 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
       bind: { host, port: () => port },
       log,
       attachments: createAttachmentStore(options.attachmentStore ?? DEFAULT_ATTACHMENT_STORE_LIMITS),
-      maxAttachmentBytes: options.maxAttachmentBytes ?? 100 * 1024 * 1024,
+      maxAttachmentBytes: options.maxAttachmentBytes ?? SIGNAL_LIMITS.attachmentBytes,
       pace,
     }),
   )

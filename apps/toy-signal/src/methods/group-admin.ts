@@ -14,6 +14,7 @@ import { listParam, stringParam } from './params.ts'
 import { resultEntry } from './send-results.ts'
 import { findGroup, resolveRecipient } from './targets.ts'
 import { failIfUnreachable } from './unreachable.ts'
+import { checkGroupSize } from '../platform-limits.ts'
 
 /** Most groups one toy holds (configured and created). */
 export const MAX_GROUPS = 1000
@@ -126,6 +127,7 @@ export const updateGroupMethod: MethodDefinition = {
         throw userError(`Failed to create group: the toy holds at most ${MAX_GROUPS} groups`)
       // Creating asks Signal's servers first: offline, nothing is made.
       failIfUnreachable(ctx, 'message')
+      checkGroupSize(new Set([ctx.account, ...add]).size)
       const group = ctx.state.createGroup(name ?? '', [], ctx.account)
       addMembers(ctx.state, group, ctx.account, add)
       if (description !== undefined) group.description = description
@@ -156,6 +158,12 @@ export const updateGroupMethod: MethodDefinition = {
     addMembers(ctx.state, group, ctx.account, add)
     removeMembers(group, remove)
     if (snapshot(group) === before) return {}
+    try {
+      checkGroupSize(group.members.length + group.pending.length)
+    } catch (error) {
+      Object.assign(group, saved)
+      throw error
+    }
     if (ctx.faults.networkLost()) {
       // The change never reached Signal's servers: the group stays as it was.
       Object.assign(group, saved)

@@ -12,6 +12,7 @@ import { flagParam, listParam, numberParam, stringParam } from './params.ts'
 import { resultEntry, settleSend, type SendResultEntry, type SendResultType } from './send-results.ts'
 import { checkGroupId, findGroup, resolveRecipient } from './targets.ts'
 import { failIfUnreachable } from './unreachable.ts'
+import { checkMessageSize, contentBytes } from '../platform-limits.ts'
 
 /** Where one send goes, after validation. */
 export interface SendTargets {
@@ -152,6 +153,10 @@ export const sendMethod: MethodDefinition = {
     if (attachments.length > 0) failIfUnreachable(ctx, 'upload')
     const uploads = uploadAttachments(ctx, attachments)
     const targets = lookUpTargets(ctx, parsed)
+    checkMessageSize(
+      contentBytes(message ?? '', uploads.length),
+      targets.groups.map((g) => g.members.length - 1),
+    )
     const longTextId = ctx.state.randomId(15)
     const response = sendToTargets(
       ctx,
