@@ -22,6 +22,7 @@ import { systemClock, type Clock } from './clock.ts'
 import { createCloserStack } from './closers.ts'
 import { receiveBodyBound, type SidecarConfig } from './config.ts'
 import { createDocuments } from './documents.ts'
+import { checkSignalLimits } from './signal-limits.ts'
 import { SidecarError, StoreError } from './errors.ts'
 import { createOpsHandler } from './ops/health.ts'
 import { createLogger, type Logger } from './ops/logger.ts'
@@ -80,6 +81,7 @@ export interface SidecarDeps {
  */
 export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}): Promise<RunningSidecar> {
   installNodeCodecs()
+  checkSignalLimits(config)
   const logger = deps.logger ?? createLogger(config.logLevel)
   const clock = deps.clock ?? systemClock
   const metrics = createMetrics()
