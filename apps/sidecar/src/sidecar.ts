@@ -25,6 +25,7 @@ import { createDocuments } from './documents.ts'
 import { checkSignalLimits } from './signal-limits.ts'
 import { SidecarError, StoreError } from './errors.ts'
 import { createOpsHandler } from './ops/health.ts'
+import { createLinkWatch, UNLINKED_NOTICE, watchLink } from './ops/linked-device.ts'
 import { createLogger, type Logger } from './ops/logger.ts'
 import { createMetrics } from './ops/metrics.ts'
 import { membersOf, selfIn } from './group/members.ts'
@@ -85,16 +86,20 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   const logger = deps.logger ?? createLogger(config.logLevel)
   const clock = deps.clock ?? systemClock
   const metrics = createMetrics()
-  const backend =
+  // Every account call is watched: a device Signal removed is noticed wherever it shows first.
+  const links = createLinkWatch({ logger, now: () => clock.now() })
+  const backend = watchLink(
     deps.backend ??
-    createHttpSignalBackend({
-      url: config.signal.url,
-      account: config.signal.account,
-      timeoutMs: config.signal.rpcTimeoutMs,
-      streamIdleMs: config.signal.streamIdleMs,
-      // Everything the sidecar sends is machine traffic: it never wakes a phone (documents.md §4).
-      noUrgent: true,
-    })
+      createHttpSignalBackend({
+        url: config.signal.url,
+        account: config.signal.account,
+        timeoutMs: config.signal.rpcTimeoutMs,
+        streamIdleMs: config.signal.streamIdleMs,
+        // Everything the sidecar sends is machine traffic: it never wakes a phone (documents.md §4).
+        noUrgent: true,
+      }),
+    links,
+  )
   const sidecarId = clock.newUuid()
   // Every part pushes its closer as soon as it is open; a failed start and a shutdown both unwind it.
   const closers = createCloserStack()
@@ -113,6 +118,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     for (const { docId } of config.documents) replicas.set(docId, loadReplica(store, docId))
     store.sentIds.prune(clock.now() - config.replica.sentIdsTtlMs)
     facts = await checkDaemon(backend, config)
+    links.start()
     try {
       first = await backend.openEvents(firstAbort.signal)
     } catch (error) {
@@ -375,6 +381,8 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
         ),
       eventsStreamUp: () => events.up,
       signal: () => ({ state: reach.state, since: reach.since, unsentEnvelopes: unsentEnvelopes() }),
+      linked: () =>
+        links.unlinked ? { linked: false, since: links.since, notice: UNLINKED_NOTICE } : { linked: true },
     },
     metrics,
   )
@@ -383,6 +391,7 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     allowedOrigins: config.allowedOrigins,
     bind: () => ({ host: config.listen.host, port: boundPort }),
     ready: () => ready,
+    notice: () => (links.unlinked ? UNLINKED_NOTICE : undefined),
   })
   const { server, wss } = createWsServer({
     allowedOrigins: config.allowedOrigins,

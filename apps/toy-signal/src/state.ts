@@ -56,6 +56,8 @@ export interface ToySignalState {
   readonly accounts: readonly string[]
   /** A linked or registered account joins (multi-account mode, as signal-cli adds its manager). */
   addAccount(number: string): void
+  /** Signal removed the account's device: the daemon drops it, as signal-cli closes its manager. */
+  removeAccount(number: string): void
   /** Where a real daemon would keep the account's file (named in `finishLink`'s "already exists"). */
   accountFile(number: string): string
   readonly groups: Map<string, ToyGroup>
@@ -127,6 +129,10 @@ export function createState(
       if (accounts.includes(number)) return
       accounts.push(number)
       uuidOf(number)
+    },
+    removeAccount(number) {
+      const at = accounts.indexOf(number)
+      if (at !== -1) accounts.splice(at, 1)
     },
     accountFile: (number) =>
       `~/.local/share/signal-cli/data/${String(100_000 + (((accounts.indexOf(number) + 1) * 7919) % 900_000))}`,

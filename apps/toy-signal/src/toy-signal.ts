@@ -90,6 +90,13 @@ export interface ToySignal {
   /** Requests Signal's pace refused, or would have refused in `'count'` mode (zero while off). */
   refused(): { messages: number; attachments: number }
   faults: FaultSwitches
+  /**
+   * Plays Signal removing the account's linked device (idle over 45 days, or removed on the phone):
+   * as a multi-account signal-cli does when its websocket's authentication fails, the account leaves
+   * the daemon (calls naming it are -32602 `Specified account does not exist`, its events stream
+   * 400), and open streams are cut.
+   */
+  removeLinkedDevice(number: string): void
   close(): Promise<void>
 }
 
@@ -217,6 +224,10 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
     snapshotGroups: () => snapshotGroups(state),
     sends: () => state.sends().map((s) => ({ ...s })),
     faults: faults.switches,
+    removeLinkedDevice(number) {
+      state.removeAccount(number)
+      hub.cut()
+    },
     refused: () => pace?.refused() ?? { messages: 0, attachments: 0 },
     close() {
       closing ??= new Promise<void>((resolve) => {

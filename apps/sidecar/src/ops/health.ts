@@ -1,6 +1,6 @@
 /**
- * `GET /healthz` (JSON; 200 when ready, the daemon answers its check and the events stream is up,
- * otherwise 503) and `GET /metrics` (Prometheus text).
+ * `GET /healthz` (JSON; 200 when ready, the daemon answers its check, the events stream is up and
+ * the account is still linked on Signal, otherwise 503) and `GET /metrics` (Prometheus text).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Metrics } from './metrics.ts'
@@ -11,6 +11,8 @@ export interface HealthProbe {
   signal: () => { state: string; since: number | null; unsentEnvelopes: number }
   daemonReachable: () => Promise<boolean>
   eventsStreamUp: () => boolean
+  /** Whether the account is still linked on Signal; unlinked, the sidecar is not healthy and says why. */
+  linked?: () => { linked: boolean; since?: number | null; notice?: string }
 }
 
 export function createOpsHandler(probe: HealthProbe, metrics: Metrics) {
@@ -25,8 +27,9 @@ export function createOpsHandler(probe: HealthProbe, metrics: Metrics) {
           daemonReachable: daemon,
           eventsStreamUp: probe.eventsStreamUp(),
           signal: probe.signal(),
+          account: probe.linked?.() ?? { linked: true },
         }
-        const ok = body.ready && body.daemonReachable && body.eventsStreamUp
+        const ok = body.ready && body.daemonReachable && body.eventsStreamUp && body.account.linked
         res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify(body))
       })
     } else if (path === '/metrics') {

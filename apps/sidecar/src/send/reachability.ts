@@ -13,6 +13,7 @@
  */
 import { SignalCliError, SignalRpcError, SignalUnavailableError, nextDelay } from '@e2e-col/signal-cli'
 import type { SignalState } from '@e2e-col/protocol'
+import { isUnlinked } from '../ops/linked-device.ts'
 import type { Logger } from '../ops/logger.ts'
 
 export type SendFailure = 'network' | 'daemon-down' | 'rate-limited' | 'rejected'
@@ -21,6 +22,8 @@ export type SendFailure = 'network' | 'daemon-down' | 'rate-limited' | 'rejected
 const NETWORK_RPC_CODES = new Set([-32603, -3])
 
 export function classifySendFailure(error: unknown): SendFailure {
+  // A device Signal removed: nothing is refused, every change waits until it is linked again.
+  if (isUnlinked(error)) return 'network'
   if (error instanceof SignalRpcError) {
     // An all-failed send whose every result is NETWORK_FAILURE: what signal-cli 0.13.19 answers offline.
     if (error.networkFailure) return 'network'
