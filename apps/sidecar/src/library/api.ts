@@ -190,11 +190,18 @@ export function createDocsApi(o: DocsApiOptions): DocsApi {
           res.shouldKeepAlive = false
           res.once('finish', () => req.destroy())
         }
+        // Signal failed because this computer is no longer linked: say that, not "try again".
+        const notice = e.code === 'DOCS_DAEMON_FAILED' ? o.notice?.() : undefined
         if (!res.headersSent)
           send(
             res,
             e.status,
-            { error: { code: e.code, message: e.message } },
+            {
+              error:
+                notice === undefined
+                  ? { code: e.code, message: e.message }
+                  : { code: 'DOCS_UNLINKED', message: notice },
+            },
             e.code === 'API_ORIGIN_NOT_ALLOWED' || e.code === 'API_HOST_NOT_ALLOWED' ? undefined : cors,
           )
       }
