@@ -1,29 +1,16 @@
 // Signal's platform limits as the toy enforces them over HTTP: the refusal's shape, and nothing sent.
-import { afterEach, describe, expect, it } from 'vitest'
-import { createToySignal, type ToySignal } from '../src/index.ts'
+import { describe, expect, it } from 'vitest'
+import { createToySignal } from '../src/index.ts'
+import { rpc, startToy } from './toy-rpc.ts'
 
 const A = '+15550000001'
 const B = '+15550000002'
-const running: ToySignal[] = []
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((t) => t.close()))
-})
-
-async function rpc(toy: ToySignal, method: string, params: Record<string, unknown>): Promise<any> {
-  const res = await fetch(`${toy.url}/api/v1/rpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', method, id: 1, params }),
-  })
-  return res.json()
-}
 
 const numbers = (n: number): string[] => Array.from({ length: n }, (_, i) => `+1555${String(1_000_000 + i)}`)
 
 describe('platform limits over HTTP', () => {
   it('refuses a message whose content passes 96 KiB (many attachments) with a 413, sending nothing', async () => {
-    const toy = await createToySignal({ accounts: [A, B], groups: [{ name: 'g', members: [A, B] }] })
-    running.push(toy)
+    const toy = await startToy({ accounts: [A, B], groups: [{ name: 'g', members: [A, B] }] })
     const groupId = toy.groups[0]?.id
     const attachments = Array.from({ length: 700 }, () => 'data:;base64,AA==')
     const answer = await rpc(toy, 'send', { account: A, groupId, message: 'x', attachments })
@@ -39,8 +26,7 @@ describe('platform limits over HTTP', () => {
   })
 
   it('creates a group of 1,001 members but not of 1,002, and refuses such a group in its options', async () => {
-    const toy = await createToySignal({ accounts: [A] })
-    running.push(toy)
+    const toy = await startToy({ accounts: [A] })
     expect(
       (await rpc(toy, 'updateGroup', { account: A, name: 'full', members: numbers(1000) })).result.groupId,
     ).toBeDefined()

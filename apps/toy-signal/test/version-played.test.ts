@@ -1,33 +1,19 @@
 // The signal-cli version the toy plays: `version` says it, and the answers that changed between
 // releases follow it (the real 0.13.19 of the contract suite, or a 0.14.x daemon).
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parseCliOptions } from '../src/cli-options.ts'
 import { createToySignal, TOY_VERSION, type ToySignal } from '../src/index.ts'
+import { rpc, startToy } from './toy-rpc.ts'
 
 const A = '+15550000001'
 const B = '+15550000002'
-const running: ToySignal[] = []
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((t) => t.close()))
-})
 
-async function toyPlaying(signalCliVersion?: string): Promise<ToySignal> {
-  const toy = await createToySignal({
+function toyPlaying(signalCliVersion?: string): Promise<ToySignal> {
+  return startToy({
     accounts: [A, B],
     groups: [{ name: 'g', members: [A, B] }],
     ...(signalCliVersion === undefined ? {} : { signalCliVersion }),
   })
-  running.push(toy)
-  return toy
-}
-
-async function rpc(toy: ToySignal, method: string, params?: Record<string, unknown>): Promise<any> {
-  const res = await fetch(`${toy.url}/api/v1/rpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', method, id: 1, ...(params === undefined ? {} : { params }) }),
-  })
-  return res.json()
 }
 
 async function contactKeys(version: string): Promise<string[]> {
@@ -137,8 +123,7 @@ describe('answers worded as the real daemon words them', () => {
   })
 
   it('fails an attachment send on the connection before the group lookup when Signal is unreachable', async () => {
-    const toy = await createToySignal({ accounts: [A], faults: true })
-    running.push(toy)
+    const toy = await startToy({ accounts: [A], faults: true })
     toy.faults.setNetworkLoss(true)
     const unknown = Buffer.alloc(32, 7).toString('base64')
     const answer = await rpc(toy, 'send', {

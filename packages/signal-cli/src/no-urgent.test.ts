@@ -16,30 +16,25 @@ afterEach(async () => agent.close())
 function daemon(version: string | null | 'down', noUrgent: boolean | undefined) {
   const bodies: Record<string, unknown>[] = []
   let down = version === 'down'
+  const result = (body: Record<string, unknown>): unknown => {
+    if (body['method'] !== 'version') return { result: { timestamp: 1721686852997, results: [] } }
+    if (version === null) return { error: { code: -32601, message: 'Method not implemented', data: null } }
+    return { result: { version: version === 'down' ? '0.14.6' : version } }
+  }
+  const json = { headers: { 'content-type': 'application/json' } }
   agent = new MockAgent()
   agent.disableNetConnect()
-  agent
-    .get(ORIGIN)
-    .intercept({ path: '/api/v1/rpc', method: 'POST' })
-    .reply((opts) => {
-      const body = JSON.parse(String(opts.body)) as Record<string, unknown>
-      bodies.push(body)
-      const id = body['id']
-      const json =
-        body['method'] !== 'version'
-          ? { jsonrpc: '2.0', id, result: { timestamp: 1721686852997, results: [] } }
-          : version === null
-            ? { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not implemented', data: null } }
-            : { jsonrpc: '2.0', id, result: { version: version === 'down' ? '0.14.6' : version } }
-      if (down && body['method'] === 'version') {
+  const rpc = agent.get(ORIGIN).intercept({ path: '/api/v1/rpc', method: 'POST' })
+  rpc
+    .reply(({ body }) => {
+      const parsed = JSON.parse(String(body)) as Record<string, unknown>
+      bodies.push(parsed)
+      if (down && parsed['method'] === 'version') {
         down = false
         return { statusCode: 500, data: '' }
       }
-      return {
-        statusCode: 200,
-        data: JSON.stringify(json),
-        responseOptions: { headers: { 'content-type': 'application/json' } },
-      }
+      const data = JSON.stringify({ jsonrpc: '2.0', id: parsed['id'], ...(result(parsed) as object) })
+      return { statusCode: 200, data, responseOptions: json }
     })
     .persist()
   const backend = createHttpSignalBackend({
