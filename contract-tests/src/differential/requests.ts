@@ -144,3 +144,15 @@ export function differentialRequests(f: DifferentialFixture): DifferentialReques
     },
   ]
 }
+
+/**
+ * Setup's calls that go to Signal's servers: compared only on a machine that cannot reach them
+ * (there both daemons answer the offline failure); elsewhere the real one would link or ask Signal
+ * for an SMS.
+ */
+export function unreachableRequests(): DifferentialRequest[] {
+  return [
+    { name: 'startLink', method: 'startLink' },
+    { name: 'register a new number', method: 'register', params: { account: '+15550000009' } },
+  ]
+}
