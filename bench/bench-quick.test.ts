@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest'
 import { benchBigPayloads } from './big-payloads.ts'
 import { benchCostCurves } from './cost-curves.ts'
 import { benchMemoryScale } from './memory-scale.ts'
+import { benchPhoneWakeups } from './phone-wakeups.ts'
 import { benchSingleEdit } from './single-edit.ts'
 import { benchTraceReplay, REPLAY_TRACE } from './trace-replay.ts'
 import { traceExists } from './traces.ts'
@@ -43,6 +44,13 @@ describe.skipIf(missing.length > 0)('bench, quick mode, convergence only', () =>
     const r = await benchTypingSpeed({ quick: true, windowMs: 3000, settleMs: 1000 })
     for (const run of [...r.e2e, r.e2ePacingOff, ...r.yws]) expect(run.latencyMs.samples).toBe(run.keystrokes)
     expect(r.e2e[0]?.keystrokes).toBeGreaterThan(0)
+  })
+
+  test('two people typing: every send reaches the phones without the urgent flag', async () => {
+    const r = await benchPhoneWakeups({ quick: true, windowMs: 3000 })
+    expect(r.sends.a).toBeGreaterThan(0)
+    expect(r.sends.b).toBeGreaterThan(0)
+    expect(r.urgent).toBe(0)
   })
 
   test('single edits all arrive', async () => {

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { benchBigPayloads, printBigPayloads } from './big-payloads.ts'
 import { benchCostCurves, printCostCurves } from './cost-curves.ts'
 import { benchMemoryScale, printMemoryScale } from './memory-scale.ts'
+import { benchPhoneWakeups, printPhoneWakeups } from './phone-wakeups.ts'
 import { benchPresenceCost, printPresenceCost } from './presence-cost.ts'
 import { benchSingleEdit, printSingleEdit } from './single-edit.ts'
 import { machine } from './stats.ts'
@@ -19,6 +20,7 @@ export interface SectionsResult {
   readonly costCurves: Awaited<ReturnType<typeof benchCostCurves>>
   readonly bigPayloads: Awaited<ReturnType<typeof benchBigPayloads>>
   readonly presenceCost: Awaited<ReturnType<typeof benchPresenceCost>>
+  readonly phoneWakeups: Awaited<ReturnType<typeof benchPhoneWakeups>>
 }
 
 // Results of a test run (vitest sets VITEST) go to an ignored folder: `npm test` writes nothing git tracks.
@@ -73,6 +75,17 @@ export async function runSections({
   const costCurves = shown('cost-curves', await benchCostCurves({ quick }), printCostCurves)
   const bigPayloads = shown('big-payloads', await benchBigPayloads({ quick }), printBigPayloads)
   const presenceCost = shown('presence-cost', await benchPresenceCost({ quick }), printPresenceCost)
+  const phoneWakeups = shown('phone-wakeups', await benchPhoneWakeups({ quick }), printPhoneWakeups)
   log(() => console.log('\nmachine at the end:', machine()))
-  return { traceReplay, typingSpeed, singleEdit, wireEfficiency, memoryScale, costCurves, bigPayloads, presenceCost }
+  return {
+    traceReplay,
+    typingSpeed,
+    singleEdit,
+    wireEfficiency,
+    memoryScale,
+    costCurves,
+    bigPayloads,
+    presenceCost,
+    phoneWakeups,
+  }
 }

@@ -185,6 +185,9 @@ describe('long replies', () => {
     )
     expect(chunks.map(unmark).join('')).toBe(lines(2000))
     for (const c of chunks) expect(new TextEncoder().encode(c).length).toBeLessThanOrEqual(2000)
+    // Replies are for people: unlike the sidecar's machine traffic they stay urgent (a push), on a
+    // daemon (the toy's 0.14.6) that would take noUrgent.
+    expect(world.toy.sends().filter((s) => s.account === LOOP && !s.urgent)).toEqual([])
     await stopsCleanly(chat)
   })
 

@@ -1,7 +1,8 @@
 /**
  * The first experience in real browsers: two sidecars with no E2E_COL_DOCUMENTS, two home pages.
  * Alice makes "Trip plan" for Bob, Bob accepts the invitation, both type and converge; Alice stops
- * sharing it with Bob and his sidecar stops receiving it; restarts keep documents, titles, members.
+ * sharing it with Bob and his sidecar stops receiving it; restarts keep documents, titles, members;
+ * a linked device Signal removed is said on the home page.
  * Requires Debian's Chromium (`apt-get install chromium`).
  */
 import { mkdirSync } from 'node:fs'
@@ -141,4 +142,14 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
     await home('bob')
     await waitForShown(pages.bob, 'li[data-doc="Trip plan"] .people-text', /^you are no longer in this document$/)
   }, 90_000)
+
+  test("Signal removes Bob's linked device: his home page tells him how to link this computer again", async () => {
+    await home('bob')
+    run.stack.toy.removeLinkedDevice(run.stack.number('bob'))
+    await waitForShown(
+      pages.bob,
+      '#problem',
+      /^This computer is no longer linked to your Signal: run `e2e-col setup --link`$/,
+    )
+  }, 60_000)
 })

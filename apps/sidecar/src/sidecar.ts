@@ -15,6 +15,8 @@ import type { SidecarConfig } from './config.ts'
 import type { StoreError } from './errors.ts'
 import { listenWarning } from './listen-scope.ts'
 import { installNodeCodecs } from './node-codecs.ts'
+import { createLinkWatch, watchLink } from './ops/linked-device.ts'
+import { checkSignalLimits } from './signal-limits.ts'
 import { createLogger, type Logger } from './ops/logger.ts'
 import { createMetrics } from './ops/metrics.ts'
 import { browserServer } from './phases/browser.ts'
@@ -49,21 +51,22 @@ export interface SidecarDeps {
 
 function basics(config: SidecarConfig, deps: SidecarDeps): Basics {
   const clock = deps.clock ?? systemClock
-  return {
-    config,
-    logger: deps.logger ?? createLogger(config.logLevel),
-    clock,
-    metrics: createMetrics(),
-    backend:
-      deps.backend ??
+  const logger = deps.logger ?? createLogger(config.logLevel)
+  // Every account call is watched: a device Signal removed is noticed wherever it shows first.
+  const links = createLinkWatch({ logger, now: () => clock.now() })
+  const backend = watchLink(
+    deps.backend ??
       createHttpSignalBackend({
         url: config.signal.url,
         account: config.signal.account,
         timeoutMs: config.signal.rpcTimeoutMs,
         streamIdleMs: config.signal.streamIdleMs,
+        // Everything the sidecar sends is machine traffic: it never wakes a phone (documents.md §4).
+        noUrgent: true,
       }),
-    sidecarId: clock.newUuid(),
-  }
+    links,
+  )
+  return { config, logger, clock, metrics: createMetrics(), backend, sidecarId: clock.newUuid(), links }
 }
 
 /** Keeps a phase's closer on the stack and hands its part on. */
@@ -78,6 +81,7 @@ function opened<T>(closers: CloserStack, phase: Phase<T>): T {
  */
 export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}): Promise<RunningSidecar> {
   installNodeCodecs()
+  checkSignalLimits(config)
   const b = basics(config, deps)
   const closers = createCloserStack()
   closers.push(() => b.backend.close())

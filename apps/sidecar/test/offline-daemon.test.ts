@@ -137,6 +137,7 @@ describe.skipIf(!support.available)('the sidecar against an offline real signal-
         daemonReachable: true,
         eventsStreamUp: true,
         signal: { state: 'reachable', since: null, unsentEnvelopes: 0 },
+        account: { linked: true },
       })
     }, 30_000)
 

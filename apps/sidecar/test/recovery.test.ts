@@ -31,6 +31,7 @@ describe('recovery from stream cuts and ambiguous sends', () => {
         daemonReachable: true,
         eventsStreamUp: true,
         signal: { state: 'reachable', since: null, unsentEnvelopes: 0 },
+        account: { linked: true },
       },
     })
   })

@@ -4,7 +4,8 @@
  *   toy-signal [--http HOST:PORT] [--account +E164]... [--group NAME:+E164,+E164]...
  *              [--unregistered +E164]... [--single-account +E164] [--config FILE] [--faults]
  *              [--keep-alive-ms N] [--signal-pace] [--max-attachment-bytes N]
- *              [--link-timeout-ms N] [--offline] [--pending-invites] [--verbose]
+ *              [--link-timeout-ms N] [--offline] [--pending-invites]
+ *              [--signal-cli-version X.Y.Z] [--verbose]
  *
  * `--http` defaults to 127.0.0.1:8080 and is split at the last `:` like signal-cli's; port 0 picks
  * a free one. Flags add to what the config file gives.
@@ -12,6 +13,7 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { z } from 'zod'
+import { isPlayableVersion } from './daemon-version.ts'
 import { ToySignalError } from './errors.ts'
 import type { ToySignalOptions } from './toy-signal.ts'
 
@@ -33,6 +35,7 @@ const ConfigFile = z.strictObject({
   maxAttachmentBytes: z.number().int().min(1).optional(),
   linkTimeoutMs: z.number().int().min(1).optional(),
   offline: z.boolean().optional(),
+  signalCliVersion: z.string().refine(isPlayableVersion, 'must be MAJOR.MINOR.PATCH').optional(),
 })
 
 /** What the binary runs with. */
@@ -99,6 +102,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
         'max-attachment-bytes': { type: 'string' },
         'link-timeout-ms': { type: 'string' },
         offline: { type: 'boolean' },
+        'signal-cli-version': { type: 'string' },
         verbose: { type: 'boolean' },
       },
     }))
@@ -139,5 +143,9 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   if (maxAttachment !== undefined) toy.maxAttachmentBytes = maxAttachment
   if (values['pending-invites'] === true || file.pendingInvites === true) toy.pendingInvites = true
   if (file.names !== undefined) toy.names = file.names
+  const version = values['signal-cli-version'] ?? file.signalCliVersion
+  if (version !== undefined && !isPlayableVersion(version))
+    fail('--signal-cli-version must be MAJOR.MINOR.PATCH, e.g. 0.13.19')
+  if (version !== undefined) toy.signalCliVersion = version
   return { toy, verbose: values.verbose === true }
 }

@@ -13,6 +13,7 @@ import { listGroupsMethod, quitGroupMethod, updateGroupMethod } from './methods/
 import { sendMessageRequestResponseMethod, sendReactionMethod } from './methods/message-requests.ts'
 import { finishLinkMethod, registerMethod, startLinkMethod, verifyMethod } from './methods/provisioning.ts'
 import { sendMethod } from './methods/send.ts'
+import { sendTypingMethod } from './methods/typing.ts'
 import { takeCallFailure } from './method-faults.ts'
 import { RPC_CODES, RpcFailure } from './rpc-failure.ts'
 import { UNIMPLEMENTED_ACCOUNT_COMMANDS, UNIMPLEMENTED_REGISTRATION_COMMANDS } from './signal-cli-commands.ts'
@@ -25,6 +26,7 @@ export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map([
   ['quitGroup', quitGroupMethod],
   ['sendMessageRequestResponse', sendMessageRequestResponseMethod],
   ['sendReaction', sendReactionMethod],
+  ['sendTyping', sendTypingMethod],
   ['listAccounts', listAccountsMethod],
   ['version', versionMethod],
   ['getUserStatus', getUserStatusMethod],

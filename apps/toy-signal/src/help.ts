@@ -1,6 +1,7 @@
 /** The `toy-signal --help` text. */
 export const HELP = `toy-signal: a mock signal-cli daemon (HTTP JSON-RPC + SSE) for tests and the local demo.
-It answers like signal-cli 0.14.x without a phone number; its version string contains "toy".
+It answers like signal-cli 0.14.x without a phone number (or like the version given with
+--signal-cli-version); its default version string contains "toy".
 
 Usage: toy-signal [options]
 
@@ -12,7 +13,7 @@ Usage: toy-signal [options]
   --config FILE             the same settings as JSON: {http, accounts, groups, unregistered,
                             singleAccount, faults, keepAliveMs, signalPace,
                             maxAttachmentBytes, linkTimeoutMs, offline, pendingInvites,
-                            names}; flags add to it
+                            names, signalCliVersion}; flags add to it
   --faults                  enable the fault switches and the /toy/v1/ admin route (tests only)
   --keep-alive-ms N         events-stream keep-alive period (default 15000, as signal-cli)
   --signal-pace             enforce Signal's pace: 60 messages per sender and destination,
@@ -20,6 +21,8 @@ Usage: toy-signal [options]
   --max-attachment-bytes N  largest attachment a send accepts (default 104857600)
   --link-timeout-ms N       how long finishLink waits for a scan (default 60000)
   --offline                 Signal is unreachable: startLink and register fail as offline signal-cli does
+  --signal-cli-version V    the signal-cli version to play (default 0.14.6-toy); 0.13.19 answers
+                            as the real 0.13.19 (no isAdmin, noUrgent ignored)
   --pending-invites         numbers the adder shares no group with are invited (pending), as on Signal
   --verbose                 one debug line per request on stderr
   -h, --help                this text

@@ -2,4 +2,4 @@ export { createToySignal, type ToySignal, type ToySignalOptions } from './toy-si
 export { ToySignalError, type ToySignalErrorCode } from './errors.ts'
 export type { EventsFailure, FaultRpcError, FaultSwitches, IdentityFailMode, RateLimitMode } from './faults.ts'
 export type { SendRecord } from './state.ts'
-export { TOY_VERSION } from './methods/directory.ts'
+export { TOY_VERSION } from './daemon-version.ts'

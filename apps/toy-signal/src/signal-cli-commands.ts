@@ -28,7 +28,6 @@ export const UNIMPLEMENTED_ACCOUNT_COMMANDS: ReadonlySet<string> = new Set([
   'sendPaymentNotification',
   'sendReceipt',
   'sendSyncRequest',
-  'sendTyping',
   'setPin',
   'startChangeNumber',
   'submitRateLimitChallenge',

@@ -3,6 +3,8 @@
  * Randomness and time are injected so tests can pin them.
  */
 
+import { playedVersion, TOY_VERSION, type PlayedVersion } from './daemon-version.ts'
+
 /**
  * One group as the toy stores it; `formerMembers` still see it in listGroups with `isMember:false`.
  * `pending` are invited numbers (added by someone who had no profile key of theirs): they see the
@@ -29,6 +31,11 @@ export interface SendRecord {
   recipients?: string[]
   message: string
   timestamp: number
+  /**
+   * False when the send went without the urgent flag (`noUrgent`, honoured from 0.14.0; an older
+   * daemon ignores the unknown param): the recipient's phone gets no push for it.
+   */
+  urgent: boolean
   /** Attachments the send carried, and their bytes (absent when none). */
   attachments?: number
   attachmentBytes?: number
@@ -44,9 +51,13 @@ export interface StateDeps {
 /** Mutable daemon state shared by the method handlers. */
 export interface ToySignalState {
   readonly mode: 'multi' | 'single'
+  /** The signal-cli version the toy plays (answers that changed between releases follow it). */
+  readonly version: PlayedVersion
   readonly accounts: readonly string[]
   /** A linked or registered account joins (multi-account mode, as signal-cli adds its manager). */
   addAccount(number: string): void
+  /** Signal removed the account's device: the daemon drops it, as signal-cli closes its manager. */
+  removeAccount(number: string): void
   /** Where a real daemon would keep the account's file (named in `finishLink`'s "already exists"). */
   accountFile(number: string): string
   readonly groups: Map<string, ToyGroup>
@@ -86,6 +97,7 @@ export function createState(
     unregistered?: readonly string[] | undefined
     names?: Readonly<Record<string, string>> | undefined
     pendingInvites?: boolean | undefined
+    version?: string | undefined
   },
   deps: StateDeps,
 ): ToySignalState {
@@ -111,11 +123,16 @@ export function createState(
 
   return {
     mode,
+    version: playedVersion(setup.version ?? TOY_VERSION),
     accounts,
     addAccount(number) {
       if (accounts.includes(number)) return
       accounts.push(number)
       uuidOf(number)
+    },
+    removeAccount(number) {
+      const at = accounts.indexOf(number)
+      if (at !== -1) accounts.splice(at, 1)
     },
     accountFile: (number) =>
       `~/.local/share/signal-cli/data/${String(100_000 + (((accounts.indexOf(number) + 1) * 7919) % 900_000))}`,

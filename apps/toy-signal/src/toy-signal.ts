@@ -6,7 +6,9 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { isPlayableVersion } from './daemon-version.ts'
 import { ToySignalError } from './errors.ts'
+import { SIGNAL_LIMITS } from './platform-limits.ts'
 import { createEventHub, type EventHub } from './event-hub.ts'
 import { createAttachmentStore, DEFAULT_ATTACHMENT_STORE_LIMITS } from './attachments.ts'
 import { createFaults, type FaultSwitches } from './faults.ts'
@@ -65,6 +67,12 @@ export interface ToySignalOptions {
   linkTimeoutMs?: number
   /** Signal is unreachable: `startLink` and `register` fail as an offline signal-cli 0.13.19 does. */
   offline?: boolean
+  /**
+   * The signal-cli version the toy plays (default `0.14.6-toy`): `version` answers it, and
+   * answers that changed between releases follow it (`0.13.19` plays the contract suite's real
+   * daemon: no `isAdmin`, `noUrgent` ignored; `0.14.0`+ honours `noUrgent`).
+   */
+  signalCliVersion?: string
   /** Receives one debug line per request and notices; nothing is printed by default. */
   log?: (line: string) => void
 }
@@ -82,6 +90,13 @@ export interface ToySignal {
   /** Requests Signal's pace refused, or would have refused in `'count'` mode (zero while off). */
   refused(): { messages: number; attachments: number }
   faults: FaultSwitches
+  /**
+   * Plays Signal removing the account's linked device (idle over 45 days, or removed on the phone):
+   * as a multi-account signal-cli does when its websocket's authentication fails, the account leaves
+   * the daemon (calls naming it are -32602 `Specified account does not exist`, its events stream
+   * 400), and open streams are cut.
+   */
+  removeLinkedDevice(number: string): void
   close(): Promise<void>
 }
 
@@ -120,7 +135,14 @@ function checkOptions(options: ToySignalOptions): void {
       throw new ToySignalError('TOY_CONFIG_INVALID', `${name} must be an integer >= ${min}`)
     }
   }
+  if (options.signalCliVersion !== undefined && !isPlayableVersion(options.signalCliVersion))
+    throw new ToySignalError('TOY_CONFIG_INVALID', 'signalCliVersion must be MAJOR.MINOR.PATCH, e.g. 0.13.19')
   for (const group of options.groups ?? []) {
+    if (new Set(group.members).size > SIGNAL_LIMITS.groupMembers)
+      throw new ToySignalError(
+        'TOY_CONFIG_INVALID',
+        `group "${group.name}": Signal allows at most ${SIGNAL_LIMITS.groupMembers} members`,
+      )
     if (group.id !== undefined && ![16, 32].includes(Buffer.from(group.id, 'base64').length)) {
       throw new ToySignalError('TOY_CONFIG_INVALID', `group "${group.name}": id must be base64 of 16 or 32 bytes`)
     }
@@ -139,6 +161,7 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
       unregistered: options.unregistered,
       names: options.names,
       pendingInvites: options.pendingInvites,
+      version: options.signalCliVersion,
     },
     { randomBytes: (n) => randomBytes(n), randomUuid: () => randomUUID(), now: () => Date.now() },
   )
@@ -176,7 +199,7 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
       bind: { host, port: () => port },
       log,
       attachments: createAttachmentStore(options.attachmentStore ?? DEFAULT_ATTACHMENT_STORE_LIMITS),
-      maxAttachmentBytes: options.maxAttachmentBytes ?? 100 * 1024 * 1024,
+      maxAttachmentBytes: options.maxAttachmentBytes ?? SIGNAL_LIMITS.attachmentBytes,
       pace,
     }),
   )
@@ -201,6 +224,10 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
     snapshotGroups: () => snapshotGroups(state),
     sends: () => state.sends().map((s) => ({ ...s })),
     faults: faults.switches,
+    removeLinkedDevice(number) {
+      state.removeAccount(number)
+      hub.cut()
+    },
     refused: () => pace?.refused() ?? { messages: 0, attachments: 0 },
     close() {
       closing ??= new Promise<void>((resolve) => {

@@ -191,20 +191,20 @@ describe('createToySignal', () => {
 
   it('answers -32602 for a real per-account command it lacks before saying -32601, and -32601 once routed', async () => {
     const toy = await start({ accounts: [A, B] })
-    expect((await rpc(toy, 'sendTyping', { recipient: B })).json.error).toEqual({
+    expect((await rpc(toy, 'sendReceipt', { recipient: B })).json.error).toEqual({
       code: -32602,
       message: 'Method requires valid account parameter',
       data: null,
     })
-    expect((await rpc(toy, 'sendTyping', { account: A, recipient: B })).json.error.code).toBe(-32601)
+    expect((await rpc(toy, 'sendReceipt', { account: A, recipient: B })).json.error.code).toBe(-32601)
     const one = await start({ accounts: [A] })
     // Exactly one account: per-account commands fall back to it, registration commands do not.
-    expect((await rpc(one, 'sendTyping')).json.error.code).toBe(-32601)
+    expect((await rpc(one, 'sendReceipt')).json.error.code).toBe(-32601)
     expect((await rpc(one, 'register')).json.error.code).toBe(-32602)
     expect((await rpc(one, 'deleteLocalAccountData')).json.error.code).toBe(-32602)
     expect((await rpc(one, 'deleteLocalAccountData', { account: '+15550000099' })).json.error.code).toBe(-32601)
     const single = await start({ singleAccount: A })
-    expect((await rpc(single, 'sendTyping', { account: '+15550000099' })).json.error.code).toBe(-32601)
+    expect((await rpc(single, 'sendReceipt', { account: '+15550000099' })).json.error.code).toBe(-32601)
   })
 
   it('treats configured unregistered numbers as off Signal, and refuses one that is also an account', async () => {

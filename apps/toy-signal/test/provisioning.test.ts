@@ -1,29 +1,12 @@
 // The toy's account-free flows over real HTTP: link through the admin route's "scan", register and
 // verify with the code the admin route reveals, and the failures a setup tool has to explain.
-import { afterEach, describe, expect, it } from 'vitest'
-import { createToySignal, type ToySignal, type ToySignalOptions } from '../src/index.ts'
+import { describe, expect, it } from 'vitest'
+import type { ToySignal, ToySignalOptions } from '../src/index.ts'
+import { rpc, startToy } from './toy-rpc.ts'
 
 const PHONE = '+15555550123'
-const running: ToySignal[] = []
 
-async function start(options: ToySignalOptions = {}): Promise<ToySignal> {
-  const toy = await createToySignal({ faults: true, ...options })
-  running.push(toy)
-  return toy
-}
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((t) => t.close()))
-})
-
-async function rpc(toy: ToySignal, method: string, params?: Record<string, unknown>): Promise<any> {
-  const res = await fetch(`${toy.url}/api/v1/rpc`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', method, id: 7, ...(params === undefined ? {} : { params }) }),
-  })
-  return res.json()
-}
+const start = (options: ToySignalOptions = {}): Promise<ToySignal> => startToy({ faults: true, ...options })
 
 async function admin(toy: ToySignal, path: string, body?: unknown): Promise<{ status: number; json: any }> {
   const res = await fetch(

@@ -22,6 +22,7 @@ import {
   VersionResult,
   type RpcId,
 } from './jsonrpc.ts'
+import { supportsNoUrgent } from './daemon-capabilities.ts'
 import { readSignalEvents } from './sse-reader.ts'
 
 /** Largest JSON-RPC response body read (a long `listGroups` fits many times over). */
@@ -41,6 +42,12 @@ export interface HttpBackendOptions {
   streamIdleMs: number
   /** Injected dispatcher (tests use undici's MockAgent); by default a Pool plus a Client for events. */
   dispatcher?: Dispatcher
+  /**
+   * Machine traffic: every `send` goes with `noUrgent: true`, so the recipients' phones get no push
+   * for it, when the daemon takes the flag (signal-cli 0.14.0+, read from its `version`; an older
+   * daemon never gets it). Off by default: messages to people stay urgent.
+   */
+  noUrgent?: boolean
 }
 
 function describe(error: unknown): string {
@@ -94,6 +101,8 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
   const eventsDispatcher = options.dispatcher ?? new Client(origin, { keepAliveTimeout: 10_000 })
   const account = options.account
   let nextId: RpcId = 0
+  // The daemon's version as last read; asked once before the first machine send if nobody asked yet.
+  let knownVersion: Promise<string | undefined> | undefined
 
   async function call<T>(
     method: string,
@@ -151,21 +160,33 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
       if (res.statusCode !== 200) throw new SignalUnavailableError(`signal-cli check answered HTTP ${res.statusCode}`)
     },
     async version() {
-      return (await optional(call('version', undefined, VersionResult)))?.version
+      const version = (await optional(call('version', undefined, VersionResult)))?.version
+      knownVersion = Promise.resolve(version)
+      return version
     },
     async listAccounts() {
       // A single-account daemon (`-a`) has no such method: -32601 is `undefined`.
       return (await optional(call('listAccounts', undefined, AccountList)))?.map((a) => a.number)
     },
     listGroups: (groupId) => call('listGroups', groupId === undefined ? {} : { groupId }, GroupListing),
-    sendGroupMessage: (groupId, message, attachments) =>
-      call(
-        'send',
+    async sendGroupMessage(groupId, message, attachments) {
+      const params: Record<string, unknown> =
         attachments === undefined || attachments.length === 0
           ? { groupId, message }
-          : { groupId, message, attachments: [...attachments] },
-        SendResult,
-      ),
+          : { groupId, message, attachments: [...attachments] }
+      if (options.noUrgent === true) {
+        // A failed probe is not kept: the next send asks again.
+        knownVersion ??= optional(call('version', undefined, VersionResult)).then(
+          (r) => r?.version,
+          (error: unknown) => {
+            knownVersion = undefined
+            throw error
+          },
+        )
+        if (supportsNoUrgent(await knownVersion)) params['noUrgent'] = true
+      }
+      return call('send', params, SendResult)
+    },
     getAttachment: async (id, groupId) =>
       new Uint8Array(Buffer.from((await call('getAttachment', { id, groupId }, AttachmentData)).data, 'base64')),
     createGroup: async (name, members) =>

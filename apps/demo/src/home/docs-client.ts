@@ -47,7 +47,8 @@ export function apiBase(sidecarUrl: string): string {
 }
 
 export interface DocsClient {
-  list(): Promise<{ you: string; documents: DocumentItem[] }>
+  /** `notice`: what the sidecar needs the person to know first (this computer no longer linked). */
+  list(): Promise<{ you: string; documents: DocumentItem[]; notice?: string }>
   invites(): Promise<Invite[]>
   contacts(): Promise<Contact[]>
   create(title: string, members: readonly string[]): Promise<{ docId: string }>

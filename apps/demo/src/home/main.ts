@@ -229,6 +229,7 @@ function start(api: ReturnType<typeof createDocsClient>): void {
       element('invites').replaceChildren(...invites.map(inviteCard))
       element('invites-section').hidden = invites.length === 0
       renderContacts()
+      if (list.notice !== undefined) showProblem(list.notice)
     } catch (error) {
       showProblem(error)
     }

@@ -47,6 +47,8 @@ export interface DocsApiOptions {
   /** The listener's host and port (for the Host check). */
   bind: () => { host: string; port: number }
   ready: () => boolean
+  /** A notice for the home page (the device is no longer linked), listed with the documents. */
+  notice?: () => string | undefined
 }
 
 export interface DocsApi {
@@ -120,7 +122,13 @@ export function createDocsApi(o: DocsApiOptions): DocsApi {
     }
     if (path === '/v1/docs') {
       only('GET', 'POST')
-      if (method === 'GET') return { status: 200, body: { you: library.you, ...(await library.list()) } }
+      if (method === 'GET') {
+        const notice = o.notice?.()
+        return {
+          status: 200,
+          body: { you: library.you, ...(await library.list()), ...(notice === undefined ? {} : { notice }) },
+        }
+      }
       const input = await body(Create)
       return { status: 201, body: await library.create(input) }
     }
@@ -178,11 +186,18 @@ export function createDocsApi(o: DocsApiOptions): DocsApi {
           res.shouldKeepAlive = false
           res.once('finish', () => req.destroy())
         }
+        // Signal failed because this computer is no longer linked: say that, not "try again".
+        const notice = e.code === 'DOCS_DAEMON_FAILED' ? o.notice?.() : undefined
         if (!res.headersSent)
           send(
             res,
             e.status,
-            { error: { code: e.code, message: e.message } },
+            {
+              error:
+                notice === undefined
+                  ? { code: e.code, message: e.message }
+                  : { code: 'DOCS_UNLINKED', message: notice },
+            },
             e.code === 'API_ORIGIN_NOT_ALLOWED' || e.code === 'API_HOST_NOT_ALLOWED' ? undefined : cors,
           )
       }

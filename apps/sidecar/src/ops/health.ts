@@ -1,9 +1,10 @@
 /**
- * `GET /healthz` (JSON; 200 when ready, the daemon answers its check and the events stream is up,
- * otherwise 503) and `GET /metrics` (Prometheus text). Both say which documents are open and how
- * busy they are, so both are guarded like the documents API (library/api-guard.ts): a `Host` that
- * is not a loopback name (or the bind host) on this port is 421, which stops a DNS-rebinding page;
- * a browser request without an allowed `Origin` is 403; no CORS header is ever sent.
+ * `GET /healthz` (JSON; 200 when ready, the daemon answers its check, the events stream is up and
+ * the account is still linked on Signal, otherwise 503) and `GET /metrics` (Prometheus text). Both
+ * say which documents are open and how busy they are, so both are guarded like the documents API
+ * (library/api-guard.ts): a `Host` that is not a loopback name (or the bind host) on this port is
+ * 421, which stops a DNS-rebinding page; a browser request without an allowed `Origin` is 403; no
+ * CORS header is ever sent.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { checkHost, checkOrigin } from '../library/api-guard.ts'
@@ -15,6 +16,8 @@ export interface HealthProbe {
   signal: () => { state: string; since: number | null; unsentEnvelopes: number }
   daemonReachable: () => Promise<boolean>
   eventsStreamUp: () => boolean
+  /** Whether the account is still linked on Signal; unlinked, the sidecar is not healthy and says why. */
+  linked?: () => { linked: boolean; since?: number | null; notice?: string }
 }
 
 /** Who may read health and metrics: the documents API's rules. */
@@ -54,8 +57,9 @@ export function createOpsHandler(probe: HealthProbe, metrics: Metrics, guard: Op
           daemonReachable: daemon,
           eventsStreamUp: probe.eventsStreamUp(),
           signal: probe.signal(),
+          account: probe.linked?.() ?? { linked: true },
         }
-        const ok = body.ready && body.daemonReachable && body.eventsStreamUp
+        const ok = body.ready && body.daemonReachable && body.eventsStreamUp && body.account.linked
         res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify(body))
       })
     } else if (path === '/metrics') {

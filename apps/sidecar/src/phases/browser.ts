@@ -10,6 +10,7 @@ import type { WebSocket } from 'ws'
 import type { MakeSession } from '../browser/sessions.ts'
 import { createWsServer } from '../browser/ws-server.ts'
 import { peerMayAsk } from '../listen-scope.ts'
+import { UNLINKED_NOTICE } from '../ops/linked-device.ts'
 import { SidecarError } from '../errors.ts'
 import { createDocsApi } from '../library/api.ts'
 import type { Served } from './documents.ts'
@@ -39,6 +40,7 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
     allowedOrigins: config.allowedOrigins,
     bind: () => ({ host: config.listen.host, port: boundPort }),
     ready: life.ready,
+    notice: () => (b.links.unlinked ? UNLINKED_NOTICE : undefined),
   })
   const { server, wss } = createWsServer({
     allowedOrigins: config.allowedOrigins,

@@ -15,8 +15,10 @@ export interface Daemon {
   takeStream(): { first: SignalEventStream; abort: AbortController }
 }
 
-export async function checkTheDaemon(b: Pick<Basics, 'backend' | 'config'>): Promise<Phase<Daemon>> {
+export async function checkTheDaemon(b: Pick<Basics, 'backend' | 'config' | 'links'>): Promise<Phase<Daemon>> {
   const facts = await checkDaemon(b.backend, b.config)
+  // From here on an account call that says the device is gone means Signal removed it.
+  b.links.start()
   const abort = new AbortController()
   let first: SignalEventStream
   try {

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { EventsLoop } from '@e2e-col/signal-cli'
 import { createOpsHandler } from '../ops/health.ts'
+import { UNLINKED_NOTICE } from '../ops/linked-device.ts'
 import type { Served } from './documents.ts'
 import type { Lifecycle } from './lifecycle.ts'
 import { nothingToClose, type Basics, type Phase } from './phase.ts'
@@ -12,7 +13,7 @@ import { nothingToClose, type Basics, type Phase } from './phase.ts'
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => void
 
 export function opsEndpoints(
-  b: Pick<Basics, 'backend' | 'metrics' | 'config'>,
+  b: Pick<Basics, 'backend' | 'metrics' | 'config' | 'links'>,
   i: { life: Lifecycle; events: EventsLoop; served: Served },
 ): Phase<HttpHandler> {
   const { reach } = i.served
@@ -26,6 +27,8 @@ export function opsEndpoints(
         ),
       eventsStreamUp: () => i.events.up,
       signal: () => ({ state: reach.state, since: reach.since, unsentEnvelopes: i.served.unsentEnvelopes() }),
+      linked: () =>
+        b.links.unlinked ? { linked: false, since: b.links.since, notice: UNLINKED_NOTICE } : { linked: true },
     },
     b.metrics,
     {

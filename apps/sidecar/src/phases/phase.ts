@@ -6,6 +6,7 @@
 import type { Clock } from '../clock.ts'
 import type { Closer } from '../closers.ts'
 import type { SidecarConfig } from '../config.ts'
+import type { LinkWatch } from '../ops/linked-device.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
 import type { SignalBackend } from '@e2e-col/signal-cli'
@@ -24,6 +25,8 @@ export interface Basics {
   readonly metrics: Metrics
   /** This run's id (the senderId of what the sidecar itself sends). */
   readonly sidecarId: string
+  /** Whether Signal still has this computer as a linked device, from every account call (linked-device.ts). */
+  readonly links: LinkWatch
 }
 
 export const nothingToClose: Closer = () => undefined

@@ -7,6 +7,8 @@
  * (any other JSON-RPC error, or anything else: definite, retrying cannot help).
  * @see docs/sidecar.md §4.4, daemon-contract.md §6.7
  */
+import { isUnlinked } from '../ops/linked-device.ts'
+
 export type SendFailure = 'network' | 'daemon-down' | 'rate-limited' | 'rejected'
 
 /** What the daemon said in a JSON-RPC error (`SIDECAR_SIGNAL_RPC_ERROR`). */
@@ -37,6 +39,8 @@ export function rpcFacts(error: unknown): RpcFacts | undefined {
 }
 
 export function classifySendFailure(error: unknown): SendFailure {
+  // A device Signal removed: nothing is refused, every change waits until it is linked again.
+  if (isUnlinked(error)) return 'network'
   const rpc = rpcFacts(error)
   if (rpc !== undefined) {
     // An all-failed send whose every result is NETWORK_FAILURE: what signal-cli 0.13.19 answers offline.

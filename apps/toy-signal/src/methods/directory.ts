@@ -2,15 +2,12 @@
  * Methods about the daemon and who is on Signal: `version`, `listAccounts`, `getUserStatus`.
  * @see reference `signal-cli-wire.md` §4.6–4.8
  */
-import { RpcFailure } from '../rpc-failure.ts'
 import type { MethodDefinition } from './context.ts'
 import { listParam } from './params.ts'
+import { failStatusIfUnreachable } from './unreachable.ts'
 
-/** The version the toy reports: signal-cli's 0.14.x line, marked so nobody mistakes it for a real daemon. */
-export const TOY_VERSION = '0.14.6-toy'
-
-/** `version`: `{version}`; works with or without an account. */
-export const versionMethod: MethodDefinition = { routing: 'dual', run: () => ({ version: TOY_VERSION }) }
+/** `version`: `{version}` of the version the toy plays; works with or without an account. */
+export const versionMethod: MethodDefinition = { routing: 'dual', run: (ctx) => ({ version: ctx.state.version.text }) }
 
 /** `listAccounts`: `[{number}]`; multi-account mode only. */
 export const listAccountsMethod: MethodDefinition = {
@@ -23,11 +20,7 @@ export const getUserStatusMethod: MethodDefinition = {
   routing: 'account',
   run(ctx) {
     // Registration is asked of Signal's servers: without network, IOErrorException (-3).
-    if (ctx.faults.networkLost())
-      throw new RpcFailure(
-        -3,
-        'Unable to check if users are registered: Unable to resolve host: chat.signal.org (IOException)',
-      )
+    failStatusIfUnreachable(ctx)
     return listParam(ctx.params, 'recipient', 'recipients').map((recipient) => {
       const registered = ctx.state.isRegistered(recipient)
       return {

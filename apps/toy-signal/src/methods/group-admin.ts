@@ -13,6 +13,8 @@ import type { MethodContext, MethodDefinition } from './context.ts'
 import { listParam, stringParam } from './params.ts'
 import { resultEntry } from './send-results.ts'
 import { findGroup, resolveRecipient } from './targets.ts'
+import { failIfUnreachable } from './unreachable.ts'
+import { checkGroupSize } from '../platform-limits.ts'
 
 /** Most groups one toy holds (configured and created). */
 export const MAX_GROUPS = 1000
@@ -123,6 +125,9 @@ export const updateGroupMethod: MethodDefinition = {
       // A bound of the toy (a real account has no such limit): a runaway test cannot grow it forever.
       if (ctx.state.groups.size >= MAX_GROUPS)
         throw userError(`Failed to create group: the toy holds at most ${MAX_GROUPS} groups`)
+      // Creating asks Signal's servers first: offline, nothing is made.
+      failIfUnreachable(ctx, 'message')
+      checkGroupSize(new Set([ctx.account, ...add]).size)
       const group = ctx.state.createGroup(name ?? '', [], ctx.account)
       addMembers(ctx.state, group, ctx.account, add)
       if (description !== undefined) group.description = description
@@ -134,6 +139,13 @@ export const updateGroupMethod: MethodDefinition = {
     if (!group.members.includes(ctx.account) && !invited)
       throw userError(`User is not a member in group: ${group.name} (${group.id})`)
     const before = snapshot(group)
+    const saved: ToyGroup = {
+      ...group,
+      members: [...group.members],
+      pending: [...group.pending],
+      admins: new Set(group.admins),
+      formerMembers: new Set(group.formerMembers),
+    }
     const heardBefore = audienceOf(group)
     // An invitee's first update accepts the invitation (GroupHelper.updateGroupV2 does it first).
     if (invited) {
@@ -146,6 +158,17 @@ export const updateGroupMethod: MethodDefinition = {
     addMembers(ctx.state, group, ctx.account, add)
     removeMembers(group, remove)
     if (snapshot(group) === before) return {}
+    try {
+      checkGroupSize(group.members.length + group.pending.length)
+    } catch (error) {
+      Object.assign(group, saved)
+      throw error
+    }
+    if (ctx.faults.networkLost()) {
+      // The change never reached Signal's servers: the group stays as it was.
+      Object.assign(group, saved)
+      failIfUnreachable(ctx, 'upload')
+    }
     group.revision += 1
     // Removed people hear of their removal too.
     return announce(ctx, group, [...new Set([...heardBefore, ...audienceOf(group)])])

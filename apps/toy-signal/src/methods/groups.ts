@@ -1,5 +1,6 @@
 /**
- * `listGroups` with the v0.14.1+ result shape (changes are in group-admin.ts).
+ * `listGroups` with the result shape of the version played (`isAdmin` on members from 0.14.1;
+ * changes are in group-admin.ts).
  * @see reference `signal-cli-wire.md` §4.2
  */
 import type { ToyGroup, ToySignalState } from '../state.ts'
@@ -22,13 +23,17 @@ export function groupView(state: ToySignalState, group: ToyGroup, account: strin
     isMember: group.members.includes(account),
     isBlocked: false,
     messageExpirationTime: group.expiration,
-    members: group.members.map((m) => ({ ...address(state, m), isAdmin: group.admins.has(m) })),
+    // `isAdmin` arrived in 0.14.1 (member labels); before, admins are only in `admins`.
+    members: group.members.map((m) =>
+      state.version.atLeast('0.14.1') ? { ...address(state, m), isAdmin: group.admins.has(m) } : address(state, m),
+    ),
     pendingMembers: group.pending.map((m) => address(state, m)),
     requestingMembers: group.requesting.map((m) => address(state, m)),
     admins: group.members.filter((m) => group.admins.has(m)).map((m) => address(state, m)),
     banned: [],
     permissionAddMember: 'EVERY_MEMBER',
-    permissionEditDetails: 'ONLY_ADMINS',
+    // What a group made by signal-cli gets (GroupsV2Operations.createNewGroup: attributes MEMBER).
+    permissionEditDetails: 'EVERY_MEMBER',
     permissionSendMessage: 'EVERY_MEMBER',
     groupInviteLink: null,
   }

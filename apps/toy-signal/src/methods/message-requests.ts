@@ -5,7 +5,7 @@
 import { internalError } from '../rpc-failure.ts'
 import type { MethodDefinition } from './context.ts'
 import { flagParam, numberParam, stringParam } from './params.ts'
-import { readTargets, sendToTargets } from './send.ts'
+import { parseTargets, readTargets, sendToTargets } from './send.ts'
 import { resolveRecipient } from './targets.ts'
 
 /** `sendReaction`: a `dataMessage.reaction` to the targets, with the send result shape. */
@@ -45,20 +45,24 @@ export const sendReactionMethod: MethodDefinition = {
   },
 }
 
-/** `sendMessageRequestResponse`: `{}`; `type` is accept or delete, case-insensitive. */
+/**
+ * `sendMessageRequestResponse`: `{}`; `type` is accept or delete, case-insensitive, and is read
+ * before the targets. The targets are checked for form only: the real daemon answers `{}` for a
+ * group it does not hold (it only syncs the answer to its other devices).
+ */
 export const sendMessageRequestResponseMethod: MethodDefinition = {
   routing: 'account',
   run(ctx) {
-    readTargets(ctx)
     const type = stringParam(ctx.params, 'type')
     if (type === undefined)
-      throw internalError('Cannot invoke "String.toUpperCase()" because "type" is null', 'NullPointerException')
+      throw internalError('Cannot invoke "String.toUpperCase()" because "typeObj" is null', 'NullPointerException')
     if (!['ACCEPT', 'DELETE'].includes(type.toUpperCase())) {
       throw internalError(
         `No enum constant org.asamk.signal.commands.MessageRequestResponseType.${type.toUpperCase()}`,
         'IllegalArgumentException',
       )
     }
+    parseTargets(ctx)
     return {}
   },
 }

@@ -7,7 +7,7 @@
 import { z } from 'zod'
 import { internalError } from '../rpc-failure.ts'
 
-const StringOrList = z.union([z.string(), z.array(z.string())])
+const StringList = z.array(z.string())
 const Flag = z.union([z.boolean(), z.string()])
 
 function pick(params: Record<string, unknown>, name: string): unknown {
@@ -20,35 +20,49 @@ function pick(params: Record<string, unknown>, name: string): unknown {
 const INT_MIN = -(2 ** 31)
 const INT_MAX = 2 ** 31 - 1
 
-function castError(value: unknown, target: string): never {
-  const from =
-    typeof value === 'string'
-      ? 'java.lang.String'
-      : typeof value === 'number'
-        ? !Number.isInteger(value)
-          ? 'java.lang.Double'
-          : value >= INT_MIN && value <= INT_MAX
-            ? 'java.lang.Integer'
-            : 'java.lang.Long'
-        : typeof value === 'boolean'
-          ? 'java.lang.Boolean'
-          : Array.isArray(value)
-            ? 'java.util.ArrayList'
-            : 'java.util.LinkedHashMap'
-  throw internalError(`class ${from} cannot be cast to class ${target}`, 'ClassCastException')
+/** Java's class name for the object Jackson maps `value` to. */
+function javaClassOf(value: unknown): string {
+  return typeof value === 'string'
+    ? 'java.lang.String'
+    : typeof value === 'number'
+      ? !Number.isInteger(value)
+        ? 'java.lang.Double'
+        : value >= INT_MIN && value <= INT_MAX
+          ? 'java.lang.Integer'
+          : 'java.lang.Long'
+      : typeof value === 'boolean'
+        ? 'java.lang.Boolean'
+        : Array.isArray(value)
+          ? 'java.util.ArrayList'
+          : 'java.util.LinkedHashMap'
 }
 
-/** A list flag (`recipient`/`recipients`, `groupId`/`groupIds`, …): empty when absent. */
+/** The JVM's ClassCastException text, module note included (all these classes are java.base's). */
+function castError(value: unknown, target: string): never {
+  const from = javaClassOf(value)
+  throw internalError(
+    `class ${from} cannot be cast to class ${target} (${from} and ${target} are in module java.base of loader 'bootstrap')`,
+    'ClassCastException',
+  )
+}
+
+/**
+ * A list flag (`recipient`/`recipients`, `groupId`/`groupIds`, …): empty when absent. As
+ * `JsonRpcNamespace.getList`: the singular name wins and takes one value or a list; only without
+ * it is the plural read, which must be a list; each element must be a text.
+ */
 export function listParam(params: Record<string, unknown>, singular: string, plural: string): string[] {
-  const out: string[] = []
-  for (const name of [singular, plural]) {
-    const value = pick(params, name)
-    if (value === undefined || value === null) continue
-    const parsed = StringOrList.safeParse(value)
-    if (!parsed.success) castError(value, 'java.lang.String')
-    out.push(...(typeof parsed.data === 'string' ? [parsed.data] : parsed.data))
-  }
-  return out
+  const one = pick(params, singular)
+  const value = one ?? pick(params, plural)
+  if (value === undefined || value === null) return []
+  const list = Array.isArray(value) ? (value as unknown[]) : one != null ? [value] : castError(value, 'java.util.List')
+  const parsed = StringList.safeParse(list)
+  if (!parsed.success)
+    return castError(
+      list.find((x) => typeof x !== 'string'),
+      'java.lang.String',
+    )
+  return parsed.data
 }
 
 /** What Java's `toString()` prints for the object Jackson maps `value` to (String, Integer, Boolean, ArrayList, LinkedHashMap). */

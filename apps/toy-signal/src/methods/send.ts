@@ -10,7 +10,9 @@ import type { ToyGroup } from '../state.ts'
 import type { MethodContext, MethodDefinition } from './context.ts'
 import { flagParam, listParam, numberParam, stringParam } from './params.ts'
 import { resultEntry, settleSend, type SendResultEntry, type SendResultType } from './send-results.ts'
-import { findGroup, resolveRecipient } from './targets.ts'
+import { checkGroupId, findGroup, resolveRecipient } from './targets.ts'
+import { failIfUnreachable } from './unreachable.ts'
+import { checkMessageSize, contentBytes } from '../platform-limits.ts'
 
 /** Where one send goes, after validation. */
 export interface SendTargets {
@@ -18,29 +20,41 @@ export interface SendTargets {
   recipients: string[]
 }
 
-/** Reads and validates targets: -1 `No recipients given`, group and recipient errors. */
-export function readTargets(ctx: MethodContext): SendTargets {
+/** Targets as given, checked for form only (`CommandUtil.getRecipientIdentifiers`): nothing looked up yet. */
+export interface ParsedTargets {
+  groupIds: string[]
+  recipients: string[]
+}
+
+/** Reads targets' form: -1 `No recipients given`, `Invalid group id: …`, `Invalid phone number …`. */
+export function parseTargets(ctx: MethodContext): ParsedTargets {
   const groupIds = listParam(ctx.params, 'groupId', 'groupIds')
   const raw = listParam(ctx.params, 'recipient', 'recipients')
   const noteToSelf = flagParam(ctx.params, 'noteToSelf')
   if (groupIds.length === 0 && raw.length === 0 && !noteToSelf) throw userError('No recipients given')
-  return readResolvedTargets(ctx, groupIds, noteToSelf ? [...raw, ctx.account] : raw)
+  const recipients = (noteToSelf ? [...raw, ctx.account] : raw).map((r) => resolveRecipient(ctx.state, r))
+  return { groupIds: groupIds.map(checkGroupId), recipients: [...new Set(recipients)] }
 }
 
-function readResolvedTargets(ctx: MethodContext, groupIds: string[], raw: string[]): SendTargets {
-  const groups = groupIds.map((id) => {
+/** Looks the parsed targets up: group and membership errors, unregistered direct recipients. */
+export function lookUpTargets(ctx: MethodContext, parsed: ParsedTargets): SendTargets {
+  const groups = parsed.groupIds.map((id) => {
     const group = findGroup(ctx.state, ctx.account, id)
     if (!group.members.includes(ctx.account) && !ctx.faults.takeNonMemberSend())
       throw userError(`User is not a member in group: ${group.name} (${group.id})`)
     return group
   })
-  const recipients = [...new Set(raw.map((r) => resolveRecipient(ctx.state, r)))]
   // Direct recipients are resolved up front, so an unknown one fails the whole call; group members
   // are already resolved and fail one by one (UNREGISTERED_FAILURE) instead.
-  for (const number of recipients) {
+  for (const number of parsed.recipients) {
     if (!ctx.state.isRegistered(number)) throw userError(`The user ${number} is not registered.`)
   }
-  return { groups, recipients }
+  return { groups, recipients: parsed.recipients }
+}
+
+/** Reads, validates and looks up targets (`sendReaction`: nothing is checked between the two). */
+export function readTargets(ctx: MethodContext): SendTargets {
+  return lookUpTargets(ctx, parseTargets(ctx))
 }
 
 /**
@@ -55,11 +69,7 @@ export function sendToTargets(
   build: (timestamp: number) => MessageContent,
   uploads: readonly Upload[] = [],
 ) {
-  if (ctx.faults.networkLost())
-    throw new RpcFailure(
-      -32603,
-      'Failed to send message: Unable to resolve host: chat.signal.org (IOException) (UnexpectedErrorException)',
-    )
+  failIfUnreachable(ctx, 'message')
   const sendError = ctx.faults.takeSendError()
   if (sendError !== undefined) throw new RpcFailure(sendError.code, sendError.message)
   const rateLimit = ctx.faults.takeRateLimit()
@@ -130,7 +140,8 @@ export function sendToTargets(
 export const sendMethod: MethodDefinition = {
   routing: 'account',
   run(ctx) {
-    const targets = readTargets(ctx)
+    // SendCommand's order: targets' form, the empty-message rule, the uploads, then the group lookup.
+    const parsed = parseTargets(ctx)
     const message = stringParam(ctx.params, 'message')
     const attachments = listParam(ctx.params, 'attachment', 'attachments')
     const sticker = stringParam(ctx.params, 'sticker')
@@ -139,7 +150,13 @@ export const sendMethod: MethodDefinition = {
       throw userError('Sending empty message is not allowed, either a message, attachment or sticker must be given.')
     }
     // Uploaded before the message goes: a refused upload sends nothing.
+    if (attachments.length > 0) failIfUnreachable(ctx, 'upload')
     const uploads = uploadAttachments(ctx, attachments)
+    const targets = lookUpTargets(ctx, parsed)
+    checkMessageSize(
+      contentBytes(message ?? '', uploads.length),
+      targets.groups.map((g) => g.members.length - 1),
+    )
     const longTextId = ctx.state.randomId(15)
     const response = sendToTargets(
       ctx,
@@ -153,6 +170,8 @@ export const sendMethod: MethodDefinition = {
       uploads,
     )
     const text = message ?? ''
+    // `--no-urgent` arrived in 0.14.0; older daemons drop params they do not know.
+    const urgent = !(ctx.state.version.atLeast('0.14.0') && flagParam(ctx.params, 'noUrgent'))
     const attachmentBytes = uploads.reduce((n, u) => n + u.data.length, 0)
     const extra = uploads.length === 0 ? {} : { attachments: uploads.length, attachmentBytes }
     for (const group of targets.groups)
@@ -161,6 +180,7 @@ export const sendMethod: MethodDefinition = {
         groupId: group.id,
         message: text,
         timestamp: response.timestamp,
+        urgent,
         ...extra,
       })
     if (targets.recipients.length > 0) {
@@ -169,6 +189,7 @@ export const sendMethod: MethodDefinition = {
         recipients: targets.recipients,
         message: text,
         timestamp: response.timestamp,
+        urgent,
         ...extra,
       })
     }

@@ -2,22 +2,26 @@
  * Resolving send targets: group ids (base64 of 16 or 32 bytes) and recipients (E.164 numbers or
  * ACI UUIDs), with signal-cli's -1 messages.
  */
+import { decodeJavaBase64 } from '../java-base64.ts'
 import { userError } from '../rpc-failure.ts'
 import type { ToyGroup, ToySignalState } from '../state.ts'
 
 const E164 = /^\+[1-9]\d{6,14}$/
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
-
-/** Validates a group id's form: -1 `Invalid group id: …` when it is not base64 of 16 or 32 bytes. */
+/**
+ * Validates a group id's form as `GroupId.fromBase64` does: -1 `Invalid group id: …` with Java's
+ * decoder text, or `Invalid group id of size N` when it is not 16 or 32 bytes. Returns the id in
+ * canonical form (padded), as the daemon prints it.
+ */
 export function checkGroupId(raw: string): string {
   const fail = (detail: string): never => {
     throw userError(`Invalid group id: Failed to decode groupId (must be base64) "${raw}": ${detail}`)
   }
-  if (!BASE64.test(raw)) fail('Illegal base64 character')
-  const size = Buffer.from(raw, 'base64').length
-  if (size !== 16 && size !== 32) fail(`Invalid group id length: ${size}`)
-  return raw
+  const decoded = decodeJavaBase64(raw)
+  if (!decoded.ok) return fail(decoded.message)
+  const size = decoded.bytes.length
+  if (size !== 16 && size !== 32) fail(`Invalid group id of size ${size}`)
+  return decoded.bytes.toString('base64')
 }
 
 /** Whether the account's store holds the group: it is, was, or is invited to be a member (or asked to join). */

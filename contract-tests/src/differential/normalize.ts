@@ -1,0 +1,35 @@
+/**
+ * What the differential does not compare, each for a stated reason (docs/daemon-contract.md §7,
+ * "explained differences"): the accounts' ACIs (each daemon makes its own), timestamps (clocks),
+ * the order of `listAccounts` (a Java map's), and which socket exception an offline daemon meets
+ * (the moment its websocket is in decides: `Closed unexpectedly`, `No connection!`).
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const TIMESTAMP_KEYS = new Set(['timestamp', 'lastUpdateTimestamp'])
+/** `Closed unexpectedly`, `No connection!`, `Write failed!`, wrapped or not (`java.io.IOException: …`), and their class. */
+const SOCKET_ERRORS =
+  /(?:java\.(?:net|io)\.\w+: )*(?:Closed unexpectedly|No connection!|Write failed!|Connection closed!) \((?:IOException|SocketException)\)/g
+
+/** Names for the ACIs one daemon gave the fixture's accounts (`uuid` → `<aci a>`). */
+export type AciNames = ReadonlyMap<string, string>
+
+function walk(value: unknown, acis: AciNames, key: string | undefined): unknown {
+  if (typeof value === 'string') {
+    if (UUID.test(value)) return acis.get(value.toLowerCase()) ?? '<other uuid>'
+    return value.replace(SOCKET_ERRORS, '<socket error>')
+  }
+  if (typeof value === 'number' && key !== undefined && TIMESTAMP_KEYS.has(key)) return '<timestamp>'
+  if (Array.isArray(value)) return value.map((v) => walk(v, acis, undefined))
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, acis, k)]))
+  return value
+}
+
+/** One daemon's JSON-RPC answer with the uncompared parts replaced by stable markers. */
+export function normalizeAnswer(method: string, answer: unknown, acis: AciNames): unknown {
+  const out = walk(answer, acis, undefined) as { result?: unknown }
+  if (method === 'listAccounts' && Array.isArray(out.result))
+    out.result = [...(out.result as { number: string }[])].sort((x, y) => x.number.localeCompare(y.number))
+  return out
+}

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest'
+import { supportsNoUrgent } from './daemon-capabilities.ts'
+
+describe('supportsNoUrgent', () => {
+  it('is true from signal-cli 0.14.0 on, suffixes included', () => {
+    for (const v of ['0.14.0', '0.14.6', '0.14.6-toy', '0.15.0', '1.0.0', '0.14.10'])
+      expect(supportsNoUrgent(v)).toBe(true)
+  })
+
+  it('is false before 0.14.0, for an unknown version and for none', () => {
+    for (const v of ['0.13.19', '0.13.99', '0.9.20', 'unknown', '', undefined]) expect(supportsNoUrgent(v)).toBe(false)
+  })
+})

@@ -1,0 +1,27 @@
+/**
+ * What a daemon accepts, from its `version` answer. A param an older signal-cli does not know is
+ * never sent to it: JSON-RPC params land in a map there, so it would be dropped silently, and a
+ * later release could give the same name another meaning.
+ * @see reference `signal-cli-wire.md` §8 (what changed when)
+ */
+
+/** `send --no-urgent` (no push notification to the recipient's phone) arrived in signal-cli 0.14.0. */
+export const NO_URGENT_SINCE: readonly [number, number, number] = [0, 14, 0]
+
+function release(version: string): [number, number, number] | undefined {
+  const m = /^(\d+)\.(\d+)\.(\d+)/.exec(version)
+  return m === null ? undefined : [Number(m[1]), Number(m[2]), Number(m[3])]
+}
+
+/** True when `version` is `since` or later; an unknown or unparsable version is never. */
+export function versionAtLeast(version: string | undefined, since: readonly [number, number, number]): boolean {
+  const have = version === undefined ? undefined : release(version)
+  if (have === undefined) return false
+  for (let i = 0; i < 3; i += 1) if (have[i] !== since[i]) return (have[i] ?? 0) > (since[i] ?? 0)
+  return true
+}
+
+/** Whether `send` may carry `noUrgent` to a daemon that answered `version` so (`undefined`: no such method). */
+export function supportsNoUrgent(version: string | undefined): boolean {
+  return versionAtLeast(version, NO_URGENT_SINCE)
+}

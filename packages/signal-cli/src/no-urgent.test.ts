@@ -1,0 +1,93 @@
+import { MockAgent } from 'undici'
+import { afterEach, describe, expect, it } from 'vitest'
+import { SignalUnavailableError } from './errors.ts'
+import { createHttpSignalBackend } from './http-backend.ts'
+
+const ORIGIN = 'http://127.0.0.1:8080'
+const GROUP = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
+
+let agent: MockAgent
+afterEach(async () => agent.close())
+
+/**
+ * A backend over a fake daemon answering `version` with `version` (`null`: no such method; `'down'`:
+ * HTTP 500 once, then `0.14.6`), recording every request body.
+ */
+function daemon(version: string | null | 'down', noUrgent: boolean | undefined) {
+  const bodies: Record<string, unknown>[] = []
+  let down = version === 'down'
+  const result = (body: Record<string, unknown>): unknown => {
+    if (body['method'] !== 'version') return { result: { timestamp: 1721686852997, results: [] } }
+    if (version === null) return { error: { code: -32601, message: 'Method not implemented', data: null } }
+    return { result: { version: version === 'down' ? '0.14.6' : version } }
+  }
+  const json = { headers: { 'content-type': 'application/json' } }
+  agent = new MockAgent()
+  agent.disableNetConnect()
+  const rpc = agent.get(ORIGIN).intercept({ path: '/api/v1/rpc', method: 'POST' })
+  rpc
+    .reply(({ body }) => {
+      const parsed = JSON.parse(String(body)) as Record<string, unknown>
+      bodies.push(parsed)
+      if (down && parsed['method'] === 'version') {
+        down = false
+        return { statusCode: 500, data: '' }
+      }
+      const data = JSON.stringify({ jsonrpc: '2.0', id: parsed['id'], ...(result(parsed) as object) })
+      return { statusCode: 200, data, responseOptions: json }
+    })
+    .persist()
+  const backend = createHttpSignalBackend({
+    url: ORIGIN,
+    account: '+33600000001',
+    timeoutMs: 2000,
+    streamIdleMs: 60_000,
+    dispatcher: agent,
+    ...(noUrgent === undefined ? {} : { noUrgent }),
+  })
+  const sends = () => bodies.filter((b) => b['method'] === 'send').map((b) => b['params'] as Record<string, unknown>)
+  const probes = () => bodies.filter((b) => b['method'] === 'version').length
+  return { backend, sends, probes }
+}
+
+describe('machine sends without the urgent flag (noUrgent)', () => {
+  it('carry noUrgent: true to a 0.14.0+ daemon, its version asked once for every send', async () => {
+    const d = daemon('0.14.6', true)
+    await d.backend.sendGroupMessage(GROUP, 'a')
+    await d.backend.sendGroupMessage(GROUP, 'b', ['data:;base64,AA=='])
+    expect(d.sends().map((p) => p['noUrgent'])).toEqual([true, true])
+    expect(d.probes()).toBe(1)
+  })
+
+  it('never send the unknown param to a daemon before 0.14.0, nor to one without `version`', async () => {
+    for (const version of ['0.13.19', null]) {
+      const d = daemon(version, true)
+      await d.backend.sendGroupMessage(GROUP, 'a')
+      expect(d.sends()[0]).not.toHaveProperty('noUrgent')
+      await agent.close()
+    }
+    agent = new MockAgent()
+  })
+
+  it('reuse the version the start-up probe read, without asking again', async () => {
+    const d = daemon('0.14.0', true)
+    expect(await d.backend.version()).toBe('0.14.0')
+    await d.backend.sendGroupMessage(GROUP, 'a')
+    expect([d.probes(), d.sends()[0]?.['noUrgent']]).toEqual([1, true])
+  })
+
+  it('leave messages urgent and the daemon unasked without the option', async () => {
+    const d = daemon('0.14.6', undefined)
+    await d.backend.sendGroupMessage(GROUP, 'to a person')
+    expect(d.sends()[0]).not.toHaveProperty('noUrgent')
+    expect(d.probes()).toBe(0)
+  })
+
+  it('fail the send as unavailable when the version cannot be read, and ask again next time', async () => {
+    const d = daemon('down', true)
+    await expect(d.backend.sendGroupMessage(GROUP, 'a')).rejects.toBeInstanceOf(SignalUnavailableError)
+    expect(d.sends()).toEqual([])
+    await d.backend.sendGroupMessage(GROUP, 'a')
+    expect([d.probes(), d.sends()[0]?.['noUrgent']]).toEqual([2, true])
+  })
+})
