@@ -85,7 +85,7 @@ describe('the daemon e2e-col manages', () => {
     expect(again.output()).not.toContain('Waiting for the scan')
     expect(JSON.parse(readFileSync(join(state, 'config.json'), 'utf8'))).toMatchObject({ SIGNAL_CLI_ACCOUNT: LINKED })
 
-    const up = runCli(['up', '--state-dir', state, '--page-port', '0', '--listen', '127.0.0.1:0'], env)
+    const up = runCli(['up', '--no-open', '--state-dir', state, '--page-port', '0', '--listen', '127.0.0.1:0'], env)
     await up.waitFor(/e2e-col is up for/, 'up to be ready')
     const port = (/Starting the signal-cli daemon on 127\.0\.0\.1:(\d+)/.exec(up.output()) ?? [])[1] as string
     const upDaemon = `http://127.0.0.1:${port}`
