@@ -181,7 +181,11 @@ describe.skipIf(!hasChromium())('the newcomer path, from the bare address to con
     await connected(page)
     expect(await page.isHidden('#advice')).toBe(true)
     await waitForText(pages.bob, 'Written while the sidecar was stopped. And offline. ')
-    const [a, b] = await Promise.all([pages.alice, pages.bob].map((p) => p.evaluate(() => document.querySelector('.cm-content')?.textContent)))
+    const [a, b] = await Promise.all(
+      [pages.alice, pages.bob].map((p) =>
+        p.evaluate(() => (window as unknown as { e2eColDemo?: DemoHandle }).e2eColDemo?.text()),
+      ),
+    )
     expect(a).toBe(b)
   }, 90_000)
 

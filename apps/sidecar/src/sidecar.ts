@@ -382,6 +382,11 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
   })
   const { server, wss } = createWsServer({
     allowedOrigins: config.allowedOrigins,
+    onRefusedOrigin: (origin) =>
+      logger.warn(
+        { origin, allowed: config.allowedOrigins },
+        `refused a page from ${origin}: add it to E2E_COL_ALLOWED_ORIGINS to let it connect`,
+      ),
     maxFrameBytes: config.browser.maxFrameBytes,
     isDocument: (docId) => ready && docs.has(docId),
     hasRoom: (docId) => (docs.get(docId)?.sessionCount ?? Infinity) < config.browser.maxConnectionsPerDoc,
