@@ -88,7 +88,7 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
     await openDocument('alice', 'Trip plan')
     await openDocument('bob', 'Trip plan')
     // The editor names the document by its title, not its id.
-    expect(await pages.bob.textContent('#doc-id')).toBe('Trip plan')
+    expect(await pages.bob.textContent('#doc-title')).toBe('Trip plan')
     await type('alice', 'Day 1: Lisbon. ')
     await waitForText(pages.bob, 'Day 1: Lisbon. ')
     await Promise.all([type('alice', '[alice: hotel]'), type('bob', '[bob: flights]')])
@@ -108,6 +108,7 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
     await home('alice')
     await waitForShown(pages.alice, 'li[data-doc="Trip plan"] .last-change', /^changed just now$/)
     await pages.alice.click('li[data-doc="Trip plan"] [data-person="Bob"] button')
+    await pages.alice.click('li[data-doc="Trip plan"] button.danger:has-text("Remove")')
     await waitForShown(pages.alice, 'li[data-doc="Trip plan"] .people-text', /^only you$/)
     // Bob's open editor loses its connection: his sidecar no longer serves the document.
     await pages.bob.waitForFunction(() => window.e2eColDemo?.status().connection !== 'connected', undefined, WAIT)
