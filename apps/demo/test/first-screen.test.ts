@@ -1,7 +1,8 @@
 /**
- * A clean `npm ci`: npm 11 warns about every dependency whose install script package.json's
- * allowScripts does not decide (allow or deny), and a newcomer cannot tell whether to act. Every
- * installed package with an install script is decided there.
+ * What a newcomer meets first. A clean `npm ci`: npm 11 warns about every dependency whose install
+ * script package.json's allowScripts does not decide (allow or deny), and a newcomer cannot tell
+ * whether to act, so every installed package with an install script is decided there. And the
+ * README opens with exactly two commands: install-and-start, and test.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -47,4 +48,16 @@ test('every installed dependency with an install script is allowed or denied in 
     if (scripted && manifest.name !== undefined && !decided.includes(manifest.name)) undecided.add(manifest.name)
   }
   expect([...undecided].sort()).toEqual([])
+})
+
+test("the README's first screen holds exactly the two commands: install and start, and test", () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const firstBlock = /```sh\n([\s\S]*?)```/.exec(readme)
+  const commands = (firstBlock?.[1] ?? '')
+    .split('\n')
+    .map((line) => line.replace(/#.*$/, '').trim())
+    .filter((line) => line !== '')
+  expect(commands).toEqual(['npm ci && npm start', 'npm test'])
+  // On the first screen: before the first 20 lines are over.
+  expect(readme.slice(0, firstBlock?.index).split('\n').length).toBeLessThan(20)
 })
