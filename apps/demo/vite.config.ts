@@ -1,7 +1,7 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
 import { workspaceResolve } from '../../workspace-conditions.ts'
 
@@ -9,6 +9,15 @@ import { workspaceResolve } from '../../workspace-conditions.ts'
 // per server, so parallel servers never share one).
 let swFolder: string | undefined
 const devServiceWorkerFolder = (): string => (swFolder ??= mkdtempSync(join(tmpdir(), 'e2e-col-demo-sw-')))
+// …and removes it when the server closes.
+const removeServiceWorkerFolder: Plugin = {
+  name: 'e2e-col-remove-dev-sw-folder',
+  configureServer(server) {
+    server.httpServer?.once('close', () => {
+      if (swFolder !== undefined) rmSync(swFolder, { recursive: true, force: true })
+    })
+  },
+}
 
 // The demo page. `npm start` runs this config in-process (see src/stack.ts).
 export default defineConfig({
@@ -41,6 +50,7 @@ export default defineConfig({
       },
       devOptions: { enabled: true, suppressWarnings: true, resolveTempFolder: devServiceWorkerFolder },
     }),
+    removeServiceWorkerFolder,
   ],
   // Pages: the plain-text editor (index.html, which sends a visit without ?doc= home), the home page
   // (home.html), the rich-text editor (rich.html) and the chat console (console.html).
