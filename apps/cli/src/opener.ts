@@ -31,6 +31,8 @@ export async function openHome(url: string, o: { wanted: boolean; opener: Opener
     await o.opener.open(url)
     o.term.say('Opened it in your browser (--no-open to skip that).')
   } catch (error) {
-    o.term.say(`Could not open a browser (${error instanceof Error ? error.message : String(error)}): open the address above.`)
+    o.term.say(
+      `Could not open a browser (${error instanceof Error ? error.message : String(error)}): open the address above.`,
+    )
   }
 }

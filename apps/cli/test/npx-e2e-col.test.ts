@@ -13,6 +13,10 @@ import { BIN } from './cli-process.ts'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 
+/** The bin itself (npx finding it is the first test). */
+const run = (args: string[]) =>
+  promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 })
+
 describe('npx e2e-col in this repository', () => {
   it('is the setup/up CLI, and its --help lists every exit code', async () => {
     const { stdout } = await promisify(execFile)('npx', ['--offline', 'e2e-col', '--help'], {
@@ -28,9 +32,6 @@ describe('npx e2e-col in this repository', () => {
   }, 90_000)
 
   it('is the one CLI: its --help names the home page and docs, and `e2e-col docs` reaches the sidecar’s documents CLI', async () => {
-    // The bin itself (npx finding it is the test above).
-    const run = (args: string[]) =>
-      promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 })
     const help = (await run(['--help'])).stdout
     expect(help).toMatch(/open your home page\s+in your browser/)
     expect(help).toMatch(/^\s+e2e-col docs list\|new\|share/m)

@@ -275,7 +275,16 @@ describe('e2e-col setup failures', () => {
       })
     })
     try {
-      const up = runCli(['up', '--no-open', '--state-dir', state, '--page-port', String(pagePort), '--listen', `127.0.0.1:${port}`])
+      const up = runCli([
+        'up',
+        '--no-open',
+        '--state-dir',
+        state,
+        '--page-port',
+        String(pagePort),
+        '--listen',
+        `127.0.0.1:${port}`,
+      ])
       expect(await up.exited).toBe(10)
       expect(up.output()).toContain('the sidecar stopped (exit 8)')
       expect(up.output()).toContain('pass --listen 127.0.0.1:PORT')

@@ -16,6 +16,8 @@ describe('extra page origins for npm start', () => {
 
   test('refuses what is not a page origin, naming it', () => {
     for (const bad of ['127.0.0.1:3000', 'ws://127.0.0.1:3000', 'http://127.0.0.1:3000/app', 'nonsense'])
-      expect(() => parseExtraOrigins(bad)).toThrow(`E2E_COL_ALLOWED_ORIGINS: ${JSON.stringify(bad)} is not a page origin`)
+      expect(() => parseExtraOrigins(bad)).toThrow(
+        `E2E_COL_ALLOWED_ORIGINS: ${JSON.stringify(bad)} is not a page origin`,
+      )
   })
 })

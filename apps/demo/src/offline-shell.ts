@@ -9,5 +9,8 @@ import { registerSW } from 'virtual:pwa-register'
 export function keepPagesOffline(): void {
   if (!('serviceWorker' in navigator)) return
   // A page that cannot register (a private window, a blocked worker) still works online.
-  registerSW({ immediate: true, onRegisterError: (error: unknown) => console.warn('e2e-col: no offline pages:', error) })
+  registerSW({
+    immediate: true,
+    onRegisterError: (error: unknown) => console.warn('e2e-col: no offline pages:', error),
+  })
 }

@@ -19,7 +19,11 @@ function packageDirs(modules: string): string[] {
     if (!entry.isDirectory() || entry.name.startsWith('.')) continue
     const dir = join(modules, entry.name)
     if (entry.name.startsWith('@'))
-      dirs.push(...readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(dir, e.name)))
+      dirs.push(
+        ...readdirSync(dir, { withFileTypes: true })
+          .filter((e) => e.isDirectory())
+          .map((e) => join(dir, e.name)),
+      )
     else dirs.push(dir)
     const nested = join(dir, 'node_modules')
     try {

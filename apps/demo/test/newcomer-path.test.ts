@@ -28,6 +28,32 @@ interface RichHandle {
   provider: { synced: boolean; allSent: boolean }
 }
 
+// The callbacks run in the page: each reads the page's handle itself.
+const waitForText = (page: Page, needle: string, view: 'text' | 'rich' = 'text') =>
+  page.waitForFunction(
+    ([n, v]) => {
+      const w = window as unknown as { e2eColDemo?: DemoHandle; e2eColRich?: RichHandle }
+      return (v === 'text' ? w.e2eColDemo : w.e2eColRich)?.text().includes(n) === true
+    },
+    [needle, view] as const,
+    WAIT,
+  )
+const loaded = (page: Page) =>
+  page.waitForFunction(
+    () => (window as unknown as { e2eColDemo?: DemoHandle }).e2eColDemo?.status().loaded === true,
+    undefined,
+    WAIT,
+  )
+const connected = (page: Page) =>
+  page.waitForFunction(
+    () => {
+      const s = (window as unknown as { e2eColDemo?: DemoHandle }).e2eColDemo?.status()
+      return s?.connection === 'connected' && s.loaded && s.pending === 0
+    },
+    undefined,
+    WAIT,
+  )
+
 if (!hasChromium()) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
 
 describe.skipIf(!hasChromium())('the newcomer path, from the bare address to converged after a restart', () => {
@@ -42,32 +68,6 @@ describe.skipIf(!hasChromium())('the newcomer path, from the bare address to con
     await pages[who].goto(run.stack.homeLink(who))
     await waitForShown(pages[who], '#whoami', new RegExp(`\\${run.stack.number(who)}`))
   }
-  // The callbacks run in the page: each reads the page's handle itself.
-  const waitForText = (page: Page, needle: string, view: 'text' | 'rich' = 'text') =>
-    page.waitForFunction(
-      ([n, v]) => {
-        const w = window as unknown as { e2eColDemo?: DemoHandle; e2eColRich?: RichHandle }
-        return (v === 'text' ? w.e2eColDemo : w.e2eColRich)?.text().includes(n) === true
-      },
-      [needle, view] as const,
-      WAIT,
-    )
-  const loaded = (page: Page) =>
-    page.waitForFunction(
-      () => (window as unknown as { e2eColDemo?: DemoHandle }).e2eColDemo?.status().loaded === true,
-      undefined,
-      WAIT,
-    )
-  const connected = (page: Page) =>
-    page.waitForFunction(
-      () => {
-        const s = (window as unknown as { e2eColDemo?: DemoHandle }).e2eColDemo?.status()
-        return s?.connection === 'connected' && s.loaded && s.pending === 0
-      },
-      undefined,
-      WAIT,
-    )
-
   test('the bare address says what a sidecar is and takes its address', async () => {
     const page = pages.alice
     await page.goto(`${origin()}/`)

@@ -140,6 +140,8 @@ describe('browser connections are checked one by one', () => {
     const refusals = lines.map((l) => JSON.parse(l) as { msg: string; origin?: string }).filter((l) => l.origin)
     expect(refusals).toHaveLength(1)
     expect(refusals[0]?.origin).toBe('http://127.0.0.1:3000')
-    expect(refusals[0]?.msg).toMatch(/refused a page from http:\/\/127\.0\.0\.1:3000: add it to E2E_COL_ALLOWED_ORIGINS/)
+    expect(refusals[0]?.msg).toMatch(
+      /refused a page from http:\/\/127\.0\.0\.1:3000: add it to E2E_COL_ALLOWED_ORIGINS/,
+    )
   })
 })

@@ -24,7 +24,10 @@ export function parseOsRelease(text: string): OsRelease {
   }
   return {
     id: (fields.get('ID') ?? '').toLowerCase(),
-    like: (fields.get('ID_LIKE') ?? '').toLowerCase().split(/\s+/).filter((w) => w !== ''),
+    like: (fields.get('ID_LIKE') ?? '')
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((w) => w !== ''),
     version: fields.get('VERSION_ID') ?? '',
   }
 }

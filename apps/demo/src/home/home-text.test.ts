@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { inviteText, lastChangeText, namer, peopleText, problemText, sidecarAddress, typedNumbers, unsentText } from './home-text.ts'
+import {
+  inviteText,
+  lastChangeText,
+  namer,
+  peopleText,
+  problemText,
+  sidecarAddress,
+  typedNumbers,
+  unsentText,
+} from './home-text.ts'
 
 const me = { number: '+15555550101', status: 'member' as const, you: true }
 const bob = { number: '+15555550102', name: 'Bob', status: 'member' as const, you: false }

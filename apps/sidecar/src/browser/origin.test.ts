@@ -42,4 +42,3 @@ describe('naming refused origins in the log', () => {
     expect(named).toHaveLength(REFUSED_ORIGINS_NAMED)
   })
 })
-
