@@ -52,7 +52,7 @@ export default defineConfig(() => {
               // Same-origin GETs only: the sidecar (another origin) and Vite's live-reload socket pass by.
               urlPattern: ({ sameOrigin, request }) => sameOrigin && request.method === 'GET',
               handler: 'NetworkFirst',
-              options: { cacheName: 'e2e-col-app-shell', expiration: { maxEntries: 400 } },
+              options: { cacheName: 'e2e-col-app-shell', expiration: { maxEntries: 1000 } },
             },
           ],
         },

@@ -8,9 +8,12 @@ import { registerSW } from 'virtual:pwa-register'
 
 export function keepPagesOffline(): void {
   if (!('serviceWorker' in navigator)) return
-  // A page that cannot register (a private window, a blocked worker) still works online.
   registerSW({
     immediate: true,
+    // A newer worker (the page server was restarted) takes over without reloading the page under
+    // the person's fingers: it fetches network first, so nothing stale is served.
+    onNeedReload: () => {},
+    // A page that cannot register (a private window, a blocked worker) still works online.
     onRegisterError: (error: unknown) => console.warn('e2e-col: no offline pages:', error),
   })
 }

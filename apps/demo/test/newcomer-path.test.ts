@@ -170,12 +170,15 @@ describe.skipIf(!hasChromium())('the newcomer path, from the bare address to con
 
     // The browser offline too: the pages themselves come from the service worker's cache.
     await page.context().setOffline(true)
-    await page.reload()
-    await loaded(page)
-    await waitForText(page, 'Written while the sidecar was stopped. ')
-    await waitForShown(page, '#advice', /^This browser is offline\./)
-    await typeAtEnd(page, '.cm-content', 'And offline. ')
-    await page.context().setOffline(false)
+    try {
+      await page.reload()
+      await loaded(page)
+      await waitForText(page, 'Written while the sidecar was stopped. ')
+      await waitForShown(page, '#advice', /^This browser is offline\./)
+      await typeAtEnd(page, '.cm-content', 'And offline. ')
+    } finally {
+      await page.context().setOffline(false)
+    }
 
     await run.stack.startSidecar('alice')
     await connected(page)
