@@ -2,6 +2,7 @@
  * What every demo page does first: find its elements, and for a document page read its address,
  * showing what is wrong with it or who is editing which document.
  */
+import { apiBase, createDocsClient } from './home/docs-client.ts'
 import { pageLinks, readPageParams, type PageParams } from './page/page-params.ts'
 
 /** The page's element `#id`; a page without it is a build mistake, so this throws. */
@@ -33,7 +34,8 @@ export function startDocumentPage(tabTitle: string): PageParams | null {
   const { docId, name, title, sidecarUrl } = parsed.params
   const links = pageLinks(parsed.params)
   element('whoami').textContent = name
-  element('doc-title').textContent = title ?? 'Untitled document'
+  element('doc-title').textContent = title ?? 'Shared document'
+  if (title === undefined) void titleFromSidecar(parsed.params)
   element<HTMLAnchorElement>('home-link').href = links.home
   element('doc-id').textContent = docId
   element('sidecar').textContent = sidecarUrl
@@ -41,4 +43,17 @@ export function startDocumentPage(tabTitle: string): PageParams | null {
   document.getElementById('console-link')?.setAttribute('href', links.console)
   document.title = `${name} · ${title ?? tabTitle}`
   return parsed.params
+}
+
+/** A link without `&title=` (as `npm start` prints): the title from the sidecar, when it answers. */
+async function titleFromSidecar(params: PageParams): Promise<void> {
+  try {
+    const { documents } = await createDocsClient(apiBase(params.sidecarUrl)).list()
+    const title = documents.find((d) => d.docId === params.docId)?.title
+    if (title === undefined) return
+    element('doc-title').textContent = title
+    document.title = `${params.name} · ${title}`
+  } catch {
+    // The sidecar is away or refuses this page: the header keeps its plain name, the advice says why.
+  }
 }

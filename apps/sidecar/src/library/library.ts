@@ -315,7 +315,9 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     if (!isDocumentGroup(g.description) || g.isBlocked === true || o.reserved(g.id)) return false
     if (!isMember(g) && !isInvited(g)) return false
     const docId = docIdForGroup(g.id)
-    return !fixed.has(docId) && !documents.has(docId) && stored(() => store.documents.get(docId)) === undefined
+    // A document this account was removed from is offered again when someone shares it again.
+    const row = stored(() => store.documents.get(docId))
+    return !fixed.has(docId) && !documents.has(docId) && (row === undefined || row.state === 'removed')
   }
 
   return {
@@ -525,13 +527,15 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
         }
         const docId = docIdForGroup(g.id)
         const joined = (await groupNow(g.id, 'list the members').catch(() => undefined)) ?? g
+        // Shared again after a removal: the kept replica and its last change carry on.
+        const before = stored(() => store.documents.get(docId))
         const row: StoredDocument = {
           docId,
           groupId: g.id,
           title: g.name ?? 'Untitled',
           members: membersOf(joined),
-          addedAt: o.clock.now(),
-          changedAt: 0,
+          addedAt: before?.addedAt ?? o.clock.now(),
+          changedAt: before?.changedAt ?? 0,
           state: 'active',
         }
         stored(() => {
