@@ -11,7 +11,7 @@ import type { Clock } from '../clock.ts'
 import type { Documents } from '../documents.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { StoredDocument, StoredMember } from '../replica/doc-table.ts'
-import { loadReplica } from '../replica/replica.ts'
+import { loadReplica, type DocReplica } from '../replica/replica.ts'
 import type { ReplicaStore } from '../replica/store.ts'
 import type {
   GroupListing,
@@ -214,9 +214,13 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     if (documents.has(row.docId)) return
     const replica = loadReplica(store, row.docId)
     documents.add(row.docId, row.groupId, replica)
-    const onUpdate = (): void => noteChange(row.docId)
+    watchChanges(row.docId, replica)
+  }
+  /** Notes the time of each change to a served document's replica (its "last change"). */
+  function watchChanges(docId: string, replica: DocReplica): void {
+    const onUpdate = (): void => noteChange(docId)
     replica.doc.on('update', onUpdate)
-    unsubscribe.set(row.docId, () => replica.doc.off('update', onUpdate))
+    unsubscribe.set(docId, () => replica.doc.off('update', onUpdate))
   }
   function unserve(docId: string, reason: string): void {
     unsubscribe.get(docId)?.()
@@ -595,6 +599,11 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     },
 
     serveStored() {
+      // Fixed documents are served by the caller; their changes are noted here too.
+      for (const f of o.fixed) {
+        const replica = documents.get(f.docId)?.replica
+        if (replica !== undefined && !unsubscribe.has(f.docId)) watchChanges(f.docId, replica)
+      }
       // At start a store failure fails the start (the caller closes what it opened).
       for (const row of store.documents.list()) {
         if (row.state !== 'active' || fixed.has(row.docId)) continue
