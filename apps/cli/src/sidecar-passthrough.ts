@@ -3,21 +3,26 @@
  * through its binary with the same arguments and terminal (apps never import apps).
  */
 import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { constants } from 'node:os'
 import { binOf } from './children.ts'
 
-/** Runs `e2e-col-sidecar ...args`; resolves with its exit code (128 + 15 when it was terminated). */
-export function runSidecarBinary(args: readonly string[]): Promise<number> {
+/** Runs `e2e-col-sidecar ...args`; resolves with its exit code (128 + the signal's number when killed). */
+export async function runSidecarBinary(args: readonly string[]): Promise<number> {
   const sidecar = spawn(process.execPath, [binOf('@e2e-col/sidecar', 'e2e-col-sidecar'), ...args], {
     stdio: 'inherit',
   })
-  // Ctrl-C reaches both through the terminal; a SIGTERM sent to this process alone is handed on.
+  // Ctrl-C reaches both through the terminal and the sidecar decides; a SIGTERM sent to this
+  // process alone is handed on.
+  const ignore = (): void => {}
   const handOn = (): void => void sidecar.kill('SIGTERM')
+  process.on('SIGINT', ignore)
   process.on('SIGTERM', handOn)
-  process.on('SIGINT', () => {})
-  return new Promise((resolve) => {
-    sidecar.once('exit', (code, signal) => {
-      process.removeListener('SIGTERM', handOn)
-      resolve(code ?? (signal === null ? 1 : 128 + 15))
-    })
-  })
+  try {
+    const [code, signal] = (await once(sidecar, 'exit')) as [number | null, NodeJS.Signals | null]
+    return code ?? (signal === null ? 1 : 128 + constants.signals[signal])
+  } finally {
+    process.off('SIGINT', ignore)
+    process.off('SIGTERM', handOn)
+  }
 }

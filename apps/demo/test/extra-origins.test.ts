@@ -2,18 +2,33 @@
  * `npm start` with E2E_COL_ALLOWED_ORIGINS: the demo's sidecars accept pages from those origins
  * too (an app of the person's own on another port), and still refuse any other.
  */
+import { randomBytes } from 'node:crypto'
+import { request } from 'node:http'
 import { describe, expect, test } from 'vitest'
-import { WebSocket } from 'ws'
 import { useDemoStack } from './pages.ts'
 
+/** The status a WebSocket upgrade from a page of `origin` is answered with (101: accepted). */
 function upgradeStatus(url: string, origin: string): Promise<number> {
-  const ws = new WebSocket(url, { origin })
-  return new Promise((resolve) => {
-    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0))
-    ws.on('open', () => {
-      ws.close()
-      resolve(101)
+  const { hostname, port, pathname } = new URL(url)
+  const headers = {
+    connection: 'Upgrade',
+    upgrade: 'websocket',
+    origin,
+    'sec-websocket-version': '13',
+    'sec-websocket-key': randomBytes(16).toString('base64'),
+  }
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname, port, path: pathname, headers })
+    req.on('upgrade', (res, socket) => {
+      socket.destroy()
+      resolve(res.statusCode ?? 0)
     })
+    req.on('response', (res) => {
+      res.resume()
+      resolve(res.statusCode ?? 0)
+    })
+    req.on('error', reject)
+    req.end()
   })
 }
 

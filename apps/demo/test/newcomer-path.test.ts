@@ -1,12 +1,11 @@
 /**
  * The path a newcomer walks after `npm start`, in real Chromium over one stack: the bare address
  * explains itself; Alice makes a document for Bob, who accepts; both type both ways; the editor
- * leads back to "Your documents" and keeps ids and addresses in its "Details" drawer; the rich-text
- * view after a reload; Alice's sidecar stopped: a reload still shows the document, read-write, and
- * says how to start it, also with the browser offline (the service worker keeps the pages); the
- * sidecar back: both converge; removing Bob and leaving ask first; renaming.
- * Sharing again with someone removed is left out: the sidecar does not yet offer the invitation
- * again until the removed person presses Forget.
+ * leads back to "Your documents" and keeps ids and addresses in its "Details" drawer; removing Bob
+ * asks first; shared again, Bob accepts without pressing Forget; renamed; the rich-text view with
+ * one caret per person after a reload; Alice's sidecar stopped: a reload still shows the document,
+ * read-write, and says how to start it, also with the browser offline (the service worker keeps
+ * the pages); the sidecar back: both converge; leaving asks first.
  * Requires Debian's Chromium (`apt-get install chromium`).
  */
 import type { Page } from 'playwright-core'
@@ -17,6 +16,7 @@ import { typeAtEnd, useBrowserStack } from './pages.ts'
 
 const WAIT = { timeout: 20_000 }
 const TITLE = 'Trip plan'
+const RENAMED = 'Trip plan 2027'
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/i
 
 interface DemoHandle {
@@ -129,10 +129,42 @@ describe.skipIf(!hasChromium())('the newcomer path, from the bare address to con
     expect(new URL(page.url()).pathname).toBe('/home.html')
   }, 60_000)
 
+  test('removing Bob asks first (Cancel keeps him); shared again, he accepts without Forget; renamed', async () => {
+    const page = pages.alice
+    await home('alice')
+    await home('bob')
+    const card = `li[data-doc="${TITLE}"]`
+    await page.click(`${card} [data-person="Bob"] button:has-text("remove")`)
+    await waitForShown(page, `${card} .question`, /^Stop sharing ‘Trip plan’ with Bob\?$/)
+    await page.click(`${card} button:has-text("Cancel")`)
+    await waitForShown(page, `${card} .people-text`, /^with Bob$/)
+    expect(await page.locator(`${card} .question`).count()).toBe(0)
+
+    await page.click(`${card} [data-person="Bob"] button:has-text("remove")`)
+    await page.click(`${card} button.danger:has-text("Remove")`)
+    await waitForShown(page, `${card} .people-text`, /^only you$/)
+    await waitForShown(pages.bob, `${card} .people-text`, /^you are no longer in this document$/)
+
+    // Shared again: Bob is offered it again and accepts it, no Forget first.
+    await page.click(`${card} button:has-text("Share")`)
+    await page.fill(`${card} input[aria-label="Share"]`, 'Bob')
+    await page.click(`${card} button:has-text("Add")`)
+    await waitForShown(pages.bob, `li[data-invite="${TITLE}"] .invite-text`, /^Alice shared ‘Trip plan’ with you$/)
+    await pages.bob.click(`li[data-invite="${TITLE}"] button:has-text("Accept")`)
+    await waitForShown(pages.bob, `${card} .people-text`, /^with Alice$/)
+    await waitForShown(page, `${card} .people-text`, /^with Bob$/)
+
+    await page.click(`${card} button:has-text("Rename")`)
+    await page.fill(`${card} input[aria-label="Rename"]`, RENAMED)
+    await page.click(`${card} button:has-text("Save")`)
+    await waitForShown(page, `li[data-doc="${RENAMED}"] .people-text`, /^with Bob$/)
+    await waitForShown(pages.bob, `li[data-doc="${RENAMED}"] .people-text`, /^with Alice$/)
+  }, 90_000)
+
   test('the rich-text view from Details: typed both ways, and still there after a reload', async () => {
     for (const who of ['alice', 'bob'] as const) {
       await home(who)
-      await pages[who].click(`li[data-doc="${TITLE}"] a.title`)
+      await pages[who].click(`li[data-doc="${RENAMED}"] a.title`)
       await loaded(pages[who])
       await pages[who].click('#details summary')
       await pages[who].click('#other-view')
@@ -141,7 +173,7 @@ describe.skipIf(!hasChromium())('the newcomer path, from the bare address to con
         undefined,
         WAIT,
       )
-      expect(await pages[who].textContent('#doc-title')).toBe(TITLE)
+      expect(await pages[who].textContent('#doc-title')).toBe(RENAMED)
     }
     await typeAtEnd(pages.alice, '.ProseMirror', 'Packing list.')
     await waitForText(pages.bob, 'Packing list.', 'rich')
@@ -158,7 +190,7 @@ describe.skipIf(!hasChromium())('the newcomer path, from the bare address to con
     const page = pages.alice
     for (const who of ['alice', 'bob'] as const) {
       await home(who)
-      await pages[who].click(`li[data-doc="${TITLE}"] a.title`)
+      await pages[who].click(`li[data-doc="${RENAMED}"] a.title`)
       await connected(pages[who])
     }
     await run.stack.stopSidecar('alice')
@@ -192,29 +224,14 @@ describe.skipIf(!hasChromium())('the newcomer path, from the bare address to con
     expect(a).toBe(b)
   }, 90_000)
 
-  test('removing Bob asks first (Cancel keeps him); renaming; leaving asks first', async () => {
+  test('leaving asks first; Cancel keeps the document', async () => {
     const page = pages.alice
     await home('alice')
-    const card = `li[data-doc="${TITLE}"]`
-    await page.click(`${card} [data-person="Bob"] button:has-text("remove")`)
-    await waitForShown(page, `${card} .question`, /^Stop sharing ‘Trip plan’ with Bob\?$/)
+    const card = `li[data-doc="${RENAMED}"]`
+    await page.click(`${card} button:has-text("Leave")`)
+    await waitForShown(page, `${card} .question`, /^Leave ‘Trip plan 2027’\?/)
     await page.click(`${card} button:has-text("Cancel")`)
     await waitForShown(page, `${card} .people-text`, /^with Bob$/)
     expect(await page.locator(`${card} .question`).count()).toBe(0)
-
-    await page.click(`${card} [data-person="Bob"] button:has-text("remove")`)
-    await page.click(`${card} button.danger:has-text("Remove")`)
-    await waitForShown(page, `${card} .people-text`, /^only you$/)
-
-    await page.click(`${card} button:has-text("Rename")`)
-    await page.fill(`${card} input[aria-label="Rename"]`, 'Trip plan 2027')
-    await page.click(`${card} button:has-text("Save")`)
-    const renamed = 'li[data-doc="Trip plan 2027"]'
-    await waitForShown(page, `${renamed} .people-text`, /^only you$/)
-
-    await page.click(`${renamed} button:has-text("Leave")`)
-    await waitForShown(page, `${renamed} .question`, /^Leave ‘Trip plan 2027’\?/)
-    await page.click(`${renamed} button:has-text("Cancel")`)
-    await waitForShown(page, `${renamed} .people-text`, /^only you$/)
-  }, 60_000)
+  })
 })

@@ -4,7 +4,7 @@
  * and last change, so edits flow both ways again.
  */
 import { describe, expect, it } from 'vitest'
-import { ALICE, BOB, call, librarySidecar, startPeopleToy } from './docs-api.ts'
+import { ALICE, BOB, call, editBothWays, librarySidecar, startPeopleToy } from './docs-api.ts'
 import { connect, envelope, isMessage, poll } from './harness.ts'
 
 describe('sharing again after a removal', () => {
@@ -43,12 +43,6 @@ describe('sharing again after a removal', () => {
     expect(docs[0].lastChange).not.toBeNull()
     expect((await call(bob, 'GET', '/v1/invites')).json.invites).toEqual([])
 
-    const again = await connect(bob, docId)
-    const second = envelope(docId, aliceWs.senderId, 40)
-    aliceWs.send(second)
-    await again.waitFor(isMessage(second.messageId), 10_000)
-    const reply = envelope(docId, again.senderId, 40)
-    again.send(reply)
-    await aliceWs.waitFor(isMessage(reply.messageId), 10_000)
+    await editBothWays(docId, aliceWs, await connect(bob, docId))
   }, 60_000)
 })
