@@ -7,6 +7,8 @@ import { once } from 'node:events'
 import { constants } from 'node:os'
 import { binOf } from './children.ts'
 
+const ignore = (): void => {}
+
 /** Runs `e2e-col-sidecar ...args`; resolves with its exit code (128 + the signal's number when killed). */
 export async function runSidecarBinary(args: readonly string[]): Promise<number> {
   const sidecar = spawn(process.execPath, [binOf('@e2e-col/sidecar', 'e2e-col-sidecar'), ...args], {
@@ -14,7 +16,6 @@ export async function runSidecarBinary(args: readonly string[]): Promise<number>
   })
   // Ctrl-C reaches both through the terminal and the sidecar decides; a SIGTERM sent to this
   // process alone is handed on.
-  const ignore = (): void => {}
   const handOn = (): void => void sidecar.kill('SIGTERM')
   process.on('SIGINT', ignore)
   process.on('SIGTERM', handOn)

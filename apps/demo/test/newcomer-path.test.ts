@@ -8,66 +8,29 @@
  * the pages); the sidecar back: both converge; leaving asks first.
  * Requires Debian's Chromium (`apt-get install chromium`).
  */
-import type { Page } from 'playwright-core'
 import { describe, expect, test } from 'vitest'
 import { CHROMIUM, hasChromium, waitForShown } from '@e2e-col/test-browser'
 import type { Who } from '../src/index.ts'
-import { typeAtEnd, useBrowserStack } from './pages.ts'
+import { editorText, waitForAllSent, waitForEditorText, waitForLoaded } from './editor-waits.ts'
+import { FRESH_STACK, openHome, typeAtEnd, useBrowserStack } from './pages.ts'
 
 const WAIT = { timeout: 20_000 }
 const TITLE = 'Trip plan'
 const RENAMED = 'Trip plan 2027'
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-/i
 
-interface DemoHandle {
-  text(): string
-  status(): { connection: string; pending: number; loaded: boolean }
-}
 interface RichHandle {
-  text(): string
-  provider: { synced: boolean; allSent: boolean }
+  provider: { synced: boolean }
 }
-
-// The callbacks run in the page: each reads the page's handle itself.
-const waitForText = (page: Page, needle: string, view: 'text' | 'rich' = 'text') =>
-  page.waitForFunction(
-    ([n, v]) => {
-      const w = window as unknown as { e2eColDemo?: DemoHandle; e2eColRich?: RichHandle }
-      return (v === 'text' ? w.e2eColDemo : w.e2eColRich)?.text().includes(n) === true
-    },
-    [needle, view] as const,
-    WAIT,
-  )
-const loaded = (page: Page) =>
-  page.waitForFunction(
-    () => (window as unknown as { e2eColDemo?: DemoHandle }).e2eColDemo?.status().loaded === true,
-    undefined,
-    WAIT,
-  )
-const connected = (page: Page) =>
-  page.waitForFunction(
-    () => {
-      const s = (window as unknown as { e2eColDemo?: DemoHandle }).e2eColDemo?.status()
-      return s?.connection === 'connected' && s.loaded && s.pending === 0
-    },
-    undefined,
-    WAIT,
-  )
 
 if (!hasChromium()) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
 
 describe.skipIf(!hasChromium())('the newcomer path, from the bare address to converged after a restart', () => {
-  const run = useBrowserStack(
-    { vitePort: 0, sidecarPorts: [0, 0], demoDocument: false, sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent' } },
-    { viewport: { width: 1000, height: 800 }, timeoutMs: 60_000 },
-  )
+  const run = useBrowserStack(FRESH_STACK, { viewport: { width: 1000, height: 800 }, timeoutMs: 60_000 })
   const { pages } = run
   const origin = (): string => new URL(run.stack.homeLink('alice')).origin
 
-  async function home(who: Who): Promise<void> {
-    await pages[who].goto(run.stack.homeLink(who))
-    await waitForShown(pages[who], '#whoami', new RegExp(`\\${run.stack.number(who)}`))
-  }
+  const home = (who: Who): Promise<void> => openHome(run, who)
   test('the bare address says what a sidecar is and takes its address', async () => {
     const page = pages.alice
     await page.goto(`${origin()}/`)
@@ -99,12 +62,12 @@ describe.skipIf(!hasChromium())('the newcomer path, from the bare address to con
     for (const who of ['alice', 'bob'] as const) {
       await home(who)
       await pages[who].click(`li[data-doc="${TITLE}"] a.title`)
-      await connected(pages[who])
+      await waitForAllSent(pages[who])
     }
     await typeAtEnd(pages.alice, '.cm-content', 'Day 1: Lisbon. ')
-    await waitForText(pages.bob, 'Day 1: Lisbon. ')
+    await waitForEditorText(pages.bob, 'Day 1: Lisbon. ')
     await typeAtEnd(pages.bob, '.cm-content', 'Day 2: Porto. ')
-    await waitForText(pages.alice, 'Day 2: Porto. ')
+    await waitForEditorText(pages.alice, 'Day 2: Porto. ')
 
     const page = pages.bob
     expect(await page.textContent('#doc-title')).toBe(TITLE)
@@ -165,7 +128,7 @@ describe.skipIf(!hasChromium())('the newcomer path, from the bare address to con
     for (const who of ['alice', 'bob'] as const) {
       await home(who)
       await pages[who].click(`li[data-doc="${RENAMED}"] a.title`)
-      await loaded(pages[who])
+      await waitForLoaded(pages[who])
       await pages[who].click('#details summary')
       await pages[who].click('#other-view')
       await pages[who].waitForFunction(
@@ -176,11 +139,11 @@ describe.skipIf(!hasChromium())('the newcomer path, from the bare address to con
       expect(await pages[who].textContent('#doc-title')).toBe(RENAMED)
     }
     await typeAtEnd(pages.alice, '.ProseMirror', 'Packing list.')
-    await waitForText(pages.bob, 'Packing list.', 'rich')
+    await waitForEditorText(pages.bob, 'Packing list.', 'rich')
     await pages.bob.reload()
-    await waitForText(pages.bob, 'Packing list.', 'rich')
+    await waitForEditorText(pages.bob, 'Packing list.', 'rich')
     await typeAtEnd(pages.bob, '.ProseMirror', ' Sunscreen.')
-    await waitForText(pages.alice, 'Sunscreen.', 'rich')
+    await waitForEditorText(pages.alice, 'Sunscreen.', 'rich')
     await typeAtEnd(pages.alice, '.ProseMirror', ' Hats.')
     await waitForShown(pages.bob, '.ProseMirror-yjs-cursor', /Alice/)
     expect(await pages.bob.locator('.ProseMirror-yjs-cursor').count()).toBe(1)
@@ -191,12 +154,12 @@ describe.skipIf(!hasChromium())('the newcomer path, from the bare address to con
     for (const who of ['alice', 'bob'] as const) {
       await home(who)
       await pages[who].click(`li[data-doc="${RENAMED}"] a.title`)
-      await connected(pages[who])
+      await waitForAllSent(pages[who])
     }
     await run.stack.stopSidecar('alice')
     await page.reload()
-    await loaded(page)
-    await waitForText(page, 'Day 2: Porto. ')
+    await waitForLoaded(page)
+    await waitForEditorText(page, 'Day 2: Porto. ')
     await waitForShown(page, '#advice', /^Your sidecar is not running.*`npm start`.*`e2e-col up`/)
     await typeAtEnd(page, '.cm-content', 'Written while the sidecar was stopped. ')
 
@@ -204,8 +167,8 @@ describe.skipIf(!hasChromium())('the newcomer path, from the bare address to con
     await page.context().setOffline(true)
     try {
       await page.reload()
-      await loaded(page)
-      await waitForText(page, 'Written while the sidecar was stopped. ')
+      await waitForLoaded(page)
+      await waitForEditorText(page, 'Written while the sidecar was stopped. ')
       await waitForShown(page, '#advice', /^This browser is offline\./)
       await typeAtEnd(page, '.cm-content', 'And offline. ')
     } finally {
@@ -213,14 +176,10 @@ describe.skipIf(!hasChromium())('the newcomer path, from the bare address to con
     }
 
     await run.stack.startSidecar('alice')
-    await connected(page)
+    await waitForAllSent(page)
     expect(await page.isHidden('#advice')).toBe(true)
-    await waitForText(pages.bob, 'Written while the sidecar was stopped. And offline. ')
-    const [a, b] = await Promise.all(
-      [pages.alice, pages.bob].map((p) =>
-        p.evaluate(() => (window as unknown as { e2eColDemo?: DemoHandle }).e2eColDemo?.text()),
-      ),
-    )
+    await waitForEditorText(pages.bob, 'Written while the sidecar was stopped. And offline. ')
+    const [a, b] = await Promise.all([editorText(pages.alice), editorText(pages.bob)])
     expect(a).toBe(b)
   }, 90_000)
 
