@@ -15,6 +15,7 @@ describe('extra page origins for npm start', () => {
   })
 
   test('refuses what is not a page origin, naming it', () => {
+    expect(() => parseExtraOrigins('nonsense')).toThrow(expect.objectContaining({ code: 'DEMO_BAD_ORIGIN' }))
     for (const bad of ['127.0.0.1:3000', 'ws://127.0.0.1:3000', 'http://127.0.0.1:3000/app', 'nonsense'])
       expect(() => parseExtraOrigins(bad)).toThrow(
         `E2E_COL_ALLOWED_ORIGINS: ${JSON.stringify(bad)} is not a page origin`,
