@@ -3,10 +3,21 @@
  * sidecar for each of them and the demo page, prints the two links, and stops everything on Ctrl-C.
  */
 import { fileURLToPath } from 'node:url'
-import { startDemoStack } from '@e2e-col/demo'
+import { parseExtraOrigins, startDemoStack } from '@e2e-col/demo'
 
+// E2E_COL_ALLOWED_ORIGINS: pages of the person's own app (another port) the sidecars accept too.
+let extraOrigins: string[]
+try {
+  extraOrigins = parseExtraOrigins(process.env['E2E_COL_ALLOWED_ORIGINS'])
+} catch (error) {
+  console.error((error as Error).message)
+  process.exit(2)
+}
 // The sidecars keep their state in the git-ignored .e2e-col-tmp/, so a restart resumes the document.
-const stack = await startDemoStack({ dataDir: fileURLToPath(new URL('../.e2e-col-tmp/demo/', import.meta.url)) })
+const stack = await startDemoStack({
+  dataDir: fileURLToPath(new URL('../.e2e-col-tmp/demo/', import.meta.url)),
+  extraOrigins,
+})
 console.log(`
 e2e-col demo is running: two people, Alice and Bob, who already share one document, carried
 through a local toy Signal.
@@ -21,6 +32,11 @@ The shared document as rich text (ProseMirror through E2eColProvider, with each 
   Alice:  ${stack.link('alice', 'rich')}
   Bob:    ${stack.link('bob', 'rich')}
 
+${
+  extraOrigins.length === 0
+    ? 'Your own app on another port? Start with E2E_COL_ALLOWED_ORIGINS=http://127.0.0.1:3000 npm start'
+    : `The sidecars also accept pages from ${extraOrigins.join(', ')} (E2E_COL_ALLOWED_ORIGINS).`
+}
 Press Ctrl-C to stop.
 `)
 

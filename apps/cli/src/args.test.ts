@@ -64,8 +64,10 @@ describe('parseCommand', () => {
       kind: 'up',
       pagePort: 0,
       listen: '127.0.0.1:0',
+      open: true,
     })
-    expect(parseCommand(['up'])).toEqual({ kind: 'up', pagePort: 5173 })
+    expect(parseCommand(['up'])).toEqual({ kind: 'up', pagePort: 5173, open: true })
+    expect(parseCommand(['up', '--no-open'])).toEqual({ kind: 'up', pagePort: 5173, open: false })
     expect(usageError(['up', '--page-port', '70000']).exitCode).toBe(2)
     expect(parseCommand(['chat', 'topic', '--operator', '+15550000002'])).toEqual({
       kind: 'chat',
@@ -78,5 +80,15 @@ describe('parseCommand', () => {
     expect(parseCommand(['--help'])).toEqual({ kind: 'help' })
     expect(parseCommand(['setup', '--help'])).toEqual({ kind: 'help', topic: 'setup' })
     expect(parseCommand(['up', '-h'])).toEqual({ kind: 'help', topic: 'up' })
+  })
+
+  it('hands docs and inspect to the sidecar whole, and `sidecar` with the rest of its arguments', () => {
+    expect(parseCommand(['docs', '--help'])).toEqual({ kind: 'sidecar', args: ['docs', '--help'] })
+    expect(parseCommand(['docs', 'new', 'Trip plan', '--with', '+15555550102'])).toEqual({
+      kind: 'sidecar',
+      args: ['docs', 'new', 'Trip plan', '--with', '+15555550102'],
+    })
+    expect(parseCommand(['inspect', '--doc', 'x'])).toEqual({ kind: 'sidecar', args: ['inspect', '--doc', 'x'] })
+    expect(parseCommand(['sidecar', '--config', 'c.json'])).toEqual({ kind: 'sidecar', args: ['--config', 'c.json'] })
   })
 })

@@ -1,6 +1,6 @@
 /**
- * The command line of `e2e-col`: `setup`, `up`, `chat` (handed to the chat loop's own binary) and
- * `--help`, parsed once into a typed command. Values are checked here, at the edge.
+ * The command line of `e2e-col`: `setup`, `up`, `chat` (handed to the chat loop's own binary),
+ * `docs`, `inspect` and `sidecar` (handed to the sidecar's own binary) and `--help`, parsed once into a typed command. Values are checked here, at the edge.
  */
 import { hostname } from 'node:os'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
@@ -32,12 +32,16 @@ export interface UpCommand {
   /** Sidecar listen address override (`HOST:PORT`). */
   readonly listen?: string
   readonly pagePort: number
+  /** Open the home page in the person's browser once ready (`--no-open`: only print it). */
+  readonly open: boolean
 }
 
 export type Command =
   | SetupCommand
   | UpCommand
   | { readonly kind: 'chat'; readonly args: readonly string[] }
+  /** One of the sidecar's own commands (`docs`, `inspect`, or `sidecar …` for the rest), passed on whole. */
+  | { readonly kind: 'sidecar'; readonly args: readonly string[] }
   | { readonly kind: 'help'; readonly topic?: 'setup' | 'up' }
 
 function usage(message: string): never {
@@ -81,6 +85,8 @@ export function parseCommand(argv: readonly string[]): Command {
   const [verb, ...rest] = argv
   if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') return { kind: 'help' }
   if (verb === 'chat') return { kind: 'chat', args: rest }
+  if (verb === 'docs' || verb === 'inspect') return { kind: 'sidecar', args: [verb, ...rest] }
+  if (verb === 'sidecar') return { kind: 'sidecar', args: rest }
   if (verb === 'setup') {
     if (rest.includes('--help') || rest.includes('-h')) return { kind: 'help', topic: 'setup' }
     const v = parse(rest, {
@@ -134,6 +140,7 @@ export function parseCommand(argv: readonly string[]): Command {
       'daemon-url': { type: 'string' },
       listen: { type: 'string' },
       'page-port': { type: 'string' },
+      'no-open': { type: 'boolean' },
     })
     const listen = str(v['listen'])
     if (listen !== undefined && !/^(?:\[[0-9a-fA-F:]+\]|[^:\s]+):\d{1,5}$/.test(listen))
@@ -142,6 +149,7 @@ export function parseCommand(argv: readonly string[]): Command {
     return {
       kind: 'up',
       pagePort: port(str(v['page-port']), 5173, '--page-port'),
+      open: v['no-open'] !== true,
       ...(str(v['state-dir']) === undefined ? {} : { stateDir: str(v['state-dir']) as string }),
       ...(daemonUrl === undefined ? {} : { daemonUrl }),
       ...(listen === undefined ? {} : { listen }),

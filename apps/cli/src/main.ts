@@ -5,6 +5,8 @@ import { CliError } from './errors.ts'
 import { EXIT } from './exit-codes.ts'
 import { HELP } from './help.ts'
 import { runSetup } from './setup.ts'
+import { systemOpener } from './opener.ts'
+import { runSidecarBinary } from './sidecar-passthrough.ts'
 import { processTerminal } from './terminal.ts'
 import { runUp } from './up.ts'
 
@@ -17,6 +19,7 @@ async function main(): Promise<number> {
       return EXIT.ok
     }
     if (cmd.kind === 'chat') return await runChatBinary(cmd.args)
+    if (cmd.kind === 'sidecar') return await runSidecarBinary(cmd.args)
     if (cmd.kind === 'setup') {
       // Ctrl-C during setup: exit 130 as shells expect; the 'exit' handlers kill the daemon's group.
       process.once('SIGINT', () => process.exit(130))
@@ -34,7 +37,12 @@ async function main(): Promise<number> {
         })
       }
     })
-    return await runUp(cmd, { term, env: process.env, stopRequested })
+    return await runUp(cmd, {
+      term,
+      env: process.env,
+      stopRequested,
+      opener: systemOpener(process.env, process.platform),
+    })
   } catch (error) {
     if (error instanceof CliError) {
       process.stderr.write(

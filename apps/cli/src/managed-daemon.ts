@@ -8,6 +8,7 @@ import {
   findSignalCli,
   freePort,
   javaInstallHint,
+  readOsRelease,
   openRotatingLog,
   RuntimeError,
   signalCliInstallHint,
@@ -26,7 +27,8 @@ export async function startManagedDaemon(
   env: Record<string, string | undefined>,
 ): Promise<SupervisedDaemon> {
   const java = findJava21(env, jvmFolders(process.platform, env))
-  if (!java.found) throw new CliError('CLI_NO_JAVA', EXIT.noJava, java.reason, javaInstallHint(process.platform))
+  if (!java.found)
+    throw new CliError('CLI_NO_JAVA', EXIT.noJava, java.reason, javaInstallHint(process.platform, readOsRelease()))
   const signalCli = findSignalCli(env, java.javaHome)
   if (!signalCli.found)
     throw new CliError('CLI_NO_SIGNAL_CLI', EXIT.noSignalCli, signalCli.reason, signalCliInstallHint(process.platform))

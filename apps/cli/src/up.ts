@@ -13,6 +13,7 @@ import { binOf, packageDir, spawnChild, type Child } from './children.ts'
 import { CliError } from './errors.ts'
 import { EXIT } from './exit-codes.ts'
 import { checkExternalDaemon, startManagedDaemon } from './managed-daemon.ts'
+import { openHome, type Opener } from './opener.ts'
 import { readConfigFile } from './sidecar-config.ts'
 import { defaultStateDir, stateLayout } from './state-dir.ts'
 import type { Terminal } from './terminal.ts'
@@ -24,6 +25,8 @@ export interface UpDeps {
   readonly stopRequested: Promise<string>
   /** Called with the home page URL once everything answers. */
   readonly onReady?: (url: string) => void
+  /** Opens the home page in the person's browser (unless `--no-open`). */
+  readonly opener: Opener
 }
 
 /** Deadlines: Vite and the sidecar start in seconds; a busy machine gets slack. */
@@ -204,6 +207,7 @@ export async function runUp(cmd: UpCommand, deps: UpDeps): Promise<number> {
     term.say('')
     term.say(`e2e-col is up for ${settings['SIGNAL_CLI_ACCOUNT'] ?? "the daemon's account"}. Open:`)
     term.say(`  ${home}`)
+    await openHome(home, { wanted: cmd.open, opener: deps.opener, term })
     term.say('Press Ctrl-C to stop the sidecar, the page and the daemon.')
     deps.onReady?.(home)
 

@@ -95,7 +95,7 @@ async function groupsOf(t: ToySignal, account: string): Promise<GroupView[]> {
  * document's group, whose disappearing-messages timer follows how the account was set up.
  */
 async function upAndMakeADocument(t: ToySignal, state: string, account: string, timerSeconds: number): Promise<void> {
-  const up = runCli(['up', '--state-dir', state, '--page-port', '0', '--listen', '127.0.0.1:0'])
+  const up = runCli(['up', '--no-open', '--state-dir', state, '--page-port', '0', '--listen', '127.0.0.1:0'])
   const home = (await up.waitFor(/Open:\n\s+(http:\/\/127\.0\.0\.1:\d+\/\S+)/, 'the home page URL'))[1] as string
   expect(up.output()).toContain(`e2e-col is up for ${account}`)
   expect(new URL(home).pathname).toBe('/home.html')
@@ -278,7 +278,16 @@ describe('e2e-col setup failures', () => {
       })
     })
     try {
-      const up = runCli(['up', '--state-dir', state, '--page-port', String(pagePort), '--listen', `127.0.0.1:${port}`])
+      const up = runCli([
+        'up',
+        '--no-open',
+        '--state-dir',
+        state,
+        '--page-port',
+        String(pagePort),
+        '--listen',
+        `127.0.0.1:${port}`,
+      ])
       expect(await up.exited).toBe(10)
       expect(up.output()).toContain('the sidecar stopped (exit 8)')
       expect(up.output()).toContain('pass --listen 127.0.0.1:PORT')
@@ -291,7 +300,7 @@ describe('e2e-col setup failures', () => {
 
   it('refuses to start up before setup, naming the command to run', async () => {
     const state = emptyStateDir()
-    const run = runCli(['up', '--state-dir', state])
+    const run = runCli(['up', '--no-open', '--state-dir', state])
     expect(await run.exited).toBe(9)
     expect(run.output()).toContain('not set up yet')
     expect(run.output()).toContain('npx e2e-col setup --link')

@@ -7,3 +7,4 @@ export {
   type DemoStackOptions,
   type Who,
 } from './stack.ts'
+export { parseExtraOrigins } from './extra-origins.ts'

@@ -42,6 +42,11 @@ export interface DemoStackOptions {
    * group and the sidecars no E2E_COL_DOCUMENTS: every document is made from the home page.
    */
   readonly demoDocument?: boolean
+  /**
+   * More page origins the sidecars accept besides the demo's own (`http://127.0.0.1:3000`): an app
+   * of the person's own on another port. `npm start` reads them from E2E_COL_ALLOWED_ORIGINS.
+   */
+  readonly extraOrigins?: readonly string[]
   /** Extra sidecar settings (environment-variable names), e.g. `E2E_COL_LOG_LEVEL`. */
   readonly sidecarEnv?: Readonly<Record<string, string>>
   /** Serve the page with Vite (default true; Node-only tests turn it off). */
@@ -139,7 +144,10 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
         E2E_COL_SIGNAL_BODY_MAX_BYTES: '2000',
         E2E_COL_LISTEN: `127.0.0.1:${port}`,
         E2E_COL_DATA_DIR: join(stateRoot, who),
-        E2E_COL_ALLOWED_ORIGINS: options.page === false ? '' : `${pageOrigin},http://localhost:${vitePort}`,
+        E2E_COL_ALLOWED_ORIGINS: [
+          ...(options.page === false ? [] : [pageOrigin, `http://localhost:${vitePort}`]),
+          ...(options.extraOrigins ?? []),
+        ].join(','),
         // The toy has no rate limit; a few sends per second keep typing snappy.
         E2E_COL_SENDS_PER_SECOND: '5',
         E2E_COL_SEND_BURST: '20',

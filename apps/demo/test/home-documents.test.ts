@@ -7,11 +7,11 @@
  */
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import type { Page } from 'playwright-core'
 import { describe, expect, test } from 'vitest'
 import type { Who } from '../src/index.ts'
 import { CHROMIUM, hasChromium, waitForShown } from '@e2e-col/test-browser'
-import { typeAtEnd, useBrowserStack } from './pages.ts'
+import { waitForAllSent, waitForEditorText } from './editor-waits.ts'
+import { FRESH_STACK, openHome, typeAtEnd, useBrowserStack } from './pages.ts'
 
 declare global {
   interface Window {
@@ -22,31 +22,13 @@ declare global {
 const WAIT = { timeout: 20_000 }
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url))
 
-const waitForText = (page: Page, needle: string) =>
-  page.waitForFunction((n) => window.e2eColDemo?.text().includes(n) === true, needle, WAIT)
-const waitForSent = (page: Page) =>
-  page.waitForFunction(
-    () => {
-      const s = window.e2eColDemo?.status()
-      return s?.connection === 'connected' && s.loaded && s.pending === 0
-    },
-    undefined,
-    WAIT,
-  )
-
 if (!hasChromium()) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
 
 describe.skipIf(!hasChromium())('documents made and shared from the home page', () => {
-  const run = useBrowserStack(
-    { vitePort: 0, sidecarPorts: [0, 0], demoDocument: false, sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent' } },
-    { viewport: { width: 1000, height: 800 }, timeoutMs: 60_000 },
-  )
+  const run = useBrowserStack(FRESH_STACK, { viewport: { width: 1000, height: 800 }, timeoutMs: 60_000 })
   const { pages } = run
 
-  async function home(who: Who): Promise<void> {
-    await pages[who].goto(run.stack.homeLink(who))
-    await waitForShown(pages[who], '#whoami', new RegExp(`\\${run.stack.number(who)}`))
-  }
+  const home = (who: Who): Promise<void> => openHome(run, who)
   async function openDocument(who: Who, title: string): Promise<void> {
     await pages[who].click(`li[data-doc="${title}"] a.title`)
     await pages[who].waitForFunction(
@@ -89,33 +71,34 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
     await openDocument('alice', 'Trip plan')
     await openDocument('bob', 'Trip plan')
     // The editor names the document by its title, not its id.
-    expect(await pages.bob.textContent('#doc-id')).toBe('Trip plan')
+    expect(await pages.bob.textContent('#doc-title')).toBe('Trip plan')
     await type('alice', 'Day 1: Lisbon. ')
-    await waitForText(pages.bob, 'Day 1: Lisbon. ')
+    await waitForEditorText(pages.bob, 'Day 1: Lisbon. ')
     await Promise.all([type('alice', '[alice: hotel]'), type('bob', '[bob: flights]')])
     for (const page of [pages.alice, pages.bob]) {
-      await waitForText(page, '[alice: hotel]')
-      await waitForText(page, '[bob: flights]')
+      await waitForEditorText(page, '[alice: hotel]')
+      await waitForEditorText(page, '[bob: flights]')
     }
     const [a, b] = await Promise.all([
       pages.alice.evaluate(() => window.e2eColDemo?.text()),
       pages.bob.evaluate(() => window.e2eColDemo?.text()),
     ])
     expect(a).toBe(b)
-    await waitForSent(pages.alice)
+    await waitForAllSent(pages.alice)
   }, 90_000)
 
   test('Alice stops sharing it with Bob: his sidecar stops receiving it, and his home page says so', async () => {
     await home('alice')
     await waitForShown(pages.alice, 'li[data-doc="Trip plan"] .last-change', /^changed just now$/)
     await pages.alice.click('li[data-doc="Trip plan"] [data-person="Bob"] button')
+    await pages.alice.click('li[data-doc="Trip plan"] button.danger:has-text("Remove")')
     await waitForShown(pages.alice, 'li[data-doc="Trip plan"] .people-text', /^only you$/)
     // Bob's open editor loses its connection: his sidecar no longer serves the document.
     await pages.bob.waitForFunction(() => window.e2eColDemo?.status().connection !== 'connected', undefined, WAIT)
 
     await openDocument('alice', 'Trip plan')
     await type('alice', ' Only for Alice now.')
-    await waitForSent(pages.alice)
+    await waitForAllSent(pages.alice)
     const groupId = run.stack.toy.sends().at(-1)?.groupId
     expect(run.stack.toy.sends().filter((s) => s.groupId === groupId).length).toBeGreaterThan(0)
     expect(await pages.bob.evaluate(() => window.e2eColDemo?.text())).not.toContain('Only for Alice now.')
@@ -138,7 +121,7 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
     await home('alice')
     await waitForShown(pages.alice, 'li[data-doc="Trip plan 2027"] .people-text', /^only you$/)
     await openDocument('alice', 'Trip plan 2027')
-    await waitForText(pages.alice, 'Only for Alice now.')
+    await waitForEditorText(pages.alice, 'Only for Alice now.')
     await home('bob')
     await waitForShown(pages.bob, 'li[data-doc="Trip plan"] .people-text', /^you are no longer in this document$/)
   }, 90_000)

@@ -3,7 +3,7 @@
  * person for the browser suites), typing into an editor. Waiting for what a page shows is
  * `waitForShown` of `@e2e-col/test-browser`.
  */
-import { launchChromium } from '@e2e-col/test-browser'
+import { launchChromium, waitForShown } from '@e2e-col/test-browser'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
 import { startDemoStack, type DemoStack, type DemoStackOptions, type Who } from '../src/index.ts'
@@ -126,4 +126,18 @@ export function useBrowserStack(
     },
     pages,
   }
+}
+
+/** Two sidecars on any free ports, no document yet, and the page: the home pages' suites. */
+export const FRESH_STACK: DemoStackOptions = {
+  vitePort: 0,
+  sidecarPorts: [0, 0],
+  demoDocument: false,
+  sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent' },
+}
+
+/** Opens a person's home page in their page and waits until it names them (by their number). */
+export async function openHome(run: BrowserStack, who: Who): Promise<void> {
+  await run.pages[who].goto(run.stack.homeLink(who))
+  await waitForShown(run.pages[who], '#whoami', new RegExp(`\\${run.stack.number(who)}`))
 }

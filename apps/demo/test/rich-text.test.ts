@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
 import { describe, expect, test } from 'vitest'
-import type { Who } from '../src/index.ts'
+import { DEMO_TITLE, type Who } from '../src/index.ts'
 import { CHROMIUM, hasChromium, waitForShown } from '@e2e-col/test-browser'
 import { STACK_WITH_FAULTS, typeAtEnd, useBrowserStack } from './pages.ts'
 
@@ -61,6 +61,11 @@ describe.skipIf(!hasChromium())('rich text through E2eColProvider in real browse
   const { pages } = run
 
   const type = (who: Who, text: string): Promise<void> => typeAtEnd(pages[who], '.ProseMirror', text)
+
+  test('a link without a title (as npm start prints) names the document from the sidecar, not by its id', async () => {
+    await waitForShown(pages.bob, '#doc-title', new RegExp(`^${DEMO_TITLE}$`))
+    expect(await pages.bob.title()).toBe(`Bob · ${DEMO_TITLE}`)
+  })
 
   test("paragraphs typed in Alice's page appear in Bob's, as paragraphs", async () => {
     await type('alice', 'First paragraph from Alice.')

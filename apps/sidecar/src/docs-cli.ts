@@ -1,6 +1,7 @@
 /**
- * `e2e-col-sidecar docs list|new|share|unshare|rename|leave|accept|decline`: the documents API of
- * a running sidecar (library/api.ts) for scripts. A document is named by its id or its exact title.
+ * `e2e-col docs list|new|share|unshare|rename|leave|accept|decline` (the `e2e-col` bin hands it to
+ * `e2e-col-sidecar docs`, which works too): the documents API of a running sidecar (library/api.ts)
+ * for scripts. A document is named by its id or its exact title.
  * `--json` prints the API's answer; `--help` works on every subcommand.
  * Whatever came from the sidecar (titles and names from Signal, error messages) is printed through
  * {@link escapeControls}: the CLI prints no control character it did not write itself.
@@ -33,10 +34,10 @@ const USAGE: Readonly<Record<DocsAction, string>> = {
   decline: 'docs decline INVITE [--json]\n  Declines a document shared with you.',
 }
 
-export const DOCS_HELP = `e2e-col-sidecar docs: your documents, from a script, through the running sidecar.
+export const DOCS_HELP = `e2e-col docs: your documents, from a script, through the running sidecar (also\ne2e-col-sidecar docs). The home page that e2e-col up opens does the same.
 
 ${Object.values(USAGE)
-  .map((u) => `  e2e-col-sidecar ${u.replace(/\n/g, '\n    ')}`)
+  .map((u) => `  e2e-col ${u.replace(/\n/g, '\n    ')}`)
   .join('\n')}
 
 Options of every subcommand:
@@ -51,7 +52,7 @@ Exit codes: 0 done, 1 refused (the message names the code, e.g. DOCS_TITLE_TOO_L
 
 /** The help of one subcommand. */
 export function docsUsage(action: DocsAction): string {
-  return `Usage: e2e-col-sidecar ${USAGE[action]}\n\n  --sidecar URL  the sidecar (default: E2E_COL_SIDECAR_URL, else E2E_COL_LISTEN, else http://127.0.0.1:7600)\n  --json         print the API's JSON answer\n`
+  return `Usage: e2e-col ${USAGE[action]}\n\n  --sidecar URL  the sidecar (default: E2E_COL_SIDECAR_URL, else E2E_COL_LISTEN, else http://127.0.0.1:7600)\n  --json         print the API's JSON answer\n`
 }
 
 const ACTIONS = new Set<string>(Object.keys(USAGE))
@@ -241,7 +242,7 @@ export async function runDocsCommand(c: DocsCommand): Promise<string> {
       if (invites.length === 0) lines.push('  (none)')
       for (const i of invites)
         lines.push(
-          shown`  ${i.from === undefined ? 'Someone' : who(i.from)} shared '${i.title}' with you  ·  accept: e2e-col-sidecar docs accept ${i.id}`,
+          shown`  ${i.from === undefined ? 'Someone' : who(i.from)} shared '${i.title}' with you  ·  accept: e2e-col docs accept ${i.id}`,
         )
       return `${lines.join('\n')}\n`
     }

@@ -51,6 +51,8 @@ export interface Document {
   fromGroup(frame: Uint8Array, env: Envelope, from?: MemberId, source?: string): void
   /** Sends the replica's `sync-request` to the document's group. */
   askGroup(): void
+  /** Calls `listener` after each change to the replica, from anywhere; returns the way to stop. */
+  onChange(listener: () => void): () => void
   /** Announces this sidecar's capabilities with `hello`, so every member announces back (at start). */
   greetGroup(): void
   /** The group's listed members changed (or were read again). */
@@ -171,6 +173,11 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     fromGroup,
     askGroup: () => sync.ask(),
     greetGroup: () => capabilities.hello(),
+    onChange(listener) {
+      const onUpdate = (): void => listener()
+      replica.doc.on('update', onUpdate)
+      return () => replica.doc.off('update', onUpdate)
+    },
     setMembers: (members) => capabilities.roster.setMembers(members),
     lost: () => sync.gapRepair.lost(),
     withdraw: (feature) => capabilities.withdraw(feature),

@@ -2,6 +2,7 @@ import { encodeEnvelope, FLAGS } from '@e2e-col/protocol'
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
+import { createLogger } from '../src/ops/logger.ts'
 import { baseEnv, connect, envelope, isAck, isMessage, isSent, sidecar, startToy, type Client, A } from './harness.ts'
 
 async function oneSidecar(extra: Record<string, string> = {}) {
@@ -124,5 +125,23 @@ describe('browser connections are checked one by one', () => {
     expect(await upgradeStatus(`${ws}/v1/docs/${randomUUID()}`, 'https://docs.example.org')).toBe(404)
     expect(await upgradeStatus(`${ws}/v2/other`, 'https://docs.example.org')).toBe(404)
     expect(await upgradeStatus(`${ws}/v1/docs/${docId}`, 'https://docs.example.org')).toBe(101)
+  })
+
+  it('names a refused page origin in its log once, with the setting that would let it in', async () => {
+    const toy = await startToy()
+    const docId = randomUUID()
+    const lines: string[] = []
+    const logger = createLogger('warn', { write: (line: string) => void lines.push(line) })
+    const s = await sidecar(baseEnv(toy, A, docId, { E2E_COL_ALLOWED_ORIGINS: 'https://docs.example.org' }), {
+      logger,
+    })
+    const ws = s.url.replace('http', 'ws')
+    for (let i = 0; i < 3; i++) expect(await upgradeStatus(`${ws}/v1/docs/${docId}`, 'http://127.0.0.1:3000')).toBe(403)
+    const refusals = lines.map((l) => JSON.parse(l) as { msg: string; origin?: string }).filter((l) => l.origin)
+    expect(refusals).toHaveLength(1)
+    expect(refusals[0]?.origin).toBe('http://127.0.0.1:3000')
+    expect(refusals[0]?.msg).toMatch(
+      /refused a page from http:\/\/127\.0\.0\.1:3000: add it to E2E_COL_ALLOWED_ORIGINS/,
+    )
   })
 })

@@ -6,7 +6,7 @@ import { request } from 'node:http'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import { onTestFinished } from 'vitest'
 import type { RunningSidecar } from '../src/index.ts'
-import { baseEnv, sidecar } from './harness.ts'
+import { baseEnv, envelope, isMessage, sidecar, type Client } from './harness.ts'
 
 export const ALICE = '+15555550101'
 export const BOB = '+15555550102'
@@ -101,4 +101,16 @@ export async function librarySidecar(
   extra: Record<string, string> = {},
 ): Promise<RunningSidecar> {
   return sidecar(libraryEnv(toy, account, extra))
+}
+
+/** An edit from `one` reaches `other`, and a reply from `other` reaches `one` (within 10 s each). */
+export async function editBothWays(docId: string, one: Client, other: Client): Promise<void> {
+  for (const [from, to] of [
+    [one, other],
+    [other, one],
+  ] as const) {
+    const edit = envelope(docId, from.senderId, 40)
+    from.send(edit)
+    await to.waitFor(isMessage(edit.messageId), 10_000)
+  }
 }

@@ -42,7 +42,7 @@ describe('docs arguments', () => {
   it('answers --help on every subcommand and refuses what does not fit', () => {
     for (const action of ['list', 'new', 'share', 'unshare', 'rename', 'leave', 'accept', 'decline']) {
       const r = parseDocsArgs([action, '--help'], {})
-      expect(r.kind === 'help' && r.text.startsWith(`Usage: e2e-col-sidecar docs ${action}`)).toBe(true)
+      expect(r.kind === 'help' && r.text.startsWith(`Usage: e2e-col docs ${action}`)).toBe(true)
     }
     expect(parseDocsArgs(['--help'], {}).kind).toBe('help')
     expect(usageError(['open'])).toContain('unknown subcommand')
@@ -88,7 +88,7 @@ describe('docs against a running sidecar', () => {
     const help = await runSidecar({}, ['docs', 'share', '--help'])
     expect([help.code, help.stdout.split('\n')[0]]).toEqual([
       0,
-      'Usage: e2e-col-sidecar docs share DOC --with +NUMBER... [--json]',
+      'Usage: e2e-col docs share DOC --with +NUMBER... [--json]',
     ])
     const inspect = await runSidecar({}, ['inspect', '--help'])
     expect([inspect.code, inspect.stdout.split('\n')[0]]).toEqual([

@@ -7,8 +7,19 @@ import { describe, expect, it } from 'vitest'
 import { docIdForGroup } from '../src/library/doc-id.ts'
 import { documentDescription } from '../src/library/group-tag.ts'
 import { createHttpSignalBackend } from '@e2e-col/signal-cli'
-import { ALICE, BOB, CAROL, call, failNextCalls, librarySidecar, libraryEnv, rpc, startPeopleToy } from './docs-api.ts'
-import { connect, envelope, isMessage, metricValue, poll, sidecar } from './harness.ts'
+import {
+  ALICE,
+  BOB,
+  CAROL,
+  call,
+  editBothWays,
+  failNextCalls,
+  librarySidecar,
+  libraryEnv,
+  rpc,
+  startPeopleToy,
+} from './docs-api.ts'
+import { connect, envelope, metricValue, poll, sidecar } from './harness.ts'
 
 const groupsOf = async (url: string, account: string): Promise<any[]> => rpc(url, 'listGroups', { account })
 
@@ -49,12 +60,7 @@ describe('documents made from the API', () => {
     )
 
     const bobWs = await connect(bob, docId)
-    const edit = envelope(docId, aliceWs.senderId, 40)
-    aliceWs.send(edit)
-    await bobWs.waitFor(isMessage(edit.messageId), 10_000)
-    const reply = envelope(docId, bobWs.senderId, 40)
-    bobWs.send(reply)
-    await aliceWs.waitFor(isMessage(reply.messageId), 10_000)
+    await editBothWays(docId, aliceWs, bobWs)
     await poll(
       async () => (await call(alice, 'GET', '/v1/docs')).json.documents[0]?.lastChange !== null,
       "Alice's last change time",

@@ -1,5 +1,6 @@
 /** `@e2e-col/signal-cli-runtime`: finding Java and signal-cli, and running a supervised daemon. */
-export { findJava21, javaInstallHint, javaMajor, jvmFolders, MIN_JAVA_MAJOR, type JavaLookup } from './java.ts'
+export { findJava21, javaMajor, jvmFolders, MIN_JAVA_MAJOR, type JavaLookup } from './java.ts'
+export { javaInstallHint, parseOsRelease, readOsRelease, type OsRelease } from './java-hint.ts'
 export {
   findSignalCli,
   launcherVersion,

@@ -102,12 +102,3 @@ export function findJava21(
     reason: `signal-cli needs Java ${MIN_JAVA_MAJOR}+, none found (${tried.join('; ') || 'no candidates'})`,
   }
 }
-
-/** What to install for Java 21+ on a platform, as commands a person can paste. */
-export function javaInstallHint(platform: NodeJS.Platform): string {
-  if (platform === 'darwin')
-    return 'install Java 21 or newer: `brew install --cask temurin@21` (or download Temurin 21 from https://adoptium.net), then run this again'
-  if (platform === 'win32')
-    return 'install Java 21 or newer: `winget install EclipseAdoptium.Temurin.21.JDK` (or download Temurin 21 from https://adoptium.net), then run this again'
-  return 'install Java 21 or newer: Debian/Ubuntu `sudo apt install openjdk-21-jre-headless` (or Temurin 21 from https://adoptium.net), Fedora `sudo dnf install java-21-openjdk-headless`, Arch `sudo pacman -S jre21-openjdk-headless`; or point JAVA_HOME at one, then run this again'
-}

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { inviteText, lastChangeText, namer, peopleText, problemText, typedNumbers, unsentText } from './home-text.ts'
+import {
+  inviteText,
+  lastChangeText,
+  namer,
+  peopleText,
+  problemText,
+  sidecarAddress,
+  typedNumbers,
+  unsentText,
+} from './home-text.ts'
 
 const me = { number: '+15555550101', status: 'member' as const, you: true }
 const bob = { number: '+15555550102', name: 'Bob', status: 'member' as const, you: false }
@@ -41,5 +50,15 @@ describe('what the home page says', () => {
     expect(problemText('DOCS_DAEMON_FAILED', 'signal-cli failed to create the group (x)')).not.toMatch(
       /group|signal-cli/,
     )
+  })
+
+  it('reads a typed sidecar address as the page wants it, and refuses what is not one', () => {
+    expect(sidecarAddress(' ws://127.0.0.1:7600 ')).toBe('ws://127.0.0.1:7600')
+    expect(sidecarAddress('127.0.0.1:7601')).toBe('ws://127.0.0.1:7601')
+    expect(sidecarAddress('http://localhost:7600/v1/docs')).toBe('ws://localhost:7600')
+    expect(sidecarAddress('https://box.example:443')).toBe('wss://box.example')
+    expect(sidecarAddress('ftp://127.0.0.1:7600')).toBeNull()
+    expect(sidecarAddress('not a url at all')).toBeNull()
+    expect(sidecarAddress('')).toBeNull()
   })
 })

@@ -85,3 +85,21 @@ export function problemText(code: string, message: string): string {
       return message
   }
 }
+
+/**
+ * The sidecar address a person typed (`ws://127.0.0.1:7600`, `127.0.0.1:7600`, `http://…`) as the
+ * page's `?sidecar=` value, or null when it is not one.
+ */
+export function sidecarAddress(typed: string): string | null {
+  const text = typed.trim()
+  let url: URL
+  try {
+    url = new URL(/^[a-z]+:\/\//i.test(text) ? text : `ws://${text}`)
+  } catch {
+    return null
+  }
+  if (url.protocol === 'http:') url.protocol = 'ws:'
+  else if (url.protocol === 'https:') url.protocol = 'wss:'
+  if ((url.protocol !== 'ws:' && url.protocol !== 'wss:') || url.hostname === '') return null
+  return url.origin
+}

@@ -12,6 +12,9 @@ import { colourFor } from './presence.ts'
 import { mountPresence } from './presence-view.ts'
 import { element, startDocumentPage } from '../start-up.ts'
 import { showStatus } from './status-view.ts'
+import { keepPagesOffline } from '../offline-shell.ts'
+
+keepPagesOffline()
 
 const render = (status: ClientStatus): void =>
   showStatus(status, { waiting: status.weakest !== 'group', weakest: status.weakest })
@@ -19,7 +22,6 @@ const render = (status: ClientStatus): void =>
 const params = startDocumentPage('e2e-col')
 if (params !== null) {
   const { sidecarUrl, docId, name } = params
-  element('sidecar').textContent = sidecarUrl
 
   const doc = new Y.Doc()
   const text = doc.getText('text')

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { readPageParams } from './page-params.ts'
+import { pageLinks, readPageParams } from './page-params.ts'
 
 const DOC = '6f1d2c3e-5a4b-4c7d-8e9f-0a1b2c3d4e5f'
 
@@ -36,5 +36,31 @@ describe('page URL parameters', () => {
   test('bounds the displayed name', () => {
     const result = readPageParams(`?sidecar=ws://h:1&doc=${DOC}&name=${'x'.repeat(500)}`)
     expect(result.ok && result.params.name.length).toBe(40)
+  })
+})
+
+describe('links of a document page', () => {
+  const params = { sidecarUrl: 'ws://127.0.0.1:7601', docId: DOC, name: 'Alice', title: 'Trip plan' }
+
+  test('"Your documents" and the chat console keep the sidecar (and the name)', () => {
+    const links = pageLinks(params)
+    const home = new URL(links.home, 'http://page')
+    expect(home.pathname).toBe('/home.html')
+    expect(Object.fromEntries(home.searchParams)).toEqual({ name: 'Alice', sidecar: 'ws://127.0.0.1:7601' })
+    const console = new URL(links.console, 'http://page')
+    expect(console.pathname).toBe('/console.html')
+    expect(console.searchParams.get('sidecar')).toBe('ws://127.0.0.1:7601')
+  })
+
+  test('the other view opens the same document with the same title, read back by readPageParams', () => {
+    const links = pageLinks(params)
+    expect(new URL(links.rich, 'http://page').pathname).toBe('/rich.html')
+    for (const link of [links.text, links.rich])
+      expect(readPageParams(new URL(link, 'http://page').search)).toEqual({ ok: true, params })
+  })
+
+  test('a page without a name does not invent one', () => {
+    const home = new URL(pageLinks({ ...params, name: 'me', title: undefined }).home, 'http://page')
+    expect(home.searchParams.has('name')).toBe(false)
   })
 })

@@ -37,3 +37,30 @@ export function readPageParams(search: string): { ok: true; params: PageParams }
   const title = (query.get('title') ?? '').trim().slice(0, 64) || undefined
   return { ok: true, params: { sidecarUrl, docId, name, title } }
 }
+
+/** The addresses a document page links to, each keeping the sidecar (and the name, title). */
+export interface PageLinks {
+  /** "Your documents": the home page of the same sidecar. */
+  readonly home: string
+  readonly text: string
+  readonly rich: string
+  /** The chat console of the same sidecar (the chat id is added by whoever has one). */
+  readonly console: string
+}
+
+export function pageLinks(params: PageParams): PageLinks {
+  const person = params.name === 'me' ? {} : { name: params.name }
+  const home = new URLSearchParams({ ...person, sidecar: params.sidecarUrl })
+  const doc = new URLSearchParams({
+    ...person,
+    sidecar: params.sidecarUrl,
+    doc: params.docId,
+    ...(params.title === undefined ? {} : { title: params.title }),
+  })
+  return {
+    home: `/home.html?${home.toString()}`,
+    text: `/?${doc.toString()}`,
+    rich: `/rich.html?${doc.toString()}`,
+    console: `/console.html?${new URLSearchParams({ sidecar: params.sidecarUrl }).toString()}`,
+  }
+}

@@ -1,6 +1,6 @@
 import type { ClientStatus } from '@e2e-col/client'
 import { describe, expect, test } from 'vitest'
-import { connectionText, pendingText, statusText } from './status-text.ts'
+import { adviceText, connectionText, pendingText, statusText } from './status-text.ts'
 
 const base: ClientStatus = {
   connection: 'connected',
@@ -60,5 +60,25 @@ describe('status words on the page', () => {
     const text = statusText(refused, hhmm)
     expect(text).toContain('Signal refused a change (signal-cli error -4: Untrusted identity)')
     expect(text).toContain('safety numbers')
+  })
+})
+
+describe('advice while the sidecar is out of reach', () => {
+  test('names the sidecar and both ways to start it when the browser is online but the sidecar does not answer', () => {
+    const advice = adviceText('offline', true)
+    expect(advice).toMatch(/^Your sidecar is not running/)
+    expect(advice).toContain('`npm start`')
+    expect(advice).toContain('`e2e-col up`')
+    expect(advice).toContain('kept in this browser')
+  })
+
+  test('blames the network, not the sidecar, when the browser itself is offline', () => {
+    expect(adviceText('offline', false)).toMatch(/^This browser is offline\./)
+  })
+
+  test('clears once connected and keeps what it said while a retry is under way', () => {
+    expect(adviceText('connected', true)).toBeNull()
+    expect(adviceText('connected', false)).toBeNull()
+    expect(adviceText('connecting', true)).toBeUndefined()
   })
 })

@@ -45,3 +45,21 @@ export function statusText(status: ClientStatus, time: (ms: number) => string): 
 export function connectionText(connection: 'connecting' | 'connected' | 'offline'): string {
   return { connecting: 'connecting…', connected: 'connected', offline: 'offline' }[connection]
 }
+
+/**
+ * What the page advises while it cannot reach the sidecar, or `null` once it can. While it is
+ * still trying (`connecting`) the advice stays as it was (`undefined`), so a retry does not flicker.
+ */
+export function adviceText(
+  connection: 'connecting' | 'connected' | 'offline',
+  browserOnline: boolean,
+): string | null | undefined {
+  if (connection === 'connected') return null
+  if (connection === 'connecting') return undefined
+  if (!browserOnline)
+    return 'This browser is offline. Keep editing: your edits are kept in this browser and sent when it is back online.'
+  return (
+    'Your sidecar is not running (or does not answer). Keep editing: your edits are kept in this browser. ' +
+    'Start it again with `npm start` (the demo) or `e2e-col up`; this page reconnects and sends them by itself.'
+  )
+}

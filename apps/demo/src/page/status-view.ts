@@ -1,7 +1,10 @@
-/** The editor pages' status line: the connection pill and how far the changes have got, in words. */
+/**
+ * The editor pages' status line: the connection pill and how far the changes have got, in words;
+ * and, while the sidecar is out of reach, what to do about it.
+ */
 import type { ClientStatus } from '@e2e-col/client'
 import { element } from '../start-up.ts'
-import { connectionText, statusText } from './status-text.ts'
+import { adviceText, connectionText, statusText } from './status-text.ts'
 
 /**
  * Shows `status` in `#status` and `#pending`; `waiting` (some change not yet sent to the group) and
@@ -20,4 +23,9 @@ export function showStatus(
   )
   pending.dataset['waiting'] = String(delivery.waiting)
   pending.dataset['weakest'] = delivery.weakest
+  const advice = adviceText(status.connection, navigator.onLine)
+  if (advice === undefined) return
+  const box = element('advice')
+  box.textContent = advice ?? ''
+  box.hidden = advice === null
 }

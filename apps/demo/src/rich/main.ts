@@ -15,6 +15,9 @@ import { mountPresence } from '../page/presence-view.ts'
 import { showStatus } from '../page/status-view.ts'
 import { colourFor } from '../page/presence.ts'
 import { element, startDocumentPage } from '../start-up.ts'
+import { keepPagesOffline } from '../offline-shell.ts'
+
+keepPagesOffline()
 
 const params = startDocumentPage('rich text · e2e-col')
 if (params !== null) {

@@ -17,3 +17,20 @@ export function isOriginAllowed(origin: string | undefined, allowed: readonly st
   if (allowed.length === 0) return isLoopbackHost(url.hostname)
   return allowed.includes(url.origin)
 }
+
+/** How many distinct refused origins are named in the log; a page retrying forever is named once. */
+export const REFUSED_ORIGINS_NAMED = 32
+
+/**
+ * Names each refused origin once (at most {@link REFUSED_ORIGINS_NAMED}, each cut to 200
+ * characters: the header is the page's to write), so a person can see which page to allow.
+ */
+export function refusedOriginReporter(report: (origin: string) => void): (origin: string | undefined) => void {
+  const named = new Set<string>()
+  return (origin) => {
+    const shown = (origin ?? '').slice(0, 200)
+    if (named.has(shown) || named.size >= REFUSED_ORIGINS_NAMED) return
+    named.add(shown)
+    report(shown)
+  }
+}

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream'
 import { isUuid } from '@e2e-col/protocol'
 import { WebSocketServer, type WebSocket } from 'ws'
-import { isOriginAllowed } from './origin.ts'
+import { isOriginAllowed, refusedOriginReporter } from './origin.ts'
 
 const DOC_PATH = /^\/v1\/docs\/([^/]+)$/
 const CHAT_PATH = /^\/v1\/chats\/([^/]+)(\/loop)?$/
@@ -29,6 +29,8 @@ export interface WsServerOptions {
   onHttp: (req: IncomingMessage, res: ServerResponse) => void
   /** False answers a request or an upgrade 421 before anything else (the peer check, listen-scope.ts). */
   admit?: (req: IncomingMessage) => boolean
+  /** Told (once per origin) when a page is refused for its Origin, so the log can name it. */
+  onRefusedOrigin?: (origin: string) => void
   /** Chat bindings; without it `/v1/chats/…` answers 404. */
   chats?: {
     /** An HTTP status to refuse the upgrade with, or `undefined` to accept it. */
@@ -51,6 +53,11 @@ export function createWsServer(o: WsServerOptions): { server: Server; wss: WebSo
   const server = createServer((req, res) =>
     o.admit?.(req) === false ? res.writeHead(421, { connection: 'close' }).end() : o.onHttp(req, res),
   )
+  const refusedOrigin = refusedOriginReporter(o.onRefusedOrigin ?? (() => {}))
+  const forbidden = (req: IncomingMessage, socket: Duplex): void => {
+    refusedOrigin(req.headers.origin)
+    refuseUpgrade(socket, 403, 'Forbidden')
+  }
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy())
     if (o.admit?.(req) === false) return refuseUpgrade(socket, 421, 'Misdirected Request')
@@ -68,7 +75,7 @@ export function createWsServer(o: WsServerOptions): { server: Server; wss: WebSo
       )
     const docId = DOC_PATH.exec(path)?.[1]
     if (!isUuid(docId) || !o.isDocument(docId)) return refuseUpgrade(socket, 404, 'Not Found')
-    if (!isOriginAllowed(req.headers.origin, o.allowedOrigins)) return refuseUpgrade(socket, 403, 'Forbidden')
+    if (!isOriginAllowed(req.headers.origin, o.allowedOrigins)) return forbidden(req, socket)
     if (!o.hasRoom(docId)) return refuseUpgrade(socket, 503, 'Service Unavailable')
     wss.handleUpgrade(req, socket, head, (ws) => o.onConnection(ws, docId))
   })
@@ -82,8 +89,7 @@ export function createWsServer(o: WsServerOptions): { server: Server; wss: WebSo
   ): void {
     const chats = o.chats
     if (chats === undefined) return refuseUpgrade(socket, 404, 'Not Found')
-    if (role === 'browser' && !isOriginAllowed(req.headers.origin, o.allowedOrigins))
-      return refuseUpgrade(socket, 403, 'Forbidden')
+    if (role === 'browser' && !isOriginAllowed(req.headers.origin, o.allowedOrigins)) return forbidden(req, socket)
     const status = chats.admit(chatId, role, req, group)
     if (status !== undefined) return refuseUpgrade(socket, status, STATUS_TEXT[status] ?? 'Refused')
     wss.handleUpgrade(req, socket, head, (ws) => chats.onConnection(ws, chatId, role, req))

@@ -51,7 +51,9 @@ export function createInvitations(o: InvitationsOptions): Invitations {
     if (!isDocumentGroup(g.description) || g.isBlocked === true || o.reserved(g.id)) return false
     if (!isMemberOf(g, you) && !isInvitedTo(g, you)) return false
     const docId = docIdForGroup(g.id)
-    return !shelf.isFixed(docId) && !shelf.isServed(docId) && shelf.row(docId) === undefined
+    // A document this account was removed from is offered again when someone shares it again.
+    const row = shelf.row(docId)
+    return !shelf.isFixed(docId) && !shelf.isServed(docId) && (row === undefined || row.state === 'removed')
   }
 
   async function offered(): Promise<Group[]> {
@@ -92,13 +94,15 @@ export function createInvitations(o: InvitationsOptions): Invitations {
     await join(g)
     const docId = docIdForGroup(g.id)
     const joined = (await groupNow(o.listGroups, g.id, 'list the members').catch(() => undefined)) ?? g
+    // Shared again after a removal: the kept replica and its last change carry on.
+    const before = shelf.row(docId)
     const row: StoredDocument = {
       docId,
       groupId: g.id,
       title: g.name ?? 'Untitled',
       members: peopleIn(joined),
-      addedAt: o.now(),
-      changedAt: 0,
+      addedAt: before?.addedAt ?? o.now(),
+      changedAt: before?.changedAt ?? 0,
       state: 'active',
     }
     steps.stored(() => shelf.keep(row))

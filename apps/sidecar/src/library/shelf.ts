@@ -82,11 +82,13 @@ export function createShelf(o: ShelfOptions): Shelf {
   }
   function serve(row: StoredDocument): void {
     if (documents.has(row.docId)) return
-    const replica = loadReplica(store, row.docId)
-    documents.add(row.docId, row.groupId, replica)
-    const onUpdate = (): void => noteChange(row.docId)
-    replica.doc.on('update', onUpdate)
-    unsubscribe.set(row.docId, () => replica.doc.off('update', onUpdate))
+    documents.add(row.docId, row.groupId, loadReplica(store, row.docId))
+    watchChanges(row.docId)
+  }
+  /** Notes the time of each change to a served document (its "last change"). */
+  function watchChanges(docId: string): void {
+    const off = documents.get(docId)?.onChange(() => noteChange(docId))
+    if (off !== undefined) unsubscribe.set(docId, off)
   }
   function unserve(docId: string, reason: string): void {
     unsubscribe.get(docId)?.()
@@ -142,6 +144,8 @@ export function createShelf(o: ShelfOptions): Shelf {
     },
     unsentBytes: (docId) => documents.get(docId)?.queuedBytes ?? 0,
     serveStored() {
+      // Fixed documents are served by the caller; their changes are noted here too.
+      for (const f of o.fixed) if (!unsubscribe.has(f.docId)) watchChanges(f.docId)
       for (const row of store.documents.list()) {
         if (row.state !== 'active' || fixed.has(row.docId)) continue
         serve(row)

@@ -44,6 +44,11 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
   })
   const { server, wss } = createWsServer({
     allowedOrigins: config.allowedOrigins,
+    onRefusedOrigin: (origin) =>
+      logger.warn(
+        { origin, allowed: config.allowedOrigins },
+        `refused a page from ${origin}: add it to E2E_COL_ALLOWED_ORIGINS to let it connect`,
+      ),
     maxFrameBytes: config.browser.maxFrameBytes,
     isDocument: (docId) => life.ready() && docs.has(docId),
     hasRoom: (docId) => (docs.get(docId)?.sessionCount ?? Infinity) < config.browser.maxConnectionsPerDoc,

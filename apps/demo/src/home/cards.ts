@@ -1,0 +1,186 @@
+/**
+ * The home page's cards: a document (people, last change, share / rename / remove / leave) and an
+ * invitation (accept / decline). Destructive actions ask first, in place.
+ */
+import type { DocsClient, DocumentItem, Invite } from './docs-client.ts'
+import { inviteText, lastChangeText, peopleText, unsentText } from './home-text.ts'
+import { make } from './make.ts'
+
+type Named = (p: { number: string; name?: string | undefined }) => string
+
+/** What the cards need from the page. */
+export interface CardPort {
+  readonly api: DocsClient
+  /** Runs an action, shows its failure, redraws. */
+  act(fn: () => Promise<unknown>): Promise<void>
+  /** While a card's form is open, the page does not redraw under the person's fingers. */
+  hold(): void
+  /** The editor's address for a document. */
+  editorLink(docId: string, title: string): string
+  /** Contact names and numbers typed into a box, as numbers. */
+  resolvePeople(text: string): string[]
+}
+
+/** A button that opens a one-field form in place. */
+function inlineForm(
+  port: CardPort,
+  label: string,
+  placeholder: string,
+  submit: (value: string) => Promise<unknown>,
+): HTMLElement {
+  const wrap = make('span')
+  const open = make('button', { type: 'button', textContent: label })
+  open.addEventListener('click', () => {
+    port.hold()
+    const input = make('input', { placeholder, required: true })
+    input.setAttribute('aria-label', label)
+    const form = make(
+      'form',
+      {},
+      input,
+      make('button', { type: 'submit', className: 'primary', textContent: label === 'Share' ? 'Add' : 'Save' }),
+      make('button', { type: 'button', textContent: 'Cancel', onclick: () => void port.act(async () => {}) }),
+    )
+    form.addEventListener('submit', (event) => {
+      event.preventDefault()
+      void port.act(() => submit(input.value))
+    })
+    wrap.replaceChildren(form)
+    input.focus()
+  })
+  wrap.append(open)
+  return wrap
+}
+
+/**
+ * A button whose action happens only after a second, explicit click on the question it puts in its
+ * place ("Stop sharing with Bob? Remove · Keep"): nothing destructive happens on one click.
+ */
+export function confirmingButton(
+  port: CardPort,
+  o: { label: string; title: string; question: string; confirm: string; run: () => Promise<unknown> },
+): HTMLElement {
+  const wrap = make('span', { className: 'confirming' })
+  const ask = (): void => {
+    port.hold()
+    const yes = make('button', {
+      type: 'button',
+      className: 'danger',
+      textContent: o.confirm,
+      onclick: () => void port.act(o.run),
+    })
+    wrap.replaceChildren(
+      make('span', { className: 'question' }, o.question),
+      yes,
+      make('button', { type: 'button', textContent: 'Cancel', onclick: () => void port.act(async () => {}) }),
+    )
+    yes.focus()
+  }
+  wrap.append(make('button', { type: 'button', title: o.title, textContent: o.label, onclick: ask }))
+  return wrap
+}
+
+function personChips(port: CardPort, doc: DocumentItem, named: Named): HTMLElement {
+  const people = make('div', { className: 'people' })
+  // On Signal only admins remove people; when the page cannot tell, it offers it and Signal decides.
+  const mayRemove = !doc.fixed && doc.members.find((p) => p.you)?.admin !== false
+  for (const m of doc.members.filter((p) => !p.you)) {
+    const who = named(m)
+    const chip = make(
+      'span',
+      { className: 'person' },
+      m.status === 'member' ? who : `${who} (${m.status === 'invited' ? 'invited' : 'asked to join'})`,
+    )
+    chip.dataset['person'] = who
+    if (mayRemove)
+      chip.append(
+        confirmingButton(port, {
+          label: 'remove',
+          title: `Stop sharing with ${who}`,
+          question: `Stop sharing ‘${doc.title}’ with ${who}?`,
+          confirm: 'Remove',
+          run: () => port.api.changeMembers(doc.docId, { remove: [m.number] }),
+        }),
+      )
+    people.append(chip)
+  }
+  return people
+}
+
+export function documentCard(port: CardPort, doc: DocumentItem, named: Named): HTMLLIElement {
+  const card = make('li', { className: 'card' })
+  card.dataset['doc'] = doc.title
+  card.dataset['state'] = doc.state
+  const title =
+    doc.state === 'active'
+      ? make('a', { className: 'title', href: port.editorLink(doc.docId, doc.title) }, doc.title)
+      : make('span', { className: 'title' }, doc.title)
+  const meta = make(
+    'p',
+    { className: 'meta' },
+    make(
+      'span',
+      { className: 'people-text' },
+      doc.state === 'removed' ? 'you are no longer in this document' : peopleText(doc.members, named),
+    ),
+    make('span', { className: 'last-change' }, lastChangeText(doc.lastChange, Date.now())),
+    make('span', { className: 'unsent' }, unsentText(doc)),
+  )
+  const actions = make('div', { className: 'actions' })
+  if (doc.state !== 'active') {
+    card.append(title, meta, actions)
+    actions.append(
+      confirmingButton(port, {
+        label: 'Forget',
+        title: `Remove ‘${doc.title}’ from this list`,
+        question: `Forget ‘${doc.title}’ on this computer?`,
+        confirm: 'Forget',
+        run: () => port.api.leave(doc.docId),
+      }),
+    )
+    return card
+  }
+  card.append(title, meta, personChips(port, doc, named), actions)
+  actions.append(
+    inlineForm(port, 'Share', 'Name or number', (value) =>
+      port.api.changeMembers(doc.docId, { add: port.resolvePeople(value) }),
+    ),
+    inlineForm(port, 'Rename', doc.title, (value) => port.api.rename(doc.docId, value)),
+  )
+  if (!doc.fixed)
+    actions.append(
+      confirmingButton(port, {
+        label: 'Leave',
+        title: `Leave ‘${doc.title}’`,
+        question: `Leave ‘${doc.title}’? You stop receiving it, and only its people can share it with you again.`,
+        confirm: 'Leave',
+        run: () => port.api.leave(doc.docId),
+      }),
+    )
+  return card
+}
+
+export function inviteCard(port: CardPort, invite: Invite, named: Named): HTMLLIElement {
+  const card = make('li', { className: 'card' })
+  card.dataset['invite'] = invite.title
+  card.append(
+    make('p', { className: 'invite-text' }, inviteText(invite, named)),
+    make('p', { className: 'meta' }, make('span', {}, peopleText(invite.members, named))),
+    make(
+      'div',
+      { className: 'actions' },
+      make('button', {
+        type: 'button',
+        className: 'primary',
+        textContent: 'Accept',
+        onclick: () => void port.act(() => port.api.accept(invite.id)),
+      }),
+      make('button', {
+        type: 'button',
+        textContent: 'Decline',
+        onclick: () => void port.act(() => port.api.decline(invite.id)),
+      }),
+    ),
+  )
+  return card
+}

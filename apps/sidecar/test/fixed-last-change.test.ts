@@ -1,0 +1,26 @@
+/**
+ * A fixed document (E2E_COL_DOCUMENTS) tells its last change like any other: the home page said
+ * "no changes yet" on a document full of edits, because only documents made or accepted at run
+ * time had their changes noted.
+ */
+import { describe, expect, it } from 'vitest'
+import { call } from './docs-api.ts'
+import { connect, envelope, isMessage, poll, startPair } from './harness.ts'
+
+describe('the last change of a fixed document', () => {
+  it('is null before any edit, and set on both sides once one is carried', async () => {
+    const { a, b, docId } = await startPair()
+    const lastChange = async (s: typeof a): Promise<number | null> =>
+      ((await call(s, 'GET', '/v1/docs')).json.documents as { docId: string; lastChange: number | null }[]).find(
+        (d) => d.docId === docId,
+      )?.lastChange ?? null
+    expect(await lastChange(a)).toBeNull()
+
+    const [wa, wb] = await Promise.all([connect(a, docId), connect(b, docId)])
+    const edit = envelope(docId, wa.senderId, 40)
+    wa.send(edit)
+    await wb.waitFor(isMessage(edit.messageId), 10_000)
+    await poll(async () => (await lastChange(a)) !== null, "the writer's last change")
+    await poll(async () => (await lastChange(b)) !== null, "the reader's last change")
+  }, 30_000)
+})
