@@ -9,7 +9,7 @@ import {
   freePort,
   javaInstallHint,
   openRotatingLog,
-  RuntimeError,
+  asRuntimeError,
   signalCliInstallHint,
   superviseDaemon,
   type SupervisedDaemon,
@@ -61,8 +61,9 @@ export async function startManagedDaemon(
         },
       },
     )
-  } catch (error) {
-    if (!(error instanceof RuntimeError)) throw error
+  } catch (thrown) {
+    const error = asRuntimeError(thrown)
+    if (error === undefined) throw thrown
     const hint =
       error.code === 'DAEMON_CONFIG_LOCKED'
         ? `stop the other signal-cli using ${layout.signalCliDir} (an \`e2e-col up\` still running?), then run this again`

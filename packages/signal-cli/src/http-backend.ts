@@ -7,7 +7,12 @@
  */
 import { Client, Pool, request, type Dispatcher } from 'undici'
 import type { z } from 'zod'
-import { SignalCliError, SignalEventsRefusedError, SignalRpcError, SignalUnavailableError } from './errors.ts'
+import {
+  asSignalCliFailure,
+  SignalCliError,
+  SignalEventsRefusedError,
+  SignalUnavailableError,
+} from './errors.ts'
 import type { FullSignalBackend, SignalEventStream } from './backend.ts'
 import {
   AccountList,
@@ -71,7 +76,7 @@ async function* cutAsUnavailable<T>(events: AsyncGenerator<T>): AsyncGenerator<T
   try {
     yield* events
   } catch (error) {
-    if (error instanceof SignalCliError) throw error
+    if (asSignalCliFailure(error) !== undefined) throw error
     throw new SignalUnavailableError(`signal-cli events stream cut: ${describe(error)}`, { cause: error })
   }
 }
@@ -81,7 +86,8 @@ async function optional<T>(promise: Promise<T>): Promise<T | undefined> {
   try {
     return await promise
   } catch (error) {
-    if (error instanceof SignalRpcError && error.rpcCode === METHOD_NOT_FOUND) return undefined
+    const failure = asSignalCliFailure(error)
+    if (failure?.code === 'SIDECAR_SIGNAL_RPC_ERROR' && failure.rpcCode === METHOD_NOT_FOUND) return undefined
     throw error
   }
 }
@@ -127,7 +133,7 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
     try {
       text = await readCapped(res.body)
     } catch (error) {
-      if (error instanceof SignalCliError) throw error
+      if (asSignalCliFailure(error) !== undefined) throw error
       throw new SignalUnavailableError(`signal-cli ${method} answer cut: ${describe(error)}`, { cause: error })
     }
     return parseResponse(text, id, schema)

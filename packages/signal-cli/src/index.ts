@@ -22,7 +22,10 @@ export { maskNumber, maskNumbersIn } from './redact.ts'
 export { chatIdForGroup } from './chat-id.ts'
 export {
   BroadcastRecoveryRequiredError,
+  asSignalCliFailure,
+  SIGNAL_CLI_ERROR_CODES,
   SignalCliError,
+  type SignalCliFailure,
   SignalEventsRefusedError,
   SignalRpcError,
   SignalUnavailableError,

@@ -6,7 +6,7 @@
  * reports it failed. Bodies after the first `paceBurst` are paced `paceMs` apart. Every sent
  * timestamp is remembered, so the echo of our own post is recognised by id.
  */
-import { SignalRpcError } from '@e2e-col/signal-cli'
+import { asSignalCliFailure } from '@e2e-col/signal-cli'
 import { ChatError } from '../errors.ts'
 import type { ChatSignal } from '../signal/port.ts'
 import { backoffDelay, pause } from './backoff.ts'
@@ -80,8 +80,8 @@ function retryable(err: unknown): err is ChatError {
 /** The daemon's JSON-RPC code and the pause it asked for (a -5 rate limit), when it said. */
 function rpcDetails(err: ChatError): { rpcCode: number; retryAfterSeconds: number | undefined } | undefined {
   // The chat's CHAT_RPC keeps the daemon client's error as its cause: branch on its code.
-  const cause = err.cause
-  return cause instanceof SignalRpcError
+  const cause = asSignalCliFailure(err.cause)
+  return cause?.code === 'SIDECAR_SIGNAL_RPC_ERROR'
     ? { rpcCode: cause.rpcCode, retryAfterSeconds: cause.retryAfterSeconds }
     : undefined
 }
