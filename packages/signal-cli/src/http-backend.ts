@@ -7,12 +7,7 @@
  */
 import { Client, Pool, request, type Dispatcher } from 'undici'
 import type { z } from 'zod'
-import {
-  asSignalCliFailure,
-  SignalCliError,
-  SignalEventsRefusedError,
-  SignalUnavailableError,
-} from './errors.ts'
+import { asSignalCliFailure, SignalCliError, SignalEventsRefusedError, SignalUnavailableError } from './errors.ts'
 import type { FullSignalBackend, SignalEventStream } from './backend.ts'
 import {
   AccountList,
