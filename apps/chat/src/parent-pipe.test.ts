@@ -36,7 +36,7 @@ describe('the parent pipe', () => {
       stdio: ['ignore', 'pipe', 'inherit', 'pipe'],
     })
     let out = ''
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()))
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
     await until(() => out === 'watching\n' || child.exitCode !== null)
     await new Promise((resolve) => setTimeout(resolve, 200))
