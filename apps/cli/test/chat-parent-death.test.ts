@@ -5,22 +5,11 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { AGENT_SECRET, chatArgv, isAlive, LOOP, until, useWorld, type World } from '@e2e-col/chat/testing'
+import { binEnv, chatArgv, isAlive, until, useWorld, type World } from '@e2e-col/chat/testing'
 import { describe, expect, it } from 'vitest'
 import { runCli } from './cli-process.ts'
 
 const worlds = useWorld()
-
-function chatEnv(world: World, pidFile: string): Record<string, string> {
-  return {
-    SIGNAL_CLI_URL: world.toy.url,
-    SIGNAL_CLI_ACCOUNT: LOOP,
-    XDG_STATE_HOME: world.stateRoot,
-    FAKE_AGENT_LOG: world.agentLog,
-    FAKE_AGENT_PIDFILE: pidFile,
-    FAKE_AGENT_SECRET: AGENT_SECRET,
-  }
-}
 
 /** The pids in the session lock files of `world` (the chat processes holding a session). */
 function lockHolders(world: World): number[] {
@@ -35,7 +24,7 @@ describe('e2e-col chat killed with SIGKILL', () => {
   it('leaves no chat, agent, grandchild or lock behind, and --resume works at once', async () => {
     const world = await worlds.world()
     const pidFile = join(world.stateRoot, 'grandchild.pid')
-    const env = chatEnv(world, pidFile)
+    const env = binEnv(world, pidFile)
     const first = runCli(chatArgv('grandchild'), env)
     // The bin ignores SIGINT while a chat runs; a failed test ends both runs the way this test checks.
     worlds.defer(() => void first.child.kill('SIGKILL'))
