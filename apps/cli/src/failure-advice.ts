@@ -4,7 +4,7 @@
  * `CommandUtil`) mapped to one typed {@link CliError} each. Pure.
  */
 import { asSignalCliFailure, type SignalRpcError } from '@e2e-col/signal-cli'
-import { CliError } from './errors.ts'
+import { asCliError, CliError } from './errors.ts'
 import { EXIT } from './exit-codes.ts'
 
 /** The step that failed. */
@@ -31,7 +31,8 @@ type AdviceContext = { number?: string; signalCliDir?: string }
 
 /** Turns any failure of one step into a CliError (CliErrors pass through). */
 export function adviceFor(step: SetupStep, error: unknown, context: AdviceContext = {}): CliError {
-  if (error instanceof CliError) return error
+  const known = asCliError(error)
+  if (known !== undefined) return known
   const failure = asSignalCliFailure(error)
   if (failure?.code === 'SIDECAR_SIGNAL_RPC_ERROR') return rpcAdvice(step, failure, context)
   if (failure !== undefined) {

@@ -9,7 +9,7 @@ import { findSetpriv } from '../agent/parent-death.ts'
 import type { ChatConfig } from '../config.ts'
 import { chatIdForGroup, consoleInputFromBody, isEnvelopeBody } from '../console/chat-envelopes.ts'
 import type { ConsolePort } from '../console/console-port.ts'
-import { ChatError, exitCodeOf } from '../errors.ts'
+import { asChatError, exitCodeOf } from '../errors.ts'
 import { EXIT_CODES, type ExitCode } from '../exit-codes.ts'
 import type { Redactor } from '../redact/redactor.ts'
 import type { PreparedChat } from '../setup.ts'
@@ -245,8 +245,8 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
 
   // Bound late: the parts report to it, and shutdown needs the parts (it is called only after both exist).
   function onBackgroundError(what: string, err: unknown): void {
-    if (err instanceof ChatError && err.code === 'CHAT_DAEMON_LOST') {
-      void shutdown.end(EXIT_CODES.daemonLost, err.message)
+    if (asChatError(err)?.code === 'CHAT_DAEMON_LOST') {
+      void shutdown.end(EXIT_CODES.daemonLost, (err as Error).message)
       return
     }
     if (!life.signal.aborted) log(`${what} failed: ${err instanceof Error ? err.message : String(err)}`)

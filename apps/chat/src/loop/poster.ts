@@ -7,7 +7,7 @@
  * timestamp is remembered, so the echo of our own post is recognised by id.
  */
 import { asSignalCliFailure } from '@e2e-col/signal-cli'
-import { ChatError } from '../errors.ts'
+import { asChatError, type ChatError } from '../errors.ts'
 import type { ChatSignal } from '../signal/port.ts'
 import { backoffDelay, pause } from './backoff.ts'
 import { chunkReply } from './chunker.ts'
@@ -74,7 +74,7 @@ export interface Poster {
 
 /** A daemon answer worth waiting out: a JSON-RPC error (rate limit, internal error, a failed check). */
 function retryable(err: unknown): err is ChatError {
-  return err instanceof ChatError && err.code === 'CHAT_RPC'
+  return asChatError(err)?.code === 'CHAT_RPC'
 }
 
 /** The daemon's JSON-RPC code and the pause it asked for (a -5 rate limit), when it said. */

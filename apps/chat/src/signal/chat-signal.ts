@@ -10,7 +10,7 @@ import {
   type FullSignalBackend,
   type GroupListing,
 } from '@e2e-col/signal-cli'
-import { ChatError } from '../errors.ts'
+import { asChatError, ChatError } from '../errors.ts'
 import type { ChatSignal, GroupMember, InboundMessage } from './port.ts'
 
 export interface ChatSignalOptions {
@@ -24,7 +24,7 @@ export interface ChatSignalOptions {
 }
 
 function translate(method: string, err: unknown): unknown {
-  if (err instanceof ChatError) return err
+  if (asChatError(err) !== undefined) return err
   const failure = asSignalCliFailure(err)
   if (failure?.code === 'SIDECAR_EVENTS_FAILED' && failure.status === 400)
     return new ChatError('CHAT_NOT_LINKED', 'the daemon does not serve this account (events: HTTP 400)', { cause: err })

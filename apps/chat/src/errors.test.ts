@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest'
+import { asChatError, ChatError, exitCodeOf } from './errors.ts'
+import { EXIT_CODES } from './exit-codes.ts'
+
+describe('chat errors, told apart by code', () => {
+  it('knows a ChatError by its code, from this copy of the package or another', () => {
+    const own = new ChatError('CHAT_DAEMON_LOST', 'gone')
+    expect(asChatError(own)).toBe(own)
+    const foreign = Object.assign(new Error('refused'), { code: 'CHAT_REMOTE_ENDPOINT' })
+    expect(asChatError(foreign)?.code).toBe('CHAT_REMOTE_ENDPOINT')
+    expect(exitCodeOf(foreign)).toBe(EXIT_CODES.remoteEndpointRefused)
+  })
+  it('answers undefined for other errors, and maps them to the setup exit code', () => {
+    for (const other of [new Error('x'), Object.assign(new Error('io'), { code: 'ENOENT' }), null, 'CHAT_STATE']) {
+      expect(asChatError(other)).toBeUndefined()
+      expect(exitCodeOf(other)).toBe(EXIT_CODES.setup)
+    }
+    // A name on the prototype chain is not a code.
+    expect(asChatError(Object.assign(new Error('proto'), { code: 'toString' }))).toBeUndefined()
+  })
+})
