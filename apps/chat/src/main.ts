@@ -18,29 +18,30 @@ function tmuxSession(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 async function main(): Promise<number> {
+  const stop = new AbortController()
   let invocation
-  let parentPipe
+  let watch
   try {
-    parentPipe = takeParentPipe(process.env)
+    const parentPipe = takeParentPipe(process.env)
     invocation = loadConfig(process.argv.slice(2), process.env)
+    // Started by `e2e-col chat`: when that process ends, however it ends, this one stops too.
+    watch =
+      parentPipe === undefined
+        ? undefined
+        : watchParentPipe(parentPipe, () => {
+            console.error('[e2e-col] the e2e-col process that started this chat is gone')
+            stop.abort()
+          })
   } catch (err) {
     console.error(`e2e-col: ${(err as Error).message}\n(e2e-col --help for usage)`)
     return exitCodeOf(err)
   }
   if (invocation.kind === 'help') {
+    watch?.close()
     console.log(helpText())
     return 0
   }
-  const stop = new AbortController()
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, () => stop.abort())
-  // Started by `e2e-col chat`: when that process ends, however it ends, this one stops too.
-  const watch =
-    parentPipe === undefined
-      ? undefined
-      : watchParentPipe(parentPipe, () => {
-          console.error('[e2e-col] the e2e-col process that started this chat is gone')
-          stop.abort()
-        })
   const config = { ...invocation.config, tmuxSession: tmuxSession(process.env) }
   try {
     return await runChat(config, {

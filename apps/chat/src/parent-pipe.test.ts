@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
-import { PARENT_PIPE_ENV, takeParentPipe } from './parent-pipe.ts'
+import { PARENT_PIPE_ENV, takeParentPipe, watchParentPipe } from './parent-pipe.ts'
 
 const WATCHER = `
   const { watchParentPipe } = await import(${JSON.stringify(new URL('./parent-pipe.ts', import.meta.url).href)})
@@ -29,6 +29,9 @@ describe('the parent pipe', () => {
       expect(() => takeParentPipe({ [PARENT_PIPE_ENV]: bad })).toThrow(
         expect.objectContaining({ code: 'CHAT_USAGE' }) as Error,
       )
+  })
+  it('refuses a descriptor that is no pipe with a usage error', () => {
+    expect(() => watchParentPipe(987, () => {})).toThrow(expect.objectContaining({ code: 'CHAT_USAGE' }) as Error)
   })
   it('tells the child when its parent closes the write end, and not before', async () => {
     const node = ['--conditions=@e2e-col/source', '--import', 'tsx', '--input-type=module', '-e', WATCHER]

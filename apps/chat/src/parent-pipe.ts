@@ -27,10 +27,16 @@ export function takeParentPipe(env: NodeJS.ProcessEnv): number | undefined {
 
 /**
  * Calls `onGone` once, when the parent's end of the pipe closes (or the pipe fails). The watch
- * never keeps the process alive by itself; `close` ends it without calling `onGone`.
+ * never keeps the process alive by itself; `close` ends it without calling `onGone`. Throws
+ * `CHAT_USAGE` when `fd` is no pipe (closed, a file).
  */
 export function watchParentPipe(fd: number, onGone: () => void): { close(): void } {
-  const pipe = new Socket({ fd, readable: true, writable: false })
+  let pipe: Socket
+  try {
+    pipe = new Socket({ fd, readable: true, writable: false })
+  } catch (err) {
+    throw new ChatError('CHAT_USAGE', `${PARENT_PIPE_ENV}=${fd} names no pipe of this process`, { cause: err })
+  }
   let done = false
   const gone = (): void => {
     if (done) return
