@@ -87,15 +87,16 @@ async function optional<T>(promise: Promise<T>): Promise<T | undefined> {
   }
 }
 
-/** Creates the HTTP backend; `close()` ends its connections. */
-export function createHttpSignalBackend(options: HttpBackendOptions): FullSignalBackend {
-  const origin = new URL(options.url).origin
-  const rpcDispatcher =
-    options.dispatcher ?? new Pool(origin, { connections: 4, keepAliveTimeout: 10_000, pipelining: 1 })
-  const eventsDispatcher = options.dispatcher ?? new Client(origin, { keepAliveTimeout: 10_000 })
-  const account = options.account
-  let nextId: RpcId = 0
+type RpcCall = <T>(method: string, params: Record<string, unknown> | undefined, schema: z.ZodType<T>) => Promise<T>
 
+/** One JSON-RPC call per request, its id counted per backend; the account added unless the method takes none. */
+function createRpcCaller(
+  origin: string,
+  rpcDispatcher: Dispatcher,
+  account: string | undefined,
+  timeoutMs: number,
+): RpcCall {
+  let nextId: RpcId = 0
   async function call<T>(
     method: string,
     params: Record<string, unknown> | undefined,
@@ -110,8 +111,8 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: encodeRequest(id, method, ACCOUNT_FREE.has(method) ? params : withAccount),
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
       })
     } catch (error) {
       throw new SignalUnavailableError(`signal-cli ${method} failed: ${describe(error)}`, { cause: error })
@@ -133,6 +134,18 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
     }
     return parseResponse(text, id, schema)
   }
+  return call
+}
+
+/** Creates the HTTP backend; `close()` ends its connections. */
+export function createHttpSignalBackend(options: HttpBackendOptions): FullSignalBackend {
+  const origin = new URL(options.url).origin
+  const rpcDispatcher =
+    options.dispatcher ?? new Pool(origin, { connections: 4, keepAliveTimeout: 10_000, pipelining: 1 })
+  const eventsDispatcher = options.dispatcher ?? new Client(origin, { keepAliveTimeout: 10_000 })
+  const account = options.account
+
+  const call = createRpcCaller(origin, rpcDispatcher, account, options.timeoutMs)
 
   return {
     async check(signal) {
