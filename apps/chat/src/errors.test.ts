@@ -3,12 +3,14 @@ import { asChatError, ChatError, exitCodeOf } from './errors.ts'
 import { EXIT_CODES } from './exit-codes.ts'
 
 describe('chat errors, told apart by code', () => {
-  it('knows a ChatError by its code, from this copy of the package or another', () => {
-    const own = new ChatError('CHAT_DAEMON_LOST', 'gone')
-    expect(asChatError(own)).toBe(own)
+  it('maps an error to its exit code by its code alone, whichever copy of the package made it', () => {
+    expect(exitCodeOf(new ChatError('CHAT_DAEMON_LOST', 'gone'))).toBe(EXIT_CODES.daemonLost)
     const foreign = Object.assign(new Error('refused'), { code: 'CHAT_REMOTE_ENDPOINT' })
-    expect(asChatError(foreign)?.code).toBe('CHAT_REMOTE_ENDPOINT')
-    expect(exitCodeOf(foreign)).toBe(EXIT_CODES.remoteEndpointRefused)
+    expect(foreign instanceof ChatError).toBe(false)
+    expect([asChatError(foreign)?.code, exitCodeOf(foreign)]).toEqual([
+      'CHAT_REMOTE_ENDPOINT',
+      EXIT_CODES.remoteEndpointRefused,
+    ])
   })
   it('answers undefined for other errors, and maps them to the setup exit code', () => {
     for (const other of [new Error('x'), Object.assign(new Error('io'), { code: 'ENOENT' }), null, 'CHAT_STATE']) {
