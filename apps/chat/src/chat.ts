@@ -3,7 +3,7 @@
  * exit code; never throws for expected failures.
  */
 import type { ChatConfig } from './config.ts'
-import { ChatError, exitCodeOf } from './errors.ts'
+import { exitCodeOf } from './errors.ts'
 import type { ExitCode } from './exit-codes.ts'
 import { DEFAULT_TIMING, runChatLoop, type ChatEvent, type ChatTiming } from './loop/chat-loop.ts'
 import { createDaemonHealth } from './loop/daemon-health.ts'
@@ -77,7 +77,7 @@ export async function runChat(config: ChatConfig, deps: RunChatDeps): Promise<Ex
     })
   } catch (err) {
     log(`e2e-col chat: ${err instanceof Error ? err.message : String(err)}`)
-    return err instanceof ChatError ? err.exitCode : exitCodeOf(err)
+    return exitCodeOf(err)
   } finally {
     prepared.lock.release()
     await Promise.all([prepared.signal.close(), sidecar?.close()])

@@ -44,8 +44,15 @@ export class ChatError extends CodedError<ChatErrorCode> {
   }
 }
 
+/** `err` as a ChatError, known by its `code` (errors are told apart by code here, never `instanceof`). */
+export function asChatError(err: unknown): ChatError | undefined {
+  if (typeof err !== 'object' || err === null) return undefined
+  const code = (err as { code?: unknown }).code
+  return typeof code === 'string' && Object.hasOwn(EXIT_BY_CODE, code) ? (err as ChatError) : undefined
+}
+
 /** Maps anything thrown to an exit code: ChatError by its code, everything else is internal (1). */
 export function exitCodeOf(err: unknown): ExitCode {
-  if (err instanceof ChatError) return err.exitCode
-  return EXIT_CODES.setup
+  const chatError = asChatError(err)
+  return chatError === undefined ? EXIT_CODES.setup : EXIT_BY_CODE[chatError.code]
 }

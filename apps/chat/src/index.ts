@@ -1,6 +1,6 @@
 export { runChat, type RunChatDeps } from './chat.ts'
 export { loadConfig, isLoopbackUrl, type ChatConfig, type Invocation } from './config.ts'
-export { ChatError, exitCodeOf, type ChatErrorCode } from './errors.ts'
+export { asChatError, ChatError, exitCodeOf, type ChatErrorCode } from './errors.ts'
 export { EXIT_CODES, EXIT_CODE_TABLE, type ExitCode } from './exit-codes.ts'
 export { chatGroupName, slugify } from './group-name.ts'
 export { parseControl, type ControlAction } from './control.ts'

@@ -4,6 +4,7 @@ import { runChat } from './chat.ts'
 import { loadConfig } from './config.ts'
 import { exitCodeOf } from './errors.ts'
 import { helpText } from './help.ts'
+import { takeParentPipe, watchParentPipe } from './parent-pipe.ts'
 
 function tmuxSession(env: NodeJS.ProcessEnv): string | undefined {
   if (env['TMUX'] === undefined) return undefined
@@ -17,25 +18,40 @@ function tmuxSession(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 async function main(): Promise<number> {
+  const stop = new AbortController()
   let invocation
+  let watch
   try {
+    const parentPipe = takeParentPipe(process.env)
     invocation = loadConfig(process.argv.slice(2), process.env)
+    // Started by `e2e-col chat`: when that process ends, however it ends, this one stops too.
+    watch =
+      parentPipe === undefined
+        ? undefined
+        : watchParentPipe(parentPipe, () => {
+            console.error('[e2e-col] the e2e-col process that started this chat is gone')
+            stop.abort()
+          })
   } catch (err) {
     console.error(`e2e-col: ${(err as Error).message}\n(e2e-col --help for usage)`)
     return exitCodeOf(err)
   }
   if (invocation.kind === 'help') {
+    watch?.close()
     console.log(helpText())
     return 0
   }
-  const stop = new AbortController()
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(sig, () => stop.abort())
   const config = { ...invocation.config, tmuxSession: tmuxSession(process.env) }
-  return runChat(config, {
-    agentEnv: process.env,
-    log: (line) => console.error(`[e2e-col] ${line}`),
-    stop: stop.signal,
-  })
+  try {
+    return await runChat(config, {
+      agentEnv: process.env,
+      log: (line) => console.error(`[e2e-col] ${line}`),
+      stop: stop.signal,
+    })
+  } finally {
+    watch?.close()
+  }
 }
 
 process.exitCode = await main()

@@ -14,7 +14,7 @@ import { maskPhone } from './loop/local-log.ts'
 import type { ChatSignal } from './signal/port.ts'
 import { loadChatState, saveChatState, type ChatState } from './state/chat-state.ts'
 import { sweepLeftoverTurns, type LeftoverTurn } from './state/leftover-turn.ts'
-import { lockSession, type SessionLock } from './state/session-lock.ts'
+import { LOCK_HANDOVER_MS, lockSession, lockSessionWhenFree, type SessionLock } from './state/session-lock.ts'
 
 /** A chat ready to loop. */
 export interface PreparedChat {
@@ -119,7 +119,10 @@ async function attach(
     if (state.account !== account) throw new ChatError('CHAT_STATE', 'that chat was started with another account')
     if (state.agent !== config.agent)
       throw new ChatError('CHAT_STATE', `that chat runs agent ${state.agent}: pass --agent ${state.agent}`)
-    const lock = lockSession(config.stateRoot, state.sessionId)
+    const lock = await lockSessionWhenFree(config.stateRoot, state.sessionId, {
+      waitMs: LOCK_HANDOVER_MS,
+      log: deps.log,
+    })
     try {
       const m = await deps.health.call('listGroups', () => signal.groupMembership(state.groupId))
       if (m === undefined || !m.isMember)

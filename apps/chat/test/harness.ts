@@ -271,6 +271,18 @@ export function chatArgv(topic: string | undefined, extra: string[] = []): strin
   ]
 }
 
+/** The environment of a chat run through its bin on `world`, the fake agent writing its grandchild's pid to `pidFile`. */
+export function binEnv(world: World, pidFile: string): Record<string, string> {
+  return {
+    SIGNAL_CLI_URL: world.toy.url,
+    SIGNAL_CLI_ACCOUNT: LOOP,
+    XDG_STATE_HOME: world.stateRoot,
+    FAKE_AGENT_LOG: world.agentLog,
+    FAKE_AGENT_PIDFILE: pidFile,
+    FAKE_AGENT_SECRET: AGENT_SECRET,
+  }
+}
+
 export function configFor(world: World, argv: string[], env: Record<string, string> = {}): ChatConfig {
   const inv = loadConfig(argv, {
     SIGNAL_CLI_URL: world.toy.url,

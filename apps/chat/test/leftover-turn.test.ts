@@ -8,17 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { findSetpriv } from '../src/agent/parent-death.ts'
 import { listChatStates, saveChatState } from '../src/state/chat-state.ts'
 import { processStartTicks, sweepLeftoverTurns } from '../src/state/leftover-turn.ts'
-import {
-  AGENT_SECRET,
-  chatArgv,
-  isAlive,
-  LOOP,
-  resumeIn,
-  stopsCleanly,
-  until,
-  useWorld,
-  type World,
-} from './harness.ts'
+import { binEnv, chatArgv, isAlive, resumeIn, stopsCleanly, until, useWorld, type World } from './harness.ts'
 
 const BIN = fileURLToPath(new URL('../bin/e2e-col-chat.js', import.meta.url))
 const worlds = useWorld()
@@ -39,15 +29,7 @@ describe('a chat killed with SIGKILL', () => {
     const world = await worlds.world()
     const pidFile = join(world.stateRoot, 'grandchild.pid')
     const child = spawn(process.execPath, [BIN, ...chatArgv('grandchild')], {
-      env: {
-        ...process.env,
-        SIGNAL_CLI_URL: world.toy.url,
-        SIGNAL_CLI_ACCOUNT: LOOP,
-        XDG_STATE_HOME: world.stateRoot,
-        FAKE_AGENT_LOG: world.agentLog,
-        FAKE_AGENT_PIDFILE: pidFile,
-        FAKE_AGENT_SECRET: AGENT_SECRET,
-      },
+      env: { ...process.env, ...binEnv(world, pidFile) },
       stdio: ['ignore', 'ignore', 'pipe'],
     })
     let stderr = ''

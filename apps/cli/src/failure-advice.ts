@@ -3,8 +3,8 @@
  * messages (0.13.x `StartLinkCommand`, `FinishLinkCommand`, `RegisterCommand`, `VerifyCommand`,
  * `CommandUtil`) mapped to one typed {@link CliError} each. Pure.
  */
-import { SignalCliError, SignalRpcError } from '@e2e-col/signal-cli'
-import { CliError } from './errors.ts'
+import { asSignalCliFailure, type SignalRpcError } from '@e2e-col/signal-cli'
+import { asCliError, CliError } from './errors.ts'
 import { EXIT } from './exit-codes.ts'
 
 /** The step that failed. */
@@ -27,31 +27,34 @@ function unreachable(detail: string): CliError {
   )
 }
 
+type AdviceContext = { number?: string; signalCliDir?: string }
+
 /** Turns any failure of one step into a CliError (CliErrors pass through). */
-export function adviceFor(
-  step: SetupStep,
-  error: unknown,
-  context: { number?: string; signalCliDir?: string } = {},
-): CliError {
-  if (error instanceof CliError) return error
-  if (error instanceof SignalCliError && !(error instanceof SignalRpcError)) {
+export function adviceFor(step: SetupStep, error: unknown, context: AdviceContext = {}): CliError {
+  const known = asCliError(error)
+  if (known !== undefined) return known
+  const failure = asSignalCliFailure(error)
+  if (failure?.code === 'SIDECAR_SIGNAL_RPC_ERROR') return rpcAdvice(step, failure, context)
+  if (failure !== undefined) {
     return new CliError(
       'CLI_DAEMON_UNREACHABLE',
       EXIT.daemon,
-      error.message,
+      failure.message,
       'make sure the signal-cli daemon is running (or drop --daemon-url to let e2e-col start one), then run this again',
       { cause: error },
     )
   }
-  if (!(error instanceof SignalRpcError)) {
-    return new CliError(
-      'CLI_DAEMON_FAILED',
-      EXIT.unexpected,
-      `${step} failed: ${error instanceof Error ? error.message : String(error)}`,
-      'run this again; if it keeps failing, report it with this output',
-      { cause: error },
-    )
-  }
+  return new CliError(
+    'CLI_DAEMON_FAILED',
+    EXIT.unexpected,
+    `${step} failed: ${error instanceof Error ? error.message : String(error)}`,
+    'run this again; if it keeps failing, report it with this output',
+    { cause: error },
+  )
+}
+
+/** What the daemon's JSON-RPC error means at this step, from signal-cli's own words. */
+function rpcAdvice(step: SetupStep, error: SignalRpcError, context: AdviceContext): CliError {
   const { rpcCode: code, rpcMessage: message } = error
   const oneLine = message.split('\n')[0] ?? message
   // Linking and registering exist only in multi-account mode (a daemon started without -a).

@@ -4,7 +4,7 @@
  * for the scan with a visible countdown. A code that expires gets a fresh one, up to `attempts`.
  */
 import type { ProvisioningClient } from '@e2e-col/signal-cli'
-import { CliError } from './errors.ts'
+import { asCliError } from './errors.ts'
 import { adviceFor } from './failure-advice.ts'
 import { startLinkPage, type LinkPage } from './qr-page.ts'
 import { PHONE_STEPS, terminalQr } from './qr.ts'
@@ -68,7 +68,7 @@ export async function linkDevice(
       }
     }
   } catch (error) {
-    if (error instanceof CliError) throw error
+    if (asCliError(error) !== undefined) throw error
     throw adviceFor('finishLink', error, { signalCliDir })
   } finally {
     await page?.close()

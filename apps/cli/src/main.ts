@@ -1,7 +1,7 @@
 /** Composition root of the `e2e-col` bin: parse, run, print the failure and what to do, exit. */
 import { parseCommand } from './args.ts'
 import { runChatBinary } from './chat-passthrough.ts'
-import { CliError } from './errors.ts'
+import { asCliError } from './errors.ts'
 import { EXIT } from './exit-codes.ts'
 import { HELP } from './help.ts'
 import { runSetup } from './setup.ts'
@@ -44,11 +44,12 @@ async function main(): Promise<number> {
       opener: systemOpener(process.env, process.platform),
     })
   } catch (error) {
-    if (error instanceof CliError) {
+    const known = asCliError(error)
+    if (known !== undefined) {
       process.stderr.write(
-        `\ne2e-col: ${error.message}\n  what to do: ${error.hint}\n  (${error.code}, exit ${error.exitCode})\n`,
+        `\ne2e-col: ${known.message}\n  what to do: ${known.hint}\n  (${known.code}, exit ${known.exitCode})\n`,
       )
-      return error.exitCode
+      return known.exitCode
     }
     process.stderr.write(
       `\ne2e-col: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

@@ -10,7 +10,7 @@ import {
   javaInstallHint,
   readOsRelease,
   openRotatingLog,
-  RuntimeError,
+  asRuntimeError,
   signalCliInstallHint,
   superviseDaemon,
   type SupervisedDaemon,
@@ -63,8 +63,9 @@ export async function startManagedDaemon(
         },
       },
     )
-  } catch (error) {
-    if (!(error instanceof RuntimeError)) throw error
+  } catch (thrown) {
+    const error = asRuntimeError(thrown)
+    if (error === undefined) throw thrown
     const hint =
       error.code === 'DAEMON_CONFIG_LOCKED'
         ? `stop the other signal-cli using ${layout.signalCliDir} (an \`e2e-col up\` still running?), then run this again`

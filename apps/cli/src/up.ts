@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { freePort, openRotatingLog, type SupervisedDaemon } from '@e2e-col/signal-cli-runtime'
 import type { UpCommand } from './args.ts'
 import { binOf, packageDir, spawnChild, type Child } from './children.ts'
-import { CliError } from './errors.ts'
+import { asCliError, CliError } from './errors.ts'
 import { EXIT } from './exit-codes.ts'
 import { checkExternalDaemon, startManagedDaemon } from './managed-daemon.ts'
 import { openHome, type Opener } from './opener.ts'
@@ -225,8 +225,9 @@ export async function runUp(cmd: UpCommand, deps: UpDeps): Promise<number> {
     return outcome.kind === 'stop' ? EXIT.ok : EXIT.stackFailed
   } catch (error) {
     await stopAll()
-    if (error instanceof CliError && error.exitCode === EXIT.interrupted) {
-      term.say(error.message)
+    const known = asCliError(error)
+    if (known?.exitCode === EXIT.interrupted) {
+      term.say(known.message)
       return EXIT.interrupted
     }
     throw error

@@ -15,7 +15,7 @@ import { finishLinkMethod, registerMethod, startLinkMethod, verifyMethod } from 
 import { sendMethod } from './methods/send.ts'
 import { sendTypingMethod } from './methods/typing.ts'
 import { takeCallFailure } from './method-faults.ts'
-import { RPC_CODES, RpcFailure } from './rpc-failure.ts'
+import { isRpcFailure, RPC_CODES } from './rpc-failure.ts'
 import { UNIMPLEMENTED_ACCOUNT_COMMANDS, UNIMPLEMENTED_REGISTRATION_COMMANDS } from './signal-cli-commands.ts'
 
 /** Every method the toy implements; anything else is -32601 `Method not implemented`. */
@@ -81,7 +81,7 @@ export async function dispatch(
     const result = await method.run({ ...base, account, params })
     return answer({ jsonrpc: '2.0', result, id })
   } catch (error) {
-    if (error instanceof RpcFailure) return answer(errorResponse(error.rpcCode, error.message, id, error.data))
+    if (isRpcFailure(error)) return answer(errorResponse(error.rpcCode, error.message, id, error.data))
     const message = error instanceof Error ? error.message : String(error)
     return answer(errorResponse(RPC_CODES.internalError, `${message} (RuntimeException)`, id))
   }

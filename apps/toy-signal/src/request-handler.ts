@@ -41,7 +41,9 @@ function empty(res: ServerResponse, status: number): void {
   res.writeHead(status, { 'content-length': '0' }).end()
 }
 
-class BodyTooLarge extends Error {}
+class BodyTooLarge extends Error {
+  readonly code = 'TOY_BODY_TOO_LARGE'
+}
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = []
@@ -138,7 +140,7 @@ async function rpc(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse)
   try {
     text = await readBody(req)
   } catch (error) {
-    if (error instanceof BodyTooLarge) return empty(res, 413)
+    if ((error as { code?: unknown } | null)?.code === 'TOY_BODY_TOO_LARGE') return empty(res, 413)
     throw error
   }
   let drop = false

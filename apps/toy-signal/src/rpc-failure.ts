@@ -16,6 +16,7 @@ export const RPC_CODES = {
 
 /** A command failure that the dispatcher turns into a JSON-RPC `error` object. */
 export class RpcFailure extends Error {
+  readonly code = 'TOY_RPC_FAILURE'
   readonly rpcCode: number
   /** `null` unless the command wrote a result before failing (`{response: …}` for all-failed sends). */
   readonly data: { response: unknown } | null
@@ -25,6 +26,11 @@ export class RpcFailure extends Error {
     this.rpcCode = rpcCode
     this.data = data
   }
+}
+
+/** `err` as a command failure, known by its `code`. */
+export function isRpcFailure(err: unknown): err is RpcFailure {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'TOY_RPC_FAILURE'
 }
 
 /** `-1` USER_ERROR, the code signal-cli uses for bad input and unknown groups. */

@@ -1,5 +1,11 @@
 /** Typed failures of finding and running signal-cli, with stable codes. */
-export type RuntimeErrorCode = 'DAEMON_PORT_TAKEN' | 'DAEMON_CONFIG_LOCKED' | 'DAEMON_EXITED' | 'DAEMON_START_TIMEOUT'
+export const RUNTIME_ERROR_CODES = [
+  'DAEMON_PORT_TAKEN',
+  'DAEMON_CONFIG_LOCKED',
+  'DAEMON_EXITED',
+  'DAEMON_START_TIMEOUT',
+] as const
+export type RuntimeErrorCode = (typeof RUNTIME_ERROR_CODES)[number]
 
 export class RuntimeError extends Error {
   override readonly name = 'RuntimeError'
@@ -8,4 +14,12 @@ export class RuntimeError extends Error {
     super(message, options)
     this.code = code
   }
+}
+
+const CODES: ReadonlySet<unknown> = new Set(RUNTIME_ERROR_CODES)
+
+/** `err` as a {@link RuntimeError}, known by its `code` (callers in other packages never use `instanceof`). */
+export function asRuntimeError(err: unknown): RuntimeError | undefined {
+  if (typeof err !== 'object' || err === null) return undefined
+  return CODES.has((err as { code?: unknown }).code) ? (err as RuntimeError) : undefined
 }

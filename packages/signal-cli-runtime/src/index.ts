@@ -13,5 +13,5 @@ export { freePort, startDaemonProcess, type DaemonProcess, type DaemonSpec } fro
 export { superviseDaemon, type SupervisedDaemon, type SupervisorEvent, type SupervisorOptions } from './supervisor.ts'
 export { spawnInGroup, type GroupChild, type GroupExit } from './process-group.ts'
 export { openRotatingLog, type RotatingLog, type RotatingLogOptions } from './rotating-log.ts'
-export { RuntimeError, type RuntimeErrorCode } from './errors.ts'
+export { asRuntimeError, RUNTIME_ERROR_CODES, RuntimeError, type RuntimeErrorCode } from './errors.ts'
 export { resolvesSignalHost, SIGNAL_CHAT_HOST } from './signal-reachability.ts'

@@ -4,7 +4,7 @@
  * successful open). An ended stream is not lost history: the daemon keeps undelivered messages
  * for the next listener. Only a backend's explicit BroadcastRecoveryRequiredError says otherwise.
  */
-import { BroadcastRecoveryRequiredError } from './errors.ts'
+import { asSignalCliFailure, type BroadcastRecoveryRequiredError } from './errors.ts'
 import type { SignalBackend, SignalEvent, SignalEventStream } from './backend.ts'
 import { nextDelay, type BackoffPolicy } from './backoff.ts'
 
@@ -44,7 +44,9 @@ export function runEventsLoop(first: SignalEventStream, firstAbort: AbortControl
       for await (const event of stream) o.onEvent(event)
       o.logger.warn('events stream ended; reconnecting')
     } catch (error) {
-      if (error instanceof BroadcastRecoveryRequiredError) o.onRecoveryRequired(error)
+      // A backend of another package may raise it: known by its code.
+      const failure = asSignalCliFailure(error)
+      if (failure?.code === 'SIDECAR_BROADCAST_RECOVERY_REQUIRED') o.onRecoveryRequired(failure)
       else if (!stopped.signal.aborted) o.logger.warn({ err: error }, 'events stream failed; reconnecting')
     }
   }

@@ -7,7 +7,7 @@
  */
 import { Client, Pool, request, type Dispatcher } from 'undici'
 import type { z } from 'zod'
-import { SignalCliError, SignalEventsRefusedError, SignalRpcError, SignalUnavailableError } from './errors.ts'
+import { asSignalCliFailure, SignalCliError, SignalEventsRefusedError, SignalUnavailableError } from './errors.ts'
 import type { FullSignalBackend, SignalEventStream } from './backend.ts'
 import {
   AccountList,
@@ -78,7 +78,7 @@ async function* cutAsUnavailable<T>(events: AsyncGenerator<T>): AsyncGenerator<T
   try {
     yield* events
   } catch (error) {
-    if (error instanceof SignalCliError) throw error
+    if (asSignalCliFailure(error) !== undefined) throw error
     throw new SignalUnavailableError(`signal-cli events stream cut: ${describe(error)}`, { cause: error })
   }
 }
@@ -88,22 +88,22 @@ async function optional<T>(promise: Promise<T>): Promise<T | undefined> {
   try {
     return await promise
   } catch (error) {
-    if (error instanceof SignalRpcError && error.rpcCode === METHOD_NOT_FOUND) return undefined
+    const failure = asSignalCliFailure(error)
+    if (failure?.code === 'SIDECAR_SIGNAL_RPC_ERROR' && failure.rpcCode === METHOD_NOT_FOUND) return undefined
     throw error
   }
 }
 
-/** Creates the HTTP backend; `close()` ends its connections. */
-export function createHttpSignalBackend(options: HttpBackendOptions): FullSignalBackend {
-  const origin = new URL(options.url).origin
-  const rpcDispatcher =
-    options.dispatcher ?? new Pool(origin, { connections: 4, keepAliveTimeout: 10_000, pipelining: 1 })
-  const eventsDispatcher = options.dispatcher ?? new Client(origin, { keepAliveTimeout: 10_000 })
-  const account = options.account
-  let nextId: RpcId = 0
-  // The daemon's version as last read; asked once before the first machine send if nobody asked yet.
-  let knownVersion: Promise<string | undefined> | undefined
+type RpcCall = <T>(method: string, params: Record<string, unknown> | undefined, schema: z.ZodType<T>) => Promise<T>
 
+/** One JSON-RPC call per request, its id counted per backend; the account added unless the method takes none. */
+function createRpcCaller(
+  origin: string,
+  rpcDispatcher: Dispatcher,
+  account: string | undefined,
+  timeoutMs: number,
+): RpcCall {
+  let nextId: RpcId = 0
   async function call<T>(
     method: string,
     params: Record<string, unknown> | undefined,
@@ -118,8 +118,8 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: encodeRequest(id, method, ACCOUNT_FREE.has(method) ? params : withAccount),
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
       })
     } catch (error) {
       throw new SignalUnavailableError(`signal-cli ${method} failed: ${describe(error)}`, { cause: error })
@@ -136,11 +136,49 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
     try {
       text = await readCapped(res.body)
     } catch (error) {
-      if (error instanceof SignalCliError) throw error
+      if (asSignalCliFailure(error) !== undefined) throw error
       throw new SignalUnavailableError(`signal-cli ${method} answer cut: ${describe(error)}`, { cause: error })
     }
     return parseResponse(text, id, schema)
   }
+  return call
+}
+
+/**
+ * The daemon's version as last read; asked once before the first machine send if nobody asked yet.
+ * A failed probe is not kept: the next send asks again.
+ */
+function createVersionMemo(call: RpcCall) {
+  let known: Promise<string | undefined> | undefined
+  return {
+    async read(): Promise<string | undefined> {
+      const version = (await optional(call('version', undefined, VersionResult)))?.version
+      known = Promise.resolve(version)
+      return version
+    },
+    async takesNoUrgent(): Promise<boolean> {
+      known ??= optional(call('version', undefined, VersionResult)).then(
+        (r) => r?.version,
+        (error: unknown) => {
+          known = undefined
+          throw error
+        },
+      )
+      return supportsNoUrgent(await known)
+    },
+  }
+}
+
+/** Creates the HTTP backend; `close()` ends its connections. */
+export function createHttpSignalBackend(options: HttpBackendOptions): FullSignalBackend {
+  const origin = new URL(options.url).origin
+  const rpcDispatcher =
+    options.dispatcher ?? new Pool(origin, { connections: 4, keepAliveTimeout: 10_000, pipelining: 1 })
+  const eventsDispatcher = options.dispatcher ?? new Client(origin, { keepAliveTimeout: 10_000 })
+  const account = options.account
+
+  const call = createRpcCaller(origin, rpcDispatcher, account, options.timeoutMs)
+  const versions = createVersionMemo(call)
 
   return {
     async check(signal) {
@@ -159,11 +197,7 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
       await res.body.dump()
       if (res.statusCode !== 200) throw new SignalUnavailableError(`signal-cli check answered HTTP ${res.statusCode}`)
     },
-    async version() {
-      const version = (await optional(call('version', undefined, VersionResult)))?.version
-      knownVersion = Promise.resolve(version)
-      return version
-    },
+    version: () => versions.read(),
     async listAccounts() {
       // A single-account daemon (`-a`) has no such method: -32601 is `undefined`.
       return (await optional(call('listAccounts', undefined, AccountList)))?.map((a) => a.number)
@@ -174,17 +208,7 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
         attachments === undefined || attachments.length === 0
           ? { groupId, message }
           : { groupId, message, attachments: [...attachments] }
-      if (options.noUrgent === true) {
-        // A failed probe is not kept: the next send asks again.
-        knownVersion ??= optional(call('version', undefined, VersionResult)).then(
-          (r) => r?.version,
-          (error: unknown) => {
-            knownVersion = undefined
-            throw error
-          },
-        )
-        if (supportsNoUrgent(await knownVersion)) params['noUrgent'] = true
-      }
+      if (options.noUrgent === true && (await versions.takesNoUrgent())) params['noUrgent'] = true
       return call('send', params, SendResult)
     },
     getAttachment: async (id, groupId) =>

@@ -29,7 +29,10 @@ export {
 } from './platform-limits.ts'
 export {
   BroadcastRecoveryRequiredError,
+  asSignalCliFailure,
+  SIGNAL_CLI_ERROR_CODES,
   SignalCliError,
+  type SignalCliFailure,
   SignalEventsRefusedError,
   SignalRpcError,
   SignalUnavailableError,

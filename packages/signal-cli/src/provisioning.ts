@@ -9,7 +9,7 @@
  */
 import { request, type Dispatcher } from 'undici'
 import { z } from 'zod'
-import { SignalCliError, SignalUnavailableError } from './errors.ts'
+import { asSignalCliFailure, SignalUnavailableError } from './errors.ts'
 import { AccountList, encodeRequest, IgnoredResult, parseResponse, VersionResult, type RpcId } from './jsonrpc.ts'
 
 /** The provisioning calls of one daemon. Failures: SignalRpcError (the daemon's code and message), SignalUnavailableError, SignalCliError. */
@@ -65,7 +65,7 @@ export function createProvisioningClient(options: ProvisioningClientOptions): Pr
       }
       text = await res.body.text()
     } catch (error) {
-      if (error instanceof SignalCliError) throw error
+      if (asSignalCliFailure(error) !== undefined) throw error
       const code = (error as { code?: unknown }).code
       const why =
         code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'

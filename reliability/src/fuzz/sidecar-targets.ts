@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events'
 import { encodeBody, encodeEnvelope, type Envelope } from '@e2e-col/protocol'
 import fc from 'fast-check'
-import { parseResponse, readSignalEvents, SendResult, SignalCliError } from '@e2e-col/signal-cli'
+import { asSignalCliFailure, parseResponse, readSignalEvents, SendResult } from '@e2e-col/signal-cli'
 import { createLogger } from '@e2e-col/sidecar'
 import {
   BROWSER_KINDS,
@@ -149,7 +149,7 @@ export const jsonRpcResponse: FuzzTarget<string> = {
     try {
       parseResponse(text, 7, SendResult)
     } catch (error) {
-      if (!(error instanceof SignalCliError)) throw error
+      if (asSignalCliFailure(error) === undefined) throw error
     }
   },
 }

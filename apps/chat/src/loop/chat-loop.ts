@@ -9,25 +9,25 @@ import { findSetpriv } from '../agent/parent-death.ts'
 import type { ChatConfig } from '../config.ts'
 import { chatIdForGroup, consoleInputFromBody, isEnvelopeBody } from '../console/chat-envelopes.ts'
 import type { ConsolePort } from '../console/console-port.ts'
-import { parseControl } from '../control.ts'
-import { ChatError, exitCodeOf } from '../errors.ts'
+import { asChatError, exitCodeOf } from '../errors.ts'
 import { EXIT_CODES, type ExitCode } from '../exit-codes.ts'
 import type { Redactor } from '../redact/redactor.ts'
 import type { PreparedChat } from '../setup.ts'
 import type { InboundMessage } from '../signal/port.ts'
-import { createAuditLog, type AuditEntry } from '../state/audit-log.ts'
-import type { ChatEvent, ChatTiming } from './chat-events.ts'
+import { createAuditLog, type AuditLog } from '../state/audit-log.ts'
+import { createAcceptor } from './acceptor.ts'
+import type { ChatEvent, ChatTiming, Observe } from './chat-events.ts'
 import type { DaemonHealth } from './daemon-health.ts'
 import { readEvents } from './events-reader.ts'
 import { gate } from './gate.ts'
-import { createInbox } from './inbox.ts'
+import { createInbox, type Inbox } from './inbox.ts'
 import { announcement, formatDuration, statusText } from './messages.ts'
-import { auditSource, type Origin, type Queued } from './origin.ts'
-import { createOutputSender } from './output-sender.ts'
-import { createPoster } from './poster.ts'
-import { createShutdown } from './shutdown.ts'
-import { createSpeaker } from './speaker.ts'
-import { createTurnWorker } from './turn-worker.ts'
+import type { Origin } from './origin.ts'
+import { createOutputSender, type OutputSender } from './output-sender.ts'
+import { createPoster, type Poster } from './poster.ts'
+import { createShutdown, type Shutdown } from './shutdown.ts'
+import { createSpeaker, type Speaker } from './speaker.ts'
+import { createTurnWorker, type TurnWorker } from './turn-worker.ts'
 
 export { DEFAULT_TIMING, type ChatEvent, type ChatTiming } from './chat-events.ts'
 
@@ -43,33 +43,33 @@ export interface ChatLoopDeps {
   console?: ConsolePort | undefined
 }
 
-/** Runs the chat until an operator stops it, the local process is told to stop, or the daemon is lost. */
-export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: ChatLoopDeps): Promise<ExitCode> {
+/** The parts that run for the chat's whole life. */
+interface LoopParts {
+  inbox: Inbox
+  audit: AuditLog
+  poster: Poster
+  speaker: Speaker
+  worker: TurnWorker
+  outputs: OutputSender
+}
+
+/** What every part shares: the chat's life, its observer, and where a background failure goes. */
+interface PartsContext {
+  life: AbortSignal
+  observe: Observe
+  onError(what: string, err: unknown): void
+}
+
+function createParts(config: ChatConfig, chat: PreparedChat, deps: ChatLoopDeps, ctx: PartsContext): LoopParts {
   const { signal, account, state } = chat
   const { redactor, health, timing, log } = deps
+  const { life, observe, onError } = ctx
   const inbox = createInbox(config.inboxCapacity)
-  const operators = new Set(config.operators)
-  const allowed = new Set([...config.operators, account])
-  const chatId = chatIdForGroup(state.groupId)
-  const allowlist = effectiveAllowlist(config.agent, config.allowTools, config.allTools)
-  const life = new AbortController() // aborted when the loop ends, for any reason
   const audit = createAuditLog(config.stateRoot, state.groupId, redactor)
-  const observe = async (event: ChatEvent) => {
-    await deps.observe?.(event)
-  }
-
-  function onBackgroundError(what: string, err: unknown): void {
-    if (err instanceof ChatError && err.code === 'CHAT_DAEMON_LOST') {
-      void shutdown.end(EXIT_CODES.daemonLost, err.message)
-      return
-    }
-    if (!life.signal.aborted) log(`${what} failed: ${err instanceof Error ? err.message : String(err)}`)
-  }
-
   const poster = createPoster({
     signal,
     groupId: state.groupId,
-    allowed,
+    allowed: new Set([...config.operators, account]),
     health,
     membershipBaseMs: timing.membershipBaseMs,
     membershipMaxMs: timing.membershipMaxMs,
@@ -88,10 +88,10 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
     poster,
     console: deps.console,
     observe,
-    life: life.signal,
+    life,
     noticeStallMs: config.deliveryTimeoutMs,
     log,
-    onError: onBackgroundError,
+    onError,
   })
   const worker = createTurnWorker({
     config,
@@ -106,8 +106,8 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
     setpriv: findSetpriv(deps.agentEnv),
     observe,
     log,
-    life: life.signal,
-    onError: onBackgroundError,
+    life,
+    onError,
   })
   const outputs = createOutputSender({
     root: config.stateRoot,
@@ -116,131 +116,63 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
     maxBytes: config.maxAttachmentBytes,
     redactor,
     speaker,
-    life: life.signal,
+    life,
     stallMs: config.deliveryTimeoutMs,
     log,
-    onError: onBackgroundError,
+    onError,
   })
-  const shutdown = createShutdown({
-    life,
-    inbox,
-    worker,
-    signal,
-    groupId: state.groupId,
-    allowed,
-    console: deps.console,
-    observe,
-    log,
+  return { inbox, audit, poster, speaker, worker, outputs }
+}
+
+/** The answer to `status`, as of now. */
+function statusOf(parts: LoopParts, sessionId: string, turns: number, allowlist: readonly string[]): string {
+  const check = parts.poster.lastCheck()
+  const running = parts.worker.running
+  return statusText({
+    sessionId,
+    turn: turns,
+    running:
+      running === undefined
+        ? undefined
+        : {
+            turn: running.turn,
+            elapsedMs: Date.now() - running.startedAt,
+            outputBytes: running.outputBytes,
+            phase: running.phase,
+          },
+    allowlist,
+    queued: parts.inbox.size,
+    capacity: parts.inbox.capacity,
+    membership: check === undefined ? undefined : { agoMs: Date.now() - check.at, ok: check.ok },
+    auditLog: parts.audit.path,
   })
+}
 
-  function status(): string {
-    const check = poster.lastCheck()
-    const running = worker.running
-    return statusText({
-      sessionId: state.sessionId,
-      turn: state.turns,
-      running:
-        running === undefined
-          ? undefined
-          : {
-              turn: running.turn,
-              elapsedMs: Date.now() - running.startedAt,
-              outputBytes: running.outputBytes,
-              phase: running.phase,
-            },
-      allowlist,
-      queued: inbox.size,
-      capacity: inbox.capacity,
-      membership: check === undefined ? undefined : { agoMs: Date.now() - check.at, ok: check.ok },
-      auditLog: audit.path,
+interface InboundOptions {
+  account: string
+  groupId: string
+  operators: ReadonlySet<string>
+  poster: Pick<Poster, 'settled' | 'isOwnPost'>
+  observe: Observe
+  log(line: string): void
+  accept(text: string, origin: Origin): Promise<void>
+}
+
+/** A message from the daemon: through the gate, a console envelope unwrapped, then accepted. */
+function createInboundHandler(o: InboundOptions): (msg: InboundMessage) => Promise<void> {
+  const chatId = chatIdForGroup(o.groupId)
+  return async (msg) => {
+    if (msg.origin === 'sync') await o.poster.settled()
+    const verdict = gate(msg, {
+      account: o.account,
+      groupId: o.groupId,
+      operators: o.operators,
+      isOwnPost: o.poster.isOwnPost,
     })
-  }
-
-  /** Control phrases first, then the queue: the same path for phones and consoles. */
-  function record(
-    origin: Origin,
-    event: AuditEntry['event'],
-    text: string,
-    turn: number | undefined,
-    outcome: string,
-  ): Promise<void> {
-    return audit.record({ event, ...auditSource(origin), sessionId: state.sessionId, turn, outcome, text })
-  }
-
-  async function onAccepted(text: string, origin: Origin): Promise<void> {
-    const action = parseControl(text)
-    const runningTurn = worker.running?.turn
-    if (action.kind === 'status') {
-      await record(origin, 'control', text, runningTurn, 'status answered')
-      return speaker.answer(origin, status())
-    }
-    if (action.kind === 'cancel') {
-      const phase = worker.running?.phase.kind
-      const cancelled = worker.cancel()
-      await record(
-        origin,
-        'control',
-        text,
-        runningTurn,
-        !cancelled ? 'nothing to cancel' : phase === 'running' ? 'turn cancelled' : 'rest of the reply cancelled',
-      )
-      if (!cancelled) speaker.answer(origin, 'nothing is running.')
-      return
-    }
-    if (action.kind === 'output') {
-      await record(origin, 'control', text, runningTurn, outputs.request(origin, action.turn))
-      return
-    }
-    if (action.kind === 'stop') {
-      await record(origin, 'control', text, runningTurn, 'chat ended')
-      log(`${action.phrase} from an operator: ending the chat`)
-      void shutdown.end(EXIT_CODES.ok, undefined, { leave: true })
-      return
-    }
-    const item: Queued = {
-      text: action.text,
-      author: origin.kind === 'signal' ? origin.author : 'console',
-      timestamp: origin.kind === 'signal' ? origin.timestamp : 0,
-      origin,
-      receipt: undefined,
-    }
-    const offer = inbox.offer(item)
-    await record(
-      origin,
-      'prompt',
-      action.text,
-      undefined,
-      offer.taken ? `queued (position ${offer.position})` : 'refused: queue full',
-    )
-    if (!offer.taken) {
-      log('queue full: a message was not taken')
-      if (origin.kind === 'console')
-        deps.console?.emit({
-          kind: 'chat-status',
-          ref: origin.ref,
-          state: 'rejected',
-          text: `queue full (${inbox.capacity} waiting), message not taken`,
-        })
-      else speaker.answer(origin, `queue full (${inbox.capacity} waiting), message not taken: send it again later.`)
-      return
-    }
-    deps.console?.emit({
-      kind: 'chat-prompt',
-      text: await redactor.redact(action.text),
-      from: origin.kind === 'signal' ? 'phone' : 'console',
-      ref: origin.kind === 'signal' ? String(origin.timestamp) : origin.ref,
-    })
-    if (origin.kind === 'console') speaker.tellGroup(`[console] ${action.text}`)
-    await speaker.setReceipt(item, 'queued')
-    worker.wake()
-  }
-
-  async function onInbound(msg: InboundMessage): Promise<void> {
-    if (msg.origin === 'sync') await poster.settled()
-    const verdict = gate(msg, { account, groupId: state.groupId, operators, isOwnPost: poster.isOwnPost })
     if (!verdict.accepted) {
-      if (verdict.reason !== 'other-group' && verdict.reason !== 'own-post') log(`ignored a message: ${verdict.reason}`)
-      await observe({ type: 'ignored', reason: verdict.reason })
+      if (verdict.reason !== 'other-group' && verdict.reason !== 'own-post')
+        o.log(`ignored a message: ${verdict.reason}`)
+      await o.observe({ type: 'ignored', reason: verdict.reason })
       return
     }
     let text = verdict.text
@@ -249,22 +181,106 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
       try {
         text = consoleInputFromBody(text, chatId).text
       } catch (err) {
-        log(`ignored an e2e-col body: ${(err as Error).message}`)
-        await observe({ type: 'ignored', reason: 'envelope-body' })
+        o.log(`ignored an e2e-col body: ${(err as Error).message}`)
+        await o.observe({ type: 'ignored', reason: 'envelope-body' })
         return
       }
     }
-    await onAccepted(text, {
+    await o.accept(text, {
       kind: 'signal',
       author: verdict.sender,
       timestamp: msg.timestamp as number,
       device: msg.sourceDevice,
     }) // the gate refuses a message without one
   }
+}
+
+/**
+ * Nothing runs before the group has seen the allowlist: an announcement that cannot be posted
+ * within the delivery timeout ends the chat. Once posted, the worker starts (the topic first).
+ */
+async function announceAndStart(
+  config: ChatConfig,
+  chat: PreparedChat,
+  parts: LoopParts,
+  ctx: { life: AbortSignal; observe: Observe; shutdown: Shutdown; allowlist: readonly string[] },
+): Promise<void> {
+  const { state } = chat
+  try {
+    await ctx.observe({ type: 'ready', groupId: state.groupId, sessionId: state.sessionId })
+    const text = announcement({
+      host: config.host,
+      topic: state.topic,
+      agent: config.agent,
+      sessionId: state.sessionId,
+      allowlist: ctx.allowlist,
+      inboxCapacity: parts.inbox.capacity,
+      resumedAtTurn: chat.resumed ? state.turns : undefined,
+      leftovers: chat.leftovers.filter((l) => l.groupId === state.groupId && l.result === 'killed').map((l) => l.turn),
+    })
+    const posted = await parts.speaker.say(text, ctx.life, undefined, { stallMs: config.deliveryTimeoutMs })
+    if (posted.kind === 'stalled')
+      void ctx.shutdown.end(
+        EXIT_CODES.setup,
+        `could not post the announcement for ${formatDuration(config.deliveryTimeoutMs)} (${posted.reason}); nothing was run`,
+      )
+    else if (posted.kind === 'posted') parts.worker.start(chat.resumed ? undefined : state.topic)
+  } catch (err) {
+    void ctx.shutdown.end(
+      exitCodeOf(err) === EXIT_CODES.daemonLost ? EXIT_CODES.daemonLost : EXIT_CODES.setup,
+      (err as Error).message,
+    )
+  }
+}
+
+/** Runs the chat until an operator stops it, the local process is told to stop, or the daemon is lost. */
+export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: ChatLoopDeps): Promise<ExitCode> {
+  const { signal, account, state } = chat
+  const { health, log } = deps
+  const allowlist = effectiveAllowlist(config.agent, config.allowTools, config.allTools)
+  const life = new AbortController() // aborted when the loop ends, for any reason
+  const observe = async (event: ChatEvent) => {
+    await deps.observe?.(event)
+  }
+
+  // Bound late: the parts report to it, and shutdown needs the parts (it is called only after both exist).
+  function onBackgroundError(what: string, err: unknown): void {
+    if (asChatError(err)?.code === 'CHAT_DAEMON_LOST') {
+      void shutdown.end(EXIT_CODES.daemonLost, (err as Error).message)
+      return
+    }
+    if (!life.signal.aborted) log(`${what} failed: ${err instanceof Error ? err.message : String(err)}`)
+  }
+
+  const parts = createParts(config, chat, deps, { life: life.signal, observe, onError: onBackgroundError })
+  const shutdown = createShutdown({
+    life,
+    inbox: parts.inbox,
+    worker: parts.worker,
+    signal,
+    groupId: state.groupId,
+    allowed: new Set([...config.operators, account]),
+    console: deps.console,
+    observe,
+    log,
+  })
+  const accept = createAcceptor({
+    sessionId: state.sessionId,
+    inbox: parts.inbox,
+    worker: parts.worker,
+    speaker: parts.speaker,
+    outputs: parts.outputs,
+    audit: parts.audit,
+    redactor: deps.redactor,
+    console: deps.console,
+    status: () => statusOf(parts, state.sessionId, state.turns, allowlist),
+    stopChat: () => void shutdown.end(EXIT_CODES.ok, undefined, { leave: true }),
+    log,
+  })
 
   async function consoleInputs(port: ConsolePort): Promise<void> {
     for await (const input of port.inputs(life.signal)) {
-      await onAccepted(input.text, { kind: 'console', ref: input.ref }).catch((err: unknown) =>
+      await accept(input.text, { kind: 'console', ref: input.ref }).catch((err: unknown) =>
         onBackgroundError('console input', err),
       )
     }
@@ -281,39 +297,21 @@ export async function runChatLoop(config: ChatConfig, chat: PreparedChat, deps: 
     life: life.signal,
     observe,
     log,
-    onMessage: onInbound,
+    onMessage: createInboundHandler({
+      account,
+      groupId: state.groupId,
+      operators: new Set(config.operators),
+      poster: parts.poster,
+      observe,
+      log,
+      accept,
+    }),
     onError: onBackgroundError,
     onFatal: (code, why) => void shutdown.end(code, why),
   })
   if (deps.console !== undefined)
     void consoleInputs(deps.console).catch((err: unknown) => onBackgroundError('console', err))
-  try {
-    await observe({ type: 'ready', groupId: state.groupId, sessionId: state.sessionId })
-    const text = announcement({
-      host: config.host,
-      topic: state.topic,
-      agent: config.agent,
-      sessionId: state.sessionId,
-      allowlist,
-      inboxCapacity: inbox.capacity,
-      resumedAtTurn: chat.resumed ? state.turns : undefined,
-      leftovers: chat.leftovers.filter((l) => l.groupId === state.groupId && l.result === 'killed').map((l) => l.turn),
-    })
-    // Nothing runs before the group has seen the allowlist: an announcement that cannot be posted
-    // within the delivery timeout ends the chat.
-    const posted = await speaker.say(text, life.signal, undefined, { stallMs: config.deliveryTimeoutMs })
-    if (posted.kind === 'stalled')
-      void shutdown.end(
-        EXIT_CODES.setup,
-        `could not post the announcement for ${formatDuration(config.deliveryTimeoutMs)} (${posted.reason}); nothing was run`,
-      )
-    else if (posted.kind === 'posted') worker.start(chat.resumed ? undefined : state.topic)
-  } catch (err) {
-    void shutdown.end(
-      exitCodeOf(err) === EXIT_CODES.daemonLost ? EXIT_CODES.daemonLost : EXIT_CODES.setup,
-      (err as Error).message,
-    )
-  }
+  await announceAndStart(config, chat, parts, { life: life.signal, observe, shutdown, allowlist })
   const code = await shutdown.finished
   deps.stop?.removeEventListener('abort', onStop)
   return code

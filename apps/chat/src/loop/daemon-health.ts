@@ -2,7 +2,7 @@
  * Counts consecutive failures to reach the daemon, shared by the events stream and every rpc, and
  * decides when the retry budget is spent. Any success resets the count.
  */
-import { ChatError } from '../errors.ts'
+import { asChatError, ChatError } from '../errors.ts'
 import { backoffDelay, pause } from './backoff.ts'
 
 export interface DaemonHealth {
@@ -47,7 +47,7 @@ export function createDaemonHealth(options: {
           health.succeeded()
           return value
         } catch (err) {
-          if (!(err instanceof ChatError) || err.code !== 'CHAT_DAEMON_UNAVAILABLE' || signal?.aborted) throw err
+          if (asChatError(err)?.code !== 'CHAT_DAEMON_UNAVAILABLE' || signal?.aborted) throw err
           await pause(health.failed(what), signal)
           if (signal?.aborted) throw err
         }

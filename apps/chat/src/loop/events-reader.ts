@@ -3,7 +3,7 @@
  * and reconnects with the daemon's backoff when the stream ends or breaks. It stops when `life`
  * aborts, and ends the chat when the account is not linked or the retry budget is spent.
  */
-import { ChatError } from '../errors.ts'
+import { asChatError } from '../errors.ts'
 import { EXIT_CODES, type ExitCode } from '../exit-codes.ts'
 import type { ChatSignal, InboundMessage } from '../signal/port.ts'
 import { pause } from './backoff.ts'
@@ -35,7 +35,7 @@ export async function readEvents(o: EventsReaderOptions): Promise<void> {
       }
     } catch (err) {
       if (o.life.aborted) return
-      if (err instanceof ChatError && err.code === 'CHAT_NOT_LINKED') return o.onFatal(EXIT_CODES.setup, err.message)
+      if (asChatError(err)?.code === 'CHAT_NOT_LINKED') return o.onFatal(EXIT_CODES.setup, (err as Error).message)
       what = err instanceof Error ? err.message : String(err)
     }
     if (o.life.aborted) return

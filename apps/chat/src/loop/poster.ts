@@ -6,8 +6,8 @@
  * reports it failed. Bodies after the first `paceBurst` are paced `paceMs` apart. Every sent
  * timestamp is remembered, so the echo of our own post is recognised by id.
  */
-import { SignalRpcError } from '@e2e-col/signal-cli'
-import { ChatError } from '../errors.ts'
+import { asSignalCliFailure } from '@e2e-col/signal-cli'
+import { asChatError, type ChatError } from '../errors.ts'
 import type { ChatSignal } from '../signal/port.ts'
 import { backoffDelay, pause } from './backoff.ts'
 import { chunkReply } from './chunker.ts'
@@ -74,14 +74,14 @@ export interface Poster {
 
 /** A daemon answer worth waiting out: a JSON-RPC error (rate limit, internal error, a failed check). */
 function retryable(err: unknown): err is ChatError {
-  return err instanceof ChatError && err.code === 'CHAT_RPC'
+  return asChatError(err)?.code === 'CHAT_RPC'
 }
 
 /** The daemon's JSON-RPC code and the pause it asked for (a -5 rate limit), when it said. */
 function rpcDetails(err: ChatError): { rpcCode: number; retryAfterSeconds: number | undefined } | undefined {
   // The chat's CHAT_RPC keeps the daemon client's error as its cause: branch on its code.
-  const cause = err.cause
-  return cause instanceof SignalRpcError
+  const cause = asSignalCliFailure(err.cause)
+  return cause?.code === 'SIDECAR_SIGNAL_RPC_ERROR'
     ? { rpcCode: cause.rpcCode, retryAfterSeconds: cause.retryAfterSeconds }
     : undefined
 }

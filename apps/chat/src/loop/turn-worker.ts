@@ -7,7 +7,7 @@
  */
 import { buildTurnArgv } from '../agent/argv.ts'
 import { withParentDeathGuard } from '../agent/parent-death.ts'
-import { runTurn } from '../agent/turn-runner.ts'
+import { runTurn, type TurnResult } from '../agent/turn-runner.ts'
 import type { ChatConfig } from '../config.ts'
 import type { Redactor } from '../redact/redactor.ts'
 import type { PreparedChat } from '../setup.ts'
@@ -66,8 +66,81 @@ export interface TurnWorker {
   settled(): Promise<void>
 }
 
+/**
+ * Runs the agent for `turn` in the pinned session, under the parent-death guard; its process group
+ * is recorded in the state file so a later start can kill what is left of it if this process dies.
+ */
+function runAgent(
+  o: TurnWorkerOptions,
+  turn: number,
+  prompt: string,
+  abort: AbortSignal,
+  onOutput: (bytes: number) => void,
+): Promise<TurnResult> {
+  const { config, chat, timing } = o
+  const state = chat.state
+  const root = config.stateRoot
+  const argv = buildTurnArgv({
+    agent: config.agent,
+    sessionId: state.sessionId,
+    prompt,
+    allowTools: config.allowTools,
+    allTools: config.allTools,
+    sessionStarted: state.sessionStarted,
+    commandTemplate: config.agentCommand,
+    program: config.agentProgram,
+    optionalFlags: chat.agentFlags,
+  })
+  return runTurn({
+    argv: withParentDeathGuard(argv, o.setpriv),
+    env: o.agentEnv,
+    ...(o.cwd === undefined ? {} : { cwd: o.cwd }),
+    signal: abort,
+    timeoutMs: config.turnTimeoutMs,
+    graceMs: timing.graceMs,
+    maxOutputBytes: config.maxReplyBytes,
+    spillPath: rawOutputPath(root, state.groupId, turn),
+    tailBytes: 4096,
+    livenessMs: timing.livenessMs,
+    onStart: (pgid) => {
+      if (pgid === undefined) return
+      // Recorded so a later start can kill what is left of this turn if this process dies.
+      const leaderStart = processStartTicks(pgid)
+      state.runningTurn = {
+        turn,
+        pgid,
+        loopPid: process.pid,
+        ...(leaderStart === undefined ? {} : { leaderStart }),
+      }
+      try {
+        saveChatState(root, state)
+      } catch (err) {
+        // The turn runs and is reaped by this process either way; only the after-crash sweep loses it.
+        o.log(`could not record turn ${turn}'s process group: ${err instanceof Error ? err.message : String(err)}`)
+      }
+    },
+    onOutput,
+    onLiveness: (l) =>
+      o.log(`turn ${turn} still running: ${formatDuration(l.elapsedMs)}, ${l.outputBytes} bytes of output`),
+  })
+}
+
+/** Nothing unredacted stays on disk: the raw spill is redacted into the saved output. */
+async function keepRedactedOutput(o: TurnWorkerOptions, turn: number, result: TurnResult): Promise<void> {
+  if (result.spilledTo === undefined) return
+  const saved = savedOutputPath(o.config.stateRoot, o.chat.state.groupId, turn)
+  try {
+    await saveRedactedOutput(result.spilledTo, saved, o.redactor)
+    result.spilledTo = saved
+  } catch (err) {
+    o.log(`turn ${turn}: could not save its output: ${err instanceof Error ? err.message : String(err)}`)
+    delete result.spilledTo
+    result.unkeptBytes = result.droppedStdoutBytes
+  }
+}
+
 export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
-  const { config, chat, timing, speaker } = o
+  const { config, chat, speaker } = o
   const state = chat.state
   const root = config.stateRoot
   let running: RunningTurn | undefined
@@ -97,63 +170,10 @@ export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
       if (item !== undefined) await speaker.setReceipt(item, 'running')
       await o.observe({ type: 'turn-started', turn, prompt })
       o.log(`turn ${turn} started`)
-      const argv = buildTurnArgv({
-        agent: config.agent,
-        sessionId: state.sessionId,
-        prompt,
-        allowTools: config.allowTools,
-        allTools: config.allTools,
-        sessionStarted: state.sessionStarted,
-        commandTemplate: config.agentCommand,
-        program: config.agentProgram,
-        optionalFlags: chat.agentFlags,
+      const result = await runAgent(o, turn, prompt, abort.signal, (bytes) => {
+        if (running !== undefined) running.outputBytes = bytes
       })
-      const result = await runTurn({
-        argv: withParentDeathGuard(argv, o.setpriv),
-        env: o.agentEnv,
-        ...(o.cwd === undefined ? {} : { cwd: o.cwd }),
-        signal: abort.signal,
-        timeoutMs: config.turnTimeoutMs,
-        graceMs: timing.graceMs,
-        maxOutputBytes: config.maxReplyBytes,
-        spillPath: rawOutputPath(root, state.groupId, turn),
-        tailBytes: 4096,
-        livenessMs: timing.livenessMs,
-        onStart: (pgid) => {
-          if (pgid === undefined) return
-          // Recorded so a later start can kill what is left of this turn if this process dies.
-          const leaderStart = processStartTicks(pgid)
-          state.runningTurn = {
-            turn,
-            pgid,
-            loopPid: process.pid,
-            ...(leaderStart === undefined ? {} : { leaderStart }),
-          }
-          try {
-            saveChatState(root, state)
-          } catch (err) {
-            // The turn runs and is reaped by this process either way; only the after-crash sweep loses it.
-            o.log(`could not record turn ${turn}'s process group: ${err instanceof Error ? err.message : String(err)}`)
-          }
-        },
-        onOutput: (bytes) => {
-          if (running !== undefined) running.outputBytes = bytes
-        },
-        onLiveness: (l) =>
-          o.log(`turn ${turn} still running: ${formatDuration(l.elapsedMs)}, ${l.outputBytes} bytes of output`),
-      })
-      if (result.spilledTo !== undefined) {
-        // Nothing unredacted stays on disk: the raw spill is redacted into the saved output.
-        const saved = savedOutputPath(root, state.groupId, turn)
-        try {
-          await saveRedactedOutput(result.spilledTo, saved, o.redactor)
-          result.spilledTo = saved
-        } catch (err) {
-          o.log(`turn ${turn}: could not save its output: ${err instanceof Error ? err.message : String(err)}`)
-          delete result.spilledTo
-          result.unkeptBytes = result.droppedStdoutBytes
-        }
-      }
+      await keepRedactedOutput(o, turn, result)
       state.turns = turn
       delete state.runningTurn
       if (result.spawnError === undefined) state.sessionStarted = true

@@ -2,17 +2,15 @@
  * {@link ChatSignal} on the signal-cli HTTP backend. Only error translation lives here: the
  * daemon unreachable becomes `CHAT_DAEMON_UNAVAILABLE` (retried within the budget), an events
  * stream refused with HTTP 400 `CHAT_NOT_LINKED`, a JSON-RPC error `CHAT_RPC` (its `cause` keeps
- * the daemon's {@link SignalRpcError} with `rpcCode`).
+ * the daemon's `SignalRpcError` with `rpcCode`). The daemon client's errors are told apart by `code`.
  */
 import {
+  asSignalCliFailure,
   createHttpSignalBackend,
-  SignalCliError,
-  SignalEventsRefusedError,
-  SignalRpcError,
   type FullSignalBackend,
   type GroupListing,
 } from '@e2e-col/signal-cli'
-import { ChatError } from '../errors.ts'
+import { asChatError, ChatError } from '../errors.ts'
 import type { ChatSignal, GroupMember, InboundMessage } from './port.ts'
 
 export interface ChatSignalOptions {
@@ -26,19 +24,21 @@ export interface ChatSignalOptions {
 }
 
 function translate(method: string, err: unknown): unknown {
-  if (err instanceof ChatError) return err
-  if (err instanceof SignalEventsRefusedError && err.status === 400)
+  if (asChatError(err) !== undefined) return err
+  const failure = asSignalCliFailure(err)
+  if (failure?.code === 'SIDECAR_EVENTS_FAILED' && failure.status === 400)
     return new ChatError('CHAT_NOT_LINKED', 'the daemon does not serve this account (events: HTTP 400)', { cause: err })
-  if (err instanceof SignalRpcError)
-    return new ChatError('CHAT_RPC', `signal-cli ${method} failed (${err.rpcCode}): ${err.rpcMessage}`, { cause: err })
-  if (
-    err instanceof SignalCliError &&
-    (err.code === 'SIDECAR_SIGNAL_UNAVAILABLE' || err.code === 'SIDECAR_EVENTS_FAILED')
-  ) {
-    return new ChatError('CHAT_DAEMON_UNAVAILABLE', `signal-cli daemon unavailable (${err.message})`, { cause: err })
+  if (failure?.code === 'SIDECAR_SIGNAL_RPC_ERROR')
+    return new ChatError('CHAT_RPC', `signal-cli ${method} failed (${failure.rpcCode}): ${failure.rpcMessage}`, {
+      cause: err,
+    })
+  if (failure?.code === 'SIDECAR_SIGNAL_UNAVAILABLE' || failure?.code === 'SIDECAR_EVENTS_FAILED') {
+    return new ChatError('CHAT_DAEMON_UNAVAILABLE', `signal-cli daemon unavailable (${failure.message})`, {
+      cause: err,
+    })
   }
-  if (err instanceof SignalCliError)
-    return new ChatError('CHAT_RPC', `signal-cli ${method}: ${err.message}`, { cause: err })
+  if (failure !== undefined)
+    return new ChatError('CHAT_RPC', `signal-cli ${method}: ${failure.message}`, { cause: err })
   if ((err as { name?: unknown }).name === 'AbortError') return err
   return new ChatError(
     'CHAT_DAEMON_UNAVAILABLE',

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { loadChatState, saveChatState, stateDir, type ChatState } from './chat-state.ts'
-import { lockSession } from './session-lock.ts'
+import { lockSession, lockSessionWhenFree } from './session-lock.ts'
 
 const root = mkdtempSync(join(tmpdir(), 'e2e-col-state-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -54,6 +54,38 @@ describe('session lock', () => {
     child.kill()
     await exited
     const lock = lockSession(root, 'other-session')
+    lock.release()
+  })
+  it('waits, bounded, for another live process to release it, and refuses once the wait is over', async () => {
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1e5)'], { stdio: 'ignore' })
+    const exited = new Promise((r) => child.once('exit', r))
+    const path = join(root, 'chats', 'handover.lock')
+    writeFileSync(path, `${child.pid}\n`)
+    const said: string[] = []
+    const log = (line: string) => void said.push(line)
+    const started = Date.now()
+    await expect(lockSessionWhenFree(root, 'handover', { waitMs: 200, log })).rejects.toMatchObject({
+      code: 'CHAT_LOCKED',
+    })
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200)
+    expect(said).toEqual([
+      `another e2e-col chat (pid ${child.pid}) is running this agent session; waiting up to 200 ms for it to end`,
+    ])
+    // The owner ends while the next start waits: the start takes the lock.
+    const taking = lockSessionWhenFree(root, 'handover', { waitMs: 10_000, log })
+    setTimeout(() => child.kill(), 100)
+    const lock = await taking
+    await exited
+    expect(said).toHaveLength(2)
+    lock.release()
+  })
+  it('refuses at once a holder in this process, which cannot end while it waits', async () => {
+    const lock = lockSession(root, 'held-here')
+    const started = Date.now()
+    await expect(lockSessionWhenFree(root, 'held-here', { waitMs: 5000, log: () => {} })).rejects.toMatchObject({
+      code: 'CHAT_LOCKED',
+    })
+    expect(Date.now() - started).toBeLessThan(1000)
     lock.release()
   })
 })

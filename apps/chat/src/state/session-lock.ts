@@ -1,6 +1,8 @@
 /**
  * One process per agent session id, across processes: a lock file created with O_EXCL holding the
  * owner's pid. A lock whose owner is gone (crash, SIGKILL) is taken over; a live owner refuses.
+ * `lockSessionWhenFree` first gives a live owner of another process a bounded time to end: a chat
+ * whose `e2e-col chat` was just killed is still stopping its turn when the next `--resume` starts.
  */
 import { openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs'
 import { join } from 'node:path'
@@ -67,4 +69,33 @@ export function lockSession(root: string, sessionId: string): SessionLock {
     }
   }
   throw new ChatError('CHAT_LOCKED', 'could not take the session lock')
+}
+
+/** How long a start waits for another process's chat of the same session to end before refusing. */
+export const LOCK_HANDOVER_MS = 10_000
+const LOCK_POLL_MS = 50
+
+/**
+ * Takes the lock of `sessionId`, waiting up to `waitMs` while another live process holds it (said
+ * once through `log`); then throws `CHAT_LOCKED` as `lockSession` does. A holder in this process
+ * refuses at once: it cannot end while this start waits.
+ */
+export async function lockSessionWhenFree(
+  root: string,
+  sessionId: string,
+  options: { waitMs: number; log(line: string): void },
+): Promise<SessionLock> {
+  const deadline = Date.now() + options.waitMs
+  let said = false
+  for (;;) {
+    try {
+      return lockSession(root, sessionId)
+    } catch (err) {
+      const path = join(chatsDir(root), `${sessionId}.lock`)
+      if ((err as { code?: unknown }).code !== 'CHAT_LOCKED' || heldHere.has(path) || Date.now() >= deadline) throw err
+      if (!said) options.log(`${(err as Error).message}; waiting up to ${options.waitMs} ms for it to end`)
+      said = true
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS))
+    }
+  }
 }
