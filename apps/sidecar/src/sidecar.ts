@@ -14,6 +14,7 @@ import { createCloserStack, type CloserStack } from './closers.ts'
 import type { SidecarConfig } from './config.ts'
 import type { StoreError } from './errors.ts'
 import { listenWarning } from './listen-scope.ts'
+import { withShownNames } from './library/shown-names.ts'
 import { installNodeCodecs } from './node-codecs.ts'
 import { createLinkWatch, watchLink } from './ops/linked-device.ts'
 import { checkSignalLimits } from './signal-limits.ts'
@@ -54,17 +55,21 @@ function basics(config: SidecarConfig, deps: SidecarDeps): Basics {
   const logger = deps.logger ?? createLogger(config.logLevel)
   // Every account call is watched: a device Signal removed is noticed wherever it shows first.
   const links = createLinkWatch({ logger, now: () => clock.now() })
-  const backend = watchLink(
-    deps.backend ??
-      createHttpSignalBackend({
-        url: config.signal.url,
-        account: config.signal.account,
-        timeoutMs: config.signal.rpcTimeoutMs,
-        streamIdleMs: config.signal.streamIdleMs,
-        // Everything the sidecar sends is machine traffic: it never wakes a phone (documents.md §4).
-        noUrgent: true,
-      }),
-    links,
+  // Names and titles from Signal are untrusted: every listing's names are made safe to show here,
+  // the one place they enter (shown-names.ts).
+  const backend = withShownNames(
+    watchLink(
+      deps.backend ??
+        createHttpSignalBackend({
+          url: config.signal.url,
+          account: config.signal.account,
+          timeoutMs: config.signal.rpcTimeoutMs,
+          streamIdleMs: config.signal.streamIdleMs,
+          // Everything the sidecar sends is machine traffic: it never wakes a phone (documents.md §4).
+          noUrgent: true,
+        }),
+      links,
+    ),
   )
   return { config, logger, clock, metrics: createMetrics(), backend, sidecarId: clock.newUuid(), links }
 }

@@ -142,7 +142,7 @@ describe('docs CLI output', () => {
     expect(text).toContain(
       '  Lunch\\u000d\\u001b[2K\\u001b[8mAccept 0000  ·  with \\u001b]0;Accept 0000\\u0007Notes\\u009b2J (+1\\u001b[2K) [member\\u000d]',
     )
-    expect(text).toContain("shared 'Budget \\u202eslx.exe' with you  ·  accept: e2e-col-sidecar docs accept id\\u202e")
+    expect(text).toContain("shared 'Budget \\u202eslx.exe' with you  ·  accept: e2e-col docs accept id\\u202e")
     const json = await docs(url, ['list', '--json'])
     expect(json.slice(0, -1)).not.toMatch(UNSAFE)
     // Escaped, not changed: the JSON still says what the sidecar said.

@@ -1,6 +1,7 @@
 /**
  * Where names enter the sidecar from Signal: every group name and contact name the daemon lists
- * passes through {@link shownText} before the document library reads it, so `/v1/docs`,
+ * passes through {@link shownText} before any part of the sidecar reads it (the daemon client is
+wrapped once, where the sidecar builds it), so `/v1/docs`,
  * `/v1/invites`, `/v1/contacts` and the stored titles never hold a control character, a bidi
  * control, a line separator or a name longer than its bound. A group name with nothing visible
  * becomes no name (the library shows "Untitled"), a contact name with nothing visible no name
@@ -16,7 +17,8 @@ export const MAX_CONTACT_NAME_CHARS = 64
 
 interface NameSource {
   listGroups(groupId?: string): Promise<GroupListing>
-  listContacts(): Promise<SignalContact[]>
+  /** Only backends that administer documents list contacts. */
+  listContacts?(): Promise<SignalContact[]>
 }
 
 /** `backend` with its group and contact names made safe to show; every other method is the backend's own. */
@@ -27,7 +29,7 @@ export function withShownNames<B extends NameSource>(backend: B): B {
       name: shownText(g.name, { maxGraphemes: MAX_TITLE_CHARS }) ?? null,
     }))
   const listContacts = async (): Promise<SignalContact[]> =>
-    (await backend.listContacts()).map((c) => ({
+    (await (backend.listContacts?.() ?? Promise.resolve([]))).map((c) => ({
       ...c,
       name: shownText(c.name, { maxGraphemes: MAX_CONTACT_NAME_CHARS }),
     }))
@@ -35,7 +37,7 @@ export function withShownNames<B extends NameSource>(backend: B): B {
   return new Proxy(backend, {
     get(target, key) {
       if (key === 'listGroups') return listGroups
-      if (key === 'listContacts') return listContacts
+      if (key === 'listContacts') return typeof target.listContacts === 'function' ? listContacts : undefined
       const value: unknown = Reflect.get(target, key)
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value
     },

@@ -11,7 +11,6 @@ import { createDocuments, type Documents } from '../documents.ts'
 import type { GroupMembership, Listed } from '../group/membership.ts'
 import { membersOf, sourceKey } from '../group/members.ts'
 import { createDocumentLibrary, type DocumentLibrary, type LibraryBackend } from '../library/library.ts'
-import { withShownNames } from '../library/shown-names.ts'
 import { answerRank } from '../replica/answer-rule.ts'
 import { createReachability, type Reachability } from '../send/reachability.ts'
 import type { DaemonFacts } from '../startup.ts'
@@ -91,8 +90,7 @@ function documentLibrary(b: Basics, i: DocumentsInput, docs: Documents, chats: C
   // Documents made at run time need a backend that administers groups (the HTTP one does).
   if (!hasDocumentMethods(b.backend)) return undefined
   return createDocumentLibrary({
-    // Names and titles from Signal are untrusted: shown checked, never raw (shown-names.ts).
-    backend: withShownNames(b.backend),
+    backend: b.backend,
     membership: i.membership,
     you: i.facts.account ?? '',
     documents: docs,
