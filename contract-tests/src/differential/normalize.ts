@@ -1,7 +1,8 @@
 /**
  * What the differential does not compare, each for a stated reason (docs/daemon-contract.md §7,
  * "explained differences"): the accounts' ACIs (each daemon makes its own), timestamps (clocks),
- * the order of `listAccounts` (a Java map's), and which socket exception an offline daemon meets
+ * the order of `listAccounts` (a Java map's) and of a group's member lists (a Java set's, which
+ * follows the ACIs each run makes), and which socket exception an offline daemon meets
  * (the moment its websocket is in decides: `Closed unexpectedly`, `No connection!`).
  */
 
@@ -10,6 +11,13 @@ const TIMESTAMP_KEYS = new Set(['timestamp', 'lastUpdateTimestamp'])
 /** `Closed unexpectedly`, `No connection!`, `Write failed!`, wrapped or not (`java.io.IOException: …`), and their class. */
 const SOCKET_ERRORS =
   /(?:java\.(?:net|io)\.\w+: )*(?:Closed unexpectedly|No connection!|Write failed!|Connection closed!) \((?:IOException|SocketException)\)/g
+
+/** A group's lists of people, whose order in the real daemon is a hash set's. */
+const MEMBER_LISTS = new Set(['members', 'pendingMembers', 'requestingMembers', 'admins', 'bannedMembers'])
+const numberOf = (person: unknown): string =>
+  typeof person === 'string' ? person : String((person as { number?: unknown } | null)?.number ?? '')
+const byNumber = (list: unknown): unknown =>
+  Array.isArray(list) ? [...(list as unknown[])].sort((x, y) => numberOf(x).localeCompare(numberOf(y))) : list
 
 /** Names for the ACIs one daemon gave the fixture's accounts (`uuid` → `<aci a>`). */
 export type AciNames = ReadonlyMap<string, string>
@@ -31,5 +39,9 @@ export function normalizeAnswer(method: string, answer: unknown, acis: AciNames)
   const out = walk(answer, acis, undefined) as { result?: unknown }
   if (method === 'listAccounts' && Array.isArray(out.result))
     out.result = [...(out.result as { number: string }[])].sort((x, y) => x.number.localeCompare(y.number))
+  if (method === 'listGroups' && Array.isArray(out.result))
+    out.result = (out.result as Record<string, unknown>[]).map((group) =>
+      Object.fromEntries(Object.entries(group).map(([k, v]) => [k, MEMBER_LISTS.has(k) ? byNumber(v) : v])),
+    )
   return out
 }
