@@ -26,6 +26,7 @@ import type { Metrics } from './ops/metrics.ts'
 import { createCapabilityExchange, type CapabilityExchange } from './group/capability-exchange.ts'
 import type { MemberId } from './group/roster.ts'
 import { createGapRepair, type GapRepair } from './replica/gap-repair.ts'
+import { createDocumentPresence } from './presence/document-presence.ts'
 import { fallbackMs } from './replica/answer-rule.ts'
 import { createGroupSync, type GroupSync } from './replica/group-sync.ts'
 import type { DocReplica } from './replica/replica.ts'
@@ -245,6 +246,11 @@ export function createDocument(c: DocumentContext, docId: string, groupId: strin
       logger.warn({ kind }, 'send queue full; dropped a sync message of the replica')
   }
   const ask = (): void => toGroup('sync-request', replica.stateVector())
+  const presence = createDocumentPresence({
+    pages: sessions,
+    frame: (payload) => encodeEnvelope(ownEnvelope('awareness', payload)),
+    toGroup: (payload) => toGroup('awareness', payload),
+  })
   // A body carries floor((B − 11) / 4) · 3 frame bytes, less a chunk's ~90 bytes of header.
   const fallback = {
     baseMs: Math.max(2000, 4 * config.replica.syncDelayMs.max),
@@ -302,6 +308,7 @@ export function createDocument(c: DocumentContext, docId: string, groupId: strin
       if (env.kind !== 'update') groupSync.onPeerResponse(env.payload)
       gapRepair.check()
     }
+    if (env.kind === 'awareness') presence.seen(env.payload)
     for (const s of sessions) s.send(frame)
   }
 
@@ -364,6 +371,7 @@ export function createDocument(c: DocumentContext, docId: string, groupId: strin
 
   /** Presence and health: carried as they are, acknowledged when sent, never kept. */
   function carryEphemeral(session: Session, env: Envelope, frame: Uint8Array): void {
+    if (env.kind === 'awareness') presence.seen(env.payload, session)
     c.markSent(docId, env.senderId, env.messageId)
     for (const other of sessions) if (other !== session) other.send(frame)
     const owner: SendOwner = {
@@ -485,8 +493,11 @@ export function createDocument(c: DocumentContext, docId: string, groupId: strin
     attach(session) {
       sessions.add(session)
       delivery.greet(session)
+      presence.greet(session)
     },
-    detach: (session) => void sessions.delete(session),
+    detach: (session) => {
+      if (sessions.delete(session)) presence.leave(session)
+    },
     fromBrowser,
     fromGroup,
     askGroup: ask,
@@ -499,6 +510,7 @@ export function createDocument(c: DocumentContext, docId: string, groupId: strin
       groupSync.dispose()
       gapRepair.dispose()
       capabilities.dispose()
+      presence.dispose()
     },
   }
 }
