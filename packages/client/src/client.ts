@@ -159,8 +159,8 @@ class Binding implements DocConnection {
       }),
       this.#transport.on('error', ({ event }) => this.#events.emit('socket', { type: 'error', event })),
       this.#transport.on('close', (close) => {
-        this.#onSocketClosed()
         this.#events.emit('socket', { type: 'close', ...close })
+        this.#onSocketClosed()
       }),
       this.#transport.on('halted', (halt) => this.#events.emit('socket', { type: 'halted', ...halt })),
       this.#transport.on('frame', (frame) => this.#onFrame(frame)),
