@@ -13,7 +13,12 @@ const folders = (parent: string): string[] =>
   readdirSync(parent, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => `${parent}/${entry.name}`)
-const ALL = [...folders('packages'), ...folders('apps').filter((dir) => !STACKS.includes(dir)), 'contract-tests', ...STACKS]
+const ALL = [
+  ...folders('packages'),
+  ...folders('apps').filter((dir) => !STACKS.includes(dir)),
+  'contract-tests',
+  ...STACKS,
+]
 
 const tier = process.env['E2E_COL_TEST_TIER']
 if (tier !== undefined && tier !== 'unit' && tier !== 'stacks')

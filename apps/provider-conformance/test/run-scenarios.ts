@@ -14,10 +14,14 @@ export function runProviderConformance(name: string, start: () => Promise<Provid
     })
     for (const scenario of SCENARIOS) {
       const title = scenario.differs === undefined ? scenario.name : `${scenario.name} (differs: ${scenario.differs})`
-      test(title, async () => {
-        if (target === undefined) throw new Error('the target did not start')
-        await scenario.run(target)
-      }, 30_000)
+      test(
+        title,
+        async () => {
+          if (target === undefined) throw new Error('the target did not start')
+          await scenario.run(target)
+        },
+        30_000,
+      )
     }
   })
 }

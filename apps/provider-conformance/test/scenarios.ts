@@ -157,7 +157,7 @@ export const SCENARIOS: readonly Scenario[] = [
     },
   },
   {
-    name: "disconnect(): connection-close(null), sync(false), disconnected; edits made meanwhile reach the peer on connect()",
+    name: 'disconnect(): connection-close(null), sync(false), disconnected; edits made meanwhile reach the peer on connect()',
     async run(t) {
       const key = fresh('offline-edit')
       const docA = new Y.Doc()
@@ -268,7 +268,8 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'params',
-    differs: 'y-websocket appends them to the URL; a sidecar takes none (it checks the page origin), so E2eColProvider refuses them: CLIENT_UNSUPPORTED_OPTION',
+    differs:
+      'y-websocket appends them to the URL; a sidecar takes none (it checks the page origin), so E2eColProvider refuses them: CLIENT_UNSUPPORTED_OPTION',
     async run(t) {
       const open = (): Opened => t.open('alice', new Y.Doc(), { connect: false, params: { token: 'x' } })
       if (t.kind === 'y-websocket') expect(open().provider.url).toMatch(/\?token=x$/)

@@ -94,7 +94,11 @@ describe('WebSocketTransport (msw)', () => {
     const recovery = next(t, 'recoveryRequired')
     const closed = next(t, 'close')
     t.start()
-    expect(await closed).toMatchObject({ code: 4409, reason: 'history at risk', event: expect.objectContaining({ code: 4409 }) })
+    expect(await closed).toMatchObject({
+      code: 4409,
+      reason: 'history at risk',
+      event: expect.objectContaining({ code: 4409 }),
+    })
     expect(await recovery).toEqual({ reason: 'sidecar-history-risk', sendSequence: 0 })
     const reopened = await next(t, 'open')
     expect(reopened.attempt).toBe(1)

@@ -86,7 +86,11 @@ export interface TransportOptions {
    * Whether to reconnect after the server closed with this code (y-websocket's `shouldReconnect`).
    * Default: always. Not asked when this side closed the socket.
    */
-  readonly shouldReconnect?: (close: { readonly code: number; readonly reason: string; readonly event: unknown }) => boolean
+  readonly shouldReconnect?: (close: {
+    readonly code: number
+    readonly reason: string
+    readonly event: unknown
+  }) => boolean
 }
 
 const OPEN = 1

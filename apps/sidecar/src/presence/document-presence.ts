@@ -48,8 +48,7 @@ export function createDocumentPresence(o: DocumentPresenceOptions): DocumentPres
   const maxClients = o.maxClients ?? MAX_PRESENCE_CLIENTS
   const mirror = new Awareness(new Y.Doc())
   mirror.setLocalState(null)
-  // The mirror's expiry check must not keep a stopping sidecar alive.
-  ;(mirror._checkInterval as { unref?: () => void }).unref?.()
+  // Its 3 s expiry check (y-protocols) runs until dispose(), which the document's close calls.
   const owned = new Map<PresencePage, Set<number>>()
   let added: number[] = []
   let disposed = false
