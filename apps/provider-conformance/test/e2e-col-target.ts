@@ -4,7 +4,7 @@ import { createMemoryStorage, E2eColProvider, type WebSocketPolyfill } from '@e2
 import { startDemoStack } from '@e2e-col/demo'
 import { WebSocket, WebSocketServer } from 'ws'
 import type * as Y from 'yjs'
-import { logLine, type Opened, type ProviderTarget } from './provider-target.ts'
+import { logged, type Opened, type ProviderTarget } from './provider-target.ts'
 
 export async function startE2eColTarget(): Promise<ProviderTarget> {
   const stack = await startDemoStack({
@@ -36,12 +36,7 @@ export async function startE2eColTarget(): Promise<ProviderTarget> {
         transport: { network: null },
       })
       providers.push(provider)
-      const log: string[] = []
-      provider.on('status', (event) => log.push(logLine('status', event)))
-      provider.on('sync', (state) => log.push(logLine('sync', state)))
-      provider.on('connection-close', (event) => log.push(logLine('connection-close', event)))
-      provider.on('connection-error', () => log.push(logLine('connection-error')))
-      return { provider, log, onSync: (listener) => provider.on('sync', listener) }
+      return logged(provider)
     },
     async restartServer(who) {
       await stack.stopSidecar(who)

@@ -73,3 +73,21 @@ export function logLine(event: string, value?: unknown): string {
   if (event === 'sync') return `sync:${String(value)}`
   return event
 }
+
+/** The events the log records, as both providers' `on` takes them. */
+export interface LoggedEvents {
+  on(name: 'status', listener: (event: { status: 'connected' | 'disconnected' | 'connecting' }) => void): void
+  on(name: 'sync', listener: (state: boolean) => void): void
+  on(name: 'connection-close', listener: (event: CloseEvent | null) => void): void
+  on(name: 'connection-error', listener: (event: Event) => void): void
+}
+
+/** A provider just opened, with its events logged from now on. */
+export function logged(provider: ConformingProvider & LoggedEvents): Opened {
+  const log: string[] = []
+  provider.on('status', (event) => log.push(logLine('status', event)))
+  provider.on('sync', (state) => log.push(logLine('sync', state)))
+  provider.on('connection-close', (event) => log.push(logLine('connection-close', event)))
+  provider.on('connection-error', () => log.push(logLine('connection-error')))
+  return { provider, log, onSync: (listener) => provider.on('sync', listener) }
+}

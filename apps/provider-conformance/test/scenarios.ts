@@ -36,6 +36,17 @@ async function synced(t: ProviderTarget, who: 'alice' | 'bob', doc = new Y.Doc()
   return opened
 }
 
+/** Alice and Bob synced, `shown` named in its presence (`Alice`, `Bob`) and seen by the other. */
+async function pairShowing(t: ProviderTarget, shown: 'alice' | 'bob'): Promise<{ a: Opened; b: Opened }> {
+  const a = await synced(t, 'alice')
+  const b = await synced(t, 'bob')
+  const [showing, seeing] = shown === 'alice' ? [a, b] : [b, a]
+  const name = shown === 'alice' ? 'Alice' : 'Bob'
+  showing.provider.awareness.setLocalStateField('user', { name })
+  await until(`${name} seen by the other`, () => peers(seeing.provider).includes(name))
+  return { a, b }
+}
+
 /** A constructor that records each construction's arguments and counts each socket's sends. */
 function spyWebSocket(record: { made: unknown[][]; sent: number }): (base: unknown) => unknown {
   return (base) =>
@@ -179,10 +190,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: "disconnect() clears the peers' presence at once",
     async run(t) {
-      const a = await synced(t, 'alice')
-      const b = await synced(t, 'bob')
-      b.provider.awareness.setLocalStateField('user', { name: 'Bob' })
-      await until('alice sees Bob', () => peers(a.provider).includes('Bob'))
+      const { a } = await pairShowing(t, 'bob')
       a.provider.disconnect()
       expect(peers(a.provider)).toEqual([])
       expect(a.provider.awareness.getLocalState()).not.toBeNull()
@@ -191,10 +199,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'destroy() sends the presence removal: the peer drops it at once, not after the 30 s timeout',
     async run(t) {
-      const a = await synced(t, 'alice')
-      const b = await synced(t, 'bob')
-      a.provider.awareness.setLocalStateField('user', { name: 'Alice' })
-      await until('bob sees Alice', () => peers(b.provider).includes('Alice'))
+      const { a, b } = await pairShowing(t, 'alice')
       a.provider.destroy()
       await until('Alice gone at Bob', () => !peers(b.provider).includes('Alice'), 3000)
     },

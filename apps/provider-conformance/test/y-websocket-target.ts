@@ -4,7 +4,7 @@ import { docs, setupWSConnection } from '@y/websocket-server/utils'
 import { WebSocket, WebSocketServer } from 'ws'
 import { WebsocketProvider } from 'y-websocket'
 import type * as Y from 'yjs'
-import { logLine, type Opened, type ProviderTarget } from './provider-target.ts'
+import { logged, type Opened, type ProviderTarget } from './provider-target.ts'
 
 // y-websocket's resyncInterval reads the global WebSocket's OPEN, which Node 20 lacks.
 ;(globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket
@@ -46,12 +46,7 @@ export async function startYWebsocketTarget(): Promise<ProviderTarget> {
         disableBc: true,
       })
       providers.push(provider)
-      const log: string[] = []
-      provider.on('status', (event) => log.push(logLine('status', event)))
-      provider.on('sync', (state) => log.push(logLine('sync', state)))
-      provider.on('connection-close', (event) => log.push(logLine('connection-close', event)))
-      provider.on('connection-error', () => log.push(logLine('connection-error')))
-      return { provider, log, onSync: (listener) => provider.on('sync', listener) }
+      return logged(provider)
     },
     async restartServer() {
       for (const client of wss.clients) client.close(1001, 'going away')

@@ -9,20 +9,16 @@ import type { WebSocketConstructor } from '@e2e-col/transport'
 import { WebSocket } from 'ws'
 import { applyAwarenessUpdate, Awareness } from 'y-protocols/awareness'
 import * as Y from 'yjs'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { createMemoryStorage, E2eColProvider, type E2eColProviderOptions, type PageLifecycle } from '../src/index.ts'
 import { DOC_ID } from './client-harness.ts'
 import { startRelay, type Relay } from './sim-relay.ts'
 
 const SIDECAR_ID = '22222222-2222-4222-8222-222222222222'
 const PEER_ID = '33333333-3333-4333-8333-333333333333'
-const opened: { relay: Relay; provider: E2eColProvider }[] = []
+const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {
-  for (const { relay, provider } of opened.splice(0)) {
-    provider.destroy()
-    await provider.whenDestroyed
-    await relay.close()
-  }
+  for (const cleanup of cleanups.splice(0)) await cleanup()
 })
 
 async function open(options: E2eColProviderOptions = {}): Promise<{ relay: Relay; provider: E2eColProvider }> {
@@ -35,7 +31,10 @@ async function open(options: E2eColProviderOptions = {}): Promise<{ relay: Relay
     transport: { network: null },
     ...options,
   })
-  opened.push({ relay, provider })
+  cleanups.push(async () => {
+    provider.destroy()
+    await Promise.all([provider.whenDestroyed, relay.close()])
+  })
   return { relay, provider }
 }
 
@@ -54,13 +53,9 @@ function sendToPages(relay: Relay, kind: Kind, senderId: string, payload: Uint8A
   for (const socket of relay.sockets(DOC_ID)) socket.send(encodeEnvelope(envelope))
 }
 
-async function until(what: string, check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`waited 10 s for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
+/** Waits until `check` holds; fails naming `what`. */
+const until = (what: string, check: () => boolean): Promise<void> =>
+  vi.waitFor(() => expect(check(), what).toBe(true), { timeout: 10_000, interval: 10 })
 
 describe('E2eColProvider, y-websocket surface', () => {
   test("sync(true) waits for the sidecar's answer with its copy: a peer's answer does not count", async () => {

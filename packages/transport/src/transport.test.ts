@@ -221,13 +221,8 @@ describe('WebSocketTransport (msw)', () => {
     expect(connections).toBe(2)
   })
 
-  test('reports each attempt, the socket error and a close this side made with a null event', async () => {
-    let connections = 0
-    server.use(
-      sidecar.addEventListener('connection', () => {
-        connections += 1
-      }),
-    )
+  test('reports each attempt, its opening and a close this side made with a null event', async () => {
+    server.use(sidecar.addEventListener('connection', () => undefined))
     const t = create()
     const events: string[] = []
     t.on('attempt', ({ attempt }) => events.push(`attempt ${attempt}`))
@@ -238,7 +233,6 @@ describe('WebSocketTransport (msw)', () => {
     await opened
     t.stop()
     expect(events).toEqual(['attempt 0', 'open', 'close client stopped null'])
-    expect(connections).toBe(1)
   })
 
   test('passes the subprotocols to the WebSocket constructor', () => {
