@@ -42,6 +42,18 @@ function next<K extends keyof TransportEvents>(t: WebSocketTransport, event: K):
   })
 }
 
+/** The sidecar closes the first connection with `code`; returns a count of the connections so far. */
+function closeFirstWith(code: number, reason: string): () => number {
+  let connections = 0
+  server.use(
+    sidecar.addEventListener('connection', ({ client }) => {
+      connections += 1
+      if (connections === 1) client.close(code, reason)
+    }),
+  )
+  return () => connections
+}
+
 describe('WebSocketTransport (msw)', () => {
   test('sends binary frames and emits received binary frames as bytes', async () => {
     const received: Uint8Array[] = []
@@ -83,13 +95,7 @@ describe('WebSocketTransport (msw)', () => {
   })
 
   test('close code 4409 raises recoveryRequired once, then reconnects', async () => {
-    let connections = 0
-    server.use(
-      sidecar.addEventListener('connection', ({ client }) => {
-        connections += 1
-        if (connections === 1) client.close(4409, 'history at risk')
-      }),
-    )
+    const connections = closeFirstWith(4409, 'history at risk')
     const t = create()
     const recovery = next(t, 'recoveryRequired')
     const closed = next(t, 'close')
@@ -102,7 +108,7 @@ describe('WebSocketTransport (msw)', () => {
     expect(await recovery).toEqual({ reason: 'sidecar-history-risk', sendSequence: 0 })
     const reopened = await next(t, 'open')
     expect(reopened.attempt).toBe(1)
-    expect(connections).toBe(2)
+    expect(connections()).toBe(2)
   })
 
   test('close code 1011 reconnects without asking for recovery', async () => {
@@ -194,13 +200,7 @@ describe('WebSocketTransport (msw)', () => {
   })
 
   test('a close shouldReconnect refuses halts the transport: halted, offline, no retry until reconnectNow', async () => {
-    let connections = 0
-    server.use(
-      sidecar.addEventListener('connection', ({ client }) => {
-        connections += 1
-        if (connections === 1) client.close(4403, 'forbidden')
-      }),
-    )
+    const connections = closeFirstWith(4403, 'forbidden')
     const asked: number[] = []
     const t = create({
       shouldReconnect: ({ code, event }) => {
@@ -214,11 +214,11 @@ describe('WebSocketTransport (msw)', () => {
     expect(asked).toEqual([4403])
     expect(t.status).toBe('offline')
     await new Promise((r) => setTimeout(r, 60)) // several backoff delays (2–20 ms)
-    expect(connections).toBe(1)
+    expect(connections()).toBe(1)
     const reopened = next(t, 'open')
     t.reconnectNow()
     await reopened
-    expect(connections).toBe(2)
+    expect(connections()).toBe(2)
   })
 
   test('reports each attempt, its opening and a close this side made with a null event', async () => {
