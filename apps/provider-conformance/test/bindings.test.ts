@@ -156,9 +156,10 @@ describe.skipIf(!hasChromium())('editor bindings we did not write, installed fro
     expect(text).toContain('Alice writes in TipTap.')
     expect(text).toContain('Bob answers.')
     // One caret per person after the reload: the old page's presence left with it.
+    await bob.click('.ProseMirror')
     await shown(
       alice,
-      'one caret for Bob after his reload',
+      "one caret for Bob after his reload, not two (the old page's is gone)",
       "document.querySelectorAll('.collaboration-carets__caret').length === 1",
     )
     await alice.context().close()
