@@ -1,8 +1,9 @@
 /**
  * Editor bindings we did not write, on E2eColProvider as an adopter would use it: a fresh Vite app
  * outside the repository installs the packed `@e2e-col/*` tarballs with TipTap 3 (Collaboration +
- * CollaborationCaret) and Lexical 0.52 (CollaborationPlugin with shouldBootstrap), each person's
- * page in its own Chromium context against their own sidecar on the toy daemon.
+ * CollaborationCaret), Lexical 0.52 (CollaborationPlugin with shouldBootstrap) and y-monaco, each
+ * person's page in its own Chromium context against their own sidecar on the toy daemon
+ * (bindings-app/ is the app's source).
  */
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -35,6 +36,8 @@ const THIRD_PARTY = [
   '@lexical/yjs',
   'react',
   'react-dom',
+  'y-monaco',
+  'monaco-editor',
 ]
 const OURS = ['protocol', 'sync', 'transport', 'client']
 
@@ -119,7 +122,7 @@ describe.skipIf(!hasChromium())('editor bindings we did not write, installed fro
   })
 
   /** A person's page in its own context (its own IndexedDB, as on another machine). */
-  async function open(editor: 'tiptap' | 'lexical', who: 'alice' | 'bob'): Promise<Page> {
+  async function open(editor: 'tiptap' | 'lexical' | 'monaco', who: 'alice' | 'bob'): Promise<Page> {
     if (browser === undefined || stack === undefined) throw new Error('not started')
     const page = await (await browser.newContext()).newPage()
     page.on('pageerror', (error) => console.error(`[${who} ${editor} page error]`, error))
@@ -185,6 +188,21 @@ describe.skipIf(!hasChromium())('editor bindings we did not write, installed fro
     await new Promise((resolve) => setTimeout(resolve, 1000)) // a bootstrap paragraph would reach Alice by now
     expect(await count(bob)).toBe(2)
     expect(await count(alice)).toBe(2)
+    await alice.context().close()
+    await bob.context().close()
+  }, 120_000)
+
+  test("y-monaco: text both ways and the other person's cursor", async () => {
+    const alice = await open('monaco', 'alice')
+    const bob = await open('monaco', 'bob')
+    await alice.click('.monaco-editor .view-lines')
+    await alice.keyboard.type('alice types in monaco ')
+    await shown(bob, "Alice's text at Bob", "window.binding.text().includes('alice types in monaco')")
+    await bob.click('.monaco-editor .view-lines')
+    await bob.keyboard.press('Control+End')
+    await bob.keyboard.type('and bob answers')
+    await shown(alice, "Bob's text at Alice", "window.binding.text().includes('and bob answers')")
+    await shown(alice, "Bob's cursor at Alice", "document.querySelectorAll('.yRemoteSelectionHead').length === 1")
     await alice.context().close()
     await bob.context().close()
   }, 120_000)
