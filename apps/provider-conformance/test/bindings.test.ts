@@ -119,7 +119,7 @@ describe.skipIf(!hasChromium())('editor bindings we did not write, installed fro
     await stack?.close()
     await server?.close()
     if (app !== undefined) rmSync(app, { recursive: true, force: true })
-  })
+  }, 120_000)
 
   /** A person's page in its own context (its own IndexedDB, as on another machine). */
   async function open(editor: 'tiptap' | 'lexical' | 'monaco', who: 'alice' | 'bob'): Promise<Page> {

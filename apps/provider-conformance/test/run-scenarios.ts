@@ -11,7 +11,7 @@ export function runProviderConformance(name: string, start: () => Promise<Provid
     }, 60_000)
     afterAll(async () => {
       await target?.close()
-    })
+    }, 60_000)
     for (const scenario of SCENARIOS) {
       const title = scenario.differs === undefined ? scenario.name : `${scenario.name} (differs: ${scenario.differs})`
       test(
