@@ -21,7 +21,8 @@ element.style.height = '300px'
 const editor = monaco.editor.create(element, { value: '', language: 'plaintext' })
 const model = editor.getModel()
 if (model === null) throw new Error('no model')
-new MonacoBinding(doc.getText('monaco'), model, new Set([editor]), provider.awareness)
+const binding = new MonacoBinding(doc.getText('monaco'), model, new Set([editor]), provider.awareness)
 Object.assign(window, {
+  monacoBinding: binding,
   binding: { text: () => editor.getValue(), synced: () => provider.synced, pending: () => provider.pending },
 })

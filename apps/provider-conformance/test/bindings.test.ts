@@ -70,6 +70,10 @@ async function shown(page: Page, what: string, check: string): Promise<void> {
   }
 }
 
+/** Paragraphs in the page's Lexical editor. */
+const paragraphs = (page: Page): Promise<number> =>
+  page.evaluate(() => (window as unknown as { binding: { paragraphs(): number } }).binding.paragraphs())
+
 if (!hasChromium()) console.warn(`bindings test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
 
 describe.skipIf(!hasChromium())('editor bindings we did not write, installed from the tarballs', () => {
@@ -170,24 +174,22 @@ describe.skipIf(!hasChromium())('editor bindings we did not write, installed fro
   }, 120_000)
 
   test('Lexical CollaborationPlugin with shouldBootstrap adds nothing to a document that has content', async () => {
-    const count = (page: Page): Promise<number> =>
-      page.evaluate(() => (window as unknown as { binding: { paragraphs(): number } }).binding.paragraphs())
     const alice = await open('lexical', 'alice')
     await alice.click('.lexical')
     await alice.keyboard.type('First paragraph')
     await alice.keyboard.press('Enter')
     await alice.keyboard.type('Second paragraph')
     await shown(alice, "Alice's changes saved", 'window.binding.pending() === 0')
-    expect(await count(alice)).toBe(2)
+    expect(await paragraphs(alice)).toBe(2)
     const bob = await open('lexical', 'bob')
     await shown(bob, "Alice's paragraphs at Bob", "window.binding.text().includes('Second paragraph')")
-    expect(await count(bob)).toBe(2)
+    expect(await paragraphs(bob)).toBe(2)
     await bob.reload()
     await shown(bob, 'Bob synced after the reload', 'window.binding?.synced() === true')
     await shown(bob, 'the paragraphs after the reload', "window.binding.text().includes('Second paragraph')")
     await new Promise((resolve) => setTimeout(resolve, 1000)) // a bootstrap paragraph would reach Alice by now
-    expect(await count(bob)).toBe(2)
-    expect(await count(alice)).toBe(2)
+    expect(await paragraphs(bob)).toBe(2)
+    expect(await paragraphs(alice)).toBe(2)
     await alice.context().close()
     await bob.context().close()
   }, 120_000)

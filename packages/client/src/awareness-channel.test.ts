@@ -29,6 +29,15 @@ function channel(): { ch: AwarenessChannel; sent: Uint8Array[] } {
   return { ch, sent }
 }
 
+/** Alice's channel, and a peer that shows her; `last()` applies her last message at the peer. */
+function aliceSeenByPeer(): { ch: AwarenessChannel; sent: Uint8Array[]; peer: Awareness; last(): void } {
+  const { ch, sent } = channel()
+  ch.awareness.setLocalStateField('user', { name: 'Alice' })
+  const peer = new Awareness(new Y.Doc())
+  applyAwarenessUpdate(peer, encodeAwarenessUpdate(ch.awareness, [ch.awareness.clientID]), REMOTE)
+  return { ch, sent, peer, last: () => applyAwarenessUpdate(peer, sent.at(-1) ?? new Uint8Array(), REMOTE) }
+}
+
 describe('presence channel', () => {
   test('while typing, presence only rides behind edits: no standalone message at all', () => {
     const { ch, sent } = channel()
@@ -136,15 +145,6 @@ describe('presence channel', () => {
     receiver.destroy()
     mine.destroy()
   })
-
-  /** Alice's channel, and a peer that shows her; `last()` applies her last message at the peer. */
-  function aliceSeenByPeer(): { ch: AwarenessChannel; sent: Uint8Array[]; peer: Awareness; last(): void } {
-    const { ch, sent } = channel()
-    ch.awareness.setLocalStateField('user', { name: 'Alice' })
-    const peer = new Awareness(new Y.Doc())
-    applyAwarenessUpdate(peer, encodeAwarenessUpdate(ch.awareness, [ch.awareness.clientID]), REMOTE)
-    return { ch, sent, peer, last: () => applyAwarenessUpdate(peer, sent.at(-1) ?? new Uint8Array(), REMOTE) }
-  }
 
   test('announce renews the clock, so a peer that saw our removal at the old clock takes the state again', () => {
     const { ch, peer, last } = aliceSeenByPeer()
