@@ -136,16 +136,26 @@ describe.skipIf(!hasChromium())('editor bindings we did not write, installed fro
     return page
   }
 
-  test('TipTap 3: text both ways, carets under each name, the content after a reload', async () => {
-    const alice = await open('tiptap', 'alice')
-    const bob = await open('tiptap', 'bob')
-    await alice.click('.ProseMirror')
-    await alice.keyboard.type('Alice writes in TipTap. ')
-    await shown(bob, "Alice's text at Bob", "window.binding.text().includes('Alice writes in TipTap.')")
-    await bob.click('.ProseMirror')
+  /** Alice's and Bob's pages of `editor`: each types into `selector`, and each sees the other's text. */
+  async function typedBothWays(
+    editor: 'tiptap' | 'monaco',
+    selector: string,
+    [aliceText, bobText]: readonly [string, string],
+  ): Promise<{ alice: Page; bob: Page }> {
+    const alice = await open(editor, 'alice')
+    const bob = await open(editor, 'bob')
+    await alice.click(selector)
+    await alice.keyboard.type(aliceText)
+    await shown(bob, "Alice's text at Bob", `window.binding.text().includes(${JSON.stringify(aliceText.trim())})`)
+    await bob.click(selector)
     await bob.keyboard.press('Control+End')
-    await bob.keyboard.type('Bob answers.')
-    await shown(alice, "Bob's text at Alice", "window.binding.text().includes('Bob answers.')")
+    await bob.keyboard.type(bobText)
+    await shown(alice, "Bob's text at Alice", `window.binding.text().includes(${JSON.stringify(bobText)})`)
+    return { alice, bob }
+  }
+
+  test('TipTap 3: text both ways, carets under each name, the content after a reload', async () => {
+    const { alice, bob } = await typedBothWays('tiptap', '.ProseMirror', ['Alice writes in TipTap. ', 'Bob answers.'])
     await shown(
       alice,
       "Bob's caret at Alice",
@@ -195,15 +205,10 @@ describe.skipIf(!hasChromium())('editor bindings we did not write, installed fro
   }, 120_000)
 
   test("y-monaco: text both ways and the other person's cursor", async () => {
-    const alice = await open('monaco', 'alice')
-    const bob = await open('monaco', 'bob')
-    await alice.click('.monaco-editor .view-lines')
-    await alice.keyboard.type('alice types in monaco ')
-    await shown(bob, "Alice's text at Bob", "window.binding.text().includes('alice types in monaco')")
-    await bob.click('.monaco-editor .view-lines')
-    await bob.keyboard.press('Control+End')
-    await bob.keyboard.type('and bob answers')
-    await shown(alice, "Bob's text at Alice", "window.binding.text().includes('and bob answers')")
+    const { alice, bob } = await typedBothWays('monaco', '.monaco-editor .view-lines', [
+      'alice types in monaco ',
+      'and bob answers',
+    ])
     await shown(alice, "Bob's cursor at Alice", "document.querySelectorAll('.yRemoteSelectionHead').length === 1")
     await alice.context().close()
     await bob.context().close()
