@@ -282,9 +282,9 @@ export class E2eColProvider extends ObservableV2<E2eColProviderEvents> {
     return this.allSaved && this.#status.weakest === 'group'
   }
 
-  /** The binding's full status (connection, pending, last acknowledgement, loaded, synced). */
+  /** The binding's full status (connection, pending, last acknowledgement, loaded, synced), as it is now. */
   get clientStatus(): ClientStatus {
-    return this.#status
+    return this.connection.status()
   }
 
   /** Resolves once {@link destroy} has written the last local checkpoint. */

@@ -257,7 +257,7 @@ export class WebSocketTransport {
       if (this.#socket !== socket) return
       this.#socket = undefined
       const close = { code: event.code, reason: event.reason, event }
-      this.#events.emit('close', close)
+      this.#reportClose(close)
       if (event.code === CLOSE_CODES.HISTORY_AT_RISK) {
         this.#events.emit('recoveryRequired', { reason: 'sidecar-history-risk', sendSequence: this.#sendSequence })
       }
@@ -310,7 +310,15 @@ export class WebSocketTransport {
     } catch {
       // Closing a socket that is still CONNECTING throws in some runtimes; it is abandoned either way.
     }
-    if (report) this.#events.emit('close', { code, reason, event: null })
+    if (report) this.#reportClose({ code, reason, event: null })
+  }
+
+  /** Listeners of `close` already read `offline` (a page rendering its status then shows the truth); `status` follows. */
+  #reportClose(close: SocketClose): void {
+    const was = this.#status
+    this.#status = 'offline'
+    this.#events.emit('close', close)
+    if (was !== 'offline' && this.#status === 'offline') this.#events.emit('status', 'offline')
   }
 
   #clearTimers(): void {
