@@ -148,6 +148,17 @@ describe('E2eColProvider, y-websocket surface', () => {
     peer.destroy()
   })
 
+  test("at status 'disconnected' the client status already says offline (a page renders from it)", async () => {
+    const { provider } = await open()
+    await until('connected', () => provider.wsconnected)
+    const seen: string[] = []
+    provider.on('status', ({ status }) => {
+      if (status === 'disconnected') seen.push(provider.clientStatus.connection)
+    })
+    provider.disconnect()
+    expect(seen).toEqual(['offline'])
+  })
+
   test('params with a value has no meaning over a sidecar: CLIENT_UNSUPPORTED_OPTION, also when assigned', async () => {
     expect(
       () => new E2eColProvider('ws://127.0.0.1:9', DOC_ID, new Y.Doc(), { connect: false, params: { auth: 'x' } }),
