@@ -8,12 +8,17 @@ import { workspaceResolve } from './workspace-conditions.ts'
  * browsers, soak), run after the unit tier with their own longer timeouts, so a busy machine slows
  * them without pushing them past a unit test's bound. Unset (a plain `npx vitest run <file>`): all.
  */
-const STACKS = ['bench', 'apps/demo', 'reliability']
+const STACKS = ['bench', 'apps/demo', 'apps/provider-conformance', 'reliability']
 const folders = (parent: string): string[] =>
   readdirSync(parent, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => `${parent}/${entry.name}`)
-const ALL = [...folders('packages'), ...folders('apps'), 'contract-tests', ...STACKS]
+const ALL = [
+  ...folders('packages'),
+  ...folders('apps').filter((dir) => !STACKS.includes(dir)),
+  'contract-tests',
+  ...STACKS,
+]
 
 const tier = process.env['E2E_COL_TEST_TIER']
 if (tier !== undefined && tier !== 'unit' && tier !== 'stacks')

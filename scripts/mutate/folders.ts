@@ -23,6 +23,11 @@ export const MUTATE_FOLDERS: readonly MutateFolder[] = [
   },
   { folder: 'apps/chat/src/loop', tests: ['apps/chat/src/loop/**/*.test.ts'] },
   { folder: 'apps/chat/src/redact', tests: ['apps/chat/src/redact/**/*.test.ts'] },
+  { folder: 'packages/client/src', tests: ['packages/client/src/**/*.test.ts', 'packages/client/test/**/*.test.ts'] },
+  {
+    folder: 'packages/transport/src',
+    tests: ['packages/transport/src/**/*.test.ts', 'packages/transport/test/**/*.test.ts'],
+  },
 ]
 
 /** `apps/sidecar/src/receive` → `apps-sidecar-src-receive` (file names under `.mutation/`). */

@@ -70,6 +70,8 @@ export function appLockfile(
           integrity: `sha512-${createHash('sha512').update(readFileSync(file)).digest('base64')}`,
           ...(manifest.bin === undefined ? {} : { bin: manifest.bin }),
           ...(manifest.dependencies === undefined ? {} : { dependencies: manifest.dependencies }),
+          // yjs, y-protocols and lib0 are peers of the client: npm installs them beside it.
+          ...(manifest.peerDependencies === undefined ? {} : { peerDependencies: manifest.peerDependencies }),
         }
       } else {
         const { dev: _dev, devOptional: _devOptional, peer: _peer, ...rest } = entry

@@ -239,7 +239,8 @@ describe.skipIf(!hasChromium())('the packed packages in a fresh Vite app', () =>
         { timeout: 20_000 },
       )
     } finally {
-      await peer.destroy()
+      peer.destroy()
+      await peer.whenDestroyed
     }
   }, 120_000)
 })

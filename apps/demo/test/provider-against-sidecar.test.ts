@@ -52,7 +52,8 @@ describe('E2eColProvider against real sidecars', () => {
   const providers: E2eColProvider[] = []
   const run = useDemoStack(NODE_STACK_WITH_FAULTS, {
     closeFirst: async () => {
-      for (const p of providers) await p.destroy()
+      for (const p of providers) p.destroy()
+      await Promise.all(providers.map((p) => p.whenDestroyed))
     },
   })
 
@@ -157,7 +158,7 @@ describe('E2eColProvider against real sidecars', () => {
   test('disconnect() closes and keeps edits; connect() sends them', async () => {
     const { docA, docB, a, b } = await syncedPair()
     const closes: string[] = []
-    a.on('connection-close', (event) => closes.push(event.reason))
+    a.on('connection-close', (event) => closes.push(event === null ? 'closed here' : event.reason))
     a.disconnect()
     await until(a, 'disconnected', () => !a.wsconnected && !a.synced)
     expect(closes).toHaveLength(1)
@@ -210,7 +211,8 @@ describe('E2eColProvider against real sidecars', () => {
     up = true
     fire('online')
     await until(a, 'synced when the network is back', () => a.synced)
-    await a.destroy()
+    a.destroy()
+    await a.whenDestroyed
     expect(listeners.online.size + listeners.offline.size).toBe(0)
   })
 

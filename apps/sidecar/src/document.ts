@@ -19,6 +19,7 @@ import type { DocumentPorts } from './document/ports.ts'
 import { createReplicaSync } from './document/replica-sync.ts'
 import { createCapabilityExchange } from './group/capability-exchange.ts'
 import type { MemberId } from './group/roster.ts'
+import { createDocumentPresence } from './presence/document-presence.ts'
 import type { DocReplica } from './replica/replica.ts'
 import { createDelivery } from './send/delivery.ts'
 import type { SendOwner } from './send/queue.ts'
@@ -139,7 +140,13 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     metrics,
     logger,
   })
+  const presence = createDocumentPresence({
+    pages: pages.sessions,
+    frame: (payload) => encodeEnvelope(own('awareness', payload)),
+    toGroup: (payload) => toGroup('awareness', payload),
+  })
   const fromBrowser = createBrowserInbox({
+    presence,
     replica,
     store,
     pages,
@@ -152,7 +159,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     metrics,
     logger,
   })
-  const fromGroup = createGroupInbox({ replica, sync, capabilities, pages, store, metrics })
+  const fromGroup = createGroupInbox({ replica, sync, capabilities, pages, store, presence, metrics })
 
   return {
     docId,
@@ -167,8 +174,13 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     attach(session) {
       pages.add(session)
       delivery.greet(session)
+      presence.greet(session)
     },
-    detach: (session) => pages.remove(session),
+    detach(session) {
+      if (!pages.sessions.has(session)) return
+      pages.remove(session)
+      presence.leave(session)
+    },
     fromBrowser,
     fromGroup,
     askGroup: () => sync.ask(),
@@ -195,6 +207,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       pages.close(code, reason)
       sync.dispose()
       capabilities.dispose()
+      presence.dispose()
     },
   }
 }

@@ -29,6 +29,15 @@ function channel(): { ch: AwarenessChannel; sent: Uint8Array[] } {
   return { ch, sent }
 }
 
+/** Alice's channel, and a peer that shows her; `last()` applies her last message at the peer. */
+function aliceSeenByPeer(): { ch: AwarenessChannel; sent: Uint8Array[]; peer: Awareness; last(): void } {
+  const { ch, sent } = channel()
+  ch.awareness.setLocalStateField('user', { name: 'Alice' })
+  const peer = new Awareness(new Y.Doc())
+  applyAwarenessUpdate(peer, encodeAwarenessUpdate(ch.awareness, [ch.awareness.clientID]), REMOTE)
+  return { ch, sent, peer, last: () => applyAwarenessUpdate(peer, sent.at(-1) ?? new Uint8Array(), REMOTE) }
+}
+
 describe('presence channel', () => {
   test('while typing, presence only rides behind edits: no standalone message at all', () => {
     const { ch, sent } = channel()
@@ -135,5 +144,48 @@ describe('presence channel', () => {
     expect(receiver.getStates().has(mine.clientID)).toBe(false)
     receiver.destroy()
     mine.destroy()
+  })
+
+  test('announce renews the clock, so a peer that saw our removal at the old clock takes the state again', () => {
+    const { ch, peer, last } = aliceSeenByPeer()
+    ch.farewell()
+    last()
+    expect(peer.getStates().has(ch.awareness.clientID)).toBe(false)
+    // The local state is untouched by a farewell (y-websocket's disconnect()).
+    expect(ch.awareness.getLocalState()).toEqual({ user: { name: 'Alice' } })
+    ch.announce()
+    last()
+    expect(peer.getStates().get(ch.awareness.clientID)).toEqual({ user: { name: 'Alice' } })
+    peer.destroy()
+  })
+
+  test('leaving the page removes the local state and sends the removal at once; coming back restores it', () => {
+    const { ch, sent, peer, last } = aliceSeenByPeer()
+    const before = sent.length
+    ch.leave()
+    expect(sent).toHaveLength(before + 1)
+    expect(ch.awareness.getLocalState()).toBeNull()
+    last()
+    expect(peer.getStates().has(ch.awareness.clientID)).toBe(false)
+    ch.leave() // a second pagehide has nothing left to remove
+    expect(sent).toHaveLength(before + 1)
+    ch.rejoin()
+    expect(ch.awareness.getLocalState()).toEqual({ user: { name: 'Alice' } })
+    last()
+    expect(peer.getStates().get(ch.awareness.clientID)).toEqual({ user: { name: 'Alice' } })
+    peer.destroy()
+  })
+
+  test('forgetting peers clears their states and clocks, so a greeting at the same clocks applies again', () => {
+    const { ch } = channel()
+    const bob = new Awareness(new Y.Doc())
+    bob.setLocalStateField('user', { name: 'Bob' })
+    const bobs = encodeAwarenessUpdate(bob, [bob.clientID])
+    ch.apply(bobs)
+    ch.forgetPeers()
+    expect([...ch.awareness.getStates().keys()]).toEqual([ch.awareness.clientID])
+    ch.apply(bobs)
+    expect(ch.awareness.getStates().get(bob.clientID)).toEqual({ user: { name: 'Bob' } })
+    bob.destroy()
   })
 })

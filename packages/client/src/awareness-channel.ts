@@ -45,6 +45,8 @@ export class AwarenessChannel {
   #timer: unknown = undefined
   #dirty = false
   #lastStandaloneAt = Number.NEGATIVE_INFINITY
+  /** The local state taken away when the page was left, to put back if it comes back (bfcache). */
+  #leftState: { [x: string]: unknown } | null = null
   readonly #onUpdate: (change: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => void
 
   constructor(doc: Y.Doc, options: AwarenessChannelOptions) {
@@ -60,9 +62,55 @@ export class AwarenessChannel {
     this.awareness.on('update', this.#onUpdate)
   }
 
-  /** Sends the local state now (after a (re)connect: peers may have expired us). */
+  /**
+   * Sends the local state now (after a (re)connect: peers may have expired or removed us). The
+   * clock is renewed first: a peer (or the sidecar) that saw our removal at the current clock
+   * would ignore the same clock again.
+   */
   announce(): void {
+    const state = this.awareness.getLocalState()
+    if (state !== null) this.awareness.setLocalState(state)
     this.#sendNow()
+  }
+
+  /**
+   * Tells peers this page is gone for now, without changing the local state (y-websocket's
+   * `disconnect()`): a removal at the current clock, which {@link announce} supersedes.
+   */
+  farewell(): void {
+    this.#cancel()
+    this.#dirty = false
+    this.#options.send(encodeAwarenessUpdate(this.awareness, [this.awareness.clientID], new Map()))
+  }
+
+  /** The page is being left (pagehide): the local state is removed and the removal sent at once. */
+  leave(): void {
+    const state = this.awareness.getLocalState()
+    if (state === null) return
+    this.#leftState = state
+    removeAwarenessStates(this.awareness, [this.awareness.clientID], 'pagehide')
+    this.#sendNow()
+  }
+
+  /** The page came back from the back-forward cache: the state {@link leave} removed is set again. */
+  rejoin(): void {
+    const state = this.#leftState
+    this.#leftState = null
+    if (state === null || this.awareness.getLocalState() !== null) return
+    this.awareness.setLocalState(state)
+    this.#sendNow()
+  }
+
+  /**
+   * The connection is gone: every peer's state is removed, as y-websocket does on close. Their
+   * clocks are forgotten too, so the sidecar's presence greeting on the next connect applies
+   * even at the clocks already seen.
+   */
+  forgetPeers(): void {
+    const ours = this.awareness.clientID
+    const peers = [...this.awareness.getStates().keys()].filter((id) => id !== ours)
+    removeAwarenessStates(this.awareness, peers, this.#options.remoteOrigin)
+    for (const id of this.awareness.meta.keys()) if (id !== ours) this.awareness.meta.delete(id)
   }
 
   /** An edit envelope just went out: send a changed local state right behind it. */

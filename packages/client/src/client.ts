@@ -9,7 +9,7 @@
  * are never sent back out.
  */
 import { decodeDeliveryNote, decodeEnvelope, encodeEnvelope, isUuid, type Envelope } from '@e2e-col/protocol'
-import { Emitter, WebSocketTransport, type WebSocketConstructor } from '@e2e-col/transport'
+import { Emitter, WebSocketTransport, type WebSocketConstructor, type WebSocketLike } from '@e2e-col/transport'
 import * as Y from 'yjs'
 import { CheckpointSchedule } from './checkpoint-schedule.ts'
 import { systemTimers, SyncResponder, type Timers } from '@e2e-col/sync'
@@ -74,6 +74,13 @@ class Binding implements DocConnection {
   #closed = false
   #needsSnapshot = false
   #lastAckAt: number | null = null
+  /** The sidecar's copy is applied on this connection (its answer to our sync request arrived). */
+  #synced = false
+  /** The sender id of the sidecar's own envelopes on this connection (its greeting `delivery` is the first frame). */
+  #sidecarSender: string | undefined
+  #lastFrameAt = 0
+  readonly #resyncIntervalMs: number
+  #resyncTimer: unknown = undefined
   #lastStatus: ClientStatus | undefined
   readonly #delivery = new DeliveryTracker()
   readonly #detach: (() => void)[] = []
@@ -111,6 +118,7 @@ class Binding implements DocConnection {
     )
     const hold = options.rateLimitHoldMs ?? DEFAULT_RATE_LIMIT_HOLD_MS
     this.#hold = new SendHold({ timers: this.#timers, minMs: hold.min, maxMs: hold.max, resume: () => this.#resume() })
+    this.#resyncIntervalMs = options.resyncIntervalMs ?? 0
     this.#transport = new WebSocketTransport({ url, WebSocket: WebSocketImpl, random, ...options.transport })
     this.#outbox = new Outbox({
       compactAt: options.compactAt ?? 32,
@@ -144,7 +152,17 @@ class Binding implements DocConnection {
     })
     this.#detach.push(() => this.#localChanges.detach())
     this.#detach.push(
-      this.#transport.on('open', () => this.#onOpen()),
+      this.#transport.on('attempt', () => this.#events.emit('socket', { type: 'attempt' })),
+      this.#transport.on('open', () => {
+        this.#events.emit('socket', { type: 'open' })
+        this.#onOpen()
+      }),
+      this.#transport.on('error', ({ event }) => this.#events.emit('socket', { type: 'error', event })),
+      this.#transport.on('close', (close) => {
+        this.#events.emit('socket', { type: 'close', ...close })
+        this.#onSocketClosed()
+      }),
+      this.#transport.on('halted', (halt) => this.#events.emit('socket', { type: 'halted', ...halt })),
       this.#transport.on('frame', (frame) => this.#onFrame(frame)),
       this.#transport.on('status', () => this.#emitStatus()),
       this.#transport.on('recoveryRequired', (event) => {
@@ -154,6 +172,16 @@ class Binding implements DocConnection {
     )
     const lifecycle = options.lifecycle === undefined ? browserLifecycle() : options.lifecycle
     if (lifecycle !== null) this.#detach.push(lifecycle.onHide(() => this.#onHide()))
+    const onLeave = lifecycle?.onLeave?.bind(lifecycle)
+    if (onLeave !== undefined && this.#awareness !== null) {
+      const channel = this.#awareness
+      this.#detach.push(
+        onLeave(
+          () => channel.leave(),
+          () => channel.rejoin(),
+        ),
+      )
+    }
 
     this.ready = this.#writes.begin(this.#load()).then(() => {
       if (!this.#closed) this.#transport.start()
@@ -168,6 +196,22 @@ class Binding implements DocConnection {
     return this.#awareness?.awareness ?? null
   }
 
+  get socket(): WebSocketLike | null {
+    return this.#transport.socket
+  }
+
+  get lastFrameAt(): number {
+    return this.#lastFrameAt
+  }
+
+  farewell(): void {
+    this.#awareness?.farewell()
+  }
+
+  reconnectNow(): void {
+    this.#transport.reconnectNow()
+  }
+
   status(): ClientStatus {
     const pending = this.#outbox.pending + this.#coalescer.pendingCount
     const delivery = this.#delivery.status
@@ -178,6 +222,7 @@ class Binding implements DocConnection {
       weakest: weakestState(pending, delivery),
       lastAckAt: this.#lastAckAt,
       loaded: this.#loaded,
+      synced: this.#synced,
     }
   }
 
@@ -193,6 +238,8 @@ class Binding implements DocConnection {
   async close(): Promise<void> {
     if (this.#closed) return
     this.#coalescer.flush()
+    // The presence removal goes out while the socket is still open: peers drop the caret at once.
+    this.#awareness?.dispose()
     this.#closed = true
     await this.#writes.idle()
     this.#checkpoints.cancel()
@@ -200,7 +247,7 @@ class Binding implements DocConnection {
     for (const detach of this.#detach.splice(0)) detach()
     this.#coalescer.dispose()
     this.#responder.dispose()
-    this.#awareness?.dispose()
+    this.#stopResync()
     this.#hold.reset()
     this.#transport.stop()
     this.#emitStatus()
@@ -278,9 +325,37 @@ class Binding implements DocConnection {
       this.#sendEphemeral('update', Y.encodeStateAsUpdate(this.#doc, Y.encodeStateVector(this.#doc)))
     }
     this.#awareness?.announce()
+    this.#scheduleResync()
+  }
+
+  /** The socket is gone: the sidecar's copy is no longer live, nor are peers' presences (y-websocket clears them). */
+  #onSocketClosed(): void {
+    this.#stopResync()
+    this.#sidecarSender = undefined
+    this.#awareness?.forgetPeers()
+    if (!this.#synced) return
+    this.#synced = false
+    this.#emitStatus()
+  }
+
+  #scheduleResync(): void {
+    if (this.#resyncIntervalMs <= 0) return
+    this.#stopResync()
+    this.#resyncTimer = this.#timers.setTimeout(() => {
+      this.#resyncTimer = undefined
+      this.#sendEphemeral('sync-request', Y.encodeStateVector(this.#doc))
+      if (this.#transport.status === 'connected' && !this.#closed) this.#scheduleResync()
+    }, this.#resyncIntervalMs)
+  }
+
+  #stopResync(): void {
+    if (this.#resyncTimer === undefined) return
+    this.#timers.clearTimeout(this.#resyncTimer)
+    this.#resyncTimer = undefined
   }
 
   #onFrame(frame: Uint8Array): void {
+    this.#lastFrameAt = this.#timers.now()
     let envelope: Envelope
     try {
       envelope = decodeEnvelope(frame)
@@ -298,6 +373,7 @@ class Binding implements DocConnection {
           this.#onRemoteError(envelope)
           break
         case 'delivery':
+          this.#sidecarSender ??= envelope.senderId
           this.#onDelivery(envelope.payload)
           break
         case 'update':
@@ -307,6 +383,7 @@ class Binding implements DocConnection {
         case 'snapshot':
           this.#responder.onPeerResponse(envelope.payload)
           Y.applyUpdate(this.#doc, envelope.payload, REMOTE_ORIGIN)
+          if (envelope.kind === 'sync-response') this.#onSyncResponse(envelope.senderId)
           break
         case 'sync-request':
           this.#responder.onRequest(envelope.payload)
@@ -322,6 +399,14 @@ class Binding implements DocConnection {
       // A peer's malformed payload must not break the binding; the envelope is dropped.
       this.#report(new ClientError('CLIENT_BAD_FRAME', `malformed ${envelope.kind} payload`, { cause }))
     }
+  }
+
+  /** The sidecar answers our sync request from its copy at once; a peer's answer (another sender) does not count. */
+  #onSyncResponse(senderId: string): void {
+    if (this.#synced || this.#transport.status !== 'connected') return
+    if (this.#sidecarSender !== undefined && senderId !== this.#sidecarSender) return
+    this.#synced = true
+    this.#emitStatus()
   }
 
   #onAck(messageId: string): void {
@@ -410,7 +495,8 @@ class Binding implements DocConnection {
       last.pending === status.pending &&
       last.delivery === status.delivery &&
       last.lastAckAt === status.lastAckAt &&
-      last.loaded === status.loaded
+      last.loaded === status.loaded &&
+      last.synced === status.synced
     ) {
       return
     }

@@ -1,5 +1,11 @@
 /** The public shapes of a document binding: options, status, events and the connection handle. */
-import type { RecoveryRequired, TransportOptions, WebSocketConstructor } from '@e2e-col/transport'
+import type {
+  RecoveryRequired,
+  SocketClose,
+  TransportOptions,
+  WebSocketConstructor,
+  WebSocketLike,
+} from '@e2e-col/transport'
 import type { Awareness } from 'y-protocols/awareness'
 import type * as Y from 'yjs'
 import type { Timers } from '@e2e-col/sync'
@@ -53,10 +59,15 @@ export interface ConnectDocOptions {
    * Default 1000–16000. See send-hold.ts.
    */
   readonly rateLimitHoldMs?: { readonly min: number; readonly max: number }
+  /** Ask the sidecar for what this page lacks every this many ms while connected (y-websocket's `resyncInterval`). Default: never. */
+  readonly resyncIntervalMs?: number
   readonly random?: () => number
   readonly timers?: Timers
   /** Reconnect tuning and online/offline source, passed to the transport. */
-  readonly transport?: Pick<TransportOptions, 'backoff' | 'stableAfterMs' | 'connectTimeoutMs' | 'network' | 'isOnline'>
+  readonly transport?: Pick<
+    TransportOptions,
+    'backoff' | 'stableAfterMs' | 'connectTimeoutMs' | 'network' | 'isOnline' | 'protocols' | 'shouldReconnect'
+  >
   /** Default: `visibilitychange`/`pagehide` in browsers, none in Node. */
   readonly lifecycle?: PageLifecycle | null
 }
@@ -74,7 +85,18 @@ export interface ClientStatus {
   readonly lastAckAt: number | null
   /** True once the local checkpoint and outbox are loaded into the document. */
   readonly loaded: boolean
+  /** True once the sidecar's answer to this connection's sync request is applied: the document holds the sidecar's copy. */
+  readonly synced: boolean
 }
+
+/** What happened to the socket, as y-websocket reports it: each attempt, its opening, errors and closes. */
+export type SocketEvent =
+  | { readonly type: 'attempt' }
+  | { readonly type: 'open' }
+  | { readonly type: 'error'; readonly event: unknown }
+  | ({ readonly type: 'close' } & SocketClose)
+  /** The sidecar closed with a code `shouldReconnect` refused: no retry until asked. */
+  | { readonly type: 'halted'; readonly code: number; readonly reason: string }
 
 /** Events of a {@link DocConnection}. */
 export interface DocConnectionEvents extends Record<string, unknown> {
@@ -88,6 +110,7 @@ export interface DocConnectionEvents extends Record<string, unknown> {
   error: ClientError
   /** The sidecar may have lost history this client relied on; a full snapshot is sent on the next connect. */
   recovery: RecoveryRequired
+  socket: SocketEvent
 }
 
 /** A bound document. */
@@ -103,6 +126,14 @@ export interface DocConnection {
   on<K extends keyof DocConnectionEvents>(event: K, listener: (value: DocConnectionEvents[K]) => void): () => void
   /** Flushes coalesced edits and waits until they are in storage. */
   flush(): Promise<void>
-  /** Flushes, checkpoints and disconnects; the document stays usable locally. */
+  /** The current WebSocket (connecting or open), or null. */
+  readonly socket: WebSocketLike | null
+  /** Time (the `timers` clock, ms) the last frame from the sidecar arrived, 0 before any. */
+  readonly lastFrameAt: number
+  /** Tells peers this page's presence is gone for now (before a deliberate disconnect); the next connect announces it again. */
+  farewell(): void
+  /** Skips a pending retry delay and connects now. */
+  reconnectNow(): void
+  /** Sends the presence removal, then flushes, checkpoints and disconnects; the document stays usable locally. */
   close(): Promise<void>
 }

@@ -21,5 +21,6 @@ export {
   type E2eColProviderOptions,
   type ProviderDelivery,
   type ProviderStatus,
+  type WebSocketPolyfill,
 } from './provider.ts'
 export { DEFAULT_PRESENCE_IDLE_MS, DEFAULT_PRESENCE_INTERVAL_MS, PEER_EXPIRY_MS } from './awareness-channel.ts'

@@ -17,7 +17,8 @@ const SIDECAR_ID = '22222222-2222-4222-8222-222222222222'
 const opened: { relay: Relay; provider: E2eColProvider }[] = []
 afterEach(async () => {
   for (const { relay, provider } of opened.splice(0)) {
-    await provider.destroy()
+    provider.destroy()
+    await provider.whenDestroyed
     await relay.close()
   }
 })

@@ -5,6 +5,7 @@ export {
   WebSocketTransport,
   type NetworkEvents,
   type RecoveryRequired,
+  type SocketClose,
   type TransportEvents,
   type TransportOptions,
   type TransportStatus,

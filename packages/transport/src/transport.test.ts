@@ -42,6 +42,18 @@ function next<K extends keyof TransportEvents>(t: WebSocketTransport, event: K):
   })
 }
 
+/** The sidecar closes the first connection with `code`; returns a count of the connections so far. */
+function closeFirstWith(code: number, reason: string): () => number {
+  let connections = 0
+  server.use(
+    sidecar.addEventListener('connection', ({ client }) => {
+      connections += 1
+      if (connections === 1) client.close(code, reason)
+    }),
+  )
+  return () => connections
+}
+
 describe('WebSocketTransport (msw)', () => {
   test('sends binary frames and emits received binary frames as bytes', async () => {
     const received: Uint8Array[] = []
@@ -83,22 +95,20 @@ describe('WebSocketTransport (msw)', () => {
   })
 
   test('close code 4409 raises recoveryRequired once, then reconnects', async () => {
-    let connections = 0
-    server.use(
-      sidecar.addEventListener('connection', ({ client }) => {
-        connections += 1
-        if (connections === 1) client.close(4409, 'history at risk')
-      }),
-    )
+    const connections = closeFirstWith(4409, 'history at risk')
     const t = create()
     const recovery = next(t, 'recoveryRequired')
     const closed = next(t, 'close')
     t.start()
-    expect(await closed).toEqual({ code: 4409, reason: 'history at risk' })
+    expect(await closed).toMatchObject({
+      code: 4409,
+      reason: 'history at risk',
+      event: expect.objectContaining({ code: 4409 }),
+    })
     expect(await recovery).toEqual({ reason: 'sidecar-history-risk', sendSequence: 0 })
     const reopened = await next(t, 'open')
     expect(reopened.attempt).toBe(1)
-    expect(connections).toBe(2)
+    expect(connections()).toBe(2)
   })
 
   test('close code 1011 reconnects without asking for recovery', async () => {
@@ -187,5 +197,52 @@ describe('WebSocketTransport (msw)', () => {
     expect(t.status).toBe('offline')
     await new Promise((r) => setTimeout(r, 30))
     expect(connections).toBe(0)
+  })
+
+  test('a close shouldReconnect refuses halts the transport: halted, offline, no retry until reconnectNow', async () => {
+    const connections = closeFirstWith(4403, 'forbidden')
+    const asked: number[] = []
+    const t = create({
+      shouldReconnect: ({ code, event }) => {
+        asked.push(code)
+        return (event as { code: number }).code !== 4403
+      },
+    })
+    const halted = next(t, 'halted')
+    t.start()
+    expect(await halted).toEqual({ code: 4403, reason: 'forbidden' })
+    expect(asked).toEqual([4403])
+    expect(t.status).toBe('offline')
+    await new Promise((r) => setTimeout(r, 60)) // several backoff delays (2–20 ms)
+    expect(connections()).toBe(1)
+    const reopened = next(t, 'open')
+    t.reconnectNow()
+    await reopened
+    expect(connections()).toBe(2)
+  })
+
+  test('reports each attempt, its opening and a close this side made with a null event', async () => {
+    server.use(sidecar.addEventListener('connection', () => undefined))
+    const t = create()
+    const events: string[] = []
+    t.on('attempt', ({ attempt }) => events.push(`attempt ${attempt}`))
+    t.on('open', () => events.push('open'))
+    t.on('close', ({ reason, event }) => events.push(`close ${reason} ${event === null ? 'null' : 'event'}`))
+    const opened = next(t, 'open')
+    t.start()
+    await opened
+    t.stop()
+    expect(events).toEqual(['attempt 0', 'open', 'close client stopped null'])
+  })
+
+  test('passes the subprotocols to the WebSocket constructor', () => {
+    const made: unknown[][] = []
+    const Spy = function (this: unknown, ...args: unknown[]) {
+      made.push(args)
+      throw new Error('not connecting in this test')
+    } as unknown as WebSocketConstructor
+    create({ WebSocket: Spy, protocols: ['yjs', 'e2e'] }).start()
+    create({ WebSocket: Spy }).start()
+    expect(made).toEqual([[URL_A, ['yjs', 'e2e']], [URL_A]])
   })
 })

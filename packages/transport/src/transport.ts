@@ -22,7 +22,15 @@ export interface WebSocketLike {
 }
 
 /** A WebSocket constructor: `globalThis.WebSocket` in browsers, `ws`'s `WebSocket` in Node. */
-export type WebSocketConstructor = new (url: string) => WebSocketLike
+export type WebSocketConstructor = new (url: string, protocols?: string | string[]) => WebSocketLike
+
+/** How a socket ended: the runtime's close event, or null when this side closed it (stop, offline, timeout). */
+export interface SocketClose {
+  readonly code: number
+  readonly reason: string
+  /** The `CloseEvent` as the WebSocket gave it; null when the transport closed the socket itself. */
+  readonly event: unknown
+}
 
 /** Connection state as the UI shows it. `offline` = not connected and waiting (retry timer or no network). */
 export type TransportStatus = 'connecting' | 'connected' | 'offline'
@@ -36,9 +44,15 @@ export interface RecoveryRequired {
 
 /** Events of {@link WebSocketTransport}. */
 export interface TransportEvents extends Record<string, unknown> {
+  /** A new socket is being opened. */
+  attempt: { readonly attempt: number }
   open: { readonly attempt: number }
   frame: Uint8Array
-  close: { readonly code: number; readonly reason: string }
+  /** The socket reported an error (the runtime's event); a `close` follows. */
+  error: { readonly event: unknown }
+  close: SocketClose
+  /** The server closed with a code `shouldReconnect` refused: no retry until {@link WebSocketTransport.reconnectNow} or `online`. */
+  halted: { readonly code: number; readonly reason: string }
   status: TransportStatus
   recoveryRequired: RecoveryRequired
 }
@@ -66,6 +80,17 @@ export interface TransportOptions {
   readonly network?: NetworkEvents | null
   /** Whether the network is up right now; default `navigator.onLine` when present, else true. */
   readonly isOnline?: () => boolean
+  /** WebSocket subprotocols, passed to the constructor when given. */
+  readonly protocols?: string | string[]
+  /**
+   * Whether to reconnect after the server closed with this code (y-websocket's `shouldReconnect`).
+   * Default: always. Not asked when this side closed the socket.
+   */
+  readonly shouldReconnect?: (close: {
+    readonly code: number
+    readonly reason: string
+    readonly event: unknown
+  }) => boolean
 }
 
 const OPEN = 1
@@ -109,6 +134,11 @@ export class WebSocketTransport {
   /** Current connection status. */
   get status(): TransportStatus {
     return this.#status
+  }
+
+  /** The current socket (connecting or open), or null. */
+  get socket(): WebSocketLike | null {
+    return this.#socket ?? null
   }
 
   /**
@@ -160,7 +190,7 @@ export class WebSocketTransport {
     network?.removeEventListener('online', this.#onOnline)
     network?.removeEventListener('offline', this.#onOffline)
     this.#clearTimers()
-    this.#dropSocket(CLOSE_CODES.NORMAL, 'client stopped')
+    this.#dropSocket(CLOSE_CODES.NORMAL, 'client stopped', true)
     this.#setStatus('offline')
   }
 
@@ -183,9 +213,14 @@ export class WebSocketTransport {
   #connect(): void {
     this.#clearTimers()
     this.#setStatus('connecting')
+    this.#events.emit('attempt', { attempt: this.#attempt })
     let socket: WebSocketLike
+    const protocols = this.#options.protocols
     try {
-      socket = new this.#options.WebSocket(this.#options.url)
+      socket =
+        protocols === undefined
+          ? new this.#options.WebSocket(this.#options.url)
+          : new this.#options.WebSocket(this.#options.url, protocols)
     } catch {
       // Constructors throw synchronously on e.g. a blocked port; treat it like a refused connection.
       this.#scheduleRetry()
@@ -196,7 +231,7 @@ export class WebSocketTransport {
     const connectTimeoutMs = this.#options.connectTimeoutMs ?? 10_000
     this.#connectTimer = setTimeout(() => {
       if (this.#socket === socket && socket.readyState !== OPEN) {
-        this.#dropSocket(CLOSE_CODES.NORMAL, 'connect timeout')
+        this.#dropSocket(CLOSE_CODES.NORMAL, 'connect timeout', true)
         this.#scheduleRetry()
       }
     }, connectTimeoutMs)
@@ -221,16 +256,23 @@ export class WebSocketTransport {
     socket.addEventListener('close', (event: { code: number; reason: string }) => {
       if (this.#socket !== socket) return
       this.#socket = undefined
-      this.#events.emit('close', { code: event.code, reason: event.reason })
+      const close = { code: event.code, reason: event.reason, event }
+      this.#reportClose(close)
       if (event.code === CLOSE_CODES.HISTORY_AT_RISK) {
         this.#events.emit('recoveryRequired', { reason: 'sidecar-history-risk', sendSequence: this.#sendSequence })
       }
       if (this.#stopped) return
-      if (this.#isOnline()) this.#scheduleRetry()
+      if (this.#options.shouldReconnect?.(close) === false) {
+        this.#clearTimers()
+        this.#setStatus('offline')
+        this.#events.emit('halted', { code: event.code, reason: event.reason })
+      } else if (this.#isOnline()) this.#scheduleRetry()
       else this.#setStatus('offline')
     })
-    // 'error' is always followed by 'close' in both browsers and ws; nothing to do here but swallow it.
-    socket.addEventListener('error', () => {})
+    // 'error' is always followed by 'close' in both browsers and ws: reported, the close decides.
+    socket.addEventListener('error', (event: unknown) => {
+      if (this.#socket === socket) this.#events.emit('error', { event })
+    })
   }
 
   #scheduleRetry(): void {
@@ -254,13 +296,12 @@ export class WebSocketTransport {
     if (this.#stopped) return
     this.#clearTimers()
     // A socket may linger for minutes after the network went away; drop it and wait for `online`.
-    const had = this.#socket !== undefined
-    this.#dropSocket(CLOSE_CODES.NORMAL, 'network offline')
-    if (had) this.#events.emit('close', { code: CLOSE_CODES.NORMAL, reason: 'network offline' })
+    this.#dropSocket(CLOSE_CODES.NORMAL, 'network offline', true)
     this.#setStatus('offline')
   }
 
-  #dropSocket(code: number, reason: string): void {
+  /** Closes the socket from this side; `report` emits `close` with a null event (as y-websocket's local close). */
+  #dropSocket(code: number, reason: string, report: boolean): void {
     const socket = this.#socket
     this.#socket = undefined
     if (socket === undefined) return
@@ -269,6 +310,15 @@ export class WebSocketTransport {
     } catch {
       // Closing a socket that is still CONNECTING throws in some runtimes; it is abandoned either way.
     }
+    if (report) this.#reportClose({ code, reason, event: null })
+  }
+
+  /** Listeners of `close` already read `offline` (a page rendering its status then shows the truth); `status` follows. */
+  #reportClose(close: SocketClose): void {
+    const was = this.#status
+    this.#status = 'offline'
+    this.#events.emit('close', close)
+    if (was !== 'offline' && this.#status === 'offline') this.#events.emit('status', 'offline')
   }
 
   #clearTimers(): void {

@@ -9,6 +9,7 @@ const base: ClientStatus = {
   weakest: 'group',
   lastAckAt: null,
   loaded: true,
+  synced: true,
 }
 const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16)
 const at1042 = Date.UTC(2026, 11, 1, 10, 42)

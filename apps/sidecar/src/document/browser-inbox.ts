@@ -6,6 +6,7 @@
  * sender and refused to anyone else.
  * @see docs/sidecar.md §4.3, §4.5
  */
+import type { DocumentPresence } from '../presence/document-presence.ts'
 import { decodeHealth, encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
 import type { Session } from '../browser/session.ts'
 import type { Logger } from '../ops/logger.ts'
@@ -28,6 +29,8 @@ export interface BrowserInboxParts {
   readonly queue: SendQueue
   readonly delivery: Delivery
   readonly kept: KeptChanges
+  /** The document's presence mirror: a page's awareness is noted as it passes. */
+  readonly presence: Pick<DocumentPresence, 'seen'>
   /** One of the sidecar's own envelopes for this document (not sent to the group). */
   readonly own: (kind: Kind, payload: Uint8Array) => Envelope
   /** Records an id about to go to the group, so Signal's copy of it is dropped. */
@@ -87,6 +90,7 @@ export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
 
   /** Presence and health: carried as they are, acknowledged when sent, never kept. */
   function carryEphemeral(session: Session, env: Envelope, frame: Uint8Array): void {
+    if (env.kind === 'awareness') p.presence.seen(env.payload, session)
     p.markSent(env.senderId, env.messageId)
     pages.toOthers(session, frame)
     const owner: SendOwner = {

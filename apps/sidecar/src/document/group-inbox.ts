@@ -6,6 +6,7 @@
  */
 import { decodeHealth, type Envelope } from '@e2e-col/protocol'
 import type { CapabilityExchange } from '../group/capability-exchange.ts'
+import type { DocumentPresence } from '../presence/document-presence.ts'
 import type { MemberId } from '../group/roster.ts'
 import type { Metrics } from '../ops/metrics.ts'
 import type { DocReplica } from '../replica/replica.ts'
@@ -21,6 +22,8 @@ export interface GroupInboxParts {
   readonly capabilities: CapabilityExchange
   readonly pages: Pages
   readonly store: Pick<ChangeStore, 'storing'>
+  /** The document's presence mirror: a member's awareness is noted before the pages see it. */
+  readonly presence: Pick<DocumentPresence, 'seen'>
   readonly metrics: Metrics
 }
 
@@ -66,6 +69,7 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
       if (env.kind !== 'update') groupSync.onPeerResponse(env.payload)
       gapRepair.check()
     }
+    if (env.kind === 'awareness') p.presence.seen(env.payload)
     pages.toAll(frame)
   }
 }

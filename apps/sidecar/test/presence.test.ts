@@ -1,0 +1,47 @@
+/**
+ * Presence through two sidecars: a page's presence leaves with its socket even when the page sent
+ * no goodbye (a crash, a lost network), and a page that connects is greeted with who is present.
+ */
+import { Awareness, applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness'
+import * as Y from 'yjs'
+import { describe, expect, it } from 'vitest'
+import { connect, envelope, startPair, type Client } from './harness.ts'
+
+/** Whether applying every awareness envelope `c` received, in order, leaves `clientID` present. */
+function shows(c: Client, clientID: number): boolean {
+  const view = new Awareness(new Y.Doc())
+  for (const e of c.received) if (e.kind === 'awareness') applyAwarenessUpdate(view, e.payload, 'test')
+  const present = view.getStates().has(clientID)
+  view.destroy()
+  return present
+}
+
+describe("a document's presence on the sidecars", () => {
+  it("drops a page's presence when its socket closes, at the other page of its sidecar and across the group", async () => {
+    const p = await startPair()
+    const [a1, a2, b1] = await Promise.all([connect(p.a, p.docId), connect(p.a, p.docId), connect(p.b, p.docId)])
+    const alice = new Awareness(new Y.Doc())
+    alice.setLocalStateField('user', { name: 'Alice' })
+    a1.send(envelope(p.docId, a1.senderId, encodeAwarenessUpdate(alice, [alice.clientID]), 'awareness'))
+    await expect.poll(() => shows(b1, alice.clientID), { timeout: 10_000 }).toBe(true)
+    expect(shows(a2, alice.clientID)).toBe(true)
+    a1.ws.terminate() // no goodbye from the page
+    await expect.poll(() => shows(a2, alice.clientID), { timeout: 10_000 }).toBe(false)
+    await expect.poll(() => shows(b1, alice.clientID), { timeout: 10_000 }).toBe(false)
+    alice.destroy()
+  })
+
+  it('greets a page that connects with the presence already there, from its pages and the group', async () => {
+    const p = await startPair()
+    const [a1, b1] = await Promise.all([connect(p.a, p.docId), connect(p.b, p.docId)])
+    const alice = new Awareness(new Y.Doc())
+    alice.setLocalStateField('user', { name: 'Alice' })
+    a1.send(envelope(p.docId, a1.senderId, encodeAwarenessUpdate(alice, [alice.clientID]), 'awareness'))
+    await expect.poll(() => shows(b1, alice.clientID), { timeout: 10_000 }).toBe(true)
+    const [a2, b2] = await Promise.all([connect(p.a, p.docId), connect(p.b, p.docId)])
+    // The greeting is sent on connect, before anything new happens.
+    await expect.poll(() => shows(a2, alice.clientID), { timeout: 2000 }).toBe(true)
+    await expect.poll(() => shows(b2, alice.clientID), { timeout: 2000 }).toBe(true)
+    alice.destroy()
+  })
+})

@@ -1,0 +1,1 @@
+export { E2eColProvider as Provider } from '@e2e-col/client'

@@ -1,0 +1,1 @@
+export { WebsocketProvider as Provider } from 'y-websocket'
