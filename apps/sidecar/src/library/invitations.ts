@@ -94,14 +94,15 @@ export function createInvitations(o: InvitationsOptions): Invitations {
     await join(g)
     const docId = docIdForGroup(g.id)
     const joined = (await groupNow(o.listGroups, g.id, 'list the members').catch(() => undefined)) ?? g
-    // Shared again after a removal: the kept replica and its last change carry on.
+    // Shared again after a removal: the kept replica and its last change carry on. It counts as
+    // added now: a listing asked before this accept must not mark it removed again (follow.ts).
     const before = shelf.row(docId)
     const row: StoredDocument = {
       docId,
       groupId: g.id,
       title: g.name ?? 'Untitled',
       members: peopleIn(joined),
-      addedAt: before?.addedAt ?? o.now(),
+      addedAt: o.now(),
       changedAt: before?.changedAt ?? 0,
       state: 'active',
     }
