@@ -59,6 +59,8 @@ export interface Document {
   lost(): void
   /** Stops announcing `feature` (this machine cannot use it) and says so to the group. */
   withdraw(feature: number): void
+  /** Announces `feature` again after a withdrawal (when this sidecar is configured to read it). */
+  restore(feature: number): void
   /** Queues the changes a previous run accepted and Signal never took, merged (once, when started). */
   resumeKept(): void
   /** Signal went away or came back: a backlog is merged, the group asked again on the way back, the pages told. */
@@ -174,6 +176,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     setMembers: (members) => capabilities.roster.setMembers(members),
     lost: () => sync.gapRepair.lost(),
     withdraw: (feature) => capabilities.withdraw(feature),
+    restore: (feature) => capabilities.restore(feature),
     resumeKept: () => kept.resume(),
     reachChanged(state) {
       if (queue.waiting > 1) queue.rewrite(kept.merge)

@@ -32,6 +32,8 @@ export interface CapabilityExchange {
   onHealth(from: MemberId | undefined, payload: Uint8Array): boolean
   /** Stops announcing `feature` (this machine cannot use it after all) and announces again. */
   withdraw(feature: number): void
+  /** Announces `feature` again, if this sidecar was configured to read it and had withdrawn it. */
+  restore(feature: number): void
   /** The feature bits announced now. */
   readonly features: number
   readonly announcements: { sent: number; received: number }
@@ -84,6 +86,12 @@ export function createCapabilityExchange(o: CapabilityExchangeOptions): Capabili
     withdraw(feature) {
       if ((features & feature) === 0) return
       features &= ~feature
+      announce(false)
+    },
+    restore(feature) {
+      const back = feature & o.features & ~features
+      if (back === 0) return
+      features |= back
       announce(false)
     },
     get features() {
