@@ -2,7 +2,9 @@
  * What one member's messages can change stays in the documents that member is in, is bounded and
  * recovers on its own: C, a member of document X only, sends attachment references with nothing
  * attached; B stops announcing attachments in X for a while, never in Y, where A's large update
- * still goes as one attachment; X announces them again after the restore delay.
+ * still goes as one attachment; X announces them again after the restore delay. C's repeated
+ * hellos get each member's answer once per gap, and C's claims of clocks nobody delivers do not
+ * keep the members asking every interval (their backoff is not reset by C's unrelated edits).
  */
 import {
   CAPABILITY,
@@ -20,7 +22,23 @@ import {
 import { createToySignal } from '@e2e-col/toy-signal'
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { A, B, C, D, envelopeOf, metric, open, sidecar, sidecarEnv, update, waitFor, wsUrl } from './edge.ts'
+import * as Y from 'yjs'
+import {
+  A,
+  B,
+  C,
+  D,
+  envelopeOf,
+  metric,
+  open,
+  postAs,
+  sidecar,
+  sidecarEnv,
+  toyWithThree,
+  update,
+  waitFor,
+  wsUrl,
+} from './edge.ts'
 
 const received = 'e2e_col_capability_announcements_total{direction="received"}'
 
@@ -136,10 +154,70 @@ describe('a member cannot downgrade documents it is not in', () => {
     expect(sendsOf(A, f.gx, before).filter((s) => (s.attachments ?? 0) > 0)).toHaveLength(0)
 
     // After the restore delay B announces attachments in X again, and A uses them there.
-    await waitFor("B's announcement again in X", () => (bAnnouncesInX().at(-1) ?? 0) & CAPABILITY.attachments, 10_000)
+    await waitFor(
+      "B's announcement again in X",
+      () => ((bAnnouncesInX().at(-1) ?? 0) & CAPABILITY.attachments) !== 0,
+      10_000,
+    )
     await waitFor("A's chunks sent", async () => (await metric(f.sa, 'e2e_col_unsent_envelopes')) === 0)
     before = f.toy.sends().length
     await bigEdit(f.sa, f.x, 8_000)
     await waitFor("A's attachment in X", () => sendsOf(A, f.gx, before).some((s) => s.attachments === 1), 15_000)
   })
+})
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const sentAnnouncements = 'e2e_col_capability_announcements_total{direction="sent"}'
+const sentRequests = 'e2e_col_replica_messages_sent_total{kind="sync-request"}'
+
+describe('per-member limits on hellos and claims', () => {
+  it("C's 19 hellos in 6 s get one answer from each member, not one per hello", async () => {
+    const toy = await toyWithThree()
+    const docId = randomUUID()
+    const sa = await sidecar(sidecarEnv(toy, A, docId))
+    const sb = await sidecar(sidecarEnv(toy, B, docId))
+    // A's start-up hello has been answered by B; both are quiet now.
+    await waitFor("B's answer to A's hello", async () => (await metric(sa, received)) >= 1)
+    await sleep(1600)
+    const before = [await metric(sa, sentAnnouncements), await metric(sb, sentAnnouncements)]
+    const features = CAPABILITY.deflate | CAPABILITY.attachments
+    const hello = encodeHealth({ capabilities: { envelopeVersion: PROTOCOL_VERSION, features }, hello: true })
+    for (let i = 0; i < 19; i++) {
+      await postAs(toy, C, encodeBody(encodeEnvelope(envelopeOf(docId, randomUUID(), hello, 'health'))))
+      await sleep(320)
+    }
+    await sleep(1600)
+    const answers = [
+      (await metric(sa, sentAnnouncements)) - before[0]!,
+      (await metric(sb, sentAnnouncements)) - before[1]!,
+    ]
+    // Before the per-member gap: one answer per 200-1500 ms window, about 5 each here.
+    expect(answers).toEqual([1, 1])
+  })
+
+  it("C's edits with a claim nobody delivers do not reset the members' backoff", async () => {
+    const toy = await toyWithThree()
+    const docId = randomUUID()
+    const fast = { E2E_COL_SYNC_DELAY_MAX_MS: '100' } // gap repair's interval: 1 s
+    const sa = await sidecar(sidecarEnv(toy, A, docId, fast))
+    const sb = await sidecar(sidecarEnv(toy, B, docId, fast))
+    // A client C claims to hold 1,000 clocks of, and never sends.
+    const ghost = new Y.Doc()
+    ghost.clientID = 0x5eed
+    ghost.getText('t').insert(0, 'x'.repeat(1000))
+    const claim = encodeHealth({ stateVector: Y.encodeStateVector(ghost) })
+    const before = [await metric(sa, sentRequests), await metric(sb, sentRequests)]
+    const started = Date.now()
+    for (let i = 0; Date.now() - started < 12_000; i++) {
+      // A one-character edit (real progress of the replica) and the same false claim.
+      await postAs(toy, C, encodeBody(encodeEnvelope(envelopeOf(docId, randomUUID(), update(String(i % 10))))))
+      await postAs(toy, C, encodeBody(encodeEnvelope(envelopeOf(docId, randomUUID(), claim, 'health'))))
+      await sleep(400)
+    }
+    const asked = [(await metric(sa, sentRequests)) - before[0]!, (await metric(sb, sentRequests)) - before[1]!]
+    // Doubling from 1 s: asks near 1, 2, 4.5, 9.5 s (+ up to 25 % jitter), then 19 s (measured: 4
+    // each). Reset by every edit, as before: 11 each.
+    for (const n of asked) expect(n).toBeLessThanOrEqual(5)
+    for (const n of asked) expect(n).toBeGreaterThanOrEqual(2)
+  }, 30_000)
 })

@@ -75,6 +75,8 @@ export interface Document {
 }
 
 const NO_OWNER: SendOwner = { ack: () => {}, reject: () => {} }
+// A member's hellos are answered at most once per this (docs/sidecar.md §4.10).
+const HELLO_GAP_MS = 60_000
 
 export function createDocument(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica): Document {
   const { store, outbound, metrics, logger } = ports
@@ -121,6 +123,8 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       toGroup('health', payload)
     },
     answerDelayMs: { min: 200, max: 1500 },
+    helloGapMs: HELLO_GAP_MS,
+    now: ports.clock.now,
     random: ports.clock.rng,
   })
   const sync = createReplicaSync(replica, {

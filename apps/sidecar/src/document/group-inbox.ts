@@ -45,7 +45,7 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
     if (env.kind === 'health') {
       // A member's state vector, when it sent one: the replica asks until it holds all of it.
       const sv = peerStateVector(env.payload)
-      if (sv !== undefined) gapRepair.onPeerState(sv)
+      if (sv !== undefined) gapRepair.onPeerState(sv, source)
     }
     // Announcements are between sidecars; a bare probe still reaches the browsers.
     if (env.kind === 'health' && capabilities.onHealth(from, env.payload))
@@ -55,7 +55,7 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
       if (!groupSync.onRequest(env.payload, source, `${env.senderId}/${env.messageId}`))
         return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
       const sv = decodeExactStateVector(env.payload)
-      if (sv !== undefined) gapRepair.onPeerState(sv)
+      if (sv !== undefined) gapRepair.onPeerState(sv, source)
       return
     }
     if (DOC_KINDS.has(env.kind)) {
