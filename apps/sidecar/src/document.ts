@@ -16,6 +16,7 @@ import { createGroupInbox } from './document/group-inbox.ts'
 import { createKeptChanges } from './document/kept-changes.ts'
 import { createPages } from './document/pages.ts'
 import type { DocumentPorts } from './document/ports.ts'
+import { createPresence } from './document/presence.ts'
 import { createReplicaSync } from './document/replica-sync.ts'
 import { createCapabilityExchange } from './group/capability-exchange.ts'
 import type { MemberId } from './group/roster.ts'
@@ -77,6 +78,9 @@ export interface Document {
 const NO_OWNER: SendOwner = { ack: () => {}, reject: () => {} }
 // A member's hellos are answered at most once per this (docs/sidecar.md §4.10).
 const HELLO_GAP_MS = 60_000
+// Presence: the largest frame carried, and the least time between two presence sends (§4.5).
+const PRESENCE_MAX_BYTES = 1024
+const presenceIntervalMs = (sendsPerSecond: number) => Math.max(2000, 2000 / sendsPerSecond)
 
 export function createDocument(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica): Document {
   const { store, outbound, metrics, logger } = ports
@@ -143,6 +147,12 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     metrics,
     logger,
   })
+  const presence = createPresence({
+    queue,
+    markSent: (senderId, messageId) => ports.sent.markSent(docId, senderId, messageId),
+    intervalMs: presenceIntervalMs(ports.limits.sendsPerSecond),
+    timers: ports.clock,
+  })
   const fromBrowser = createBrowserInbox({
     replica,
     store,
@@ -150,6 +160,8 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     queue,
     delivery,
     kept,
+    presence,
+    maxPresenceBytes: PRESENCE_MAX_BYTES,
     own: (kind, payload) => own(kind, payload),
     markSent: (senderId, messageId) => ports.sent.markSent(docId, senderId, messageId),
     reach: ports.reach,
@@ -172,7 +184,10 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       pages.add(session)
       delivery.greet(session)
     },
-    detach: (session) => pages.remove(session),
+    detach(session) {
+      pages.remove(session)
+      presence.forget(session)
+    },
     fromBrowser,
     fromGroup,
     askGroup: () => sync.ask(),
@@ -192,6 +207,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     closeSockets: (code, reason) => pages.close(code, reason),
     close(code, reason) {
       queue.close()
+      presence.dispose()
       pages.close(code, reason)
       sync.dispose()
       capabilities.dispose()
