@@ -74,7 +74,7 @@ export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
     session.ack(env.messageId)
     p.markSent(env.senderId, env.messageId)
     pages.toOthers(session, frame)
-    const item = { frame, messageId: env.messageId, owner: p.kept.ownerFor(session), source: session }
+    const item = { frame, messageId: env.messageId, owner: p.kept.ownerFor(session), source: session, first: true }
     let queued = queue.enqueue(item)
     if (!queued || (p.reach.state !== 'reachable' && queue.waiting > MERGE_AT)) {
       queue.rewrite(p.kept.merge)

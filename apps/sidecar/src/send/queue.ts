@@ -36,6 +36,11 @@ export interface QueuedEnvelope {
    * so one that floods does not hold back the others. Envelopes without a source share one.
    */
   readonly source?: object
+  /**
+   * A person's own change: between two bodies of a long send that is not one (the replica's
+   * answer in chunks), one such change that fits one body goes first (docs/sidecar.md §4.5).
+   */
+  readonly first?: boolean
 }
 
 export interface SendQueueOptions {
@@ -134,6 +139,34 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
     return true
   }
 
+  /**
+   * Between two bodies of a long send, with the next token taken: one waiting own change that
+   * fits one body goes with it. 'sent' when it did (the token is spent), 'none' when there was
+   * none, 'closed' when the queue closed.
+   */
+  async function ownChangeFirst(): Promise<'sent' | 'none' | 'closed'> {
+    const own = order.takeFirst()
+    if (own === undefined) return 'none'
+    const packed = packing.pack([own])
+    const body = packed.bodies[0]
+    if (packed.bodies.length !== 1 || body === undefined) {
+      order.insert(own) // a long change waits its turn like any envelope
+      return 'none'
+    }
+    o.beforeSend?.([own.messageId])
+    const outcome = await sender.send(body, true)
+    if (outcome.kind === 'closed') return 'closed'
+    if (outcome.kind === 'sent') {
+      o.metrics.bodiesSent.inc({ mode: 'single' })
+      own.owner.ack(own.messageId)
+    } else {
+      o.metrics.sendFailures.inc({ outcome: 'rejected' })
+      own.owner.reject(own.messageId, outcome.code, outcome.message)
+      o.onUnsent?.([own.messageId])
+    }
+    return 'sent'
+  }
+
   /** The leading envelopes packed into bodies; false when the queue closed meanwhile. */
   async function sendPacked(): Promise<boolean> {
     const packed = packing.pack(order.items)
@@ -141,7 +174,16 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
     o.beforeSend?.(order.items.slice(0, packed.taken).map((i) => i.messageId))
     let outcome: Outcome = { kind: 'sent' }
     let tokenHeld = true
-    for (const body of packed.bodies) {
+    // A long send of others' traffic gives every other body to a person's own change.
+    const yields = packed.bodies.length > 1 && order.items[0]?.first !== true
+    for (const [i, body] of packed.bodies.entries()) {
+      if (yields && i > 0) {
+        // The token first: an own change that comes while it is awaited still goes first.
+        if (!(await pace.takeToken())) return false
+        const own = await ownChangeFirst()
+        if (own === 'closed') return false
+        tokenHeld = own === 'none'
+      }
       outcome = await sender.send(body, tokenHeld)
       tokenHeld = false
       if (outcome.kind !== 'sent') break
