@@ -15,7 +15,11 @@ function manualTimers() {
     clearTimeout: (h: unknown) => void due.delete(h as number),
     advance(ms: number) {
       now += ms
-      for (const [h, t] of [...due]) if (t.at <= now) (due.delete(h), t.fn())
+      for (const [h, t] of due) {
+        if (t.at > now) continue
+        due.delete(h)
+        t.fn()
+      }
     },
   }
 }

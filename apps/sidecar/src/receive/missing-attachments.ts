@@ -32,18 +32,20 @@ export interface MissingAttachments {
   dispose(): void
 }
 
+const key = (docId: string, source: string) => `${docId}\n${source}`
+
 export function createMissingAttachments(o: MissingAttachmentsOptions): MissingAttachments {
   // Insertion order is recency order: a touched entry is deleted and set again.
   const counts = new Map<string, number>()
   const withdrawn = new Map<string, unknown>()
-  const key = (docId: string, source: string) => `${docId}\n${source}`
 
   function restore(docId: string): void {
     const timer = withdrawn.get(docId)
     if (timer === undefined) return
     o.timers.clearTimeout(timer)
     withdrawn.delete(docId)
-    for (const k of [...counts.keys()]) if (k.startsWith(`${docId}\n`)) counts.delete(k)
+    // Deleting the entry being visited is safe while iterating a Map.
+    for (const k of counts.keys()) if (k.startsWith(`${docId}\n`)) counts.delete(k)
     o.restore(docId)
   }
 
