@@ -23,22 +23,10 @@ import { createToySignal } from '@e2e-col/toy-signal'
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import * as Y from 'yjs'
-import {
-  A,
-  B,
-  C,
-  D,
-  envelopeOf,
-  metric,
-  open,
-  postAs,
-  sidecar,
-  sidecarEnv,
-  toyWithThree,
-  update,
-  waitFor,
-  wsUrl,
-} from './edge.ts'
+import * as edge from './edge.ts'
+
+const { A, B, C, D, envelopeOf, metric, open, postAs, sidecar, sidecarEnv } = edge
+const { twoSidecars, update, waitFor, wsUrl } = edge
 
 const received = 'e2e_col_capability_announcements_total{direction="received"}'
 
@@ -104,19 +92,7 @@ describe('a member cannot downgrade documents it is not in', () => {
         .sends()
         .slice(from)
         .filter((s) => s.account === account && s.groupId === groupId)
-    const asC = async (message: string) => {
-      const res = await fetch(`${f.toy.url}/api/v1/rpc`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: randomUUID(),
-          method: 'send',
-          params: { account: C, groupId: f.gx, message },
-        }),
-      })
-      expect(res.status).toBe(200)
-    }
+    const asC = (message: string) => postAs(f.toy, C, message, f.gx)
     // C first says it reads everything, so X would use attachments but for B's withdrawal.
     const features = CAPABILITY.deflate | CAPABILITY.attachments
     const health = encodeHealth({ capabilities: { envelopeVersion: PROTOCOL_VERSION, features } })
@@ -172,10 +148,7 @@ const sentRequests = 'e2e_col_replica_messages_sent_total{kind="sync-request"}'
 
 describe('per-member limits on hellos and claims', () => {
   it("C's 19 hellos in 6 s get one answer from each member, not one per hello", async () => {
-    const toy = await toyWithThree()
-    const docId = randomUUID()
-    const sa = await sidecar(sidecarEnv(toy, A, docId))
-    const sb = await sidecar(sidecarEnv(toy, B, docId))
+    const { toy, docId, sa, sb } = await twoSidecars()
     // A's start-up hello has been answered by B; both are quiet now.
     await waitFor("B's answer to A's hello", async () => (await metric(sa, received)) >= 1)
     await sleep(1600)
@@ -196,11 +169,8 @@ describe('per-member limits on hellos and claims', () => {
   })
 
   it("C's edits with a claim nobody delivers do not reset the members' backoff", async () => {
-    const toy = await toyWithThree()
-    const docId = randomUUID()
-    const fast = { E2E_COL_SYNC_DELAY_MAX_MS: '100' } // gap repair's interval: 1 s
-    const sa = await sidecar(sidecarEnv(toy, A, docId, fast))
-    const sb = await sidecar(sidecarEnv(toy, B, docId, fast))
+    // Gap repair's interval: 1 s.
+    const { toy, docId, sa, sb } = await twoSidecars({ E2E_COL_SYNC_DELAY_MAX_MS: '100' })
     // A client C claims to hold 1,000 clocks of, and never sends.
     const ghost = new Y.Doc()
     ghost.clientID = 0x5eed

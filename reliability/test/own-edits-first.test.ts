@@ -7,21 +7,7 @@
 import { CAPABILITY, encodeBody, encodeEnvelope, encodeHealth, PROTOCOL_VERSION } from '@e2e-col/protocol'
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import {
-  A,
-  B,
-  C,
-  envelopeOf,
-  metric,
-  postAs,
-  reader,
-  sidecar,
-  sidecarEnv,
-  toyWithThree,
-  update,
-  waitFor,
-  wsUrl,
-} from './edge.ts'
+import { C, envelopeOf, metric, postAs, reader, twoSidecars, update, waitFor, wsUrl } from './edge.ts'
 
 const PACE = { E2E_COL_SENDS_PER_SECOND: '1', E2E_COL_SEND_BURST: '5' }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -51,10 +37,7 @@ const announce = (docId: string, features: number) =>
 
 describe("a person's own edits go first", () => {
   it("an edit on the answering sidecar's page is not held behind the group's chunked answer", async () => {
-    const toy = await toyWithThree()
-    const docId = randomUUID()
-    const sa = await sidecar(sidecarEnv(toy, A, docId, PACE))
-    const sb = await sidecar(sidecarEnv(toy, B, docId, PACE))
+    const { toy, docId, sa, sb } = await twoSidecars(PACE)
     const pageA = { ...(await reader(wsUrl(sa, docId))), sender: randomUUID() }
     const pageB = { ...(await reader(wsUrl(sb, docId))), sender: randomUUID() }
     // C reads deflate for the set-up (a 24 KB document in a few bodies), then nothing: the answer

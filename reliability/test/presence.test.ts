@@ -8,7 +8,18 @@ import { decodeBody, decodeEnvelope, encodeEnvelope, unpackBatch, type Envelope 
 import type { ToySignal } from '@e2e-col/toy-signal'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { A, B, envelopeOf, reader, sidecar, sidecarEnv, toyWithThree, update, waitFor, wsUrl } from './edge.ts'
+import {
+  A,
+  envelopeOf,
+  reader,
+  sidecar,
+  sidecarEnv,
+  toyWithThree,
+  twoSidecars,
+  update,
+  waitFor,
+  wsUrl,
+} from './edge.ts'
 
 // The default pace (one send a second, a burst of five): presence goes at most every 2 s.
 const PACE = { E2E_COL_SENDS_PER_SECOND: '1', E2E_COL_SEND_BURST: '5' }
@@ -27,10 +38,7 @@ function bodiesOf(toy: ToySignal, account: string, from: number): Envelope['kind
 
 describe('presence is coalesced before Signal', () => {
   it('300 awareness frames in 3 s cost a few sends; the latest arrives; an edit right after is not held up', async () => {
-    const toy = await toyWithThree()
-    const docId = randomUUID()
-    const sa = await sidecar(sidecarEnv(toy, A, docId, PACE))
-    const sb = await sidecar(sidecarEnv(toy, B, docId, PACE))
+    const { toy, docId, sa, sb } = await twoSidecars(PACE)
     const page = await reader(wsUrl(sa, docId))
     const atB = await reader(wsUrl(sb, docId))
     await new Promise((r) => setTimeout(r, 1500)) // start-up sends are out
