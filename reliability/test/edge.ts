@@ -83,6 +83,15 @@ export function envelopeOf(
   return { kind, flags: 0, docId, senderId, messageId: randomBytes(16).toString('hex'), seq: 0, payload }
 }
 
+/** The toy with A, B, C in one group and in-process sidecars for A and B on one document. */
+export async function twoSidecars(extra: Record<string, string> = {}) {
+  const toy = await toyWithThree()
+  const docId = randomUUID()
+  const sa = await sidecar(sidecarEnv(toy, A, docId, extra))
+  const sb = await sidecar(sidecarEnv(toy, B, docId, extra))
+  return { toy, docId, sa, sb }
+}
+
 /** Opens a socket; resolves once open, or with the HTTP status that refused the upgrade. */
 export function open(url: string, options: { origin?: string } = {}): Promise<{ ws: WebSocket; refused?: number }> {
   const ws = new WebSocket(url, options.origin === undefined ? {} : { origin: options.origin })
@@ -149,8 +158,13 @@ export class Probe {
   }
 }
 
-/** Posts `message` to the toy's first group as `account`, through the daemon's own `send`. */
-export async function postAs(toy: ToySignal, account: string, message: string): Promise<void> {
+/** Posts `message` to `groupId` (the toy's first group by default) as `account`, through the daemon's own `send`. */
+export async function postAs(
+  toy: ToySignal,
+  account: string,
+  message: string,
+  groupId = toy.groups[0]?.id ?? '',
+): Promise<void> {
   const res = await fetch(`${toy.url}/api/v1/rpc`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -158,7 +172,7 @@ export async function postAs(toy: ToySignal, account: string, message: string): 
       jsonrpc: '2.0',
       id: randomUUID(),
       method: 'send',
-      params: { account, groupId: toy.groups[0]?.id ?? '', message },
+      params: { account, groupId, message },
     }),
   })
   const text = await res.text()

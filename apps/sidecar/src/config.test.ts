@@ -36,7 +36,9 @@ describe('configuration', () => {
   it('reads and announces deflate and attachments by default; none, a subset, or an unknown name', () => {
     const c = loadConfig(valid)
     expect(c.capabilities).toEqual(['deflate', 'attachments'])
-    expect(c.attachments).toEqual({ minBytes: 4096, fetchTimeoutMs: 30_000 })
+    expect(c.attachments).toEqual({ minBytes: 4096, fetchTimeoutMs: 30_000, restoreAfterMs: 600_000 })
+    expect(loadConfig({ ...valid, E2E_COL_ATTACHMENT_RESTORE_MS: '3000' }).attachments.restoreAfterMs).toBe(3000)
+    expect(failure({ ...valid, E2E_COL_ATTACHMENT_RESTORE_MS: '50' })).toContain('E2E_COL_ATTACHMENT_RESTORE_MS')
     expect(loadConfig({ ...valid, E2E_COL_CAPABILITIES: 'none' }).capabilities).toEqual([])
     expect(loadConfig({ ...valid, E2E_COL_CAPABILITIES: 'deflate' }).capabilities).toEqual(['deflate'])
     expect(failure({ ...valid, E2E_COL_CAPABILITIES: 'deflate,zstd' })).toContain('unknown capability "zstd"')

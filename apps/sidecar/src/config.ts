@@ -90,6 +90,7 @@ const Env = z
       }),
     E2E_COL_ATTACHMENT_MIN_BYTES: int(1, 64 * 1024 * 1024, 4096),
     E2E_COL_ATTACHMENT_FETCH_TIMEOUT_MS: int(100, 600_000, 30_000),
+    E2E_COL_ATTACHMENT_RESTORE_MS: int(100, 86_400_000, 600_000),
     E2E_COL_MEMBERS_REFRESH_MS: int(1000, 86_400_000, 60_000),
     E2E_COL_LISTEN: z
       .string()
@@ -259,7 +260,12 @@ export interface SidecarConfig {
    */
   readonly capabilities: readonly ('deflate' | 'attachments')[]
   /** Frames (after compression) of at least `minBytes` go as one attachment when every member reads them. */
-  readonly attachments: { readonly minBytes: number; readonly fetchTimeoutMs: number }
+  readonly attachments: {
+    readonly minBytes: number
+    readonly fetchTimeoutMs: number
+    /** How long a document that withdrew attachments (references not found) waits to announce them again. */
+    readonly restoreAfterMs: number
+  }
   /** How often each group's member list is read again. */
   readonly membersRefreshMs: number
   /** `compress`: deflate Yjs payloads of envelopes that need more than one body (contract §4.2). */
@@ -385,7 +391,11 @@ export function loadConfig(
     maxBodyBytes: e.E2E_COL_SIGNAL_BODY_MAX_BYTES,
     allowLongBodies: e.E2E_COL_ALLOW_LONG_BODIES,
     capabilities: e.E2E_COL_CAPABILITIES,
-    attachments: { minBytes: e.E2E_COL_ATTACHMENT_MIN_BYTES, fetchTimeoutMs: e.E2E_COL_ATTACHMENT_FETCH_TIMEOUT_MS },
+    attachments: {
+      minBytes: e.E2E_COL_ATTACHMENT_MIN_BYTES,
+      fetchTimeoutMs: e.E2E_COL_ATTACHMENT_FETCH_TIMEOUT_MS,
+      restoreAfterMs: e.E2E_COL_ATTACHMENT_RESTORE_MS,
+    },
     membersRefreshMs: e.E2E_COL_MEMBERS_REFRESH_MS,
     listen: e.E2E_COL_LISTEN,
     allowedOrigins: e.E2E_COL_ALLOWED_ORIGINS,

@@ -16,6 +16,7 @@ import { createGroupInbox } from './document/group-inbox.ts'
 import { createKeptChanges } from './document/kept-changes.ts'
 import { createPages } from './document/pages.ts'
 import type { DocumentPorts } from './document/ports.ts'
+import { createPresence } from './document/presence.ts'
 import { createReplicaSync } from './document/replica-sync.ts'
 import { createCapabilityExchange } from './group/capability-exchange.ts'
 import type { MemberId } from './group/roster.ts'
@@ -62,6 +63,8 @@ export interface Document {
   lost(): void
   /** Stops announcing `feature` (this machine cannot use it) and says so to the group. */
   withdraw(feature: number): void
+  /** Announces `feature` again after a withdrawal (when this sidecar is configured to read it). */
+  restore(feature: number): void
   /** Queues the changes a previous run accepted and Signal never took, merged (once, when started). */
   resumeKept(): void
   /** Signal went away or came back: a backlog is merged, the group asked again on the way back, the pages told. */
@@ -76,6 +79,11 @@ export interface Document {
 }
 
 const NO_OWNER: SendOwner = { ack: () => {}, reject: () => {} }
+// A member's hellos are answered at most once per this (docs/sidecar.md §4.10).
+const HELLO_GAP_MS = 60_000
+// Presence: the largest frame carried, and the least time between two presence sends (§4.5).
+const PRESENCE_MAX_BYTES = 1024
+const presenceIntervalMs = (sendsPerSecond: number) => Math.max(2000, 2000 / sendsPerSecond)
 
 export function createDocument(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica): Document {
   const { store, outbound, metrics, logger } = ports
@@ -122,6 +130,8 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       toGroup('health', payload)
     },
     answerDelayMs: { min: 200, max: 1500 },
+    helloGapMs: HELLO_GAP_MS,
+    now: ports.clock.now,
     random: ports.clock.rng,
   })
   const sync = createReplicaSync(replica, {
@@ -140,26 +150,36 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     metrics,
     logger,
   })
-  const presence = createDocumentPresence({
+  // What the pages and the group show now (greets a page that connects, removes a closed page's).
+  const mirror = createDocumentPresence({
     pages: pages.sessions,
     frame: (payload) => encodeEnvelope(own('awareness', payload)),
     toGroup: (payload) => toGroup('awareness', payload),
   })
+  // What goes to Signal: the latest state per page, coalesced and paced behind edits.
+  const presence = createPresence({
+    queue,
+    markSent: (senderId, messageId) => ports.sent.markSent(docId, senderId, messageId),
+    intervalMs: presenceIntervalMs(ports.limits.sendsPerSecond),
+    timers: ports.clock,
+  })
   const fromBrowser = createBrowserInbox({
-    presence,
+    mirror,
     replica,
     store,
     pages,
     queue,
     delivery,
     kept,
+    presence,
+    maxPresenceBytes: PRESENCE_MAX_BYTES,
     own: (kind, payload) => own(kind, payload),
     markSent: (senderId, messageId) => ports.sent.markSent(docId, senderId, messageId),
     reach: ports.reach,
     metrics,
     logger,
   })
-  const fromGroup = createGroupInbox({ replica, sync, capabilities, pages, store, presence, metrics })
+  const fromGroup = createGroupInbox({ replica, sync, capabilities, pages, store, mirror, metrics })
 
   return {
     docId,
@@ -174,12 +194,13 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     attach(session) {
       pages.add(session)
       delivery.greet(session)
-      presence.greet(session)
+      mirror.greet(session)
     },
     detach(session) {
       if (!pages.sessions.has(session)) return
       pages.remove(session)
-      presence.leave(session)
+      presence.forget(session)
+      mirror.leave(session)
     },
     fromBrowser,
     fromGroup,
@@ -193,6 +214,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     setMembers: (members) => capabilities.roster.setMembers(members),
     lost: () => sync.gapRepair.lost(),
     withdraw: (feature) => capabilities.withdraw(feature),
+    restore: (feature) => capabilities.restore(feature),
     resumeKept: () => kept.resume(),
     reachChanged(state) {
       if (queue.waiting > 1) queue.rewrite(kept.merge)
@@ -204,10 +226,11 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     closeSockets: (code, reason) => pages.close(code, reason),
     close(code, reason) {
       queue.close()
+      presence.dispose()
       pages.close(code, reason)
       sync.dispose()
       capabilities.dispose()
-      presence.dispose()
+      mirror.dispose()
     },
   }
 }

@@ -68,8 +68,10 @@ export interface Documents {
   setMembers(groupId: string, members: readonly MemberId[]): void
   /** Content sent to the document's group did not arrive whole: ask the group again (bounded). */
   lost(docId: string): void
-  /** Stops announcing `feature` in every group (this machine cannot use it) and says so. */
-  withdraw(feature: number): void
+  /** Stops announcing `feature` in the document's group (it cannot be used there now) and says so. */
+  withdraw(docId: string, feature: number): void
+  /** Announces `feature` again in the document's group after a withdrawal. */
+  restore(docId: string, feature: number): void
   /** Queues the changes a previous run accepted and Signal never took (call once, when started). */
   resumeKept(): void
   /** Waits (bounded) until every send queue is empty. */
@@ -137,9 +139,8 @@ export function createDocuments(o: DocumentsOptions): Documents {
       groups.get(groupId)?.setMembers(members)
     },
     lost: (docId) => docs.get(docId)?.lost(),
-    withdraw(feature) {
-      for (const doc of docs.values()) doc.withdraw(feature)
-    },
+    withdraw: (docId, feature) => docs.get(docId)?.withdraw(feature),
+    restore: (docId, feature) => docs.get(docId)?.restore(feature),
     resumeKept() {
       resumed = true
       for (const doc of docs.values()) doc.resumeKept()

@@ -1,8 +1,8 @@
 /**
  * An envelope a local page sent (already checked by its session). A change is applied to the
  * replica and kept in the outbox before it is acknowledged ("saved by your sidecar"); from then on
- * the sidecar owns its delivery. A page's sync request is answered from the replica; presence and
- * health are carried as they are. An id the sidecar already holds is acknowledged again for its
+ * the sidecar owns its delivery. A page's sync request is answered from the replica; presence is
+ * bounded in size and coalesced (presence.ts); health is carried as it is. An id the sidecar already holds is acknowledged again for its
  * sender and refused to anyone else.
  * @see docs/sidecar.md §4.3, §4.5
  */
@@ -18,6 +18,7 @@ import { DOC_KINDS } from './doc-kinds.ts'
 import type { KeptChanges } from './kept-changes.ts'
 import type { Pages } from './pages.ts'
 import type { ChangeStore, DocumentPorts } from './ports.ts'
+import type { Presence } from './presence.ts'
 
 // While Signal is away, a backlog longer than this is merged into one update (it stays short).
 const MERGE_AT = 16
@@ -30,7 +31,10 @@ export interface BrowserInboxParts {
   readonly delivery: Delivery
   readonly kept: KeptChanges
   /** The document's presence mirror: a page's awareness is noted as it passes. */
-  readonly presence: Pick<DocumentPresence, 'seen'>
+  readonly mirror: Pick<DocumentPresence, 'seen'>
+  readonly presence: Presence
+  /** Largest presence frame carried; larger ones are refused (`SIDECAR_PRESENCE_TOO_LARGE`). */
+  readonly maxPresenceBytes: number
   /** One of the sidecar's own envelopes for this document (not sent to the group). */
   readonly own: (kind: Kind, payload: Uint8Array) => Envelope
   /** Records an id about to go to the group, so Signal's copy of it is dropped. */
@@ -73,7 +77,7 @@ export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
     session.ack(env.messageId)
     p.markSent(env.senderId, env.messageId)
     pages.toOthers(session, frame)
-    const item = { frame, messageId: env.messageId, owner: p.kept.ownerFor(session), source: session }
+    const item = { frame, messageId: env.messageId, owner: p.kept.ownerFor(session), source: session, first: true }
     let queued = queue.enqueue(item)
     if (!queued || (p.reach.state !== 'reachable' && queue.waiting > MERGE_AT)) {
       queue.rewrite(p.kept.merge)
@@ -88,9 +92,21 @@ export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
     p.delivery.changed()
   }
 
-  /** Presence and health: carried as they are, acknowledged when sent, never kept. */
+  /** Presence: bounded, shown to the other pages at once, and the latest per page coalesced for Signal. */
+  function presence(session: Session, env: Envelope, frame: Uint8Array): void {
+    if (frame.length > p.maxPresenceBytes)
+      return session.refuse(
+        'SIDECAR_PRESENCE_TOO_LARGE',
+        `a presence frame is at most ${p.maxPresenceBytes} bytes`,
+        refusal(env.messageId),
+      )
+    p.mirror.seen(env.payload, session)
+    pages.toOthers(session, frame)
+    p.presence.offer(session, env.senderId, env.messageId, frame)
+  }
+
+  /** Health: carried as it is, acknowledged when sent, never kept. */
   function carryEphemeral(session: Session, env: Envelope, frame: Uint8Array): void {
-    if (env.kind === 'awareness') p.presence.seen(env.payload, session)
     p.markSent(env.senderId, env.messageId)
     pages.toOthers(session, frame)
     const owner: SendOwner = {
@@ -151,6 +167,7 @@ export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
         'capability announcements are made by the sidecar, not by browsers',
         refusal(env.messageId),
       )
+    if (env.kind === 'awareness') return presence(session, env, frame)
     if (!DOC_KINDS.has(env.kind)) return carryEphemeral(session, env, frame)
     change(session, env, frame)
   }

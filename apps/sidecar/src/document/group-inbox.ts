@@ -23,7 +23,7 @@ export interface GroupInboxParts {
   readonly pages: Pages
   readonly store: Pick<ChangeStore, 'storing'>
   /** The document's presence mirror: a member's awareness is noted before the pages see it. */
-  readonly presence: Pick<DocumentPresence, 'seen'>
+  readonly mirror: Pick<DocumentPresence, 'seen'>
   readonly metrics: Metrics
 }
 
@@ -48,7 +48,7 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
     if (env.kind === 'health') {
       // A member's state vector, when it sent one: the replica asks until it holds all of it.
       const sv = peerStateVector(env.payload)
-      if (sv !== undefined) gapRepair.onPeerState(sv)
+      if (sv !== undefined) gapRepair.onPeerState(sv, source)
     }
     // Announcements are between sidecars; a bare probe still reaches the browsers.
     if (env.kind === 'health' && capabilities.onHealth(from, env.payload))
@@ -58,7 +58,7 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
       if (!groupSync.onRequest(env.payload, source, `${env.senderId}/${env.messageId}`))
         return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
       const sv = decodeExactStateVector(env.payload)
-      if (sv !== undefined) gapRepair.onPeerState(sv)
+      if (sv !== undefined) gapRepair.onPeerState(sv, source)
       return
     }
     if (DOC_KINDS.has(env.kind)) {
@@ -69,7 +69,7 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
       if (env.kind !== 'update') groupSync.onPeerResponse(env.payload)
       gapRepair.check()
     }
-    if (env.kind === 'awareness') p.presence.seen(env.payload)
+    if (env.kind === 'awareness') p.mirror.seen(env.payload)
     pages.toAll(frame)
   }
 }

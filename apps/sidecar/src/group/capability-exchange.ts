@@ -1,7 +1,10 @@
 /**
  * Each document's side of the capability rule (contract §4.10): the sidecar announces what it
  * reads in a `health` envelope (§3.12), once with `hello` at start, and answers another member's
- * `hello` once, after a short random delay (several hellos in that time get one answer). What the
+ * `hello` once, after a short random delay (several hellos in that time get one answer), and a
+ * member's hellos at most once per `helloGapMs`: a later one in that time is answered when the gap
+ * ends (one answer however many came), so a member repeating `hello` costs each other member one
+ * announcement per gap. What the
  * members announced is kept in the {@link Roster}; the send path asks it before using a form an
  * older member could not read. A sidecar configured with no capabilities announces nothing, as one
  * from before capabilities did.
@@ -18,8 +21,14 @@ export interface CapabilityExchangeOptions {
   send: (payload: Uint8Array) => void
   /** The answer to a hello waits uniformly in [min, max] ms. */
   answerDelayMs: { min: number; max: number }
+  /** Least time between two answers to the same member's hellos. */
+  helloGapMs: number
+  now: () => number
   random: () => number
 }
+
+// Members whose last answered hello is remembered; the least recently heard is forgotten beyond.
+const MAX_HELLO_SENDERS = 256
 
 export interface CapabilityExchange {
   readonly roster: Roster
@@ -32,6 +41,8 @@ export interface CapabilityExchange {
   onHealth(from: MemberId | undefined, payload: Uint8Array): boolean
   /** Stops announcing `feature` (this machine cannot use it after all) and announces again. */
   withdraw(feature: number): void
+  /** Announces `feature` again, if this sidecar was configured to read it and had withdrawn it. */
+  restore(feature: number): void
   /** The feature bits announced now. */
   readonly features: number
   readonly announcements: { sent: number; received: number }
@@ -44,6 +55,29 @@ export function createCapabilityExchange(o: CapabilityExchangeOptions): Capabili
   let answer: ReturnType<typeof setTimeout> | undefined
   const counts = { sent: 0, received: 0 }
   const announcing = o.features !== 0
+  // Member key → when the answer to its last hello went (or will go) out.
+  const answered = new Map<string, number>()
+  let answerAt = 0
+
+  function answerHello(from: MemberId | undefined): void {
+    const key = from?.uuid ?? from?.number ?? ''
+    const now = o.now()
+    const last = answered.get(key)
+    const { min, max } = o.answerDelayMs
+    const at = Math.max(now + min + (max - min) * o.random(), last === undefined ? now : last + o.helloGapMs)
+    // One answer goes to the whole group: one already due by then covers this hello too.
+    const covered = answer !== undefined && answerAt <= at
+    answered.delete(key)
+    answered.set(key, covered ? answerAt : at)
+    if (answered.size > MAX_HELLO_SENDERS) answered.delete(answered.keys().next().value as string)
+    if (covered) return
+    if (answer !== undefined) clearTimeout(answer)
+    answerAt = at
+    answer = setTimeout(() => {
+      answer = undefined
+      announce(false)
+    }, at - now)
+  }
 
   function announce(hello: boolean): void {
     if (!announcing) return
@@ -69,21 +103,18 @@ export function createCapabilityExchange(o: CapabilityExchangeOptions): Capabili
       if (health.capabilities === undefined && health.hello !== true) return false
       counts.received += 1
       if (from !== undefined) roster.announced(from, health.capabilities)
-      if (health.hello === true && answer === undefined) {
-        const { min, max } = o.answerDelayMs
-        answer = setTimeout(
-          () => {
-            answer = undefined
-            announce(false)
-          },
-          min + (max - min) * o.random(),
-        )
-      }
+      if (health.hello === true) answerHello(from)
       return true
     },
     withdraw(feature) {
       if ((features & feature) === 0) return
       features &= ~feature
+      announce(false)
+    },
+    restore(feature) {
+      const back = feature & o.features & ~features
+      if (back === 0) return
+      features |= back
       announce(false)
     },
     get features() {

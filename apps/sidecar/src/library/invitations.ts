@@ -5,6 +5,7 @@
  * else taken to be an admin other than this account.
  */
 import type { Clock } from '../clock.ts'
+import { codeOf } from '../error-code.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { StoredDocument } from '../replica/doc-table.ts'
 import type { InviterTable } from '../replica/inviter-table.ts'
@@ -88,12 +89,27 @@ export function createInvitations(o: InvitationsOptions): Invitations {
     }
   }
 
+  /** The group as a listing asked now shows it, when this account is in it; else the accept ends. */
+  async function stillIn(groupId: string): Promise<Group> {
+    const g = await groupNow(o.listGroups, groupId, 'list the members')
+    if (g !== undefined && isMemberOf(g, you)) return g
+    throw new LibraryError(
+      'DOCS_REMOVED_WHILE_ACCEPTING',
+      'you were removed from this group while accepting the invitation; nothing was kept',
+    )
+  }
+
+  /**
+   * Joins, then serves the document only if a fresh listing has this account in it. A removal that
+   * lands between that listing and serving (its group update is not followed before the document
+   * is served) is caught by one more listing asked after serving: the document is then forgotten.
+   */
   async function accept(inviteId: string): Promise<{ docId: string; groupId: string }> {
     const g = await findInvite(inviteId)
     shelf.checkRoom()
     await join(g)
     const docId = docIdForGroup(g.id)
-    const joined = (await groupNow(o.listGroups, g.id, 'list the members').catch(() => undefined)) ?? g
+    const joined = await stillIn(g.id)
     // Shared again after a removal: the kept replica and its last change carry on. It counts as
     // added now: a listing asked before this accept must not mark it removed again (follow.ts).
     const before = shelf.row(docId)
@@ -107,6 +123,18 @@ export function createInvitations(o: InvitationsOptions): Invitations {
       state: 'active',
     }
     steps.stored(() => shelf.keep(row))
+    try {
+      await stillIn(g.id)
+    } catch (error) {
+      if (codeOf(error) !== 'DOCS_REMOVED_WHILE_ACCEPTING') {
+        // The daemon did not answer: the document stays; the next listing still checks it.
+        o.logger.warn({ err: error, docId }, 'could not check the membership again after accepting')
+      } else {
+        shelf.unserve(docId, 'you are no longer in this document')
+        shelf.forget(docId)
+        throw error
+      }
+    }
     // Members answer with the document's content.
     shelf.askGroup(docId)
     steps.storing(() => inviters.forget(g.id))

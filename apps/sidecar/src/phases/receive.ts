@@ -15,13 +15,16 @@ import { receiveBodyBound } from '../config.ts'
 import type { GroupMembership } from '../group/membership.ts'
 import { createAttachmentFetcher } from '../receive/attachment-fetch.ts'
 import { createIngest, SELF, type Ingest } from '../receive/ingest.ts'
+import { createMissingAttachments, type MissingAttachments } from '../receive/missing-attachments.ts'
 import { createMembership, sourceKey, type Membership } from '../receive/membership.ts'
 import type { Daemon } from './daemon.ts'
 import type { Served } from './documents.ts'
 import type { Basics, Phase } from './phase.ts'
 
-// "Not found" answers in a row after which this sidecar stops announcing it reads attachments.
+// "Not found" answers in a row, from one member of one document, after which that document stops
+// announcing it reads attachments; and how many (document, member) counts are kept.
 const MISSING_BEFORE_WITHDRAW = 3
+const MISSING_ENTRIES = 4096
 
 export interface ReceiveInput {
   readonly daemon: Daemon
@@ -29,12 +32,27 @@ export interface ReceiveInput {
   readonly served: Served
 }
 
-function ingestFor(b: Basics, served: Served): Ingest {
+function missingFor(b: Basics, served: Served): MissingAttachments {
+  const { config, logger, clock } = b
+  return createMissingAttachments({
+    inARow: MISSING_BEFORE_WITHDRAW,
+    restoreAfterMs: config.attachments.restoreAfterMs,
+    maxEntries: MISSING_ENTRIES,
+    timers: clock,
+    withdraw: (docId) => {
+      logger.warn(
+        { docId, missing: MISSING_BEFORE_WITHDRAW },
+        'attachments announced in this document are not found; not reading attachments in it for a while (members send text)',
+      )
+      served.docs.withdraw(docId, CAPABILITY.attachments)
+    },
+    restore: (docId) => served.docs.restore(docId, CAPABILITY.attachments),
+  })
+}
+
+function ingestFor(b: Basics, served: Served, missing: MissingAttachments): Ingest {
   const { config, backend, logger, metrics } = b
   const { docs } = served
-  // A daemon that keeps no attachments (--ignore-attachments, a full disk) answers "not found"
-  // every time: after a few in a row this sidecar stops announcing it reads them.
-  let missingInARow = 0
   const fetcher = createAttachmentFetcher({
     fetch: (id, groupId) => backend.getAttachment(id, groupId),
     maxPayloadBytes: config.browser.maxFrameBytes,
@@ -53,19 +71,11 @@ function ingestFor(b: Basics, served: Served): Ingest {
     deliver: (docId, frame, env, from, source) => docs.fromGroup(docId, frame, env, from, source),
     readDeflate: config.capabilities.includes('deflate'),
     ...(config.capabilities.includes('attachments') ? { attachments: fetcher } : {}),
-    onLost: (docId, reason) => {
+    onLost: (docId, reason, source) => {
       docs.lost(docId)
-      if (reason === 'missing' && ++missingInARow === MISSING_BEFORE_WITHDRAW) {
-        logger.warn(
-          { missing: missingInARow },
-          'signal-cli has none of the attachments it announced; no longer reading attachments (members send text)',
-        )
-        docs.withdraw(CAPABILITY.attachments)
-      }
+      if (reason === 'missing') missing.missed(docId, source)
     },
-    onFetched: () => {
-      missingInARow = 0
-    },
+    onFetched: (docId, source) => missing.fetched(docId, source),
     metrics,
     logger,
   })
@@ -88,7 +98,8 @@ function memberCheck(b: Basics, i: ReceiveInput): Membership {
 export function startReceive(b: Basics, i: ReceiveInput): Phase<EventsLoop> {
   const { config, metrics, logger } = b
   const { docs, chats, library } = i.served
-  const ingest = ingestFor(b, i.served)
+  const missing = missingFor(b, i.served)
+  const ingest = ingestFor(b, i.served, missing)
   const members = memberCheck(b, i)
   const onEvent = (e: SignalEvent): void => {
     if (e.type === 'message' && chats.isChatGroup(e.groupId)) chats.onSignalMessage(e)
@@ -128,6 +139,7 @@ export function startReceive(b: Basics, i: ReceiveInput): Phase<EventsLoop> {
     close: async () => {
       await events.stop()
       members.dispose()
+      missing.dispose()
     },
   }
 }

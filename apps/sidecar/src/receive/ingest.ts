@@ -55,9 +55,9 @@ export interface IngestOptions {
   /** Fetches the frames `attachment` envelopes name; without it they are dropped as unsupported. */
   attachments?: AttachmentFetcher
   /** A referenced attachment could not be used: the document should ask the group again. */
-  onLost?: (docId: string, reason: FetchFailure) => void
+  onLost?: (docId: string, reason: FetchFailure, source: string) => void
   /** A referenced attachment was fetched and checked. */
-  onFetched?: () => void
+  onFetched?: (docId: string, source: string) => void
   metrics: Metrics
   logger: Logger
 }
@@ -165,12 +165,12 @@ export function createIngest(o: IngestOptions): Ingest {
       fetching.delete(key)
       o.metrics.attachmentsFetched.inc({ outcome: r.ok ? 'ok' : r.reason })
       if (r.ok) {
-        o.onFetched?.()
+        o.onFetched?.(docId, mine.source)
         b = mine
         return accept(docId, r.frame, r.envelope, from)
       }
       drop(`attachment-${r.reason}`)
-      o.onLost?.(docId, r.reason)
+      o.onLost?.(docId, r.reason, mine.source)
     })
   }
 

@@ -6,8 +6,11 @@
  * - a member's state vector (from its `sync-request` or `health`) holds clocks the replica lacks,
  *   so a side that received nothing at all still learns it is behind.
  * While behind, the replica's `sync-request` goes out after `intervalMs`, then after twice that,
- * up to `maxIntervalMs`; progress resets the delay. A clock nobody delivers within `targetTtlMs`
- * is given up (a member's claim cannot make this sidecar ask forever).
+ * up to `maxIntervalMs`. Only progress on what is lacking resets the delay (fewer claimed clocks
+ * missing, a gap's missing pieces arriving), never an unrelated change: a member that sends an
+ * edit with each false claim cannot keep the replica asking every interval. A clock nobody
+ * delivers within `targetTtlMs` is given up, and one member's claims track at most
+ * `MAX_CLAIMS_PER_SENDER` clients (a member's claim cannot make this sidecar ask forever).
  *
  * Also, once the document has been quiet for `quietMs` (plus jitter) after it changed, the replica
  * asks once (a lost *last* update leaves no gap), and it announces its state vector in a `health`
@@ -36,8 +39,8 @@ export interface GapRepairOptions {
 export interface GapRepair {
   /** Called after every update applied from the group. */
   check(): void
-  /** A member's state vector was seen: ask until the replica holds all of it. */
-  onPeerState(stateVector: ReadonlyMap<number, number>): void
+  /** A member's state vector was seen (`source`: the member's key): ask until the replica holds all of it. */
+  onPeerState(stateVector: ReadonlyMap<number, number>, source?: string): void
   /** Called when something sent to the group did not arrive whole (a missing or corrupt attachment). */
   lost(): void
   /** Requests sent because the replica was behind, after quiet, and after a loss. */
@@ -48,8 +51,10 @@ export interface GapRepair {
 /** True while the document holds structs or deletions it cannot integrate yet. */
 export const hasGap = (doc: Y.Doc): boolean => doc.store.pendingStructs !== null || doc.store.pendingDs !== null
 
-// Clients tracked in the target at once (a state vector lists one per editing session).
+// Clients tracked in the target at once (a state vector lists one per editing session), and of
+// those, how many one member's claims may add.
 const MAX_TARGET_CLIENTS = 4096
+const MAX_CLAIMS_PER_SENDER = 256
 
 export function createGapRepair(o: GapRepairOptions): GapRepair {
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -59,19 +64,35 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
   let lostTimer: ReturnType<typeof setTimeout> | undefined
   let asked = 0
   let delay = o.intervalMs
-  // client → [clock a member holds, when first seen]
-  const target = new Map<number, { clock: number; at: number }>()
-  let progressMark = ''
+  // client → [clock a member holds, when first seen, who claimed it first]
+  const target = new Map<number, { clock: number; at: number; by: string }>()
+  const claims = new Map<string, number>()
+  let lastLacking = Number.POSITIVE_INFINITY
+  const untrack = (client: number, by: string): void => {
+    target.delete(client)
+    const n = (claims.get(by) ?? 1) - 1
+    if (n <= 0) claims.delete(by)
+    else claims.set(by, n)
+  }
 
   const lacksTarget = (): boolean => {
     if (target.size === 0) return false
     const now = o.now()
     for (const [client, t] of target) {
-      if (Y.getState(o.doc.store, client) >= t.clock || now - t.at > o.targetTtlMs) target.delete(client)
+      if (Y.getState(o.doc.store, client) >= t.clock || now - t.at > o.targetTtlMs) untrack(client, t.by)
     }
     return target.size > 0
   }
   const behind = (): boolean => hasGap(o.doc) || lacksTarget()
+  /** How much is still missing: claimed clocks not held, and what a gap waits for. */
+  const lacking = (): number => {
+    const { store } = o.doc
+    let n = store.pendingDs === null ? 0 : 1
+    for (const [client, t] of target) n += Math.max(0, t.clock - Y.getState(store, client))
+    for (const [client, clock] of store.pendingStructs?.missing ?? [])
+      n += Math.max(1, clock - Y.getState(store, client))
+    return n
+  }
 
   const schedule = (): void => {
     if (timer !== undefined || !behind()) return
@@ -81,11 +102,12 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
     timer = undefined
     if (!behind()) {
       delay = o.intervalMs
+      lastLacking = Number.POSITIVE_INFINITY
       return
     }
-    const mark = Buffer.from(Y.encodeStateVector(o.doc)).toString('base64')
-    delay = mark === progressMark ? Math.min(o.maxIntervalMs, delay * 2) : o.intervalMs
-    progressMark = mark
+    const now = lacking()
+    delay = now < lastLacking ? o.intervalMs : Math.min(o.maxIntervalMs, delay * 2)
+    lastLacking = now
     asked += 1
     o.ask()
     schedule()
@@ -118,14 +140,19 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
       // The first ask waits one interval: the missing piece is usually just behind (reordering).
       schedule()
     },
-    onPeerState(stateVector) {
+    onPeerState(stateVector, source = '') {
       const now = o.now()
       for (const [client, clock] of stateVector) {
         if (clock <= Y.getState(o.doc.store, client)) continue
         const t = target.get(client)
-        if (t !== undefined && t.clock >= clock) continue
-        if (t === undefined && target.size >= MAX_TARGET_CLIENTS) break
-        target.set(client, { clock, at: t?.at ?? now })
+        if (t !== undefined) {
+          if (t.clock < clock) t.clock = clock
+          continue
+        }
+        const mine = claims.get(source) ?? 0
+        if (target.size >= MAX_TARGET_CLIENTS || mine >= MAX_CLAIMS_PER_SENDER) break
+        claims.set(source, mine + 1)
+        target.set(client, { clock, at: now, by: source })
       }
       schedule()
     },

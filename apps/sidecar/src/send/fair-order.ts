@@ -26,6 +26,8 @@ export interface FairOrder {
   removeFront(n: number): QueuedEnvelope[]
   /** Takes out every envelope not yet pinned. */
   takeWaiting(): QueuedEnvelope[]
+  /** Takes out the first envelope not yet pinned that is marked `first` (a person's own change). */
+  takeFirst(): QueuedEnvelope | undefined
 }
 
 export function createFairOrder(): FairOrder {
@@ -74,6 +76,13 @@ export function createFairOrder(): FairOrder {
         servedTag = Math.max(servedTag, tagOf(t))
       }
       pinned = 0
+      return taken
+    },
+    takeFirst() {
+      const at = items.findIndex((item, i) => i >= pinned && item.first === true)
+      if (at < 0) return undefined
+      const [taken] = items.splice(at, 1) as [QueuedEnvelope]
+      bytes -= taken.frame.byteLength
       return taken
     },
     takeWaiting() {

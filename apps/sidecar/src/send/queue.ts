@@ -16,6 +16,7 @@ import type { AttachmentSend } from './attachment-send.ts'
 import { createFairOrder } from './fair-order.ts'
 import type { BatchHeader } from './packer.ts'
 import { createPace } from './pace.ts'
+import { createOwnFirst } from './own-first.ts'
 import { createPacking } from './packing.ts'
 import type { Reachability } from './reachability.ts'
 import { createSender, type Outcome } from './sender.ts'
@@ -36,6 +37,11 @@ export interface QueuedEnvelope {
    * so one that floods does not hold back the others. Envelopes without a source share one.
    */
   readonly source?: object
+  /**
+   * A person's own change: between two bodies of a long send that is not one (the replica's
+   * answer in chunks), one such change that fits one body goes first (docs/sidecar.md §4.5).
+   */
+  readonly first?: boolean
 }
 
 export interface SendQueueOptions {
@@ -134,6 +140,8 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
     return true
   }
 
+  const ownChangeFirst = createOwnFirst({ ...o, order, packing, sender })
+
   /** The leading envelopes packed into bodies; false when the queue closed meanwhile. */
   async function sendPacked(): Promise<boolean> {
     const packed = packing.pack(order.items)
@@ -141,7 +149,16 @@ export function createSendQueue(o: SendQueueOptions): SendQueue {
     o.beforeSend?.(order.items.slice(0, packed.taken).map((i) => i.messageId))
     let outcome: Outcome = { kind: 'sent' }
     let tokenHeld = true
-    for (const body of packed.bodies) {
+    // A long send of others' traffic gives every other body to a person's own change.
+    const yields = packed.bodies.length > 1 && order.items[0]?.first !== true
+    for (const [i, body] of packed.bodies.entries()) {
+      if (yields && i > 0) {
+        // The token first: an own change that comes while it is awaited still goes first.
+        if (!(await pace.takeToken())) return false
+        const own = await ownChangeFirst()
+        if (own === 'closed') return false
+        tokenHeld = own === 'none'
+      }
       outcome = await sender.send(body, tokenHeld)
       tokenHeld = false
       if (outcome.kind !== 'sent') break
