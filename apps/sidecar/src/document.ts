@@ -49,6 +49,11 @@ export interface Document {
    * `source` that sender's key (answer rule, per-asker limits).
    */
   fromGroup(frame: Uint8Array, env: Envelope, from?: MemberId, source?: string): void
+  /**
+   * A change the sidecar makes itself (a restore, a revert): durable in the replica, shown to the
+   * pages and sent to the group like an edit. False when it is not a valid update or the store failed.
+   */
+  edit(update: Uint8Array): boolean
   /** Sends the replica's `sync-request` to the document's group. */
   askGroup(): void
   /** Announces this sidecar's capabilities with `hello`, so every member announces back (at start). */
@@ -169,6 +174,12 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     detach: (session) => pages.remove(session),
     fromBrowser,
     fromGroup,
+    edit(update) {
+      if (store.storing(() => replica.apply(update, { via: 'sidecar' })) !== true) return false
+      pages.toAll(encodeEnvelope(own('update', update)))
+      toGroup('update', update)
+      return true
+    },
     askGroup: () => sync.ask(),
     greetGroup: () => capabilities.hello(),
     setMembers: (members) => capabilities.roster.setMembers(members),

@@ -60,7 +60,8 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
     }
     if (DOC_KINDS.has(env.kind)) {
       // Durable before it is considered applied and before any browser sees it.
-      const applied = p.store.storing(() => replica.apply(env.payload))
+      const origin = { via: 'member', author: from?.number ?? from?.uuid ?? source } as const
+      const applied = p.store.storing(() => replica.apply(env.payload, origin))
       if (applied === undefined) return
       if (!applied) return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
       if (env.kind !== 'update') groupSync.onPeerResponse(env.payload)

@@ -216,7 +216,7 @@ export function syncMap(cur: Y.Map<unknown>, want: Y.Map<unknown>): void {
   }
 }
 
-function syncRoot(cur: Y.AbstractType<unknown>, want: Y.AbstractType<unknown>, kind: SharedKind): void {
+function syncRoot(cur: Y.AbstractType<any>, want: Y.AbstractType<any>, kind: SharedKind): void {
   if (kind === 'text') syncText(cur as Y.Text, want as Y.Text)
   else if (kind === 'map') syncMap(cur as Y.Map<unknown>, want as Y.Map<unknown>)
   else syncSequence(cur as Sequence, want as Sequence)

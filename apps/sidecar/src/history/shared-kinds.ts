@@ -8,7 +8,7 @@ import * as Y from 'yjs'
 export type SharedKind = 'text' | 'xml' | 'map' | 'array'
 
 /** The kind a root holds, undefined when it holds nothing visible. */
-export function kindOf(type: Y.AbstractType<unknown> | undefined): SharedKind | undefined {
+export function kindOf(type: Y.AbstractType<any> | undefined): SharedKind | undefined {
   if (type === undefined) return undefined
   if (type instanceof Y.XmlFragment) return 'xml'
   if (type instanceof Y.Text) return 'text'
@@ -26,7 +26,7 @@ export function kindOf(type: Y.AbstractType<unknown> | undefined): SharedKind | 
 }
 
 /** The root `name` of `doc` as the shared type of `kind` (an untyped root is typed by this). */
-export function rootOf(doc: Y.Doc, name: string, kind: SharedKind): Y.AbstractType<unknown> {
+export function rootOf(doc: Y.Doc, name: string, kind: SharedKind): Y.AbstractType<any> {
   switch (kind) {
     case 'text':
       return doc.getText(name)
