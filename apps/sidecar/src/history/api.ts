@@ -80,8 +80,25 @@ async function bodyOf<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<T>
 function valid<T>(schema: z.ZodType<T>, value: unknown): T {
   const r = schema.safeParse(value)
   if (!r.success)
-    throw new HistoryError('HISTORY_BAD_REQUEST', `bad input: ${z.prettifyError(r.error).split('\n').slice(0, 3).join('; ')}`)
+    throw new HistoryError(
+      'HISTORY_BAD_REQUEST',
+      `bad input: ${z.prettifyError(r.error).split('\n').slice(0, 3).join('; ')}`,
+    )
   return r.data
+}
+
+function answer(res: ServerResponse, a: Answer, cors: string | undefined): void {
+  const body = a.bytes ?? Buffer.from(JSON.stringify(a.json))
+  res
+    .writeHead(a.status, {
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      vary: 'Origin',
+      ...(cors === undefined ? {} : { 'access-control-allow-origin': cors }),
+      'content-type': a.bytes === undefined ? 'application/json; charset=utf-8' : 'application/octet-stream',
+      'content-length': String(body.byteLength),
+    })
+    .end(body)
 }
 
 export function createHistoryApi(o: HistoryApiOptions): HistoryApi {
@@ -128,20 +145,6 @@ export function createHistoryApi(o: HistoryApiOptions): HistoryApi {
     return { status: 200, bytes: state }
   }
 
-  function answer(res: ServerResponse, a: Answer, cors: string | undefined): void {
-    const body = a.bytes ?? Buffer.from(JSON.stringify(a.json))
-    res
-      .writeHead(a.status, {
-        'cache-control': 'no-store',
-        'x-content-type-options': 'nosniff',
-        vary: 'Origin',
-        ...(cors === undefined ? {} : { 'access-control-allow-origin': cors }),
-        'content-type': a.bytes === undefined ? 'application/json; charset=utf-8' : 'application/octet-stream',
-        'content-length': String(body.byteLength),
-      })
-      .end(body)
-  }
-
   return {
     handles: (path) => ROUTE.test(path),
     handle(req, res) {
@@ -161,7 +164,11 @@ export function createHistoryApi(o: HistoryApiOptions): HistoryApi {
           res.once('finish', () => req.destroy())
         }
         if (!res.headersSent)
-          answer(res, { status: e.status, json: { error: { code: e.code, message: e.message } } }, guard ? undefined : cors)
+          answer(
+            res,
+            { status: e.status, json: { error: { code: e.code, message: e.message } } },
+            guard ? undefined : cors,
+          )
       }
       try {
         checkHost(req.headers.host, o.bind())

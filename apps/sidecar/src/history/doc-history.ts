@@ -13,7 +13,7 @@ import type { ChangeOrigin, DocReplica, ReplicaObserver } from '../replica/repli
 import type { HistoryTable, StoredChange, VersionRow } from './history-table.ts'
 import { versionsToDrop, type RetentionPolicy } from './retention.ts'
 import type { LoggedChange } from './revert.ts'
-import { kindOf } from './shared-kinds.ts'
+import { rootKinds } from './shared-kinds.ts'
 
 export interface HistoryPolicy {
   /** A spell of edits is a version once nothing changed for this long. */
@@ -62,8 +62,7 @@ const DAY_MS = 86_400_000
 /** Characters of text the document holds (Y.Text roots and the text in XML roots). */
 function charsOf(doc: Y.Doc): number {
   let n = 0
-  for (const [name, type] of doc.share) {
-    const kind = kindOf(type)
+  for (const [name, kind] of rootKinds(doc)) {
     if (kind === 'text') n += doc.getText(name).length
     else if (kind === 'xml') n += countXml(doc.getXmlFragment(name))
   }
@@ -91,8 +90,7 @@ export function createDocHistory(
   let timer: unknown
   const heard = new Map<string, number>()
 
-  const authorOf = (origin: ChangeOrigin): string =>
-    origin.via === 'member' ? (origin.author ?? '') : ports.self
+  const authorOf = (origin: ChangeOrigin): string => (origin.via === 'member' ? (origin.author ?? '') : ports.self)
 
   function record(reason: string): VersionRow | undefined {
     if (timer !== undefined) timers.clearTimeout(timer)
@@ -150,11 +148,17 @@ export function createDocHistory(
       const byReason: Record<string, number> = {}
       for (const d of dropped) byReason[d.reason] = (byReason[d.reason] ?? 0) + 1
       logger.info(
-        { docId, dropped: dropped.length, byReason, oldest: new Date(Math.min(...dropped.map((d) => d.at))).toISOString() },
+        {
+          docId,
+          dropped: dropped.length,
+          byReason,
+          oldest: new Date(Math.min(...dropped.map((d) => d.at))).toISOString(),
+        },
         'history: dropped versions the retention policy no longer keeps',
       )
     }
-    if (oldChanges > 0) logger.info({ docId, changes: oldChanges }, 'history: dropped changes older than the change window')
+    if (oldChanges > 0)
+      logger.info({ docId, changes: oldChanges }, 'history: dropped changes older than the change window')
   }
 
   function schedule(): void {

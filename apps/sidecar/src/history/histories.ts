@@ -41,6 +41,15 @@ export interface Histories {
   close(): void
 }
 
+/** Applies `update` between two versions: the document before it and the document after. */
+function change(history: DocHistory, reason: string, update: Uint8Array, edit: Edit): VersionRow {
+  history.record(`before-${reason}`)
+  if (!edit(update)) throw new HistoryError('HISTORY_NOT_APPLIED', `the ${reason} could not be applied`)
+  const row = history.record(reason)
+  if (row === undefined) throw new HistoryError('HISTORY_NOT_APPLIED', `the ${reason} could not be recorded`)
+  return row
+}
+
 export function createHistories(o: HistoriesOptions): Histories {
   const served = new Map<string, { history: DocHistory; replica: DocReplica }>()
 
@@ -48,15 +57,6 @@ export function createHistories(o: HistoriesOptions): Histories {
     const e = served.get(docId)
     if (e === undefined) throw new HistoryError('HISTORY_UNKNOWN_DOCUMENT', 'this sidecar does not serve that document')
     return e
-  }
-
-  /** Applies `update` between two versions: the document before it and the document after. */
-  function change(history: DocHistory, reason: string, update: Uint8Array, edit: Edit): VersionRow {
-    history.record(`before-${reason}`)
-    if (!edit(update)) throw new HistoryError('HISTORY_NOT_APPLIED', `the ${reason} could not be applied`)
-    const row = history.record(reason)
-    if (row === undefined) throw new HistoryError('HISTORY_NOT_APPLIED', `the ${reason} could not be recorded`)
-    return row
   }
 
   function detach(docId: string): void {
@@ -93,7 +93,10 @@ export function createHistories(o: HistoriesOptions): Histories {
     revert(docId, author, since, edit) {
       const { history, replica } = entry(docId)
       if (since < o.timers.now() - o.policy.changeDays * 86_400_000)
-        throw new HistoryError('HISTORY_TOO_OLD', `changes are kept for ${o.policy.changeDays} days; choose a later time`)
+        throw new HistoryError(
+          'HISTORY_TOO_OLD',
+          `changes are kept for ${o.policy.changeDays} days; choose a later time`,
+        )
       // The spell in progress becomes a version first, so its changes are in the log as they are.
       history.record('before-revert')
       const changes = history.since(since)
@@ -101,7 +104,7 @@ export function createHistories(o: HistoriesOptions): Histories {
       return update === undefined ? undefined : change(history, 'revert', update, edit)
     },
     close() {
-      for (const docId of [...served.keys()]) detach(docId)
+      for (const docId of served.keys()) detach(docId)
     },
   }
 }

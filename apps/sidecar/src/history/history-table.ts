@@ -115,7 +115,7 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
       replaceChanges: writable,
       dropChangesBefore: () => 0,
       oldestChangeAt: () => undefined,
-      addVersion: () => (writable() as never),
+      addVersion: () => writable() as never,
       versions: () => [],
       versionAtOrBefore: () => undefined,
       version: () => undefined,

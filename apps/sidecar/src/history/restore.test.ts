@@ -18,6 +18,11 @@ function sizeOf(update: Uint8Array): { inserted: number; deleted: number } {
   return { inserted, deleted }
 }
 
+const para = (text: string) => {
+  const p = new Y.XmlElement('paragraph')
+  p.insert(0, [new Y.XmlText(text)])
+  return p
+}
 describe('restore to a version', () => {
   it('Y.Text: everything deleted comes back as one insertion of the old text', () => {
     const doc = new Y.Doc()
@@ -60,11 +65,6 @@ describe('restore to a version', () => {
   it('Y.XmlFragment: a changed paragraph is edited in place and a deleted one comes back', () => {
     const doc = new Y.Doc()
     const frag = doc.getXmlFragment('prosemirror')
-    const para = (text: string) => {
-      const p = new Y.XmlElement('paragraph')
-      p.insert(0, [new Y.XmlText(text)])
-      return p
-    }
     frag.insert(0, [para('first'), para('second'), para('third')])
     const heading = new Y.XmlElement('heading')
     heading.setAttribute('level', '1')
@@ -102,7 +102,7 @@ describe('restore to a version', () => {
     expect(structs.filter((s) => s instanceof Y.Item && s.parentSub === 'title')).toEqual([])
   })
 
-  it("a concurrent edit made elsewhere survives the restore when both merge", () => {
+  it('a concurrent edit made elsewhere survives the restore when both merge', () => {
     const alice = new Y.Doc()
     alice.getText('t').insert(0, 'one two three')
     const version = Y.encodeStateAsUpdate(alice)

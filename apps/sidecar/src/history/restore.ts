@@ -208,7 +208,7 @@ function prefixSuffix(a: string, b: string): [-1 | 0 | 1, string][] {
 }
 
 export function syncMap(cur: Y.Map<unknown>, want: Y.Map<unknown>): void {
-  for (const k of [...cur.keys()]) if (!want.has(k)) cur.delete(k)
+  for (const k of Array.from(cur.keys())) if (!want.has(k)) cur.delete(k)
   for (const [k, v] of want.entries()) {
     const have = cur.get(k)
     if (cur.has(k) && keyOf(have) === keyOf(v)) continue

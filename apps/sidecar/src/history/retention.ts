@@ -46,9 +46,7 @@ export function versionsToDrop(
     if (index === 0 || age <= policy.allDays * DAY_MS) return void kept.push(v)
     const daily = age <= policy.dailyDays * DAY_MS
     const d = new Date(v.at)
-    const bucket = daily
-      ? `d${d.toISOString().slice(0, 10)}`
-      : `m${d.getUTCFullYear()}-${d.getUTCMonth()}`
+    const bucket = daily ? `d${d.toISOString().slice(0, 10)}` : `m${d.getUTCFullYear()}-${d.getUTCMonth()}`
     if (seen.has(bucket)) return void dropped.push({ id: v.id, at: v.at, reason: daily ? 'one-a-day' : 'one-a-month' })
     seen.add(bucket)
     kept.push(v)

@@ -42,7 +42,7 @@ describe("revert one member's changes since a moment", () => {
     expect(revertChange([], log, 'bob', alice)).toBeUndefined()
   })
 
-  it("a hostile delete-all in one crafted update is undone, and later honest edits stay", () => {
+  it('a hostile delete-all in one crafted update is undone, and later honest edits stay', () => {
     const { alice, bob, log } = twoWriters()
     const frag = alice.getXmlFragment('prosemirror')
     const p = new Y.XmlElement('paragraph')

@@ -1,28 +1,32 @@
 /**
- * Which shared type a root of a document holds, read from its items: a document decoded from an
- * update has untyped roots (Yjs learns the type only when a binding asks for it), and restore and
- * revert must ask for the right one.
+ * Which shared type each root of a document holds, read from the items of its state: a document
+ * decoded from an update has untyped roots (Yjs learns a root's type only when a binding asks for
+ * it), and restore and revert must ask for the right one.
  */
 import * as Y from 'yjs'
 
 export type SharedKind = 'text' | 'xml' | 'map' | 'array'
 
-/** The kind a root holds, undefined when it holds nothing visible. */
-export function kindOf(type: Y.AbstractType<any> | undefined): SharedKind | undefined {
-  if (type === undefined) return undefined
-  if (type instanceof Y.XmlFragment) return 'xml'
-  if (type instanceof Y.Text) return 'text'
-  if (type instanceof Y.Map) return 'map'
-  if (type instanceof Y.Array) return 'array'
-  for (let item = type._start; item !== null; item = item.right) {
-    const c = item.content
-    if (c instanceof Y.ContentDeleted) continue
-    if (c instanceof Y.ContentString || c instanceof Y.ContentFormat || c instanceof Y.ContentEmbed) return 'text'
-    if (c instanceof Y.ContentType && (c.type instanceof Y.XmlElement || c.type instanceof Y.XmlText)) return 'xml'
-    return 'array'
-  }
-  for (const item of type._map.values()) if (!item.deleted) return 'map'
-  return undefined
+/** The kind one top-level item says its root is. */
+function kindOfItem(item: Y.Item): SharedKind | undefined {
+  const c = item.content
+  if (c instanceof Y.ContentDeleted) return undefined
+  if (item.parentSub !== null) return 'map'
+  if (c instanceof Y.ContentString || c instanceof Y.ContentFormat || c instanceof Y.ContentEmbed) return 'text'
+  if (c instanceof Y.ContentType && (c.type instanceof Y.XmlElement || c.type instanceof Y.XmlText)) return 'xml'
+  return 'array'
+}
+
+/** Every root named by `docs`' states with the kind it holds (the first doc that says wins). */
+export function rootKinds(...docs: Y.Doc[]): Map<string, SharedKind> {
+  const kinds = new Map<string, SharedKind>()
+  for (const doc of docs)
+    for (const struct of Y.decodeUpdate(Y.encodeStateAsUpdate(doc)).structs) {
+      if (!(struct instanceof Y.Item) || typeof struct.parent !== 'string' || kinds.has(struct.parent)) continue
+      const kind = kindOfItem(struct)
+      if (kind !== undefined) kinds.set(struct.parent, kind)
+    }
+  return kinds
 }
 
 /** The root `name` of `doc` as the shared type of `kind` (an untyped root is typed by this). */
@@ -37,16 +41,4 @@ export function rootOf(doc: Y.Doc, name: string, kind: SharedKind): Y.AbstractTy
     case 'array':
       return doc.getArray(name)
   }
-}
-
-/** Every root of `a` and `b` with the kind it holds in either (the first that says). */
-export function rootKinds(...docs: Y.Doc[]): Map<string, SharedKind> {
-  const kinds = new Map<string, SharedKind>()
-  for (const doc of docs)
-    for (const [name, type] of doc.share) {
-      if (kinds.has(name)) continue
-      const kind = kindOf(type)
-      if (kind !== undefined) kinds.set(name, kind)
-    }
-  return kinds
 }
