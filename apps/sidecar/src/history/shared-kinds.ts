@@ -1,5 +1,5 @@
 /**
- * Which shared type each root of a document holds, read from the items of its state: a document
+ * Which shared type each root of a document holds, read from the items whose parent it is: a document
  * decoded from an update has untyped roots (Yjs learns a root's type only when a binding asks for
  * it), and restore and revert must ask for the right one.
  */
@@ -17,15 +17,20 @@ function kindOfItem(item: Y.Item): SharedKind | undefined {
   return 'array'
 }
 
-/** Every root named by `docs`' states with the kind it holds (the first doc that says wins). */
+/** Every root of `docs` with the kind its items say it holds (the first doc that says wins). */
 export function rootKinds(...docs: Y.Doc[]): Map<string, SharedKind> {
   const kinds = new Map<string, SharedKind>()
-  for (const doc of docs)
-    for (const struct of Y.decodeUpdate(Y.encodeStateAsUpdate(doc)).structs) {
-      if (!(struct instanceof Y.Item) || typeof struct.parent !== 'string' || kinds.has(struct.parent)) continue
-      const kind = kindOfItem(struct)
-      if (kind !== undefined) kinds.set(struct.parent, kind)
-    }
+  for (const doc of docs) {
+    const names = new Map<unknown, string>()
+    for (const [name, type] of doc.share) names.set(type, name)
+    for (const structs of doc.store.clients.values())
+      for (const struct of structs) {
+        const name = struct instanceof Y.Item ? names.get(struct.parent) : undefined
+        if (name === undefined || kinds.has(name)) continue
+        const kind = kindOfItem(struct as Y.Item)
+        if (kind !== undefined) kinds.set(name, kind)
+      }
+  }
   return kinds
 }
 
