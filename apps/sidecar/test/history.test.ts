@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import type { RunningSidecar } from '../src/index.ts'
+import { parseDocsArgs, runDocsCommand } from '../src/docs-cli.ts'
 import { call } from './docs-api.ts'
 import { A, B, baseEnv, poll, sidecar, startToy } from './harness.ts'
 import { pageOn } from './ybrowser.ts'
@@ -45,7 +46,7 @@ async function twoSidecars() {
 }
 
 describe('document history through the local API', () => {
-  it("Bob deletes everything; Alice restores the version before; both pages show the text; a restart keeps the versions", async () => {
+  it('Bob deletes everything; Alice restores the version before; both pages show the text; a restart keeps the versions', async () => {
     const { docId, envA, a, b } = await twoSidecars()
     const alice = await pageOn(docId, a.url)
     const bob = await pageOn(docId, b.url)
@@ -86,6 +87,21 @@ describe('document history through the local API', () => {
     const afterRestart = new Y.Doc()
     Y.applyUpdate(afterRestart, await versionBytes(again, docId, restoreId))
     expect(afterRestart.getText('t').toString()).toBe(text)
+
+    // The same through the CLI: the history names the versions; a restore by id answers the new one.
+    const cli = { sidecar: again.url, json: false, target: docId, people: [] }
+    const lines = (await runDocsCommand({ ...cli, action: 'history' })).trim().split('\n')
+    expect(lines[0]).toMatch(
+      new RegExp(`UTC  ·  ${A.replace('+', '\\+')}  ·  ${text.length} characters  ·  ${restoreId}$`),
+    )
+    expect(lines.length).toBe(kept.length)
+    bob.doc.getText('t').insert(0, 'Bob was here. ')
+    await poll(async () => (await versions(again, docId))[0]?.chars === text.length + 14, "Bob's line in a version")
+    const byCli = JSON.parse(await runDocsCommand({ ...cli, json: true, action: 'restore', version: restoreId }))
+    expect(byCli.version).toMatch(/^\d+$/)
+    await bob.until(() => bob.text === text)
+    const r = parseDocsArgs(['restore', docId, 'latest'], {})
+    expect(r.kind === 'usage-error' && r.message).toContain('VERSION is a version id')
   }, 60_000)
 
   it("undoing Bob's changes since a moment removes his interleaved edits and keeps Alice's", async () => {
