@@ -18,6 +18,9 @@ function textOf(received: readonly Envelope[], own: Y.Doc): string {
   return doc.getText('t').toString()
 }
 
+/** Both A's later words and the deleted text are there. */
+const whole = (t: string) => t.includes('Later: ') && t.includes('Meeting notes: budget approved')
+
 describe("a hostile member's delete-all is undone from the history", () => {
   it("reverting C's changes since before the attack restores the text everywhere and keeps A's later edit", async () => {
     const toy = await toyWithThree()
@@ -61,7 +64,6 @@ describe("a hostile member's delete-all is undone from the history", () => {
     expect(res.status).toBe(200)
     expect(((await res.json()) as { version: string | null }).version).toMatch(/^\d+$/)
     // The deleted text comes back where it stood; A's later words stay (Yjs places both).
-    const whole = (t: string) => t.includes('Later: ') && t.includes('Meeting notes: budget approved')
     await waitFor('the text back at A', () => whole(textOf(atA.received, page)))
     await waitFor('the text back at B', () => whole(textOf(atB.received, new Y.Doc())))
     expect(textOf(atB.received, new Y.Doc())).toBe(textOf(atA.received, page))

@@ -15,6 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { codeOf, messageOf } from '../error-code.ts'
 import { checkHost, checkOrigin } from '../library/api-guard.ts'
+import { readBody } from '../library/api.ts'
 import { isLibraryError } from '../library/library-error.ts'
 import type { Histories, Edit } from './histories.ts'
 import { HistoryError, isHistoryError } from './history-error.ts'
@@ -22,7 +23,6 @@ import type { VersionRow } from './history-table.ts'
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 const ROUTE = new RegExp(`^/v1/docs/(${UUID})/(?:versions(?:/(\\d{1,15})(/restore)?)?|(revert))$`)
-const MAX_BODY_BYTES = 4096
 /** Most versions one listing answers. */
 export const MAX_LIMIT = 500
 
@@ -59,15 +59,7 @@ type Answer = { status: number; json?: unknown; bytes?: Uint8Array }
 async function bodyOf<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<T> {
   if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? ''))
     throw new HistoryError('HISTORY_BAD_REQUEST', 'request bodies must be JSON (Content-Type: application/json)')
-  const chunks: Buffer[] = []
-  let bytes = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    bytes += chunk.byteLength
-    if (bytes > MAX_BODY_BYTES)
-      throw new HistoryError('HISTORY_BAD_REQUEST', `the request body is larger than ${MAX_BODY_BYTES} bytes`)
-    chunks.push(chunk)
-  }
-  const text = Buffer.concat(chunks).toString('utf8')
+  const text = await readBody(req)
   let json: unknown
   try {
     json = text.trim() === '' ? {} : JSON.parse(text)
@@ -99,6 +91,33 @@ function answer(res: ServerResponse, a: Answer, cors: string | undefined): void 
       'content-length': String(body.byteLength),
     })
     .end(body)
+}
+
+/** The status, code and message an error is answered with; `guard` for a refused Host or Origin. */
+function failureOf(error: unknown): { status: number; code: string; message: string; guard: boolean } {
+  if (isLibraryError(error)) {
+    const guard = error.code === 'API_HOST_NOT_ALLOWED' || error.code === 'API_ORIGIN_NOT_ALLOWED'
+    return { status: error.status, code: error.code, message: error.message, guard }
+  }
+  if (isHistoryError(error)) return { status: error.status, code: error.code, message: error.message, guard: false }
+  const e =
+    codeOf(error) === 'SIDECAR_STORE_FAILED'
+      ? new HistoryError('HISTORY_NOT_APPLIED', 'the replica store failed; the sidecar is stopping')
+      : new HistoryError('HISTORY_NOT_APPLIED', `unexpected failure (${messageOf(error)})`)
+  return { status: e.status, code: e.code, message: e.message, guard: false }
+}
+
+/** A CORS preflight: only from an allowed page, for GET and POST with a JSON body. */
+function preflight(res: ServerResponse, cors: string | undefined): void {
+  if (cors === undefined) throw new HistoryError('HISTORY_BAD_REQUEST', 'a preflight needs an allowed Origin')
+  const headers = { 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': 'content-type' }
+  res.writeHead(204, {
+    ...headers,
+    'access-control-allow-origin': cors,
+    'access-control-max-age': '600',
+    vary: 'Origin',
+  })
+  res.end()
 }
 
 export function createHistoryApi(o: HistoryApiOptions): HistoryApi {
@@ -152,40 +171,24 @@ export function createHistoryApi(o: HistoryApiOptions): HistoryApi {
       const method = req.method ?? 'GET'
       let cors: string | undefined
       const fail = (error: unknown): void => {
-        const guard = isLibraryError(error)
-        const e =
-          isHistoryError(error) || guard
-            ? error
-            : codeOf(error) === 'SIDECAR_STORE_FAILED'
-              ? new HistoryError('HISTORY_NOT_APPLIED', 'the replica store failed; the sidecar is stopping')
-              : new HistoryError('HISTORY_NOT_APPLIED', `unexpected failure (${messageOf(error)})`)
+        // An unread body is dropped with the connection once the answer is out.
         if (!req.complete) {
           res.shouldKeepAlive = false
           res.once('finish', () => req.destroy())
         }
-        if (!res.headersSent)
-          answer(
-            res,
-            { status: e.status, json: { error: { code: e.code, message: e.message } } },
-            guard ? undefined : cors,
-          )
+        if (res.headersSent) return
+        const e = failureOf(error)
+        // A refused Host or Origin gets no CORS header.
+        answer(
+          res,
+          { status: e.status, json: { error: { code: e.code, message: e.message } } },
+          e.guard ? undefined : cors,
+        )
       }
       try {
         checkHost(req.headers.host, o.bind())
         cors = checkOrigin(req, o.allowedOrigins)
-        if (method === 'OPTIONS') {
-          if (cors === undefined) throw new HistoryError('HISTORY_BAD_REQUEST', 'a preflight needs an allowed Origin')
-          res
-            .writeHead(204, {
-              'access-control-allow-origin': cors,
-              'access-control-allow-methods': 'GET, POST',
-              'access-control-allow-headers': 'content-type',
-              'access-control-max-age': '600',
-              vary: 'Origin',
-            })
-            .end()
-          return
-        }
+        if (method === 'OPTIONS') return preflight(res, cors)
         if (!o.ready()) throw new HistoryError('HISTORY_NOT_APPLIED', 'the sidecar is not serving')
       } catch (error) {
         return fail(error)

@@ -90,7 +90,9 @@ export function createDocHistory(
   let timer: unknown
   const heard = new Map<string, number>()
 
-  const authorOf = (origin: ChangeOrigin): string => (origin.via === 'member' ? (origin.author ?? '') : ports.self)
+  // What Signal names is untrusted: a line break could not be stored as one author.
+  const authorOf = (origin: ChangeOrigin): string =>
+    origin.via === 'member' ? (origin.author ?? '').replace(/[\r\n]/g, '').slice(0, 64) : ports.self
 
   function record(reason: string): VersionRow | undefined {
     if (timer !== undefined) timers.clearTimeout(timer)

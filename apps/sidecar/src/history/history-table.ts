@@ -80,19 +80,13 @@ interface VersionRecord {
 
 const bytesOf = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
 
+// Authors are kept one per line: a number or a Signal id never holds a line break.
 function toVersion(r: VersionRecord): VersionRow {
-  let authors: string[] = []
-  try {
-    const parsed = JSON.parse(r.authors) as unknown
-    if (Array.isArray(parsed)) authors = parsed.filter((a): a is string => typeof a === 'string')
-  } catch {
-    // A damaged author list shows no names; the version itself is kept.
-  }
   return {
     id: r.id,
     at: r.at,
     reason: r.reason,
-    authors,
+    authors: r.authors.split('\n').filter((a) => a !== ''),
     chars: r.chars ?? undefined,
     lastChange: r.last_change,
     bytes: r.bytes,
@@ -191,7 +185,7 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
       guarded(path, 'record a version', () => {
         writable()
         const id = Number(
-          q.addVersion.run(docId, v.at, v.reason, JSON.stringify(v.authors), v.chars ?? null, v.lastChange, state)
+          q.addVersion.run(docId, v.at, v.reason, v.authors.join('\n'), v.chars ?? null, v.lastChange, state)
             .lastInsertRowid,
         )
         return { ...v, id, bytes: state.byteLength }
