@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import type { RunningSidecar } from '../src/index.ts'
 import { parseDocsArgs, runDocsCommand } from '../src/docs-cli.ts'
-import { call } from './docs-api.ts'
+import { ALICE, BOB, call, librarySidecar, startPeopleToy } from './docs-api.ts'
 import { A, B, baseEnv, poll, sidecar, startToy } from './harness.ts'
 import { pageOn } from './ybrowser.ts'
 
@@ -159,4 +159,22 @@ describe('document history through the local API', () => {
     const rebound = await call(a, 'GET', `/v1/docs/${docId}/versions`, { headers: { host: 'evil.example' } })
     expect(rebound.status).toBe(421)
   }, 30_000)
+
+  it('answers 409 for a document this person was removed from (kept, not served)', async () => {
+    const toy = await startPeopleToy()
+    const alice = await librarySidecar(toy, ALICE)
+    const bob = await librarySidecar(toy, BOB)
+    const { docId } = (await call(alice, 'POST', '/v1/docs', { body: { title: 'Trip', members: [BOB] } })).json
+    expect((await call(bob, 'POST', `/v1/invites/${docId}/accept`, { body: {} })).status).toBe(200)
+    expect((await call(bob, 'GET', `/v1/docs/${docId}/versions`)).status).toBe(200)
+    await call(alice, 'POST', `/v1/docs/${docId}/members`, { body: { remove: [BOB] } })
+    await poll(
+      async () => (await call(bob, 'GET', '/v1/docs')).json.documents[0]?.state === 'removed',
+      "Bob's document to be marked removed",
+    )
+    const left = await call(bob, 'GET', `/v1/docs/${docId}/versions`)
+    expect([left.status, code(left)]).toEqual([409, 'HISTORY_DOCUMENT_LEFT'])
+    const restore = await call(bob, 'POST', `/v1/docs/${docId}/versions/1/restore`, { body: {} })
+    expect([restore.status, code(restore)]).toEqual([409, 'HISTORY_DOCUMENT_LEFT'])
+  }, 60_000)
 })
