@@ -7,7 +7,7 @@ import * as Y from 'yjs'
 import { captureLogs } from '../ops/log-fixture.ts'
 import { loadReplica } from '../replica/replica.ts'
 import { openReplicaStore } from '../replica/store.ts'
-import { createDocHistory, type HistoryPolicy } from './doc-history.ts'
+import { createDocHistory, WHOLE_EVERY, type HistoryPolicy } from './doc-history.ts'
 
 const SELF = '+33600000001'
 const BOB = '+33600000002'
@@ -46,6 +46,12 @@ function setup(policy: HistoryPolicy = POLICY) {
     expect(replica.apply(Y.encodeStateAsUpdate(author, before), origin)).toBe(true)
   }
   return { store, replica, timers, logs, history, edit }
+}
+
+const textOf = (state: Uint8Array | undefined): string => {
+  const doc = new Y.Doc()
+  if (state !== undefined) Y.applyUpdate(doc, state)
+  return doc.getText('t').toString()
 }
 
 describe("a document's versions as it changes", () => {
@@ -106,6 +112,24 @@ describe("a document's versions as it changes", () => {
     expect(history.list(undefined, 10).map((v) => v.chars)).toEqual([4, 3])
     const line = logs.lines.find((l) => l.msg.includes('dropped versions'))
     expect(line).toMatchObject({ docId: DOC, dropped: 2, byReason: { 'one-a-day': 2 } })
+    // The kept ones were differences from the dropped ones: they still read whole.
+    expect(history.list(undefined, 10).map((v) => textOf(history.state(v.id)))).toEqual(['xxxy', 'xxx'])
+  })
+
+  it('stores each version as the difference from the one before, whole again every WHOLE_EVERY', () => {
+    const { store, timers, history, edit } = setup()
+    for (let i = 0; i <= WHOLE_EVERY + 1; i++) {
+      edit(String(i % 10))
+      timers.advance(3000)
+    }
+    // Oldest first.
+    const listed = history.list(undefined, 100)
+    const ids = listed.map((_, i) => listed[listed.length - 1 - i]?.id ?? 0)
+    const bases = ids.map((id) => store.history.stored(DOC, id)?.base)
+    expect(bases[0]).toBeUndefined()
+    expect(bases[1]).toBe(ids[0])
+    expect(bases[WHOLE_EVERY + 1]).toBeUndefined()
+    expect(textOf(history.state(ids[WHOLE_EVERY] ?? 0))).toHaveLength(WHOLE_EVERY + 1)
   })
 
   it('close records the spell in progress', () => {

@@ -58,6 +58,12 @@ export interface DocHistory extends ReplicaObserver {
 }
 
 const DAY_MS = 86_400_000
+/**
+ * A version is stored as its difference from the one before (decisions/0018: 3.4 × the state on
+ * the paper trace instead of 72 ×), and whole every this many, so reading one merges at most
+ * this many rows.
+ */
+export const WHOLE_EVERY = 32
 
 /** Characters of text the document holds (Y.Text roots and the text in XML roots). */
 function charsOf(doc: Y.Doc): number {
@@ -88,6 +94,9 @@ export function createDocHistory(
   let spellStart: number | undefined
   let lastChange = last?.lastChange ?? 0
   let timer: unknown
+  /** The state vector of the last version recorded by this run, and how many differences since a whole one. */
+  let lastSv: Uint8Array | undefined
+  let chain = 0
   const heard = new Map<string, number>()
 
   // What Signal names is untrusted: a line break could not be stored as one author.
@@ -99,17 +108,22 @@ export function createDocHistory(
     timer = undefined
     if (last !== undefined && spellStart === undefined) return last
     const now = timers.now()
-    const state = Y.encodeStateAsUpdate(replica.doc)
+    // The newest version is never dropped, so a difference from it always has its base.
+    const base = last !== undefined && lastSv !== undefined && chain < WHOLE_EVERY ? last.id : undefined
+    const state = Y.encodeStateAsUpdate(replica.doc, base === undefined ? undefined : lastSv)
     const row = ports.storing(() => {
       mergeSpell()
       return table.addVersion(
         docId,
         { at: now, reason, authors: [...authors], chars: charsOf(replica.doc), lastChange },
         state,
+        base,
       )
     })
     if (row === undefined) return undefined
     last = row
+    lastSv = Y.encodeStateVector(replica.doc)
+    chain = base === undefined ? 0 : chain + 1
     authors = new Set()
     spellStart = undefined
     prune(now)
@@ -138,15 +152,38 @@ export function createDocHistory(
     lastChange = table.changesAfter(docId, after).at(-1)?.id ?? lastChange
   }
 
+  /** A version's whole state: its row merged after the rows it is a difference from. */
+  function resolve(id: number): Uint8Array | undefined {
+    const parts: Uint8Array[] = []
+    let next: number | undefined = id
+    while (next !== undefined && parts.length <= 4 * WHOLE_EVERY) {
+      const row = table.stored(docId, next)
+      if (row === undefined) return undefined
+      parts.unshift(row.state)
+      next = row.base
+    }
+    return parts.length === 1 ? parts[0] : Y.mergeUpdates(parts)
+  }
+
+  /** Drops a version; those stored as a difference from it take its bytes merged into theirs. */
+  function drop(id: number): void {
+    const row = table.stored(docId, id)
+    if (row === undefined) return
+    for (const child of table.basedOn(docId, id)) {
+      const own = table.stored(docId, child)
+      if (own !== undefined) table.rebase(docId, child, Y.mergeUpdates([row.state, own.state]), row.base)
+    }
+    table.dropVersions(docId, [id])
+  }
+
   function prune(now: number): void {
     const versions = table.versions(docId, undefined, 100_000)
     const dropped = versionsToDrop(versions, now, policy.retention)
     const oldChanges = table.dropChangesBefore(docId, now - policy.changeDays * DAY_MS)
     if (dropped.length > 0) {
-      table.dropVersions(
-        docId,
-        dropped.map((d) => d.id),
-      )
+      table.atomically(() => {
+        for (const d of dropped) drop(d.id)
+      })
       const byReason: Record<string, number> = {}
       for (const d of dropped) byReason[d.reason] = (byReason[d.reason] ?? 0) + 1
       logger.info(
@@ -211,13 +248,13 @@ export function createDocHistory(
     },
     list: (before, limit) => ports.storing(() => table.versions(docId, before, limit)) ?? [],
     version: (id) => ports.storing(() => table.version(docId, id)),
-    state: (id) => ports.storing(() => table.state(docId, id)),
+    state: (id) => ports.storing(() => resolve(id)),
     record,
     since(at) {
       return ports.storing(() => {
         const base = table.versionAtOrBefore(docId, at)
         const from = base?.lastChange ?? 0
-        const state = base === undefined ? undefined : table.state(docId, base.id)
+        const state = base === undefined ? undefined : resolve(base.id)
         const changes = table.changesAfter(docId, from)
         if (base === undefined && changes.length === 0) return undefined
         return {

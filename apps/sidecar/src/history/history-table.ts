@@ -1,7 +1,7 @@
 /**
  * The store's history of every document: each change with its time and where it came from (this
  * person's page, the sidecar itself, or which member's Signal account sent it), and the versions
- * (the document's whole state at a moment, as a Yjs update, with the people whose changes it
+ * (the document's state at a moment, as a Yjs update, with the people whose changes it
  * holds). Changes of one spell are merged per author when the spell becomes a version, so the log
  * stays short; versions are thinned by retention.ts.
  * @see docs/sidecar.md "History"
@@ -44,20 +44,31 @@ export interface HistoryTable {
   dropChangesBefore(docId: string, at: number): number
   /** The oldest change kept (ms), undefined when none. */
   oldestChangeAt(docId: string): number | undefined
-  addVersion(docId: string, v: Omit<VersionRow, 'id' | 'bytes'>, state: Uint8Array): VersionRow
+  /**
+   * Adds a version: `state` is the whole state, or (with `base`) the difference from version
+   * `base`, which the version's state is merged from (doc-history.ts).
+   */
+  addVersion(docId: string, v: Omit<VersionRow, 'id' | 'bytes'>, state: Uint8Array, base?: number): VersionRow
   /** Versions newest first, older than `before` (ms) when given, at most `limit`. */
   versions(docId: string, before: number | undefined, limit: number): VersionRow[]
   /** The newest version at or before `at`, or the oldest when none is. */
   versionAtOrBefore(docId: string, at: number): VersionRow | undefined
   version(docId: string, id: number): VersionRow | undefined
-  state(docId: string, id: number): Uint8Array | undefined
+  /** The version's stored bytes and the version they are a difference from (undefined: whole). */
+  stored(docId: string, id: number): { state: Uint8Array; base: number | undefined } | undefined
+  /** The versions stored as a difference from `base`. */
+  basedOn(docId: string, base: number): number[]
+  /** Replaces a version's stored bytes and base (when the version it was based on is dropped). */
+  rebase(docId: string, id: number, state: Uint8Array, base: number | undefined): void
+  /** Runs `fn` in one transaction. */
+  atomically<T>(fn: () => T): T
   dropVersions(docId: string, ids: readonly number[]): void
 }
 
 export const HISTORY_SCHEMA = `
 CREATE TABLE IF NOT EXISTS history_changes (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, at INTEGER NOT NULL, via TEXT NOT NULL, author TEXT NOT NULL, data BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS history_changes_doc ON history_changes (doc_id, id);
-CREATE TABLE IF NOT EXISTS history_versions (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, at INTEGER NOT NULL, reason TEXT NOT NULL, authors TEXT NOT NULL, chars INTEGER, last_change INTEGER NOT NULL, state BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS history_versions (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, at INTEGER NOT NULL, reason TEXT NOT NULL, authors TEXT NOT NULL, chars INTEGER, last_change INTEGER NOT NULL, state BLOB NOT NULL, base INTEGER);
 CREATE INDEX IF NOT EXISTS history_versions_doc ON history_versions (doc_id, at);
 `
 
@@ -113,7 +124,10 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
       versions: () => [],
       versionAtOrBefore: () => undefined,
       version: () => undefined,
-      state: () => undefined,
+      stored: () => undefined,
+      basedOn: () => [],
+      rebase: writable,
+      atomically: (fn) => fn(),
       dropVersions: writable,
     }
   }
@@ -126,7 +140,7 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
     dropBefore: db.prepare('DELETE FROM history_changes WHERE doc_id = ? AND at < ?'),
     oldest: db.prepare<[string], { at: number | null }>('SELECT min(at) AS at FROM history_changes WHERE doc_id = ?'),
     addVersion: db.prepare(
-      'INSERT INTO history_versions (doc_id, at, reason, authors, chars, last_change, state) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO history_versions (doc_id, at, reason, authors, chars, last_change, state, base) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
     versions: db.prepare<[string, number, number], VersionRecord>(
       `SELECT ${VERSION_COLUMNS} FROM history_versions WHERE doc_id = ? AND at < ? ORDER BY at DESC, id DESC LIMIT ?`,
@@ -140,9 +154,13 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
     version: db.prepare<[string, number], VersionRecord>(
       `SELECT ${VERSION_COLUMNS} FROM history_versions WHERE doc_id = ? AND id = ?`,
     ),
-    state: db.prepare<[string, number], { state: Buffer }>(
-      'SELECT state FROM history_versions WHERE doc_id = ? AND id = ?',
+    stored: db.prepare<[string, number], { state: Buffer; base: number | null }>(
+      'SELECT state, base FROM history_versions WHERE doc_id = ? AND id = ?',
     ),
+    basedOn: db.prepare<[string, number], { id: number }>(
+      'SELECT id FROM history_versions WHERE doc_id = ? AND base = ?',
+    ),
+    rebase: db.prepare('UPDATE history_versions SET state = ?, base = ? WHERE doc_id = ? AND id = ?'),
     dropVersion: db.prepare('DELETE FROM history_versions WHERE doc_id = ? AND id = ?'),
   }
   const replace = db.transaction(
@@ -181,12 +199,20 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
         return q.dropBefore.run(docId, at).changes
       }),
     oldestChangeAt: (docId) => guarded(path, 'read the changes', () => q.oldest.get(docId)?.at ?? undefined),
-    addVersion: (docId, v, state) =>
+    addVersion: (docId, v, state, base) =>
       guarded(path, 'record a version', () => {
         writable()
         const id = Number(
-          q.addVersion.run(docId, v.at, v.reason, v.authors.join('\n'), v.chars ?? null, v.lastChange, state)
-            .lastInsertRowid,
+          q.addVersion.run(
+            docId,
+            v.at,
+            v.reason,
+            v.authors.join('\n'),
+            v.chars ?? null,
+            v.lastChange,
+            state,
+            base ?? null,
+          ).lastInsertRowid,
         )
         return { ...v, id, bytes: state.byteLength }
       }),
@@ -204,11 +230,18 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
         const r = q.version.get(docId, id)
         return r === undefined ? undefined : toVersion(r)
       }),
-    state: (docId, id) =>
+    stored: (docId, id) =>
       guarded(path, 'read a version', () => {
-        const r = q.state.get(docId, id)
-        return r === undefined ? undefined : bytesOf(r.state)
+        const r = q.stored.get(docId, id)
+        return r === undefined ? undefined : { state: bytesOf(r.state), base: r.base ?? undefined }
       }),
+    basedOn: (docId, base) => guarded(path, 'read a version', () => q.basedOn.all(docId, base).map((r) => r.id)),
+    rebase: (docId, id, state, base) =>
+      guarded(path, 'rewrite a version', () => {
+        writable()
+        q.rebase.run(state, base ?? null, docId, id)
+      }),
+    atomically: (fn) => guarded(path, 'change the history', () => db.transaction(fn)()),
     dropVersions: (docId, ids) =>
       guarded(path, 'drop versions', () => {
         writable()
