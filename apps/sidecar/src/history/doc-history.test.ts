@@ -40,7 +40,7 @@ function setup(policy: HistoryPolicy = POLICY) {
   replica.observe(history)
   // Edits as a page (or a member) makes them: one update each, applied through the replica.
   const author = new Y.Doc()
-  const edit = (text: string, origin: { via: 'page' } | { via: 'member'; author: string } = { via: 'page' }) => {
+  const edit = (text: string, origin: { via: 'page' } | { via: 'member'; author?: string } = { via: 'page' }) => {
     const before = Y.encodeStateVector(author)
     author.getText('t').insert(author.getText('t').length, text)
     expect(replica.apply(Y.encodeStateAsUpdate(author, before), origin)).toBe(true)
@@ -130,6 +130,18 @@ describe("a document's versions as it changes", () => {
     expect(bases[1]).toBe(ids[0])
     expect(bases[WHOLE_EVERY + 1]).toBeUndefined()
     expect(textOf(history.state(ids[WHOLE_EVERY] ?? 0))).toHaveLength(WHOLE_EVERY + 1)
+  })
+
+  it('content relayed in a sync answer (no author) is in the version but names nobody', () => {
+    const { timers, history, edit } = setup()
+    edit('mine')
+    timers.advance(3000)
+    edit(' relayed', { via: 'member' })
+    timers.advance(3000)
+    expect(history.list(undefined, 10).map((v) => [v.authors, v.chars])).toEqual([
+      [[], 12],
+      [[SELF], 4],
+    ])
   })
 
   it('close records the spell in progress', () => {

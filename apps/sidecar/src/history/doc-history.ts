@@ -237,7 +237,8 @@ export function createDocHistory(
       )
       if (id === undefined) return
       lastChange = id
-      authors.add(authorOf(origin))
+      // Content relayed in a sync answer has no author it can be undone by.
+      if (authorOf(origin) !== '') authors.add(authorOf(origin))
       spellStart ??= now
       if (catchingUp) {
         catchingUp = false
