@@ -9,6 +9,7 @@ import { isAbsolute, join } from 'node:path'
 import { isUuid, MAX_HEADER_BYTES } from '@e2e-col/protocol'
 import { z } from 'zod'
 import { SidecarError } from './errors.ts'
+import type { HistoryPolicy } from './history/doc-history.ts'
 import { listenProblem } from './listen-scope.ts'
 import { e164List, httpOrigin, isLoopbackHost, signalCliAccount, signalCliUrl } from '@e2e-col/signal-cli'
 
@@ -92,6 +93,12 @@ const Env = z
     E2E_COL_ATTACHMENT_FETCH_TIMEOUT_MS: int(100, 600_000, 30_000),
     E2E_COL_ATTACHMENT_RESTORE_MS: int(100, 86_400_000, 600_000),
     E2E_COL_MEMBERS_REFRESH_MS: int(1000, 86_400_000, 60_000),
+    E2E_COL_HISTORY_QUIET_MS: int(100, 600_000, 3000),
+    E2E_COL_HISTORY_MAX_SPELL_MS: int(1000, 3_600_000, 60_000),
+    E2E_COL_HISTORY_ABSENCE_MS: int(1000, 604_800_000, 600_000),
+    E2E_COL_HISTORY_ALL_DAYS: int(0, 3650, 7),
+    E2E_COL_HISTORY_DAILY_DAYS: int(0, 36_500, 90),
+    E2E_COL_HISTORY_MAX_BYTES: int(65_536, 1_099_511_627_776, 33_554_432),
     E2E_COL_LISTEN: z
       .string()
       .default('127.0.0.1:7600')
@@ -290,6 +297,8 @@ export interface SidecarConfig {
     readonly syncDelayMs: { readonly min: number; readonly max: number }
     readonly healthIntervalMs: number
   }
+  /** When versions are recorded and which are kept (history/doc-history.ts, retention.ts). */
+  readonly history: HistoryPolicy
   readonly shutdownFlushMs: number
   readonly logLevel: ParsedEnv['E2E_COL_LOG_LEVEL']
 }
@@ -429,6 +438,18 @@ export function loadConfig(
       syncOnStart: e.E2E_COL_SYNC_ON_START,
       syncDelayMs: { min: e.E2E_COL_SYNC_DELAY_MIN_MS, max: e.E2E_COL_SYNC_DELAY_MAX_MS },
       healthIntervalMs: e.E2E_COL_HEALTH_INTERVAL_MS,
+    },
+    history: {
+      quietMs: e.E2E_COL_HISTORY_QUIET_MS,
+      maxSpellMs: e.E2E_COL_HISTORY_MAX_SPELL_MS,
+      absenceMs: e.E2E_COL_HISTORY_ABSENCE_MS,
+      // Changes (what revert reads) are kept as long as every version is.
+      changeDays: e.E2E_COL_HISTORY_ALL_DAYS,
+      retention: {
+        allDays: e.E2E_COL_HISTORY_ALL_DAYS,
+        dailyDays: Math.max(e.E2E_COL_HISTORY_ALL_DAYS, e.E2E_COL_HISTORY_DAILY_DAYS),
+        maxBytes: e.E2E_COL_HISTORY_MAX_BYTES,
+      },
     },
     shutdownFlushMs: e.E2E_COL_SHUTDOWN_FLUSH_MS,
     logLevel: e.E2E_COL_LOG_LEVEL,

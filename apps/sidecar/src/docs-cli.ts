@@ -1,5 +1,5 @@
 /**
- * `e2e-col docs list|new|share|unshare|rename|leave|accept|decline` (the `e2e-col` bin hands it to
+ * `e2e-col docs list|new|share|unshare|rename|leave|accept|decline|history|restore` (the `e2e-col` bin hands it to
  * `e2e-col-sidecar docs`, which works too): the documents API of a running sidecar (library/api.ts)
  * for scripts. A document is named by its id or its exact title.
  * `--json` prints the API's answer; `--help` works on every subcommand.
@@ -8,7 +8,17 @@
  */
 import { escapeControls } from '@e2e-col/protocol'
 
-export type DocsAction = 'list' | 'new' | 'share' | 'unshare' | 'rename' | 'leave' | 'accept' | 'decline'
+export type DocsAction =
+  | 'list'
+  | 'new'
+  | 'share'
+  | 'unshare'
+  | 'rename'
+  | 'leave'
+  | 'accept'
+  | 'decline'
+  | 'history'
+  | 'restore'
 
 export interface DocsCommand {
   action: DocsAction
@@ -18,6 +28,8 @@ export interface DocsCommand {
   /** A document or invitation (id or title), where the action needs one. */
   target?: string
   title?: string
+  /** A version id (`restore`). */
+  version?: string
   people: string[]
 }
 
@@ -32,6 +44,10 @@ const USAGE: Readonly<Record<DocsAction, string>> = {
   accept:
     'docs accept INVITE [--json]\n  Accepts a document shared with you (its id or title, as `docs list` shows it).',
   decline: 'docs decline INVITE [--json]\n  Declines a document shared with you.',
+  history:
+    'docs history DOC [--json]\n  Lists the versions of a document, newest first: when, whose changes, characters, id.',
+  restore:
+    'docs restore DOC VERSION [--json]\n  Makes the document equal to that version again, for everyone in it (a new change; it can be undone).',
 }
 
 export const DOCS_HELP = `e2e-col docs: your documents, from a script, through the running sidecar (also\ne2e-col-sidecar docs). The home page that e2e-col up opens does the same.
@@ -112,7 +128,18 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
   }
   if (!/^https?:\/\/[^/]+\/?$/.test(sidecar))
     return { kind: 'usage-error', message: `docs ${a}: --sidecar must be http://HOST:PORT` }
-  const want = { list: 0, new: 1, share: 1, unshare: 1, rename: 2, leave: 1, accept: 1, decline: 1 }[a]
+  const want = {
+    list: 0,
+    new: 1,
+    share: 1,
+    unshare: 1,
+    rename: 2,
+    leave: 1,
+    accept: 1,
+    decline: 1,
+    history: 1,
+    restore: 2,
+  }[a]
   if (words.length !== want)
     return {
       kind: 'usage-error',
@@ -122,12 +149,15 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
     return { kind: 'usage-error', message: `docs ${a}: name the people with --with +NUMBER` }
   if (a !== 'new' && a !== 'share' && a !== 'unshare' && people.length > 0)
     return { kind: 'usage-error', message: `docs ${a}: --with does not apply` }
+  if (a === 'restore' && !/^\d{1,15}$/.test(words[1] ?? ''))
+    return { kind: 'usage-error', message: 'docs restore: VERSION is a version id as `docs history` shows it' }
   const command: DocsCommand = { action: a, sidecar: sidecar.replace(/\/$/, ''), json, people }
   if (a === 'new') command.title = words[0] ?? ''
   else if (a === 'rename') {
     command.target = words[0] ?? ''
     command.title = words[1] ?? ''
   } else if (a !== 'list') command.target = words[0] ?? ''
+  if (a === 'restore') command.version = words[1] ?? ''
   return { kind: 'docs', command }
 }
 
@@ -142,6 +172,7 @@ type Doc = {
   lastChange: number | null
   state: string
 }
+type Version = { id: string; at: number; authors: { number: string; name: string | null }[]; chars?: number }
 type Invite = { id: string; title: string; from?: { number: string; name?: string } }
 
 /** Something a run refuses; `exitCode` 1 (refused) or 3 (unreachable). */
@@ -192,6 +223,19 @@ const shown = (strings: TemplateStringsArray, ...values: unknown[]): string =>
 const jsonLine = (value: unknown): string => `${escapeControls(JSON.stringify(value))}\n`
 const who = (p: { number: string; name?: string | undefined }): string =>
   p.name === undefined || p.name === '' ? shown`${p.number}` : shown`${p.name} (${p.number})`
+
+/** One line per version: "2026-12-01 14:03:07 UTC  ·  Bob (+4915…)  ·  1 204 characters  ·  17". */
+function versionLines(versions: readonly Version[]): string {
+  if (versions.length === 0) return 'no versions yet'
+  return versions
+    .map((v) => {
+      const when = `${new Date(v.at).toISOString().slice(0, 19).replace('T', ' ')} UTC`
+      const people = v.authors.map((p) => who({ number: p.number, name: p.name ?? undefined })).join(', ')
+      const chars = v.chars === undefined ? '' : `  ·  ${v.chars} characters`
+      return shown`${when}  ·  ${people === '' ? 'no changes' : people}${chars}  ·  ${v.id}`
+    })
+    .join('\n')
+}
 
 /** Runs one docs command; returns what to print. @throws DocsCliError */
 export async function runDocsCommand(c: DocsCommand): Promise<string> {
@@ -277,6 +321,19 @@ export async function runDocsCommand(c: DocsCommand): Promise<string> {
       const id = await resolve(c.target ?? '', 'doc')
       await api(base, 'DELETE', `/v1/docs/${id}`, {})
       return out({ docId: id, left: true }, 'left the document')
+    }
+    case 'history': {
+      const id = await resolve(c.target ?? '', 'doc')
+      const r = await api(base, 'GET', `/v1/docs/${id}/versions?limit=100`)
+      return out(r.json, versionLines((r.json as { versions: Version[] }).versions))
+    }
+    case 'restore': {
+      const id = await resolve(c.target ?? '', 'doc')
+      const r = await api(base, 'POST', `/v1/docs/${id}/versions/${c.version ?? ''}/restore`, {})
+      return out(
+        r.json,
+        shown`restored version ${c.version}; the restore is version ${(r.json as { version: string }).version}`,
+      )
     }
     case 'accept':
     case 'decline': {

@@ -51,6 +51,11 @@ export interface Document {
    * `source` that sender's key (answer rule, per-asker limits).
    */
   fromGroup(frame: Uint8Array, env: Envelope, from?: MemberId, source?: string): void
+  /**
+   * A change the sidecar makes itself (a restore, a revert): durable in the replica, shown to the
+   * pages and sent to the group like an edit. False when it is not a valid update or the store failed.
+   */
+  edit(update: Uint8Array): boolean
   /** Sends the replica's `sync-request` to the document's group. */
   askGroup(): void
   /** Calls `listener` after each change to the replica, from anywhere; returns the way to stop. */
@@ -204,6 +209,12 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     },
     fromBrowser,
     fromGroup,
+    edit(update) {
+      if (store.storing(() => replica.apply(update, { via: 'sidecar' })) !== true) return false
+      pages.toAll(encodeEnvelope(own('update', update)))
+      toGroup('update', update)
+      return true
+    },
     askGroup: () => sync.ask(),
     greetGroup: () => capabilities.hello(),
     onChange(listener) {

@@ -14,6 +14,7 @@ import { createDocument, type Document, type SyncStats } from './document.ts'
 import type { ChangeStore, DocumentPorts } from './document/ports.ts'
 import { StoreError } from './errors.ts'
 import type { MemberId } from './group/roster.ts'
+import type { Histories } from './history/histories.ts'
 import type { Logger } from './ops/logger.ts'
 import type { Metrics } from './ops/metrics.ts'
 import type { DocReplica } from './replica/replica.ts'
@@ -46,6 +47,8 @@ export interface DocumentsOptions {
   readonly logger: Logger
   /** Stops the sidecar because the store failed. */
   readonly fatal: (error: unknown) => void
+  /** Each served document's history, attached to its replica while it is served. */
+  readonly histories?: Histories
 }
 
 export interface Documents {
@@ -121,6 +124,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
       const doc = createDocument({ ...shared, store: storeFor(docId) }, docId, groupId, replica)
       docs.set(docId, doc)
       groups.set(groupId, doc)
+      o.histories?.attach(docId, replica)
       // Added after the start: what a previous run kept for it goes out now, as for the others.
       if (resumed) doc.resumeKept()
       return doc
@@ -130,6 +134,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
       if (doc === undefined) return
       docs.delete(docId)
       groups.delete(doc.groupId)
+      o.histories?.detach(docId)
       doc.close(code, reason)
     },
     fromGroup(docId, frame, env, from, source) {

@@ -40,7 +40,18 @@ describe('docs arguments', () => {
   })
 
   it('answers --help on every subcommand and refuses what does not fit', () => {
-    for (const action of ['list', 'new', 'share', 'unshare', 'rename', 'leave', 'accept', 'decline']) {
+    for (const action of [
+      'list',
+      'new',
+      'share',
+      'unshare',
+      'rename',
+      'leave',
+      'accept',
+      'decline',
+      'history',
+      'restore',
+    ]) {
       const r = parseDocsArgs([action, '--help'], {})
       expect(r.kind === 'help' && r.text.startsWith(`Usage: e2e-col docs ${action}`)).toBe(true)
     }

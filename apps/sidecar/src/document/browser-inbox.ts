@@ -64,7 +64,7 @@ export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
 
   /** A page's change, durable in the replica and the outbox before it is acknowledged and queued. */
   function change(session: Session, env: Envelope, frame: Uint8Array): void {
-    const applied = store.storing(() => replica.apply(env.payload))
+    const applied = store.storing(() => replica.apply(env.payload, { via: 'page' }))
     if (applied === undefined) return
     if (!applied)
       return session.refuse(

@@ -63,7 +63,10 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
     }
     if (DOC_KINDS.has(env.kind)) {
       // Durable before it is considered applied and before any browser sees it.
-      const applied = p.store.storing(() => replica.apply(env.payload))
+      // A member's own edit comes as an update; a sync answer may carry anyone's: not theirs to own.
+      const author = env.kind === 'update' ? (from?.number ?? from?.uuid ?? source) : undefined
+      const origin = { via: 'member', author } as const
+      const applied = p.store.storing(() => replica.apply(env.payload, origin))
       if (applied === undefined) return
       if (!applied) return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
       if (env.kind !== 'update') groupSync.onPeerResponse(env.payload)

@@ -78,7 +78,8 @@ function send(res: ServerResponse, status: number, body: unknown, cors: string |
     .end(text)
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+/** The request body as text, at most {@link MAX_BODY_BYTES} (the history API reads its bodies so too). */
+export async function readBody(req: IncomingMessage): Promise<string> {
   const parts: Buffer[] = []
   let size = 0
   for await (const chunk of req as AsyncIterable<Buffer>) {

@@ -12,6 +12,7 @@ import { createWsServer } from '../browser/ws-server.ts'
 import { peerMayAsk } from '../listen-scope.ts'
 import { UNLINKED_NOTICE } from '../ops/linked-device.ts'
 import { SidecarError } from '../errors.ts'
+import { createHistoryApi } from '../history/api.ts'
 import { createDocsApi } from '../library/api.ts'
 import type { Served } from './documents.ts'
 import type { Lifecycle } from './lifecycle.ts'
@@ -42,6 +43,18 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
     ready: life.ready,
     notice: () => (b.links.unlinked ? UNLINKED_NOTICE : undefined),
   })
+  const historyApi = createHistoryApi({
+    histories: i.served.histories,
+    editOf: (docId) => {
+      const doc = docs.get(docId)
+      return doc === undefined ? undefined : (update) => doc.edit(update)
+    },
+    left: (docId) => i.served.histories.left(docId),
+    nameOf: () => undefined,
+    allowedOrigins: config.allowedOrigins,
+    bind: () => ({ host: config.listen.host, port: boundPort }),
+    ready: life.ready,
+  })
   const { server, wss } = createWsServer({
     allowedOrigins: config.allowedOrigins,
     onRefusedOrigin: (origin) =>
@@ -69,8 +82,12 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
       onConnection: (ws, chatId, role, req) => chats.onConnection(ws, chatId, role, req),
     },
     admit: peerMayAsk,
-    onHttp: (req, res) =>
-      api.handles(new URL(req.url ?? '/', 'http://sidecar').pathname) ? api.handle(req, res) : i.ops(req, res),
+    onHttp: (req, res) => {
+      const path = new URL(req.url ?? '/', 'http://sidecar').pathname
+      if (historyApi.handles(path)) historyApi.handle(req, res)
+      else if (api.handles(path)) api.handle(req, res)
+      else i.ops(req, res)
+    },
   })
 
   async function shutdown(): Promise<void> {

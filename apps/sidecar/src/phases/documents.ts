@@ -10,6 +10,7 @@ import { createChatRelay, type ChatRelay } from '../chat/chat-relay.ts'
 import { createDocuments, type Documents } from '../documents.ts'
 import type { GroupMembership, Listed } from '../group/membership.ts'
 import { membersOf, sourceKey } from '../group/members.ts'
+import { createHistories, type Histories } from '../history/histories.ts'
 import { createDocumentLibrary, type DocumentLibrary, type LibraryBackend } from '../library/library.ts'
 import { answerRank } from '../replica/answer-rule.ts'
 import { createReachability, type Reachability } from '../send/reachability.ts'
@@ -22,6 +23,8 @@ export interface Served {
   readonly docs: Documents
   readonly reach: Reachability
   readonly chats: ChatRelay
+  /** Every served document's history (versions, restore, revert). */
+  readonly histories: Histories
   /** Undefined with a backend that administers no groups (documents are then fixed only). */
   readonly library: DocumentLibrary | undefined
   /** What this sidecar sent, so its copies from Signal are dropped (the receive path reads it). */
@@ -111,7 +114,17 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
   const { store, life, membership } = i
   const reach = reachability(b)
   const ownSends = createDedupWindow(config.dedup)
+  const histories = createHistories({
+    table: store.history,
+    policy: config.history,
+    timers: clock,
+    self: () => membership.self.number ?? membership.self.uuid ?? '',
+    storing: life.storing,
+    left: (docId) => life.storing(() => store.documents.get(docId)?.state === 'removed') === true,
+    logger,
+  })
   const docs = createDocuments({
+    histories,
     config,
     backend: b.backend,
     reach,
@@ -154,7 +167,11 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
   toRosters({ listing: membership.groups(), whole: true, askedAt: clock.now() })
   const unsubscribe = membership.subscribe(toRosters)
   return {
-    part: { docs, reach, chats, library, ownSends, unsentEnvelopes },
-    close: unsubscribe,
+    part: { docs, reach, chats, library, ownSends, unsentEnvelopes, histories },
+    // What each history holds pending becomes a version before the store closes.
+    close: () => {
+      unsubscribe()
+      histories.close()
+    },
   }
 }

@@ -13,6 +13,20 @@ import { DEFAULT_COMPACTION, shouldCompact, type CompactionPolicy } from './comp
 import { decodeExactStateVector, isExactUpdate } from './strict-yjs.ts'
 import type { ReplicaStore } from './store.ts'
 
+/** Where a change came from: this person's page, the sidecar itself, or a member (`author`: number or Signal id). */
+export interface ChangeOrigin {
+  readonly via: 'page' | 'member' | 'sidecar'
+  readonly author?: string | undefined
+}
+
+/** Told around every applied change (the document's history, history/doc-history.ts). */
+export interface ReplicaObserver {
+  /** Before `origin`'s change touches the document. */
+  before(origin: ChangeOrigin): void
+  /** After it is applied and durable in the update log. */
+  applied(update: Uint8Array, origin: ChangeOrigin): void
+}
+
 export interface DocReplica {
   readonly docId: string
   readonly doc: Y.Doc
@@ -21,7 +35,9 @@ export interface DocReplica {
    * payload is not exactly one valid update (trailing bytes included).
    * @throws StoreError when the store cannot be written
    */
-  apply(update: Uint8Array): boolean
+  apply(update: Uint8Array, origin?: ChangeOrigin): boolean
+  /** Sets the one observer told around every applied change (undefined: none). */
+  observe(observer: ReplicaObserver | undefined): void
   stateVector(): Uint8Array
   /** What a peer holding `stateVector` lacks. @throws Error when it is not exactly a state vector */
   diff(stateVector: Uint8Array): Uint8Array
@@ -73,13 +89,15 @@ export function loadReplica(
     compactions += 1
   }
   compactIfDue()
+  let observer: ReplicaObserver | undefined
 
   return {
     docId,
     doc,
-    apply(update) {
+    apply(update, origin = { via: 'sidecar' }) {
       // Decoded whole first, so a malformed or padded one is refused before it touches the doc.
       if (!isExactUpdate(update)) return false
+      observer?.before(origin)
       try {
         Y.applyUpdate(doc, update)
       } catch {
@@ -89,7 +107,11 @@ export function loadReplica(
       store.appendUpdate(docId, update)
       log = { rows: log.rows + 1, bytes: log.bytes + update.byteLength }
       compactIfDue()
+      observer?.applied(update, origin)
       return true
+    },
+    observe(next) {
+      observer = next
     },
     stateVector: () => Y.encodeStateVector(doc),
     diff: (stateVector) => Y.encodeStateAsUpdate(doc, strictStateVector(stateVector)),

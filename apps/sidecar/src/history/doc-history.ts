@@ -1,0 +1,273 @@
+/**
+ * One document's history as its replica changes: every change is logged with its time and origin;
+ * a version is recorded when a spell of edits goes quiet (or has run `maxSpellMs`), before and
+ * after a change from a member who was away (catch-up), and on demand (before and after a restore,
+ * at close). At each version the spell's changes are merged per author, old changes are dropped
+ * after `changeDays`, and the versions the retention policy no longer keeps are dropped and logged.
+ * @see docs/sidecar.md "History", docs/decisions/0018-document-history.md
+ */
+import type { Timers } from '@e2e-col/sync'
+import * as Y from 'yjs'
+import type { Logger } from '../ops/logger.ts'
+import type { ChangeOrigin, DocReplica, ReplicaObserver } from '../replica/replica.ts'
+import type { HistoryTable, StoredChange, VersionRow } from './history-table.ts'
+import { versionsToDrop, type RetentionPolicy } from './retention.ts'
+import type { LoggedChange } from './revert.ts'
+import { rootKinds } from './shared-kinds.ts'
+
+export interface HistoryPolicy {
+  /** A spell of edits is a version once nothing changed for this long. */
+  readonly quietMs: number
+  /** A spell that never goes quiet is a version after this long. */
+  readonly maxSpellMs: number
+  /** A member unheard for this long is back from an absence (its change is a catch-up). */
+  readonly absenceMs: number
+  /** Changes (what revert reads) are kept this many days. */
+  readonly changeDays: number
+  readonly retention: RetentionPolicy
+}
+
+export interface HistoryPorts {
+  readonly table: HistoryTable
+  readonly timers: Timers
+  /** This account's number (or Signal id): the author of this person's page and of the sidecar. */
+  readonly self: string
+  /** Runs a step that touches the store; a store failure stops the sidecar (undefined then). */
+  storing<T>(fn: () => T): T | undefined
+  readonly logger: Logger
+}
+
+/** What revert needs: the state at a moment, and the changes since, with their authors. */
+export interface ChangesSince {
+  readonly base: Uint8Array[]
+  readonly later: LoggedChange[]
+}
+
+export interface DocHistory extends ReplicaObserver {
+  /** Versions newest first, older than `before` when given. */
+  list(before: number | undefined, limit: number): VersionRow[]
+  version(id: number): VersionRow | undefined
+  /** A version's whole state as a Yjs update. */
+  state(id: number): Uint8Array | undefined
+  /** Records a version now, with the reason; the last version when nothing changed since it. */
+  record(reason: string): VersionRow | undefined
+  /** The document as it stood at `since` and the changes after it; undefined when none is kept. */
+  since(at: number): ChangesSince | undefined
+  /** Records what is pending and stops the timers. */
+  close(): void
+}
+
+const DAY_MS = 86_400_000
+/**
+ * A version is stored as its difference from the one before (decisions/0018: 3.4 × the state on
+ * the paper trace instead of 72 ×), and whole every this many, so reading one merges at most
+ * this many rows.
+ */
+export const WHOLE_EVERY = 32
+
+/** Characters of text the document holds (Y.Text roots and the text in XML roots). */
+function charsOf(doc: Y.Doc): number {
+  let n = 0
+  for (const [name, kind] of rootKinds(doc)) {
+    if (kind === 'text') n += doc.getText(name).length
+    else if (kind === 'xml') n += countXml(doc.getXmlFragment(name))
+  }
+  return n
+}
+
+function countXml(node: Y.XmlFragment): number {
+  let n = 0
+  for (const child of node.toArray()) n += child instanceof Y.XmlText ? child.length : countXml(child as Y.XmlFragment)
+  return n
+}
+
+export function createDocHistory(
+  docId: string,
+  replica: DocReplica,
+  policy: HistoryPolicy,
+  ports: HistoryPorts,
+): DocHistory {
+  const { table, timers, logger } = ports
+  let last: VersionRow | undefined = ports.storing(() => table.versions(docId, undefined, 1)[0])
+  /** The spell: authors since the last version, when it started, the last change id. */
+  let authors = new Set<string>()
+  let spellStart: number | undefined
+  let lastChange = last?.lastChange ?? 0
+  let timer: unknown
+  /** The state vector of the last version recorded by this run, and how many differences since a whole one. */
+  let lastSv: Uint8Array | undefined
+  let chain = 0
+  const heard = new Map<string, number>()
+
+  // What Signal names is untrusted: a line break could not be stored as one author.
+  const authorOf = (origin: ChangeOrigin): string =>
+    origin.via === 'member' ? (origin.author ?? '').replace(/[\r\n]/g, '').slice(0, 64) : ports.self
+
+  function record(reason: string): VersionRow | undefined {
+    if (timer !== undefined) timers.clearTimeout(timer)
+    timer = undefined
+    if (last !== undefined && spellStart === undefined) return last
+    const now = timers.now()
+    // The newest version is never dropped, so a difference from it always has its base.
+    const base = last !== undefined && lastSv !== undefined && chain < WHOLE_EVERY ? last.id : undefined
+    const state = Y.encodeStateAsUpdate(replica.doc, base === undefined ? undefined : lastSv)
+    const row = ports.storing(() => {
+      mergeSpell()
+      return table.addVersion(
+        docId,
+        { at: now, reason, authors: [...authors], chars: charsOf(replica.doc), lastChange },
+        state,
+        base,
+      )
+    })
+    if (row === undefined) return undefined
+    last = row
+    lastSv = Y.encodeStateVector(replica.doc)
+    chain = base === undefined ? 0 : chain + 1
+    authors = new Set()
+    spellStart = undefined
+    prune(now)
+    return row
+  }
+
+  /** The spell's changes, merged into one per author and origin (revert undoes per author). */
+  function mergeSpell(): void {
+    const after = last?.lastChange ?? 0
+    const spell = table.changesAfter(docId, after)
+    if (spell.length < 2) return
+    const groups = new Map<string, StoredChange[]>()
+    for (const c of spell) {
+      const key = `${c.via}\u0000${c.author}`
+      groups.set(key, [...(groups.get(key) ?? []), c])
+    }
+    if (groups.size === spell.length) return
+    const merged = [...groups.values()].map((cs) => ({
+      at: (cs[0] as StoredChange).at,
+      via: (cs[0] as StoredChange).via,
+      author: (cs[0] as StoredChange).author,
+      data: Y.mergeUpdates(cs.map((c) => c.data)),
+    }))
+    table.replaceChanges(docId, after, lastChange, merged)
+    // Merged rows take new ids: the version holds up to the newest of them.
+    lastChange = table.changesAfter(docId, after).at(-1)?.id ?? lastChange
+  }
+
+  /** A version's whole state: its row merged after the rows it is a difference from. */
+  function resolve(id: number): Uint8Array | undefined {
+    const parts: Uint8Array[] = []
+    let next: number | undefined = id
+    while (next !== undefined && parts.length <= 4 * WHOLE_EVERY) {
+      const row = table.stored(docId, next)
+      if (row === undefined) return undefined
+      parts.unshift(row.state)
+      next = row.base
+    }
+    return parts.length === 1 ? parts[0] : Y.mergeUpdates(parts)
+  }
+
+  /** Drops a version; those stored as a difference from it take its bytes merged into theirs. */
+  function drop(id: number): void {
+    const row = table.stored(docId, id)
+    if (row === undefined) return
+    for (const child of table.basedOn(docId, id)) {
+      const own = table.stored(docId, child)
+      if (own !== undefined) table.rebase(docId, child, Y.mergeUpdates([row.state, own.state]), row.base)
+    }
+    table.dropVersions(docId, [id])
+  }
+
+  function prune(now: number): void {
+    const versions = table.versions(docId, undefined, 100_000)
+    const dropped = versionsToDrop(versions, now, policy.retention)
+    const oldChanges = table.dropChangesBefore(docId, now - policy.changeDays * DAY_MS)
+    if (dropped.length > 0) {
+      table.atomically(() => {
+        for (const d of dropped) drop(d.id)
+      })
+      const byReason: Record<string, number> = {}
+      for (const d of dropped) byReason[d.reason] = (byReason[d.reason] ?? 0) + 1
+      logger.info(
+        {
+          docId,
+          dropped: dropped.length,
+          byReason,
+          oldest: new Date(Math.min(...dropped.map((d) => d.at))).toISOString(),
+        },
+        'history: dropped versions the retention policy no longer keeps',
+      )
+    }
+    if (oldChanges > 0)
+      logger.info({ docId, changes: oldChanges }, 'history: dropped changes older than the change window')
+  }
+
+  function schedule(): void {
+    if (timer !== undefined) timers.clearTimeout(timer)
+    const now = timers.now()
+    const wait = Math.max(0, Math.min(policy.quietMs, (spellStart ?? now) + policy.maxSpellMs - now))
+    timer = timers.setTimeout(() => {
+      timer = undefined
+      record('quiet')
+    }, wait)
+  }
+
+  let catchingUp = false
+  // A document with content and no version yet (served before history was kept): its state now
+  // is the first version, the base every later version and revert builds on.
+  if (last === undefined && replica.doc.store.clients.size > 0) {
+    spellStart = timers.now()
+    record('start')
+  }
+
+  return {
+    before(origin) {
+      if (origin.via !== 'member') return
+      const author = authorOf(origin)
+      const seen = heard.get(author)
+      const now = timers.now()
+      heard.set(author, now)
+      if (seen !== undefined && now - seen < policy.absenceMs) return
+      // Back from an absence: the document as it stood before is a version of its own.
+      if (spellStart !== undefined) record('before-catch-up')
+      catchingUp = true
+    },
+    applied(update, origin) {
+      const now = timers.now()
+      const id = ports.storing(() =>
+        table.addChange(docId, { at: now, via: origin.via, author: authorOf(origin), data: update }),
+      )
+      if (id === undefined) return
+      lastChange = id
+      // Content relayed in a sync answer has no author it can be undone by.
+      if (authorOf(origin) !== '') authors.add(authorOf(origin))
+      spellStart ??= now
+      if (catchingUp) {
+        catchingUp = false
+        record('catch-up')
+        return
+      }
+      schedule()
+    },
+    list: (before, limit) => ports.storing(() => table.versions(docId, before, limit)) ?? [],
+    version: (id) => ports.storing(() => table.version(docId, id)),
+    state: (id) => ports.storing(() => resolve(id)),
+    record,
+    since(at) {
+      return ports.storing(() => {
+        const base = table.versionAtOrBefore(docId, at)
+        const from = base?.lastChange ?? 0
+        const state = base === undefined ? undefined : resolve(base.id)
+        const changes = table.changesAfter(docId, from)
+        if (base === undefined && changes.length === 0) return undefined
+        return {
+          base: [...(state === undefined ? [] : [state]), ...changes.filter((c) => c.at < at).map((c) => c.data)],
+          later: changes.filter((c) => c.at >= at).map((c) => ({ author: c.author, data: c.data })),
+        }
+      })
+    },
+    close() {
+      if (spellStart !== undefined) record('closing')
+      if (timer !== undefined) timers.clearTimeout(timer)
+      timer = undefined
+    },
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * The history of every served document, by document id: attached to a replica when its document
+ * is served, closed (what is pending recorded) when it stops; and the two actions that change a
+ * document from its history, restore and revert, each a version before and after.
+ * @see docs/documents.md "History"
+ */
+import type { Timers } from '@e2e-col/sync'
+import type { Logger } from '../ops/logger.ts'
+import type { DocReplica } from '../replica/replica.ts'
+import { createDocHistory, type DocHistory, type HistoryPolicy } from './doc-history.ts'
+import { HistoryError } from './history-error.ts'
+import type { HistoryTable, VersionRow } from './history-table.ts'
+import { restoreChange } from './restore.ts'
+import { revertChange } from './revert.ts'
+
+export interface HistoriesOptions {
+  readonly table: HistoryTable
+  readonly policy: HistoryPolicy
+  readonly timers: Timers
+  /** This account's number (or Signal id). */
+  readonly self: () => string
+  storing<T>(fn: () => T): T | undefined
+  /** True for a document this person left (kept in the store, not served). */
+  left(docId: string): boolean
+  readonly logger: Logger
+}
+
+/** Applies a change the sidecar makes, durable and sent to the group; false when not applied. */
+export type Edit = (update: Uint8Array) => boolean
+
+export interface Histories {
+  attach(docId: string, replica: DocReplica): DocHistory
+  detach(docId: string): void
+  get(docId: string): DocHistory | undefined
+  /** True for a document this person left. */
+  left(docId: string): boolean
+  /** Makes the document equal to version `versionId`; the new version. */
+  restore(docId: string, versionId: number, edit: Edit): VersionRow
+  /** Undoes `author`'s changes since `since`; the new version, undefined when there was nothing to undo. */
+  revert(docId: string, author: string, since: number, edit: Edit): VersionRow | undefined
+  close(): void
+}
+
+/** Applies `update` between two versions: the document before it and the document after. */
+function change(history: DocHistory, reason: string, update: Uint8Array, edit: Edit): VersionRow {
+  history.record(`before-${reason}`)
+  if (!edit(update)) throw new HistoryError('HISTORY_NOT_APPLIED', `the ${reason} could not be applied`)
+  const row = history.record(reason)
+  if (row === undefined) throw new HistoryError('HISTORY_NOT_APPLIED', `the ${reason} could not be recorded`)
+  return row
+}
+
+export function createHistories(o: HistoriesOptions): Histories {
+  const served = new Map<string, { history: DocHistory; replica: DocReplica }>()
+
+  function entry(docId: string): { history: DocHistory; replica: DocReplica } {
+    const e = served.get(docId)
+    if (e === undefined) throw new HistoryError('HISTORY_UNKNOWN_DOCUMENT', 'this sidecar does not serve that document')
+    return e
+  }
+
+  function detach(docId: string): void {
+    const e = served.get(docId)
+    if (e === undefined) return
+    served.delete(docId)
+    e.replica.observe(undefined)
+    e.history.close()
+  }
+
+  return {
+    attach(docId, replica) {
+      served.get(docId)?.history.close()
+      const history = createDocHistory(docId, replica, o.policy, {
+        table: o.table,
+        timers: o.timers,
+        self: o.self(),
+        storing: o.storing,
+        logger: o.logger,
+      })
+      replica.observe(history)
+      served.set(docId, { history, replica })
+      return history
+    },
+    detach,
+    get: (docId) => served.get(docId)?.history,
+    left: (docId) => o.left(docId),
+    restore(docId, versionId, edit) {
+      const { history, replica } = entry(docId)
+      const state = history.state(versionId)
+      if (state === undefined) throw new HistoryError('HISTORY_UNKNOWN_VERSION', 'no such version of this document')
+      return change(history, 'restore', restoreChange(replica.doc, state), edit)
+    },
+    revert(docId, author, since, edit) {
+      const { history, replica } = entry(docId)
+      if (since < o.timers.now() - o.policy.changeDays * 86_400_000)
+        throw new HistoryError(
+          'HISTORY_TOO_OLD',
+          `changes are kept for ${o.policy.changeDays} days; choose a later time`,
+        )
+      // The spell in progress becomes a version first, so its changes are in the log as they are.
+      history.record('before-revert')
+      const changes = history.since(since)
+      const update = changes === undefined ? undefined : revertChange(changes.base, changes.later, author, replica.doc)
+      return update === undefined ? undefined : change(history, 'revert', update, edit)
+    },
+    close() {
+      for (const docId of served.keys()) detach(docId)
+    },
+  }
+}

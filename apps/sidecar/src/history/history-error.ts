@@ -1,0 +1,41 @@
+/**
+ * Failures of the history API, each with a stable code and the HTTP status it is answered with.
+ * @see docs/documents.md "History"
+ */
+import { codeOf } from '../error-code.ts'
+
+export type HistoryErrorCode =
+  | 'HISTORY_UNKNOWN_DOCUMENT'
+  | 'HISTORY_UNKNOWN_VERSION'
+  | 'HISTORY_DOCUMENT_LEFT'
+  | 'HISTORY_BAD_REQUEST'
+  | 'HISTORY_METHOD_NOT_ALLOWED'
+  | 'HISTORY_TOO_OLD'
+  | 'HISTORY_NOT_APPLIED'
+
+const STATUS: Readonly<Record<HistoryErrorCode, number>> = {
+  HISTORY_UNKNOWN_DOCUMENT: 404,
+  HISTORY_UNKNOWN_VERSION: 404,
+  HISTORY_DOCUMENT_LEFT: 409,
+  HISTORY_BAD_REQUEST: 400,
+  HISTORY_METHOD_NOT_ALLOWED: 405,
+  HISTORY_TOO_OLD: 400,
+  HISTORY_NOT_APPLIED: 503,
+}
+
+export class HistoryError extends Error {
+  readonly code: HistoryErrorCode
+  readonly status: number
+  constructor(code: HistoryErrorCode, message: string) {
+    super(message)
+    this.name = 'HistoryError'
+    this.code = code
+    this.status = STATUS[code]
+  }
+}
+
+/** True for an error carrying one of the codes above (branched on by code, not by class). */
+export function isHistoryError(error: unknown): error is HistoryError {
+  const code = codeOf(error)
+  return code !== undefined && Object.hasOwn(STATUS, code)
+}

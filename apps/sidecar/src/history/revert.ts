@@ -1,0 +1,44 @@
+/**
+ * The change that undoes one member's changes since a moment and keeps everyone else's. The
+ * document is rebuilt as it stood then (a version plus the logged changes up to that moment), the
+ * later changes are replayed with their authors as transaction origins, and a Yjs UndoManager that
+ * tracks only the member's origin undoes its whole stack: what the member inserted is deleted,
+ * what the member deleted comes back, and the others' concurrent edits stay.
+ * @see docs/documents.md "History"
+ */
+import * as Y from 'yjs'
+import { rootKinds, rootOf } from './shared-kinds.ts'
+
+export interface LoggedChange {
+  /** Who made it: a member's number (or Signal id), this person's own number for a page's change. */
+  readonly author: string
+  readonly data: Uint8Array
+}
+
+/**
+ * The Yjs update that undoes `author`'s part of `later`, from the state `base` (a version's whole
+ * state plus the changes before the moment). Undefined when `author` changed nothing there.
+ * `kindsFrom` is the document now, which names every root and its kind.
+ */
+export function revertChange(
+  base: readonly Uint8Array[],
+  later: readonly LoggedChange[],
+  author: string,
+  kindsFrom: Y.Doc,
+): Uint8Array | undefined {
+  const work = new Y.Doc()
+  for (const update of base) Y.applyUpdate(work, update)
+  const scope = [...rootKinds(kindsFrom, work)].map(([name, kind]) => rootOf(work, name, kind))
+  const theirs = { author }
+  const others = { author: '' }
+  const undo = new Y.UndoManager(scope, { trackedOrigins: new Set([theirs]), captureTimeout: 0 })
+  try {
+    for (const change of later) Y.applyUpdate(work, change.data, change.author === author ? theirs : others)
+    if (undo.undoStack.length === 0) return undefined
+    const before = Y.encodeStateVector(work)
+    while (undo.undoStack.length > 0) undo.undo()
+    return Y.encodeStateAsUpdate(work, before)
+  } finally {
+    undo.destroy()
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Which shared type each root of a document holds, read from the items whose parent it is: a document
+ * decoded from an update has untyped roots (Yjs learns a root's type only when a binding asks for
+ * it), and restore and revert must ask for the right one.
+ */
+import * as Y from 'yjs'
+
+export type SharedKind = 'text' | 'xml' | 'map' | 'array'
+
+/** The kind one top-level item says its root is. */
+function kindOfItem(item: Y.Item): SharedKind | undefined {
+  const c = item.content
+  if (c instanceof Y.ContentDeleted) return undefined
+  if (item.parentSub !== null) return 'map'
+  if (c instanceof Y.ContentString || c instanceof Y.ContentFormat || c instanceof Y.ContentEmbed) return 'text'
+  if (c instanceof Y.ContentType && (c.type instanceof Y.XmlElement || c.type instanceof Y.XmlText)) return 'xml'
+  return 'array'
+}
+
+/** Every root of `docs` with the kind its items say it holds (the first doc that says wins). */
+export function rootKinds(...docs: Y.Doc[]): Map<string, SharedKind> {
+  const kinds = new Map<string, SharedKind>()
+  for (const doc of docs) {
+    const names = new Map<unknown, string>()
+    for (const [name, type] of doc.share) names.set(type, name)
+    for (const structs of doc.store.clients.values())
+      for (const struct of structs) {
+        const name = struct instanceof Y.Item ? names.get(struct.parent) : undefined
+        if (name === undefined || kinds.has(name)) continue
+        const kind = kindOfItem(struct as Y.Item)
+        if (kind !== undefined) kinds.set(name, kind)
+      }
+  }
+  return kinds
+}
+
+/** The root `name` of `doc` as the shared type of `kind` (an untyped root is typed by this). */
+export function rootOf(doc: Y.Doc, name: string, kind: SharedKind): Y.AbstractType<any> {
+  switch (kind) {
+    case 'text':
+      return doc.getText(name)
+    case 'xml':
+      return doc.getXmlFragment(name)
+    case 'map':
+      return doc.getMap(name)
+    case 'array':
+      return doc.getArray(name)
+  }
+}
