@@ -10,10 +10,11 @@ import type { Timers } from '@e2e-col/sync'
 import * as Y from 'yjs'
 import type { Logger } from '../ops/logger.ts'
 import type { ChangeOrigin, DocReplica, ReplicaObserver } from '../replica/replica.ts'
-import type { HistoryTable, StoredChange, VersionRow } from './history-table.ts'
-import { versionsToDrop, type RetentionPolicy } from './retention.ts'
+import type { HistoryTable, VersionRow } from './history-table.ts'
+import type { RetentionPolicy } from './retention.ts'
 import type { LoggedChange } from './revert.ts'
 import { rootKinds } from './shared-kinds.ts'
+import { mergeSpell, pruneHistory, resolveVersion, WHOLE_EVERY } from './version-rows.ts'
 
 export interface HistoryPolicy {
   /** A spell of edits is a version once nothing changed for this long. */
@@ -56,14 +57,6 @@ export interface DocHistory extends ReplicaObserver {
   /** Records what is pending and stops the timers. */
   close(): void
 }
-
-const DAY_MS = 86_400_000
-/**
- * A version is stored as its difference from the one before (decisions/0018: 3.4 × the state on
- * the paper trace instead of 72 ×), and whole every this many, so reading one merges at most
- * this many rows.
- */
-export const WHOLE_EVERY = 32
 
 /** Characters of text the document holds (Y.Text roots and the text in XML roots). */
 function charsOf(doc: Y.Doc): number {
@@ -112,7 +105,7 @@ export function createDocHistory(
     const base = last !== undefined && lastSv !== undefined && chain < WHOLE_EVERY ? last.id : undefined
     const state = Y.encodeStateAsUpdate(replica.doc, base === undefined ? undefined : lastSv)
     const row = ports.storing(() => {
-      mergeSpell()
+      lastChange = mergeSpell(table, docId, last?.lastChange ?? 0, lastChange)
       return table.addVersion(
         docId,
         { at: now, reason, authors: [...authors], chars: charsOf(replica.doc), lastChange },
@@ -126,78 +119,8 @@ export function createDocHistory(
     chain = base === undefined ? 0 : chain + 1
     authors = new Set()
     spellStart = undefined
-    prune(now)
+    ports.storing(() => pruneHistory(table, docId, now, policy, logger))
     return row
-  }
-
-  /** The spell's changes, merged into one per author and origin (revert undoes per author). */
-  function mergeSpell(): void {
-    const after = last?.lastChange ?? 0
-    const spell = table.changesAfter(docId, after)
-    if (spell.length < 2) return
-    const groups = new Map<string, StoredChange[]>()
-    for (const c of spell) {
-      const key = `${c.via}\u0000${c.author}`
-      groups.set(key, [...(groups.get(key) ?? []), c])
-    }
-    if (groups.size === spell.length) return
-    const merged = [...groups.values()].map((cs) => ({
-      at: (cs[0] as StoredChange).at,
-      via: (cs[0] as StoredChange).via,
-      author: (cs[0] as StoredChange).author,
-      data: Y.mergeUpdates(cs.map((c) => c.data)),
-    }))
-    table.replaceChanges(docId, after, lastChange, merged)
-    // Merged rows take new ids: the version holds up to the newest of them.
-    lastChange = table.changesAfter(docId, after).at(-1)?.id ?? lastChange
-  }
-
-  /** A version's whole state: its row merged after the rows it is a difference from. */
-  function resolve(id: number): Uint8Array | undefined {
-    const parts: Uint8Array[] = []
-    let next: number | undefined = id
-    while (next !== undefined && parts.length <= 4 * WHOLE_EVERY) {
-      const row = table.stored(docId, next)
-      if (row === undefined) return undefined
-      parts.unshift(row.state)
-      next = row.base
-    }
-    return parts.length === 1 ? parts[0] : Y.mergeUpdates(parts)
-  }
-
-  /** Drops a version; those stored as a difference from it take its bytes merged into theirs. */
-  function drop(id: number): void {
-    const row = table.stored(docId, id)
-    if (row === undefined) return
-    for (const child of table.basedOn(docId, id)) {
-      const own = table.stored(docId, child)
-      if (own !== undefined) table.rebase(docId, child, Y.mergeUpdates([row.state, own.state]), row.base)
-    }
-    table.dropVersions(docId, [id])
-  }
-
-  function prune(now: number): void {
-    const versions = table.versions(docId, undefined, 100_000)
-    const dropped = versionsToDrop(versions, now, policy.retention)
-    const oldChanges = table.dropChangesBefore(docId, now - policy.changeDays * DAY_MS)
-    if (dropped.length > 0) {
-      table.atomically(() => {
-        for (const d of dropped) drop(d.id)
-      })
-      const byReason: Record<string, number> = {}
-      for (const d of dropped) byReason[d.reason] = (byReason[d.reason] ?? 0) + 1
-      logger.info(
-        {
-          docId,
-          dropped: dropped.length,
-          byReason,
-          oldest: new Date(Math.min(...dropped.map((d) => d.at))).toISOString(),
-        },
-        'history: dropped versions the retention policy no longer keeps',
-      )
-    }
-    if (oldChanges > 0)
-      logger.info({ docId, changes: oldChanges }, 'history: dropped changes older than the change window')
   }
 
   function schedule(): void {
@@ -249,13 +172,13 @@ export function createDocHistory(
     },
     list: (before, limit) => ports.storing(() => table.versions(docId, before, limit)) ?? [],
     version: (id) => ports.storing(() => table.version(docId, id)),
-    state: (id) => ports.storing(() => resolve(id)),
+    state: (id) => ports.storing(() => resolveVersion(table, docId, id)),
     record,
     since(at) {
       return ports.storing(() => {
         const base = table.versionAtOrBefore(docId, at)
         const from = base?.lastChange ?? 0
-        const state = base === undefined ? undefined : resolve(base.id)
+        const state = base === undefined ? undefined : resolveVersion(table, docId, base.id)
         const changes = table.changesAfter(docId, from)
         if (base === undefined && changes.length === 0) return undefined
         return {

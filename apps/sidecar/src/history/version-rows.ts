@@ -1,0 +1,95 @@
+/**
+ * How a document's versions and changes are kept in the history table: a spell's changes merged
+ * per author, a version read whole from the differences it is stored as, a version dropped by
+ * merging its bytes into those based on it, and the retention pass that logs what it dropped.
+ * @see docs/decisions/0018-document-history.md
+ */
+import * as Y from 'yjs'
+import type { Logger } from '../ops/logger.ts'
+import type { HistoryTable, StoredChange } from './history-table.ts'
+import { versionsToDrop, type RetentionPolicy } from './retention.ts'
+
+const DAY_MS = 86_400_000
+
+/**
+ * A version is stored as its difference from the one before (decisions/0018: 3.4 × the state on
+ * the paper trace instead of 72 ×), and whole every this many, so reading one merges at most
+ * this many rows.
+ */
+export const WHOLE_EVERY = 32
+
+/** The spell's changes, merged into one per author and origin (revert undoes per author). */
+export function mergeSpell(table: HistoryTable, docId: string, after: number, lastChange: number): number {
+  const spell = table.changesAfter(docId, after)
+  if (spell.length < 2) return lastChange
+  const groups = new Map<string, StoredChange[]>()
+  for (const c of spell) {
+    const key = `${c.via}\u0000${c.author}`
+    groups.set(key, [...(groups.get(key) ?? []), c])
+  }
+  if (groups.size === spell.length) return lastChange
+  const merged = [...groups.values()].map((cs) => ({
+    at: (cs[0] as StoredChange).at,
+    via: (cs[0] as StoredChange).via,
+    author: (cs[0] as StoredChange).author,
+    data: Y.mergeUpdates(cs.map((c) => c.data)),
+  }))
+  table.replaceChanges(docId, after, lastChange, merged)
+  // Merged rows take new ids: the version holds up to the newest of them.
+  return table.changesAfter(docId, after).at(-1)?.id ?? lastChange
+}
+
+/** A version's whole state: its row merged after the rows it is a difference from. */
+export function resolveVersion(table: HistoryTable, docId: string, id: number): Uint8Array | undefined {
+  const parts: Uint8Array[] = []
+  let next: number | undefined = id
+  while (next !== undefined && parts.length <= 4 * WHOLE_EVERY) {
+    const row = table.stored(docId, next)
+    if (row === undefined) return undefined
+    parts.unshift(row.state)
+    next = row.base
+  }
+  return parts.length === 1 ? parts[0] : Y.mergeUpdates(parts)
+}
+
+/** Drops a version; those stored as a difference from it take its bytes merged into theirs. */
+function dropVersion(table: HistoryTable, docId: string, id: number): void {
+  const row = table.stored(docId, id)
+  if (row === undefined) return
+  for (const child of table.basedOn(docId, id)) {
+    const own = table.stored(docId, child)
+    if (own !== undefined) table.rebase(docId, child, Y.mergeUpdates([row.state, own.state]), row.base)
+  }
+  table.dropVersions(docId, [id])
+}
+
+/** Drops the versions the policy no longer keeps and the changes past the window, and logs it. */
+export function pruneHistory(
+  table: HistoryTable,
+  docId: string,
+  now: number,
+  policy: { readonly changeDays: number; readonly retention: RetentionPolicy },
+  logger: Logger,
+): void {
+  const versions = table.versions(docId, undefined, 100_000)
+  const dropped = versionsToDrop(versions, now, policy.retention)
+  const oldChanges = table.dropChangesBefore(docId, now - policy.changeDays * DAY_MS)
+  if (dropped.length > 0) {
+    table.atomically(() => {
+      for (const d of dropped) dropVersion(table, docId, d.id)
+    })
+    const byReason: Record<string, number> = {}
+    for (const d of dropped) byReason[d.reason] = (byReason[d.reason] ?? 0) + 1
+    logger.info(
+      {
+        docId,
+        dropped: dropped.length,
+        byReason,
+        oldest: new Date(Math.min(...dropped.map((d) => d.at))).toISOString(),
+      },
+      'history: dropped versions the retention policy no longer keeps',
+    )
+  }
+  if (oldChanges > 0)
+    logger.info({ docId, changes: oldChanges }, 'history: dropped changes older than the change window')
+}
