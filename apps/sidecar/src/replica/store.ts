@@ -15,7 +15,9 @@ import { StoreError } from '../errors.ts'
 import { lockDataFolder } from './folder-lock.ts'
 import { guarded } from './guarded.ts'
 import { createDocumentTable, DOCUMENTS_SCHEMA, type DocumentTable } from './doc-table.ts'
+import { createFixedChangeTable, FIXED_CHANGES_SCHEMA, type FixedChangeTable } from './fixed-change-table.ts'
 import { createInviterTable, INVITERS_SCHEMA, type InviterTable } from './inviter-table.ts'
+import { createJoinedTable, JOINED_SCHEMA, type JoinedTable } from './joined-table.ts'
 import { createOutboxTable, type OutboxTable } from './outbox.ts'
 import { createSentIdTable, type SentIdTable } from './sent-ids.ts'
 
@@ -41,6 +43,10 @@ export interface ReplicaStore {
   readonly outbox: OutboxTable
   /** Who brought each open invitation (inviter-table.ts). */
   readonly inviters: InviterTable
+  /** Members heard in each document's group (joined-table.ts). */
+  readonly joined: JoinedTable
+  /** When each fixed document last changed (fixed-change-table.ts). */
+  readonly fixedChanges: FixedChangeTable
   /** Size of the database file and its WAL, in bytes. */
   fileBytes(): number
   close(): void
@@ -54,7 +60,7 @@ CREATE TABLE IF NOT EXISTS sent_ids (doc_id TEXT NOT NULL, message_id TEXT NOT N
 CREATE INDEX IF NOT EXISTS sent_ids_at ON sent_ids (at);
 CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, message_id TEXT NOT NULL, sender_id TEXT NOT NULL, frame BLOB NOT NULL, at INTEGER NOT NULL);
 CREATE UNIQUE INDEX IF NOT EXISTS outbox_message ON outbox (doc_id, message_id);
-${DOCUMENTS_SCHEMA}${INVITERS_SCHEMA}`
+${DOCUMENTS_SCHEMA}${INVITERS_SCHEMA}${JOINED_SCHEMA}${FIXED_CHANGES_SCHEMA}`
 // Schema 1 had no sender per sent id: its rows keep '' (the sender is unknown; a replay is acknowledged).
 const MIGRATE_1_TO_2 = "ALTER TABLE sent_ids ADD COLUMN sender_id TEXT NOT NULL DEFAULT ''"
 
@@ -153,6 +159,8 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
     documents: createDocumentTable(db, path, readonly),
     outbox: createOutboxTable(db, path, readonly),
     inviters: createInviterTable(db, path, readonly),
+    joined: createJoinedTable(db, path, readonly),
+    fixedChanges: createFixedChangeTable(db, path, readonly),
     fileBytes: () =>
       guarded(path, 'measure the file', () => {
         const pages = db.pragma('page_count', { simple: true }) as number
