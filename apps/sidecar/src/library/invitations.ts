@@ -13,6 +13,7 @@ import type { Contacts } from './contacts.ts'
 import { docIdForGroup } from './doc-id.ts'
 import { groupNow } from './group-ops.ts'
 import { isDocumentGroup } from './group-tag.ts'
+import type { Joined } from './joined.ts'
 import { daemonFailed, LibraryError } from './library-error.ts'
 import { isInvitedTo, isMemberOf, numbersOf, peopleIn, type Group } from './listing.ts'
 import type { Shelf } from './shelf.ts'
@@ -39,6 +40,8 @@ export interface InvitationsOptions {
   readonly steps: Steps
   /** Who brought each invitation, kept in the store (inviter-table.ts): it survives a restart. */
   readonly inviters: InviterTable
+  /** Who shared a document has joined it: accepting marks them so (joined.ts). */
+  readonly joined: Pick<Joined, 'heard'>
   readonly contacts: Pick<Contacts, 'names'>
   readonly now: Clock['now']
   readonly logger: Logger
@@ -64,6 +67,11 @@ export function createInvitations(o: InvitationsOptions): Invitations {
       throw daemonFailed('list groups', error)
     }
     return groups.filter(isOffered)
+  }
+
+  /** Who shared it: the sender of the group update that brought it, else an admin other than this account. */
+  function inviterOf(g: Group): string | undefined {
+    return steps.stored(() => inviters.get(g.id)) ?? numbersOf(g.admins).find((n) => n !== you)
   }
 
   async function findInvite(id: string): Promise<Group> {
@@ -107,6 +115,7 @@ export function createInvitations(o: InvitationsOptions): Invitations {
       state: 'active',
     }
     steps.stored(() => shelf.keep(row))
+    o.joined.heard(docId, { number: inviterOf(g) })
     // Members answer with the document's content.
     shelf.askGroup(docId)
     steps.storing(() => inviters.forget(g.id))
@@ -120,7 +129,7 @@ export function createInvitations(o: InvitationsOptions): Invitations {
       if (groups.length === 0) return []
       const names = await o.contacts.names()
       return groups.map((g) => {
-        const inviter = steps.stored(() => inviters.get(g.id)) ?? numbersOf(g.admins).find((n) => n !== you)
+        const inviter = inviterOf(g)
         return {
           id: docIdForGroup(g.id),
           groupId: g.id,

@@ -17,6 +17,8 @@ export interface Joined {
   heard(docId: string, from: MemberId | undefined): void
   /** Whether the member with this number (or ACI) was heard in the document. */
   has(docId: string, member: MemberId): boolean
+  /** Someone was removed from the document: shared again, they are invited until heard again. */
+  forgetMember(docId: string, number: string): void
   forget(docId: string): void
 }
 
@@ -58,6 +60,11 @@ export function createJoined(o: JoinedOptions): Joined {
       if (member.number === o.you) return true
       const keys = keysIn(docId)
       return keysOf(member).some((k) => keys.has(k))
+    },
+    forgetMember(docId, number) {
+      const key = `n:${number}`
+      if (!keysIn(docId).delete(key)) return
+      o.storing(() => o.table.forgetMember(docId, key))
     },
     forget(docId) {
       byDoc.delete(docId)

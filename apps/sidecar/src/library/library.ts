@@ -80,14 +80,27 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
   const contacts = createContacts({ listContacts: () => o.backend.listContacts(), now, you })
   const views = createViews({ you, fixed: o.fixed, shelf, joined, contacts, listGroups, storing: o.storing, logger })
   const operations = createGroupOperations({ ...o, listGroup: listGroups, shelf, steps, contacts, views, now })
-  const invitations = createInvitations({ ...o, listGroups, shelf, steps, contacts, now, inviters: o.store.inviters })
+  const invitations = createInvitations({
+    ...o,
+    listGroups,
+    shelf,
+    steps,
+    contacts,
+    now,
+    inviters: o.store.inviters,
+    joined,
+  })
   const follow = createFollow({ listGroups, you, shelf, steps, logger })
   const unfollow = o.membership.subscribe(follow.onListed)
   return {
     you,
     list: views.list,
     create: operations.create,
-    changeMembers: operations.changeMembers,
+    async changeMembers(docId, change) {
+      const view = await operations.changeMembers(docId, change)
+      for (const number of change.remove) joined.forgetMember(docId, number)
+      return view
+    },
     rename: operations.rename,
     leave: operations.leave,
     invites: invitations.invites,

@@ -17,6 +17,8 @@ export interface JoinedTable {
   list(docId: string): string[]
   /** Keeps a member key (again: nothing changes); forgets the oldest rows above the bound. */
   remember(docId: string, member: string, at: number): void
+  /** Forgets one member key of a document (removed from it: they join again by being heard again). */
+  forgetMember(docId: string, member: string): void
   forget(docId: string): void
 }
 
@@ -35,13 +37,14 @@ export function createJoinedTable(db: Database, path: string, readonly: boolean)
     : undefined
   const list = (docId: string): string[] =>
     guarded(path, 'read who joined', () => (all?.all(docId) ?? []).map((r) => r.member))
-  if (!exists || readonly) return { list, remember: refuse, forget: refuse }
+  if (!exists || readonly) return { list, remember: refuse, forgetMember: refuse, forget: refuse }
   const insert = db.prepare('INSERT OR IGNORE INTO joined (doc_id, member, at) VALUES (?, ?, ?)')
   const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM joined')
   const trim = db.prepare(
     'DELETE FROM joined WHERE (doc_id, member) IN (SELECT doc_id, member FROM joined ORDER BY at, doc_id, member LIMIT ?)',
   )
   const del = db.prepare('DELETE FROM joined WHERE doc_id = ?')
+  const delOne = db.prepare('DELETE FROM joined WHERE doc_id = ? AND member = ?')
   const remember = db.transaction((docId: string, member: string, at: number) => {
     if (insert.run(docId, member, at).changes === 0) return
     const over = (count.get()?.n ?? 0) - MAX_JOINED
@@ -50,6 +53,7 @@ export function createJoinedTable(db: Database, path: string, readonly: boolean)
   return {
     list,
     remember: (docId, member, at) => guarded(path, 'remember who joined', () => remember(docId, member, at)),
+    forgetMember: (docId, member) => guarded(path, 'forget who joined', () => void delOne.run(docId, member)),
     forget: (docId) => guarded(path, 'forget who joined', () => void del.run(docId)),
   }
 }
