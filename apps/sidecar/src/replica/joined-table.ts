@@ -27,7 +27,7 @@ CREATE TABLE IF NOT EXISTS joined (doc_id TEXT NOT NULL, member TEXT NOT NULL, a
 CREATE INDEX IF NOT EXISTS joined_at ON joined (at);
 `
 
-export function createJoinedTable(db: Database, path: string, readonly: boolean): JoinedTable {
+export function createJoinedTable(db: Database, path: string, readonly: boolean, max = MAX_JOINED): JoinedTable {
   const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'joined'").get() !== undefined
   const refuse = (): never => {
     throw new StoreError(path, 'opened read-only')
@@ -47,7 +47,7 @@ export function createJoinedTable(db: Database, path: string, readonly: boolean)
   const delOne = db.prepare('DELETE FROM joined WHERE doc_id = ? AND member = ?')
   const remember = db.transaction((docId: string, member: string, at: number) => {
     if (insert.run(docId, member, at).changes === 0) return
-    const over = (count.get()?.n ?? 0) - MAX_JOINED
+    const over = (count.get()?.n ?? 0) - max
     if (over > 0) trim.run(over)
   })
   return {
