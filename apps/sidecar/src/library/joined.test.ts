@@ -8,7 +8,7 @@ const BOB = '+15555550102'
 
 function joinedOverMemory() {
   const db = new Database(':memory:')
-  onTestFinished(() => db.close())
+  onTestFinished(() => void db.close())
   db.exec(JOINED_SCHEMA)
   const table = createJoinedTable(db, ':memory:', false)
   const make = () => createJoined({ table, you: YOU, now: () => 1, storing: (fn) => fn() })

@@ -162,8 +162,7 @@ export function createShelf(o: ShelfOptions): Shelf {
       }
     },
     close() {
-      for (const [docId, at] of lastChange)
-        if (at !== lastTouch.get(docId)) steps.storing(() => touchStored(docId, at))
+      for (const [docId, at] of lastChange) if (at !== lastTouch.get(docId)) steps.storing(() => touchStored(docId, at))
       for (const off of unsubscribe.values()) off()
       unsubscribe.clear()
     },

@@ -37,7 +37,7 @@ describe('the joined table', () => {
 
   it('keeps at most its bound of rows, forgetting the oldest', () => {
     const db = new Database(':memory:')
-    onTestFinished(() => db.close())
+    onTestFinished(() => void db.close())
     db.exec(JOINED_SCHEMA)
     const table = createJoinedTable(db, ':memory:', false, 3)
     for (let i = 0; i < 5; i++) table.remember('d1', `n:${i}`, i)
