@@ -1,20 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { createJoinedTable, JOINED_SCHEMA } from './joined-table.ts'
+import { tempStoreDir } from './store-fixture.ts'
 import { openReplicaStore } from './store.ts'
 
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'e2e-col-joined-'))
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
-  return dir
-}
-
 describe('the joined table', () => {
+  it('keeps at most its bound of rows, forgetting the oldest', () => {
+    const db = new Database(':memory:')
+    onTestFinished(() => void db.close())
+    db.exec(JOINED_SCHEMA)
+    const table = createJoinedTable(db, ':memory:', false, 3)
+    for (let i = 0; i < 5; i++) table.remember('d1', `n:${i}`, i)
+    expect(table.list('d1')).toEqual(['n:2', 'n:3', 'n:4'])
+  })
+
   it('keeps who was heard per document across a reopen, and forgets one member or a whole document', () => {
-    const dir = tempDir()
+    const dir = tempStoreDir('joined')
     const store = openReplicaStore(dir)
     store.joined.remember('d1', 'n:+15555550102', 1)
     store.joined.remember('d1', 'n:+15555550102', 5)
@@ -34,20 +35,11 @@ describe('the joined table', () => {
     expect(() => readOnly.joined.remember('d3', 'n:+15555550103', 4)).toThrow(/read-only/)
     readOnly.close()
   })
-
-  it('keeps at most its bound of rows, forgetting the oldest', () => {
-    const db = new Database(':memory:')
-    onTestFinished(() => void db.close())
-    db.exec(JOINED_SCHEMA)
-    const table = createJoinedTable(db, ':memory:', false, 3)
-    for (let i = 0; i < 5; i++) table.remember('d1', `n:${i}`, i)
-    expect(table.list('d1')).toEqual(['n:2', 'n:3', 'n:4'])
-  })
 })
 
 describe('the fixed documents’ change times', () => {
   it('keep the latest time across a reopen (an earlier one changes nothing)', () => {
-    const dir = tempDir()
+    const dir = tempStoreDir('joined')
     const store = openReplicaStore(dir)
     expect(store.fixedChanges.get('d1')).toBeUndefined()
     store.fixedChanges.touch('d1', 20)
