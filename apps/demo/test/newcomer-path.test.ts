@@ -112,6 +112,8 @@ describe.skipIf(!hasChromium())('the newcomer path, from the bare address to con
     await page.click(`${card} button:has-text("Share")`)
     await page.fill(`${card} input[aria-label="Share"]`, 'Bob')
     await page.click(`${card} button:has-text("Add")`)
+    // Signal lists him as a member at once (Alice has his profile now): the card says he is invited.
+    await waitForShown(page, `${card} .people-text`, /^with Bob \(invited\)$/)
     await waitForShown(pages.bob, `li[data-invite="${TITLE}"] .invite-text`, /^Alice shared ‘Trip plan’ with you$/)
     await pages.bob.click(`li[data-invite="${TITLE}"] button:has-text("Accept")`)
     await waitForShown(pages.bob, `${card} .people-text`, /^with Alice$/)

@@ -14,7 +14,7 @@ import type { Session } from './browser/session.ts'
 import { createBrowserInbox } from './document/browser-inbox.ts'
 import { createGroupInbox } from './document/group-inbox.ts'
 import { createKeptChanges } from './document/kept-changes.ts'
-import { createPages } from './document/pages.ts'
+import { createPages, type Pages } from './document/pages.ts'
 import type { DocumentPorts } from './document/ports.ts'
 import { createPresence } from './document/presence.ts'
 import { createReplicaSync } from './document/replica-sync.ts'
@@ -23,7 +23,7 @@ import type { MemberId } from './group/roster.ts'
 import { createDocumentPresence } from './presence/document-presence.ts'
 import type { DocReplica } from './replica/replica.ts'
 import { createDelivery } from './send/delivery.ts'
-import type { SendOwner } from './send/queue.ts'
+import type { SendOwner, SendQueue } from './send/queue.ts'
 
 export type { DocumentPorts } from './document/ports.ts'
 
@@ -90,6 +90,30 @@ const HELLO_GAP_MS = 60_000
 const PRESENCE_MAX_BYTES = 1024
 const presenceIntervalMs = (sendsPerSecond: number) => Math.max(2000, 2000 / sendsPerSecond)
 
+/** A document's two presence parts, each fed what pages and members show. */
+function presenceParts(
+  ports: Pick<DocumentPorts, 'sent' | 'limits' | 'clock'>,
+  docId: string,
+  p: {
+    pages: Pages
+    queue: SendQueue
+    frame: (payload: Uint8Array) => Uint8Array
+    toGroup: (payload: Uint8Array) => void
+  },
+) {
+  return {
+    // What the pages and the group show now (greets a page that connects, removes a closed page's).
+    mirror: createDocumentPresence({ pages: p.pages.sessions, frame: p.frame, toGroup: p.toGroup }),
+    // What goes to Signal: the latest state per page, coalesced and paced behind edits.
+    presence: createPresence({
+      queue: p.queue,
+      markSent: (senderId, messageId) => ports.sent.markSent(docId, senderId, messageId),
+      intervalMs: presenceIntervalMs(ports.limits.sendsPerSecond),
+      timers: ports.clock,
+    }),
+  }
+}
+
 export function createDocument(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica): Document {
   const { store, outbound, metrics, logger } = ports
   const pages = createPages()
@@ -155,18 +179,11 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     metrics,
     logger,
   })
-  // What the pages and the group show now (greets a page that connects, removes a closed page's).
-  const mirror = createDocumentPresence({
-    pages: pages.sessions,
+  const { mirror, presence } = presenceParts(ports, docId, {
+    pages,
+    queue,
     frame: (payload) => encodeEnvelope(own('awareness', payload)),
     toGroup: (payload) => toGroup('awareness', payload),
-  })
-  // What goes to Signal: the latest state per page, coalesced and paced behind edits.
-  const presence = createPresence({
-    queue,
-    markSent: (senderId, messageId) => ports.sent.markSent(docId, senderId, messageId),
-    intervalMs: presenceIntervalMs(ports.limits.sendsPerSecond),
-    timers: ports.clock,
   })
   const fromBrowser = createBrowserInbox({
     mirror,

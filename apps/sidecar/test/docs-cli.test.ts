@@ -7,6 +7,7 @@ import { parseArgs } from '../src/cli.ts'
 import { DocsCliError, parseDocsArgs, runDocsCommand, type DocsCommand } from '../src/docs-cli.ts'
 import { runSidecar } from './child-sidecar.ts'
 import { ALICE, BOB, librarySidecar, startPeopleToy } from './docs-api.ts'
+import { poll } from './harness.ts'
 
 const parsed = (argv: string[], env: Record<string, string> = {}): DocsCommand => {
   const r = parseDocsArgs(argv, env)
@@ -80,7 +81,9 @@ describe('docs against a running sidecar', () => {
     )
     expect(await as(alice, ['share', 'Trip plan', '--with', BOB])).toBe(`shared with ${BOB}\n`)
     expect(await as(bob, ['list'])).toContain(`Alice (${ALICE}) shared 'Trip plan' with you`)
+    expect(await as(alice, ['list'])).toContain(`with Bob (${BOB}) [invited]  ·`)
     expect(await as(bob, ['accept', 'Trip plan'])).toBe(`accepted (${made.docId})\n`)
+    await poll(async () => (await as(alice, ['list'])).includes(`with Bob (${BOB})  ·`), 'Bob listed as joined')
     expect(await as(alice, ['rename', made.docId, 'Trip 2027'])).toBe("renamed to 'Trip 2027'\n")
     expect(JSON.parse(await as(bob, ['list', '--json'])).documents[0].title).toBe('Trip 2027')
     await as(alice, ['unshare', 'Trip 2027', '--with', BOB])

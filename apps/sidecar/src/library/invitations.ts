@@ -14,6 +14,7 @@ import type { Contacts } from './contacts.ts'
 import { docIdForGroup } from './doc-id.ts'
 import { groupNow } from './group-ops.ts'
 import { isDocumentGroup } from './group-tag.ts'
+import type { Joined } from './joined.ts'
 import { daemonFailed, LibraryError } from './library-error.ts'
 import { isInvitedTo, isMemberOf, numbersOf, peopleIn, type Group } from './listing.ts'
 import type { Shelf } from './shelf.ts'
@@ -40,6 +41,8 @@ export interface InvitationsOptions {
   readonly steps: Steps
   /** Who brought each invitation, kept in the store (inviter-table.ts): it survives a restart. */
   readonly inviters: InviterTable
+  /** Who shared a document has joined it: accepting marks them so (joined.ts). */
+  readonly joined: Pick<Joined, 'heard'>
   readonly contacts: Pick<Contacts, 'names'>
   readonly now: Clock['now']
   readonly logger: Logger
@@ -65,6 +68,11 @@ export function createInvitations(o: InvitationsOptions): Invitations {
       throw daemonFailed('list groups', error)
     }
     return groups.filter(isOffered)
+  }
+
+  /** Who shared it: the sender of the group update that brought it, else an admin other than this account. */
+  function inviterOf(g: Group): string | undefined {
+    return steps.stored(() => inviters.get(g.id)) ?? numbersOf(g.admins).find((n) => n !== you)
   }
 
   async function findInvite(id: string): Promise<Group> {
@@ -135,6 +143,7 @@ export function createInvitations(o: InvitationsOptions): Invitations {
         throw error
       }
     }
+    o.joined.heard(docId, { number: inviterOf(g) })
     // Members answer with the document's content.
     shelf.askGroup(docId)
     steps.storing(() => inviters.forget(g.id))
@@ -148,7 +157,7 @@ export function createInvitations(o: InvitationsOptions): Invitations {
       if (groups.length === 0) return []
       const names = await o.contacts.names()
       return groups.map((g) => {
-        const inviter = steps.stored(() => inviters.get(g.id)) ?? numbersOf(g.admins).find((n) => n !== you)
+        const inviter = inviterOf(g)
         return {
           id: docIdForGroup(g.id),
           groupId: g.id,

@@ -10,6 +10,7 @@
 import type { Clock } from '../clock.ts'
 import type { Documents } from '../documents.ts'
 import type { MembershipSource } from '../group/membership.ts'
+import type { MemberId } from '../group/roster.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { ReplicaStore } from '../replica/store.ts'
 import type { SignalBackend, SignalChatMethods, SignalContact, SignalDocumentMethods } from '@e2e-col/signal-cli'
@@ -17,6 +18,7 @@ import { createContacts } from './contacts.ts'
 import { createFollow } from './follow.ts'
 import { createGroupOperations, type GroupOperations } from './group-ops.ts'
 import { createInvitations, type Invitations } from './invitations.ts'
+import { createJoined } from './joined.ts'
 import { createShelf } from './shelf.ts'
 import { createSteps } from './steps.ts'
 import { createViews, type Views } from './views.ts'
@@ -33,6 +35,8 @@ export interface DocumentLibrary
   contacts(): Promise<SignalContact[]>
   /** A group changed: a served document's membership is looked at again. */
   onGroupUpdate(groupId: string, sourceNumber: string | undefined): void
+  /** A body from `from` was heard in a served document's group: they have joined it (joined.ts). */
+  heard(docId: string, from: MemberId | undefined): void
   /** Starts serving the stored documents (at start, before the listener opens). */
   serveStored(): void
   /** Checks the stored documents' membership once (after start). */
@@ -71,18 +75,32 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
   const now = o.clock.now
   const listGroups = (groupId?: string) => o.membership.ask(groupId)
   const steps = createSteps({ stopped: o.stopped, storing: o.storing })
-  const shelf = createShelf({ ...o, steps, now })
+  const joined = createJoined({ table: o.store.joined, you, now, storing: o.storing })
+  const shelf = createShelf({ ...o, steps, now, joined })
   const contacts = createContacts({ listContacts: () => o.backend.listContacts(), now, you })
-  const views = createViews({ you, fixed: o.fixed, shelf, contacts, listGroups, storing: o.storing, logger })
+  const views = createViews({ you, fixed: o.fixed, shelf, joined, contacts, listGroups, storing: o.storing, logger })
   const operations = createGroupOperations({ ...o, listGroup: listGroups, shelf, steps, contacts, views, now })
-  const invitations = createInvitations({ ...o, listGroups, shelf, steps, contacts, now, inviters: o.store.inviters })
+  const invitations = createInvitations({
+    ...o,
+    listGroups,
+    shelf,
+    steps,
+    contacts,
+    now,
+    inviters: o.store.inviters,
+    joined,
+  })
   const follow = createFollow({ listGroups, you, shelf, steps, logger })
   const unfollow = o.membership.subscribe(follow.onListed)
   return {
     you,
     list: views.list,
     create: operations.create,
-    changeMembers: operations.changeMembers,
+    async changeMembers(docId, change) {
+      const view = await operations.changeMembers(docId, change)
+      for (const number of change.remove) joined.forgetMember(docId, number)
+      return view
+    },
     rename: operations.rename,
     leave: operations.leave,
     invites: invitations.invites,
@@ -95,6 +113,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
       if (shelf.servedIn(groupId) === undefined) invitations.noteInviter(groupId, sourceNumber)
       else follow.onGroupUpdate(groupId)
     },
+    heard: joined.heard,
     serveStored: shelf.serveStored,
     refresh: follow.refresh,
     close() {

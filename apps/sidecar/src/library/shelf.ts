@@ -10,6 +10,7 @@ import type { Logger } from '../ops/logger.ts'
 import type { StoredDocument } from '../replica/doc-table.ts'
 import { loadReplica } from '../replica/replica.ts'
 import type { ReplicaStore } from '../replica/store.ts'
+import type { Joined } from './joined.ts'
 import { LibraryError } from './library-error.ts'
 import { peopleIn, type Group } from './listing.ts'
 import type { Steps } from './steps.ts'
@@ -61,6 +62,8 @@ export interface ShelfOptions {
   readonly fixed: readonly { docId: string; groupId: string }[]
   readonly steps: Steps
   readonly now: Clock['now']
+  /** Who joined each document (forgotten with the document). */
+  readonly joined: Pick<Joined, 'forget'>
   /** Close code for the browsers of a document no longer served. */
   readonly closeCode: number
   readonly logger: Logger
@@ -78,7 +81,12 @@ export function createShelf(o: ShelfOptions): Shelf {
     lastChange.set(docId, now)
     if (now - (lastTouch.get(docId) ?? 0) < TOUCH_EVERY_MS) return
     lastTouch.set(docId, now)
-    steps.storing(() => store.documents.touch(docId, now))
+    steps.storing(() => touchStored(docId, now))
+  }
+  /** A fixed document has no row: its change time has a table of its own. */
+  function touchStored(docId: string, at: number): void {
+    if (fixed.has(docId)) store.fixedChanges.touch(docId, at)
+    else store.documents.touch(docId, at)
   }
   function serve(row: StoredDocument): void {
     if (documents.has(row.docId)) return
@@ -137,9 +145,11 @@ export function createShelf(o: ShelfOptions): Shelf {
     forget(docId) {
       steps.stored(() => store.documents.remove(docId))
       lastChange.delete(docId)
+      o.joined.forget(docId)
     },
     lastChange(docId, row) {
-      const at = lastChange.get(docId) ?? row?.changedAt ?? 0
+      const kept = fixed.has(docId) ? steps.stored(() => store.fixedChanges.get(docId)) : row?.changedAt
+      const at = lastChange.get(docId) ?? kept ?? 0
       return at === 0 ? undefined : at
     },
     unsentBytes: (docId) => documents.get(docId)?.queuedBytes ?? 0,
@@ -152,8 +162,7 @@ export function createShelf(o: ShelfOptions): Shelf {
       }
     },
     close() {
-      for (const [docId, at] of lastChange)
-        if (at !== lastTouch.get(docId)) steps.storing(() => store.documents.touch(docId, at))
+      for (const [docId, at] of lastChange) if (at !== lastTouch.get(docId)) steps.storing(() => touchStored(docId, at))
       for (const off of unsubscribe.values()) off()
       unsubscribe.clear()
     },

@@ -7,6 +7,7 @@ import type { GroupListing } from '@e2e-col/signal-cli'
 import type { Logger } from '../ops/logger.ts'
 import type { StoredDocument, StoredMember } from '../replica/doc-table.ts'
 import type { Contacts } from './contacts.ts'
+import type { Joined } from './joined.ts'
 import { numbersOf, peopleIn, type Group } from './listing.ts'
 import type { Shelf } from './shelf.ts'
 
@@ -78,6 +79,8 @@ export interface ViewsOptions {
   readonly you: string
   readonly fixed: readonly { docId: string; groupId: string }[]
   readonly shelf: Shelf
+  /** Who has been heard in each document: a listed member not heard yet is shown invited. */
+  readonly joined: Pick<Joined, 'has'>
   readonly contacts: Pick<Contacts, 'names'>
   /** Lists every group now. */
   readonly listGroups: () => Promise<GroupListing>
@@ -94,7 +97,11 @@ export function createViews(o: ViewsOptions): Views {
     g: Group | undefined,
     names: Names,
   ): DocumentView {
-    const members = g === undefined ? (row?.members ?? []) : peopleIn(g)
+    const listed = g === undefined ? (row?.members ?? []) : peopleIn(g)
+    // Signal lists someone added as a member at once: until their sidecar is heard, they are invited.
+    const members = listed.map((m) =>
+      m.status === 'member' && !o.joined.has(docId, { number: m.number }) ? { ...m, status: 'invited' as const } : m,
+    )
     return {
       docId,
       groupId,

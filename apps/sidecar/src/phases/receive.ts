@@ -68,7 +68,11 @@ function ingestFor(b: Basics, served: Served, missing: MissingAttachments): Inge
     dedup: config.dedup,
     ownSends: served.ownSends,
     now: b.clock.now,
-    deliver: (docId, frame, env, from, source) => docs.fromGroup(docId, frame, env, from, source),
+    deliver: (docId, frame, env, from, source) => {
+      // A member's sidecar heard in the group has joined the document (the page stops saying invited).
+      if (source !== SELF) served.library?.heard(docId, from)
+      docs.fromGroup(docId, frame, env, from, source)
+    },
     readDeflate: config.capabilities.includes('deflate'),
     ...(config.capabilities.includes('attachments') ? { attachments: fetcher } : {}),
     onLost: (docId, reason, source) => {

@@ -1,15 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { MAX_INVITERS } from './inviter-table.ts'
+import { tempStoreDir } from './store-fixture.ts'
 import { openReplicaStore } from './store.ts'
 
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'e2e-col-inviters-'))
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
-  return dir
-}
+const tempDir = (): string => tempStoreDir('inviters')
 
 describe('the inviter table', () => {
   it('keeps the first sender of a group across a reopen, until the invitation is forgotten', () => {

@@ -16,7 +16,9 @@ import { lockDataFolder } from './folder-lock.ts'
 import { guarded } from './guarded.ts'
 import { createHistoryTable, HISTORY_SCHEMA, type HistoryTable } from '../history/history-table.ts'
 import { createDocumentTable, DOCUMENTS_SCHEMA, type DocumentTable } from './doc-table.ts'
+import { createFixedChangeTable, FIXED_CHANGES_SCHEMA, type FixedChangeTable } from './fixed-change-table.ts'
 import { createInviterTable, INVITERS_SCHEMA, type InviterTable } from './inviter-table.ts'
+import { createJoinedTable, JOINED_SCHEMA, type JoinedTable } from './joined-table.ts'
 import { createOutboxTable, type OutboxTable } from './outbox.ts'
 import { createSentIdTable, type SentIdTable } from './sent-ids.ts'
 
@@ -44,6 +46,10 @@ export interface ReplicaStore {
   readonly inviters: InviterTable
   /** Each document's changes with time and origin, and its versions (history/history-table.ts). */
   readonly history: HistoryTable
+  /** Members heard in each document's group (joined-table.ts). */
+  readonly joined: JoinedTable
+  /** When each fixed document last changed (fixed-change-table.ts). */
+  readonly fixedChanges: FixedChangeTable
   /** Size of the database file and its WAL, in bytes. */
   fileBytes(): number
   close(): void
@@ -57,7 +63,7 @@ CREATE TABLE IF NOT EXISTS sent_ids (doc_id TEXT NOT NULL, message_id TEXT NOT N
 CREATE INDEX IF NOT EXISTS sent_ids_at ON sent_ids (at);
 CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, message_id TEXT NOT NULL, sender_id TEXT NOT NULL, frame BLOB NOT NULL, at INTEGER NOT NULL);
 CREATE UNIQUE INDEX IF NOT EXISTS outbox_message ON outbox (doc_id, message_id);
-${DOCUMENTS_SCHEMA}${INVITERS_SCHEMA}${HISTORY_SCHEMA}`
+${DOCUMENTS_SCHEMA}${INVITERS_SCHEMA}${HISTORY_SCHEMA}${JOINED_SCHEMA}${FIXED_CHANGES_SCHEMA}`
 // Schema 1 had no sender per sent id: its rows keep '' (the sender is unknown; a replay is acknowledged).
 const MIGRATE_1_TO_2 = "ALTER TABLE sent_ids ADD COLUMN sender_id TEXT NOT NULL DEFAULT ''"
 
@@ -157,6 +163,8 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
     outbox: createOutboxTable(db, path, readonly),
     inviters: createInviterTable(db, path, readonly),
     history: createHistoryTable(db, path, readonly),
+    joined: createJoinedTable(db, path, readonly),
+    fixedChanges: createFixedChangeTable(db, path, readonly),
     fileBytes: () =>
       guarded(path, 'measure the file', () => {
         const pages = db.pragma('page_count', { simple: true }) as number
