@@ -2,33 +2,30 @@
  * `npm start` with E2E_COL_ALLOWED_ORIGINS: the demo's sidecars accept pages from those origins
  * too (an app of the person's own on another port), and still refuse any other.
  */
-import { randomBytes } from 'node:crypto'
-import { request } from 'node:http'
 import { describe, expect, test } from 'vitest'
+import { WebSocket } from 'ws'
 import { useDemoStack } from './pages.ts'
 
-/** The status a WebSocket upgrade from a page of `origin` is answered with (101: accepted). */
-function upgradeStatus(url: string, origin: string): Promise<number> {
-  const { hostname, port, pathname } = new URL(url)
-  const headers = {
-    connection: 'Upgrade',
-    upgrade: 'websocket',
-    origin,
-    'sec-websocket-version': '13',
-    'sec-websocket-key': randomBytes(16).toString('base64'),
-  }
+/**
+ * How a sidecar answers a page of `origin`: 'open' when the socket stays open, else the close
+ * code and reason it closes it with at once (a refused origin is named in the reason).
+ */
+function answerTo(url: string, origin: string): Promise<'open' | { code: number; reason: string }> {
+  const ws = new WebSocket(url, { origin })
   return new Promise((resolve, reject) => {
-    const req = request({ hostname, port, path: pathname, headers })
-    req.on('upgrade', (res, socket) => {
-      socket.destroy()
-      resolve(res.statusCode ?? 0)
+    let timer: NodeJS.Timeout | undefined
+    ws.on('open', () => {
+      // A refused origin is closed right after the upgrade; an allowed one stays open.
+      timer = setTimeout(() => {
+        resolve('open')
+        ws.close()
+      }, 500)
     })
-    req.on('response', (res) => {
-      res.resume()
-      resolve(res.statusCode ?? 0)
+    ws.on('close', (code, reason) => {
+      clearTimeout(timer)
+      resolve({ code, reason: reason.toString() })
     })
-    req.on('error', reject)
-    req.end()
+    ws.on('error', reject)
   })
 }
 
@@ -42,7 +39,10 @@ describe('extra page origins of the demo stack', () => {
 
   test('a page from an extra origin connects; one from elsewhere is refused', async () => {
     const url = `${run.stack.sidecarUrl('alice')}/v1/docs/${run.stack.docId}`
-    expect(await upgradeStatus(url, 'http://127.0.0.1:3999')).toBe(101)
-    expect(await upgradeStatus(url, 'http://127.0.0.1:4000')).toBe(403)
+    expect(await answerTo(url, 'http://127.0.0.1:3999')).toBe('open')
+    expect(await answerTo(url, 'http://127.0.0.1:4000')).toEqual({
+      code: 4403,
+      reason: 'http://127.0.0.1:4000 is not allowed: add it to E2E_COL_ALLOWED_ORIGINS',
+    })
   })
 })

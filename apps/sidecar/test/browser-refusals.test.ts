@@ -39,6 +39,19 @@ async function upgradeStatus(url: string, origin?: string): Promise<number> {
   })
 }
 
+/** The close a page of a refused origin gets right after its upgrade: code and reason. */
+async function originClose(url: string, origin: string): Promise<{ code: number; reason: string }> {
+  const ws = new WebSocket(url, { origin })
+  return new Promise((resolve, reject) => {
+    ws.on('unexpected-response', (_req, res) => reject(new Error(`upgrade refused with ${res.statusCode}`)))
+    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() }))
+  })
+}
+const refusalOf = (origin: string) => ({
+  code: 4403,
+  reason: `${origin} is not allowed: add it to E2E_COL_ALLOWED_ORIGINS`,
+})
+
 describe('browser connections are checked one by one', () => {
   it('answers an undecodable frame with an error envelope carrying the protocol code, then closes with 1008 after repeated abuse', async () => {
     const { docId, s } = await oneSidecar()
@@ -117,11 +130,15 @@ describe('browser connections are checked one by one', () => {
     expect(errorCodes(c)).toContain('SIDECAR_RATE_LIMITED')
   })
 
-  it('refuses a disallowed Origin, an unmapped document and a foreign path before upgrading', async () => {
+  it('closes a disallowed Origin at once with 4403 naming it; refuses an unmapped document and a foreign path before upgrading', async () => {
     const { docId, s } = await oneSidecar({ E2E_COL_ALLOWED_ORIGINS: 'https://docs.example.org' })
     const ws = s.url.replace('http', 'ws')
-    expect(await upgradeStatus(`${ws}/v1/docs/${docId}`, 'https://evil.example')).toBe(403)
-    expect(await upgradeStatus(`${ws}/v1/docs/${docId}`, 'http://localhost:5173')).toBe(403)
+    expect(await originClose(`${ws}/v1/docs/${docId}`, 'https://evil.example')).toEqual(
+      refusalOf('https://evil.example'),
+    )
+    expect(await originClose(`${ws}/v1/docs/${docId}`, 'http://localhost:5173')).toEqual(
+      refusalOf('http://localhost:5173'),
+    )
     expect(await upgradeStatus(`${ws}/v1/docs/${randomUUID()}`, 'https://docs.example.org')).toBe(404)
     expect(await upgradeStatus(`${ws}/v2/other`, 'https://docs.example.org')).toBe(404)
     expect(await upgradeStatus(`${ws}/v1/docs/${docId}`, 'https://docs.example.org')).toBe(101)
@@ -136,7 +153,10 @@ describe('browser connections are checked one by one', () => {
       logger,
     })
     const ws = s.url.replace('http', 'ws')
-    for (let i = 0; i < 3; i++) expect(await upgradeStatus(`${ws}/v1/docs/${docId}`, 'http://127.0.0.1:3000')).toBe(403)
+    for (let i = 0; i < 3; i++)
+      expect(await originClose(`${ws}/v1/docs/${docId}`, 'http://127.0.0.1:3000')).toEqual(
+        refusalOf('http://127.0.0.1:3000'),
+      )
     const refusals = lines.map((l) => JSON.parse(l) as { msg: string; origin?: string }).filter((l) => l.origin)
     expect(refusals).toHaveLength(1)
     expect(refusals[0]?.origin).toBe('http://127.0.0.1:3000')

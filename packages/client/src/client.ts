@@ -8,7 +8,14 @@
  * Remote `update`/`sync-response`/`snapshot` payloads are applied with {@link REMOTE_ORIGIN}, so they
  * are never sent back out.
  */
-import { decodeDeliveryNote, decodeEnvelope, encodeEnvelope, isUuid, type Envelope } from '@e2e-col/protocol'
+import {
+  CLOSE_CODES,
+  decodeDeliveryNote,
+  decodeEnvelope,
+  encodeEnvelope,
+  isUuid,
+  type Envelope,
+} from '@e2e-col/protocol'
 import { Emitter, WebSocketTransport, type WebSocketConstructor, type WebSocketLike } from '@e2e-col/transport'
 import * as Y from 'yjs'
 import { CheckpointSchedule } from './checkpoint-schedule.ts'
@@ -160,6 +167,7 @@ class Binding implements DocConnection {
       this.#transport.on('error', ({ event }) => this.#events.emit('socket', { type: 'error', event })),
       this.#transport.on('close', (close) => {
         this.#events.emit('socket', { type: 'close', ...close })
+        if (close.code === CLOSE_CODES.ORIGIN_NOT_ALLOWED) this.#originRefused(close.reason)
         this.#onSocketClosed()
       }),
       this.#transport.on('halted', (halt) => this.#events.emit('socket', { type: 'halted', ...halt })),
@@ -326,6 +334,16 @@ class Binding implements DocConnection {
     }
     this.#awareness?.announce()
     this.#scheduleResync()
+  }
+
+  /** The sidecar refused this page's origin: said once per refusal, with the origin it named. */
+  #originRefused(reason: string): void {
+    this.#report(
+      new ClientError(
+        'CLIENT_ORIGIN_NOT_ALLOWED',
+        `the sidecar refused this page: ${reason === '' ? "this page's origin is not allowed" : reason} (no retry until reconnected)`,
+      ),
+    )
   }
 
   /** The socket is gone: the sidecar's copy is no longer live, nor are peers' presences (y-websocket clears them). */

@@ -18,6 +18,8 @@ export type ClientErrorCode =
   | 'CLIENT_CLOSED'
   /** An option the caller passed (e.g. the provider's `params`) has no meaning over a sidecar. */
   | 'CLIENT_UNSUPPORTED_OPTION'
+  /** The sidecar does not allow this page's origin (its message names the origin); no retry. */
+  | 'CLIENT_ORIGIN_NOT_ALLOWED'
 
 /** The one error class of `@e2e-col/client`; branch on `code`. */
 export class ClientError extends CodedError<ClientErrorCode> {

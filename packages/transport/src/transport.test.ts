@@ -2,6 +2,7 @@ import { ws } from 'msw'
 import { setupServer } from 'msw/node'
 import { WebSocket as NodeWebSocket } from 'ws'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { CLOSE_CODES } from '@e2e-col/protocol'
 import { WebSocketTransport, type NetworkEvents, type TransportEvents, type WebSocketConstructor } from './transport.ts'
 
 // msw intercepts the global WebSocket; Node 20 has none, so give it ws's before msw patches it.
@@ -197,6 +198,24 @@ describe('WebSocketTransport (msw)', () => {
     expect(t.status).toBe('offline')
     await new Promise((r) => setTimeout(r, 30))
     expect(connections).toBe(0)
+  })
+
+  test('without a shouldReconnect of its own, a refused origin (4403) halts; any other close retries', async () => {
+    const refused = closeFirstWith(CLOSE_CODES.ORIGIN_NOT_ALLOWED, 'https://x.example is not allowed')
+    const t = create({})
+    const halted = next(t, 'halted')
+    t.start()
+    expect(await halted).toEqual({ code: 4403, reason: 'https://x.example is not allowed' })
+    await new Promise((r) => setTimeout(r, 60)) // several backoff delays (2–20 ms)
+    expect(refused()).toBe(1)
+    t.stop()
+    const other = closeFirstWith(4400, 'something else')
+    const u = create({})
+    const reopened = next(u, 'open')
+    u.start()
+    await reopened
+    expect(other()).toBe(2)
+    u.stop()
   })
 
   test('a close shouldReconnect refuses halts the transport: halted, offline, no retry until reconnectNow', async () => {

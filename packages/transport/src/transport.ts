@@ -5,7 +5,8 @@
  * Reconnects with {@link nextDelay}; the attempt counter resets only after a connection has stayed
  * open for `stableAfterMs`, so a sidecar that accepts and immediately closes (auth failure, 1008,
  * overload) is retried with growing delays instead of being hammered (y-websocket PR #74).
- * Close code 4409 raises `recoveryRequired`; 1011 and every other code simply reconnect.
+ * Close code 4409 raises `recoveryRequired`; 4403 (the page's origin is not allowed) halts unless
+ * `shouldReconnect` says otherwise; 1011 and every other code simply reconnect.
  */
 import { DEFAULT_BACKOFF, nextDelay, type BackoffOptions } from './backoff.ts'
 import { CLOSE_CODES } from '@e2e-col/protocol'
@@ -262,7 +263,9 @@ export class WebSocketTransport {
         this.#events.emit('recoveryRequired', { reason: 'sidecar-history-risk', sendSequence: this.#sendSequence })
       }
       if (this.#stopped) return
-      if (this.#options.shouldReconnect?.(close) === false) {
+      // Without a rule of the caller's, a refused origin is final: retrying cannot change it.
+      const reconnect = this.#options.shouldReconnect?.(close) ?? event.code !== CLOSE_CODES.ORIGIN_NOT_ALLOWED
+      if (!reconnect) {
         this.#clearTimers()
         this.#setStatus('offline')
         this.#events.emit('halted', { code: event.code, reason: event.reason })

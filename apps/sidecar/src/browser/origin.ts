@@ -34,3 +34,20 @@ export function refusedOriginReporter(report: (origin: string) => void): (origin
     report(shown)
   }
 }
+
+// A close reason is at most 123 bytes; an origin is cut to this many characters in it.
+const ORIGIN_SHOWN_CHARS = 60
+
+/**
+ * The close reason that tells a page its origin is not allowed, naming the origin (as the URL
+ * parser writes it: ASCII, so the reason stays within a close frame's 123 bytes).
+ */
+export function originRefusal(origin: string | undefined): string {
+  let shown = "this page's origin"
+  try {
+    if (origin !== undefined) shown = new URL(origin).origin.slice(0, ORIGIN_SHOWN_CHARS)
+  } catch {
+    // not a URL: named generically
+  }
+  return `${shown} is not allowed: add it to E2E_COL_ALLOWED_ORIGINS`
+}

@@ -5,9 +5,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { isUuid } from '@e2e-col/protocol'
+import { CLOSE_CODES, isUuid } from '@e2e-col/protocol'
 import { WebSocketServer, type WebSocket } from 'ws'
-import { isOriginAllowed, refusedOriginReporter } from './origin.ts'
+import { isOriginAllowed, originRefusal, refusedOriginReporter } from './origin.ts'
 
 const DOC_PATH = /^\/v1\/docs\/([^/]+)$/
 const CHAT_PATH = /^\/v1\/chats\/([^/]+)(\/loop)?$/
@@ -54,9 +54,14 @@ export function createWsServer(o: WsServerOptions): { server: Server; wss: WebSo
     o.admit?.(req) === false ? res.writeHead(421, { connection: 'close' }).end() : o.onHttp(req, res),
   )
   const refusedOrigin = refusedOriginReporter(o.onRefusedOrigin ?? (() => {}))
-  const forbidden = (req: IncomingMessage, socket: Duplex): void => {
+  // A page cannot read the status of a refused upgrade, so a page of an origin not allowed is let in
+  // only to be closed at once with ORIGIN_NOT_ALLOWED, whose reason names the origin: the page can
+  // say why, and does not retry. Nothing is read from or sent on that socket.
+  const forbidden = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     refusedOrigin(req.headers.origin)
-    refuseUpgrade(socket, 403, 'Forbidden')
+    wss.handleUpgrade(req, socket, head, (ws) =>
+      ws.close(CLOSE_CODES.ORIGIN_NOT_ALLOWED, originRefusal(req.headers.origin)),
+    )
   }
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy())
@@ -75,7 +80,7 @@ export function createWsServer(o: WsServerOptions): { server: Server; wss: WebSo
       )
     const docId = DOC_PATH.exec(path)?.[1]
     if (!isUuid(docId) || !o.isDocument(docId)) return refuseUpgrade(socket, 404, 'Not Found')
-    if (!isOriginAllowed(req.headers.origin, o.allowedOrigins)) return forbidden(req, socket)
+    if (!isOriginAllowed(req.headers.origin, o.allowedOrigins)) return forbidden(req, socket, head)
     if (!o.hasRoom(docId)) return refuseUpgrade(socket, 503, 'Service Unavailable')
     wss.handleUpgrade(req, socket, head, (ws) => o.onConnection(ws, docId))
   })
@@ -89,7 +94,8 @@ export function createWsServer(o: WsServerOptions): { server: Server; wss: WebSo
   ): void {
     const chats = o.chats
     if (chats === undefined) return refuseUpgrade(socket, 404, 'Not Found')
-    if (role === 'browser' && !isOriginAllowed(req.headers.origin, o.allowedOrigins)) return forbidden(req, socket)
+    if (role === 'browser' && !isOriginAllowed(req.headers.origin, o.allowedOrigins))
+      return forbidden(req, socket, head)
     const status = chats.admit(chatId, role, req, group)
     if (status !== undefined) return refuseUpgrade(socket, status, STATUS_TEXT[status] ?? 'Refused')
     wss.handleUpgrade(req, socket, head, (ws) => chats.onConnection(ws, chatId, role, req))
