@@ -21,7 +21,10 @@ export interface PresenceOptions {
 export interface Presence {
   /** A page's presence frame, already shown to the other pages: it waits as that page's latest. */
   offer(session: Session, senderId: string, messageId: string, frame: Uint8Array): void
-  /** The page left: its waiting frame is dropped. */
+  /**
+   * The page left: its waiting frame still goes (it is often the removal of its presence, the last
+   * thing its peers must hear), with no one left to tell how it went.
+   */
   forget(session: Session): void
   /** Frames waiting now (one per page at most). */
   readonly waiting: number
@@ -32,6 +35,9 @@ interface Waiting {
   readonly senderId: string
   readonly item: QueuedEnvelope
 }
+
+// The owner of a frame whose page has gone: nobody is told.
+const NOBODY: QueuedEnvelope['owner'] = { ack: () => {}, reject: () => {} }
 
 export function createPresence(o: PresenceOptions): Presence {
   const latest = new Map<Session, Waiting>()
@@ -71,7 +77,8 @@ export function createPresence(o: PresenceOptions): Presence {
       schedule(lastFlush + o.intervalMs - o.timers.now())
     },
     forget(session) {
-      latest.delete(session)
+      const left = latest.get(session)
+      if (left !== undefined) latest.set(session, { ...left, item: { ...left.item, owner: NOBODY } })
     },
     get waiting() {
       return latest.size
