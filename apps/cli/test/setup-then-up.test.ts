@@ -307,6 +307,7 @@ describe('e2e-col setup failures', () => {
   }, 60_000)
 })
 
+if (!hasChromium()) console.warn('the link page in Chromium skipped: no Chromium (apt-get install chromium)')
 describe.skipIf(!hasChromium())(
   'the link page in Chromium (skipped without Chromium: apt-get install chromium)',
   () => {

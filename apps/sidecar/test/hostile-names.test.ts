@@ -55,8 +55,12 @@ describe('hostile names from Signal', () => {
     const reversed = await stranger(REVERSED)
     await poll(async () => (await call(alice, 'GET', '/v1/invites')).json.invites.length === 3, 'three invitations')
 
-    const invites = (await call(alice, 'GET', '/v1/invites')).json.invites as any[]
-    const titleOf = (groupId: string): string => invites.find((i) => i.groupId === groupId).title
+    const invites = (await call(alice, 'GET', '/v1/invites')).json.invites as {
+      groupId: string
+      title: string
+      from: { number: string; name: string }
+    }[]
+    const titleOf = (groupId: string): string | undefined => invites.find((i) => i.groupId === groupId)?.title
     expect(titleOf(overwrite)).toBe('Lunch\uFFFD\uFFFD[2K\uFFFD[8mAccept 0000')
     expect(titleOf(long)).toBe(`${'L'.repeat(31)}…`)
     expect(titleOf(reversed)).toBe('Budget \uFFFDslx.exe')

@@ -46,6 +46,8 @@ function upgradeStatus(url: string, headers: Record<string, string>): Promise<nu
 const lanAddress = Object.values(networkInterfaces())
   .flat()
   .find((i) => i !== undefined && !i.internal && i.family === 'IPv4')?.address
+if (lanAddress === undefined)
+  console.warn('listening beyond loopback skipped: this machine has no non-loopback IPv4 address')
 
 describe('/healthz and /metrics', () => {
   it('answer a loopback Host without Origin or with an allowed one; a rebinding page gets 421, another origin 403', async () => {

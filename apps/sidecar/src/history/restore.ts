@@ -9,7 +9,7 @@
  */
 import DiffMatchPatch from 'diff-match-patch'
 import * as Y from 'yjs'
-import { rootKinds, rootOf, type SharedKind } from './shared-kinds.ts'
+import { rootKinds, rootOf, type SharedKind, type SharedRoot } from './shared-kinds.ts'
 
 type Attrs = Record<string, unknown>
 /** One unit of a text: a UTF-16 code unit of a string, or an embed, with its formatting. */
@@ -216,7 +216,7 @@ export function syncMap(cur: Y.Map<unknown>, want: Y.Map<unknown>): void {
   }
 }
 
-function syncRoot(cur: Y.AbstractType<any>, want: Y.AbstractType<any>, kind: SharedKind): void {
+function syncRoot(cur: SharedRoot, want: SharedRoot, kind: SharedKind): void {
   if (kind === 'text') syncText(cur as Y.Text, want as Y.Text)
   else if (kind === 'map') syncMap(cur as Y.Map<unknown>, want as Y.Map<unknown>)
   else syncSequence(cur as Sequence, want as Sequence)

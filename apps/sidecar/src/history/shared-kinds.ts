@@ -35,7 +35,10 @@ export function rootKinds(...docs: Y.Doc[]): Map<string, SharedKind> {
 }
 
 /** The root `name` of `doc` as the shared type of `kind` (an untyped root is typed by this). */
-export function rootOf(doc: Y.Doc, name: string, kind: SharedKind): Y.AbstractType<any> {
+/** A root shared type restore knows how to bring back. */
+export type SharedRoot = Y.Text | Y.XmlFragment | Y.Map<unknown> | Y.Array<unknown>
+
+export function rootOf(doc: Y.Doc, name: string, kind: SharedKind): SharedRoot {
   switch (kind) {
     case 'text':
       return doc.getText(name)
