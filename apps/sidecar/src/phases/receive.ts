@@ -17,6 +17,8 @@ import { createAttachmentFetcher } from '../receive/attachment-fetch.ts'
 import { createIngest, SELF, type Ingest } from '../receive/ingest.ts'
 import { createMissingAttachments, type MissingAttachments } from '../receive/missing-attachments.ts'
 import { createMembership, sourceKey, type Membership } from '../receive/membership.ts'
+import { createRememberedIds, type RememberedIds } from '../receive/remembered-ids.ts'
+import type { ReceivedIdTable } from '../replica/received-ids.ts'
 import type { Daemon } from './daemon.ts'
 import type { Served } from './documents.ts'
 import type { Basics, Phase } from './phase.ts'
@@ -30,6 +32,30 @@ export interface ReceiveInput {
   readonly daemon: Daemon
   readonly membership: GroupMembership
   readonly served: Served
+  /** The store's delivered ids (replica/received-ids.ts). */
+  readonly receivedIds: ReceivedIdTable
+}
+
+// First sightings are written at most this long after they were delivered, in one transaction.
+const REMEMBER_FLUSH_MS = 200
+const REMEMBER_MAX_WAITING = 512
+
+function rememberedFor(b: Basics, table: ReceivedIdTable): RememberedIds {
+  const { config, clock, logger } = b
+  let warned = false
+  return createRememberedIds({
+    table,
+    timers: clock,
+    flushMs: REMEMBER_FLUSH_MS,
+    maxWaiting: REMEMBER_MAX_WAITING,
+    ttlMs: config.dedup.ttlMs,
+    maxRows: config.dedup.maxEntries,
+    onError: (error) => {
+      if (warned) return
+      warned = true
+      logger.warn({ err: error }, 'could not store received message ids; copies arriving after a restart may be delivered again')
+    },
+  })
 }
 
 function missingFor(b: Basics, served: Served): MissingAttachments {
@@ -50,7 +76,7 @@ function missingFor(b: Basics, served: Served): MissingAttachments {
   })
 }
 
-function ingestFor(b: Basics, served: Served, missing: MissingAttachments): Ingest {
+function ingestFor(b: Basics, served: Served, missing: MissingAttachments, remembered: RememberedIds): Ingest {
   const { config, backend, logger, metrics } = b
   const { docs } = served
   const fetcher = createAttachmentFetcher({
@@ -67,6 +93,7 @@ function ingestFor(b: Basics, served: Served, missing: MissingAttachments): Inge
     reassembly: config.reassembly,
     dedup: config.dedup,
     ownSends: served.ownSends,
+    remembered,
     now: b.clock.now,
     deliver: (docId, frame, env, from, source) => {
       // A member's sidecar heard in the group has joined the document (the page stops saying invited).
@@ -103,7 +130,8 @@ export function startReceive(b: Basics, i: ReceiveInput): Phase<EventsLoop> {
   const { config, metrics, logger } = b
   const { docs, chats, library } = i.served
   const missing = missingFor(b, i.served)
-  const ingest = ingestFor(b, i.served, missing)
+  const remembered = rememberedFor(b, i.receivedIds)
+  const ingest = ingestFor(b, i.served, missing, remembered)
   const members = memberCheck(b, i)
   const onEvent = (e: SignalEvent): void => {
     if (e.type === 'message' && chats.isChatGroup(e.groupId)) chats.onSignalMessage(e)
@@ -142,6 +170,7 @@ export function startReceive(b: Basics, i: ReceiveInput): Phase<EventsLoop> {
     part: events,
     close: async () => {
       await events.stop()
+      remembered.flush()
       members.dispose()
       missing.dispose()
     },

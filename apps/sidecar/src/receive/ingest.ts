@@ -32,6 +32,7 @@ import type { MemberId } from '../group/roster.ts'
 import type { SignalAttachment } from '@e2e-col/signal-cli'
 import type { Logger } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
+import type { RememberedIds } from './remembered-ids.ts'
 
 export interface IngestOptions {
   /** The document a group carries now (documents come and go while the sidecar runs). */
@@ -47,6 +48,11 @@ export interface IngestOptions {
    * record their sends into it before the receive path exists); one of `dedup`'s size otherwise.
    */
   ownSends?: DedupWindow
+  /**
+   * Delivered ids kept across restarts (remembered-ids.ts): read once here to fill the windows,
+   * told every first sighting from another account. Without it the windows live in memory only.
+   */
+  remembered?: Pick<RememberedIds, 'recent' | 'record'>
   now: () => number
   /** `source` is the key of the Signal account that sent the body ({@link SELF} for our own). */
   deliver: (docId: string, frame: Uint8Array, envelope: Envelope, from: MemberId | undefined, source: string) => void
@@ -93,8 +99,27 @@ const MAX_SOURCES = 256
 const DEFAULT_MAX_BODY_CHARS = 1024 * 1024
 
 interface SourceState {
+  /** The window the receive path asks: records first sightings in `remembered` too. */
   readonly dedup: DedupWindow
+  /** The same window without recording (filled from the store at start). */
+  readonly known: DedupWindow
   readonly reassembler: Reassembler
+}
+
+/** `inner`, telling `remembered` each id it sees first. */
+function recording(inner: DedupWindow, source: string, remembered: IngestOptions['remembered']): DedupWindow {
+  if (remembered === undefined) return inner
+  return {
+    seen(docId, senderId, messageId, now) {
+      if (inner.seen(docId, senderId, messageId, now)) return true
+      remembered.record({ source, docId, senderId, messageId, at: now })
+      return false
+    },
+    has: (docId, senderId, messageId, now) => inner.has(docId, senderId, messageId, now),
+    get size() {
+      return inner.size
+    },
+  }
 }
 
 /** What one body may still cost, and whose state it touches. */
@@ -112,15 +137,19 @@ interface Budget {
 function sourceStates(o: IngestOptions): { self: SourceState; of(key: string): SourceState } {
   const sources = new Map<string, SourceState>()
   const reassembler = () => createReassembler({ ...o.reassembly, maxPayloadBytes: o.maxFrameBytes })
-  const newSource = (): SourceState => ({ dedup: createDedupWindow(o.dedup), reassembler: reassembler() })
-  const self: SourceState = { dedup: o.ownSends ?? createDedupWindow(o.dedup), reassembler: reassembler() }
+  const newSource = (key: string): SourceState => {
+    const known = createDedupWindow(o.dedup)
+    return { dedup: recording(known, key, o.remembered), known, reassembler: reassembler() }
+  }
+  const own = o.ownSends ?? createDedupWindow(o.dedup)
+  const self: SourceState = { dedup: own, known: own, reassembler: reassembler() }
   return {
     self,
     of(key) {
       if (key === SELF) return self
       let s = sources.get(key)
       if (s === undefined) {
-        s = newSource()
+        s = newSource(key)
         if (sources.size >= MAX_SOURCES) {
           const oldest = sources.keys().next()
           if (oldest.done !== true) sources.delete(oldest.value)
@@ -137,6 +166,9 @@ export function createIngest(o: IngestOptions): Ingest {
   const maxBodyChars = o.maxBodyBytes ?? DEFAULT_MAX_BODY_CHARS
   const states = sourceStates(o)
   const self = states.self
+  // Ids delivered before a restart: their copies arriving now are still copies.
+  for (const id of o.remembered?.recent() ?? [])
+    if (id.source !== SELF) states.of(id.source).known.seen(id.docId, id.senderId, id.messageId, id.at)
   // The body being handled (the receive path is synchronous; an attachment's fetch keeps its own).
   let b: Budget = { source: '', state: self, inflateBytes: 0, syncRequests: 0 }
   const drop = (reason: string) => o.metrics.receivedDropped.inc({ reason })

@@ -20,6 +20,7 @@ import { createFixedChangeTable, FIXED_CHANGES_SCHEMA, type FixedChangeTable } f
 import { createInviterTable, INVITERS_SCHEMA, type InviterTable } from './inviter-table.ts'
 import { createJoinedTable, JOINED_SCHEMA, type JoinedTable } from './joined-table.ts'
 import { createOutboxTable, type OutboxTable } from './outbox.ts'
+import { createReceivedIdTable, RECEIVED_IDS_SCHEMA, type ReceivedIdTable } from './received-ids.ts'
 import { createSentIdTable, type SentIdTable } from './sent-ids.ts'
 
 /** File name of the store inside the data folder. */
@@ -50,6 +51,8 @@ export interface ReplicaStore {
   readonly joined: JoinedTable
   /** When each fixed document last changed (fixed-change-table.ts). */
   readonly fixedChanges: FixedChangeTable
+  /** Message ids delivered from the group, per source, kept across restarts (received-ids.ts). */
+  readonly receivedIds: ReceivedIdTable
   /** Size of the database file and its WAL, in bytes. */
   fileBytes(): number
   close(): void
@@ -63,7 +66,7 @@ CREATE TABLE IF NOT EXISTS sent_ids (doc_id TEXT NOT NULL, message_id TEXT NOT N
 CREATE INDEX IF NOT EXISTS sent_ids_at ON sent_ids (at);
 CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, message_id TEXT NOT NULL, sender_id TEXT NOT NULL, frame BLOB NOT NULL, at INTEGER NOT NULL);
 CREATE UNIQUE INDEX IF NOT EXISTS outbox_message ON outbox (doc_id, message_id);
-${DOCUMENTS_SCHEMA}${INVITERS_SCHEMA}${HISTORY_SCHEMA}${JOINED_SCHEMA}${FIXED_CHANGES_SCHEMA}`
+${DOCUMENTS_SCHEMA}${INVITERS_SCHEMA}${HISTORY_SCHEMA}${JOINED_SCHEMA}${FIXED_CHANGES_SCHEMA}${RECEIVED_IDS_SCHEMA}`
 // Schema 1 had no sender per sent id: its rows keep '' (the sender is unknown; a replay is acknowledged).
 const MIGRATE_1_TO_2 = "ALTER TABLE sent_ids ADD COLUMN sender_id TEXT NOT NULL DEFAULT ''"
 
@@ -165,6 +168,7 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
     history: createHistoryTable(db, path, readonly),
     joined: createJoinedTable(db, path, readonly),
     fixedChanges: createFixedChangeTable(db, path, readonly),
+    receivedIds: createReceivedIdTable(db, path, readonly),
     fileBytes: () =>
       guarded(path, 'measure the file', () => {
         const pages = db.pragma('page_count', { simple: true }) as number
