@@ -168,26 +168,19 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     )
     const reloadWho = typists[Math.floor(rng() * typists.length)] ?? 0
     let restarted: Promise<void> | undefined
-    let restarting = false
     let reloaded = false
     const hooks = {
-      // A large paste is a large deflated envelope in chunks: have Signal deliver all of it twice.
-      // Not while a sidecar restarts: its dedup window is in memory, so a copy arriving on both
-      // sides of a restart is delivered twice (a known gap, docs/reliability.md "Not done").
-      beforeLargePaste: () => {
-        if (!restarting) injector.redeliverNextChunked()
-      },
+      // A large paste is a large deflated envelope in chunks: have Signal deliver all of it twice,
+      // also across a sidecar's restart (delivered ids are kept in its store).
+      beforeLargePaste: () => injector.redeliverNextChunked(),
       progress: async (author: number, fraction: number) => {
         if (!o.noRestart && restarted === undefined && fraction >= restartAt) {
           const node = nodes[restartWho] as SidecarNode
           injector.note('sidecar-restart')
-          restarting = true
           restarted = (async () => {
             await node.stop()
             await new Promise((r) => setTimeout(r, 200 + rng() * 500))
             await node.start()
-            await new Promise((r) => setTimeout(r, 2000)) // let redeliveries armed before the restart settle first
-            restarting = false
             injector.note('sidecar-restart-done' as FaultKind)
           })()
         }
