@@ -99,7 +99,10 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     const membership = opened(closers, followMembership(b, daemon.facts))
     const makeSession = sessionMaker({ ...b, browser: config.browser })
     const served = opened(closers, serveDocuments(b, { ...stored, facts: daemon.facts, life, membership, makeSession }))
-    const events = opened(closers, startReceive(b, { daemon, membership, served, receivedIds: stored.store.receivedIds }))
+    const events = opened(
+      closers,
+      startReceive(b, { daemon, membership, served, receivedIds: stored.store.receivedIds }),
+    )
     const ops = opened(closers, opsEndpoints(b, { life, events, served }))
     const browser = opened(closers, browserServer(b, { life, served, ops, makeSession }))
     const { url, port } = await browser.listen()

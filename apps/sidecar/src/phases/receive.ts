@@ -53,7 +53,10 @@ function rememberedFor(b: Basics, table: ReceivedIdTable): RememberedIds {
     onError: (error) => {
       if (warned) return
       warned = true
-      logger.warn({ err: error }, 'could not store received message ids; copies arriving after a restart may be delivered again')
+      logger.warn(
+        { err: error },
+        'could not store received message ids; copies arriving after a restart may be delivered again',
+      )
     },
   })
 }

@@ -74,8 +74,15 @@ describe('delivered ids kept across a restart', () => {
 
   it('drops a chunked deflated envelope redelivered whole after the restart, without reassembling it', async () => {
     const dir = tempStoreDir('received')
-    const env = { ...randomEnvelope(DOC, randomUUID(), 0), payload: new TextEncoder().encode(randomBytes(8000).toString('hex')) }
-    const frame = encodeEnvelope({ ...env, flags: FLAGS.deflated, payload: new Uint8Array(deflateRawSync(env.payload)) })
+    const env = {
+      ...randomEnvelope(DOC, randomUUID(), 0),
+      payload: new TextEncoder().encode(randomBytes(8000).toString('hex')),
+    }
+    const frame = encodeEnvelope({
+      ...env,
+      flags: FLAGS.deflated,
+      payload: new Uint8Array(deflateRawSync(env.payload)),
+    })
     const bodies = bodiesFor([frame], 600)
     expect(bodies.length).toBeGreaterThan(5)
     const before = receiver(dir)
@@ -122,7 +129,15 @@ describe('writing delivered ids', () => {
   it('writes a spell of first sightings in one transaction after flushMs, not one synced write each', () => {
     const timers = manualTimers()
     const { t, writes } = table()
-    const r = createRememberedIds({ table: t, timers, flushMs: 200, maxWaiting: 512, ttlMs: 1000, maxRows: 100, onError: () => {} })
+    const r = createRememberedIds({
+      table: t,
+      timers,
+      flushMs: 200,
+      maxWaiting: 512,
+      ttlMs: 1000,
+      maxRows: 100,
+      onError: () => {},
+    })
     for (let n = 0; n < 10; n++) r.record(id(n))
     expect(writes).toEqual([])
     timers.advance(199)
@@ -134,7 +149,15 @@ describe('writing delivered ids', () => {
   it('writes at once when maxWaiting sightings wait, and whatever waits at stop', () => {
     const timers = manualTimers()
     const { t, writes } = table()
-    const r = createRememberedIds({ table: t, timers, flushMs: 200, maxWaiting: 4, ttlMs: 1000, maxRows: 100, onError: () => {} })
+    const r = createRememberedIds({
+      table: t,
+      timers,
+      flushMs: 200,
+      maxWaiting: 4,
+      ttlMs: 1000,
+      maxRows: 100,
+      onError: () => {},
+    })
     for (let n = 0; n < 6; n++) r.record(id(n))
     expect(writes).toEqual([4])
     r.flush()
