@@ -51,6 +51,24 @@ function receiver(dir: string, now = () => 5_000) {
   return { ...fixture, from, stop, timers, store }
 }
 
+function table() {
+  const writes: number[] = []
+  const rows: { at: number }[] = []
+  const t: RememberedIdsOptions['table'] = {
+    record: (ids) => {
+      writes.push(ids.length)
+      rows.push(...ids)
+    },
+    recent: () => [],
+    prune: () => 0,
+  }
+  return { t, writes, rows }
+}
+const id = (n: number) => ({ source: 's', docId: DOC, senderId: 'x', messageId: String(n), at: n })
+
+const open = (): ReplicaStore => openReplicaStore(tempStoreDir('received-table'))
+const row = (n: number, source = 's') => ({ source, docId: DOC, senderId: 'x', messageId: `m${n}`, at: n })
+
 describe('delivered ids kept across a restart', () => {
   it('drops the copies of a batch delivered before the sidecar restarted, from the same member only', async () => {
     const dir = tempStoreDir('received')
@@ -111,21 +129,6 @@ describe('delivered ids kept across a restart', () => {
 })
 
 describe('writing delivered ids', () => {
-  function table() {
-    const writes: number[] = []
-    const rows: { at: number }[] = []
-    const t: RememberedIdsOptions['table'] = {
-      record: (ids) => {
-        writes.push(ids.length)
-        rows.push(...ids)
-      },
-      recent: () => [],
-      prune: () => 0,
-    }
-    return { t, writes, rows }
-  }
-  const id = (n: number) => ({ source: 's', docId: DOC, senderId: 'x', messageId: String(n), at: n })
-
   it('writes a spell of first sightings in one transaction after flushMs, not one synced write each', () => {
     const timers = manualTimers()
     const { t, writes } = table()
@@ -190,9 +193,6 @@ describe('writing delivered ids', () => {
 })
 
 describe('the received-ids table', () => {
-  const open = (): ReplicaStore => openReplicaStore(tempStoreDir('received-table'))
-  const row = (n: number, source = 's') => ({ source, docId: DOC, senderId: 'x', messageId: `m${n}`, at: n })
-
   it('reads back the newest rows oldest first, at most the limit asked', () => {
     const s = open()
     s.receivedIds.record([row(3), row(1), row(2), row(4)])
