@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { foldName, tellApart, type Known } from './told-apart.ts'
+import { foldName } from '@e2e-col/protocol'
+import { tellApart, type Known } from './told-apart.ts'
 
 const FRANK = '+15555550142'
 const STRANGER = '+4915112340777'

@@ -11,6 +11,7 @@
  * Pure.
  * @see docs/documents.md "People", docs/reliability.md "Threat model"
  */
+import { foldName } from '@e2e-col/protocol'
 import type { SafetyState } from '@e2e-col/signal-cli'
 
 /** What the account knows of one person. */
@@ -34,11 +35,6 @@ export interface Told {
 }
 
 const TAIL_DIGITS = 4
-
-/** A name folded the way a reader would not tell apart. */
-export function foldName(name: string): string {
-  return name.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim()
-}
 
 const tailOf = (number: string): string => `…${number.slice(-TAIL_DIGITS)}`
 
