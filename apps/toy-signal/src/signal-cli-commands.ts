@@ -35,7 +35,6 @@ export const UNIMPLEMENTED_ACCOUNT_COMMANDS: ReadonlySet<string> = new Set([
   'unregister',
   'updateAccount',
   'updateConfiguration',
-  'updateProfile',
   'uploadStickerPack',
 ])
 

@@ -79,8 +79,10 @@ export interface ToySignalState {
    * keys are exchanged); without it, always (every added number joins at once).
    */
   knows(account: string, number: string): boolean
-  /** The profile name Signal shows for a number, when the toy was given one. */
+  /** The profile name Signal shows for a number, when the toy was given one or the account picked one. */
   profileName(number: string): string | undefined
+  /** An account picks its profile name (`updateProfile`). */
+  setProfileName(number: string, name: string): void
   /** Contact records and identity keys per account (`updateContact`, `listContacts`, `listIdentities`). */
   readonly people: PeopleBook
   recordSend(record: SendRecord): void
@@ -126,6 +128,7 @@ export function createState(
   }
   for (const account of accounts) uuidOf(account)
   const people = createPeopleBook(deps.now)
+  const picked = new Map<string, string>()
   for (const [account, named] of Object.entries(setup.contacts ?? {}))
     for (const [number, givenName] of Object.entries(named)) people.setContact(account, number, { givenName })
 
@@ -181,7 +184,10 @@ export function createState(
       setup.pendingInvites !== true ||
       account === number ||
       [...groups.values()].some((g) => g.members.includes(account) && g.members.includes(number)),
-    profileName: (number) => setup.names?.[number],
+    profileName: (number) => picked.get(number) ?? setup.names?.[number],
+    setProfileName(number, name) {
+      picked.set(number, name)
+    },
     people,
     recordSend(record) {
       sendLog.push(record)

@@ -45,6 +45,13 @@ describe('contacts and identities', () => {
     expect((await rpc(t, 'updateContact', { account: A })).error).toMatchObject({ code: -1 })
   })
 
+  it('updateProfile: the profile name an account picks is what others list', async () => {
+    const t = await toy()
+    expect((await rpc(t, 'updateProfile', { account: B, givenName: 'Frank' })).result).toEqual({})
+    const listed = (await rpc(t, 'listContacts', { account: A, recipient: [B] })).result
+    expect(listed).toMatchObject([{ number: B, name: 'Bob', profile: { givenName: 'Frank' } }])
+  })
+
   it('listIdentities: trusted on first use, UNTRUSTED after the person installs Signal again, verified after a comparison', async () => {
     const t = await toy()
     const levels = async () =>

@@ -3,7 +3,8 @@
  * with its trust level; `number` narrows it to one person. The toy holds the keys of the account
  * itself and of everyone it shares a group with (sessions come with sending to them), and
  * `updateContact` (`UpdateContactCommand`): the names the account gives someone (`name` is the
- * given name when no `givenName` is given, the family name then cleared).
+ * given name when no `givenName` is given, the family name then cleared); `updateProfile`: the
+ * name the account picks for itself.
  * @see docs/daemon-contract.md §7
  */
 import type { MethodContext, MethodDefinition } from './context.ts'
@@ -64,6 +65,20 @@ export const updateContactMethod: MethodDefinition = {
     // setContactName keeps a field given as null as it was.
     const given = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== null))
     ctx.state.people.setContact(ctx.account, number, given)
+    return {}
+  },
+}
+
+/**
+ * `updateProfile` (`UpdateProfileCommand`): the account picks its profile name, which anyone it
+ * shares a group with then sees (`givenName`, also read as `name`). The other profile fields
+ * (family name, about, avatar) are accepted and not kept.
+ */
+export const updateProfileMethod: MethodDefinition = {
+  routing: 'account',
+  run(ctx) {
+    const givenName = stringParam(ctx.params, 'givenName') ?? stringParam(ctx.params, 'name')
+    if (givenName !== undefined) ctx.state.setProfileName(ctx.account, givenName)
     return {}
   },
 }
