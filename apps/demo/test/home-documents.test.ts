@@ -201,9 +201,18 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
       /^More than one person is named “Bob”: Bob \(…0102\); Bob \(not in your contacts, …0166\)\./,
     )
     expect(await pages.alice.textContent(`${doc} .people-text`)).toBe('only you')
-    // Bob exactly as shown is the contact.
+    // Bob exactly as shown is the contact. He installed Signal again meanwhile: his safety number changed.
+    run.stack.toy.changeIdentity(run.stack.number('bob'))
     await share('Bob (…0102)')
     await waitForShown(pages.alice, `${doc} .people-text`, /^with Bob \(…0102\) \(invited\)$/)
+    const mark = `${doc} [data-person="Bob (…0102)"] [data-safety]`
+    await waitForShown(pages.alice, mark, /^⚠$/)
+    expect(await pages.alice.getAttribute(mark, 'data-safety')).toBe('changed')
+    expect(await pages.alice.getAttribute(mark, 'title')).toMatch(/^safety number changed/)
+    const bob = ((await api('/v1/contacts')).contacts as { number: string; safety?: string }[]).find(
+      (c) => c.number === run.stack.number('bob'),
+    )
+    expect(bob?.safety).toBe('changed')
   }, 60_000)
 
   test("Signal removes Bob's linked device: his home page tells him how to link this computer again", async () => {

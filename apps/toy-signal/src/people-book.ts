@@ -37,6 +37,8 @@ export interface PeopleBook {
   contacted(account: string): string[]
   /** `account`'s view of `number`'s identity key (first seen now, trusted on first use). */
   identity(account: string, number: string): Identity
+  /** The numbers whose key `account` holds (once seen, a key is kept, as in signal-cli's store). */
+  identified(account: string): string[]
   /** `number` installed Signal again: each of `holders` now holds a new, untrusted key for them. */
   changeIdentity(number: string, holders: readonly string[]): void
   /** `account` compared safety numbers with `number` (`trust --verified-safety-number`). */
@@ -55,23 +57,25 @@ function digits(seed: string, count: number): string {
   return out.slice(0, count)
 }
 
+function table<T>(all: Map<string, Map<string, T>>, account: string): Map<string, T> {
+  let t = all.get(account)
+  if (t === undefined) all.set(account, (t = new Map()))
+  return t
+}
+
+function keep<T>(t: Map<string, T>, number: string, value: T): void {
+  if (!t.has(number) && t.size >= MAX_PEOPLE_PER_ACCOUNT) {
+    const oldest = t.keys().next()
+    if (oldest.done !== true) t.delete(oldest.value)
+  }
+  t.set(number, value)
+}
+
 export function createPeopleBook(now: () => number): PeopleBook {
   const contacts = new Map<string, Map<string, ContactName>>()
   const identities = new Map<string, Map<string, Identity>>()
   const generations = new Map<string, number>()
 
-  const table = <T>(all: Map<string, Map<string, T>>, account: string): Map<string, T> => {
-    let t = all.get(account)
-    if (t === undefined) all.set(account, (t = new Map()))
-    return t
-  }
-  const keep = <T>(t: Map<string, T>, number: string, value: T): void => {
-    if (!t.has(number) && t.size >= MAX_PEOPLE_PER_ACCOUNT) {
-      const oldest = t.keys().next()
-      if (oldest.done !== true) t.delete(oldest.value)
-    }
-    t.set(number, value)
-  }
   const fresh = (account: string, number: string, trustLevel: TrustLevel): Identity => {
     const seed = `${account}|${number}|${generations.get(number) ?? 0}`
     const safety = digits(seed, 60)
@@ -110,6 +114,7 @@ export function createPeopleBook(now: () => number): PeopleBook {
       keep(t, number, first)
       return first
     },
+    identified: (account) => [...(identities.get(account)?.keys() ?? [])],
     changeIdentity(number, holders) {
       generations.set(number, (generations.get(number) ?? 0) + 1)
       for (const account of holders)

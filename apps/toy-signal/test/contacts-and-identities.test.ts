@@ -70,6 +70,9 @@ describe('contacts and identities', () => {
     expect(after[0].safetyNumber).not.toBe(before[0].safetyNumber)
     t.verifyIdentity(A, C)
     expect(await levels()).toMatchObject({ [C]: 'TRUSTED_VERIFIED' })
+    // A key once held stays listed after the person leaves every shared group.
+    await rpc(t, 'quitGroup', { account: B, groupId: t.groups[0]?.id })
+    expect(Object.keys(await levels())).toContain(B)
     // B's view is B's own.
     const bView = (await rpc(t, 'listIdentities', { account: B, number: C })).result
     expect(bView[0].trustLevel).toBe('UNTRUSTED')

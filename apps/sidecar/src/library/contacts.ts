@@ -19,6 +19,11 @@ export interface Contacts {
   directory(): Promise<TellApart>
   /** Every contact but this account, listed now. @throws LibraryError DOCS_DAEMON_FAILED */
   fresh(): Promise<ContactView[]>
+  /**
+   * Someone's name as shown, from the directory last read (for callers that cannot wait, such as
+   * the history's authors); a stale or missing directory is read again in the background.
+   */
+  shownNow(number: string): string | undefined
   /** Forgets the cached list. */
   forget(): void
 }
@@ -32,7 +37,8 @@ export interface ContactsOptions {
 }
 
 export function createContacts(o: ContactsOptions): Contacts {
-  let cache: { at: number; known: Known[] } | undefined
+  let cache: { at: number; known: Known[]; told: TellApart } | undefined
+  let reading: Promise<unknown> | undefined
   async function safeties(): Promise<Map<string, SignalIdentity['safety']>> {
     try {
       return new Map((await (o.listIdentities?.() ?? Promise.resolve([]))).map((i) => [i.number, i.safety]))
@@ -51,16 +57,27 @@ export function createContacts(o: ContactsOptions): Contacts {
       inContacts: c.inContacts === true,
       safety: safety.get(c.number),
     }))
-    cache = { at: now, known }
+    cache = { at: now, known, told: tellApart(known) }
     return known
   }
   return {
     async directory() {
       try {
-        return tellApart(await list(false))
+        await list(false)
+        return cache?.told ?? tellApart([])
       } catch {
         return tellApart([])
       }
+    },
+    shownNow(number) {
+      if ((cache === undefined || o.now() - cache.at >= CONTACTS_TTL_MS) && reading === undefined)
+        reading = list(false)
+          .catch(() => undefined)
+          .finally(() => {
+            reading = undefined
+          })
+      const told = cache?.told.tell(number)
+      return told === undefined || told.shown === number ? undefined : told.shown
     },
     async fresh() {
       let known: Known[]

@@ -33,6 +33,8 @@ export interface DocumentLibrary
   /** This account's number. */
   readonly you: string
   contacts(): Promise<ContactView[]>
+  /** Someone's name as shown (told-apart.ts), from the contacts last read; undefined when not known yet. */
+  shownName(number: string): string | undefined
   /** A group changed: a served document's membership is looked at again. */
   onGroupUpdate(groupId: string, sourceNumber: string | undefined): void
   /** A body from `from` was heard in a served document's group: they have joined it (joined.ts). */
@@ -112,6 +114,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     accept: invitations.accept,
     decline: invitations.decline,
     contacts: contacts.fresh,
+    shownName: contacts.shownNow,
     onGroupUpdate(groupId, sourceNumber) {
       // A group brings its members' profiles (names) with it.
       contacts.forget()

@@ -1,7 +1,8 @@
 /**
  * `listIdentities` (`ListIdentitiesCommand`, JSON output): every identity key the account holds,
  * with its trust level; `number` narrows it to one person. The toy holds the keys of the account
- * itself and of everyone it shares a group with (sessions come with sending to them), and
+ * itself, of everyone it shares a group with (sessions come with sending to them) and of everyone
+ * whose key it held before (a key once stored stays), and
  * `updateContact` (`UpdateContactCommand`): the names the account gives someone (`name` is the
  * given name when no `givenName` is given, the family name then cleared); `updateProfile`: the
  * name the account picks for itself.
@@ -13,7 +14,7 @@ import { resolveRecipient } from './targets.ts'
 import { userError } from '../rpc-failure.ts'
 
 function holders(ctx: MethodContext): Set<string> {
-  const known = new Set([ctx.account])
+  const known = new Set([ctx.account, ...ctx.state.people.identified(ctx.account)])
   for (const group of ctx.state.groups.values())
     if (group.members.includes(ctx.account) || group.formerMembers.has(ctx.account))
       for (const m of group.members) known.add(m)
