@@ -70,6 +70,7 @@ export function createContacts(o: ContactsOptions): Contacts {
       }
     },
     shownNow(number) {
+      if (number === o.you) return undefined
       if ((cache === undefined || o.now() - cache.at >= CONTACTS_TTL_MS) && reading === undefined)
         reading = list(false)
           .catch(() => undefined)
