@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { foldName } from '@e2e-col/protocol'
+import { withShownNames } from './shown-names.ts'
 import { tellApart, type Known } from './told-apart.ts'
 
 const FRANK = '+15555550142'
@@ -60,5 +61,21 @@ describe('people told apart', () => {
   it('a name cannot impersonate the hint: "Frank (…0142)" typed as a profile name is still flagged', () => {
     const told = tellApart([contact(FRANK, 'Frank'), stranger(STRANGER, 'Frank (…0142)')])
     expect(told.tell(STRANGER).shown).toBe('Frank (…0142) (not in your contacts, …0777)')
+  })
+
+  it('names from Signal are untrusted text: made safe where they enter, then told apart', async () => {
+    // A stranger's profile name with a bidi override, a line break and a fake hint of its own.
+    const backend = withShownNames({
+      listGroups: async () => [],
+      listContacts: async () => [
+        { number: FRANK, name: 'Frank', inContacts: true },
+        { number: STRANGER, name: 'Frank\u202E\r\n(…0142)', inContacts: false },
+      ],
+    })
+    const told = tellApart(
+      (await backend.listContacts()).map((c) => ({ ...c, inContacts: c.inContacts === true })),
+    ).tell(STRANGER)
+    expect(told.shown).toBe('Frank\uFFFD\uFFFD\uFFFD(…0142) (not in your contacts, …0777)')
+    expect(told.shown).not.toMatch(/[\u202A-\u202E\r\n]/)
   })
 })
