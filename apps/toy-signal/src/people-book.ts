@@ -82,10 +82,11 @@ export function createPeopleBook(now: () => number): PeopleBook {
     return {
       trustLevel,
       addedTimestamp: now(),
-      fingerprint: createHash('sha256')
+      // An identity key as signal-cli prints it (Hex.toString): type byte 05 and 32 bytes, spaced.
+      fingerprint: `05${createHash('sha256')
         .update(`fp:${number}:${generations.get(number) ?? 0}`)
         .digest('hex')
-        .slice(0, 66),
+        .replace(/(..)/g, ' $1')}`,
       safetyNumber: safety.replace(/(\d{5})(?=\d)/g, '$1 '),
       scannableSafetyNumber: createHash('sha256').update(`scan:${seed}`).digest('base64'),
     }

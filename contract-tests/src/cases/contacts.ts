@@ -108,7 +108,9 @@ export function registerContactCases(defineCase: DefineCase): void {
       for (const entry of all) {
         expect(new Set(Object.keys(entry))).toEqual(new Set(IDENTITY_KEYS))
         expect(TRUST_LEVELS).toContain(entry['trustLevel'])
-        expect(entry['fingerprint']).toMatch(/^[0-9a-f]+$/i)
+        // Hex.toString: the serialized key's bytes, spaced ("05 72 40 d7 …").
+        expect(entry['fingerprint']).toMatch(/^05( [0-9a-f]{2}){32}$/)
+        expect(entry['safetyNumber']).toMatch(/^\d{5}( \d{5}){11}$/)
       }
       for (const entry of await list({ account: a, number: b })) expect(entry['number']).toBe(b)
     },
