@@ -13,7 +13,7 @@ import { encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
 import type { Session } from './browser/session.ts'
 import { createBrowserInbox } from './document/browser-inbox.ts'
 import { createGroupInbox } from './document/group-inbox.ts'
-import { stampSender } from './presence/sender-stamp.ts'
+import { createSenderStamper } from './presence/sender-stamp.ts'
 import { createKeptChanges } from './document/kept-changes.ts'
 import { createPages, type Pages } from './document/pages.ts'
 import type { DocumentPorts } from './document/ports.ts'
@@ -202,12 +202,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     metrics,
     logger,
   })
-  const stamp = (payload: Uint8Array, from: MemberId | undefined) => {
-    const number = from?.number
-    if (number === undefined) return undefined
-    const stamped = stampSender(payload, { number, shown: ports.shownName?.(number) ?? number })
-    return stamped === undefined ? undefined : { payload: stamped, frame: encodeEnvelope(own('awareness', stamped)) }
-  }
+  const stamp = createSenderStamper(ports.shownName, (payload) => encodeEnvelope(own('awareness', payload)))
   const fromGroup = createGroupInbox({ replica, sync, capabilities, pages, store, mirror, stamp, metrics })
 
   return {

@@ -8,6 +8,7 @@
  * @see docs/reliability.md §5
  */
 import { modifyAwarenessUpdate } from 'y-protocols/awareness'
+import type { MemberId } from '../group/roster.ts'
 
 /** What a page learns of a presence state's sender. */
 export interface SenderStamp {
@@ -31,5 +32,22 @@ export function stampSender(payload: Uint8Array, sender: SenderStamp): Uint8Arra
     })
   } catch {
     return undefined // malformed: the mirror refuses it too
+  }
+}
+
+/**
+ * The group inbox's stamp: a member's awareness stamped with its sender's shown name (the number
+ * when the contacts do not name them) and framed for the pages; undefined when the sender has no
+ * visible number or the payload is malformed (it then goes on as it came).
+ */
+export function createSenderStamper(
+  shownName: ((number: string) => string | undefined) | undefined,
+  frame: (payload: Uint8Array) => Uint8Array,
+): (payload: Uint8Array, from: MemberId | undefined) => { payload: Uint8Array; frame: Uint8Array } | undefined {
+  return (payload, from) => {
+    const number = from?.number
+    if (number === undefined) return undefined
+    const stamped = stampSender(payload, { number, shown: shownName?.(number) ?? number })
+    return stamped === undefined ? undefined : { payload: stamped, frame: frame(stamped) }
   }
 }
