@@ -51,6 +51,11 @@ export interface DemoStackOptions {
   readonly sidecarEnv?: Readonly<Record<string, string>>
   /** Serve the page with Vite (default true; Node-only tests turn it off). */
   readonly page?: boolean
+  /**
+   * More accounts on the toy, with no sidecar and no profile name yet: in nobody's contacts. Tests
+   * play them over JSON-RPC (a stranger who picks a contact's name with `updateProfile`).
+   */
+  readonly strangers?: readonly string[]
   /** The toy's fault switches (`stack.toy.faults`), for tests of a daemon without network. Default off. */
   readonly faults?: boolean
   /**
@@ -102,13 +107,22 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
       groupsFile !== undefined && existsSync(groupsFile)
         ? (JSON.parse(readFileSync(groupsFile, 'utf8')) as unknown)
         : undefined
+    const strangers = options.strangers ?? []
     const toy = await createToySignal({
       ...(saved === undefined ? {} : { restoreGroups: saved }),
-      accounts: [PEOPLE.alice.number, PEOPLE.bob.number],
+      accounts: [PEOPLE.alice.number, PEOPLE.bob.number, ...strangers],
       groups: demoDocument
         ? [{ name: DEMO_TITLE, members: [PEOPLE.alice.number, PEOPLE.bob.number], id: DEMO_GROUP_ID }]
         : [],
-      names: { [PEOPLE.alice.number]: PEOPLE.alice.name, [PEOPLE.bob.number]: PEOPLE.bob.name },
+      names: {
+        [PEOPLE.alice.number]: PEOPLE.alice.name,
+        [PEOPLE.bob.number]: PEOPLE.bob.name,
+      },
+      // Alice and Bob have each other in their contacts, as two people who share documents do.
+      contacts: {
+        [PEOPLE.alice.number]: { [PEOPLE.bob.number]: PEOPLE.bob.name },
+        [PEOPLE.bob.number]: { [PEOPLE.alice.number]: PEOPLE.alice.name },
+      },
       // As on Signal: someone you share no document with yet is invited, and accepts.
       pendingInvites: true,
       faults: options.faults === true,

@@ -2,7 +2,8 @@
  * The first experience in real browsers: two sidecars with no E2E_COL_DOCUMENTS, two home pages.
  * Alice makes "Trip plan" for Bob, Bob accepts the invitation, both type and converge; Alice stops
  * sharing it with Bob and his sidecar stops receiving it; restarts keep documents, titles, members;
- * a linked device Signal removed is said on the home page.
+ * a stranger who picked Bob's name is shown as a stranger, and the share box will not guess which
+ * Bob is meant; a linked device Signal removed is said on the home page.
  * Requires Debian's Chromium (`apt-get install chromium`).
  */
 import { mkdirSync } from 'node:fs'
@@ -13,6 +14,22 @@ import { CHROMIUM, hasChromium, waitForShown } from '@e2e-col/test-browser'
 import { waitForAllSent, waitForEditorText } from './editor-waits.ts'
 import { FRESH_STACK, openHome, typeAtEnd, useBrowserStack } from './pages.ts'
 
+/** One JSON-RPC call to the toy, as a stranger's own client would make it. */
+async function rpcCall(url: string, method: string, params: Record<string, unknown>): Promise<{ error?: unknown }> {
+  const res = await fetch(`${url}/api/v1/rpc`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  })
+  return (await res.json()) as { error?: unknown }
+}
+
+/** GET on a sidecar's documents API, as a local program (the CLI) asks it. */
+function apiOf(sidecarUrl: string): (path: string) => Promise<any> {
+  const base = sidecarUrl.replace(/^ws/, 'http')
+  return async (path) => (await fetch(`${base}${path}`)).json()
+}
+
 declare global {
   interface Window {
     e2eColDemo?: { text(): string; status(): { connection: string; pending: number; loaded: boolean } }
@@ -20,12 +37,17 @@ declare global {
 }
 
 const WAIT = { timeout: 20_000 }
+/** Someone in nobody's contacts, who picks "Bob" as their Signal profile name. */
+const STRANGER = '+15555550166'
 const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url))
 
 if (!hasChromium()) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
 
 describe.skipIf(!hasChromium())('documents made and shared from the home page', () => {
-  const run = useBrowserStack(FRESH_STACK, { viewport: { width: 1000, height: 800 }, timeoutMs: 60_000 })
+  const run = useBrowserStack(
+    { ...FRESH_STACK, strangers: [STRANGER] },
+    { viewport: { width: 1000, height: 800 }, timeoutMs: 60_000 },
+  )
   const { pages } = run
 
   const home = (who: Who): Promise<void> => openHome(run, who)
@@ -125,6 +147,73 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
     await home('bob')
     await waitForShown(pages.bob, 'li[data-doc="Trip plan"] .people-text', /^you are no longer in this document$/)
   }, 90_000)
+
+  test('a stranger named Bob shares a document with Alice: shown as a stranger, and "Bob" in the share box is refused, not guessed', async () => {
+    expect((await rpcCall(run.stack.toy.url, 'updateProfile', { account: STRANGER, givenName: 'Bob' })).error).toBe(
+      undefined,
+    )
+    // The stranger's own client writes the document mark by hand: anyone can.
+    const made = await rpcCall(run.stack.toy.url, 'updateGroup', {
+      account: STRANGER,
+      name: 'Tax refund',
+      members: [run.stack.number('alice')],
+      description: 'e2e-col sync [e2e-col:doc:v1]',
+    })
+    expect(made.error).toBeUndefined()
+
+    const api = apiOf(run.stack.sidecarUrl('alice'))
+    const strangerShown = 'Bob (not in your contacts, …0166)'
+    await expect
+      .poll(async () => (await api('/v1/invites')).invites?.map((i: { from?: unknown }) => i.from), WAIT)
+      .toEqual([expect.objectContaining({ number: STRANGER, name: 'Bob', inContacts: false, shown: strangerShown })])
+    const contacts = (await api('/v1/contacts')).contacts as { number: string; shown: string; inContacts: boolean }[]
+    expect(contacts.find((c) => c.number === run.stack.number('bob'))).toMatchObject({
+      shown: 'Bob (…0102)',
+      inContacts: true,
+    })
+    expect(contacts.find((c) => c.number === STRANGER)).toMatchObject({ shown: strangerShown, inContacts: false })
+
+    await home('alice')
+    const card = 'li[data-invite="Tax refund"]'
+    await waitForShown(
+      pages.alice,
+      `${card} .invite-text`,
+      /^Bob \(not in your contacts, …0166\) shared ‘Tax refund’ with you$/,
+    )
+    await waitForShown(
+      pages.alice,
+      `${card} .stranger-note`,
+      /^Not in your contacts: anyone can pick any name on Signal/,
+    )
+    expect(await pages.alice.getAttribute(card, 'data-stranger')).toBe('true')
+
+    // The share box: "Bob" names two people, so nothing is shared and both are named as shown.
+    const doc = 'li[data-doc="Trip plan 2027"]'
+    const share = async (text: string): Promise<void> => {
+      await pages.alice.click(`${doc} button:has-text("Share")`)
+      await pages.alice.fill(`${doc} input[aria-label="Share"]`, text)
+      await pages.alice.click(`${doc} button:has-text("Add")`)
+    }
+    await share('Bob')
+    await waitForShown(
+      pages.alice,
+      '#problem',
+      /^More than one person is named “Bob”: Bob \(…0102\); Bob \(not in your contacts, …0166\)\./,
+    )
+    expect(await pages.alice.textContent(`${doc} .people-text`)).toBe('only you')
+    // Bob exactly as shown is the contact. He installed Signal again meanwhile: his safety number changed.
+    run.stack.toy.changeIdentity(run.stack.number('bob'))
+    await share('Bob (…0102)')
+    await waitForShown(pages.alice, `${doc} .people-text`, /^with Bob \(…0102\) \(invited\)$/)
+    const mark = `${doc} [data-person="Bob (…0102)"] [data-safety]`
+    await waitForShown(pages.alice, mark, /^⚠$/)
+    expect(await pages.alice.getAttribute(mark, 'data-safety')).toBe('changed')
+    expect(await pages.alice.getAttribute(mark, 'title')).toMatch(/^safety number changed/)
+    const bob = ((await api('/v1/contacts')).contacts as { number: string; safety?: string }[]).find(
+      (c) => c.number === run.stack.number('bob'),
+    )
+    expect(bob?.safety).toBe('changed')
+  }, 60_000)
 
   test("Signal removes Bob's linked device: his home page tells him how to link this computer again", async () => {
     await home('bob')

@@ -165,15 +165,17 @@ interface ApiAnswer {
   status: number
   json: unknown
 }
+/** A person as the API tells them apart (`inContacts`, `safety`: absent from older sidecars). */
+type Person = { number: string; name?: string | undefined; inContacts?: boolean; safety?: string }
 type Doc = {
   docId: string
   title: string
-  members: { number: string; name?: string; status: string; you: boolean }[]
+  members: (Person & { status: string; you: boolean })[]
   lastChange: number | null
   state: string
 }
 type Version = { id: string; at: number; authors: { number: string; name: string | null }[]; chars?: number }
-type Invite = { id: string; title: string; from?: { number: string; name?: string } }
+type Invite = { id: string; title: string; from?: Person }
 
 /** Something a run refuses; `exitCode` 1 (refused) or 3 (unreachable). */
 export class DocsCliError extends Error {
@@ -221,8 +223,15 @@ const shown = (strings: TemplateStringsArray, ...values: unknown[]): string =>
   strings.reduce((text, part, i) => `${text}${escapeControls(String(values[i - 1]))}${part}`)
 /** One JSON line: JSON.stringify escapes C0 controls; C1, bidi controls and separators are escaped too. */
 const jsonLine = (value: unknown): string => `${escapeControls(JSON.stringify(value))}\n`
-const who = (p: { number: string; name?: string | undefined }): string =>
-  p.name === undefined || p.name === '' ? shown`${p.number}` : shown`${p.name} (${p.number})`
+/** "Frank (+4915…)", with "not in your contacts" and a changed safety number said (told-apart.ts's rule, with the whole number). */
+const who = (p: Person): string => {
+  const notes = [
+    ...(p.inContacts === false && p.name !== undefined && p.name !== '' ? ['not in your contacts'] : []),
+    ...(p.safety === 'changed' ? ['safety number changed'] : []),
+  ]
+  const base = p.name === undefined || p.name === '' ? p.number : `${p.name} (${p.number})`
+  return notes.length === 0 ? shown`${base}` : shown`${base} [${notes.join(', ')}]`
+}
 
 /** One line per version: "2026-12-01 14:03:07 UTC  ·  Bob (+4915…)  ·  1 204 characters  ·  17". */
 function versionLines(versions: readonly Version[]): string {

@@ -13,6 +13,7 @@ import { encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
 import type { Session } from './browser/session.ts'
 import { createBrowserInbox } from './document/browser-inbox.ts'
 import { createGroupInbox } from './document/group-inbox.ts'
+import { createSenderStamper } from './presence/sender-stamp.ts'
 import { createKeptChanges } from './document/kept-changes.ts'
 import { createPages, type Pages } from './document/pages.ts'
 import type { DocumentPorts } from './document/ports.ts'
@@ -201,7 +202,8 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     metrics,
     logger,
   })
-  const fromGroup = createGroupInbox({ replica, sync, capabilities, pages, store, mirror, metrics })
+  const stamp = createSenderStamper(ports.shownName, (payload) => encodeEnvelope(own('awareness', payload)))
+  const fromGroup = createGroupInbox({ replica, sync, capabilities, pages, store, mirror, stamp, metrics })
 
   return {
     docId,

@@ -49,6 +49,8 @@ export interface DocumentsOptions {
   readonly fatal: (error: unknown) => void
   /** Each served document's history, attached to its replica while it is served. */
   readonly histories?: Histories
+  /** A member's name as this person's contacts tell it apart (stamped on the presence pages see). */
+  readonly shownName?: (number: string) => string | undefined
 }
 
 export interface Documents {
@@ -170,6 +172,7 @@ function createSharedPorts(o: DocumentsOptions): Omit<DocumentPorts, 'store'> {
     (config.capabilities.includes('attachments') ? CAPABILITY.attachments : 0)
   let ownSeq = 0
   return {
+    shownName: o.shownName,
     outbound: createOutbound({
       backend: o.backend,
       reach: o.reach,

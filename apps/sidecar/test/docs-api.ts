@@ -3,7 +3,7 @@
  * pending invitations and sidecars that have no E2E_COL_DOCUMENTS.
  */
 import { request } from 'node:http'
-import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
+import { createToySignal, type ToySignal, type ToySignalOptions } from '@e2e-col/toy-signal'
 import { onTestFinished } from 'vitest'
 import type { RunningSidecar } from '../src/index.ts'
 import { baseEnv, envelope, isMessage, sidecar, type Client } from './harness.ts'
@@ -72,13 +72,15 @@ export async function failNextCalls(
 }
 
 /** A toy for three people who share no group yet: adding one another invites (pending). */
-export async function startPeopleToy(): Promise<ToySignal> {
+/** Alice, Bob and Carol, named by their profiles; `more` adds e.g. the contact names they gave each other. */
+export async function startPeopleToy(more: Partial<ToySignalOptions> = {}): Promise<ToySignal> {
   const toy = await createToySignal({
     accounts: [ALICE, BOB, CAROL],
     names: { [ALICE]: 'Alice', [BOB]: 'Bob', [CAROL]: 'Carol' },
     pendingInvites: true,
     faults: true,
     keepAliveMs: 1000,
+    ...more,
   })
   onTestFinished(() => toy.close())
   return toy

@@ -70,7 +70,8 @@ describe('docs arguments', () => {
 
 describe('docs against a running sidecar', () => {
   it('makes, lists, shares, renames, unshares and leaves a document; accepts an invitation by title; reports API codes', async () => {
-    const toy = await startPeopleToy()
+    // Alice and Bob have each other in their contacts; Carol is no one's contact.
+    const toy = await startPeopleToy({ contacts: { [ALICE]: { [BOB]: 'Bob' }, [BOB]: { [ALICE]: 'Alice' } } })
     const alice = await librarySidecar(toy, ALICE)
     const bob = await librarySidecar(toy, BOB)
     const as = (s: { url: string }, argv: string[]) => runDocsCommand(parsed([...argv, '--sidecar', s.url]))

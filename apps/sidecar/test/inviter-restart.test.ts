@@ -30,7 +30,14 @@ describe('the inviter', () => {
     await first.close()
 
     const second = await librarySidecar(toy, ALICE, { E2E_COL_DATA_DIR: dataDir })
-    expect(await from(second)).toEqual({ number: CAROL, name: 'Carol' })
+    expect(await from(second)).toEqual(
+      expect.objectContaining({
+        number: CAROL,
+        name: 'Carol',
+        inContacts: false,
+        shown: 'Carol (not in your contacts, …0103)',
+      }),
+    )
     // Declining forgets it.
     await call(second, 'POST', `/v1/invites/${(await call(second, 'GET', '/v1/invites')).json.invites[0].id}/decline`, {
       body: {},

@@ -5,7 +5,7 @@
 import { Awareness, applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness'
 import * as Y from 'yjs'
 import { describe, expect, it } from 'vitest'
-import { connect, envelope, startPair, type Client } from './harness.ts'
+import { B, connect, envelope, startPair, type Client } from './harness.ts'
 
 /** Whether applying every awareness envelope `c` received, in order, leaves `clientID` present. */
 function shows(c: Client, clientID: number): boolean {
@@ -43,5 +43,28 @@ describe("a document's presence on the sidecars", () => {
     await expect.poll(() => shows(a2, alice.clientID), { timeout: 2000 }).toBe(true)
     await expect.poll(() => shows(b2, alice.clientID), { timeout: 2000 }).toBe(true)
     alice.destroy()
+  })
+  it("names a member's presence by its Signal sender, not by the name its page picked", async () => {
+    const p = await startPair()
+    const [a1, b1] = await Promise.all([connect(p.a, p.docId), connect(p.b, p.docId)])
+    // Bob's page calls itself Alice, and claims a Signal sender of its own.
+    const forged = new Awareness(new Y.Doc())
+    forged.setLocalState({ user: { name: 'Alice' }, signal: { number: '+15555550101', shown: 'Alice' } })
+    b1.send(envelope(p.docId, b1.senderId, encodeAwarenessUpdate(forged, [forged.clientID]), 'awareness'))
+    const stateAt = (c: Client): unknown => {
+      const view = new Awareness(new Y.Doc())
+      for (const e of c.received) if (e.kind === 'awareness') applyAwarenessUpdate(view, e.payload, 'test')
+      const state = view.getStates().get(forged.clientID)
+      view.destroy()
+      return state
+    }
+    // The toy gave Bob no name: Alice's sidecar names him by his number.
+    await expect
+      .poll(() => stateAt(a1), { timeout: 10_000 })
+      .toEqual({ user: { name: B, pickedName: 'Alice' }, signal: { number: B, shown: B } })
+    // A page that connects later is greeted with the same.
+    const a2 = await connect(p.a, p.docId)
+    await expect.poll(() => stateAt(a2), { timeout: 2000 }).toEqual(stateAt(a1))
+    forged.destroy()
   })
 })

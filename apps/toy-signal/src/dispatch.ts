@@ -7,6 +7,7 @@
 import { errorResponse, paramsAsObject, type RpcCall, type RpcResponse } from './jsonrpc.ts'
 import { listContactsMethod } from './methods/contacts.ts'
 import type { MethodContext, MethodDefinition } from './methods/context.ts'
+import { listIdentitiesMethod, updateContactMethod, updateProfileMethod } from './methods/identities.ts'
 import { getAttachmentMethod } from './methods/get-attachment.ts'
 import { getUserStatusMethod, listAccountsMethod, versionMethod } from './methods/directory.ts'
 import { listGroupsMethod, quitGroupMethod, updateGroupMethod } from './methods/groups.ts'
@@ -31,6 +32,9 @@ export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map([
   ['version', versionMethod],
   ['getUserStatus', getUserStatusMethod],
   ['listContacts', listContactsMethod],
+  ['listIdentities', listIdentitiesMethod],
+  ['updateContact', updateContactMethod],
+  ['updateProfile', updateProfileMethod],
   ['getAttachment', getAttachmentMethod],
   ['startLink', startLinkMethod],
   ['finishLink', finishLinkMethod],

@@ -17,7 +17,6 @@ export const UNIMPLEMENTED_ACCOUNT_COMMANDS: ReadonlySet<string> = new Set([
   'getSticker',
   'joinGroup',
   'listDevices',
-  'listIdentities',
   'listStickerPacks',
   'receive',
   'remoteDelete',
@@ -36,8 +35,6 @@ export const UNIMPLEMENTED_ACCOUNT_COMMANDS: ReadonlySet<string> = new Set([
   'unregister',
   'updateAccount',
   'updateConfiguration',
-  'updateContact',
-  'updateProfile',
   'uploadStickerPack',
 ])
 

@@ -4,6 +4,7 @@
  */
 
 import { playedVersion, TOY_VERSION, type PlayedVersion } from './daemon-version.ts'
+import { createPeopleBook, type PeopleBook } from './people-book.ts'
 
 /**
  * One group as the toy stores it; `formerMembers` still see it in listGroups with `isMember:false`.
@@ -78,8 +79,12 @@ export interface ToySignalState {
    * keys are exchanged); without it, always (every added number joins at once).
    */
   knows(account: string, number: string): boolean
-  /** The profile name Signal shows for a number, when the toy was given one. */
+  /** The profile name Signal shows for a number, when the toy was given one or the account picked one. */
   profileName(number: string): string | undefined
+  /** An account picks its profile name (`updateProfile`). */
+  setProfileName(number: string, name: string): void
+  /** Contact records and identity keys per account (`updateContact`, `listContacts`, `listIdentities`). */
+  readonly people: PeopleBook
   recordSend(record: SendRecord): void
   sends(): readonly SendRecord[]
   readonly now: () => number
@@ -96,6 +101,8 @@ export function createState(
     singleAccount?: string | undefined
     unregistered?: readonly string[] | undefined
     names?: Readonly<Record<string, string>> | undefined
+    /** Contact names each account gave others: account → number → name. */
+    contacts?: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined
     pendingInvites?: boolean | undefined
     version?: string | undefined
   },
@@ -120,6 +127,10 @@ export function createState(
     return uuid
   }
   for (const account of accounts) uuidOf(account)
+  const people = createPeopleBook(deps.now)
+  const picked = new Map<string, string>()
+  for (const [account, named] of Object.entries(setup.contacts ?? {}))
+    for (const [number, givenName] of Object.entries(named)) people.setContact(account, number, { givenName })
 
   return {
     mode,
@@ -173,7 +184,11 @@ export function createState(
       setup.pendingInvites !== true ||
       account === number ||
       [...groups.values()].some((g) => g.members.includes(account) && g.members.includes(number)),
-    profileName: (number) => setup.names?.[number],
+    profileName: (number) => picked.get(number) ?? setup.names?.[number],
+    setProfileName(number, name) {
+      picked.set(number, name)
+    },
+    people,
     recordSend(record) {
       sendLog.push(record)
       // Bounded: a long-running demo toy must not grow without limit.

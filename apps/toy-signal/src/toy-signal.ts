@@ -46,6 +46,8 @@ export interface ToySignalOptions {
   pendingInvites?: boolean
   /** Profile names Signal shows for numbers (listContacts). */
   names?: Record<string, string>
+  /** Contact names each account gave others (account → number → name), as `updateContact` sets them. */
+  contacts?: Record<string, Record<string, string>>
   /** Enables the fault switches and the `/toy/v1/` admin route. */
   faults?: boolean
   /** Keep-alive comment period of the events stream; signal-cli uses 15000. */
@@ -97,6 +99,13 @@ export interface ToySignal {
    * 400), and open streams are cut.
    */
   removeLinkedDevice(number: string): void
+  /**
+   * Plays `number` installing Signal again: every account of the toy holds a new identity key for
+   * them, untrusted (`listIdentities` says UNTRUSTED), as after their next message on Signal.
+   */
+  changeIdentity(number: string): void
+  /** Plays `account` comparing safety numbers with `number` (TRUSTED_VERIFIED). */
+  verifyIdentity(account: string, number: string): void
   close(): Promise<void>
 }
 
@@ -160,6 +169,7 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
       singleAccount: options.singleAccount,
       unregistered: options.unregistered,
       names: options.names,
+      contacts: options.contacts,
       pendingInvites: options.pendingInvites,
       version: options.signalCliVersion,
     },
@@ -228,6 +238,8 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
       state.removeAccount(number)
       hub.cut()
     },
+    changeIdentity: (number) => state.people.changeIdentity(number, state.accounts),
+    verifyIdentity: (account, number) => state.people.verifyIdentity(account, number),
     refused: () => pace?.refused() ?? { messages: 0, attachments: 0 },
     close() {
       closing ??= new Promise<void>((resolve) => {

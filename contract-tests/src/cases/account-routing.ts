@@ -91,7 +91,7 @@ export function registerAccountRoutingCases(defineCase: DefineCase): void {
 
   defineCase('account', 'a per-account command with a registered account passes routing (never -32602)', async (t) => {
     const { a } = fixtures(t)
-    // listIdentities only reads local state; the toy lacks it (-32601), a live daemon answers a list.
+    // listIdentities only reads local state: any routed account gets its list.
     const answer = (await rpcAnswer(t.url, 'listIdentities', { account: a })).json as { error?: { code: number } }
     expect(answer.error?.code).not.toBe(-32602)
   })

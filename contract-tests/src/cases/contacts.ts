@@ -1,5 +1,6 @@
 /**
- * `listContacts` (daemon-contract.md §6.4): the JsonContact shape, `allRecipients` and the recipient filter.
+ * `listContacts` (daemon-contract.md §6.4): the JsonContact shape, `allRecipients` and the recipient filter;
+ * `listIdentities`: the JsonIdentity shape and its trust levels.
  */
 import { expect } from 'vitest'
 import { rpcAnswer } from '../http-probe.ts'
@@ -34,6 +35,17 @@ const PROFILE_KEYS = [
   'hasAvatar',
   'mobileCoinAddress',
 ]
+
+const IDENTITY_KEYS = [
+  'number',
+  'uuid',
+  'fingerprint',
+  'safetyNumber',
+  'scannableSafetyNumber',
+  'trustLevel',
+  'addedTimestamp',
+]
+const TRUST_LEVELS = ['UNTRUSTED', 'TRUSTED_UNVERIFIED', 'TRUSTED_VERIFIED']
 
 interface Contact {
   number: string | null
@@ -79,6 +91,34 @@ export function registerContactCases(defineCase: DefineCase): void {
         // The document library's view: contact records plus the people known from groups, self included.
         const numbers = (await c.backend(a).listContacts()).map((x) => x.number)
         expect(numbers).toEqual(expect.arrayContaining([a, b]))
+      },
+    },
+  )
+  defineCase(
+    'account',
+    'listIdentities answers JsonIdentity entries with a TrustLevel name; number narrows it to one person',
+    async (t) => {
+      const { a, b } = fixtures(t)
+      const list = async (params: Record<string, unknown>) => {
+        const answer = (await rpcAnswer(t.url, 'listIdentities', params)).json as { result?: Record<string, unknown>[] }
+        if (answer.result === undefined) throw new Error(`listIdentities failed: ${JSON.stringify(answer)}`)
+        return answer.result
+      }
+      const all = await list({ account: a })
+      for (const entry of all) {
+        expect(new Set(Object.keys(entry))).toEqual(new Set(IDENTITY_KEYS))
+        expect(TRUST_LEVELS).toContain(entry['trustLevel'])
+        // Hex.toString: the serialized key's bytes, spaced ("05 72 40 d7 …").
+        expect(entry['fingerprint']).toMatch(/^05( [0-9a-f]{2}){32}$/)
+        expect(entry['safetyNumber']).toMatch(/^\d{5}( \d{5}){11}$/)
+      }
+      for (const entry of await list({ account: a, number: b })) expect(entry['number']).toBe(b)
+    },
+    {
+      client: async (t, c) => {
+        const { a } = fixtures(t)
+        for (const id of await c.backend(a).listIdentities())
+          expect(['verified', 'unverified', 'changed']).toContain(id.safety)
       },
     },
   )

@@ -105,4 +105,5 @@ export {
   MAX_GRAPHEME_UNITS,
   type TextBounds,
   type TextProblem,
+  foldName,
 } from './untrusted-text.ts'

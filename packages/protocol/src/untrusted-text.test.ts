@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkText, escapeControls, MAX_GRAPHEME_UNITS, shownText } from './index.ts'
+import { checkText, escapeControls, foldName, MAX_GRAPHEME_UNITS, shownText } from './index.ts'
 
 const TITLE = { maxGraphemes: 32 }
 const ESC = '\u001b'
@@ -118,5 +118,14 @@ describe('escapeControls (what a terminal program prints)', () => {
     expect(escapeControls(WINDOW_TITLE)).toBe('\\u001b]0;pwned\\u0007Notes')
     expect(escapeControls(REVERSED)).toBe('invoice\\u202efdp.exe')
     expect(escapeControls('a\u009bb\u2029é 👍')).toBe('a\\u009bb\\u2029é 👍')
+  })
+})
+
+describe('foldName', () => {
+  it('folds what a reader would not tell apart: compatibility forms, case, runs of spaces', () => {
+    expect(foldName('  ＦＲＡＮＫ\u00a0 Smith ')).toBe('frank smith')
+    expect(foldName('Frank')).toBe(foldName('frank'))
+    // Different letters stay different (lookalike scripts are not folded: see the threat model).
+    expect(foldName('Frаnk')).not.toBe(foldName('Frank'))
   })
 })

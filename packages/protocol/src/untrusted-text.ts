@@ -94,3 +94,12 @@ export function shownText(raw: unknown, bounds: TextBounds): string | undefined 
 export function escapeControls(text: string): string {
   return text.replace(UNSAFE, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`)
 }
+
+/**
+ * A name folded the way a reader would not tell apart (Unicode compatibility forms, case, runs
+ * of spaces): two people whose names fold alike are named alike, and the one rule that tells them
+ * apart (the sidecar's told-apart.ts) and the page's share box both compare names this way.
+ */
+export function foldName(name: string): string {
+  return name.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim()
+}

@@ -107,6 +107,25 @@ export interface SignalContact {
   number: string
   /** The contact's name, else the profile name; undefined when neither is set. */
   name: string | undefined
+  /**
+   * The account gave them a name of its own (a contact record: given, family or nick name), as
+   * opposed to a profile name anyone can pick. Absent from answers that cannot say.
+   */
+  inContacts?: boolean
+}
+
+/**
+ * What the account knows of someone's identity key (`listIdentities` `trustLevel`):
+ * `verified` (TRUSTED_VERIFIED: the safety number was compared), `unverified`
+ * (TRUSTED_UNVERIFIED: trusted on first use), `changed` (UNTRUSTED: the key changed since it was
+ * first trusted, or was marked unverified).
+ */
+export type SafetyState = 'verified' | 'unverified' | 'changed'
+
+/** One identity key the account knows, as `listIdentities` lists it. */
+export interface SignalIdentity {
+  number: string
+  safety: SafetyState
 }
 
 /** Group administration and contacts, used by the document library (library/). */
@@ -124,6 +143,8 @@ export interface SignalDocumentMethods {
   leaveGroup(groupId: string, newAdmins: readonly string[]): Promise<void>
   /** `listContacts` with `allRecipients`: contact records and the people known from groups. */
   listContacts(): Promise<SignalContact[]>
+  /** `listIdentities`: the safety-number state of everyone whose identity key the account holds. */
+  listIdentities(): Promise<SignalIdentity[]>
 }
 
 /** What {@link createHttpSignalBackend} returns. */

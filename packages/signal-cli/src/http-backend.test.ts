@@ -259,6 +259,7 @@ describe('group administration for documents', () => {
             result: [
               { number: '+33600000002', name: 'Bobby', profile: { givenName: 'Bob', familyName: null } },
               { number: '+33600000003', name: '', profile: { givenName: 'Carol', familyName: 'C' } },
+              { number: '+33600000005', name: '', nickName: 'Dee', profile: { givenName: 'Dora', familyName: null } },
               { number: null, name: 'Hidden number', profile: null },
               { number: '+33600000004', name: null, profile: null },
             ],
@@ -279,9 +280,10 @@ describe('group administration for documents', () => {
     await b.updateGroup(GROUP, {})
     await b.leaveGroup(GROUP, ['+33600000002'])
     expect(await b.listContacts()).toEqual([
-      { number: '+33600000002', name: 'Bobby' },
-      { number: '+33600000003', name: 'Carol C' },
-      { number: '+33600000004', name: undefined },
+      { number: '+33600000002', name: 'Bobby', inContacts: true },
+      { number: '+33600000003', name: 'Carol C', inContacts: false },
+      { number: '+33600000005', name: 'Dora', inContacts: true },
+      { number: '+33600000004', name: undefined, inContacts: false },
     ])
     expect(seen.map((s) => [s['method'], s['params']])).toEqual([
       [
@@ -292,6 +294,28 @@ describe('group administration for documents', () => {
       ['updateGroup', { groupId: GROUP, account: '+33600000001' }],
       ['quitGroup', { groupId: GROUP, admins: ['+33600000002'], account: '+33600000001' }],
       ['listContacts', { allRecipients: true, account: '+33600000001' }],
+    ])
+  })
+
+  it("reads listIdentities' trust levels as verified, unverified and changed (anything unknown warns)", async () => {
+    const b = backendAnswering((id) => ({
+      json: {
+        jsonrpc: '2.0',
+        id,
+        result: [
+          { number: '+33600000002', uuid: 'u2', trustLevel: 'TRUSTED_VERIFIED', addedTimestamp: 1 },
+          { number: '+33600000003', uuid: 'u3', trustLevel: 'TRUSTED_UNVERIFIED', addedTimestamp: 1 },
+          { number: '+33600000004', uuid: 'u4', trustLevel: 'UNTRUSTED', addedTimestamp: 1 },
+          { number: '+33600000005', uuid: 'u5', trustLevel: 'SOMETHING_NEW', addedTimestamp: 1 },
+          { number: null, uuid: 'u6', trustLevel: 'TRUSTED_VERIFIED', addedTimestamp: 1 },
+        ],
+      },
+    }))
+    expect(await b.listIdentities()).toEqual([
+      { number: '+33600000002', safety: 'verified' },
+      { number: '+33600000003', safety: 'unverified' },
+      { number: '+33600000004', safety: 'changed' },
+      { number: '+33600000005', safety: 'changed' },
     ])
   })
 })

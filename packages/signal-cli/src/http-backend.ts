@@ -16,8 +16,10 @@ import {
   CreatedGroup,
   encodeRequest,
   GroupListing,
+  IdentityList,
   IgnoredResult,
   parseResponse,
+  safetyOf,
   SendResult,
   VersionResult,
   type RpcId,
@@ -260,8 +262,16 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
           .filter((x): x is string => typeof x === 'string' && x !== '')
           .join(' ')
         const name = typeof c.name === 'string' && c.name !== '' ? c.name : profile === '' ? undefined : profile
-        return [{ number: c.number, name }]
+        // signal-cli's own test of a contact (RecipientStore SQL_IS_CONTACT) also counts profile
+        // sharing, which every accepted group turns on: only a name the account gave counts here.
+        const own = [c.name, c.givenName, c.familyName, c.nickName, c.nickGivenName, c.nickFamilyName]
+        return [{ number: c.number, name, inContacts: own.some((x) => typeof x === 'string' && x !== '') }]
       })
+    },
+    async listIdentities() {
+      return (await call('listIdentities', {}, IdentityList)).flatMap((i) =>
+        typeof i.number === 'string' ? [{ number: i.number, safety: safetyOf(i.trustLevel) }] : [],
+      )
     },
     async openEvents(signal) {
       const query = account === undefined ? '' : `?account=${encodeURIComponent(account)}`

@@ -6,6 +6,7 @@
  * @see docs/daemon-contract.md §2 (the daemon surface) and signal-cli-jsonrpc(5)
  */
 import { z } from 'zod'
+import type { SafetyState } from './backend.ts'
 import { SignalCliError, SignalRpcError } from './errors.ts'
 
 /** JSON-RPC id the sidecar sends: unique per backend. */
@@ -66,6 +67,11 @@ export const ContactList = z.array(
     .object({
       number: z.string().nullable().optional(),
       name: z.string().nullable().optional(),
+      givenName: z.string().nullable().optional(),
+      familyName: z.string().nullable().optional(),
+      nickName: z.string().nullable().optional(),
+      nickGivenName: z.string().nullable().optional(),
+      nickFamilyName: z.string().nullable().optional(),
       profile: z
         .object({ givenName: z.string().nullable().optional(), familyName: z.string().nullable().optional() })
         .loose()
@@ -74,6 +80,22 @@ export const ContactList = z.array(
     })
     .loose(),
 )
+
+/** `listIdentities` (only the fields the sidecar reads; an unknown trust level is read as changed). */
+export const IdentityList = z.array(
+  z.object({ number: z.string().nullable().optional(), trustLevel: z.string().nullable().optional() }).loose(),
+)
+
+/**
+ * signal-cli's TrustLevel as the sidecar shows it. UNTRUSTED is what a key that replaced a trusted
+ * one gets (IdentityKeyStore.saveNewIdentity with trust-on-first-use); anything unknown is treated
+ * the same way, since a warning is the safe side.
+ */
+export function safetyOf(trustLevel: string | null | undefined): SafetyState {
+  if (trustLevel === 'TRUSTED_VERIFIED') return 'verified'
+  if (trustLevel === 'TRUSTED_UNVERIFIED') return 'unverified'
+  return 'changed'
+}
 
 export const VersionResult = z.object({ version: z.string() }).loose()
 export const AccountList = z.array(z.object({ number: z.string() }).loose())

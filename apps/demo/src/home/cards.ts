@@ -2,11 +2,19 @@
  * The home page's cards: a document (people, last change, share / rename / remove / leave) and an
  * invitation (accept / decline). Destructive actions ask first, in place.
  */
-import type { DocsClient, DocumentItem, Invite } from './docs-client.ts'
-import { inviteText, lastChangeText, peopleText, unsentText } from './home-text.ts'
+import type { DocsClient, DocumentItem, Invite, Told } from './docs-client.ts'
+import {
+  inviteText,
+  lastChangeText,
+  peopleText,
+  safetyText,
+  strangerText,
+  unsentText,
+  type Named as Person,
+} from './home-text.ts'
 import { make } from './make.ts'
 
-type Named = (p: { number: string; name?: string | undefined }) => string
+type Named = (p: Person) => string
 
 /** What the cards need from the page. */
 export interface CardPort {
@@ -17,7 +25,7 @@ export interface CardPort {
   hold(): void
   /** The editor's address for a document. */
   editorLink(docId: string, title: string): string
-  /** Contact names and numbers typed into a box, as numbers. */
+  /** Contact names and numbers typed into a box, as numbers. @throws when a name would be a guess */
   resolvePeople(text: string): string[]
 }
 
@@ -80,6 +88,17 @@ export function confirmingButton(
   return wrap
 }
 
+/** Signal's safety-number state next to a person (nothing when the sidecar did not say); a change warns. */
+function safetyMark(p: Told): HTMLElement | undefined {
+  const text = safetyText(p)
+  if (text === '' || p.safety === undefined) return undefined
+  const symbol = p.safety === 'changed' ? '⚠' : p.safety === 'verified' ? '✓' : '·'
+  const mark = make('span', { className: `safety safety-${p.safety}`, title: text, textContent: symbol })
+  mark.setAttribute('aria-label', text)
+  mark.dataset['safety'] = p.safety
+  return mark
+}
+
 function personChips(port: CardPort, doc: DocumentItem, named: Named): HTMLElement {
   const people = make('div', { className: 'people' })
   // On Signal only admins remove people; when the page cannot tell, it offers it and Signal decides.
@@ -92,6 +111,9 @@ function personChips(port: CardPort, doc: DocumentItem, named: Named): HTMLEleme
       m.status === 'member' ? who : `${who} (${m.status === 'invited' ? 'invited' : 'asked to join'})`,
     )
     chip.dataset['person'] = who
+    if (m.inContacts === false) chip.dataset['stranger'] = 'true'
+    const mark = safetyMark(m)
+    if (mark !== undefined) chip.append(mark)
     if (mayRemove)
       chip.append(
         confirmingButton(port, {
@@ -163,8 +185,15 @@ export function documentCard(port: CardPort, doc: DocumentItem, named: Named): H
 export function inviteCard(port: CardPort, invite: Invite, named: Named): HTMLLIElement {
   const card = make('li', { className: 'card' })
   card.dataset['invite'] = invite.title
+  const stranger = strangerText(invite)
+  if (stranger !== '') card.dataset['stranger'] = 'true'
+  const from = invite.from === undefined ? undefined : safetyMark(invite.from)
   card.append(
     make('p', { className: 'invite-text' }, inviteText(invite, named)),
+    ...(from === undefined
+      ? []
+      : [make('p', { className: 'invite-safety' }, from, ` ${safetyText(invite.from ?? {})}`)]),
+    ...(stranger === '' ? [] : [make('p', { className: 'stranger-note' }, stranger)]),
     make('p', { className: 'meta' }, make('span', {}, peopleText(invite.members, named))),
     make(
       'div',

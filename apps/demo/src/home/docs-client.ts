@@ -3,7 +3,16 @@
  * `/v1/contacts`). Every failure is a {@link DocsApiError} with the API's stable code.
  */
 
-export interface Person {
+/** How the sidecar tells a person apart: `shown` is the name with its hint, one rule for every page. */
+export interface Told {
+  /** "Frank", "Frank (…0142)", "Frank (not in your contacts, …0142)" or the number (absent from older sidecars). */
+  shown?: string
+  /** False when the account gave them no name: their name is a profile name anyone can pick. */
+  inContacts?: boolean
+  /** Signal's safety-number state; `changed` is a warning. */
+  safety?: 'verified' | 'unverified' | 'changed'
+}
+export interface Person extends Told {
   number: string
   name?: string
   status: 'member' | 'invited' | 'requesting'
@@ -22,10 +31,10 @@ export interface DocumentItem {
 export interface Invite {
   id: string
   title: string
-  from?: { number: string; name?: string }
+  from?: { number: string; name?: string } & Told
   members: Person[]
 }
-export interface Contact {
+export interface Contact extends Told {
   number: string
   name?: string
 }

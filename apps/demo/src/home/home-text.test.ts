@@ -5,8 +5,11 @@ import {
   namer,
   peopleText,
   problemText,
+  safetyText,
   sidecarAddress,
+  strangerText,
   typedNumbers,
+  typedPeople,
   unsentText,
 } from './home-text.ts'
 
@@ -60,5 +63,57 @@ describe('what the home page says', () => {
     expect(sidecarAddress('ftp://127.0.0.1:7600')).toBeNull()
     expect(sidecarAddress('not a url at all')).toBeNull()
     expect(sidecarAddress('')).toBeNull()
+  })
+})
+
+describe('people told apart on the home page', () => {
+  const frank = { number: '+15555550142', name: 'Frank', shown: 'Frank (…0142)', inContacts: true }
+  const fake = {
+    number: '+4915112340777',
+    name: 'Frank',
+    shown: 'Frank (not in your contacts, …0777)',
+    inContacts: false,
+  }
+  const zed = { number: '+15555550199', name: 'Zed', shown: 'Zed (not in your contacts, …0199)', inContacts: false }
+  const dana = { number: '+15555550150', name: 'Dana', shown: 'Dana', inContacts: true }
+
+  it('names people as the sidecar tells them apart, hints included', () => {
+    expect(peopleText([me, { ...bob, ...fake, status: 'member', you: false }])).toBe(
+      'with Frank (not in your contacts, …0777)',
+    )
+    expect(namer([fake])({ number: fake.number })).toBe('Frank (not in your contacts, …0777)')
+  })
+
+  it('the share box refuses a name two people have, naming both as shown', () => {
+    const typed = typedPeople('Frank', [frank, fake, dana])
+    expect(typed.ok).toBe(false)
+    if (!typed.ok) {
+      expect(typed.message).toContain('Frank (…0142)')
+      expect(typed.message).toContain('Frank (not in your contacts, …0777)')
+    }
+    // The name exactly as shown picks one; so does a number; a contact's own name is theirs.
+    expect(typedPeople('frank (…0142), dana, +15555550101', [frank, fake, dana])).toEqual({
+      ok: true,
+      numbers: [frank.number, dana.number, '+15555550101'],
+    })
+  })
+
+  it('the share box never picks someone who is not a contact by a plain name', () => {
+    const typed = typedPeople('Zed', [zed])
+    expect(typed).toEqual({
+      ok: false,
+      message:
+        '“Zed” is not in your contacts. Type their number, or “Zed (not in your contacts, …0199)” if you mean them.',
+    })
+    expect(typedPeople('Zed (not in your contacts, …0199)', [zed])).toEqual({ ok: true, numbers: [zed.number] })
+  })
+
+  it('an invitation from someone not in your contacts says so; a changed safety number warns', () => {
+    const invite = { id: 'x', title: 'Trip plan', members: [] }
+    expect(strangerText({ ...invite, from: fake })).toMatch(/^Not in your contacts/)
+    expect(strangerText({ ...invite, from: frank })).toBe('')
+    expect(safetyText({ safety: 'changed' })).toMatch(/^safety number changed/)
+    expect(safetyText({ safety: 'verified' })).toBe('safety number verified')
+    expect(safetyText({})).toBe('')
   })
 })

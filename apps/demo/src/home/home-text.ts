@@ -1,17 +1,108 @@
 /**
  * What the home page says, in words about documents and people (never groups or ids).
  */
-import type { Contact, DocumentItem, Invite, Person } from './docs-client.ts'
+import { foldName } from '@e2e-col/protocol'
+import type { Contact, DocumentItem, Invite, Person, Told } from './docs-client.ts'
 
-/** A person as the page names them: their name, else their number. */
-export function personName(p: { number: string; name?: string | undefined }): string {
+/** A person as the page sees them from the sidecar. */
+export type Named = { number: string; name?: string | undefined } & Pick<Told, 'shown'>
+
+/**
+ * A person as the page names them: as the sidecar tells them apart (`shown`: the name with a hint
+ * when it collides or is not a contact's), else their name, else their number.
+ */
+export function personName(p: Named): string {
+  if (p.shown !== undefined && p.shown !== '') return p.shown
   return p.name !== undefined && p.name !== '' ? p.name : p.number
 }
 
 /** Names for numbers, from contacts (members carry names only when the sidecar knows them). */
-export function namer(contacts: readonly Contact[]): (p: { number: string; name?: string | undefined }) => string {
-  const names = new Map(contacts.map((c) => [c.number, c.name]))
-  return (p) => personName({ number: p.number, name: p.name ?? names.get(p.number) })
+export function namer(contacts: readonly Contact[]): (p: Named) => string {
+  const byNumber = new Map(contacts.map((c) => [c.number, c]))
+  return (p) => {
+    const c = byNumber.get(p.number)
+    if (p.shown !== undefined || c === undefined) return personName(p)
+    return personName({
+      number: p.number,
+      name: p.name ?? c.name,
+      ...(c.shown === undefined ? {} : { shown: c.shown }),
+    })
+  }
+}
+
+/** What to say next to a person about their safety number ('' when the sidecar did not say). */
+export function safetyText(p: Pick<Told, 'safety'>): string {
+  switch (p.safety) {
+    case 'verified':
+      return 'safety number verified'
+    case 'unverified':
+      return 'safety number not verified'
+    case 'changed':
+      return 'safety number changed: compare it in Signal before you trust them'
+    default:
+      return ''
+  }
+}
+
+/** The line an invitation from someone not in your contacts carries ('' otherwise). */
+export function strangerText(invite: Pick<Invite, 'from'>): string {
+  if (invite.from === undefined) return 'Nobody you know is named as sharing this. Accept only if you expected it.'
+  return invite.from.inContacts === false
+    ? 'Not in your contacts: anyone can pick any name on Signal. Accept only if you know who this is.'
+    : ''
+}
+
+/** Items of a typed list: split on commas, semicolons and lines, but not inside a hint's parentheses. */
+function typedItems(text: string): string[] {
+  const items: string[] = []
+  let depth = 0
+  let current = ''
+  for (const ch of text) {
+    if (ch === '(') depth++
+    else if (ch === ')') depth = Math.max(0, depth - 1)
+    if (depth === 0 && (ch === ',' || ch === ';' || ch === '\n')) {
+      items.push(current)
+      current = ''
+    } else current += ch
+  }
+  items.push(current)
+  return items.map((t) => t.trim()).filter((t) => t !== '')
+}
+
+/** What a typed list of people becomes: numbers, or why it cannot be read without guessing. */
+export type TypedPeople = { ok: true; numbers: string[] } | { ok: false; message: string }
+
+/**
+ * Names and numbers typed into a share box, as numbers. A name is never resolved by guessing: the
+ * name exactly as shown (with its hint) picks that person; a plain name picks a contact only when
+ * it is theirs alone; a name more than one person has, or a name that is not a contact's, is
+ * refused with the names as shown, so the person can pick.
+ */
+export function typedPeople(text: string, contacts: readonly Contact[]): TypedPeople {
+  const numbers: string[] = []
+  for (const typed of typedItems(text)) {
+    const key = foldName(typed)
+    const exact = contacts.filter((c) => c.shown !== undefined && foldName(c.shown) === key)
+    if (exact.length === 1 && exact[0] !== undefined) {
+      numbers.push(exact[0].number)
+      continue
+    }
+    const named = contacts.filter((c) => c.name !== undefined && foldName(c.name) === key)
+    const only = named[0]
+    if (named.length > 1)
+      return {
+        ok: false,
+        message: `More than one person is named “${typed}”: ${named.map(personName).join('; ')}. Type the one you mean as shown, or their number.`,
+      }
+    if (only !== undefined && only.inContacts === false)
+      return {
+        ok: false,
+        message: `“${typed}” is not in your contacts. Type their number, or “${personName(only)}” if you mean them.`,
+      }
+    if (only !== undefined) numbers.push(only.number)
+    else numbers.push(...typedNumbers(typed))
+  }
+  return { ok: true, numbers }
 }
 
 /** "with Bob and Carol (invited)", or "only you". */
@@ -44,10 +135,7 @@ export function unsentText(doc: Pick<DocumentItem, 'unsentBytes'>): string {
 }
 
 /** "Alice shared 'Trip plan' with you". */
-export function inviteText(
-  invite: Invite,
-  name: (p: { number: string; name?: string | undefined }) => string = personName,
-): string {
+export function inviteText(invite: Invite, name: (p: Named) => string = personName): string {
   return `${invite.from === undefined ? 'Someone' : name(invite.from)} shared ‘${invite.title}’ with you`
 }
 

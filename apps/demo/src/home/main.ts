@@ -6,7 +6,7 @@
  */
 import { documentCard, inviteCard, type CardPort } from './cards.ts'
 import { apiBase, createDocsClient, DocsApiError, type Contact, type DocsClient } from './docs-client.ts'
-import { namer, personName, problemText, sidecarAddress, typedNumbers } from './home-text.ts'
+import { namer, personName, problemText, safetyText, sidecarAddress, typedNumbers, typedPeople } from './home-text.ts'
 import { make } from './make.ts'
 import { element } from '../start-up.ts'
 import { keepPagesOffline } from '../offline-shell.ts'
@@ -79,13 +79,10 @@ function start(api: DocsClient): void {
       await refresh()
     },
     resolvePeople: (text) => {
-      // A typed name of a contact becomes their number; anything else is read as numbers.
-      const byName = new Map(contacts.map((c) => [personName(c).toLowerCase(), c.number]))
-      return text
-        .split(/[,;\n]+/)
-        .map((t) => t.trim())
-        .filter((t) => t !== '')
-        .flatMap((t) => byName.get(t.toLowerCase()) ?? typedNumbers(t))
+      // A typed name becomes a number only when it names one contact; otherwise the page asks.
+      const typed = typedPeople(text, contacts)
+      if (!typed.ok) throw new DocsApiError('PAGE_NAME_AMBIGUOUS', typed.message)
+      return typed.numbers
     },
   }
 
@@ -99,6 +96,9 @@ function start(api: DocsClient): void {
           {},
           make('input', { type: 'checkbox', name: 'contact', value: c.number, checked: checked.has(c.number) }),
           personName(c),
+          ...(c.safety === 'changed'
+            ? [make('span', { className: 'safety safety-changed', title: safetyText(c) }, '⚠')]
+            : []),
         ),
       ),
     )

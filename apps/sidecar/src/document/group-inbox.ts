@@ -24,6 +24,11 @@ export interface GroupInboxParts {
   readonly store: Pick<ChangeStore, 'storing'>
   /** The document's presence mirror: a member's awareness is noted before the pages see it. */
   readonly mirror: Pick<DocumentPresence, 'seen'>
+  /** A member's awareness stamped with who sent it (presence/sender-stamp.ts), re-framed for the pages. */
+  readonly stamp?: (
+    payload: Uint8Array,
+    from: MemberId | undefined,
+  ) => { payload: Uint8Array; frame: Uint8Array } | undefined
   readonly metrics: Metrics
 }
 
@@ -72,7 +77,12 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
       if (env.kind !== 'update') groupSync.onPeerResponse(env.payload)
       gapRepair.check()
     }
-    if (env.kind === 'awareness') p.mirror.seen(env.payload)
+    if (env.kind === 'awareness') {
+      // The pages see who sent it as Signal says, not only the name the other page picked.
+      const stamped = p.stamp?.(env.payload, from)
+      p.mirror.seen(stamped?.payload ?? env.payload)
+      if (stamped !== undefined) return pages.toAll(stamped.frame)
+    }
     pages.toAll(frame)
   }
 }

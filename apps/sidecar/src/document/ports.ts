@@ -86,4 +86,6 @@ export interface DocumentPorts {
   readonly clock: Clock
   readonly metrics: Metrics
   readonly logger: Logger
+  /** A member's name as this person's contacts tell it apart (library/told-apart.ts), when known. */
+  readonly shownName?: ((number: string) => string | undefined) | undefined
 }

@@ -43,7 +43,7 @@ export interface GroupOperationsOptions {
   readonly linkedDevice: boolean
   readonly shelf: Shelf
   readonly steps: Steps
-  readonly contacts: Pick<Contacts, 'names' | 'forget'>
+  readonly contacts: Pick<Contacts, 'directory' | 'forget'>
   readonly views: Pick<Views, 'view'>
   readonly now: Clock['now']
   readonly logger: Logger
@@ -95,7 +95,7 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
 
   /** The view after a change: the stored row as it is now, the group as listed. */
   const viewNow = async (docId: string, groupId: string, g: Group | undefined): Promise<DocumentView> =>
-    o.views.view(docId, groupId, shelf.row(docId), g, await o.contacts.names())
+    o.views.view(docId, groupId, shelf.row(docId), g, await o.contacts.directory())
 
   async function createGroup(title: string, members: string[]): Promise<string> {
     try {

@@ -19,7 +19,7 @@ import { daemonFailed, LibraryError } from './library-error.ts'
 import { isInvitedTo, isMemberOf, numbersOf, peopleIn, type Group } from './listing.ts'
 import type { Shelf } from './shelf.ts'
 import type { Steps } from './steps.ts'
-import { people, type InviteView } from './views.ts'
+import { people, person, type InviteView } from './views.ts'
 
 export interface Invitations {
   invites(): Promise<InviteView[]>
@@ -43,7 +43,7 @@ export interface InvitationsOptions {
   readonly inviters: InviterTable
   /** Who shared a document has joined it: accepting marks them so (joined.ts). */
   readonly joined: Pick<Joined, 'heard'>
-  readonly contacts: Pick<Contacts, 'names'>
+  readonly contacts: Pick<Contacts, 'directory'>
   readonly now: Clock['now']
   readonly logger: Logger
 }
@@ -155,14 +155,14 @@ export function createInvitations(o: InvitationsOptions): Invitations {
     async invites() {
       const groups = await offered()
       if (groups.length === 0) return []
-      const names = await o.contacts.names()
+      const names = await o.contacts.directory()
       return groups.map((g) => {
         const inviter = inviterOf(g)
         return {
           id: docIdForGroup(g.id),
           groupId: g.id,
           title: g.name ?? 'Untitled',
-          from: inviter === undefined ? undefined : { number: inviter, name: names.get(inviter) },
+          from: inviter === undefined ? undefined : person(inviter, names, you),
           members: people(peopleIn(g), names, you),
         }
       })

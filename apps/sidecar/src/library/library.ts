@@ -13,8 +13,8 @@ import type { MembershipSource } from '../group/membership.ts'
 import type { MemberId } from '../group/roster.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { ReplicaStore } from '../replica/store.ts'
-import type { SignalBackend, SignalChatMethods, SignalContact, SignalDocumentMethods } from '@e2e-col/signal-cli'
-import { createContacts } from './contacts.ts'
+import type { SignalBackend, SignalChatMethods, SignalDocumentMethods } from '@e2e-col/signal-cli'
+import { createContacts, type ContactView } from './contacts.ts'
 import { createFollow } from './follow.ts'
 import { createGroupOperations, type GroupOperations } from './group-ops.ts'
 import { createInvitations, type Invitations } from './invitations.ts'
@@ -32,7 +32,9 @@ export interface DocumentLibrary
   extends GroupOperations, Pick<Invitations, 'invites' | 'accept' | 'decline'>, Pick<Views, 'list'> {
   /** This account's number. */
   readonly you: string
-  contacts(): Promise<SignalContact[]>
+  contacts(): Promise<ContactView[]>
+  /** Someone's name as shown (told-apart.ts), from the contacts last read; undefined when not known yet. */
+  shownName(number: string): string | undefined
   /** A group changed: a served document's membership is looked at again. */
   onGroupUpdate(groupId: string, sourceNumber: string | undefined): void
   /** A body from `from` was heard in a served document's group: they have joined it (joined.ts). */
@@ -48,7 +50,7 @@ export interface DocumentLibrary
 export interface LibraryOptions {
   backend: Pick<
     LibraryBackend,
-    'listContacts' | 'createGroupWith' | 'updateGroup' | 'leaveGroup' | 'acceptGroupRequest'
+    'listContacts' | 'listIdentities' | 'createGroupWith' | 'updateGroup' | 'leaveGroup' | 'acceptGroupRequest'
   >
   /** Where listings come from (and go to): the sidecar's one membership owner. */
   membership: Pick<MembershipSource, 'ask' | 'subscribe'>
@@ -77,7 +79,12 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
   const steps = createSteps({ stopped: o.stopped, storing: o.storing })
   const joined = createJoined({ table: o.store.joined, you, now, storing: o.storing })
   const shelf = createShelf({ ...o, steps, now, joined })
-  const contacts = createContacts({ listContacts: () => o.backend.listContacts(), now, you })
+  const contacts = createContacts({
+    listContacts: () => o.backend.listContacts(),
+    listIdentities: () => o.backend.listIdentities(),
+    now,
+    you,
+  })
   const views = createViews({ you, fixed: o.fixed, shelf, joined, contacts, listGroups, storing: o.storing, logger })
   const operations = createGroupOperations({ ...o, listGroup: listGroups, shelf, steps, contacts, views, now })
   const invitations = createInvitations({
@@ -107,6 +114,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     accept: invitations.accept,
     decline: invitations.decline,
     contacts: contacts.fresh,
+    shownName: contacts.shownNow,
     onGroupUpdate(groupId, sourceNumber) {
       // A group brings its members' profiles (names) with it.
       contacts.forget()

@@ -7,18 +7,19 @@ import type { GroupListing } from '@e2e-col/signal-cli'
 import type { Logger } from '../ops/logger.ts'
 import type { StoredDocument, StoredMember } from '../replica/doc-table.ts'
 import type { Contacts } from './contacts.ts'
+import type { TellApart, Told } from './told-apart.ts'
 import type { Joined } from './joined.ts'
 import { numbersOf, peopleIn, type Group } from './listing.ts'
 import type { Shelf } from './shelf.ts'
 
-export interface PersonView {
+export type PersonView = {
   number: string
   name: string | undefined
   status: StoredMember['status']
   you: boolean
   /** A group admin: on Signal only admins may remove people (undefined when not known). */
   admin?: boolean
-}
+} & Told
 
 export interface DocumentView {
   docId: string
@@ -40,11 +41,21 @@ export interface InviteView {
   id: string
   groupId: string
   title: string
-  from: { number: string; name: string | undefined } | undefined
+  /** Who shared it; `inContacts: false` when the account gave them no name (anyone may pick any profile name). */
+  from: ({ number: string; name: string | undefined } & Told) | undefined
   members: PersonView[]
 }
 
-export type Names = ReadonlyMap<string, string | undefined>
+/** Who is who (contacts.ts). */
+export type Names = TellApart
+
+/** A person as shown, with the name the directory holds (undefined for this account). */
+export function person(number: string, names: Names, you: string): { number: string; name: string | undefined } & Told {
+  const told = names.tell(number)
+  return number === you
+    ? { number, name: undefined, shown: number, inContacts: true }
+    : { number, name: names.name(number), ...told }
+}
 
 /** People as the page shows them (this account unnamed; admin-ness only when the group is listed). */
 export function people(
@@ -54,8 +65,7 @@ export function people(
   admins?: readonly string[],
 ): PersonView[] {
   return members.map((m) => ({
-    number: m.number,
-    name: m.number === you ? undefined : names.get(m.number),
+    ...person(m.number, names, you),
     status: m.status,
     you: m.number === you,
     ...(admins === undefined ? {} : { admin: admins.includes(m.number) }),
@@ -81,7 +91,7 @@ export interface ViewsOptions {
   readonly shelf: Shelf
   /** Who has been heard in each document: a listed member not heard yet is shown invited. */
   readonly joined: Pick<Joined, 'has'>
-  readonly contacts: Pick<Contacts, 'names'>
+  readonly contacts: Pick<Contacts, 'directory'>
   /** Lists every group now. */
   readonly listGroups: () => Promise<GroupListing>
   readonly storing: <T>(fn: () => T) => T | undefined
@@ -124,7 +134,7 @@ export function createViews(o: ViewsOptions): Views {
         o.logger.warn({ err: error }, 'listGroups failed; showing members as last stored')
       }
       const byId = new Map((groups ?? []).map((g) => [g.id, g]))
-      const names = await o.contacts.names()
+      const names = await o.contacts.directory()
       const out: DocumentView[] = []
       for (const f of o.fixed) out.push(view(f.docId, f.groupId, undefined, byId.get(f.groupId), names))
       for (const row of rows) {

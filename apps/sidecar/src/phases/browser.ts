@@ -50,7 +50,7 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
       return doc === undefined ? undefined : (update) => doc.edit(update)
     },
     left: (docId) => i.served.histories.left(docId),
-    nameOf: () => undefined,
+    nameOf: (number) => library?.shownName(number),
     allowedOrigins: config.allowedOrigins,
     bind: () => ({ host: config.listen.host, port: boundPort }),
     ready: life.ready,

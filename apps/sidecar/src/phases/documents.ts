@@ -123,8 +123,11 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
     left: (docId) => life.storing(() => store.documents.get(docId)?.state === 'removed') === true,
     logger,
   })
+  // The library is made after the documents (it serves them): presence asks it for names late.
+  const names: { of?: (number: string) => string | undefined } = {}
   const docs = createDocuments({
     histories,
+    shownName: (number) => names.of?.(number),
     config,
     backend: b.backend,
     reach,
@@ -156,6 +159,7 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
   metrics.unsentSource.read = unsentEnvelopes
   const chats = chatRelay(b, docs, i.makeSession)
   const library = documentLibrary(b, i, docs, chats)
+  if (library !== undefined) names.of = (number) => library.shownName(number)
   // At start a store failure fails the start.
   library?.serveStored()
   // Every served document's roster, those made at run time included, from every listing taken.
