@@ -104,10 +104,10 @@ describe('a page whose sidecar cannot reach Signal', () => {
       if (alice === undefined) throw new Error('the first test opens the connections')
       const errors: { code: string; remoteCode: string | undefined }[] = []
       alice.on('error', (e) => errors.push({ code: e.code, remoteCode: e.remoteCode }))
-      // The fault hits the next send of either sidecar: first let both go quiet (the quiet-period
-      // sync ask comes 2 s after the last change with these settings).
+      // The fault hits the next send of Alice's sidecar (Bob's sends pass): first let it go quiet
+      // (the quiet-period sync ask comes 2 s after the last change with these settings).
       await new Promise((r) => setTimeout(r, 3000))
-      run.stack.toy.faults.identityFailNextSends(1)
+      run.stack.toy.faults.identityFailNextSends(1, { from: run.stack.number('alice') })
       const text = docs.alice.getText('text')
       text.insert(text.length, 'refused once. ')
       await until('the refusal reaches the page', () => alice.status().delivery.signal === 'refused')

@@ -45,9 +45,19 @@ const ROUTES: Record<string, (body: unknown, faults: FaultSwitches) => void> = {
   },
   'identity-fail-next-sends': (body, f) => {
     const o = z
-      .object({ n: z.number().int().min(0), mode: z.enum(['per-recipient', 'all-failed']).optional() })
+      .object({
+        n: z.number().int().min(0),
+        mode: z.enum(['per-recipient', 'all-failed']).optional(),
+        from: z
+          .string()
+          .regex(/^\+[1-9]\d{6,14}$/)
+          .optional(),
+      })
       .parse(body)
-    f.identityFailNextSends(o.n, o.mode === undefined ? {} : { mode: o.mode })
+    f.identityFailNextSends(o.n, {
+      ...(o.mode === undefined ? {} : { mode: o.mode }),
+      ...(o.from === undefined ? {} : { from: o.from }),
+    })
   },
   'fail-next-sends-with': (body, f) => {
     const o = z

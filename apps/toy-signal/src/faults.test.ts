@@ -24,11 +24,11 @@ describe('createFaults', () => {
     switches.identityFailNextSends(2, { mode: 'per-recipient' })
     switches.failNextSendsWith(1, { code: -32603, message: 'boom (X)' })
     switches.failEvents(1)
-    expect([state.takeIdentityFailure(), state.takeIdentityFailure(), state.takeIdentityFailure()]).toEqual([
-      'per-recipient',
-      'per-recipient',
-      undefined,
-    ])
+    expect([
+      state.takeIdentityFailure('+15550000001'),
+      state.takeIdentityFailure('+15550000001'),
+      state.takeIdentityFailure('+15550000001'),
+    ]).toEqual(['per-recipient', 'per-recipient', undefined])
     expect([state.takeSendError(), state.takeSendError()]).toEqual([{ code: -32603, message: 'boom (X)' }, undefined])
     expect([state.takeEventsFailure(), state.takeEventsFailure()]).toEqual([{ status: 500 }, undefined])
   })
@@ -50,8 +50,16 @@ describe('createFaults', () => {
     const { switches, state } = createFaults(true, noCut)
     switches.identityFailNextSends(1)
     switches.failEvents(1, { contentType: 'text/plain' })
-    expect(state.takeIdentityFailure()).toBe('all-failed')
+    expect(state.takeIdentityFailure('+15550000001')).toBe('all-failed')
     expect(state.takeEventsFailure()).toEqual({ status: 200, contentType: 'text/plain' })
+  })
+
+  it('limits identity failures to the sends of one account when asked, others pass', () => {
+    const { switches, state } = createFaults(true, noCut)
+    switches.identityFailNextSends(1, { from: '+15550000002' })
+    expect(state.takeIdentityFailure('+15550000001')).toBeUndefined()
+    expect(state.takeIdentityFailure('+15550000002')).toBe('all-failed')
+    expect(state.takeIdentityFailure('+15550000002')).toBeUndefined()
   })
 
   it('reset clears the new switches too', () => {
@@ -60,7 +68,7 @@ describe('createFaults', () => {
     switches.failNextSendsWith(3, { code: -1, message: 'x' })
     switches.failEvents(3, { status: 503 })
     switches.reset()
-    expect([state.takeIdentityFailure(), state.takeSendError(), state.takeEventsFailure()]).toEqual([
+    expect([state.takeIdentityFailure('+15550000001'), state.takeSendError(), state.takeEventsFailure()]).toEqual([
       undefined,
       undefined,
       undefined,
@@ -77,7 +85,7 @@ describe('createFaults', () => {
     expect(() => switches.failEvents(1, { status: 99 })).toThrow(invalid)
     expect(() => switches.failEvents(1, { contentType: 'text/html\r\nx-injected: 1' })).toThrow(invalid)
     expect(() => switches.identityFailNextSends(-1)).toThrow(invalid)
-    expect([state.takeSendError(), state.takeEventsFailure(), state.takeIdentityFailure()]).toEqual([
+    expect([state.takeSendError(), state.takeEventsFailure(), state.takeIdentityFailure('+15550000001')]).toEqual([
       undefined,
       undefined,
       undefined,

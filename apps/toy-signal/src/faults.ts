@@ -51,7 +51,7 @@ export interface FaultSwitches {
    * The next `n` sends report `IDENTITY_FAILURE` (untrusted safety number) for one recipient or,
    * by default, for all of them (-4 with `data.response`). Nothing is delivered to failed recipients.
    */
-  identityFailNextSends(n: number, options?: { mode?: IdentityFailMode }): void
+  identityFailNextSends(n: number, options?: { mode?: IdentityFailMode; from?: string }): void
   /** The next `n` sends answer this JSON-RPC error (data null) and deliver nothing. */
   failNextSendsWith(n: number, error: FaultRpcError): void
   /** The next `n` events requests answer a failure instead of a stream (default HTTP 500, empty body). */
@@ -83,7 +83,7 @@ export interface FaultState {
   delayMs(): number
   takeDuplicate(): boolean
   takeRateLimit(): { retryAfterSeconds: number; mode: RateLimitMode } | undefined
-  takeIdentityFailure(): IdentityFailMode | undefined
+  takeIdentityFailure(account: string): IdentityFailMode | undefined
   takeSendError(): FaultRpcError | undefined
   networkLost(): boolean
   /** The failure for this events request, with its status resolved, or undefined to stream. */
@@ -109,6 +109,8 @@ export function createFaults(
   let rateLimit: { retryAfterSeconds: number; mode: RateLimitMode } = { retryAfterSeconds: 0, mode: 'all-failed' }
   let identityFailures = 0
   let identityMode: IdentityFailMode = 'all-failed'
+  // Only sends by this account meet the identity fault (any account's when undefined).
+  let identityFrom: string | undefined
   let sendErrors = 0
   let sendError: FaultRpcError = { code: -32603, message: '' }
   let eventsFailures = 0
@@ -153,6 +155,7 @@ export function createFaults(
     identityFailNextSends: (n, options) => {
       identityFailures = count(n)
       identityMode = options?.mode ?? 'all-failed'
+      identityFrom = options?.from
     },
     failNextSendsWith: (n, error) => {
       const checked = count(n)
@@ -201,6 +204,7 @@ export function createFaults(
       spoils = 0
       nonMemberSends = 0
       identityFailures = 0
+      identityFrom = undefined
       sendErrors = 0
       eventsFailures = 0
       rpcFailures = 0
@@ -232,7 +236,8 @@ export function createFaults(
       rateLimits = rest
       return hit ? rateLimit : undefined
     },
-    takeIdentityFailure: () => {
+    takeIdentityFailure: (account) => {
+      if (identityFrom !== undefined && account !== identityFrom) return undefined
       const [hit, rest] = take(identityFailures)
       identityFailures = rest
       return hit ? identityMode : undefined

@@ -73,7 +73,7 @@ export function sendToTargets(
   const sendError = ctx.faults.takeSendError()
   if (sendError !== undefined) throw new RpcFailure(sendError.code, sendError.message)
   const rateLimit = ctx.faults.takeRateLimit()
-  const identity = ctx.faults.takeIdentityFailure()
+  const identity = ctx.faults.takeIdentityFailure(ctx.account)
   const timestamp = ctx.state.nextTimestamp()
   const content = build(timestamp)
   let limited = 0
