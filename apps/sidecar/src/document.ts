@@ -9,8 +9,10 @@
  * {@link Document}.
  * @see docs/sidecar.md §4.3–§4.7, §8, docs/architecture.md "The sidecar's parts"
  */
-import { encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
+import { encodeEnvelope, encodeHealth, type Envelope, type Kind } from '@e2e-col/protocol'
 import type { Session } from './browser/session.ts'
+import { createAuthorBook, type Authorship } from './authorship/author-book.ts'
+import { createAuthorGate } from './document/author-gate.ts'
 import { createBrowserInbox } from './document/browser-inbox.ts'
 import { createGroupInbox } from './document/group-inbox.ts'
 import { createKeptChanges } from './document/kept-changes.ts'
@@ -74,6 +76,8 @@ export interface Document {
   resumeKept(): void
   /** Signal went away or came back: a backlog is merged, the group asked again on the way back, the pages told. */
   reachChanged(state: DocumentPorts['reach']['state']): void
+  /** Who each client id of the document belongs to, or which member relayed it (decisions/0021). */
+  authors(): Authorship[]
   /** What group sync answered, suppressed and asked back so far. */
   syncStats(): SyncStats
   /** Resolves when the send queue is empty or `timeoutMs` passed. */
@@ -84,6 +88,9 @@ export interface Document {
 }
 
 const NO_OWNER: SendOwner = { ack: () => {}, reject: () => {} }
+// Authorship bounds per document: bindings per account, and rows in all (authorship/author-book.ts).
+const AUTHORS_PER_ACCOUNT = 512
+const AUTHOR_ROWS = 8192
 // A member's hellos are answered at most once per this (docs/sidecar.md §4.10).
 const HELLO_GAP_MS = 60_000
 // Presence: the largest frame carried, and the least time between two presence sends (§4.5).
@@ -151,8 +158,25 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     if (!queue.enqueue({ frame: encodeEnvelope(env), messageId: env.messageId, owner: NO_OWNER }))
       logger.warn({ kind }, 'send queue full; dropped a sync message of the replica')
   }
+  const authors = createAuthorGate({
+    docId,
+    book: createAuthorBook({
+      self: ports.group.self,
+      rows: ports.authors,
+      maxPerAccount: AUTHORS_PER_ACCOUNT,
+      maxEntries: AUTHOR_ROWS,
+    }),
+    storing: (fn) => store.storing(fn),
+    announce: (clientIds) => {
+      metrics.announcements.inc({ direction: 'sent' })
+      toGroup('health', encodeHealth({ authors: clientIds }))
+    },
+    metrics,
+    logger,
+  })
   const capabilities = createCapabilityExchange({
     self: ports.group.self,
+    authors: () => authors.ownIds(),
     features: ports.group.features,
     send: (payload) => {
       metrics.announcements.inc({ direction: 'sent' })
@@ -200,8 +224,9 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     reach: ports.reach,
     metrics,
     logger,
+    authored: (update) => authors.fromPage(update),
   })
-  const fromGroup = createGroupInbox({ replica, sync, capabilities, pages, store, mirror, metrics })
+  const fromGroup = createGroupInbox({ replica, sync, capabilities, pages, store, mirror, metrics, authors })
 
   return {
     docId,
@@ -228,6 +253,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     fromGroup,
     edit(update) {
       if (store.storing(() => replica.apply(update, { via: 'sidecar' })) !== true) return false
+      authors.fromPage(update)
       pages.toAll(encodeEnvelope(own('update', update)))
       toGroup('update', update)
       return true
@@ -249,6 +275,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       if (state === 'reachable' && !outbound.stopped()) sync.ask()
       delivery.changed()
     },
+    authors: () => authors.authors(),
     syncStats: () => sync.groupSync.stats(),
     drain: (timeoutMs) => queue.drain(timeoutMs),
     closeSockets: (code, reason) => pages.close(code, reason),

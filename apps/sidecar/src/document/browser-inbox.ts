@@ -42,6 +42,8 @@ export interface BrowserInboxParts {
   readonly reach: DocumentPorts['reach']
   readonly metrics: Metrics
   readonly logger: Logger
+  /** Content this account's page wrote: its client ids are this account's (author-gate.ts). */
+  readonly authored: (update: Uint8Array) => void
 }
 
 /** Takes an envelope a local page sent. */
@@ -72,6 +74,7 @@ export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
         `the ${env.kind} payload is not a Yjs update`,
         refusal(env.messageId),
       )
+    p.authored(env.payload)
     // Durable in the replica and the outbox: the browser may forget it now.
     if (!store.accept(env.senderId, env.messageId, frame)) return
     session.ack(env.messageId)

@@ -6,6 +6,7 @@
  * @see docs/architecture.md "The sidecar's parts"
  */
 import type { Envelope, Kind } from '@e2e-col/protocol'
+import type { AuthorRows } from '../authorship/author-book.ts'
 import type { Clock } from '../clock.ts'
 import type { MemberId } from '../group/roster.ts'
 import type { Logger } from '../ops/logger.ts'
@@ -76,6 +77,8 @@ export interface DocumentLimits {
 export interface DocumentPorts {
   /** The rows of the document being made (bound to its id). */
   readonly store: ChangeStore
+  /** Its authors' rows (bound to its id): who each client id belongs to. */
+  readonly authors: AuthorRows
   readonly outbound: Outbound
   readonly own: OwnEnvelopes
   readonly group: GroupSeat
