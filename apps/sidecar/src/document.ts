@@ -121,6 +121,52 @@ function presenceParts(
   }
 }
 
+/** The document's side of the capability rule; its announcements name this account's client ids. */
+function capabilityExchange(
+  ports: Pick<DocumentPorts, 'group' | 'clock' | 'metrics'>,
+  toGroup: (kind: Kind, payload: Uint8Array) => void,
+  authors: () => readonly number[],
+) {
+  return createCapabilityExchange({
+    self: ports.group.self,
+    authors,
+    features: ports.group.features,
+    send: (payload) => {
+      ports.metrics.announcements.inc({ direction: 'sent' })
+      toGroup('health', payload)
+    },
+    answerDelayMs: { min: 200, max: 1500 },
+    helloGapMs: HELLO_GAP_MS,
+    now: ports.clock.now,
+    random: ports.clock.rng,
+  })
+}
+
+/** The document's authorship: its book over its rows, announcing through `toGroup`. */
+function authorGate(
+  ports: Pick<DocumentPorts, 'group' | 'authors' | 'store' | 'metrics' | 'logger'>,
+  docId: string,
+  toGroup: (kind: Kind, payload: Uint8Array) => void,
+) {
+  const { metrics } = ports
+  return createAuthorGate({
+    docId,
+    book: createAuthorBook({
+      self: ports.group.self,
+      rows: ports.authors,
+      maxPerAccount: AUTHORS_PER_ACCOUNT,
+      maxEntries: AUTHOR_ROWS,
+    }),
+    announce: (clientIds) => {
+      metrics.announcements.inc({ direction: 'sent' })
+      toGroup('health', encodeHealth({ authors: clientIds }))
+    },
+    storing: (fn) => ports.store.storing(fn),
+    metrics,
+    logger: ports.logger,
+  })
+}
+
 export function createDocument(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica): Document {
   const { store, outbound, metrics, logger } = ports
   const pages = createPages()
@@ -158,35 +204,8 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     if (!queue.enqueue({ frame: encodeEnvelope(env), messageId: env.messageId, owner: NO_OWNER }))
       logger.warn({ kind }, 'send queue full; dropped a sync message of the replica')
   }
-  const authors = createAuthorGate({
-    docId,
-    book: createAuthorBook({
-      self: ports.group.self,
-      rows: ports.authors,
-      maxPerAccount: AUTHORS_PER_ACCOUNT,
-      maxEntries: AUTHOR_ROWS,
-    }),
-    storing: (fn) => store.storing(fn),
-    announce: (clientIds) => {
-      metrics.announcements.inc({ direction: 'sent' })
-      toGroup('health', encodeHealth({ authors: clientIds }))
-    },
-    metrics,
-    logger,
-  })
-  const capabilities = createCapabilityExchange({
-    self: ports.group.self,
-    authors: () => authors.ownIds(),
-    features: ports.group.features,
-    send: (payload) => {
-      metrics.announcements.inc({ direction: 'sent' })
-      toGroup('health', payload)
-    },
-    answerDelayMs: { min: 200, max: 1500 },
-    helloGapMs: HELLO_GAP_MS,
-    now: ports.clock.now,
-    random: ports.clock.rng,
-  })
+  const authors = authorGate(ports, docId, toGroup)
+  const capabilities = capabilityExchange(ports, toGroup, () => authors.ownIds())
   const sync = createReplicaSync(replica, {
     limits: ports.limits,
     clock: ports.clock,

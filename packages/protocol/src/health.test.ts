@@ -122,6 +122,8 @@ describe('the authors record', () => {
       /authors must name 1 … 64/,
     )
     expect(() => encodeHealth({ authors: [MAX_CLIENT_ID + 1] })).toThrow(/a client id is at most/)
-    expect(codeOf(() => decodeHealth(Uint8Array.of(1, HEALTH_TAGS.authors, 2, 1, 5, 9)))).toBe('ProtocolError:PROTO_HEALTH_MALFORMED')
+    expect(codeOf(() => decodeHealth(Uint8Array.of(1, HEALTH_TAGS.authors, 2, 1, 5, 9)))).toBe(
+      'ProtocolError:PROTO_HEALTH_MALFORMED',
+    )
   })
 })

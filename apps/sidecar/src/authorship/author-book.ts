@@ -113,8 +113,7 @@ export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
   }
 
   function put(clientId: number, account: MemberId, relayed: boolean): void {
-    if (!relayed && countOf(account) >= o.maxPerAccount)
-      forget(1, (e) => !e.relayed && sameAccount(e.account, account))
+    if (!relayed && countOf(account) >= o.maxPerAccount) forget(1, (e) => !e.relayed && sameAccount(e.account, account))
     book.delete(clientId)
     if (book.size >= o.maxEntries) {
       forget(1, (e) => e.relayed)

@@ -43,8 +43,7 @@ export function createAuthorTable(db: Database, path: string, readonly: boolean)
   const refuse = (): never => {
     throw new StoreError(path, 'opened read-only')
   }
-  if (!exists || readonly)
-    return { rowsOf: (docId) => ({ load: () => load(docId), put: refuse, remove: refuse }) }
+  if (!exists || readonly) return { rowsOf: (docId) => ({ load: () => load(docId), put: refuse, remove: refuse }) }
   const next = db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM authors')
   let seq = (next.get()?.seq ?? 0) + 1
   const upsert = db.prepare(
