@@ -91,6 +91,8 @@ const NO_OWNER: SendOwner = { ack: () => {}, reject: () => {} }
 // Authorship bounds per document: bindings per account, and rows in all (authorship/author-book.ts).
 const AUTHORS_PER_ACCOUNT = 512
 const AUTHOR_ROWS = 8192
+// New client ids of this account's pages are announced together, at most this long after the first.
+const ANNOUNCE_AUTHORS_MS = 1000
 // A member's hellos are answered at most once per this (docs/sidecar.md §4.10).
 const HELLO_GAP_MS = 60_000
 // Presence: the largest frame carried, and the least time between two presence sends (§4.5).
@@ -144,7 +146,7 @@ function capabilityExchange(
 
 /** The document's authorship: its book over its rows, announcing through `toGroup`. */
 function authorGate(
-  ports: Pick<DocumentPorts, 'group' | 'authors' | 'store' | 'metrics' | 'logger'>,
+  ports: Pick<DocumentPorts, 'group' | 'authors' | 'store' | 'clock' | 'metrics' | 'logger'>,
   docId: string,
   toGroup: (kind: Kind, payload: Uint8Array) => void,
 ) {
@@ -161,6 +163,8 @@ function authorGate(
       metrics.announcements.inc({ direction: 'sent' })
       toGroup('health', encodeHealth({ authors: clientIds }))
     },
+    announceDelayMs: ANNOUNCE_AUTHORS_MS,
+    timers: ports.clock,
     storing: (fn) => ports.store.storing(fn),
     metrics,
     logger: ports.logger,
@@ -304,6 +308,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       pages.close(code, reason)
       sync.dispose()
       capabilities.dispose()
+      authors.dispose()
       mirror.dispose()
     },
   }

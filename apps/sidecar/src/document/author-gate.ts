@@ -6,6 +6,7 @@
  * @see docs/decisions/0021-authorship.md, docs/sidecar.md §4.11
  */
 import { decodeHealth, MAX_ANNOUNCED_AUTHORS, type Kind } from '@e2e-col/protocol'
+import type { Timers } from '@e2e-col/sync'
 import type { AuthorBook, Authorship } from '../authorship/author-book.ts'
 import { accountKeys } from '../authorship/author-book.ts'
 import type { MemberId } from '../group/roster.ts'
@@ -20,6 +21,9 @@ export interface AuthorGateParts {
   readonly book: AuthorBook
   /** Sends an announcement (a health payload) to the group. */
   readonly announce: (clientIds: readonly number[]) => void
+  /** New client ids of this account wait this long, so a burst of them goes in one announcement. */
+  readonly announceDelayMs: number
+  readonly timers: Timers
   /** Runs a step that writes the store; undefined when it failed (the sidecar then stops). */
   storing<T>(fn: () => T): T | undefined
   readonly metrics: Metrics
@@ -36,11 +40,22 @@ export interface AuthorGate {
   /** This account's newest client ids, for an announcement. */
   ownIds(): number[]
   authors(): Authorship[]
+  /** Stops the pending announcement's timer. */
+  dispose(): void
 }
 
 export function createAuthorGate(p: AuthorGateParts): AuthorGate {
   const { book, metrics, logger } = p
   const logged = new Set<string>()
+  let pending: number[] = []
+  let timer: unknown
+
+  function flush(): void {
+    timer = undefined
+    const ids = pending
+    pending = []
+    for (let at = 0; at < ids.length; at += MAX_ANNOUNCED_AUTHORS) p.announce(ids.slice(at, at + MAX_ANNOUNCED_AUTHORS))
+  }
 
   function logOnce(from: MemberId, message: string, fields: object): void {
     const key = accountKeys(from)[0] ?? ''
@@ -53,7 +68,9 @@ export function createAuthorGate(p: AuthorGateParts): AuthorGate {
   return {
     fromPage(update) {
       const fresh = p.storing(() => book.ownUpdate(update)) ?? []
-      if (fresh.length > 0) p.announce(fresh.slice(-MAX_ANNOUNCED_AUTHORS))
+      if (fresh.length === 0) return
+      pending.push(...fresh)
+      timer ??= p.timers.setTimeout(flush, p.announceDelayMs)
     },
     admit(kind, payload, from) {
       if (from === undefined) return true
@@ -89,5 +106,9 @@ export function createAuthorGate(p: AuthorGateParts): AuthorGate {
     },
     ownIds: () => book.ownIds(MAX_ANNOUNCED_AUTHORS),
     authors: () => book.entries(),
+    dispose() {
+      if (timer !== undefined) p.timers.clearTimeout(timer)
+      timer = undefined
+    },
   }
 }
