@@ -29,7 +29,7 @@ describe('who wrote this: runs of text', () => {
     Y.applyUpdate(alice, Y.encodeStateAsUpdate(bob))
     alice.getText('t').insert(11, '!!')
     alice.getText('t').delete(0, 1)
-    const runs = runsOf(alice.getText('t')._start)
+    const runs = runsOf(alice.getText('t'))
     expect(runs).toEqual([
       { from: 0, to: 5, client: 1 },
       { from: 5, to: 10, client: 2 },

@@ -4,6 +4,7 @@
  * runs of text each client id wrote, read from the Yjs items of a text type.
  * @see docs/documents.md "Who wrote this"
  */
+import type * as Y from 'yjs'
 import { apiBase } from '../home/docs-client.ts'
 import { colourFor } from './presence.ts'
 
@@ -54,11 +55,17 @@ export function authorLabel(view: AuthorView | undefined): AuthorLabel {
   return { label: view.you ? `${name} (you)` : name, colour: colourFor(name), verified: true }
 }
 
-/** The runs of live text in a type whose first item is `start`, adjacent runs of one client merged. */
-export function runsOf(start: YItemLike | null): AuthorRun[] {
+/** The first item of a Yjs type: Yjs exposes a type's item list only as its `_start` field. */
+function firstItem(type: Y.Text | Y.XmlText): YItemLike | null {
+  // oxlint-disable-next-line no-underscore-dangle -- Yjs has no public accessor for a type's items
+  return type._start
+}
+
+/** The runs of live text in a Yjs text type, adjacent runs of one client merged. */
+export function runsOf(type: Y.Text | Y.XmlText): AuthorRun[] {
   const runs: AuthorRun[] = []
   let at = 0
-  for (let item = start; item !== null; item = item.right) {
+  for (let item = firstItem(type); item !== null; item = item.right) {
     if (item.deleted || !item.countable) continue
     const last = runs.at(-1)
     if (last !== undefined && last.client === item.id.client && last.to === at)

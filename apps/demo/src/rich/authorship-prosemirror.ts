@@ -61,7 +61,7 @@ export function proseMirrorMarks(view: EditorView, doc: Y.Doc, fragment: Y.XmlFr
           mapping as Parameters<typeof relativePositionToAbsolutePosition>[3],
         )
         if (start === null) return []
-        return runsOf(text._start).map((r) => ({ from: start + r.from, to: start + r.to, client: r.client }))
+        return runsOf(text).map((r) => ({ from: start + r.from, to: start + r.to, client: r.client }))
       })
     },
     show: (marks) => view.dispatch(view.state.tr.setMeta(key, marks)),
