@@ -160,6 +160,7 @@ function authorGate(
       maxEntries: AUTHOR_ROWS,
     }),
     announce: (clientIds) => {
+      if (!ports.group.announceAuthors) return
       metrics.announcements.inc({ direction: 'sent' })
       toGroup('health', encodeHealth({ authors: clientIds }))
     },
@@ -209,7 +210,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       logger.warn({ kind }, 'send queue full; dropped a sync message of the replica')
   }
   const authors = authorGate(ports, docId, toGroup)
-  const capabilities = capabilityExchange(ports, toGroup, () => authors.ownIds())
+  const capabilities = capabilityExchange(ports, toGroup, () => (ports.group.announceAuthors ? authors.ownIds() : []))
   const sync = createReplicaSync(replica, {
     limits: ports.limits,
     clock: ports.clock,

@@ -196,7 +196,7 @@ function createSharedPorts(o: DocumentsOptions): Omit<DocumentPorts, 'store' | '
         payload,
       }),
     },
-    group: { self: o.self, features, answerRank: o.answerRank },
+    group: { self: o.self, features, answerRank: o.answerRank, announceAuthors: config.announceAuthors },
     sent: { markSent: o.markSent },
     reach: o.reach,
     limits: {
