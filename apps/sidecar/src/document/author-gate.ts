@@ -3,7 +3,7 @@
  * account and announced to the group, a member's update refused when it writes under another
  * account's client id (dropped, counted, logged once per member), content relayed in a sync
  * answer or snapshot marked "relayed by", and the members' announcements read.
- * @see docs/decisions/0021-authorship.md, docs/sidecar.md §4.11
+ * @see docs/decisions/0021-authorship.md, docs/sidecar.md §4.12
  */
 import { decodeHealth, MAX_ANNOUNCED_AUTHORS, type Kind } from '@e2e-col/protocol'
 import type { Timers } from '@e2e-col/sync'
