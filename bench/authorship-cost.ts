@@ -5,6 +5,7 @@
  * (`E2E_COL_ANNOUNCE_AUTHORS=0`). Counted: A's Signal sends and body bytes from the first keystroke
  * until the announcement window after the last has passed, per edit. Goal: at most 5 % more.
  */
+import { setTimeout as sleep } from 'node:timers/promises'
 import * as Y from 'yjs'
 import { ACCOUNTS, PACING_DEFAULT, startBenchStack, untilDoc, untilSaved } from './stack.ts'
 import { loadTrace, type SequentialTrace, type TimedTrace } from './traces.ts'
@@ -22,16 +23,13 @@ export interface AuthorshipRun {
 }
 
 export interface AuthorshipCostResult {
-  readonly windowSeconds: number
-  readonly off: AuthorshipRun
-  readonly on: AuthorshipRun
-  /** on / off. */
+  /** Announcing / not, in A's sends and body bytes over the same typing. */
   readonly sendsRatio: number
   readonly bytesRatio: number
   readonly targets: Record<string, boolean>
+  readonly windowSeconds: number
+  readonly runs: { readonly off: AuthorshipRun; readonly on: AuthorshipRun }
 }
-
-const sleep = (t: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, t))
 // Longer than the sidecar's announcement delay (1 s), so a pending announcement is counted.
 const ANNOUNCE_WINDOW_MS = 2000
 
@@ -86,12 +84,11 @@ export async function benchAuthorshipCost({ quick }: { quick: boolean }): Promis
   const sendsRatio = on.sendsA / off.sendsA
   const bytesRatio = on.bytesA / off.bytesA
   return {
-    windowSeconds: (offsets.at(-1) ?? 0) / 1000,
-    off,
-    on,
     sendsRatio,
     bytesRatio,
     targets: { sendsUnder5Percent: sendsRatio <= 1.05, bytesUnder5Percent: bytesRatio <= 1.05 },
+    windowSeconds: (offsets.at(-1) ?? 0) / 1000,
+    runs: { off, on },
   }
 }
 
@@ -103,7 +100,7 @@ export function printAuthorshipCost(r: AuthorshipCostResult): void {
     '| client ids announced | keystrokes | Signal sends by A | body bytes by A | sends per edit | bytes per edit |',
   )
   console.log('|---|---|---|---|---|---|')
-  for (const x of [r.off, r.on])
+  for (const x of [r.runs.off, r.runs.on])
     console.log(
       `| ${x.announce ? 'yes' : 'no'} | ${x.keystrokes} | ${x.sendsA} | ${x.bytesA} | ${x.sendsPerEdit.toFixed(4)} | ${x.bytesPerEdit.toFixed(1)} |`,
     )

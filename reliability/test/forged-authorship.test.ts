@@ -27,25 +27,22 @@ import {
 const FORGED = 'e2e_col_received_dropped_total{reason="forged-author"}'
 const ALICE_PAGE = 0x5eed_a11c
 
-/** A page's document under a fixed client id; `type` returns the update it made. */
-function pageDoc(clientId: number) {
-  const doc = new Y.Doc()
-  doc.clientID = clientId
-  return {
-    doc,
-    type(text: string): Uint8Array {
-      const before = Y.encodeStateVector(doc)
-      doc.getText('t').insert(doc.getText('t').length, text)
-      return Y.encodeStateAsUpdate(doc, before)
-    },
-  }
+/** A document writing under `clientId`, as a page's is. */
+const docOf = (clientId: number): Y.Doc => Object.assign(new Y.Doc(), { clientID: clientId })
+
+/** Appends `text` to `doc` and answers the update that made (what a page sends). */
+function typeInto(doc: Y.Doc, text: string): Uint8Array {
+  const sv = Y.encodeStateVector(doc)
+  const t = doc.getText('t')
+  t.insert(t.length, text)
+  return Y.encodeStateAsUpdate(doc, sv)
 }
 
 /** An update under `clientId` whose first struct sits at `clock` (C fills the clocks below itself). */
 function written(clientId: number, clock: number, text: string): Uint8Array {
-  const doc = pageDoc(clientId)
-  if (clock > 0) doc.type('#'.repeat(clock))
-  return doc.type(text)
+  const doc = docOf(clientId)
+  if (clock > 0) typeInto(doc, '#'.repeat(clock))
+  return typeInto(doc, text)
 }
 
 /** The text a page holds after applying every update its sidecar sent it. */
@@ -66,10 +63,10 @@ describe("a member cannot write under another member's Yjs client id", () => {
     const alice = await reader(wsUrl(sa, docId))
     const aliceOther = await reader(wsUrl(sa, docId))
     const bob = await reader(wsUrl(sb, docId))
-    const page = pageDoc(ALICE_PAGE)
+    const page = docOf(ALICE_PAGE)
     const pageSender = randomUUID() // a connection keeps one sender id
 
-    const first = envelopeOf(docId, pageSender, page.type('hello'))
+    const first = envelopeOf(docId, pageSender, typeInto(page, 'hello'))
     alice.ws.send(encodeEnvelope(first))
     await waitFor("Alice's first edit at Bob's page", () => has(bob.received, first.messageId))
     // A announces its page's client id to the group, in a health record Signal authenticates as A's.
@@ -87,7 +84,7 @@ describe("a member cannot write under another member's Yjs client id", () => {
     await postAs(toy, C, encodeBody(encodeEnvelope(forged)))
     await postAs(toy, C, encodeBody(encodeEnvelope(squat)))
     // C's own writing, after the forgeries, shows the group delivered all three in order.
-    const own = envelopeOf(docId, randomUUID(), pageDoc(0xc0ffee).type('C here'))
+    const own = envelopeOf(docId, randomUUID(), typeInto(docOf(0xc0ffee), 'C here'))
     await postAs(toy, C, encodeBody(encodeEnvelope(own)))
     await waitFor("C's own update at Bob's page", () => has(bob.received, own.messageId))
     await waitFor("C's own update at Alice's other page", () => has(aliceOther.received, own.messageId))
@@ -96,7 +93,7 @@ describe("a member cannot write under another member's Yjs client id", () => {
       for (const env of [forged, squat]) expect(has(list, env.messageId)).toBe(false)
 
     // Alice types on (her page never saw the squatter): the edit arrives and nothing is lost.
-    const next = envelopeOf(docId, pageSender, page.type(' world'))
+    const next = envelopeOf(docId, pageSender, typeInto(page, ' world'))
     alice.ws.send(encodeEnvelope(next))
     await waitFor("Alice's next edit at Bob's page", () => has(bob.received, next.messageId))
     expect(textOf(bob.received)).toMatch(/^(hello worldC here|C herehello world)$/)

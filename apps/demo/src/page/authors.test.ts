@@ -9,7 +9,7 @@ describe('who wrote this: labels', () => {
       verified: true,
     })
     expect(authorLabel({ number: '+1556', name: null, you: true, verified: true }).label).toBe('+1556 (you)')
-    expect(authorLabel({ verified: false, relayedBy: { number: '+1557', name: 'Carol', you: false } })).toMatchObject({
+    expect(authorLabel({ verified: false, relayedBy: { number: '+1557', name: 'Carol' } })).toMatchObject({
       label: 'not verified: relayed by Carol',
       verified: false,
     })

@@ -8,16 +8,15 @@ import type * as Y from 'yjs'
 import { apiBase } from '../home/docs-client.ts'
 import { colourFor } from './presence.ts'
 
-interface Person {
-  readonly number: string | null
-  readonly name: string | null
-  readonly you: boolean
+/** One client id as the sidecar answers it: its author when verified, else who relayed its text. */
+export interface AuthorView {
+  readonly verified: boolean
+  readonly number?: string | null
+  readonly name?: string | null
+  /** This page's own account. */
+  readonly you?: boolean
+  readonly relayedBy?: { readonly number: string | null; readonly name: string | null }
 }
-
-/** One client id as the sidecar answers it. */
-export type AuthorView =
-  | (Person & { readonly verified: true })
-  | { readonly verified: false; readonly relayedBy: Person }
 
 /** How a page shows an author: the label on marked text, its colour, and whether it is verified. */
 export interface AuthorLabel {
@@ -42,17 +41,18 @@ interface YItemLike {
   readonly right: YItemLike | null
 }
 
-const personName = (p: Person): string => p.name ?? p.number ?? 'someone'
+const personName = (p: { readonly number?: string | null; readonly name?: string | null }): string =>
+  p.name ?? p.number ?? 'someone'
 
 /** The label of client id `view` (undefined: the sidecar knows nothing of it yet). */
 export function authorLabel(view: AuthorView | undefined): AuthorLabel {
   if (view === undefined) return { label: 'unknown author (not verified)', colour: '#888888', verified: false }
   if (!view.verified) {
-    const by = personName(view.relayedBy)
+    const by = personName(view.relayedBy ?? {})
     return { label: `not verified: relayed by ${by}`, colour: '#888888', verified: false }
   }
   const name = personName(view)
-  return { label: view.you ? `${name} (you)` : name, colour: colourFor(name), verified: true }
+  return { label: view.you === true ? `${name} (you)` : name, colour: colourFor(name), verified: true }
 }
 
 /** The first item of a Yjs type: Yjs exposes a type's item list only as its `_start` field. */
