@@ -49,11 +49,11 @@ export interface BrowserInboxParts {
 /** Takes an envelope a local page sent. */
 export type BrowserInbox = (session: Session, env: Envelope, frame: Uint8Array) => void
 
-/** True for a health payload that announces capabilities or asks members to (§3.12). */
+/** True for a health payload that announces capabilities or authors, or asks members to (§3.12). */
 function announces(payload: Uint8Array): boolean {
   try {
     const h = decodeHealth(payload)
-    return h.capabilities !== undefined || h.hello === true
+    return h.capabilities !== undefined || h.hello === true || h.authors !== undefined
   } catch {
     return false
   }
@@ -167,7 +167,7 @@ export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
     if (env.kind === 'health' && announces(env.payload))
       return session.refuse(
         'SIDECAR_BAD_PAYLOAD',
-        'capability announcements are made by the sidecar, not by browsers',
+        'capability and author announcements are made by the sidecar, not by browsers',
         refusal(env.messageId),
       )
     if (env.kind === 'awareness') return presence(session, env, frame)
