@@ -4,11 +4,15 @@
  * Bob's text by name (the sidecar's `/v1/docs/<docId>/authors`, bound to their Signal accounts).
  * One browser serves the whole file.
  */
+import { mkdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import type { Page } from 'playwright-core'
 import { describe, expect, test } from 'vitest'
 import { CHROMIUM, hasChromium, waitForShown } from '@e2e-col/test-browser'
 import type { Who } from '../src/index.ts'
 import { typeAtEnd, useBrowserStack } from './pages.ts'
+
+const ARTIFACTS = fileURLToPath(new URL('../../../test-artifacts/', import.meta.url))
 
 /** The text marked with author `label` on `page` (editor marks carry it as `data-author`). */
 async function markedBy(page: Page, markClass: string, label: RegExp): Promise<string> {
@@ -61,14 +65,16 @@ describe.skipIf(!hasChromium())('who wrote this, on both editor pages', () => {
     for (const who of ['alice', 'bob'] as const) await pages[who].click('#authors-toggle')
   }
 
-  test("CodeMirror: each page marks Alice's and Bob's text by name, its own as 'you'", async () => {
+  test("CodeMirror: each page marks Alice's and Bob's text by name, its own as 'You'", async () => {
     await writeAndToggle('text', '.cm-content', { alice: 'Alice wrote this line.', bob: 'Bob wrote that one.' })
     await waitForMarked(pages.alice, 'cm-author', /^Bob$/, 'Bob wrote that one.')
-    await waitForMarked(pages.alice, 'cm-author', /\(you\)$/, 'Alice wrote this line.')
+    await waitForMarked(pages.alice, 'cm-author', /^You$/, 'Alice wrote this line.')
     await waitForMarked(pages.bob, 'cm-author', /^Alice$/, 'Alice wrote this line.')
     await waitForShown(pages.bob, '#authors-legend', /Alice/)
     // Nothing Alice wrote is marked as Bob's.
-    expect(await markedBy(pages.bob, 'cm-author', /\(you\)$/)).not.toContain('Alice')
+    expect(await markedBy(pages.bob, 'cm-author', /^You$/)).not.toContain('Alice')
+    mkdirSync(ARTIFACTS, { recursive: true })
+    await pages.bob.screenshot({ path: `${ARTIFACTS}demo-who-wrote-this-bob.png` })
     // Off again: the marks go.
     await pages.bob.click('#authors-toggle')
     await pages.bob.waitForFunction(() => document.querySelectorAll('.cm-author').length === 0)
@@ -78,7 +84,8 @@ describe.skipIf(!hasChromium())('who wrote this, on both editor pages', () => {
     await writeAndToggle('rich', '.ProseMirror', { alice: 'Rich words by Alice.', bob: 'Rich words by Bob.' })
     await waitForMarked(pages.alice, 'pm-author', /^Bob$/, 'Rich words by Bob.')
     await waitForMarked(pages.bob, 'pm-author', /^Alice$/, 'Rich words by Alice.')
-    await waitForMarked(pages.bob, 'pm-author', /\(you\)$/, 'Rich words by Bob.')
+    await waitForMarked(pages.bob, 'pm-author', /^You$/, 'Rich words by Bob.')
     expect(await markedBy(pages.alice, 'pm-author', /^Bob$/)).not.toContain('Alice')
+    await pages.alice.screenshot({ path: `${ARTIFACTS}demo-who-wrote-this-rich-alice.png` })
   })
 })

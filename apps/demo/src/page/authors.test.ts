@@ -3,12 +3,12 @@ import * as Y from 'yjs'
 import { authorLabel, runsOf } from './authors.ts'
 
 describe('who wrote this: labels', () => {
-  it('names a verified author, marks this account as you, and says when an author is not verified', () => {
+  it('names a verified author, this account as You, and says when an author is not verified', () => {
     expect(authorLabel({ number: '+1555', name: 'Bob', you: false, verified: true })).toMatchObject({
       label: 'Bob',
       verified: true,
     })
-    expect(authorLabel({ number: '+1556', name: null, you: true, verified: true }).label).toBe('+1556 (you)')
+    expect(authorLabel({ number: '+1556', name: null, you: true, verified: true }).label).toBe('You')
     expect(authorLabel({ verified: false, relayedBy: { number: '+1557', name: 'Carol' } })).toMatchObject({
       label: 'not verified: relayed by Carol',
       verified: false,

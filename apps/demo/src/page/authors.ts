@@ -52,7 +52,8 @@ export function authorLabel(view: AuthorView | undefined): AuthorLabel {
     return { label: `not verified: relayed by ${by}`, colour: '#888888', verified: false }
   }
   const name = personName(view)
-  return { label: view.you === true ? `${name} (you)` : name, colour: colourFor(name), verified: true }
+  // This account's own text: its listing often has no name for itself, and "You" is what a person reads.
+  return { label: view.you === true ? 'You' : name, colour: colourFor(name), verified: true }
 }
 
 /** The first item of a Yjs type: Yjs exposes a type's item list only as its `_start` field. */
