@@ -17,6 +17,7 @@ function memoryRows(start: AuthorRow[] = []): AuthorRows & { rows: AuthorRow[] }
       if (at >= 0) rows.splice(at, 1)
       rows.push(row)
     },
+    batch: (fn) => fn(),
     remove(ids) {
       for (const id of ids) {
         const at = rows.findIndex((r) => r.clientId === id)

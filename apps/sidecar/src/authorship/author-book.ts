@@ -31,6 +31,8 @@ export interface AuthorRows {
   load(): readonly AuthorRow[]
   put(row: AuthorRow): void
   remove(clientIds: readonly number[]): void
+  /** Runs `fn`'s writes as one commit (a catch-up may name thousands of client ids). */
+  batch<T>(fn: () => T): T
 }
 
 /** What the book says of one client id. */
@@ -135,7 +137,7 @@ export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
     ownUpdate(update) {
       const clients = structClients(update)
       if (clients === undefined) return []
-      return [...clients.keys()].filter((id) => bind(id, o.self))
+      return o.rows.batch(() => [...clients.keys()].filter((id) => bind(id, o.self)))
     },
     memberUpdate(from, update) {
       const clients = structClients(update)
@@ -145,20 +147,25 @@ export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
         if (e !== undefined && !e.relayed && !sameAccount(e.account, from))
           return { ok: false, clientId: id, owner: e.account }
       }
-      for (const id of clients.keys()) bind(id, from)
+      o.rows.batch(() => {
+        for (const id of clients.keys()) bind(id, from)
+      })
       return { ok: true }
     },
     announced(from, clientIds) {
       let foreign = 0
-      for (const id of clientIds) {
-        const e = book.get(id)
-        if (e !== undefined && !e.relayed && !sameAccount(e.account, from)) foreign += 1
-        else bind(id, from)
-      }
+      o.rows.batch(() => {
+        for (const id of clientIds) {
+          const e = book.get(id)
+          if (e !== undefined && !e.relayed && !sameAccount(e.account, from)) foreign += 1
+          else bind(id, from)
+        }
+      })
       return foreign
     },
     relayed(from, update) {
-      for (const id of structClients(update)?.keys() ?? []) if (!book.has(id)) put(id, from, true)
+      const fresh = [...(structClients(update)?.keys() ?? [])].filter((id) => !book.has(id))
+      if (fresh.length > 0) o.rows.batch(() => fresh.forEach((id) => put(id, from, true)))
     },
     ownIds(limit) {
       const own = [...book].filter(([, e]) => !e.relayed && sameAccount(e.account, o.self)).map(([id]) => id)

@@ -43,7 +43,8 @@ export function createAuthorTable(db: Database, path: string, readonly: boolean)
   const refuse = (): never => {
     throw new StoreError(path, 'opened read-only')
   }
-  if (!exists || readonly) return { rowsOf: (docId) => ({ load: () => load(docId), put: refuse, remove: refuse }) }
+  if (!exists || readonly)
+    return { rowsOf: (docId) => ({ load: () => load(docId), put: refuse, remove: refuse, batch: refuse }) }
   const next = db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM authors')
   let seq = (next.get()?.seq ?? 0) + 1
   const upsert = db.prepare(
@@ -61,6 +62,8 @@ export function createAuthorTable(db: Database, path: string, readonly: boolean)
           upsert.run(docId, row.clientId, row.number, row.uuid, row.relayed ? 1 : 0, seq++)
         }),
       remove: (ids) => guarded(path, 'forget authors', () => removeAll(docId, ids)),
+      // A transaction inside another becomes a savepoint (better-sqlite3), so batches may nest.
+      batch: (fn) => guarded(path, 'remember authors', () => db.transaction(fn)()),
     }),
   }
 }

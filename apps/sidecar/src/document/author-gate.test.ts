@@ -29,7 +29,7 @@ function gate() {
     docId: 'doc',
     book: createAuthorBook({
       self: SELF,
-      rows: { load: () => rows, put: (r) => void rows.push(r), remove: () => {} },
+      rows: { load: () => rows, put: (r) => void rows.push(r), remove: () => {}, batch: (fn) => fn() },
       maxPerAccount: 16,
       maxEntries: 64,
     }),
