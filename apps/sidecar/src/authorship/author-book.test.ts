@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import { createAuthorBook, type AuthorRow, type AuthorRows } from './author-book.ts'
+import { writtenAt } from './updates-fixture.ts'
 
 const ALICE = { number: '+15550000001', uuid: 'a1a1a1a1-0000-4000-8000-000000000001' }
 const BOB = { number: '+15550000002' }
@@ -41,16 +42,8 @@ function page(clientId: number) {
   }
 }
 
-/** An update written under `clientId` at clock `clock` (a struct no page of that id made). */
-function forged(clientId: number, clock: number, text: string): Uint8Array {
-  const doc = new Y.Doc()
-  doc.clientID = clientId
-  // Fill the clocks below `clock` so the forged struct sits exactly there, then send only it.
-  if (clock > 0) doc.getText('t').insert(0, 'x'.repeat(clock))
-  const before = Y.encodeStateVector(doc)
-  doc.getText('t').insert(0, text)
-  return Y.encodeStateAsUpdate(doc, before)
-}
+/** A struct no page of that id made: written under `clientId` at `clock`. */
+const forged = writtenAt
 
 const book = (rows = memoryRows(), bounds = { maxPerAccount: 512, maxEntries: 4096 }) =>
   createAuthorBook({ self: ALICE, rows, ...bounds })

@@ -1,7 +1,7 @@
 import { encodeHealth } from '@e2e-col/protocol'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import * as Y from 'yjs'
 import { createAuthorBook, type AuthorRow } from '../authorship/author-book.ts'
+import { writtenAt } from '../authorship/updates-fixture.ts'
 import { captureLogs } from '../ops/log-fixture.ts'
 import { createMetrics } from '../ops/metrics.ts'
 import { createAuthorGate } from './author-gate.ts'
@@ -10,14 +10,7 @@ const SELF = { number: '+15550000001' }
 const BOB = { number: '+15550000002' }
 const CAROL = { number: '+15550000003' }
 
-function written(clientId: number, text: string, from = 0): Uint8Array {
-  const doc = new Y.Doc()
-  doc.clientID = clientId
-  if (from > 0) doc.getText('t').insert(0, '.'.repeat(from))
-  const sv = Y.encodeStateVector(doc)
-  doc.getText('t').insert(0, text)
-  return Y.encodeStateAsUpdate(doc, sv)
-}
+const written = (clientId: number, text: string, clock = 0): Uint8Array => writtenAt(clientId, clock, text)
 
 function gate() {
   vi.useFakeTimers()
