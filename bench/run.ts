@@ -3,19 +3,23 @@
  * `npm run bench -- --quick`: the six e2e-col sections on shorter inputs with single counted runs
  * (a smoke check, under 2 minutes); the codec benchmarks are skipped.
  * `npm run bench -- --replay-only` (with or without --quick): section 1 alone, printed, not written.
+ * `npm run bench -- --authorship-only` (with or without --quick): section 10 alone, printed, not written.
  * Every section verifies convergence before it reports a time; a run that does not converge throws
  * and the bench exits non-zero.
  */
 import { benchFlushEncoding } from '../packages/client/bench/flush-encoding.ts'
+import { benchAuthorshipCost, printAuthorshipCost } from './authorship-cost.ts'
 import { benchProtocol } from './protocol.ts'
 import { runSections } from './sections.ts'
 import { benchTraceReplay, printTraceReplay } from './trace-replay.ts'
 
 const quick = process.argv.includes('--quick')
 const replayOnly = process.argv.includes('--replay-only')
+const authorshipOnly = process.argv.includes('--authorship-only')
 const started = performance.now()
 try {
   if (replayOnly) printTraceReplay(await benchTraceReplay({ quick }))
+  else if (authorshipOnly) printAuthorshipCost(await benchAuthorshipCost({ quick }))
   else {
     if (!quick) {
       benchProtocol()

@@ -75,6 +75,7 @@ const Env = z
       .max(1_000_000),
     E2E_COL_ALLOW_LONG_BODIES: flag,
     E2E_COL_COMPRESS: flagOn,
+    E2E_COL_ANNOUNCE_AUTHORS: flagOn,
     E2E_COL_CAPABILITIES: z
       .string()
       .default('deflate,attachments')
@@ -266,6 +267,11 @@ export interface SidecarConfig {
    * deflated and attachment envelopes.
    */
   readonly capabilities: readonly ('deflate' | 'attachments')[]
+  /**
+   * Whether this sidecar announces its pages' Yjs client ids (`health` record `authors`,
+   * decisions/0021). Off, members still bind them from its updates; `npm run bench` measures the cost.
+   */
+  readonly announceAuthors: boolean
   /** Frames (after compression) of at least `minBytes` go as one attachment when every member reads them. */
   readonly attachments: {
     readonly minBytes: number
@@ -400,6 +406,7 @@ export function loadConfig(
     maxBodyBytes: e.E2E_COL_SIGNAL_BODY_MAX_BYTES,
     allowLongBodies: e.E2E_COL_ALLOW_LONG_BODIES,
     capabilities: e.E2E_COL_CAPABILITIES,
+    announceAuthors: e.E2E_COL_ANNOUNCE_AUTHORS,
     attachments: {
       minBytes: e.E2E_COL_ATTACHMENT_MIN_BYTES,
       fetchTimeoutMs: e.E2E_COL_ATTACHMENT_FETCH_TIMEOUT_MS,

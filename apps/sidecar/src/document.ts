@@ -9,8 +9,10 @@
  * {@link Document}.
  * @see docs/sidecar.md §4.3–§4.7, §8, docs/architecture.md "The sidecar's parts"
  */
-import { encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
+import { encodeEnvelope, encodeHealth, type Envelope, type Kind } from '@e2e-col/protocol'
 import type { Session } from './browser/session.ts'
+import { createAuthorBook, type Authorship } from './authorship/author-book.ts'
+import { createAuthorGate } from './document/author-gate.ts'
 import { createBrowserInbox } from './document/browser-inbox.ts'
 import { createGroupInbox } from './document/group-inbox.ts'
 import { createSenderStamper } from './presence/sender-stamp.ts'
@@ -75,6 +77,8 @@ export interface Document {
   resumeKept(): void
   /** Signal went away or came back: a backlog is merged, the group asked again on the way back, the pages told. */
   reachChanged(state: DocumentPorts['reach']['state']): void
+  /** Who each client id of the document belongs to, or which member relayed it (decisions/0021). */
+  authors(): Authorship[]
   /** What group sync answered, suppressed and asked back so far. */
   syncStats(): SyncStats
   /** Resolves when the send queue is empty or `timeoutMs` passed. */
@@ -85,6 +89,11 @@ export interface Document {
 }
 
 const NO_OWNER: SendOwner = { ack: () => {}, reject: () => {} }
+// Authorship bounds per document: bindings per account, and rows in all (authorship/author-book.ts).
+const AUTHORS_PER_ACCOUNT = 512
+const AUTHOR_ROWS = 8192
+// New client ids of this account's pages are announced together, at most this long after the first.
+const ANNOUNCE_AUTHORS_MS = 1000
 // A member's hellos are answered at most once per this (docs/sidecar.md §4.10).
 const HELLO_GAP_MS = 60_000
 // Presence: the largest frame carried, and the least time between two presence sends (§4.5).
@@ -113,6 +122,55 @@ function presenceParts(
       timers: ports.clock,
     }),
   }
+}
+
+/** The document's side of the capability rule; its announcements name this account's client ids. */
+function capabilityExchange(
+  ports: Pick<DocumentPorts, 'group' | 'clock' | 'metrics'>,
+  toGroup: (kind: Kind, payload: Uint8Array) => void,
+  authors: () => readonly number[],
+) {
+  return createCapabilityExchange({
+    self: ports.group.self,
+    authors,
+    features: ports.group.features,
+    send: (payload) => {
+      ports.metrics.announcements.inc({ direction: 'sent' })
+      toGroup('health', payload)
+    },
+    answerDelayMs: { min: 200, max: 1500 },
+    helloGapMs: HELLO_GAP_MS,
+    now: ports.clock.now,
+    random: ports.clock.rng,
+  })
+}
+
+/** The document's authorship: its book over its rows, announcing through `toGroup`. */
+function authorGate(
+  ports: Pick<DocumentPorts, 'group' | 'authors' | 'store' | 'clock' | 'metrics' | 'logger'>,
+  docId: string,
+  toGroup: (kind: Kind, payload: Uint8Array) => void,
+) {
+  const { metrics } = ports
+  return createAuthorGate({
+    docId,
+    book: createAuthorBook({
+      self: ports.group.self,
+      rows: ports.authors,
+      maxPerAccount: AUTHORS_PER_ACCOUNT,
+      maxEntries: AUTHOR_ROWS,
+    }),
+    announce: (clientIds) => {
+      if (!ports.group.announceAuthors) return
+      metrics.announcements.inc({ direction: 'sent' })
+      toGroup('health', encodeHealth({ authors: clientIds }))
+    },
+    announceDelayMs: ANNOUNCE_AUTHORS_MS,
+    timers: ports.clock,
+    storing: (fn) => ports.store.storing(fn),
+    metrics,
+    logger: ports.logger,
+  })
 }
 
 export function createDocument(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica): Document {
@@ -152,18 +210,8 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     if (!queue.enqueue({ frame: encodeEnvelope(env), messageId: env.messageId, owner: NO_OWNER }))
       logger.warn({ kind }, 'send queue full; dropped a sync message of the replica')
   }
-  const capabilities = createCapabilityExchange({
-    self: ports.group.self,
-    features: ports.group.features,
-    send: (payload) => {
-      metrics.announcements.inc({ direction: 'sent' })
-      toGroup('health', payload)
-    },
-    answerDelayMs: { min: 200, max: 1500 },
-    helloGapMs: HELLO_GAP_MS,
-    now: ports.clock.now,
-    random: ports.clock.rng,
-  })
+  const authors = authorGate(ports, docId, toGroup)
+  const capabilities = capabilityExchange(ports, toGroup, () => (ports.group.announceAuthors ? authors.ownIds() : []))
   const sync = createReplicaSync(replica, {
     limits: ports.limits,
     clock: ports.clock,
@@ -201,9 +249,10 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     reach: ports.reach,
     metrics,
     logger,
+    authored: (update) => authors.fromPage(update),
   })
   const stamp = createSenderStamper(ports.shownName, (payload) => encodeEnvelope(own('awareness', payload)))
-  const fromGroup = createGroupInbox({ replica, sync, capabilities, pages, store, mirror, stamp, metrics })
+  const fromGroup = createGroupInbox({ replica, sync, capabilities, pages, store, mirror, stamp, metrics, authors })
 
   return {
     docId,
@@ -230,6 +279,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     fromGroup,
     edit(update) {
       if (store.storing(() => replica.apply(update, { via: 'sidecar' })) !== true) return false
+      authors.fromPage(update)
       pages.toAll(encodeEnvelope(own('update', update)))
       toGroup('update', update)
       return true
@@ -251,6 +301,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       if (state === 'reachable' && !outbound.stopped()) sync.ask()
       delivery.changed()
     },
+    authors: () => authors.authors(),
     syncStats: () => sync.groupSync.stats(),
     drain: (timeoutMs) => queue.drain(timeoutMs),
     closeSockets: (code, reason) => pages.close(code, reason),
@@ -260,6 +311,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       pages.close(code, reason)
       sync.dispose()
       capabilities.dispose()
+      authors.dispose()
       mirror.dispose()
     },
   }

@@ -123,7 +123,8 @@ export function createDocuments(o: DocumentsOptions): Documents {
     add(docId, groupId, replica) {
       if (docs.has(docId)) throw new Error(`document ${docId} is served already`)
       if (groups.has(groupId)) throw new Error(`group ${groupId} carries a document already`)
-      const doc = createDocument({ ...shared, store: storeFor(docId) }, docId, groupId, replica)
+      const authors = o.store.authors.rowsOf(docId)
+      const doc = createDocument({ ...shared, store: storeFor(docId), authors }, docId, groupId, replica)
       docs.set(docId, doc)
       groups.set(groupId, doc)
       o.histories?.attach(docId, replica)
@@ -165,7 +166,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
 }
 
 /** The ports every document of this sidecar shares: one sending side, one own-envelope sequence. */
-function createSharedPorts(o: DocumentsOptions): Omit<DocumentPorts, 'store'> {
+function createSharedPorts(o: DocumentsOptions): Omit<DocumentPorts, 'store' | 'authors'> {
   const { config, clock, metrics, logger } = o
   const features =
     (config.capabilities.includes('deflate') ? CAPABILITY.deflate : 0) |
@@ -198,7 +199,7 @@ function createSharedPorts(o: DocumentsOptions): Omit<DocumentPorts, 'store'> {
         payload,
       }),
     },
-    group: { self: o.self, features, answerRank: o.answerRank },
+    group: { self: o.self, features, answerRank: o.answerRank, announceAuthors: config.announceAuthors },
     sent: { markSent: o.markSent },
     reach: o.reach,
     limits: {

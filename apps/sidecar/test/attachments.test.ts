@@ -158,19 +158,23 @@ describe('large envelopes as one Signal attachment', () => {
     expect(await metricValue(p.b.url, 'e2e_col_capability_announcements_total{direction="sent"}')).toBe(0)
   })
 
-  it('a browser cannot announce capabilities for its account: refused, nothing sent', async () => {
+  it('a browser cannot announce capabilities or authors for its account: refused, nothing sent', async () => {
     const p = await startPair({ a: CAPABLE, b: CAPABLE })
     await capabilitiesExchanged(p.a, p.b)
     const alice = new YBrowser(p.docId)
     await alice.connect(p.a.url)
     const before = p.toy.sends().length
     const forged = alice.sendRaw('health', encodeHealth({ capabilities: { envelopeVersion: 1, features: 0 } }))
+    const claimed = alice.sendRaw('health', encodeHealth({ authors: [42] }))
     const probe = alice.sendRaw('health', new Uint8Array(0))
     await alice.until(() => alice.acked.has(probe.messageId))
     const errors = alice.received
       .filter((e) => e.kind === 'error')
       .map((e) => [e.messageId, (JSON.parse(new TextDecoder().decode(e.payload)) as { code: string }).code])
-    expect(errors).toEqual([[forged.messageId, 'SIDECAR_BAD_PAYLOAD']])
+    expect(errors).toEqual([
+      [forged.messageId, 'SIDECAR_BAD_PAYLOAD'],
+      [claimed.messageId, 'SIDECAR_BAD_PAYLOAD'],
+    ])
     expect(sentEnvelopes(p.toy, before).map((s) => s.envelope.messageId)).toEqual([probe.messageId])
   })
 })

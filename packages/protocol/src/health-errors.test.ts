@@ -43,7 +43,7 @@ describe('encodeHealth refuses, naming the field', () => {
     ],
     [
       `more than ${MAX_HEALTH_RECORDS} records`,
-      { unknown: new Map(Array.from({ length: MAX_HEALTH_RECORDS + 1 }, (_, i) => [4 + i, empty])) },
+      { unknown: new Map(Array.from({ length: MAX_HEALTH_RECORDS + 1 }, (_, i) => [5 + i, empty])) },
       `PROTO_INVALID_FIELD: at most ${MAX_HEALTH_RECORDS} records`,
     ],
   ]
@@ -54,14 +54,14 @@ describe('encodeHealth refuses, naming the field', () => {
   it(`accepts zero for both capability numbers and exactly ${MAX_HEALTH_RECORDS} records`, () => {
     const zero = encodeHealth({ capabilities: { envelopeVersion: 0, features: 0 } })
     expect(decodeHealth(zero)).toStrictEqual({ capabilities: { envelopeVersion: 0, features: 0 } })
-    const full = new Map(Array.from({ length: MAX_HEALTH_RECORDS }, (_, i) => [4 + i, Uint8Array.of(i)]))
+    const full = new Map(Array.from({ length: MAX_HEALTH_RECORDS }, (_, i) => [5 + i, Uint8Array.of(i)]))
     expect(decodeHealth(encodeHealth({ unknown: full })).unknown?.size).toBe(MAX_HEALTH_RECORDS)
   })
 })
 
 describe('decodeHealth refuses, saying where', () => {
   const tooMany = [1]
-  for (let i = 0; i <= MAX_HEALTH_RECORDS; i++) tooMany.push(4 + i, 0)
+  for (let i = 0; i <= MAX_HEALTH_RECORDS; i++) tooMany.push(5 + i, 0)
   const cases: [string, Uint8Array, RegExp][] = [
     ['a payload that is not bytes', notBytes, /^PROTO_INVALID_FIELD: payload must be a Uint8Array$/],
     ['another format', Uint8Array.of(2), /^PROTO_HEALTH_MALFORMED: health payload: format 2 is not 1$/],

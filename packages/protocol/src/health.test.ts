@@ -7,6 +7,8 @@ import {
   decodeHealth,
   encodeHealth,
   HEALTH_TAGS,
+  MAX_ANNOUNCED_AUTHORS,
+  MAX_CLIENT_ID,
   MAX_HEALTH_RECORDS,
   type Health,
 } from './index.ts'
@@ -18,12 +20,14 @@ interface StoredHealth {
   capabilities?: { envelopeVersion: number; features: number }
   hello?: boolean
   stateVector?: string
+  authors?: number[]
   unknown?: Record<string, string>
 }
 const healthOf = (v: StoredHealth): Health => ({
   ...(v.capabilities === undefined ? {} : { capabilities: v.capabilities }),
   ...(v.hello === undefined ? {} : { hello: v.hello }),
   ...(v.stateVector === undefined ? {} : { stateVector: fromHex(v.stateVector) }),
+  ...(v.authors === undefined ? {} : { authors: v.authors }),
   ...(v.unknown === undefined
     ? {}
     : { unknown: new Map(Object.entries(v.unknown).map(([k, x]) => [Number(k), fromHex(x)])) }),
@@ -103,5 +107,23 @@ describe('health payloads', () => {
     ).toBe(false)
     expect(canRead({ envelopeVersion: 1, features: 0xff }, CAPABILITY.deflate | CAPABILITY.attachments)).toBe(true)
     expect(canRead({ envelopeVersion: 0, features: 0xff }, CAPABILITY.deflate)).toBe(false)
+  })
+})
+
+describe('the authors record', () => {
+  it('carries client ids in the order given, up to 2^32 − 1', () => {
+    const authors = [7, 0, 0xffff_ffff, 300]
+    expect(decodeHealth(encodeHealth({ authors }))).toEqual({ authors })
+  })
+
+  it('is refused when it names none, more than the bound, or an id Yjs cannot draw', () => {
+    expect(() => encodeHealth({ authors: [] })).toThrow(/PROTO_INVALID_FIELD|authors must name/)
+    expect(() => encodeHealth({ authors: Array.from({ length: MAX_ANNOUNCED_AUTHORS + 1 }, (_, i) => i) })).toThrow(
+      /authors must name 1 … 64/,
+    )
+    expect(() => encodeHealth({ authors: [MAX_CLIENT_ID + 1] })).toThrow(/a client id is at most/)
+    expect(codeOf(() => decodeHealth(Uint8Array.of(1, HEALTH_TAGS.authors, 2, 1, 5, 9)))).toBe(
+      'ProtocolError:PROTO_HEALTH_MALFORMED',
+    )
   })
 })

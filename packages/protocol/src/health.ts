@@ -10,6 +10,7 @@
  * capabilities   := varUint(envelopeVersion) • varUint(features)         tag 0x01
  * hello          := ε                                                    tag 0x02
  * stateVector    := a Yjs state vector                                   tag 0x03
+ * authors        := varUint(count) • varUint(clientId)^count             tag 0x04, 1 ≤ count ≤ 64
  * ```
  *
  * Known records must be exactly their grammar; unknown tags are kept raw and otherwise ignored.
@@ -24,6 +25,10 @@ import { isProtocolError, ProtocolError } from './errors.ts'
 export const HEALTH_FORMAT = 1
 /** Most records one health payload may hold. */
 export const MAX_HEALTH_RECORDS = 32
+/** Most Yjs client ids one `authors` record may name. */
+export const MAX_ANNOUNCED_AUTHORS = 64
+/** Largest Yjs client id (Yjs draws them as unsigned 32-bit numbers). */
+export const MAX_CLIENT_ID = 0xffff_ffff
 
 /** Record tags. Stable wire constants: never renumber, only add. */
 export const HEALTH_TAGS = {
@@ -31,6 +36,8 @@ export const HEALTH_TAGS = {
   hello: 0x02,
   /** The sender's replica state vector (Yjs); carried, not interpreted here. */
   stateVector: 0x03,
+  /** Yjs client ids the sender's own pages write with: they are the sending account's. */
+  authors: 0x04,
 } as const
 
 /** Feature bits of the capabilities record. */
@@ -55,6 +62,8 @@ export interface Health {
   /** The sender asks every member to announce itself back (sent once at start). */
   readonly hello?: boolean
   readonly stateVector?: Uint8Array
+  /** Yjs client ids the sender's pages write with, in the order given (1 … {@link MAX_ANNOUNCED_AUTHORS}). */
+  readonly authors?: readonly number[]
   /** Records with tags this reader does not know, by tag (encoding writes them back in tag order). */
   readonly unknown?: ReadonlyMap<number, Uint8Array>
 }
@@ -68,9 +77,33 @@ function checkUint(value: number, field: string): void {
     throw new ProtocolError('PROTO_INVALID_FIELD', `${field} must be an integer in 0 … 2^53 − 1`)
 }
 
+function encodeAuthors(authors: readonly number[]): Uint8Array {
+  if (!Array.isArray(authors) || authors.length === 0 || authors.length > MAX_ANNOUNCED_AUTHORS)
+    throw new ProtocolError('PROTO_INVALID_FIELD', `authors must name 1 … ${MAX_ANNOUNCED_AUTHORS} client ids`)
+  for (const id of authors) {
+    checkUint(id, 'a client id')
+    if (id > MAX_CLIENT_ID) throw new ProtocolError('PROTO_INVALID_FIELD', `a client id is at most ${MAX_CLIENT_ID}`)
+  }
+  const value = new Uint8Array(authors.reduce((n, id) => n + varUintLength(id), varUintLength(authors.length)))
+  let at = writeVarUint(value, 0, authors.length)
+  for (const id of authors) at = writeVarUint(value, at, id)
+  return value
+}
+
+function decodeAuthors(value: Uint8Array): number[] {
+  const v = new ByteReader(value, 'authors record')
+  const count = v.varUint('authors count', MAX_ANNOUNCED_AUTHORS, 'PROTO_LENGTH_OVERFLOW')
+  if (count === 0) throw malformed('authors record names no client id')
+  const ids: number[] = []
+  for (let i = 0; i < count; i++) ids.push(v.varUint('client id', MAX_CLIENT_ID, 'PROTO_LENGTH_OVERFLOW'))
+  if (v.remaining !== 0) throw malformed(`authors record has ${v.remaining} byte(s) after its client ids`)
+  return ids
+}
+
 /**
  * Encodes a health payload (always in format 1, even with no records).
  * @throws ProtocolError `PROTO_INVALID_FIELD` for a negative or fractional number, a non-byte value,
+ *   an authors list empty, over {@link MAX_ANNOUNCED_AUTHORS} or with an id over {@link MAX_CLIENT_ID},
  *   or an unknown record whose tag is a known one.
  */
 export function encodeHealth(health: Health): Uint8Array {
@@ -89,6 +122,7 @@ export function encodeHealth(health: Health): Uint8Array {
       throw new ProtocolError('PROTO_INVALID_FIELD', 'stateVector must be a Uint8Array')
     records.push([HEALTH_TAGS.stateVector, health.stateVector])
   }
+  if (health.authors !== undefined) records.push([HEALTH_TAGS.authors, encodeAuthors(health.authors)])
   const known = new Set<number>(Object.values(HEALTH_TAGS))
   for (const [tag, value] of health.unknown ?? []) {
     checkUint(tag, 'record tag')
@@ -130,6 +164,7 @@ export function decodeHealth(payload: Uint8Array): Health {
   let capabilities: Capabilities | undefined
   let hello = false
   let stateVector: Uint8Array | undefined
+  let authors: number[] | undefined
   const unknown = new Map<number, Uint8Array>()
   let last = -1
   let count = 0
@@ -154,6 +189,7 @@ export function decodeHealth(payload: Uint8Array): Health {
         if (length !== 0) throw malformed('hello record must be empty')
         hello = true
       } else if (tag === HEALTH_TAGS.stateVector) stateVector = value
+      else if (tag === HEALTH_TAGS.authors) authors = decodeAuthors(value)
       else unknown.set(tag, value)
     }
   } catch (error) {
@@ -166,6 +202,7 @@ export function decodeHealth(payload: Uint8Array): Health {
     ...(capabilities === undefined ? {} : { capabilities }),
     ...(hello ? { hello } : {}),
     ...(stateVector === undefined ? {} : { stateVector }),
+    ...(authors === undefined ? {} : { authors }),
     ...(unknown.size === 0 ? {} : { unknown }),
   }
 }

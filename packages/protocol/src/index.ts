@@ -75,6 +75,8 @@ export {
   HEALTH_FORMAT,
   HEALTH_TAGS,
   MAX_HEALTH_RECORDS,
+  MAX_ANNOUNCED_AUTHORS,
+  MAX_CLIENT_ID,
   CAPABILITY,
   type Health,
   type Capabilities,

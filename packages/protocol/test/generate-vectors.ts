@@ -171,12 +171,14 @@ const healthCases: { name: string; value: Parameters<typeof encodeHealth>[0] }[]
     name: 'capabilities (deflate only) and hello',
     value: { capabilities: { envelopeVersion: 1, features: CAPABILITY.deflate }, hello: true },
   },
+  { name: 'authors: two client ids', value: { authors: [1, 0xffff_ffff] } },
   {
     name: 'every known record and an unknown tag 0x40',
     value: {
       capabilities: { envelopeVersion: 1, features: 0x83 },
       hello: true,
       stateVector: payloads['sync-request'],
+      authors: [42],
       unknown: new Map([[0x40, text('later')]]),
     },
   },
@@ -199,6 +201,9 @@ const invalidHealth = [
   { name: 'record overruns the payload', hex: '01010501', code: 'PROTO_HEALTH_MALFORMED' },
   { name: 'capabilities with a trailing byte', hex: '0101030103ff', code: 'PROTO_HEALTH_MALFORMED' },
   { name: 'hello not empty', hex: '01020100', code: 'PROTO_HEALTH_MALFORMED' },
+  { name: 'authors naming no client id', hex: '01040100', code: 'PROTO_HEALTH_MALFORMED' },
+  { name: 'authors with a client id over 2^32 − 1', hex: '010406018080808010', code: 'PROTO_HEALTH_MALFORMED' },
+  { name: 'authors count over 64', hex: '0104014100', code: 'PROTO_HEALTH_MALFORMED' },
   { name: 'overlong tag varint', hex: '01810000', code: 'PROTO_NON_CANONICAL_VARINT' },
 ]
 writeFileSync(

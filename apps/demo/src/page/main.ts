@@ -8,6 +8,8 @@ import { connectDoc, type ClientStatus } from '@e2e-col/client'
 import { basicSetup, EditorView } from 'codemirror'
 import { yCollab } from 'y-codemirror.next'
 import * as Y from 'yjs'
+import { authorMarkExtension, codeMirrorMarks } from './authorship-codemirror.ts'
+import { mountAuthorshipToggle } from './authorship-toggle.ts'
 import { colourFor } from './presence.ts'
 import { mountPresence } from './presence-view.ts'
 import { element, startDocumentPage } from '../start-up.ts'
@@ -39,8 +41,9 @@ if (params !== null) {
 
   const view = new EditorView({
     parent: element('editor'),
-    extensions: [basicSetup, EditorView.lineWrapping, yCollab(text, awareness)],
+    extensions: [basicSetup, EditorView.lineWrapping, yCollab(text, awareness), authorMarkExtension],
   })
+  mountAuthorshipToggle({ editor: element('editor'), doc, sidecarUrl, docId, marks: codeMirrorMarks(view, text) })
 
   // Leaving with unconfirmed edits is safe (they are in IndexedDB), but say so before a tab closes.
   window.addEventListener('beforeunload', (event) => {

@@ -16,6 +16,8 @@ import { showStatus } from '../page/status-view.ts'
 import { colourFor } from '../page/presence.ts'
 import { element, startDocumentPage } from '../start-up.ts'
 import { keepPagesOffline } from '../offline-shell.ts'
+import { mountAuthorshipToggle } from '../page/authorship-toggle.ts'
+import { authorMarkPlugin, proseMirrorMarks } from './authorship-prosemirror.ts'
 
 keepPagesOffline()
 
@@ -52,8 +54,17 @@ if (params !== null) {
           'Mod-i': toggleMark(schema.marks.em),
         }),
         keymap(baseKeymap),
+        authorMarkPlugin,
       ],
     }),
+  })
+
+  mountAuthorshipToggle({
+    editor: element('editor'),
+    doc,
+    sidecarUrl,
+    docId,
+    marks: proseMirrorMarks(view, doc, fragment),
   })
 
   window.addEventListener('beforeunload', (event) => {

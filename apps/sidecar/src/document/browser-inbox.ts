@@ -42,16 +42,18 @@ export interface BrowserInboxParts {
   readonly reach: DocumentPorts['reach']
   readonly metrics: Metrics
   readonly logger: Logger
+  /** Content this account's page wrote: its client ids are this account's (author-gate.ts). */
+  readonly authored: (update: Uint8Array) => void
 }
 
 /** Takes an envelope a local page sent. */
 export type BrowserInbox = (session: Session, env: Envelope, frame: Uint8Array) => void
 
-/** True for a health payload that announces capabilities or asks members to (§3.12). */
+/** True for a health payload that announces capabilities or authors, or asks members to (§3.12). */
 function announces(payload: Uint8Array): boolean {
   try {
     const h = decodeHealth(payload)
-    return h.capabilities !== undefined || h.hello === true
+    return h.capabilities !== undefined || h.hello === true || h.authors !== undefined
   } catch {
     return false
   }
@@ -72,6 +74,7 @@ export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
         `the ${env.kind} payload is not a Yjs update`,
         refusal(env.messageId),
       )
+    p.authored(env.payload)
     // Durable in the replica and the outbox: the browser may forget it now.
     if (!store.accept(env.senderId, env.messageId, frame)) return
     session.ack(env.messageId)
@@ -164,7 +167,7 @@ export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
     if (env.kind === 'health' && announces(env.payload))
       return session.refuse(
         'SIDECAR_BAD_PAYLOAD',
-        'capability announcements are made by the sidecar, not by browsers',
+        'capability and author announcements are made by the sidecar, not by browsers',
         refusal(env.messageId),
       )
     if (env.kind === 'awareness') return presence(session, env, frame)

@@ -7,6 +7,7 @@
 import { decodeHealth, type Envelope } from '@e2e-col/protocol'
 import type { CapabilityExchange } from '../group/capability-exchange.ts'
 import type { DocumentPresence } from '../presence/document-presence.ts'
+import type { AuthorGate } from './author-gate.ts'
 import type { MemberId } from '../group/roster.ts'
 import type { Metrics } from '../ops/metrics.ts'
 import type { DocReplica } from '../replica/replica.ts'
@@ -30,6 +31,8 @@ export interface GroupInboxParts {
     from: MemberId | undefined,
   ) => { payload: Uint8Array; frame: Uint8Array } | undefined
   readonly metrics: Metrics
+  /** Who wrote what: a member's update under another account's client id is dropped here. */
+  readonly authors: Pick<AuthorGate, 'admit' | 'health'>
 }
 
 /** Takes an envelope from the group; `from` is its Signal sender, `source` that sender's key. */
@@ -54,6 +57,7 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
       // A member's state vector, when it sent one: the replica asks until it holds all of it.
       const sv = peerStateVector(env.payload)
       if (sv !== undefined) gapRepair.onPeerState(sv, source)
+      p.authors.health(from, env.payload)
     }
     // Announcements are between sidecars; a bare probe still reaches the browsers.
     if (env.kind === 'health' && capabilities.onHealth(from, env.payload))
@@ -67,6 +71,7 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
       return
     }
     if (DOC_KINDS.has(env.kind)) {
+      if (!p.authors.admit(env.kind, env.payload, from)) return
       // Durable before it is considered applied and before any browser sees it.
       // A member's own edit comes as an update; a sync answer may carry anyone's: not theirs to own.
       const author = env.kind === 'update' ? (from?.number ?? from?.uuid ?? source) : undefined

@@ -53,8 +53,8 @@ export function createKeptChanges(p: KeptChangesParts): KeptChanges {
   function merge(waiting: readonly QueuedEnvelope[]): QueuedEnvelope[] {
     return mergeBacklog(waiting, {
       maxPayloadBytes: Math.floor(p.maxFrameBytes / 2),
-      wrap: (payload) => {
-        const env = p.ownSent('update', payload)
+      wrap: (payload, kind) => {
+        const env = p.ownSent(kind, payload)
         return { frame: encodeEnvelope(env), messageId: env.messageId }
       },
       onMerged: (n) => p.metrics.backlogMerged.inc(n),
@@ -76,7 +76,7 @@ export function createKeptChanges(p: KeptChangesParts): KeptChanges {
       return kept
     }
     if (!DOC_KINDS.has(env.kind)) return kept
-    const fresh = p.ownSent('update', env.payload)
+    const fresh = p.ownSent(env.kind, env.payload)
     const owner = ownerFor(undefined)
     return {
       frame: encodeEnvelope(fresh),

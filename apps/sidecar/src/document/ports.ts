@@ -6,6 +6,7 @@
  * @see docs/architecture.md "The sidecar's parts"
  */
 import type { Envelope, Kind } from '@e2e-col/protocol'
+import type { AuthorRows } from '../authorship/author-book.ts'
 import type { Clock } from '../clock.ts'
 import type { MemberId } from '../group/roster.ts'
 import type { Logger } from '../ops/logger.ts'
@@ -54,6 +55,8 @@ export interface GroupSeat {
   readonly self: MemberId
   /** The CAPABILITY bits this sidecar uses and announces. */
   readonly features: number
+  /** Whether it announces its pages' client ids (decisions/0021). */
+  readonly announceAuthors: boolean
   /** This member's rank among those who may answer the group request (replica/answer-rule.ts). */
   answerRank(groupId: string, requestId: string, asker: string): number
 }
@@ -76,6 +79,8 @@ export interface DocumentLimits {
 export interface DocumentPorts {
   /** The rows of the document being made (bound to its id). */
   readonly store: ChangeStore
+  /** Its authors' rows (bound to its id): who each client id belongs to. */
+  readonly authors: AuthorRows
   readonly outbound: Outbound
   readonly own: OwnEnvelopes
   readonly group: GroupSeat

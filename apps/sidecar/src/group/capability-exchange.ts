@@ -25,6 +25,8 @@ export interface CapabilityExchangeOptions {
   helloGapMs: number
   now: () => number
   random: () => number
+  /** This account's client ids, named in every capability announcement (decisions/0021). */
+  authors?: () => readonly number[]
 }
 
 // Members whose last answered hello is remembered; the least recently heard is forgotten beyond.
@@ -82,9 +84,11 @@ export function createCapabilityExchange(o: CapabilityExchangeOptions): Capabili
   function announce(hello: boolean): void {
     if (!announcing) return
     counts.sent += 1
+    const authors = o.authors?.() ?? []
     const health: Health = {
       capabilities: { envelopeVersion: PROTOCOL_VERSION, features },
       ...(hello ? { hello } : {}),
+      ...(authors.length > 0 ? { authors } : {}),
     }
     o.send(encodeHealth(health))
   }

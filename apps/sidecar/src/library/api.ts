@@ -28,6 +28,7 @@ export const MAX_BODY_BYTES = 16 * 1024
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 const DOC = new RegExp(`^/v1/docs/(${UUID})$`)
 const MEMBERS = new RegExp(`^/v1/docs/(${UUID})/members$`)
+const AUTHORS = new RegExp(`^/v1/docs/(${UUID})/authors$`)
 const INVITE = new RegExp(`^/v1/invites/(${UUID})/(accept|decline)$`)
 
 // Strings are bounded here so that a huge value never reaches the checks that explain it.
@@ -49,6 +50,8 @@ export interface DocsApiOptions {
   ready: () => boolean
   /** A notice for the home page (the device is no longer linked), listed with the documents. */
   notice?: () => string | undefined
+  /** Who wrote under each client id of a served document (authorship/authors-view.ts). @throws LibraryError */
+  authors?: (docId: string) => Promise<unknown>
 }
 
 export interface DocsApi {
@@ -113,6 +116,11 @@ export function createDocsApi(o: DocsApiOptions): DocsApi {
     path: string,
     method: string,
   ): Promise<{ status: number; body?: unknown }> {
+    const authors = AUTHORS.exec(path)?.[1]
+    if (authors !== undefined && o.authors !== undefined) {
+      if (method !== 'GET') throw new LibraryError('API_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
+      return { status: 200, body: await o.authors(authors) }
+    }
     const library = o.library
     if (library === undefined)
       throw new LibraryError('DOCS_UNSUPPORTED', "this sidecar's daemon backend cannot administer groups")

@@ -13,7 +13,10 @@ import { peerMayAsk } from '../listen-scope.ts'
 import { UNLINKED_NOTICE } from '../ops/linked-device.ts'
 import { SidecarError } from '../errors.ts'
 import { createHistoryApi } from '../history/api.ts'
+import { authorsView } from '../authorship/authors-view.ts'
 import { createDocsApi } from '../library/api.ts'
+import { LibraryError } from '../library/library-error.ts'
+import type { DocumentLibrary } from '../library/library.ts'
 import type { Served } from './documents.ts'
 import type { Lifecycle } from './lifecycle.ts'
 import type { HttpHandler } from './ops.ts'
@@ -31,6 +34,16 @@ export interface BrowserInput {
   readonly makeSession: MakeSession
 }
 
+/** Number → shown name of a document's members, as the library lists them (empty without a library). */
+async function memberNames(
+  library: DocumentLibrary | undefined,
+  docId: string,
+): Promise<Map<string, string | undefined>> {
+  const listed = await library?.list()
+  const doc = listed?.documents.find((d) => d.docId === docId)
+  return new Map((doc?.members ?? []).map((m) => [m.number, m.name]))
+}
+
 export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> {
   const { config, metrics, logger, clock } = b
   const { life } = i
@@ -42,6 +55,12 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
     bind: () => ({ host: config.listen.host, port: boundPort }),
     ready: life.ready,
     notice: () => (b.links.unlinked ? UNLINKED_NOTICE : undefined),
+    authors: async (docId) => {
+      const doc = docs.get(docId)
+      if (doc === undefined)
+        throw new LibraryError('DOCS_UNKNOWN_DOCUMENT', 'this sidecar does not serve that document')
+      return authorsView(doc.authors(), await memberNames(library, docId), i.served.self)
+    },
   })
   const historyApi = createHistoryApi({
     histories: i.served.histories,

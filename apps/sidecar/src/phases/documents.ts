@@ -4,6 +4,7 @@
  * roster takes its group's members from every listing the membership owner takes.
  */
 import { createDedupWindow, CLOSE_CODES, type DedupWindow } from '@e2e-col/protocol'
+import type { MemberId } from '../group/roster.ts'
 import type { SignalBackend } from '@e2e-col/signal-cli'
 import type { MakeSession } from '../browser/sessions.ts'
 import { createChatRelay, type ChatRelay } from '../chat/chat-relay.ts'
@@ -31,6 +32,8 @@ export interface Served {
   readonly ownSends: DedupWindow
   /** Envelopes in every served document's outbox, those made at run time included. */
   unsentEnvelopes(): number
+  /** This sidecar's Signal account. */
+  readonly self: MemberId
 }
 
 export interface DocumentsInput extends Stored {
@@ -171,7 +174,7 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
   toRosters({ listing: membership.groups(), whole: true, askedAt: clock.now() })
   const unsubscribe = membership.subscribe(toRosters)
   return {
-    part: { docs, reach, chats, library, ownSends, unsentEnvelopes, histories },
+    part: { docs, reach, chats, library, ownSends, unsentEnvelopes, histories, self: membership.self },
     // What each history holds pending becomes a version before the store closes.
     close: () => {
       unsubscribe()

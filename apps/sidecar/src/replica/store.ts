@@ -14,6 +14,7 @@ import Database from 'better-sqlite3'
 import { StoreError } from '../errors.ts'
 import { lockDataFolder } from './folder-lock.ts'
 import { guarded } from './guarded.ts'
+import { AUTHORS_SCHEMA, createAuthorTable, type AuthorTable } from '../authorship/author-table.ts'
 import { createHistoryTable, HISTORY_SCHEMA, type HistoryTable } from '../history/history-table.ts'
 import { createDocumentTable, DOCUMENTS_SCHEMA, type DocumentTable } from './doc-table.ts'
 import { createFixedChangeTable, FIXED_CHANGES_SCHEMA, type FixedChangeTable } from './fixed-change-table.ts'
@@ -53,6 +54,8 @@ export interface ReplicaStore {
   readonly fixedChanges: FixedChangeTable
   /** Message ids delivered from the group, per source, kept across restarts (received-ids.ts). */
   readonly receivedIds: ReceivedIdTable
+  /** Which account each Yjs client id of a document belongs to (authorship/author-table.ts). */
+  readonly authors: AuthorTable
   /** Size of the database file and its WAL, in bytes. */
   fileBytes(): number
   close(): void
@@ -66,7 +69,7 @@ CREATE TABLE IF NOT EXISTS sent_ids (doc_id TEXT NOT NULL, message_id TEXT NOT N
 CREATE INDEX IF NOT EXISTS sent_ids_at ON sent_ids (at);
 CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, message_id TEXT NOT NULL, sender_id TEXT NOT NULL, frame BLOB NOT NULL, at INTEGER NOT NULL);
 CREATE UNIQUE INDEX IF NOT EXISTS outbox_message ON outbox (doc_id, message_id);
-${DOCUMENTS_SCHEMA}${INVITERS_SCHEMA}${HISTORY_SCHEMA}${JOINED_SCHEMA}${FIXED_CHANGES_SCHEMA}${RECEIVED_IDS_SCHEMA}`
+${DOCUMENTS_SCHEMA}${INVITERS_SCHEMA}${HISTORY_SCHEMA}${JOINED_SCHEMA}${FIXED_CHANGES_SCHEMA}${RECEIVED_IDS_SCHEMA}${AUTHORS_SCHEMA}`
 // Schema 1 had no sender per sent id: its rows keep '' (the sender is unknown; a replay is acknowledged).
 const MIGRATE_1_TO_2 = "ALTER TABLE sent_ids ADD COLUMN sender_id TEXT NOT NULL DEFAULT ''"
 
@@ -169,6 +172,7 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
     joined: createJoinedTable(db, path, readonly),
     fixedChanges: createFixedChangeTable(db, path, readonly),
     receivedIds: createReceivedIdTable(db, path, readonly),
+    authors: createAuthorTable(db, path, readonly),
     fileBytes: () =>
       guarded(path, 'measure the file', () => {
         const pages = db.pragma('page_count', { simple: true }) as number

@@ -34,16 +34,18 @@ const textOf = (payloads: readonly Uint8Array[]): string => {
 function merging(maxPayloadBytes: number) {
   const wrapped: string[] = []
   const merged: number[] = []
+  const kinds: Kind[] = []
   const options = {
     maxPayloadBytes,
-    wrap: (payload: Uint8Array) => {
+    wrap: (payload: Uint8Array, kind: 'update' | 'sync-response') => {
       const wrap = envelopeFrame(payload, { seq: 0 })
       wrapped.push(wrap.messageId)
+      kinds.push(kind)
       return wrap
     },
     onMerged: (n: number) => void merged.push(n),
   }
-  return { wrapped, merged, options }
+  return { wrapped, merged, kinds, options }
 }
 
 const payloadOf = (q: QueuedEnvelope): Uint8Array => decodeEnvelope(q.frame).payload
@@ -66,6 +68,8 @@ describe('mergeBacklog', () => {
     expect(one.messageId).toBe(m.wrapped[0])
     expect(textOf([payloadOf(one)])).toBe(textOf(updates))
     expect(m.merged).toEqual([30])
+    // A sync answer in the merge may carry others' writing: it is not sent as this account's update.
+    expect(m.kinds).toEqual(['sync-response'])
 
     one.owner.ack(one.messageId)
     expect(heard).toEqual(waiting.map((w) => `ack ${w.messageId}`))
@@ -152,5 +156,17 @@ describe('mergeBacklog: the edges', () => {
     const out = mergeBacklog(waiting, m.options)
     expect(m.merged).toEqual([2])
     expect(out).toHaveLength(1)
+  })
+})
+
+describe('mergeBacklog: the kind of a merged envelope', () => {
+  it("stays an update when it merged updates alone (this account's own writing)", () => {
+    const { envelope } = recorder()
+    const m = merging(1 << 20)
+    mergeBacklog(
+      typing(5).map((u) => envelope('update', u)),
+      m.options,
+    )
+    expect(m.kinds).toEqual(['update'])
   })
 })

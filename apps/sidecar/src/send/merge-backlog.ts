@@ -17,8 +17,12 @@ const STALE_KINDS: ReadonlySet<Kind> = new Set<Kind>(['awareness'])
 export interface MergeOptions {
   /** Largest merged payload; updates beyond it start another merged envelope. */
   maxPayloadBytes: number
-  /** Wraps a merged payload as an envelope of the sidecar's own. */
-  wrap: (payload: Uint8Array) => { frame: Uint8Array; messageId: string }
+  /**
+   * Wraps a merged payload as an envelope of the sidecar's own: an `update` when every merged
+   * envelope was one, else a `sync-response` (a relayed answer is not this account's writing, and
+   * members refuse an update carrying another account's client ids: decisions/0021).
+   */
+  wrap: (payload: Uint8Array, kind: 'update' | 'sync-response') => { frame: Uint8Array; messageId: string }
   /** Called with how many envelopes went into merged ones. */
   onMerged?: (n: number) => void
 }
@@ -57,7 +61,8 @@ export function mergeBacklog(waiting: readonly QueuedEnvelope[], o: MergeOptions
       merged.push(only.item)
       continue
     }
-    const { frame, messageId } = o.wrap(Y.mergeUpdates(group.items.map((g) => g.env.payload)))
+    const kind = group.items.every((g) => g.env.kind === 'update') ? 'update' : 'sync-response'
+    const { frame, messageId } = o.wrap(Y.mergeUpdates(group.items.map((g) => g.env.payload)), kind)
     const members = group.items.map((g) => g.item)
     const owner: SendOwner = {
       ack: () => {

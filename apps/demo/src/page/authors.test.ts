@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import * as Y from 'yjs'
+import { authorLabel, runsOf } from './authors.ts'
+
+describe('who wrote this: labels', () => {
+  it('names a verified author, this account as You, and says when an author is not verified', () => {
+    expect(authorLabel({ number: '+1555', name: 'Bob', you: false, verified: true })).toMatchObject({
+      label: 'Bob',
+      verified: true,
+    })
+    expect(authorLabel({ number: '+1556', name: null, you: true, verified: true }).label).toBe('You')
+    expect(authorLabel({ verified: false, relayedBy: { number: '+1557', name: 'Carol' } })).toMatchObject({
+      label: 'not verified: relayed by Carol',
+      verified: false,
+    })
+    expect(authorLabel(undefined)).toMatchObject({ label: 'unknown author (not verified)', verified: false })
+  })
+})
+
+describe('who wrote this: runs of text', () => {
+  it('splits a text into the runs each client id wrote, skipping deleted text', () => {
+    const alice = new Y.Doc()
+    alice.clientID = 1
+    const bob = new Y.Doc()
+    bob.clientID = 2
+    alice.getText('t').insert(0, 'Hello ')
+    Y.applyUpdate(bob, Y.encodeStateAsUpdate(alice))
+    bob.getText('t').insert(6, 'world')
+    Y.applyUpdate(alice, Y.encodeStateAsUpdate(bob))
+    alice.getText('t').insert(11, '!!')
+    alice.getText('t').delete(0, 1)
+    const runs = runsOf(alice.getText('t'))
+    expect(runs).toEqual([
+      { from: 0, to: 5, client: 1 },
+      { from: 5, to: 10, client: 2 },
+      { from: 10, to: 12, client: 1 },
+    ])
+    expect(alice.getText('t').toString()).toBe('ello world!!')
+  })
+})

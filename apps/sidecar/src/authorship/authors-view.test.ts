@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest'
+import { authorsView } from './authors-view.ts'
+
+const YOU = { number: '+15550000001', uuid: 'a1a1a1a1-0000-4000-8000-000000000001' }
+const BOB = { number: '+15550000002' }
+
+describe('the authors answer', () => {
+  it('names verified authors and says who relayed what nobody has claimed yet', () => {
+    const names = new Map([
+      ['+15550000001', 'Alice'],
+      ['+15550000002', 'Bob'],
+    ])
+    const view = authorsView(
+      [
+        { clientId: 11, author: { uuid: YOU.uuid } },
+        { clientId: 22, author: BOB },
+        { clientId: 33, relayedBy: BOB },
+      ],
+      names,
+      YOU,
+    )
+    expect(view.authors).toEqual({
+      '11': { number: null, name: null, you: true, verified: true },
+      '22': { number: BOB.number, name: 'Bob', you: false, verified: true },
+      '33': { verified: false, relayedBy: { number: BOB.number, name: 'Bob', you: false } },
+    })
+  })
+})

@@ -1,0 +1,46 @@
+/**
+ * What `GET /v1/docs/<docId>/authors` answers: each Yjs client id of the document with the account
+ * it belongs to (verified: Signal authenticated the update or announcement that bound it) or, when
+ * no binding covers it yet, the member that relayed it (not verified). Names come from the
+ * library's listing of the document's members (already made safe to show, library/shown-names.ts).
+ * @see docs/documents.md "Who wrote this", docs/decisions/0021-authorship.md
+ */
+import type { MemberId } from '../group/roster.ts'
+import { sameAccount, type Authorship } from './author-book.ts'
+
+/** A person as the page shows them. */
+export interface AuthorPerson {
+  readonly number: string | null
+  readonly name: string | null
+  /** This sidecar's own account. */
+  readonly you: boolean
+}
+
+export type AuthorView =
+  | (AuthorPerson & { readonly verified: true })
+  | { readonly verified: false; readonly relayedBy: AuthorPerson }
+
+export interface AuthorsView {
+  /** Client id (decimal) → who wrote under it. */
+  readonly authors: Record<string, AuthorView>
+}
+
+/** The answer for a document's authors; `names` maps numbers to shown names. */
+export function authorsView(
+  entries: readonly Authorship[],
+  names: ReadonlyMap<string, string | undefined>,
+  you: MemberId,
+): AuthorsView {
+  const person = (m: MemberId): AuthorPerson => ({
+    number: m.number ?? null,
+    name: (m.number === undefined ? undefined : names.get(m.number)) ?? null,
+    you: sameAccount(m, you),
+  })
+  const authors: Record<string, AuthorView> = {}
+  for (const e of entries)
+    authors[String(e.clientId)] =
+      e.author === undefined
+        ? { verified: false, relayedBy: person(e.relayedBy) }
+        : { ...person(e.author), verified: true }
+  return { authors }
+}
