@@ -13,7 +13,9 @@ describe('e2e-col-sidecar inspect', () => {
     const toy = await startToy()
     const docId = randomUUID()
     const dir = tempDataDir()
-    const s = await sidecar(baseEnv(toy, A, docId, { E2E_COL_DATA_DIR: dir }))
+    // The ids counted below are the page's ten edits: the sidecar's own announcement of its pages'
+    // authors (sent within a second, its id remembered too) is off here.
+    const s = await sidecar(baseEnv(toy, A, docId, { E2E_COL_DATA_DIR: dir, E2E_COL_ANNOUNCE_AUTHORS: '0' }))
     const alice = new YBrowser(docId)
     await alice.connect(s.url)
     for (let i = 0; i < 10; i++) alice.edit(`line ${i}\n`)
