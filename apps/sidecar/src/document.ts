@@ -13,6 +13,7 @@ import { encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
 import type { Session } from './browser/session.ts'
 import { createBrowserInbox } from './document/browser-inbox.ts'
 import { createGroupInbox } from './document/group-inbox.ts'
+import { createDocumentRoles } from './document/doc-roles.ts'
 import { createKeptChanges } from './document/kept-changes.ts'
 import { createPages, type Pages } from './document/pages.ts'
 import type { DocumentPorts } from './document/ports.ts'
@@ -20,6 +21,7 @@ import { createPresence } from './document/presence.ts'
 import { createReplicaSync } from './document/replica-sync.ts'
 import { createCapabilityExchange } from './group/capability-exchange.ts'
 import type { MemberId } from './group/roster.ts'
+import type { GroupRoles, Role } from './group/roles.ts'
 import { createDocumentPresence } from './presence/document-presence.ts'
 import type { DocReplica } from './replica/replica.ts'
 import { createDelivery } from './send/delivery.ts'
@@ -53,7 +55,7 @@ export interface Document {
   fromGroup(frame: Uint8Array, env: Envelope, from?: MemberId, source?: string): void
   /**
    * A change the sidecar makes itself (a restore, a revert): durable in the replica, shown to the
-   * pages and sent to the group like an edit. False when it is not a valid update or the store failed.
+   * pages and sent to the group like an edit. False when it is not a valid update, the store failed, or this account is a viewer.
    */
   edit(update: Uint8Array): boolean
   /** Sends the replica's `sync-request` to the document's group. */
@@ -64,6 +66,14 @@ export interface Document {
   greetGroup(): void
   /** The group's listed members changed (or were read again). */
   setMembers(members: readonly MemberId[]): void
+  /** The group's roles as listed now; a change of this account's own role is told to the pages. */
+  setRoles(roles: GroupRoles): void
+  /** This account's role in the document. */
+  role(): Role
+  /** The members who may answer the group's sync requests (undefined: every member). */
+  answerers(): readonly string[] | undefined
+  /** True (counted, logged once) when `from` is a viewer, whose content is dropped. */
+  refusesContent(from: MemberId | undefined): boolean
   /** Content sent to the group did not arrive whole: ask the group again (bounded). */
   lost(): void
   /** Stops announcing `feature` (this machine cannot use it) and says so to the group. */
@@ -117,6 +127,7 @@ function presenceParts(
 export function createDocument(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica): Document {
   const { store, outbound, metrics, logger } = ports
   const pages = createPages()
+  const roles = createDocumentRoles({ docId, metrics, logger })
   /** One of the sidecar's own envelopes; `sent` when it goes to the group (Signal's copy is then dropped). */
   const own = (kind: Kind, payload: Uint8Array, sent = false): Envelope => {
     const env = ports.own.make(docId, kind, payload)
@@ -132,6 +143,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     newMessageId: ports.clock.newMessageId,
     unsent: () => store.unsent(),
     forget: (ids) => store.delivered(ids),
+    role: () => roles.self(),
   })
   // The roster is read only when a send is packed, by then the exchange below exists.
   const queue = outbound.open({
@@ -198,10 +210,11 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     own: (kind, payload) => own(kind, payload),
     markSent: (senderId, messageId) => ports.sent.markSent(docId, senderId, messageId),
     reach: ports.reach,
+    role: () => roles.self(),
     metrics,
     logger,
   })
-  const fromGroup = createGroupInbox({ replica, sync, capabilities, pages, store, mirror, metrics })
+  const fromGroup = createGroupInbox({ replica, sync, capabilities, pages, store, mirror, roles, metrics })
 
   return {
     docId,
@@ -227,6 +240,8 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     fromBrowser,
     fromGroup,
     edit(update) {
+      // A viewer changes nothing, not even through its own sidecar's history.
+      if (roles.self() === 'viewer') return false
       if (store.storing(() => replica.apply(update, { via: 'sidecar' })) !== true) return false
       pages.toAll(encodeEnvelope(own('update', update)))
       toGroup('update', update)
@@ -240,6 +255,12 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       return () => replica.doc.off('update', onUpdate)
     },
     setMembers: (members) => capabilities.roster.setMembers(members),
+    setRoles(next) {
+      if (roles.set(next)) delivery.changed()
+    },
+    role: () => roles.self(),
+    answerers: () => roles.editors(),
+    refusesContent: (from) => roles.refuses(from, 'attachment'),
     lost: () => sync.gapRepair.lost(),
     withdraw: (feature) => capabilities.withdraw(feature),
     restore: (feature) => capabilities.restore(feature),

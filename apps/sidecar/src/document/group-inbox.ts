@@ -7,6 +7,7 @@
 import { decodeHealth, type Envelope } from '@e2e-col/protocol'
 import type { CapabilityExchange } from '../group/capability-exchange.ts'
 import type { DocumentPresence } from '../presence/document-presence.ts'
+import type { DocumentRoles } from './doc-roles.ts'
 import type { MemberId } from '../group/roster.ts'
 import type { Metrics } from '../ops/metrics.ts'
 import type { DocReplica } from '../replica/replica.ts'
@@ -24,6 +25,8 @@ export interface GroupInboxParts {
   readonly store: Pick<ChangeStore, 'storing'>
   /** The document's presence mirror: a member's awareness is noted before the pages see it. */
   readonly mirror: Pick<DocumentPresence, 'seen'>
+  /** A viewer's content is dropped here (its sync requests, presence and health still pass). */
+  readonly roles: Pick<DocumentRoles, 'refuses'>
   readonly metrics: Metrics
 }
 
@@ -62,6 +65,7 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
       return
     }
     if (DOC_KINDS.has(env.kind)) {
+      if (p.roles.refuses(from, env.kind)) return
       // Durable before it is considered applied and before any browser sees it.
       // A member's own edit comes as an update; a sync answer may carry anyone's: not theirs to own.
       const author = env.kind === 'update' ? (from?.number ?? from?.uuid ?? source) : undefined

@@ -74,6 +74,7 @@ function ingestFor(b: Basics, served: Served, missing: MissingAttachments): Inge
       docs.fromGroup(docId, frame, env, from, source)
     },
     readDeflate: config.capabilities.includes('deflate'),
+    refusesContent: (docId, from) => docs.get(docId)?.refusesContent(from) === true,
     ...(config.capabilities.includes('attachments') ? { attachments: fetcher } : {}),
     onLost: (docId, reason, source) => {
       docs.lost(docId)
