@@ -103,6 +103,8 @@ export interface GroupChange {
   /** Members made admins (`admins`), and admins made plain members again (`removeAdmins`). */
   addAdmins?: readonly string[]
   removeAdmins?: readonly string[]
+  /** Who may add members and edit details from now on. */
+  permissions?: GroupPermission
 }
 
 /** Who may add members and edit the group's details (`setPermissionAddMember`, `setPermissionEditDetails`). */

@@ -285,7 +285,11 @@ describe('group administration for documents', () => {
       admins: ['+33600000002'],
       permissions: 'only-admins',
     })
-    await b.updateGroup(GROUP, { addAdmins: ['+33600000003'], removeAdmins: ['+33600000002'] })
+    await b.updateGroup(GROUP, {
+      addAdmins: ['+33600000003'],
+      removeAdmins: ['+33600000002'],
+      permissions: 'only-admins',
+    })
     await b.leaveGroup(GROUP, ['+33600000002'])
     expect(await b.listContacts()).toEqual([
       { number: '+33600000002', name: 'Bobby' },
@@ -314,7 +318,14 @@ describe('group administration for documents', () => {
       ],
       [
         'updateGroup',
-        { groupId: GROUP, admins: ['+33600000003'], removeAdmins: ['+33600000002'], account: '+33600000001' },
+        {
+          groupId: GROUP,
+          admins: ['+33600000003'],
+          removeAdmins: ['+33600000002'],
+          setPermissionAddMember: 'only-admins',
+          setPermissionEditDetails: 'only-admins',
+          account: '+33600000001',
+        },
       ],
       ['quitGroup', { groupId: GROUP, admins: ['+33600000002'], account: '+33600000001' }],
       ['listContacts', { allRecipients: true, account: '+33600000001' }],

@@ -251,6 +251,10 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
       if (change.addAdmins !== undefined && change.addAdmins.length > 0) params['admins'] = [...change.addAdmins]
       if (change.removeAdmins !== undefined && change.removeAdmins.length > 0)
         params['removeAdmins'] = [...change.removeAdmins]
+      if (change.permissions !== undefined) {
+        params['setPermissionAddMember'] = change.permissions
+        params['setPermissionEditDetails'] = change.permissions
+      }
       await call('updateGroup', params, IgnoredResult)
     },
     leaveGroup: async (groupId, newAdmins) =>

@@ -6,6 +6,7 @@
  */
 import type { Clock } from '../clock.ts'
 import { messageOf } from '../error-code.ts'
+import { hasRoles, type Role } from '../group/roles.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { StoredDocument } from '../replica/doc-table.ts'
 import type { GroupListing, SignalChatMethods, SignalDocumentMethods } from '@e2e-col/signal-cli'
@@ -22,13 +23,24 @@ import {
 import { daemonFailed, LibraryError } from './library-error.ts'
 import { isInvitedTo, isMemberOf, numbersOf, type Group } from './listing.ts'
 import type { Shelf } from './shelf.ts'
+import { mustEdit, roleChange } from './roles-ops.ts'
 import type { Steps } from './steps.ts'
 import type { DocumentView, Views } from './views.ts'
 
+/** Who to share with; `viewers` (a subset) may only view, everyone else named edits. */
+export interface Sharing {
+  readonly viewers?: readonly string[]
+}
+
 export interface GroupOperations {
-  create(input: { title: string; members: readonly string[] }): Promise<{ docId: string; groupId: string }>
-  changeMembers(docId: string, change: { add: readonly string[]; remove: readonly string[] }): Promise<DocumentView>
+  create(input: { title: string; members: readonly string[] } & Sharing): Promise<{ docId: string; groupId: string }>
+  changeMembers(
+    docId: string,
+    change: { add: readonly string[]; remove: readonly string[] } & Sharing,
+  ): Promise<DocumentView>
   rename(docId: string, title: string): Promise<DocumentView>
+  /** Makes a member an editor or a viewer (group/roles.ts); only an editor may. */
+  setRole(docId: string, number: string, role: Role): Promise<DocumentView>
   /** Leaves the document's group and forgets the document (its replica log stays in the store). */
   leave(docId: string): Promise<void>
 }
@@ -75,6 +87,15 @@ export async function groupNow(
   }
 }
 
+/** The viewers named, each one of `members`. @throws LibraryError DOCS_BAD_REQUEST */
+function viewersAmong(viewers: readonly string[] | undefined, members: readonly string[]): Set<string> {
+  const out = new Set(viewers ?? [])
+  const stray = [...out].find((n) => !members.includes(n))
+  if (stray !== undefined)
+    throw new LibraryError('DOCS_BAD_REQUEST', `${JSON.stringify(stray.slice(0, 24))} is a viewer but not among those added`)
+  return out
+}
+
 export function createGroupOperations(o: GroupOperationsOptions): GroupOperations {
   const { backend, shelf, steps, you } = o
 
@@ -97,13 +118,16 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
   const viewNow = async (docId: string, groupId: string, g: Group | undefined): Promise<DocumentView> =>
     o.views.view(docId, groupId, shelf.row(docId), g, await o.contacts.names())
 
-  async function createGroup(title: string, members: string[]): Promise<string> {
+  async function createGroup(title: string, members: string[], viewers: ReadonlySet<string>): Promise<string> {
     try {
+      // Roles (group/roles.ts): editors are admins, and only admins change details or add people.
       return await backend.createGroupWith({
         name: title,
         members,
         description: documentDescription(),
         expirationSeconds: o.linkedDevice ? LINKED_DEVICE_EXPIRATION_SECONDS : 0,
+        admins: members.filter((n) => !viewers.has(n)),
+        permissions: 'only-admins',
       })
     } catch (error) {
       throw daemonFailed('create the group', error)
@@ -121,11 +145,12 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
     throw daemonFailed(step, why, '; the new group was left again')
   }
 
-  async function create(input: { title: string; members: readonly string[] }) {
+  async function create(input: { title: string; members: readonly string[] } & Sharing) {
     const title = checkedTitle(input.title)
     const members = checkMembers(input.members, 'members')
+    const viewers = viewersAmong(input.viewers, members)
     shelf.checkRoom()
-    const groupId = await createGroup(title, members)
+    const groupId = await createGroup(title, members, viewers)
     try {
       await backend.acceptGroupRequest(groupId)
     } catch (error) {
@@ -167,14 +192,19 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
       steps.exclusive(async () => {
         const add = checkMembers(change.add, 'add')
         const remove = checkMembers(change.remove, 'remove')
+        const viewers = viewersAmong(change.viewers, add)
         if (change.remove.includes(you))
           throw new LibraryError('DOCS_BAD_REQUEST', 'to stop sharing a document with yourself, leave it')
         if (add.length === 0 && remove.length === 0)
           throw new LibraryError('DOCS_BAD_REQUEST', 'nobody to add or remove')
         const { row, groupId } = shelf.known(docId)
         if (row?.state === 'removed') throw new LibraryError('DOCS_NOT_SHARED', 'you are no longer in this document')
+        const before = await groupNow(o.listGroup, groupId, 'look up the group')
+        if (before !== undefined) mustEdit(before, you)
+        // In a group with roles, the people added as editors are made admins in the same change.
+        const editors = before !== undefined && hasRoles(before) ? add.filter((n) => !viewers.has(n)) : []
         try {
-          await backend.updateGroup(groupId, { addMembers: add, removeMembers: remove })
+          await backend.updateGroup(groupId, { addMembers: add, removeMembers: remove, addAdmins: editors })
         } catch (error) {
           throw daemonFailed('change the members', error)
         }
@@ -197,6 +227,22 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
         if (row !== undefined) steps.stored(() => shelf.put({ ...row, title }))
         const g = await groupNow(o.listGroup, groupId, 'list the members').catch(() => undefined)
         return viewNow(docId, groupId, g)
+      }),
+
+    setRole: (docId, number, role) =>
+      steps.exclusive(async () => {
+        const { row, groupId } = shelf.known(docId)
+        if (row?.state === 'removed') throw new LibraryError('DOCS_NOT_SHARED', 'you are no longer in this document')
+        const g = await groupNow(o.listGroup, groupId, 'look up the group')
+        if (g === undefined) throw new LibraryError('DOCS_NOT_SHARED', 'the daemon does not list this document')
+        const change = roleChange(g, you, number, role)
+        try {
+          await backend.updateGroup(groupId, change)
+        } catch (error) {
+          throw daemonFailed('change the role', error)
+        }
+        o.logger.info({ docId, role }, 'role changed')
+        return viewNow(docId, groupId, await groupNow(o.listGroup, groupId, 'list the members'))
       }),
 
     leave: (docId) =>

@@ -102,6 +102,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
       return view
     },
     rename: operations.rename,
+    setRole: operations.setRole,
     leave: operations.leave,
     invites: invitations.invites,
     accept: invitations.accept,

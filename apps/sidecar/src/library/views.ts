@@ -4,6 +4,7 @@
  * stored when it cannot say.
  */
 import type { GroupListing } from '@e2e-col/signal-cli'
+import { rolesIn, type Role } from '../group/roles.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { StoredDocument, StoredMember } from '../replica/doc-table.ts'
 import type { Contacts } from './contacts.ts'
@@ -18,6 +19,8 @@ export interface PersonView {
   you: boolean
   /** A group admin: on Signal only admins may remove people (undefined when not known). */
   admin?: boolean
+  /** `editor` or `viewer` (group/roles.ts; undefined when the group is not listed now). */
+  role?: Role
 }
 
 export interface DocumentView {
@@ -51,14 +54,17 @@ export function people(
   members: readonly StoredMember[],
   names: Names,
   you: string,
-  admins?: readonly string[],
+  g?: Group,
 ): PersonView[] {
+  const admins = g === undefined ? undefined : numbersOf(g.admins)
+  const roles = g === undefined ? undefined : rolesIn(g, { number: you })
   return members.map((m) => ({
     number: m.number,
     name: m.number === you ? undefined : names.get(m.number),
     status: m.status,
     you: m.number === you,
     ...(admins === undefined ? {} : { admin: admins.includes(m.number) }),
+    ...(roles === undefined ? {} : { role: roles.of({ number: m.number }) }),
   }))
 }
 
@@ -106,7 +112,7 @@ export function createViews(o: ViewsOptions): Views {
       docId,
       groupId,
       title: (g?.name ?? undefined) || row?.title || 'Untitled',
-      members: people(members, names, o.you, g === undefined ? undefined : numbersOf(g.admins)),
+      members: people(members, names, o.you, g),
       lastChange: shelf.lastChange(docId, row) ?? null,
       unsentBytes: shelf.unsentBytes(docId),
       state: row?.state ?? 'active',
