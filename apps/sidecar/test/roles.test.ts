@@ -17,7 +17,8 @@ const roleOf = async (s: { port: number }, docId: string, number: string): Promi
     .find((d) => d.docId === docId)
     ?.members.find((m) => m.number === number)?.role
 
-const roleNote = (role: string) => (e: Envelope) => e.kind === 'delivery' && decodeDeliveryNote(e.payload)?.role === role
+const roleNote = (role: string) => (e: Envelope) =>
+  e.kind === 'delivery' && decodeDeliveryNote(e.payload)?.role === role
 const refusedWith = (code: string, messageId: string) => (e: Envelope) =>
   e.kind === 'error' && e.messageId === messageId && new TextDecoder().decode(e.payload).includes(code)
 const VIEWER_DROPS = 'e2e_col_received_dropped_total{reason="viewer-content"}'
@@ -32,9 +33,11 @@ describe('document roles', () => {
     })
     onTestFinished(() => toy.close())
     const fast = { E2E_COL_MEMBERS_REFRESH_MS: '1000' }
-    const [alice, bob, carol] = await Promise.all(
-      [ALICE, BOB, CAROL].map((n) => librarySidecar(toy, n, fast)),
-    )
+    const [alice, bob, carol] = await Promise.all([
+      librarySidecar(toy, ALICE, fast),
+      librarySidecar(toy, BOB, fast),
+      librarySidecar(toy, CAROL, fast),
+    ])
     const created = await call(alice, 'POST', '/v1/docs', {
       body: { title: 'Trip plan', members: [BOB, { number: CAROL, role: 'editor' }] },
     })
@@ -50,7 +53,9 @@ describe('document roles', () => {
     // Only an editor changes roles; a bad role and an unknown member are told apart.
     const path = `/v1/docs/${docId}/members/${encodeURIComponent(CAROL)}`
     expect((await call(alice, 'PATCH', path, { body: { role: 'owner' } })).status).toBe(400)
-    const stranger = await call(alice, 'PATCH', `/v1/docs/${docId}/members/%2B15555550199`, { body: { role: 'viewer' } })
+    const stranger = await call(alice, 'PATCH', `/v1/docs/${docId}/members/%2B15555550199`, {
+      body: { role: 'viewer' },
+    })
     expect([stranger.status, stranger.json.error.code]).toEqual([404, 'DOCS_UNKNOWN_MEMBER'])
     const made = await call(alice, 'PATCH', path, { body: { role: 'viewer' } })
     expect(made.status).toBe(200)
@@ -62,7 +67,7 @@ describe('document roles', () => {
     expect([refusedChange.status, refusedChange.json.error.code]).toEqual([403, 'DOCS_NOT_EDITOR'])
     await poll(async () => (await roleOf(bob, docId, CAROL)) === 'viewer', "Bob's sidecar sees Carol's role")
 
-    const [pageA, pageB, pageC] = await Promise.all([alice, bob, carol].map((s) => connect(s, docId)))
+    const [pageA, pageB, pageC] = await Promise.all([connect(alice, docId), connect(bob, docId), connect(carol, docId)])
     await pageC.waitFor(roleNote('viewer'))
     await pageA.waitFor(roleNote('editor'))
 

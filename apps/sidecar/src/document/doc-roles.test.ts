@@ -61,13 +61,16 @@ function inbox() {
 }
 
 describe("a viewer's envelopes from the group", () => {
-  it.each(['update', 'sync-response', 'snapshot'] as const)('a %s from a viewer is dropped and counted', async (kind) => {
-    const t = inbox()
-    t.from(CAROL, kind, update('forged'))
-    expect(t.doc.getText('t').toString()).toBe('')
-    expect(t.shown).toHaveLength(0)
-    expect(await t.dropped()).toBe('1')
-  })
+  it.each(['update', 'sync-response', 'snapshot'] as const)(
+    'a %s from a viewer is dropped and counted',
+    async (kind) => {
+      const t = inbox()
+      t.from(CAROL, kind, update('forged'))
+      expect(t.doc.getText('t').toString()).toBe('')
+      expect(t.shown).toHaveLength(0)
+      expect(await t.dropped()).toBe('1')
+    },
+  )
 
   it("an editor's update is applied and shown", async () => {
     const t = inbox()

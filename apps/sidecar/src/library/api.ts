@@ -178,7 +178,10 @@ export function createDocsApi(o: DocsApiOptions): DocsApi {
       only('POST')
       const change = await body(Members)
       const { numbers, viewers } = sharing(change.add)
-      return { status: 200, body: await library.changeMembers(members, { add: numbers, remove: change.remove, viewers }) }
+      return {
+        status: 200,
+        body: await library.changeMembers(members, { add: numbers, remove: change.remove, viewers }),
+      }
     }
     const member = MEMBER.exec(path)
     if (member?.[1] !== undefined && member[2] !== undefined) {

@@ -92,7 +92,10 @@ function viewersAmong(viewers: readonly string[] | undefined, members: readonly 
   const out = new Set(viewers ?? [])
   const stray = [...out].find((n) => !members.includes(n))
   if (stray !== undefined)
-    throw new LibraryError('DOCS_BAD_REQUEST', `${JSON.stringify(stray.slice(0, 24))} is a viewer but not among those added`)
+    throw new LibraryError(
+      'DOCS_BAD_REQUEST',
+      `${JSON.stringify(stray.slice(0, 24))} is a viewer but not among those added`,
+    )
   return out
 }
 

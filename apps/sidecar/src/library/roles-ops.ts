@@ -37,6 +37,9 @@ export function roleChange(g: Group, you: string, number: string, role: Role): G
   }
   mustEdit(g, you)
   if (role === 'viewer' && admins.length === 1 && admins[0] === number)
-    throw new LibraryError('DOCS_LAST_EDITOR', 'a document keeps at least one editor; make someone else an editor first')
+    throw new LibraryError(
+      'DOCS_LAST_EDITOR',
+      'a document keeps at least one editor; make someone else an editor first',
+    )
   return role === 'editor' ? { addAdmins: [number] } : { removeAdmins: [number] }
 }

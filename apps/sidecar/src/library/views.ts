@@ -50,12 +50,7 @@ export interface InviteView {
 export type Names = ReadonlyMap<string, string | undefined>
 
 /** People as the page shows them (this account unnamed; admin-ness only when the group is listed). */
-export function people(
-  members: readonly StoredMember[],
-  names: Names,
-  you: string,
-  g?: Group,
-): PersonView[] {
+export function people(members: readonly StoredMember[], names: Names, you: string, g?: Group): PersonView[] {
   const admins = g === undefined ? undefined : numbersOf(g.admins)
   const roles = g === undefined ? undefined : rolesIn(g, { number: you })
   return members.map((m) => ({

@@ -110,7 +110,16 @@ function removeMembers(group: ToyGroup, numbers: readonly string[]): void {
 }
 
 const snapshot = (g: ToyGroup): string =>
-  JSON.stringify([g.name, g.description, g.expiration, g.members, g.pending, g.requesting, [...g.admins], g.permissions])
+  JSON.stringify([
+    g.name,
+    g.description,
+    g.expiration,
+    g.members,
+    g.pending,
+    g.requesting,
+    [...g.admins],
+    g.permissions,
+  ])
 
 /** `updateGroup`: creates a group (`{groupId, timestamp, results}`), or changes one (`{}` when nothing changed). */
 export const updateGroupMethod: MethodDefinition = {
