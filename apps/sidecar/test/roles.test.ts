@@ -8,7 +8,7 @@ import { decodeDeliveryNote, encodeBody, encodeEnvelope, type Envelope } from '@
 import { createToySignal } from '@e2e-col/toy-signal'
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { ALICE, BOB, CAROL, call, librarySidecar, rpc } from './docs-api.ts'
+import { ALICE, BOB, CAROL, call, librarySidecar, rpc, startPeopleToy } from './docs-api.ts'
 import { connect, envelope, isAck, isMessage, metricValue, poll } from './harness.ts'
 
 type Person = { number: string; role?: string }
@@ -98,5 +98,28 @@ describe('document roles', () => {
     const after = envelope(docId, pageC.senderId, 40)
     pageC.send(after)
     await pageA.waitFor(isMessage(after.messageId))
+  }, 60_000)
+
+  it('an editor invited before Signal lets them in is made an editor once they join; a viewer stays a viewer', async () => {
+    // With pending invites the toy lets Bob and Carol in only when they accept: Signal makes
+    // admins of members only, so Alice's sidecar promotes Bob when he joins.
+    const toy = await startPeopleToy()
+    const fast = { E2E_COL_MEMBERS_REFRESH_MS: '1000' }
+    const [alice, bob, carol] = await Promise.all([
+      librarySidecar(toy, ALICE, fast),
+      librarySidecar(toy, BOB, fast),
+      librarySidecar(toy, CAROL, fast),
+    ])
+    const created = await call(alice, 'POST', '/v1/docs', {
+      body: { title: 'Trip plan', members: [BOB, { number: CAROL, role: 'viewer' }] },
+    })
+    const { docId } = created.json as { docId: string }
+    for (const s of [bob, carol]) {
+      await poll(async () => (await call(s, 'GET', '/v1/invites')).json.invites.length === 1, 'the invitation')
+      expect((await call(s, 'POST', `/v1/invites/${docId}/accept`, { body: {} })).status).toBe(200)
+    }
+    await poll(async () => (await roleOf(alice, docId, BOB)) === 'editor', 'Bob made an editor once he joined')
+    expect(await roleOf(alice, docId, CAROL)).toBe('viewer')
+    expect(await roleOf(bob, docId, BOB)).toBe('editor')
   }, 60_000)
 })

@@ -24,6 +24,7 @@ import { daemonFailed, LibraryError } from './library-error.ts'
 import { isInvitedTo, isMemberOf, numbersOf, type Group } from './listing.ts'
 import type { Shelf } from './shelf.ts'
 import { mustEdit, roleChange } from './roles-ops.ts'
+import type { Promotions } from './promotions.ts'
 import type { Steps } from './steps.ts'
 import type { DocumentView, Views } from './views.ts'
 
@@ -58,6 +59,8 @@ export interface GroupOperationsOptions {
   readonly contacts: Pick<Contacts, 'names' | 'forget'>
   readonly views: Pick<Views, 'view'>
   readonly now: Clock['now']
+  /** Editors invited before Signal lets them in are made admins once they join. */
+  readonly promotions: Pick<Promotions, 'invited'>
   readonly logger: Logger
 }
 
@@ -159,6 +162,10 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
     } catch (error) {
       return undo(groupId, members, error, 'accept the new group')
     }
+    o.promotions.invited(
+      groupId,
+      members.filter((n) => !viewers.has(n)),
+    )
     const docId = docIdForGroup(groupId)
     const row: StoredDocument = {
       docId,
@@ -212,6 +219,7 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
           throw daemonFailed('change the members', error)
         }
         o.contacts.forget()
+        if (editors.length > 0) o.promotions.invited(groupId, editors)
         const g = await groupNow(o.listGroup, groupId, 'list the members')
         if (row !== undefined && g !== undefined) shelf.remember(row, g)
         return viewNow(docId, groupId, g)

@@ -19,6 +19,7 @@ import { createFollow } from './follow.ts'
 import { createGroupOperations, type GroupOperations } from './group-ops.ts'
 import { createInvitations, type Invitations } from './invitations.ts'
 import { createJoined } from './joined.ts'
+import { createPromotions } from './promotions.ts'
 import { createShelf } from './shelf.ts'
 import { createSteps } from './steps.ts'
 import { createViews, type Views } from './views.ts'
@@ -79,7 +80,18 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
   const shelf = createShelf({ ...o, steps, now, joined })
   const contacts = createContacts({ listContacts: () => o.backend.listContacts(), now, you })
   const views = createViews({ you, fixed: o.fixed, shelf, joined, contacts, listGroups, storing: o.storing, logger })
-  const operations = createGroupOperations({ ...o, listGroup: listGroups, shelf, steps, contacts, views, now })
+  const promotions = createPromotions({ backend: o.backend, you, logger })
+  const unpromote = o.membership.subscribe((listed) => promotions.onListed(listed.listing))
+  const operations = createGroupOperations({
+    ...o,
+    listGroup: listGroups,
+    shelf,
+    steps,
+    contacts,
+    views,
+    now,
+    promotions,
+  })
   const invitations = createInvitations({
     ...o,
     listGroups,
@@ -119,6 +131,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     refresh: follow.refresh,
     close() {
       unfollow()
+      unpromote()
       shelf.close()
     },
   }
