@@ -256,7 +256,10 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     },
     setMembers: (members) => capabilities.roster.setMembers(members),
     setRoles(next) {
-      if (roles.set(next)) delivery.changed()
+      if (!roles.set(next)) return
+      delivery.changed()
+      // Made an editor: what the pages typed while they viewed (refused then) is asked for again.
+      if (roles.self() === 'editor') pages.toAll(encodeEnvelope(own('sync-request', replica.stateVector())))
     },
     role: () => roles.self(),
     answerers: () => roles.editors(),

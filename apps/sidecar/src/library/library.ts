@@ -80,7 +80,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
   const shelf = createShelf({ ...o, steps, now, joined })
   const contacts = createContacts({ listContacts: () => o.backend.listContacts(), now, you })
   const views = createViews({ you, fixed: o.fixed, shelf, joined, contacts, listGroups, storing: o.storing, logger })
-  const promotions = createPromotions({ backend: o.backend, you, logger })
+  const promotions = createPromotions({ backend: o.backend, listGroup: listGroups, you, logger })
   const unpromote = o.membership.subscribe((listed) => promotions.onListed(listed.listing))
   const operations = createGroupOperations({
     ...o,

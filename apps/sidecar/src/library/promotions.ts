@@ -24,6 +24,8 @@ export interface Promotions {
 
 export function createPromotions(o: {
   readonly backend: Pick<SignalDocumentMethods, 'updateGroup'>
+  /** Lists the group again (through the membership owner: Signal tells everyone but the changer). */
+  readonly listGroup: (groupId: string) => Promise<unknown>
   readonly you: string
   readonly logger: Logger
 }): Promotions {
@@ -32,21 +34,20 @@ export function createPromotions(o: {
   const inFlight = new Set<string>()
   const key = (groupId: string, number: string): string => `${groupId} ${number}`
 
-  function promote(groupId: string, numbers: string[]): void {
+  async function promote(groupId: string, numbers: string[]): Promise<void> {
     for (const n of numbers) inFlight.add(key(groupId, n))
-    o.backend.updateGroup(groupId, { addAdmins: numbers }).then(
-      () => {
-        for (const n of numbers) inFlight.delete(key(groupId, n))
-        o.logger.info({ people: numbers.length }, 'made invited editors admins once they joined')
-      },
-      (error: unknown) => {
-        for (const n of numbers) inFlight.delete(key(groupId, n))
-        o.logger.warn(
-          { reason: messageOf(error) },
-          'could not make a joined editor an admin; they view until an editor changes it',
-        )
-      },
-    )
+    try {
+      await o.backend.updateGroup(groupId, { addAdmins: numbers })
+      o.logger.info({ people: numbers.length }, 'made invited editors admins once they joined')
+      await o.listGroup(groupId)
+    } catch (error) {
+      o.logger.warn(
+        { reason: messageOf(error) },
+        'could not make a joined editor an admin, or list the group after; they view until an editor changes it',
+      )
+    } finally {
+      for (const n of numbers) inFlight.delete(key(groupId, n))
+    }
   }
 
   return {
@@ -77,7 +78,7 @@ export function createPromotions(o: {
           const n = k.startsWith(`${g.id} `) ? k.slice(g.id.length + 1) : undefined
           if (n !== undefined && !members.includes(n) && !pending.includes(n)) waiting.delete(k)
         }
-        if (joined.length > 0 && admins.includes(o.you) && hasRoles(g)) promote(g.id, joined)
+        if (joined.length > 0 && admins.includes(o.you) && hasRoles(g)) void promote(g.id, joined)
       }
     },
   }
