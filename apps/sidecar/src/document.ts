@@ -13,7 +13,7 @@ import { encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
 import type { Session } from './browser/session.ts'
 import { createBrowserInbox } from './document/browser-inbox.ts'
 import { createGroupInbox } from './document/group-inbox.ts'
-import { createDocumentRoles } from './document/doc-roles.ts'
+import { createDocumentRoles, type DocumentRoles } from './document/doc-roles.ts'
 import { createKeptChanges } from './document/kept-changes.ts'
 import { createPages, type Pages } from './document/pages.ts'
 import type { DocumentPorts } from './document/ports.ts'
@@ -124,27 +124,62 @@ function presenceParts(
   }
 }
 
-export function createDocument(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica): Document {
-  const { store, outbound, metrics, logger } = ports
-  const pages = createPages()
-  const roles = createDocumentRoles({ docId, metrics, logger })
-  /** One of the sidecar's own envelopes; `sent` when it goes to the group (Signal's copy is then dropped). */
-  const own = (kind: Kind, payload: Uint8Array, sent = false): Envelope => {
-    const env = ports.own.make(docId, kind, payload)
-    if (sent) ports.sent.markSent(docId, env.senderId, env.messageId)
-    return env
-  }
-  const delivery = createDelivery({
+/** The document's capability exchange: its announcements go to the group as `health`. */
+function capabilitiesFor(ports: Pick<DocumentPorts, 'group' | 'clock' | 'metrics'>, announce: (p: Uint8Array) => void) {
+  return createCapabilityExchange({
+    self: ports.group.self,
+    features: ports.group.features,
+    send: (payload) => {
+      ports.metrics.announcements.inc({ direction: 'sent' })
+      announce(payload)
+    },
+    answerDelayMs: { min: 200, max: 1500 },
+    helloGapMs: HELLO_GAP_MS,
+    now: ports.clock.now,
+    random: ports.clock.rng,
+  })
+}
+
+/** What the document's pages are told of its changes, and of this account's role. */
+function deliveryFor(
+  ports: Pick<DocumentPorts, 'own' | 'reach' | 'clock' | 'store'>,
+  docId: string,
+  pages: Pages,
+  roles: Pick<DocumentRoles, 'self'>,
+) {
+  return createDelivery({
     docId,
     sidecarId: ports.own.sidecarId,
     sessions: pages.sessions,
     reach: ports.reach,
     now: ports.clock.now,
     newMessageId: ports.clock.newMessageId,
-    unsent: () => store.unsent(),
-    forget: (ids) => store.delivered(ids),
+    unsent: () => ports.store.unsent(),
+    forget: (ids) => ports.store.delivered(ids),
     role: () => roles.self(),
   })
+}
+
+export function createDocument(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica): Document {
+  const { store, outbound, metrics, logger } = ports
+  const pages = createPages()
+  const roles = createDocumentRoles({
+    docId,
+    metrics,
+    logger,
+    changed(self) {
+      delivery.changed()
+      // Made an editor: what the pages typed while they viewed (refused then) is asked for again.
+      if (self === 'editor') pages.toAll(encodeEnvelope(own('sync-request', replica.stateVector())))
+    },
+  })
+  /** One of the sidecar's own envelopes; `sent` when it goes to the group (Signal's copy is then dropped). */
+  const own = (kind: Kind, payload: Uint8Array, sent = false): Envelope => {
+    const env = ports.own.make(docId, kind, payload)
+    if (sent) ports.sent.markSent(docId, env.senderId, env.messageId)
+    return env
+  }
+  const delivery = deliveryFor(ports, docId, pages, roles)
   // The roster is read only when a send is packed, by then the exchange below exists.
   const queue = outbound.open({
     docId,
@@ -163,18 +198,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     if (!queue.enqueue({ frame: encodeEnvelope(env), messageId: env.messageId, owner: NO_OWNER }))
       logger.warn({ kind }, 'send queue full; dropped a sync message of the replica')
   }
-  const capabilities = createCapabilityExchange({
-    self: ports.group.self,
-    features: ports.group.features,
-    send: (payload) => {
-      metrics.announcements.inc({ direction: 'sent' })
-      toGroup('health', payload)
-    },
-    answerDelayMs: { min: 200, max: 1500 },
-    helloGapMs: HELLO_GAP_MS,
-    now: ports.clock.now,
-    random: ports.clock.rng,
-  })
+  const capabilities = capabilitiesFor(ports, (payload) => toGroup('health', payload))
   const sync = createReplicaSync(replica, {
     limits: ports.limits,
     clock: ports.clock,
@@ -255,14 +279,9 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       return () => replica.doc.off('update', onUpdate)
     },
     setMembers: (members) => capabilities.roster.setMembers(members),
-    setRoles(next) {
-      if (!roles.set(next)) return
-      delivery.changed()
-      // Made an editor: what the pages typed while they viewed (refused then) is asked for again.
-      if (roles.self() === 'editor') pages.toAll(encodeEnvelope(own('sync-request', replica.stateVector())))
-    },
-    role: () => roles.self(),
-    answerers: () => roles.editors(),
+    setRoles: roles.set,
+    role: roles.self,
+    answerers: roles.editors,
     refusesContent: (from) => roles.refuses(from, 'attachment'),
     lost: () => sync.gapRepair.lost(),
     withdraw: (feature) => capabilities.withdraw(feature),

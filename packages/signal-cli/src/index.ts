@@ -9,7 +9,13 @@ export type {
   SignalMessage,
   SkipReason,
 } from './backend.ts'
-export type { GroupChange, GroupPermission, SignalContact, SignalDocumentMethods, SignalGroupUpdate } from './backend.ts'
+export type {
+  GroupChange,
+  GroupPermission,
+  SignalContact,
+  SignalDocumentMethods,
+  SignalGroupUpdate,
+} from './backend.ts'
 export { createHttpSignalBackend, MAX_RPC_RESPONSE_BYTES, type HttpBackendOptions } from './http-backend.ts'
 export { GroupListing, parseResponse, SendResult } from './jsonrpc.ts'
 export { createProvisioningClient, type ProvisioningClient, type ProvisioningClientOptions } from './provisioning.ts'

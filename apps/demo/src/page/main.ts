@@ -18,6 +18,9 @@ import { keepPagesOffline } from '../offline-shell.ts'
 
 keepPagesOffline()
 
+/** The editor's read-only switch, one compartment's content. */
+const lock = (readOnly: boolean) => [EditorState.readOnly.of(readOnly), EditorView.editable.of(!readOnly)]
+
 const render = (status: ClientStatus): void =>
   showStatus(status, { waiting: status.weakest !== 'group', weakest: status.weakest })
 
@@ -38,7 +41,6 @@ if (params !== null) {
 
   // A viewer's editor is read-only (its sidecar would refuse the edits anyway: SIDECAR_READ_ONLY).
   const editable = new Compartment()
-  const lock = (readOnly: boolean) => [EditorState.readOnly.of(readOnly), EditorView.editable.of(!readOnly)]
   const view = new EditorView({
     parent: element('editor'),
     extensions: [basicSetup, EditorView.lineWrapping, yCollab(text, awareness), editable.of(lock(false))],

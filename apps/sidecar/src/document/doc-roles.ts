@@ -20,13 +20,19 @@ export interface DocumentRoles {
   self(): Role
   /** The members who may answer the group's sync requests (undefined: every member). */
   editors(): readonly string[] | undefined
-  /** Takes a listing's roles; true when this sidecar's own role changed. */
-  set(roles: GroupRoles): boolean
+  /** Takes a listing's roles (a change of this sidecar's own role is told to `changed`). */
+  set(roles: GroupRoles): void
   /** True (counted, logged once per member) when `from` is a viewer: its content is dropped. */
   refuses(from: MemberId | undefined, kind: Kind): boolean
 }
 
-export function createDocumentRoles(o: { docId: string; metrics: Metrics; logger: Logger }): DocumentRoles {
+export function createDocumentRoles(o: {
+  docId: string
+  metrics: Metrics
+  logger: Logger
+  /** This sidecar's own role changed. */
+  changed: (self: Role) => void
+}): DocumentRoles {
   let roles: GroupRoles = ALL_EDITORS
   const logged = new Set<string>()
   return {
@@ -35,7 +41,7 @@ export function createDocumentRoles(o: { docId: string; metrics: Metrics; logger
     set(next) {
       const changed = next.self !== roles.self
       roles = next
-      return changed
+      if (changed) o.changed(next.self)
     },
     refuses(from, kind) {
       if (roles.of(from) !== 'viewer') return false

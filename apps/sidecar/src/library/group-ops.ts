@@ -6,7 +6,7 @@
  */
 import type { Clock } from '../clock.ts'
 import { messageOf } from '../error-code.ts'
-import { hasRoles, type Role } from '../group/roles.ts'
+import { hasRoles } from '../group/roles.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { StoredDocument } from '../replica/doc-table.ts'
 import type { GroupListing, SignalChatMethods, SignalDocumentMethods } from '@e2e-col/signal-cli'
@@ -23,7 +23,7 @@ import {
 import { daemonFailed, LibraryError } from './library-error.ts'
 import { isInvitedTo, isMemberOf, numbersOf, type Group } from './listing.ts'
 import type { Shelf } from './shelf.ts'
-import { mustEdit, roleChange } from './roles-ops.ts'
+import { mustEdit } from './roles-ops.ts'
 import type { Promotions } from './promotions.ts'
 import type { Steps } from './steps.ts'
 import type { DocumentView, Views } from './views.ts'
@@ -40,8 +40,6 @@ export interface GroupOperations {
     change: { add: readonly string[]; remove: readonly string[] } & Sharing,
   ): Promise<DocumentView>
   rename(docId: string, title: string): Promise<DocumentView>
-  /** Makes a member an editor or a viewer (group/roles.ts); only an editor may. */
-  setRole(docId: string, number: string, role: Role): Promise<DocumentView>
   /** Leaves the document's group and forgets the document (its replica log stays in the store). */
   leave(docId: string): Promise<void>
 }
@@ -102,23 +100,24 @@ function viewersAmong(viewers: readonly string[] | undefined, members: readonly 
   return out
 }
 
+/** The numbers given, checked, each once, without `you`. @throws LibraryError DOCS_TOO_MANY_MEMBERS, DOCS_BAD_NUMBER */
+function checkMembers(list: readonly string[], what: string, you: string): string[] {
+  if (list.length > MAX_MEMBERS_PER_CHANGE)
+    throw new LibraryError(
+      'DOCS_TOO_MANY_MEMBERS',
+      `at most ${MAX_MEMBERS_PER_CHANGE} people per request (${list.length} given in ${what})`,
+    )
+  const bad = list.find((n) => !isPhoneNumber(n))
+  if (bad !== undefined)
+    throw new LibraryError(
+      'DOCS_BAD_NUMBER',
+      `${JSON.stringify(bad.slice(0, 24))} in ${what} is not a phone number in international form (+ and 7 to 15 digits)`,
+    )
+  return [...new Set(list)].filter((n) => n !== you)
+}
+
 export function createGroupOperations(o: GroupOperationsOptions): GroupOperations {
   const { backend, shelf, steps, you } = o
-
-  function checkMembers(list: readonly string[], what: string): string[] {
-    if (list.length > MAX_MEMBERS_PER_CHANGE)
-      throw new LibraryError(
-        'DOCS_TOO_MANY_MEMBERS',
-        `at most ${MAX_MEMBERS_PER_CHANGE} people per request (${list.length} given in ${what})`,
-      )
-    const bad = list.find((n) => !isPhoneNumber(n))
-    if (bad !== undefined)
-      throw new LibraryError(
-        'DOCS_BAD_NUMBER',
-        `${JSON.stringify(bad.slice(0, 24))} in ${what} is not a phone number in international form (+ and 7 to 15 digits)`,
-      )
-    return [...new Set(list)].filter((n) => n !== you)
-  }
 
   /** The view after a change: the stored row as it is now, the group as listed. */
   const viewNow = async (docId: string, groupId: string, g: Group | undefined): Promise<DocumentView> =>
@@ -153,7 +152,7 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
 
   async function create(input: { title: string; members: readonly string[] } & Sharing) {
     const title = checkedTitle(input.title)
-    const members = checkMembers(input.members, 'members')
+    const members = checkMembers(input.members, 'members', you)
     const viewers = viewersAmong(input.viewers, members)
     shelf.checkRoom()
     const groupId = await createGroup(title, members, viewers)
@@ -200,8 +199,8 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
 
     changeMembers: (docId, change) =>
       steps.exclusive(async () => {
-        const add = checkMembers(change.add, 'add')
-        const remove = checkMembers(change.remove, 'remove')
+        const add = checkMembers(change.add, 'add', you)
+        const remove = checkMembers(change.remove, 'remove', you)
         const viewers = viewersAmong(change.viewers, add)
         if (change.remove.includes(you))
           throw new LibraryError('DOCS_BAD_REQUEST', 'to stop sharing a document with yourself, leave it')
@@ -238,22 +237,6 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
         if (row !== undefined) steps.stored(() => shelf.put({ ...row, title }))
         const g = await groupNow(o.listGroup, groupId, 'list the members').catch(() => undefined)
         return viewNow(docId, groupId, g)
-      }),
-
-    setRole: (docId, number, role) =>
-      steps.exclusive(async () => {
-        const { row, groupId } = shelf.known(docId)
-        if (row?.state === 'removed') throw new LibraryError('DOCS_NOT_SHARED', 'you are no longer in this document')
-        const g = await groupNow(o.listGroup, groupId, 'look up the group')
-        if (g === undefined) throw new LibraryError('DOCS_NOT_SHARED', 'the daemon does not list this document')
-        const change = roleChange(g, you, number, role)
-        try {
-          await backend.updateGroup(groupId, change)
-        } catch (error) {
-          throw daemonFailed('change the role', error)
-        }
-        o.logger.info({ docId, role }, 'role changed')
-        return viewNow(docId, groupId, await groupNow(o.listGroup, groupId, 'list the members'))
       }),
 
     leave: (docId) =>

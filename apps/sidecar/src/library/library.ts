@@ -20,6 +20,7 @@ import { createGroupOperations, type GroupOperations } from './group-ops.ts'
 import { createInvitations, type Invitations } from './invitations.ts'
 import { createJoined } from './joined.ts'
 import { createPromotions } from './promotions.ts'
+import { createSetRole, type SetRole } from './set-role.ts'
 import { createShelf } from './shelf.ts'
 import { createSteps } from './steps.ts'
 import { createViews, type Views } from './views.ts'
@@ -31,6 +32,8 @@ export type LibraryBackend = SignalBackend & Pick<SignalChatMethods, 'acceptGrou
 
 export interface DocumentLibrary
   extends GroupOperations, Pick<Invitations, 'invites' | 'accept' | 'decline'>, Pick<Views, 'list'> {
+  /** Makes a member an editor or a viewer (group/roles.ts); only an editor may. */
+  readonly setRole: SetRole
   /** This account's number. */
   readonly you: string
   contacts(): Promise<SignalContact[]>
@@ -114,7 +117,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
       return view
     },
     rename: operations.rename,
-    setRole: operations.setRole,
+    setRole: createSetRole({ ...o, listGroup: listGroups, shelf, steps, contacts, views }),
     leave: operations.leave,
     invites: invitations.invites,
     accept: invitations.accept,

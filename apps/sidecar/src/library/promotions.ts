@@ -15,6 +15,8 @@ import { numbersOf } from './listing.ts'
 // People remembered at once; beyond it the oldest is forgotten (they stay viewers).
 const MAX_WAITING = 1000
 
+const key = (groupId: string, number: string): string => `${groupId} ${number}`
+
 export interface Promotions {
   /** `numbers` were just added to `groupId` as editors: remembered until a listing shows them members. */
   invited(groupId: string, numbers: readonly string[]): void
@@ -32,7 +34,6 @@ export function createPromotions(o: {
   // `${groupId} ${number}` in the order remembered.
   const waiting = new Set<string>()
   const inFlight = new Set<string>()
-  const key = (groupId: string, number: string): string => `${groupId} ${number}`
 
   async function promote(groupId: string, numbers: string[]): Promise<void> {
     for (const n of numbers) inFlight.add(key(groupId, n))
@@ -74,7 +75,7 @@ export function createPromotions(o: {
           if (!admins.includes(n)) joined.push(n)
         }
         // Anyone remembered who is neither invited nor in any more: forgotten.
-        for (const k of [...waiting]) {
+        for (const k of waiting) {
           const n = k.startsWith(`${g.id} `) ? k.slice(g.id.length + 1) : undefined
           if (n !== undefined && !members.includes(n) && !pending.includes(n)) waiting.delete(k)
         }

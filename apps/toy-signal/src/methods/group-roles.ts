@@ -39,6 +39,8 @@ export function roleChangeOf(state: ToySignalState, params: Record<string, unkno
 export const changesRoles = (c: RoleChange): boolean =>
   c.admins.length > 0 || c.removeAdmins.length > 0 || c.addMember !== undefined || c.editDetails !== undefined
 
+const onlyAdmins = (p: GroupPermission): boolean => p === 'ONLY_ADMINS'
+
 /**
  * Refuses a change `account` may not make in `group` (the servers' 403).
  * @throws RpcFailure -32603
@@ -49,7 +51,6 @@ export function checkAllowed(
   change: { readonly roles: RoleChange; readonly addsMembers: boolean; readonly editsDetails: boolean },
 ): void {
   if (group.admins.has(account)) return
-  const onlyAdmins = (p: GroupPermission) => p === 'ONLY_ADMINS'
   if (
     changesRoles(change.roles) ||
     (change.addsMembers && onlyAdmins(group.permissions.addMember)) ||
