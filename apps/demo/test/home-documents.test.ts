@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import type { Who } from '../src/index.ts'
 import { CHROMIUM, hasChromium, waitForShown } from '@e2e-col/test-browser'
-import { waitForAllSent, waitForEditorText } from './editor-waits.ts'
+import { waitForAllSent, waitForEditorText, waitForReadOnly } from './editor-waits.ts'
 import { FRESH_STACK, openHome, typeAtEnd, useBrowserStack } from './pages.ts'
 
 declare global {
@@ -61,8 +61,8 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
     await waitForShown(pages.bob, 'li[data-doc="Trip plan"] .people-text', /^with Alice$/)
     await waitForShown(pages.alice, 'li[data-doc="Trip plan"] .people-text', /^with Bob$/)
     expect(await pages.bob.isHidden('#invites-section')).toBe(true)
-    // Alice made it and is its admin: only she is offered to remove people.
-    expect(await pages.bob.locator('li[data-doc="Trip plan"] [data-person="Alice"] button').count()).toBe(0)
+    // Both edit, so both are admins (Bob once Alice's sidecar saw him join): each may remove the other.
+    await waitForShown(pages.bob, 'li[data-doc="Trip plan"] [data-person="Alice"] button', /remove/)
     expect(await pages.alice.locator('li[data-doc="Trip plan"] [data-person="Bob"] button').count()).toBe(1)
     mkdirSync(ARTIFACTS, { recursive: true })
     await pages.alice.screenshot({ path: `${ARTIFACTS}home-alice.png` })
@@ -86,6 +86,27 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
     expect(a).toBe(b)
     await waitForAllSent(pages.alice)
   }, 90_000)
+
+  test('Alice makes Bob a viewer: his open editor turns read-only and says so; made an editor again, he types', async () => {
+    // Bob's editor from the test before is still open on "Trip plan".
+    await home('alice')
+    const bobChip = 'li[data-doc="Trip plan"] [data-person="Bob"]'
+    await pages.alice.selectOption(`${bobChip} select`, 'viewer')
+    await waitForShown(pages.alice, `${bobChip}[data-role="viewer"]`, /Bob/)
+    await waitForShown(pages.bob, '#read-only', /^You can view this document$/)
+    await waitForReadOnly(pages.bob, true)
+    const before = await pages.bob.evaluate(() => window.e2eColDemo?.text())
+    await type('bob', ' [bob as a viewer]')
+    expect(await pages.bob.evaluate(() => window.e2eColDemo?.text())).toBe(before)
+
+    await pages.alice.selectOption(`${bobChip} select`, 'editor')
+    await waitForReadOnly(pages.bob, false)
+    expect(await pages.bob.isHidden('#read-only')).toBe(true)
+    await type('bob', ' [bob edits again]')
+    await openDocument('alice', 'Trip plan')
+    await waitForEditorText(pages.alice, '[bob edits again]')
+    expect(await pages.alice.evaluate(() => window.e2eColDemo?.text())).not.toContain('[bob as a viewer]')
+  }, 60_000)
 
   test('Alice stops sharing it with Bob: his sidecar stops receiving it, and his home page says so', async () => {
     await home('alice')
