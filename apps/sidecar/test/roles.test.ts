@@ -8,6 +8,7 @@ import { decodeDeliveryNote, encodeBody, encodeEnvelope, type Envelope } from '@
 import { createToySignal } from '@e2e-col/toy-signal'
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it, onTestFinished } from 'vitest'
+import { parseDocsArgs, runDocsCommand } from '../src/docs-cli.ts'
 import { ALICE, BOB, CAROL, call, librarySidecar, rpc, startPeopleToy } from './docs-api.ts'
 import { connect, envelope, isAck, isMessage, metricValue, poll } from './harness.ts'
 
@@ -121,5 +122,25 @@ describe('document roles', () => {
     await poll(async () => (await roleOf(alice, docId, BOB)) === 'editor', 'Bob made an editor once he joined')
     expect(await roleOf(alice, docId, CAROL)).toBe('viewer')
     expect(await roleOf(bob, docId, BOB)).toBe('editor')
+
+    // The CLI shows and sets roles: Bob (an editor now) makes Carol an editor by the title.
+    const cli = (s: { url: string }, argv: string[]) => {
+      const r = parseDocsArgs([...argv, '--sidecar', s.url], {})
+      if (r.kind !== 'docs') throw new Error(`not a command: ${JSON.stringify(r)}`)
+      return runDocsCommand(r.command)
+    }
+    expect(await cli(carol, ['list'])).toContain('you can view')
+    expect(await cli(bob, ['list'])).toMatch(/Carol \(\+15555550103\) \[can view\]/)
+    expect(await cli(bob, ['role', 'Trip plan', CAROL, 'editor'])).toBe(`${CAROL} can edit\n`)
+    const listed = JSON.parse(await cli(alice, ['list', '--json'])) as { documents: { members: Person[] }[] }
+    expect(listed.documents[0]?.members.map((m) => [m.number, m.role])).toEqual(
+      expect.arrayContaining([
+        [ALICE, 'editor'],
+        [BOB, 'editor'],
+        [CAROL, 'editor'],
+      ]),
+    )
+    const refused = await cli(alice, ['role', 'Trip plan', '+15555550199', 'viewer']).catch((e: unknown) => e)
+    expect(refused).toMatchObject({ code: 'DOCS_UNKNOWN_MEMBER', exitCode: 1 })
   }, 60_000)
 })

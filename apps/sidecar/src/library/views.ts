@@ -19,7 +19,7 @@ export interface PersonView {
   you: boolean
   /** A group admin: on Signal only admins may remove people (undefined when not known). */
   admin?: boolean
-  /** `editor` or `viewer` (group/roles.ts; undefined when the group is not listed now). */
+  /** `editor` or `viewer` (group/roles.ts); undefined when the group is not listed now, or for someone not in it yet. */
   role?: Role
 }
 
@@ -53,13 +53,15 @@ export type Names = ReadonlyMap<string, string | undefined>
 export function people(members: readonly StoredMember[], names: Names, you: string, g?: Group): PersonView[] {
   const admins = g === undefined ? undefined : numbersOf(g.admins)
   const roles = g === undefined ? undefined : rolesIn(g, { number: you })
+  // Someone invited or asking has no role yet: it is decided when Signal lets them in.
+  const listed = new Set(g === undefined ? [] : numbersOf(g.members))
   return members.map((m) => ({
     number: m.number,
     name: m.number === you ? undefined : names.get(m.number),
     status: m.status,
     you: m.number === you,
     ...(admins === undefined ? {} : { admin: admins.includes(m.number) }),
-    ...(roles === undefined ? {} : { role: roles.of({ number: m.number }) }),
+    ...(roles === undefined || !listed.has(m.number) ? {} : { role: roles.of({ number: m.number }) }),
   }))
 }
 
