@@ -5,7 +5,7 @@
  * an edit through her sidecar is refused with SIDECAR_READ_ONLY; Carol still receives edits.
  */
 import { decodeDeliveryNote, encodeBody, encodeEnvelope, type Envelope } from '@e2e-col/protocol'
-import { createToySignal } from '@e2e-col/toy-signal'
+import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { parseDocsArgs, runDocsCommand } from '../src/docs-cli.ts'
@@ -24,6 +24,26 @@ const refusedWith = (code: string, messageId: string) => (e: Envelope) =>
   e.kind === 'error' && e.messageId === messageId && new TextDecoder().decode(e.payload).includes(code)
 const VIEWER_DROPS = 'e2e_col_received_dropped_total{reason="viewer-content"}'
 
+/** Three sidecars; Alice makes "Trip plan" with Bob (an editor) and Carol (`carolRole`); both accept. */
+async function sharedByAlice(toy: ToySignal, carolRole: 'editor' | 'viewer') {
+  const fast = { E2E_COL_MEMBERS_REFRESH_MS: '1000' }
+  const [alice, bob, carol] = await Promise.all([
+    librarySidecar(toy, ALICE, fast),
+    librarySidecar(toy, BOB, fast),
+    librarySidecar(toy, CAROL, fast),
+  ])
+  const created = await call(alice, 'POST', '/v1/docs', {
+    body: { title: 'Trip plan', members: [BOB, { number: CAROL, role: carolRole }] },
+  })
+  expect(created.status).toBe(201)
+  const { docId, groupId } = created.json as { docId: string; groupId: string }
+  for (const s of [bob, carol]) {
+    await poll(async () => (await call(s, 'GET', '/v1/invites')).json.invites.length === 1, 'the invitation')
+    expect((await call(s, 'POST', `/v1/invites/${docId}/accept`, { body: {} })).status).toBe(200)
+  }
+  return { alice, bob, carol, docId, groupId }
+}
+
 describe('document roles', () => {
   it("a viewer's content is dropped by every editor's sidecar, its page refused, and it still receives edits", async () => {
     const toy = await createToySignal({
@@ -33,21 +53,7 @@ describe('document roles', () => {
       keepAliveMs: 1000,
     })
     onTestFinished(() => toy.close())
-    const fast = { E2E_COL_MEMBERS_REFRESH_MS: '1000' }
-    const [alice, bob, carol] = await Promise.all([
-      librarySidecar(toy, ALICE, fast),
-      librarySidecar(toy, BOB, fast),
-      librarySidecar(toy, CAROL, fast),
-    ])
-    const created = await call(alice, 'POST', '/v1/docs', {
-      body: { title: 'Trip plan', members: [BOB, { number: CAROL, role: 'editor' }] },
-    })
-    expect(created.status).toBe(201)
-    const { docId, groupId } = created.json as { docId: string; groupId: string }
-    for (const s of [bob, carol]) {
-      await poll(async () => (await call(s, 'GET', '/v1/invites')).json.invites.length === 1, 'the invitation')
-      expect((await call(s, 'POST', `/v1/invites/${docId}/accept`, { body: {} })).status).toBe(200)
-    }
+    const { alice, bob, carol, docId, groupId } = await sharedByAlice(toy, 'editor')
     expect(await roleOf(alice, docId, CAROL)).toBe('editor')
     expect(await roleOf(alice, docId, ALICE)).toBe('editor')
 
@@ -105,20 +111,7 @@ describe('document roles', () => {
     // With pending invites the toy lets Bob and Carol in only when they accept: Signal makes
     // admins of members only, so Alice's sidecar promotes Bob when he joins.
     const toy = await startPeopleToy()
-    const fast = { E2E_COL_MEMBERS_REFRESH_MS: '1000' }
-    const [alice, bob, carol] = await Promise.all([
-      librarySidecar(toy, ALICE, fast),
-      librarySidecar(toy, BOB, fast),
-      librarySidecar(toy, CAROL, fast),
-    ])
-    const created = await call(alice, 'POST', '/v1/docs', {
-      body: { title: 'Trip plan', members: [BOB, { number: CAROL, role: 'viewer' }] },
-    })
-    const { docId } = created.json as { docId: string }
-    for (const s of [bob, carol]) {
-      await poll(async () => (await call(s, 'GET', '/v1/invites')).json.invites.length === 1, 'the invitation')
-      expect((await call(s, 'POST', `/v1/invites/${docId}/accept`, { body: {} })).status).toBe(200)
-    }
+    const { alice, bob, carol, docId } = await sharedByAlice(toy, 'viewer')
     await poll(async () => (await roleOf(alice, docId, BOB)) === 'editor', 'Bob made an editor once he joined')
     expect(await roleOf(alice, docId, CAROL)).toBe('viewer')
     expect(await roleOf(bob, docId, BOB)).toBe('editor')
