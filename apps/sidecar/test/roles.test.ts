@@ -24,6 +24,13 @@ const refusedWith = (code: string, messageId: string) => (e: Envelope) =>
   e.kind === 'error' && e.messageId === messageId && new TextDecoder().decode(e.payload).includes(code)
 const VIEWER_DROPS = 'e2e_col_received_dropped_total{reason="viewer-content"}'
 
+/** `e2e-col docs …` against a sidecar. */
+function cli(s: { url: string }, argv: string[]): Promise<string> {
+  const r = parseDocsArgs([...argv, '--sidecar', s.url], {})
+  if (r.kind !== 'docs') throw new Error(`not a command: ${JSON.stringify(r)}`)
+  return runDocsCommand(r.command)
+}
+
 /** Three sidecars; Alice makes "Trip plan" with Bob (an editor) and Carol (`carolRole`); both accept. */
 async function sharedByAlice(toy: ToySignal, carolRole: 'editor' | 'viewer') {
   const fast = { E2E_COL_MEMBERS_REFRESH_MS: '1000' }
@@ -117,11 +124,6 @@ describe('document roles', () => {
     expect(await roleOf(bob, docId, BOB)).toBe('editor')
 
     // The CLI shows and sets roles: Bob (an editor now) makes Carol an editor by the title.
-    const cli = (s: { url: string }, argv: string[]) => {
-      const r = parseDocsArgs([...argv, '--sidecar', s.url], {})
-      if (r.kind !== 'docs') throw new Error(`not a command: ${JSON.stringify(r)}`)
-      return runDocsCommand(r.command)
-    }
     expect(await cli(carol, ['list'])).toContain('you can view')
     expect(await cli(bob, ['list'])).toMatch(/Carol \(\+15555550103\) \[can view\]/)
     expect(await cli(bob, ['role', 'Trip plan', CAROL, 'editor'])).toBe(`${CAROL} can edit\n`)
