@@ -87,7 +87,7 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
     await waitForAllSent(pages.alice)
   }, 90_000)
 
-  test('Alice makes Bob a viewer: his open editor turns read-only and says so; made an editor again, he types', async () => {
+  test('Alice makes Bob a viewer: his plain and rich editors turn read-only and say so; made an editor again, he types', async () => {
     // Bob's editor from the test before is still open on "Trip plan".
     await home('alice')
     const bobChip = 'li[data-doc="Trip plan"] [data-person="Bob"]'
@@ -98,6 +98,18 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
     const before = await pages.bob.evaluate(() => window.e2eColDemo?.text())
     await type('bob', ' [bob as a viewer]')
     expect(await pages.bob.evaluate(() => window.e2eColDemo?.text())).toBe(before)
+    // The rich-text view of the same document is read-only too.
+    const plain = pages.bob.url()
+    await pages.bob.goto(new URL((await pages.bob.getAttribute('#other-view', 'href')) ?? '', plain).href)
+    await waitForShown(pages.bob, '#read-only', /^You can view this document$/)
+    await pages.bob.waitForFunction(
+      () => (window as unknown as { e2eColRich?: { readOnly(): boolean } }).e2eColRich?.readOnly() === true,
+      undefined,
+      WAIT,
+    )
+    expect(await pages.bob.getAttribute('.ProseMirror', 'contenteditable')).toBe('false')
+    await pages.bob.goto(plain)
+    await waitForReadOnly(pages.bob, true)
 
     await pages.alice.selectOption(`${bobChip} select`, 'editor')
     await waitForReadOnly(pages.bob, false)
