@@ -45,3 +45,11 @@ export const waitForAllSent = (page: Page) =>
 /** The plain-text page's text. */
 export const editorText = (page: Page): Promise<string | undefined> =>
   page.evaluate(() => (window as unknown as Handles).e2eColDemo?.text())
+
+/** Until the plain-text editor is read-only (a viewer's) or editable, as `readOnly` says. */
+export const waitForReadOnly = (page: Page, readOnly: boolean) =>
+  page.waitForFunction(
+    (want) => (window as unknown as { e2eColDemo?: { readOnly(): boolean } }).e2eColDemo?.readOnly() === want,
+    readOnly,
+    WAIT,
+  )

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import type { Who } from '../src/index.ts'
 import { CHROMIUM, hasChromium, waitForShown } from '@e2e-col/test-browser'
-import { waitForAllSent, waitForEditorText } from './editor-waits.ts'
+import { waitForAllSent, waitForEditorText, waitForReadOnly } from './editor-waits.ts'
 import { FRESH_STACK, openHome, typeAtEnd, useBrowserStack } from './pages.ts'
 
 /** One JSON-RPC call to the toy, as a stranger's own client would make it. */
@@ -83,8 +83,8 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
     await waitForShown(pages.bob, 'li[data-doc="Trip plan"] .people-text', /^with Alice$/)
     await waitForShown(pages.alice, 'li[data-doc="Trip plan"] .people-text', /^with Bob$/)
     expect(await pages.bob.isHidden('#invites-section')).toBe(true)
-    // Alice made it and is its admin: only she is offered to remove people.
-    expect(await pages.bob.locator('li[data-doc="Trip plan"] [data-person="Alice"] button').count()).toBe(0)
+    // Both edit, so both are admins (Bob once Alice's sidecar saw him join): each may remove the other.
+    await waitForShown(pages.bob, 'li[data-doc="Trip plan"] [data-person="Alice"] button', /remove/)
     expect(await pages.alice.locator('li[data-doc="Trip plan"] [data-person="Bob"] button').count()).toBe(1)
     mkdirSync(ARTIFACTS, { recursive: true })
     await pages.alice.screenshot({ path: `${ARTIFACTS}home-alice.png` })
@@ -108,6 +108,39 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
     expect(a).toBe(b)
     await waitForAllSent(pages.alice)
   }, 90_000)
+
+  test('Alice makes Bob a viewer: his plain and rich editors turn read-only and say so; made an editor again, he types', async () => {
+    // Bob's editor from the test before is still open on "Trip plan".
+    await home('alice')
+    const bobChip = 'li[data-doc="Trip plan"] [data-person="Bob"]'
+    await pages.alice.selectOption(`${bobChip} select`, 'viewer')
+    await waitForShown(pages.alice, `${bobChip}[data-role="viewer"]`, /Bob/)
+    await waitForShown(pages.bob, '#read-only', /^You can view this document$/)
+    await waitForReadOnly(pages.bob, true)
+    const before = await pages.bob.evaluate(() => window.e2eColDemo?.text())
+    await type('bob', ' [bob as a viewer]')
+    expect(await pages.bob.evaluate(() => window.e2eColDemo?.text())).toBe(before)
+    // The rich-text view of the same document is read-only too.
+    const plain = pages.bob.url()
+    await pages.bob.goto(new URL((await pages.bob.getAttribute('#other-view', 'href')) ?? '', plain).href)
+    await waitForShown(pages.bob, '#read-only', /^You can view this document$/)
+    await pages.bob.waitForFunction(
+      () => (window as unknown as { e2eColRich?: { readOnly(): boolean } }).e2eColRich?.readOnly() === true,
+      undefined,
+      WAIT,
+    )
+    expect(await pages.bob.getAttribute('.ProseMirror', 'contenteditable')).toBe('false')
+    await pages.bob.goto(plain)
+    await waitForReadOnly(pages.bob, true)
+
+    await pages.alice.selectOption(`${bobChip} select`, 'editor')
+    await waitForReadOnly(pages.bob, false)
+    expect(await pages.bob.isHidden('#read-only')).toBe(true)
+    await type('bob', ' [bob edits again]')
+    await openDocument('alice', 'Trip plan')
+    await waitForEditorText(pages.alice, '[bob edits again]')
+    expect(await pages.alice.evaluate(() => window.e2eColDemo?.text())).not.toContain('[bob as a viewer]')
+  }, 60_000)
 
   test('Alice stops sharing it with Bob: his sidecar stops receiving it, and his home page says so', async () => {
     await home('alice')

@@ -1,5 +1,5 @@
 /**
- * `e2e-col docs list|new|share|unshare|rename|leave|accept|decline|history|restore` (the `e2e-col` bin hands it to
+ * `e2e-col docs list|new|share|unshare|role|rename|leave|accept|decline|history|restore` (the `e2e-col` bin hands it to
  * `e2e-col-sidecar docs`, which works too): the documents API of a running sidecar (library/api.ts)
  * for scripts. A document is named by its id or its exact title.
  * `--json` prints the API's answer; `--help` works on every subcommand.
@@ -13,6 +13,7 @@ export type DocsAction =
   | 'new'
   | 'share'
   | 'unshare'
+  | 'role'
   | 'rename'
   | 'leave'
   | 'accept'
@@ -31,12 +32,20 @@ export interface DocsCommand {
   /** A version id (`restore`). */
   version?: string
   people: string[]
+  /** People who may only view (`--view`; `new`, `share`). */
+  viewers?: string[]
+  /** The role given (`role`). */
+  role?: 'editor' | 'viewer'
+  /** The member whose role changes (`role`). */
+  member?: string
 }
 
 const USAGE: Readonly<Record<DocsAction, string>> = {
   list: 'docs list [--json]\n  Lists your documents (title, people, last change, id) and the documents shared with you.',
-  new: 'docs new TITLE [--with +NUMBER]... [--json]\n  Makes a document and shares it with those people (each accepts it first).',
-  share: 'docs share DOC --with +NUMBER... [--json]\n  Shares a document (its id or exact title) with more people.',
+  new: 'docs new TITLE [--with +NUMBER]... [--view +NUMBER]... [--json]\n  Makes a document and shares it with those people (each accepts it first): --with can edit, --view can view.',
+  share:
+    'docs share DOC --with +NUMBER... [--view +NUMBER]... [--json]\n  Shares a document (its id or exact title) with more people: --with can edit, --view can view.',
+  role: 'docs role DOC +NUMBER editor|viewer [--json]\n  Makes a member an editor or a viewer (only an editor may; `docs list` shows the roles).',
   unshare:
     'docs unshare DOC --with +NUMBER... [--json]\n  Stops sharing a document with those people: their sidecars stop receiving it.',
   rename: 'docs rename DOC NEW_TITLE [--json]\n  Renames a document for everyone in it (at most 32 characters).',
@@ -103,17 +112,18 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
   let sidecar = defaultSidecarUrl(env)
   let json = false
   const people: string[] = []
+  const viewers: string[] = []
   const words: string[] = []
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i] ?? ''
     if (arg === '--help' || arg === '-h') return { kind: 'help', text: docsUsage(a) }
     if (arg === '--json') json = true
-    else if (arg === '--sidecar' || arg === '--with') {
+    else if (arg === '--sidecar' || arg === '--with' || arg === '--view') {
       const next = argv[++i]
       if (next === undefined) return { kind: 'usage-error', message: `docs ${a}: ${arg} needs a value` }
       if (arg === '--sidecar') sidecar = next
       else
-        people.push(
+        (arg === '--with' ? people : viewers).push(
           ...next
             .split(',')
             .map((p) => p.trim())
@@ -133,6 +143,7 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
     new: 1,
     share: 1,
     unshare: 1,
+    role: 3,
     rename: 2,
     leave: 1,
     accept: 1,
@@ -145,19 +156,27 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
       kind: 'usage-error',
       message: `docs ${a}: expected ${want === 0 ? 'no' : want} argument${want === 1 ? '' : 's'}\n${docsUsage(a)}`,
     }
-  if ((a === 'share' || a === 'unshare') && people.length === 0)
+  if ((a === 'share' || a === 'unshare') && people.length + viewers.length === 0)
     return { kind: 'usage-error', message: `docs ${a}: name the people with --with +NUMBER` }
   if (a !== 'new' && a !== 'share' && a !== 'unshare' && people.length > 0)
     return { kind: 'usage-error', message: `docs ${a}: --with does not apply` }
+  if (a !== 'new' && a !== 'share' && viewers.length > 0)
+    return { kind: 'usage-error', message: `docs ${a}: --view does not apply` }
+  if (a === 'role' && words[2] !== 'editor' && words[2] !== 'viewer')
+    return { kind: 'usage-error', message: 'docs role: the role is editor or viewer' }
   if (a === 'restore' && !/^\d{1,15}$/.test(words[1] ?? ''))
     return { kind: 'usage-error', message: 'docs restore: VERSION is a version id as `docs history` shows it' }
-  const command: DocsCommand = { action: a, sidecar: sidecar.replace(/\/$/, ''), json, people }
+  const command: DocsCommand = { action: a, sidecar: sidecar.replace(/\/$/, ''), json, people, viewers }
   if (a === 'new') command.title = words[0] ?? ''
   else if (a === 'rename') {
     command.target = words[0] ?? ''
     command.title = words[1] ?? ''
   } else if (a !== 'list') command.target = words[0] ?? ''
   if (a === 'restore') command.version = words[1] ?? ''
+  if (a === 'role') {
+    command.member = words[1] ?? ''
+    command.role = words[2] === 'viewer' ? 'viewer' : 'editor'
+  }
   return { kind: 'docs', command }
 }
 
@@ -170,7 +189,7 @@ type Person = { number: string; name?: string | undefined; inContacts?: boolean;
 type Doc = {
   docId: string
   title: string
-  members: (Person & { status: string; you: boolean })[]
+  members: (Person & { status: string; you: boolean; role?: string })[]
   lastChange: number | null
   state: string
 }
@@ -246,6 +265,15 @@ function versionLines(versions: readonly Version[]): string {
     .join('\n')
 }
 
+/** A viewer's mark in `docs list` (editors, and people of a group without roles, carry none). */
+const roleNote = (role: string | undefined): string => (role === 'viewer' ? ' [can view]' : '')
+
+/** The people of `new`/`share` as the API takes them: editors by number, viewers with their role. */
+const sharedWith = (c: DocsCommand): unknown[] => [
+  ...c.people,
+  ...(c.viewers ?? []).map((number) => ({ number, role: 'viewer' })),
+]
+
 /** Runs one docs command; returns what to print. @throws DocsCliError */
 export async function runDocsCommand(c: DocsCommand): Promise<string> {
   const base = c.sidecar
@@ -282,13 +310,12 @@ export async function runDocsCommand(c: DocsCommand): Promise<string> {
       for (const d of docs.documents) {
         const others = d.members
           .filter((m) => !m.you)
-          .map((m) => (m.status === 'member' ? who(m) : shown`${who(m)} [${m.status}]`))
+          .map((m) => (m.status === 'member' ? who(m) : shown`${who(m)} [${m.status}]`) + roleNote(m.role))
         const state =
           d.state === 'removed'
             ? 'you are no longer in it'
-            : others.length === 0
-              ? 'only you'
-              : `with ${others.join(', ')}`
+            : (others.length === 0 ? 'only you' : `with ${others.join(', ')}`) +
+              (d.members.find((m) => m.you)?.role === 'viewer' ? '  ·  you can view' : '')
         lines.push(shown`  ${d.title}  ·  ${state}  ·  ${changedText(d.lastChange)}  ·  ${d.docId}`)
       }
       lines.push('Shared with you')
@@ -300,7 +327,7 @@ export async function runDocsCommand(c: DocsCommand): Promise<string> {
       return `${lines.join('\n')}\n`
     }
     case 'new': {
-      const r = await api(base, 'POST', '/v1/docs', { title: c.title, members: c.people })
+      const r = await api(base, 'POST', '/v1/docs', { title: c.title, members: sharedWith(c) })
       const made = r.json as { docId: string }
       return out(
         r.json,
@@ -314,12 +341,19 @@ export async function runDocsCommand(c: DocsCommand): Promise<string> {
         base,
         'POST',
         `/v1/docs/${id}/members`,
-        c.action === 'share' ? { add: c.people } : { remove: c.people },
+        c.action === 'share' ? { add: sharedWith(c) } : { remove: c.people },
       )
       return out(
         r.json,
-        shown`${c.action === 'share' ? 'shared with' : 'no longer shared with'} ${c.people.join(', ')}`,
+        shown`${c.action === 'share' ? 'shared with' : 'no longer shared with'} ${[...c.people, ...(c.viewers ?? [])].join(', ')}`,
       )
+    }
+    case 'role': {
+      const id = await resolve(c.target ?? '', 'doc')
+      const r = await api(base, 'PATCH', `/v1/docs/${id}/members/${encodeURIComponent(c.member ?? '')}`, {
+        role: c.role,
+      })
+      return out(r.json, shown`${c.member} ${c.role === 'viewer' ? 'can view' : 'can edit'}`)
     }
     case 'rename': {
       const id = await resolve(c.target ?? '', 'doc')

@@ -16,6 +16,7 @@ import { createAuthorGate } from './document/author-gate.ts'
 import { createBrowserInbox } from './document/browser-inbox.ts'
 import { createGroupInbox } from './document/group-inbox.ts'
 import { createSenderStamper } from './presence/sender-stamp.ts'
+import { createDocumentRoles, type DocumentRoles } from './document/doc-roles.ts'
 import { createKeptChanges } from './document/kept-changes.ts'
 import { createPages, type Pages } from './document/pages.ts'
 import type { DocumentPorts } from './document/ports.ts'
@@ -23,6 +24,7 @@ import { createPresence } from './document/presence.ts'
 import { createReplicaSync } from './document/replica-sync.ts'
 import { createCapabilityExchange } from './group/capability-exchange.ts'
 import type { MemberId } from './group/roster.ts'
+import type { GroupRoles, Role } from './group/roles.ts'
 import { createDocumentPresence } from './presence/document-presence.ts'
 import type { DocReplica } from './replica/replica.ts'
 import { createDelivery } from './send/delivery.ts'
@@ -56,7 +58,7 @@ export interface Document {
   fromGroup(frame: Uint8Array, env: Envelope, from?: MemberId, source?: string): void
   /**
    * A change the sidecar makes itself (a restore, a revert): durable in the replica, shown to the
-   * pages and sent to the group like an edit. False when it is not a valid update or the store failed.
+   * pages and sent to the group like an edit. False when it is not a valid update, the store failed, or this account is a viewer.
    */
   edit(update: Uint8Array): boolean
   /** Sends the replica's `sync-request` to the document's group. */
@@ -67,6 +69,14 @@ export interface Document {
   greetGroup(): void
   /** The group's listed members changed (or were read again). */
   setMembers(members: readonly MemberId[]): void
+  /** The group's roles as listed now; a change of this account's own role is told to the pages. */
+  setRoles(roles: GroupRoles): void
+  /** This account's role in the document. */
+  role(): Role
+  /** The members who may answer the group's sync requests (undefined: every member). */
+  answerers(): readonly string[] | undefined
+  /** True (counted, logged once) when `from` is a viewer, whose content is dropped. */
+  refusesContent(from: MemberId | undefined): boolean
   /** Content sent to the group did not arrive whole: ask the group again (bounded). */
   lost(): void
   /** Stops announcing `feature` (this machine cannot use it) and says so to the group. */
@@ -173,43 +183,84 @@ function authorGate(
   })
 }
 
-export function createDocument(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica): Document {
-  const { store, outbound, metrics, logger } = ports
-  const pages = createPages()
-  /** One of the sidecar's own envelopes; `sent` when it goes to the group (Signal's copy is then dropped). */
-  const own = (kind: Kind, payload: Uint8Array, sent = false): Envelope => {
-    const env = ports.own.make(docId, kind, payload)
-    if (sent) ports.sent.markSent(docId, env.senderId, env.messageId)
-    return env
-  }
-  const delivery = createDelivery({
+/** What the document's pages are told of its changes, and of this account's role. */
+function deliveryFor(
+  ports: Pick<DocumentPorts, 'own' | 'reach' | 'clock' | 'store'>,
+  docId: string,
+  pages: Pages,
+  roles: Pick<DocumentRoles, 'self'>,
+) {
+  return createDelivery({
     docId,
     sidecarId: ports.own.sidecarId,
     sessions: pages.sessions,
     reach: ports.reach,
     now: ports.clock.now,
     newMessageId: ports.clock.newMessageId,
-    unsent: () => store.unsent(),
-    forget: (ids) => store.delivered(ids),
+    unsent: () => ports.store.unsent(),
+    forget: (ids) => ports.store.delivered(ids),
+    role: () => roles.self(),
   })
-  // The roster is read only when a send is packed, by then the exchange below exists.
+}
+
+/** The document's send queue, and `toGroup`: the sidecar's own envelopes queued for the group. */
+function groupSends(
+  ports: Pick<DocumentPorts, 'outbound' | 'store' | 'metrics' | 'logger'>,
+  docId: string,
+  groupId: string,
+  p: {
+    own: (kind: Kind, payload: Uint8Array, sent: boolean) => Envelope
+    allRead: (bits: number) => boolean
+    unsent: () => void
+  },
+) {
+  const { outbound, store, metrics, logger } = ports
   const queue = outbound.open({
     docId,
     groupId,
-    allRead: (bits) => capabilities.roster.allRead(bits),
+    allRead: p.allRead,
     beforeSend: (ids) => store.rememberSent(ids),
     onUnsent: (ids) => {
       store.dropUnsent(ids)
-      delivery.changed()
+      p.unsent()
     },
   })
   function toGroup(kind: Kind, payload: Uint8Array): void {
     if (outbound.stopped()) return
-    const env = own(kind, payload, true)
+    const env = p.own(kind, payload, true)
     metrics.replicaMessages.inc({ kind })
     if (!queue.enqueue({ frame: encodeEnvelope(env), messageId: env.messageId, owner: NO_OWNER }))
       logger.warn({ kind }, 'send queue full; dropped a sync message of the replica')
   }
+  return { queue, toGroup }
+}
+
+export function createDocument(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica): Document {
+  const { store, outbound, metrics, logger } = ports
+  const pages = createPages()
+  const roles = createDocumentRoles({
+    docId,
+    metrics,
+    logger,
+    changed(self) {
+      delivery.changed()
+      // Made an editor: what the pages typed while they viewed (refused then) is asked for again.
+      if (self === 'editor') pages.toAll(encodeEnvelope(own('sync-request', replica.stateVector())))
+    },
+  })
+  /** One of the sidecar's own envelopes; `sent` when it goes to the group (Signal's copy is then dropped). */
+  const own = (kind: Kind, payload: Uint8Array, sent = false): Envelope => {
+    const env = ports.own.make(docId, kind, payload)
+    if (sent) ports.sent.markSent(docId, env.senderId, env.messageId)
+    return env
+  }
+  const delivery = deliveryFor(ports, docId, pages, roles)
+  // The roster is read only when a send is packed, by then the exchange below exists.
+  const { queue, toGroup } = groupSends(ports, docId, groupId, {
+    own,
+    allRead: (bits) => capabilities.roster.allRead(bits),
+    unsent: () => delivery.changed(),
+  })
   const authors = authorGate(ports, docId, toGroup)
   const capabilities = capabilityExchange(ports, toGroup, () => (ports.group.announceAuthors ? authors.ownIds() : []))
   const sync = createReplicaSync(replica, {
@@ -247,12 +298,24 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     own: (kind, payload) => own(kind, payload),
     markSent: (senderId, messageId) => ports.sent.markSent(docId, senderId, messageId),
     reach: ports.reach,
+    role: () => roles.self(),
     metrics,
     logger,
     authored: (update) => authors.fromPage(update),
   })
   const stamp = createSenderStamper(ports.shownName, (payload) => encodeEnvelope(own('awareness', payload)))
-  const fromGroup = createGroupInbox({ replica, sync, capabilities, pages, store, mirror, stamp, metrics, authors })
+  const fromGroup = createGroupInbox({
+    replica,
+    sync,
+    capabilities,
+    pages,
+    store,
+    mirror,
+    stamp,
+    roles,
+    metrics,
+    authors,
+  })
 
   return {
     docId,
@@ -278,6 +341,8 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     fromBrowser,
     fromGroup,
     edit(update) {
+      // A viewer changes nothing, not even through its own sidecar's history.
+      if (roles.self() === 'viewer') return false
       if (store.storing(() => replica.apply(update, { via: 'sidecar' })) !== true) return false
       authors.fromPage(update)
       pages.toAll(encodeEnvelope(own('update', update)))
@@ -292,6 +357,10 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       return () => replica.doc.off('update', onUpdate)
     },
     setMembers: (members) => capabilities.roster.setMembers(members),
+    setRoles: roles.set,
+    role: roles.self,
+    answerers: roles.editors,
+    refusesContent: (from) => roles.refuses(from, 'attachment'),
     lost: () => sync.gapRepair.lost(),
     withdraw: (feature) => capabilities.withdraw(feature),
     restore: (feature) => capabilities.restore(feature),

@@ -30,6 +30,7 @@ describe('docs arguments', () => {
       json: true,
       title: 'Trip plan',
       people: [BOB, '+15555550103'],
+      viewers: [],
     })
     expect(parsed(['rename', 'Trip plan', 'Trip 2027', '--sidecar', 'http://127.0.0.1:9/'])).toMatchObject({
       target: 'Trip plan',
@@ -38,6 +39,26 @@ describe('docs arguments', () => {
     })
     expect(parsed(['list'], { E2E_COL_SIDECAR_URL: 'http://localhost:7700' }).sidecar).toBe('http://localhost:7700')
     expect(parsed(['list']).sidecar).toBe('http://127.0.0.1:7600')
+  })
+
+  it('reads roles: --view on new and share, and docs role DOC +NUMBER editor|viewer', () => {
+    expect(parsed(['share', 'Trip plan', '--view', BOB])).toMatchObject({ people: [], viewers: [BOB] })
+    expect(parsed(['new', 'Trip plan', '--with', BOB, '--view', '+15555550103'])).toMatchObject({
+      people: [BOB],
+      viewers: ['+15555550103'],
+    })
+    expect(parsed(['role', 'Trip plan', BOB, 'viewer', '--json'])).toMatchObject({
+      action: 'role',
+      target: 'Trip plan',
+      member: BOB,
+      role: 'viewer',
+      json: true,
+    })
+    expect(usageError(['role', 'Trip plan', BOB, 'owner'])).toContain('editor or viewer')
+    expect(usageError(['role', 'Trip plan', BOB])).toContain('expected 3 arguments')
+    expect(usageError(['rename', 'Trip', 'Trip 2', '--view', BOB])).toContain('does not apply')
+    const help = parseDocsArgs(['role', '--help'], {})
+    expect(help.kind === 'help' && help.text.startsWith('Usage: e2e-col docs role')).toBe(true)
   })
 
   it('answers --help on every subcommand and refuses what does not fit', () => {
@@ -103,7 +124,7 @@ describe('docs against a running sidecar', () => {
     const help = await runSidecar({}, ['docs', 'share', '--help'])
     expect([help.code, help.stdout.split('\n')[0]]).toEqual([
       0,
-      'Usage: e2e-col docs share DOC --with +NUMBER... [--json]',
+      'Usage: e2e-col docs share DOC --with +NUMBER... [--view +NUMBER]... [--json]',
     ])
     const inspect = await runSidecar({}, ['inspect', '--help'])
     expect([inspect.code, inspect.stdout.split('\n')[0]]).toEqual([

@@ -65,8 +65,18 @@ describe('documents made from the API', () => {
     expect(bobDocs[0].members).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ number: ALICE, status: 'member', admin: true }),
-        expect.objectContaining({ number: BOB, status: 'member', you: true, admin: false }),
+        expect.objectContaining({ number: BOB, status: 'member', you: true }),
       ]),
+    )
+    // Invited before Signal let him in, Bob joins as a plain member; Alice's sidecar makes him an
+    // editor (an admin) once he is in (library/promotions.ts).
+    await poll(
+      async () =>
+        (await call(bob, 'GET', '/v1/docs')).json.documents[0].members.some(
+          (m: { number: string; admin?: boolean; role?: string }) =>
+            m.number === BOB && m.admin === true && m.role === 'editor',
+        ),
+      'Bob made an editor once he joined',
     )
 
     const bobWs = await connect(bob, docId)

@@ -42,6 +42,14 @@ describe('sharing again after a removal', () => {
     expect(docs).toEqual([expect.objectContaining({ docId, state: 'active' })])
     expect(docs[0].lastChange).not.toBeNull()
     expect((await call(bob, 'GET', '/v1/invites')).json.invites).toEqual([])
+    // Let in again as a plain member, Bob views until Alice's sidecar makes him an editor again.
+    await poll(
+      async () =>
+        (await call(bob, 'GET', '/v1/docs')).json.documents[0]?.members.some(
+          (m: { you: boolean; role?: string }) => m.you && m.role === 'editor',
+        ),
+      'Bob an editor again',
+    )
 
     await editBothWays(docId, aliceWs, await connect(bob, docId))
   }, 60_000)

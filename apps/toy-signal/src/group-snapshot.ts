@@ -23,6 +23,9 @@ export const GroupSnapshot = z.strictObject({
   formerMembers: z.array(Number164).max(1000),
   pending: z.array(Number164).max(1000),
   requesting: z.array(Number164).max(1000),
+  // Absent in snapshots written before permissions were kept: signal-cli's default.
+  permissionAddMember: z.enum(['EVERY_MEMBER', 'ONLY_ADMINS']).optional(),
+  permissionEditDetails: z.enum(['EVERY_MEMBER', 'ONLY_ADMINS']).optional(),
 })
 export type GroupSnapshot = z.infer<typeof GroupSnapshot>
 
@@ -39,6 +42,8 @@ export function snapshotGroups(state: ToySignalState): GroupSnapshot[] {
     formerMembers: [...g.formerMembers],
     pending: [...g.pending],
     requesting: [...g.requesting],
+    permissionAddMember: g.permissions.addMember,
+    permissionEditDetails: g.permissions.editDetails,
   }))
 }
 
@@ -60,6 +65,10 @@ export function restoreGroups(state: ToySignalState, snapshots: unknown): void {
     g.formerMembers = new Set(s.formerMembers)
     g.pending = [...s.pending]
     g.requesting = [...s.requesting]
+    g.permissions = {
+      addMember: s.permissionAddMember ?? 'EVERY_MEMBER',
+      editDetails: s.permissionEditDetails ?? 'EVERY_MEMBER',
+    }
     for (const n of [...s.pending, ...s.formerMembers, ...s.requesting]) state.uuidOf(n)
   }
 }

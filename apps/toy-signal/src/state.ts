@@ -6,6 +6,9 @@
 import { playedVersion, TOY_VERSION, type PlayedVersion } from './daemon-version.ts'
 import { createPeopleBook, type PeopleBook } from './people-book.ts'
 
+/** A group permission as listGroups names it. */
+export type GroupPermission = 'EVERY_MEMBER' | 'ONLY_ADMINS'
+
 /**
  * One group as the toy stores it; `formerMembers` still see it in listGroups with `isMember:false`.
  * `pending` are invited numbers (added by someone who had no profile key of theirs): they see the
@@ -18,6 +21,8 @@ export interface ToyGroup {
   revision: number
   members: string[]
   admins: Set<string>
+  /** Who may add members and edit the name and details (signal-cli's creation default: every member). */
+  permissions: { addMember: GroupPermission; editDetails: GroupPermission }
   formerMembers: Set<string>
   pending: string[]
   requesting: string[]
@@ -172,6 +177,7 @@ export function createState(
         revision: 0,
         members: unique,
         admins: new Set(creator === undefined ? unique.slice(0, 1) : [creator]),
+        permissions: { addMember: 'EVERY_MEMBER', editDetails: 'EVERY_MEMBER' },
         formerMembers: new Set(),
         pending: [],
         requesting: [],

@@ -8,7 +8,7 @@
  * A page shows the weakest that applies, with Signal's state as the sidecar sees it
  * ("3 changes saved on this computer, not yet sent: Signal is unreachable since 10:42").
  */
-import type { DeliveryNote, SignalState } from '@e2e-col/protocol'
+import type { DeliveryNote, DocRole, SignalState } from '@e2e-col/protocol'
 
 export type ChangeState = 'browser' | 'sidecar' | 'group'
 
@@ -26,9 +26,22 @@ export interface DeliveryStatus {
    * in the document and in the sidecar's replica and reach the group with the next sync exchange.
    */
   readonly refused: number
+  /**
+   * What this account may do in the document, as its sidecar last said: `viewer` pages are
+   * read-only (the sidecar refuses their changes with `SIDECAR_READ_ONLY`). Optional so that a
+   * status made by hand (tests, other providers) stays valid; absent means `editor`.
+   */
+  readonly role?: DocRole
 }
 
-export const NO_DELIVERY: DeliveryStatus = { signal: null, since: null, unsent: 0, reason: null, refused: 0 }
+export const NO_DELIVERY: DeliveryStatus = {
+  signal: null,
+  since: null,
+  unsent: 0,
+  reason: null,
+  refused: 0,
+  role: 'editor',
+}
 
 /** The weakest state any change of the document is in. */
 export function weakestState(pending: number, delivery: DeliveryStatus): ChangeState {
@@ -54,6 +67,7 @@ export class DeliveryTracker {
       unsent: note.unsent,
       reason: note.signal === 'refused' ? (note.reason ?? null) : null,
       refused: cleared ? 0 : this.#status.refused,
+      role: note.role ?? 'editor',
     }
     return note.sent
   }

@@ -122,7 +122,7 @@ describe('Outbox', () => {
     expect(h.outbox.takeSettled()).toEqual([]) // the old entry was removed in the same write
   })
 
-  test.each(['SIDECAR_SEND_REJECTED', 'PROTO_BAD_ENVELOPE'])(
+  test.each(['SIDECAR_SEND_REJECTED', 'SIDECAR_READ_ONLY', 'PROTO_BAD_ENVELOPE'])(
     'a refusal resending cannot cure (%s) drops the entry for good',
     async (code) => {
       const h = harness()

@@ -122,9 +122,10 @@ export class Outbox {
   /**
    * The sidecar refused `messageId` with `remoteCode`. Another page of this document holds the id
    * (`SIDECAR_MESSAGE_ID_TAKEN`): the same change goes again under a fresh one. Signal refused it
-   * after the sidecar saved it (`SIDECAR_SEND_REJECTED`) or it is malformed (`PROTO_*`): resending
-   * would be refused again, so it is dropped; its content stays in the document and reaches the
-   * group by sync. Anything else keeps the entry for the next connect.
+   * after the sidecar saved it (`SIDECAR_SEND_REJECTED`), it is malformed (`PROTO_*`), or this
+   * account only views the document (`SIDECAR_READ_ONLY`): resending would be refused again, so it
+   * is dropped; its content stays in this document (for a viewer, only here). Anything else keeps
+   * the entry for the next connect.
    */
   reject(messageId: string, remoteCode: string): Rejection {
     const entry = this.#entries.get(messageId)
@@ -133,7 +134,11 @@ export class Outbox {
       this.#reissue(entry)
       return 'reissued'
     }
-    if (remoteCode === 'SIDECAR_SEND_REJECTED' || remoteCode.startsWith('PROTO_')) {
+    if (
+      remoteCode === 'SIDECAR_SEND_REJECTED' ||
+      remoteCode === 'SIDECAR_READ_ONLY' ||
+      remoteCode.startsWith('PROTO_')
+    ) {
       this.#settle(messageId)
       return 'dropped'
     }

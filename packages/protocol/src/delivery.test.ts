@@ -13,6 +13,15 @@ describe('delivery notes', () => {
     ).toBe('untrusted safety number')
   })
 
+  it('carry the role when the sidecar says it, and read an unknown role as none', () => {
+    const note = { signal: 'reachable', since: null, unsent: 0, sent: [] } as const
+    expect(decodeDeliveryNote(encodeDeliveryNote({ ...note, role: 'viewer' }))?.role).toBe('viewer')
+    expect(decodeDeliveryNote(encodeDeliveryNote({ ...note, role: 'editor' }))?.role).toBe('editor')
+    expect(decodeDeliveryNote(encodeDeliveryNote(note))).not.toHaveProperty('role')
+    const later = decodeDeliveryNote(enc({ ...note, role: 'commenter' }))
+    expect(later).toEqual(note)
+  })
+
   it('cap the reason and the id list when encoding', () => {
     const long = decodeDeliveryNote(
       encodeDeliveryNote({ signal: 'refused', since: 1, unsent: 0, sent: [], reason: 'x'.repeat(5000) }),

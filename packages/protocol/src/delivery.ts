@@ -9,12 +9,18 @@
  * - `since`: when `signal` entered that state (ms since the epoch), null while reachable.
  * - `unsent`: changes the sidecar holds durably that Signal has not accepted yet.
  * - `sent`: message ids Signal accepted since the last note (at most {@link MAX_SENT_IDS}).
+ * - `role` (optional): `viewer` when this account may only view the document (its sidecar refuses
+ *   the page's changes with `SIDECAR_READ_ONLY`); absent or `editor` otherwise. A sidecar sends a
+ *   note when the role changes.
  * @see docs/protocol.md §3.3, docs/sidecar.md §4.3
  */
 import { isMessageId } from './ids.ts'
 
 export const SIGNAL_STATES = ['reachable', 'unreachable', 'daemon-down', 'refused'] as const
 export type SignalState = (typeof SIGNAL_STATES)[number]
+
+/** What this account may do in the document. */
+export type DocRole = 'editor' | 'viewer'
 
 /** Most ids one note carries (a note is sent per Signal send, which holds at most this many). */
 export const MAX_SENT_IDS = 1024
@@ -27,6 +33,8 @@ export interface DeliveryNote {
   readonly unsent: number
   readonly sent: readonly string[]
   readonly reason?: string
+  /** Absent from a sidecar without roles: the page edits. */
+  readonly role?: DocRole
 }
 
 // The WHATWG Encoding API exists in every runtime the protocol targets; typed here because the
@@ -45,6 +53,7 @@ export function encodeDeliveryNote(note: DeliveryNote): Uint8Array {
     sent: note.sent.slice(0, MAX_SENT_IDS),
   }
   if (note.reason !== undefined) body['reason'] = note.reason.slice(0, MAX_REASON_CHARS)
+  if (note.role !== undefined) body['role'] = note.role
   return new codecs.TextEncoder().encode(JSON.stringify(body))
 }
 
@@ -73,11 +82,14 @@ export function decodeDeliveryNote(payload: Uint8Array): DeliveryNote | undefine
     return undefined
   const reason = b['reason']
   if (reason !== undefined && typeof reason !== 'string') return undefined
+  // An unknown role (a later version's) is read as none: the page keeps what it shows.
+  const role = b['role'] === 'editor' || b['role'] === 'viewer' ? b['role'] : undefined
   return {
     signal: signal as SignalState,
     since,
     unsent,
     sent: sent as string[],
     ...(reason === undefined ? {} : { reason: reason.slice(0, MAX_REASON_CHARS) }),
+    ...(role === undefined ? {} : { role }),
   }
 }

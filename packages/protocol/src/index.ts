@@ -98,6 +98,7 @@ export {
   MAX_SENT_IDS,
   MAX_REASON_CHARS,
   type DeliveryNote,
+  type DocRole,
   type SignalState,
 } from './delivery.ts'
 export {

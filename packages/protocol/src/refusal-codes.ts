@@ -20,6 +20,7 @@ export const REFUSAL_CODES = [
   'SIDECAR_CHAT_NOT_OPERATOR',
   'SIDECAR_CHAT_TOO_LONG',
   'SIDECAR_CHAT_UNSENT',
+  'SIDECAR_READ_ONLY',
 ] as const
 
 export type RefusalCode = (typeof REFUSAL_CODES)[number]

@@ -100,7 +100,15 @@ export interface GroupChange {
   description?: string
   addMembers?: readonly string[]
   removeMembers?: readonly string[]
+  /** Members made admins (`admins`), and admins made plain members again (`removeAdmins`). */
+  addAdmins?: readonly string[]
+  removeAdmins?: readonly string[]
+  /** Who may add members and edit details from now on. */
+  permissions?: GroupPermission
 }
+
+/** Who may add members and edit the group's details (`setPermissionAddMember`, `setPermissionEditDetails`). */
+export type GroupPermission = 'every-member' | 'only-admins'
 
 /** One of the account's contacts, as `listContacts` names them. */
 export interface SignalContact {
@@ -136,6 +144,10 @@ export interface SignalDocumentMethods {
     members: readonly string[]
     description: string
     expirationSeconds: number
+    /** Members made admins at creation (signal-cli applies them once the group exists). */
+    admins?: readonly string[]
+    /** Who may add members and edit details (absent: signal-cli's default, every member). */
+    permissions?: GroupPermission
   }): Promise<string>
   /** `updateGroup` on an existing group; an invited account accepting does it with an empty change. */
   updateGroup(groupId: string, change: GroupChange): Promise<void>

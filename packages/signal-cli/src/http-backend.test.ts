@@ -278,6 +278,19 @@ describe('group administration for documents', () => {
     ).toBe(GROUP)
     await b.updateGroup(GROUP, { addMembers: ['+33600000003'], removeMembers: [] })
     await b.updateGroup(GROUP, {})
+    await b.createGroupWith({
+      name: 'Roles',
+      members: ['+33600000002'],
+      description: 'd',
+      expirationSeconds: 0,
+      admins: ['+33600000002'],
+      permissions: 'only-admins',
+    })
+    await b.updateGroup(GROUP, {
+      addAdmins: ['+33600000003'],
+      removeAdmins: ['+33600000002'],
+      permissions: 'only-admins',
+    })
     await b.leaveGroup(GROUP, ['+33600000002'])
     expect(await b.listContacts()).toEqual([
       { number: '+33600000002', name: 'Bobby', inContacts: true },
@@ -292,6 +305,30 @@ describe('group administration for documents', () => {
       ],
       ['updateGroup', { groupId: GROUP, members: ['+33600000003'], account: '+33600000001' }],
       ['updateGroup', { groupId: GROUP, account: '+33600000001' }],
+      [
+        'updateGroup',
+        {
+          name: 'Roles',
+          members: ['+33600000002'],
+          description: 'd',
+          expiration: 0,
+          admins: ['+33600000002'],
+          setPermissionAddMember: 'only-admins',
+          setPermissionEditDetails: 'only-admins',
+          account: '+33600000001',
+        },
+      ],
+      [
+        'updateGroup',
+        {
+          groupId: GROUP,
+          admins: ['+33600000003'],
+          removeAdmins: ['+33600000002'],
+          setPermissionAddMember: 'only-admins',
+          setPermissionEditDetails: 'only-admins',
+          account: '+33600000001',
+        },
+      ],
       ['quitGroup', { groupId: GROUP, admins: ['+33600000002'], account: '+33600000001' }],
       ['listContacts', { allRecipients: true, account: '+33600000001' }],
     ])

@@ -235,6 +235,10 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
             members: [...spec.members],
             description: spec.description,
             expiration: spec.expirationSeconds,
+            ...(spec.admins === undefined || spec.admins.length === 0 ? {} : { admins: [...spec.admins] }),
+            ...(spec.permissions === undefined
+              ? {}
+              : { setPermissionAddMember: spec.permissions, setPermissionEditDetails: spec.permissions }),
           },
           CreatedGroup,
         )
@@ -246,6 +250,13 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
       if (change.addMembers !== undefined && change.addMembers.length > 0) params['members'] = [...change.addMembers]
       if (change.removeMembers !== undefined && change.removeMembers.length > 0)
         params['removeMembers'] = [...change.removeMembers]
+      if (change.addAdmins !== undefined && change.addAdmins.length > 0) params['admins'] = [...change.addAdmins]
+      if (change.removeAdmins !== undefined && change.removeAdmins.length > 0)
+        params['removeAdmins'] = [...change.removeAdmins]
+      if (change.permissions !== undefined) {
+        params['setPermissionAddMember'] = change.permissions
+        params['setPermissionEditDetails'] = change.permissions
+      }
       await call('updateGroup', params, IgnoredResult)
     },
     leaveGroup: async (groupId, newAdmins) =>

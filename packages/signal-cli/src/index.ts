@@ -11,6 +11,7 @@ export type {
 } from './backend.ts'
 export type {
   GroupChange,
+  GroupPermission,
   SafetyState,
   SignalContact,
   SignalDocumentMethods,

@@ -51,6 +51,9 @@ export const GroupListing = z.array(
       pendingMembers: z.array(Member).optional(),
       requestingMembers: z.array(Member).optional(),
       admins: z.array(Member).optional(),
+      /** `EVERY_MEMBER` or `ONLY_ADMINS`: who may add members, and who may edit the name and details. */
+      permissionAddMember: z.string().optional(),
+      permissionEditDetails: z.string().optional(),
     })
     .loose(),
 )

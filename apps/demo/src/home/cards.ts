@@ -2,19 +2,20 @@
  * The home page's cards: a document (people, last change, share / rename / remove / leave) and an
  * invitation (accept / decline). Destructive actions ask first, in place.
  */
-import type { DocsClient, DocumentItem, Invite, Told } from './docs-client.ts'
+import type { DocsClient, DocumentItem, Invite, Person, Role, Told } from './docs-client.ts'
 import {
   inviteText,
   lastChangeText,
   peopleText,
+  roleText,
   safetyText,
   strangerText,
   unsentText,
-  type Named as Person,
+  type Named as NamedPerson,
 } from './home-text.ts'
 import { make } from './make.ts'
 
-type Named = (p: Person) => string
+type Named = (p: NamedPerson) => string
 
 /** What the cards need from the page. */
 export interface CardPort {
@@ -29,12 +30,23 @@ export interface CardPort {
   resolvePeople(text: string): string[]
 }
 
-/** A button that opens a one-field form in place. */
+/** "can edit" / "can view", as a select named `role`. */
+export function roleSelect(selected: Role, label: string): HTMLSelectElement {
+  const select = make(
+    'select',
+    { name: 'role' },
+    ...(['editor', 'viewer'] as const).map((r) => make('option', { value: r, selected: r === selected }, roleText(r))),
+  )
+  select.setAttribute('aria-label', label)
+  return select
+}
+
+/** A button that opens a one-field form in place (the share form also asks "can edit" / "can view"). */
 function inlineForm(
   port: CardPort,
   label: string,
   placeholder: string,
-  submit: (value: string) => Promise<unknown>,
+  submit: (value: string, role: Role) => Promise<unknown>,
 ): HTMLElement {
   const wrap = make('span')
   const open = make('button', { type: 'button', textContent: label })
@@ -42,16 +54,18 @@ function inlineForm(
     port.hold()
     const input = make('input', { placeholder, required: true })
     input.setAttribute('aria-label', label)
+    const role = label === 'Share' ? roleSelect('editor', `${label}: what they may do`) : undefined
     const form = make(
       'form',
       {},
       input,
+      ...(role === undefined ? [] : [role]),
       make('button', { type: 'submit', className: 'primary', textContent: label === 'Share' ? 'Add' : 'Save' }),
       make('button', { type: 'button', textContent: 'Cancel', onclick: () => void port.act(async () => {}) }),
     )
     form.addEventListener('submit', (event) => {
       event.preventDefault()
-      void port.act(() => submit(input.value))
+      void port.act(() => submit(input.value, role?.value === 'viewer' ? 'viewer' : 'editor'))
     })
     wrap.replaceChildren(form)
     input.focus()
@@ -99,6 +113,19 @@ function safetyMark(p: Told): HTMLElement | undefined {
   return mark
 }
 
+/** A person's role: a select for an editor of the document (it changes it at once), else words. */
+function roleOf(port: CardPort, doc: DocumentItem, m: Person, who: string): HTMLElement | undefined {
+  if (m.role === undefined || m.status !== 'member') return undefined
+  if (doc.fixed || doc.members.find((p) => p.you)?.role === 'viewer')
+    return make('span', { className: 'role' }, roleText(m.role))
+  const select = roleSelect(m.role, `What ${who} may do`)
+  select.addEventListener('change', () => {
+    const role = select.value === 'viewer' ? 'viewer' : 'editor'
+    void port.act(() => port.api.setRole(doc.docId, m.number, role))
+  })
+  return select
+}
+
 function personChips(port: CardPort, doc: DocumentItem, named: Named): HTMLElement {
   const people = make('div', { className: 'people' })
   // On Signal only admins remove people; when the page cannot tell, it offers it and Signal decides.
@@ -114,6 +141,9 @@ function personChips(port: CardPort, doc: DocumentItem, named: Named): HTMLEleme
     if (m.inContacts === false) chip.dataset['stranger'] = 'true'
     const mark = safetyMark(m)
     if (mark !== undefined) chip.append(mark)
+    if (m.role !== undefined) chip.dataset['role'] = m.role
+    const role = roleOf(port, doc, m, who)
+    if (role !== undefined) chip.append(' · ', role)
     if (mayRemove)
       chip.append(
         confirmingButton(port, {
@@ -164,8 +194,8 @@ export function documentCard(port: CardPort, doc: DocumentItem, named: Named): H
   }
   card.append(title, meta, personChips(port, doc, named), actions)
   actions.append(
-    inlineForm(port, 'Share', 'Name or number', (value) =>
-      port.api.changeMembers(doc.docId, { add: port.resolvePeople(value) }),
+    inlineForm(port, 'Share', 'Name or number', (value, role) =>
+      port.api.changeMembers(doc.docId, { add: port.resolvePeople(value), role }),
     ),
     inlineForm(port, 'Rename', doc.title, (value) => port.api.rename(doc.docId, value)),
   )

@@ -18,7 +18,12 @@ export interface Person extends Told {
   status: 'member' | 'invited' | 'requesting'
   you: boolean
   admin?: boolean
+  /** What they may do in the document (absent when the sidecar could not list the group). */
+  role?: Role
 }
+
+/** Editors change the document; viewers only read it. */
+export type Role = 'editor' | 'viewer'
 export interface DocumentItem {
   docId: string
   title: string
@@ -60,13 +65,22 @@ export interface DocsClient {
   list(): Promise<{ you: string; documents: DocumentItem[]; notice?: string }>
   invites(): Promise<Invite[]>
   contacts(): Promise<Contact[]>
-  create(title: string, members: readonly string[]): Promise<{ docId: string }>
-  changeMembers(docId: string, change: { add?: readonly string[]; remove?: readonly string[] }): Promise<void>
+  /** `role` is everyone's named (editor when absent). */
+  create(title: string, members: readonly string[], role?: Role): Promise<{ docId: string }>
+  changeMembers(
+    docId: string,
+    change: { add?: readonly string[]; remove?: readonly string[]; role?: Role },
+  ): Promise<void>
+  setRole(docId: string, number: string, role: Role): Promise<void>
   rename(docId: string, title: string): Promise<void>
   leave(docId: string): Promise<void>
   accept(id: string): Promise<{ docId: string }>
   decline(id: string): Promise<void>
 }
+
+/** People as the API takes them: bare numbers edit, a viewer is named with its role. */
+const withRole = (numbers: readonly string[], role: Role | undefined) =>
+  role === 'viewer' ? numbers.map((number) => ({ number, role })) : [...numbers]
 
 export function createDocsClient(base: string): DocsClient {
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -95,9 +109,14 @@ export function createDocsClient(base: string): DocsClient {
     list: () => call('GET', '/v1/docs'),
     invites: async () => (await call<{ invites: Invite[] }>('GET', '/v1/invites')).invites,
     contacts: async () => (await call<{ contacts: Contact[] }>('GET', '/v1/contacts')).contacts,
-    create: (title, members) => call('POST', '/v1/docs', { title, members }),
+    create: (title, members, role) => call('POST', '/v1/docs', { title, members: withRole(members, role) }),
     changeMembers: async (docId, change) =>
-      void (await call('POST', `/v1/docs/${docId}/members`, { add: change.add ?? [], remove: change.remove ?? [] })),
+      void (await call('POST', `/v1/docs/${docId}/members`, {
+        add: withRole(change.add ?? [], change.role),
+        remove: change.remove ?? [],
+      })),
+    setRole: async (docId, number, role) =>
+      void (await call('PATCH', `/v1/docs/${docId}/members/${encodeURIComponent(number)}`, { role })),
     rename: async (docId, title) => void (await call('PATCH', `/v1/docs/${docId}`, { title })),
     leave: async (docId) => void (await call('DELETE', `/v1/docs/${docId}`, {})),
     accept: (id) => call('POST', `/v1/invites/${id}/accept`, {}),

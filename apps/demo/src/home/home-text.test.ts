@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  roleText,
   inviteText,
   lastChangeText,
   namer,
@@ -63,6 +64,11 @@ describe('what the home page says', () => {
     expect(sidecarAddress('ftp://127.0.0.1:7600')).toBeNull()
     expect(sidecarAddress('not a url at all')).toBeNull()
     expect(sidecarAddress('')).toBeNull()
+  })
+
+  it('says roles as the share box offers them, and why a viewer cannot share', () => {
+    expect([roleText('editor'), roleText('viewer')]).toEqual(['can edit', 'can view'])
+    expect(problemText('DOCS_NOT_EDITOR', 'x')).toMatch(/^You can view this document/)
   })
 })
 

@@ -165,6 +165,10 @@ export function problemText(code: string, message: string): string {
       return 'That document is no longer here.'
     case 'DOCS_UNKNOWN_INVITE':
       return 'That invitation is no longer open.'
+    case 'DOCS_NOT_EDITOR':
+      return 'You can view this document; only its editors can share it or change who can edit.'
+    case 'DOCS_LAST_EDITOR':
+      return 'A document keeps at least one editor: make someone else an editor first.'
     case 'UNREACHABLE':
       return 'Your sidecar does not answer. Is it running?'
     case 'API_ORIGIN_NOT_ALLOWED':
@@ -190,4 +194,9 @@ export function sidecarAddress(typed: string): string | null {
   else if (url.protocol === 'https:') url.protocol = 'wss:'
   if ((url.protocol !== 'ws:' && url.protocol !== 'wss:') || url.hostname === '') return null
   return url.origin
+}
+
+/** A person's role in the words of the share box: "can edit" or "can view". */
+export function roleText(role: 'editor' | 'viewer'): string {
+  return role === 'viewer' ? 'can view' : 'can edit'
 }

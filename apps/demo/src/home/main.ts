@@ -135,7 +135,7 @@ function start(api: DocsClient): void {
     const data = new FormData(form)
     const members = [...data.getAll('contact').map(String), ...typedNumbers(String(data.get('numbers') ?? ''))]
     void port.act(async () => {
-      await api.create(String(data.get('title') ?? ''), members)
+      await api.create(String(data.get('title') ?? ''), members, data.get('role') === 'viewer' ? 'viewer' : 'editor')
       form.reset()
     })
   })

@@ -5,6 +5,7 @@
  * line.
  */
 import { connectDoc, type ClientStatus } from '@e2e-col/client'
+import { Compartment, EditorState } from '@codemirror/state'
 import { basicSetup, EditorView } from 'codemirror'
 import { yCollab } from 'y-codemirror.next'
 import * as Y from 'yjs'
@@ -13,10 +14,14 @@ import { mountAuthorshipToggle } from './authorship-toggle.ts'
 import { colourFor } from './presence.ts'
 import { mountPresence } from './presence-view.ts'
 import { element, startDocumentPage } from '../start-up.ts'
+import { followRole } from './read-only.ts'
 import { showStatus } from './status-view.ts'
 import { keepPagesOffline } from '../offline-shell.ts'
 
 keepPagesOffline()
+
+/** The editor's read-only switch, one compartment's content. */
+const lock = (readOnly: boolean) => [EditorState.readOnly.of(readOnly), EditorView.editable.of(!readOnly)]
 
 const render = (status: ClientStatus): void =>
   showStatus(status, { waiting: status.weakest !== 'group', weakest: status.weakest })
@@ -34,16 +39,29 @@ if (params !== null) {
   // y-codemirror.next reads `user` for the caret label and selection tint; it writes `cursor`.
   awareness.setLocalStateField('user', { name, color: colour, colorLight: `${colour}33` })
 
-  render(connection.status())
-  connection.on('status', render)
-  connection.on('error', (error) => console.warn(`e2e-col: ${error.code}: ${error.message}`))
   mountPresence(element('presence'), awareness, doc)
 
+  // A viewer's editor is read-only (its sidecar would refuse the edits anyway: SIDECAR_READ_ONLY).
+  const editable = new Compartment()
   const view = new EditorView({
     parent: element('editor'),
-    extensions: [basicSetup, EditorView.lineWrapping, yCollab(text, awareness), authorMarkExtension],
+    extensions: [
+      basicSetup,
+      EditorView.lineWrapping,
+      yCollab(text, awareness),
+      authorMarkExtension,
+      editable.of(lock(false)),
+    ],
   })
   mountAuthorshipToggle({ editor: element('editor'), doc, sidecarUrl, docId, marks: codeMirrorMarks(view, text) })
+  const role = followRole((readOnly) => view.dispatch({ effects: editable.reconfigure(lock(readOnly)) }))
+  const onStatus = (status: ClientStatus): void => {
+    render(status)
+    role(status)
+  }
+  onStatus(connection.status())
+  connection.on('status', onStatus)
+  connection.on('error', (error) => console.warn(`e2e-col: ${error.code}: ${error.message}`))
 
   // Leaving with unconfirmed edits is safe (they are in IndexedDB), but say so before a tab closes.
   window.addEventListener('beforeunload', (event) => {
@@ -52,6 +70,13 @@ if (params !== null) {
 
   // A small handle for the browser tests and for curious people in the console.
   Object.assign(window, {
-    e2eColDemo: { text: () => text.toString(), status: () => connection.status(), doc, view, awareness },
+    e2eColDemo: {
+      text: () => text.toString(),
+      status: () => connection.status(),
+      readOnly: () => view.state.readOnly,
+      doc,
+      view,
+      awareness,
+    },
   })
 }

@@ -12,6 +12,7 @@ import { EditorView } from 'prosemirror-view'
 import { redo, undo, yCursorPlugin, ySyncPlugin, yUndoPlugin } from 'y-prosemirror'
 import * as Y from 'yjs'
 import { mountPresence } from '../page/presence-view.ts'
+import { followRole } from '../page/read-only.ts'
 import { showStatus } from '../page/status-view.ts'
 import { colourFor } from '../page/presence.ts'
 import { element, startDocumentPage } from '../start-up.ts'
@@ -30,16 +31,12 @@ if (params !== null) {
   const provider = new E2eColProvider(sidecarUrl, docId, doc)
   provider.awareness.setLocalStateField('user', { name, color: colourFor(name) })
 
-  const renderStatus = (): void =>
-    showStatus(provider.clientStatus, { waiting: !provider.allSent, weakest: provider.delivery.state })
-  renderStatus()
-  provider.on('status', renderStatus)
-  provider.on('delivery', renderStatus)
-  provider.on('sync', renderStatus)
-  provider.on('error', (error) => console.warn(`e2e-col: ${error.code}: ${error.message}`))
   mountPresence(element('presence'), provider.awareness, doc)
 
+  // A viewer's editor is read-only (its sidecar would refuse the edits anyway: SIDECAR_READ_ONLY).
+  let readOnly = false
   const view = new EditorView(element('editor'), {
+    editable: () => !readOnly,
     state: EditorState.create({
       schema,
       plugins: [
@@ -66,6 +63,19 @@ if (params !== null) {
     docId,
     marks: proseMirrorMarks(view, doc, fragment),
   })
+  const role = followRole((viewer) => {
+    readOnly = viewer
+    view.setProps({ editable: () => !readOnly })
+  })
+  const renderStatus = (): void => {
+    showStatus(provider.clientStatus, { waiting: !provider.allSent, weakest: provider.delivery.state })
+    role(provider.clientStatus)
+  }
+  renderStatus()
+  provider.on('status', renderStatus)
+  provider.on('delivery', renderStatus)
+  provider.on('sync', renderStatus)
+  provider.on('error', (error) => console.warn(`e2e-col: ${error.code}: ${error.message}`))
 
   window.addEventListener('beforeunload', (event) => {
     if (provider.pending > 0) event.preventDefault()
@@ -75,6 +85,7 @@ if (params !== null) {
     e2eColRich: {
       text: () => view.state.doc.textContent,
       blocks: () => view.state.doc.children.map((node) => `${node.type.name}: ${node.textContent}`),
+      readOnly: () => !view.editable,
       provider,
       doc,
       view,

@@ -19,6 +19,7 @@ import type { KeptChanges } from './kept-changes.ts'
 import type { Pages } from './pages.ts'
 import type { ChangeStore, DocumentPorts } from './ports.ts'
 import type { Presence } from './presence.ts'
+import type { Role } from '../group/roles.ts'
 
 // While Signal is away, a backlog longer than this is merged into one update (it stays short).
 const MERGE_AT = 16
@@ -40,6 +41,8 @@ export interface BrowserInboxParts {
   /** Records an id about to go to the group, so Signal's copy of it is dropped. */
   readonly markSent: (senderId: string, messageId: string) => void
   readonly reach: DocumentPorts['reach']
+  /** This account's role: a viewer's pages may not change the document (`SIDECAR_READ_ONLY`). */
+  readonly role: () => Role
   readonly metrics: Metrics
   readonly logger: Logger
   /** Content this account's page wrote: its client ids are this account's (author-gate.ts). */
@@ -66,6 +69,13 @@ export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
 
   /** A page's change, durable in the replica and the outbox before it is acknowledged and queued. */
   function change(session: Session, env: Envelope, frame: Uint8Array): void {
+    // Never applied, kept or sent: the page drops it from its outbox (no retry) and shows read-only.
+    if (p.role() === 'viewer')
+      return session.refuse(
+        'SIDECAR_READ_ONLY',
+        'you can view this document, not edit it (an editor can make you an editor)',
+        refusal(env.messageId),
+      )
     const applied = store.storing(() => replica.apply(env.payload, { via: 'page' }))
     if (applied === undefined) return
     if (!applied)

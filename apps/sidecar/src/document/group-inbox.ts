@@ -8,6 +8,7 @@ import { decodeHealth, type Envelope } from '@e2e-col/protocol'
 import type { CapabilityExchange } from '../group/capability-exchange.ts'
 import type { DocumentPresence } from '../presence/document-presence.ts'
 import type { AuthorGate } from './author-gate.ts'
+import type { DocumentRoles } from './doc-roles.ts'
 import type { MemberId } from '../group/roster.ts'
 import type { Metrics } from '../ops/metrics.ts'
 import type { DocReplica } from '../replica/replica.ts'
@@ -30,6 +31,8 @@ export interface GroupInboxParts {
     payload: Uint8Array,
     from: MemberId | undefined,
   ) => { payload: Uint8Array; frame: Uint8Array } | undefined
+  /** A viewer's content is dropped here (its sync requests, presence and health still pass). */
+  readonly roles: Pick<DocumentRoles, 'refuses'>
   readonly metrics: Metrics
   /** Who wrote what: a member's update under another account's client id is dropped here. */
   readonly authors: Pick<AuthorGate, 'admit' | 'health'>
@@ -71,6 +74,7 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
       return
     }
     if (DOC_KINDS.has(env.kind)) {
+      if (p.roles.refuses(from, env.kind)) return
       if (!p.authors.admit(env.kind, env.payload, from)) return
       // Durable before it is considered applied and before any browser sees it.
       // A member's own edit comes as an update; a sync answer may carry anyone's: not theirs to own.

@@ -4,12 +4,16 @@
  *   GET    /v1/docs                          → {you, documents, membersFrom}
  *   POST   /v1/docs {title, members}         → 201 {docId, groupId}
  *   POST   /v1/docs/<docId>/members {add, remove} → the document
+ *   PATCH  /v1/docs/<docId>/members/<number> {role} → the document
  *   PATCH  /v1/docs/<docId> {title}          → the document
  *   DELETE /v1/docs/<docId>                  → 204 (left)
  *   GET    /v1/invites                       → {invites}
  *   POST   /v1/invites/<id>/accept           → {docId, groupId}
  *   POST   /v1/invites/<id>/decline          → 204
  *   GET    /v1/contacts                      → {contacts}
+ *
+ * A person in `members` or `add` is a number (an editor) or `{number, role}` with `role` `"editor"`
+ * or `"viewer"` (group/roles.ts).
  *
  * Errors are `{error: {code, message}}` with the status of the code (library-error.ts). Bodies
  * are JSON only (`Content-Type: application/json`, at most {@link MAX_BODY_BYTES}).
@@ -18,7 +22,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { codeOf, messageOf } from '../error-code.ts'
+import { ROLES } from '../group/roles.ts'
 import { checkHost, checkOrigin } from './api-guard.ts'
+import { isPhoneNumber } from './group-tag.ts'
 import type { DocumentLibrary } from './library.ts'
 import { isLibraryError, LibraryError } from './library-error.ts'
 
@@ -29,15 +35,40 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 const DOC = new RegExp(`^/v1/docs/(${UUID})$`)
 const MEMBERS = new RegExp(`^/v1/docs/(${UUID})/members$`)
 const AUTHORS = new RegExp(`^/v1/docs/(${UUID})/authors$`)
+const MEMBER = new RegExp(`^/v1/docs/(${UUID})/members/([^/]{1,64})$`)
 const INVITE = new RegExp(`^/v1/invites/(${UUID})/(accept|decline)$`)
 
 // Strings are bounded here so that a huge value never reaches the checks that explain it.
 const Phone = z.string().max(64)
-const Create = z.strictObject({ title: z.string().max(1024), members: z.array(Phone).max(1000).default([]) })
+const Role = z.enum(ROLES)
+// A person shared with: a bare number edits (as before roles), or a number with its role.
+const Person = z.union([Phone, z.strictObject({ number: Phone, role: Role })])
+const Create = z.strictObject({ title: z.string().max(1024), members: z.array(Person).max(1000).default([]) })
 const Members = z.strictObject({
-  add: z.array(Phone).max(1000).default([]),
+  add: z.array(Person).max(1000).default([]),
   remove: z.array(Phone).max(1000).default([]),
 })
+const SetRole = z.strictObject({ role: Role })
+
+/** People as numbers, and the numbers of those who only view. */
+function sharing(people: readonly z.infer<typeof Person>[]): { numbers: string[]; viewers: string[] } {
+  const numbers = people.map((p) => (typeof p === 'string' ? p : p.number))
+  const viewers = people.flatMap((p) => (typeof p !== 'string' && p.role === 'viewer' ? [p.number] : []))
+  return { numbers, viewers }
+}
+
+/** The number in a member path (`+` may come percent-encoded). @throws LibraryError DOCS_BAD_NUMBER */
+function pathNumber(raw: string): string {
+  let number: string
+  try {
+    number = decodeURIComponent(raw)
+  } catch {
+    number = raw
+  }
+  if (!isPhoneNumber(number))
+    throw new LibraryError('DOCS_BAD_NUMBER', 'the member in the path is not a phone number in international form')
+  return number
+}
 const Rename = z.strictObject({ title: z.string().max(1024) })
 const Empty = z.strictObject({})
 
@@ -139,7 +170,8 @@ export function createDocsApi(o: DocsApiOptions): DocsApi {
         }
       }
       const input = await body(Create)
-      return { status: 201, body: await library.create(input) }
+      const { numbers, viewers } = sharing(input.members)
+      return { status: 201, body: await library.create({ title: input.title, members: numbers, viewers }) }
     }
     if (path === '/v1/invites') {
       only('GET')
@@ -152,7 +184,19 @@ export function createDocsApi(o: DocsApiOptions): DocsApi {
     const members = MEMBERS.exec(path)?.[1]
     if (members !== undefined) {
       only('POST')
-      return { status: 200, body: await library.changeMembers(members, await body(Members)) }
+      const change = await body(Members)
+      const { numbers, viewers } = sharing(change.add)
+      return {
+        status: 200,
+        body: await library.changeMembers(members, { add: numbers, remove: change.remove, viewers }),
+      }
+    }
+    const member = MEMBER.exec(path)
+    if (member?.[1] !== undefined && member[2] !== undefined) {
+      only('PATCH')
+      const number = pathNumber(member[2])
+      const { role } = await body(SetRole)
+      return { status: 200, body: await library.setRole(member[1], number, role) }
     }
     const doc = DOC.exec(path)?.[1]
     if (doc !== undefined) {

@@ -6,6 +6,7 @@
  */
 import type { Clock } from '../clock.ts'
 import { messageOf } from '../error-code.ts'
+import { hasRoles } from '../group/roles.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { StoredDocument } from '../replica/doc-table.ts'
 import type { GroupListing, SignalChatMethods, SignalDocumentMethods } from '@e2e-col/signal-cli'
@@ -22,12 +23,22 @@ import {
 import { daemonFailed, LibraryError } from './library-error.ts'
 import { isInvitedTo, isMemberOf, numbersOf, type Group } from './listing.ts'
 import type { Shelf } from './shelf.ts'
+import { mustEdit } from './roles-ops.ts'
+import type { Promotions } from './promotions.ts'
 import type { Steps } from './steps.ts'
 import type { DocumentView, Views } from './views.ts'
 
+/** Who to share with; `viewers` (a subset) may only view, everyone else named edits. */
+export interface Sharing {
+  readonly viewers?: readonly string[]
+}
+
 export interface GroupOperations {
-  create(input: { title: string; members: readonly string[] }): Promise<{ docId: string; groupId: string }>
-  changeMembers(docId: string, change: { add: readonly string[]; remove: readonly string[] }): Promise<DocumentView>
+  create(input: { title: string; members: readonly string[] } & Sharing): Promise<{ docId: string; groupId: string }>
+  changeMembers(
+    docId: string,
+    change: { add: readonly string[]; remove: readonly string[] } & Sharing,
+  ): Promise<DocumentView>
   rename(docId: string, title: string): Promise<DocumentView>
   /** Leaves the document's group and forgets the document (its replica log stays in the store). */
   leave(docId: string): Promise<void>
@@ -46,6 +57,8 @@ export interface GroupOperationsOptions {
   readonly contacts: Pick<Contacts, 'directory' | 'forget'>
   readonly views: Pick<Views, 'view'>
   readonly now: Clock['now']
+  /** Editors invited before Signal lets them in are made admins once they join. */
+  readonly promotions: Pick<Promotions, 'invited'>
   readonly logger: Logger
 }
 
@@ -75,35 +88,51 @@ export async function groupNow(
   }
 }
 
+/** The viewers named, each one of `members`. @throws LibraryError DOCS_BAD_REQUEST */
+function viewersAmong(viewers: readonly string[] | undefined, members: readonly string[]): Set<string> {
+  const out = new Set(viewers ?? [])
+  const stray = [...out].find((n) => !members.includes(n))
+  if (stray !== undefined)
+    throw new LibraryError(
+      'DOCS_BAD_REQUEST',
+      `${JSON.stringify(stray.slice(0, 24))} is a viewer but not among those added`,
+    )
+  return out
+}
+
+/** The numbers given, checked, each once, without `you`. @throws LibraryError DOCS_TOO_MANY_MEMBERS, DOCS_BAD_NUMBER */
+function checkMembers(list: readonly string[], what: string, you: string): string[] {
+  if (list.length > MAX_MEMBERS_PER_CHANGE)
+    throw new LibraryError(
+      'DOCS_TOO_MANY_MEMBERS',
+      `at most ${MAX_MEMBERS_PER_CHANGE} people per request (${list.length} given in ${what})`,
+    )
+  const bad = list.find((n) => !isPhoneNumber(n))
+  if (bad !== undefined)
+    throw new LibraryError(
+      'DOCS_BAD_NUMBER',
+      `${JSON.stringify(bad.slice(0, 24))} in ${what} is not a phone number in international form (+ and 7 to 15 digits)`,
+    )
+  return [...new Set(list)].filter((n) => n !== you)
+}
+
 export function createGroupOperations(o: GroupOperationsOptions): GroupOperations {
   const { backend, shelf, steps, you } = o
-
-  function checkMembers(list: readonly string[], what: string): string[] {
-    if (list.length > MAX_MEMBERS_PER_CHANGE)
-      throw new LibraryError(
-        'DOCS_TOO_MANY_MEMBERS',
-        `at most ${MAX_MEMBERS_PER_CHANGE} people per request (${list.length} given in ${what})`,
-      )
-    const bad = list.find((n) => !isPhoneNumber(n))
-    if (bad !== undefined)
-      throw new LibraryError(
-        'DOCS_BAD_NUMBER',
-        `${JSON.stringify(bad.slice(0, 24))} in ${what} is not a phone number in international form (+ and 7 to 15 digits)`,
-      )
-    return [...new Set(list)].filter((n) => n !== you)
-  }
 
   /** The view after a change: the stored row as it is now, the group as listed. */
   const viewNow = async (docId: string, groupId: string, g: Group | undefined): Promise<DocumentView> =>
     o.views.view(docId, groupId, shelf.row(docId), g, await o.contacts.directory())
 
-  async function createGroup(title: string, members: string[]): Promise<string> {
+  async function createGroup(title: string, members: string[], viewers: ReadonlySet<string>): Promise<string> {
     try {
+      // Roles (group/roles.ts): editors are admins, and only admins change details or add people.
       return await backend.createGroupWith({
         name: title,
         members,
         description: documentDescription(),
         expirationSeconds: o.linkedDevice ? LINKED_DEVICE_EXPIRATION_SECONDS : 0,
+        admins: members.filter((n) => !viewers.has(n)),
+        permissions: 'only-admins',
       })
     } catch (error) {
       throw daemonFailed('create the group', error)
@@ -121,16 +150,21 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
     throw daemonFailed(step, why, '; the new group was left again')
   }
 
-  async function create(input: { title: string; members: readonly string[] }) {
+  async function create(input: { title: string; members: readonly string[] } & Sharing) {
     const title = checkedTitle(input.title)
-    const members = checkMembers(input.members, 'members')
+    const members = checkMembers(input.members, 'members', you)
+    const viewers = viewersAmong(input.viewers, members)
     shelf.checkRoom()
-    const groupId = await createGroup(title, members)
+    const groupId = await createGroup(title, members, viewers)
     try {
       await backend.acceptGroupRequest(groupId)
     } catch (error) {
       return undo(groupId, members, error, 'accept the new group')
     }
+    o.promotions.invited(
+      groupId,
+      members.filter((n) => !viewers.has(n)),
+    )
     const docId = docIdForGroup(groupId)
     const row: StoredDocument = {
       docId,
@@ -165,20 +199,26 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
 
     changeMembers: (docId, change) =>
       steps.exclusive(async () => {
-        const add = checkMembers(change.add, 'add')
-        const remove = checkMembers(change.remove, 'remove')
+        const add = checkMembers(change.add, 'add', you)
+        const remove = checkMembers(change.remove, 'remove', you)
+        const viewers = viewersAmong(change.viewers, add)
         if (change.remove.includes(you))
           throw new LibraryError('DOCS_BAD_REQUEST', 'to stop sharing a document with yourself, leave it')
         if (add.length === 0 && remove.length === 0)
           throw new LibraryError('DOCS_BAD_REQUEST', 'nobody to add or remove')
         const { row, groupId } = shelf.known(docId)
         if (row?.state === 'removed') throw new LibraryError('DOCS_NOT_SHARED', 'you are no longer in this document')
+        const before = await groupNow(o.listGroup, groupId, 'look up the group')
+        if (before !== undefined) mustEdit(before, you)
+        // In a group with roles, the people added as editors are made admins in the same change.
+        const editors = before !== undefined && hasRoles(before) ? add.filter((n) => !viewers.has(n)) : []
         try {
-          await backend.updateGroup(groupId, { addMembers: add, removeMembers: remove })
+          await backend.updateGroup(groupId, { addMembers: add, removeMembers: remove, addAdmins: editors })
         } catch (error) {
           throw daemonFailed('change the members', error)
         }
         o.contacts.forget()
+        if (editors.length > 0) o.promotions.invited(groupId, editors)
         const g = await groupNow(o.listGroup, groupId, 'list the members')
         if (row !== undefined && g !== undefined) shelf.remember(row, g)
         return viewNow(docId, groupId, g)

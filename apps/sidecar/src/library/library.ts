@@ -19,6 +19,8 @@ import { createFollow } from './follow.ts'
 import { createGroupOperations, type GroupOperations } from './group-ops.ts'
 import { createInvitations, type Invitations } from './invitations.ts'
 import { createJoined } from './joined.ts'
+import { createPromotions } from './promotions.ts'
+import { createSetRole, type SetRole } from './set-role.ts'
 import { createShelf } from './shelf.ts'
 import { createSteps } from './steps.ts'
 import { createViews, type Views } from './views.ts'
@@ -30,6 +32,8 @@ export type LibraryBackend = SignalBackend & Pick<SignalChatMethods, 'acceptGrou
 
 export interface DocumentLibrary
   extends GroupOperations, Pick<Invitations, 'invites' | 'accept' | 'decline'>, Pick<Views, 'list'> {
+  /** Makes a member an editor or a viewer (group/roles.ts); only an editor may. */
+  readonly setRole: SetRole
   /** This account's number. */
   readonly you: string
   contacts(): Promise<ContactView[]>
@@ -86,7 +90,18 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     you,
   })
   const views = createViews({ you, fixed: o.fixed, shelf, joined, contacts, listGroups, storing: o.storing, logger })
-  const operations = createGroupOperations({ ...o, listGroup: listGroups, shelf, steps, contacts, views, now })
+  const promotions = createPromotions({ backend: o.backend, listGroup: listGroups, you, logger })
+  const unpromote = o.membership.subscribe((listed) => promotions.onListed(listed.listing))
+  const operations = createGroupOperations({
+    ...o,
+    listGroup: listGroups,
+    shelf,
+    steps,
+    contacts,
+    views,
+    now,
+    promotions,
+  })
   const invitations = createInvitations({
     ...o,
     listGroups,
@@ -109,6 +124,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
       return view
     },
     rename: operations.rename,
+    setRole: createSetRole({ ...o, listGroup: listGroups, shelf, steps, contacts, views }),
     leave: operations.leave,
     invites: invitations.invites,
     accept: invitations.accept,
@@ -126,6 +142,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     refresh: follow.refresh,
     close() {
       unfollow()
+      unpromote()
       shelf.close()
     },
   }

@@ -4,6 +4,7 @@
  * stored when it cannot say.
  */
 import type { GroupListing } from '@e2e-col/signal-cli'
+import { rolesIn, type Role } from '../group/roles.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { StoredDocument, StoredMember } from '../replica/doc-table.ts'
 import type { Contacts } from './contacts.ts'
@@ -19,6 +20,8 @@ export type PersonView = {
   you: boolean
   /** A group admin: on Signal only admins may remove people (undefined when not known). */
   admin?: boolean
+  /** `editor` or `viewer` (group/roles.ts); undefined when the group is not listed now, or for someone not in it yet. */
+  role?: Role
 } & Told
 
 export interface DocumentView {
@@ -58,17 +61,17 @@ export function person(number: string, names: Names, you: string): { number: str
 }
 
 /** People as the page shows them (this account unnamed; admin-ness only when the group is listed). */
-export function people(
-  members: readonly StoredMember[],
-  names: Names,
-  you: string,
-  admins?: readonly string[],
-): PersonView[] {
+export function people(members: readonly StoredMember[], names: Names, you: string, g?: Group): PersonView[] {
+  const admins = g === undefined ? undefined : numbersOf(g.admins)
+  const roles = g === undefined ? undefined : rolesIn(g, { number: you })
+  // Someone invited or asking has no role yet: it is decided when Signal lets them in.
+  const listed = new Set(g === undefined ? [] : numbersOf(g.members))
   return members.map((m) => ({
     ...person(m.number, names, you),
     status: m.status,
     you: m.number === you,
     ...(admins === undefined ? {} : { admin: admins.includes(m.number) }),
+    ...(roles === undefined || !listed.has(m.number) ? {} : { role: roles.of({ number: m.number }) }),
   }))
 }
 
@@ -116,7 +119,7 @@ export function createViews(o: ViewsOptions): Views {
       docId,
       groupId,
       title: (g?.name ?? undefined) || row?.title || 'Untitled',
-      members: people(members, names, o.you, g === undefined ? undefined : numbersOf(g.admins)),
+      members: people(members, names, o.you, g),
       lastChange: shelf.lastChange(docId, row) ?? null,
       unsentBytes: shelf.unsentBytes(docId),
       state: row?.state ?? 'active',

@@ -11,6 +11,7 @@ import { createChatRelay, type ChatRelay } from '../chat/chat-relay.ts'
 import { createDocuments, type Documents } from '../documents.ts'
 import type { GroupMembership, Listed } from '../group/membership.ts'
 import { membersOf, sourceKey } from '../group/members.ts'
+import { rolesIn } from '../group/roles.ts'
 import { createHistories, type Histories } from '../history/histories.ts'
 import { createDocumentLibrary, type DocumentLibrary, type LibraryBackend } from '../library/library.ts'
 import { answerRank } from '../replica/answer-rule.ts'
@@ -143,11 +144,12 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
     fatal: life.fatal,
     self: membership.self,
     markSent: (docId, senderId, messageId) => ownSends.seen(docId, senderId, messageId, clock.now()),
+    // Only editors answer: a viewer's answer is content every member drops.
     answerRank: (groupId, requestId, asker) =>
       answerRank(
         requestId,
         membership.selfKey(),
-        membership.members(groupId).map((m) => sourceKey(m.uuid, m.number)),
+        docs.byGroup(groupId)?.answerers() ?? membership.members(groupId).map((m) => sourceKey(m.uuid, m.number)),
         asker,
       ),
     stopped: life.stopped,
@@ -165,11 +167,13 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
   if (library !== undefined) names.of = (number) => library.shownName(number)
   // At start a store failure fails the start.
   library?.serveStored()
-  // Every served document's roster, those made at run time included, from every listing taken.
+  // Every served document's roster and roles, those made at run time included, from every listing taken.
   const toRosters = (listed: Listed): void => {
-    for (const doc of docs.values())
-      if (listed.whole || listed.listing.some((g) => g.id === doc.groupId))
-        docs.setMembers(doc.groupId, membersOf(listed.listing, doc.groupId))
+    for (const doc of docs.values()) {
+      const entry = listed.listing.find((g) => g.id === doc.groupId)
+      if (listed.whole || entry !== undefined) docs.setMembers(doc.groupId, membersOf(listed.listing, doc.groupId))
+      if (entry !== undefined) doc.setRoles(rolesIn(entry, membership.self))
+    }
   }
   toRosters({ listing: membership.groups(), whole: true, askedAt: clock.now() })
   const unsubscribe = membership.subscribe(toRosters)

@@ -104,6 +104,7 @@ function ingestFor(b: Basics, served: Served, missing: MissingAttachments, remem
       docs.fromGroup(docId, frame, env, from, source)
     },
     readDeflate: config.capabilities.includes('deflate'),
+    refusesContent: (docId, from) => docs.get(docId)?.refusesContent(from) === true,
     ...(config.capabilities.includes('attachments') ? { attachments: fetcher } : {}),
     onLost: (docId, reason, source) => {
       docs.lost(docId)

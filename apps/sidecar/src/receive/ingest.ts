@@ -58,6 +58,8 @@ export interface IngestOptions {
   deliver: (docId: string, frame: Uint8Array, envelope: Envelope, from: MemberId | undefined, source: string) => void
   /** Reads `deflated` envelopes (else they are dropped, as a sidecar before compression did). */
   readDeflate?: boolean
+  /** True when `from` may not change the document (a viewer): its attachments are dropped unfetched. */
+  refusesContent?: (docId: string, from: MemberId | undefined) => boolean
   /** Fetches the frames `attachment` envelopes name; without it they are dropped as unsupported. */
   attachments?: AttachmentFetcher
   /** A referenced attachment could not be used: the document should ask the group again. */
@@ -187,6 +189,8 @@ export function createIngest(o: IngestOptions): Ingest {
   ): void {
     const fetcher = o.attachments
     if (fetcher === undefined) return drop('unsupported-kind')
+    // A viewer's attachment carries content every member drops: not worth fetching (counted there).
+    if (o.refusesContent?.(docId, from) === true) return
     const mine = b
     const { dedup } = mine.state
     if (dedup.has(ref.docId, ref.senderId, ref.messageId, o.now())) return void o.metrics.dedupHits.inc()

@@ -9,6 +9,7 @@
 import { encodeDeliveryNote, encodeEnvelope, MAX_SENT_IDS, type DeliveryNote } from '@e2e-col/protocol'
 import type { Session } from '../browser/session.ts'
 import type { Reachability } from './reachability.ts'
+import type { DocRole } from '@e2e-col/protocol'
 
 export interface Delivery {
   /** Signal accepted this change: its outbox row goes and the pages are told. */
@@ -34,6 +35,8 @@ export interface DeliveryOptions {
   unsent: () => number
   /** Deletes the outbox rows of ids Signal took. */
   forget: (messageIds: readonly string[]) => void
+  /** This account's role in the document, carried by every note (absent: no role said). */
+  role?: () => DocRole
 }
 
 export function createDelivery(o: DeliveryOptions): Delivery {
@@ -42,9 +45,10 @@ export function createDelivery(o: DeliveryOptions): Delivery {
   let scheduled = false
 
   const note = (sent: readonly string[]): DeliveryNote => {
+    const role = o.role === undefined ? {} : { role: o.role() }
     if (refusal !== undefined)
-      return { signal: 'refused', since: refusal.since, unsent: o.unsent(), sent, reason: refusal.reason }
-    return { signal: o.reach.state, since: o.reach.since, unsent: o.unsent(), sent }
+      return { signal: 'refused', since: refusal.since, unsent: o.unsent(), sent, reason: refusal.reason, ...role }
+    return { signal: o.reach.state, since: o.reach.since, unsent: o.unsent(), sent, ...role }
   }
   const frame = (n: DeliveryNote): Uint8Array =>
     encodeEnvelope({

@@ -15,6 +15,7 @@ import { resultEntry } from './send-results.ts'
 import { findGroup, resolveRecipient } from './targets.ts'
 import { failIfUnreachable } from './unreachable.ts'
 import { checkGroupSize } from '../platform-limits.ts'
+import { applyRoles, checkAllowed, roleChangeOf } from './group-roles.ts'
 
 /** Most groups one toy holds (configured and created). */
 export const MAX_GROUPS = 1000
@@ -49,7 +50,8 @@ const PERMISSIONS = new Set(['every-member', 'everyMember', 'only-admins', 'only
 
 /**
  * Rejects an unknown `link` or permission value as signal-cli does, before any group lookup. Valid
- * values are accepted but not applied: the toy's groups keep their fixed permissions and no link.
+ * link states are accepted but not applied (the toy's groups have no link); the add-member and
+ * edit-details permissions are applied (group-roles.ts), the send permission is not.
  */
 function checkLinkAndPermissions(params: Record<string, unknown>): void {
   const link = stringParam(params, 'link')
@@ -108,7 +110,16 @@ function removeMembers(group: ToyGroup, numbers: readonly string[]): void {
 }
 
 const snapshot = (g: ToyGroup): string =>
-  JSON.stringify([g.name, g.description, g.expiration, g.members, g.pending, g.requesting])
+  JSON.stringify([
+    g.name,
+    g.description,
+    g.expiration,
+    g.members,
+    g.pending,
+    g.requesting,
+    [...g.admins],
+    g.permissions,
+  ])
 
 /** `updateGroup`: creates a group (`{groupId, timestamp, results}`), or changes one (`{}` when nothing changed). */
 export const updateGroupMethod: MethodDefinition = {
@@ -121,6 +132,7 @@ export const updateGroupMethod: MethodDefinition = {
     const add = listParam(ctx.params, 'member', 'members').map((m) => resolveRecipient(ctx.state, m))
     const remove = listParam(ctx.params, 'removeMember', 'removeMembers').map((m) => resolveRecipient(ctx.state, m))
     checkLinkAndPermissions(ctx.params)
+    const roles = roleChangeOf(ctx.state, ctx.params)
     if (rawId === undefined) {
       // A bound of the toy (a real account has no such limit): a runaway test cannot grow it forever.
       if (ctx.state.groups.size >= MAX_GROUPS)
@@ -132,6 +144,8 @@ export const updateGroupMethod: MethodDefinition = {
       addMembers(ctx.state, group, ctx.account, add)
       if (description !== undefined) group.description = description
       if (expiration !== undefined) group.expiration = expiration
+      // signal-cli creates the group, then applies the rest as the creator (an admin).
+      applyRoles(group, roles)
       return { groupId: group.id, ...announce(ctx, group, audienceOf(group)) }
     }
     const group = findGroup(ctx.state, ctx.account, rawId)
@@ -146,6 +160,11 @@ export const updateGroupMethod: MethodDefinition = {
       admins: new Set(group.admins),
       formerMembers: new Set(group.formerMembers),
     }
+    checkAllowed(group, ctx.account, {
+      roles,
+      addsMembers: add.some((m) => !group.members.includes(m)),
+      editsDetails: name !== undefined || description !== undefined || expiration !== undefined,
+    })
     const heardBefore = audienceOf(group)
     // An invitee's first update accepts the invitation (GroupHelper.updateGroupV2 does it first).
     if (invited) {
@@ -157,6 +176,7 @@ export const updateGroupMethod: MethodDefinition = {
     if (expiration !== undefined) group.expiration = expiration
     addMembers(ctx.state, group, ctx.account, add)
     removeMembers(group, remove)
+    applyRoles(group, roles)
     if (snapshot(group) === before) return {}
     try {
       checkGroupSize(group.members.length + group.pending.length)

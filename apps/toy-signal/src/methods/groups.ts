@@ -31,9 +31,10 @@ export function groupView(state: ToySignalState, group: ToyGroup, account: strin
     requestingMembers: group.requesting.map((m) => address(state, m)),
     admins: group.members.filter((m) => group.admins.has(m)).map((m) => address(state, m)),
     banned: [],
-    permissionAddMember: 'EVERY_MEMBER',
-    // What a group made by signal-cli gets (GroupsV2Operations.createNewGroup: attributes MEMBER).
-    permissionEditDetails: 'EVERY_MEMBER',
+    // A group made by signal-cli starts with every member (GroupsV2Operations.createNewGroup:
+    // attributes MEMBER); `updateGroup` may set only admins (group-roles.ts).
+    permissionAddMember: group.permissions.addMember,
+    permissionEditDetails: group.permissions.editDetails,
     permissionSendMessage: 'EVERY_MEMBER',
     groupInviteLink: null,
   }

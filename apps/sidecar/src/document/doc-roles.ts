@@ -1,0 +1,60 @@
+/**
+ * A document's roles as its group was last listed (group/roles.ts writes the rule): this
+ * sidecar's own role, which its pages are told and which refuses their changes when it is
+ * `viewer`, and each member's, which drops a viewer's content from the group. A dropped envelope
+ * is counted (`received_dropped{reason="viewer-content"}`) and its member logged once.
+ * @see docs/documents.md "Roles"
+ */
+import type { Kind } from '@e2e-col/protocol'
+import type { MemberId } from '../group/roster.ts'
+import { ALL_EDITORS, type GroupRoles, type Role } from '../group/roles.ts'
+import { sourceKey } from '../group/members.ts'
+import type { Logger } from '../ops/logger.ts'
+import type { Metrics } from '../ops/metrics.ts'
+
+// Members named in a log line at most once each; beyond this many, no more lines (the count goes on).
+const MAX_LOGGED = 1024
+
+export interface DocumentRoles {
+  /** This sidecar's own role in the document. */
+  self(): Role
+  /** The members who may answer the group's sync requests (undefined: every member). */
+  editors(): readonly string[] | undefined
+  /** Takes a listing's roles (a change of this sidecar's own role is told to `changed`). */
+  set(roles: GroupRoles): void
+  /** True (counted, logged once per member) when `from` is a viewer: its content is dropped. */
+  refuses(from: MemberId | undefined, kind: Kind): boolean
+}
+
+export function createDocumentRoles(o: {
+  docId: string
+  metrics: Metrics
+  logger: Logger
+  /** This sidecar's own role changed. */
+  changed: (self: Role) => void
+}): DocumentRoles {
+  let roles: GroupRoles = ALL_EDITORS
+  const logged = new Set<string>()
+  return {
+    self: () => roles.self,
+    editors: () => (roles.on ? roles.editors : undefined),
+    set(next) {
+      const changed = next.self !== roles.self
+      roles = next
+      if (changed) o.changed(next.self)
+    },
+    refuses(from, kind) {
+      if (roles.of(from) !== 'viewer') return false
+      o.metrics.receivedDropped.inc({ reason: 'viewer-content' })
+      const key = sourceKey(from?.uuid, from?.number)
+      if (!logged.has(key) && logged.size < MAX_LOGGED) {
+        logged.add(key)
+        o.logger.warn(
+          { docId: o.docId, member: from?.number ?? from?.uuid ?? 'unknown', kind },
+          'dropped content from a viewer of this document (only editors change it); further drops are counted only',
+        )
+      }
+      return true
+    },
+  }
+}
