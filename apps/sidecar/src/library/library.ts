@@ -21,7 +21,7 @@ import { createInvitations, type Invitations } from './invitations.ts'
 import { createJoined } from './joined.ts'
 import { createShelf } from './shelf.ts'
 import { createSteps } from './steps.ts'
-import { createViews, type Views } from './views.ts'
+import { createViews, type Names, type Views } from './views.ts'
 
 export { MAX_DOCUMENTS } from './shelf.ts'
 export type { DocumentView, InviteView, PersonView } from './views.ts'
@@ -33,6 +33,8 @@ export interface DocumentLibrary
   /** This account's number. */
   readonly you: string
   contacts(): Promise<SignalContact[]>
+  /** Contacts' shown names by number, from the short-lived cache; empty when the daemon cannot say. */
+  names(): Promise<Names>
   /** A group changed: a served document's membership is looked at again. */
   onGroupUpdate(groupId: string, sourceNumber: string | undefined): void
   /** A body from `from` was heard in a served document's group: they have joined it (joined.ts). */
@@ -107,6 +109,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     accept: invitations.accept,
     decline: invitations.decline,
     contacts: contacts.fresh,
+    names: contacts.names,
     onGroupUpdate(groupId, sourceNumber) {
       // A group brings its members' profiles (names) with it.
       contacts.forget()

@@ -50,7 +50,9 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
       return doc === undefined ? undefined : (update) => doc.edit(update)
     },
     left: (docId) => i.served.histories.left(docId),
-    nameOf: () => undefined,
+    // Names are a nicety: a daemon that cannot list contacts leaves them null.
+    names: async () => (library === undefined ? new Map() : await library.names()),
+    you: () => i.served.histories.you(),
     allowedOrigins: config.allowedOrigins,
     bind: () => ({ host: config.listen.host, port: boundPort }),
     ready: life.ready,
