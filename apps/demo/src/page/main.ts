@@ -13,6 +13,10 @@ import { mountPresence } from './presence-view.ts'
 import { element, startDocumentPage } from '../start-up.ts'
 import { showStatus } from './status-view.ts'
 import { keepPagesOffline } from '../offline-shell.ts'
+import { apiBase } from '../home/docs-client.ts'
+import { createHistoryClient } from '../history/history-client.ts'
+import { localClock, mountHistoryPanel } from '../history/history-panel.ts'
+import { textPreview } from '../history/text-preview.ts'
 
 keepPagesOffline()
 
@@ -40,6 +44,13 @@ if (params !== null) {
   const view = new EditorView({
     parent: element('editor'),
     extensions: [basicSetup, EditorView.lineWrapping, yCollab(text, awareness)],
+  })
+
+  mountHistoryPanel({
+    client: createHistoryClient(apiBase(sidecarUrl), docId),
+    preview: textPreview(element('history-preview'), 'text', () => text.toString()),
+    clock: localClock,
+    now: Date.now,
   })
 
   // Leaving with unconfirmed edits is safe (they are in IndexedDB), but say so before a tab closes.

@@ -16,6 +16,10 @@ import { showStatus } from '../page/status-view.ts'
 import { colourFor } from '../page/presence.ts'
 import { element, startDocumentPage } from '../start-up.ts'
 import { keepPagesOffline } from '../offline-shell.ts'
+import { apiBase } from '../home/docs-client.ts'
+import { createHistoryClient } from '../history/history-client.ts'
+import { localClock, mountHistoryPanel } from '../history/history-panel.ts'
+import { richPreview } from '../history/rich-preview.ts'
 
 keepPagesOffline()
 
@@ -54,6 +58,13 @@ if (params !== null) {
         keymap(baseKeymap),
       ],
     }),
+  })
+
+  mountHistoryPanel({
+    client: createHistoryClient(apiBase(sidecarUrl), docId),
+    preview: richPreview(element('history-preview'), 'rich', schema, () => view.state.doc),
+    clock: localClock,
+    now: Date.now,
   })
 
   window.addEventListener('beforeunload', (event) => {

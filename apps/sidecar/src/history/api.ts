@@ -122,15 +122,16 @@ function preflight(res: ServerResponse, cors: string | undefined): void {
   res.end()
 }
 
-export function createHistoryApi(o: HistoryApiOptions): HistoryApi {
-  const shown = (v: VersionRow, names: ReadonlyMap<string, string | undefined>, you: string) => ({
-    id: String(v.id),
-    at: v.at,
-    reason: v.reason,
-    authors: v.authors.map((number) => ({ number, name: names.get(number) ?? null, you: number === you })),
-    ...(v.chars === undefined ? {} : { chars: v.chars }),
-  })
+/** A version as the API lists it: its people by number and shown name, this account marked. */
+const shown = (v: VersionRow, names: ReadonlyMap<string, string | undefined>, you: string) => ({
+  id: String(v.id),
+  at: v.at,
+  reason: v.reason,
+  authors: v.authors.map((number) => ({ number, name: names.get(number) ?? null, you: number === you })),
+  ...(v.chars === undefined ? {} : { chars: v.chars }),
+})
 
+export function createHistoryApi(o: HistoryApiOptions): HistoryApi {
   function servedEdit(docId: string): Edit {
     const edit = o.editOf(docId)
     if (edit !== undefined && o.histories.get(docId) !== undefined) return edit
