@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { benchBigPayloads, printBigPayloads } from './big-payloads.ts'
 import { benchCostCurves, printCostCurves } from './cost-curves.ts'
+import { benchHistoryCost, printHistoryCost } from './history-cost.ts'
 import { benchMemoryScale, printMemoryScale } from './memory-scale.ts'
 import { benchPhoneWakeups, printPhoneWakeups } from './phone-wakeups.ts'
 import { benchPresenceCost, printPresenceCost } from './presence-cost.ts'
@@ -21,6 +22,7 @@ export interface SectionsResult {
   readonly bigPayloads: Awaited<ReturnType<typeof benchBigPayloads>>
   readonly presenceCost: Awaited<ReturnType<typeof benchPresenceCost>>
   readonly phoneWakeups: Awaited<ReturnType<typeof benchPhoneWakeups>>
+  readonly historyCost: Awaited<ReturnType<typeof benchHistoryCost>>
 }
 
 // Results of a test run (vitest sets VITEST) go to an ignored folder: `npm test` writes nothing git tracks.
@@ -76,6 +78,7 @@ export async function runSections({
   const bigPayloads = shown('big-payloads', await benchBigPayloads({ quick }), printBigPayloads)
   const presenceCost = shown('presence-cost', await benchPresenceCost({ quick }), printPresenceCost)
   const phoneWakeups = shown('phone-wakeups', await benchPhoneWakeups({ quick }), printPhoneWakeups)
+  const historyCost = shown('history-cost', await benchHistoryCost({ quick }), printHistoryCost)
   log(() => console.log('\nmachine at the end:', machine()))
   return {
     traceReplay,
@@ -87,5 +90,6 @@ export async function runSections({
     bigPayloads,
     presenceCost,
     phoneWakeups,
+    historyCost,
   }
 }

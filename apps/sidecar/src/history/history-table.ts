@@ -7,6 +7,7 @@
  * @see docs/sidecar.md "History"
  */
 import type { Database } from 'better-sqlite3'
+import * as Y from 'yjs'
 import { StoreError } from '../errors.ts'
 import { guarded } from '../replica/guarded.ts'
 
@@ -66,11 +67,31 @@ export interface HistoryTable {
 }
 
 export const HISTORY_SCHEMA = `
-CREATE TABLE IF NOT EXISTS history_changes (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, at INTEGER NOT NULL, via TEXT NOT NULL, author TEXT NOT NULL, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS history_changes (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, at INTEGER NOT NULL, via TEXT NOT NULL, author TEXT NOT NULL, data BLOB NOT NULL, format INTEGER NOT NULL DEFAULT 1);
 CREATE INDEX IF NOT EXISTS history_changes_doc ON history_changes (doc_id, id);
-CREATE TABLE IF NOT EXISTS history_versions (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, at INTEGER NOT NULL, reason TEXT NOT NULL, authors TEXT NOT NULL, chars INTEGER, last_change INTEGER NOT NULL, state BLOB NOT NULL, base INTEGER);
+CREATE TABLE IF NOT EXISTS history_versions (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, at INTEGER NOT NULL, reason TEXT NOT NULL, authors TEXT NOT NULL, chars INTEGER, last_change INTEGER NOT NULL, state BLOB NOT NULL, base INTEGER, format INTEGER NOT NULL DEFAULT 1);
 CREATE INDEX IF NOT EXISTS history_versions_doc ON history_versions (doc_id, at);
 `
+
+/**
+ * Adds the `format` column to a store whose history tables were made before it (every row there
+ * is a v1 update). Run once the schema exists, on a writable store.
+ */
+export function migrateHistoryFormat(db: Database): void {
+  for (const table of ['history_changes', 'history_versions']) {
+    const columns = (db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name)
+    if (!columns.includes('format')) db.exec(`ALTER TABLE ${table} ADD COLUMN format INTEGER NOT NULL DEFAULT 1`)
+  }
+}
+
+/**
+ * Yjs's v2 encoding stores merged changes and versions 2–14 × smaller than v1 on the paper trace
+ * (decisions/0018); a single change is kept as it came (v1), since it is merged at the next
+ * version anyway. Callers only ever see v1.
+ */
+const V2 = 2
+const toV1 = (bytes: Uint8Array, format: number): Uint8Array =>
+  format === V2 ? Y.convertUpdateFormatV2ToV1(bytes) : bytes
 
 interface ChangeRecord {
   id: number
@@ -78,6 +99,7 @@ interface ChangeRecord {
   via: string
   author: string
   data: Buffer
+  format: number
 }
 interface VersionRecord {
   id: number
@@ -109,6 +131,11 @@ const VERSION_COLUMNS = 'id, at, reason, authors, chars, last_change, length(sta
 export function createHistoryTable(db: Database, path: string, readonly: boolean): HistoryTable {
   const exists =
     db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'history_versions'").get() !== undefined
+  // A store from before the column, opened read-only (never migrated): all v1.
+  const format =
+    exists && (db.pragma('table_info(history_versions)') as { name: string }[]).some((c) => c.name === 'format')
+      ? 'format'
+      : '1 AS format'
   const writable = () => {
     if (readonly || !exists) throw new StoreError(path, 'opened read-only')
   }
@@ -132,15 +159,17 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
     }
   }
   const q = {
-    addChange: db.prepare('INSERT INTO history_changes (doc_id, at, via, author, data) VALUES (?, ?, ?, ?, ?)'),
+    addChange: db.prepare(
+      'INSERT INTO history_changes (doc_id, at, via, author, data, format) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
     changesAfter: db.prepare<[string, number], ChangeRecord>(
-      'SELECT id, at, via, author, data FROM history_changes WHERE doc_id = ? AND id > ? ORDER BY id',
+      `SELECT id, at, via, author, data, ${format} FROM history_changes WHERE doc_id = ? AND id > ? ORDER BY id`,
     ),
     deleteRange: db.prepare('DELETE FROM history_changes WHERE doc_id = ? AND id > ? AND id <= ?'),
     dropBefore: db.prepare('DELETE FROM history_changes WHERE doc_id = ? AND at < ?'),
     oldest: db.prepare<[string], { at: number | null }>('SELECT min(at) AS at FROM history_changes WHERE doc_id = ?'),
     addVersion: db.prepare(
-      'INSERT INTO history_versions (doc_id, at, reason, authors, chars, last_change, state, base) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO history_versions (doc_id, at, reason, authors, chars, last_change, state, base, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 2)',
     ),
     versions: db.prepare<[string, number, number], VersionRecord>(
       `SELECT ${VERSION_COLUMNS} FROM history_versions WHERE doc_id = ? AND at < ? ORDER BY at DESC, id DESC LIMIT ?`,
@@ -154,19 +183,19 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
     version: db.prepare<[string, number], VersionRecord>(
       `SELECT ${VERSION_COLUMNS} FROM history_versions WHERE doc_id = ? AND id = ?`,
     ),
-    stored: db.prepare<[string, number], { state: Buffer; base: number | null }>(
-      'SELECT state, base FROM history_versions WHERE doc_id = ? AND id = ?',
+    stored: db.prepare<[string, number], { state: Buffer; base: number | null; format: number }>(
+      `SELECT state, base, ${format} FROM history_versions WHERE doc_id = ? AND id = ?`,
     ),
     basedOn: db.prepare<[string, number], { id: number }>(
       'SELECT id FROM history_versions WHERE doc_id = ? AND base = ?',
     ),
-    rebase: db.prepare('UPDATE history_versions SET state = ?, base = ? WHERE doc_id = ? AND id = ?'),
+    rebase: db.prepare('UPDATE history_versions SET state = ?, base = ?, format = 2 WHERE doc_id = ? AND id = ?'),
     dropVersion: db.prepare('DELETE FROM history_versions WHERE doc_id = ? AND id = ?'),
   }
   const replace = db.transaction(
     (docId: string, afterId: number, uptoId: number, merged: readonly Omit<StoredChange, 'id'>[]) => {
       q.deleteRange.run(docId, afterId, uptoId)
-      for (const c of merged) q.addChange.run(docId, c.at, c.via, c.author, c.data)
+      for (const c of merged) q.addChange.run(docId, c.at, c.via, c.author, Y.convertUpdateFormatV1ToV2(c.data), V2)
     },
   )
   const drop = db.transaction((docId: string, ids: readonly number[]) => {
@@ -176,7 +205,7 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
     addChange: (docId, c) =>
       guarded(path, 'record a change', () => {
         writable()
-        return Number(q.addChange.run(docId, c.at, c.via, c.author, c.data).lastInsertRowid)
+        return Number(q.addChange.run(docId, c.at, c.via, c.author, c.data, 1).lastInsertRowid)
       }),
     changesAfter: (docId, afterId) =>
       guarded(path, 'read the changes', () =>
@@ -185,7 +214,7 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
           at: r.at,
           via: r.via as ChangeVia,
           author: r.author,
-          data: bytesOf(r.data),
+          data: toV1(bytesOf(r.data), r.format),
         })),
       ),
     replaceChanges: (docId, afterId, uptoId, merged) =>
@@ -202,6 +231,7 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
     addVersion: (docId, v, state, base) =>
       guarded(path, 'record a version', () => {
         writable()
+        const stored = Y.convertUpdateFormatV1ToV2(state)
         const id = Number(
           q.addVersion.run(
             docId,
@@ -210,11 +240,11 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
             v.authors.join('\n'),
             v.chars ?? null,
             v.lastChange,
-            state,
+            stored,
             base ?? null,
           ).lastInsertRowid,
         )
-        return { ...v, id, bytes: state.byteLength }
+        return { ...v, id, bytes: stored.byteLength }
       }),
     versions: (docId, before, limit) =>
       guarded(path, 'list versions', () =>
@@ -233,13 +263,13 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
     stored: (docId, id) =>
       guarded(path, 'read a version', () => {
         const r = q.stored.get(docId, id)
-        return r === undefined ? undefined : { state: bytesOf(r.state), base: r.base ?? undefined }
+        return r === undefined ? undefined : { state: toV1(bytesOf(r.state), r.format), base: r.base ?? undefined }
       }),
     basedOn: (docId, base) => guarded(path, 'read a version', () => q.basedOn.all(docId, base).map((r) => r.id)),
     rebase: (docId, id, state, base) =>
       guarded(path, 'rewrite a version', () => {
         writable()
-        q.rebase.run(state, base ?? null, docId, id)
+        q.rebase.run(Y.convertUpdateFormatV1ToV2(state), base ?? null, docId, id)
       }),
     atomically: (fn) => guarded(path, 'change the history', () => db.transaction(fn)()),
     dropVersions: (docId, ids) =>
