@@ -47,7 +47,7 @@ describe('the history table’s stored format', () => {
     const [back] = store.history.changesAfter(DOC, 0)
     expect(text(back?.data)).toBe(text(state))
     const db = new Database(join(dir, STORE_FILE), { readonly: true })
-    onTestFinished(() => db.close())
+    onTestFinished(() => void db.close())
     const row = db.prepare('SELECT length(data) AS bytes, format FROM history_changes').get() as {
       bytes: number
       format: number

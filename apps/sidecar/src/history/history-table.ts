@@ -93,6 +93,13 @@ const V2 = 2
 const toV1 = (bytes: Uint8Array, format: number): Uint8Array =>
   format === V2 ? Y.convertUpdateFormatV2ToV1(bytes) : bytes
 
+/** The `format` column to select: a store from before it, opened read-only (never migrated), is all v1. */
+function formatColumn(db: Database, exists: boolean): string {
+  const has =
+    exists && (db.pragma('table_info(history_versions)') as { name: string }[]).some((c) => c.name === 'format')
+  return has ? 'format' : '1 AS format'
+}
+
 interface ChangeRecord {
   id: number
   at: number
@@ -131,11 +138,7 @@ const VERSION_COLUMNS = 'id, at, reason, authors, chars, last_change, length(sta
 export function createHistoryTable(db: Database, path: string, readonly: boolean): HistoryTable {
   const exists =
     db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'history_versions'").get() !== undefined
-  // A store from before the column, opened read-only (never migrated): all v1.
-  const format =
-    exists && (db.pragma('table_info(history_versions)') as { name: string }[]).some((c) => c.name === 'format')
-      ? 'format'
-      : '1 AS format'
+  const format = formatColumn(db, exists)
   const writable = () => {
     if (readonly || !exists) throw new StoreError(path, 'opened read-only')
   }
