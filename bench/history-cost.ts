@@ -128,7 +128,7 @@ function editCost(history: boolean): EditCost {
       bytes += update.byteLength
     }
     // One spell: its changes are all still in the log, one row each.
-    bytes += store.history.changesAfter(DOC, 0).reduce((n, c) => n + c.data.byteLength, 0)
+    bytes += store.history.storedBytes(DOC).changes
     return { p50: percentile(us, 50), p95: percentile(us, 95), bytes: bytes / us.length }
   } finally {
     close()
@@ -157,8 +157,8 @@ function typeTrace(keystrokes: number, withHistory: boolean): Run {
     const run = {
       keystrokes,
       updateLogBytes: store.logSize(DOC).bytes,
-      versionBytes: versions.reduce((n, v) => n + v.bytes, 0),
-      changeBytes: store.history.changesAfter(DOC, 0).reduce((n, c) => n + c.data.byteLength, 0),
+      versionBytes: store.history.storedBytes(DOC).versions,
+      changeBytes: store.history.storedBytes(DOC).changes,
       fileBytes: store.fileBytes(),
       versions: versions.length,
     }

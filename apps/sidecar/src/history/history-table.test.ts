@@ -54,6 +54,7 @@ describe('the history table’s stored format', () => {
     }
     expect(row.format).toBe(2)
     expect(row.bytes).toBeLessThan(merged.byteLength / 2)
+    expect(store.history.storedBytes(DOC)).toEqual({ versions: v.bytes, changes: row.bytes })
   })
 
   it('a store written before the format column keeps its v1 rows readable after the upgrade', () => {

@@ -64,6 +64,8 @@ export interface HistoryTable {
   /** Runs `fn` in one transaction. */
   atomically<T>(fn: () => T): T
   dropVersions(docId: string, ids: readonly number[]): void
+  /** Bytes the document's versions and changes take as stored (v2 rows at their stored length). */
+  storedBytes(docId: string): { versions: number; changes: number }
 }
 
 export const HISTORY_SCHEMA = `
@@ -135,6 +137,27 @@ function toVersion(r: VersionRecord): VersionRow {
 
 const VERSION_COLUMNS = 'id, at, reason, authors, chars, last_change, length(state) AS bytes'
 
+/** The history of a store written before history existed, opened read-only: empty; writing throws. */
+function noHistory(writable: () => void): HistoryTable {
+  return {
+    addChange: () => (writable(), 0),
+    changesAfter: () => [],
+    replaceChanges: writable,
+    dropChangesBefore: () => 0,
+    oldestChangeAt: () => undefined,
+    addVersion: () => writable() as never,
+    versions: () => [],
+    versionAtOrBefore: () => undefined,
+    version: () => undefined,
+    stored: () => undefined,
+    basedOn: () => [],
+    rebase: writable,
+    atomically: (fn) => fn(),
+    dropVersions: writable,
+    storedBytes: () => ({ versions: 0, changes: 0 }),
+  }
+}
+
 export function createHistoryTable(db: Database, path: string, readonly: boolean): HistoryTable {
   const exists =
     db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'history_versions'").get() !== undefined
@@ -142,25 +165,8 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
   const writable = () => {
     if (readonly || !exists) throw new StoreError(path, 'opened read-only')
   }
-  if (!exists) {
-    // A store written before history existed, opened read-only: it has none.
-    return {
-      addChange: () => (writable(), 0),
-      changesAfter: () => [],
-      replaceChanges: writable,
-      dropChangesBefore: () => 0,
-      oldestChangeAt: () => undefined,
-      addVersion: () => writable() as never,
-      versions: () => [],
-      versionAtOrBefore: () => undefined,
-      version: () => undefined,
-      stored: () => undefined,
-      basedOn: () => [],
-      rebase: writable,
-      atomically: (fn) => fn(),
-      dropVersions: writable,
-    }
-  }
+  // A store written before history existed, opened read-only: it has none.
+  if (!exists) return noHistory(writable)
   const q = {
     addChange: db.prepare(
       'INSERT INTO history_changes (doc_id, at, via, author, data, format) VALUES (?, ?, ?, ?, ?, ?)',
@@ -194,6 +200,9 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
     ),
     rebase: db.prepare('UPDATE history_versions SET state = ?, base = ?, format = 2 WHERE doc_id = ? AND id = ?'),
     dropVersion: db.prepare('DELETE FROM history_versions WHERE doc_id = ? AND id = ?'),
+    storedBytes: db.prepare<[string, string], { versions: number; changes: number }>(
+      'SELECT (SELECT coalesce(sum(length(state)), 0) FROM history_versions WHERE doc_id = ?) AS versions, (SELECT coalesce(sum(length(data)), 0) FROM history_changes WHERE doc_id = ?) AS changes',
+    ),
   }
   const replace = db.transaction(
     (docId: string, afterId: number, uptoId: number, merged: readonly Omit<StoredChange, 'id'>[]) => {
@@ -280,5 +289,7 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
         writable()
         drop(docId, ids)
       }),
+    storedBytes: (docId) =>
+      guarded(path, 'measure the history', () => q.storedBytes.get(docId, docId) ?? { versions: 0, changes: 0 }),
   }
 }
