@@ -26,7 +26,10 @@ export interface Preview {
 
 export interface HistoryPanelOptions {
   readonly client: HistoryClient
-  readonly preview: Preview
+  /** The page's preview, drawn in `parent` (the panel's preview box). */
+  preview(parent: HTMLElement): Preview
+  /** Extra classes of the preview box (the rich-text page's editor styles). */
+  readonly previewClass?: string
   readonly clock: Clock
   readonly now: () => number
 }
@@ -48,9 +51,30 @@ const say = (id: 'history-problem' | 'history-done' | 'history-note', text: stri
 
 const failed = (error: unknown): void => say('history-problem', historyErrorText(codeOf(error)))
 
-/** Wires the panel's elements (`#history-open`, `#history`, …, in index.html and rich.html). */
+// Static markup only: every text from the sidecar (names above all) is set with textContent.
+const MARKUP = `
+  <div class="history-head"><h2>History</h2><button id="history-refresh" type="button">Refresh</button></div>
+  <p id="history-note" class="advice" hidden></p>
+  <p id="history-problem" class="problem" role="alert" hidden></p>
+  <p id="history-done" class="history-done" role="status" hidden></p>
+  <ol id="history-list" class="history-list"></ol>
+  <div id="history-chosen" class="history-chosen" hidden>
+    <p id="history-chosen-text"></p>
+    <div id="history-preview" class="editor history-preview"></div>
+    <div class="history-actions">
+      <button id="history-restore" type="button">Restore this version</button>
+      <span id="history-undo"></span>
+      <button id="history-close" type="button">Close the preview</button>
+    </div>
+  </div>`
+
+/** Fills the page's `#history` section and wires it to the `#history-open` button. */
 export function mountHistoryPanel(o: HistoryPanelOptions): void {
   const panel = element('history')
+  panel.innerHTML = MARKUP
+  const box = element('history-preview')
+  if (o.previewClass !== undefined) box.classList.add(o.previewClass)
+  const preview = o.preview(box)
   const list = element('history-list')
   const chosen = element('history-chosen')
   const undo = element('history-undo')
@@ -60,7 +84,7 @@ export function mountHistoryPanel(o: HistoryPanelOptions): void {
   function close(): void {
     current = undefined
     chosen.hidden = true
-    o.preview.hide()
+    preview.hide()
     for (const b of list.querySelectorAll('button')) b.removeAttribute('aria-current')
   }
 
@@ -96,7 +120,7 @@ export function mountHistoryPanel(o: HistoryPanelOptions): void {
     say('history-problem', undefined)
     say('history-done', undefined)
     try {
-      o.preview.show(await o.client.version(v.id))
+      preview.show(await o.client.version(v.id))
     } catch (error) {
       close()
       return failed(error)

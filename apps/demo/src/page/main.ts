@@ -48,7 +48,7 @@ if (params !== null) {
 
   mountHistoryPanel({
     client: createHistoryClient(apiBase(sidecarUrl), docId),
-    preview: textPreview(element('history-preview'), 'text', () => text.toString()),
+    preview: (box) => textPreview(box, 'text', () => text.toString()),
     clock: localClock,
     now: Date.now,
   })

@@ -62,7 +62,8 @@ if (params !== null) {
 
   mountHistoryPanel({
     client: createHistoryClient(apiBase(sidecarUrl), docId),
-    preview: richPreview(element('history-preview'), 'rich', schema, () => view.state.doc),
+    preview: (box) => richPreview(box, 'rich', schema, () => view.state.doc),
+    previewClass: 'rich',
     clock: localClock,
     now: Date.now,
   })
