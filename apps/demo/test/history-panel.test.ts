@@ -125,6 +125,22 @@ describe.skipIf(!hasChromium())('the History panel in real browsers', () => {
     await waitForEditorText(pages.bob, text)
     expect(await editorText(pages.bob)).toBe(text)
     expect(await pages.alice.locator('#history-problem').isHidden()).toBe(true)
+
+    // "Undo Bob's changes since …" on his next version takes out his words and keeps the rest.
+    await typeAtEnd(pages.bob, '.cm-content', ' SPAM')
+    await waitForEditorText(pages.alice, `${text} SPAM`)
+    await untilNewestVersionHas(run.stack, text.length + ' SPAM'.length)
+    await pages.alice.click('#history-refresh')
+    await pages.alice.locator('.history-version').first().click()
+    await pages.alice.locator('#history-chosen').waitFor({ state: 'visible', ...WAIT })
+    await pages.alice.locator('.history-undo').first().click()
+    await waitForShown(pages.alice, '#history-done', /^Undo Bob’s changes since .*: done\.$/)
+    for (const page of [pages.alice, pages.bob])
+      await page.waitForFunction(
+        (want) => (window as unknown as { e2eColDemo?: { text(): string } }).e2eColDemo?.text() === want,
+        text,
+        WAIT,
+      )
   })
 
   test('on the rich-text page: Bob deletes everything, Alice previews the version before (changed blocks marked) and restores it', async () => {
