@@ -35,6 +35,8 @@ const SELF = '+15555550101'
 const SPELL = 2000
 /** Keystrokes applied one update each, timed (the per-edit cost). */
 const SAMPLE = 4000
+/** The sample in quick mode (`npm run bench -- --quick`, a smoke check). */
+const QUICK_SAMPLE = 1000
 /** Keystrokes per update after the sample (the store's contents do not depend on it; the run's length does). */
 const BATCH = 50
 /** Rounds of the per-edit sample, alternately without and with history (a busy machine's fsync varies). */
@@ -108,8 +110,8 @@ function openDocument(history: boolean) {
   return { store, replica, timers, history: doc, close }
 }
 
-/** The first {@link SAMPLE} keystrokes, one update each (a page sends about that at typing speed), as one spell. */
-function editCost(history: boolean): EditCost {
+/** The first `sample` keystrokes ({@link SAMPLE}), one update each (a page sends about that at typing speed), as one spell. */
+function editCost(history: boolean, sample: number): EditCost {
   const { store, replica, close } = openDocument(history)
   try {
     const trace = loadTrace(TRACE)
@@ -118,7 +120,7 @@ function editCost(history: boolean): EditCost {
     const us: number[] = []
     let bytes = 0
     let sv = Y.encodeStateVector(page)
-    for (let i = 0; i < Math.min(SAMPLE, trace.txns.length); i++) {
+    for (let i = 0; i < Math.min(sample, trace.txns.length); i++) {
       applyPatches(text, trace.txns[i]?.patches ?? [])
       const update = Y.encodeStateAsUpdate(page, sv)
       sv = Y.encodeStateVector(page)
@@ -202,11 +204,11 @@ function middleVersion(
 export async function benchHistoryCost({ quick }: { quick: boolean }): Promise<HistoryCostResult | undefined> {
   if (!traceExists(TRACE)) return undefined
   const total = loadTrace(TRACE).txns.length
-  const keystrokes = quick ? Math.min(total, 20_000) : total
+  const keystrokes = quick ? Math.min(total, 10_000) : total
   const rounds = { without: [] as EditCost[], with: [] as EditCost[] }
   for (let i = 0; i < (quick ? 1 : ROUNDS); i++) {
-    rounds.without.push(editCost(false))
-    rounds.with.push(editCost(true))
+    rounds.without.push(editCost(false, quick ? QUICK_SAMPLE : SAMPLE))
+    rounds.with.push(editCost(true, quick ? QUICK_SAMPLE : SAMPLE))
   }
   const middleOf = (costs: EditCost[]): EditCost => ({
     p50: percentile(
@@ -260,7 +262,7 @@ export function printHistoryCost(r: HistoryCostResult | undefined): void {
     `ratios: store ${r.ratios.store.toFixed(2)}× (versions alone ${r.ratios.versionsOnly.toFixed(2)}×), file ${r.ratios.file.toFixed(2)}×`,
   )
   console.log(
-    `per edit (first ${SAMPLE} keystrokes, one update each): ${r.edit.without.p50.toFixed(0)} → ${r.edit.with.p50.toFixed(0)} µs p50 (${r.ratios.editTimeP50.toFixed(2)}×; p95 ${r.edit.without.p95.toFixed(0)} → ${r.edit.with.p95.toFixed(0)} µs), ${r.edit.without.bytes.toFixed(0)} → ${r.edit.with.bytes.toFixed(0)} bytes written (${r.ratios.editBytes.toFixed(2)}×)`,
+    `per edit (the first keystrokes, one update each): ${r.edit.without.p50.toFixed(0)} → ${r.edit.with.p50.toFixed(0)} µs p50 (${r.ratios.editTimeP50.toFixed(2)}×; p95 ${r.edit.without.p95.toFixed(0)} → ${r.edit.with.p95.toFixed(0)} µs), ${r.edit.without.bytes.toFixed(0)} → ${r.edit.with.bytes.toFixed(0)} bytes written (${r.ratios.editBytes.toFixed(2)}×)`,
   )
   if (w.middle !== undefined)
     console.log(
