@@ -1,5 +1,5 @@
 /**
- * Section 10: what authorship costs on Signal (decisions/0021). The typing replay of section 2
+ * Section 11: what authorship costs on Signal (decisions/0021). The typing replay of section 2
  * twice, each on a fresh stack (so A's page writes under a client id the group has not seen): once
  * with A's sidecar announcing its page's client ids (`health` record `authors`), once without
  * (`E2E_COL_ANNOUNCE_AUTHORS=0`). Counted: A's Signal sends and body bytes from the first keystroke
@@ -94,7 +94,7 @@ export async function benchAuthorshipCost({ quick }: { quick: boolean }): Promis
 
 export function printAuthorshipCost(r: AuthorshipCostResult): void {
   console.log(
-    `\n## 10. Authorship cost (${TYPING_TRACE} at ${TIMING_TRACE} timing, ${r.windowSeconds.toFixed(0)} s; A types on a fresh page, B watches)\n`,
+    `\n## 11. Authorship cost (${TYPING_TRACE} at ${TIMING_TRACE} timing, ${r.windowSeconds.toFixed(0)} s; A types on a fresh page, B watches)\n`,
   )
   console.log(
     '| client ids announced | keystrokes | Signal sends by A | body bytes by A | sends per edit | bytes per edit |',

@@ -3,7 +3,7 @@
  * `npm run bench -- --quick`: the six e2e-col sections on shorter inputs with single counted runs
  * (a smoke check, under 2 minutes); the codec benchmarks are skipped.
  * `npm run bench -- --replay-only` (with or without --quick): section 1 alone, printed, not written.
- * `npm run bench -- --authorship-only` (with or without --quick): section 10 alone, printed, not written.
+ * `npm run bench -- --authorship-only` (with or without --quick): section 11 alone, printed, not written.
  * Every section verifies convergence before it reports a time; a run that does not converge throws
  * and the bench exits non-zero.
  */

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { benchAuthorshipCost, printAuthorshipCost } from './authorship-cost.ts'
 import { benchBigPayloads, printBigPayloads } from './big-payloads.ts'
 import { benchCostCurves, printCostCurves } from './cost-curves.ts'
+import { benchHistoryCost, printHistoryCost } from './history-cost.ts'
 import { benchMemoryScale, printMemoryScale } from './memory-scale.ts'
 import { benchPhoneWakeups, printPhoneWakeups } from './phone-wakeups.ts'
 import { benchPresenceCost, printPresenceCost } from './presence-cost.ts'
@@ -23,6 +24,7 @@ export interface SectionsResult {
   readonly presenceCost: Awaited<ReturnType<typeof benchPresenceCost>>
   readonly phoneWakeups: Awaited<ReturnType<typeof benchPhoneWakeups>>
   readonly authorshipCost: Awaited<ReturnType<typeof benchAuthorshipCost>>
+  readonly historyCost: Awaited<ReturnType<typeof benchHistoryCost>>
 }
 
 // Results of a test run (vitest sets VITEST) go to an ignored folder: `npm test` writes nothing git tracks.
@@ -78,6 +80,7 @@ export async function runSections({
   const bigPayloads = shown('big-payloads', await benchBigPayloads({ quick }), printBigPayloads)
   const presenceCost = shown('presence-cost', await benchPresenceCost({ quick }), printPresenceCost)
   const phoneWakeups = shown('phone-wakeups', await benchPhoneWakeups({ quick }), printPhoneWakeups)
+  const historyCost = shown('history-cost', await benchHistoryCost({ quick }), printHistoryCost)
   const authorshipCost = shown('authorship-cost', await benchAuthorshipCost({ quick }), printAuthorshipCost)
   log(() => console.log('\nmachine at the end:', machine()))
   return {
@@ -91,5 +94,6 @@ export async function runSections({
     presenceCost,
     phoneWakeups,
     authorshipCost,
+    historyCost,
   }
 }

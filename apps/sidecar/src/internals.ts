@@ -1,5 +1,5 @@
 /**
- * `@e2e-col/sidecar/internals`: the sidecar's edge modules, for the fuzz targets and the protocol
+ * `@e2e-col/sidecar/internals`: the sidecar's edge modules, for the fuzz targets and the protocol and history
  * bench that drive them directly. Not an API for programs: those start a whole sidecar.
  */
 export { createSession, type Session } from './browser/session.ts'
@@ -8,3 +8,9 @@ export { createMetrics, type Metrics } from './ops/metrics.ts'
 export { createIngest } from './receive/ingest.ts'
 export { createTokenBucket } from './send/token-bucket.ts'
 export { NODE_CODECS } from './node-codecs.ts'
+export { openReplicaStore } from './replica/store.ts'
+export { loadReplica } from './replica/replica.ts'
+export { createDocHistory, type HistoryPolicy } from './history/doc-history.ts'
+export { DEFAULT_RETENTION } from './history/retention.ts'
+export { restoreChange } from './history/restore.ts'
+export { createLogger } from './ops/logger.ts'

@@ -19,7 +19,7 @@ interface Listed {
   id: string
   at: number
   reason: string
-  authors: { number: string; name: string | null }[]
+  authors: { number: string; name: string | null; you: boolean }[]
   chars?: number
 }
 
@@ -63,8 +63,9 @@ describe('document history through the local API', () => {
 
     const listed = await versions(a, docId)
     const before = listed.find((v) => v.chars === text.length) as Listed
-    expect(before.authors).toEqual([{ number: A, name: null }])
-    expect(listed[0]?.authors).toEqual([{ number: B, name: null }])
+    // These sidecars have fixed documents and no contacts to name anyone from.
+    expect(before.authors).toEqual([{ number: A, name: null, you: true }])
+    expect(listed[0]?.authors).toEqual([{ number: B, name: null, you: false }])
     // Newest first, and the page before the newest holds the older ones.
     expect(listed.every((v, i) => i === 0 || v.at <= (listed[i - 1]?.at ?? 0))).toBe(true)
     expect(await versions(a, docId, `?before=${listed[0]?.at}&limit=1`)).toEqual(
@@ -159,6 +160,27 @@ describe('document history through the local API', () => {
     const rebound = await call(a, 'GET', `/v1/docs/${docId}/versions`, { headers: { host: 'evil.example' } })
     expect(rebound.status).toBe(421)
   }, 30_000)
+
+  it("names each version's people by their shown Signal names, this account marked as you", async () => {
+    const toy = await startPeopleToy()
+    const a = await librarySidecar(toy, ALICE, QUICK)
+    const b = await librarySidecar(toy, BOB, QUICK)
+    const { docId } = (await call(a, 'POST', '/v1/docs', { body: { title: 'Trip', members: [BOB] } })).json
+    expect((await call(b, 'POST', `/v1/invites/${docId}/accept`, { body: {} })).status).toBe(200)
+    const alice = await pageOn(docId, a.url)
+    const bob = await pageOn(docId, b.url)
+    bob.edit('Bob: Lisbon.')
+    await alice.until(() => alice.text === 'Bob: Lisbon.')
+    await poll(async () => (await versions(a, docId)).some((v) => v.authors.length > 0), "a version with Bob's change")
+    alice.edit(' Alice: Porto.')
+    await poll(
+      async () => (await versions(a, docId)).some((v) => v.authors.some((p) => p.you)),
+      "a version with Alice's change",
+    )
+    const people = (await versions(a, docId)).flatMap((v) => v.authors)
+    expect(people).toContainEqual({ number: BOB, name: 'Bob', you: false })
+    expect(people).toContainEqual({ number: ALICE, name: 'Alice', you: true })
+  }, 60_000)
 
   it('answers 409 for a document this person was removed from (kept, not served)', async () => {
     const toy = await startPeopleToy()

@@ -82,29 +82,29 @@ export interface DocsClient {
 const withRole = (numbers: readonly string[], role: Role | undefined) =>
   role === 'viewer' ? numbers.map((number) => ({ number, role })) : [...numbers]
 
-export function createDocsClient(base: string): DocsClient {
-  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    let res: Response
-    try {
-      res = await fetch(`${base}${path}`, {
-        method,
-        headers: method === 'GET' ? {} : { 'content-type': 'application/json' },
-        ...(method === 'GET' ? {} : { body: JSON.stringify(body ?? {}) }),
-      })
-    } catch {
-      throw new DocsApiError('UNREACHABLE', 'your sidecar does not answer; is it running?')
-    }
-    const text = await res.text()
-    const json = text === '' ? undefined : (JSON.parse(text) as unknown)
-    if (!res.ok) {
-      const error = (json as { error?: { code?: string; message?: string } } | undefined)?.error
-      throw new DocsApiError(
-        error?.code ?? `HTTP_${res.status}`,
-        error?.message ?? `the sidecar answered ${res.status}`,
-      )
-    }
-    return json as T
+/** One call of the sidecar's local API at `base`; its JSON answer. @throws DocsApiError with the API's code */
+export async function callApi<T>(base: string, method: string, path: string, body?: unknown): Promise<T> {
+  let res: Response
+  try {
+    res = await fetch(`${base}${path}`, {
+      method,
+      headers: method === 'GET' ? {} : { 'content-type': 'application/json' },
+      ...(method === 'GET' ? {} : { body: JSON.stringify(body ?? {}) }),
+    })
+  } catch {
+    throw new DocsApiError('UNREACHABLE', 'your sidecar does not answer; is it running?')
   }
+  const text = await res.text()
+  const json = text === '' ? undefined : (JSON.parse(text) as unknown)
+  if (!res.ok) {
+    const error = (json as { error?: { code?: string; message?: string } } | undefined)?.error
+    throw new DocsApiError(error?.code ?? `HTTP_${res.status}`, error?.message ?? `the sidecar answered ${res.status}`)
+  }
+  return json as T
+}
+
+export function createDocsClient(base: string): DocsClient {
+  const call = <T>(method: string, path: string, body?: unknown): Promise<T> => callApi<T>(base, method, path, body)
   return {
     list: () => call('GET', '/v1/docs'),
     invites: async () => (await call<{ invites: Invite[] }>('GET', '/v1/invites')).invites,

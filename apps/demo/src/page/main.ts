@@ -17,6 +17,10 @@ import { element, startDocumentPage } from '../start-up.ts'
 import { followRole } from './read-only.ts'
 import { showStatus } from './status-view.ts'
 import { keepPagesOffline } from '../offline-shell.ts'
+import { apiBase } from '../home/docs-client.ts'
+import { createHistoryClient } from '../history/history-client.ts'
+import { localClock, mountHistoryPanel } from '../history/history-panel.ts'
+import { textPreview } from '../history/text-preview.ts'
 
 keepPagesOffline()
 
@@ -62,6 +66,13 @@ if (params !== null) {
   onStatus(connection.status())
   connection.on('status', onStatus)
   connection.on('error', (error) => console.warn(`e2e-col: ${error.code}: ${error.message}`))
+
+  mountHistoryPanel({
+    client: createHistoryClient(apiBase(sidecarUrl), docId),
+    preview: (box) => textPreview(box, 'text', () => text.toString()),
+    clock: localClock,
+    now: Date.now,
+  })
 
   // Leaving with unconfirmed edits is safe (they are in IndexedDB), but say so before a tab closes.
   window.addEventListener('beforeunload', (event) => {

@@ -19,6 +19,10 @@ import { element, startDocumentPage } from '../start-up.ts'
 import { keepPagesOffline } from '../offline-shell.ts'
 import { mountAuthorshipToggle } from '../page/authorship-toggle.ts'
 import { authorMarkPlugin, proseMirrorMarks } from './authorship-prosemirror.ts'
+import { apiBase } from '../home/docs-client.ts'
+import { createHistoryClient } from '../history/history-client.ts'
+import { localClock, mountHistoryPanel } from '../history/history-panel.ts'
+import { richPreview } from '../history/rich-preview.ts'
 
 keepPagesOffline()
 
@@ -76,6 +80,13 @@ if (params !== null) {
   provider.on('delivery', renderStatus)
   provider.on('sync', renderStatus)
   provider.on('error', (error) => console.warn(`e2e-col: ${error.code}: ${error.message}`))
+  mountHistoryPanel({
+    client: createHistoryClient(apiBase(sidecarUrl), docId),
+    preview: (box) => richPreview(box, 'rich', schema, () => view.state.doc),
+    previewClass: 'rich',
+    clock: localClock,
+    now: Date.now,
+  })
 
   window.addEventListener('beforeunload', (event) => {
     if (provider.pending > 0) event.preventDefault()

@@ -2,7 +2,7 @@
  * The history part of the local documents API, behind the same guards as the rest of `/v1`
  * (loopback Host, allowed Origin, JSON bodies):
  *
- *   GET  /v1/docs/<docId>/versions[?before=<ms>&limit=<n>] → {versions: [{id, at, authors, chars?}]}, newest first
+ *   GET  /v1/docs/<docId>/versions[?before=<ms>&limit=<n>] → {versions: [{id, at, reason, authors: [{number, name, you}], chars?}]}, newest first
  *   GET  /v1/docs/<docId>/versions/<id>                   → the version as a Yjs update (octet-stream)
  *   POST /v1/docs/<docId>/versions/<id>/restore {}        → {version}: the document made equal to it
  *   POST /v1/docs/<docId>/revert {author, since}          → {version}: that member's changes since then undone
@@ -42,8 +42,10 @@ export interface HistoryApiOptions {
   editOf(docId: string): Edit | undefined
   /** True for a document this person left (kept, not served). */
   left(docId: string): boolean
-  /** A member's shown name, when known. */
-  nameOf(number: string): string | undefined
+  /** Members' shown names by number (made safe to show where they enter: library/shown-names.ts); may be empty. */
+  names(): Promise<ReadonlyMap<string, string | undefined>>
+  /** This account's number (its authors are marked `you`). */
+  you(): string
   readonly allowedOrigins: readonly string[]
   bind(): { host: string; port: number }
   ready(): boolean
@@ -120,15 +122,16 @@ function preflight(res: ServerResponse, cors: string | undefined): void {
   res.end()
 }
 
-export function createHistoryApi(o: HistoryApiOptions): HistoryApi {
-  const shown = (v: VersionRow) => ({
-    id: String(v.id),
-    at: v.at,
-    reason: v.reason,
-    authors: v.authors.map((number) => ({ number, name: o.nameOf(number) ?? null })),
-    ...(v.chars === undefined ? {} : { chars: v.chars }),
-  })
+/** A version as the API lists it: its people by number and shown name, this account marked. */
+const shown = (v: VersionRow, names: ReadonlyMap<string, string | undefined>, you: string) => ({
+  id: String(v.id),
+  at: v.at,
+  reason: v.reason,
+  authors: v.authors.map((number) => ({ number, name: names.get(number) ?? null, you: number === you })),
+  ...(v.chars === undefined ? {} : { chars: v.chars }),
+})
 
+export function createHistoryApi(o: HistoryApiOptions): HistoryApi {
   function servedEdit(docId: string): Edit {
     const edit = o.editOf(docId)
     if (edit !== undefined && o.histories.get(docId) !== undefined) return edit
@@ -152,7 +155,8 @@ export function createHistoryApi(o: HistoryApiOptions): HistoryApi {
     }
     if (versionPart === undefined) {
       const q = valid(Listing, Object.fromEntries(url.searchParams))
-      return { status: 200, json: { versions: history.list(q.before, q.limit).map(shown) } }
+      const [names, you] = [await o.names(), o.you()]
+      return { status: 200, json: { versions: history.list(q.before, q.limit).map((v) => shown(v, names, you)) } }
     }
     const id = Number(versionPart)
     if (restore !== undefined) {

@@ -1,8 +1,10 @@
-// The few members of diff-match-patch (no published types) that restore.ts uses.
+// The few members of diff-match-patch (no published types) that restore.ts and the demo pages'
+// history preview (apps/demo/src/history/text-changes.ts) use: one declaration for the whole program.
 declare module 'diff-match-patch' {
   export type Diff = [-1 | 0 | 1, string]
   export default class DiffMatchPatch {
     Diff_Timeout: number
     diff_main(a: string, b: string, checkLines?: boolean): Diff[]
+    diff_cleanupSemantic(diffs: Diff[]): void
   }
 }

@@ -134,6 +134,8 @@ export function createDocHistory(
   }
 
   let catchingUp = false
+  /** The change `logged` just wrote, which `applied` goes on with. */
+  let loggedId: number | undefined
   // A document with content and no version yet (served before history was kept): its state now
   // is the first version, the base every later version and revert builds on.
   if (last === undefined && replica.doc.store.clients.size > 0) {
@@ -153,13 +155,18 @@ export function createDocHistory(
       if (spellStart !== undefined) record('before-catch-up')
       catchingUp = true
     },
-    applied(update, origin) {
-      const now = timers.now()
+    logged(update, origin) {
       const id = ports.storing(() =>
-        table.addChange(docId, { at: now, via: origin.via, author: authorOf(origin), data: update }),
+        table.addChange(docId, { at: timers.now(), via: origin.via, author: authorOf(origin), data: update }),
       )
-      if (id === undefined) return
-      lastChange = id
+      loggedId = id
+      if (id !== undefined) lastChange = id
+    },
+    applied(_update, origin) {
+      const now = timers.now()
+      // Not logged (the store failed; the sidecar is stopping): no version can hold it.
+      if (loggedId === undefined) return
+      loggedId = undefined
       // Content relayed in a sync answer has no author it can be undone by.
       if (authorOf(origin) !== '') authors.add(authorOf(origin))
       spellStart ??= now

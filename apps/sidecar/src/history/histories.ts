@@ -34,6 +34,8 @@ export interface Histories {
   get(docId: string): DocHistory | undefined
   /** True for a document this person left. */
   left(docId: string): boolean
+  /** This account's number (or Signal id): the author of this person's changes. */
+  you(): string
   /** Makes the document equal to version `versionId`; the new version. */
   restore(docId: string, versionId: number, edit: Edit): VersionRow
   /** Undoes `author`'s changes since `since`; the new version, undefined when there was nothing to undo. */
@@ -84,6 +86,7 @@ export function createHistories(o: HistoriesOptions): Histories {
     detach,
     get: (docId) => served.get(docId)?.history,
     left: (docId) => o.left(docId),
+    you: () => o.self(),
     restore(docId, versionId, edit) {
       const { history, replica } = entry(docId)
       const state = history.state(versionId)

@@ -7,6 +7,7 @@
  * @see docs/sidecar.md "History"
  */
 import type { Database } from 'better-sqlite3'
+import * as Y from 'yjs'
 import { StoreError } from '../errors.ts'
 import { guarded } from '../replica/guarded.ts'
 
@@ -63,14 +64,43 @@ export interface HistoryTable {
   /** Runs `fn` in one transaction. */
   atomically<T>(fn: () => T): T
   dropVersions(docId: string, ids: readonly number[]): void
+  /** Bytes the document's versions and changes take as stored (v2 rows at their stored length). */
+  storedBytes(docId: string): { versions: number; changes: number }
 }
 
 export const HISTORY_SCHEMA = `
-CREATE TABLE IF NOT EXISTS history_changes (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, at INTEGER NOT NULL, via TEXT NOT NULL, author TEXT NOT NULL, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS history_changes (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, at INTEGER NOT NULL, via TEXT NOT NULL, author TEXT NOT NULL, data BLOB NOT NULL, format INTEGER NOT NULL DEFAULT 1);
 CREATE INDEX IF NOT EXISTS history_changes_doc ON history_changes (doc_id, id);
-CREATE TABLE IF NOT EXISTS history_versions (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, at INTEGER NOT NULL, reason TEXT NOT NULL, authors TEXT NOT NULL, chars INTEGER, last_change INTEGER NOT NULL, state BLOB NOT NULL, base INTEGER);
+CREATE TABLE IF NOT EXISTS history_versions (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, at INTEGER NOT NULL, reason TEXT NOT NULL, authors TEXT NOT NULL, chars INTEGER, last_change INTEGER NOT NULL, state BLOB NOT NULL, base INTEGER, format INTEGER NOT NULL DEFAULT 1);
 CREATE INDEX IF NOT EXISTS history_versions_doc ON history_versions (doc_id, at);
 `
+
+/**
+ * Adds the `format` column to a store whose history tables were made before it (every row there
+ * is a v1 update). Run once the schema exists, on a writable store.
+ */
+export function migrateHistoryFormat(db: Database): void {
+  for (const table of ['history_changes', 'history_versions']) {
+    const columns = (db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name)
+    if (!columns.includes('format')) db.exec(`ALTER TABLE ${table} ADD COLUMN format INTEGER NOT NULL DEFAULT 1`)
+  }
+}
+
+/**
+ * Yjs's v2 encoding stores merged changes and versions 2–14 × smaller than v1 on the paper trace
+ * (decisions/0018); a single change is kept as it came (v1), since it is merged at the next
+ * version anyway. Callers only ever see v1.
+ */
+const V2 = 2
+const toV1 = (bytes: Uint8Array, format: number): Uint8Array =>
+  format === V2 ? Y.convertUpdateFormatV2ToV1(bytes) : bytes
+
+/** The `format` column to select: a store from before it, opened read-only (never migrated), is all v1. */
+function formatColumn(db: Database, exists: boolean): string {
+  const has =
+    exists && (db.pragma('table_info(history_versions)') as { name: string }[]).some((c) => c.name === 'format')
+  return has ? 'format' : '1 AS format'
+}
 
 interface ChangeRecord {
   id: number
@@ -78,6 +108,7 @@ interface ChangeRecord {
   via: string
   author: string
   data: Buffer
+  format: number
 }
 interface VersionRecord {
   id: number
@@ -106,41 +137,48 @@ function toVersion(r: VersionRecord): VersionRow {
 
 const VERSION_COLUMNS = 'id, at, reason, authors, chars, last_change, length(state) AS bytes'
 
+/** The history of a store written before history existed, opened read-only: empty; writing throws. */
+function noHistory(writable: () => void): HistoryTable {
+  return {
+    addChange: () => (writable(), 0),
+    changesAfter: () => [],
+    replaceChanges: writable,
+    dropChangesBefore: () => 0,
+    oldestChangeAt: () => undefined,
+    addVersion: () => writable() as never,
+    versions: () => [],
+    versionAtOrBefore: () => undefined,
+    version: () => undefined,
+    stored: () => undefined,
+    basedOn: () => [],
+    rebase: writable,
+    atomically: (fn) => fn(),
+    dropVersions: writable,
+    storedBytes: () => ({ versions: 0, changes: 0 }),
+  }
+}
+
 export function createHistoryTable(db: Database, path: string, readonly: boolean): HistoryTable {
   const exists =
     db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'history_versions'").get() !== undefined
+  const format = formatColumn(db, exists)
   const writable = () => {
     if (readonly || !exists) throw new StoreError(path, 'opened read-only')
   }
-  if (!exists) {
-    // A store written before history existed, opened read-only: it has none.
-    return {
-      addChange: () => (writable(), 0),
-      changesAfter: () => [],
-      replaceChanges: writable,
-      dropChangesBefore: () => 0,
-      oldestChangeAt: () => undefined,
-      addVersion: () => writable() as never,
-      versions: () => [],
-      versionAtOrBefore: () => undefined,
-      version: () => undefined,
-      stored: () => undefined,
-      basedOn: () => [],
-      rebase: writable,
-      atomically: (fn) => fn(),
-      dropVersions: writable,
-    }
-  }
+  // A store written before history existed, opened read-only: it has none.
+  if (!exists) return noHistory(writable)
   const q = {
-    addChange: db.prepare('INSERT INTO history_changes (doc_id, at, via, author, data) VALUES (?, ?, ?, ?, ?)'),
+    addChange: db.prepare(
+      'INSERT INTO history_changes (doc_id, at, via, author, data, format) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
     changesAfter: db.prepare<[string, number], ChangeRecord>(
-      'SELECT id, at, via, author, data FROM history_changes WHERE doc_id = ? AND id > ? ORDER BY id',
+      `SELECT id, at, via, author, data, ${format} FROM history_changes WHERE doc_id = ? AND id > ? ORDER BY id`,
     ),
     deleteRange: db.prepare('DELETE FROM history_changes WHERE doc_id = ? AND id > ? AND id <= ?'),
     dropBefore: db.prepare('DELETE FROM history_changes WHERE doc_id = ? AND at < ?'),
     oldest: db.prepare<[string], { at: number | null }>('SELECT min(at) AS at FROM history_changes WHERE doc_id = ?'),
     addVersion: db.prepare(
-      'INSERT INTO history_versions (doc_id, at, reason, authors, chars, last_change, state, base) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO history_versions (doc_id, at, reason, authors, chars, last_change, state, base, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 2)',
     ),
     versions: db.prepare<[string, number, number], VersionRecord>(
       `SELECT ${VERSION_COLUMNS} FROM history_versions WHERE doc_id = ? AND at < ? ORDER BY at DESC, id DESC LIMIT ?`,
@@ -154,19 +192,22 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
     version: db.prepare<[string, number], VersionRecord>(
       `SELECT ${VERSION_COLUMNS} FROM history_versions WHERE doc_id = ? AND id = ?`,
     ),
-    stored: db.prepare<[string, number], { state: Buffer; base: number | null }>(
-      'SELECT state, base FROM history_versions WHERE doc_id = ? AND id = ?',
+    stored: db.prepare<[string, number], { state: Buffer; base: number | null; format: number }>(
+      `SELECT state, base, ${format} FROM history_versions WHERE doc_id = ? AND id = ?`,
     ),
     basedOn: db.prepare<[string, number], { id: number }>(
       'SELECT id FROM history_versions WHERE doc_id = ? AND base = ?',
     ),
-    rebase: db.prepare('UPDATE history_versions SET state = ?, base = ? WHERE doc_id = ? AND id = ?'),
+    rebase: db.prepare('UPDATE history_versions SET state = ?, base = ?, format = 2 WHERE doc_id = ? AND id = ?'),
     dropVersion: db.prepare('DELETE FROM history_versions WHERE doc_id = ? AND id = ?'),
+    storedBytes: db.prepare<[string, string], { versions: number; changes: number }>(
+      'SELECT (SELECT coalesce(sum(length(state)), 0) FROM history_versions WHERE doc_id = ?) AS versions, (SELECT coalesce(sum(length(data)), 0) FROM history_changes WHERE doc_id = ?) AS changes',
+    ),
   }
   const replace = db.transaction(
     (docId: string, afterId: number, uptoId: number, merged: readonly Omit<StoredChange, 'id'>[]) => {
       q.deleteRange.run(docId, afterId, uptoId)
-      for (const c of merged) q.addChange.run(docId, c.at, c.via, c.author, c.data)
+      for (const c of merged) q.addChange.run(docId, c.at, c.via, c.author, Y.convertUpdateFormatV1ToV2(c.data), V2)
     },
   )
   const drop = db.transaction((docId: string, ids: readonly number[]) => {
@@ -176,7 +217,7 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
     addChange: (docId, c) =>
       guarded(path, 'record a change', () => {
         writable()
-        return Number(q.addChange.run(docId, c.at, c.via, c.author, c.data).lastInsertRowid)
+        return Number(q.addChange.run(docId, c.at, c.via, c.author, c.data, 1).lastInsertRowid)
       }),
     changesAfter: (docId, afterId) =>
       guarded(path, 'read the changes', () =>
@@ -185,7 +226,7 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
           at: r.at,
           via: r.via as ChangeVia,
           author: r.author,
-          data: bytesOf(r.data),
+          data: toV1(bytesOf(r.data), r.format),
         })),
       ),
     replaceChanges: (docId, afterId, uptoId, merged) =>
@@ -202,6 +243,7 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
     addVersion: (docId, v, state, base) =>
       guarded(path, 'record a version', () => {
         writable()
+        const stored = Y.convertUpdateFormatV1ToV2(state)
         const id = Number(
           q.addVersion.run(
             docId,
@@ -210,11 +252,11 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
             v.authors.join('\n'),
             v.chars ?? null,
             v.lastChange,
-            state,
+            stored,
             base ?? null,
           ).lastInsertRowid,
         )
-        return { ...v, id, bytes: state.byteLength }
+        return { ...v, id, bytes: stored.byteLength }
       }),
     versions: (docId, before, limit) =>
       guarded(path, 'list versions', () =>
@@ -233,13 +275,13 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
     stored: (docId, id) =>
       guarded(path, 'read a version', () => {
         const r = q.stored.get(docId, id)
-        return r === undefined ? undefined : { state: bytesOf(r.state), base: r.base ?? undefined }
+        return r === undefined ? undefined : { state: toV1(bytesOf(r.state), r.format), base: r.base ?? undefined }
       }),
     basedOn: (docId, base) => guarded(path, 'read a version', () => q.basedOn.all(docId, base).map((r) => r.id)),
     rebase: (docId, id, state, base) =>
       guarded(path, 'rewrite a version', () => {
         writable()
-        q.rebase.run(state, base ?? null, docId, id)
+        q.rebase.run(Y.convertUpdateFormatV1ToV2(state), base ?? null, docId, id)
       }),
     atomically: (fn) => guarded(path, 'change the history', () => db.transaction(fn)()),
     dropVersions: (docId, ids) =>
@@ -247,5 +289,7 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
         writable()
         drop(docId, ids)
       }),
+    storedBytes: (docId) =>
+      guarded(path, 'measure the history', () => q.storedBytes.get(docId, docId) ?? { versions: 0, changes: 0 }),
   }
 }

@@ -12,11 +12,11 @@ import { versionsToDrop, type RetentionPolicy } from './retention.ts'
 const DAY_MS = 86_400_000
 
 /**
- * A version is stored as its difference from the one before (decisions/0018: 3.4 × the state on
- * the paper trace instead of 72 ×), and whole every this many, so reading one merges at most
- * this many rows.
+ * A version is stored as its difference from the one before (decisions/0018: 72 × the state on
+ * the paper trace as whole states, about 2 × as v2 differences), and whole every this many, so
+ * reading one merges at most this many rows (64: smaller than 32 and 128 on the trace, bench §10).
  */
-export const WHOLE_EVERY = 32
+export const WHOLE_EVERY = 64
 
 /** The spell's changes, merged into one per author and origin (revert undoes per author). */
 export function mergeSpell(table: HistoryTable, docId: string, after: number, lastChange: number): number {

@@ -69,7 +69,12 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
       return doc === undefined ? undefined : (update) => doc.edit(update)
     },
     left: (docId) => i.served.histories.left(docId),
-    nameOf: (number) => library?.shownName(number),
+    // Names are a nicety (told apart as everywhere: library/told-apart.ts); a daemon that cannot list contacts leaves them null.
+    names: async () => {
+      const people = library === undefined ? [] : await library.contacts().catch(() => [])
+      return new Map(people.map((p) => [p.number, p.shown ?? p.name]))
+    },
+    you: () => i.served.histories.you(),
     allowedOrigins: config.allowedOrigins,
     bind: () => ({ host: config.listen.host, port: boundPort }),
     ready: life.ready,

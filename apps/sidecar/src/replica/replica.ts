@@ -23,6 +23,8 @@ export interface ChangeOrigin {
 export interface ReplicaObserver {
   /** Before `origin`'s change touches the document. */
   before(origin: ChangeOrigin): void
+  /** Inside the update log's transaction, after the update is appended: writes what is kept with it. */
+  logged?(update: Uint8Array, origin: ChangeOrigin): void
   /** After it is applied and durable in the update log. */
   applied(update: Uint8Array, origin: ChangeOrigin): void
 }
@@ -103,8 +105,12 @@ export function loadReplica(
       } catch {
         return false
       }
-      // Stored even when it added nothing visible: it may hold structs Yjs keeps pending.
-      store.appendUpdate(docId, update)
+      // Stored even when it added nothing visible: it may hold structs Yjs keeps pending. What
+      // the observer logs with it is in the same transaction: one synced write per change.
+      store.atomically(() => {
+        store.appendUpdate(docId, update)
+        observer?.logged?.(update, origin)
+      })
       log = { rows: log.rows + 1, bytes: log.bytes + update.byteLength }
       compactIfDue()
       observer?.applied(update, origin)

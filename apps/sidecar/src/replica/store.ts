@@ -15,7 +15,12 @@ import { StoreError } from '../errors.ts'
 import { lockDataFolder } from './folder-lock.ts'
 import { guarded } from './guarded.ts'
 import { AUTHORS_SCHEMA, createAuthorTable, type AuthorTable } from '../authorship/author-table.ts'
-import { createHistoryTable, HISTORY_SCHEMA, type HistoryTable } from '../history/history-table.ts'
+import {
+  createHistoryTable,
+  HISTORY_SCHEMA,
+  migrateHistoryFormat,
+  type HistoryTable,
+} from '../history/history-table.ts'
 import { createDocumentTable, DOCUMENTS_SCHEMA, type DocumentTable } from './doc-table.ts'
 import { createFixedChangeTable, FIXED_CHANGES_SCHEMA, type FixedChangeTable } from './fixed-change-table.ts'
 import { createInviterTable, INVITERS_SCHEMA, type InviterTable } from './inviter-table.ts'
@@ -26,7 +31,7 @@ import { createSentIdTable, type SentIdTable } from './sent-ids.ts'
 
 /** File name of the store inside the data folder. */
 export const STORE_FILE = 'replica.sqlite3'
-const SCHEMA_VERSION = 2
+const SCHEMA_VERSION = 3
 
 export interface ReplicaStore {
   /** The database file. */
@@ -56,6 +61,8 @@ export interface ReplicaStore {
   readonly receivedIds: ReceivedIdTable
   /** Which account each Yjs client id of a document belongs to (authorship/author-table.ts). */
   readonly authors: AuthorTable
+  /** Runs `fn` in one transaction: what it writes is committed (and synced) once, together. */
+  atomically<T>(fn: () => T): T
   /** Size of the database file and its WAL, in bytes. */
   fileBytes(): number
   close(): void
@@ -106,6 +113,7 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
         const columns = hasSentIds ? (db.pragma('table_info(sent_ids)') as { name: string }[]).map((c) => c.name) : []
         if (hasSentIds && !columns.includes('sender_id')) db.exec(MIGRATE_1_TO_2)
         db.exec(SCHEMA)
+        migrateHistoryFormat(db)
       }
       const check = db.pragma('quick_check', { simple: true })
       if (check !== 'ok')
@@ -173,6 +181,7 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
     fixedChanges: createFixedChangeTable(db, path, readonly),
     receivedIds: createReceivedIdTable(db, path, readonly),
     authors: createAuthorTable(db, path, readonly),
+    atomically: (fn) => guarded(path, 'write a change', () => db.transaction(fn)()),
     fileBytes: () =>
       guarded(path, 'measure the file', () => {
         const pages = db.pragma('page_count', { simple: true }) as number

@@ -1,0 +1,45 @@
+/**
+ * The editor pages' client of the sidecar's history API (`/v1/docs/<docId>/versions`, `…/restore`,
+ * `/v1/docs/<docId>/revert`). Every failure is a `DocsApiError` with the API's stable code.
+ * @see docs/documents.md §5
+ */
+import { callApi, DocsApiError } from '../home/docs-client.ts'
+import type { VersionItem } from './history-text.ts'
+
+/** Versions asked for at once: the panel shows the most recent ones and says when there are more. */
+export const PAGE_SIZE = 100
+
+/** The most bytes of a version the page reads (the sidecar's versions are far smaller). */
+export interface HistoryClient {
+  /** Newest first; `complete` when the list reached the oldest version kept. */
+  versions(): Promise<{ versions: VersionItem[]; complete: boolean }>
+  /** The version's whole state as a Yjs update. */
+  version(id: string): Promise<Uint8Array>
+  restore(id: string): Promise<void>
+  revert(author: string, since: number): Promise<void>
+}
+
+export function createHistoryClient(base: string, docId: string): HistoryClient {
+  const doc = `/v1/docs/${encodeURIComponent(docId)}`
+  return {
+    async versions() {
+      const { versions } = await callApi<{ versions: VersionItem[] }>(base, 'GET', `${doc}/versions?limit=${PAGE_SIZE}`)
+      return { versions, complete: versions.length < PAGE_SIZE }
+    },
+    async version(id) {
+      let res: Response
+      try {
+        res = await fetch(`${base}${doc}/versions/${encodeURIComponent(id)}`)
+      } catch {
+        throw new DocsApiError('UNREACHABLE', 'your sidecar does not answer; is it running?')
+      }
+      if (!res.ok) {
+        const json = (await res.json().catch(() => undefined)) as { error?: { code?: string } } | undefined
+        throw new DocsApiError(json?.error?.code ?? `HTTP_${res.status}`, `the sidecar answered ${res.status}`)
+      }
+      return new Uint8Array(await res.arrayBuffer())
+    },
+    restore: async (id) => void (await callApi(base, 'POST', `${doc}/versions/${encodeURIComponent(id)}/restore`, {})),
+    revert: async (author, since) => void (await callApi(base, 'POST', `${doc}/revert`, { author, since })),
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The History panel of both editor pages: the versions with who and when, a read-only preview of
+ * the one chosen with its differences from now marked (drawn by the page's own {@link Preview}),
+ * "Restore this version", "Undo Bob's changes since …", and the note for a person who joined
+ * later. Every word comes from history-text.ts; names are set as text only.
+ */
+import { DocsApiError } from '../home/docs-client.ts'
+import { element } from '../start-up.ts'
+import type { HistoryClient } from './history-client.ts'
+import {
+  historyErrorText,
+  joinedLaterText,
+  undoOffers,
+  versionText,
+  whenText,
+  type Clock,
+  type VersionItem,
+} from './history-text.ts'
+
+/** How a page shows a version: in its own editor kind, read-only, the differences from now marked. */
+export interface Preview {
+  /** Shows the version (a Yjs update of the whole document). @throws when the bytes are not a document */
+  show(update: Uint8Array): void
+  hide(): void
+}
+
+export interface HistoryPanelOptions {
+  readonly client: HistoryClient
+  /** The page's preview, drawn in `parent` (the panel's preview box). */
+  preview(parent: HTMLElement): Preview
+  /** Extra classes of the preview box (the rich-text page's editor styles). */
+  readonly previewClass?: string
+  readonly clock: Clock
+  readonly now: () => number
+}
+
+/** The clock of the person's own locale: "10:42", "2 Dec". */
+export const localClock: Clock = {
+  time: (ms) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+  day: (ms) => new Date(ms).toLocaleDateString([], { day: 'numeric', month: 'short', year: 'numeric' }),
+}
+
+const codeOf = (error: unknown): string => (error instanceof DocsApiError ? error.code : 'BAD_VERSION')
+
+/** Shows `text` in one of the panel's lines, or hides the line. */
+const say = (id: 'history-problem' | 'history-done' | 'history-note', text: string | undefined): void => {
+  const line = element(id)
+  line.textContent = text ?? ''
+  line.hidden = text === undefined
+}
+
+const failed = (error: unknown): void => say('history-problem', historyErrorText(codeOf(error)))
+
+// Static markup only: every text from the sidecar (names above all) is set with textContent.
+const MARKUP = `
+  <div class="history-head"><h2>History</h2><button id="history-refresh" type="button">Refresh</button></div>
+  <p id="history-note" class="advice" hidden></p>
+  <p id="history-problem" class="problem" role="alert" hidden></p>
+  <p id="history-done" class="history-done" role="status" hidden></p>
+  <ol id="history-list" class="history-list"></ol>
+  <div id="history-chosen" class="history-chosen" hidden>
+    <p id="history-chosen-text"></p>
+    <div id="history-preview" class="editor history-preview"></div>
+    <div class="history-actions">
+      <button id="history-restore" type="button">Restore this version</button>
+      <span id="history-undo"></span>
+      <button id="history-close" type="button">Close the preview</button>
+    </div>
+  </div>`
+
+/** Fills the page's `#history` section and wires it to the `#history-open` button. */
+export function mountHistoryPanel(o: HistoryPanelOptions): void {
+  const panel = element('history')
+  panel.innerHTML = MARKUP
+  const box = element('history-preview')
+  if (o.previewClass !== undefined) box.classList.add(o.previewClass)
+  const preview = o.preview(box)
+  const list = element('history-list')
+  const chosen = element('history-chosen')
+  const undo = element('history-undo')
+  let versions: VersionItem[] = []
+  let current: VersionItem | undefined
+
+  function close(): void {
+    current = undefined
+    chosen.hidden = true
+    preview.hide()
+    for (const b of list.querySelectorAll('button')) b.removeAttribute('aria-current')
+  }
+
+  async function load(): Promise<void> {
+    say('history-problem', undefined)
+    try {
+      const listed = await o.client.versions()
+      versions = listed.versions
+      const note = joinedLaterText(versions[versions.length - 1], listed.complete, o.clock)
+      say('history-note', note)
+      list.replaceChildren(
+        ...versions.map((v, i) => {
+          const item = document.createElement('li')
+          const button = document.createElement('button')
+          button.type = 'button'
+          button.className = 'history-version'
+          button.textContent = versionText(v, o.now(), o.clock)
+          button.addEventListener('click', () => void choose(i, button))
+          item.append(button)
+          return item
+        }),
+      )
+      if (versions.length === 0)
+        say('history-done', 'No versions yet: one is kept a few seconds after each spell of edits.')
+    } catch (error) {
+      failed(error)
+    }
+  }
+
+  async function choose(index: number, button: HTMLButtonElement): Promise<void> {
+    const v = versions[index]
+    if (v === undefined) return
+    say('history-problem', undefined)
+    say('history-done', undefined)
+    try {
+      preview.show(await o.client.version(v.id))
+    } catch (error) {
+      close()
+      return failed(error)
+    }
+    for (const b of list.querySelectorAll('button')) b.removeAttribute('aria-current')
+    button.setAttribute('aria-current', 'true')
+    current = v
+    element('history-chosen-text').textContent =
+      `The document as it was at ${whenText(v.at, o.now(), o.clock)}. Marked: what restoring it brings back (highlighted) and removes (struck through).`
+    undo.replaceChildren(
+      ...undoOffers(versions, index, o.now(), o.clock).map((offer) => {
+        const b = document.createElement('button')
+        b.type = 'button'
+        b.className = 'history-undo'
+        b.textContent = offer.label
+        b.addEventListener(
+          'click',
+          () => void act(() => o.client.revert(offer.author, offer.since), `${offer.label}: done.`),
+        )
+        return b
+      }),
+    )
+    chosen.hidden = false
+  }
+
+  async function act(action: () => Promise<void>, done: string): Promise<void> {
+    say('history-problem', undefined)
+    try {
+      await action()
+    } catch (error) {
+      return failed(error)
+    }
+    close()
+    await load()
+    say('history-done', done)
+  }
+
+  element('history-restore').addEventListener('click', () => {
+    const v = current
+    if (v !== undefined)
+      void act(
+        () => o.client.restore(v.id),
+        `Restored the version of ${whenText(v.at, o.now(), o.clock)}. You can undo this by restoring the version before it.`,
+      )
+  })
+  element('history-close').addEventListener('click', close)
+  element('history-open').addEventListener('click', () => {
+    panel.hidden = !panel.hidden
+    if (panel.hidden) close()
+    else void load()
+  })
+  element('history-refresh').addEventListener('click', () => void load())
+}

@@ -1,0 +1,76 @@
+import { describe, expect, test } from 'vitest'
+import {
+  authorName,
+  historyErrorText,
+  joinedLaterText,
+  undoOffers,
+  versionText,
+  whenText,
+  type VersionItem,
+} from './history-text.ts'
+
+const clock = {
+  time: (ms: number) => new Date(ms).toISOString().slice(11, 16),
+  day: (ms: number) => new Date(ms).toISOString().slice(0, 10),
+}
+const at = (h: number, m: number, day = 2) => Date.UTC(2026, 11, day, h, m)
+const now = at(12, 0)
+const alice = { number: '+15555550101', name: 'Alice', you: true }
+const bob = { number: '+15555550102', name: 'Bob', you: false }
+const carol = { number: '+15555550103', name: null, you: false }
+const v = (id: string, t: number, authors: VersionItem['authors'], extra: Partial<VersionItem> = {}): VersionItem => ({
+  id,
+  at: t,
+  reason: 'quiet',
+  authors,
+  ...extra,
+})
+
+describe('the History panel’s words', () => {
+  test('a version reads as its people and time, you as "You", an unnamed member by number, no ids', () => {
+    const line = versionText(v('17', at(10, 42), [bob, alice, carol]), now, clock)
+    expect(line).toBe('Bob, You, +15555550103 · 10:42')
+    expect(line).not.toContain('17')
+  })
+
+  test('another day adds the day; a restore and group-relayed content say what they are', () => {
+    expect(whenText(at(9, 5, 1), now, clock)).toBe('2026-12-01, 09:05')
+    expect(versionText(v('1', at(11, 0), [alice], { reason: 'restore' }), now, clock)).toBe(
+      'You · 11:00 · restored an earlier version',
+    )
+    expect(versionText(v('1', at(11, 0), [], { reason: 'catch-up' }), now, clock)).toBe(
+      'Changes from the group · 11:00 · changes that arrived together',
+    )
+  })
+
+  test('a blank shown name falls back to the number', () => {
+    expect(authorName({ number: '+1555', name: '  ', you: false })).toBe('+1555')
+  })
+
+  test("undo offers each other person's changes since just after the version before, never your own", () => {
+    const list = [v('3', at(11, 0), [bob, alice]), v('2', at(10, 42), [alice]), v('1', at(10, 0), [alice])]
+    const offers = undoOffers(list, 0, now, clock)
+    expect(offers).toEqual([{ author: bob.number, since: at(10, 42) + 1, label: 'Undo Bob’s changes since 10:42' }])
+    // The oldest version has no version before it to start from.
+    expect(undoOffers(list, 2, now, clock)).toEqual([])
+  })
+
+  test('the joined-later note only when the oldest kept version already held others’ content', () => {
+    const joined = v('1', at(9, 30), [], { chars: 120, reason: 'catch-up' })
+    expect(joinedLaterText(joined, true, clock)).toMatch(/^You have history from when you joined on 2026-12-02, 09:30/)
+    // Not the whole list yet: the oldest is not known.
+    expect(joinedLaterText(joined, false, clock)).toBeUndefined()
+    // The document began here (your own first version), or empty when you came.
+    expect(joinedLaterText(v('1', at(9, 30), [alice], { chars: 5 }), true, clock)).toBeUndefined()
+    expect(joinedLaterText(v('1', at(9, 30), [], { chars: 0 }), true, clock)).toBeUndefined()
+  })
+
+  test('errors are sentences, never codes; an unknown code still reads as words', () => {
+    for (const code of ['HISTORY_DOCUMENT_LEFT', 'HISTORY_UNKNOWN_VERSION', 'UNREACHABLE', 'HTTP_502']) {
+      const text = historyErrorText(code)
+      expect(text).not.toMatch(/[A-Z]+_[A-Z]+/)
+      expect(text).toMatch(/\.$|\?$/)
+    }
+    expect(historyErrorText('HISTORY_DOCUMENT_LEFT')).not.toBe(historyErrorText('HTTP_502'))
+  })
+})

@@ -1,0 +1,109 @@
+/**
+ * What the History panel says, in plain words: who changed a version and when ("Bob, Alice ·
+ * 10:42"), what the undo button undoes, the note for a person who joined later, and errors.
+ * Names come from Signal and are untrusted: they are only ever set as text, never as markup.
+ */
+
+/** One author of a version as the sidecar lists it. */
+export interface VersionAuthor {
+  readonly number: string
+  readonly name: string | null
+  readonly you: boolean
+}
+
+/** One version as the sidecar lists it (`GET /v1/docs/<docId>/versions`). */
+export interface VersionItem {
+  readonly id: string
+  readonly at: number
+  readonly reason: string
+  readonly authors: readonly VersionAuthor[]
+  readonly chars?: number
+}
+
+/** How the page writes a moment: the time of day, and the day. */
+export interface Clock {
+  time(ms: number): string
+  day(ms: number): string
+}
+
+/** A person as the panel names them: "You", their shown name, else their number. */
+export function authorName(a: VersionAuthor): string {
+  if (a.you) return 'You'
+  return a.name !== null && a.name.trim() !== '' ? a.name : a.number
+}
+
+/** "10:42" today, "1 Dec, 10:42" another day. */
+export function whenText(at: number, now: number, clock: Clock): string {
+  const day = clock.day(at)
+  return day === clock.day(now) ? clock.time(at) : `${day}, ${clock.time(at)}`
+}
+
+const REASONS: Readonly<Record<string, string>> = {
+  restore: 'restored an earlier version',
+  revert: "undid someone's changes",
+  'catch-up': 'changes that arrived together',
+  start: 'as first kept here',
+}
+
+/** "Bob, Alice · 10:42", with what the version was for when it is not plain editing. */
+export function versionText(v: VersionItem, now: number, clock: Clock): string {
+  // Content relayed in a sync answer has no author: it is the group's, not one person's.
+  const people = v.authors.length === 0 ? 'Changes from the group' : v.authors.map(authorName).join(', ')
+  const why = REASONS[v.reason]
+  return `${people} · ${whenText(v.at, now, clock)}${why === undefined ? '' : ` · ${why}`}`
+}
+
+/** What "Undo …" would undo for the version at `index` of the newest-first list, or undefined. */
+export interface UndoOffer {
+  readonly author: string
+  readonly since: number
+  readonly label: string
+}
+
+/**
+ * The undo offers of a version: for each other person in it, their changes since the version
+ * before it (the start of the spell it holds). The oldest version has nothing before it to keep.
+ */
+export function undoOffers(list: readonly VersionItem[], index: number, now: number, clock: Clock): UndoOffer[] {
+  const v = list[index]
+  const before = list[index + 1]
+  if (v === undefined || before === undefined) return []
+  // Changes of the spell before end at or before its version's time; this spell's start after it.
+  const since = before.at + 1
+  return v.authors
+    .filter((a) => !a.you)
+    .map((a) => ({
+      author: a.number,
+      since,
+      label: `Undo ${authorName(a)}’s changes since ${whenText(since, now, clock)}`,
+    }))
+}
+
+/**
+ * "You have history from when you joined on 1 Dec, 10:42": said when the listing reached the
+ * oldest version and that version already held others' content (the document began before this
+ * sidecar held it); undefined otherwise.
+ */
+export function joinedLaterText(oldest: VersionItem | undefined, complete: boolean, clock: Clock): string | undefined {
+  if (!complete || oldest === undefined) return undefined
+  const began = (oldest.chars ?? 0) > 0 && !oldest.authors.some((a) => a.you)
+  if (!began) return undefined
+  return `You have history from when you joined on ${clock.day(oldest.at)}, ${clock.time(oldest.at)}; what happened before is kept by the people who were there.`
+}
+
+const ERRORS: Readonly<Record<string, string>> = {
+  UNREACHABLE: 'Your sidecar does not answer; is it running?',
+  HISTORY_DOCUMENT_LEFT: 'You left this document, so its history cannot be changed here.',
+  HISTORY_UNKNOWN_DOCUMENT: 'Your sidecar does not have this document.',
+  HISTORY_UNKNOWN_VERSION: 'That version is no longer kept. Choose another one.',
+  HISTORY_TOO_OLD:
+    'Changes that old are no longer kept, so they cannot be undone one person at a time. Restore a version instead.',
+  HISTORY_NOT_APPLIED: 'Your sidecar could not make the change right now. Try again in a moment.',
+  API_ORIGIN_NOT_ALLOWED: 'Your sidecar does not accept this page; add its address to E2E_COL_ALLOWED_ORIGINS.',
+  BAD_VERSION: 'That version could not be read.',
+}
+
+/** An error from the history API as a sentence; never the raw code. */
+export function historyErrorText(code: string): string {
+  return ERRORS[code] ?? 'Something went wrong with the history. Try again in a moment.'
+}

@@ -1,0 +1,202 @@
+/**
+ * The History panel in real browsers on the toy with two sidecars: Alice writes, Bob's page deletes
+ * everything, Alice opens History, previews the version before (its text marked as coming back),
+ * restores it, and both pages show the text again; then the same on the rich-text page.
+ * Requires Debian's Chromium (`apt-get install chromium`; `.ci/run` does it).
+ */
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
+import { CHROMIUM, hasChromium, waitForShown } from '@e2e-col/test-browser'
+import type { DemoStack } from '../src/index.ts'
+import { editorText, waitForAllSent, waitForEditorText } from './editor-waits.ts'
+import { SIDECAR_ENV_WITH_FAULTS, typeAtEnd, useBrowserStack } from './pages.ts'
+
+const WAIT = { timeout: 20_000 }
+
+// A version a few hundred ms after a spell of edits goes quiet, so the test does not wait 3 s each.
+const STACK = {
+  vitePort: 0,
+  sidecarPorts: [0, 0] as [number, number],
+  faults: true,
+  sidecarEnv: { ...SIDECAR_ENV_WITH_FAULTS, E2E_COL_HISTORY_QUIET_MS: '300' },
+}
+
+/** Opens the panel (or refreshes it) until a version whose line matches `line` is listed; clicks it. */
+async function previewVersion(page: Page, line: RegExp): Promise<void> {
+  if (await page.locator('#history').isHidden()) await page.click('#history-open')
+  const item = page.locator('.history-version', { hasText: line }).first()
+  for (let tries = 0; !(await item.isVisible()); tries++) {
+    if (tries > 40)
+      throw new Error(
+        `no version matching ${line} was listed: ${JSON.stringify(await page.locator('.history-version').allTextContents())}`,
+      )
+    await page.click('#history-refresh')
+    await page.waitForTimeout(250)
+  }
+  await item.click()
+  await page.locator('#history-chosen').waitFor({ state: 'visible', ...WAIT })
+}
+
+/**
+ * Previews the version just before the newest spell of versions matching `line` (e.g. Bob's
+ * deletion, which his editor may have recorded as more than one version).
+ */
+async function previewBefore(page: Page, line: RegExp): Promise<void> {
+  await previewVersion(page, line)
+  const texts = await page.locator('.history-version').allTextContents()
+  const first = texts.findIndex((t) => line.test(t))
+  const before = texts.findIndex((t, i) => i > first && !line.test(t))
+  if (before < 0) throw new Error(`no version before ${line}: ${JSON.stringify(texts)}`)
+  await page.locator('.history-version').nth(before).click()
+  await page.locator('#history-chosen').waitFor({ state: 'visible', ...WAIT })
+}
+
+/** Bob selects everything in his editor and presses Delete. */
+async function deleteAll(page: Page, editor: string): Promise<void> {
+  await page.click(editor)
+  await page.keyboard.press('Control+A')
+  await page.keyboard.press('Delete')
+}
+
+/** Alice's sidecar's versions, newest first, through its local API (as the panel reads them). */
+async function versionChars(stack: DemoStack): Promise<number[]> {
+  const base = stack.sidecarUrl('alice').replace(/^ws/, 'http')
+  const res = await fetch(`${base}/v1/docs/${stack.docId}/versions`)
+  return ((await res.json()) as { versions: { chars?: number }[] }).versions.map((v) => v.chars ?? -1)
+}
+
+/** Until Alice's sidecar has kept a version whose characters are `chars` (the newest one). */
+async function untilNewestVersionHas(stack: DemoStack, chars: number): Promise<void> {
+  for (let tries = 0; (await versionChars(stack))[0] !== chars; tries++) {
+    if (tries > 80)
+      throw new Error(`no newest version of ${chars} characters: ${JSON.stringify(await versionChars(stack))}`)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
+
+/**
+ * Previews the newest version of `chars` characters (as Alice's sidecar lists them, in the panel's
+ * order): on the rich-text page both editors may add an empty paragraph after a deletion, each a
+ * version of its own, so "the one before Bob's" is found by its content.
+ */
+async function previewNewestWith(page: Page, stack: DemoStack, chars: number): Promise<void> {
+  if (await page.locator('#history').isHidden()) await page.click('#history-open')
+  for (let tries = 0; ; tries++) {
+    const listed = await versionChars(stack)
+    await page.click('#history-refresh')
+    await page.waitForFunction((n) => document.querySelectorAll('.history-version').length === n, listed.length, WAIT)
+    // Nothing new since the listing: the panel shows the same versions in the same order.
+    if ((await versionChars(stack)).length === listed.length) {
+      const index = listed.indexOf(chars)
+      if (index < 0) throw new Error(`no version of ${chars} characters: ${JSON.stringify(listed)}`)
+      await page.locator('.history-version').nth(index).click()
+      return page.locator('#history-chosen').waitFor({ state: 'visible', ...WAIT })
+    }
+    if (tries > 10) throw new Error('the versions kept changing')
+  }
+}
+
+const richText = (page: Page) =>
+  page.evaluate(() => (window as unknown as { e2eColRich?: { text(): string } }).e2eColRich?.text())
+
+if (!hasChromium()) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
+
+describe.skipIf(!hasChromium())('the History panel in real browsers', () => {
+  const run = useBrowserStack(STACK, {
+    async prepare(page, who, stack) {
+      await page.goto(stack.link(who))
+      await waitForAllSent(page)
+    },
+  })
+  const { pages } = run
+
+  test("Bob's page deletes everything; Alice previews the version before, restores it; both pages show the text", async () => {
+    const text = 'Trip plan: Lisbon, then Porto.'
+    await typeAtEnd(pages.alice, '.cm-content', text)
+    await waitForEditorText(pages.bob, text)
+    await waitForAllSent(pages.alice)
+    // Alice's version is kept once her typing has gone quiet.
+    await previewVersion(pages.alice, /^You · /)
+
+    await deleteAll(pages.bob, '.cm-content')
+    await pages.alice.waitForFunction(
+      () => (window as unknown as { e2eColDemo?: { text(): string } }).e2eColDemo?.text() === '',
+      undefined,
+      WAIT,
+    )
+    // Bob's deletion is a version of its own, named for him in words (no number, no id), with the
+    // offer to undo his changes alone.
+    await pages.alice.click('#history-close')
+    await previewVersion(pages.alice, /^Bob · /)
+    expect(await pages.alice.locator('.history-undo').allTextContents()).toEqual([
+      expect.stringMatching(/^Undo Bob’s changes since \d/),
+    ])
+    await pages.alice.click('#history-close')
+
+    // The version before: Alice's. Everything in it is marked as coming back.
+    await previewBefore(pages.alice, /^Bob · /)
+    await waitForShown(pages.alice, '#history-preview .cm-content', new RegExp(text.replace(/[.]/g, '\\.')))
+    expect(await pages.alice.locator('#history-preview .history-back').allTextContents()).toEqual([text])
+    expect(await pages.alice.locator('#history-preview .cm-content').getAttribute('contenteditable')).toBe('false')
+    // Your own changes are not offered for undoing one person at a time.
+    expect(await pages.alice.locator('.history-undo').count()).toBe(0)
+
+    await pages.alice.click('#history-restore')
+    await waitForShown(pages.alice, '#history-done', /^Restored the version of /)
+    await waitForEditorText(pages.alice, text)
+    await waitForEditorText(pages.bob, text)
+    expect(await editorText(pages.bob)).toBe(text)
+    expect(await pages.alice.locator('#history-problem').isHidden()).toBe(true)
+
+    // "Undo Bob's changes since …" on his next version takes out his words and keeps the rest.
+    await typeAtEnd(pages.bob, '.cm-content', ' SPAM')
+    await waitForEditorText(pages.alice, `${text} SPAM`)
+    await untilNewestVersionHas(run.stack, text.length + ' SPAM'.length)
+    await pages.alice.click('#history-refresh')
+    await pages.alice.locator('.history-version').first().click()
+    await pages.alice.locator('#history-chosen').waitFor({ state: 'visible', ...WAIT })
+    await pages.alice.locator('.history-undo').first().click()
+    await waitForShown(pages.alice, '#history-done', /^Undo Bob’s changes since .*: done\.$/)
+    for (const page of [pages.alice, pages.bob])
+      await page.waitForFunction(
+        (want) => (window as unknown as { e2eColDemo?: { text(): string } }).e2eColDemo?.text() === want,
+        text,
+        WAIT,
+      )
+  })
+
+  test('on the rich-text page: Bob deletes everything, Alice previews the version before (changed blocks marked) and restores it', async () => {
+    for (const who of ['alice', 'bob'] as const) {
+      await pages[who].goto(run.stack.link(who, 'rich'))
+      await pages[who].waitForFunction(
+        () => (window as unknown as { e2eColRich?: { provider: { synced: boolean } } }).e2eColRich?.provider.synced,
+        undefined,
+        WAIT,
+      )
+    }
+    const words = 'Day one in Lisbon'
+    const [plain = 0] = await versionChars(run.stack)
+    await typeAtEnd(pages.alice, '.ProseMirror', words)
+    await waitForEditorText(pages.bob, words, 'rich')
+    // Alice's words are a version of their own (the plain text's characters count too).
+    await untilNewestVersionHas(run.stack, plain + words.length)
+
+    await deleteAll(pages.bob, '.ProseMirror')
+    await pages.alice.waitForFunction(
+      () => (window as unknown as { e2eColRich?: { text(): string } }).e2eColRich?.text() === '',
+      undefined,
+      WAIT,
+    )
+    await untilNewestVersionHas(run.stack, plain)
+    await previewNewestWith(pages.alice, run.stack, plain + words.length)
+    await waitForShown(pages.alice, '#history-preview .ProseMirror', new RegExp(words))
+    expect(await pages.alice.locator('#history-preview .history-changed').allTextContents()).toEqual([words])
+    expect(await pages.alice.locator('#history-preview .ProseMirror').getAttribute('contenteditable')).toBe('false')
+
+    await pages.alice.click('#history-restore')
+    await waitForShown(pages.alice, '#history-done', /^Restored the version of /)
+    await waitForEditorText(pages.alice, words, 'rich')
+    await waitForEditorText(pages.bob, words, 'rich')
+    expect(await richText(pages.bob)).toBe(words)
+  })
+})
