@@ -161,7 +161,7 @@ describe('document history through the local API', () => {
     expect(rebound.status).toBe(421)
   }, 30_000)
 
-  it("names each version's people by their shown Signal names, this account marked as you", async () => {
+  it("names each version's people as every page does (strangers told apart), this account marked as you", async () => {
     const toy = await startPeopleToy()
     const a = await librarySidecar(toy, ALICE, QUICK)
     const b = await librarySidecar(toy, BOB, QUICK)
@@ -178,8 +178,10 @@ describe('document history through the local API', () => {
       "a version with Alice's change",
     )
     const people = (await versions(a, docId)).flatMap((v) => v.authors)
-    expect(people).toContainEqual({ number: BOB, name: 'Bob', you: false })
-    expect(people).toContainEqual({ number: ALICE, name: 'Alice', you: true })
+    // Named as everywhere (library/told-apart.ts): Bob is not in Alice's contacts here, so he is
+    // told apart from any contact named Bob; her own versions are marked `you`, not named.
+    expect(people).toContainEqual({ number: BOB, name: 'Bob (not in your contacts, …0102)', you: false })
+    expect(people).toContainEqual({ number: ALICE, name: null, you: true })
   }, 60_000)
 
   it('answers 409 for a document this person was removed from (kept, not served)', async () => {

@@ -30,7 +30,8 @@ describe('one sidecar per data folder', () => {
       const toy = await startToy()
       const docId = randomUUID()
       const dir = tempDataDir()
-      const env = baseEnv(toy, A, docId, { E2E_COL_DATA_DIR: dir })
+      // The sent ids counted below are the page's edit: the announcement of its author is off here.
+      const env = baseEnv(toy, A, docId, { E2E_COL_DATA_DIR: dir, E2E_COL_ANNOUNCE_AUTHORS: '0' })
 
       const first = spawnSidecar(env)
       const alice = await pageOn(docId, first.ready)

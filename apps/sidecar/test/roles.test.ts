@@ -125,7 +125,7 @@ describe('document roles', () => {
 
     // The CLI shows and sets roles: Bob (an editor now) makes Carol an editor by the title.
     expect(await cli(carol, ['list'])).toContain('you can view')
-    expect(await cli(bob, ['list'])).toMatch(/Carol \(\+15555550103\) \[can view\]/)
+    expect(await cli(bob, ['list'])).toMatch(/Carol \(\+15555550103\) \[not in your contacts\] \[can view\]/)
     expect(await cli(bob, ['role', 'Trip plan', CAROL, 'editor'])).toBe(`${CAROL} can edit\n`)
     const listed = JSON.parse(await cli(alice, ['list', '--json'])) as { documents: { members: Person[] }[] }
     expect(listed.documents[0]?.members.map((m) => [m.number, m.role])).toEqual(

@@ -23,7 +23,7 @@ import { createPromotions } from './promotions.ts'
 import { createSetRole, type SetRole } from './set-role.ts'
 import { createShelf } from './shelf.ts'
 import { createSteps } from './steps.ts'
-import { createViews, type Names, type Views } from './views.ts'
+import { createViews, type Views } from './views.ts'
 
 export { MAX_DOCUMENTS } from './shelf.ts'
 export type { DocumentView, InviteView, PersonView } from './views.ts'

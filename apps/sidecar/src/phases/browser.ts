@@ -72,7 +72,8 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
     // Names are a nicety (told apart as everywhere: library/told-apart.ts); a daemon that cannot list contacts leaves them null.
     names: async () => {
       const people = library === undefined ? [] : await library.contacts().catch(() => [])
-      return new Map(people.map((p) => [p.number, p.shown ?? p.name]))
+      // Someone with no name at all is shown as their number: the version says number and no name.
+      return new Map(people.map((p) => [p.number, p.shown === p.number ? p.name : (p.shown ?? p.name)]))
     },
     you: () => i.served.histories.you(),
     allowedOrigins: config.allowedOrigins,
