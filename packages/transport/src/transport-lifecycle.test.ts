@@ -443,6 +443,97 @@ describe('WebSocketTransport on a fake clock', () => {
     expect(log.at(-1)).toBe('attempt 1')
   })
 
+  test('is offline before start, and starting without a network says so without a status event', () => {
+    const t = create({ isOnline: () => false })
+    expect(t.status).toBe('offline')
+    const log = record(t)
+    t.start()
+    expect(log).toEqual([])
+    expect(ScriptedSocket.made).toHaveLength(0)
+  })
+
+  test('accepts wss: as well as ws:, and says why it refuses other URLs', () => {
+    expect(() => create({ url: 'wss://sidecar.test/v1/docs/x' })).not.toThrow()
+    expect(() => create({ url: 'https://sidecar.test/v1/docs/x' })).toThrow(
+      expect.objectContaining({
+        name: 'TransportError',
+        code: 'TRANSPORT_BAD_URL',
+        message: 'sidecar URL must be ws: or wss:, got https:',
+      }),
+    )
+    let refused: unknown
+    try {
+      create({ url: 'not a url' })
+    } catch (error) {
+      refused = error
+    }
+    expect(refused).toMatchObject({ code: 'TRANSPORT_BAD_URL', message: 'sidecar URL is not a valid URL' })
+    expect((refused as Error).cause).toBeInstanceOf(TypeError)
+  })
+
+  test('send after stop throws TRANSPORT_CLOSED saying the transport was stopped', () => {
+    const t = create()
+    t.stop()
+    expect(() => t.send(new Uint8Array([1]))).toThrow(
+      expect.objectContaining({ name: 'TransportError', code: 'TRANSPORT_CLOSED', message: 'transport was stopped' }),
+    )
+  })
+
+  test('stopping while waiting out a retry reports no close (there is no socket to close)', () => {
+    const t = create()
+    t.start()
+    last().closed(1006)
+    const log = record(t)
+    t.stop()
+    expect(log).toEqual([])
+  })
+
+  test('a close listener that stops the transport gets no reconnect', () => {
+    const t = create()
+    t.on('close', () => t.stop())
+    t.start()
+    last().opened()
+    last().closed(1011)
+    vi.advanceTimersByTime(10_000)
+    expect(ScriptedSocket.made).toHaveLength(1)
+  })
+
+  test("follows the page's window and navigator.onLine when no network is given", () => {
+    const page = new EventTarget()
+    const navigatorState = { onLine: false }
+    vi.stubGlobal('window', page)
+    vi.stubGlobal('navigator', navigatorState)
+    try {
+      const t = new WebSocketTransport({ url: URL_A, WebSocket: ScriptedSocket, random: () => 0 })
+      transports.push(t)
+      t.start()
+      expect(ScriptedSocket.made).toHaveLength(0) // navigator says offline
+      navigatorState.onLine = true
+      page.dispatchEvent(new Event('online'))
+      expect(ScriptedSocket.made).toHaveLength(1)
+      last().opened()
+      page.dispatchEvent(new Event('offline'))
+      expect(last().closes).toEqual([{ code: 1000, reason: 'network offline' }])
+      t.stop()
+      page.dispatchEvent(new Event('online'))
+      expect(ScriptedSocket.made).toHaveLength(1)
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
+  test('a window without addEventListener is no network to follow', () => {
+    vi.stubGlobal('window', {})
+    try {
+      const t = new WebSocketTransport({ url: URL_A, WebSocket: ScriptedSocket })
+      transports.push(t)
+      expect(() => t.start()).not.toThrow()
+      expect(ScriptedSocket.made).toHaveLength(1)
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
   test('send hands frames only to an open socket and counts them', () => {
     const t = create()
     t.start()
