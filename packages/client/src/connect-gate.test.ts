@@ -1,0 +1,111 @@
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import type { NetworkEvents } from '@e2e-col/transport'
+import { ConnectGate, defaultNetwork, defaultOnline } from './connect-gate.ts'
+
+/** A real network the test fires, counting its listeners. */
+function network(): NetworkEvents & { fire(type: 'online' | 'offline'): void; listeners(): number } {
+  const listeners = { online: new Set<() => void>(), offline: new Set<() => void>() }
+  return {
+    addEventListener: (type, listener) => listeners[type].add(listener),
+    removeEventListener: (type, listener) => listeners[type].delete(listener),
+    fire: (type) => {
+      for (const listener of listeners[type]) listener()
+    },
+    listeners: () => listeners.online.size + listeners.offline.size,
+  }
+}
+
+/** What the gate tells the transport, in order. */
+function follow(gate: ConnectGate): string[] {
+  const heard: string[] = []
+  gate.addEventListener('online', () => heard.push('online'))
+  gate.addEventListener('offline', () => heard.push('offline'))
+  return heard
+}
+
+afterEach(() => vi.unstubAllGlobals())
+
+describe('ConnectGate', () => {
+  test('reads online only while the provider wants a connection and the real network is up', () => {
+    let up = true
+    const gate = new ConnectGate(true, null, () => up)
+    expect(gate.isOnline()).toBe(true)
+    up = false
+    expect(gate.isOnline()).toBe(false)
+    up = true
+    gate.wanted = false
+    expect(gate.isOnline()).toBe(false)
+  })
+
+  test("passes the real network's online on only while wanted; its offline always", () => {
+    const real = network()
+    const gate = new ConnectGate(false, real, () => true)
+    const heard = follow(gate)
+    real.fire('online')
+    real.fire('offline')
+    gate.wanted = true
+    real.fire('online')
+    expect(heard).toEqual(['offline', 'online'])
+  })
+
+  test('set() tells the transport at once, only on a change, and says online only when the network is up', () => {
+    let up = true
+    const gate = new ConnectGate(false, null, () => up)
+    const heard = follow(gate)
+    gate.set(false)
+    gate.set(true)
+    gate.set(true)
+    gate.set(false)
+    up = false
+    gate.set(true)
+    expect(heard).toEqual(['online', 'offline'])
+    expect(gate.wanted).toBe(true)
+  })
+
+  test('a removed listener hears nothing more; dispose lets the real network go', () => {
+    const real = network()
+    const gate = new ConnectGate(true, real, () => true)
+    expect(real.listeners()).toBe(2)
+    const heard: string[] = []
+    const listener = (): void => {
+      heard.push('offline')
+    }
+    gate.addEventListener('offline', listener)
+    gate.removeEventListener('offline', listener)
+    real.fire('offline')
+    expect(heard).toEqual([])
+    gate.dispose()
+    expect(real.listeners()).toBe(0)
+  })
+
+  test('works without a real network', () => {
+    const gate = new ConnectGate(true, null, () => true)
+    expect(() => gate.dispose()).not.toThrow()
+  })
+})
+
+describe('the default network', () => {
+  test('none in Node: no window, and online without a navigator', () => {
+    vi.stubGlobal('window', undefined)
+    vi.stubGlobal('navigator', undefined)
+    expect(defaultNetwork()).toBeNull()
+    expect(defaultOnline()).toBe(true)
+  })
+
+  test("a page's window and navigator.onLine", () => {
+    const page = new EventTarget()
+    vi.stubGlobal('window', page)
+    vi.stubGlobal('navigator', { onLine: false })
+    expect(defaultNetwork()).toBe(page)
+    expect(defaultOnline()).toBe(false)
+    vi.stubGlobal('navigator', { onLine: true })
+    expect(defaultOnline()).toBe(true)
+    vi.stubGlobal('navigator', {})
+    expect(defaultOnline()).toBe(true)
+  })
+
+  test('a window without addEventListener is no network', () => {
+    vi.stubGlobal('window', {})
+    expect(defaultNetwork()).toBeNull()
+  })
+})
