@@ -1,6 +1,6 @@
 import { systemTimers } from '@e2e-col/sync'
 import { afterAll, describe, expect, test, vi } from 'vitest'
-import { applyAwarenessUpdate, Awareness, encodeAwarenessUpdate } from 'y-protocols/awareness'
+import { applyAwarenessUpdate, Awareness, encodeAwarenessUpdate, removeAwarenessStates } from 'y-protocols/awareness'
 import * as Y from 'yjs'
 import { AwarenessChannel, PEER_EXPIRY_MS } from './awareness-channel.ts'
 
@@ -187,5 +187,82 @@ describe('presence channel', () => {
     ch.apply(bobs)
     expect(ch.awareness.getStates().get(bob.clientID)).toEqual({ user: { name: 'Bob' } })
     bob.destroy()
+  })
+  test('removing a peer locally is not news for others; removing our own state is, after the idle wait', () => {
+    const { ch, sent } = channel()
+    const bob = new Awareness(new Y.Doc())
+    bob.setLocalStateField('user', { name: 'Bob' })
+    ch.apply(encodeAwarenessUpdate(bob, [bob.clientID]))
+    removeAwarenessStates(ch.awareness, [bob.clientID], 'local')
+    vi.advanceTimersByTime(INTERVAL)
+    expect(sent).toHaveLength(0)
+    ch.awareness.setLocalState(null)
+    vi.advanceTimersByTime(IDLE)
+    expect(sent).toHaveLength(1)
+    bob.destroy()
+  })
+
+  test('a farewell cancels the standalone message a change was waiting for', () => {
+    const { ch, sent } = channel()
+    ch.awareness.setLocalStateField('cursor', 1)
+    ch.farewell()
+    expect(sent).toHaveLength(1)
+    vi.advanceTimersByTime(INTERVAL)
+    expect(sent).toHaveLength(1)
+    ch.ride() // nothing left to carry
+    expect(sent).toHaveLength(1)
+  })
+
+  test('rejoin sends nothing without a leave before it, or when the state was set again meanwhile', () => {
+    const { ch, sent } = channel()
+    ch.awareness.setLocalStateField('user', 'a')
+    ch.ride()
+    ch.rejoin()
+    expect(sent).toHaveLength(1)
+    ch.leave()
+    ch.awareness.setLocalState({ user: 'b' })
+    ch.ride()
+    const count = sent.length
+    ch.rejoin()
+    expect(sent).toHaveLength(count)
+    expect(ch.awareness.getLocalState()).toEqual({ user: 'b' })
+  })
+
+  test('forgetting peers keeps our own clock', () => {
+    const { ch } = channel()
+    ch.awareness.setLocalStateField('user', 'a')
+    const clock = ch.awareness.meta.get(ch.awareness.clientID)?.clock
+    ch.forgetPeers()
+    expect(ch.awareness.meta.get(ch.awareness.clientID)?.clock).toBe(clock)
+    expect(ch.awareness.getLocalState()).toEqual({ user: 'a' })
+  })
+
+  test('after dispose, local changes are not sent; an Awareness it made itself is destroyed, one handed in is not', () => {
+    const { ch, sent } = channel()
+    let destroyed = false
+    ch.awareness.on('destroy', () => (destroyed = true))
+    ch.dispose()
+    expect(destroyed).toBe(true)
+    const doc = new Y.Doc()
+    const mine = new Awareness(doc)
+    let mineDestroyed = false
+    mine.on('destroy', () => (mineDestroyed = true))
+    const borrowed: Uint8Array[] = []
+    const other = new AwarenessChannel(doc, {
+      idleMs: IDLE,
+      intervalMs: INTERVAL,
+      timers: systemTimers,
+      send: (p) => borrowed.push(p),
+      remoteOrigin: REMOTE,
+      instance: mine,
+    })
+    other.dispose()
+    expect(mineDestroyed).toBe(false)
+    mine.setLocalStateField('user', 'late')
+    vi.advanceTimersByTime(INTERVAL)
+    other.ride()
+    expect(borrowed).toHaveLength(1) // the removal only
+    expect(sent).toHaveLength(1)
+    mine.destroy()
   })
 })
