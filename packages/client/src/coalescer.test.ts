@@ -244,21 +244,21 @@ describe('Coalescer: a burst that stops is flushed before its window ends', () =
   })
 })
 
-describe('Coalescer: the burst defaults', () => {
-  /** Flush times for `changes` quick changes after a first one, with the default burst settings. */
-  function flushTimesAfter(changes: number): number[] {
-    const doc = new Y.Doc()
-    const timers = manualTimers()
-    const at: number[] = []
-    const coalescer = new Coalescer(doc, { flushWindowMs: 250, mergeLimit: 1024, timers }, () => at.push(timers.now()))
-    doc.on('update', (update: Uint8Array) => coalescer.push(update))
-    doc.getText('t').insert(0, 'a') // at once
-    timers.advance(5)
-    for (let i = 0; i < changes; i++) doc.getText('t').insert(0, 'x')
-    timers.advance(300)
-    return at
-  }
+/** Flush times for `changes` quick changes after a first one, with the default burst settings. */
+function flushTimesAfter(changes: number): number[] {
+  const doc = new Y.Doc()
+  const timers = manualTimers()
+  const at: number[] = []
+  const coalescer = new Coalescer(doc, { flushWindowMs: 250, mergeLimit: 1024, timers }, () => at.push(timers.now()))
+  doc.on('update', (update: Uint8Array) => coalescer.push(update))
+  doc.getText('t').insert(0, 'a') // at once
+  timers.advance(5)
+  for (let i = 0; i < changes; i++) doc.getText('t').insert(0, 'x')
+  timers.advance(300)
+  return at
+}
 
+describe('Coalescer: the burst defaults', () => {
   test('64 changes in a window make a burst, flushed after 20 quiet ms; 63 wait for the window', () => {
     expect(flushTimesAfter(64)).toEqual([0, 25])
     expect(flushTimesAfter(63)).toEqual([0, 250])

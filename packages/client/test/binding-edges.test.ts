@@ -42,7 +42,9 @@ function frame(envelope: Partial<Envelope> & Pick<Envelope, 'kind' | 'payload'>)
 describe('connectDoc at its edges', () => {
   test('refuses a docId that is not a canonical lowercase UUID, a bad sidecar URL, and a missing WebSocket', () => {
     const doc = new Y.Doc()
-    expect(() => connectDoc({ doc, sidecarUrl: 'ws://127.0.0.1:9', docId: 'AAAAAAAA-AAAA-4AAA-8AAA-AAAAAAAAAAAA' })).toThrow(
+    expect(() =>
+      connectDoc({ doc, sidecarUrl: 'ws://127.0.0.1:9', docId: 'AAAAAAAA-AAAA-4AAA-8AAA-AAAAAAAAAAAA' }),
+    ).toThrow(
       expect.objectContaining({ code: 'CLIENT_BAD_DOC_ID', message: 'docId must be a canonical lowercase UUID' }),
     )
     expect(() => connectDoc({ doc, sidecarUrl: 'ftp://x', docId: DOC_ID })).toThrow(

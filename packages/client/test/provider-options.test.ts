@@ -56,6 +56,14 @@ function refusingSocket(): { made: { url: string; protocols: unknown; at: number
   return { made, Socket }
 }
 
+/** With fake timers: the gaps between the first `count` attempts of a provider whose sockets are all refused. */
+async function refusedAttemptGaps(options: E2eColProviderOptions, count: number): Promise<number[]> {
+  const { made, Socket } = refusingSocket()
+  provider('ws://127.0.0.1:9', { ...options, WebSocketPolyfill: Socket, random: () => 0 })
+  while (made.length < count) await vi.advanceTimersByTimeAsync(10)
+  return made.slice(1).map((m, i) => m.at - (made[i]?.at ?? 0))
+}
+
 describe("E2eColProvider, y-websocket's options", () => {
   test('serverUrl loses its trailing slashes; url is serverUrl/v1/docs/room; the defaults are y-websocket’s', () => {
     const p = provider('ws://127.0.0.1:9/base//', { connect: false })
@@ -96,17 +104,14 @@ describe("E2eColProvider, y-websocket's options", () => {
 
   test('reconnect delays are 100 ms · 2ⁿ (half jittered), capped at maxBackoffTime (default 2.5 s)', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
-    const gaps = async (options: E2eColProviderOptions, count: number): Promise<number[]> => {
-      const { made, Socket } = refusingSocket()
-      provider('ws://127.0.0.1:9', { ...options, WebSocketPolyfill: Socket, random: () => 0 })
-      while (made.length < count) await vi.advanceTimersByTimeAsync(10)
-      return made.slice(1).map((m, i) => m.at - (made[i]?.at ?? 0))
-    }
-    expect(await gaps({}, 7)).toEqual([100, 200, 400, 800, 1250, 1250])
-    expect(await gaps({ maxBackoffTime: 300 }, 4)).toEqual([100, 150, 150])
+    expect(await refusedAttemptGaps({}, 7)).toEqual([100, 200, 400, 800, 1250, 1250])
+    expect(await refusedAttemptGaps({ maxBackoffTime: 300 }, 4)).toEqual([100, 150, 150])
     // A transport backoff of its own wins over maxBackoffTime.
     expect(
-      await gaps({ maxBackoffTime: 300, transport: { network: null, backoff: { baseMs: 40, maxMs: 40, factor: 1 } } }, 3),
+      await refusedAttemptGaps(
+        { maxBackoffTime: 300, transport: { network: null, backoff: { baseMs: 40, maxMs: 40, factor: 1 } } },
+        3,
+      ),
     ).toEqual([20, 20])
   })
 

@@ -118,6 +118,26 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
+/** Closes the first socket at once, opens the second (attempt 1), keeps it open `openMs`, closes it; returns the retry delay then used. */
+function retryDelayAfterOpenFor(t: WebSocketTransport, openMs: number): number {
+  ScriptedSocket.made = []
+  t.start()
+  last().closed(1006) // attempt 0 failed: the next socket is attempt 1, after nextDelay(0) = 50 ms
+  vi.advanceTimersByTime(50)
+  expect(ScriptedSocket.made).toHaveLength(2)
+  last().opened()
+  vi.advanceTimersByTime(openMs)
+  last().closed(1011)
+  const made = ScriptedSocket.made.length
+  let waited = 0
+  while (ScriptedSocket.made.length === made && waited < 10_000) {
+    vi.advanceTimersByTime(1)
+    waited += 1
+  }
+  t.stop()
+  return waited
+}
+
 describe('WebSocketTransport on a fake clock', () => {
   test('opens an arraybuffer socket at the document URL and reports attempt, connecting, open', () => {
     const t = create()
@@ -186,26 +206,6 @@ describe('WebSocketTransport on a fake clock', () => {
     expect(t.status).toBe('offline')
     expect(log).toEqual(['status connecting', 'attempt 0', 'close 1000 connect timeout null', 'status offline'])
   })
-
-  /** Closes the first socket at once, opens the second (attempt 1), keeps it open `openMs`, closes it; returns the retry delay then used. */
-  function retryDelayAfterOpenFor(t: WebSocketTransport, openMs: number): number {
-    ScriptedSocket.made = []
-    t.start()
-    last().closed(1006) // attempt 0 failed: the next socket is attempt 1, after nextDelay(0) = 50 ms
-    vi.advanceTimersByTime(50)
-    expect(ScriptedSocket.made).toHaveLength(2)
-    last().opened()
-    vi.advanceTimersByTime(openMs)
-    last().closed(1011)
-    const made = ScriptedSocket.made.length
-    let waited = 0
-    while (ScriptedSocket.made.length === made && waited < 10_000) {
-      vi.advanceTimersByTime(1)
-      waited += 1
-    }
-    t.stop()
-    return waited
-  }
 
   test('the backoff counter resets after stableAfterMs open (default 5 s), not before', () => {
     expect(retryDelayAfterOpenFor(create(), 4_999)).toBe(100) // nextDelay(1): not reset
