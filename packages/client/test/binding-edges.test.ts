@@ -3,7 +3,7 @@
  * read, a refused origin, frames for another document, and the sidecar's refusals that change what
  * the page shows (Signal refused, the id taken by another page).
  */
-import { encodeEnvelope, type Envelope } from '@e2e-col/protocol'
+import { encodeDeliveryNote, encodeEnvelope, type Envelope } from '@e2e-col/protocol'
 import * as Y from 'yjs'
 import { describe, expect, test } from 'vitest'
 import { connectDoc, createMemoryStorage, type ClientError, type ClientStorage } from '../src/index.ts'
@@ -174,5 +174,46 @@ describe('connectDoc at its edges', () => {
     await c.conn.flush()
     await new Promise((resolve) => setTimeout(resolve, 30))
     expect(r.received).toHaveLength(before)
+  })
+  test('an unreadable page-hide rescue is reported and cleared; the stored document still loads', async () => {
+    const r = await relay()
+    const storage = createMemoryStorage()
+    const saved = new Y.Doc()
+    saved.getText('t').insert(0, 'stored')
+    await storage.commit({ checkpoint: Y.encodeStateAsUpdate(saved) })
+    storage.rescue?.save(new Uint8Array([1, 2, 3]))
+    const c = track(client(r.url, freshPrefix(), { storage }))
+    const errors = errorsOf(c.conn)
+    await c.conn.ready
+    await c.conn.flush()
+    expect(errors).toEqual(['CLIENT_STORAGE_FAILED: the page-hide rescue state was unreadable'])
+    expect(c.text.toString()).toBe('stored')
+    expect(storage.rescue?.peek()).toBeUndefined()
+  })
+
+  test("the sidecar's delivery notes: an unreadable one changes nothing, a readable one is passed on with the ids Signal took", async () => {
+    const r = await relay()
+    const c = track(client(r.url, freshPrefix()))
+    const notes: string[] = []
+    c.conn.on('delivery', (n) => notes.push(n.signal))
+    c.conn.on('sent', ({ messageIds }) => notes.push(`sent ${messageIds.join(',')}`))
+    await statusWhere(c.conn, (s) => s.connection === 'connected')
+    const [socket] = r.sockets(DOC_ID)
+    socket?.send(frame({ kind: 'delivery', payload: new Uint8Array([0xff]) }))
+    socket?.send(
+      frame({
+        kind: 'delivery',
+        payload: encodeDeliveryNote({ signal: 'reachable', since: null, unsent: 0, sent: [] }),
+      }),
+    )
+    socket?.send(
+      frame({
+        kind: 'delivery',
+        payload: encodeDeliveryNote({ signal: 'reachable', since: null, unsent: 0, sent: ['ab'.repeat(16)] }),
+      }),
+    )
+    await until('two notes', () => notes.length >= 3)
+    expect(notes).toEqual(['reachable', 'reachable', `sent ${'ab'.repeat(16)}`])
+    expect(c.conn.status().delivery.signal).toBe('reachable')
   })
 })
