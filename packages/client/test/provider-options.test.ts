@@ -260,4 +260,60 @@ describe("E2eColProvider, a connection's events", () => {
     p.connect()
     await until('connected again', () => p.wsconnected)
   })
+  test('follows the network it is given: offline closes, online reconnects; connect() while offline waits; destroy lets it go', async () => {
+    const relay = await startRelay()
+    cleanups.push(() => relay.close())
+    const listeners = { online: new Set<() => void>(), offline: new Set<() => void>() }
+    let up = true
+    const network = {
+      addEventListener: (type: 'online' | 'offline', l: () => void) => listeners[type].add(l),
+      removeEventListener: (type: 'online' | 'offline', l: () => void) => listeners[type].delete(l),
+    }
+    const fire = (type: 'online' | 'offline'): void => {
+      for (const l of listeners[type]) l()
+    }
+    const p = new E2eColProvider(relay.url, DOC_ID, new Y.Doc(), {
+      WebSocketPolyfill: WebSocket as unknown as WebSocketConstructor,
+      storage: createMemoryStorage(),
+      lifecycle: null,
+      transport: { network, isOnline: () => up },
+    })
+    await until('connected', () => p.wsconnected)
+    up = false
+    fire('offline')
+    expect(p.wsconnected).toBe(false)
+    p.connect() // the network is down: nothing to try
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(relay.sockets(DOC_ID)).toHaveLength(0)
+    up = true
+    fire('online')
+    await until('connected again', () => p.wsconnected)
+    expect(listeners.online.size + listeners.offline.size).toBeGreaterThan(0)
+    p.destroy()
+    await p.whenDestroyed
+    expect(listeners.online.size + listeners.offline.size).toBe(0)
+  })
+
+  test('a synced connection resets the count of unsuccessful reconnects', async () => {
+    const { relay, provider: p } = await open()
+    const sidecarAnswers = (): void =>
+      relay.sockets(DOC_ID)[0]?.send(
+        encodeEnvelope({
+          kind: 'sync-response',
+          flags: 0,
+          docId: DOC_ID,
+          senderId: '22222222-2222-4222-8222-222222222222',
+          messageId: 'ab'.repeat(16),
+          seq: 0,
+          payload: Y.encodeStateAsUpdate(new Y.Doc()),
+        }),
+      )
+    await until('connected', () => p.wsconnected)
+    relay.closeAll(1011, 'restart')
+    await until('reconnected', () => p.wsUnsuccessfulReconnects === 1 && p.wsconnected)
+    expect(p.synced).toBe(false)
+    sidecarAnswers()
+    await until('synced', () => p.synced)
+    expect(p.wsUnsuccessfulReconnects).toBe(0)
+  })
 })
