@@ -286,7 +286,10 @@ describe('WebSocketTransport on a fake clock', () => {
     const log = record(t)
     t.start()
     last().opened()
+    let errorEvent: unknown
+    t.on('error', ({ event }) => (errorEvent = event))
     last().fail()
+    expect(errorEvent).toEqual({ type: 'error' })
     last().closed(1006, 'gone')
     expect(log.slice(-5)).toEqual(['status connected', 'open 0', 'error', 'close 1006 gone event', 'status offline'])
     expect(t.status).toBe('offline')
@@ -544,5 +547,70 @@ describe('WebSocketTransport on a fake clock', () => {
     expect(t.send(new Uint8Array([3]))).toBe(false)
     expect(last().sent.map((f) => [...f])).toEqual([[2]])
     expect(t.sendSequence).toBe(1)
+  })
+  test('a socket that closes unopened while the network is down: no retry is counted, now or at its connect timeout', () => {
+    let online = true
+    const net = network()
+    const t = create({ network: net, isOnline: () => online })
+    const attempts: number[] = []
+    t.on('attempt', ({ attempt }) => attempts.push(attempt))
+    t.start()
+    online = false
+    last().closed(1006)
+    vi.advanceTimersByTime(20_000) // past the 10 s connect timeout of that socket
+    online = true
+    net.fire('online')
+    expect(attempts).toEqual([0, 0])
+  })
+
+  test('navigator.onLine true at start connects at once', () => {
+    vi.stubGlobal('navigator', { onLine: true })
+    try {
+      const t = new WebSocketTransport({ url: URL_A, WebSocket: ScriptedSocket, network: null })
+      transports.push(t)
+      t.start()
+      expect(ScriptedSocket.made).toHaveLength(1)
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
+  test('a transport a close listener stopped reports no halt', () => {
+    const t = create({ shouldReconnect: () => false })
+    const log = record(t)
+    t.on('close', () => t.stop())
+    t.start()
+    last().closed(4000, 'no')
+    expect(log).toEqual(['status connecting', 'attempt 0', 'close 4000 no event', 'status offline'])
+  })
+
+  test('a close listener that reconnects at once keeps that one socket: no retry on top, status connecting', () => {
+    const t = create()
+    const statuses: string[] = []
+    t.on('status', (s) => statuses.push(s))
+    t.start()
+    last().opened()
+    const off = t.on('close', () => t.reconnectNow())
+    last().closed(1011)
+    off()
+    expect(ScriptedSocket.made).toHaveLength(2)
+    expect(t.status).toBe('connecting')
+    vi.advanceTimersByTime(1_000) // past any backoff: no third socket
+    expect(ScriptedSocket.made).toHaveLength(2)
+    last().opened()
+    expect(statuses).toEqual(['connecting', 'connected', 'connecting', 'connected'])
+  })
+
+  test('when the network goes away and a close listener reconnects at once, offline is reported once', () => {
+    const net = network()
+    const t = create({ network: net })
+    const statuses: string[] = []
+    t.start()
+    last().opened()
+    t.on('status', (s) => statuses.push(s))
+    const off = t.on('close', () => t.reconnectNow())
+    net.fire('offline')
+    off()
+    expect(statuses).toEqual(['connecting', 'offline'])
   })
 })
