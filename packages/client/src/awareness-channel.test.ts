@@ -17,14 +17,16 @@ afterAll(() => {
   vi.useRealTimers()
 })
 
-function channel(): { ch: AwarenessChannel; sent: Uint8Array[] } {
+/** A channel with the default timing on the fake clock; `instance` (of `doc`) is handed in when given. */
+function channel(doc = new Y.Doc(), instance?: Awareness): { ch: AwarenessChannel; sent: Uint8Array[] } {
   const sent: Uint8Array[] = []
-  const ch = new AwarenessChannel(new Y.Doc(), {
+  const ch = new AwarenessChannel(doc, {
     idleMs: IDLE,
     intervalMs: INTERVAL,
     timers: systemTimers,
     send: (p) => sent.push(p),
     remoteOrigin: REMOTE,
+    instance,
   })
   return { ch, sent }
 }
@@ -124,15 +126,7 @@ describe('presence channel', () => {
   test('an Awareness handed in is the one carried, and leaving removes us at peers', () => {
     const doc = new Y.Doc()
     const mine = new Awareness(doc)
-    const sent: Uint8Array[] = []
-    const ch = new AwarenessChannel(doc, {
-      idleMs: IDLE,
-      intervalMs: INTERVAL,
-      timers: systemTimers,
-      send: (p) => sent.push(p),
-      remoteOrigin: REMOTE,
-      instance: mine,
-    })
+    const { ch, sent } = channel(doc, mine)
     expect(ch.awareness).toBe(mine)
     mine.setLocalStateField('user', { name: 'Bob' })
     const receiver = new Awareness(new Y.Doc())
@@ -247,15 +241,7 @@ describe('presence channel', () => {
     const mine = new Awareness(doc)
     let mineDestroyed = false
     mine.on('destroy', () => (mineDestroyed = true))
-    const borrowed: Uint8Array[] = []
-    const other = new AwarenessChannel(doc, {
-      idleMs: IDLE,
-      intervalMs: INTERVAL,
-      timers: systemTimers,
-      send: (p) => borrowed.push(p),
-      remoteOrigin: REMOTE,
-      instance: mine,
-    })
+    const { ch: other, sent: borrowed } = channel(doc, mine)
     other.dispose()
     expect(mineDestroyed).toBe(false)
     mine.setLocalStateField('user', 'late')

@@ -12,6 +12,7 @@ import * as Y from 'yjs'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { createMemoryStorage, E2eColProvider, type E2eColProviderOptions } from '../src/index.ts'
 import { DOC_ID } from './client-harness.ts'
+import { nodeProviderOptions } from './provider-fixture.ts'
 import { startRelay, type Relay } from './sim-relay.ts'
 
 const cleanups: (() => Promise<void>)[] = []
@@ -21,14 +22,7 @@ afterEach(async () => {
 })
 
 function provider(serverUrl: string, options: E2eColProviderOptions = {}): E2eColProvider {
-  const p = new E2eColProvider(serverUrl, DOC_ID, new Y.Doc(), {
-    WebSocketPolyfill: WebSocket as unknown as WebSocketConstructor,
-    storage: createMemoryStorage(),
-    lifecycle: null,
-    flushWindowMs: 10,
-    transport: { network: null },
-    ...options,
-  })
+  const p = new E2eColProvider(serverUrl, DOC_ID, new Y.Doc(), { ...nodeProviderOptions(), ...options })
   cleanups.push(async () => {
     p.destroy()
     await p.whenDestroyed
@@ -62,6 +56,21 @@ async function refusedAttemptGaps(options: E2eColProviderOptions, count: number)
   provider('ws://127.0.0.1:9', { ...options, WebSocketPolyfill: Socket, random: () => 0 })
   while (made.length < count) await vi.advanceTimersByTimeAsync(10)
   return made.slice(1).map((m, i) => m.at - (made[i]?.at ?? 0))
+}
+
+/** The sidecar's answer to the page's sync request: its copy of the document (here empty). */
+function sidecarCopyArrives(relay: Relay): void {
+  relay.sockets(DOC_ID)[0]?.send(
+    encodeEnvelope({
+      kind: 'sync-response',
+      flags: 0,
+      docId: DOC_ID,
+      senderId: '22222222-2222-4222-8222-222222222222',
+      messageId: 'ab'.repeat(16),
+      seq: 0,
+      payload: Y.encodeStateAsUpdate(new Y.Doc()),
+    }),
+  )
 }
 
 describe("E2eColProvider, y-websocket's options", () => {
@@ -177,17 +186,7 @@ describe("E2eColProvider, a connection's events", () => {
     expect(p.wsconnecting).toBe(false)
     expect(p.ws).not.toBeNull()
     expect(p.shouldConnect).toBe(true)
-    relay.sockets(DOC_ID)[0]?.send(
-      encodeEnvelope({
-        kind: 'sync-response',
-        flags: 0,
-        docId: DOC_ID,
-        senderId: '22222222-2222-4222-8222-222222222222',
-        messageId: 'ab'.repeat(16),
-        seq: 0,
-        payload: Y.encodeStateAsUpdate(new Y.Doc()),
-      }),
-    )
+    sidecarCopyArrives(relay)
     await until('synced', () => p.synced)
     expect(p.wsLastMessageReceived).toBeGreaterThan(0)
     expect(p.wsUnsuccessfulReconnects).toBe(0)
@@ -296,23 +295,11 @@ describe("E2eColProvider, a connection's events", () => {
 
   test('a synced connection resets the count of unsuccessful reconnects', async () => {
     const { relay, provider: p } = await open()
-    const sidecarAnswers = (): void =>
-      relay.sockets(DOC_ID)[0]?.send(
-        encodeEnvelope({
-          kind: 'sync-response',
-          flags: 0,
-          docId: DOC_ID,
-          senderId: '22222222-2222-4222-8222-222222222222',
-          messageId: 'ab'.repeat(16),
-          seq: 0,
-          payload: Y.encodeStateAsUpdate(new Y.Doc()),
-        }),
-      )
     await until('connected', () => p.wsconnected)
     relay.closeAll(1011, 'restart')
     await until('reconnected', () => p.wsUnsuccessfulReconnects === 1 && p.wsconnected)
     expect(p.synced).toBe(false)
-    sidecarAnswers()
+    sidecarCopyArrives(relay)
     await until('synced', () => p.synced)
     expect(p.wsUnsuccessfulReconnects).toBe(0)
   })
