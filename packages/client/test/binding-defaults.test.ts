@@ -19,6 +19,11 @@ afterEach(async () => {
   for (const conn of opened.splice(0)) await conn.close()
 })
 
+/** Lets the write chain run (not `flush()`, which would end the window early). */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve))
+}
+
 /** A binding with every default but the clock, storage and WebSocket; what it commits, in order. */
 async function offlineBinding() {
   const timers = manualTimers()
@@ -44,16 +49,12 @@ async function offlineBinding() {
   opened.push(conn)
   await conn.ready
   commits.length = 0 // the load's own mark
-  /** Lets the write chain run (not `flush()`, which would end the window early). */
-  const settle = async (): Promise<void> => {
-    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve))
-  }
-  return { timers, commits, conn, text: doc.getText('t'), settle }
+  return { timers, commits, conn, text: doc.getText('t') }
 }
 
 describe('connectDoc defaults', () => {
   test('edits within 250 ms of a flush leave together at the end of the window', async () => {
-    const { timers, commits, text, settle } = await offlineBinding()
+    const { timers, commits, text } = await offlineBinding()
     text.insert(0, 'a') // at once
     await settle()
     text.insert(1, 'b')
@@ -67,7 +68,7 @@ describe('connectDoc defaults', () => {
   })
 
   test('the full state is checkpointed 1 s after the last change', async () => {
-    const { timers, commits, text, settle } = await offlineBinding()
+    const { timers, commits, text } = await offlineBinding()
     text.insert(0, 'a')
     await settle()
     timers.advance(999)
@@ -79,7 +80,7 @@ describe('connectDoc defaults', () => {
   })
 
   test('more than 32 waiting updates are merged into one entry while the sidecar is away', async () => {
-    const { timers, commits, text, settle } = await offlineBinding()
+    const { timers, commits, text } = await offlineBinding()
     for (let i = 0; i < 32; i++) {
       text.insert(i, 'x')
       timers.advance(250)
