@@ -226,7 +226,7 @@ describe("E2eColProvider, a connection's events", () => {
     p.doc.getText('t').insert(0, 'x')
     await until('saved', () => log.includes('saved'))
     expect(p.pending).toBe(0)
-    expect(log).toContain('pending 1')
+    expect(log.filter((l) => l.startsWith('pending'))).toEqual(['pending 1', 'pending 0'])
     expect(log.at(-1)).toBe('saved')
     relay.sockets(DOC_ID)[0]?.send(new Uint8Array([1, 2, 3]))
     await until('the bad frame', () => log.includes('error CLIENT_BAD_FRAME'))
@@ -241,6 +241,7 @@ describe("E2eColProvider, a connection's events", () => {
     p.destroy()
     await p.whenDestroyed
     p.connect()
+    expect(p.shouldConnect).toBe(false)
     p.shouldConnect = true
     expect(p.shouldConnect).toBe(false)
     await new Promise((resolve) => setTimeout(resolve, 50))
@@ -302,5 +303,51 @@ describe("E2eColProvider, a connection's events", () => {
     sidecarCopyArrives(relay)
     await until('synced', () => p.synced)
     expect(p.wsUnsuccessfulReconnects).toBe(0)
+  })
+  test("a shouldReconnect of the caller's replaces the default, gets the close event and the provider, and is read at each close", async () => {
+    const asked: [number, boolean][] = []
+    const { relay, provider: p } = await open({
+      shouldReconnect: (event, who) => {
+        asked.push([event.code, who === p])
+        return event.code === 4401 // y-websocket's default would refuse 4401 and retry 1011
+      },
+    })
+    const closed: number[] = []
+    p.on('closed', ({ code }) => closed.push(code))
+    await until('connected', () => p.wsconnected)
+    relay.closeAll(4401, 'retry me')
+    await until('reconnected after 4401', () => asked.length === 1 && p.wsconnected)
+    relay.closeAll(1011, 'not this one')
+    await until('closed by 1011', () => closed.length === 1)
+    expect(closed).toEqual([1011])
+    expect(asked).toEqual([
+      [4401, true],
+      [1011, true],
+    ])
+    p.shouldReconnect = () => true
+    p.connect()
+    await until('connected again', () => p.wsconnected)
+    relay.closeAll(4403, 'now retried')
+    await until('reconnected after 4403', () => p.wsUnsuccessfulReconnects >= 1 && p.wsconnected)
+    expect(closed).toEqual([1011])
+  })
+
+  test('allSaved only once the local state is loaded', async () => {
+    let release = (): void => {}
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const storage = createMemoryStorage()
+    const slow = {
+      ...storage,
+      load: async () => {
+        await gate
+        return storage.load()
+      },
+    }
+    const p = provider('ws://127.0.0.1:9', { connect: false, storage: slow })
+    expect(p.pending).toBe(0)
+    expect(p.allSaved).toBe(false)
+    release()
+    await p.connection.ready
+    expect(p.allSaved).toBe(true)
   })
 })
