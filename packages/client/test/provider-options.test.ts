@@ -333,20 +333,20 @@ describe("E2eColProvider, a connection's events", () => {
   })
 
   test('allSaved only once the local state is loaded', async () => {
-    let release = (): void => {}
-    const gate = new Promise<void>((resolve) => (release = resolve))
+    const gate: { open?: () => void } = {}
+    const loaded = new Promise<void>((resolve) => (gate.open = resolve))
     const storage = createMemoryStorage()
     const slow = {
       ...storage,
       load: async () => {
-        await gate
+        await loaded
         return storage.load()
       },
     }
     const p = provider('ws://127.0.0.1:9', { connect: false, storage: slow })
     expect(p.pending).toBe(0)
     expect(p.allSaved).toBe(false)
-    release()
+    gate.open?.()
     await p.connection.ready
     expect(p.allSaved).toBe(true)
   })
