@@ -148,6 +148,10 @@ describe('E2eColProvider delivery states', () => {
         { unsent: 3, state: 'sidecar' },
       ],
       [
+        { signal: 'unreachable', since: 2, unsent: 4, sent: [] },
+        { unsent: 4, state: 'sidecar' },
+      ],
+      [
         { signal: 'refused', since: 2, unsent: 3, sent: [], reason: 'a' },
         { signal: 'refused', reason: 'a' },
       ],
@@ -177,5 +181,21 @@ describe('E2eColProvider delivery states', () => {
     expect(seen.at(-1)).toMatchObject({ refused: 1, reason: 'b', signal: 'refused' })
     // Each step was one event: the repeated note was none.
     expect(seen).toHaveLength(steps.length + 1)
+  })
+  test('one more change waiting in this browser is a delivery event, though the state stays browser', async () => {
+    const { relay, provider, doc } = await open()
+    await until(provider, 'connected', () => provider.wsconnected)
+    relay.hold = true
+    const seen: ProviderDelivery[] = []
+    provider.on('delivery', (d) => seen.push(d))
+    doc.getText('t').insert(0, 'a')
+    await until(provider, 'one waiting', () => provider.delivery.pending === 1)
+    await new Promise((resolve) => setTimeout(resolve, 30)) // past the 10 ms flush window
+    doc.getText('t').insert(1, 'b')
+    await until(provider, 'two waiting', () => provider.delivery.pending === 2)
+    expect(seen.map((d) => [d.state, d.pending])).toEqual([
+      ['browser', 1],
+      ['browser', 2],
+    ])
   })
 })

@@ -7,7 +7,7 @@
 import { encodeEnvelope } from '@e2e-col/protocol'
 import type { WebSocketConstructor } from '@e2e-col/transport'
 import { WebSocket } from 'ws'
-import { Awareness } from 'y-protocols/awareness'
+import { applyAwarenessUpdate, Awareness } from 'y-protocols/awareness'
 import * as Y from 'yjs'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { createMemoryStorage, E2eColProvider, type E2eColProviderOptions } from '../src/index.ts'
@@ -182,7 +182,13 @@ describe("E2eColProvider, a connection's events", () => {
     p.on('status', ({ status }) => log.push(status))
     p.on('connection-close', (event, who) => log.push(`close ${event === null ? 'null' : 'event'} ${who === p}`))
     p.on('sync', (s) => log.push(`sync ${s}`))
+    p.on('synced', (s) => log.push(`synced ${s}`))
+    const connecting: boolean[] = []
+    p.on('status', ({ status }) => {
+      if (status === 'connecting') connecting.push(p.wsconnecting)
+    })
     await until('connected', () => p.wsconnected)
+    expect(connecting).toEqual([true])
     expect(p.wsconnecting).toBe(false)
     expect(p.ws).not.toBeNull()
     expect(p.shouldConnect).toBe(true)
@@ -191,7 +197,16 @@ describe("E2eColProvider, a connection's events", () => {
     expect(p.wsLastMessageReceived).toBeGreaterThan(0)
     expect(p.wsUnsuccessfulReconnects).toBe(0)
     p.disconnect()
-    expect(log).toEqual(['connecting', 'connected', 'sync true', 'close null true', 'sync false', 'disconnected'])
+    expect(log).toEqual([
+      'connecting',
+      'connected',
+      'synced true',
+      'sync true',
+      'close null true',
+      'synced false',
+      'sync false',
+      'disconnected',
+    ])
     expect(p.wsconnected).toBe(false)
     expect(p.shouldConnect).toBe(false)
     expect(p.wsUnsuccessfulReconnects).toBe(1)
@@ -224,7 +239,10 @@ describe("E2eColProvider, a connection's events", () => {
     p.on('recovery', (e) => log.push(`recovery ${e.reason}`))
     await until('connected', () => p.wsconnected)
     p.doc.getText('t').insert(0, 'x')
+    const savedAt: unknown[] = []
+    p.on('saved', (event) => savedAt.push(event.at))
     await until('saved', () => log.includes('saved'))
+    expect(savedAt).toEqual([expect.any(Number)])
     expect(p.pending).toBe(0)
     expect(log.filter((l) => l.startsWith('pending'))).toEqual(['pending 1', 'pending 0'])
     expect(log.at(-1)).toBe('saved')
@@ -257,6 +275,7 @@ describe("E2eColProvider, a connection's events", () => {
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(relay.sockets(DOC_ID)).toHaveLength(0)
     p.shouldConnect = true
+    expect(p.shouldConnect).toBe(true)
     p.connect()
     await until('connected again', () => p.wsconnected)
   })
@@ -349,5 +368,38 @@ describe("E2eColProvider, a connection's events", () => {
     gate.open?.()
     await p.connection.ready
     expect(p.allSaved).toBe(true)
+  })
+  test('disconnect() sends the presence removal while connected, also after shouldConnect was set to false', async () => {
+    const { relay, provider: p } = await open()
+    p.awareness.setLocalStateField('user', { name: 'Alice' })
+    await relay.nextEnvelope((e) => e.kind === 'awareness', 'the announcement')
+    p.shouldConnect = false // only the next (re)connect is affected
+    const removal = relay.nextEnvelope((e) => e.kind === 'awareness', 'the removal')
+    p.disconnect()
+    const peer = new Awareness(new Y.Doc())
+    peer.setLocalState(null)
+    applyAwarenessUpdate(peer, (await removal).payload, 'test')
+    expect(peer.getStates().has(p.awareness.clientID)).toBe(false)
+    expect(p.awareness.getLocalState()).toEqual({ user: { name: 'Alice' } })
+    peer.destroy()
+  })
+
+  test('without a transport option (Node: no window) it connects; in a page it follows the window', async () => {
+    const relay = await startRelay()
+    cleanups.push(() => relay.close())
+    const { transport: _transport, ...withoutTransport } = nodeProviderOptions()
+    const plain = provider(relay.url, { ...withoutTransport, transport: undefined })
+    await until('connected without a transport option', () => plain.wsconnected)
+    const page = new EventTarget()
+    vi.stubGlobal('window', page)
+    try {
+      const inPage = provider(relay.url, { ...withoutTransport, transport: undefined })
+      await until('connected in a page', () => inPage.wsconnected)
+      page.dispatchEvent(new Event('offline'))
+      expect(inPage.wsconnected).toBe(false)
+      expect(plain.wsconnected).toBe(true)
+    } finally {
+      vi.unstubAllGlobals()
+    }
   })
 })

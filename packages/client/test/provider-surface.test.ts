@@ -154,7 +154,12 @@ describe('E2eColProvider, y-websocket surface', () => {
   test('params with a value has no meaning over a sidecar: CLIENT_UNSUPPORTED_OPTION, also when assigned', async () => {
     expect(
       () => new E2eColProvider('ws://127.0.0.1:9', DOC_ID, new Y.Doc(), { connect: false, params: { auth: 'x' } }),
-    ).toThrow(expect.objectContaining({ code: 'CLIENT_UNSUPPORTED_OPTION' }))
+    ).toThrow(
+      expect.objectContaining({
+        code: 'CLIENT_UNSUPPORTED_OPTION',
+        message: 'a sidecar takes no URL parameters (params)',
+      }),
+    )
     const { provider } = await open({ connect: false })
     provider.params = {}
     expect(() => (provider.params = { auth: 'x' })).toThrow(
