@@ -251,4 +251,41 @@ describe('presence channel', () => {
     expect(sent).toHaveLength(1)
     mine.destroy()
   })
+  test('our own entry coming back from the sidecar (a remote update) is not sent again', () => {
+    const { ch, sent } = channel()
+    ch.awareness.setLocalStateField('user', 'a')
+    ch.ride()
+    const echoDoc = new Y.Doc()
+    echoDoc.clientID = ch.awareness.clientID
+    const echo = new Awareness(echoDoc)
+    echo.setLocalState({ user: 'a' })
+    echo.setLocalState({ user: 'a', again: true }) // a newer clock than ours
+    ch.apply(encodeAwarenessUpdate(echo, [echo.clientID]))
+    vi.advanceTimersByTime(INTERVAL)
+    expect(sent).toHaveLength(1)
+    echo.destroy()
+  })
+
+  test('rejoin without a leave sends nothing, also when the local state is empty', () => {
+    const { ch, sent } = channel()
+    ch.awareness.setLocalState(null)
+    ch.ride()
+    const count = sent.length
+    ch.rejoin()
+    expect(sent).toHaveLength(count)
+  })
+
+  test('an edit carrying the change ends its wait: a later change waits its own idle time', () => {
+    const { ch, sent } = channel()
+    ch.awareness.setLocalStateField('cursor', 1)
+    vi.advanceTimersByTime(100)
+    ch.ride() // carried: the standalone wait is over
+    expect(sent).toHaveLength(1)
+    vi.advanceTimersByTime(400)
+    ch.awareness.setLocalStateField('cursor', 2) // at 500: due at 1500, not at the first change's 1000
+    vi.advanceTimersByTime(999)
+    expect(sent).toHaveLength(1)
+    vi.advanceTimersByTime(1)
+    expect(sent).toHaveLength(2)
+  })
 })
