@@ -21,8 +21,12 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup()
 })
 
-function provider(serverUrl: string, options: E2eColProviderOptions = {}): E2eColProvider {
-  const p = new E2eColProvider(serverUrl, DOC_ID, new Y.Doc(), { ...nodeProviderOptions(), ...options })
+function provider(
+  serverUrl: string,
+  options: E2eColProviderOptions = {},
+  base: E2eColProviderOptions = nodeProviderOptions(),
+): E2eColProvider {
+  const p = new E2eColProvider(serverUrl, DOC_ID, new Y.Doc(), { ...base, ...options })
   cleanups.push(async () => {
     p.destroy()
     await p.whenDestroyed
@@ -388,12 +392,12 @@ describe("E2eColProvider, a connection's events", () => {
     const relay = await startRelay()
     cleanups.push(() => relay.close())
     const { transport: _transport, ...withoutTransport } = nodeProviderOptions()
-    const plain = provider(relay.url, { ...withoutTransport, transport: undefined })
+    const plain = provider(relay.url, {}, withoutTransport)
     await until('connected without a transport option', () => plain.wsconnected)
     const page = new EventTarget()
     vi.stubGlobal('window', page)
     try {
-      const inPage = provider(relay.url, { ...withoutTransport, transport: undefined })
+      const inPage = provider(relay.url, {}, withoutTransport)
       await until('connected in a page', () => inPage.wsconnected)
       page.dispatchEvent(new Event('offline'))
       expect(inPage.wsconnected).toBe(false)
