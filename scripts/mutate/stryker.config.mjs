@@ -23,7 +23,9 @@ export default {
   incrementalFile: `.mutation/${slug}/incremental.json`,
   // The machine is shared: one or two test processes at most (E2E_COL_MUTATE_CONCURRENCY).
   concurrency: Number(process.env.E2E_COL_MUTATE_CONCURRENCY ?? '2'),
-  timeoutMS: 10_000,
+  // A mutant's tests may run this long past 3 × their normal time before it counts as timed out
+  // (killed). E2E_COL_MUTATE_TIMEOUT_MS lowers it where many mutants hang on a wait (the provider's).
+  timeoutMS: Number(process.env.E2E_COL_MUTATE_TIMEOUT_MS ?? '10000'),
   timeoutFactor: 3,
   tempDirName: `.mutation/${slug}/sandbox`,
   cleanTempDir: true,

@@ -1,6 +1,6 @@
 import { systemTimers } from '@e2e-col/sync'
 import { afterAll, describe, expect, test, vi } from 'vitest'
-import { applyAwarenessUpdate, Awareness, encodeAwarenessUpdate } from 'y-protocols/awareness'
+import { applyAwarenessUpdate, Awareness, encodeAwarenessUpdate, removeAwarenessStates } from 'y-protocols/awareness'
 import * as Y from 'yjs'
 import { AwarenessChannel, PEER_EXPIRY_MS } from './awareness-channel.ts'
 
@@ -17,14 +17,16 @@ afterAll(() => {
   vi.useRealTimers()
 })
 
-function channel(): { ch: AwarenessChannel; sent: Uint8Array[] } {
+/** A channel with the default timing on the fake clock; `instance` (of `doc`) is handed in when given. */
+function channel(doc = new Y.Doc(), instance?: Awareness): { ch: AwarenessChannel; sent: Uint8Array[] } {
   const sent: Uint8Array[] = []
-  const ch = new AwarenessChannel(new Y.Doc(), {
+  const ch = new AwarenessChannel(doc, {
     idleMs: IDLE,
     intervalMs: INTERVAL,
     timers: systemTimers,
     send: (p) => sent.push(p),
     remoteOrigin: REMOTE,
+    instance,
   })
   return { ch, sent }
 }
@@ -124,15 +126,7 @@ describe('presence channel', () => {
   test('an Awareness handed in is the one carried, and leaving removes us at peers', () => {
     const doc = new Y.Doc()
     const mine = new Awareness(doc)
-    const sent: Uint8Array[] = []
-    const ch = new AwarenessChannel(doc, {
-      idleMs: IDLE,
-      intervalMs: INTERVAL,
-      timers: systemTimers,
-      send: (p) => sent.push(p),
-      remoteOrigin: REMOTE,
-      instance: mine,
-    })
+    const { ch, sent } = channel(doc, mine)
     expect(ch.awareness).toBe(mine)
     mine.setLocalStateField('user', { name: 'Bob' })
     const receiver = new Awareness(new Y.Doc())
@@ -187,5 +181,111 @@ describe('presence channel', () => {
     ch.apply(bobs)
     expect(ch.awareness.getStates().get(bob.clientID)).toEqual({ user: { name: 'Bob' } })
     bob.destroy()
+  })
+  test('removing a peer locally is not news for others; removing our own state is, after the idle wait', () => {
+    const { ch, sent } = channel()
+    const bob = new Awareness(new Y.Doc())
+    bob.setLocalStateField('user', { name: 'Bob' })
+    ch.apply(encodeAwarenessUpdate(bob, [bob.clientID]))
+    removeAwarenessStates(ch.awareness, [bob.clientID], 'local')
+    vi.advanceTimersByTime(INTERVAL)
+    expect(sent).toHaveLength(0)
+    ch.awareness.setLocalState(null)
+    vi.advanceTimersByTime(IDLE)
+    expect(sent).toHaveLength(1)
+    bob.destroy()
+  })
+
+  test('a farewell cancels the standalone message a change was waiting for', () => {
+    const { ch, sent } = channel()
+    ch.awareness.setLocalStateField('cursor', 1)
+    ch.farewell()
+    expect(sent).toHaveLength(1)
+    vi.advanceTimersByTime(INTERVAL)
+    expect(sent).toHaveLength(1)
+    ch.ride() // nothing left to carry
+    expect(sent).toHaveLength(1)
+  })
+
+  test('rejoin sends nothing without a leave before it, or when the state was set again meanwhile', () => {
+    const { ch, sent } = channel()
+    ch.awareness.setLocalStateField('user', 'a')
+    ch.ride()
+    ch.rejoin()
+    expect(sent).toHaveLength(1)
+    ch.leave()
+    ch.awareness.setLocalState({ user: 'b' })
+    ch.ride()
+    const count = sent.length
+    ch.rejoin()
+    expect(sent).toHaveLength(count)
+    expect(ch.awareness.getLocalState()).toEqual({ user: 'b' })
+  })
+
+  test('forgetting peers keeps our own clock', () => {
+    const { ch } = channel()
+    ch.awareness.setLocalStateField('user', 'a')
+    const clock = ch.awareness.meta.get(ch.awareness.clientID)?.clock
+    ch.forgetPeers()
+    expect(ch.awareness.meta.get(ch.awareness.clientID)?.clock).toBe(clock)
+    expect(ch.awareness.getLocalState()).toEqual({ user: 'a' })
+  })
+
+  test('after dispose, local changes are not sent; an Awareness it made itself is destroyed, one handed in is not', () => {
+    const { ch, sent } = channel()
+    let destroyed = false
+    ch.awareness.on('destroy', () => (destroyed = true))
+    ch.dispose()
+    expect(destroyed).toBe(true)
+    const doc = new Y.Doc()
+    const mine = new Awareness(doc)
+    let mineDestroyed = false
+    mine.on('destroy', () => (mineDestroyed = true))
+    const { ch: other, sent: borrowed } = channel(doc, mine)
+    other.dispose()
+    expect(mineDestroyed).toBe(false)
+    mine.setLocalStateField('user', 'late')
+    vi.advanceTimersByTime(INTERVAL)
+    other.ride()
+    expect(borrowed).toHaveLength(1) // the removal only
+    expect(sent).toHaveLength(1)
+    mine.destroy()
+  })
+  test('our own entry coming back from the sidecar (a remote update) is not sent again', () => {
+    const { ch, sent } = channel()
+    ch.awareness.setLocalStateField('user', 'a')
+    ch.ride()
+    const echoDoc = new Y.Doc()
+    echoDoc.clientID = ch.awareness.clientID
+    const echo = new Awareness(echoDoc)
+    echo.setLocalState({ user: 'a' })
+    echo.setLocalState({ user: 'a', again: true }) // a newer clock than ours
+    ch.apply(encodeAwarenessUpdate(echo, [echo.clientID]))
+    vi.advanceTimersByTime(INTERVAL)
+    expect(sent).toHaveLength(1)
+    echo.destroy()
+  })
+
+  test('rejoin without a leave sends nothing, also when the local state is empty', () => {
+    const { ch, sent } = channel()
+    ch.awareness.setLocalState(null)
+    ch.ride()
+    const count = sent.length
+    ch.rejoin()
+    expect(sent).toHaveLength(count)
+  })
+
+  test('an edit carrying the change ends its wait: a later change waits its own idle time', () => {
+    const { ch, sent } = channel()
+    ch.awareness.setLocalStateField('cursor', 1)
+    vi.advanceTimersByTime(100)
+    ch.ride() // carried: the standalone wait is over
+    expect(sent).toHaveLength(1)
+    vi.advanceTimersByTime(400)
+    ch.awareness.setLocalStateField('cursor', 2) // at 500: due at 1500, not at the first change's 1000
+    vi.advanceTimersByTime(999)
+    expect(sent).toHaveLength(1)
+    vi.advanceTimersByTime(1)
+    expect(sent).toHaveLength(2)
   })
 })

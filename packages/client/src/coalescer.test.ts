@@ -244,6 +244,40 @@ describe('Coalescer: a burst that stops is flushed before its window ends', () =
   })
 })
 
+/** Flush times for `changes` quick changes after a first one, with the default burst settings. */
+function flushTimesAfter(changes: number): number[] {
+  const doc = new Y.Doc()
+  const timers = manualTimers()
+  const at: number[] = []
+  const coalescer = new Coalescer(doc, { flushWindowMs: 250, mergeLimit: 1024, timers }, () => at.push(timers.now()))
+  doc.on('update', (update: Uint8Array) => coalescer.push(update))
+  doc.getText('t').insert(0, 'a') // at once
+  timers.advance(5)
+  for (let i = 0; i < changes; i++) doc.getText('t').insert(0, 'x')
+  timers.advance(300)
+  return at
+}
+
+describe('Coalescer: the burst defaults', () => {
+  test('64 changes in a window make a burst, flushed after 20 quiet ms; 63 wait for the window', () => {
+    expect(flushTimesAfter(64)).toEqual([0, 25])
+    expect(flushTimesAfter(63)).toEqual([0, 250])
+  })
+
+  test('a lone update is sent as it is; rebase while edits wait keeps them in the next diff', () => {
+    const { text, timers, flushes, coalescer } = setup(0)
+    text.insert(0, 'a')
+    expect(flushes.map((f) => f.encoding)).toEqual(['single'])
+    text.insert(1, 'b')
+    text.insert(2, 'c')
+    coalescer.rebase() // not valid while something is pending: ignored
+    timers.advance(100)
+    expect(flushes.map((f) => f.encoding)).toEqual(['single', 'diff'])
+    expect(replay(flushes.map((f) => f.payload))).toBe('abc')
+    expect(coalescer.pendingCount).toBe(0)
+  })
+})
+
 describe('chooseEncoding', () => {
   test('merges up to the limit and diffs beyond it', () => {
     expect(chooseEncoding(1, 256)).toBe('merge')

@@ -299,9 +299,9 @@ export class E2eColProvider extends ObservableV2<E2eColProviderEvents> {
     if (this.#gate.isOnline()) this.connection.reconnectNow()
   }
 
-  /** Sends the presence removal, then closes the socket; edits made meanwhile wait in the outbox. */
+  /** Sends the presence removal (while the socket is open), then closes it; edits made meanwhile wait in the outbox. */
   disconnect(): void {
-    if (this.#gate.wanted && this.wsconnected) this.connection.farewell()
+    if (this.wsconnected) this.connection.farewell()
     this.#gate.set(false)
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import type { ClientError } from './errors.ts'
+import { ClientError } from './errors.ts'
 import { createMemoryStorage, type ClientStorage } from './storage.ts'
 import { StorageWrites } from './storage-writes.ts'
 
@@ -50,5 +50,32 @@ describe('StorageWrites', () => {
     expect(await writes.commit({ seqMark: 9 })).toBe(false)
     expect((await storage.load()).seqMark).toBe(5)
     expect(reported).toEqual([])
+  })
+  test("a task's own ClientError is reported as it is, not wrapped", async () => {
+    const { writes, reported } = harness()
+    const own = new ClientError('CLIENT_STORAGE_FAILED', 'quota exceeded while compacting')
+    writes.chain(() => Promise.reject(own))
+    await writes.idle()
+    expect(reported).toEqual([own])
+    expect(reported[0]?.message).toBe('quota exceeded while compacting')
+  })
+
+  test('another failure is wrapped with its cause, saying a storage task failed', async () => {
+    const { writes, reported } = harness()
+    const cause = new Error('disk gone')
+    writes.chain(() => Promise.reject(cause))
+    await writes.idle()
+    expect(reported.map((e) => [e.code, e.message, e.cause])).toEqual([
+      ['CLIENT_STORAGE_FAILED', 'storage task failed', cause],
+    ])
+  })
+
+  test('a failed write is reported with its cause, saying local storage could not be written', async () => {
+    const cause = new Error('quota')
+    const { writes, reported } = harness({ ...createMemoryStorage(), commit: () => Promise.reject(cause) })
+    expect(await writes.commit({ seqMark: 1 })).toBe(false)
+    expect(reported.map((e) => [e.code, e.message, e.cause])).toEqual([
+      ['CLIENT_STORAGE_FAILED', 'could not write to local storage', cause],
+    ])
   })
 })

@@ -132,4 +132,70 @@ describe('E2eColProvider delivery states', () => {
     expect(events).toBe(1)
     expect(provider.delivery.reason).toBe('signal-cli error -4: Untrusted identity')
   })
+  test('each field of the delivery changing alone is a delivery event; the same note again is none', async () => {
+    const { relay, provider } = await open()
+    await until(provider, 'connected', () => provider.wsconnected)
+    const seen: ProviderDelivery[] = []
+    provider.on('delivery', (d) => seen.push(d))
+    const steps: [DeliveryNote, Partial<ProviderDelivery>][] = [
+      [
+        { signal: 'unreachable', since: 1, unsent: 0, sent: [] },
+        { signal: 'unreachable', since: 1 },
+      ],
+      [{ signal: 'unreachable', since: 2, unsent: 0, sent: [] }, { since: 2 }],
+      [
+        { signal: 'unreachable', since: 2, unsent: 3, sent: [] },
+        { unsent: 3, state: 'sidecar' },
+      ],
+      [
+        { signal: 'unreachable', since: 2, unsent: 4, sent: [] },
+        { unsent: 4, state: 'sidecar' },
+      ],
+      [
+        { signal: 'refused', since: 2, unsent: 3, sent: [], reason: 'a' },
+        { signal: 'refused', reason: 'a' },
+      ],
+      [{ signal: 'refused', since: 2, unsent: 3, sent: [], reason: 'b' }, { reason: 'b' }],
+    ]
+    for (const [body, expected] of steps) {
+      const before = seen.length
+      note(relay, body)
+      note(relay, body)
+      await until(provider, JSON.stringify(expected), () => seen.length > before)
+      expect(seen.at(-1)).toMatchObject(expected)
+    }
+    // Signal refused a change of this page whose entry is already settled: only the refused count moves.
+    const before = seen.length
+    relay.sockets(DOC_ID)[0]?.send(
+      encodeEnvelope({
+        kind: 'error',
+        flags: 0,
+        docId: DOC_ID,
+        senderId: SIDECAR_ID,
+        messageId: 'ef'.repeat(16),
+        seq: 0,
+        payload: new TextEncoder().encode(JSON.stringify({ code: 'SIDECAR_SEND_REJECTED', message: 'b' })),
+      }),
+    )
+    await until(provider, 'the refused count', () => seen.length > before)
+    expect(seen.at(-1)).toMatchObject({ refused: 1, reason: 'b', signal: 'refused' })
+    // Each step was one event: the repeated note was none.
+    expect(seen).toHaveLength(steps.length + 1)
+  })
+  test('one more change waiting in this browser is a delivery event, though the state stays browser', async () => {
+    const { relay, provider, doc } = await open()
+    await until(provider, 'connected', () => provider.wsconnected)
+    relay.hold = true
+    const seen: ProviderDelivery[] = []
+    provider.on('delivery', (d) => seen.push(d))
+    doc.getText('t').insert(0, 'a')
+    await until(provider, 'one waiting', () => provider.delivery.pending === 1)
+    await new Promise((resolve) => setTimeout(resolve, 30)) // past the 10 ms flush window
+    doc.getText('t').insert(1, 'b')
+    await until(provider, 'two waiting', () => provider.delivery.pending === 2)
+    expect(seen.map((d) => [d.state, d.pending])).toEqual([
+      ['browser', 1],
+      ['browser', 2],
+    ])
+  })
 })

@@ -5,13 +5,12 @@
  * presence removal before the socket closes, and the page being left.
  */
 import { encodeDeliveryNote, encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
-import type { WebSocketConstructor } from '@e2e-col/transport'
-import { WebSocket } from 'ws'
 import { applyAwarenessUpdate, Awareness } from 'y-protocols/awareness'
 import * as Y from 'yjs'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { createMemoryStorage, E2eColProvider, type E2eColProviderOptions, type PageLifecycle } from '../src/index.ts'
+import { E2eColProvider, type E2eColProviderOptions, type PageLifecycle } from '../src/index.ts'
 import { DOC_ID } from './client-harness.ts'
+import { nodeProviderOptions } from './provider-fixture.ts'
 import { startRelay, type Relay } from './sim-relay.ts'
 
 const SIDECAR_ID = '22222222-2222-4222-8222-222222222222'
@@ -23,14 +22,7 @@ afterEach(async () => {
 
 async function open(options: E2eColProviderOptions = {}): Promise<{ relay: Relay; provider: E2eColProvider }> {
   const relay = await startRelay()
-  const provider = new E2eColProvider(relay.url, DOC_ID, new Y.Doc(), {
-    WebSocketPolyfill: WebSocket as unknown as WebSocketConstructor,
-    storage: createMemoryStorage(),
-    lifecycle: null,
-    flushWindowMs: 10,
-    transport: { network: null },
-    ...options,
-  })
+  const provider = new E2eColProvider(relay.url, DOC_ID, new Y.Doc(), { ...nodeProviderOptions(), ...options })
   cleanups.push(async () => {
     provider.destroy()
     await Promise.all([provider.whenDestroyed, relay.close()])
@@ -162,7 +154,12 @@ describe('E2eColProvider, y-websocket surface', () => {
   test('params with a value has no meaning over a sidecar: CLIENT_UNSUPPORTED_OPTION, also when assigned', async () => {
     expect(
       () => new E2eColProvider('ws://127.0.0.1:9', DOC_ID, new Y.Doc(), { connect: false, params: { auth: 'x' } }),
-    ).toThrow(expect.objectContaining({ code: 'CLIENT_UNSUPPORTED_OPTION' }))
+    ).toThrow(
+      expect.objectContaining({
+        code: 'CLIENT_UNSUPPORTED_OPTION',
+        message: 'a sidecar takes no URL parameters (params)',
+      }),
+    )
     const { provider } = await open({ connect: false })
     provider.params = {}
     expect(() => (provider.params = { auth: 'x' })).toThrow(

@@ -28,6 +28,24 @@ describe('nextDelay', () => {
     expect(nextDelay(0, () => 7, options)).toBe(50)
   })
 
+  test('a fractional attempt counts as the attempt below it; an infinite one as the first', () => {
+    expect(nextDelay(1.5, () => 0, options)).toBe(100)
+    expect(nextDelay(2.99, () => 0, options)).toBe(200)
+    expect(nextDelay(Number.POSITIVE_INFINITY, () => 0, options)).toBe(50)
+  })
+
+  test('a random value outside [0, 1) (negative, or exactly 1) adds no jitter', () => {
+    expect(nextDelay(0, () => -0.5, options)).toBe(50)
+    expect(nextDelay(0, () => 1, options)).toBe(50)
+    expect(nextDelay(0, () => 0.5, options)).toBe(75)
+  })
+
+  test('without a cap, the exponent stops at 64: a huge attempt still gives a finite delay', () => {
+    const uncapped = { baseMs: 1, maxMs: Number.POSITIVE_INFINITY, factor: 2 }
+    expect(nextDelay(64, () => 0, uncapped)).toBe(2 ** 63)
+    expect(nextDelay(10_000, () => 0, uncapped)).toBe(2 ** 63)
+  })
+
   test('defaults start at 250 ms and cap at 30 s', () => {
     expect(nextDelay(0, () => 0)).toBe(DEFAULT_BACKOFF.baseMs / 2)
     expect(nextDelay(50, () => 0.999_999)).toBe(DEFAULT_BACKOFF.maxMs)

@@ -262,7 +262,8 @@ export class WebSocketTransport {
       if (event.code === CLOSE_CODES.HISTORY_AT_RISK) {
         this.#events.emit('recoveryRequired', { reason: 'sidecar-history-risk', sendSequence: this.#sendSequence })
       }
-      if (this.#stopped) return
+      // A `close` listener may have stopped the transport, or reconnected already (a socket of its own).
+      if (this.#stopped || this.#socket !== undefined) return
       // Without a rule of the caller's, a refused origin is final: retrying cannot change it.
       const reconnect = this.#options.shouldReconnect?.(close) ?? event.code !== CLOSE_CODES.ORIGIN_NOT_ALLOWED
       if (!reconnect) {
