@@ -128,19 +128,25 @@ describe('delivered ids kept across a restart', () => {
   })
 })
 
+/** A writer over a recording table, flushing after 200 ms or at `maxWaiting` sightings. */
+function writer(maxWaiting: number) {
+  const timers = manualTimers()
+  const { t, writes } = table()
+  const r = createRememberedIds({
+    table: t,
+    timers,
+    flushMs: 200,
+    maxWaiting,
+    ttlMs: 1000,
+    maxRows: 100,
+    onError: () => {},
+  })
+  return { timers, writes, r }
+}
+
 describe('writing delivered ids', () => {
   it('writes a spell of first sightings in one transaction after flushMs, not one synced write each', () => {
-    const timers = manualTimers()
-    const { t, writes } = table()
-    const r = createRememberedIds({
-      table: t,
-      timers,
-      flushMs: 200,
-      maxWaiting: 512,
-      ttlMs: 1000,
-      maxRows: 100,
-      onError: () => {},
-    })
+    const { timers, writes, r } = writer(512)
     for (let n = 0; n < 10; n++) r.record(id(n))
     expect(writes).toEqual([])
     timers.advance(199)
@@ -150,17 +156,7 @@ describe('writing delivered ids', () => {
   })
 
   it('writes at once when maxWaiting sightings wait, and whatever waits at stop', () => {
-    const timers = manualTimers()
-    const { t, writes } = table()
-    const r = createRememberedIds({
-      table: t,
-      timers,
-      flushMs: 200,
-      maxWaiting: 4,
-      ttlMs: 1000,
-      maxRows: 100,
-      onError: () => {},
-    })
+    const { timers, writes, r } = writer(4)
     for (let n = 0; n < 6; n++) r.record(id(n))
     expect(writes).toEqual([4])
     r.flush()
