@@ -90,7 +90,15 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     you,
   })
   const views = createViews({ you, fixed: o.fixed, shelf, joined, contacts, listGroups, storing: o.storing, logger })
-  const promotions = createPromotions({ backend: o.backend, listGroup: listGroups, you, logger })
+  const promotions = createPromotions({
+    backend: o.backend,
+    listGroup: listGroups,
+    you,
+    rows: o.store.promotions,
+    now,
+    storing: o.storing,
+    logger,
+  })
   const unpromote = o.membership.subscribe((listed) => promotions.onListed(listed.listing))
   const operations = createGroupOperations({
     ...o,

@@ -3,17 +3,15 @@
  * shared with whose profile this account lacks is *invited* (pending), and joins as a plain
  * member, a viewer (group/roles.ts). The sidecar that shared the document remembers whom it
  * invited as an editor and, on the first listing that shows them a member, makes them an admin.
- * The memory is this run's only: an editor who joins after a restart stays a viewer until an
- * editor makes them an editor (docs/documents.md "Roles").
+ * The memory is kept in the store (replica/promotion-table.ts), so a restart of the sharer's
+ * sidecar before they join changes nothing (docs/documents.md "Roles").
  */
 import type { GroupListing, SignalDocumentMethods } from '@e2e-col/signal-cli'
 import { messageOf } from '../error-code.ts'
 import { hasRoles } from '../group/roles.ts'
 import type { Logger } from '../ops/logger.ts'
+import type { PromotionTable } from '../replica/promotion-table.ts'
 import { numbersOf } from './listing.ts'
-
-// People remembered at once; beyond it the oldest is forgotten (they stay viewers).
-const MAX_WAITING = 1000
 
 const key = (groupId: string, number: string): string => `${groupId} ${number}`
 
@@ -29,11 +27,20 @@ export function createPromotions(o: {
   /** Lists the group again (through the membership owner: Signal tells everyone but the changer). */
   readonly listGroup: (groupId: string) => Promise<unknown>
   readonly you: string
+  /** The remembered invitees (bounded there; the oldest forgotten first). */
+  readonly rows: PromotionTable
+  readonly now: () => number
+  /** Runs a store write; a failure stops the sidecar (library.ts). */
+  readonly storing: (fn: () => void) => unknown
   readonly logger: Logger
 }): Promotions {
-  // `${groupId} ${number}` in the order remembered.
-  const waiting = new Set<string>()
+  // `${groupId} ${number}` of every remembered invitee; the rows are the durable copy.
+  const waiting = new Set<string>(o.rows.list().map((r) => key(r.groupId, r.number)))
   const inFlight = new Set<string>()
+  const forget = (groupId: string, number: string): void => {
+    waiting.delete(key(groupId, number))
+    o.storing(() => o.rows.forget(groupId, number))
+  }
 
   async function promote(groupId: string, numbers: string[]): Promise<void> {
     for (const n of numbers) inFlight.add(key(groupId, n))
@@ -54,11 +61,8 @@ export function createPromotions(o: {
   return {
     invited(groupId, numbers) {
       for (const n of numbers) {
-        if (waiting.size >= MAX_WAITING) {
-          const oldest = waiting.values().next()
-          if (oldest.done !== true) waiting.delete(oldest.value)
-        }
         waiting.add(key(groupId, n))
+        o.storing(() => o.rows.remember(groupId, n, o.now()))
       }
     },
     onListed(listing) {
@@ -71,13 +75,13 @@ export function createPromotions(o: {
         for (const n of [...members, ...pending]) {
           const k = key(g.id, n)
           if (!waiting.has(k) || inFlight.has(k) || !members.includes(n)) continue
-          waiting.delete(k)
+          forget(g.id, n)
           if (!admins.includes(n)) joined.push(n)
         }
         // Anyone remembered who is neither invited nor in any more: forgotten.
         for (const k of waiting) {
           const n = k.startsWith(`${g.id} `) ? k.slice(g.id.length + 1) : undefined
-          if (n !== undefined && !members.includes(n) && !pending.includes(n)) waiting.delete(k)
+          if (n !== undefined && !members.includes(n) && !pending.includes(n)) forget(g.id, n)
         }
         if (joined.length > 0 && admins.includes(o.you) && hasRoles(g)) void promote(g.id, joined)
       }

@@ -26,6 +26,7 @@ import { createFixedChangeTable, FIXED_CHANGES_SCHEMA, type FixedChangeTable } f
 import { createInviterTable, INVITERS_SCHEMA, type InviterTable } from './inviter-table.ts'
 import { createJoinedTable, JOINED_SCHEMA, type JoinedTable } from './joined-table.ts'
 import { createOutboxTable, type OutboxTable } from './outbox.ts'
+import { createPromotionTable, PROMOTIONS_SCHEMA, type PromotionTable } from './promotion-table.ts'
 import { createReceivedIdTable, RECEIVED_IDS_SCHEMA, type ReceivedIdTable } from './received-ids.ts'
 import { createSentIdTable, type SentIdTable } from './sent-ids.ts'
 
@@ -59,6 +60,8 @@ export interface ReplicaStore {
   readonly fixedChanges: FixedChangeTable
   /** Message ids delivered from the group, per source, kept across restarts (received-ids.ts). */
   readonly receivedIds: ReceivedIdTable
+  /** Editors invited before Signal let them in, made admins once they join (promotion-table.ts). */
+  readonly promotions: PromotionTable
   /** Which account each Yjs client id of a document belongs to (authorship/author-table.ts). */
   readonly authors: AuthorTable
   /** Runs `fn` in one transaction: what it writes is committed (and synced) once, together. */
@@ -76,7 +79,7 @@ CREATE TABLE IF NOT EXISTS sent_ids (doc_id TEXT NOT NULL, message_id TEXT NOT N
 CREATE INDEX IF NOT EXISTS sent_ids_at ON sent_ids (at);
 CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, message_id TEXT NOT NULL, sender_id TEXT NOT NULL, frame BLOB NOT NULL, at INTEGER NOT NULL);
 CREATE UNIQUE INDEX IF NOT EXISTS outbox_message ON outbox (doc_id, message_id);
-${DOCUMENTS_SCHEMA}${INVITERS_SCHEMA}${HISTORY_SCHEMA}${JOINED_SCHEMA}${FIXED_CHANGES_SCHEMA}${RECEIVED_IDS_SCHEMA}${AUTHORS_SCHEMA}`
+${DOCUMENTS_SCHEMA}${INVITERS_SCHEMA}${HISTORY_SCHEMA}${JOINED_SCHEMA}${FIXED_CHANGES_SCHEMA}${RECEIVED_IDS_SCHEMA}${AUTHORS_SCHEMA}${PROMOTIONS_SCHEMA}`
 // Schema 1 had no sender per sent id: its rows keep '' (the sender is unknown; a replay is acknowledged).
 const MIGRATE_1_TO_2 = "ALTER TABLE sent_ids ADD COLUMN sender_id TEXT NOT NULL DEFAULT ''"
 
@@ -180,6 +183,7 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
     joined: createJoinedTable(db, path, readonly),
     fixedChanges: createFixedChangeTable(db, path, readonly),
     receivedIds: createReceivedIdTable(db, path, readonly),
+    promotions: createPromotionTable(db, path, readonly),
     authors: createAuthorTable(db, path, readonly),
     atomically: (fn) => guarded(path, 'write a change', () => db.transaction(fn)()),
     fileBytes: () =>

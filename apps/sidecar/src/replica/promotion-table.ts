@@ -1,0 +1,64 @@
+/**
+ * Editors this account invited before Signal let them in (library/promotions.ts), kept across
+ * restarts so an invitee who joins after the sharer's sidecar restarted is still made an editor.
+ * Only the group and the number are kept, at most {@link MAX_PROMOTIONS} rows, the oldest
+ * forgotten first (they then view until an editor changes it).
+ * @see docs/documents.md "Roles"
+ */
+import type { Database } from 'better-sqlite3'
+import { StoreError } from '../errors.ts'
+import { guarded } from './guarded.ts'
+
+/** Invited editors remembered at once. */
+export const MAX_PROMOTIONS = 1000
+
+export interface PromotionTable {
+  /** Every remembered (group, number), oldest first. */
+  list(): { groupId: string; number: string }[]
+  /** Remembers one (again: nothing changes); forgets the oldest above the bound. */
+  remember(groupId: string, number: string, at: number): void
+  forget(groupId: string, number: string): void
+}
+
+export const PROMOTIONS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS promotions (group_id TEXT NOT NULL, number TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (group_id, number)) WITHOUT ROWID;
+`
+
+export function createPromotionTable(
+  db: Database,
+  path: string,
+  readonly: boolean,
+  max = MAX_PROMOTIONS,
+): PromotionTable {
+  const exists =
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'promotions'").get() !== undefined
+  const all = exists
+    ? db.prepare<[], { group_id: string; number: string }>(
+        'SELECT group_id, number FROM promotions ORDER BY at, group_id, number',
+      )
+    : undefined
+  const list = () =>
+    guarded(path, 'read invited editors', () =>
+      (all?.all() ?? []).map((r) => ({ groupId: r.group_id, number: r.number })),
+    )
+  const refuse = (): never => {
+    throw new StoreError(path, 'opened read-only')
+  }
+  if (!exists || readonly) return { list, remember: refuse, forget: refuse }
+  const insert = db.prepare('INSERT OR IGNORE INTO promotions (group_id, number, at) VALUES (?, ?, ?)')
+  const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM promotions')
+  const trim = db.prepare(
+    'DELETE FROM promotions WHERE (group_id, number) IN (SELECT group_id, number FROM promotions ORDER BY at, group_id, number LIMIT ?)',
+  )
+  const remove = db.prepare('DELETE FROM promotions WHERE group_id = ? AND number = ?')
+  const remember = db.transaction((groupId: string, number: string, at: number) => {
+    if (insert.run(groupId, number, at).changes === 0) return
+    const over = (count.get()?.n ?? 0) - max
+    if (over > 0) trim.run(over)
+  })
+  return {
+    list,
+    remember: (groupId, number, at) => guarded(path, 'remember an invited editor', () => remember(groupId, number, at)),
+    forget: (groupId, number) => guarded(path, 'forget an invited editor', () => void remove.run(groupId, number)),
+  }
+}
