@@ -1,28 +1,24 @@
 /**
  * Authorship against a hostile member (decisions/0021): account C posts, through the daemon's own
  * `send` as any member could, an update written under the Yjs client id of Alice's page, and one
- * squatting that id's next clock. Real sidecars for Alice (A) and Bob (B) on the toy daemon drop
+ * squatting that id's next clock. Sidecars for Alice (A) and Bob (B), each in its own process, drop
  * both (counted), neither reaches a page, and Alice's next edit still arrives everywhere: Bob's
  * replica holds exactly what Alice typed.
  */
 import { decodeBody, decodeEnvelope, decodeHealth, encodeBody, encodeEnvelope, type Envelope } from '@e2e-col/protocol'
 import { randomUUID } from 'node:crypto'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import * as Y from 'yjs'
-import {
-  A,
-  B,
-  C,
-  envelopeOf,
-  metric,
-  postAs,
-  reader,
-  sidecar,
-  sidecarEnv,
-  toyWithThree,
-  waitFor,
-  wsUrl,
-} from './edge.ts'
+import { A, B, C, envelopeOf, metric, postAs, reader, sidecarEnv, toyWithThree, waitFor, wsUrl } from './edge.ts'
+import { SidecarNode } from '../src/sidecar-node.ts'
+
+/** A sidecar in a process of its own, as people run it (killed when the test ends). */
+async function sidecarProcess(env: Record<string, string>): Promise<SidecarNode> {
+  const node = new SidecarNode(env, 'child')
+  await node.start()
+  onTestFinished(() => node.stop())
+  return node
+}
 
 const FORGED = 'e2e_col_received_dropped_total{reason="forged-author"}'
 const ALICE_PAGE = 0x5eed_a11c
@@ -58,8 +54,8 @@ describe("a member cannot write under another member's Yjs client id", () => {
   it("drops C's forged and clock-squatting updates at A and B; Alice's next edit arrives everywhere", async () => {
     const toy = await toyWithThree()
     const docId = randomUUID()
-    const sa = await sidecar(sidecarEnv(toy, A, docId))
-    const sb = await sidecar(sidecarEnv(toy, B, docId))
+    const sa = await sidecarProcess(sidecarEnv(toy, A, docId))
+    const sb = await sidecarProcess(sidecarEnv(toy, B, docId))
     const alice = await reader(wsUrl(sa, docId))
     const aliceOther = await reader(wsUrl(sa, docId))
     const bob = await reader(wsUrl(sb, docId))

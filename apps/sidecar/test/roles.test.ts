@@ -2,14 +2,16 @@
  * Editors and viewers of a document, end to end on the toy with three sidecars: Alice makes Carol
  * a viewer; Carol's crafted update, sent straight to the group through the daemon as a hostile
  * member would, is dropped by Alice's and Bob's sidecars; Carol's page is told it is a viewer and
- * an edit through her sidecar is refused with SIDECAR_READ_ONLY; Carol still receives edits.
+ * an edit through her sidecar is refused with SIDECAR_READ_ONLY; Carol still receives edits. Each
+ * sidecar runs in a process of its own, as people run it.
  */
 import { decodeDeliveryNote, encodeBody, encodeEnvelope, type Envelope } from '@e2e-col/protocol'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { parseDocsArgs, runDocsCommand } from '../src/docs-cli.ts'
-import { ALICE, BOB, CAROL, call, librarySidecar, rpc, startPeopleToy } from './docs-api.ts'
+import { spawnSidecar } from './child-sidecar.ts'
+import { ALICE, BOB, CAROL, call, libraryEnv, rpc, startPeopleToy } from './docs-api.ts'
 import { connect, envelope, isAck, isMessage, metricValue, poll } from './harness.ts'
 
 type Person = { number: string; role?: string }
@@ -31,13 +33,19 @@ function cli(s: { url: string }, argv: string[]): Promise<string> {
   return runDocsCommand(r.command)
 }
 
+/** A sidecar with the documents API in its own process (killed when the test ends). */
+async function libraryProcess(toy: ToySignal, account: string, extra: Record<string, string>) {
+  const url = await spawnSidecar(libraryEnv(toy, account, extra)).ready
+  return { url, port: Number(new URL(url).port) }
+}
+
 /** Three sidecars; Alice makes "Trip plan" with Bob (an editor) and Carol (`carolRole`); both accept. */
 async function sharedByAlice(toy: ToySignal, carolRole: 'editor' | 'viewer') {
   const fast = { E2E_COL_MEMBERS_REFRESH_MS: '1000' }
   const [alice, bob, carol] = await Promise.all([
-    librarySidecar(toy, ALICE, fast),
-    librarySidecar(toy, BOB, fast),
-    librarySidecar(toy, CAROL, fast),
+    libraryProcess(toy, ALICE, fast),
+    libraryProcess(toy, BOB, fast),
+    libraryProcess(toy, CAROL, fast),
   ])
   const created = await call(alice, 'POST', '/v1/docs', {
     body: { title: 'Trip plan', members: [BOB, { number: CAROL, role: carolRole }] },
