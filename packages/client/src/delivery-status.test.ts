@@ -15,12 +15,33 @@ describe('delivery status', () => {
     tracker.onRefused('untrusted identity')
     expect(tracker.status).toEqual({ ...NO_DELIVERY, signal: 'refused', reason: 'untrusted identity', refused: 2 })
     expect(tracker.onNote({ signal: 'refused', since: 5, unsent: 1, sent: ['a'], reason: 'again' })).toEqual(['a'])
-    expect(tracker.status).toEqual({ signal: 'refused', since: 5, unsent: 1, reason: 'again', refused: 2 })
+    expect(tracker.status).toEqual({
+      signal: 'refused',
+      since: 5,
+      unsent: 1,
+      reason: 'again',
+      refused: 2,
+      role: 'editor',
+    })
     tracker.onNote({ signal: 'refused', since: 5, unsent: 1, sent: [] })
     expect(tracker.status.reason).toBeNull()
     tracker.onNote({ signal: 'unreachable', since: 9, unsent: 2, sent: [], reason: 'ignored' })
-    expect(tracker.status).toEqual({ signal: 'unreachable', since: 9, unsent: 2, reason: null, refused: 2 })
+    expect(tracker.status).toEqual({
+      signal: 'unreachable',
+      since: 9,
+      unsent: 2,
+      reason: null,
+      refused: 2,
+      role: 'editor',
+    })
     tracker.onNote({ signal: 'reachable', since: null, unsent: 0, sent: ['b'] })
-    expect(tracker.status).toEqual({ signal: 'reachable', since: null, unsent: 0, reason: null, refused: 0 })
+    expect(tracker.status).toEqual({
+      signal: 'reachable',
+      since: null,
+      unsent: 0,
+      reason: null,
+      refused: 0,
+      role: 'editor',
+    })
   })
 })
