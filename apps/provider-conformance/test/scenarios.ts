@@ -30,6 +30,17 @@ function peers(provider: ConformingProvider): string[] {
     .map(([, state]) => (state as { user?: { name?: string } }).user?.name ?? '?')
 }
 
+/** Every peer's presence state, other than its own. */
+function peerStates(provider: ConformingProvider): Record<string, unknown>[] {
+  const own = provider.awareness.clientID
+  return [...provider.awareness.getStates().entries()]
+    .filter(([id]) => id !== own)
+    .map(([, state]) => state as Record<string, unknown>)
+}
+
+/** `field` of each peer's presence state (a field both providers carry as the page set it). */
+const peerNotes = (provider: ConformingProvider): unknown[] => peerStates(provider).map((s) => s['note'])
+
 async function synced(t: ProviderTarget, who: 'alice' | 'bob', doc = new Y.Doc(), o?: CommonOptions): Promise<Opened> {
   const opened = t.open(who, doc, o)
   await until(`${who} synced`, () => opened.provider.synced)
@@ -208,13 +219,13 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'a late joiner sees an idle peer within 2 s (the current presence is sent on connect)',
     async run(t) {
       const a = await synced(t, 'alice')
-      a.provider.awareness.setLocalStateField('user', { name: 'Alice (idle)' })
+      a.provider.awareness.setLocalStateField('note', 'Alice (idle)')
       // Her presence has reached Bob's server: a probe there sees it. Then she stays idle.
       const probe = t.open('bob', new Y.Doc())
-      await until("Alice's presence at Bob's server", () => peers(probe.provider).includes('Alice (idle)'))
+      await until("Alice's presence at Bob's server", () => peerNotes(probe.provider).includes('Alice (idle)'))
       probe.provider.destroy()
       const b = t.open('bob', new Y.Doc())
-      await until('Bob sees Alice', () => peers(b.provider).includes('Alice (idle)'), 2000)
+      await until('Bob sees Alice', () => peerNotes(b.provider).includes('Alice (idle)'), 2000)
     },
   },
   {
@@ -224,9 +235,28 @@ export const SCENARIOS: readonly Scenario[] = [
       const awareness = new Awareness(docA)
       const a = await synced(t, 'alice', docA, { awareness })
       expect(a.provider.awareness).toBe(awareness)
-      awareness.setLocalStateField('user', { name: 'Alice (own awareness)' })
+      awareness.setLocalStateField('note', 'Alice (own awareness)')
       const b = await synced(t, 'bob')
-      await until('Bob sees her', () => peers(b.provider).includes('Alice (own awareness)'))
+      await until('Bob sees her', () => peerNotes(b.provider).includes('Alice (own awareness)'))
+    },
+  },
+  {
+    name: "a peer's name",
+    differs:
+      "y-websocket shows the name a page picked; e2e-col names a peer by the Signal account that sent its presence (as this person's contacts tell people apart) and keeps the page's pick as user.pickedName",
+    async run(t) {
+      const a = await synced(t, 'alice')
+      // Alice's page calls itself Bob.
+      a.provider.awareness.setLocalStateField('user', { name: 'Bob' })
+      const b = await synced(t, 'bob')
+      if (t.kind === 'y-websocket') return until('the picked name at Bob', () => peers(b.provider).includes('Bob'))
+      await until("Alice's account named at Bob, her pick kept", () =>
+        peerStates(b.provider).some((s) => {
+          const user = s['user'] as { name?: string; pickedName?: string } | undefined
+          const signal = s['signal'] as { shown?: string } | undefined
+          return user?.pickedName === 'Bob' && user.name !== 'Bob' && user.name === signal?.shown
+        }),
+      )
     },
   },
   {
