@@ -102,8 +102,9 @@ const NO_OWNER: SendOwner = { ack: () => {}, reject: () => {} }
 // Authorship bounds per document: bindings per account, and rows in all (authorship/author-book.ts).
 const AUTHORS_PER_ACCOUNT = 512
 const AUTHOR_ROWS = 8192
-// New client ids of this account's pages are announced together, at most this long after the first.
-const ANNOUNCE_AUTHORS_MS = 1000
+// New client ids of this account's pages are announced at once: queued beside the page's edit, the
+// announcement rides in the same Signal send (a delay made it a send of its own, one more per page).
+const ANNOUNCE_AUTHORS_MS = 0
 // A member's hellos are answered at most once per this (docs/sidecar.md §4.10).
 const HELLO_GAP_MS = 60_000
 // Presence: the largest frame carried, and the least time between two presence sends (§4.5).
@@ -170,10 +171,9 @@ function authorGate(
       maxPerAccount: AUTHORS_PER_ACCOUNT,
       maxEntries: AUTHOR_ROWS,
     }),
+    // Not a capability announcement: not counted as one (a sidecar announcing no capabilities still names its authors).
     announce: (clientIds) => {
-      if (!ports.group.announceAuthors) return
-      metrics.announcements.inc({ direction: 'sent' })
-      toGroup('health', encodeHealth({ authors: clientIds }))
+      if (ports.group.announceAuthors) toGroup('health', encodeHealth({ authors: clientIds }))
     },
     announceDelayMs: ANNOUNCE_AUTHORS_MS,
     timers: ports.clock,

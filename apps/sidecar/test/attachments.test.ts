@@ -121,6 +121,9 @@ describe('large envelopes as one Signal attachment', () => {
     const alice = new YBrowser(p.docId)
     const bob = new YBrowser(p.docId)
     await Promise.all([alice.connect(p.a.url), bob.connect(p.b.url)])
+    // A first small edit carries the announcement of Alice's page: the fault below meets the upload.
+    alice.edit('first. ')
+    await bob.until(() => bob.text === alice.text, 30_000)
     p.toy.faults.failNextSendsWith(1, {
       code: -32603,
       message: 'Failed to send message: [429] Rate limit exceeded: 429 (RateLimitException) (UnexpectedErrorException)',
@@ -132,7 +135,7 @@ describe('large envelopes as one Signal attachment', () => {
     expect(await metricValue(p.a.url, 'e2e_col_attachments_sent_total{outcome="fell-back"}')).toBe(1)
     expect(attachmentSends(p.toy, A, before)).toHaveLength(0)
     expect(sentEnvelopes(p.toy, before).filter((s) => s.envelope.kind === 'chunk').length).toBeGreaterThan(2)
-    expect(bob.received.filter((e) => e.kind === 'update')).toHaveLength(1)
+    expect(bob.received.filter((e) => e.kind === 'update')).toHaveLength(2)
   })
 
   it('a group with one member that lacks the capabilities stays on plain text, both ways', async () => {

@@ -12,7 +12,7 @@ const CAROL = { number: '+15550000003' }
 
 const written = (clientId: number, text: string, clock = 0): Uint8Array => writtenAt(clientId, clock, text)
 
-function gate() {
+function gate(announceDelayMs = 1000) {
   vi.useFakeTimers()
   const rows: AuthorRow[] = []
   const announced: number[][] = []
@@ -27,7 +27,7 @@ function gate() {
       maxEntries: 64,
     }),
     announce: (ids) => void announced.push([...ids]),
-    announceDelayMs: 1000,
+    announceDelayMs,
     timers: {
       now: () => Date.now(),
       setTimeout: (fn, ms) => setTimeout(fn, ms),
@@ -58,6 +58,15 @@ describe("a document's author gate", () => {
     g.fromPage(written(2, 'more', 1))
     vi.advanceTimersByTime(5000)
     expect(announced).toEqual([[1, 2]])
+  })
+
+  it('with no delay announces a new client id before fromPage returns (queued beside the edit), and only once', () => {
+    const { g, announced } = gate(0)
+    g.fromPage(written(7, 'a'))
+    expect(announced).toEqual([[7]])
+    g.fromPage(written(7, 'again', 1))
+    vi.advanceTimersByTime(5000)
+    expect(announced).toEqual([[7]])
   })
 
   it('drops a forged update, counts each, and logs once per member', async () => {

@@ -21,7 +21,10 @@ export interface AuthorGateParts {
   readonly book: AuthorBook
   /** Sends an announcement (a health payload) to the group. */
   readonly announce: (clientIds: readonly number[]) => void
-  /** New client ids of this account wait this long, so a burst of them goes in one announcement. */
+  /**
+   * New client ids of this account wait this long, so a burst of them goes in one announcement;
+   * 0 announces them at once (the sidecar does: queued beside the edit, it costs no send of its own).
+   */
   readonly announceDelayMs: number
   readonly timers: Timers
   /** Runs a step that writes the store; undefined when it failed (the sidecar then stops). */
@@ -70,6 +73,8 @@ export function createAuthorGate(p: AuthorGateParts): AuthorGate {
       const fresh = p.storing(() => book.ownUpdate(update)) ?? []
       if (fresh.length === 0) return
       pending.push(...fresh)
+      // No delay: announced now, so the announcement is queued beside the edit and rides in its body.
+      if (p.announceDelayMs <= 0) return flush()
       timer ??= p.timers.setTimeout(flush, p.announceDelayMs)
     },
     admit(kind, payload, from) {
