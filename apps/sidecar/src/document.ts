@@ -102,9 +102,9 @@ const NO_OWNER: SendOwner = { ack: () => {}, reject: () => {} }
 // Authorship bounds per document: bindings per account, and rows in all (authorship/author-book.ts).
 const AUTHORS_PER_ACCOUNT = 512
 const AUTHOR_ROWS = 8192
-// New client ids of this account's pages are announced at once: queued beside the page's edit, the
-// announcement rides in the same Signal send (a delay made it a send of its own, one more per page).
-const ANNOUNCE_AUTHORS_MS = 0
+// A new client id of this account's pages is announced at once, queued beside the page's edit (it
+// rides in the same Signal send); the ones that follow within this window go together at its end.
+const ANNOUNCE_AUTHORS_MS = 1000
 // A member's hellos are answered at most once per this (docs/sidecar.md §4.10).
 const HELLO_GAP_MS = 60_000
 // Presence: the largest frame carried, and the least time between two presence sends (§4.5).

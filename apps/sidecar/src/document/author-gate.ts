@@ -22,8 +22,9 @@ export interface AuthorGateParts {
   /** Sends an announcement (a health payload) to the group. */
   readonly announce: (clientIds: readonly number[]) => void
   /**
-   * New client ids of this account wait this long, so a burst of them goes in one announcement;
-   * 0 announces them at once (the sidecar does: queued beside the edit, it costs no send of its own).
+   * A new client id of this account is announced at once (queued beside the edit that brought it,
+   * it rides in that edit's send); those that follow within this window wait for its end, so a
+   * burst of them goes in one announcement.
    */
   readonly announceDelayMs: number
   readonly timers: Timers
@@ -54,7 +55,6 @@ export function createAuthorGate(p: AuthorGateParts): AuthorGate {
   let timer: unknown
 
   function flush(): void {
-    timer = undefined
     const ids = pending
     pending = []
     for (let at = 0; at < ids.length; at += MAX_ANNOUNCED_AUTHORS) p.announce(ids.slice(at, at + MAX_ANNOUNCED_AUTHORS))
@@ -73,9 +73,12 @@ export function createAuthorGate(p: AuthorGateParts): AuthorGate {
       const fresh = p.storing(() => book.ownUpdate(update)) ?? []
       if (fresh.length === 0) return
       pending.push(...fresh)
-      // No delay: announced now, so the announcement is queued beside the edit and rides in its body.
-      if (p.announceDelayMs <= 0) return flush()
-      timer ??= p.timers.setTimeout(flush, p.announceDelayMs)
+      if (timer !== undefined) return // within the window: announced at its end
+      flush()
+      timer = p.timers.setTimeout(() => {
+        timer = undefined
+        flush()
+      }, p.announceDelayMs)
     },
     admit(kind, payload, from) {
       if (from === undefined) return true
