@@ -14,7 +14,8 @@ describe('sidecar logs', () => {
     const toy = await startToy()
     const docId = crypto.randomUUID()
     const log = captureLogs()
-    const s = await sidecar(baseEnv(toy, A, docId), { logger: log.logger })
+    // The rejected body carries the page's edit alone: the announcement of its author is off here.
+    const s = await sidecar(baseEnv(toy, A, docId, { E2E_COL_ANNOUNCE_AUTHORS: '0' }), { logger: log.logger })
     const a1 = await connect(s, docId)
     const marker = `secret-text-${randomBytes(8).toString('hex')}`
     const doc = new Y.Doc()
