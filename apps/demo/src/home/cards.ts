@@ -50,6 +50,11 @@ function inlineForm(
 ): HTMLElement {
   const wrap = make('span')
   const open = make('button', { type: 'button', textContent: label })
+  // Cancel puts the button back at once; the lists are redrawn after, when the sidecar answers.
+  const cancel = (): void => {
+    wrap.replaceChildren(open)
+    void port.act(async () => {})
+  }
   open.addEventListener('click', () => {
     port.hold()
     const input = make('input', { placeholder, required: true })
@@ -61,7 +66,7 @@ function inlineForm(
       input,
       ...(role === undefined ? [] : [role]),
       make('button', { type: 'submit', className: 'primary', textContent: label === 'Share' ? 'Add' : 'Save' }),
-      make('button', { type: 'button', textContent: 'Cancel', onclick: () => void port.act(async () => {}) }),
+      make('button', { type: 'button', textContent: 'Cancel', onclick: cancel }),
     )
     form.addEventListener('submit', (event) => {
       event.preventDefault()
@@ -83,6 +88,12 @@ export function confirmingButton(
   o: { label: string; title: string; question: string; confirm: string; run: () => Promise<unknown> },
 ): HTMLElement {
   const wrap = make('span', { className: 'confirming' })
+  const first = make('button', { type: 'button', title: o.title, textContent: o.label })
+  // Cancel takes the question away at once; the lists are redrawn after, when the sidecar answers.
+  const cancel = (): void => {
+    wrap.replaceChildren(first)
+    void port.act(async () => {})
+  }
   const ask = (): void => {
     port.hold()
     const yes = make('button', {
@@ -94,11 +105,12 @@ export function confirmingButton(
     wrap.replaceChildren(
       make('span', { className: 'question' }, o.question),
       yes,
-      make('button', { type: 'button', textContent: 'Cancel', onclick: () => void port.act(async () => {}) }),
+      make('button', { type: 'button', textContent: 'Cancel', onclick: cancel }),
     )
     yes.focus()
   }
-  wrap.append(make('button', { type: 'button', title: o.title, textContent: o.label, onclick: ask }))
+  first.addEventListener('click', ask)
+  wrap.append(first)
   return wrap
 }
 
