@@ -60,7 +60,7 @@ describe('a replica with a gap', () => {
     await a1.waitFor(isAck(second.messageId))
 
     await browserOnBHolds(b1, 'one two', 'the browser on B to hold both updates', 8000)
-  })
+  }, 20_000)
 
   it('asks once things went quiet, so a lost last update (no gap to see) still arrives', async () => {
     const { toy, docId, a1, b1 } = await pairWithAbsentMember({
@@ -74,5 +74,5 @@ describe('a replica with a gap', () => {
     a1.send(only)
     await a1.waitFor(isAck(only.messageId))
     await browserOnBHolds(b1, 'last words', 'the browser on B to get the lost update', 10_000)
-  })
+  }, 20_000)
 })
