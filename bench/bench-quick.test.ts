@@ -6,6 +6,7 @@
 import { describe, expect, test } from 'vitest'
 import { benchBigPayloads } from './big-payloads.ts'
 import { benchCostCurves } from './cost-curves.ts'
+import { benchHistoryCost } from './history-cost.ts'
 import { benchMemoryScale } from './memory-scale.ts'
 import { benchPhoneWakeups } from './phone-wakeups.ts'
 import { benchSingleEdit } from './single-edit.ts'
@@ -84,5 +85,17 @@ describe.skipIf(missing.length > 0)('bench, quick mode, convergence only', () =>
     expect(r.paste.attachment.sends).toBeLessThan(r.paste.text.sends)
     expect(r.join.attachment.refused).toEqual({ messages: 0, attachments: 0 })
     expect(r.paste.attachment.refused).toEqual({ messages: 0, attachments: 0 })
+  })
+
+  test('history: versions kept, the middle one restored, and an edit adds only its stamp to the store', async () => {
+    const r = await benchHistoryCost({ quick: true })
+    expect(r?.with.versions).toBeGreaterThan(1)
+    expect(r?.without.versions).toBe(0)
+    // The bench throws when the restored document differs from the version; here it did not.
+    expect(r?.with.middle?.restoreBytes).toBeGreaterThan(0)
+    // Per edit: one row, its stamp a few bytes (time, origin, author codes); no second row.
+    const extra = (r?.edit.with.bytes ?? Infinity) - (r?.edit.without.bytes ?? 0)
+    expect(extra).toBeGreaterThan(0)
+    expect(extra).toBeLessThan(16)
   })
 })

@@ -10,7 +10,7 @@
  * - opening the middle version (read from the store and loaded into a Y.Doc) and restoring it at
  *   the end of the trace (diff, apply, the versions before and after), with the restore's size.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
@@ -20,6 +20,7 @@ import {
   loadReplica,
   openReplicaStore,
   restoreChange,
+  type CompactionPolicy,
   type HistoryPolicy,
 } from '@e2e-col/sidecar/internals'
 import { manualTimers } from '@e2e-col/sync/testing'
@@ -43,6 +44,8 @@ const BATCH = 50
 const ROUNDS = 3
 /** A frame at least this long goes as one attachment (the sidecar's default E2E_COL_ATTACHMENT_MIN_BYTES). */
 const ATTACHMENT_MIN_BYTES = 4096
+
+const NO_COMPACTION: CompactionPolicy = { maxRows: Infinity, growthFactor: Infinity, slackBytes: Infinity }
 
 const POLICY: HistoryPolicy = {
   quietMs: 3000,
@@ -75,24 +78,43 @@ export interface HistoryCostResult {
     readonly file: number
     readonly editTimeP50: number
     readonly editBytes: number
+    readonly editWritten: number | undefined
   }
   /** The restore goes as one attachment (one Signal send) when at least this long, else as text. */
   readonly restoreAsAttachment: boolean
 }
 
-/** Per edit while typing: median and p95 µs of one keystroke's apply (with its synced write), bytes written. */
+/**
+ * Per edit while typing: median and p95 µs of one keystroke's apply (with its synced write); the
+ * bytes its rows add to the store (every table and index, SQLite's dbstat payload: the update,
+ * its document id and, with history, its stamp and any change row); the bytes the process hands
+ * to write() for it (the WAL's pages: what the disk is given), undefined where /proc says nothing.
+ */
 interface EditCost {
   readonly p50: number
   readonly p95: number
   readonly bytes: number
+  readonly written: number | undefined
+}
+
+/** Bytes this process has passed to write() so far (Linux's /proc/self/io `wchar`). */
+function writtenSoFar(): number | undefined {
+  try {
+    const line = readFileSync('/proc/self/io', 'utf8').match(/^wchar:\s*(\d+)/m)
+    return line === null ? undefined : Number(line[1])
+  } catch {
+    return undefined
+  }
 }
 
 /** A fresh store and replica, with the document's history when `history`. */
-function openDocument(history: boolean) {
+function openDocument(history: boolean, compaction?: CompactionPolicy) {
   const dir = mkdtempSync(join(tmpdir(), 'e2e-col-history-bench-'))
   const store = openReplicaStore(dir)
-  const replica = loadReplica(store, DOC)
+  const replica = loadReplica(store, DOC, compaction)
   const timers = manualTimers()
+  // Times as a sidecar stores them (ms since 1970: six bytes in a row), not from zero.
+  timers.jump(Date.parse('2026-12-02T00:00:00Z'))
   const doc = history
     ? createDocHistory(DOC, replica, POLICY, {
         table: store.history,
@@ -112,14 +134,16 @@ function openDocument(history: boolean) {
 
 /** The first `sample` keystrokes ({@link SAMPLE}), one update each (a page sends about that at typing speed), as one spell. */
 function editCost(history: boolean, sample: number): EditCost {
-  const { store, replica, close } = openDocument(history)
+  // Compaction off for the sample, in both runs: each edit's rows are counted as written.
+  const { store, replica, close } = openDocument(history, NO_COMPACTION)
   try {
     const trace = loadTrace(TRACE)
     const page = new Y.Doc()
     const text = page.getText('text')
     const us: number[] = []
-    let bytes = 0
     let sv = Y.encodeStateVector(page)
+    const stored = store.payloadBytes()
+    const written = writtenSoFar()
     for (let i = 0; i < Math.min(sample, trace.txns.length); i++) {
       applyPatches(text, trace.txns[i]?.patches ?? [])
       const update = Y.encodeStateAsUpdate(page, sv)
@@ -127,11 +151,15 @@ function editCost(history: boolean, sample: number): EditCost {
       const started = performance.now()
       if (!replica.apply(update, { via: 'page' })) throw new Error('the replica refused a keystroke')
       us.push((performance.now() - started) * 1000)
-      bytes += update.byteLength
     }
-    // One spell: its changes are all still in the log, one row each.
-    bytes += store.history.storedBytes(DOC).changes
-    return { p50: percentile(us, 50), p95: percentile(us, 95), bytes: bytes / us.length }
+    const writtenNow = writtenSoFar()
+    // One spell, still going: with history, its changes are the stamped rows of the update log.
+    return {
+      p50: percentile(us, 50),
+      p95: percentile(us, 95),
+      bytes: (store.payloadBytes() - stored) / us.length,
+      written: written === undefined || writtenNow === undefined ? undefined : (writtenNow - written) / us.length,
+    }
   } finally {
     close()
   }
@@ -223,6 +251,12 @@ export async function benchHistoryCost({ quick }: { quick: boolean }): Promise<H
       costs.map((c) => c.bytes),
       50,
     ),
+    written: costs.some((c) => c.written === undefined)
+      ? undefined
+      : percentile(
+          costs.map((c) => c.written ?? 0),
+          50,
+        ),
   })
   const edit = { without: middleOf(rounds.without), with: middleOf(rounds.with) }
   const without = typeTrace(keystrokes, false)
@@ -242,6 +276,10 @@ export async function benchHistoryCost({ quick }: { quick: boolean }): Promise<H
       file: withHistory.fileBytes / without.fileBytes,
       editTimeP50: edit.with.p50 / edit.without.p50,
       editBytes: edit.with.bytes / edit.without.bytes,
+      editWritten:
+        edit.with.written === undefined || edit.without.written === undefined
+          ? undefined
+          : edit.with.written / edit.without.written,
     },
     // The restore is one update, sent like any edit: by the sidecar's rule, one attachment when long enough.
     restoreAsAttachment: restoreBytes >= ATTACHMENT_MIN_BYTES,
@@ -262,7 +300,7 @@ export function printHistoryCost(r: HistoryCostResult | undefined): void {
     `ratios: store ${r.ratios.store.toFixed(2)}× (versions alone ${r.ratios.versionsOnly.toFixed(2)}×), file ${r.ratios.file.toFixed(2)}×`,
   )
   console.log(
-    `per edit (the first keystrokes, one update each): ${r.edit.without.p50.toFixed(0)} → ${r.edit.with.p50.toFixed(0)} µs p50 (${r.ratios.editTimeP50.toFixed(2)}×; p95 ${r.edit.without.p95.toFixed(0)} → ${r.edit.with.p95.toFixed(0)} µs), ${r.edit.without.bytes.toFixed(0)} → ${r.edit.with.bytes.toFixed(0)} bytes written (${r.ratios.editBytes.toFixed(2)}×)`,
+    `per edit (the first keystrokes, one update each): ${r.edit.without.p50.toFixed(0)} → ${r.edit.with.p50.toFixed(0)} µs p50 (${r.ratios.editTimeP50.toFixed(2)}×; p95 ${r.edit.without.p95.toFixed(0)} → ${r.edit.with.p95.toFixed(0)} µs), ${r.edit.without.bytes.toFixed(0)} → ${r.edit.with.bytes.toFixed(0)} bytes stored (${r.ratios.editBytes.toFixed(2)}×)${r.edit.without.written === undefined || r.edit.with.written === undefined ? '' : `, ${r.edit.without.written.toFixed(0)} → ${r.edit.with.written.toFixed(0)} bytes handed to write() (${(r.ratios.editWritten ?? 0).toFixed(2)}×)`}`,
   )
   if (w.middle !== undefined)
     console.log(

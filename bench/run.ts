@@ -4,23 +4,31 @@
  * (a smoke check, under 2 minutes); the codec benchmarks are skipped.
  * `npm run bench -- --replay-only` (with or without --quick): section 1 alone, printed, not written.
  * `npm run bench -- --authorship-only` (with or without --quick): section 11 alone, printed, not written.
+ * `npm run bench -- --history-only` (with or without --quick): section 10 alone, printed and written
+ *   (bench/results/history-cost.json).
  * Every section verifies convergence before it reports a time; a run that does not converge throws
  * and the bench exits non-zero.
  */
 import { benchFlushEncoding } from '../packages/client/bench/flush-encoding.ts'
 import { benchAuthorshipCost, printAuthorshipCost } from './authorship-cost.ts'
+import { benchHistoryCost, printHistoryCost } from './history-cost.ts'
 import { benchProtocol } from './protocol.ts'
-import { runSections } from './sections.ts'
+import { runSections, write } from './sections.ts'
 import { benchTraceReplay, printTraceReplay } from './trace-replay.ts'
 
 const quick = process.argv.includes('--quick')
 const replayOnly = process.argv.includes('--replay-only')
 const authorshipOnly = process.argv.includes('--authorship-only')
+const historyOnly = process.argv.includes('--history-only')
 const started = performance.now()
 try {
   if (replayOnly) printTraceReplay(await benchTraceReplay({ quick }))
   else if (authorshipOnly) printAuthorshipCost(await benchAuthorshipCost({ quick }))
-  else {
+  else if (historyOnly) {
+    const r = await benchHistoryCost({ quick })
+    printHistoryCost(r)
+    if (r !== undefined) write('history-cost', quick, r)
+  } else {
     if (!quick) {
       benchProtocol()
       benchFlushEncoding()

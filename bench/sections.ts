@@ -30,7 +30,7 @@ export interface SectionsResult {
 // Results of a test run (vitest sets VITEST) go to an ignored folder: `npm test` writes nothing git tracks.
 const RESULTS = process.env['VITEST'] === undefined ? 'results/' : '../test-artifacts/bench-results/'
 
-function write(name: string, quick: boolean, data: unknown): void {
+export function write(name: string, quick: boolean, data: unknown): void {
   const out = new URL(RESULTS, import.meta.url)
   mkdirSync(out, { recursive: true })
   const file = quick ? `${name}.quick.json` : `${name}.json`

@@ -74,6 +74,25 @@ function countXml(node: Y.XmlFragment): number {
   return n
 }
 
+/**
+ * A version's difference from the last one (at `lastSv`) as the spell's changes merged (every
+ * change to the replica since that version, this run): for a spell of one author, the bytes its
+ * change holds already. Undefined, so the state since the last version is taken, should the
+ * document hold a struct the spell does not.
+ */
+function spellDifference(doc: Y.Doc, lastSv: Uint8Array, spell: Uint8Array[]): Uint8Array | undefined {
+  if (spell.length === 0) return undefined
+  const merged = Y.mergeUpdates(spell)
+  const { from, to } = Y.parseUpdateMeta(merged)
+  const before = Y.decodeStateVector(lastSv)
+  for (const [client, clock] of Y.decodeStateVector(Y.encodeStateVector(doc))) {
+    const had = before.get(client) ?? 0
+    if (clock <= had) continue
+    if ((from.get(client) ?? Infinity) > had || (to.get(client) ?? 0) < clock) return undefined
+  }
+  return merged
+}
+
 export function createDocHistory(
   docId: string,
   replica: DocReplica,
@@ -82,10 +101,9 @@ export function createDocHistory(
 ): DocHistory {
   const { table, timers, logger } = ports
   let last: VersionRow | undefined = ports.storing(() => table.versions(docId, undefined, 1)[0])
-  /** The spell: authors since the last version, when it started, the last change id. */
+  /** The spell: authors since the last version, and when it started. */
   let authors = new Set<string>()
   let spellStart: number | undefined
-  let lastChange = last?.lastChange ?? 0
   let timer: unknown
   /** The state vector of the last version recorded by this run, and how many differences since a whole one. */
   let lastSv: Uint8Array | undefined
@@ -103,16 +121,23 @@ export function createDocHistory(
     const now = timers.now()
     // The newest version is never dropped, so a difference from it always has its base.
     const base = last !== undefined && lastSv !== undefined && chain < WHOLE_EVERY ? last.id : undefined
-    const state = Y.encodeStateAsUpdate(replica.doc, base === undefined ? undefined : lastSv)
-    const row = ports.storing(() => {
-      lastChange = mergeSpell(table, docId, last?.lastChange ?? 0, lastChange)
-      return table.addVersion(
-        docId,
-        { at: now, reason, authors: [...authors], chars: charsOf(replica.doc), lastChange },
-        state,
-        base,
-      )
-    })
+    const row = ports.storing(() =>
+      table.atomically(() => {
+        const { lastChange, spell, single } = mergeSpell(table, docId, last?.lastChange ?? 0)
+        const merged =
+          base === undefined || lastSv === undefined ? undefined : spellDifference(replica.doc, lastSv, spell)
+        const state = merged ?? Y.encodeStateAsUpdate(replica.doc, base === undefined ? undefined : lastSv)
+        // A spell of one author: the version's difference is that change's bytes, kept once.
+        const same = merged === undefined ? undefined : single
+        return table.addVersion(
+          docId,
+          { at: now, reason, authors: [...authors], chars: charsOf(replica.doc), lastChange },
+          state,
+          base,
+          same,
+        )
+      }),
+    )
     if (row === undefined) return undefined
     last = row
     lastSv = Y.encodeStateVector(replica.doc)
@@ -134,8 +159,16 @@ export function createDocHistory(
   }
 
   let catchingUp = false
-  /** The change `logged` just wrote, which `applied` goes on with. */
-  let loggedId: number | undefined
+  /** Whether `stamp` stamped the change `applied` goes on with. */
+  let stamped = false
+  // Changes a run left unsettled (it stopped before their spell went quiet): a spell of this run,
+  // settled into a version when quiet as any other.
+  const leftover = ports.storing(() => table.pending(docId)) ?? []
+  if (leftover.length > 0) {
+    for (const c of leftover) if (c.author !== '') authors.add(c.author)
+    spellStart = timers.now()
+    schedule()
+  }
   // A document with content and no version yet (served before history was kept): its state now
   // is the first version, the base every later version and revert builds on.
   if (last === undefined && replica.doc.store.clients.size > 0) {
@@ -155,18 +188,17 @@ export function createDocHistory(
       if (spellStart !== undefined) record('before-catch-up')
       catchingUp = true
     },
-    logged(update, origin) {
-      const id = ports.storing(() =>
-        table.addChange(docId, { at: timers.now(), via: origin.via, author: authorOf(origin), data: update }),
-      )
-      loggedId = id
-      if (id !== undefined) lastChange = id
+    stamp(origin) {
+      // A store failure throws out of the update log's transaction: the sidecar stops then.
+      const stamp = table.stamp({ at: timers.now(), via: origin.via, author: authorOf(origin) })
+      stamped = true
+      return stamp
     },
     applied(_update, origin) {
       const now = timers.now()
-      // Not logged (the store failed; the sidecar is stopping): no version can hold it.
-      if (loggedId === undefined) return
-      loggedId = undefined
+      // Not stamped (the store failed; the sidecar is stopping): no version can hold it.
+      if (!stamped) return
+      stamped = false
       // Content relayed in a sync answer has no author it can be undone by.
       if (authorOf(origin) !== '') authors.add(authorOf(origin))
       spellStart ??= now
@@ -186,7 +218,7 @@ export function createDocHistory(
         const base = table.versionAtOrBefore(docId, at)
         const from = base?.lastChange ?? 0
         const state = base === undefined ? undefined : resolveVersion(table, docId, base.id)
-        const changes = table.changesAfter(docId, from)
+        const changes = [...table.changesAfter(docId, from), ...table.pending(docId)]
         if (base === undefined && changes.length === 0) return undefined
         return {
           base: [...(state === undefined ? [] : [state]), ...changes.filter((c) => c.at < at).map((c) => c.data)],

@@ -34,10 +34,11 @@ describe('the history table’s stored format', () => {
     expect(store.history.stored(DOC, v.id)?.state).toEqual(state)
 
     store.atomically(() => {
-      for (const data of updates) store.history.addChange(DOC, { at: 1, via: 'page', author: 'me', data })
+      for (const data of updates)
+        store.appendUpdate(DOC, data, store.history.stamp({ at: 1, via: 'page', author: 'me' }))
     })
     const merged = Y.mergeUpdates(updates)
-    store.history.replaceChanges(DOC, 0, Number.MAX_SAFE_INTEGER, [{ at: 1, via: 'page', author: 'me', data: merged }])
+    store.history.settle(DOC, 0, [{ at: 1, via: 'page', author: 'me', data: merged }], Number.MAX_SAFE_INTEGER)
     const [back] = store.history.changesAfter(DOC, 0)
     expect(back?.data).toEqual(merged)
     const db = new Database(join(dir, STORE_FILE), { readonly: true })

@@ -2,8 +2,10 @@
  * The store's history of every document: each change with its time and where it came from (this
  * person's page, the sidecar itself, or which member's Signal account sent it), and the versions
  * (the document's state at a moment, as a Yjs update, with the people whose changes it
- * holds). Changes of one spell are merged per author when the spell becomes a version, so the log
- * stays short; versions are thinned by retention.ts.
+ * holds). While a spell of edits goes on, its changes are the update log's own rows, stamped with
+ * time and origin (no second row per edit); when the spell becomes a version they are merged per
+ * author into the change log and their stamps cleared, so the log stays short. Versions are
+ * thinned by retention.ts.
  * @see docs/sidecar.md "History"
  */
 import type { Database } from 'better-sqlite3'
@@ -34,22 +36,48 @@ export interface VersionRow {
   readonly bytes: number
 }
 
+/** History's stamp on an update row, as stored: time (ms) and the codes this table gives origin and author. */
+export interface UpdateStamp {
+  readonly at: number
+  readonly via: number
+  readonly author: number
+}
+
+/** A change of the spell going on: an update log row with its stamp (`row`: the update's id). */
+export interface PendingChange extends Omit<StoredChange, 'id'> {
+  readonly row: number
+}
+
 export interface HistoryTable {
-  /** Appends a change; its id. */
-  addChange(docId: string, change: Omit<StoredChange, 'id'>): number
-  /** Changes with id > `afterId`, oldest first. */
+  /** The stamp an update row carries for a change (a new author is given its code here). */
+  stamp(change: Omit<StoredChange, 'id' | 'data'>): UpdateStamp
+  /** The spell's changes not yet settled: the stamped update rows, oldest first. */
+  pending(docId: string): PendingChange[]
+  /** Settled changes with id > `afterId`, oldest first. */
   changesAfter(docId: string, afterId: number): StoredChange[]
-  /** Replaces the changes with id in (afterId, uptoId] by `merged`, atomically. */
-  replaceChanges(docId: string, afterId: number, uptoId: number, merged: readonly Omit<StoredChange, 'id'>[]): void
-  /** Deletes the changes older than `at`; how many. */
+  /**
+   * Settles a spell, atomically: the changes with id > `afterId` are replaced by `merged`, and the
+   * stamps of update rows up to `uptoRow` are cleared (those changes are in `merged`). The newest
+   * change id then (`afterId` when `merged` is empty).
+   */
+  settle(docId: string, afterId: number, merged: readonly Omit<StoredChange, 'id'>[], uptoRow: number): number
+  /** Deletes the changes older than `at` (a version whose difference is one of them takes a copy first); how many. */
   dropChangesBefore(docId: string, at: number): number
   /** The oldest change kept (ms), undefined when none. */
   oldestChangeAt(docId: string): number | undefined
   /**
    * Adds a version: `state` is the whole state, or (with `base`) the difference from version
-   * `base`, which the version's state is merged from (doc-history.ts).
+   * `base`, which the version's state is merged from (doc-history.ts). With `sameAsChange`, the
+   * difference is that change's bytes (a spell of one author): it is read from the change log, and
+   * copied into the version only when the change is dropped.
    */
-  addVersion(docId: string, v: Omit<VersionRow, 'id' | 'bytes'>, state: Uint8Array, base?: number): VersionRow
+  addVersion(
+    docId: string,
+    v: Omit<VersionRow, 'id' | 'bytes'>,
+    state: Uint8Array,
+    base?: number,
+    sameAsChange?: number,
+  ): VersionRow
   /** Versions newest first, older than `before` (ms) when given, at most `limit`. */
   versions(docId: string, before: number | undefined, limit: number): VersionRow[]
   /** The newest version at or before `at`, or the oldest when none is. */
@@ -71,9 +99,14 @@ export interface HistoryTable {
 export const HISTORY_SCHEMA = `
 CREATE TABLE IF NOT EXISTS history_changes (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, at INTEGER NOT NULL, via TEXT NOT NULL, author TEXT NOT NULL, data BLOB NOT NULL, format INTEGER NOT NULL DEFAULT 1);
 CREATE INDEX IF NOT EXISTS history_changes_doc ON history_changes (doc_id, id);
-CREATE TABLE IF NOT EXISTS history_versions (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, at INTEGER NOT NULL, reason TEXT NOT NULL, authors TEXT NOT NULL, chars INTEGER, last_change INTEGER NOT NULL, state BLOB NOT NULL, base INTEGER, format INTEGER NOT NULL DEFAULT 1);
+CREATE TABLE IF NOT EXISTS history_versions (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, at INTEGER NOT NULL, reason TEXT NOT NULL, authors TEXT NOT NULL, chars INTEGER, last_change INTEGER NOT NULL, state BLOB NOT NULL, base INTEGER, format INTEGER NOT NULL DEFAULT 1, change_ref INTEGER);
 CREATE INDEX IF NOT EXISTS history_versions_doc ON history_versions (doc_id, at);
+CREATE TABLE IF NOT EXISTS history_people (id INTEGER PRIMARY KEY, author TEXT NOT NULL UNIQUE);
 `
+
+/** How a change's origin is kept in an update row's stamp. */
+const VIA_CODES: Readonly<Record<ChangeVia, number>> = { page: 1, member: 2, sidecar: 3 }
+const VIA_OF = new Map(Object.entries(VIA_CODES).map(([via, code]) => [code, via as ChangeVia]))
 
 /**
  * Adds the `format` column to a store whose history tables were made before it (every row there
@@ -84,6 +117,9 @@ export function migrateHistoryFormat(db: Database): void {
     const columns = (db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name)
     if (!columns.includes('format')) db.exec(`ALTER TABLE ${table} ADD COLUMN format INTEGER NOT NULL DEFAULT 1`)
   }
+  // Schema 4: a version's difference may be a change's bytes, read from the change log.
+  const columns = (db.pragma('table_info(history_versions)') as { name: string }[]).map((c) => c.name)
+  if (!columns.includes('change_ref')) db.exec('ALTER TABLE history_versions ADD COLUMN change_ref INTEGER')
 }
 
 /**
@@ -135,14 +171,19 @@ function toVersion(r: VersionRecord): VersionRow {
   }
 }
 
-const VERSION_COLUMNS = 'id, at, reason, authors, chars, last_change, length(state) AS bytes'
+/** A version's columns; its bytes count the change its difference is read from, if any (retention's byte bound). */
+const versionColumns = (hasRef: boolean): string =>
+  hasRef
+    ? 'id, at, reason, authors, chars, last_change, length(state) + coalesce((SELECT length(c.data) FROM history_changes c WHERE c.id = history_versions.change_ref), 0) AS bytes'
+    : 'id, at, reason, authors, chars, last_change, length(state) AS bytes'
 
 /** The history of a store written before history existed, opened read-only: empty; writing throws. */
 function noHistory(writable: () => void): HistoryTable {
   return {
-    addChange: () => (writable(), 0),
+    stamp: () => writable() as never,
+    pending: () => [],
     changesAfter: () => [],
-    replaceChanges: writable,
+    settle: () => writable() as never,
     dropChangesBefore: () => 0,
     oldestChangeAt: () => undefined,
     addVersion: () => writable() as never,
@@ -158,28 +199,61 @@ function noHistory(writable: () => void): HistoryTable {
   }
 }
 
-export function createHistoryTable(db: Database, path: string, readonly: boolean): HistoryTable {
-  const exists =
-    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'history_versions'").get() !== undefined
-  const format = formatColumn(db, exists)
-  const writable = () => {
-    if (readonly || !exists) throw new StoreError(path, 'opened read-only')
-  }
-  // A store written before history existed, opened read-only: it has none.
-  if (!exists) return noHistory(writable)
-  const q = {
+/** What the store's shape allows: the format column, change references, stamped update rows, writing. */
+interface TableShape {
+  readonly format: string
+  readonly hasRef: boolean
+  readonly stamped: boolean
+  readonly readonly: boolean
+}
+
+function changeStatements(db: Database, { format, hasRef, stamped, readonly }: TableShape) {
+  return {
     addChange: db.prepare(
       'INSERT INTO history_changes (doc_id, at, via, author, data, format) VALUES (?, ?, ?, ?, ?, ?)',
     ),
+    person: stamped
+      ? db.prepare<[string], { id: number }>('SELECT id FROM history_people WHERE author = ?')
+      : undefined,
+    addPerson: readonly || !stamped ? undefined : db.prepare('INSERT INTO history_people (author) VALUES (?)'),
+    pending: stamped
+      ? db.prepare<[string], { id: number; at: number; via: number; author: string; data: Buffer }>(
+          "SELECT u.id, u.at, u.via, coalesce(p.author, '') AS author, u.data FROM updates u LEFT JOIN history_people p ON p.id = u.author WHERE u.doc_id = ? AND u.at IS NOT NULL ORDER BY u.id",
+        )
+      : undefined,
+    unstamp:
+      readonly || !stamped
+        ? undefined
+        : db.prepare(
+            'UPDATE updates SET at = NULL, via = NULL, author = NULL WHERE doc_id = ? AND id <= ? AND at IS NOT NULL',
+          ),
     changesAfter: db.prepare<[string, number], ChangeRecord>(
       `SELECT id, at, via, author, data, ${format} FROM history_changes WHERE doc_id = ? AND id > ? ORDER BY id`,
     ),
-    deleteRange: db.prepare('DELETE FROM history_changes WHERE doc_id = ? AND id > ? AND id <= ?'),
+    deleteAfter: db.prepare('DELETE FROM history_changes WHERE doc_id = ? AND id > ?'),
     dropBefore: db.prepare('DELETE FROM history_changes WHERE doc_id = ? AND at < ?'),
-    oldest: db.prepare<[string], { at: number | null }>('SELECT min(at) AS at FROM history_changes WHERE doc_id = ?'),
-    addVersion: db.prepare(
-      'INSERT INTO history_versions (doc_id, at, reason, authors, chars, last_change, state, base, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 2)',
+    keepRefs: hasRef
+      ? db.prepare(
+          'UPDATE history_versions SET state = (SELECT c.data FROM history_changes c WHERE c.id = change_ref), format = (SELECT c.format FROM history_changes c WHERE c.id = change_ref), change_ref = NULL WHERE doc_id = ? AND change_ref IN (SELECT id FROM history_changes WHERE doc_id = ? AND at < ?)',
+        )
+      : undefined,
+    oldest: db.prepare<[string, string], { at: number | null }>(
+      stamped
+        ? 'SELECT min(at) AS at FROM (SELECT at FROM history_changes WHERE doc_id = ? UNION ALL SELECT at FROM updates WHERE doc_id = ? AND at IS NOT NULL)'
+        : 'SELECT min(at) AS at FROM history_changes WHERE doc_id = ? AND ? IS NOT NULL',
     ),
+  }
+}
+
+function versionStatements(db: Database, { format, hasRef }: TableShape) {
+  const VERSION_COLUMNS = versionColumns(hasRef)
+  return {
+    // Without the column (a schema-3 store opened read-only) nothing is ever written.
+    addVersion: hasRef
+      ? db.prepare(
+          'INSERT INTO history_versions (doc_id, at, reason, authors, chars, last_change, state, base, format, change_ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 2, ?)',
+        )
+      : undefined,
     versions: db.prepare<[string, number, number], VersionRecord>(
       `SELECT ${VERSION_COLUMNS} FROM history_versions WHERE doc_id = ? AND at < ? ORDER BY at DESC, id DESC LIMIT ?`,
     ),
@@ -192,33 +266,94 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
     version: db.prepare<[string, number], VersionRecord>(
       `SELECT ${VERSION_COLUMNS} FROM history_versions WHERE doc_id = ? AND id = ?`,
     ),
-    stored: db.prepare<[string, number], { state: Buffer; base: number | null; format: number }>(
-      `SELECT state, base, ${format} FROM history_versions WHERE doc_id = ? AND id = ?`,
+    stored: db.prepare<
+      [string, number],
+      {
+        state: Buffer
+        base: number | null
+        format: number
+        ref: number | null
+        refData: Buffer | null
+        refFormat: number
+      }
+    >(
+      hasRef
+        ? 'SELECT v.state, v.base, v.format, v.change_ref AS ref, c.data AS refData, c.format AS refFormat FROM history_versions v LEFT JOIN history_changes c ON c.id = v.change_ref WHERE v.doc_id = ? AND v.id = ?'
+        : `SELECT state, base, ${format}, NULL AS ref, NULL AS refData, 1 AS refFormat FROM history_versions WHERE doc_id = ? AND id = ?`,
     ),
     basedOn: db.prepare<[string, number], { id: number }>(
       'SELECT id FROM history_versions WHERE doc_id = ? AND base = ?',
     ),
-    rebase: db.prepare('UPDATE history_versions SET state = ?, base = ?, format = 2 WHERE doc_id = ? AND id = ?'),
+    rebase: hasRef
+      ? db.prepare(
+          'UPDATE history_versions SET state = ?, base = ?, format = 2, change_ref = NULL WHERE doc_id = ? AND id = ?',
+        )
+      : undefined,
     dropVersion: db.prepare('DELETE FROM history_versions WHERE doc_id = ? AND id = ?'),
     storedBytes: db.prepare<[string, string], { versions: number; changes: number }>(
       'SELECT (SELECT coalesce(sum(length(state)), 0) FROM history_versions WHERE doc_id = ?) AS versions, (SELECT coalesce(sum(length(data)), 0) FROM history_changes WHERE doc_id = ?) AS changes',
     ),
   }
-  const replace = db.transaction(
-    (docId: string, afterId: number, uptoId: number, merged: readonly Omit<StoredChange, 'id'>[]) => {
-      q.deleteRange.run(docId, afterId, uptoId)
-      for (const c of merged) q.addChange.run(docId, c.at, c.via, c.author, Y.convertUpdateFormatV1ToV2(c.data), V2)
+}
+
+export function createHistoryTable(db: Database, path: string, readonly: boolean): HistoryTable {
+  const exists =
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'history_versions'").get() !== undefined
+  const format = formatColumn(db, exists)
+  // A store from before versions could read their difference from the change log (schema 3), opened read-only.
+  const hasRef = (db.pragma('table_info(history_versions)') as { name: string }[]).some((c) => c.name === 'change_ref')
+  const writable = () => {
+    if (readonly || !exists) throw new StoreError(path, 'opened read-only')
+  }
+  // A store written before history existed, opened read-only: it has none.
+  if (!exists) return noHistory(writable)
+  // A store from before stamped update rows (schema 3), opened read-only: no change is pending.
+  const stamped = (db.pragma('table_info(updates)') as { name: string }[]).some((c) => c.name === 'at')
+  const shape = { format, hasRef, stamped, readonly }
+  const q = { ...changeStatements(db, shape), ...versionStatements(db, shape) }
+  const settle = db.transaction(
+    (docId: string, afterId: number, merged: readonly Omit<StoredChange, 'id'>[], uptoRow: number): number => {
+      q.deleteAfter.run(docId, afterId)
+      let newest = afterId
+      for (const c of merged)
+        newest = Number(
+          q.addChange.run(docId, c.at, c.via, c.author, Y.convertUpdateFormatV1ToV2(c.data), V2).lastInsertRowid,
+        )
+      q.unstamp?.run(docId, uptoRow)
+      return newest
     },
   )
+  // Authors are few (this account and the group's members): their codes are kept in memory once read.
+  const codes = new Map<string, number>()
+  const codeOf = (author: string): number => {
+    const known = codes.get(author) ?? q.person?.get(author)?.id
+    const code = known ?? Number(q.addPerson?.run(author).lastInsertRowid)
+    codes.set(author, code)
+    return code
+  }
+  const dropChanges = db.transaction((docId: string, at: number): number => {
+    q.keepRefs?.run(docId, docId, at)
+    return q.dropBefore.run(docId, at).changes
+  })
   const drop = db.transaction((docId: string, ids: readonly number[]) => {
     for (const id of ids) q.dropVersion.run(docId, id)
   })
   return {
-    addChange: (docId, c) =>
+    stamp: (c) =>
       guarded(path, 'record a change', () => {
         writable()
-        return Number(q.addChange.run(docId, c.at, c.via, c.author, c.data, 1).lastInsertRowid)
+        return { at: c.at, via: VIA_CODES[c.via], author: codeOf(c.author) }
       }),
+    pending: (docId) =>
+      guarded(path, 'read the changes', () =>
+        (q.pending?.all(docId) ?? []).map((r) => ({
+          row: r.id,
+          at: r.at,
+          via: VIA_OF.get(r.via) ?? 'sidecar',
+          author: r.author,
+          data: bytesOf(r.data),
+        })),
+      ),
     changesAfter: (docId, afterId) =>
       guarded(path, 'read the changes', () =>
         q.changesAfter.all(docId, afterId).map((r) => ({
@@ -229,32 +364,33 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
           data: toV1(bytesOf(r.data), r.format),
         })),
       ),
-    replaceChanges: (docId, afterId, uptoId, merged) =>
+    settle: (docId, afterId, merged, uptoRow) =>
       guarded(path, 'merge the changes', () => {
         writable()
-        replace(docId, afterId, uptoId, merged)
+        return settle(docId, afterId, merged, uptoRow)
       }),
     dropChangesBefore: (docId, at) =>
       guarded(path, 'drop old changes', () => {
         writable()
-        return q.dropBefore.run(docId, at).changes
+        return dropChanges(docId, at)
       }),
-    oldestChangeAt: (docId) => guarded(path, 'read the changes', () => q.oldest.get(docId)?.at ?? undefined),
-    addVersion: (docId, v, state, base) =>
+    oldestChangeAt: (docId) => guarded(path, 'read the changes', () => q.oldest.get(docId, docId)?.at ?? undefined),
+    addVersion: (docId, v, state, base, sameAsChange) =>
       guarded(path, 'record a version', () => {
         writable()
         const stored = Y.convertUpdateFormatV1ToV2(state)
         const id = Number(
-          q.addVersion.run(
+          q.addVersion?.run(
             docId,
             v.at,
             v.reason,
             v.authors.join('\n'),
             v.chars ?? null,
             v.lastChange,
-            stored,
+            sameAsChange === undefined ? stored : new Uint8Array(0),
             base ?? null,
-          ).lastInsertRowid,
+            sameAsChange ?? null,
+          )?.lastInsertRowid,
         )
         return { ...v, id, bytes: stored.byteLength }
       }),
@@ -275,13 +411,19 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
     stored: (docId, id) =>
       guarded(path, 'read a version', () => {
         const r = q.stored.get(docId, id)
-        return r === undefined ? undefined : { state: toV1(bytesOf(r.state), r.format), base: r.base ?? undefined }
+        if (r === undefined) return undefined
+        // Read from the change log; a change gone without its copy (never written so) leaves it unreadable.
+        if (r.ref !== null)
+          return r.refData === null
+            ? undefined
+            : { state: toV1(bytesOf(r.refData), r.refFormat), base: r.base ?? undefined }
+        return { state: toV1(bytesOf(r.state), r.format), base: r.base ?? undefined }
       }),
     basedOn: (docId, base) => guarded(path, 'read a version', () => q.basedOn.all(docId, base).map((r) => r.id)),
     rebase: (docId, id, state, base) =>
       guarded(path, 'rewrite a version', () => {
         writable()
-        q.rebase.run(Y.convertUpdateFormatV1ToV2(state), base ?? null, docId, id)
+        q.rebase?.run(Y.convertUpdateFormatV1ToV2(state), base ?? null, docId, id)
       }),
     atomically: (fn) => guarded(path, 'change the history', () => db.transaction(fn)()),
     dropVersions: (docId, ids) =>

@@ -18,25 +18,38 @@ const DAY_MS = 86_400_000
  */
 export const WHOLE_EVERY = 64
 
-/** The spell's changes, merged into one per author and origin (revert undoes per author). */
-export function mergeSpell(table: HistoryTable, docId: string, after: number, lastChange: number): number {
-  const spell = table.changesAfter(docId, after)
-  if (spell.length < 2) return lastChange
-  const groups = new Map<string, StoredChange[]>()
+/** A spell settled: the newest change id, the spell's changes as they came, and the one change they were merged into, if one. */
+export interface SettledSpell {
+  readonly lastChange: number
+  readonly spell: Uint8Array[]
+  /** A spell of one author and origin: the change holding exactly the merge of `spell`. */
+  readonly single: number | undefined
+}
+
+/**
+ * Settles the spell: its changes (settled ones after `after`, then the stamped update rows) merged
+ * into one per author and origin (revert undoes per author).
+ */
+export function mergeSpell(table: HistoryTable, docId: string, after: number): SettledSpell {
+  const settled = table.changesAfter(docId, after)
+  const pending = table.pending(docId)
+  const spell = [...settled, ...pending]
+  const newest = settled.at(-1)?.id ?? after
+  const groups = new Map<string, Omit<StoredChange, 'id'>[]>()
   for (const c of spell) {
     const key = `${c.via}\u0000${c.author}`
     groups.set(key, [...(groups.get(key) ?? []), c])
   }
-  if (groups.size === spell.length) return lastChange
-  const merged = [...groups.values()].map((cs) => ({
-    at: (cs[0] as StoredChange).at,
-    via: (cs[0] as StoredChange).via,
-    author: (cs[0] as StoredChange).author,
-    data: Y.mergeUpdates(cs.map((c) => c.data)),
-  }))
-  table.replaceChanges(docId, after, lastChange, merged)
-  // Merged rows take new ids: the version holds up to the newest of them.
-  return table.changesAfter(docId, after).at(-1)?.id ?? lastChange
+  const data = spell.map((c) => c.data)
+  // Nothing stamped, and nothing two changes could be merged into: the log stays as it is.
+  if (pending.length === 0 && groups.size === settled.length)
+    return { lastChange: newest, spell: data, single: undefined }
+  const merged = [...groups.values()].map((cs) => {
+    const first = cs[0] as Omit<StoredChange, 'id'>
+    return { at: first.at, via: first.via, author: first.author, data: Y.mergeUpdates(cs.map((c) => c.data)) }
+  })
+  const lastChange = table.settle(docId, after, merged, pending.at(-1)?.row ?? 0)
+  return { lastChange, spell: data, single: merged.length === 1 ? lastChange : undefined }
 }
 
 /** A version's whole state: its row merged after the rows it is a difference from. */

@@ -11,7 +11,7 @@ import * as Y from 'yjs'
 import { StoreError } from '../errors.ts'
 import { DEFAULT_COMPACTION, shouldCompact, type CompactionPolicy } from './compaction.ts'
 import { decodeExactStateVector, isExactUpdate } from './strict-yjs.ts'
-import type { ReplicaStore } from './store.ts'
+import type { ReplicaStore, UpdateStamp } from './store.ts'
 
 /** Where a change came from: this person's page, the sidecar itself, or a member (`author`: number or Signal id). */
 export interface ChangeOrigin {
@@ -23,8 +23,8 @@ export interface ChangeOrigin {
 export interface ReplicaObserver {
   /** Before `origin`'s change touches the document. */
   before(origin: ChangeOrigin): void
-  /** Inside the update log's transaction, after the update is appended: writes what is kept with it. */
-  logged?(update: Uint8Array, origin: ChangeOrigin): void
+  /** Inside the update log's transaction, before the update is appended: the stamp its row carries. */
+  stamp?(origin: ChangeOrigin): UpdateStamp | undefined
   /** After it is applied and durable in the update log. */
   applied(update: Uint8Array, origin: ChangeOrigin): void
 }
@@ -105,12 +105,9 @@ export function loadReplica(
       } catch {
         return false
       }
-      // Stored even when it added nothing visible: it may hold structs Yjs keeps pending. What
-      // the observer logs with it is in the same transaction: one synced write per change.
-      store.atomically(() => {
-        store.appendUpdate(docId, update)
-        observer?.logged?.(update, origin)
-      })
+      // Stored even when it added nothing visible: it may hold structs Yjs keeps pending. The
+      // observer's stamp is on the same row, in the same transaction: one synced write per change.
+      store.atomically(() => store.appendUpdate(docId, update, observer?.stamp?.(origin)))
       log = { rows: log.rows + 1, bytes: log.bytes + update.byteLength }
       compactIfDue()
       observer?.applied(update, origin)

@@ -20,6 +20,7 @@ import {
   HISTORY_SCHEMA,
   migrateHistoryFormat,
   type HistoryTable,
+  type UpdateStamp,
 } from '../history/history-table.ts'
 import { createDocumentTable, DOCUMENTS_SCHEMA, type DocumentTable } from './doc-table.ts'
 import { createFixedChangeTable, FIXED_CHANGES_SCHEMA, type FixedChangeTable } from './fixed-change-table.ts'
@@ -32,16 +33,24 @@ import { createSentIdTable, type SentIdTable } from './sent-ids.ts'
 
 /** File name of the store inside the data folder. */
 export const STORE_FILE = 'replica.sqlite3'
-const SCHEMA_VERSION = 3
+const SCHEMA_VERSION = 4
+
+export type { UpdateStamp }
 
 export interface ReplicaStore {
   /** The database file. */
   readonly path: string
   /** The document's update log, oldest first. */
   loadUpdates(docId: string): Uint8Array[]
-  /** Appends one update (committed and synced when this returns). */
-  appendUpdate(docId: string, update: Uint8Array): void
-  /** Replaces the document's whole log by one state update, atomically (compaction). */
+  /**
+   * Appends one update (committed and synced when this returns), with history's stamp (who and
+   * when) on the same row when given: history costs no second row per edit.
+   */
+  appendUpdate(docId: string, update: Uint8Array, stamp?: UpdateStamp): void
+  /**
+   * Replaces the document's log by one state update, atomically (compaction). Stamped rows are
+   * history's until it settles them (history-table.ts): they are kept beside the state.
+   */
   replaceUpdates(docId: string, state: Uint8Array): void
   /** Rows and bytes of the document's log. */
   logSize(docId: string): { rows: number; bytes: number }
@@ -68,12 +77,14 @@ export interface ReplicaStore {
   atomically<T>(fn: () => T): T
   /** Size of the database file and its WAL, in bytes. */
   fileBytes(): number
+  /** Bytes the rows of every table and index hold (SQLite's dbstat payload), without free space. */
+  payloadBytes(): number
   close(): void
 }
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS updates (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS updates (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, data BLOB NOT NULL, at INTEGER, via INTEGER, author INTEGER);
 CREATE INDEX IF NOT EXISTS updates_doc ON updates (doc_id, id);
 CREATE TABLE IF NOT EXISTS sent_ids (doc_id TEXT NOT NULL, message_id TEXT NOT NULL, at INTEGER NOT NULL, sender_id TEXT NOT NULL DEFAULT '', PRIMARY KEY (doc_id, message_id)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS sent_ids_at ON sent_ids (at);
@@ -82,6 +93,12 @@ CREATE UNIQUE INDEX IF NOT EXISTS outbox_message ON outbox (doc_id, message_id);
 ${DOCUMENTS_SCHEMA}${INVITERS_SCHEMA}${HISTORY_SCHEMA}${JOINED_SCHEMA}${FIXED_CHANGES_SCHEMA}${RECEIVED_IDS_SCHEMA}${AUTHORS_SCHEMA}${PROMOTIONS_SCHEMA}`
 // Schema 1 had no sender per sent id: its rows keep '' (the sender is unknown; a replay is acknowledged).
 const MIGRATE_1_TO_2 = "ALTER TABLE sent_ids ADD COLUMN sender_id TEXT NOT NULL DEFAULT ''"
+/** Schema 4 stamps update rows (history's change log): a row from before carries none. */
+function migrateUpdateStamps(db: Database.Database): void {
+  const columns = (db.pragma('table_info(updates)') as { name: string }[]).map((c) => c.name)
+  for (const column of ['at', 'via', 'author'])
+    if (!columns.includes(column)) db.exec(`ALTER TABLE updates ADD COLUMN ${column} INTEGER`)
+}
 
 /**
  * Opens (creating when writable) the store in `dir`. The folder is created with mode 0700.
@@ -116,6 +133,7 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
         const columns = hasSentIds ? (db.pragma('table_info(sent_ids)') as { name: string }[]).map((c) => c.name) : []
         if (hasSentIds && !columns.includes('sender_id')) db.exec(MIGRATE_1_TO_2)
         db.exec(SCHEMA)
+        migrateUpdateStamps(db)
         migrateHistoryFormat(db)
       }
       const check = db.pragma('quick_check', { simple: true })
@@ -144,11 +162,13 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
   const size = db.prepare<[string], { rows: number; bytes: number | null }>(
     'SELECT count(*) AS rows, sum(length(data)) AS bytes FROM updates WHERE doc_id = ?',
   )
-  const insert = readonly ? undefined : db.prepare('INSERT INTO updates (doc_id, data) VALUES (?, ?)')
-  const clear = readonly ? undefined : db.prepare('DELETE FROM updates WHERE doc_id = ?')
+  const insert = readonly
+    ? undefined
+    : db.prepare('INSERT INTO updates (doc_id, data, at, via, author) VALUES (?, ?, ?, ?, ?)')
+  const clear = readonly ? undefined : db.prepare('DELETE FROM updates WHERE doc_id = ? AND at IS NULL')
   const replace = db.transaction((docId: string, state: Uint8Array) => {
     clear?.run(docId)
-    insert?.run(docId, state)
+    insert?.run(docId, state, null, null, null)
   })
   const writable = () => {
     if (readonly) throw new StoreError(path, 'opened read-only')
@@ -160,10 +180,10 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
       guarded(path, 'read the update log', () =>
         select.all(docId).map((r) => new Uint8Array(r.data.buffer, r.data.byteOffset, r.data.byteLength)),
       ),
-    appendUpdate: (docId, update) =>
+    appendUpdate: (docId, update, stamp) =>
       guarded(path, 'append an update', () => {
         writable()
-        insert?.run(docId, update)
+        insert?.run(docId, update, stamp?.at ?? null, stamp?.via ?? null, stamp?.author ?? null)
       }),
     replaceUpdates: (docId, state) =>
       guarded(path, 'compact the update log', () => {
@@ -191,6 +211,11 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
         const pages = db.pragma('page_count', { simple: true }) as number
         const pageSize = db.pragma('page_size', { simple: true }) as number
         return pages * pageSize
+      }),
+    payloadBytes: () =>
+      guarded(path, 'measure the rows', () => {
+        const r = db.prepare<[], { bytes: number | null }>('SELECT sum(payload) AS bytes FROM dbstat').get()
+        return r?.bytes ?? 0
       }),
     close: () => {
       try {
