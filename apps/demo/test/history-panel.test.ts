@@ -199,4 +199,43 @@ describe.skipIf(!hasChromium())('the History panel in real browsers', () => {
     await waitForEditorText(pages.bob, words, 'rich')
     expect(await richText(pages.bob)).toBe(words)
   })
+
+  test('Bob, given a document after Alice wrote in it, is told his history starts when he joined; Alice is not', async () => {
+    const { stack } = run
+    const api = (who: 'alice' | 'bob', path: string, body?: unknown) =>
+      fetch(`${stack.sidecarUrl(who).replace(/^ws/, 'http')}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      })
+    const made = await api('alice', '/v1/docs', { title: 'Written before Bob', members: [] })
+    expect(made.status).toBe(201)
+    const { docId } = (await made.json()) as { docId: string }
+    const linkTo = (who: 'alice' | 'bob') => stack.link(who).replace(/doc=[^&]+/, `doc=${docId}`)
+    const text = 'Alice alone, first.'
+    await pages.alice.goto(linkTo('alice'))
+    await waitForAllSent(pages.alice)
+    await typeAtEnd(pages.alice, '.cm-content', text)
+    await waitForAllSent(pages.alice)
+    expect((await api('alice', `/v1/docs/${docId}/members`, { add: [stack.number('bob')] })).status).toBe(200)
+    for (let tries = 0; ; tries++) {
+      const { invites } = (await (await api('bob', '/v1/invites')).json()) as { invites: { id: string }[] }
+      if (invites.some((i) => i.id === docId)) break
+      if (tries > 80) throw new Error('Bob was never invited')
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+    expect((await api('bob', `/v1/invites/${docId}/accept`, {})).status).toBe(200)
+    await pages.bob.goto(linkTo('bob'))
+    await waitForEditorText(pages.bob, text)
+
+    // Bob's first content came in the group's answer, holding what Alice wrote before he joined.
+    await previewVersion(pages.bob, /./)
+    await waitForShown(
+      pages.bob,
+      '#history-note',
+      /^You have history from when you joined on .+; what happened before is kept by the people who were there\.$/,
+    )
+    await previewVersion(pages.alice, /^You · /)
+    expect(await pages.alice.locator('#history-note').isVisible()).toBe(false)
+  })
 })

@@ -93,7 +93,7 @@ export function mountHistoryPanel(o: HistoryPanelOptions): void {
     try {
       const listed = await o.client.versions()
       versions = listed.versions
-      const note = joinedLaterText(versions[versions.length - 1], listed.complete, o.clock)
+      const note = joinedLaterText(versions, listed.complete, o.clock)
       say('history-note', note)
       list.replaceChildren(
         ...versions.map((v, i) => {

@@ -55,14 +55,22 @@ describe('the History panel’s words', () => {
     expect(undoOffers(list, 2, now, clock)).toEqual([])
   })
 
-  test('the joined-later note only when the oldest kept version already held others’ content', () => {
+  test('the joined-later note only when the first content held came relayed by the group', () => {
     const joined = v('1', at(9, 30), [], { chars: 120, reason: 'catch-up' })
-    expect(joinedLaterText(joined, true, clock)).toMatch(/^You have history from when you joined on 2026-12-02, 09:30/)
+    expect(joinedLaterText([joined], true, clock)).toMatch(
+      /^You have history from when you joined on 2026-12-02, 09:30/,
+    )
+    // A member's edit arrived first, before the content it builds on (nothing shown yet): still joined later.
+    const early = v('1', at(9, 29), [bob], { chars: 0, reason: 'catch-up' })
+    const later = v('3', at(11, 0), [alice], { chars: 130 })
+    expect(joinedLaterText([later, { ...joined, id: '2' }, early], true, clock)).toMatch(/joined on 2026-12-02, 09:29/)
     // Not the whole list yet: the oldest is not known.
-    expect(joinedLaterText(joined, false, clock)).toBeUndefined()
-    // The document began here (your own first version), or empty when you came.
-    expect(joinedLaterText(v('1', at(9, 30), [alice], { chars: 5 }), true, clock)).toBeUndefined()
-    expect(joinedLaterText(v('1', at(9, 30), [], { chars: 0 }), true, clock)).toBeUndefined()
+    expect(joinedLaterText([joined], false, clock)).toBeUndefined()
+    // The document began here: its first content was an edit of yours, or of a member you started it with.
+    expect(joinedLaterText([v('1', at(9, 30), [alice], { chars: 5 })], true, clock)).toBeUndefined()
+    expect(joinedLaterText([later, v('1', at(9, 30), [bob], { chars: 5 })], true, clock)).toBeUndefined()
+    expect(joinedLaterText([v('1', at(9, 30), [], { chars: 0 })], true, clock)).toBeUndefined()
+    expect(joinedLaterText([], true, clock)).toBeUndefined()
   })
 
   test('errors are sentences, never codes; an unknown code still reads as words', () => {

@@ -80,14 +80,17 @@ export function undoOffers(list: readonly VersionItem[], index: number, now: num
 }
 
 /**
- * "You have history from when you joined on 1 Dec, 10:42": said when the listing reached the
- * oldest version and that version already held others' content (the document began before this
- * sidecar held it); undefined otherwise.
+ * "You have history from when you joined on 1 Dec, 10:42": said when the listing (newest first)
+ * reached the oldest version and the first content this sidecar held came relayed by the group (a
+ * version with content and no author: a sync answer holding what was written before it joined).
+ * Versions before it may be empty: a member's edit can arrive before the content it builds on.
+ * Undefined when the first content was someone's own edit (the document began with this sidecar).
  */
-export function joinedLaterText(oldest: VersionItem | undefined, complete: boolean, clock: Clock): string | undefined {
+export function joinedLaterText(list: readonly VersionItem[], complete: boolean, clock: Clock): string | undefined {
+  const oldest = list.at(-1)
   if (!complete || oldest === undefined) return undefined
-  const began = (oldest.chars ?? 0) > 0 && !oldest.authors.some((a) => a.you)
-  if (!began) return undefined
+  const firstContent = [...list].reverse().find((v) => (v.chars ?? 0) > 0)
+  if (firstContent === undefined || firstContent.authors.length > 0) return undefined
   return `You have history from when you joined on ${clock.day(oldest.at)}, ${clock.time(oldest.at)}; what happened before is kept by the people who were there.`
 }
 
