@@ -89,7 +89,9 @@ export function undoOffers(list: readonly VersionItem[], index: number, now: num
 export function joinedLaterText(list: readonly VersionItem[], complete: boolean, clock: Clock): string | undefined {
   const oldest = list.at(-1)
   if (!complete || oldest === undefined) return undefined
-  const firstContent = [...list].reverse().find((v) => (v.chars ?? 0) > 0)
+  // The list is newest first: the first content is the last version with any.
+  const withContent = list.filter((v) => (v.chars ?? 0) > 0)
+  const firstContent = withContent[withContent.length - 1]
   if (firstContent === undefined || firstContent.authors.length > 0) return undefined
   return `You have history from when you joined on ${clock.day(oldest.at)}, ${clock.time(oldest.at)}; what happened before is kept by the people who were there.`
 }
