@@ -4,7 +4,8 @@
  * one). Prints each folder's score and writes .mutation/summary.json. Not part of `npm test`.
  * `npm run mutate -- [--force] --only <file>` mutates one source file of a folder against all of
  * that folder's tests (the same verdicts as the folder run gives that file's mutants), with its own
- * results under .mutation/<folder>--<file>/; summary.json is not touched.
+ * results under .mutation/<folder>--<file>/; summary.json is not touched. `--only <file>:<from>-<to>`
+ * mutates those lines only.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -14,8 +15,9 @@ import { MUTATE_FOLDERS, slug, type MutateFolder } from './folders.ts'
 const force = process.argv.includes('--force')
 const onlyAt = process.argv.indexOf('--only')
 const only = onlyAt === -1 ? undefined : process.argv[onlyAt + 1]
-if (onlyAt !== -1 && (only === undefined || !only.endsWith('.ts'))) {
-  console.error('--only needs a source file, e.g. --only apps/chat/src/loop/turn-worker.ts')
+// A file, or a line range of it (Stryker's `file.ts:10-40`): what one test's mutants need re-running.
+if (onlyAt !== -1 && (only === undefined || !/\.ts(:\d+-\d+)?$/.test(only))) {
+  console.error('--only needs a source file, e.g. --only apps/chat/src/loop/turn-worker.ts (or …/turn-worker.ts:10-40)')
   process.exit(2)
 }
 const asked =
