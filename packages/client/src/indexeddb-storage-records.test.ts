@@ -52,36 +52,15 @@ describe('IndexedDB storage: where records live', () => {
 })
 
 describe('IndexedDB storage: load trusts no stored record', () => {
-  test('bytes under a key other than checkpoint are not taken for the checkpoint', async () => {
+  test.each<[string, IDBValidKey, unknown]>([
+    ['bytes under a key other than checkpoint', 'stray', new Uint8Array([9])],
+    ['a number under a key other than seqMark', 'stray', 99],
+    ['a seqMark that is not a safe integer', 'seqMark', 1.5],
+    ['a well-formed entry under an array key not headed outbox', ['archive', 4], entry(4)],
+  ])('%s is skipped and read as nothing', async (_name, key, value) => {
     const { storage, raw } = storageWithRawDoc()
-    await set('stray', new Uint8Array([9]), raw)
-    const loaded = await storage.load()
-    expect(loaded.checkpoint).toBeUndefined()
-    expect(loaded.skipped).toBe(1)
-  })
-
-  test('a number under a key other than seqMark is not taken for the mark', async () => {
-    const { storage, raw } = storageWithRawDoc()
-    await set('stray', 99, raw)
-    const loaded = await storage.load()
-    expect(loaded.seqMark).toBe(0)
-    expect(loaded.skipped).toBe(1)
-  })
-
-  test('a seqMark that is not a safe integer is skipped', async () => {
-    const { storage, raw } = storageWithRawDoc()
-    await set('seqMark', 1.5, raw)
-    const loaded = await storage.load()
-    expect(loaded.seqMark).toBe(0)
-    expect(loaded.skipped).toBe(1)
-  })
-
-  test('a well-formed entry under an array key not headed outbox is skipped', async () => {
-    const { storage, raw } = storageWithRawDoc()
-    await set(['archive', 4], entry(4), raw)
-    const loaded = await storage.load()
-    expect(loaded.outbox).toEqual([])
-    expect(loaded.skipped).toBe(1)
+    await set(key, value, raw)
+    expect(await storage.load()).toEqual({ checkpoint: undefined, outbox: [], seqMark: 0, skipped: 1 })
   })
 
   test('the outbox reads back in seq order even when records sit under other seqs', async () => {
