@@ -104,14 +104,17 @@ export function recordingStorage(inner: ClientStorage = createMemoryStorage()): 
   }
 }
 
+/** Options over the fixture's; an option set to undefined falls back to connectDoc's own default. */
+export type Overrides = { readonly [K in keyof ConnectDocOptions]?: ConnectDocOptions[K] | undefined }
+
 export type ScriptedBinding = ReturnType<typeof bind>
 
-function bind(extra: Partial<ConnectDocOptions>) {
+function bind(extra: Overrides) {
   const timers = manualTimers()
   const { WebSocket, sockets } = scriptedSockets()
   const storage = recordingStorage()
   const doc = new Y.Doc()
-  const conn: DocConnection = connectDoc({
+  const options = {
     doc,
     sidecarUrl: 'ws://sidecar.test',
     docId: DOC_ID,
@@ -122,7 +125,8 @@ function bind(extra: Partial<ConnectDocOptions>) {
     // Reconnects only when the test asks (reconnectNow).
     transport: { network: null, backoff: { baseMs: 600_000, maxMs: 600_000, factor: 1 } },
     ...extra,
-  })
+  }
+  const conn: DocConnection = connectDoc(options as ConnectDocOptions)
   const errors: ClientError[] = []
   const statuses: ClientStatus[] = []
   conn.on('error', (e) => errors.push(e))
@@ -143,7 +147,7 @@ function bind(extra: Partial<ConnectDocOptions>) {
  * Call once at the top of a test file: returns `open(extra)`, which binds a fresh document (the
  * defaults above, overridden by `extra`), closed after each test.
  */
-export function scriptedBindings(): { open(extra?: Partial<ConnectDocOptions>): ScriptedBinding } {
+export function scriptedBindings(): { open(extra?: Overrides): ScriptedBinding } {
   const opened: DocConnection[] = []
   afterEach(async () => {
     for (const conn of opened.splice(0)) await conn.close()
@@ -159,8 +163,8 @@ export function scriptedBindings(): { open(extra?: Partial<ConnectDocOptions>): 
 
 /** Binds, loads and opens the first socket (the sidecar accepted the connection). */
 export async function connected(
-  open: (extra?: Partial<ConnectDocOptions>) => ScriptedBinding,
-  extra: Partial<ConnectDocOptions> = {},
+  open: (extra?: Overrides) => ScriptedBinding,
+  extra: Overrides = {},
 ): Promise<ScriptedBinding> {
   const binding = open(extra)
   await binding.conn.ready
