@@ -4,24 +4,17 @@
  * are not refusals, and the frames it refuses to apply.
  */
 import { CLOSE_CODES } from '@e2e-col/protocol'
-import * as Y from 'yjs'
 import { describe, expect, test } from 'vitest'
 import { DOC_ID } from './client-harness.ts'
-import { connected, scriptedBindings, settle, sidecarFrame } from './client-a-fixture.ts'
+import { connected, scriptedBindings, settle, sidecarFrame, textUpdate } from './client-a-fixture.ts'
 
 const { open } = scriptedBindings()
 const OTHER_DOC = '44444444-4444-4444-8444-444444444444'
 
-function updateWith(text: string): Uint8Array {
-  const doc = new Y.Doc()
-  doc.getText('t').insert(0, text)
-  return Y.encodeStateAsUpdate(doc)
-}
-
 describe('a socket opening and closing', () => {
   test("without presence, a closed socket ends 'synced' (the sidecar's copy is no longer live)", async () => {
     const b = await connected(open)
-    b.socket().receive(sidecarFrame({ kind: 'sync-response', payload: updateWith('') }))
+    b.socket().receive(sidecarFrame({ kind: 'sync-response', payload: textUpdate('') }))
     expect(b.conn.status().synced).toBe(true)
     b.socket().serverClose(1011, 'restarting')
     expect(b.conn.status().synced).toBe(false)
@@ -96,8 +89,8 @@ describe('frames the binding does not apply', () => {
 
   test("another document's update is not applied", async () => {
     const b = await connected(open)
-    b.socket().receive(sidecarFrame({ kind: 'update', docId: OTHER_DOC, payload: updateWith('other document') }))
-    b.socket().receive(sidecarFrame({ kind: 'update', docId: DOC_ID, payload: updateWith('this document') }))
+    b.socket().receive(sidecarFrame({ kind: 'update', docId: OTHER_DOC, payload: textUpdate('other document') }))
+    b.socket().receive(sidecarFrame({ kind: 'update', docId: DOC_ID, payload: textUpdate('this document') }))
     expect(b.text.toString()).toBe('this document')
   })
 })

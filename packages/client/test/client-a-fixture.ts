@@ -72,16 +72,17 @@ export function scriptedSockets(): { WebSocket: WebSocketConstructor; sockets: S
   return { WebSocket, sockets }
 }
 
-/** An envelope as the sidecar would send it for this document. */
+const FROM_SIDECAR = { flags: 0, docId: DOC_ID, senderId: SIDECAR_ID, messageId: 'cd'.repeat(16), seq: 0 }
+
+/** An envelope as the sidecar would send it for this document (its fields over {@link FROM_SIDECAR}). */
 export function sidecarFrame(envelope: Partial<Envelope> & Pick<Envelope, 'kind' | 'payload'>): Uint8Array {
-  return encodeEnvelope({
-    flags: 0,
-    docId: DOC_ID,
-    senderId: SIDECAR_ID,
-    messageId: 'cd'.repeat(16),
-    seq: 0,
-    ...envelope,
-  })
+  return encodeEnvelope({ ...FROM_SIDECAR, ...envelope })
+}
+
+/** A Yjs update of a fresh document holding `text` (the tests' text is `t`). */
+export function textUpdate(text: string, doc = new Y.Doc()): Uint8Array {
+  doc.getText('t').insert(0, text)
+  return Y.encodeStateAsUpdate(doc)
 }
 
 /** Lets the storage write chain run (memory storage resolves at once). */

@@ -3,19 +3,12 @@
  * (one set per sidecar host), write failures, the seq mark of a session that sent nothing durable,
  * a store it cannot read (and the page-hide rescue it then leaves alone), and nothing after close.
  */
-import * as Y from 'yjs'
 import { describe, expect, test } from 'vitest'
 import { createMemoryStorage, type ClientStorage } from '../src/index.ts'
 import { DOC_ID } from './client-harness.ts'
-import { connected, recordingStorage, scriptedBindings, settle } from './client-a-fixture.ts'
+import { connected, recordingStorage, scriptedBindings, settle, textUpdate } from './client-a-fixture.ts'
 
 const { open } = scriptedBindings()
-
-function stateWith(text: string): Uint8Array {
-  const doc = new Y.Doc()
-  doc.getText('t').insert(0, text)
-  return Y.encodeStateAsUpdate(doc)
-}
 
 /** A memory store whose senderId cannot be read (private mode), with `rescued` in its page-hide slot. */
 function unreadable(rescued?: Uint8Array): { storage: ClientStorage; failure: Error } {
@@ -119,7 +112,7 @@ describe('a store that cannot be read, and the page-hide rescue', () => {
   })
 
   test('an unreadable store leaves the rescued edits in their slot for a load that can store them', async () => {
-    const rescued = stateWith('rescued before the last unload')
+    const rescued = textUpdate('rescued before the last unload')
     const { storage } = unreadable(rescued)
     const b = open({ storage })
     await b.conn.ready
