@@ -5,26 +5,8 @@
  */
 import * as Y from 'yjs'
 import { describe, expect, test } from 'vitest'
-import { createMemoryStorage, type ClientStorage, type PageLifecycle } from '../src/index.ts'
-import { scriptedBinding, settle } from './client-b-scripted.ts'
-
-/** Memory storage whose load waits until `release()`. */
-function slowLoading(base: ClientStorage = createMemoryStorage()): { storage: ClientStorage; release: () => void } {
-  let release = (): void => undefined
-  const gate = new Promise<void>((resolve) => {
-    release = resolve
-  })
-  return {
-    storage: {
-      ...base,
-      load: async () => {
-        await gate
-        return base.load()
-      },
-    },
-    release: () => release(),
-  }
-}
+import { createMemoryStorage, type PageLifecycle } from '../src/index.ts'
+import { scriptedBinding, settle, slowLoading } from './client-b-scripted.ts'
 
 /** A page lifecycle whose hide the test fires. */
 function scriptedPage(): { lifecycle: PageLifecycle; hide: () => void } {
@@ -37,7 +19,7 @@ function scriptedPage(): { lifecycle: PageLifecycle; hide: () => void } {
       },
     },
     hide: () => {
-      for (const l of [...listeners]) l()
+      for (const l of listeners.slice()) l()
     },
   }
 }
@@ -99,7 +81,10 @@ describe('the page-hide rescue', () => {
   test('a storage without a rescue slot still checkpoints on page hide', async () => {
     const { rescue: _none, ...withoutRescue } = createMemoryStorage()
     const page = scriptedPage()
-    const b = scriptedBinding({ lifecycle: page.lifecycle, transport: offline, checkpointDelayMs: 60_000 }, withoutRescue)
+    const b = scriptedBinding(
+      { lifecycle: page.lifecycle, transport: offline, checkpointDelayMs: 60_000 },
+      withoutRescue,
+    )
     await b.conn.ready
     b.text.insert(0, 'kept on hide')
     b.commits.length = 0

@@ -74,22 +74,22 @@ describe('frames from the sidecar', () => {
   })
 })
 
-describe('error frames for an outbox entry', () => {
-  /** A binding with one local change sent and a checkpoint already written; commits cleared. */
-  async function sentChange() {
-    const b = scriptedBinding({ checkpointDelayMs: 1000, flushWindowMs: 10 })
-    const socket = await b.connect()
-    b.text.insert(0, 'a change')
-    b.timers.advance(10)
-    await settle()
-    b.timers.advance(1000)
-    await settle()
-    const update = socket.sent.find((e) => e.kind === 'update')
-    if (update === undefined) throw new Error('the change was not sent')
-    b.commits.length = 0
-    return { ...b, socket, update }
-  }
+/** A binding with one local change sent and a checkpoint already written; commits cleared. */
+async function sentChange() {
+  const b = scriptedBinding({ checkpointDelayMs: 1000, flushWindowMs: 10 })
+  const socket = await b.connect()
+  b.text.insert(0, 'a change')
+  b.timers.advance(10)
+  await settle()
+  b.timers.advance(1000)
+  await settle()
+  const update = socket.sent.find((e) => e.kind === 'update')
+  if (update === undefined) throw new Error('the change was not sent')
+  b.commits.length = 0
+  return { ...b, socket, update }
+}
 
+describe('error frames for an outbox entry', () => {
   test('a dropped entry (PROTO_*) is not counted as a Signal refusal, and its removal is checkpointed', async () => {
     const b = await sentChange()
     b.socket.deliver({

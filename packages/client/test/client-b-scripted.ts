@@ -115,6 +115,27 @@ export function recordingStorage(base: ClientStorage = createMemoryStorage()): {
   return { storage, commits, failCommits }
 }
 
+/** Memory storage whose load waits until `release()`. */
+export function slowLoading(base: ClientStorage = createMemoryStorage()): {
+  storage: ClientStorage
+  release: () => void
+} {
+  const gate: { open?: () => void } = {}
+  const loadable = new Promise<void>((resolve) => {
+    gate.open = resolve
+  })
+  return {
+    storage: {
+      ...base,
+      load: async () => {
+        await loadable
+        return base.load()
+      },
+    },
+    release: () => gate.open?.(),
+  }
+}
+
 /** A binding on a scripted sidecar; closed after the test. Sockets are opened by the test. */
 export function scriptedBinding(extra: Partial<ConnectDocOptions> = {}, base?: ClientStorage) {
   const timers = manualTimers()

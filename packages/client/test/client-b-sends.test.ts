@@ -12,6 +12,10 @@ afterEach(() => {
   vi.unstubAllGlobals()
 })
 
+function connectWithoutWebSocket(): unknown {
+  return connectDoc({ doc: new Y.Doc(), sidecarUrl: 'ws://127.0.0.1:9', docId: DOC_ID, storage: createMemoryStorage() })
+}
+
 describe('sends', () => {
   test('an answer due while disconnected is not sent and spends no sequence number', async () => {
     const b = scriptedBinding()
@@ -42,8 +46,8 @@ describe('sends', () => {
 
   test('without a WebSocket constructor anywhere, connectDoc says to pass options.WebSocket', () => {
     vi.stubGlobal('WebSocket', undefined)
-    const attempt = () =>
-      connectDoc({ doc: new Y.Doc(), sidecarUrl: 'ws://127.0.0.1:9', docId: DOC_ID, storage: createMemoryStorage() })
-    expect(attempt).toThrow(expect.objectContaining({ code: 'CLIENT_NO_WEBSOCKET', message: expect.stringContaining('options.WebSocket') }))
+    expect(connectWithoutWebSocket).toThrow(
+      expect.objectContaining({ code: 'CLIENT_NO_WEBSOCKET', message: expect.stringContaining('options.WebSocket') }),
+    )
   })
 })

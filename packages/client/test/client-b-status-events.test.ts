@@ -3,8 +3,7 @@
  * and `saved` only once nothing is left to send.
  */
 import { describe, expect, test } from 'vitest'
-import { createMemoryStorage, type ClientStorage } from '../src/index.ts'
-import { scriptedBinding, settle, SIDECAR_ID } from './client-b-scripted.ts'
+import { scriptedBinding, settle, SIDECAR_ID, slowLoading } from './client-b-scripted.ts'
 
 describe('status events', () => {
   test('each status event differs from the one before it', async () => {
@@ -26,16 +25,11 @@ describe('status events', () => {
   })
 
   test('the end of the load is announced even when nothing else changed', async () => {
-    let release = (): void => undefined
-    const gate = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    const base = createMemoryStorage()
-    const slow: ClientStorage = { ...base, load: async () => gate.then(() => base.load()) }
-    const b = scriptedBinding({ transport: { network: null, isOnline: () => false } }, slow)
+    const slow = slowLoading()
+    const b = scriptedBinding({ transport: { network: null, isOnline: () => false } }, slow.storage)
     b.text.insert(0, 'typed before the load')
     expect(b.statuses.at(-1)).toMatchObject({ loaded: false, pending: 1 })
-    release()
+    slow.release()
     await b.conn.ready
     expect(b.statuses.at(-1)).toMatchObject({ loaded: true, pending: 1, connection: 'offline' })
   })
