@@ -6,7 +6,7 @@
 import * as Y from 'yjs'
 import { describe, expect, test } from 'vitest'
 import { createMemoryStorage, type PageLifecycle } from '../src/index.ts'
-import { scriptedBinding, settle, slowLoading } from './client-b-scripted.ts'
+import { scriptedBinding, settle, slowLoading, updateWith } from './client-b-scripted.ts'
 
 /** A page lifecycle whose hide the test fires. */
 function scriptedPage(): { lifecycle: PageLifecycle; hide: () => void } {
@@ -22,12 +22,6 @@ function scriptedPage(): { lifecycle: PageLifecycle; hide: () => void } {
       for (const l of listeners.slice()) l()
     },
   }
-}
-
-function stateWith(text: string): Uint8Array {
-  const doc = new Y.Doc()
-  doc.getText('t').insert(0, text)
-  return Y.encodeStateAsUpdate(doc)
 }
 
 const offline = { network: null, isOnline: () => false }
@@ -49,7 +43,7 @@ describe('local writes around the load', () => {
 
   test("hiding the page before the stored state loaded leaves the last page's rescue in place", async () => {
     const base = createMemoryStorage()
-    base.rescue?.save(stateWith('rescued by the last page'))
+    base.rescue?.save(updateWith('rescued by the last page'))
     const slow = slowLoading(base)
     const page = scriptedPage()
     const b = scriptedBinding({ lifecycle: page.lifecycle, transport: offline }, slow.storage)

@@ -4,14 +4,7 @@
  */
 import * as Y from 'yjs'
 import { describe, expect, test } from 'vitest'
-import { errorPayload, scriptedBinding, settle, SIDECAR_ID } from './client-b-scripted.ts'
-
-/** A Yjs update holding `text` in `t`, written by a document of its own. */
-function updateWith(text: string): Uint8Array {
-  const doc = new Y.Doc()
-  doc.getText('t').insert(0, text)
-  return Y.encodeStateAsUpdate(doc)
-}
+import { errorPayload, scriptedBinding, settle, SIDECAR_ID, updateWith } from './client-b-scripted.ts'
 
 describe('frames from the sidecar', () => {
   test('a malformed update payload is reported as CLIENT_BAD_FRAME naming its kind, and later updates still apply', async () => {
@@ -89,15 +82,21 @@ async function sentChange() {
   return { ...b, socket, update }
 }
 
+/** The sidecar refuses that sent change with `code`. */
+async function sentChangeRefused(code: string, message: string) {
+  const b = await sentChange()
+  b.socket.deliver({
+    kind: 'error',
+    senderId: SIDECAR_ID,
+    messageId: b.update.messageId,
+    payload: errorPayload(code, message),
+  })
+  return b
+}
+
 describe('error frames for an outbox entry', () => {
   test('a dropped entry (PROTO_*) is not counted as a Signal refusal, and its removal is checkpointed', async () => {
-    const b = await sentChange()
-    b.socket.deliver({
-      kind: 'error',
-      senderId: SIDECAR_ID,
-      messageId: b.update.messageId,
-      payload: errorPayload('PROTO_TRUNCATED', 'cut short'),
-    })
+    const b = await sentChangeRefused('PROTO_TRUNCATED', 'cut short')
     expect(b.conn.status().pending).toBe(0)
     expect(b.conn.status().delivery.refused).toBe(0)
     expect(b.conn.status().delivery.signal).not.toBe('refused')
@@ -108,24 +107,12 @@ describe('error frames for an outbox entry', () => {
   })
 
   test('a Signal refusal (SIDECAR_SEND_REJECTED) is counted in the delivery status', async () => {
-    const b = await sentChange()
-    b.socket.deliver({
-      kind: 'error',
-      senderId: SIDECAR_ID,
-      messageId: b.update.messageId,
-      payload: errorPayload('SIDECAR_SEND_REJECTED', 'untrusted identity'),
-    })
+    const b = await sentChangeRefused('SIDECAR_SEND_REJECTED', 'untrusted identity')
     expect(b.conn.status().delivery).toMatchObject({ signal: 'refused', refused: 1, reason: 'untrusted identity' })
   })
 
   test('an error that keeps the entry neither counts a refusal nor writes a checkpoint', async () => {
-    const b = await sentChange()
-    b.socket.deliver({
-      kind: 'error',
-      senderId: SIDECAR_ID,
-      messageId: b.update.messageId,
-      payload: errorPayload('SIDECAR_BUSY', 'try later'),
-    })
+    const b = await sentChangeRefused('SIDECAR_BUSY', 'try later')
     expect(b.conn.status().pending).toBe(1)
     expect(b.conn.status().delivery.refused).toBe(0)
     b.timers.advance(1000)

@@ -84,6 +84,13 @@ export function errorPayload(code: string, message: string): Uint8Array {
   return new TextEncoder().encode(JSON.stringify({ code, message }))
 }
 
+/** A Yjs update holding `text` in `t`, written by a document of its own. */
+export function updateWith(text: string): Uint8Array {
+  const doc = new Y.Doc()
+  doc.getText('t').insert(0, text)
+  return Y.encodeStateAsUpdate(doc)
+}
+
 /** Lets promise chains (the storage write chain) run. */
 export async function settle(): Promise<void> {
   for (let i = 0; i < 8; i++) await new Promise((resolve) => setImmediate(resolve))
