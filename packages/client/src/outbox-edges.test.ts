@@ -28,17 +28,19 @@ function harness(options: { compactAt: number; connected: boolean }) {
   return { outbox, storage, sent, state, idle: () => writes }
 }
 
-/** A real Yjs update inserting `text` into a fresh document. */
-function edit(text: string): Uint8Array {
+/** Real Yjs updates of one document, one per typed text. */
+function typed(...texts: string[]): Uint8Array[] {
   const doc = new Y.Doc()
-  doc.getText('t').insert(0, text)
-  return Y.encodeStateAsUpdate(doc)
+  const updates: Uint8Array[] = []
+  doc.on('update', (update: Uint8Array) => updates.push(update))
+  for (const text of texts) doc.getText('t').insert(0, text)
+  return updates
 }
 
 describe('Outbox: a reissued change', () => {
   test('no longer counts as being written once stored again', async () => {
     const h = harness({ compactAt: 32, connected: true })
-    h.outbox.add('update', edit('a'))
+    for (const u of typed('a')) h.outbox.add('update', u)
     await h.idle()
     const [original] = h.sent
     expect(h.outbox.reject(original!.messageId, 'SIDECAR_MESSAGE_ID_TAKEN')).toBe('reissued')
@@ -50,7 +52,7 @@ describe('Outbox: a reissued change', () => {
 
   test('waits for the next connect when the connection dropped while it was being stored', async () => {
     const h = harness({ compactAt: 32, connected: true })
-    h.outbox.add('update', edit('a'))
+    for (const u of typed('a')) h.outbox.add('update', u)
     await h.idle()
     const [original] = h.sent
     h.outbox.reject(original!.messageId, 'SIDECAR_MESSAGE_ID_TAKEN')
@@ -67,18 +69,19 @@ describe('Outbox: a reissued change', () => {
 describe('Outbox: compaction counts and merges updates only', () => {
   test('snapshots neither count towards compactAt nor merge into an update', async () => {
     const h = harness({ compactAt: 2, connected: false })
-    h.outbox.add('snapshot', edit('s1'))
-    h.outbox.add('snapshot', edit('s2'))
-    h.outbox.add('update', edit('u'))
+    const [s1, s2, u] = typed('s1', 's2', 'u')
+    h.outbox.add('snapshot', s1!)
+    h.outbox.add('snapshot', s2!)
+    h.outbox.add('update', u!)
     await h.idle()
     expect((await h.storage.load()).outbox.map((e) => e.kind)).toEqual(['snapshot', 'snapshot', 'update'])
   })
 
   test('past compactAt, the updates merge and the snapshots stay as they were', async () => {
     const h = harness({ compactAt: 2, connected: false })
-    const snapshot = edit('s')
-    h.outbox.add('snapshot', snapshot)
-    for (const text of ['a', 'b', 'c']) h.outbox.add('update', edit(text))
+    const [snapshot, ...updates] = typed('s', 'a', 'b', 'c')
+    h.outbox.add('snapshot', snapshot!)
+    for (const u of updates) h.outbox.add('update', u)
     await h.idle()
     const stored = (await h.storage.load()).outbox
     expect(stored.map((e) => e.kind)).toEqual(['snapshot', 'update'])
