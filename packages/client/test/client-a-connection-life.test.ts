@@ -6,7 +6,7 @@
 import { CLOSE_CODES } from '@e2e-col/protocol'
 import { describe, expect, test } from 'vitest'
 import { DOC_ID } from './client-harness.ts'
-import { connected, scriptedBindings, settle, sidecarFrame, textUpdate } from './client-a-fixture.ts'
+import { connected, scriptedBindings, settle, sidecarFrame, textUpdate } from './scripted-sidecar.ts'
 
 const { open } = scriptedBindings()
 const OTHER_DOC = '44444444-4444-4444-8444-444444444444'

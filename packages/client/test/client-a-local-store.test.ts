@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest'
 import { createMemoryStorage, type ClientStorage } from '../src/index.ts'
 import { DOC_ID } from './client-harness.ts'
-import { connected, recordingStorage, scriptedBindings, settle, textUpdate } from './client-a-fixture.ts'
+import { connected, recordingStorage, scriptedBindings, settle, textUpdate } from './scripted-sidecar.ts'
 
 const { open } = scriptedBindings()
 

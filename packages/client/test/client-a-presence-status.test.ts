@@ -7,10 +7,9 @@ import * as Y from 'yjs'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { connectDoc, createMemoryStorage } from '../src/index.ts'
 import { DOC_ID } from './client-harness.ts'
-import { connected, scriptedBindings, scriptedSockets, settle, sidecarFrame } from './client-a-fixture.ts'
+import { connected, PEER_ID, scriptedBindings, scriptedSockets, settle, sidecarFrame } from './scripted-sidecar.ts'
 
 const { open } = scriptedBindings()
-const PEER_ID = '33333333-3333-4333-8333-333333333333'
 
 afterEach(() => {
   vi.unstubAllGlobals()
@@ -98,7 +97,7 @@ describe("answering a peer's sync request", () => {
     [0.99999, 299],
   ] as const) {
     test(`by default waits ${delay} ms when the random draw is ${random}`, async () => {
-      const b = await connected(open, { random: () => random })
+      const b = await connected(open, { random: () => random, syncResponseDelayMs: undefined })
       b.socket().receive(
         sidecarFrame({ kind: 'sync-request', senderId: PEER_ID, payload: Y.encodeStateVector(new Y.Doc()) }),
       )

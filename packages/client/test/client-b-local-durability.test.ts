@@ -6,7 +6,9 @@
 import * as Y from 'yjs'
 import { describe, expect, test } from 'vitest'
 import { createMemoryStorage, type PageLifecycle } from '../src/index.ts'
-import { scriptedBinding, settle, slowLoading, updateWith } from './client-b-scripted.ts'
+import { scriptedBindings, settle, slowLoading, textUpdate } from './scripted-sidecar.ts'
+
+const { open } = scriptedBindings()
 
 /** A page lifecycle whose hide the test fires. */
 function scriptedPage(): { lifecycle: PageLifecycle; hide: () => void } {
@@ -29,7 +31,7 @@ const offline = { network: null, isOnline: () => false }
 describe('local writes around the load', () => {
   test('an edit made while the stored state loads schedules no checkpoint (its outbox entry keeps it)', async () => {
     const slow = slowLoading()
-    const b = scriptedBinding({ checkpointDelayMs: 100, flushWindowMs: 10, transport: offline }, slow.storage)
+    const b = open({ checkpointDelayMs: 100, flushWindowMs: 10, transport: offline }, slow.storage)
     b.text.insert(0, 'typed before the load')
     slow.release()
     await b.conn.ready
@@ -37,16 +39,16 @@ describe('local writes around the load', () => {
       b.timers.advance(100)
       await settle()
     }
-    expect(b.commits.some((c) => c.add?.length === 1)).toBe(true)
-    expect(b.commits.filter((c) => c.checkpoint !== undefined)).toEqual([])
+    expect(b.storage.commits.some((c) => c.add?.length === 1)).toBe(true)
+    expect(b.storage.commits.filter((c) => c.checkpoint !== undefined)).toEqual([])
   })
 
   test("hiding the page before the stored state loaded leaves the last page's rescue in place", async () => {
     const base = createMemoryStorage()
-    base.rescue?.save(updateWith('rescued by the last page'))
+    base.rescue?.save(textUpdate('rescued by the last page'))
     const slow = slowLoading(base)
     const page = scriptedPage()
-    const b = scriptedBinding({ lifecycle: page.lifecycle, transport: offline }, slow.storage)
+    const b = open({ lifecycle: page.lifecycle, transport: offline }, slow.storage)
     page.hide()
     slow.release()
     await b.conn.ready
@@ -57,34 +59,31 @@ describe('local writes around the load', () => {
 describe('the page-hide rescue', () => {
   test('a failed checkpoint leaves the rescue in place; a durable one clears it', async () => {
     const page = scriptedPage()
-    const b = scriptedBinding({ lifecycle: page.lifecycle, transport: offline })
+    const b = open({ lifecycle: page.lifecycle, transport: offline })
     await b.conn.ready
     b.text.insert(0, 'only in memory')
-    b.failCommits.on = true
+    b.storage.failCommits.on = true
     page.hide()
     await settle()
     expect(b.errors.map((e) => e.code)).toContain('CLIENT_STORAGE_FAILED')
     expect(b.storage.rescue?.peek()).toBeDefined()
-    b.failCommits.on = false
+    b.storage.failCommits.on = false
     page.hide()
     await settle()
-    expect(b.commits.some((c) => c.checkpoint !== undefined)).toBe(true)
+    expect(b.storage.commits.some((c) => c.checkpoint !== undefined)).toBe(true)
     expect(b.storage.rescue?.peek()).toBeUndefined()
   })
 
   test('a storage without a rescue slot still checkpoints on page hide', async () => {
     const { rescue: _none, ...withoutRescue } = createMemoryStorage()
     const page = scriptedPage()
-    const b = scriptedBinding(
-      { lifecycle: page.lifecycle, transport: offline, checkpointDelayMs: 60_000 },
-      withoutRescue,
-    )
+    const b = open({ lifecycle: page.lifecycle, transport: offline, checkpointDelayMs: 60_000 }, withoutRescue)
     await b.conn.ready
     b.text.insert(0, 'kept on hide')
-    b.commits.length = 0
+    b.storage.commits.length = 0
     expect(() => page.hide()).not.toThrow()
     await settle()
-    const checkpoint = b.commits.find((c) => c.checkpoint !== undefined)?.checkpoint
+    const checkpoint = b.storage.commits.find((c) => c.checkpoint !== undefined)?.checkpoint
     const reloaded = new Y.Doc()
     Y.applyUpdate(reloaded, checkpoint ?? new Uint8Array())
     expect(reloaded.getText('t').toString()).toBe('kept on hide')

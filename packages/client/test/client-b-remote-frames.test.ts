@@ -4,48 +4,53 @@
  */
 import * as Y from 'yjs'
 import { describe, expect, test } from 'vitest'
-import { errorPayload, scriptedBinding, settle, SIDECAR_ID, updateWith } from './client-b-scripted.ts'
+import { connected, errorPayload, scriptedBindings, settle, SIDECAR_ID, textUpdate } from './scripted-sidecar.ts'
+
+const { open } = scriptedBindings()
 
 describe('frames from the sidecar', () => {
   test('a malformed update payload is reported as CLIENT_BAD_FRAME naming its kind, and later updates still apply', async () => {
-    const b = scriptedBinding()
-    const socket = await b.connect()
+    const b = await connected(open)
+    const socket = b.socket()
     socket.deliver({ kind: 'update', payload: new Uint8Array([255, 255, 255, 255]) })
     expect(b.errors.map((e) => [e.code, e.message])).toEqual([['CLIENT_BAD_FRAME', 'malformed update payload']])
     expect(b.errors[0]?.cause).toBeInstanceOf(Error)
-    socket.deliver({ kind: 'update', payload: updateWith('still applied') })
+    socket.deliver({ kind: 'update', payload: textUpdate('still applied') })
     expect(b.text.toString()).toBe('still applied')
   })
 
   test("a peer's snapshot is applied to the document", async () => {
-    const b = scriptedBinding()
-    const socket = await b.connect()
-    socket.deliver({ kind: 'snapshot', payload: updateWith('from a snapshot') })
+    const b = await connected(open)
+    const socket = b.socket()
+    socket.deliver({ kind: 'snapshot', payload: textUpdate('from a snapshot') })
     expect(b.text.toString()).toBe('from a snapshot')
     expect(b.errors).toEqual([])
   })
 
   test("a snapshot does not mark the binding synced; the sidecar's sync-response does", async () => {
-    const b = scriptedBinding()
-    const socket = await b.connect()
-    socket.deliver({ kind: 'snapshot', senderId: SIDECAR_ID, payload: updateWith('x') })
+    const b = await connected(open)
+    const socket = b.socket()
+    socket.deliver({ kind: 'snapshot', senderId: SIDECAR_ID, payload: textUpdate('x') })
     expect(b.conn.status().synced).toBe(false)
-    socket.deliver({ kind: 'sync-response', senderId: SIDECAR_ID, payload: updateWith('y') })
+    socket.deliver({ kind: 'sync-response', senderId: SIDECAR_ID, payload: textUpdate('y') })
     expect(b.conn.status().synced).toBe(true)
   })
 
   test('awareness frames are ignored without error when presence is off', async () => {
-    const b = scriptedBinding({ awareness: false })
-    const socket = await b.connect()
+    const b = await connected(open, { awareness: false })
+    const socket = b.socket()
     socket.deliver({ kind: 'awareness', payload: new Uint8Array([1, 2, 3]) })
     expect(b.errors).toEqual([])
     expect(b.conn.awareness).toBeNull()
   })
 
   test("a plain update does not count as an answer to a peer's pending sync-request", async () => {
-    const b = scriptedBinding()
+    const b = open()
     b.text.insert(0, 'what the asker lacks')
-    const socket = await b.connect()
+    await b.conn.ready
+    const socket = b.socket()
+    socket.open()
+    await settle()
     socket.deliver({ kind: 'sync-request', payload: Y.encodeStateVector(new Y.Doc()) })
     // Someone else's update that happens to carry all of our content: it is not a sync answer.
     socket.deliver({ kind: 'update', senderId: SIDECAR_ID, payload: Y.encodeStateAsUpdate(b.doc) })
@@ -58,8 +63,8 @@ describe('frames from the sidecar', () => {
   })
 
   test('an unreadable delivery note changes nothing and reports nothing', async () => {
-    const b = scriptedBinding()
-    const socket = await b.connect()
+    const b = await connected(open)
+    const socket = b.socket()
     const before = b.conn.status().delivery
     socket.deliver({ kind: 'delivery', senderId: SIDECAR_ID, payload: new TextEncoder().encode('not a note') })
     expect(b.errors).toEqual([])
@@ -69,8 +74,8 @@ describe('frames from the sidecar', () => {
 
 /** A binding with one local change sent and a checkpoint already written; commits cleared. */
 async function sentChange() {
-  const b = scriptedBinding({ checkpointDelayMs: 1000, flushWindowMs: 10 })
-  const socket = await b.connect()
+  const b = await connected(open, { checkpointDelayMs: 1000, flushWindowMs: 10 })
+  const socket = b.socket()
   b.text.insert(0, 'a change')
   b.timers.advance(10)
   await settle()
@@ -78,7 +83,7 @@ async function sentChange() {
   await settle()
   const update = socket.sent.find((e) => e.kind === 'update')
   if (update === undefined) throw new Error('the change was not sent')
-  b.commits.length = 0
+  b.storage.commits.length = 0
   return { ...b, socket, update }
 }
 
@@ -103,7 +108,7 @@ describe('error frames for an outbox entry', () => {
     expect(b.errors.map((e) => [e.code, e.remoteCode])).toEqual([['CLIENT_REJECTED', 'PROTO_TRUNCATED']])
     b.timers.advance(1000)
     await settle()
-    expect(b.commits.filter((c) => c.checkpoint !== undefined).map((c) => c.remove)).toEqual([[b.update.seq]])
+    expect(b.storage.commits.filter((c) => c.checkpoint !== undefined).map((c) => c.remove)).toEqual([[b.update.seq]])
   })
 
   test('a Signal refusal (SIDECAR_SEND_REJECTED) is counted in the delivery status', async () => {
@@ -117,6 +122,6 @@ describe('error frames for an outbox entry', () => {
     expect(b.conn.status().delivery.refused).toBe(0)
     b.timers.advance(1000)
     await settle()
-    expect(b.commits.filter((c) => c.checkpoint !== undefined)).toEqual([])
+    expect(b.storage.commits.filter((c) => c.checkpoint !== undefined)).toEqual([])
   })
 })

@@ -6,7 +6,9 @@ import * as Y from 'yjs'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { connectDoc, createMemoryStorage } from '../src/index.ts'
 import { DOC_ID } from './client-harness.ts'
-import { scriptedBinding, settle } from './client-b-scripted.ts'
+import { connected, scriptedBindings, settle } from './scripted-sidecar.ts'
+
+const { open } = scriptedBindings()
 
 afterEach(() => {
   vi.unstubAllGlobals()
@@ -18,11 +20,11 @@ function connectWithoutWebSocket(): unknown {
 
 describe('sends', () => {
   test('an answer due while disconnected is not sent and spends no sequence number', async () => {
-    const b = scriptedBinding()
-    const first = await b.connect()
+    const b = await connected(open)
+    const first = b.socket()
     const [request] = first.sent.filter((e) => e.kind === 'sync-request')
     first.deliver({ kind: 'sync-request', payload: Y.encodeStateVector(new Y.Doc()) })
-    first.close(1011, 'gone')
+    first.serverClose(1011, 'gone')
     b.timers.advance(10) // the answer's delay ends while the binding is offline
     b.conn.reconnectNow()
     b.socket().open()
@@ -32,7 +34,7 @@ describe('sends', () => {
   })
 
   test('a connection that opens while the binding closes sends nothing from the outbox', async () => {
-    const b = scriptedBinding()
+    const b = open()
     await b.conn.ready
     b.text.insert(0, 'waiting in the outbox')
     await b.conn.flush()

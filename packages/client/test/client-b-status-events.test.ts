@@ -3,12 +3,14 @@
  * and `saved` only once nothing is left to send.
  */
 import { describe, expect, test } from 'vitest'
-import { scriptedBinding, settle, SIDECAR_ID, slowLoading } from './client-b-scripted.ts'
+import { connected, scriptedBindings, settle, SIDECAR_ID, slowLoading } from './scripted-sidecar.ts'
+
+const { open } = scriptedBindings()
 
 describe('status events', () => {
   test('each status event differs from the one before it', async () => {
-    const b = scriptedBinding({ flushWindowMs: 10 })
-    const socket = await b.connect()
+    const b = await connected(open, { flushWindowMs: 10 })
+    const socket = b.socket()
     b.text.insert(0, 'a')
     b.text.insert(1, 'b')
     b.timers.advance(10)
@@ -26,7 +28,7 @@ describe('status events', () => {
 
   test('the end of the load is announced even when nothing else changed', async () => {
     const slow = slowLoading()
-    const b = scriptedBinding({ transport: { network: null, isOnline: () => false } }, slow.storage)
+    const b = open({ transport: { network: null, isOnline: () => false } }, slow.storage)
     b.text.insert(0, 'typed before the load')
     expect(b.statuses.at(-1)).toMatchObject({ loaded: false, pending: 1 })
     slow.release()
@@ -35,8 +37,8 @@ describe('status events', () => {
   })
 
   test('saved is emitted once the last pending change is acknowledged, not before', async () => {
-    const b = scriptedBinding({ flushWindowMs: 10 })
-    const socket = await b.connect()
+    const b = await connected(open, { flushWindowMs: 10 })
+    const socket = b.socket()
     const saved: number[] = []
     b.conn.on('saved', ({ at }) => saved.push(at))
     b.text.insert(0, 'first')
