@@ -3,6 +3,7 @@
  * (one set per sidecar host), write failures, the seq mark of a session that sent nothing durable,
  * a store it cannot read (and the page-hide rescue it then leaves alone), and nothing after close.
  */
+import * as Y from 'yjs'
 import { describe, expect, test } from 'vitest'
 import { createMemoryStorage, type ClientStorage } from '../src/index.ts'
 import { DOC_ID } from './client-harness.ts'
@@ -65,7 +66,7 @@ describe('writing the store', () => {
     await first.conn.close()
     const second = await connected(open, { storage })
     const [secondRequest] = second.sent('sync-request')
-    expect(firstRequest).toBeDefined()
+    expect(firstRequest?.kind).toBe('sync-request')
     expect(secondRequest?.seq).toBeGreaterThan(firstRequest?.seq ?? Infinity)
   })
 
@@ -75,7 +76,10 @@ describe('writing the store', () => {
     b.text.insert(0, 'x')
     await b.conn.close()
     const written = b.storage.commits.length
-    expect(b.storage.commits.at(-1)?.checkpoint).toBeDefined()
+    // The last write is the closing checkpoint, holding the edit.
+    const closing = new Y.Doc()
+    Y.applyUpdate(closing, b.storage.commits.at(-1)?.checkpoint ?? new Uint8Array([0, 0]))
+    expect(closing.getText('t').toString()).toBe('x')
     await b.conn.close()
     expect(b.storage.commits).toHaveLength(written)
   })

@@ -66,7 +66,9 @@ describe('the page-hide rescue', () => {
     page.hide()
     await settle()
     expect(b.errors.map((e) => e.code)).toContain('CLIENT_STORAGE_FAILED')
-    expect(b.storage.rescue?.peek()).toBeDefined()
+    const rescued = new Y.Doc()
+    Y.applyUpdate(rescued, b.storage.rescue?.peek() ?? new Uint8Array([0, 0]))
+    expect(rescued.getText('t').toString()).toBe('only in memory')
     b.storage.failCommits.on = false
     page.hide()
     await settle()
