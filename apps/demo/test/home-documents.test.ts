@@ -24,10 +24,16 @@ async function rpcCall(url: string, method: string, params: Record<string, unkno
   return (await res.json()) as { error?: unknown }
 }
 
+/** What these tests read of the documents API's answers (`/v1/invites`, `/v1/contacts`). */
+interface ApiAnswer {
+  readonly invites?: readonly { readonly from?: unknown }[]
+  readonly contacts?: readonly { number: string; shown: string; inContacts: boolean; safety?: string }[]
+}
+
 /** GET on a sidecar's documents API, as a local program (the CLI) asks it. */
-function apiOf(sidecarUrl: string): (path: string) => Promise<any> {
+function apiOf(sidecarUrl: string): (path: string) => Promise<ApiAnswer> {
   const base = sidecarUrl.replace(/^ws/, 'http')
-  return async (path) => (await fetch(`${base}${path}`)).json()
+  return async (path) => (await (await fetch(`${base}${path}`)).json()) as ApiAnswer
 }
 
 declare global {
@@ -197,9 +203,9 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
     const api = apiOf(run.stack.sidecarUrl('alice'))
     const strangerShown = 'Bob (not in your contacts, …0166)'
     await expect
-      .poll(async () => (await api('/v1/invites')).invites?.map((i: { from?: unknown }) => i.from), WAIT)
+      .poll(async () => (await api('/v1/invites')).invites?.map((i) => i.from), WAIT)
       .toEqual([expect.objectContaining({ number: STRANGER, name: 'Bob', inContacts: false, shown: strangerShown })])
-    const contacts = (await api('/v1/contacts')).contacts as { number: string; shown: string; inContacts: boolean }[]
+    const contacts = (await api('/v1/contacts')).contacts ?? []
     expect(contacts.find((c) => c.number === run.stack.number('bob'))).toMatchObject({
       shown: 'Bob (…0102)',
       inContacts: true,
@@ -242,9 +248,7 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
     await waitForShown(pages.alice, mark, /^⚠$/)
     expect(await pages.alice.getAttribute(mark, 'data-safety')).toBe('changed')
     expect(await pages.alice.getAttribute(mark, 'title')).toMatch(/^safety number changed/)
-    const bob = ((await api('/v1/contacts')).contacts as { number: string; safety?: string }[]).find(
-      (c) => c.number === run.stack.number('bob'),
-    )
+    const bob = ((await api('/v1/contacts')).contacts ?? []).find((c) => c.number === run.stack.number('bob'))
     expect(bob?.safety).toBe('changed')
   }, 60_000)
 

@@ -4,7 +4,7 @@
  * runs of text each client id wrote, read from the Yjs items of a text type.
  * @see docs/documents.md "Who wrote this"
  */
-import type * as Y from 'yjs'
+import * as Y from 'yjs'
 import { apiBase } from '../home/docs-client.ts'
 import { colourFor } from './presence.ts'
 
@@ -56,10 +56,16 @@ export function authorLabel(view: AuthorView | undefined): AuthorLabel {
   return { label: view.you === true ? 'You' : name, colour: colourFor(name), verified: true }
 }
 
-/** The first item of a Yjs type: Yjs exposes a type's item list only as its `_start` field. */
+/**
+ * The first item of a Yjs text type, found through the document's struct store (public fields):
+ * the one item of this type with nothing on its left. Yjs has no public accessor for it.
+ */
 function firstItem(type: Y.Text | Y.XmlText): YItemLike | null {
-  // oxlint-disable-next-line no-underscore-dangle -- Yjs has no public accessor for a type's items
-  return type._start
+  for (const structs of type.doc?.store.clients.values() ?? [])
+    for (const struct of structs)
+      if (struct instanceof Y.Item && struct.parent === type && struct.parentSub === null && struct.left === null)
+        return struct
+  return null
 }
 
 /** The runs of live text in a Yjs text type, adjacent runs of one client merged. */
