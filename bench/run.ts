@@ -4,8 +4,8 @@
  * (a smoke check, under 2 minutes); the codec benchmarks are skipped.
  * `npm run bench -- --replay-only` (with or without --quick): section 1 alone, printed, not written.
  * `npm run bench -- --authorship-only` (with or without --quick): section 11 alone, printed, not written.
- * `npm run bench -- --history-only` (with or without --quick): section 10 alone, printed and written
- *   (bench/results/history-cost.json).
+ * `npm run bench -- --history-only` (with or without --quick): section 10 alone, printed; the full run
+ *   also writes bench/results/history-cost.json.
  * Every section verifies convergence before it reports a time; a run that does not converge throws
  * and the bench exits non-zero.
  */
@@ -27,7 +27,8 @@ try {
   else if (historyOnly) {
     const r = await benchHistoryCost({ quick })
     printHistoryCost(r)
-    if (r !== undefined) write('history-cost', quick, r)
+    // A quick run is a smoke check: only the full run's figures are kept.
+    if (r !== undefined && !quick) write('history-cost', quick, r)
   } else {
     if (!quick) {
       benchProtocol()

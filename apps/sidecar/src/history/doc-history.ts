@@ -75,22 +75,21 @@ function countXml(node: Y.XmlFragment): number {
 }
 
 /**
- * A version's difference from the last one (at `lastSv`) as the spell's changes merged (every
- * change to the replica since that version, this run): for a spell of one author, the bytes its
- * change holds already. Undefined, so the state since the last version is taken, should the
+ * A version's difference from the last one (at `lastSv`) as the spell's changes merged (`whole`:
+ * every change to the replica since that version, this run); for a spell of one author, the bytes
+ * its change holds already. Undefined, so the state since the last version is taken, should the
  * document hold a struct the spell does not.
  */
-function spellDifference(doc: Y.Doc, lastSv: Uint8Array, spell: Uint8Array[]): Uint8Array | undefined {
-  if (spell.length === 0) return undefined
-  const merged = Y.mergeUpdates(spell)
-  const { from, to } = Y.parseUpdateMeta(merged)
+function spellDifference(doc: Y.Doc, lastSv: Uint8Array, whole: Uint8Array | undefined): Uint8Array | undefined {
+  if (whole === undefined) return undefined
+  const { from, to } = Y.parseUpdateMeta(whole)
   const before = Y.decodeStateVector(lastSv)
   for (const [client, clock] of Y.decodeStateVector(Y.encodeStateVector(doc))) {
     const had = before.get(client) ?? 0
     if (clock <= had) continue
     if ((from.get(client) ?? Infinity) > had || (to.get(client) ?? 0) < clock) return undefined
   }
-  return merged
+  return whole
 }
 
 export function createDocHistory(
@@ -123,9 +122,9 @@ export function createDocHistory(
     const base = last !== undefined && lastSv !== undefined && chain < WHOLE_EVERY ? last.id : undefined
     const row = ports.storing(() =>
       table.atomically(() => {
-        const { lastChange, spell, single } = mergeSpell(table, docId, last?.lastChange ?? 0)
+        const { lastChange, whole, single } = mergeSpell(table, docId, last?.lastChange ?? 0)
         const merged =
-          base === undefined || lastSv === undefined ? undefined : spellDifference(replica.doc, lastSv, spell)
+          base === undefined || lastSv === undefined ? undefined : spellDifference(replica.doc, lastSv, whole())
         const state = merged ?? Y.encodeStateAsUpdate(replica.doc, base === undefined ? undefined : lastSv)
         // A spell of one author: the version's difference is that change's bytes, kept once.
         const same = merged === undefined ? undefined : single

@@ -18,11 +18,12 @@ const DAY_MS = 86_400_000
  */
 export const WHOLE_EVERY = 64
 
-/** A spell settled: the newest change id, the spell's changes as they came, and the one change they were merged into, if one. */
+/** A spell settled: the newest change id, the spell's changes merged into one update, and the change holding exactly that, if one. */
 export interface SettledSpell {
   readonly lastChange: number
-  readonly spell: Uint8Array[]
-  /** A spell of one author and origin: the change holding exactly the merge of `spell`. */
+  /** Every change of the spell merged, made when asked (undefined: the spell is empty). */
+  whole(): Uint8Array | undefined
+  /** A spell of one author and origin, merged now: the change whose bytes are `whole`. */
   readonly single: number | undefined
 }
 
@@ -38,18 +39,27 @@ export function mergeSpell(table: HistoryTable, docId: string, after: number): S
   const groups = new Map<string, Omit<StoredChange, 'id'>[]>()
   for (const c of spell) {
     const key = `${c.via}\u0000${c.author}`
-    groups.set(key, [...(groups.get(key) ?? []), c])
+    const group = groups.get(key)
+    if (group === undefined) groups.set(key, [c])
+    else group.push(c)
   }
-  const data = spell.map((c) => c.data)
+  const wholeOf = (): Uint8Array | undefined =>
+    spell.length === 0 ? undefined : Y.mergeUpdates(spell.map((c) => c.data))
   // Nothing stamped, and nothing two changes could be merged into: the log stays as it is.
   if (pending.length === 0 && groups.size === settled.length)
-    return { lastChange: newest, spell: data, single: undefined }
+    return { lastChange: newest, whole: wholeOf, single: undefined }
   const merged = [...groups.values()].map((cs) => {
     const first = cs[0] as Omit<StoredChange, 'id'>
     return { at: first.at, via: first.via, author: first.author, data: Y.mergeUpdates(cs.map((c) => c.data)) }
   })
   const lastChange = table.settle(docId, after, merged, pending.at(-1)?.row ?? 0)
-  return { lastChange, spell: data, single: merged.length === 1 ? lastChange : undefined }
+  // One group: its merge is the whole spell's, made once.
+  const single = merged.length === 1 ? merged[0] : undefined
+  return {
+    lastChange,
+    whole: single === undefined ? wholeOf : () => single.data,
+    single: single === undefined ? undefined : lastChange,
+  }
 }
 
 /** A version's whole state: its row merged after the rows it is a difference from. */
