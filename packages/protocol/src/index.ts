@@ -110,3 +110,13 @@ export {
   type TextProblem,
   foldName,
 } from './untrusted-text.ts'
+export {
+  AUTHOR_TAG_MIN,
+  AUTHOR_TAG_MAX,
+  CLIENT_ID_RANDOM_BITS,
+  MAX_DERIVED_CLIENT_ID,
+  authorTagFromHash,
+  authorTagOf,
+  clientIdFor,
+  isAuthorTag,
+} from './author-id.ts'
