@@ -22,6 +22,14 @@ describe('delivery notes', () => {
     expect(later).toEqual(note)
   })
 
+  it("carry the account's author tag, and read anything that is not a tag as none", () => {
+    const note = { signal: 'reachable', since: null, unsent: 0, sent: [] } as const
+    expect(decodeDeliveryNote(encodeDeliveryNote({ ...note, author: 4242 }))?.author).toBe(4242)
+    expect(decodeDeliveryNote(encodeDeliveryNote(note))).not.toHaveProperty('author')
+    for (const junk of [3, 2 ** 24, '4242', 1.5, null])
+      expect(decodeDeliveryNote(enc({ ...note, author: junk }))).toEqual(note)
+  })
+
   it('cap the reason and the id list when encoding', () => {
     const long = decodeDeliveryNote(
       encodeDeliveryNote({ signal: 'refused', since: 1, unsent: 0, sent: [], reason: 'x'.repeat(5000) }),

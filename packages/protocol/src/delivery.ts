@@ -12,8 +12,11 @@
  * - `role` (optional): `viewer` when this account may only view the document (its sidecar refuses
  *   the page's changes with `SIDECAR_READ_ONLY`); absent or `editor` otherwise. A sidecar sends a
  *   note when the role changes.
+ * - `author` (optional): the account's author tag (`author-id.ts`): the page writes under client ids
+ *   made from it, so every member can tell its edits are this account's (docs/decisions/0023).
  * @see docs/protocol.md §3.3, docs/sidecar.md §4.3
  */
+import { isAuthorTag } from './author-id.ts'
 import { isMessageId } from './ids.ts'
 
 export const SIGNAL_STATES = ['reachable', 'unreachable', 'daemon-down', 'refused'] as const
@@ -35,6 +38,8 @@ export interface DeliveryNote {
   readonly reason?: string
   /** Absent from a sidecar without roles: the page edits. */
   readonly role?: DocRole
+  /** The account's author tag; absent from a sidecar before decision 0023. */
+  readonly author?: number
 }
 
 // The WHATWG Encoding API exists in every runtime the protocol targets; typed here because the
@@ -54,6 +59,7 @@ export function encodeDeliveryNote(note: DeliveryNote): Uint8Array {
   }
   if (note.reason !== undefined) body['reason'] = note.reason.slice(0, MAX_REASON_CHARS)
   if (note.role !== undefined) body['role'] = note.role
+  if (note.author !== undefined) body['author'] = note.author
   return new codecs.TextEncoder().encode(JSON.stringify(body))
 }
 
@@ -84,6 +90,8 @@ export function decodeDeliveryNote(payload: Uint8Array): DeliveryNote | undefine
   if (reason !== undefined && typeof reason !== 'string') return undefined
   // An unknown role (a later version's) is read as none: the page keeps what it shows.
   const role = b['role'] === 'editor' || b['role'] === 'viewer' ? b['role'] : undefined
+  // Not a tag (a later version's form, or junk) is read as none: the page keeps Yjs's own id.
+  const author = isAuthorTag(b['author']) ? b['author'] : undefined
   return {
     signal: signal as SignalState,
     since,
@@ -91,5 +99,6 @@ export function decodeDeliveryNote(payload: Uint8Array): DeliveryNote | undefine
     sent: sent as string[],
     ...(reason === undefined ? {} : { reason: reason.slice(0, MAX_REASON_CHARS) }),
     ...(role === undefined ? {} : { role }),
+    ...(author === undefined ? {} : { author }),
   }
 }

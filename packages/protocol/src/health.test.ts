@@ -111,8 +111,8 @@ describe('health payloads', () => {
 })
 
 describe('the authors record', () => {
-  it('carries client ids in the order given, up to 2^32 − 1', () => {
-    const authors = [7, 0, 0xffff_ffff, 300]
+  it('carries client ids in the order given, up to 2^53 − 1', () => {
+    const authors = [7, 0, 0xffff_ffff, 2 ** 53 - 1, 300]
     expect(decodeHealth(encodeHealth({ authors }))).toEqual({ authors })
   })
 
@@ -121,7 +121,8 @@ describe('the authors record', () => {
     expect(() => encodeHealth({ authors: Array.from({ length: MAX_ANNOUNCED_AUTHORS + 1 }, (_, i) => i) })).toThrow(
       /authors must name 1 … 64/,
     )
-    expect(() => encodeHealth({ authors: [MAX_CLIENT_ID + 1] })).toThrow(/a client id is at most/)
+    expect(() => encodeHealth({ authors: [MAX_CLIENT_ID + 2] })).toThrow(/a client id/)
+    expect(decodeHealth(encodeHealth({ authors: [2 ** 53 - 1] })).authors).toEqual([2 ** 53 - 1])
     expect(codeOf(() => decodeHealth(Uint8Array.of(1, HEALTH_TAGS.authors, 2, 1, 5, 9)))).toBe(
       'ProtocolError:PROTO_HEALTH_MALFORMED',
     )

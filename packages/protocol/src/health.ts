@@ -27,8 +27,8 @@ export const HEALTH_FORMAT = 1
 export const MAX_HEALTH_RECORDS = 32
 /** Most Yjs client ids one `authors` record may name. */
 export const MAX_ANNOUNCED_AUTHORS = 64
-/** Largest Yjs client id (Yjs draws them as unsigned 32-bit numbers). */
-export const MAX_CLIENT_ID = 0xffff_ffff
+/** Largest Yjs client id: a safe integer (account-derived ids reach 2^53 - 1, author-id.ts). */
+export const MAX_CLIENT_ID = Number.MAX_SAFE_INTEGER
 
 /** Record tags. Stable wire constants: never renumber, only add. */
 export const HEALTH_TAGS = {

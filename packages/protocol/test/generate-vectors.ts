@@ -202,7 +202,7 @@ const invalidHealth = [
   { name: 'capabilities with a trailing byte', hex: '0101030103ff', code: 'PROTO_HEALTH_MALFORMED' },
   { name: 'hello not empty', hex: '01020100', code: 'PROTO_HEALTH_MALFORMED' },
   { name: 'authors naming no client id', hex: '01040100', code: 'PROTO_HEALTH_MALFORMED' },
-  { name: 'authors with a client id over 2^32 − 1', hex: '010406018080808010', code: 'PROTO_HEALTH_MALFORMED' },
+  { name: 'authors with a client id over 2^53 − 1', hex: '01040901808080808080808010', code: 'PROTO_HEALTH_MALFORMED' },
   { name: 'authors count over 64', hex: '0104014100', code: 'PROTO_HEALTH_MALFORMED' },
   { name: 'overlong tag varint', hex: '01810000', code: 'PROTO_NON_CANONICAL_VARINT' },
 ]
