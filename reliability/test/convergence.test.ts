@@ -50,9 +50,10 @@ describe('convergence without new edits', () => {
     await waitFor('A’s health envelope with its state vector on the group', () => announcedState(toy, A), 20_000)
     expect(kindsSentBy(toy, A).filter((k) => k === 'sync-request')).toEqual([]) // not yet: only the health tells B
 
-    // B's stream comes back with only A's health; B's first two requests are refused by the daemon.
+    // B's stream comes back with only A's health; B's first two requests are refused by the daemon
+    // (B's sends only: A's health, every second, must not take the refusals on a slow machine).
     toy.faults.reset()
-    toy.faults.failNextSendsWith(2, { code: -1, message: 'Failed to send message' })
+    toy.faults.failNextSendsWith(2, { code: -1, message: 'Failed to send message' }, { from: B })
     const seen = new Y.Doc()
     await waitFor(
       'B’s page to hold A’s text',

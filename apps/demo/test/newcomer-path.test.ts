@@ -166,9 +166,11 @@ describe.skipIf(!hasChromium())('the newcomer path, from the bare address to con
     await waitForShown(page, '#advice', /^Your sidecar is not running.*`npm start`.*`e2e-col up`/)
     await typeAtEnd(page, '.cm-content', 'Written while the sidecar was stopped. ')
 
-    // The browser offline too: the pages themselves come from the service worker's cache.
+    // The browser offline too: the advice follows at once (the browser's event, no reconnect needed),
+    // and after a reload the pages themselves come from the service worker's cache.
     await page.context().setOffline(true)
     try {
+      await waitForShown(page, '#advice', /^This browser is offline\./)
       await page.reload()
       await waitForLoaded(page)
       await waitForEditorText(page, 'Written while the sidecar was stopped. ')

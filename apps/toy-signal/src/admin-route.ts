@@ -61,9 +61,17 @@ const ROUTES: Record<string, (body: unknown, faults: FaultSwitches) => void> = {
   },
   'fail-next-sends-with': (body, f) => {
     const o = z
-      .object({ n: z.number().int().min(0), code: z.number().int(), message: z.string().max(MAX_FAULT_MESSAGE_CHARS) })
+      .object({
+        n: z.number().int().min(0),
+        code: z.number().int(),
+        message: z.string().max(MAX_FAULT_MESSAGE_CHARS),
+        from: z
+          .string()
+          .regex(/^\+[1-9]\d{6,14}$/)
+          .optional(),
+      })
       .parse(body)
-    f.failNextSendsWith(o.n, { code: o.code, message: o.message })
+    f.failNextSendsWith(o.n, { code: o.code, message: o.message }, o.from === undefined ? {} : { from: o.from })
   },
   'fail-events': (body, f) => {
     const o = z

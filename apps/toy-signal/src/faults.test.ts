@@ -29,7 +29,10 @@ describe('createFaults', () => {
       state.takeIdentityFailure('+15550000001'),
       state.takeIdentityFailure('+15550000001'),
     ]).toEqual(['per-recipient', 'per-recipient', undefined])
-    expect([state.takeSendError(), state.takeSendError()]).toEqual([{ code: -32603, message: 'boom (X)' }, undefined])
+    expect([state.takeSendError('+15550000001'), state.takeSendError('+15550000001')]).toEqual([
+      { code: -32603, message: 'boom (X)' },
+      undefined,
+    ])
     expect([state.takeEventsFailure(), state.takeEventsFailure()]).toEqual([{ status: 500 }, undefined])
   })
 
@@ -62,17 +65,25 @@ describe('createFaults', () => {
     expect(state.takeIdentityFailure('+15550000002')).toBeUndefined()
   })
 
+  it('limits send errors to the sends of one account when asked, others go through', () => {
+    const { switches, state } = createFaults(true, noCut)
+    switches.failNextSendsWith(1, { code: -1, message: 'x' }, { from: '+15550000002' })
+    expect(state.takeSendError('+15550000001')).toBeUndefined()
+    expect(state.takeSendError('+15550000002')).toEqual({ code: -1, message: 'x' })
+    expect(state.takeSendError('+15550000002')).toBeUndefined()
+  })
+
   it('reset clears the new switches too', () => {
     const { switches, state } = createFaults(true, noCut)
     switches.identityFailNextSends(3)
     switches.failNextSendsWith(3, { code: -1, message: 'x' })
     switches.failEvents(3, { status: 503 })
     switches.reset()
-    expect([state.takeIdentityFailure('+15550000001'), state.takeSendError(), state.takeEventsFailure()]).toEqual([
-      undefined,
-      undefined,
-      undefined,
-    ])
+    expect([
+      state.takeIdentityFailure('+15550000001'),
+      state.takeSendError('+15550000001'),
+      state.takeEventsFailure(),
+    ]).toEqual([undefined, undefined, undefined])
   })
 
   it('rejects bad arguments with TOY_CONFIG_INVALID and leaves the switch as it was', () => {
@@ -85,11 +96,11 @@ describe('createFaults', () => {
     expect(() => switches.failEvents(1, { status: 99 })).toThrow(invalid)
     expect(() => switches.failEvents(1, { contentType: 'text/html\r\nx-injected: 1' })).toThrow(invalid)
     expect(() => switches.identityFailNextSends(-1)).toThrow(invalid)
-    expect([state.takeSendError(), state.takeEventsFailure(), state.takeIdentityFailure('+15550000001')]).toEqual([
-      undefined,
-      undefined,
-      undefined,
-    ])
+    expect([
+      state.takeSendError('+15550000001'),
+      state.takeEventsFailure(),
+      state.takeIdentityFailure('+15550000001'),
+    ]).toEqual([undefined, undefined, undefined])
   })
 
   it('refuses every new switch when faults are off', () => {

@@ -52,8 +52,11 @@ export interface FaultSwitches {
    * by default, for all of them (-4 with `data.response`). Nothing is delivered to failed recipients.
    */
   identityFailNextSends(n: number, options?: { mode?: IdentityFailMode; from?: string }): void
-  /** The next `n` sends answer this JSON-RPC error (data null) and deliver nothing. */
-  failNextSendsWith(n: number, error: FaultRpcError): void
+  /**
+   * The next `n` sends answer this JSON-RPC error (data null) and deliver nothing; with `from`, only
+   * that account's sends count (another account's sends go through untouched).
+   */
+  failNextSendsWith(n: number, error: FaultRpcError, options?: { from?: string }): void
   /** The next `n` events requests answer a failure instead of a stream (default HTTP 500, empty body). */
   failEvents(n: number, options?: EventsFailure): void
   /**
@@ -84,7 +87,7 @@ export interface FaultState {
   takeDuplicate(): boolean
   takeRateLimit(): { retryAfterSeconds: number; mode: RateLimitMode } | undefined
   takeIdentityFailure(account: string): IdentityFailMode | undefined
-  takeSendError(): FaultRpcError | undefined
+  takeSendError(account: string): FaultRpcError | undefined
   networkLost(): boolean
   /** The failure for this events request, with its status resolved, or undefined to stream. */
   takeEventsFailure(): { status: number; contentType?: string } | undefined
@@ -113,6 +116,7 @@ export function createFaults(
   let identityFrom: string | undefined
   let sendErrors = 0
   let sendError: FaultRpcError = { code: -32603, message: '' }
+  let sendErrorFrom: string | undefined
   let eventsFailures = 0
   let nonMemberSends = 0
   let networkLost = false
@@ -157,7 +161,7 @@ export function createFaults(
       identityMode = options?.mode ?? 'all-failed'
       identityFrom = options?.from
     },
-    failNextSendsWith: (n, error) => {
+    failNextSendsWith: (n, error, options) => {
       const checked = count(n)
       if (!Number.isSafeInteger(error.code))
         throw new ToySignalError('TOY_CONFIG_INVALID', 'error code must be an integer')
@@ -169,6 +173,7 @@ export function createFaults(
       }
       sendErrors = checked
       sendError = { code: error.code, message: error.message }
+      sendErrorFrom = options?.from
     },
     failEvents: (n, options) => {
       const checked = count(n)
@@ -206,6 +211,7 @@ export function createFaults(
       identityFailures = 0
       identityFrom = undefined
       sendErrors = 0
+      sendErrorFrom = undefined
       eventsFailures = 0
       rpcFailures = 0
       sendDrops = 0
@@ -243,7 +249,8 @@ export function createFaults(
       return hit ? identityMode : undefined
     },
     networkLost: () => networkLost,
-    takeSendError: () => {
+    takeSendError: (account) => {
+      if (sendErrorFrom !== undefined && account !== sendErrorFrom) return undefined
       const [hit, rest] = take(sendErrors)
       sendErrors = rest
       return hit ? sendError : undefined

@@ -23,7 +23,29 @@ export function showStatus(
   )
   pending.dataset['waiting'] = String(delivery.waiting)
   pending.dataset['weakest'] = delivery.weakest
-  const advice = adviceText(status.connection, navigator.onLine)
+  lastConnection = status.connection
+  watchBrowserOnline()
+  showAdvice()
+}
+
+let lastConnection: ClientStatus['connection'] | undefined
+let watching = false
+
+/**
+ * The advice depends on the browser being online as well as on the connection, and the browser's
+ * `online`/`offline` events can come after the connection's last change (a page reloaded offline
+ * learns it only once the new document's network state is settled): each event redraws it.
+ */
+function watchBrowserOnline(): void {
+  if (watching) return
+  watching = true
+  addEventListener('online', showAdvice)
+  addEventListener('offline', showAdvice)
+}
+
+function showAdvice(): void {
+  if (lastConnection === undefined) return
+  const advice = adviceText(lastConnection, navigator.onLine)
   if (advice === undefined) return
   const box = element('advice')
   box.textContent = advice ?? ''

@@ -70,7 +70,7 @@ export function sendToTargets(
   uploads: readonly Upload[] = [],
 ) {
   failIfUnreachable(ctx, 'message')
-  const sendError = ctx.faults.takeSendError()
+  const sendError = ctx.faults.takeSendError(ctx.account)
   if (sendError !== undefined) throw new RpcFailure(sendError.code, sendError.message)
   const rateLimit = ctx.faults.takeRateLimit()
   const identity = ctx.faults.takeIdentityFailure(ctx.account)
