@@ -10,8 +10,10 @@
  * @see docs/sidecar.md §4.3–§4.7, §8, docs/architecture.md "The sidecar's parts"
  */
 import { encodeEnvelope, encodeHealth, type Envelope, type Kind } from '@e2e-col/protocol'
+import * as Y from 'yjs'
 import type { Session } from './browser/session.ts'
 import { createAuthorBook, type Authorship } from './authorship/author-book.ts'
+import { authorTagOfAccount } from './authorship/author-tag.ts'
 import { createAuthorGate } from './document/author-gate.ts'
 import { createBrowserInbox } from './document/browser-inbox.ts'
 import { createGroupInbox } from './document/group-inbox.ts'
@@ -161,6 +163,7 @@ function authorGate(
   ports: Pick<DocumentPorts, 'group' | 'authors' | 'store' | 'clock' | 'metrics' | 'logger'>,
   docId: string,
   toGroup: (kind: Kind, payload: Uint8Array) => void,
+  p: { replica: DocReplica; numberOf: (uuid: string) => string | undefined },
 ) {
   const { metrics } = ports
   return createAuthorGate({
@@ -170,7 +173,10 @@ function authorGate(
       rows: ports.authors,
       maxPerAccount: AUTHORS_PER_ACCOUNT,
       maxEntries: AUTHOR_ROWS,
+      tagOfNumber: authorTagOfAccount,
+      numberOf: p.numberOf,
     }),
+    held: (clientId) => Y.getState(p.replica.doc.store, clientId),
     // Not a capability announcement: not counted as one (a sidecar announcing no capabilities still names its authors).
     announce: (clientIds) => {
       if (ports.group.announceAuthors) toGroup('health', encodeHealth({ authors: clientIds }))
@@ -185,11 +191,12 @@ function authorGate(
 
 /** What the document's pages are told of its changes, and of this account's role. */
 function deliveryFor(
-  ports: Pick<DocumentPorts, 'own' | 'reach' | 'clock' | 'store'>,
+  ports: Pick<DocumentPorts, 'own' | 'reach' | 'clock' | 'store' | 'group'>,
   docId: string,
   pages: Pages,
   roles: Pick<DocumentRoles, 'self'>,
 ) {
+  const { self } = ports.group
   return createDelivery({
     docId,
     sidecarId: ports.own.sidecarId,
@@ -200,6 +207,8 @@ function deliveryFor(
     unsent: () => ports.store.unsent(),
     forget: (ids) => ports.store.delivered(ids),
     role: () => roles.self(),
+    // The page writes under client ids made from it (decisions/0023); no number, no tag.
+    ...(self.number ? { author: authorTagOfAccount(self.number) } : {}),
   })
 }
 
@@ -261,7 +270,9 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     allRead: (bits) => capabilities.roster.allRead(bits),
     unsent: () => delivery.changed(),
   })
-  const authors = authorGate(ports, docId, toGroup)
+  // A member the daemon names by ACI only has its number in the group's listing (its author tag needs it).
+  const numbers = new Map<string, string>()
+  const authors = authorGate(ports, docId, toGroup, { replica, numberOf: (uuid) => numbers.get(uuid.toLowerCase()) })
   const capabilities = capabilityExchange(ports, toGroup, () => (ports.group.announceAuthors ? authors.ownIds() : []))
   const sync = createReplicaSync(replica, {
     limits: ports.limits,
@@ -356,7 +367,12 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       replica.doc.on('update', onUpdate)
       return () => replica.doc.off('update', onUpdate)
     },
-    setMembers: (members) => capabilities.roster.setMembers(members),
+    setMembers(members) {
+      capabilities.roster.setMembers(members)
+      numbers.clear()
+      for (const m of members) if (m.uuid && m.number) numbers.set(m.uuid.toLowerCase(), m.number)
+      authors.members(members)
+    },
     setRoles: roles.set,
     role: roles.self,
     answerers: roles.editors,
