@@ -60,7 +60,7 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
     const own = keepOwnStates(env.payload, (clientId) => p.authors.speaksFor(from, clientId))
     if (own === undefined) return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
     if (own.refused > 0) metrics.receivedDropped.inc({ reason: 'presence-not-author' }, own.refused)
-    if (own.kept === 0) return // no state of the sender's own left
+    if (own.refused > 0 && own.kept === 0) return // no state of the sender's own left
     const mine = own.refused === 0 ? { payload: env.payload, frame } : { payload: own.payload, frame: undefined }
     // The pages see who sent it as Signal says, not only the name the other page picked.
     const stamped = p.stamp?.(mine.payload, from)
