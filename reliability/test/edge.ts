@@ -231,7 +231,7 @@ export function authorTagOf(number: string): number {
 
 const varUint = (n: number): number[] => {
   const out: number[] = []
-  for (; n > 0x7f; n = Math.floor(n / 128)) out.push(0x80 | n % 128)
+  for (; n > 0x7f; n = Math.floor(n / 128)) out.push(0x80 | (n % 128))
   return [...out, n]
 }
 
@@ -240,7 +240,12 @@ const varUint = (n: number): number[] => {
  * under client id `clientId` (a page's presence: a member's sidecar passes on only its own ids').
  */
 export function presenceUnder(clientId: number, clock: number, bytes = 150): Uint8Array {
-  const json = new TextEncoder().encode(JSON.stringify({ user: { name: 'x'.repeat(Math.max(0, bytes - 20)) } }))
+  return stateUnder(clientId, clock, { user: { name: 'x'.repeat(Math.max(0, bytes - 20)) } })
+}
+
+/** An awareness payload holding `state` (null: the removal of that presence) under `clientId` at `clock`. */
+export function stateUnder(clientId: number, clock: number, state: unknown): Uint8Array {
+  const json = new TextEncoder().encode(JSON.stringify(state))
   return Uint8Array.from([1, ...varUint(clientId), ...varUint(clock), ...varUint(json.length), ...json])
 }
 
