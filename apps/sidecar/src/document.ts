@@ -89,7 +89,7 @@ export interface Document {
   resumeKept(): void
   /** Signal went away or came back: a backlog is merged, the group asked again on the way back, the pages told. */
   reachChanged(state: DocumentPorts['reach']['state']): void
-  /** Who each client id of the document belongs to, or which member relayed it (decisions/0021). */
+  /** Who each client id of the document belongs to, or which member relayed it (decisions/0023). */
   authors(): Authorship[]
   /** What group sync answered, suppressed and asked back so far. */
   syncStats(): SyncStats
