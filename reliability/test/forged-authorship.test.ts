@@ -114,6 +114,9 @@ async function aliceAndBob(extra: Record<string, string> = {}) {
   return { toy, docId, sa, sb, alice, bob }
 }
 
+/** The 64 ids of C's `round`th announcement: C's own, new each time. */
+const idsOfC = (round: number) => Array.from({ length: 64 }, (_, i) => pageIdOf(authorTagOf(C), round * 64 + i))
+
 /** C squats Alice's page id before she types: announces it, and writes under it at her first clocks. */
 async function squat(toy: Awaited<ReturnType<typeof toyWithThree>>, docId: string, clientId: number) {
   await asC(toy, docId, 'health', encodeHealth({ authors: [clientId] }))
@@ -236,24 +239,24 @@ describe("a member cannot take another member's Yjs client id", () => {
 
   it("100 announcements of 64 new ids from C are all taken while Bob's /healthz keeps answering", async () => {
     const { toy, docId, sb } = await aliceAndBob()
-    let flooding = true
+    const flood = { on: true }
     const answers: number[] = []
     const probe = (async () => {
-      while (flooding) {
+      while (flood.on) {
         answers.push((await fetch(`${sb.url}/healthz`)).status)
         await new Promise((r) => setTimeout(r, 20))
       }
     })()
-    const ids = (round: number) => Array.from({ length: 64 }, (_, i) => pageIdOf(authorTagOf(C), round * 64 + i))
-    for (let round = 0; round < 100; round += 1) await asC(toy, docId, 'health', encodeHealth({ authors: ids(round) }))
-    const last = String(ids(99)[63])
+    for (let round = 0; round < 100; round += 1)
+      await asC(toy, docId, 'health', encodeHealth({ authors: idsOfC(round) }))
+    const last = String(idsOfC(99)[63])
     await waitFor(
       'the last announcement taken at Bob',
       async () => (await authorsAt(sb, docId))[last] !== undefined,
       60_000,
     )
     const duringFlood = answers.length
-    flooding = false
+    flood.on = false
     await probe
     expect(duringFlood).toBeGreaterThan(0)
     expect(answers.every((s) => s === 200)).toBe(true)

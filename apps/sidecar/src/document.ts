@@ -69,7 +69,7 @@ export interface Document {
   onChange(listener: () => void): () => void
   /** Announces this sidecar's capabilities with `hello`, so every member announces back (at start). */
   greetGroup(): void
-  /** The group's listed members changed (or were read again). */
+  /** The group's listed members changed (or were read again): the roster, and who holds which author tag. */
   setMembers(members: readonly MemberId[]): void
   /** The group's roles as listed now; a change of this account's own role is told to the pages. */
   setRoles(roles: GroupRoles): void
@@ -163,7 +163,7 @@ function authorGate(
   ports: Pick<DocumentPorts, 'group' | 'authors' | 'store' | 'clock' | 'metrics' | 'logger'>,
   docId: string,
   toGroup: (kind: Kind, payload: Uint8Array) => void,
-  p: { replica: DocReplica; numberOf: (uuid: string) => string | undefined },
+  replica: DocReplica,
 ) {
   const { metrics } = ports
   return createAuthorGate({
@@ -174,9 +174,8 @@ function authorGate(
       maxPerAccount: AUTHORS_PER_ACCOUNT,
       maxEntries: AUTHOR_ROWS,
       tagOfNumber: authorTagOfAccount,
-      numberOf: p.numberOf,
     }),
-    held: (clientId) => Y.getState(p.replica.doc.store, clientId),
+    held: (clientId) => Y.getState(replica.doc.store, clientId),
     // Not a capability announcement: not counted as one (a sidecar announcing no capabilities still names its authors).
     announce: (clientIds) => {
       if (ports.group.announceAuthors) toGroup('health', encodeHealth({ authors: clientIds }))
@@ -270,9 +269,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     allRead: (bits) => capabilities.roster.allRead(bits),
     unsent: () => delivery.changed(),
   })
-  // A member the daemon names by ACI only has its number in the group's listing (its author tag needs it).
-  const numbers = new Map<string, string>()
-  const authors = authorGate(ports, docId, toGroup, { replica, numberOf: (uuid) => numbers.get(uuid.toLowerCase()) })
+  const authors = authorGate(ports, docId, toGroup, replica)
   const capabilities = capabilityExchange(ports, toGroup, () => (ports.group.announceAuthors ? authors.ownIds() : []))
   const sync = createReplicaSync(replica, {
     limits: ports.limits,
@@ -367,12 +364,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       replica.doc.on('update', onUpdate)
       return () => replica.doc.off('update', onUpdate)
     },
-    setMembers(members) {
-      capabilities.roster.setMembers(members)
-      numbers.clear()
-      for (const m of members) if (m.uuid && m.number) numbers.set(m.uuid.toLowerCase(), m.number)
-      authors.members(members)
-    },
+    setMembers: (members) => void [capabilities.roster.setMembers(members), authors.members(members)],
     setRoles: roles.set,
     role: roles.self,
     answerers: roles.editors,

@@ -3,7 +3,14 @@
  * in-process on port 0, and raw `ws` clients that collect decoded envelopes. Every resource is
  * closed at the end of the test that opened it.
  */
-import { clientIdFor, decodeDeliveryNote, decodeEnvelope, encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
+import {
+  clientIdFor,
+  decodeDeliveryNote,
+  decodeEnvelope,
+  encodeEnvelope,
+  type Envelope,
+  type Kind,
+} from '@e2e-col/protocol'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'

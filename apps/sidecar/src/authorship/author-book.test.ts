@@ -109,7 +109,10 @@ describe('the author book: client ids derived from the account', () => {
     const b = book()
     const alicePage = idOf(BOB, 77)
     expect(b.announced(CAROL, [alicePage])).toBe(1)
-    expect(b.memberUpdate(CAROL, forged(alicePage, 0, 'squat'), nothingHeld)).toMatchObject({ forged: [alicePage], kept: 0 })
+    expect(b.memberUpdate(CAROL, forged(alicePage, 0, 'squat'), nothingHeld)).toMatchObject({
+      forged: [alicePage],
+      kept: 0,
+    })
     expect(b.entries()).toEqual([])
     expect(b.memberUpdate(BOB, page(alicePage).type('mine'), nothingHeld)).toMatchObject({ forged: [], kept: 1 })
     expect(b.entries()).toEqual([{ clientId: alicePage, author: BOB, verified: true }])
@@ -133,7 +136,8 @@ describe('the author book: client ids derived from the account', () => {
 
   it('maps a member named by ACI only to its number through the listing, and one with no known number owns no tag', () => {
     const uuid = 'b0b0b0b0-0000-4000-8000-000000000002'
-    const b = book(memoryRows(), { numberOf: (u) => (u === uuid ? BOB.number : undefined) })
+    const b = book()
+    b.members([{ uuid, number: BOB.number }])
     expect(b.memberUpdate({ uuid }, page(B1).type('bob'), nothingHeld)).toMatchObject({ kept: 1, forged: [] })
     expect(b.entries()).toEqual([{ clientId: B1, author: { uuid, number: BOB.number }, verified: true }])
     expect(b.announced({ uuid: 'c0c0c0c0-0000-4000-8000-000000000003' }, [C1])).toBe(1)
@@ -181,7 +185,7 @@ describe('the author book: legacy client ids (pages before decision 0023)', () =
     expect(b.memberUpdate(BOB, bob.type('d'), nothingHeld)).toMatchObject({ forged: [], kept: 1 })
   })
 
-  it("does not bind a legacy id whose structs the replica holds to a member passing them on", () => {
+  it('does not bind a legacy id whose structs the replica holds to a member passing them on', () => {
     const b = book()
     const judged = b.memberUpdate(CAROL, Y.mergeUpdates([page(202).type('bob'), page(303).type('c')]), (id) =>
       id === 202 ? 3 : 0,
@@ -217,7 +221,10 @@ describe('the author book: bounds and cost', () => {
   it('keeps at most maxPerAccount bindings per account: a member naming many ids pushes out only its own', () => {
     const b = book(memoryRows(), { maxPerAccount: 3, maxEntries: 100 })
     b.ownUpdate(page(A1).type('alice'))
-    b.announced(CAROL, [1, 2, 3, 4, 5].map((n) => idOf(CAROL, n)))
+    b.announced(
+      CAROL,
+      [1, 2, 3, 4, 5].map((n) => idOf(CAROL, n)),
+    )
     expect(b.entries().map((e) => e.clientId)).toEqual([A1, ...[3, 4, 5].map((n) => idOf(CAROL, n))])
   })
 
@@ -246,7 +253,12 @@ describe('the author book: bounds and cost', () => {
     })
     const before = lookups
     for (let a = 0; a < 100; a += 1)
-      expect(b.announced(CAROL, Array.from({ length: 64 }, (_, i) => idOf(CAROL, a * 64 + i)))).toBe(0)
+      expect(
+        b.announced(
+          CAROL,
+          Array.from({ length: 64 }, (_, i) => idOf(CAROL, a * 64 + i)),
+        ),
+      ).toBe(0)
     expect(lookups - before).toBe(100)
     expect(puts).toBe(6400)
     // Bounded as it went: Carol's newest 512 stand.

@@ -83,7 +83,10 @@ export interface AuthorBook {
   relayed(from: MemberId, update: Uint8Array): void
   /** True when `from` may speak for `clientId` (presence): its tag, or a legacy id bound to it. */
   speaksFor(from: MemberId, clientId: number): boolean
-  /** The group's listed members: who holds which tag (a tag two accounts hold verifies no one). */
+  /**
+   * The group's listed members: the number of each ACI (a member the daemon names by ACI only has
+   * its tag through it), and who holds which tag (a tag two accounts hold verifies no one).
+   */
   members(listed: readonly MemberId[]): void
   /** This account's newest client ids, at most `limit` (what an announcement names). */
   ownIds(limit: number): number[]
@@ -98,8 +101,6 @@ export interface AuthorBookOptions {
   readonly maxEntries: number
   /** The author tag of an account's number (author-tag.ts; injected by tests). */
   readonly tagOfNumber: (number: string) => number
-  /** The number of a member the daemon named by ACI only (the group's listing); undefined: unknown. */
-  readonly numberOf?: (uuid: string) => string | undefined
 }
 
 /** The keys an account is known by (ACI and number); two ids sharing one are one account. */
@@ -152,23 +153,12 @@ const idOf = (row: AuthorRow): MemberId => ({
 // Accounts whose tag the book remembers (listed members and senders); a group has at most ~1000.
 const MAX_TAGGED_ACCOUNTS = 4096
 
-export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
-  // Insertion order is age: a re-bound id is deleted and set again.
-  const book = new Map<number, Entry>()
-  // Each account's bindings, oldest first, and the relayed marks: what is forgotten first, without a walk.
-  const byAccount = new Map<string, Set<number>>()
-  const relayedIds = new Set<number>()
-  // Tag → the number holding it; tags two numbers hold.
+/** Who holds which tag: members seen with their tags worked out, ACIs mapped to numbers, collisions noted. */
+function tagRegistry(tagOfNumber: (number: string) => number) {
+  // Tag → the number holding it; tags two numbers hold; ACI → number, from the listing.
   const tagHolder = new Map<number, string>()
   const collided = new Set<number>()
-
-  function speaker(m: MemberId): Speaker {
-    const number = m.number !== undefined && m.number !== '' ? m.number : m.uuid && o.numberOf?.(m.uuid)
-    const id = number !== undefined && number !== '' && m.number !== number ? { ...m, number } : m
-    const tag = number === undefined || number === '' ? undefined : o.tagOfNumber(number)
-    if (tag !== undefined && number !== undefined) note(tag, number)
-    return { id, keys: keysOf(id), tag }
-  }
+  let numbers = new Map<string, string>()
 
   function note(tag: number, number: string): void {
     const holder = tagHolder.get(tag)
@@ -178,6 +168,34 @@ export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
     } else if (holder !== number) collided.add(tag)
   }
 
+  function speaker(m: MemberId): Speaker {
+    const listed = m.uuid === undefined || m.uuid === '' ? undefined : numbers.get(m.uuid.toLowerCase())
+    const number = m.number !== undefined && m.number !== '' ? m.number : listed
+    const id = number !== undefined && m.number !== number ? { ...m, number } : m
+    const tag = number === undefined ? undefined : tagOfNumber(number)
+    if (tag !== undefined && number !== undefined) note(tag, number)
+    return { id, keys: keysOf(id), tag }
+  }
+
+  return {
+    speaker,
+    collided: (tag: number) => collided.has(tag),
+    members(listed: readonly MemberId[]): void {
+      numbers = new Map()
+      for (const m of listed) if (m.uuid && m.number) numbers.set(m.uuid.toLowerCase(), m.number)
+      for (const m of listed) speaker(m)
+    },
+  }
+}
+
+export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
+  // Insertion order is age: a re-bound id is deleted and set again.
+  const book = new Map<number, Entry>()
+  // Each account's bindings, oldest first, and the relayed marks: what is forgotten first, without a walk.
+  const byAccount = new Map<string, Set<number>>()
+  const relayedIds = new Set<number>()
+  const tags = tagRegistry(o.tagOfNumber)
+  const { speaker } = tags
   const self = speaker(o.self)
 
   function drop(clientId: number): void {
@@ -230,7 +248,7 @@ export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
     const e = book.get(clientId)
     if (tag !== undefined) {
       if (s.tag !== tag) return 'refused'
-      if (collided.has(tag)) {
+      if (tags.collided(tag)) {
         // Either holder may write under it; it is credited to neither.
         if (e !== undefined) return 'kept'
         put(clientId, s, true)
@@ -303,9 +321,7 @@ export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
       const e = book.get(clientId)
       return e !== undefined && !e.relayed && shares(e.keys, s.keys)
     },
-    members(listed) {
-      for (const m of listed) speaker(m)
-    },
+    members: tags.members,
     ownIds(limit) {
       const own = [...(byAccount.get(self.keys.primary) ?? [])]
       return own.slice(-limit)
@@ -315,7 +331,7 @@ export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
         if (e.relayed) return { clientId, relayedBy: e.account }
         // A derived id is bound only by its tag's holder (claim), unless the tag turned out shared.
         const tag = authorTagOf(clientId)
-        return { clientId, author: e.account, verified: tag !== undefined && !collided.has(tag) }
+        return { clientId, author: e.account, verified: tag !== undefined && !tags.collided(tag) }
       }),
   }
 }

@@ -10,5 +10,9 @@ const DOMAIN = 'e2e-col author tag v1\n'
 
 /** The author tag of the account with this number (E.164). */
 export function authorTagOfAccount(number: string): number {
-  return authorTagFromHash(createHash('sha256').update(DOMAIN + number, 'utf8').digest())
+  return authorTagFromHash(
+    createHash('sha256')
+      .update(DOMAIN + number, 'utf8')
+      .digest(),
+  )
 }

@@ -21,7 +21,8 @@ export function keepOwnStates(
     const client = readVarUint(payload, r)
     const clock = readVarUint(payload, r)
     const len = readVarUint(payload, r)
-    if (client === undefined || clock === undefined || len === undefined || r.at + len > payload.length) return undefined
+    if (client === undefined || clock === undefined || len === undefined || r.at + len > payload.length)
+      return undefined
     r.at += len
     if (allowed(client)) kept.push(payload.subarray(start, r.at))
     else refused += 1

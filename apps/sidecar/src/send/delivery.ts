@@ -47,7 +47,10 @@ export function createDelivery(o: DeliveryOptions): Delivery {
   let scheduled = false
 
   const note = (sent: readonly string[]): DeliveryNote => {
-    const role = { ...(o.role === undefined ? {} : { role: o.role() }), ...(o.author === undefined ? {} : { author: o.author }) }
+    const role = {
+      ...(o.role === undefined ? {} : { role: o.role() }),
+      ...(o.author === undefined ? {} : { author: o.author }),
+    }
     if (refusal !== undefined)
       return { signal: 'refused', since: refusal.since, unsent: o.unsent(), sent, reason: refusal.reason, ...role }
     return { signal: o.reach.state, since: o.reach.since, unsent: o.unsent(), sent, ...role }
