@@ -120,7 +120,7 @@ function announceFlood(): { usPerId: number; kept: number } {
     }
   }
   const tag = authorTagOfAccount(BOB)
-  const payloads = Array.from({ length: 100 }, (_, a) =>
+  const payloads = Array.from({ length: 100 }, (_round, a) =>
     encodeHealth({ authors: Array.from({ length: 64 }, (_, k) => clientIdFor(tag, 100_000 + a * 64 + k)) }),
   )
   const start = process.hrtime.bigint()
