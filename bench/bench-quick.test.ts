@@ -4,6 +4,7 @@
  * times depend on the machine; `npm run bench` reports them.
  */
 import { describe, expect, test } from 'vitest'
+import { benchAuthorGateCost } from './author-gate-cost.ts'
 import { benchBigPayloads } from './big-payloads.ts'
 import { benchCostCurves } from './cost-curves.ts'
 import { benchHistoryCost } from './history-cost.ts'
@@ -97,5 +98,14 @@ describe.skipIf(missing.length > 0)('bench, quick mode, convergence only', () =>
     const extra = (r?.edit.with.bytes ?? Infinity) - (r?.edit.without.bytes ?? 0)
     expect(extra).toBeGreaterThan(0)
     expect(extra).toBeLessThan(16)
+  })
+})
+
+describe('bench, quick mode: the author gate', () => {
+  test('every keystroke is taken in each case, and the flood stays within the book bound', () => {
+    const r = benchAuthorGateCost({ quick: true })
+    expect(r.cases.map((c) => c.name)).toEqual(['derived', 'legacy', 'relayed diff', 'forged'])
+    for (const c of r.cases) expect(c.chars).toBe(c.updates)
+    expect(r.announcedKept).toBe(8192)
   })
 })

@@ -3,13 +3,14 @@
  * `npm run bench -- --quick`: the six e2e-col sections on shorter inputs with single counted runs
  * (a smoke check, under 2 minutes); the codec benchmarks are skipped.
  * `npm run bench -- --replay-only` (with or without --quick): section 1 alone, printed, not written.
- * `npm run bench -- --authorship-only` (with or without --quick): section 11 alone, printed, not written.
+ * `npm run bench -- --authorship-only` (with or without --quick): sections 11 and 12 alone, printed, not written.
  * `npm run bench -- --history-only` (with or without --quick): section 10 alone, printed; the full run
  *   also writes bench/results/history-cost.json.
  * Every section verifies convergence before it reports a time; a run that does not converge throws
  * and the bench exits non-zero.
  */
 import { benchFlushEncoding } from '../packages/client/bench/flush-encoding.ts'
+import { benchAuthorGateCost, printAuthorGateCost } from './author-gate-cost.ts'
 import { benchAuthorshipCost, printAuthorshipCost } from './authorship-cost.ts'
 import { benchHistoryCost, printHistoryCost } from './history-cost.ts'
 import { benchProtocol } from './protocol.ts'
@@ -23,8 +24,10 @@ const historyOnly = process.argv.includes('--history-only')
 const started = performance.now()
 try {
   if (replayOnly) printTraceReplay(await benchTraceReplay({ quick }))
-  else if (authorshipOnly) printAuthorshipCost(await benchAuthorshipCost({ quick }))
-  else if (historyOnly) {
+  else if (authorshipOnly) {
+    printAuthorshipCost(await benchAuthorshipCost({ quick }))
+    printAuthorGateCost(benchAuthorGateCost({ quick }))
+  } else if (historyOnly) {
     const r = await benchHistoryCost({ quick })
     printHistoryCost(r)
     // A quick run is a smoke check: only the full run's figures are kept.

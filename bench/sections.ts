@@ -1,5 +1,6 @@
 /** The e2e-col sections, run in order, each printed and written to bench/results/. */
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { benchAuthorGateCost, printAuthorGateCost } from './author-gate-cost.ts'
 import { benchAuthorshipCost, printAuthorshipCost } from './authorship-cost.ts'
 import { benchBigPayloads, printBigPayloads } from './big-payloads.ts'
 import { benchCostCurves, printCostCurves } from './cost-curves.ts'
@@ -24,6 +25,7 @@ export interface SectionsResult {
   readonly presenceCost: Awaited<ReturnType<typeof benchPresenceCost>>
   readonly phoneWakeups: Awaited<ReturnType<typeof benchPhoneWakeups>>
   readonly authorshipCost: Awaited<ReturnType<typeof benchAuthorshipCost>>
+  readonly authorGateCost: ReturnType<typeof benchAuthorGateCost>
   readonly historyCost: Awaited<ReturnType<typeof benchHistoryCost>>
 }
 
@@ -82,6 +84,7 @@ export async function runSections({
   const phoneWakeups = shown('phone-wakeups', await benchPhoneWakeups({ quick }), printPhoneWakeups)
   const historyCost = shown('history-cost', await benchHistoryCost({ quick }), printHistoryCost)
   const authorshipCost = shown('authorship-cost', await benchAuthorshipCost({ quick }), printAuthorshipCost)
+  const authorGateCost = shown('author-gate-cost', benchAuthorGateCost({ quick }), printAuthorGateCost)
   log(() => console.log('\nmachine at the end:', machine()))
   return {
     traceReplay,
@@ -94,6 +97,7 @@ export async function runSections({
     presenceCost,
     phoneWakeups,
     authorshipCost,
+    authorGateCost,
     historyCost,
   }
 }

@@ -2,10 +2,10 @@
  * Test fixtures for the abuse tests: a toy daemon with accounts A, B, C in one group, in-process
  * sidecars for A and B, and a well-behaved probe client whose ack latency is measured.
  */
-import { decodeEnvelope, encodeEnvelope, type Envelope } from '@e2e-col/protocol'
+import { authorTagFromHash, clientIdFor, decodeEnvelope, encodeEnvelope, type Envelope } from '@e2e-col/protocol'
 import { loadConfig, startSidecar, type RunningSidecar } from '@e2e-col/sidecar'
 import { createToySignal, type ToySignal, type ToySignalOptions } from '@e2e-col/toy-signal'
-import { randomBytes, randomUUID } from 'node:crypto'
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -222,4 +222,50 @@ export async function reader(url: string): Promise<{ ws: WebSocket; received: En
   const received: Envelope[] = []
   ws.on('message', (data: Buffer) => received.push(decodeEnvelope(new Uint8Array(data))))
   return { ws, received }
+}
+
+/** An account's author tag, as decision 0023 defines it (the sidecars tell their pages the same). */
+export function authorTagOf(number: string): number {
+  return authorTagFromHash(createHash('sha256').update(`e2e-col author tag v1\n${number}`).digest())
+}
+
+const varUint = (n: number): number[] => {
+  const out: number[] = []
+  for (; n > 0x7f; n = Math.floor(n / 128)) out.push(0x80 | (n % 128))
+  return [...out, n]
+}
+
+/**
+ * An awareness payload in y-protocols' form holding one state (about `bytes` long) at `clock`,
+ * under client id `clientId` (a page's presence: a member's sidecar passes on only its own ids').
+ */
+export function presenceUnder(clientId: number, clock: number, bytes = 150): Uint8Array {
+  return stateUnder(clientId, clock, { user: { name: 'x'.repeat(Math.max(0, bytes - 20)) } })
+}
+
+/** An awareness payload holding `state` (null: the removal of that presence) under `clientId` at `clock`. */
+export function stateUnder(clientId: number, clock: number, state: unknown): Uint8Array {
+  const json = new TextEncoder().encode(JSON.stringify(state))
+  return Uint8Array.from([1, ...varUint(clientId), ...varUint(clock), ...varUint(json.length), ...json])
+}
+
+/** A page id under `tag` (its low bits `n`). */
+export const pageIdOf = (tag: number, n: number) => clientIdFor(tag, n)
+
+/** The client id and clock of the first state in an awareness payload (undefined for none). */
+export function firstPresence(payload: Uint8Array): { clientId: number; clock: number } | undefined {
+  let at = 0
+  const read = (): number => {
+    let n = 0
+    for (let mult = 1; at < payload.length; mult *= 128) {
+      const b = payload[at++] as number
+      n += (b & 0x7f) * mult
+      if (b < 0x80) return n
+    }
+    return Number.NaN
+  }
+  if (read() < 1) return undefined
+  const clientId = read()
+  const clock = read()
+  return Number.isNaN(clock) ? undefined : { clientId, clock }
 }

@@ -269,7 +269,7 @@ export interface SidecarConfig {
   readonly capabilities: readonly ('deflate' | 'attachments')[]
   /**
    * Whether this sidecar announces its pages' Yjs client ids (`health` record `authors`,
-   * decisions/0021). Off, members still bind them from its updates; `npm run bench` measures the cost.
+   * decisions/0023). Off, members still bind them from its updates; `npm run bench` measures the cost.
    */
   readonly announceAuthors: boolean
   /** Frames (after compression) of at least `minBytes` go as one attachment when every member reads them. */

@@ -10,8 +10,10 @@
  * @see docs/sidecar.md §4.3–§4.7, §8, docs/architecture.md "The sidecar's parts"
  */
 import { encodeEnvelope, encodeHealth, type Envelope, type Kind } from '@e2e-col/protocol'
+import * as Y from 'yjs'
 import type { Session } from './browser/session.ts'
 import { createAuthorBook, type Authorship } from './authorship/author-book.ts'
+import { authorTagOfAccount } from './authorship/author-tag.ts'
 import { createAuthorGate } from './document/author-gate.ts'
 import { createBrowserInbox } from './document/browser-inbox.ts'
 import { createGroupInbox } from './document/group-inbox.ts'
@@ -67,7 +69,7 @@ export interface Document {
   onChange(listener: () => void): () => void
   /** Announces this sidecar's capabilities with `hello`, so every member announces back (at start). */
   greetGroup(): void
-  /** The group's listed members changed (or were read again). */
+  /** The group's listed members changed (or were read again): the roster, and who holds which author tag. */
   setMembers(members: readonly MemberId[]): void
   /** The group's roles as listed now; a change of this account's own role is told to the pages. */
   setRoles(roles: GroupRoles): void
@@ -87,7 +89,7 @@ export interface Document {
   resumeKept(): void
   /** Signal went away or came back: a backlog is merged, the group asked again on the way back, the pages told. */
   reachChanged(state: DocumentPorts['reach']['state']): void
-  /** Who each client id of the document belongs to, or which member relayed it (decisions/0021). */
+  /** Who each client id of the document belongs to, or which member relayed it (decisions/0023). */
   authors(): Authorship[]
   /** What group sync answered, suppressed and asked back so far. */
   syncStats(): SyncStats
@@ -161,6 +163,7 @@ function authorGate(
   ports: Pick<DocumentPorts, 'group' | 'authors' | 'store' | 'clock' | 'metrics' | 'logger'>,
   docId: string,
   toGroup: (kind: Kind, payload: Uint8Array) => void,
+  replica: DocReplica,
 ) {
   const { metrics } = ports
   return createAuthorGate({
@@ -170,7 +173,9 @@ function authorGate(
       rows: ports.authors,
       maxPerAccount: AUTHORS_PER_ACCOUNT,
       maxEntries: AUTHOR_ROWS,
+      tagOfNumber: authorTagOfAccount,
     }),
+    held: (clientId) => Y.getState(replica.doc.store, clientId),
     // Not a capability announcement: not counted as one (a sidecar announcing no capabilities still names its authors).
     announce: (clientIds) => {
       if (ports.group.announceAuthors) toGroup('health', encodeHealth({ authors: clientIds }))
@@ -185,11 +190,12 @@ function authorGate(
 
 /** What the document's pages are told of its changes, and of this account's role. */
 function deliveryFor(
-  ports: Pick<DocumentPorts, 'own' | 'reach' | 'clock' | 'store'>,
+  ports: Pick<DocumentPorts, 'own' | 'reach' | 'clock' | 'store' | 'group'>,
   docId: string,
   pages: Pages,
   roles: Pick<DocumentRoles, 'self'>,
 ) {
+  const { self } = ports.group
   return createDelivery({
     docId,
     sidecarId: ports.own.sidecarId,
@@ -200,6 +206,8 @@ function deliveryFor(
     unsent: () => ports.store.unsent(),
     forget: (ids) => ports.store.delivered(ids),
     role: () => roles.self(),
+    // The page writes under client ids made from it (decisions/0023); no number, no tag.
+    ...(self.number ? { author: authorTagOfAccount(self.number) } : {}),
   })
 }
 
@@ -261,7 +269,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     allRead: (bits) => capabilities.roster.allRead(bits),
     unsent: () => delivery.changed(),
   })
-  const authors = authorGate(ports, docId, toGroup)
+  const authors = authorGate(ports, docId, toGroup, replica)
   const capabilities = capabilityExchange(ports, toGroup, () => (ports.group.announceAuthors ? authors.ownIds() : []))
   const sync = createReplicaSync(replica, {
     limits: ports.limits,
@@ -356,7 +364,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       replica.doc.on('update', onUpdate)
       return () => replica.doc.off('update', onUpdate)
     },
-    setMembers: (members) => capabilities.roster.setMembers(members),
+    setMembers: (members) => void [capabilities.roster.setMembers(members), authors.members(members)],
     setRoles: roles.set,
     role: roles.self,
     answerers: roles.editors,

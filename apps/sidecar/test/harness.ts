@@ -3,7 +3,14 @@
  * in-process on port 0, and raw `ws` clients that collect decoded envelopes. Every resource is
  * closed at the end of the test that opened it.
  */
-import { decodeDeliveryNote, decodeEnvelope, encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
+import {
+  clientIdFor,
+  decodeDeliveryNote,
+  decodeEnvelope,
+  encodeEnvelope,
+  type Envelope,
+  type Kind,
+} from '@e2e-col/protocol'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -190,6 +197,17 @@ export async function connect(
     closed,
   }
   return client
+}
+
+/**
+ * A Y.Doc writing as a page of today writes: under a client id made from the author tag its
+ * sidecar's first delivery note names (docs/decisions/0023), `n` its random low bits.
+ */
+export async function pageDoc(c: Client, n = Math.floor(Math.random() * 2 ** 29)): Promise<Y.Doc> {
+  const note = await c.waitFor((e) => e.kind === 'delivery' && decodeDeliveryNote(e.payload)?.author !== undefined)
+  const doc = new Y.Doc()
+  doc.clientID = clientIdFor(decodeDeliveryNote(note.payload)?.author as number, n)
+  return doc
 }
 
 /** The sidecar has the envelope durably ("saved by your sidecar"); Signal may not have it yet. */

@@ -5,7 +5,7 @@
 import { Awareness, applyAwarenessUpdate, encodeAwarenessUpdate } from 'y-protocols/awareness'
 import * as Y from 'yjs'
 import { describe, expect, it } from 'vitest'
-import { B, connect, envelope, startPair, type Client } from './harness.ts'
+import { B, connect, envelope, pageDoc, startPair, type Client } from './harness.ts'
 
 /** Whether applying every awareness envelope `c` received, in order, leaves `clientID` present. */
 function shows(c: Client, clientID: number): boolean {
@@ -20,7 +20,7 @@ describe("a document's presence on the sidecars", () => {
   it("drops a page's presence when its socket closes, at the other page of its sidecar and across the group", async () => {
     const p = await startPair()
     const [a1, a2, b1] = await Promise.all([connect(p.a, p.docId), connect(p.a, p.docId), connect(p.b, p.docId)])
-    const alice = new Awareness(new Y.Doc())
+    const alice = new Awareness(await pageDoc(a1))
     alice.setLocalStateField('user', { name: 'Alice' })
     a1.send(envelope(p.docId, a1.senderId, encodeAwarenessUpdate(alice, [alice.clientID]), 'awareness'))
     await expect.poll(() => shows(b1, alice.clientID), { timeout: 10_000 }).toBe(true)
@@ -34,7 +34,7 @@ describe("a document's presence on the sidecars", () => {
   it('greets a page that connects with the presence already there, from its pages and the group', async () => {
     const p = await startPair()
     const [a1, b1] = await Promise.all([connect(p.a, p.docId), connect(p.b, p.docId)])
-    const alice = new Awareness(new Y.Doc())
+    const alice = new Awareness(await pageDoc(a1))
     alice.setLocalStateField('user', { name: 'Alice' })
     a1.send(envelope(p.docId, a1.senderId, encodeAwarenessUpdate(alice, [alice.clientID]), 'awareness'))
     await expect.poll(() => shows(b1, alice.clientID), { timeout: 10_000 }).toBe(true)
@@ -48,7 +48,7 @@ describe("a document's presence on the sidecars", () => {
     const p = await startPair()
     const [a1, b1] = await Promise.all([connect(p.a, p.docId), connect(p.b, p.docId)])
     // Bob's page calls itself Alice, and claims a Signal sender of its own.
-    const forged = new Awareness(new Y.Doc())
+    const forged = new Awareness(await pageDoc(b1))
     forged.setLocalState({ user: { name: 'Alice' }, signal: { number: '+15555550101', shown: 'Alice' } })
     b1.send(envelope(p.docId, b1.senderId, encodeAwarenessUpdate(forged, [forged.clientID]), 'awareness'))
     const stateAt = (c: Client): unknown => {

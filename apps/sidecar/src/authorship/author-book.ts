@@ -1,19 +1,26 @@
 /**
- * Who each Yjs client id of one document belongs to: the binding rule of docs/decisions/0021.
+ * Who each Yjs client id of one document belongs to: the binding rule of docs/decisions/0023.
  *
- * - The client ids of this sidecar's own pages (the structs of the updates they send) are this
- *   account's; it announces them in a `health` record (`authors`, protocol §3.12).
- * - A client id first seen in a member's own `update`, or named in its announcement, is that member's.
- * - An `update` from a member carrying structs of a client id bound to another account is refused
- *   whole: a forgery, or a struct squatting the owner's next clock.
- * - Content relayed in a `sync-response` or `snapshot` is accepted (catch-up needs it); its unbound
- *   client ids are marked "relayed by" the member until their author's own update or announcement
- *   binds them. A binding is never moved: the first one stands.
+ * - A **derived** client id carries an author tag in its high bits (`@e2e-col/protocol` author-id),
+ *   and the tag is a hash of one account's number (author-tag.ts): the id is that account's, by
+ *   arithmetic, whoever speaks first. It is *verified* once this replica received its content in
+ *   the owner's own `update` or the owner's own announcement named it; until then, content relayed
+ *   under it (a `sync-response`, a `snapshot`) is marked "relayed by" the member that carried it.
+ * - A member's `update` may carry structs only under its own tag: structs under another's tag are
+ *   stripped (the gate applies the rest); when the replica held them already they were relayed (an
+ *   older page's diff carries what it just applied), otherwise they are a forgery, counted.
+ * - An announcement naming an id under another account's tag is refused, counted.
+ * - Two accounts whose tags collide: ids under that tag are accepted from either and never shown
+ *   as one's (they stay "relayed by").
+ * - A **legacy** id (below 2^32, a page before 0023) keeps decision 0021's rule: the first account
+ *   that writes or announces it binds it, shown unverified.
  *
- * Bounded: at most `maxPerAccount` bindings per account (its oldest forgotten first, so one member
- * naming many ids cannot push out another's) and `maxEntries` in all (relayed marks forgotten
- * before bindings). Kept through a {@link AuthorRows} port, so they survive a restart.
+ * Bounded: at most `maxPerAccount` bindings per account (its oldest forgotten first) and
+ * `maxEntries` in all (relayed marks forgotten before bindings). Every operation is O(1) per client
+ * id (per-account ordered sets, keys computed once per call). Kept through a {@link AuthorRows}
+ * port, so they survive a restart; rows of a store written before 0023 stay valid.
  */
+import { authorTagOf } from '@e2e-col/protocol'
 import type { MemberId } from '../group/roster.ts'
 import { structClients } from './client-ids.ts'
 
@@ -35,26 +42,52 @@ export interface AuthorRows {
   batch<T>(fn: () => T): T
 }
 
-/** What the book says of one client id. */
+/** What the book says of one client id: its author (verified or not), or who relayed it. */
 export type Authorship =
-  | { readonly clientId: number; readonly author: MemberId; readonly relayedBy?: undefined }
+  | {
+      readonly clientId: number
+      readonly author: MemberId
+      /** False for a legacy id (first-seen binding): nothing ties it to the account but arrival. */
+      readonly verified: boolean
+      readonly relayedBy?: undefined
+    }
   | { readonly clientId: number; readonly author?: undefined; readonly relayedBy: MemberId }
 
-/** A member's update, judged. `owner` is the account a refused struct's client id belongs to. */
-export type Verdict =
-  | { readonly ok: true }
-  | { readonly ok: false; readonly clientId: number; readonly owner: MemberId }
-  | { readonly ok: false; readonly clientId?: undefined; readonly reason: 'not-an-update' }
+/** A member's update, judged struct by struct. */
+export type Judgement =
+  | { readonly ok: false }
+  | {
+      readonly ok: true
+      /** Client id → the clock its structs must be stripped up to (not the sender's to write). */
+      readonly strip: ReadonlyMap<number, number>
+      /** Stripped ids whose structs the replica did not hold: written under another's id. */
+      readonly forged: readonly number[]
+      /** Client ids of the sender's own that stay. */
+      readonly kept: number
+    }
 
 export interface AuthorBook {
   /** The struct client ids of an update one of this sidecar's pages sent; returns those newly bound. */
   ownUpdate(update: Uint8Array): number[]
-  /** A member's own `update`: refused when it writes under another account's client id, else bound. */
-  memberUpdate(from: MemberId, update: Uint8Array): Verdict
-  /** A member's announcement; returns how many ids it named that belong to someone else. */
-  announced(from: MemberId, clientIds: readonly number[]): number
-  /** Content a member relayed (sync-response, snapshot): unbound ids are marked relayed by it. */
+  /**
+   * A member's own `update`: what in it is not the sender's (`held` says how far the replica holds
+   * each client's clock), and its own ids bound to it.
+   */
+  memberUpdate(from: MemberId, update: Uint8Array, held: (clientId: number) => number): Judgement
+  /**
+   * A member's announcement; returns how many ids it named that are not its own. A viewer's names
+   * only ids under its own tag (a viewer writes nothing: its legacy ids are not bound).
+   */
+  announced(from: MemberId, clientIds: readonly number[], viewer?: boolean): number
+  /** Content a member relayed (sync-response, snapshot): unknown ids are marked relayed by it. */
   relayed(from: MemberId, update: Uint8Array): void
+  /** True when `from` may speak for `clientId` (presence): its tag, or a legacy id bound to it. */
+  speaksFor(from: MemberId, clientId: number): boolean
+  /**
+   * The group's listed members: the number of each ACI (a member the daemon names by ACI only has
+   * its tag through it), and who holds which tag (a tag two accounts hold verifies no one).
+   */
+  members(listed: readonly MemberId[]): void
   /** This account's newest client ids, at most `limit` (what an announcement names). */
   ownIds(limit: number): number[]
   /** Everything known, oldest first. */
@@ -66,6 +99,8 @@ export interface AuthorBookOptions {
   readonly rows: AuthorRows
   readonly maxPerAccount: number
   readonly maxEntries: number
+  /** The author tag of an account's number (author-tag.ts; injected by tests). */
+  readonly tagOfNumber: (number: string) => number
 }
 
 /** The keys an account is known by (ACI and number); two ids sharing one are one account. */
@@ -78,13 +113,36 @@ export function accountKeys(m: MemberId): string[] {
 
 /** True when both name the same account (they share a number or an ACI). */
 export function sameAccount(a: MemberId, b: MemberId): boolean {
-  const keys = new Set(accountKeys(a))
-  return accountKeys(b).some((k) => keys.has(k))
+  return shares(keysOf(a), keysOf(b))
 }
+
+/** An account's keys, computed once: its number's and its ACI's (either may be missing). */
+interface Keys {
+  readonly n: string | undefined
+  readonly u: string | undefined
+  /** The key its bindings are counted under. */
+  readonly primary: string
+}
+
+function keysOf(m: MemberId): Keys {
+  const n = m.number === undefined || m.number === '' ? undefined : `n:${m.number}`
+  const u = m.uuid === undefined || m.uuid === '' ? undefined : `u:${m.uuid.toLowerCase()}`
+  return { n, u, primary: n ?? u ?? '' }
+}
+
+const shares = (a: Keys, b: Keys): boolean => (a.n !== undefined && a.n === b.n) || (a.u !== undefined && a.u === b.u)
 
 interface Entry {
   readonly account: MemberId
+  readonly keys: Keys
   readonly relayed: boolean
+}
+
+/** A member as one call sees it: keys and author tag worked out once. */
+interface Speaker {
+  readonly id: MemberId
+  readonly keys: Keys
+  readonly tag: number | undefined
 }
 
 const idOf = (row: AuthorRow): MemberId => ({
@@ -92,88 +150,188 @@ const idOf = (row: AuthorRow): MemberId => ({
   ...(row.uuid === '' ? {} : { uuid: row.uuid }),
 })
 
+// Accounts whose tag the book remembers (listed members and senders); a group has at most ~1000.
+const MAX_TAGGED_ACCOUNTS = 4096
+
+/** Who holds which tag: members seen with their tags worked out, ACIs mapped to numbers, collisions noted. */
+function tagRegistry(tagOfNumber: (number: string) => number) {
+  // Tag → the number holding it; tags two numbers hold; ACI → number, from the listing.
+  const tagHolder = new Map<number, string>()
+  const collided = new Set<number>()
+  let numbers = new Map<string, string>()
+
+  function note(tag: number, number: string): void {
+    const holder = tagHolder.get(tag)
+    if (holder === undefined) {
+      if (tagHolder.size >= MAX_TAGGED_ACCOUNTS) tagHolder.delete(tagHolder.keys().next().value as number)
+      tagHolder.set(tag, number)
+    } else if (holder !== number) collided.add(tag)
+  }
+
+  function speaker(m: MemberId): Speaker {
+    const listed = m.uuid === undefined || m.uuid === '' ? undefined : numbers.get(m.uuid.toLowerCase())
+    const number = m.number !== undefined && m.number !== '' ? m.number : listed
+    const id = number !== undefined && m.number !== number ? { ...m, number } : m
+    const tag = number === undefined ? undefined : tagOfNumber(number)
+    if (tag !== undefined && number !== undefined) note(tag, number)
+    return { id, keys: keysOf(id), tag }
+  }
+
+  return {
+    speaker,
+    collided: (tag: number) => collided.has(tag),
+    members(listed: readonly MemberId[]): void {
+      numbers = new Map()
+      for (const m of listed) if (m.uuid && m.number) numbers.set(m.uuid.toLowerCase(), m.number)
+      for (const m of listed) speaker(m)
+    },
+  }
+}
+
 export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
   // Insertion order is age: a re-bound id is deleted and set again.
   const book = new Map<number, Entry>()
-  for (const row of o.rows.load()) book.set(row.clientId, { account: idOf(row), relayed: row.relayed })
+  // Each account's bindings, oldest first, and the relayed marks: what is forgotten first, without a walk.
+  const byAccount = new Map<string, Set<number>>()
+  const relayedIds = new Set<number>()
+  const tags = tagRegistry(o.tagOfNumber)
+  const { speaker } = tags
+  const self = speaker(o.self)
 
-  function countOf(account: MemberId): number {
-    let n = 0
-    for (const e of book.values()) if (!e.relayed && sameAccount(e.account, account)) n += 1
-    return n
-  }
-
-  /** Forgets the oldest rows that match, at most `n`. */
-  function forget(n: number, match: (e: Entry) => boolean): void {
-    const gone: number[] = []
-    for (const [id, e] of book) {
-      if (gone.length >= n) break
-      if (match(e)) gone.push(id)
-    }
-    for (const id of gone) book.delete(id)
-    if (gone.length > 0) o.rows.remove(gone)
-  }
-
-  function put(clientId: number, account: MemberId, relayed: boolean): void {
-    if (!relayed && countOf(account) >= o.maxPerAccount) forget(1, (e) => !e.relayed && sameAccount(e.account, account))
-    book.delete(clientId)
-    if (book.size >= o.maxEntries) {
-      forget(1, (e) => e.relayed)
-      if (book.size >= o.maxEntries) forget(1, () => true)
-    }
-    book.set(clientId, { account, relayed })
-    o.rows.put({ clientId, number: account.number ?? '', uuid: account.uuid ?? '', relayed })
-  }
-
-  /** Binds `clientId` to `account` unless bound already; true when it is newly bound. */
-  function bind(clientId: number, account: MemberId): boolean {
+  function drop(clientId: number): void {
     const e = book.get(clientId)
-    if (e !== undefined && !e.relayed) return false
-    put(clientId, account, false)
-    return true
+    if (e === undefined) return
+    book.delete(clientId)
+    if (e.relayed) return void relayedIds.delete(clientId)
+    const ids = byAccount.get(e.keys.primary)
+    ids?.delete(clientId)
+    if (ids?.size === 0) byAccount.delete(e.keys.primary)
+  }
+
+  function insert(clientId: number, account: MemberId, keys: Keys, relayed: boolean): void {
+    book.set(clientId, { account, keys, relayed })
+    if (relayed) relayedIds.add(clientId)
+    else {
+      let ids = byAccount.get(keys.primary)
+      if (ids === undefined) byAccount.set(keys.primary, (ids = new Set()))
+      ids.add(clientId)
+    }
+  }
+
+  for (const row of o.rows.load()) {
+    const account = idOf(row)
+    drop(row.clientId)
+    insert(row.clientId, account, keysOf(account), row.relayed)
+  }
+
+  /** Forgets these ids (each the oldest of its kind). */
+  function forget(ids: readonly number[]): void {
+    for (const id of ids) drop(id)
+    if (ids.length > 0) o.rows.remove(ids)
+  }
+
+  function put(clientId: number, s: Pick<Speaker, 'id' | 'keys'>, relayed: boolean): void {
+    drop(clientId)
+    const mine = byAccount.get(s.keys.primary)
+    if (!relayed && mine !== undefined && mine.size >= o.maxPerAccount) forget([mine.values().next().value as number])
+    if (book.size >= o.maxEntries) {
+      const oldest = relayedIds.size > 0 ? relayedIds.values().next().value : book.keys().next().value
+      forget([oldest as number])
+    }
+    insert(clientId, s.id, s.keys, relayed)
+    o.rows.put({ clientId, number: s.id.number ?? '', uuid: s.id.uuid ?? '', relayed })
+  }
+
+  /** Binds `clientId` to `s` if that is its rule: newly bound, already so, or not `s`'s to claim. */
+  function claim(s: Speaker, clientId: number, viewer = false): 'bound' | 'kept' | 'refused' {
+    const tag = authorTagOf(clientId)
+    const e = book.get(clientId)
+    if (tag !== undefined) {
+      if (s.tag !== tag) return 'refused'
+      if (tags.collided(tag)) {
+        // Either holder may write under it; it is credited to neither.
+        if (e !== undefined) return 'kept'
+        put(clientId, s, true)
+        return 'bound'
+      }
+      if (e !== undefined && !e.relayed && shares(e.keys, s.keys)) return 'kept'
+      put(clientId, s, false)
+      return 'bound'
+    }
+    if (viewer) return 'refused'
+    if (e !== undefined && !e.relayed) return shares(e.keys, s.keys) ? 'kept' : 'refused'
+    put(clientId, s, false)
+    return 'bound'
   }
 
   return {
     ownUpdate(update) {
       const clients = structClients(update)
       if (clients === undefined) return []
-      return o.rows.batch(() => [...clients.keys()].filter((id) => bind(id, o.self)))
+      // Another account's structs a page passes on (what it just applied) are not this account's.
+      return o.rows.batch(() => [...clients.keys()].filter((id) => claim(self, id) === 'bound'))
     },
-    memberUpdate(from, update) {
+    memberUpdate(from, update, held) {
       const clients = structClients(update)
-      if (clients === undefined) return { ok: false, reason: 'not-an-update' }
-      for (const id of clients.keys()) {
+      if (clients === undefined) return { ok: false }
+      const s = speaker(from)
+      const strip = new Map<number, number>()
+      const forged: number[] = []
+      const own: number[] = []
+      for (const [id, range] of clients) {
+        const tag = authorTagOf(id)
         const e = book.get(id)
-        if (e !== undefined && !e.relayed && !sameAccount(e.account, from))
-          return { ok: false, clientId: id, owner: e.account }
+        const theirs =
+          tag !== undefined
+            ? s.tag === tag
+            : e === undefined || e.relayed
+              ? held(id) < range.to // legacy: a new one is bound to its first writer, a known one passed on
+              : shares(e.keys, s.keys)
+        if (theirs) own.push(id)
+        else {
+          strip.set(id, range.to)
+          if (held(id) < range.to) forged.push(id)
+        }
       }
       o.rows.batch(() => {
-        for (const id of clients.keys()) bind(id, from)
+        for (const id of own) claim(s, id)
       })
-      return { ok: true }
+      return { ok: true, strip, forged, kept: own.length }
     },
-    announced(from, clientIds) {
-      let foreign = 0
+    announced(from, clientIds, viewer = false) {
+      const s = speaker(from)
+      let refused = 0
       o.rows.batch(() => {
-        for (const id of clientIds) {
-          const e = book.get(id)
-          if (e !== undefined && !e.relayed && !sameAccount(e.account, from)) foreign += 1
-          else bind(id, from)
-        }
+        for (const id of clientIds) if (claim(s, id, viewer) === 'refused') refused += 1
       })
-      return foreign
+      return refused
     },
     relayed(from, update) {
-      const fresh = [...(structClients(update)?.keys() ?? [])].filter((id) => !book.has(id))
-      if (fresh.length > 0) o.rows.batch(() => fresh.forEach((id) => put(id, from, true)))
+      const clients = structClients(update)
+      if (clients === undefined) return
+      const fresh = [...clients.keys()].filter((id) => !book.has(id))
+      if (fresh.length === 0) return
+      const s = speaker(from)
+      o.rows.batch(() => fresh.forEach((id) => put(id, s, true)))
     },
+    speaksFor(from, clientId) {
+      const s = speaker(from)
+      const tag = authorTagOf(clientId)
+      if (tag !== undefined) return s.tag === tag
+      const e = book.get(clientId)
+      return e !== undefined && !e.relayed && shares(e.keys, s.keys)
+    },
+    members: tags.members,
     ownIds(limit) {
-      const own = [...book].filter(([, e]) => !e.relayed && sameAccount(e.account, o.self)).map(([id]) => id)
+      const own = [...(byAccount.get(self.keys.primary) ?? [])]
       return own.slice(-limit)
     },
     entries: () =>
-      [...book].map(([clientId, e]) =>
-        e.relayed ? { clientId, relayedBy: e.account } : { clientId, author: e.account },
-      ),
+      [...book].map(([clientId, e]): Authorship => {
+        if (e.relayed) return { clientId, relayedBy: e.account }
+        // A derived id is bound only by its tag's holder (claim), unless the tag turned out shared.
+        const tag = authorTagOf(clientId)
+        return { clientId, author: e.account, verified: tag !== undefined && !tags.collided(tag) }
+      }),
   }
 }

@@ -3,7 +3,7 @@
  * client id with the account it belongs to, or the member that relayed it. The book bounds how
  * many rows a document keeps; `seq` keeps their age across restarts. Like the update log, the rows
  * stay when a document is left.
- * @see docs/decisions/0021-authorship.md
+ * @see docs/decisions/0023-account-derived-client-ids.md
  */
 import type { Database } from 'better-sqlite3'
 import { StoreError } from '../errors.ts'

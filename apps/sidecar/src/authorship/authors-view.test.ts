@@ -5,16 +5,17 @@ const YOU = { number: '+15550000001', uuid: 'a1a1a1a1-0000-4000-8000-00000000000
 const BOB = { number: '+15550000002' }
 
 describe('the authors answer', () => {
-  it('names verified authors and says who relayed what nobody has claimed yet', () => {
+  it('names verified authors, says who relayed what nobody has claimed yet, and shows a legacy binding unverified', () => {
     const names = new Map([
       ['+15550000001', 'Alice'],
       ['+15550000002', 'Bob'],
     ])
     const view = authorsView(
       [
-        { clientId: 11, author: { uuid: YOU.uuid } },
-        { clientId: 22, author: BOB },
+        { clientId: 11, author: { uuid: YOU.uuid }, verified: true },
+        { clientId: 22, author: BOB, verified: true },
         { clientId: 33, relayedBy: BOB },
+        { clientId: 44, author: BOB, verified: false },
       ],
       names,
       YOU,
@@ -23,6 +24,7 @@ describe('the authors answer', () => {
       '11': { number: null, name: null, you: true, verified: true },
       '22': { number: BOB.number, name: 'Bob', you: false, verified: true },
       '33': { verified: false, relayedBy: { number: BOB.number, name: 'Bob', you: false } },
+      '44': { verified: false, relayedBy: { number: BOB.number, name: 'Bob', you: false } },
     })
   })
 })

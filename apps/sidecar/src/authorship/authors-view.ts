@@ -1,9 +1,10 @@
 /**
  * What `GET /v1/docs/<docId>/authors` answers: each Yjs client id of the document with the account
- * it belongs to (verified: Signal authenticated the update or announcement that bound it) or, when
- * no binding covers it yet, the member that relayed it (not verified). Names come from the
- * library's listing of the document's members (already made safe to show, library/shown-names.ts).
- * @see docs/documents.md "Who wrote this", docs/decisions/0021-authorship.md
+ * it belongs to (verified: the id carries that account's author tag, and Signal authenticated the
+ * account's own update or announcement of it) or, otherwise, the member that relayed it or (a
+ * legacy id) that first wrote it (not verified). Names are the listing's told-apart ones
+ * (library/told-apart.ts), already made safe to show.
+ * @see docs/documents.md "Who wrote this", docs/decisions/0023-account-derived-client-ids.md
  */
 import type { MemberId } from '../group/roster.ts'
 import { sameAccount, type Authorship } from './author-book.ts'
@@ -41,6 +42,8 @@ export function authorsView(
     authors[String(e.clientId)] =
       e.author === undefined
         ? { verified: false, relayedBy: person(e.relayedBy) }
-        : { ...person(e.author), verified: true }
+        : e.verified
+          ? { ...person(e.author), verified: true }
+          : { verified: false, relayedBy: person(e.author) }
   return { authors }
 }

@@ -2,7 +2,7 @@
  * The Yjs client ids whose structs an update carries: the ids its content is written under. Read
  * with `Y.parseUpdateMeta`, which walks the struct headers without building a document; the delete
  * set is not read (removing someone's text is an edit, not authorship).
- * @see docs/decisions/0021-authorship.md
+ * @see docs/decisions/0023-account-derived-client-ids.md
  */
 import * as Y from 'yjs'
 

@@ -1,6 +1,8 @@
-import { encodeHealth } from '@e2e-col/protocol'
+import { clientIdFor, encodeHealth } from '@e2e-col/protocol'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import * as Y from 'yjs'
 import { createAuthorBook, type AuthorRow } from '../authorship/author-book.ts'
+import { authorTagOfAccount } from '../authorship/author-tag.ts'
 import { writtenAt } from '../authorship/updates-fixture.ts'
 import { captureLogs } from '../ops/log-fixture.ts'
 import { createMetrics } from '../ops/metrics.ts'
@@ -11,8 +13,11 @@ const BOB = { number: '+15550000002' }
 const CAROL = { number: '+15550000003' }
 
 const written = (clientId: number, text: string, clock = 0): Uint8Array => writtenAt(clientId, clock, text)
+const idOf = (who: { number: string }, n: number) => clientIdFor(authorTagOfAccount(who.number), n)
 
 function gate() {
+  // The replica: what it holds says which stripped structs were relayed, not forged.
+  const replica = new Y.Doc()
   vi.useFakeTimers()
   const rows: AuthorRow[] = []
   const announced: number[][] = []
@@ -25,7 +30,9 @@ function gate() {
       rows: { load: () => rows, put: (r) => void rows.push(r), remove: () => {}, batch: (fn) => fn() },
       maxPerAccount: 16,
       maxEntries: 64,
+      tagOfNumber: authorTagOfAccount,
     }),
+    held: (clientId) => Y.getState(replica.store, clientId),
     announce: (ids) => void announced.push([...ids]),
     announceDelayMs: 1000,
     timers: {
@@ -39,7 +46,8 @@ function gate() {
   })
   const dropped = async (reason: string): Promise<number> =>
     (await metrics.receivedDropped.get()).values.find((v) => v.labels['reason'] === reason)?.value ?? 0
-  return { g, announced, logs, dropped }
+  const text = () => replica.getText('t').toString()
+  return { g, announced, logs, dropped, replica, text }
 }
 
 afterEach(() => {
@@ -64,29 +72,63 @@ describe("a document's author gate", () => {
     expect(announced).toEqual([[1], [2, 3], [4]])
   })
 
-  it('drops a forged update, counts each, and logs once per member', async () => {
-    const { g, logs, dropped } = gate()
-    g.fromPage(written(1, 'mine'))
-    expect(g.admit('update', written(1, 'forged', 10), CAROL)).toBe(false)
-    expect(g.admit('update', written(1, 'squat', 4), CAROL)).toBe(false)
-    expect(g.admit('update', written(3, 'carol'), CAROL)).toBe(true)
-    expect(await dropped('forged-author')).toBe(2)
+  it("strips the structs written under another account's id, applies the sender's own, counts and logs once per member", async () => {
+    const { g, logs, dropped, replica, text } = gate()
+    const mine = idOf(SELF, 1)
+    g.fromPage(written(mine, 'mine'))
+    Y.applyUpdate(replica, written(mine, 'mine'))
+    const mixed = Y.mergeUpdates([written(idOf(CAROL, 1), 'carol'), written(mine, 'forged', 4)])
+    const rest = g.admit('update', mixed, CAROL)
+    expect(rest).toBeDefined()
+    Y.applyUpdate(replica, rest as Uint8Array)
+    expect(text()).toMatch(/^(carolmine|minecarol)$/)
+    // Nothing of Carol's own: dropped whole.
+    expect(g.admit('update', written(mine, 'squat', 4), CAROL)).toBeUndefined()
+    expect(g.admit('update', written(idOf(BOB, 1), 'not bob'), CAROL)).toBeUndefined()
+    expect(await dropped('forged-author')).toBe(3)
     expect(logs.lines.filter((l) => /another account's client id/.test(l.msg))).toHaveLength(1)
   })
 
-  it('takes relayed content, marked as relayed, and a later announcement by its author binds it', () => {
+  it("strips another's structs the replica holds without counting them, and keeps a delete of them", async () => {
+    const { g, dropped, replica, text } = gate()
+    const bob = new Y.Doc()
+    bob.clientID = idOf(BOB, 1)
+    bob.getText('t').insert(0, 'bob text')
+    Y.applyUpdate(replica, Y.encodeStateAsUpdate(bob))
+    // Carol's page applied Bob's text, then deleted a word of it: an old page sends both.
+    const carol = new Y.Doc()
+    carol.clientID = idOf(CAROL, 1)
+    Y.applyUpdate(carol, Y.encodeStateAsUpdate(bob))
+    carol.getText('t').delete(0, 4)
+    const rest = g.admit('update', Y.encodeStateAsUpdate(carol), CAROL)
+    expect(rest).toBeDefined()
+    expect(Y.parseUpdateMeta(rest as Uint8Array).from.size).toBe(0)
+    Y.applyUpdate(replica, rest as Uint8Array)
+    expect(text()).toBe('text')
+    expect(await dropped('forged-author')).toBe(0)
+    // The same without the delete carries nothing of Carol's: dropped, still not a forgery.
+    expect(g.admit('update', Y.encodeStateAsUpdate(bob), CAROL)).toBeUndefined()
+    expect(await dropped('forged-author')).toBe(0)
+  })
+
+  it('takes relayed content, marked as relayed, and a later announcement by its author verifies it', () => {
     const { g } = gate()
-    expect(g.admit('sync-response', written(7, 'bob, relayed'), CAROL)).toBe(true)
-    expect(g.authors()).toEqual([{ clientId: 7, relayedBy: CAROL }])
-    g.health(BOB, encodeHealth({ authors: [7] }))
-    expect(g.authors()).toEqual([{ clientId: 7, author: BOB }])
+    const bobs = idOf(BOB, 7)
+    const relayed = written(bobs, 'bob, relayed')
+    expect(g.admit('sync-response', relayed, CAROL)).toBe(relayed)
+    expect(g.authors()).toEqual([{ clientId: bobs, relayedBy: CAROL }])
+    g.health(CAROL, encodeHealth({ authors: [bobs] }))
+    expect(g.authors()).toEqual([{ clientId: bobs, relayedBy: CAROL }])
+    g.health(BOB, encodeHealth({ authors: [bobs] }))
+    expect(g.authors()).toEqual([{ clientId: bobs, author: BOB, verified: true }])
   })
 
   it("counts an announcement claiming this account's client id, and keeps the binding", async () => {
     const { g, dropped } = gate()
-    g.fromPage(written(1, 'mine'))
-    g.health(CAROL, encodeHealth({ authors: [1] }))
+    const mine = idOf(SELF, 1)
+    g.fromPage(written(mine, 'mine'))
+    g.health(CAROL, encodeHealth({ authors: [mine] }))
     expect(await dropped('author-claim-refused')).toBe(1)
-    expect(g.authors()).toEqual([{ clientId: 1, author: SELF }])
+    expect(g.authors()).toEqual([{ clientId: mine, author: SELF, verified: true }])
   })
 })

@@ -1,12 +1,15 @@
 /**
  * A document's side of authorship (authorship/author-book.ts): its pages' client ids bound to this
- * account and announced to the group, a member's update refused when it writes under another
- * account's client id (dropped, counted, logged once per member), content relayed in a sync
- * answer or snapshot marked "relayed by", and the members' announcements read.
- * @see docs/decisions/0021-authorship.md, docs/sidecar.md §4.12
+ * account and announced to the group; from a member's update, the structs written under another
+ * account's client id are stripped before the replica sees them (those the replica did not hold
+ * yet are forgeries: counted, logged once per member), and an update left with nothing of the
+ * sender's is dropped; content relayed in a sync answer or snapshot is marked "relayed by"; the
+ * members' announcements are read.
+ * @see docs/decisions/0023-account-derived-client-ids.md, docs/sidecar.md §4.12
  */
 import { decodeHealth, MAX_ANNOUNCED_AUTHORS, type Kind } from '@e2e-col/protocol'
 import type { Timers } from '@e2e-col/sync'
+import * as Y from 'yjs'
 import type { AuthorBook, Authorship } from '../authorship/author-book.ts'
 import { accountKeys } from '../authorship/author-book.ts'
 import type { MemberId } from '../group/roster.ts'
@@ -19,6 +22,8 @@ const MAX_LOGGED = 256
 export interface AuthorGateParts {
   readonly docId: string
   readonly book: AuthorBook
+  /** How far the replica holds a client's clock (Yjs's state for it). */
+  readonly held: (clientId: number) => number
   /** Sends an announcement (a health payload) to the group. */
   readonly announce: (clientIds: readonly number[]) => void
   /**
@@ -37,15 +42,40 @@ export interface AuthorGateParts {
 export interface AuthorGate {
   /** Content one of this sidecar's pages (or the sidecar itself) wrote: its new client ids are announced. */
   fromPage(update: Uint8Array): void
-  /** Content from a member: false when it must be dropped (an update under another account's client id). */
-  admit(kind: Kind, payload: Uint8Array, from: MemberId | undefined): boolean
-  /** A member's health payload: the client ids it announces become its own (first binding stands). */
-  health(from: MemberId | undefined, payload: Uint8Array): void
+  /**
+   * Content from a member: what of it the replica applies (an update stripped of the structs that
+   * are not the sender's to write), or undefined when nothing is left of it.
+   */
+  admit(kind: Kind, payload: Uint8Array, from: MemberId | undefined): Uint8Array | undefined
+  /** A member's health payload: the client ids it announces under its own tag become verified. */
+  health(from: MemberId | undefined, payload: Uint8Array, viewer?: boolean): void
+  /** True when `from` may show or remove presence under `clientId`. */
+  speaksFor(from: MemberId | undefined, clientId: number): boolean
+  /** The group's listed members (who holds which author tag). */
+  members(listed: readonly MemberId[]): void
   /** This account's newest client ids, for an announcement. */
   ownIds(): number[]
   authors(): Authorship[]
   /** Stops the pending announcement's timer. */
   dispose(): void
+}
+
+/** `update` without the structs below each client's clock in `upTo` (its delete set stays whole). */
+function stripped(update: Uint8Array, upTo: ReadonlyMap<number, number>): Uint8Array | undefined {
+  try {
+    return Y.diffUpdate(update, Y.encodeStateVector(new Map(upTo)))
+  } catch {
+    return undefined
+  }
+}
+
+/** True when the update deletes something (its delete set names a client). */
+function deletes(update: Uint8Array): boolean {
+  try {
+    return Y.decodeUpdate(update).ds.clients.size > 0
+  } catch {
+    return false
+  }
 }
 
 export function createAuthorGate(p: AuthorGateParts): AuthorGate {
@@ -81,21 +111,26 @@ export function createAuthorGate(p: AuthorGateParts): AuthorGate {
       }, p.announceDelayMs)
     },
     admit(kind, payload, from) {
-      if (from === undefined) return true
+      if (from === undefined) return payload
       if (kind !== 'update') {
         p.storing(() => book.relayed(from, payload))
-        return true
+        return payload
       }
-      const verdict = p.storing(() => book.memberUpdate(from, payload))
-      if (verdict === undefined) return false
-      if (verdict.ok || verdict.clientId === undefined) return true // not an update: the replica refuses it
-      metrics.receivedDropped.inc({ reason: 'forged-author' })
-      logOnce(from, "dropped an update written under another account's client id (logged once per member)", {
-        clientId: verdict.clientId,
-      })
-      return false
+      const judged = p.storing(() => book.memberUpdate(from, payload, p.held))
+      if (judged === undefined) return undefined
+      if (!judged.ok || judged.strip.size === 0) return payload // not an update: the replica refuses it
+      if (judged.forged.length > 0) {
+        metrics.receivedDropped.inc({ reason: 'forged-author' })
+        logOnce(from, "stripped structs written under another account's client id (logged once per member)", {
+          clientIds: judged.forged.slice(0, 8),
+        })
+      }
+      const rest = stripped(payload, judged.strip)
+      return rest === undefined || (judged.kept === 0 && !deletes(rest)) ? undefined : rest
     },
-    health(from, payload) {
+    speaksFor: (from, clientId) => from !== undefined && book.speaksFor(from, clientId),
+    members: (listed) => book.members(listed),
+    health(from, payload, viewer = false) {
       if (from === undefined) return
       let authors: readonly number[] | undefined
       try {
@@ -105,7 +140,7 @@ export function createAuthorGate(p: AuthorGateParts): AuthorGate {
       }
       if (authors === undefined) return
       const named = authors
-      const foreign = p.storing(() => book.announced(from, named)) ?? 0
+      const foreign = p.storing(() => book.announced(from, named, viewer)) ?? 0
       if (foreign === 0) return
       metrics.receivedDropped.inc({ reason: 'author-claim-refused' }, foreign)
       logOnce(from, "refused an announcement naming another account's client ids (logged once per member)", {

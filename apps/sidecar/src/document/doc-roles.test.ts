@@ -35,6 +35,7 @@ function inbox() {
   const doc = new Y.Doc()
   const shown: Uint8Array[] = []
   const requests: Uint8Array[] = []
+  const healthFrom: boolean[] = []
   const parts = {
     replica: { apply: (u: Uint8Array) => (Y.applyUpdate(doc, u), true) },
     sync: {
@@ -47,8 +48,12 @@ function inbox() {
     mirror: { seen: () => {} },
     roles,
     metrics,
-    // Authorship admits everything here: this file is about roles.
-    authors: { admit: () => true, health: () => {} },
+    // Authorship admits everything here: this file is about roles (it records who was told a viewer).
+    authors: {
+      admit: (_kind: Kind, payload: Uint8Array) => payload,
+      health: (_from: unknown, _payload: Uint8Array, viewer: boolean) => void healthFrom.push(viewer),
+      speaksFor: () => true,
+    },
   } as unknown as GroupInboxParts
   const take = createGroupInbox(parts)
   const from = (who: typeof ALICE, kind: Kind, payload: Uint8Array) => {
@@ -59,7 +64,7 @@ function inbox() {
     (await metrics.registry.getSingleMetricAsString('e2e_col_received_dropped_total')).match(
       /reason="viewer-content"} (\d+)/,
     )?.[1] ?? '0'
-  return { from, doc, shown, requests, lines, dropped }
+  return { from, doc, shown, requests, lines, dropped, healthFrom }
 }
 
 describe("a viewer's envelopes from the group", () => {
@@ -89,6 +94,9 @@ describe("a viewer's envelopes from the group", () => {
     t.from(CAROL, 'health', new Uint8Array([0]))
     expect(t.requests).toHaveLength(1)
     expect(t.shown).toHaveLength(2)
+    // Its announcement reaches the author gate as a viewer's: it binds nothing but its own ids.
+    t.from(ALICE, 'health', new Uint8Array([0]))
+    expect(t.healthFrom).toEqual([true, false])
   })
 
   it('the viewer is logged once however many envelopes it sends; every drop is counted', async () => {

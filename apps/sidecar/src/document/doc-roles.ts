@@ -24,6 +24,8 @@ export interface DocumentRoles {
   set(roles: GroupRoles): void
   /** True (counted, logged once per member) when `from` is a viewer: its content is dropped. */
   refuses(from: MemberId | undefined, kind: Kind): boolean
+  /** True when `from` is a viewer (nothing counted): what it announces binds nothing but its own ids. */
+  isViewer(from: MemberId | undefined): boolean
 }
 
 export function createDocumentRoles(o: {
@@ -43,6 +45,7 @@ export function createDocumentRoles(o: {
       roles = next
       if (changed) o.changed(next.self)
     },
+    isViewer: (from) => roles.of(from) === 'viewer',
     refuses(from, kind) {
       if (roles.of(from) !== 'viewer') return false
       o.metrics.receivedDropped.inc({ reason: 'viewer-content' })

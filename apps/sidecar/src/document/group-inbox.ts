@@ -4,9 +4,10 @@
  * replica before any page sees it.
  * @see docs/sidecar.md §4.6, §8
  */
-import { decodeHealth, type Envelope } from '@e2e-col/protocol'
+import { decodeHealth, encodeEnvelope, type Envelope } from '@e2e-col/protocol'
 import type { CapabilityExchange } from '../group/capability-exchange.ts'
 import type { DocumentPresence } from '../presence/document-presence.ts'
+import { keepOwnStates } from '../presence/presence-authors.ts'
 import type { AuthorGate } from './author-gate.ts'
 import type { DocumentRoles } from './doc-roles.ts'
 import type { MemberId } from '../group/roster.ts'
@@ -32,10 +33,10 @@ export interface GroupInboxParts {
     from: MemberId | undefined,
   ) => { payload: Uint8Array; frame: Uint8Array } | undefined
   /** A viewer's content is dropped here (its sync requests, presence and health still pass). */
-  readonly roles: Pick<DocumentRoles, 'refuses'>
+  readonly roles: Pick<DocumentRoles, 'refuses' | 'isViewer'>
   readonly metrics: Metrics
-  /** Who wrote what: a member's update under another account's client id is dropped here. */
-  readonly authors: Pick<AuthorGate, 'admit' | 'health'>
+  /** Who wrote what: what a member wrote under another account's client id is stripped here. */
+  readonly authors: Pick<AuthorGate, 'admit' | 'health' | 'speaksFor'>
 }
 
 /** Takes an envelope from the group; `from` is its Signal sender, `source` that sender's key. */
@@ -54,13 +55,27 @@ function peerStateVector(payload: Uint8Array): Map<number, number> | undefined {
 export function createGroupInbox(p: GroupInboxParts): GroupInbox {
   const { replica, capabilities, pages, metrics } = p
   const { groupSync, gapRepair } = p.sync
+  /** A member's presence: only the states under its own client ids, stamped with who sent it. */
+  function awareness(frame: Uint8Array, env: Envelope, from: MemberId | undefined): void {
+    const own = keepOwnStates(env.payload, (clientId) => p.authors.speaksFor(from, clientId))
+    if (own === undefined) return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
+    if (own.refused > 0) metrics.receivedDropped.inc({ reason: 'presence-not-author' }, own.refused)
+    if (own.refused > 0 && own.kept === 0) return // no state of the sender's own left
+    const mine = own.refused === 0 ? { payload: env.payload, frame } : { payload: own.payload, frame: undefined }
+    // The pages see who sent it as Signal says, not only the name the other page picked.
+    const stamped = p.stamp?.(mine.payload, from)
+    p.mirror.seen(stamped?.payload ?? mine.payload)
+    pages.toAll(stamped?.frame ?? mine.frame ?? encodeEnvelope({ ...env, payload: mine.payload }))
+  }
+
   return (frame, env, from, source = '') => {
     if (from !== undefined) capabilities.roster.seen(from)
     if (env.kind === 'health') {
       // A member's state vector, when it sent one: the replica asks until it holds all of it.
       const sv = peerStateVector(env.payload)
       if (sv !== undefined) gapRepair.onPeerState(sv, source)
-      p.authors.health(from, env.payload)
+      // The role first: a viewer's announcement may name only ids under its own tag.
+      p.authors.health(from, env.payload, p.roles.isViewer(from))
     }
     // Announcements are between sidecars; a bare probe still reaches the browsers.
     if (env.kind === 'health' && capabilities.onHealth(from, env.payload))
@@ -75,23 +90,21 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
     }
     if (DOC_KINDS.has(env.kind)) {
       if (p.roles.refuses(from, env.kind)) return
-      if (!p.authors.admit(env.kind, env.payload, from)) return
+      const payload = p.authors.admit(env.kind, env.payload, from)
+      if (payload === undefined) return
       // Durable before it is considered applied and before any browser sees it.
       // A member's own edit comes as an update; a sync answer may carry anyone's: not theirs to own.
       const author = env.kind === 'update' ? (from?.number ?? from?.uuid ?? source) : undefined
       const origin = { via: 'member', author } as const
-      const applied = p.store.storing(() => replica.apply(env.payload, origin))
+      const applied = p.store.storing(() => replica.apply(payload, origin))
       if (applied === undefined) return
       if (!applied) return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
-      if (env.kind !== 'update') groupSync.onPeerResponse(env.payload)
+      if (env.kind !== 'update') groupSync.onPeerResponse(payload)
       gapRepair.check()
+      // Stripped of what was not the sender's: the pages get what the replica applied.
+      if (payload !== env.payload) return pages.toAll(encodeEnvelope({ ...env, payload }))
     }
-    if (env.kind === 'awareness') {
-      // The pages see who sent it as Signal says, not only the name the other page picked.
-      const stamped = p.stamp?.(env.payload, from)
-      p.mirror.seen(stamped?.payload ?? env.payload)
-      if (stamped !== undefined) return pages.toAll(stamped.frame)
-    }
+    if (env.kind === 'awareness') return awareness(frame, env, from)
     pages.toAll(frame)
   }
 }

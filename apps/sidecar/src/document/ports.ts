@@ -55,7 +55,7 @@ export interface GroupSeat {
   readonly self: MemberId
   /** The CAPABILITY bits this sidecar uses and announces. */
   readonly features: number
-  /** Whether it announces its pages' client ids (decisions/0021). */
+  /** Whether it announces its pages' client ids (decisions/0023). */
   readonly announceAuthors: boolean
   /** This member's rank among those who may answer the group request (replica/answer-rule.ts). */
   answerRank(groupId: string, requestId: string, asker: string): number

@@ -25,7 +25,7 @@ export interface CapabilityExchangeOptions {
   helloGapMs: number
   now: () => number
   random: () => number
-  /** This account's client ids, named in every capability announcement (decisions/0021). */
+  /** This account's client ids, named in every capability announcement (decisions/0023). */
   authors?: () => readonly number[]
 }
 

@@ -10,6 +10,9 @@ import type { DocReplica } from '../replica/replica.ts'
 import { createDocHistory, type DocHistory, type HistoryPolicy } from './doc-history.ts'
 import { HistoryError } from './history-error.ts'
 import type { HistoryTable, VersionRow } from './history-table.ts'
+import { clientIdFor } from '@e2e-col/protocol'
+import { randomInt } from 'node:crypto'
+import { authorTagOfAccount } from '../authorship/author-tag.ts'
 import { restoreChange } from './restore.ts'
 import { revertChange } from './revert.ts'
 
@@ -53,6 +56,11 @@ function change(history: DocHistory, reason: string, update: Uint8Array, edit: E
 }
 
 export function createHistories(o: HistoriesOptions): Histories {
+  // A restore or revert is this account's writing: under a fresh id of its author tag (decisions/0023).
+  const writer = (): number | undefined => {
+    const self = o.self()
+    return self.startsWith('+') ? clientIdFor(authorTagOfAccount(self), randomInt(2 ** 29)) : undefined
+  }
   const served = new Map<string, { history: DocHistory; replica: DocReplica }>()
 
   function entry(docId: string): { history: DocHistory; replica: DocReplica } {
@@ -91,7 +99,7 @@ export function createHistories(o: HistoriesOptions): Histories {
       const { history, replica } = entry(docId)
       const state = history.state(versionId)
       if (state === undefined) throw new HistoryError('HISTORY_UNKNOWN_VERSION', 'no such version of this document')
-      return change(history, 'restore', restoreChange(replica.doc, state), edit)
+      return change(history, 'restore', restoreChange(replica.doc, state, writer()), edit)
     },
     revert(docId, author, since, edit) {
       const { history, replica } = entry(docId)
@@ -103,7 +111,8 @@ export function createHistories(o: HistoriesOptions): Histories {
       // The spell in progress becomes a version first, so its changes are in the log as they are.
       history.record('before-revert')
       const changes = history.since(since)
-      const update = changes === undefined ? undefined : revertChange(changes.base, changes.later, author, replica.doc)
+      const update =
+        changes === undefined ? undefined : revertChange(changes.base, changes.later, author, replica.doc, writer())
       return update === undefined ? undefined : change(history, 'revert', update, edit)
     },
     close() {

@@ -1,3 +1,4 @@
+import { clientIdFor } from '@e2e-col/protocol'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import { restoreChange } from './restore.ts'
@@ -24,6 +25,18 @@ const para = (text: string) => {
   return p
 }
 describe('restore to a version', () => {
+  it("is written under the client id given (one of the account's author tag), and only under it", () => {
+    const doc = new Y.Doc()
+    doc.getText('t').insert(0, 'Trip plan')
+    const version = Y.encodeStateAsUpdate(doc)
+    doc.getText('t').delete(0, 4)
+    const writer = clientIdFor(1234, 77)
+    const change = restoreChange(replicaOf(doc), version, writer)
+    expect([...Y.parseUpdateMeta(change).from.keys()]).toEqual([writer])
+    Y.applyUpdate(doc, change)
+    expect(doc.getText('t').toString()).toBe('Trip plan')
+  })
+
   it('Y.Text: everything deleted comes back as one insertion of the old text', () => {
     const doc = new Y.Doc()
     doc.getText('t').insert(0, 'Trip plan: Lisbon, then Porto')

@@ -227,10 +227,12 @@ function syncRoot(cur: SharedRoot, want: SharedRoot, kind: SharedKind): void {
 
 /**
  * The Yjs update that turns `current` into the content of `version` (a Yjs update holding the
- * version's whole state). `current` is not changed. The update is made by a fresh client id.
+ * version's whole state). `current` is not changed. The update is made by a fresh client id:
+ * `clientId` when given (one made from the account's author tag, decisions/0023), else Yjs's own.
  */
-export function restoreChange(current: Y.Doc, version: Uint8Array): Uint8Array {
+export function restoreChange(current: Y.Doc, version: Uint8Array, clientId?: number): Uint8Array {
   const work = new Y.Doc()
+  if (clientId !== undefined) work.clientID = clientId
   Y.applyUpdate(work, Y.encodeStateAsUpdate(current))
   const target = new Y.Doc()
   Y.applyUpdate(target, version)

@@ -18,15 +18,18 @@ export interface LoggedChange {
 /**
  * The Yjs update that undoes `author`'s part of `later`, from the state `base` (a version's whole
  * state plus the changes before the moment). Undefined when `author` changed nothing there.
- * `kindsFrom` is the document now, which names every root and its kind.
+ * `kindsFrom` is the document now, which names every root and its kind. The update is written
+ * under `clientId` when given (one made from the account's author tag, decisions/0023).
  */
 export function revertChange(
   base: readonly Uint8Array[],
   later: readonly LoggedChange[],
   author: string,
   kindsFrom: Y.Doc,
+  clientId?: number,
 ): Uint8Array | undefined {
   const work = new Y.Doc()
+  if (clientId !== undefined) work.clientID = clientId
   for (const update of base) Y.applyUpdate(work, update)
   const scope = [...rootKinds(kindsFrom, work)].map(([name, kind]) => rootOf(work, name, kind))
   const theirs = { author }

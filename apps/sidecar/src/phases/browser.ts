@@ -41,7 +41,8 @@ async function memberNames(
 ): Promise<Map<string, string | undefined>> {
   const listed = await library?.list()
   const doc = listed?.documents.find((d) => d.docId === docId)
-  return new Map((doc?.members ?? []).map((m) => [m.number, m.name]))
+  // Told apart as everywhere (library/told-apart.ts): a name someone else also has is not shown alone.
+  return new Map((doc?.members ?? []).map((m) => [m.number, m.shown === m.number ? m.name : (m.shown ?? m.name)]))
 }
 
 export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> {

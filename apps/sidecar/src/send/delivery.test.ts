@@ -2,6 +2,7 @@ import { decodeDeliveryNote, decodeEnvelope, MAX_SENT_IDS, type DeliveryNote, ty
 import { randomBytes, randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { Session } from '../browser/session.ts'
+import { authorTagOfAccount } from '../authorship/author-tag.ts'
 import { createDelivery } from './delivery.ts'
 import { reachOn } from './send-fixture.ts'
 
@@ -19,7 +20,7 @@ function page() {
   return { session, frames, envelopes, notes }
 }
 
-function setup() {
+function setup(author?: number) {
   let t = 1_000
   const reach = reachOn({ now: () => t, sleep: async () => undefined })
   const sessions = new Set<Session>()
@@ -35,6 +36,7 @@ function setup() {
     newMessageId: () => (ids++).toString(16).padStart(32, '0'),
     unsent: () => unsent,
     forget: (messageIds) => void forgotten.push([...messageIds]),
+    ...(author === undefined ? {} : { author }),
   })
   return {
     delivery,
@@ -60,6 +62,17 @@ describe('delivery notes', () => {
     expect(env.messageId).toBe('0'.repeat(32))
     expect(p.notes()).toEqual([{ signal: 'reachable', since: null, unsent: 3, sent: [] }])
     expect(s.delivery.note()).toEqual({ signal: 'reachable', since: null, unsent: 3, sent: [] })
+  })
+
+  it("names this account's author tag in every note, the greeting's first (the page writes under ids made from it)", async () => {
+    const tag = authorTagOfAccount('+15555550101')
+    const s = setup(tag)
+    const p = page()
+    s.delivery.greet(p.session)
+    s.sessions.add(p.session)
+    s.delivery.sent(id())
+    await turn()
+    expect(p.notes().map((n) => n.author)).toEqual([tag, tag])
   })
 
   it('tells every page once per turn, with every id Signal took in that turn, and forgets those ids', async () => {

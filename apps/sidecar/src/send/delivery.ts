@@ -37,6 +37,8 @@ export interface DeliveryOptions {
   forget: (messageIds: readonly string[]) => void
   /** This account's role in the document, carried by every note (absent: no role said). */
   role?: () => DocRole
+  /** This account's author tag, carried by every note (docs/decisions/0023). */
+  author?: number
 }
 
 export function createDelivery(o: DeliveryOptions): Delivery {
@@ -45,7 +47,10 @@ export function createDelivery(o: DeliveryOptions): Delivery {
   let scheduled = false
 
   const note = (sent: readonly string[]): DeliveryNote => {
-    const role = o.role === undefined ? {} : { role: o.role() }
+    const role = {
+      ...(o.role === undefined ? {} : { role: o.role() }),
+      ...(o.author === undefined ? {} : { author: o.author }),
+    }
     if (refusal !== undefined)
       return { signal: 'refused', since: refusal.since, unsent: o.unsent(), sent, reason: refusal.reason, ...role }
     return { signal: o.reach.state, since: o.reach.since, unsent: o.unsent(), sent, ...role }

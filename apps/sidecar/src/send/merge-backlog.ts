@@ -20,7 +20,7 @@ export interface MergeOptions {
   /**
    * Wraps a merged payload as an envelope of the sidecar's own: an `update` when every merged
    * envelope was one, else a `sync-response` (a relayed answer is not this account's writing, and
-   * members refuse an update carrying another account's client ids: decisions/0021).
+   * members strip what an update carries under another account's client ids: decisions/0023).
    */
   wrap: (payload: Uint8Array, kind: 'update' | 'sync-response') => { frame: Uint8Array; messageId: string }
   /** Called with how many envelopes went into merged ones. */
