@@ -16,6 +16,13 @@ export function hasChanges(transaction: Y.Transaction): boolean {
   return false
 }
 
+/** The client ids whose structs `transaction` added (a local edit: its page's id; a rescue: the ids before). */
+export function writersOf(transaction: Y.Transaction): number[] {
+  const ids: number[] = []
+  for (const [client, clock] of transaction.afterState) if (transaction.beforeState.get(client) !== clock) ids.push(client)
+  return ids
+}
+
 export interface LocalChangesOptions {
   readonly doc: Y.Doc
   readonly coalescer: Coalescer
@@ -41,7 +48,7 @@ export function trackLocalChanges(o: LocalChangesOptions): LocalChanges {
   let counted: Y.Transaction | null = null // counted unencoded, so its `update` (if any) is skipped
   const onUpdate = (update: Uint8Array, origin: unknown, _doc: Y.Doc, transaction: Y.Transaction): void => {
     if (origin === o.loadOrigin || origin === o.remoteOrigin || transaction === counted) return
-    o.coalescer.push(update) // any other origin (rescued content included) is local
+    o.coalescer.push(update, writersOf(transaction)) // any other origin (rescued content included) is local
     o.onLocalChange()
     sync()
   }
@@ -57,7 +64,7 @@ export function trackLocalChanges(o: LocalChangesOptions): LocalChanges {
     if (origin === o.loadOrigin || !hasChanges(transaction)) return
     if (origin !== o.remoteOrigin && !listening) {
       counted = transaction
-      o.coalescer.pushUnencoded()
+      o.coalescer.pushUnencoded(writersOf(transaction))
       o.onLocalChange()
     }
     o.onAnyChange()
