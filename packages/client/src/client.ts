@@ -44,6 +44,7 @@ import { trackLocalChanges, type LocalChanges } from './local-changes.ts'
 import { DeliveryTracker, weakestState } from './delivery-status.ts'
 import type { Awareness } from 'y-protocols/awareness'
 import { DEFAULT_RATE_LIMIT_HOLD_MS, RATE_LIMITED_CODE, SendHold } from './send-hold.ts'
+import { ClientIdFollower, localAuthorTagCache } from './derived-client-id.ts'
 
 /**
  * Binds `doc` to the sidecar document `docId`: loads the local checkpoint and outbox first, then
@@ -93,11 +94,18 @@ class Binding implements DocConnection {
   readonly #detach: (() => void)[] = []
   readonly #localChanges: LocalChanges
   readonly #hold: SendHold
+  readonly #ids: ClientIdFollower
 
   constructor(options: ConnectDocOptions, url: string, WebSocketImpl: WebSocketConstructor) {
     this.docId = options.docId
     this.#doc = options.doc
     this.#timers = options.timers ?? systemTimers
+    // Before anything is written: with a cached tag, the first local edit is already under a derived id.
+    this.#ids = new ClientIdFollower({
+      doc: this.#doc,
+      cache: options.authorTagCache === undefined ? localAuthorTagCache(new URL(url).host) : options.authorTagCache,
+      onSwitch: (before) => this.#onClientId(before),
+    })
     this.#storage = options.storage ?? createIndexedDbStorage(options.docId, { prefix: `e2e-col@${new URL(url).host}` })
     this.#writes = new StorageWrites(this.#storage, (error) => this.#report(error))
     this.#checkpoints = new CheckpointSchedule(this.#timers, options.checkpointDelayMs ?? 1000, () =>
@@ -147,6 +155,8 @@ class Binding implements DocConnection {
             send: (payload) => this.#sendEphemeral('awareness', payload),
             remoteOrigin: REMOTE_ORIGIN,
           })
+    this.#awareness?.follow(this.#doc) // an Awareness made before the id was derived
+    this.#detach.push(() => this.#ids.detach())
 
     this.#localChanges = trackLocalChanges({
       doc: this.#doc,
@@ -202,6 +212,10 @@ class Binding implements DocConnection {
 
   get awareness(): Awareness | null {
     return this.#awareness?.awareness ?? null
+  }
+
+  get authorTag(): number | undefined {
+    return this.#ids.tag
   }
 
   get socket(): WebSocketLike | null {
@@ -392,7 +406,7 @@ class Binding implements DocConnection {
           break
         case 'delivery':
           this.#sidecarSender ??= envelope.senderId
-          this.#onDelivery(envelope.payload)
+          this.#onDelivery(envelope.payload, envelope.senderId === this.#sidecarSender)
           break
         case 'update':
           Y.applyUpdate(this.#doc, envelope.payload, REMOTE_ORIGIN)
@@ -434,13 +448,21 @@ class Binding implements DocConnection {
     this.#emitStatus()
   }
 
-  #onDelivery(payload: Uint8Array): void {
+  #onDelivery(payload: Uint8Array, fromSidecar: boolean): void {
     const note = decodeDeliveryNote(payload)
     if (note === undefined) return // informative only: an unreadable note changes nothing
+    // Only this page's own sidecar knows its account's tag.
+    if (note.author !== undefined && fromSidecar) this.#ids.setTag(note.author)
     const sent = this.#delivery.onNote(note)
     this.#events.emit('delivery', note)
     if (sent.length > 0) this.#events.emit('sent', { messageIds: sent })
     this.#emitStatus()
+  }
+
+  /** The document writes under a new client id: presence follows, and the app is told. */
+  #onClientId(before: number): void {
+    this.#awareness?.follow(this.#doc)
+    this.#events.emit('clientId', { before, clientId: this.#doc.clientID })
   }
 
   #onRemoteError(envelope: Envelope): void {
