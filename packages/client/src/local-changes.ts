@@ -19,7 +19,8 @@ export function hasChanges(transaction: Y.Transaction): boolean {
 /** The client ids whose structs `transaction` added (a local edit: its page's id; a rescue: the ids before). */
 export function writersOf(transaction: Y.Transaction): number[] {
   const ids: number[] = []
-  for (const [client, clock] of transaction.afterState) if (transaction.beforeState.get(client) !== clock) ids.push(client)
+  for (const [client, clock] of transaction.afterState)
+    if (transaction.beforeState.get(client) !== clock) ids.push(client)
   return ids
 }
 

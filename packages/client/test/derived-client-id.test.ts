@@ -156,21 +156,36 @@ describe('presence follows the id', () => {
   })
 })
 
-describe('E2eColProvider', () => {
-  function provider(cache: AuthorTagCache, awareness?: false) {
-    const doc = new Y.Doc()
-    const { WebSocket } = scriptedSockets()
-    const p = new E2eColProvider('ws://sidecar.test', DOC_ID, doc, {
-      WebSocketPolyfill: WebSocket,
-      lifecycle: null,
-      connect: false,
-      authorTagCache: cache,
-      transport: { network: null },
-      ...(awareness === false ? { awareness } : {}),
-    })
-    return { doc, p }
-  }
+/** A provider over a scripted socket (never connected) with `cache`. */
+function provider(cache: AuthorTagCache, awareness?: false) {
+  const doc = new Y.Doc()
+  const { WebSocket } = scriptedSockets()
+  const p = new E2eColProvider('ws://sidecar.test', DOC_ID, doc, {
+    WebSocketPolyfill: WebSocket,
+    lifecycle: null,
+    connect: false,
+    authorTagCache: cache,
+    transport: { network: null },
+    ...(awareness === false ? { awareness } : {}),
+  })
+  return { doc, p }
+}
 
+/** A localStorage stand-in over a Map. */
+function fakeStorage(): Map<string, string> & {
+  getItem(k: string): string | null
+  setItem(k: string, v: string): void
+} {
+  const map = new Map<string, string>() as Map<string, string> & {
+    getItem(k: string): string | null
+    setItem(k: string, v: string): void
+  }
+  map.getItem = (k) => map.get(k) ?? null
+  map.setItem = (k, v) => void map.set(k, v)
+  return map
+}
+
+describe('E2eColProvider', () => {
   test.each([undefined, false as const])('its awareness carries the derived id (awareness option %s)', (option) => {
     const { doc, p } = provider(memoryAuthorTagCache(TAG), option)
     expect(authorTagOf(doc.clientID)).toBe(TAG)
@@ -181,16 +196,6 @@ describe('E2eColProvider', () => {
 })
 
 describe('the tag cache in localStorage', () => {
-  function fakeStorage(): Map<string, string> & { getItem(k: string): string | null; setItem(k: string, v: string): void } {
-    const map = new Map<string, string>() as Map<string, string> & {
-      getItem(k: string): string | null
-      setItem(k: string, v: string): void
-    }
-    map.getItem = (k) => map.get(k) ?? null
-    map.setItem = (k, v) => void map.set(k, v)
-    return map
-  }
-
   test('kept per sidecar host; a value that is not a tag is a miss; none without localStorage', () => {
     expect(localAuthorTagCache('127.0.0.1:7601')).toBeNull()
     const storage = fakeStorage()
