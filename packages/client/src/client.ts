@@ -20,7 +20,7 @@ import { Emitter, WebSocketTransport, type WebSocketConstructor, type WebSocketL
 import * as Y from 'yjs'
 import { CheckpointSchedule } from './checkpoint-schedule.ts'
 import { systemTimers, SyncResponder, type Timers } from '@e2e-col/sync'
-import { Coalescer, DEFAULT_MERGE_LIMIT } from './coalescer.ts'
+import { Coalescer, DEFAULT_MERGE_LIMIT, encodeOwnUpdate } from './coalescer.ts'
 import {
   LOAD_ORIGIN,
   REMOTE_ORIGIN,
@@ -95,6 +95,8 @@ class Binding implements DocConnection {
   readonly #localChanges: LocalChanges
   readonly #hold: SendHold
   readonly #ids: ClientIdFollower
+  /** Every client id this page wrote under (its rescued content's included): what a rescue may hold. */
+  readonly #writers = new Set<number>()
 
   constructor(options: ConnectDocOptions, url: string, WebSocketImpl: WebSocketConstructor) {
     this.docId = options.docId
@@ -164,7 +166,10 @@ class Binding implements DocConnection {
       remoteOrigin: REMOTE_ORIGIN,
       loadOrigin: LOAD_ORIGIN,
       active: () => !this.#closed,
-      onLocalChange: () => this.#emitStatus(),
+      onLocalChange: (writers) => {
+        for (const id of writers) this.#writers.add(id)
+        this.#emitStatus()
+      },
       onAnyChange: () => this.#scheduleCheckpoint(),
     })
     this.#detach.push(() => this.#localChanges.detach())
@@ -324,7 +329,12 @@ class Binding implements DocConnection {
     const state = rescue?.peek()
     if (rescue === undefined || state === undefined) return
     try {
+      const missing = Y.diffUpdate(state, Y.encodeStateVector(this.#doc))
+      for (const id of Y.parseUpdateMeta(missing).from.keys()) this.#writers.add(id)
       Y.applyUpdate(this.#doc, state, RESCUE_ORIGIN)
+      // Rescued structs that follow someone else's the loaded state lacks wait for them, and would
+      // be integrated by a remote update, which is never sent: they go now, as they were rescued.
+      if (this.#doc.store.pendingStructs !== null) this.#outbox.add('update', missing)
     } catch (cause) {
       this.#report(new ClientError('CLIENT_STORAGE_FAILED', 'the page-hide rescue state was unreadable', { cause }))
     }
@@ -344,7 +354,8 @@ class Binding implements DocConnection {
     // State vectors cannot show deletions, so peers cannot tell we hold one they missed (received
     // while they were away). Push our delete set once per connection, as y-websocket's step 2 does.
     if (Y.createDeleteSetFromStructStore(this.#doc.store).clients.size > 0) {
-      this.#sendEphemeral('update', Y.encodeStateAsUpdate(this.#doc, Y.encodeStateVector(this.#doc)))
+      // Its delete set only (no one's structs, not even ones waiting for missing ones).
+      this.#sendEphemeral('update', encodeOwnUpdate(this.#doc, []))
     }
     this.#awareness?.announce()
     this.#scheduleResync()
@@ -517,7 +528,8 @@ class Binding implements DocConnection {
     if (!this.#loaded || !this.#writes.persistent) return
     // IndexedDB writes started now may not finish if the page is unloading; the rescue slot is
     // synchronous. The checkpoint below clears it again once durable.
-    this.#storage.rescue?.save(Y.encodeStateAsUpdate(this.#doc))
+    // Only what this page wrote: the next page sends what the stored state lacks as its own update.
+    this.#storage.rescue?.save(encodeOwnUpdate(this.#doc, this.#writers))
     this.#checkpoints.cancel()
     this.#writes.chain(() => this.#checkpointNow())
   }

@@ -1,7 +1,7 @@
 import * as Y from 'yjs'
 import { describe, expect, test } from 'vitest'
 import { manualTimers } from '@e2e-col/sync/testing'
-import { Coalescer, type FlushEncoding } from './coalescer.ts'
+import { Coalescer, encodeOwnUpdate, type FlushEncoding } from './coalescer.ts'
 import { trackLocalChanges } from './local-changes.ts'
 
 const REMOTE = Symbol('remote')
@@ -114,5 +114,32 @@ describe("Coalescer: a page sends only its own person's structs", () => {
     text.insert(0, 'a')
     timers.advance(100)
     expect(authors(flushes.at(-1)!.payload)).toEqual(new Set([doc.clientID, before.clientID]))
+  })
+})
+
+describe('encodeOwnUpdate', () => {
+  test("structs waiting for missing ones (someone else's) are not in it", () => {
+    const doc = new Y.Doc()
+    const bob = new Y.Doc()
+    bob.getText('t').insert(0, 'b')
+    const first = Y.encodeStateAsUpdate(bob)
+    const sv = Y.encodeStateVector(bob)
+    bob.getText('t').insert(1, 'c')
+    Y.applyUpdate(doc, Y.encodeStateAsUpdate(bob, sv)) // without the first: it waits
+    expect(doc.store.pendingStructs).not.toBeNull()
+    doc.getText('t').insert(0, 'a')
+    expect(authors(Y.encodeStateAsUpdate(doc, Y.encodeStateVector(doc)))).toEqual(new Set([bob.clientID]))
+    expect(authors(encodeOwnUpdate(doc, []))).toEqual(new Set())
+    expect(authors(encodeOwnUpdate(doc, [doc.clientID]))).toEqual(new Set([doc.clientID]))
+    // A client id known only from its waiting structs is left out too.
+    const carol = new Y.Doc()
+    Y.applyUpdate(carol, first)
+    const known = Y.encodeStateVector(carol)
+    carol.getText('t').insert(1, 'z')
+    const late = new Y.Doc()
+    Y.applyUpdate(late, Y.encodeStateAsUpdate(carol, known)) // carol's z, after bob's b it lacks
+    late.getText('t').insert(0, 'a')
+    expect(Y.encodeStateVector(late)).toEqual(Y.encodeStateVector(new Map([[late.clientID, 1]])))
+    expect(authors(encodeOwnUpdate(late, [late.clientID]))).toEqual(new Set([late.clientID]))
   })
 })

@@ -71,6 +71,27 @@ export const DEFAULT_BURST_MIN_CHANGES = 64
 /** How long a burst must be quiet to be flushed early, ms. */
 export const DEFAULT_BURST_IDLE_MS = 20
 
+/**
+ * What `writers` wrote in `doc` beyond the clocks in `since` (from the start when absent there),
+ * with the document's whole delete set: a diff against a state vector that holds every other client
+ * id at its current clock, so no one else's structs are in it.
+ */
+export function encodeOwnUpdate(
+  doc: Y.Doc,
+  writers: Iterable<number>,
+  since: ReadonlyMap<number, number> = new Map(),
+): Uint8Array {
+  // Every other id past any clock: Yjs adds structs still waiting for missing ones (pendingStructs,
+  // a V2 update) beyond the target to the encoding too, and those are someone else's.
+  const base = new Map<number, number>()
+  for (const id of stateVector(doc).keys()) base.set(id, Number.MAX_SAFE_INTEGER)
+  const pending = doc.store.pendingStructs
+  if (pending !== null)
+    for (const id of Y.parseUpdateMetaV2(pending.update).from.keys()) base.set(id, Number.MAX_SAFE_INTEGER)
+  for (const id of writers) base.set(id, since.get(id) ?? 0)
+  return Y.encodeStateAsUpdate(doc, Y.encodeStateVector(base))
+}
+
 function stateVector(doc: Y.Doc): Map<number, number> {
   return Y.decodeStateVector(Y.encodeStateVector(doc))
 }
@@ -200,23 +221,13 @@ export class Coalescer {
     const pending = this.#pending
     if (this.#complete && pending.length === 1 && pending[0] !== undefined)
       return { payload: pending[0], encoding: 'single' }
-    const diff = Y.encodeStateAsUpdate(this.#doc, this.#ownDiffBase())
+    const diff = encodeOwnUpdate(this.#doc, this.#writers, this.#svAtLastFlush)
     if (!this.#complete || chooseEncoding(pending.length, this.#options.mergeLimit) === 'diff')
       return { payload: diff, encoding: 'diff' }
     const merged = Y.mergeUpdates(pending)
     return merged.byteLength <= diff.byteLength
       ? { payload: merged, encoding: 'merge' }
       : { payload: diff, encoding: 'diff' }
-  }
-
-  /**
-   * The state vector to diff against: this page's writers at their clock of the last flush, every
-   * other client id at its current clock (so none of its structs are in the diff).
-   */
-  #ownDiffBase(): Uint8Array {
-    const base = stateVector(this.#doc)
-    for (const id of this.#writers) base.set(id, this.#svAtLastFlush.get(id) ?? 0)
-    return Y.encodeStateVector(base)
   }
 
   /** Drops the timer (the pending updates stay in the document; the caller flushes first if needed). */

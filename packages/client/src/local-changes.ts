@@ -32,8 +32,8 @@ export interface LocalChangesOptions {
   readonly loadOrigin: unknown
   /** Whether the binding still runs (a closed one stops listening). */
   readonly active: () => boolean
-  /** After each local change was handed to the coalescer. */
-  readonly onLocalChange: () => void
+  /** After each local change was handed to the coalescer, with the client ids it wrote under. */
+  readonly onLocalChange: (writers: readonly number[]) => void
   /** After each change, local or remote (not load). */
   readonly onAnyChange: () => void
 }
@@ -49,8 +49,9 @@ export function trackLocalChanges(o: LocalChangesOptions): LocalChanges {
   let counted: Y.Transaction | null = null // counted unencoded, so its `update` (if any) is skipped
   const onUpdate = (update: Uint8Array, origin: unknown, _doc: Y.Doc, transaction: Y.Transaction): void => {
     if (origin === o.loadOrigin || origin === o.remoteOrigin || transaction === counted) return
-    o.coalescer.push(update, writersOf(transaction)) // any other origin (rescued content included) is local
-    o.onLocalChange()
+    const writers = writersOf(transaction)
+    o.coalescer.push(update, writers) // any other origin (rescued content included) is local
+    o.onLocalChange(writers)
     sync()
   }
   const sync = (): void => {
@@ -65,8 +66,9 @@ export function trackLocalChanges(o: LocalChangesOptions): LocalChanges {
     if (origin === o.loadOrigin || !hasChanges(transaction)) return
     if (origin !== o.remoteOrigin && !listening) {
       counted = transaction
-      o.coalescer.pushUnencoded(writersOf(transaction))
-      o.onLocalChange()
+      const writers = writersOf(transaction)
+      o.coalescer.pushUnencoded(writers)
+      o.onLocalChange(writers)
     }
     o.onAnyChange()
   }

@@ -255,3 +255,31 @@ describe("what a page sends as its update is its own person's writing", () => {
     expect(b.text.toString()).toBe(`bbbx${'a'.repeat(60)}`)
   })
 })
+
+describe('the delete set pushed on connect', () => {
+  test("carries no one's structs, not even a peer's that wait for missing ones", async () => {
+    const b = await connected(open, { authorTagCache: null })
+    b.text.insert(0, 'abc')
+    b.text.delete(0, 1) // a delete set to push
+    const bob = new Y.Doc()
+    bob.getText('t').insert(0, 'b')
+    const sv = Y.encodeStateVector(bob)
+    bob.getText('t').insert(1, 'c')
+    b.socket().deliver({ kind: 'update', payload: Y.encodeStateAsUpdate(bob, sv) }) // waits for bob's first
+    expect(b.doc.store.pendingStructs).not.toBeNull()
+    b.timers.advance(1000)
+    await settle()
+    const before = b.sent('update').length
+    b.socket().serverClose(1006)
+    b.conn.reconnectNow()
+    b.socket().open()
+    await settle()
+    // The unacknowledged outbox goes again (this page's own), then the delete set alone.
+    const pushed = b.sent('update').slice(before)
+    const clients = new Set(pushed.flatMap((e) => Y.decodeUpdate(e.payload).structs.map((s) => s.id.client)))
+    expect(clients).toEqual(new Set([b.doc.clientID]))
+    const last = Y.decodeUpdate(pushed.at(-1)!.payload)
+    expect(last.structs).toEqual([])
+    expect(last.ds.clients.size).toBeGreaterThan(0)
+  })
+})
