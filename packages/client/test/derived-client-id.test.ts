@@ -203,6 +203,7 @@ describe('the tag cache in localStorage', () => {
     const alice = localAuthorTagCache('127.0.0.1:7601')!
     const bob = localAuthorTagCache('127.0.0.1:7602')!
     alice.write(TAG)
+    expect(authorTagKey('127.0.0.1:7601')).toBe('e2e-col-author-tag@127.0.0.1:7601')
     expect(storage.get(authorTagKey('127.0.0.1:7601'))).toBe(String(TAG))
     expect(alice.read()).toBe(TAG)
     expect(bob.read()).toBeUndefined()
