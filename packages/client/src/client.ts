@@ -165,6 +165,7 @@ class Binding implements DocConnection {
       coalescer: this.#coalescer,
       remoteOrigin: REMOTE_ORIGIN,
       loadOrigin: LOAD_ORIGIN,
+      rescueOrigin: RESCUE_ORIGIN,
       active: () => !this.#closed,
       onLocalChange: (writers) => {
         for (const id of writers) this.#writers.add(id)
@@ -321,26 +322,35 @@ class Binding implements DocConnection {
   }
 
   /**
-   * Applies the page-hide rescue (if the last page unloaded before its IndexedDB writes finished).
-   * Only what the loaded state lacks fires an update, which then travels the normal outbox path.
+   * Applies the page-hide rescue (if the last page unloaded before its IndexedDB writes finished):
+   * its full state, so this page shows all the last one did, offline too. Of what it adds, only the
+   * last page's own writing (the ids saved with it) goes out, as one outbox update: the rest came
+   * from peers through the sidecar, which has it, and sent as this page's own it would be dropped
+   * by every other sidecar as written under someone else's id. A slot saved without ids (before
+   * they were kept) has all it adds sent, as then.
    */
   #foldRescue(): void {
     const rescue = this.#storage.rescue
     const state = rescue?.peek()
     if (rescue === undefined || state === undefined) return
     try {
-      const missing = Y.diffUpdate(state, Y.encodeStateVector(this.#doc))
-      for (const id of Y.parseUpdateMeta(missing).from.keys()) this.#writers.add(id)
+      const before = Y.decodeStateVector(Y.encodeStateVector(this.#doc))
+      const deletedBefore = Y.createDeleteSetFromStructStore(this.#doc.store)
       Y.applyUpdate(this.#doc, state, RESCUE_ORIGIN)
-      // Rescued structs that follow someone else's the loaded state lacks wait for them, and would
-      // be integrated by a remote update, which is never sent: they go now, as they were rescued.
-      if (this.#doc.store.pendingStructs !== null) this.#outbox.add('update', missing)
+      const added = [...Y.decodeStateVector(Y.encodeStateVector(this.#doc))]
+        .filter(([id, clock]) => clock > (before.get(id) ?? 0))
+        .map(([id]) => id)
+      const writers = rescue.peekWriters?.() ?? added
+      for (const id of writers) this.#writers.add(id)
+      const deleted = !Y.equalDeleteSets(deletedBefore, Y.createDeleteSetFromStructStore(this.#doc.store))
+      if (deleted || writers.some((id) => added.includes(id)))
+        this.#outbox.add('update', encodeOwnUpdate(this.#doc, writers, before))
     } catch (cause) {
       this.#report(new ClientError('CLIENT_STORAGE_FAILED', 'the page-hide rescue state was unreadable', { cause }))
     }
-    this.#coalescer.flush()
-    // Runs after the resulting outbox entry is committed (the chain is ordered).
-    this.#writes.chain(async () => rescue.clear())
+    this.#coalescer.rebase()
+    // The slot is cleared once a checkpoint holds what it added (after the outbox entry: the chain is ordered).
+    this.#writes.chain(() => this.#checkpointNow())
   }
 
   #onOpen(): void {
@@ -528,8 +538,8 @@ class Binding implements DocConnection {
     if (!this.#loaded || !this.#writes.persistent) return
     // IndexedDB writes started now may not finish if the page is unloading; the rescue slot is
     // synchronous. The checkpoint below clears it again once durable.
-    // Only what this page wrote: the next page sends what the stored state lacks as its own update.
-    this.#storage.rescue?.save(encodeOwnUpdate(this.#doc, this.#writers))
+    // With the ids this page wrote under: the next page sends only their part of what it adds.
+    this.#storage.rescue?.save(Y.encodeStateAsUpdate(this.#doc), [...this.#writers])
     this.#checkpoints.cancel()
     this.#writes.chain(() => this.#checkpointNow())
   }

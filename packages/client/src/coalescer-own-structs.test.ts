@@ -102,7 +102,7 @@ describe("Coalescer: a page sends only its own person's structs", () => {
     expect(bob.peer.getText('t').toString()).toBe(text.toString())
   })
 
-  test("a rescued state (the page before's id) leaves with this page's edits, a remote one does not", () => {
+  test("structs a local transaction adds under another id leave with this page's edits; a remote update's do not", () => {
     const { doc, text, timers, flushes } = setup(0)
     text.insert(0, 'x')
     const bob = remotePeer(doc)

@@ -32,8 +32,8 @@
  * vector that holds every other client id at its current clock, so remote structs applied since
  * the last flush never leave as this page's `update` (receivers would drop the whole update as
  * forged, and with it the local keystrokes). The ids written under since the last flush are kept
- * ({@link Coalescer.push}'s `writers`): Yjs may switch `doc.clientID`, and a rescued page-hide
- * state carries the ids of the page before.
+ * ({@link Coalescer.push}'s `writers`): Yjs (or the account-derived id) may switch `doc.clientID`
+ * between two edits of one window.
  */
 import type { Timers } from '@e2e-col/sync'
 import * as Y from 'yjs'

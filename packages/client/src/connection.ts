@@ -20,7 +20,7 @@ import type { DeliveryNote } from '@e2e-col/protocol'
 export const REMOTE_ORIGIN: unique symbol = Symbol('e2e-col remote')
 /** Transaction origin of updates restored from local storage. */
 export const LOAD_ORIGIN: unique symbol = Symbol('e2e-col load')
-/** Transaction origin of the page-hide rescue folded back in: treated as local, so what is new gets sent. */
+/** Transaction origin of the page-hide rescue folded back in: the binding sends the last page's own part of what is new. */
 export const RESCUE_ORIGIN: unique symbol = Symbol('e2e-col rescue')
 
 /** Options of `connectDoc`. */

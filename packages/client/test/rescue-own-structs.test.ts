@@ -1,8 +1,9 @@
 /**
- * The page-hide rescue holds only what the page wrote, and the next page sends nothing but that:
- * the other person's content it had received came from the sidecar, which has it, and sent as this
- * page's own it would be dropped by every other sidecar as written under someone else's id (with
- * the rescued keystrokes in the same update).
+ * The page-hide rescue keeps the page's full state (the next page shows all of it, offline too) and
+ * the ids it wrote under; the next page sends only their part of what the rescue adds: the other
+ * person's content came from the sidecar, which has it, and sent as this page's own it would be
+ * dropped by every other sidecar as written under someone else's id (with the rescued keystrokes in
+ * the same update).
  */
 import * as Y from 'yjs'
 import { describe, expect, test } from 'vitest'
@@ -55,40 +56,63 @@ async function connectedOn(base: ClientStorage, extra: Parameters<typeof open>[0
   return b
 }
 
-describe('page-hide rescue: only what the page wrote', () => {
-  test("the rescue leaves out Bob's text; the next page sends Alice's keystrokes that followed it, and only them", async () => {
-    const base = createMemoryStorage()
-    const storage = frozenWrites(base)
-    const page = lifecycle()
-    const first = await connectedOn(storage, { lifecycle: page })
-    first.text.insert(0, 'Hello ')
-    first.timers.advance(5000) // sent and checkpointed
-    await settle()
-    storage.freeze() // from now on nothing reaches "IndexedDB"
-    const bob = new Y.Doc()
-    Y.applyUpdate(bob, Y.encodeStateAsUpdate(first.doc))
-    const sv = Y.encodeStateVector(bob)
-    bob.getText('t').insert(6, 'Bob')
-    const fromBob = Y.encodeStateAsUpdate(bob, sv)
-    first.socket().deliver({ kind: 'update', payload: fromBob })
-    first.text.insert(9, '+Alice') // right after Bob's text
-    page.hide()
-    const rescued = base.rescue?.peek()
-    expect(rescued).toBeInstanceOf(Uint8Array)
-    expect(authors(rescued!)).toEqual(new Set([first.doc.clientID]))
+/** Alice's first page: 'Hello ' stored, then Bob's text and her own after it never reach storage, and the page hides. */
+async function hiddenAfterBob(): Promise<{
+  base: ClientStorage
+  thaw: () => void
+  alice: number
+  fromBob: Uint8Array
+  bob: Y.Doc
+}> {
+  const base = createMemoryStorage()
+  const storage = frozenWrites(base)
+  const page = lifecycle()
+  const first = await connectedOn(storage, { lifecycle: page })
+  first.text.insert(0, 'Hello ')
+  first.timers.advance(5000) // sent and checkpointed
+  await settle()
+  storage.freeze() // from now on nothing reaches "IndexedDB"
+  const bob = new Y.Doc()
+  Y.applyUpdate(bob, Y.encodeStateAsUpdate(first.doc))
+  const sv = Y.encodeStateVector(bob)
+  bob.getText('t').insert(6, 'Bob')
+  const fromBob = Y.encodeStateAsUpdate(bob, sv)
+  first.socket().deliver({ kind: 'update', payload: fromBob })
+  first.text.insert(9, '+Alice') // right after Bob's text
+  first.text.delete(0, 1) // and a deletion
+  page.hide()
+  return { base, thaw: () => storage.thaw(), alice: first.doc.clientID, fromBob, bob }
+}
 
-    // The page is gone without close(): nothing else runs. The next page: the stored state lacks Bob's text and Alice's last keystrokes.
+describe('page-hide rescue: only what the page wrote is sent', () => {
+  test("the next page shows everything at once, and sends Alice's writing and deletion, not Bob's text", async () => {
+    const { base, thaw, alice, bob } = await hiddenAfterBob()
+    expect(base.rescue?.peekWriters?.()).toEqual([alice])
+    // The page is gone without close(): nothing else runs. The next page opens on what was stored.
     const second = await connectedOn(base)
+    expect(second.text.toString()).toBe('ello Bob+Alice') // offline too: the rescue is the full state
     await settle()
     const sent = second.sent('update')
-    const clients = new Set(sent.flatMap((e) => [...authors(e.payload)]))
-    expect(clients).toEqual(new Set([first.doc.clientID]))
+    expect(new Set(sent.flatMap((e) => [...authors(e.payload)]))).toEqual(new Set([alice]))
     // What it sent is what Bob lacked: his replica ends with both.
     for (const e of sent) Y.applyUpdate(bob, e.payload)
-    expect(bob.getText('t').toString()).toBe('Hello Bob+Alice')
-    // And the page has it once Bob's text comes back from the sidecar.
-    second.socket().deliver({ kind: 'sync-response', payload: fromBob })
-    expect(second.text.toString()).toBe('Hello Bob+Alice')
-    storage.thaw() // lets the first binding close after the test
+    expect(bob.getText('t').toString()).toBe('ello Bob+Alice')
+    // The slot is cleared once a checkpoint holds it.
+    second.timers.advance(5000)
+    await settle()
+    expect(base.rescue?.peek()).toBeUndefined()
+    expect(base.rescue?.peekWriters?.()).toBeUndefined()
+    thaw() // lets the first binding close after the test
+  })
+
+  test('a slot saved without ids (by a page before they were kept) has all it adds sent, as then', async () => {
+    const { base, thaw, alice, bob } = await hiddenAfterBob()
+    const state = base.rescue!.peek()!
+    base.rescue!.save(state) // no ids
+    const second = await connectedOn(base)
+    await settle()
+    const sent = new Set(second.sent('update').flatMap((e) => [...authors(e.payload)]))
+    expect(sent).toEqual(new Set([alice, bob.clientID]))
+    thaw()
   })
 })
