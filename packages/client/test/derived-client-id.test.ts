@@ -10,6 +10,7 @@ import * as Y from 'yjs'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import {
   authorTagKey,
+  createMemoryStorage,
   E2eColProvider,
   localAuthorTagCache,
   memoryAuthorTagCache,
@@ -157,18 +158,19 @@ describe('presence follows the id', () => {
 })
 
 /** A provider over a scripted socket (never connected) with `cache`. */
-function provider(cache: AuthorTagCache, awareness?: false) {
+function provider(cache: AuthorTagCache, awareness?: false, connect = false) {
   const doc = new Y.Doc()
-  const { WebSocket } = scriptedSockets()
+  const { WebSocket, sockets } = scriptedSockets()
   const p = new E2eColProvider('ws://sidecar.test', DOC_ID, doc, {
     WebSocketPolyfill: WebSocket,
     lifecycle: null,
-    connect: false,
+    connect,
+    storage: createMemoryStorage(),
     authorTagCache: cache,
     transport: { network: null },
     ...(awareness === false ? { awareness } : {}),
   })
-  return { doc, p }
+  return { doc, p, sockets }
 }
 
 /** A localStorage stand-in over a Map. */
@@ -193,6 +195,23 @@ describe('E2eColProvider', () => {
     expect([...p.awareness.getStates().keys()]).toEqual([doc.clientID])
     p.destroy()
   })
+
+  test.each([undefined, false as const])(
+    "its awareness follows the switch the sidecar's note brings (awareness option %s)",
+    async (option) => {
+      const { doc, p, sockets } = provider(memoryAuthorTagCache(), option, true)
+      const legacy = doc.clientID
+      await p.connection.ready
+      sockets.at(-1)!.open()
+      sockets.at(-1)!.receive(sidecarDelivery(encodeDeliveryNote({ ...NOTE, author: TAG })))
+      expect(authorTagOf(doc.clientID)).toBe(TAG)
+      expect(p.awareness.clientID).toBe(doc.clientID)
+      expect([...p.awareness.getStates().keys()]).toEqual([doc.clientID])
+      expect(p.awareness.getStates().has(legacy)).toBe(false)
+      p.destroy()
+      await p.whenDestroyed
+    },
+  )
 })
 
 describe('the tag cache in localStorage', () => {
