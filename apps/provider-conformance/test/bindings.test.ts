@@ -3,7 +3,9 @@
  * outside the repository installs the packed `@e2e-col/*` tarballs with TipTap 3 (Collaboration +
  * CollaborationCaret), Lexical 0.52 (CollaborationPlugin with shouldBootstrap) and y-monaco, each
  * person's page in its own Chromium context against their own sidecar on the toy daemon
- * (bindings-app/ is the app's source).
+ * (bindings-app/ is the app's source). In TipTap and Lexical, Alice and Bob also type into the same
+ * paragraph at the same moment (issue #36, as apps/demo/test/concurrent-typing.test.ts does for the
+ * demo's editors).
  */
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -17,6 +19,14 @@ import type { Browser, Page } from 'playwright-core'
 import { preview, type PreviewServer } from 'vite'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { appLockfile } from '../../demo/test/app-lockfile.ts'
+import {
+  counterAt,
+  count,
+  FORGED_AUTHOR,
+  settledTexts,
+  typeUntil,
+  TYPING_MS,
+} from '../../demo/test/concurrent-typing.ts'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const APP_FILES = fileURLToPath(new URL('../bindings-app/', import.meta.url))
@@ -69,6 +79,10 @@ async function shown(page: Page, what: string, check: string): Promise<void> {
     throw new Error(`waited 20 s for ${what}`, { cause: error })
   }
 }
+
+/** The text in the page's editor. */
+const bindingText = (page: Page): Promise<string> =>
+  page.evaluate(() => (window as unknown as { binding: { text(): string } }).binding.text())
 
 /** Paragraphs in the page's Lexical editor. */
 const paragraphs = (page: Page): Promise<number> =>
@@ -203,6 +217,41 @@ describe.skipIf(!hasChromium())('editor bindings we did not write, installed fro
     await alice.context().close()
     await bob.context().close()
   }, 120_000)
+
+  test.each([
+    ['tiptap', '.ProseMirror'],
+    ['lexical', '.lexical'],
+  ] as const)(
+    '%s: Alice and Bob type into the same paragraph at once: same text, every letter, no forged author',
+    async (editor, selector) => {
+      if (stack === undefined) throw new Error('not started')
+      const pages = { alice: await open(editor, 'alice'), bob: await open(editor, 'bob') }
+      const seed = `Both type here in ${editor}:`
+      await pages.alice.click(selector)
+      await pages.alice.keyboard.press('Control+End')
+      await pages.alice.keyboard.type(seed)
+      await shown(pages.bob, 'the shared paragraph at Bob', `window.binding.text().includes(${JSON.stringify(seed)})`)
+      await pages.bob.click(selector)
+      await pages.bob.keyboard.press('Control+End')
+      const start = await bindingText(pages.alice)
+      const letters = { alice: 'a', bob: 'b' }
+      const base = { alice: count(start, letters.alice), bob: count(start, letters.bob) }
+      const until = Date.now() + TYPING_MS
+      const [alice, bob] = await Promise.all([
+        typeUntil(pages.alice, letters.alice, until),
+        typeUntil(pages.bob, letters.bob, until),
+      ])
+      const texts = await settledTexts(pages, bindingText, { letters, base, typed: { alice, bob } })
+      expect(texts.bob).toBe(texts.alice)
+      expect(count(texts.alice, letters.alice)).toBe(base.alice + alice)
+      expect(count(texts.alice, letters.bob)).toBe(base.bob + bob)
+      for (const who of ['alice', 'bob'] as const)
+        expect(await counterAt(stack.sidecarUrl(who).replace(/^ws/, 'http'), FORGED_AUTHOR)).toBe(0)
+      await pages.alice.context().close()
+      await pages.bob.context().close()
+    },
+    120_000,
+  )
 
   test("y-monaco: text both ways and the other person's cursor", async () => {
     const { alice, bob } = await typedBothWays('monaco', '.monaco-editor .view-lines', [

@@ -27,6 +27,26 @@ export const DEFAULT_PRESENCE_IDLE_MS = 1000
 /** Default least time between two standalone presence messages, ms. */
 export const DEFAULT_PRESENCE_INTERVAL_MS = 10_000
 
+/**
+ * Moves `awareness` to the client id `to`: y-protocols keys the local presence by the id the
+ * document had when the Awareness was made, and editor bindings tell their own caret by the
+ * document's current id. The local state (if any) is removed under the old id (its clock bumped,
+ * so peers drop it) and set again under the new one.
+ * @returns whether a local state moved (its removal and new state are for peers to hear)
+ */
+export function moveLocalState(awareness: Awareness, to: number): boolean {
+  const before = awareness.clientID
+  if (before === to) return false
+  const state = awareness.getLocalState()
+  if (state !== null) removeAwarenessStates(awareness, [before], 'client-id-changed')
+  awareness.clientID = to
+  if (state === null) return false
+  // A new id's first state has clock 0, which peers ignore (y-protocols applies a greater clock only).
+  if (!awareness.meta.has(to)) awareness.meta.set(to, { clock: 0, lastUpdated: Date.now() })
+  awareness.setLocalState(state)
+  return true
+}
+
 /** Options of {@link AwarenessChannel}. */
 export interface AwarenessChannelOptions {
   readonly idleMs: number
@@ -111,6 +131,18 @@ export class AwarenessChannel {
     const peers = [...this.awareness.getStates().keys()].filter((id) => id !== ours)
     removeAwarenessStates(this.awareness, peers, this.#options.remoteOrigin)
     for (const id of this.awareness.meta.keys()) if (id !== ours) this.awareness.meta.delete(id)
+  }
+
+  /**
+   * The document's client id changed (derived from the account, or replaced by Yjs): the local
+   * state moves to the new id ({@link moveLocalState}). The removal under the old id goes first, on
+   * its own (a sidecar that refuses the old id drops only that), then the state under the new one.
+   */
+  follow(doc: Y.Doc): void {
+    const before = this.awareness.clientID
+    if (!moveLocalState(this.awareness, doc.clientID)) return
+    this.#options.send(encodeAwarenessUpdate(this.awareness, [before]))
+    this.#sendNow()
   }
 
   /** An edit envelope just went out: send a changed local state right behind it. */

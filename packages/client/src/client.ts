@@ -20,7 +20,7 @@ import { Emitter, WebSocketTransport, type WebSocketConstructor, type WebSocketL
 import * as Y from 'yjs'
 import { CheckpointSchedule } from './checkpoint-schedule.ts'
 import { systemTimers, SyncResponder, type Timers } from '@e2e-col/sync'
-import { Coalescer, DEFAULT_MERGE_LIMIT } from './coalescer.ts'
+import { Coalescer, DEFAULT_MERGE_LIMIT, encodeOwnUpdate } from './coalescer.ts'
 import {
   LOAD_ORIGIN,
   REMOTE_ORIGIN,
@@ -44,6 +44,7 @@ import { trackLocalChanges, type LocalChanges } from './local-changes.ts'
 import { DeliveryTracker, weakestState } from './delivery-status.ts'
 import type { Awareness } from 'y-protocols/awareness'
 import { DEFAULT_RATE_LIMIT_HOLD_MS, RATE_LIMITED_CODE, SendHold } from './send-hold.ts'
+import { ClientIdFollower, localAuthorTagCache } from './derived-client-id.ts'
 
 /**
  * Binds `doc` to the sidecar document `docId`: loads the local checkpoint and outbox first, then
@@ -93,11 +94,20 @@ class Binding implements DocConnection {
   readonly #detach: (() => void)[] = []
   readonly #localChanges: LocalChanges
   readonly #hold: SendHold
+  readonly #ids: ClientIdFollower
+  /** Every client id this page wrote under (its rescued content's included): what a rescue may hold. */
+  readonly #writers = new Set<number>()
 
   constructor(options: ConnectDocOptions, url: string, WebSocketImpl: WebSocketConstructor) {
     this.docId = options.docId
     this.#doc = options.doc
     this.#timers = options.timers ?? systemTimers
+    // Before anything is written: with a cached tag, the first local edit is already under a derived id.
+    this.#ids = new ClientIdFollower({
+      doc: this.#doc,
+      cache: options.authorTagCache === undefined ? localAuthorTagCache(new URL(url).host) : options.authorTagCache,
+      onSwitch: (before) => this.#onClientId(before),
+    })
     this.#storage = options.storage ?? createIndexedDbStorage(options.docId, { prefix: `e2e-col@${new URL(url).host}` })
     this.#writes = new StorageWrites(this.#storage, (error) => this.#report(error))
     this.#checkpoints = new CheckpointSchedule(this.#timers, options.checkpointDelayMs ?? 1000, () =>
@@ -147,14 +157,20 @@ class Binding implements DocConnection {
             send: (payload) => this.#sendEphemeral('awareness', payload),
             remoteOrigin: REMOTE_ORIGIN,
           })
+    this.#awareness?.follow(this.#doc) // an Awareness made before the id was derived
+    this.#detach.push(() => this.#ids.detach())
 
     this.#localChanges = trackLocalChanges({
       doc: this.#doc,
       coalescer: this.#coalescer,
       remoteOrigin: REMOTE_ORIGIN,
       loadOrigin: LOAD_ORIGIN,
+      rescueOrigin: RESCUE_ORIGIN,
       active: () => !this.#closed,
-      onLocalChange: () => this.#emitStatus(),
+      onLocalChange: (writers) => {
+        for (const id of writers) this.#writers.add(id)
+        this.#emitStatus()
+      },
       onAnyChange: () => this.#scheduleCheckpoint(),
     })
     this.#detach.push(() => this.#localChanges.detach())
@@ -202,6 +218,10 @@ class Binding implements DocConnection {
 
   get awareness(): Awareness | null {
     return this.#awareness?.awareness ?? null
+  }
+
+  get authorTag(): number | undefined {
+    return this.#ids.tag
   }
 
   get socket(): WebSocketLike | null {
@@ -302,21 +322,35 @@ class Binding implements DocConnection {
   }
 
   /**
-   * Applies the page-hide rescue (if the last page unloaded before its IndexedDB writes finished).
-   * Only what the loaded state lacks fires an update, which then travels the normal outbox path.
+   * Applies the page-hide rescue (if the last page unloaded before its IndexedDB writes finished):
+   * its full state, so this page shows all the last one did, offline too. Of what it adds, only the
+   * last page's own writing (the ids saved with it) goes out, as one outbox update: the rest came
+   * from peers through the sidecar, which has it, and sent as this page's own it would be dropped
+   * by every other sidecar as written under someone else's id. A slot saved without ids (before
+   * they were kept) has all it adds sent, as then.
    */
   #foldRescue(): void {
     const rescue = this.#storage.rescue
     const state = rescue?.peek()
     if (rescue === undefined || state === undefined) return
     try {
+      const before = Y.decodeStateVector(Y.encodeStateVector(this.#doc))
+      const deletedBefore = Y.createDeleteSetFromStructStore(this.#doc.store)
       Y.applyUpdate(this.#doc, state, RESCUE_ORIGIN)
+      const added = [...Y.decodeStateVector(Y.encodeStateVector(this.#doc))]
+        .filter(([id, clock]) => clock > (before.get(id) ?? 0))
+        .map(([id]) => id)
+      const writers = rescue.peekWriters?.() ?? added
+      for (const id of writers) this.#writers.add(id)
+      const deleted = !Y.equalDeleteSets(deletedBefore, Y.createDeleteSetFromStructStore(this.#doc.store))
+      if (deleted || writers.some((id) => added.includes(id)))
+        this.#outbox.add('update', encodeOwnUpdate(this.#doc, writers, before))
     } catch (cause) {
       this.#report(new ClientError('CLIENT_STORAGE_FAILED', 'the page-hide rescue state was unreadable', { cause }))
     }
-    this.#coalescer.flush()
-    // Runs after the resulting outbox entry is committed (the chain is ordered).
-    this.#writes.chain(async () => rescue.clear())
+    this.#coalescer.rebase()
+    // The slot is cleared once a checkpoint holds what it added (after the outbox entry: the chain is ordered).
+    this.#writes.chain(() => this.#checkpointNow())
   }
 
   #onOpen(): void {
@@ -330,7 +364,8 @@ class Binding implements DocConnection {
     // State vectors cannot show deletions, so peers cannot tell we hold one they missed (received
     // while they were away). Push our delete set once per connection, as y-websocket's step 2 does.
     if (Y.createDeleteSetFromStructStore(this.#doc.store).clients.size > 0) {
-      this.#sendEphemeral('update', Y.encodeStateAsUpdate(this.#doc, Y.encodeStateVector(this.#doc)))
+      // Its delete set only (no one's structs, not even ones waiting for missing ones).
+      this.#sendEphemeral('update', encodeOwnUpdate(this.#doc, []))
     }
     this.#awareness?.announce()
     this.#scheduleResync()
@@ -392,7 +427,7 @@ class Binding implements DocConnection {
           break
         case 'delivery':
           this.#sidecarSender ??= envelope.senderId
-          this.#onDelivery(envelope.payload)
+          this.#onDelivery(envelope.payload, envelope.senderId === this.#sidecarSender)
           break
         case 'update':
           Y.applyUpdate(this.#doc, envelope.payload, REMOTE_ORIGIN)
@@ -434,13 +469,21 @@ class Binding implements DocConnection {
     this.#emitStatus()
   }
 
-  #onDelivery(payload: Uint8Array): void {
+  #onDelivery(payload: Uint8Array, fromSidecar: boolean): void {
     const note = decodeDeliveryNote(payload)
     if (note === undefined) return // informative only: an unreadable note changes nothing
+    // Only this page's own sidecar knows its account's tag.
+    if (note.author !== undefined && fromSidecar) this.#ids.setTag(note.author)
     const sent = this.#delivery.onNote(note)
     this.#events.emit('delivery', note)
     if (sent.length > 0) this.#events.emit('sent', { messageIds: sent })
     this.#emitStatus()
+  }
+
+  /** The document writes under a new client id: presence follows, and the app is told. */
+  #onClientId(before: number): void {
+    this.#awareness?.follow(this.#doc)
+    this.#events.emit('clientId', { before, clientId: this.#doc.clientID })
   }
 
   #onRemoteError(envelope: Envelope): void {
@@ -495,7 +538,8 @@ class Binding implements DocConnection {
     if (!this.#loaded || !this.#writes.persistent) return
     // IndexedDB writes started now may not finish if the page is unloading; the rescue slot is
     // synchronous. The checkpoint below clears it again once durable.
-    this.#storage.rescue?.save(Y.encodeStateAsUpdate(this.#doc))
+    // With the ids this page wrote under: the next page sends only their part of what it adds.
+    this.#storage.rescue?.save(Y.encodeStateAsUpdate(this.#doc), [...this.#writers])
     this.#checkpoints.cancel()
     this.#writes.chain(() => this.#checkpointNow())
   }

@@ -27,6 +27,13 @@
  * `burstIdleMs`, it is flushed at once. Typing at human speed never reaches that count, so it is
  * coalesced exactly as before; a paste, an import or a replay reaches peers up to a window sooner.
  * Two flushes are still at least `burstIdleMs` apart (at most 50 a second with the defaults).
+ *
+ * A page sends only what its own person wrote (decision 0023): the diff is taken against a state
+ * vector that holds every other client id at its current clock, so remote structs applied since
+ * the last flush never leave as this page's `update` (receivers would drop the whole update as
+ * forged, and with it the local keystrokes). The ids written under since the last flush are kept
+ * ({@link Coalescer.push}'s `writers`): Yjs (or the account-derived id) may switch `doc.clientID`
+ * between two edits of one window.
  */
 import type { Timers } from '@e2e-col/sync'
 import * as Y from 'yjs'
@@ -64,6 +71,31 @@ export const DEFAULT_BURST_MIN_CHANGES = 64
 /** How long a burst must be quiet to be flushed early, ms. */
 export const DEFAULT_BURST_IDLE_MS = 20
 
+/**
+ * What `writers` wrote in `doc` beyond the clocks in `since` (from the start when absent there),
+ * with the document's whole delete set: a diff against a state vector that holds every other client
+ * id at its current clock, so no one else's structs are in it.
+ */
+export function encodeOwnUpdate(
+  doc: Y.Doc,
+  writers: Iterable<number>,
+  since: ReadonlyMap<number, number> = new Map(),
+): Uint8Array {
+  // Every other id past any clock: Yjs adds structs still waiting for missing ones (pendingStructs,
+  // a V2 update) beyond the target to the encoding too, and those are someone else's.
+  const base = new Map<number, number>()
+  for (const id of stateVector(doc).keys()) base.set(id, Number.MAX_SAFE_INTEGER)
+  const pending = doc.store.pendingStructs
+  if (pending !== null)
+    for (const id of Y.parseUpdateMetaV2(pending.update).from.keys()) base.set(id, Number.MAX_SAFE_INTEGER)
+  for (const id of writers) base.set(id, since.get(id) ?? 0)
+  return Y.encodeStateAsUpdate(doc, Y.encodeStateVector(base))
+}
+
+function stateVector(doc: Y.Doc): Map<number, number> {
+  return Y.decodeStateVector(Y.encodeStateVector(doc))
+}
+
 /** Buffers local updates of `doc` and hands one payload per window to `onFlush`. */
 export class Coalescer {
   readonly #doc: Y.Doc
@@ -74,7 +106,9 @@ export class Coalescer {
   #count = 0
   /** #pending holds the update of every change since the last flush. */
   #complete = true
-  #svAtLastFlush: Uint8Array
+  #svAtLastFlush: Map<number, number>
+  /** Client ids local changes were written under since the last flush. */
+  readonly #writers = new Set<number>()
   #lastFlushAt = Number.NEGATIVE_INFINITY
   #timer: unknown = undefined
   #idleTimer: unknown = undefined
@@ -85,7 +119,7 @@ export class Coalescer {
     this.#doc = doc
     this.#options = options
     this.#onFlush = onFlush
-    this.#svAtLastFlush = Y.encodeStateVector(doc)
+    this.#svAtLastFlush = stateVector(doc)
   }
 
   /** Local updates waiting for the end of the window. */
@@ -107,11 +141,15 @@ export class Coalescer {
    * so a later diff does not resend it. Only valid while nothing is pending.
    */
   rebase(): void {
-    if (this.#count === 0) this.#svAtLastFlush = Y.encodeStateVector(this.#doc)
+    if (this.#count === 0) this.#svAtLastFlush = stateVector(this.#doc)
   }
 
-  /** Adds one local update (already applied to the document). */
-  push(update: Uint8Array): void {
+  /**
+   * Adds one local update (already applied to the document).
+   * @param writers - the client ids whose structs it added (default: the document's current id)
+   */
+  push(update: Uint8Array, writers?: Iterable<number>): void {
+    this.#wrote(writers)
     if (this.#complete) this.#pending.push(update)
     this.#count += 1
     this.#schedule()
@@ -120,14 +158,20 @@ export class Coalescer {
   /**
    * Adds one local change (already applied to the document) whose update was not encoded: the
    * flush will send a state-vector diff, which contains it.
+   * @param writers - the client ids whose structs it added (default: the document's current id)
    */
-  pushUnencoded(): void {
+  pushUnencoded(writers?: Iterable<number>): void {
+    this.#wrote(writers)
     if (this.#complete) {
       this.#complete = false
       this.#pending = [] // no longer needed: the flush diffs
     }
     this.#count += 1
     this.#schedule()
+  }
+
+  #wrote(writers: Iterable<number> | undefined): void {
+    for (const id of writers ?? [this.#doc.clientID]) this.#writers.add(id)
   }
 
   #schedule(): void {
@@ -167,7 +211,8 @@ export class Coalescer {
     this.#pending = []
     this.#count = 0
     this.#complete = true
-    this.#svAtLastFlush = Y.encodeStateVector(this.#doc)
+    this.#writers.clear()
+    this.#svAtLastFlush = stateVector(this.#doc)
     this.#lastFlushAt = this.#options.timers.now()
     this.#onFlush(payload, encoding)
   }
@@ -176,7 +221,7 @@ export class Coalescer {
     const pending = this.#pending
     if (this.#complete && pending.length === 1 && pending[0] !== undefined)
       return { payload: pending[0], encoding: 'single' }
-    const diff = Y.encodeStateAsUpdate(this.#doc, this.#svAtLastFlush)
+    const diff = encodeOwnUpdate(this.#doc, this.#writers, this.#svAtLastFlush)
     if (!this.#complete || chooseEncoding(pending.length, this.#options.mergeLimit) === 'diff')
       return { payload: diff, encoding: 'diff' }
     const merged = Y.mergeUpdates(pending)

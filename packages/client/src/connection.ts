@@ -13,13 +13,14 @@ import type { ClientError } from './errors.ts'
 import type { PageLifecycle } from './page-lifecycle.ts'
 import type { ChangeState, DeliveryStatus } from './delivery-status.ts'
 import type { ClientStorage } from './storage.ts'
+import type { AuthorTagCache } from './derived-client-id.ts'
 import type { DeliveryNote } from '@e2e-col/protocol'
 
 /** Transaction origin of updates that came from peers. */
 export const REMOTE_ORIGIN: unique symbol = Symbol('e2e-col remote')
 /** Transaction origin of updates restored from local storage. */
 export const LOAD_ORIGIN: unique symbol = Symbol('e2e-col load')
-/** Transaction origin of the page-hide rescue folded back in: treated as local, so what is new gets sent. */
+/** Transaction origin of the page-hide rescue folded back in: the binding sends the last page's own part of what is new. */
 export const RESCUE_ORIGIN: unique symbol = Symbol('e2e-col rescue')
 
 /** Options of `connectDoc`. */
@@ -70,6 +71,12 @@ export interface ConnectDocOptions {
   >
   /** Default: `visibilitychange`/`pagehide` in browsers, none in Node. */
   readonly lifecycle?: PageLifecycle | null
+  /**
+   * Where the account's author tag (decision 0023) is kept between page loads, so the document's
+   * client id is derived before the first edit. Default: `localStorage` per sidecar host where
+   * there is one; null keeps none (the id is derived once the sidecar says the tag).
+   */
+  readonly authorTagCache?: AuthorTagCache | null
 }
 
 /** What the UI shows. */
@@ -111,6 +118,8 @@ export interface DocConnectionEvents extends Record<string, unknown> {
   /** The sidecar may have lost history this client relied on; a full snapshot is sent on the next connect. */
   recovery: RecoveryRequired
   socket: SocketEvent
+  /** `doc.clientID` changed (derived from the account's author tag, or replaced by Yjs); presence followed. */
+  clientId: { readonly before: number; readonly clientId: number }
 }
 
 /** A bound document. */
@@ -122,6 +131,8 @@ export interface DocConnection {
   readonly senderId: string | undefined
   /** The awareness instance when enabled, else null. */
   readonly awareness: Awareness | null
+  /** The account's author tag once known (cached or said by the sidecar): the document writes under ids carrying it. */
+  readonly authorTag: number | undefined
   status(): ClientStatus
   on<K extends keyof DocConnectionEvents>(event: K, listener: (value: DocConnectionEvents[K]) => void): () => void
   /** Flushes coalesced edits and waits until they are in storage. */

@@ -24,3 +24,4 @@ export {
   type WebSocketPolyfill,
 } from './provider.ts'
 export { DEFAULT_PRESENCE_IDLE_MS, DEFAULT_PRESENCE_INTERVAL_MS, PEER_EXPIRY_MS } from './awareness-channel.ts'
+export { authorTagKey, localAuthorTagCache, memoryAuthorTagCache, type AuthorTagCache } from './derived-client-id.ts'

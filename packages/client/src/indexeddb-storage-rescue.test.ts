@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { createIndexedDbStorage } from './indexeddb-storage.ts'
-import type { RescueSlot } from './storage.ts'
+import { MAX_RESCUE_WRITERS, type RescueSlot } from './storage.ts'
 
 const DOC = '00000000-0000-4000-8000-00000000000a'
 const OTHER_DOC = '00000000-0000-4000-8000-00000000000b'
@@ -106,5 +106,32 @@ describe('IndexedDB storage: the localStorage rescue slot', () => {
     const local = withLocalStorage()
     local.items.set(`p:doc:${DOC}:rescue`, '*not base64*')
     expect(rescueOf(DOC, { prefix: 'p' }).peek()).toBeUndefined()
+  })
+
+  test('keeps the ids the page wrote under beside the state, the newest 64; a state saved without them drops earlier ones', () => {
+    const local = withLocalStorage()
+    const rescue = rescueOf(DOC, { prefix: 'p' })
+    expect(rescue.save(new Uint8Array([1]), [7, 2 ** 40])).toBe(true)
+    expect(local.items.get(`p:doc:${DOC}:rescue:writers`)).toBe(JSON.stringify([7, 2 ** 40]))
+    expect(rescue.peekWriters?.()).toEqual([7, 2 ** 40])
+    const many = Array.from({ length: MAX_RESCUE_WRITERS + 1 }, (_, i) => i)
+    rescue.save(new Uint8Array([1]), many)
+    expect(rescue.peekWriters?.()).toEqual(many.slice(1))
+    expect(MAX_RESCUE_WRITERS).toBe(64)
+    rescue.save(new Uint8Array([2]))
+    expect(rescue.peekWriters?.()).toBeUndefined()
+    rescue.save(new Uint8Array([3]), [1])
+    rescue.clear()
+    expect(local.items.size).toBe(0)
+  })
+
+  test('ids that are not client ids read as none (all the state adds is then sent)', () => {
+    const local = withLocalStorage()
+    const rescue = rescueOf(DOC, { prefix: 'p' })
+    rescue.save(new Uint8Array([1]), [1])
+    for (const junk of ['[-1]', '[1.5]', '{"a":1}', 'not json', '["1"]']) {
+      local.items.set(`p:doc:${DOC}:rescue:writers`, junk)
+      expect(rescue.peekWriters?.()).toBeUndefined()
+    }
   })
 })

@@ -8,7 +8,14 @@
 import { createStore, entries, promisifyRequest, update, type UseStore } from 'idb-keyval'
 import { isUuid } from '@e2e-col/protocol'
 import { newUuid } from './ids.ts'
-import type { ClientStorage, OutboxEntry, RescueSlot, StorageCommit, StoredDoc } from './storage.ts'
+import {
+  rescueWriters,
+  type ClientStorage,
+  type OutboxEntry,
+  type RescueSlot,
+  type StorageCommit,
+  type StoredDoc,
+} from './storage.ts'
 
 const OUTBOX = 'outbox'
 
@@ -98,17 +105,35 @@ function isOutboxEntry(value: unknown): value is OutboxEntry {
 /** The rescue slot on `localStorage` (base64 text), when the platform has one. */
 function localStorageRescue(key: string, maxBytes: number): RescueSlot | undefined {
   if (typeof localStorage === 'undefined') return undefined
+  const writersKey = `${key}:writers`
   return {
-    save(state) {
+    save(state, writers) {
       if (state.byteLength > maxBytes) return false
       try {
         let binary = ''
         // Chunked: String.fromCharCode(...bigArray) overflows the stack.
         for (let i = 0; i < state.length; i += 0x8000) binary += String.fromCharCode(...state.subarray(i, i + 0x8000))
+        // An earlier page's ids never stay beside another state: a state without ids is read as
+        // one from before they were kept (all it adds is sent, as then).
+        localStorage.removeItem(writersKey)
         localStorage.setItem(key, btoa(binary))
-        return true
       } catch {
         return false // quota exceeded or storage disabled: the IndexedDB path is all we have
+      }
+      try {
+        const ids = rescueWriters(writers)
+        if (ids !== undefined) localStorage.setItem(writersKey, JSON.stringify(ids))
+      } catch {
+        // the state is saved: without its ids, all it adds is sent, as before they were kept
+      }
+      return true
+    },
+    peekWriters() {
+      try {
+        const text = localStorage.getItem(writersKey)
+        return text === null ? undefined : rescueWriters(JSON.parse(text))
+      } catch {
+        return undefined
       }
     },
     peek() {
@@ -126,6 +151,7 @@ function localStorageRescue(key: string, maxBytes: number): RescueSlot | undefin
     clear() {
       try {
         localStorage.removeItem(key)
+        localStorage.removeItem(writersKey)
       } catch {
         // nothing to clear when storage is disabled
       }

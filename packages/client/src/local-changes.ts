@@ -16,16 +16,26 @@ export function hasChanges(transaction: Y.Transaction): boolean {
   return false
 }
 
+/** The client ids whose structs `transaction` added (a local edit: the page's id). */
+export function writersOf(transaction: Y.Transaction): number[] {
+  const ids: number[] = []
+  for (const [client, clock] of transaction.afterState)
+    if (transaction.beforeState.get(client) !== clock) ids.push(client)
+  return ids
+}
+
 export interface LocalChangesOptions {
   readonly doc: Y.Doc
   readonly coalescer: Coalescer
   /** Transactions whose changes are not local edits: never sent (remote) or not changes at all (load). */
   readonly remoteOrigin: unknown
   readonly loadOrigin: unknown
+  /** The page-hide rescue folded in: a change (checkpointed) the binding sends itself, only its own part. */
+  readonly rescueOrigin?: unknown
   /** Whether the binding still runs (a closed one stops listening). */
   readonly active: () => boolean
-  /** After each local change was handed to the coalescer. */
-  readonly onLocalChange: () => void
+  /** After each local change was handed to the coalescer, with the client ids it wrote under. */
+  readonly onLocalChange: (writers: readonly number[]) => void
   /** After each change, local or remote (not load). */
   readonly onAnyChange: () => void
 }
@@ -37,12 +47,15 @@ export interface LocalChanges {
 }
 
 export function trackLocalChanges(o: LocalChangesOptions): LocalChanges {
+  const isLocal = (origin: unknown): boolean =>
+    origin !== o.remoteOrigin && (o.rescueOrigin === undefined || origin !== o.rescueOrigin)
   let listening = false
   let counted: Y.Transaction | null = null // counted unencoded, so its `update` (if any) is skipped
   const onUpdate = (update: Uint8Array, origin: unknown, _doc: Y.Doc, transaction: Y.Transaction): void => {
-    if (origin === o.loadOrigin || origin === o.remoteOrigin || transaction === counted) return
-    o.coalescer.push(update) // any other origin (rescued content included) is local
-    o.onLocalChange()
+    if (origin === o.loadOrigin || !isLocal(origin) || transaction === counted) return
+    const writers = writersOf(transaction)
+    o.coalescer.push(update, writers) // any other origin is local
+    o.onLocalChange(writers)
     sync()
   }
   const sync = (): void => {
@@ -55,10 +68,11 @@ export function trackLocalChanges(o: LocalChangesOptions): LocalChanges {
   const onCleanup = (transaction: Y.Transaction): void => {
     const origin = transaction.origin
     if (origin === o.loadOrigin || !hasChanges(transaction)) return
-    if (origin !== o.remoteOrigin && !listening) {
+    if (isLocal(origin) && !listening) {
       counted = transaction
-      o.coalescer.pushUnencoded()
-      o.onLocalChange()
+      const writers = writersOf(transaction)
+      o.coalescer.pushUnencoded(writers)
+      o.onLocalChange(writers)
     }
     o.onAnyChange()
   }

@@ -20,6 +20,7 @@ import type { ClientStatus, ConnectDocOptions, DocConnection, SocketEvent } from
 import type { ChangeState, DeliveryStatus } from './delivery-status.ts'
 import { ClientError } from './errors.ts'
 import { documentUrl } from './sidecar-url.ts'
+import { moveLocalState } from './awareness-channel.ts'
 
 /** y-websocket's status words. */
 export type ProviderStatus = 'connected' | 'connecting' | 'disconnected'
@@ -208,6 +209,11 @@ export class E2eColProvider extends ObservableV2<E2eColProviderEvents> {
     this.connection.on('sent', (event) => this.emit('sent', [event]))
     this.connection.on('recovery', (event) => this.emit('recovery', [event]))
     this.connection.on('error', (error) => this.emit('error', [error]))
+    if (awareness === false) {
+      // Not carried, but still the page's own presence: keyed by the document's current id.
+      moveLocalState(this.awareness, doc.clientID)
+      this.connection.on('clientId', ({ clientId }) => moveLocalState(this.awareness, clientId))
+    }
   }
 
   /** The document's WebSocket URL on the sidecar: `serverUrl` + `/v1/docs/` + the room. */

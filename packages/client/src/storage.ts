@@ -39,14 +39,34 @@ export interface StorageCommit {
 /**
  * A synchronous last-resort slot for the page-hide moment: an IndexedDB write started while a page
  * unloads may never complete, so the client also leaves its full state here (synchronously) and
- * folds it back in on the next load.
+ * folds it back in on the next load. With it, the client ids the page wrote under: of what the
+ * state adds, only their structs are this page's to send (the rest came from peers, through the
+ * sidecar, which has it).
  */
 export interface RescueSlot {
-  /** Stores `state` (replacing any previous one); returns false when it does not fit. Never throws. */
-  save(state: Uint8Array): boolean
+  /**
+   * Stores `state` and the client ids `writers` the page wrote under (replacing any previous
+   * ones); returns false when it does not fit. Never throws.
+   */
+  save(state: Uint8Array, writers?: readonly number[]): boolean
   /** The saved state, if any (it stays until {@link clear}). */
   peek(): Uint8Array | undefined
+  /**
+   * The client ids saved with the state; undefined when none were (a slot written before they
+   * were kept, or one that does not keep them): the client then sends all the state adds.
+   */
+  peekWriters?(): number[] | undefined
   clear(): void
+}
+
+/** Most client ids a rescue keeps (the newest): a page writes under one, or a few after Yjs switches. */
+export const MAX_RESCUE_WRITERS = 64
+
+/** The newest {@link MAX_RESCUE_WRITERS} of `writers` that are client ids, or undefined for anything else. */
+export function rescueWriters(writers: unknown): number[] | undefined {
+  if (!Array.isArray(writers) || !writers.every((id) => Number.isSafeInteger(id) && (id as number) >= 0))
+    return undefined
+  return (writers as number[]).slice(-MAX_RESCUE_WRITERS)
 }
 
 /** Persistence of one document (plus the installation id). Every method may reject. */
@@ -67,15 +87,19 @@ export function createMemoryStorage(): ClientStorage {
   let seqMark = 0
   const outbox = new Map<number, OutboxEntry>()
   let rescued: Uint8Array | undefined
+  let writers: number[] | undefined
   return {
     rescue: {
-      save(state) {
+      save(state, ids) {
         rescued = state.slice()
+        writers = rescueWriters(ids)
         return true
       },
       peek: () => rescued,
+      peekWriters: () => writers?.slice(),
       clear() {
         rescued = undefined
+        writers = undefined
       },
     },
     senderId: () => Promise.resolve(sender),
