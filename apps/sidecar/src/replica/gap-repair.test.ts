@@ -124,7 +124,7 @@ describe('gap repair: what claims cost, per member', () => {
     g.dispose()
   })
 
-  it("asks back at once for a member within its budget, and declines one over it", () => {
+  it('asks back at once for a member within its budget, and declines one over it', () => {
     const doc = new Y.Doc()
     const { g, asks } = repair(doc)
     g.onPeerState(claim(0x5eed, 1000), 'c')
