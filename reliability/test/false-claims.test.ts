@@ -27,7 +27,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import * as Y from 'yjs'
 import { SidecarNode } from '../src/sidecar-node.ts'
-import { A, B, C, envelopeOf, postAs, reader, sidecarEnv, toyWithThree, waitFor, wsUrl } from './edge.ts'
+import { A, B, C, envelopeOf, metric, postAs, reader, sidecarEnv, toyWithThree, waitFor, wsUrl } from './edge.ts'
 
 // Only what the replicas send is counted: no capability or author announcements in between.
 const QUIET_ENV = { E2E_COL_CAPABILITIES: 'none', E2E_COL_ANNOUNCE_AUTHORS: '0' }
@@ -170,6 +170,15 @@ describe("one member's false far-ahead claims", () => {
       )
     }
     await waitFor("B's ask about C's claims", () => ofKind(sentBy(toy, B, from), 'sync-request').length >= 1)
+    // Every request so far dealt with (answered, or covered by another answer): no answer of A to
+    // B still waits, which would carry A's edit below without any repair.
+    const dealtWith = async (s: SidecarNode) =>
+      (await metric(s, 'e2e_col_replica_sync_total{outcome="answered"}')) +
+      (await metric(s, 'e2e_col_replica_sync_total{outcome="suppressed"}'))
+    await waitFor('the answers to the asks about C', async () => {
+      const asked = [A, B].map((m) => ofKind(sentBy(toy, m, from), 'sync-request').length)
+      return (await dealtWith(sa)) >= (asked[1] ?? 0) && (await dealtWith(sb)) >= (asked[0] ?? 0)
+    })
     const beforeGap = ofKind(sentBy(toy, B, from), 'sync-request').length
 
     // A's edit is lost to B for good (its identity failed for B: the first recipient of A's send).

@@ -98,7 +98,6 @@ export interface Document {
   close(code: number, reason: string): void
 }
 
-const NO_OWNER: SendOwner = { ack: () => {}, reject: () => {} }
 // Authorship bounds per document: bindings per account, and rows in all (authorship/author-book.ts).
 const AUTHORS_PER_ACCOUNT = 512
 const AUTHOR_ROWS = 8192
@@ -212,6 +211,8 @@ function groupSends(
     own: (kind: Kind, payload: Uint8Array, sent: boolean) => Envelope
     allRead: (bits: number) => boolean
     unsent: () => void
+    /** One of the sidecar's own envelopes was refused by Signal (definitely not sent). */
+    refused: (kind: Kind) => void
   },
 ) {
   const { outbound, store, metrics, logger } = ports
@@ -229,7 +230,8 @@ function groupSends(
     if (outbound.stopped()) return
     const env = p.own(kind, payload, true)
     metrics.replicaMessages.inc({ kind })
-    if (!queue.enqueue({ frame: encodeEnvelope(env), messageId: env.messageId, owner: NO_OWNER }))
+    const owner: SendOwner = { ack: () => {}, reject: () => p.refused(kind) }
+    if (!queue.enqueue({ frame: encodeEnvelope(env), messageId: env.messageId, owner }))
       logger.warn({ kind }, 'send queue full; dropped a sync message of the replica')
   }
   return { queue, toGroup }
@@ -260,6 +262,10 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     own,
     allRead: (bits) => capabilities.roster.allRead(bits),
     unsent: () => delivery.changed(),
+    // A refused request is asked again (claims are asked for once a minute: it must not wait that).
+    refused: (kind) => {
+      if (kind === 'sync-request') sync.gapRepair.refused()
+    },
   })
   const authors = authorGate(ports, docId, toGroup)
   const capabilities = capabilityExchange(ports, toGroup, () => (ports.group.announceAuthors ? authors.ownIds() : []))

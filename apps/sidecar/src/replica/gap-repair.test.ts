@@ -144,6 +144,33 @@ describe('gap repair: what claims cost, per member', () => {
   })
 })
 
+describe('gap repair: a request Signal refused', () => {
+  beforeEach(() => void vi.useFakeTimers())
+  afterEach(() => void vi.useRealTimers())
+
+  it('is asked again one interval later, backing off while refusals continue', () => {
+    const { g, asks } = repair(new Y.Doc())
+    const waits: number[] = []
+    for (let i = 0; i < 8; i++) {
+      g.refused()
+      const before = asks()
+      let waited = 0
+      while (asks() === before) {
+        vi.advanceTimersByTime(SECOND)
+        waited += 1
+      }
+      waits.push(waited)
+    }
+    expect(waits).toEqual([1, 2, 4, 8, 16, 32, 60, 60])
+    // A lone refusal long after: asked again one interval later.
+    vi.advanceTimersByTime(3 * MINUTE)
+    g.refused()
+    vi.advanceTimersByTime(SECOND)
+    expect(asks()).toBe(9)
+    g.dispose()
+  })
+})
+
 describe('gap repair: a gap (pending structs)', () => {
   beforeEach(() => void vi.useFakeTimers())
   afterEach(() => void vi.useRealTimers())

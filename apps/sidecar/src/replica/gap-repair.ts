@@ -16,7 +16,8 @@
  * asks once (a lost *last* update leaves no gap), and it announces its state vector in a `health`
  * envelope at most every `announceMs` while it keeps changing.
  * A loss (a message named content that could not be used: a missing or corrupt attachment) makes
- * the replica ask one interval later, at most once per interval however many are lost.
+ * the replica ask one interval later, at most once per interval however many are lost; a request
+ * Signal refused is asked again one interval later, backing off while refusals continue.
  * Members answer only what the asker lacks, by state vector (§8.4).
  */
 import * as Y from 'yjs'
@@ -52,6 +53,11 @@ export interface GapRepair {
   askBack(): boolean
   /** Called when something sent to the group did not arrive whole (a missing or corrupt attachment). */
   lost(): void
+  /**
+   * Signal refused one of the replica's requests (definitely not sent): asked again one interval
+   * later, the delay doubling up to `maxIntervalMs` while refusals follow each other.
+   */
+  refused(): void
   /** Requests sent because the replica was behind, after quiet, and after a loss. */
   readonly asked: number
   /** A member's current least time between two asks on its claims (undefined: none seen). */
@@ -68,6 +74,10 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
   let announceTimer: ReturnType<typeof setTimeout> | undefined
   let changedSinceAnnounce = false
   let lostTimer: ReturnType<typeof setTimeout> | undefined
+  let refusedTimer: ReturnType<typeof setTimeout> | undefined
+  let refusedDelay = o.intervalMs
+  let lastRefusedAt = Number.NEGATIVE_INFINITY
+  let disposed = false
   let asked = 0
   const jittered = (ms: number): number => ms * (1 + o.random() / 4)
   const claims = createClaimBook({
@@ -163,14 +173,28 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
         send()
       }, o.intervalMs)
     },
+    refused() {
+      if (disposed) return
+      const now = o.now()
+      // Refusals in a row back off; a lone one (long after the last) is asked again soon.
+      refusedDelay =
+        now - lastRefusedAt > 2 * o.maxIntervalMs ? o.intervalMs : Math.min(o.maxIntervalMs, refusedDelay * 2)
+      lastRefusedAt = now
+      refusedTimer ??= setTimeout(() => {
+        refusedTimer = undefined
+        send()
+      }, refusedDelay)
+    },
     get asked() {
       return asked
     },
     claimSpacingOf: (source) => claims.spacingOf(source),
     dispose() {
+      disposed = true
       o.doc.off('update', onChange)
-      for (const t of [timer, quiet, announceTimer, lostTimer]) if (t !== undefined) clearTimeout(t)
+      for (const t of [timer, quiet, announceTimer, lostTimer, refusedTimer]) if (t !== undefined) clearTimeout(t)
       lostTimer = undefined
+      refusedTimer = undefined
       timer = undefined
       quiet = undefined
       announceTimer = undefined
