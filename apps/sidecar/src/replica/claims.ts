@@ -35,6 +35,8 @@ export interface ClaimBook {
   nextDue(now: number): number | undefined
   /** The member's current spacing (for tests and diagnostics). */
   spacingOf(member: string): number | undefined
+  /** How many of the member's claims are tracked (for tests and diagnostics). */
+  claimsOf(member: string): number
 }
 
 // Clients tracked at once over all members (a state vector lists one per editing session), how
@@ -137,5 +139,6 @@ export function createClaimBook(o: ClaimBookOptions): ClaimBook {
       return next
     },
     spacingOf: (key) => members.get(key)?.spacing,
+    claimsOf: (key) => members.get(key)?.claims.size ?? 0,
   }
 }
