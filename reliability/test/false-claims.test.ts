@@ -106,6 +106,11 @@ function falseClaimBody(docId: string, c: ReturnType<typeof writer>, i: number):
 /** A request's state vector holds at least `clock` clocks of `client`. */
 const holds = (e: Envelope, client: number, clock: number) => (Y.decodeStateVector(e.payload).get(client) ?? 0) >= clock
 
+/** Requests a sidecar dealt with: answered, or covered by another answer. */
+const dealtWith = async (s: SidecarNode) =>
+  (await metric(s, 'e2e_col_replica_sync_total{outcome="answered"}')) +
+  (await metric(s, 'e2e_col_replica_sync_total{outcome="suppressed"}'))
+
 async function threeMembers(extra: Record<string, string> = {}) {
   const toy = await toyWithThree()
   const docId = randomUUID()
@@ -172,9 +177,6 @@ describe("one member's false far-ahead claims", () => {
     await waitFor("B's ask about C's claims", () => ofKind(sentBy(toy, B, from), 'sync-request').length >= 1)
     // Every request so far dealt with (answered, or covered by another answer): no answer of A to
     // B still waits, which would carry A's edit below without any repair.
-    const dealtWith = async (s: SidecarNode) =>
-      (await metric(s, 'e2e_col_replica_sync_total{outcome="answered"}')) +
-      (await metric(s, 'e2e_col_replica_sync_total{outcome="suppressed"}'))
     await waitFor('the answers to the asks about C', async () => {
       const asked = [A, B].map((m) => ofKind(sentBy(toy, m, from), 'sync-request').length)
       return (await dealtWith(sa)) >= (asked[1] ?? 0) && (await dealtWith(sb)) >= (asked[0] ?? 0)

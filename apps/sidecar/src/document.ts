@@ -237,6 +237,15 @@ function groupSends(
   return { queue, toGroup }
 }
 
+/** The sidecar's own envelopes; `sent` when one goes to the group (Signal's copy is then dropped). */
+const ownEnvelopes =
+  (ports: Pick<DocumentPorts, 'own' | 'sent'>, docId: string) =>
+  (kind: Kind, payload: Uint8Array, sent = false): Envelope => {
+    const env = ports.own.make(docId, kind, payload)
+    if (sent) ports.sent.markSent(docId, env.senderId, env.messageId)
+    return env
+  }
+
 export function createDocument(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica): Document {
   const { store, outbound, metrics, logger } = ports
   const pages = createPages()
@@ -250,12 +259,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       if (self === 'editor') pages.toAll(encodeEnvelope(own('sync-request', replica.stateVector())))
     },
   })
-  /** One of the sidecar's own envelopes; `sent` when it goes to the group (Signal's copy is then dropped). */
-  const own = (kind: Kind, payload: Uint8Array, sent = false): Envelope => {
-    const env = ports.own.make(docId, kind, payload)
-    if (sent) ports.sent.markSent(docId, env.senderId, env.messageId)
-    return env
-  }
+  const own = ownEnvelopes(ports, docId)
   const delivery = deliveryFor(ports, docId, pages, roles)
   // The roster is read only when a send is packed, by then the exchange below exists.
   const { queue, toGroup } = groupSends(ports, docId, groupId, {

@@ -171,20 +171,20 @@ describe('gap repair: a request Signal refused', () => {
   })
 })
 
+/** Gaps on `n` clients: each one's second update applied, its first held back. */
+function gaps(doc: Y.Doc, n: number): Uint8Array[] {
+  const held: Uint8Array[] = []
+  for (let i = 0; i < n; i++) {
+    const w = writer(0x1000 + i)
+    held.push(w.type('a'))
+    Y.applyUpdate(doc, w.type('b'))
+  }
+  return held
+}
+
 describe('gap repair: a gap (pending structs)', () => {
   beforeEach(() => void vi.useFakeTimers())
   afterEach(() => void vi.useRealTimers())
-
-  /** Gaps on `n` clients: each one's second update applied, its first held back. */
-  function gaps(doc: Y.Doc, n: number): Uint8Array[] {
-    const held: Uint8Array[] = []
-    for (let i = 0; i < n; i++) {
-      const w = writer(0x1000 + i)
-      held.push(w.type('a'))
-      Y.applyUpdate(doc, w.type('b'))
-    }
-    return held
-  }
 
   it('unrelated edits do not reset the doubling delay', () => {
     const doc = new Y.Doc()
