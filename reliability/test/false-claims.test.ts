@@ -159,6 +159,32 @@ describe("one member's false far-ahead claims", () => {
     expect((answers[0] ?? 0) + (answers[1] ?? 0)).toBeGreaterThanOrEqual(1)
   }, 120_000)
 
+  it('claims in sync-requests are asked back within the same per-member bound', async () => {
+    const { toy, docId } = await threeMembers()
+    const from = toy.sends().length
+    const started = Date.now()
+    for (let i = 0; i < 20; i++) {
+      // One request per body (the body budget), each claiming a new client: taken one per fallback
+      // bound per asker by the answer rule, and each would ask back.
+      const claim = Y.encodeStateVector(new Map([[0x5eed_2000 + i, 1000]]))
+      await postAs(toy, C, encodeBody(encodeEnvelope(envelopeOf(docId, randomUUID(), claim, 'sync-request'))))
+      const next = started + (i + 1) * 1000
+      await new Promise((r) => setTimeout(r, Math.max(0, next - Date.now())))
+    }
+    // Then an edit: the quiet asks that follow it (carrying it) end the observation.
+    const c = writer(0xc0ffee)
+    await postAs(toy, C, encodeBody(encodeEnvelope(envelopeOf(docId, randomUUID(), c.type('end')))))
+    const quietAsk = (account: string) =>
+      ofKind(sentBy(toy, account, from), 'sync-request').some((e) => holds(e, c.doc.clientID, 3))
+    await waitFor('the quiet asks of A and B', () => quietAsk(A) && quietAsk(B), 30_000)
+    const elapsed = Date.now() - started
+    const requests = [A, B].map((m) => ofKind(sentBy(toy, m, from), 'sync-request').length)
+    console.log(`20 claiming requests in ${(elapsed / 1000).toFixed(1)} s: requests A ${requests[0]}, B ${requests[1]}`)
+    // The first ask-back and the quiet ask (before: one ask-back per request taken, about 10).
+    expect(elapsed).toBeLessThan(60_000)
+    for (const n of requests) expect(n).toBeLessThanOrEqual(2)
+  }, 120_000)
+
   it("an honest member's real gap is repaired in the first round, right after C's false claims", async () => {
     // A announces its state vector 1-1.25 s after a change (default 5 min).
     const { toy, docId, sa, sb } = await threeMembers({ E2E_COL_HEALTH_INTERVAL_MS: '1000' })
