@@ -8,6 +8,9 @@
  * at most two repair requests each, and at most two answers each. Before, each claim kept the
  * doubling asks going (5 each in 33 s).
  *
+ * The same claims in `sync-request`s (one per body) go through the answer rule's ask-back, which
+ * is held by the same per-member spacing: at most two requests each (before: 15 and 16).
+ *
  * An honest member still gets its real gap repaired in the first round, even right after C's
  * false claims: A's edit lost to B for good, A's next `health` tells B, B asks once and holds it.
  */
