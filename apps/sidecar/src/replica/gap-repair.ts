@@ -58,7 +58,7 @@ export interface GapRepair {
    * later, the delay doubling up to `maxIntervalMs` while refusals follow each other.
    */
   refused(): void
-  /** Requests sent because the replica was behind, after quiet, and after a loss. */
+  /** Requests sent: behind, asked back, after quiet, a loss or a refusal. */
   readonly asked: number
   /** A member's current least time between two asks on its claims (undefined: none seen). */
   claimSpacingOf(source: string): number | undefined
