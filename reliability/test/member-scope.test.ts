@@ -4,7 +4,7 @@
  * attached; B stops announcing attachments in X for a while, never in Y, where A's large update
  * still goes as one attachment; X announces them again after the restore delay. C's repeated
  * hellos get each member's answer once per gap, and C's claims of clocks nobody delivers do not
- * keep the members asking every interval (their backoff is not reset by C's unrelated edits).
+ * keep the members asking (one ask, then none within the minute, whatever C's edits).
  */
 import {
   CAPABILITY,
@@ -185,9 +185,10 @@ describe('per-member limits on hellos and claims', () => {
       await sleep(400)
     }
     const asked = [(await metric(sa, sentRequests)) - before[0]!, (await metric(sb, sentRequests)) - before[1]!]
-    // Doubling from 1 s: asks near 1, 2, 4.5, 9.5 s (+ up to 25 % jitter), then 19 s (measured: 4
-    // each). Reset by every edit, as before: 11 each.
-    for (const n of asked) expect(n).toBeLessThanOrEqual(5)
-    for (const n of asked) expect(n).toBeGreaterThanOrEqual(2)
+    // One ask one interval after the claim, then none on C's claims within the minute (§8.4; the
+    // doubling asks of before: 4 each; reset by every edit, before that: 11 each). A quiet ask
+    // (2-4 s without a change here) comes only if the machine stalls C's posts that long.
+    for (const n of asked) expect(n).toBeGreaterThanOrEqual(1)
+    for (const n of asked) expect(n).toBeLessThanOrEqual(2)
   }, 30_000)
 })

@@ -100,7 +100,6 @@ export interface Document {
   close(code: number, reason: string): void
 }
 
-const NO_OWNER: SendOwner = { ack: () => {}, reject: () => {} }
 // Authorship bounds per document: bindings per account, and rows in all (authorship/author-book.ts).
 const AUTHORS_PER_ACCOUNT = 512
 const AUTHOR_ROWS = 8192
@@ -220,6 +219,8 @@ function groupSends(
     own: (kind: Kind, payload: Uint8Array, sent: boolean) => Envelope
     allRead: (bits: number) => boolean
     unsent: () => void
+    /** One of the sidecar's own envelopes was refused by Signal (definitely not sent). */
+    refused: (kind: Kind) => void
   },
 ) {
   const { outbound, store, metrics, logger } = ports
@@ -237,11 +238,21 @@ function groupSends(
     if (outbound.stopped()) return
     const env = p.own(kind, payload, true)
     metrics.replicaMessages.inc({ kind })
-    if (!queue.enqueue({ frame: encodeEnvelope(env), messageId: env.messageId, owner: NO_OWNER }))
+    const owner: SendOwner = { ack: () => {}, reject: () => p.refused(kind) }
+    if (!queue.enqueue({ frame: encodeEnvelope(env), messageId: env.messageId, owner }))
       logger.warn({ kind }, 'send queue full; dropped a sync message of the replica')
   }
   return { queue, toGroup }
 }
+
+/** The sidecar's own envelopes; `sent` when one goes to the group (Signal's copy is then dropped). */
+const ownEnvelopes =
+  (ports: Pick<DocumentPorts, 'own' | 'sent'>, docId: string) =>
+  (kind: Kind, payload: Uint8Array, sent = false): Envelope => {
+    const env = ports.own.make(docId, kind, payload)
+    if (sent) ports.sent.markSent(docId, env.senderId, env.messageId)
+    return env
+  }
 
 export function createDocument(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica): Document {
   const { store, outbound, metrics, logger } = ports
@@ -256,18 +267,17 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       if (self === 'editor') pages.toAll(encodeEnvelope(own('sync-request', replica.stateVector())))
     },
   })
-  /** One of the sidecar's own envelopes; `sent` when it goes to the group (Signal's copy is then dropped). */
-  const own = (kind: Kind, payload: Uint8Array, sent = false): Envelope => {
-    const env = ports.own.make(docId, kind, payload)
-    if (sent) ports.sent.markSent(docId, env.senderId, env.messageId)
-    return env
-  }
+  const own = ownEnvelopes(ports, docId)
   const delivery = deliveryFor(ports, docId, pages, roles)
   // The roster is read only when a send is packed, by then the exchange below exists.
   const { queue, toGroup } = groupSends(ports, docId, groupId, {
     own,
     allRead: (bits) => capabilities.roster.allRead(bits),
     unsent: () => delivery.changed(),
+    // A refused request is asked again (claims are asked for once a minute: it must not wait that).
+    refused: (kind) => {
+      if (kind === 'sync-request') sync.gapRepair.refused()
+    },
   })
   const authors = authorGate(ports, docId, toGroup, replica)
   const capabilities = capabilityExchange(ports, toGroup, () => (ports.group.announceAuthors ? authors.ownIds() : []))

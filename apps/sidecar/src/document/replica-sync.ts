@@ -13,8 +13,11 @@ import { createGroupSync, type GroupSync } from '../replica/group-sync.ts'
 import type { DocReplica } from '../replica/replica.ts'
 import type { DocumentLimits } from './ports.ts'
 
-// Repair asks at least this often while behind, and gives up a clock nobody delivers after the TTL.
+// Repair asks at least this often while behind (and a member's claims cost at most one ask per
+// this, up to the longest spacing after claims shown false); a clock nobody delivers is given up
+// after the TTL.
 const REPAIR_MAX_INTERVAL_MS = 60_000
+const REPAIR_MAX_CLAIM_SPACING_MS = 600_000
 const REPAIR_TARGET_TTL_MS = 600_000
 
 export interface ReplicaSyncOptions {
@@ -48,7 +51,8 @@ export function createReplicaSync(replica: DocReplica, o: ReplicaSyncOptions): R
     random: clock.rng,
     timers: clock,
     answer: (payload) => o.toGroup('sync-response', payload),
-    ask,
+    // Through gap repair, so a member's requests cost no more than its other claims.
+    askBack: () => gapRepair.askBack(),
     rank: o.rank,
     fallbackMs: (answerBytes) => fallbackMs(answerBytes, fallback),
   })
@@ -58,6 +62,7 @@ export function createReplicaSync(replica: DocReplica, o: ReplicaSyncOptions): R
     announce: () => o.toGroup('health', encodeHealth({ stateVector: replica.stateVector() })),
     intervalMs: Math.max(1000, 4 * limits.syncDelayMs.max),
     maxIntervalMs: REPAIR_MAX_INTERVAL_MS,
+    maxClaimSpacingMs: REPAIR_MAX_CLAIM_SPACING_MS,
     quietMs: Math.max(2000, 20 * limits.syncDelayMs.max),
     announceMs: limits.healthIntervalMs,
     targetTtlMs: REPAIR_TARGET_TTL_MS,

@@ -2,17 +2,22 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import * as Y from 'yjs'
 import { createGapRepair } from './gap-repair.ts'
 
+const SECOND = 1000
+const MINUTE = 60 * SECOND
+
 function repair(doc: Y.Doc) {
   let asks = 0
   const g = createGapRepair({
     doc,
     ask: () => void (asks += 1),
     announce: () => undefined,
-    intervalMs: 1000,
-    maxIntervalMs: 60_000,
-    quietMs: 600_000,
-    announceMs: 600_000,
-    targetTtlMs: 600_000,
+    intervalMs: SECOND,
+    maxIntervalMs: MINUTE,
+    maxClaimSpacingMs: 10 * MINUTE,
+    // Quiet asks are not what these cases count.
+    quietMs: 1e9,
+    announceMs: 1e9,
+    targetTtlMs: 10 * MINUTE,
     now: () => Date.now(),
     random: () => 0,
   })
@@ -22,46 +27,194 @@ function repair(doc: Y.Doc) {
 /** A state vector claiming `clock` clocks of `client`. */
 const claim = (client: number, clock: number) => new Map([[client, clock]])
 
-/** One character from a fresh client, applied to `doc` (progress, but not on the claim). */
+/** One character from a fresh client, applied to `doc` (progress, but not on any claim). */
 function unrelatedEdit(doc: Y.Doc): void {
   const other = new Y.Doc()
   other.getText('t').insert(0, 'x')
   Y.applyUpdate(doc, Y.encodeStateAsUpdate(other))
 }
 
-describe('gap repair backoff', () => {
+/** A writer under `clientId`; `type` appends and answers the update that made. */
+function writer(clientId: number) {
+  const doc = Object.assign(new Y.Doc(), { clientID: clientId })
+  const text = doc.getText('t')
+  return {
+    doc,
+    type(s: string): Uint8Array {
+      const before = Y.encodeStateVector(doc)
+      text.insert(text.length, s)
+      return Y.encodeStateAsUpdate(doc, before)
+    },
+  }
+}
+
+describe('gap repair: what claims cost, per member', () => {
   beforeEach(() => void vi.useFakeTimers())
   afterEach(() => void vi.useRealTimers())
 
-  it('unrelated edits arriving with a false claim do not reset the doubling delay', () => {
+  it('false claims naming a new client each time, with real edits, cost one ask in the first minute', () => {
     const doc = new Y.Doc()
     const { g, asks } = repair(doc)
-    for (let t = 0; t < 12_000; t += 400) {
+    let ghost = 0x5eed
+    for (let t = 0; t < 30 * SECOND; t += 400) {
       unrelatedEdit(doc)
-      g.onPeerState(claim(0x5eed, 1000), 'c')
+      g.onPeerState(claim(ghost++, 1000), 'c')
       g.check()
       vi.advanceTimersByTime(400)
     }
-    // Asks at 1, 2, 4, 8 s: before, every edit reset the delay and it asked about every second.
+    // One interval after the first claim; before, each new client id kept the replica asking.
+    expect(asks()).toBe(1)
+    g.dispose()
+  })
+
+  it('each claim shown false doubles the spacing: asks at 1, 61, 181, 421 s over ten minutes', () => {
+    const doc = new Y.Doc()
+    const { g, asks } = repair(doc)
+    let ghost = 0x5eed
+    const at: number[] = []
+    const start = Date.now()
+    for (let t = 0; t < 10 * MINUTE; t += 5 * SECOND) {
+      g.onPeerState(claim(ghost++, 1000), 'c')
+      for (let s = 0; s < 5; s++) {
+        const before = asks()
+        vi.advanceTimersByTime(SECOND)
+        if (asks() > before) at.push((Date.now() - start) / SECOND)
+      }
+    }
+    expect(at).toEqual([1, 61, 181, 421])
+    expect(g.claimSpacingOf('c')).toBe(8 * MINUTE)
+    g.dispose()
+  })
+
+  it('a claim repair confirms keeps the spacing at one minute, and is asked for in the first round', () => {
+    const doc = new Y.Doc()
+    const { g, asks } = repair(doc)
+    const a = writer(0xa11ce)
+    const first = a.type('abc')
+    g.onPeerState(claim(0xa11ce, 3), 'a')
+    vi.advanceTimersByTime(SECOND)
+    expect(asks()).toBe(1)
+    // The answer brings it: nothing more is asked.
+    Y.applyUpdate(doc, first)
+    g.check()
+    vi.advanceTimersByTime(20 * SECOND)
+    expect(asks()).toBe(1)
+    // A later claim of the same member waits for the minute's end; the confirmed one is judged then.
+    a.type('def')
+    g.onPeerState(claim(0xa11ce, 6), 'a')
+    vi.advanceTimersByTime(39 * SECOND)
+    expect(asks()).toBe(1)
+    vi.advanceTimersByTime(2 * SECOND)
+    expect(asks()).toBe(2)
+    expect(g.claimSpacingOf('a')).toBe(MINUTE)
+    g.dispose()
+  })
+
+  it("one member's false claims do not hold back another member's", () => {
+    const doc = new Y.Doc()
+    const { g, asks } = repair(doc)
+    g.onPeerState(claim(0x5eed, 1000), 'c')
+    vi.advanceTimersByTime(SECOND)
+    expect(asks()).toBe(1)
+    vi.advanceTimersByTime(10 * SECOND)
+    g.onPeerState(claim(0x5eed + 1, 1000), 'c')
+    g.onPeerState(claim(0xb0b, 2), 'b')
+    vi.advanceTimersByTime(SECOND)
+    expect(asks()).toBe(2)
+    g.dispose()
+  })
+
+  it('asks back at once for a member within its budget, and declines one over it', () => {
+    const doc = new Y.Doc()
+    const { g, asks } = repair(doc)
+    g.onPeerState(claim(0x5eed, 1000), 'c')
+    expect(g.askBack()).toBe(true)
+    expect(asks()).toBe(1)
+    g.onPeerState(claim(0x5eed + 1, 1000), 'c')
+    expect(g.askBack()).toBe(false)
+    vi.advanceTimersByTime(30 * SECOND)
+    expect(asks()).toBe(1)
+    // Another member's request ahead is asked back at once.
+    g.onPeerState(claim(0xb0b, 2), 'b')
+    expect(g.askBack()).toBe(true)
+    expect(asks()).toBe(2)
+    // A member lacking nothing: nothing to ask back.
+    expect(g.askBack()).toBe(false)
+    g.dispose()
+  })
+})
+
+describe('gap repair: a request Signal refused', () => {
+  beforeEach(() => void vi.useFakeTimers())
+  afterEach(() => void vi.useRealTimers())
+
+  it('is asked again one interval later, backing off while refusals continue', () => {
+    const { g, asks } = repair(new Y.Doc())
+    const waits: number[] = []
+    for (let i = 0; i < 8; i++) {
+      g.refused()
+      const before = asks()
+      let waited = 0
+      while (asks() === before) {
+        vi.advanceTimersByTime(SECOND)
+        waited += 1
+      }
+      waits.push(waited)
+    }
+    expect(waits).toEqual([1, 2, 4, 8, 16, 32, 60, 60])
+    // A lone refusal long after: asked again one interval later.
+    vi.advanceTimersByTime(3 * MINUTE)
+    g.refused()
+    vi.advanceTimersByTime(SECOND)
+    expect(asks()).toBe(9)
+    g.dispose()
+  })
+})
+
+/** Gaps on `n` clients: each one's second update applied, its first held back. */
+function gaps(doc: Y.Doc, n: number): Uint8Array[] {
+  const held: Uint8Array[] = []
+  for (let i = 0; i < n; i++) {
+    const w = writer(0x1000 + i)
+    held.push(w.type('a'))
+    Y.applyUpdate(doc, w.type('b'))
+  }
+  return held
+}
+
+describe('gap repair: a gap (pending structs)', () => {
+  beforeEach(() => void vi.useFakeTimers())
+  afterEach(() => void vi.useRealTimers())
+
+  it('unrelated edits do not reset the doubling delay', () => {
+    const doc = new Y.Doc()
+    const { g, asks } = repair(doc)
+    gaps(doc, 1)
+    for (let t = 0; t < 12 * SECOND; t += 400) {
+      unrelatedEdit(doc)
+      g.check()
+      vi.advanceTimersByTime(400)
+    }
+    // Asks at 1, 2, 4, 8 s.
     expect(asks()).toBe(4)
     g.dispose()
   })
 
-  it('progress on what is lacking resets the delay', () => {
+  it('progress on what the gap waits for resets the delay', () => {
     const doc = new Y.Doc()
-    const source = new Y.Doc()
-    source.clientID = 0x5eed
-    const text = source.getText('t')
     const { g, asks } = repair(doc)
-    g.onPeerState(claim(0x5eed, 12), 'b')
-    for (let t = 0; t < 12_000; t += 1000) {
-      // One more clock of the claimed client arrives each second.
-      text.insert(text.length, 'y')
-      Y.applyUpdate(doc, Y.encodeStateAsUpdate(source, Y.encodeStateVector(doc)))
-      vi.advanceTimersByTime(1000)
+    const missing = gaps(doc, 12)
+    g.check()
+    for (const piece of missing) {
+      vi.advanceTimersByTime(SECOND)
+      Y.applyUpdate(doc, piece)
+      g.check()
     }
-    // Still behind (12 claimed, about 12 delivered at the end), asked every interval meanwhile.
+    // One piece a second: asked every interval while it lasted, then nothing is missing.
     expect(asks()).toBeGreaterThanOrEqual(10)
+    const done = asks()
+    vi.advanceTimersByTime(MINUTE)
+    expect(asks()).toBe(done)
     g.dispose()
   })
 })

@@ -2,24 +2,26 @@
  * Asks the group again, with backoff, until the replica holds everything a member is known to
  * hold: a member whose identity failed for one send, a sync exchange lost to an ambiguous send, a
  * body lost to a kill, a chunked message spoiled on the way. The replica is behind while
- * - it has a gap: Yjs keeps an update whose predecessors never arrived as pending structs; or
+ * - it has a gap: Yjs keeps an update whose predecessors never arrived as pending structs. The
+ *   replica's `sync-request` goes out after `intervalMs`, then after twice that, up to
+ *   `maxIntervalMs`. Only progress on what the gap waits for resets the delay, never an unrelated
+ *   change: a member that sends an edit each time cannot keep the replica asking every interval; or
  * - a member's state vector (from its `sync-request` or `health`) holds clocks the replica lacks,
- *   so a side that received nothing at all still learns it is behind.
- * While behind, the replica's `sync-request` goes out after `intervalMs`, then after twice that,
- * up to `maxIntervalMs`. Only progress on what is lacking resets the delay (fewer claimed clocks
- * missing, a gap's missing pieces arriving), never an unrelated change: a member that sends an
- * edit with each false claim cannot keep the replica asking every interval. A clock nobody
- * delivers within `targetTtlMs` is given up, and one member's claims track at most
- * `MAX_CLAIMS_PER_SENDER` clients (a member's claim cannot make this sidecar ask forever).
+ *   so a side that received nothing at all still learns it is behind. What such claims may cost
+ *   is counted per member (claims.ts): one ask one interval after the claim (at once when the
+ *   member's request showed it, the ask-back), then at most one per `maxIntervalMs` for that
+ *   member, longer after each claim that repair showed false.
  *
  * Also, once the document has been quiet for `quietMs` (plus jitter) after it changed, the replica
  * asks once (a lost *last* update leaves no gap), and it announces its state vector in a `health`
  * envelope at most every `announceMs` while it keeps changing.
  * A loss (a message named content that could not be used: a missing or corrupt attachment) makes
- * the replica ask one interval later, at most once per interval however many are lost.
+ * the replica ask one interval later, at most once per interval however many are lost; a request
+ * Signal refused is asked again one interval later, backing off while refusals continue.
  * Members answer only what the asker lacks, by state vector (§8.4).
  */
 import * as Y from 'yjs'
+import { createClaimBook } from './claims.ts'
 
 export interface GapRepairOptions {
   readonly doc: Y.Doc
@@ -28,7 +30,10 @@ export interface GapRepairOptions {
   /** Sends a `health` envelope carrying the replica's state vector to the group. */
   readonly announce: () => void
   readonly intervalMs: number
+  /** The gap's longest delay, and the least time between two asks on one member's claims. */
   readonly maxIntervalMs: number
+  /** The longest time between two asks on one member's claims, after claims shown false. */
+  readonly maxClaimSpacingMs: number
   readonly quietMs: number
   readonly announceMs: number
   readonly targetTtlMs: number
@@ -41,20 +46,27 @@ export interface GapRepair {
   check(): void
   /** A member's state vector was seen (`source`: the member's key): ask until the replica holds all of it. */
   onPeerState(stateVector: ReadonlyMap<number, number>, source?: string): void
+  /**
+   * A member's request showed it ahead (the answer rule's ask-back): asks at once when a member's
+   * claims may cost an ask now; false when none may (the request is then not asked back).
+   */
+  askBack(): boolean
   /** Called when something sent to the group did not arrive whole (a missing or corrupt attachment). */
   lost(): void
-  /** Requests sent because the replica was behind, after quiet, and after a loss. */
+  /**
+   * Signal refused one of the replica's requests (definitely not sent): asked again one interval
+   * later, the delay doubling up to `maxIntervalMs` while refusals follow each other.
+   */
+  refused(): void
+  /** Requests sent: behind, asked back, after quiet, a loss or a refusal. */
   readonly asked: number
+  /** A member's current least time between two asks on its claims (undefined: none seen). */
+  claimSpacingOf(source: string): number | undefined
   dispose(): void
 }
 
 /** True while the document holds structs or deletions it cannot integrate yet. */
 export const hasGap = (doc: Y.Doc): boolean => doc.store.pendingStructs !== null || doc.store.pendingDs !== null
-
-// Clients tracked in the target at once (a state vector lists one per editing session), and of
-// those, how many one member's claims may add.
-const MAX_TARGET_CLIENTS = 4096
-const MAX_CLAIMS_PER_SENDER = 256
 
 export function createGapRepair(o: GapRepairOptions): GapRepair {
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -62,54 +74,60 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
   let announceTimer: ReturnType<typeof setTimeout> | undefined
   let changedSinceAnnounce = false
   let lostTimer: ReturnType<typeof setTimeout> | undefined
+  let refusedTimer: ReturnType<typeof setTimeout> | undefined
+  let refusedDelay = o.intervalMs
+  let lastRefusedAt = Number.NEGATIVE_INFINITY
+  let disposed = false
   let asked = 0
+  const jittered = (ms: number): number => ms * (1 + o.random() / 4)
+  const claims = createClaimBook({
+    doc: o.doc,
+    firstAskMs: () => jittered(o.intervalMs),
+    baseSpacingMs: o.maxIntervalMs,
+    maxSpacingMs: o.maxClaimSpacingMs,
+    ttlMs: o.targetTtlMs,
+  })
+  // The gap's next ask (undefined: no gap seen), its delay, and what it lacked at the last ask.
+  let gapAt: number | undefined
   let delay = o.intervalMs
-  // client → [clock a member holds, when first seen, who claimed it first]
-  const target = new Map<number, { clock: number; at: number; by: string }>()
-  const claims = new Map<string, number>()
   let lastLacking = Number.POSITIVE_INFINITY
-  const untrack = (client: number, by: string): void => {
-    target.delete(client)
-    const n = (claims.get(by) ?? 1) - 1
-    if (n <= 0) claims.delete(by)
-    else claims.set(by, n)
-  }
-
-  const lacksTarget = (): boolean => {
-    if (target.size === 0) return false
-    const now = o.now()
-    for (const [client, t] of target) {
-      if (Y.getState(o.doc.store, client) >= t.clock || now - t.at > o.targetTtlMs) untrack(client, t.by)
-    }
-    return target.size > 0
-  }
-  const behind = (): boolean => hasGap(o.doc) || lacksTarget()
-  /** How much is still missing: claimed clocks not held, and what a gap waits for. */
+  /** What a gap waits for: the missing pieces of its pending structs and deletions. */
   const lacking = (): number => {
     const { store } = o.doc
     let n = store.pendingDs === null ? 0 : 1
-    for (const [client, t] of target) n += Math.max(0, t.clock - Y.getState(store, client))
     for (const [client, clock] of store.pendingStructs?.missing ?? [])
       n += Math.max(1, clock - Y.getState(store, client))
     return n
   }
 
+  const send = (): void => {
+    asked += 1
+    o.ask()
+  }
   const schedule = (): void => {
-    if (timer !== undefined || !behind()) return
-    timer = setTimeout(tick, delay * (1 + o.random() / 4))
+    const now = o.now()
+    if (!hasGap(o.doc)) {
+      gapAt = undefined
+      delay = o.intervalMs
+      lastLacking = Number.POSITIVE_INFINITY
+    } else gapAt ??= now + jittered(delay)
+    const due = Math.min(gapAt ?? Infinity, claims.nextDue(now) ?? Infinity)
+    if (timer !== undefined) clearTimeout(timer)
+    timer = due === Infinity ? undefined : setTimeout(tick, Math.max(0, due - now))
   }
   const tick = (): void => {
     timer = undefined
-    if (!behind()) {
-      delay = o.intervalMs
-      lastLacking = Number.POSITIVE_INFINITY
-      return
+    const now = o.now()
+    let ask = false
+    if (gapAt !== undefined && gapAt <= now && hasGap(o.doc)) {
+      const missing = lacking()
+      delay = missing < lastLacking ? o.intervalMs : Math.min(o.maxIntervalMs, delay * 2)
+      lastLacking = missing
+      gapAt = now + jittered(delay)
+      ask = true
     }
-    const now = lacking()
-    delay = now < lastLacking ? o.intervalMs : Math.min(o.maxIntervalMs, delay * 2)
-    lastLacking = now
-    asked += 1
-    o.ask()
+    if (claims.take(now)) ask = true
+    if (ask) send()
     schedule()
   }
 
@@ -125,8 +143,7 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
     quiet = setTimeout(
       () => {
         quiet = undefined
-        asked += 1
-        o.ask()
+        send()
       },
       o.quietMs * (1 + o.random()),
     )
@@ -141,35 +158,43 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
       schedule()
     },
     onPeerState(stateVector, source = '') {
-      const now = o.now()
-      for (const [client, clock] of stateVector) {
-        if (clock <= Y.getState(o.doc.store, client)) continue
-        const t = target.get(client)
-        if (t !== undefined) {
-          if (t.clock < clock) t.clock = clock
-          continue
-        }
-        const mine = claims.get(source) ?? 0
-        if (target.size >= MAX_TARGET_CLIENTS || mine >= MAX_CLAIMS_PER_SENDER) break
-        claims.set(source, mine + 1)
-        target.set(client, { clock, at: now, by: source })
-      }
+      claims.note(stateVector, source, o.now())
       schedule()
+    },
+    askBack() {
+      if (!claims.take(o.now(), true)) return false
+      send()
+      schedule()
+      return true
     },
     lost() {
       lostTimer ??= setTimeout(() => {
         lostTimer = undefined
-        asked += 1
-        o.ask()
+        send()
       }, o.intervalMs)
+    },
+    refused() {
+      if (disposed) return
+      const now = o.now()
+      // Refusals in a row back off; a lone one (long after the last) is asked again soon.
+      refusedDelay =
+        now - lastRefusedAt > 2 * o.maxIntervalMs ? o.intervalMs : Math.min(o.maxIntervalMs, refusedDelay * 2)
+      lastRefusedAt = now
+      refusedTimer ??= setTimeout(() => {
+        refusedTimer = undefined
+        send()
+      }, refusedDelay)
     },
     get asked() {
       return asked
     },
+    claimSpacingOf: (source) => claims.spacingOf(source),
     dispose() {
+      disposed = true
       o.doc.off('update', onChange)
-      for (const t of [timer, quiet, announceTimer, lostTimer]) if (t !== undefined) clearTimeout(t)
+      for (const t of [timer, quiet, announceTimer, lostTimer, refusedTimer]) if (t !== undefined) clearTimeout(t)
       lostTimer = undefined
+      refusedTimer = undefined
       timer = undefined
       quiet = undefined
       announceTimer = undefined

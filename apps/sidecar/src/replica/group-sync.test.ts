@@ -34,7 +34,7 @@ describe('group sync: a request waiting for its asker bound', () => {
       random: () => 0,
       timers,
       answer: (payload) => answers.push(payload),
-      ask: () => {},
+      askBack: () => false,
       rank: () => 0,
       fallbackMs: () => 1000,
     })

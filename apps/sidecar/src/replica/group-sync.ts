@@ -7,7 +7,8 @@
  *   after r fallback bounds (scaled by the answer's size), so one request costs one answer;
  * - per asker (Signal account), at most one request is taken per fallback bound; later ones wait,
  *   the newest replacing older ones, and are dropped if an answer went out since they came and
- *   they ask the same again.
+ *   they ask the same again;
+ * - asking back goes through gap repair, which counts what a member's claims may cost.
  * @see docs/sidecar.md §8.4
  */
 import { SyncResponder, type Timers } from '@e2e-col/sync'
@@ -22,8 +23,11 @@ export interface GroupSyncOptions {
   readonly timers: Timers
   /** Sends a `sync-response` with this payload to the group. */
   readonly answer: (payload: Uint8Array) => void
-  /** Sends the replica's own `sync-request` to the group. */
-  readonly ask: () => void
+  /**
+   * Asks the group back (the asker holds something the replica lacks): false when it did not,
+   * its claims being over their member's budget (gap-repair.ts, claims.ts).
+   */
+  readonly askBack: () => boolean
   /** This member's rank (0 first) among those who may answer request `requestId` from `asker`. */
   readonly rank: (requestId: string, asker: string) => number
   /** How long a later-ranked member waits for an answer of `answerBytes`. */
@@ -61,6 +65,7 @@ const sameBytes = (a: Uint8Array | undefined, b: Uint8Array): boolean =>
 export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): GroupSync {
   const t = o.timers
   let lastAnswerAt = Number.NEGATIVE_INFINITY
+  let askedBack = 0
   const answer = (payload: Uint8Array): void => {
     lastAnswerAt = t.now()
     o.answer(payload)
@@ -69,7 +74,9 @@ export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): Group
     replica.doc,
     { minDelayMs: o.minDelayMs, maxDelayMs: o.maxDelayMs, maxPending: MAX_PENDING, random: o.random, timers: t },
     answer,
-    o.ask,
+    () => {
+      if (o.askBack()) askedBack += 1
+    },
   )
   const askers = new Map<string, Asker>()
   let deferred = 0
@@ -141,7 +148,7 @@ export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): Group
     stats: () => ({
       answered: responder.stats.answered,
       suppressed: responder.stats.suppressed + covered,
-      askedBack: responder.stats.askedBack,
+      askedBack,
       deferred,
     }),
     dispose: () => {
