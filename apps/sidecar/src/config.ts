@@ -76,6 +76,7 @@ const Env = z
     E2E_COL_ALLOW_LONG_BODIES: flag,
     E2E_COL_COMPRESS: flagOn,
     E2E_COL_ANNOUNCE_AUTHORS: flagOn,
+    E2E_COL_DERIVED_CLIENT_IDS: flagOn,
     E2E_COL_CAPABILITIES: z
       .string()
       .default('deflate,attachments')
@@ -272,6 +273,12 @@ export interface SidecarConfig {
    * decisions/0023). Off, members still bind them from its updates; `npm run bench` measures the cost.
    */
   readonly announceAuthors: boolean
+  /**
+   * Whether the delivery notes tell this sidecar's pages their account's author tag, so they write
+   * under derived client ids (decisions/0023). Off, pages keep Yjs's own ids (unverified to members);
+   * it exists so `npm run bench` can measure what derived ids cost.
+   */
+  readonly derivedClientIds: boolean
   /** Frames (after compression) of at least `minBytes` go as one attachment when every member reads them. */
   readonly attachments: {
     readonly minBytes: number
@@ -407,6 +414,7 @@ export function loadConfig(
     allowLongBodies: e.E2E_COL_ALLOW_LONG_BODIES,
     capabilities: e.E2E_COL_CAPABILITIES,
     announceAuthors: e.E2E_COL_ANNOUNCE_AUTHORS,
+    derivedClientIds: e.E2E_COL_DERIVED_CLIENT_IDS,
     attachments: {
       minBytes: e.E2E_COL_ATTACHMENT_MIN_BYTES,
       fetchTimeoutMs: e.E2E_COL_ATTACHMENT_FETCH_TIMEOUT_MS,

@@ -206,7 +206,7 @@ function deliveryFor(
     forget: (ids) => ports.store.delivered(ids),
     role: () => roles.self(),
     // The page writes under client ids made from it (decisions/0023); no number, no tag.
-    ...(self.number ? { author: authorTagOfAccount(self.number) } : {}),
+    ...(self.number && ports.group.derivedClientIds ? { author: authorTagOfAccount(self.number) } : {}),
   })
 }
 

@@ -199,7 +199,13 @@ function createSharedPorts(o: DocumentsOptions): Omit<DocumentPorts, 'store' | '
         payload,
       }),
     },
-    group: { self: o.self, features, answerRank: o.answerRank, announceAuthors: config.announceAuthors },
+    group: {
+      self: o.self,
+      features,
+      answerRank: o.answerRank,
+      announceAuthors: config.announceAuthors,
+      derivedClientIds: config.derivedClientIds,
+    },
     sent: { markSent: o.markSent },
     reach: o.reach,
     limits: {

@@ -57,6 +57,8 @@ export interface GroupSeat {
   readonly features: number
   /** Whether it announces its pages' client ids (decisions/0023). */
   readonly announceAuthors: boolean
+  /** Whether its pages are told their author tag (decisions/0023; off only to measure the cost). */
+  readonly derivedClientIds: boolean
   /** This member's rank among those who may answer the group request (replica/answer-rule.ts). */
   answerRank(groupId: string, requestId: string, asker: string): number
 }
