@@ -1,7 +1,7 @@
 /**
  * Section 11: what authorship costs on Signal (decisions/0023). The typing replay of section 2
  * twice, each on a fresh stack (so A's page writes under a client id the group has not seen): once
- * with A's page told its account's author tag (derived client ids, below 2^53, announced in the
+ * with A's page told its account's author tag (derived client ids, below 2^42, announced in the
  * `health` record `authors`), once with `E2E_COL_DERIVED_CLIENT_IDS=0` (Yjs's own 32-bit ids, as
  * before 0023). Counted: A's Signal sends and body bytes from the first keystroke until the
  * announcement window after the last has passed, per edit. Goal: at most 5 % more.
@@ -106,7 +106,7 @@ export function printAuthorshipCost(r: AuthorshipCostResult): void {
   console.log('|---|---|---|---|---|---|')
   for (const x of [r.runs.off, r.runs.on])
     console.log(
-      `| ${x.derived ? 'derived (2^53)' : "Yjs's own (2^32)"} | ${x.keystrokes} | ${x.sendsA} | ${x.bytesA} | ${x.sendsPerEdit.toFixed(4)} | ${x.bytesPerEdit.toFixed(1)} |`,
+      `| ${x.derived ? 'derived (2^42)' : "Yjs's own (2^32)"} | ${x.keystrokes} | ${x.sendsA} | ${x.bytesA} | ${x.sendsPerEdit.toFixed(4)} | ${x.bytesPerEdit.toFixed(1)} |`,
     )
   console.log(`derived / Yjs's own (sends): ${r.sendsRatio.toFixed(3)}; (bytes): ${r.bytesRatio.toFixed(3)}`)
   console.log('targets:', r.targets)

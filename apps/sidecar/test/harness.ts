@@ -203,7 +203,7 @@ export async function connect(
  * A Y.Doc writing as a page of today writes: under a client id made from the author tag its
  * sidecar's first delivery note names (docs/decisions/0023), `n` its random low bits.
  */
-export async function pageDoc(c: Client, n = Math.floor(Math.random() * 2 ** 29)): Promise<Y.Doc> {
+export async function pageDoc(c: Client, n = Math.floor(Math.random() * 2 ** 22)): Promise<Y.Doc> {
   const note = await c.waitFor((e) => e.kind === 'delivery' && decodeDeliveryNote(e.payload)?.author !== undefined)
   const doc = new Y.Doc()
   doc.clientID = clientIdFor(decodeDeliveryNote(note.payload)?.author as number, n)

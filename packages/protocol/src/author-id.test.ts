@@ -11,15 +11,20 @@ import {
 describe('account-derived client ids', () => {
   it('reads back the tag an id was made for, whatever the random draw', () => {
     for (const tag of [AUTHOR_TAG_MIN, 12_345, AUTHOR_TAG_MAX])
-      for (const r of [0, 1, 0xffff_ffff, 2 ** 29 - 1, 2 ** 29]) {
+      for (const r of [0, 1, 0xffff_ffff, 2 ** 22 - 1, 2 ** 22]) {
         const id = clientIdFor(tag, r)
         expect(Number.isSafeInteger(id)).toBe(true)
         expect(authorTagOf(id)).toBe(tag)
       }
   })
 
+  it('keeps every derived id below 2^42 and above every Yjs-drawn one', () => {
+    expect(clientIdFor(AUTHOR_TAG_MAX, 0xffff_ffff)).toBeLessThan(2 ** 42)
+    expect(clientIdFor(AUTHOR_TAG_MIN, 0)).toBeGreaterThan(0xffff_ffff)
+  })
+
   it('gives two draws of one tag different ids', () => {
-    expect(clientIdFor(99, 1)).not.toBe(clientIdFor(99, 2))
+    expect(clientIdFor(4242, 1)).not.toBe(clientIdFor(4242, 2))
   })
 
   it('says a Yjs-drawn id (below 2^32) carries no tag', () => {

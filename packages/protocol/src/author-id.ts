@@ -6,24 +6,29 @@
  * are random:
  *
  * ```
- * clientId := tag • 2^29 + random          TAG_MIN ≤ tag ≤ TAG_MAX, 0 ≤ random < 2^29
+ * clientId := tag • 2^22 + random          2^10 ≤ tag < 2^20, 0 ≤ random < 2^22
  * ```
  *
- * Every id is below 2^53 (a safe integer; Yjs and lib0 encode ids as varUints up to that). Ids
- * below 2^32 are what Yjs draws by itself (`random.uint32`): their "tag" is below {@link TAG_MIN},
- * so {@link authorTagOf} says they carry none (a legacy id).
+ * Every id is below 2^42, so a varUint holds it in 6 bytes, one more than the 5 of most of Yjs's
+ * own 32-bit draws (an id is written for every struct and every origin of an update: each extra
+ * byte shows in the bytes an edit costs, `npm run bench` section 11). Twenty bits of tag make an
+ * account whose number hashes to a given member's tag a one-in-a-million find, and two members of a
+ * 50-person group share one with a chance of about 0.1 %; 22 random bits keep two pages of one
+ * person apart (only pages writing at the same time under one id would conflict). Ids below 2^32
+ * are what Yjs draws by itself (`random.uint32`): their "tag" is below {@link AUTHOR_TAG_MIN}, so
+ * {@link authorTagOf} says they carry none (a legacy id).
  *
  * Pure arithmetic: the tag itself is computed by the sidecar (it needs a hash) and handed to its
  * pages in the `delivery` note's `author` field.
  */
 
 /** Low bits of a derived client id drawn at random by the page. */
-export const CLIENT_ID_RANDOM_BITS = 29
+export const CLIENT_ID_RANDOM_BITS = 22
 const RANDOM_SPAN = 2 ** CLIENT_ID_RANDOM_BITS
 /** Smallest author tag: every id below 2^32 (Yjs's own draw) has a smaller high part. */
-export const AUTHOR_TAG_MIN = 8
-/** Largest author tag: a derived id stays a safe integer. */
-export const AUTHOR_TAG_MAX = 2 ** (53 - CLIENT_ID_RANDOM_BITS) - 1
+export const AUTHOR_TAG_MIN = 2 ** (32 - CLIENT_ID_RANDOM_BITS)
+/** Largest author tag: a derived id stays below 2^42 (6 varUint bytes). */
+export const AUTHOR_TAG_MAX = 2 ** (42 - CLIENT_ID_RANDOM_BITS) - 1
 /** Largest client id any record may carry. */
 export const MAX_DERIVED_CLIENT_ID = Number.MAX_SAFE_INTEGER
 
@@ -32,7 +37,7 @@ export function isAuthorTag(tag: unknown): tag is number {
 }
 
 /**
- * The client id for `tag` and a random draw `random` (taken modulo 2^29, so a `uint32` will do).
+ * The client id for `tag` and a random draw `random` (taken modulo 2^22, so a `uint32` will do).
  * @throws RangeError when `tag` is not an author tag
  */
 export function clientIdFor(tag: number, random: number): number {

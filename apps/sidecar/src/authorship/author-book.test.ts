@@ -47,7 +47,7 @@ function page(clientId: number) {
 const forged = writtenAt
 
 // Tags injected so a test can make two accounts share one (a hash collision).
-const TAGS: Record<string, number> = { [ALICE.number]: 100, [BOB.number]: 200, [CAROL.number]: 300 }
+const TAGS: Record<string, number> = { [ALICE.number]: 1100, [BOB.number]: 1200, [CAROL.number]: 1300 }
 const idOf = (who: { number: string }, n: number) => clientIdFor(TAGS[who.number] as number, n)
 const A1 = idOf(ALICE, 1)
 const B1 = idOf(BOB, 1)
@@ -61,7 +61,7 @@ const book = (rows = memoryRows(), more: Partial<AuthorBookOptions> = {}) =>
     rows,
     maxPerAccount: 512,
     maxEntries: 4096,
-    tagOfNumber: (n) => TAGS[n] ?? 999,
+    tagOfNumber: (n) => TAGS[n] ?? 1999,
     ...more,
   })
 
@@ -160,9 +160,9 @@ describe('the author book: client ids derived from the account', () => {
   })
 
   it('two accounts with one tag (a collision): their ids are accepted from either and credited to neither', () => {
-    const b = book(memoryRows(), { tagOfNumber: (n) => (n === ALICE.number ? 100 : 555) })
+    const b = book(memoryRows(), { tagOfNumber: (n) => (n === ALICE.number ? 1100 : 5555) })
     b.members([BOB, CAROL])
-    const shared = clientIdFor(555, 9)
+    const shared = clientIdFor(5555, 9)
     expect(b.memberUpdate(BOB, page(shared).type('b'), nothingHeld)).toMatchObject({ kept: 1, forged: [] })
     expect(b.memberUpdate(CAROL, forged(shared, 1, 'c'), nothingHeld)).toMatchObject({ kept: 1, forged: [] })
     expect(b.announced(CAROL, [shared])).toBe(0)
@@ -248,7 +248,7 @@ describe('the author book: bounds and cost', () => {
       maxEntries: 8192,
       tagOfNumber: (n) => {
         lookups += 1
-        return TAGS[n] ?? 999
+        return TAGS[n] ?? 1999
       },
     })
     const before = lookups

@@ -10,7 +10,7 @@ import type { DocReplica } from '../replica/replica.ts'
 import { createDocHistory, type DocHistory, type HistoryPolicy } from './doc-history.ts'
 import { HistoryError } from './history-error.ts'
 import type { HistoryTable, VersionRow } from './history-table.ts'
-import { clientIdFor } from '@e2e-col/protocol'
+import { CLIENT_ID_RANDOM_BITS, clientIdFor } from '@e2e-col/protocol'
 import { randomInt } from 'node:crypto'
 import { authorTagOfAccount } from '../authorship/author-tag.ts'
 import { restoreChange } from './restore.ts'
@@ -59,7 +59,9 @@ export function createHistories(o: HistoriesOptions): Histories {
   // A restore or revert is this account's writing: under a fresh id of its author tag (decisions/0023).
   const writer = (): number | undefined => {
     const self = o.self()
-    return self.startsWith('+') ? clientIdFor(authorTagOfAccount(self), randomInt(2 ** 29)) : undefined
+    return self.startsWith('+')
+      ? clientIdFor(authorTagOfAccount(self), randomInt(2 ** CLIENT_ID_RANDOM_BITS))
+      : undefined
   }
   const served = new Map<string, { history: DocHistory; replica: DocReplica }>()
 

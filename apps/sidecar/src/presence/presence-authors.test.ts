@@ -14,7 +14,7 @@ function pageAt(clientId: number, name: string): Awareness {
 }
 
 describe("a member's presence bound to its own client ids", () => {
-  const alice = clientIdFor(1000, 5)
+  const alice = clientIdFor(1100, 5)
   const carol = clientIdFor(3000, 6)
 
   it("cuts another's state and removal out of a payload, keeping the sender's own", () => {
