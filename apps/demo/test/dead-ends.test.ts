@@ -213,4 +213,25 @@ describe.skipIf(!hasChromium())('the dead ends of issue #38', () => {
     expect(await pages.alice.isDisabled('#new-document input[name=title]')).toBe(false)
     expect(await pages.alice.isHidden('#problem')).toBe(true)
   })
+
+  test('with the page server away (the browser offline), a page from the service worker logs no error of its own', async () => {
+    const page = pages.alice
+    await home('alice')
+    await openDocument(page, TITLE)
+    const errors: string[] = []
+    const onConsole = (m: { type(): string; text(): string }): void => {
+      if (m.type() === 'error') errors.push(m.text())
+    }
+    page.on('console', onConsole)
+    await page.context().setOffline(true)
+    try {
+      await page.reload()
+      await waitForLoaded(page)
+      await waitForShown(page, '#advice', /^This browser is offline\./)
+    } finally {
+      await page.context().setOffline(false)
+      page.off('console', onConsole)
+    }
+    expect(errors.filter((e) => /registerDevSW|unable to send|import\.meta\.hot/.test(e))).toEqual([])
+  })
 })
