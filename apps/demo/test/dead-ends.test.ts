@@ -65,7 +65,7 @@ describe.skipIf(!hasChromium())('the dead ends of issue #38', () => {
     expect(await pages.alice.locator(`${chip} [data-safety]`).count()).toBe(0)
   })
 
-  test('the editor without a name names the person; an icon of its own; its header keeps one row; a rename reaches it', async () => {
+  test('the editor without a name names the person (others see her name); an icon of its own; its header keeps one row; a rename reaches it', async () => {
     const page = pages.alice
     const failed: string[] = []
     const onResponse = (r: { status(): number; url(): string }): void => {
@@ -98,6 +98,11 @@ describe.skipIf(!hasChromium())('the dead ends of issue #38', () => {
     expect(tops).toBe(1)
     // The icon is in the page itself: the page server, which has none, is never asked for /favicon.ico.
     expect(await page.getAttribute('link[rel=icon]', 'href')).toMatch(/^data:image\/svg\+xml,/)
+
+    // Others see her as their sidecar names her (it stamps presence with the sender's name), not "me".
+    await home('bob')
+    await openDocument(pages.bob, TITLE)
+    await waitForShown(pages.bob, '#presence', /^Alice is here/)
 
     // Renamed by Bob from his home page: Alice's open editor follows, address included.
     await home('bob')
