@@ -165,6 +165,12 @@ describe.skipIf(!hasChromium())('the dead ends of issue #38', () => {
     await waitForLoaded(pages.bob)
     await waitForShown(pages.bob, '#advice', /^‘Trip plan’ is no longer shared with you/)
     expect(await editorText(pages.bob)).toContain('Day 1: Lisbon. ')
+    // The rich-text view of it says the same, read-only.
+    await pages.bob.goto(new URL((await pages.bob.getAttribute('#other-view', 'href')) ?? '', pages.bob.url()).toString())
+    await waitForShown(pages.bob, '#advice', /^‘Trip plan’ is no longer shared with you/)
+    await pages.bob.waitForFunction(
+      () => (window as unknown as { e2eColRich?: { readOnly(): boolean } }).e2eColRich?.readOnly() === true,
+    )
   })
 
   test('left in another tab: the open editor says "You left", read-only', async () => {
