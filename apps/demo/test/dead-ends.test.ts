@@ -166,7 +166,9 @@ describe.skipIf(!hasChromium())('the dead ends of issue #38', () => {
     await waitForShown(pages.bob, '#advice', /^‘Trip plan’ is no longer shared with you/)
     expect(await editorText(pages.bob)).toContain('Day 1: Lisbon. ')
     // The rich-text view of it says the same, read-only.
-    await pages.bob.goto(new URL((await pages.bob.getAttribute('#other-view', 'href')) ?? '', pages.bob.url()).toString())
+    await pages.bob.goto(
+      new URL((await pages.bob.getAttribute('#other-view', 'href')) ?? '', pages.bob.url()).toString(),
+    )
     await waitForShown(pages.bob, '#advice', /^‘Trip plan’ is no longer shared with you/)
     await pages.bob.waitForFunction(
       () => (window as unknown as { e2eColRich?: { readOnly(): boolean } }).e2eColRich?.readOnly() === true,
