@@ -59,6 +59,7 @@ ${
     ? 'Your own app on another port? Start with E2E_COL_ALLOWED_ORIGINS=http://127.0.0.1:3000 npm start'
     : `The sidecars also accept pages from ${extraOrigins.join(', ')} (E2E_COL_ALLOWED_ORIGINS).`
 }
+The same documents from a script: npx e2e-col docs list --as Alice (or --as Bob).
 To see a page without its sidecar (edits kept in the browser, sent when it is back): type a and
 Enter to stop Alice's sidecar, again to start it; b for Bob's.
 Press Ctrl-C to stop.

@@ -213,6 +213,8 @@ type Version = {
   at: number
   reason?: string
   authors: { number: string; name: string | null; you?: boolean }[]
+  /** On a revert: whose changes it undid. */
+  undid?: { number: string; name: string | null; you?: boolean }
   chars?: number
 }
 type Invite = { id: string; title: string; from?: Person }
@@ -315,7 +317,18 @@ export function versionLines(versions: readonly Version[]): string {
           : v.authors
               .map((p) => (p.you === true ? 'you' : who({ number: p.number, name: p.name ?? undefined })))
               .join(', ')
-      const why = v.reason === undefined ? undefined : REASONS[v.reason]
+      const undid =
+        v.undid === undefined
+          ? undefined
+          : v.undid.you === true
+            ? 'your'
+            : `${who({ number: v.undid.number, name: v.undid.name ?? undefined })}'s`
+      const why =
+        v.reason === 'revert' && undid !== undefined
+          ? `undid ${undid} changes`
+          : v.reason === undefined
+            ? undefined
+            : REASONS[v.reason]
       const chars = v.chars === undefined ? '' : `  ·  ${v.chars} characters`
       return shown`${when}  ·  ${people}${why === undefined ? '' : `  ·  ${why}`}${chars}  ·  ${v.id}`
     })

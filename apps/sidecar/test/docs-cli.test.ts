@@ -78,6 +78,7 @@ describe('docs arguments', () => {
     const bob = { number: BOB, name: 'Bob', you: false }
     expect(
       versionLines([
+        { id: '5', at, reason: 'revert', authors: [me], undid: bob, chars: 12 },
         { id: '4', at, reason: 'revert', authors: [me], chars: 12 },
         { id: '3', at, reason: 'restore', authors: [bob], chars: 12 },
         { id: '2', at, reason: 'quiet', authors: [me, bob], chars: 30 },
@@ -85,6 +86,7 @@ describe('docs arguments', () => {
       ]),
     ).toBe(
       [
+        `2026-12-01 14:03:07 UTC  ·  you  ·  undid Bob (${BOB})'s changes  ·  12 characters  ·  5`,
         '2026-12-01 14:03:07 UTC  ·  you  ·  undid changes  ·  12 characters  ·  4',
         `2026-12-01 14:03:07 UTC  ·  Bob (${BOB})  ·  restored an earlier version  ·  12 characters  ·  3`,
         `2026-12-01 14:03:07 UTC  ·  you, Bob (${BOB})  ·  30 characters  ·  2`,

@@ -135,6 +135,9 @@ describe('document history through the local API', () => {
     const want = 'Plan: Day 1: Lisbon. Day 2: Porto.'
     await alice.until(() => alice.text === want)
     await bob.until(() => bob.text === want)
+    // The undo's version says whose changes it undid.
+    const undo = (await versions(a, docId)).find((v) => v.id === reverted.json.version)
+    expect(undo).toMatchObject({ reason: 'revert', undid: { number: B, name: null, you: false } })
     // Nothing of Bob's left to undo since then: no change, no version.
     const none = await call(a, 'POST', `/v1/docs/${docId}/revert`, { body: { author: '+33600000009', since } })
     expect(none.json).toEqual({ version: null })
