@@ -147,7 +147,7 @@ describe.skipIf(!hasChromium())('the dead ends of issue #38', () => {
     await home('alice')
     await pages.alice.click(`li[data-doc="${TITLE}"] [data-person="Bob"] button`)
     await pages.alice.click(`li[data-doc="${TITLE}"] button.danger:has-text("Remove")`)
-    await waitForShown(pages.bob, '#advice', /^‘Trip plan’ is no longer shared with you/)
+    await waitForShown(pages.bob, '#advice', /^Alice stopped sharing ‘Trip plan’ with you\./)
     expect(await goneOf(pages.bob)).toBe('removed')
     await waitForReadOnly(pages.bob, true)
     expect(await pages.bob.textContent('#status')).toBe('not shared')
@@ -158,18 +158,19 @@ describe.skipIf(!hasChromium())('the dead ends of issue #38', () => {
     await home('bob')
     const card = `li[data-doc="${TITLE}"]`
     await waitForShown(pages.bob, `${card} .people-text`, /^you are no longer in this document$/)
+    expect(await pages.bob.textContent(`${card} .removed-by`)).toBe('Alice stopped sharing it with you')
     await pages.bob.click(`${card} button:has-text("Forget")`)
     expect(await pages.bob.textContent(`${card} .question`)).toMatch(/its text stays stored on this computer/)
     await pages.bob.click(`${card} button:has-text("Cancel")`)
     await pages.bob.click(`${card} a.title`)
     await waitForLoaded(pages.bob)
-    await waitForShown(pages.bob, '#advice', /^‘Trip plan’ is no longer shared with you/)
+    await waitForShown(pages.bob, '#advice', /^Alice stopped sharing ‘Trip plan’ with you\./)
     expect(await editorText(pages.bob)).toContain('Day 1: Lisbon. ')
     // The rich-text view of it says the same, read-only.
     await pages.bob.goto(
       new URL((await pages.bob.getAttribute('#other-view', 'href')) ?? '', pages.bob.url()).toString(),
     )
-    await waitForShown(pages.bob, '#advice', /^‘Trip plan’ is no longer shared with you/)
+    await waitForShown(pages.bob, '#advice', /^Alice stopped sharing ‘Trip plan’ with you\./)
     await pages.bob.waitForFunction(
       () => (window as unknown as { e2eColRich?: { readOnly(): boolean } }).e2eColRich?.readOnly() === true,
     )

@@ -187,7 +187,12 @@ export function documentCard(port: CardPort, doc: DocumentItem, named: Named): H
       doc.state === 'removed' ? 'you are no longer in this document' : peopleText(doc.members, named),
     ),
     ...(doc.state === 'removed'
-      ? [make('span', { className: 'removed-hint' }, 'open it to read the last copy this browser kept')]
+      ? [
+          ...(doc.removedBy === undefined
+            ? []
+            : [make('span', { className: 'removed-by' }, `${named(doc.removedBy)} stopped sharing it with you`)]),
+          make('span', { className: 'removed-hint' }, 'open it to read the last copy this browser kept'),
+        ]
       : []),
     make('span', { className: 'last-change' }, lastChangeText(doc.lastChange, Date.now())),
     make('span', { className: 'unsent' }, unsentText(doc)),

@@ -5,6 +5,7 @@
  * documents API, which answers whenever the sidecar runs.
  */
 import { apiBase, createDocsClient, type DocumentItem } from '../home/docs-client.ts'
+import { personName } from '../home/home-text.ts'
 
 /** Why the document is gone: `removed` (a member stopped sharing it) or `left`. */
 export type Gone = 'removed' | 'left'
@@ -12,21 +13,37 @@ export type Gone = 'removed' | 'left'
 /** How often a page that is not connected asks again, ms. */
 export const ASK_EVERY_MS = 3000
 
+/** Why, and who removed this person when the sidecar heard it (their name as the sidecar shows it). */
+export interface GoneWhy {
+  readonly gone: Gone
+  readonly by?: string
+}
+
 /** What the page says instead of "your sidecar is not running". */
-export function goneText(gone: Gone, title: string): string {
-  return gone === 'removed'
-    ? `‘${title}’ is no longer shared with you: someone in it stopped sharing it with you. This is the last copy this browser kept: you can read and copy it; changes made here are not sent.`
-    : `You left ‘${title}’. This is the last copy this browser kept: you can read and copy it; only its people can share it with you again.`
+export function goneText(why: GoneWhy, title: string): string {
+  const copy = 'This is the last copy this browser kept: you can read and copy it'
+  if (why.gone === 'left') return `You left ‘${title}’. ${copy}; only its people can share it with you again.`
+  const who = why.by === undefined ? 'Someone in it' : why.by
+  return `${who} stopped sharing ‘${title}’ with you. ${copy}; changes made here are not sent.`
 }
 
 /** The pill's word for a gone document. */
 export const gonePill = (gone: Gone): string => (gone === 'removed' ? 'not shared' : 'left')
 
-/** Whether the listing says the document is gone: marked removed, or not listed at all (left). */
-export function goneFrom(documents: readonly Pick<DocumentItem, 'docId' | 'state'>[], docId: string): Gone | undefined {
-  const doc = documents.find((d) => d.docId === docId)
-  if (doc === undefined) return 'left'
-  return doc.state === 'removed' ? 'removed' : undefined
+/**
+ * Whether the listing says the document is gone: marked removed (by someone, or by this account
+ * from another device: left), or not listed at all (left).
+ */
+export function goneFrom(
+  list: { readonly you: string; readonly documents: readonly Pick<DocumentItem, 'docId' | 'state' | 'removedBy'>[] },
+  docId: string,
+): GoneWhy | undefined {
+  const doc = list.documents.find((d) => d.docId === docId)
+  if (doc === undefined) return { gone: 'left' }
+  if (doc.state !== 'removed') return undefined
+  const by = doc.removedBy
+  if (by === undefined) return { gone: 'removed' }
+  return by.number === list.you ? { gone: 'left' } : { gone: 'removed', by: personName(by) }
 }
 
 /**
@@ -37,7 +54,7 @@ export function goneFrom(documents: readonly Pick<DocumentItem, 'docId' | 'state
 export function watchGone(o: {
   readonly sidecarUrl: string
   readonly docId: string
-  readonly onGone: (gone: Gone) => void
+  readonly onGone: (why: GoneWhy) => void
 }): (connected: boolean) => void {
   const api = createDocsClient(apiBase(o.sidecarUrl))
   let timer: ReturnType<typeof setInterval> | undefined
@@ -47,7 +64,7 @@ export function watchGone(o: {
     if (asking || done) return
     asking = true
     try {
-      const gone = goneFrom((await api.list()).documents, o.docId)
+      const gone = goneFrom(await api.list(), o.docId)
       if (gone !== undefined && !done) {
         done = true
         clearInterval(timer)
@@ -74,11 +91,12 @@ export function watchGone(o: {
 const byId = (id: string): HTMLElement | null => document.getElementById(id)
 
 /** Shows a gone document: the sentence in `#advice`, the pill, no "saved in this browser" count, no viewer line. */
-export function showGone(gone: Gone): void {
+export function showGone(why: GoneWhy): void {
+  const { gone } = why
   const title = byId('doc-title')?.textContent ?? 'this document'
   const advice = byId('advice')
   if (advice !== null) {
-    advice.textContent = goneText(gone, title)
+    advice.textContent = goneText(why, title)
     advice.hidden = false
     advice.dataset['gone'] = gone
   }

@@ -15,7 +15,7 @@ import { colourFor } from './presence.ts'
 import { mountPresence } from './presence-view.ts'
 import { element, startDocumentPage } from '../start-up.ts'
 import { followRole } from './read-only.ts'
-import { showGone, watchGone, type Gone } from './gone.ts'
+import { showGone, watchGone, type GoneWhy } from './gone.ts'
 import { showStatus } from './status-view.ts'
 import { keepPagesOffline } from '../offline-shell.ts'
 import { apiBase } from '../home/docs-client.ts'
@@ -61,7 +61,7 @@ if (params !== null) {
   mountAuthorshipToggle({ editor: element('editor'), doc, sidecarUrl, docId, marks: codeMirrorMarks(view, text) })
   const role = followRole((readOnly) => view.dispatch({ effects: editable.reconfigure(lock(readOnly)) }))
   // Removed or left: the last copy stays readable, nothing more is sent or counted as waiting.
-  let gone: Gone | undefined
+  let gone: GoneWhy | undefined
   const watch = watchGone({
     sidecarUrl,
     docId,
@@ -100,7 +100,7 @@ if (params !== null) {
       text: () => text.toString(),
       status: () => connection.status(),
       readOnly: () => view.state.readOnly,
-      gone: () => gone,
+      gone: () => gone?.gone,
       doc,
       view,
       awareness,

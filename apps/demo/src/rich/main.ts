@@ -23,7 +23,7 @@ import { apiBase } from '../home/docs-client.ts'
 import { createHistoryClient } from '../history/history-client.ts'
 import { localClock, mountHistoryPanel } from '../history/history-panel.ts'
 import { richPreview } from '../history/rich-preview.ts'
-import { showGone, watchGone, type Gone } from '../page/gone.ts'
+import { showGone, watchGone, type GoneWhy } from '../page/gone.ts'
 
 keepPagesOffline()
 
@@ -73,7 +73,7 @@ if (params !== null) {
     view.setProps({ editable: () => !readOnly })
   })
   // Removed or left: the last copy stays readable, nothing more is sent or counted as waiting.
-  let gone: Gone | undefined
+  let gone: GoneWhy | undefined
   const watch = watchGone({
     sidecarUrl,
     docId,
