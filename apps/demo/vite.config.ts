@@ -24,6 +24,24 @@ function devServiceWorkerFolder(): { resolve: () => string; cleanup: Plugin } {
   }
 }
 
+/**
+ * vite-plugin-pwa's dev entry tells Vite's live-reload channel it is ready. In a page the service
+ * worker serves while the page server is away that channel has no socket, and Vite logged a
+ * TypeError in every such page. It now says so only once the page server answers (a HEAD, which
+ * the service worker passes by: it answers GETs only).
+ */
+const quietDevServiceWorker: Plugin = {
+  name: 'e2e-col-quiet-dev-sw',
+  enforce: 'post',
+  transform(code, id) {
+    if (!id.includes('pwa-entry-point-loaded')) return undefined
+    return code.replace(
+      /import\.meta\.hot\.send\(([^)]*)\)/,
+      "fetch('/', { method: 'HEAD', cache: 'no-store' }).then(() => import.meta.hot?.send($1), () => {})",
+    )
+  },
+}
+
 // The demo page. `npm start` runs this config in-process (see src/stack.ts).
 export default defineConfig(() => {
   const swFolder = devServiceWorkerFolder()
@@ -59,6 +77,7 @@ export default defineConfig(() => {
         devOptions: { enabled: true, suppressWarnings: true, resolveTempFolder: swFolder.resolve },
       }),
       swFolder.cleanup,
+      quietDevServiceWorker,
     ],
     // Pages: the plain-text editor (index.html, which sends a visit without ?doc= home), the home
     // page (home.html), the rich-text editor (rich.html) and the chat console (console.html).

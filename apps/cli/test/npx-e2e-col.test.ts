@@ -35,6 +35,21 @@ describe('npx e2e-col in this repository', () => {
     const help = (await run(['--help'])).stdout
     expect(help).toMatch(/open your home page\s+in your browser/)
     expect(help).toMatch(/^\s+e2e-col docs list\|new\|share/m)
+    // Every docs subcommand the sidecar's CLI has is named.
+    const named = /e2e-col docs ([a-z|]+) \.\.\./.exec(help)?.[1]?.split('|')
+    expect(named).toEqual([
+      'list',
+      'new',
+      'share',
+      'unshare',
+      'role',
+      'rename',
+      'leave',
+      'accept',
+      'decline',
+      'history',
+      'restore',
+    ])
     expect(help).toContain('--no-open')
     const docs = (await run(['docs', '--help'])).stdout
     expect(docs).toMatch(/^e2e-col docs: your documents/)

@@ -12,10 +12,22 @@ export function element<T extends HTMLElement = HTMLElement>(id: string): T {
   return el as T
 }
 
+/** Sets `text` into `el`, each `command` between backticks as a <code> element (never markup). */
+export function setTextWithCode(el: HTMLElement, text: string): void {
+  el.replaceChildren(
+    ...text.split('`').map((part, i) => {
+      if (i % 2 === 0) return part
+      const code = document.createElement('code')
+      code.textContent = part
+      return code
+    }),
+  )
+}
+
 /** Shows `text` in the page's `#problem` line. */
 export function showProblem(text: string): void {
   const problem = element('problem')
-  problem.textContent = text
+  setTextWithCode(problem, text)
   problem.hidden = false
 }
 
@@ -33,9 +45,12 @@ export function startDocumentPage(tabTitle: string): PageParams | null {
   }
   const { docId, name, title, sidecarUrl } = parsed.params
   const links = pageLinks(parsed.params)
-  element('whoami').textContent = name
+  // A link without `&name=` (as `e2e-col up` prints) names the person by their number, once known.
+  element('whoami').textContent = name === 'me' ? 'you' : name
   element('doc-title').textContent = title ?? 'Shared document'
-  if (title === undefined) void titleFromSidecar(parsed.params)
+  void fromSidecar(parsed.params)
+  // A rename (here or by anyone in the document) reaches an open page within this long.
+  setInterval(() => void fromSidecar(parsed.params), TITLE_EVERY_MS)
   element<HTMLAnchorElement>('home-link').href = links.home
   element('doc-id').textContent = docId
   element('sidecar').textContent = sidecarUrl
@@ -45,14 +60,30 @@ export function startDocumentPage(tabTitle: string): PageParams | null {
   return parsed.params
 }
 
-/** A link without `&title=` (as `npm start` prints): the title from the sidecar, when it answers. */
-async function titleFromSidecar(params: PageParams): Promise<void> {
+/** How often an open document page asks its sidecar for the document's title, ms. */
+const TITLE_EVERY_MS = 5000
+
+/**
+ * The title and the person from the sidecar, when it answers: the current title (a link's
+ * `&title=` may be from before a rename; `npm start`'s links have none) and, for a link without a
+ * name, this account's number.
+ */
+async function fromSidecar(params: PageParams): Promise<void> {
   try {
-    const { documents } = await createDocsClient(apiBase(params.sidecarUrl)).list()
+    const { you, documents } = await createDocsClient(apiBase(params.sidecarUrl)).list()
+    if (params.name === 'me') element('whoami').textContent = you
     const title = documents.find((d) => d.docId === params.docId)?.title
-    if (title === undefined) return
+    if (title === undefined || title === element('doc-title').textContent) return
     element('doc-title').textContent = title
-    document.title = `${params.name} · ${title}`
+    document.title = `${params.name === 'me' ? you : params.name} · ${title}`
+    // The address carries the title too: a bookmark or a reload shows the new one.
+    const renamed = { ...params, title }
+    const url = new URL(location.href)
+    url.searchParams.set('title', title)
+    history.replaceState(history.state, '', url)
+    const links = pageLinks(renamed)
+    element<HTMLAnchorElement>('home-link').href = links.home
+    element<HTMLAnchorElement>('other-view').href = location.pathname.endsWith('rich.html') ? links.text : links.rich
   } catch {
     // The sidecar is away or refuses this page: the header keeps its plain name, the advice says why.
   }

@@ -163,6 +163,9 @@ describe.skipIf(!hasChromium())('the History panel in real browsers', () => {
         text,
         WAIT,
       )
+    // The undo's own version names whose changes it undid.
+    await pages.alice.click('#history-refresh')
+    await waitForShown(pages.alice, '.history-version', /undid Bob’s changes$/)
   })
 
   test('on the rich-text page: Bob deletes everything, Alice previews the version before (changed blocks marked) and restores it', async () => {

@@ -258,7 +258,9 @@ describe.skipIf(!hasChromium())('documents made and shared from the home page', 
     await waitForShown(
       pages.bob,
       '#problem',
-      /^This computer is no longer linked to your Signal: run `e2e-col setup --link`$/,
+      /^This computer is no longer linked to your Signal: run e2e-col setup --link$/,
     )
+    // The command is shown as code, not in Markdown backticks.
+    expect(await pages.bob.textContent('#problem code')).toBe('e2e-col setup --link')
   }, 60_000)
 })

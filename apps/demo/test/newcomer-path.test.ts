@@ -163,7 +163,7 @@ describe.skipIf(!hasChromium())('the newcomer path, from the bare address to con
     await page.reload()
     await waitForLoaded(page)
     await waitForEditorText(page, 'Day 2: Porto. ')
-    await waitForShown(page, '#advice', /^Your sidecar is not running.*`npm start`.*`e2e-col up`/)
+    await waitForShown(page, '#advice', /^Your sidecar is not running.*npm start.*e2e-col up/)
     await typeAtEnd(page, '.cm-content', 'Written while the sidecar was stopped. ')
 
     // The browser offline too: the advice follows at once (the browser's event, no reconnect needed),

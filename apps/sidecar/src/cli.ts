@@ -17,7 +17,11 @@ export const INSPECT_HELP = `Usage: e2e-col-sidecar inspect --doc UUID [--data-d
 
 Reads one document's replica from the store, read-only (safe while the sidecar runs): the stored
 size, the encoded state size, a state vector summary and the number of remembered sent message
-ids. DIR defaults to E2E_COL_DATA_DIR (or its default).
+ids. DIR defaults to E2E_COL_DATA_DIR; without it, the first store holding the document of
+e2e-col up's (<state>/sidecar), npm start's (.e2e-col-tmp/demo/alice, then bob, from the working
+folder up) and the sidecar's default; the others holding it are named.
+
+Exit codes: 0 done, 2 usage, 9 the store cannot be read, 10 no store holds the document.
 `
 
 function parseInspect(argv: readonly string[]): CliCommand {
@@ -43,7 +47,7 @@ export const HELP = `e2e-col-sidecar: carries e2e-col documents between browsers
 
 Usage: e2e-col-sidecar [--config FILE.json] [--help]
        e2e-col-sidecar inspect --doc UUID [--data-dir DIR] [--json]
-       e2e-col-sidecar docs list|new|share|unshare|rename|leave|accept|decline ... [--json]   (docs --help)
+       e2e-col-sidecar docs list|new|share|unshare|role|rename|leave|accept|decline|history|restore ... (docs --help)
 
 Settings come from the environment; --config reads a JSON object of the same names (the
 environment wins). Required: E2E_COL_SIGNAL_BODY_MAX_BYTES. Documents are made and shared from
@@ -90,7 +94,8 @@ the home page or with \`docs\`; E2E_COL_DOCUMENTS fixes some in addition.
 Inspect a store (read-only, safe while the sidecar runs):
   e2e-col-sidecar inspect --doc UUID [--data-dir DIR] [--json]
   prints the stored size, the encoded state size, a state vector summary and the number of
-  remembered sent message ids. DIR defaults to E2E_COL_DATA_DIR (or its default).
+  remembered sent message ids. DIR defaults to E2E_COL_DATA_DIR, else the store of e2e-col up or
+  npm start that holds the document (inspect --help); 10 when no store holds it.
 
 Exit codes: 0 clean shutdown, 1 unexpected, 2 configuration, 3 daemon check, 4 version probe,
 5 account, 6 group membership, 7 events stream, 8 listen, 9 replica store (cannot be opened or

@@ -7,6 +7,7 @@
  * {@link escapeControls}: the CLI prints no control character it did not write itself.
  */
 import { escapeControls } from '@e2e-col/protocol'
+import { candidates, findFailureText, findSidecar, shownAddress, sidecarBase } from './find-sidecar.ts'
 
 export type DocsAction =
   | 'list'
@@ -23,8 +24,10 @@ export type DocsAction =
 
 export interface DocsCommand {
   action: DocsAction
-  /** The sidecar's base URL. */
-  sidecar: string
+  /** The sidecar's http base URL; undefined: the running one is found (find-sidecar.ts). */
+  sidecar?: string
+  /** Whose sidecar, when several run (`--as Alice`: the demo's). */
+  as?: string
   json: boolean
   /** A document or invitation (id or title), where the action needs one. */
   target?: string
@@ -66,24 +69,26 @@ ${Object.values(USAGE)
   .join('\n')}
 
 Options of every subcommand:
-  --sidecar URL   the sidecar (default: E2E_COL_SIDECAR_URL, else http://HOST:PORT of E2E_COL_LISTEN,
-                  else http://127.0.0.1:7600)
+  --as NAME       whose sidecar, when several run (npm start runs Alice's and Bob's: --as Alice)
+  --sidecar URL   the sidecar's address, ws://HOST:PORT as the pages show it or http://HOST:PORT
+                  (default: E2E_COL_SIDECAR_URL, else E2E_COL_LISTEN, else the one running:
+                  e2e-col up's or npm start's)
   --json          print the API's JSON answer
   --help          this text, or one subcommand's
 
-Exit codes: 0 done, 1 refused (the message names the code, e.g. DOCS_TITLE_TOO_LONG), 2 usage,
-3 the sidecar does not answer.
+Exit codes: 0 done, 1 refused (the message names the code, e.g. DOCS_TITLE_TOO_LONG), 2 usage
+(also: several sidecars run and none was named), 3 the sidecar does not answer (or none runs).
 `
 
 /** The help of one subcommand. */
 export function docsUsage(action: DocsAction): string {
-  return `Usage: e2e-col ${USAGE[action]}\n\n  --sidecar URL  the sidecar (default: E2E_COL_SIDECAR_URL, else E2E_COL_LISTEN, else http://127.0.0.1:7600)\n  --json         print the API's JSON answer\n`
+  return `Usage: e2e-col ${USAGE[action]}\n\n  --as NAME      whose sidecar, when several run (npm start: --as Alice or --as Bob)\n  --sidecar URL  the sidecar, ws://HOST:PORT or http://HOST:PORT (default: E2E_COL_SIDECAR_URL, else\n                 E2E_COL_LISTEN, else the one running)\n  --json         print the API's JSON answer\n`
 }
 
 const ACTIONS = new Set<string>(Object.keys(USAGE))
 
-/** The default sidecar URL from the environment. */
-export function defaultSidecarUrl(env: Record<string, string | undefined>): string {
+/** The sidecar URL the environment names, or undefined (then the running one is found). */
+export function defaultSidecarUrl(env: Record<string, string | undefined>): string | undefined {
   const explicit = env['E2E_COL_SIDECAR_URL']
   if (explicit !== undefined && explicit !== '') return explicit
   const listen = env['E2E_COL_LISTEN']
@@ -91,7 +96,7 @@ export function defaultSidecarUrl(env: Record<string, string | undefined>): stri
     const host = listen.startsWith('0.0.0.0:') ? listen.replace('0.0.0.0', '127.0.0.1') : listen
     return `http://${host}`
   }
-  return 'http://127.0.0.1:7600'
+  return undefined
 }
 
 export type ParsedDocs =
@@ -110,6 +115,7 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
     }
   const a = action as DocsAction
   let sidecar = defaultSidecarUrl(env)
+  let as: string | undefined
   let json = false
   const people: string[] = []
   const viewers: string[] = []
@@ -118,10 +124,11 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
     const arg = argv[i] ?? ''
     if (arg === '--help' || arg === '-h') return { kind: 'help', text: docsUsage(a) }
     if (arg === '--json') json = true
-    else if (arg === '--sidecar' || arg === '--with' || arg === '--view') {
+    else if (arg === '--sidecar' || arg === '--with' || arg === '--view' || arg === '--as') {
       const next = argv[++i]
       if (next === undefined) return { kind: 'usage-error', message: `docs ${a}: ${arg} needs a value` }
       if (arg === '--sidecar') sidecar = next
+      else if (arg === '--as') as = next
       else
         (arg === '--with' ? people : viewers).push(
           ...next
@@ -136,8 +143,14 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
       }
     else words.push(arg)
   }
-  if (!/^https?:\/\/[^/]+\/?$/.test(sidecar))
-    return { kind: 'usage-error', message: `docs ${a}: --sidecar must be http://HOST:PORT` }
+  const base = sidecar === undefined ? undefined : sidecarBase(sidecar)
+  if (sidecar !== undefined && base === undefined)
+    return {
+      kind: 'usage-error',
+      message: `docs ${a}: --sidecar must be an address such as ws://127.0.0.1:7601 (or http://127.0.0.1:7601)`,
+    }
+  if (as !== undefined && sidecar !== undefined)
+    return { kind: 'usage-error', message: `docs ${a}: give --as or --sidecar, not both` }
   const want = {
     list: 0,
     new: 1,
@@ -166,7 +179,9 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
     return { kind: 'usage-error', message: 'docs role: the role is editor or viewer' }
   if (a === 'restore' && !/^\d{1,15}$/.test(words[1] ?? ''))
     return { kind: 'usage-error', message: 'docs restore: VERSION is a version id as `docs history` shows it' }
-  const command: DocsCommand = { action: a, sidecar: sidecar.replace(/\/$/, ''), json, people, viewers }
+  const command: DocsCommand = { action: a, json, people, viewers }
+  if (base !== undefined) command.sidecar = base
+  if (as !== undefined) command.as = as
   if (a === 'new') command.title = words[0] ?? ''
   else if (a === 'rename') {
     command.target = words[0] ?? ''
@@ -193,7 +208,15 @@ type Doc = {
   lastChange: number | null
   state: string
 }
-type Version = { id: string; at: number; authors: { number: string; name: string | null }[]; chars?: number }
+type Version = {
+  id: string
+  at: number
+  reason?: string
+  authors: { number: string; name: string | null; you?: boolean }[]
+  /** On a revert: whose changes it undid. */
+  undid?: { number: string; name: string | null; you?: boolean }
+  chars?: number
+}
 type Invite = { id: string; title: string; from?: Person }
 
 /** Something a run refuses; `exitCode` 1 (refused) or 3 (unreachable). */
@@ -205,6 +228,22 @@ export class DocsCliError extends Error {
     this.code = escapeControls(code)
     this.exitCode = exitCode
   }
+}
+
+/** What a failed fetch ran into: "connect ECONNREFUSED 127.0.0.1:7600" rather than "fetch failed". */
+const causeOf = (error: unknown): string => {
+  const cause = (error as { cause?: unknown }).cause
+  if (cause instanceof Error && cause.message !== '') return cause.message
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** The sidecar a command talks to: the one named, else the one running (find-sidecar.ts). */
+export async function sidecarOf(c: DocsCommand, cwd: string): Promise<string> {
+  if (c.sidecar !== undefined) return c.sidecar
+  const found = await findSidecar(candidates(cwd), c.as)
+  if ('url' in found) return found.url
+  const down = found.kind === 'none' || found.kind === 'stopped'
+  throw new DocsCliError(down ? 'UNREACHABLE' : 'DOCS_WHICH_SIDECAR', findFailureText(found, c.action), down ? 3 : 2)
 }
 
 async function api(base: string, method: string, path: string, body?: unknown): Promise<ApiAnswer> {
@@ -219,7 +258,7 @@ async function api(base: string, method: string, path: string, body?: unknown): 
   } catch (error) {
     throw new DocsCliError(
       'UNREACHABLE',
-      `the sidecar at ${base} does not answer (${error instanceof Error ? error.message : String(error)})`,
+      `the sidecar at ${shownAddress(base)} does not answer (${causeOf(error)}): start it (\`npx e2e-col up\`, or \`npm start\` for the demo), or name a running one with --sidecar`,
       3,
     )
   }
@@ -252,15 +291,46 @@ const who = (p: Person): string => {
   return notes.length === 0 ? shown`${base}` : shown`${base} [${notes.join(', ')}]`
 }
 
-/** One line per version: "2026-12-01 14:03:07 UTC  ·  Bob (+4915…)  ·  1 204 characters  ·  17". */
-function versionLines(versions: readonly Version[]): string {
-  if (versions.length === 0) return 'no versions yet'
-  return versions
+/** What a version was for, when it is not plain editing (the History panel's words). */
+const REASONS: Readonly<Record<string, string>> = {
+  restore: 'restored an earlier version',
+  revert: 'undid changes',
+  'catch-up': 'arrived together',
+  start: 'as first kept here',
+}
+
+/**
+ * One line per version: "2026-12-01 14:03:07 UTC  ·  you, Bob (+4915…)  ·  1204 characters  ·  17",
+ * with a restore or an undo said. A version with no author and no text (kept before any content
+ * arrived) says nothing and is left out.
+ */
+export function versionLines(versions: readonly Version[]): string {
+  const shownVersions = versions.filter((v) => v.authors.length > 0 || (v.chars ?? 0) > 0)
+  if (shownVersions.length === 0) return 'no versions yet'
+  return shownVersions
     .map((v) => {
       const when = `${new Date(v.at).toISOString().slice(0, 19).replace('T', ' ')} UTC`
-      const people = v.authors.map((p) => who({ number: p.number, name: p.name ?? undefined })).join(', ')
+      // Content relayed in a sync answer has no author: it is the group's.
+      const people =
+        v.authors.length === 0
+          ? 'changes from the group'
+          : v.authors
+              .map((p) => (p.you === true ? 'you' : who({ number: p.number, name: p.name ?? undefined })))
+              .join(', ')
+      const undid =
+        v.undid === undefined
+          ? undefined
+          : v.undid.you === true
+            ? 'your'
+            : `${who({ number: v.undid.number, name: v.undid.name ?? undefined })}'s`
+      const why =
+        v.reason === 'revert' && undid !== undefined
+          ? `undid ${undid} changes`
+          : v.reason === undefined
+            ? undefined
+            : REASONS[v.reason]
       const chars = v.chars === undefined ? '' : `  ·  ${v.chars} characters`
-      return shown`${when}  ·  ${people === '' ? 'no changes' : people}${chars}  ·  ${v.id}`
+      return shown`${when}  ·  ${people}${why === undefined ? '' : `  ·  ${why}`}${chars}  ·  ${v.id}`
     })
     .join('\n')
 }
@@ -274,9 +344,13 @@ const sharedWith = (c: DocsCommand): unknown[] => [
   ...(c.viewers ?? []).map((number) => ({ number, role: 'viewer' })),
 ]
 
-/** Runs one docs command; returns what to print. @throws DocsCliError */
-export async function runDocsCommand(c: DocsCommand): Promise<string> {
-  const base = c.sidecar
+/**
+ * Runs one docs command; returns what to print. Without a named sidecar the running one is found
+ * from `cwd` (the demo's file is looked for from there up).
+ * @throws DocsCliError
+ */
+export async function runDocsCommand(c: DocsCommand, cwd: string = process.cwd()): Promise<string> {
+  const base = await sidecarOf(c, cwd)
   const resolve = async (target: string, kind: 'doc' | 'invite'): Promise<string> => {
     if (UUID.test(target)) return target.toLowerCase()
     const list =

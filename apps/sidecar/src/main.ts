@@ -3,7 +3,14 @@ import { parseArgs, HELP } from './cli.ts'
 import { DocsCliError, runDocsCommand } from './docs-cli.ts'
 import { defaultDataDir, loadConfig } from './config.ts'
 import { exitCodeFor } from './errors.ts'
-import { formatReport, inspectDocument } from './inspect.ts'
+import {
+  INSPECT_UNKNOWN_EXIT,
+  InspectError,
+  defaultStores,
+  formatReport,
+  inspectDocument,
+  inspectFirst,
+} from './inspect.ts'
 import { createLogger } from './ops/logger.ts'
 import { startSidecar } from './sidecar.ts'
 
@@ -29,16 +36,21 @@ else if (cmd.kind === 'docs') {
   process.exitCode = 2
 } else if (cmd.kind === 'inspect') {
   try {
-    const report = inspectDocument(
-      cmd.dataDir ?? process.env['E2E_COL_DATA_DIR'] ?? defaultDataDir(process.env),
-      cmd.docId,
-    )
+    const named = cmd.dataDir ?? process.env['E2E_COL_DATA_DIR']
+    // No store named: the first of e2e-col up's, npm start's and the default that holds the document.
+    const { report, alsoIn } =
+      named === undefined
+        ? inspectFirst(defaultStores(defaultDataDir(process.env), process.cwd()), cmd.docId)
+        : { report: inspectDocument(named, cmd.docId), alsoIn: [] }
     process.stdout.write(cmd.json ? `${JSON.stringify(report)}\n` : formatReport(report))
+    for (const p of alsoIn)
+      if (!cmd.json)
+        process.stdout.write(`also in ${p.whose} store: e2e-col inspect --doc ${cmd.docId} --data-dir ${p.dir}\n`)
   } catch (error) {
     process.stderr.write(
       `e2e-col-sidecar inspect: ${error instanceof Error ? error.message.replace(/\n/g, ' ') : String(error)}\n`,
     )
-    process.exitCode = exitCodeFor(error)
+    process.exitCode = error instanceof InspectError ? INSPECT_UNKNOWN_EXIT : exitCodeFor(error)
   }
 } else {
   try {

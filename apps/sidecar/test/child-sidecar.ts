@@ -44,8 +44,10 @@ export function spawnSidecar(env: Record<string, string>, args: string[] = []): 
 export async function runSidecar(
   env: Record<string, string>,
   args: string[] = [],
+  cwd?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [BIN, ...args], {
+    ...(cwd === undefined ? {} : { cwd }),
     env: { PATH: process.env['PATH'] ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

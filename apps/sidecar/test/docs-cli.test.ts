@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { parseArgs } from '../src/cli.ts'
-import { DocsCliError, parseDocsArgs, runDocsCommand, type DocsCommand } from '../src/docs-cli.ts'
+import { DocsCliError, parseDocsArgs, runDocsCommand, versionLines, type DocsCommand } from '../src/docs-cli.ts'
 import { runSidecar } from './child-sidecar.ts'
 import { ALICE, BOB, librarySidecar, startPeopleToy } from './docs-api.ts'
 import { poll } from './harness.ts'
@@ -38,7 +38,18 @@ describe('docs arguments', () => {
       sidecar: 'http://127.0.0.1:9',
     })
     expect(parsed(['list'], { E2E_COL_SIDECAR_URL: 'http://localhost:7700' }).sidecar).toBe('http://localhost:7700')
-    expect(parsed(['list']).sidecar).toBe('http://127.0.0.1:7600')
+    // Nothing named: the running one is found when the command runs (find-sidecar.ts).
+    expect(parsed(['list']).sidecar).toBeUndefined()
+  })
+
+  it('takes the address as the pages show it (ws://) as well as http://, and --as a name', () => {
+    expect(parsed(['list', '--sidecar', 'ws://127.0.0.1:7601']).sidecar).toBe('http://127.0.0.1:7601')
+    expect(parsed(['list', '--sidecar', 'WSS://example.test:443/']).sidecar).toBe('https://example.test:443')
+    expect(parsed(['list', '--sidecar', 'http://[::1]:7601']).sidecar).toBe('http://[::1]:7601')
+    expect(parsed(['list', '--as', 'Bob'])).toMatchObject({ as: 'Bob' })
+    expect(parsed(['list', '--as', 'Bob']).sidecar).toBeUndefined()
+    expect(usageError(['list', '--sidecar', 'ws://127.0.0.1:7601/v1/docs/x'])).toContain('ws://127.0.0.1:7601')
+    expect(usageError(['list', '--as', 'Bob', '--sidecar', 'ws://127.0.0.1:7601'])).toContain('not both')
   })
 
   it('reads roles: --view on new and share, and docs role DOC +NUMBER editor|viewer', () => {
@@ -59,6 +70,32 @@ describe('docs arguments', () => {
     expect(usageError(['rename', 'Trip', 'Trip 2', '--view', BOB])).toContain('does not apply')
     const help = parseDocsArgs(['role', '--help'], {})
     expect(help.kind === 'help' && help.text.startsWith('Usage: e2e-col docs role')).toBe(true)
+  })
+
+  it('history names you and the others, says a restore and an undo, and leaves out versions with nothing in them', () => {
+    const at = Date.UTC(2026, 11, 1, 14, 3, 7)
+    const me = { number: ALICE, name: null, you: true }
+    const bob = { number: BOB, name: 'Bob', you: false }
+    expect(
+      versionLines([
+        { id: '5', at, reason: 'revert', authors: [me], undid: bob, chars: 12 },
+        { id: '4', at, reason: 'revert', authors: [me], chars: 12 },
+        { id: '3', at, reason: 'restore', authors: [bob], chars: 12 },
+        { id: '2', at, reason: 'quiet', authors: [me, bob], chars: 30 },
+        { id: '1', at, reason: 'catch-up', authors: [], chars: 0 },
+      ]),
+    ).toBe(
+      [
+        `2026-12-01 14:03:07 UTC  ·  you  ·  undid Bob (${BOB})'s changes  ·  12 characters  ·  5`,
+        '2026-12-01 14:03:07 UTC  ·  you  ·  undid changes  ·  12 characters  ·  4',
+        `2026-12-01 14:03:07 UTC  ·  Bob (${BOB})  ·  restored an earlier version  ·  12 characters  ·  3`,
+        `2026-12-01 14:03:07 UTC  ·  you, Bob (${BOB})  ·  30 characters  ·  2`,
+      ].join('\n'),
+    )
+    expect(versionLines([{ id: '1', at, reason: 'catch-up', authors: [], chars: 0 }])).toBe('no versions yet')
+    expect(versionLines([{ id: '1', at, reason: 'catch-up', authors: [], chars: 5 }])).toContain(
+      'changes from the group  ·  arrived together  ·  5 characters',
+    )
   })
 
   it('answers --help on every subcommand and refuses what does not fit', () => {
@@ -82,7 +119,7 @@ describe('docs arguments', () => {
     expect(usageError(['new'])).toContain('expected 1 argument')
     expect(usageError(['share', 'Trip'])).toContain('--with')
     expect(usageError(['leave', 'Trip', '--with', BOB])).toContain('does not apply')
-    expect(usageError(['list', '--sidecar', 'ftp://x'])).toContain('http://HOST:PORT')
+    expect(usageError(['list', '--sidecar', 'ftp://x'])).toContain('such as ws://127.0.0.1:7601')
     expect(usageError(['list', '--force'])).toContain('unknown option')
     const inspect = parseArgs(['inspect', '--help'])
     expect(inspect.kind === 'help' && inspect.text?.startsWith('Usage: e2e-col-sidecar inspect')).toBe(true)

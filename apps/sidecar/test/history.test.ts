@@ -94,10 +94,15 @@ describe('document history through the local API', () => {
     // The same through the CLI: the history names the versions; a restore by id answers the new one.
     const cli = { sidecar: again.url, json: false, target: docId, people: [] }
     const lines = (await runDocsCommand({ ...cli, action: 'history' })).trim().split('\n')
+    // Your own changes as "you", a restore said; a version with no author and no text left out.
     expect(lines[0]).toMatch(
-      new RegExp(`UTC  ·  ${A.replace('+', '\\+')}  ·  ${text.length} characters  ·  ${restoreId}$`),
+      new RegExp(`UTC  ·  you  ·  restored an earlier version  ·  ${text.length} characters  ·  ${restoreId}$`),
     )
-    expect(lines.length).toBe(kept.length)
+    expect(lines).toContainEqual(
+      expect.stringMatching(new RegExp(`UTC  ·  ${B.replace('+', '\\+')}  ·  (.+  ·  )?0 characters  ·  `)),
+    )
+    expect(lines.length).toBe(kept.filter((v) => v.authors.length > 0 || (v.chars ?? 0) > 0).length)
+    expect(lines.join('\n')).not.toMatch(/no changes/)
     bob.doc.getText('t').insert(0, 'Bob was here. ')
     await poll(async () => (await versions(again, docId))[0]?.chars === text.length + 14, "Bob's line in a version")
     const byCli = JSON.parse(await runDocsCommand({ ...cli, json: true, action: 'restore', version: restoreId }))
@@ -130,6 +135,9 @@ describe('document history through the local API', () => {
     const want = 'Plan: Day 1: Lisbon. Day 2: Porto.'
     await alice.until(() => alice.text === want)
     await bob.until(() => bob.text === want)
+    // The undo's version says whose changes it undid.
+    const undo = (await versions(a, docId)).find((v) => v.id === reverted.json.version)
+    expect(undo).toMatchObject({ reason: 'revert', undid: { number: B, name: null, you: false } })
     // Nothing of Bob's left to undo since then: no change, no version.
     const none = await call(a, 'POST', `/v1/docs/${docId}/revert`, { body: { author: '+33600000009', since } })
     expect(none.json).toEqual({ version: null })

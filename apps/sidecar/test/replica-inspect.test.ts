@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
@@ -40,6 +40,35 @@ describe('e2e-col-sidecar inspect', () => {
     expect(after.code).toBe(0)
     expect(after.stdout).toContain('sent ids      10 remembered')
     expect(after.stdout).toContain(`state vector  1 clients, ${items} items`)
+  })
+
+  it("finds the document in npm start's stores when none is named; an unknown document is exit 10, not zeros", async () => {
+    const toy = await startToy()
+    const docId = randomUUID()
+    const root = tempDataDir()
+    const bobStore = join(root, '.e2e-col-tmp', 'demo', 'bob')
+    mkdirSync(bobStore, { recursive: true })
+    const s = await sidecar(baseEnv(toy, A, docId, { E2E_COL_DATA_DIR: bobStore }))
+    const page = new YBrowser(docId)
+    await page.connect(s.url)
+    page.edit('Day 1: Lisbon.')
+    await page.until(() => page.outbox.size === 0)
+    await s.close()
+    // A home with no e2e-col up store; run from a folder inside the "repository".
+    const home = tempDataDir()
+    const sub = join(root, 'apps')
+    mkdirSync(sub)
+    const found = await runSidecar({ HOME: home }, ['inspect', '--doc', docId], sub)
+    expect(found.code).toBe(0)
+    expect(found.stdout).toContain(`store         ${join(bobStore, 'replica.sqlite3')}`)
+
+    const unknown = randomUUID()
+    const none = await runSidecar({ HOME: home }, ['inspect', '--doc', unknown], sub)
+    expect([none.code, none.stdout]).toEqual([10, ''])
+    expect(none.stderr).toContain(`no store holds document ${unknown} (looked in Bob's in npm start, ${bobStore})`)
+    const named = await runSidecar({}, ['inspect', '--doc', unknown, '--data-dir', bobStore, '--json'])
+    expect([named.code, named.stdout]).toEqual([10, ''])
+    expect(named.stderr).toContain(`holds nothing of document ${unknown}`)
   })
 
   it('exits 9 naming the path when there is no store, without creating one; 2 without --doc', async () => {

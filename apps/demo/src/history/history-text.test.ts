@@ -43,6 +43,15 @@ describe('the History panel’s words', () => {
     )
   })
 
+  test('an undo names whose changes it undid', () => {
+    expect(versionText(v('4', at(11, 5), [alice], { reason: 'revert', undid: bob }), now, clock)).toBe(
+      'You · 11:05 · undid Bob’s changes',
+    )
+    expect(versionText(v('4', at(11, 5), [bob], { reason: 'revert', undid: alice }), now, clock)).toBe(
+      'Bob · 11:05 · undid your changes',
+    )
+  })
+
   test('a blank shown name falls back to the number', () => {
     expect(authorName({ number: '+1555', name: '  ', you: false })).toBe('+1555')
   })

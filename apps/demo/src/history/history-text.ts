@@ -17,6 +17,8 @@ export interface VersionItem {
   readonly at: number
   readonly reason: string
   readonly authors: readonly VersionAuthor[]
+  /** On a revert: whose changes it undid. */
+  readonly undid?: VersionAuthor
   readonly chars?: number
 }
 
@@ -49,7 +51,10 @@ const REASONS: Readonly<Record<string, string>> = {
 export function versionText(v: VersionItem, now: number, clock: Clock): string {
   // Content relayed in a sync answer has no author: it is the group's, not one person's.
   const people = v.authors.length === 0 ? 'Changes from the group' : v.authors.map(authorName).join(', ')
-  const why = REASONS[v.reason]
+  const why =
+    v.reason === 'revert' && v.undid !== undefined
+      ? `undid ${v.undid.you ? 'your' : `${authorName(v.undid)}’s`} changes`
+      : REASONS[v.reason]
   return `${people} · ${whenText(v.at, now, clock)}${why === undefined ? '' : ` · ${why}`}`
 }
 

@@ -117,8 +117,9 @@ export function confirmingButton(
 /** Signal's safety-number state next to a person (nothing when the sidecar did not say); a change warns. */
 function safetyMark(p: Told): HTMLElement | undefined {
   const text = safetyText(p)
-  if (text === '' || p.safety === undefined) return undefined
-  const symbol = p.safety === 'changed' ? '⚠' : p.safety === 'verified' ? '✓' : '·'
+  // Not verified is how most people are: no mark (a lone "·" read as a stray dot).
+  if (text === '' || p.safety === undefined || p.safety === 'unverified') return undefined
+  const symbol = p.safety === 'changed' ? '⚠' : '✓'
   const mark = make('span', { className: `safety safety-${p.safety}`, title: text, textContent: symbol })
   mark.setAttribute('aria-label', text)
   mark.dataset['safety'] = p.safety
@@ -175,10 +176,8 @@ export function documentCard(port: CardPort, doc: DocumentItem, named: Named): H
   const card = make('li', { className: 'card' })
   card.dataset['doc'] = doc.title
   card.dataset['state'] = doc.state
-  const title =
-    doc.state === 'active'
-      ? make('a', { className: 'title', href: port.editorLink(doc.docId, doc.title) }, doc.title)
-      : make('span', { className: 'title' }, doc.title)
+  // A removed document opens too: its editor shows the last copy this browser kept, read-only.
+  const title = make('a', { className: 'title', href: port.editorLink(doc.docId, doc.title) }, doc.title)
   const meta = make(
     'p',
     { className: 'meta' },
@@ -187,6 +186,14 @@ export function documentCard(port: CardPort, doc: DocumentItem, named: Named): H
       { className: 'people-text' },
       doc.state === 'removed' ? 'you are no longer in this document' : peopleText(doc.members, named),
     ),
+    ...(doc.state === 'removed'
+      ? [
+          ...(doc.removedBy === undefined
+            ? []
+            : [make('span', { className: 'removed-by' }, `${named(doc.removedBy)} stopped sharing it with you`)]),
+          make('span', { className: 'removed-hint' }, 'open it to read the last copy this browser kept'),
+        ]
+      : []),
     make('span', { className: 'last-change' }, lastChangeText(doc.lastChange, Date.now())),
     make('span', { className: 'unsent' }, unsentText(doc)),
   )
@@ -196,8 +203,8 @@ export function documentCard(port: CardPort, doc: DocumentItem, named: Named): H
     actions.append(
       confirmingButton(port, {
         label: 'Forget',
-        title: `Remove ‘${doc.title}’ from this list`,
-        question: `Forget ‘${doc.title}’ on this computer?`,
+        title: `Remove ‘${doc.title}’ from this list; its text stays stored on this computer`,
+        question: `Forget ‘${doc.title}’? It leaves this list; its text stays stored on this computer, so nothing is lost if it is shared with you again.`,
         confirm: 'Forget',
         run: () => port.api.leave(doc.docId),
       }),

@@ -32,6 +32,8 @@ export interface DocumentItem {
   unsentBytes: number
   state: 'active' | 'removed'
   fixed: boolean
+  /** Who removed this person from a removed document, when the sidecar heard it. */
+  removedBy?: { number: string; name?: string } & Told
 }
 export interface Invite {
   id: string

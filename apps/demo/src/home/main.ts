@@ -6,9 +6,10 @@
  */
 import { documentCard, inviteCard, type CardPort } from './cards.ts'
 import { apiBase, createDocsClient, DocsApiError, type Contact, type DocsClient } from './docs-client.ts'
-import { namer, personName, problemText, safetyText, sidecarAddress, typedNumbers, typedPeople } from './home-text.ts'
+import { namer, personName, problemText, safetyText, sidecarAddress, typedPeople } from './home-text.ts'
 import { make } from './make.ts'
-import { element } from '../start-up.ts'
+import { keepList, keptCard, keptList, showAway } from './kept-list.ts'
+import { element, setTextWithCode } from '../start-up.ts'
 import { keepPagesOffline } from '../offline-shell.ts'
 
 keepPagesOffline()
@@ -22,11 +23,40 @@ const name = (query.get('name') ?? '').trim().slice(0, 40)
 const problem = element('problem')
 function showProblem(error: unknown): void {
   if (error instanceof DocsApiError) console.warn(`e2e-col: ${error.code}: ${error.message}`)
-  problem.textContent = error instanceof DocsApiError ? problemText(error.code, error.message) : String(error)
+  // Commands between backticks (the sidecar's notices name them so) are shown as code, not as backticks.
+  setTextWithCode(problem, error instanceof DocsApiError ? problemText(error.code, error.message) : String(error))
   problem.hidden = false
 }
 function clearProblem(): void {
   problem.hidden = true
+  delete problem.dataset['away']
+}
+
+/**
+ * The sidecar does not answer: the command that starts it, the documents listed last time (each
+ * opens the copy this browser kept), and no New document form (nothing could be made).
+ */
+function showAwayPage(): void {
+  showAway(problem)
+  setMaking(false)
+  const kept = keptList(sidecarUrl)
+  if (kept === undefined) {
+    // Nothing kept from an earlier visit: no list, and not "No documents yet" either.
+    element('documents').replaceChildren()
+    element('no-documents').hidden = true
+    return
+  }
+  element('whoami').textContent = name === '' ? kept.you : `${name} (${kept.you})`
+  element('documents').replaceChildren(...kept.documents.map((d) => keptCard(d, editorLink(d.docId, d.title))))
+  element('no-documents').hidden = kept.documents.length > 0
+  element('invites-section').hidden = true
+}
+
+/** The New document form on or off (off while the sidecar does not answer). */
+function setMaking(on: boolean): void {
+  const form = element<HTMLFormElement>('new-document')
+  for (const control of form.elements) (control as HTMLInputElement).disabled = !on
+  form.dataset['off'] = String(!on)
 }
 
 if (!/^(wss?|https?):\/\/[^/]+/.test(sidecarUrl)) askForSidecar()
@@ -115,6 +145,9 @@ function start(api: DocsClient): void {
         wantContacts ? api.contacts().catch(() => contacts) : contacts,
       ])
       if (editing) return
+      if (problem.dataset['away'] === 'true') clearProblem()
+      setMaking(true)
+      keepList(sidecarUrl, list.you, list.documents)
       contacts = people
       const named = namer(contacts)
       element('whoami').textContent = name === '' ? list.you : `${name} (${list.you})`
@@ -125,7 +158,8 @@ function start(api: DocsClient): void {
       renderContacts()
       if (list.notice !== undefined) showProblem(list.notice)
     } catch (error) {
-      showProblem(error)
+      if (error instanceof DocsApiError && error.code === 'UNREACHABLE') showAwayPage()
+      else showProblem(error)
     }
   }
 
@@ -133,8 +167,9 @@ function start(api: DocsClient): void {
   form.addEventListener('submit', (event) => {
     event.preventDefault()
     const data = new FormData(form)
-    const members = [...data.getAll('contact').map(String), ...typedNumbers(String(data.get('numbers') ?? ''))]
     void port.act(async () => {
+      // Names typed here are read as in a card's Share box: a contact's name, or a number.
+      const members = [...data.getAll('contact').map(String), ...port.resolvePeople(String(data.get('numbers') ?? ''))]
       await api.create(String(data.get('title') ?? ''), members, data.get('role') === 'viewer' ? 'viewer' : 'editor')
       form.reset()
     })

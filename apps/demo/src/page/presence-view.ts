@@ -4,19 +4,24 @@ import type { Awareness } from 'y-protocols/awareness'
 import type * as Y from 'yjs'
 import { EditTimes, presenceText, TYPING_FOR_MS, type Peer } from './presence.ts'
 
+/** The name a presence state carries (any type: states come from other pages). */
+const nameOf = (state: unknown): unknown => (state as { user?: { name?: unknown } } | null)?.user?.name
+
 /** Renders into `el` until the page goes; returns a function that stops it. */
 export function mountPresence(el: HTMLElement, awareness: Awareness, doc: Y.Doc): () => void {
   const edits = new EditTimes()
   const render = (): void => {
     const now = Date.now()
-    const peers: Peer[] = []
+    const own = nameOf(awareness.getLocalState())
+    // One person with two tabs is one person here; your own other tabs are not "someone else".
+    const peers = new Map<string, Peer>()
     for (const [client, state] of awareness.getStates()) {
-      if (client === awareness.clientID) continue
-      const user = (state as { user?: { name?: unknown } }).user
-      if (typeof user?.name !== 'string') continue
-      peers.push({ name: user.name, typing: edits.typing(client, now) })
+      const name = nameOf(state)
+      if (client === awareness.clientID || typeof name !== 'string' || name === own) continue
+      const typing = edits.typing(client, now) || peers.get(name)?.typing === true
+      peers.set(name, { name, typing })
     }
-    el.textContent = presenceText(peers)
+    el.textContent = presenceText([...peers.values()])
   }
   const onUpdate = (update: Uint8Array, origin: unknown): void => {
     // Local edits are ours; only a peer's edits say they are typing.

@@ -59,7 +59,8 @@ export function adviceText(
   if (!browserOnline)
     return 'This browser is offline. Keep editing: your edits are kept in this browser and sent when it is back online.'
   return (
-    'Your sidecar is not running (or does not answer). Keep editing: your edits are kept in this browser. ' +
-    'Start it again with `npm start` (the demo) or `e2e-col up`; this page reconnects and sends them by itself.'
+    'Your sidecar is not running (the e2e-col program on this computer that carries your documents over Signal). ' +
+    'Keep editing: your edits are kept in this browser. Start it again with `npm start` (the demo; while it runs, ' +
+    'type `a` or `b` and Enter in its terminal) or `e2e-col up`; this page reconnects and sends them by itself.'
   )
 }

@@ -3,7 +3,7 @@
  * and, while the sidecar is out of reach, what to do about it.
  */
 import type { ClientStatus } from '@e2e-col/client'
-import { element } from '../start-up.ts'
+import { element, setTextWithCode } from '../start-up.ts'
 import { adviceText, connectionText, statusText } from './status-text.ts'
 
 /**
@@ -48,6 +48,6 @@ function showAdvice(): void {
   const advice = adviceText(lastConnection, navigator.onLine)
   if (advice === undefined) return
   const box = element('advice')
-  box.textContent = advice ?? ''
+  setTextWithCode(box, advice ?? '')
   box.hidden = advice === null
 }

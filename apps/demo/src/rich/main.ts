@@ -23,6 +23,7 @@ import { apiBase } from '../home/docs-client.ts'
 import { createHistoryClient } from '../history/history-client.ts'
 import { localClock, mountHistoryPanel } from '../history/history-panel.ts'
 import { richPreview } from '../history/rich-preview.ts'
+import { showGone, watchGone, type GoneWhy } from '../page/gone.ts'
 
 keepPagesOffline()
 
@@ -71,9 +72,24 @@ if (params !== null) {
     readOnly = viewer
     view.setProps({ editable: () => !readOnly })
   })
+  // Removed or left: the last copy stays readable, nothing more is sent or counted as waiting.
+  let gone: GoneWhy | undefined
+  const watch = watchGone({
+    sidecarUrl,
+    docId,
+    onGone: (why) => {
+      gone = why
+      readOnly = true
+      view.setProps({ editable: () => false })
+      showGone(why)
+      provider.disconnect()
+    },
+  })
   const renderStatus = (): void => {
+    if (gone !== undefined) return
     showStatus(provider.clientStatus, { waiting: !provider.allSent, weakest: provider.delivery.state })
     role(provider.clientStatus)
+    watch(provider.clientStatus.connection === 'connected')
   }
   renderStatus()
   provider.on('status', renderStatus)
@@ -89,7 +105,7 @@ if (params !== null) {
   })
 
   window.addEventListener('beforeunload', (event) => {
-    if (provider.pending > 0) event.preventDefault()
+    if (gone === undefined && provider.pending > 0) event.preventDefault()
   })
 
   Object.assign(window, {

@@ -2,7 +2,8 @@
  * The history part of the local documents API, behind the same guards as the rest of `/v1`
  * (loopback Host, allowed Origin, JSON bodies):
  *
- *   GET  /v1/docs/<docId>/versions[?before=<ms>&limit=<n>] → {versions: [{id, at, reason, authors: [{number, name, you}], chars?}]}, newest first
+ *   GET  /v1/docs/<docId>/versions[?before=<ms>&limit=<n>] → {versions: [{id, at, reason, authors: [{number, name, you}], undid?, chars?}]}, newest first
+ *        (`undid`: on a revert, whose changes it undid, as an author)
  *   GET  /v1/docs/<docId>/versions/<id>                   → the version as a Yjs update (octet-stream)
  *   POST /v1/docs/<docId>/versions/<id>/restore {}        → {version}: the document made equal to it
  *   POST /v1/docs/<docId>/revert {author, since}          → {version}: that member's changes since then undone
@@ -123,13 +124,19 @@ function preflight(res: ServerResponse, cors: string | undefined): void {
 }
 
 /** A version as the API lists it: its people by number and shown name, this account marked. */
-const shown = (v: VersionRow, names: ReadonlyMap<string, string | undefined>, you: string) => ({
-  id: String(v.id),
-  at: v.at,
-  reason: v.reason,
-  authors: v.authors.map((number) => ({ number, name: names.get(number) ?? null, you: number === you })),
-  ...(v.chars === undefined ? {} : { chars: v.chars }),
-})
+const shown = (v: VersionRow, names: ReadonlyMap<string, string | undefined>, you: string) => {
+  const person = (number: string) => ({ number, name: names.get(number) ?? null, you: number === you })
+  // A revert is stored as `revert:<whose changes>` (histories.ts); listed as `revert` with `undid`.
+  const undid = v.reason.startsWith('revert:') ? v.reason.slice('revert:'.length) : undefined
+  return {
+    id: String(v.id),
+    at: v.at,
+    reason: undid === undefined ? v.reason : 'revert',
+    authors: v.authors.map(person),
+    ...(undid === undefined || undid === '' ? {} : { undid: person(undid) }),
+    ...(v.chars === undefined ? {} : { chars: v.chars }),
+  }
+}
 
 export function createHistoryApi(o: HistoryApiOptions): HistoryApi {
   function servedEdit(docId: string): Edit {

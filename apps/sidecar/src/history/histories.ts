@@ -47,10 +47,11 @@ export interface Histories {
 }
 
 /** Applies `update` between two versions: the document before it and the document after. */
-function change(history: DocHistory, reason: string, update: Uint8Array, edit: Edit): VersionRow {
+/** `recorded`: the reason as stored (a revert's names whose changes it undid: `revert:+4915…`). */
+function change(history: DocHistory, reason: string, update: Uint8Array, edit: Edit, recorded = reason): VersionRow {
   history.record(`before-${reason}`)
   if (!edit(update)) throw new HistoryError('HISTORY_NOT_APPLIED', `the ${reason} could not be applied`)
-  const row = history.record(reason)
+  const row = history.record(recorded)
   if (row === undefined) throw new HistoryError('HISTORY_NOT_APPLIED', `the ${reason} could not be recorded`)
   return row
 }
@@ -115,7 +116,7 @@ export function createHistories(o: HistoriesOptions): Histories {
       const changes = history.since(since)
       const update =
         changes === undefined ? undefined : revertChange(changes.base, changes.later, author, replica.doc, writer())
-      return update === undefined ? undefined : change(history, 'revert', update, edit)
+      return update === undefined ? undefined : change(history, 'revert', update, edit, `revert:${author}`)
     },
     close() {
       for (const docId of served.keys()) detach(docId)

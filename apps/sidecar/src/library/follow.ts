@@ -14,8 +14,8 @@ import type { Shelf } from './shelf.ts'
 import type { Steps } from './steps.ts'
 
 export interface Follow {
-  /** A group changed: a served document's membership is looked at again. */
-  onGroupUpdate(groupId: string): void
+  /** A group changed (`by`: who changed it, when the event says): a served document's membership is looked at again. */
+  onGroupUpdate(groupId: string, by?: string): void
   /** Checks the stored documents' membership once (after start). */
   refresh(): Promise<void>
   /** A listing was taken (by any part): documents it shows this account out of stop being served. */
@@ -36,7 +36,7 @@ export function createFollow(o: FollowOptions): Follow {
   const looking = new Set<string>()
 
   return {
-    onGroupUpdate(groupId) {
+    onGroupUpdate(groupId, by) {
       const docId = shelf.servedIn(groupId)
       if (docId === undefined) return
       // However many updates a member sends, one look per group waits at a time.
@@ -49,7 +49,7 @@ export function createFollow(o: FollowOptions): Follow {
           const row = shelf.row(docId)
           if (row === undefined || g === undefined) return
           if (isMemberOf(g, you)) shelf.remember(row, g)
-          else shelf.markRemoved(row)
+          else shelf.markRemoved(row, by)
         })
         .catch((error: unknown) => o.logger.warn({ err: error }, 'could not look at a changed group'))
     },

@@ -143,7 +143,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
       // A group brings its members' profiles (names) with it.
       contacts.forget()
       if (shelf.servedIn(groupId) === undefined) invitations.noteInviter(groupId, sourceNumber)
-      else follow.onGroupUpdate(groupId)
+      else follow.onGroupUpdate(groupId, sourceNumber)
     },
     heard: joined.heard,
     serveStored: shelf.serveStored,

@@ -43,8 +43,13 @@ export interface Shelf {
   askGroup(docId: string): void
   /** Stores what the daemon says now about a stored document (title, members). */
   remember(row: StoredDocument, g: Group): void
-  /** This account is out of a served document's group: stop serving, keep the row as removed. */
-  markRemoved(row: StoredDocument): void
+  /**
+   * This account is out of a served document's group: stop serving, keep the row as removed. `by`:
+   * who changed the group, when a group update said (kept in memory only: a restart forgets it).
+   */
+  markRemoved(row: StoredDocument, by?: string): void
+  /** Who removed this account from a removed document, when known. */
+  removedBy(docId: string): string | undefined
   /** Forgets a left document (its replica log stays in the store). */
   forget(docId: string): void
   /** ms of the last change applied here (memory first, then the row); undefined when none. */
@@ -73,6 +78,7 @@ export function createShelf(o: ShelfOptions): Shelf {
   const { documents, store, steps } = o
   const fixed = new Map(o.fixed.map((d) => [d.docId, d]))
   const lastChange = new Map<string, number>()
+  const removedBy = new Map<string, string>()
   const lastTouch = new Map<string, number>()
   const unsubscribe = new Map<string, () => void>()
 
@@ -136,13 +142,16 @@ export function createShelf(o: ShelfOptions): Shelf {
       if (title === row.title && JSON.stringify(members) === JSON.stringify(row.members)) return
       steps.stored(() => store.documents.put({ ...row, title, members }))
     },
-    markRemoved(row) {
+    markRemoved(row, by) {
       if (row.state === 'removed') return
+      if (by !== undefined && by !== '') removedBy.set(row.docId, by)
       unserve(row.docId, 'you are no longer in this document')
       steps.stored(() => store.documents.put({ ...row, state: 'removed' }))
       o.logger.info({ docId: row.docId }, "no longer a member of the document's group; stopped serving it")
     },
+    removedBy: (docId) => removedBy.get(docId),
     forget(docId) {
+      removedBy.delete(docId)
       steps.stored(() => store.documents.remove(docId))
       lastChange.delete(docId)
       o.joined.forget(docId)

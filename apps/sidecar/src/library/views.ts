@@ -35,6 +35,8 @@ export interface DocumentView {
   unsentBytes: number
   /** `removed`: this person is no longer in the group; kept, not served. */
   state: 'active' | 'removed'
+  /** Who removed this person (a removed document, when a group update said; this account: left from another device). */
+  removedBy?: { number: string; name: string | undefined } & Told
   /** Fixed in E2E_COL_DOCUMENTS (cannot be left from the page). */
   fixed: boolean
 }
@@ -111,6 +113,7 @@ export function createViews(o: ViewsOptions): Views {
     names: Names,
   ): DocumentView {
     const listed = g === undefined ? (row?.members ?? []) : peopleIn(g)
+    const by = row?.state === 'removed' ? shelf.removedBy(docId) : undefined
     // Signal lists someone added as a member at once: until their sidecar is heard, they are invited.
     const members = listed.map((m) =>
       m.status === 'member' && !o.joined.has(docId, { number: m.number }) ? { ...m, status: 'invited' as const } : m,
@@ -124,6 +127,7 @@ export function createViews(o: ViewsOptions): Views {
       unsentBytes: shelf.unsentBytes(docId),
       state: row?.state ?? 'active',
       fixed: shelf.isFixed(docId),
+      ...(by === undefined ? {} : { removedBy: person(by, names, o.you) }),
     }
   }
   return {
