@@ -28,7 +28,15 @@ export interface ToyGroup {
   requesting: string[]
   /** Disappearing-messages timer in seconds (0 = off). */
   expiration: number
+  /** Banned people: they cannot join by the group's link (Signal's server refuses them). */
+  banned: Set<string>
+  /** The invite link's state and its password (changed by `resetLink`). */
+  link: GroupLinkState
+  linkPassword: string
 }
+
+/** An invite link's state as listGroups and `updateGroup --link` name it. */
+export type GroupLinkState = 'disabled' | 'enabled' | 'enabled-with-approval'
 
 /** One accepted send, as {@link ToySignalState.sends} reports it. */
 export interface SendRecord {
@@ -182,6 +190,10 @@ export function createState(
         pending: [],
         requesting: [],
         expiration: 0,
+        banned: new Set(),
+        // signal-cli creates a group without a link (GroupsV2Operations.createNewGroup).
+        link: 'disabled',
+        linkPassword: Buffer.from(deps.randomBytes(16)).toString('base64url'),
       }
       groups.set(groupId, group)
       return group

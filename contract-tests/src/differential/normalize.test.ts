@@ -38,4 +38,12 @@ describe('normalizeAnswer', () => {
     expect(a).toEqual(normalizeAnswer('send', msg('java.io.IOException: Write failed! (IOException)'), names))
     expect(a).not.toEqual(normalizeAnswer('send', msg('Unable to resolve host (IOException)'), names))
   })
+
+  it('also when the message names no class (`Update profile error: Closed unexpectedly`)', () => {
+    const io = (m: string) => ({ error: { code: -3, message: `Update profile error: ${m}` } })
+    expect(normalizeAnswer('updateProfile', io('Closed unexpectedly'), names)).toEqual(
+      normalizeAnswer('updateProfile', io('No connection!'), names),
+    )
+    expect(normalizeAnswer('updateProfile', io('Closed unexpectedly'), names)).toEqual(io('<socket error>'))
+  })
 })

@@ -8,9 +8,9 @@
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const TIMESTAMP_KEYS = new Set(['timestamp', 'lastUpdateTimestamp'])
-/** `Closed unexpectedly`, `No connection!`, `Write failed!`, wrapped or not (`java.io.IOException: …`), and their class. */
+/** `Closed unexpectedly`, `No connection!`, `Write failed!`, wrapped or not (`java.io.IOException: …`), and their class when named. */
 const SOCKET_ERRORS =
-  /(?:java\.(?:net|io)\.\w+: )*(?:Closed unexpectedly|No connection!|Write failed!|Connection closed!) \((?:IOException|SocketException)\)/g
+  /(?:java\.(?:net|io)\.\w+: )*(?:Closed unexpectedly|No connection!|Write failed!|Connection closed!)(?: \((?:IOException|SocketException)\))?/g
 
 /** A group's lists of people, whose order in the real daemon is a hash set's. */
 const MEMBER_LISTS = new Set(['members', 'pendingMembers', 'requestingMembers', 'admins', 'bannedMembers'])

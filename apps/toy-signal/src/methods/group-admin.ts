@@ -16,6 +16,7 @@ import { findGroup, resolveRecipient } from './targets.ts'
 import { failIfUnreachable } from './unreachable.ts'
 import { checkGroupSize } from '../platform-limits.ts'
 import { applyRoles, checkAllowed, roleChangeOf } from './group-roles.ts'
+import { applyLinkChange, changesLink, linkChangeOf } from './group-links.ts'
 
 /** Most groups one toy holds (configured and created). */
 export const MAX_GROUPS = 1000
@@ -26,7 +27,7 @@ const address = (state: ToySignalState, number: string) => ({ number, uuid: stat
 const audienceOf = (group: ToyGroup): string[] => [...new Set([...group.members, ...group.pending])]
 
 /** Announces a group change, as the group-update message a real client sends. */
-function announce(ctx: MethodContext, group: ToyGroup, recipients: readonly string[]) {
+export function announce(ctx: MethodContext, group: ToyGroup, recipients: readonly string[]) {
   const timestamp = ctx.state.nextTimestamp()
   const content: MessageContent = {
     timestamp,
@@ -80,10 +81,11 @@ function expirationParam(ctx: MethodContext): number | undefined {
   return Math.max(0, value)
 }
 
-/** Adds numbers: a requester is approved, a known number joins, an unknown one is invited. */
+/** Adds numbers: a requester is approved, a known number joins, an unknown one is invited; a ban is lifted. */
 function addMembers(state: ToySignalState, group: ToyGroup, adder: string, numbers: readonly string[]): void {
   for (const m of numbers) {
     if (group.members.includes(m)) continue
+    group.banned.delete(m)
     if (group.requesting.includes(m)) {
       group.requesting = group.requesting.filter((x) => x !== m)
       group.members.push(m)
@@ -119,6 +121,9 @@ const snapshot = (g: ToyGroup): string =>
     g.requesting,
     [...g.admins],
     g.permissions,
+    [...g.banned],
+    g.link,
+    g.linkPassword,
   ])
 
 /** `updateGroup`: creates a group (`{groupId, timestamp, results}`), or changes one (`{}` when nothing changed). */
@@ -133,6 +138,7 @@ export const updateGroupMethod: MethodDefinition = {
     const remove = listParam(ctx.params, 'removeMember', 'removeMembers').map((m) => resolveRecipient(ctx.state, m))
     checkLinkAndPermissions(ctx.params)
     const roles = roleChangeOf(ctx.state, ctx.params)
+    const links = linkChangeOf(ctx)
     if (rawId === undefined) {
       // A bound of the toy (a real account has no such limit): a runaway test cannot grow it forever.
       if (ctx.state.groups.size >= MAX_GROUPS)
@@ -146,6 +152,7 @@ export const updateGroupMethod: MethodDefinition = {
       if (expiration !== undefined) group.expiration = expiration
       // signal-cli creates the group, then applies the rest as the creator (an admin).
       applyRoles(group, roles)
+      applyLinkChange(ctx.state, group, links)
       return { groupId: group.id, ...announce(ctx, group, audienceOf(group)) }
     }
     const group = findGroup(ctx.state, ctx.account, rawId)
@@ -159,11 +166,18 @@ export const updateGroupMethod: MethodDefinition = {
       pending: [...group.pending],
       admins: new Set(group.admins),
       formerMembers: new Set(group.formerMembers),
+      banned: new Set(group.banned),
     }
+    // With members to remove, the banned are removed too (GroupHelper.updateGroupV2).
+    const removed = remove.length > 0 ? [...new Set([...remove, ...links.ban])].filter((m) => m !== ctx.account) : []
     checkAllowed(group, ctx.account, {
       roles,
       addsMembers: add.some((m) => !group.members.includes(m)),
       editsDetails: name !== undefined || description !== undefined || expiration !== undefined,
+      adminsOnly:
+        changesLink(links) ||
+        add.some((m) => group.banned.has(m)) ||
+        removed.some((m) => group.members.includes(m) || group.pending.includes(m)),
     })
     const heardBefore = audienceOf(group)
     // An invitee's first update accepts the invitation (GroupHelper.updateGroupV2 does it first).
@@ -175,9 +189,11 @@ export const updateGroupMethod: MethodDefinition = {
     if (description !== undefined) group.description = description
     if (expiration !== undefined) group.expiration = expiration
     addMembers(ctx.state, group, ctx.account, add)
-    removeMembers(group, remove)
+    removeMembers(group, removed)
     applyRoles(group, roles)
-    if (snapshot(group) === before) return {}
+    applyLinkChange(ctx.state, group, links)
+    // A link change is sent even when it sets the state the link has.
+    if (snapshot(group) === before && links.link === undefined && !links.resetLink) return {}
     try {
       checkGroupSize(group.members.length + group.pending.length)
     } catch (error) {

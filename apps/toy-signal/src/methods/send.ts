@@ -69,6 +69,13 @@ export function sendToTargets(
   build: (timestamp: number) => MessageContent,
   uploads: readonly Upload[] = [],
 ) {
+  // Offline, a send to people alone fails per recipient (NETWORK_FAILURE, then -1 with the result),
+  // as signal-cli's direct sends do; a group send fails as a whole below.
+  if (ctx.faults.networkLost() && targets.groups.length === 0 && targets.recipients.length > 0)
+    return settleSend(
+      ctx.state.nextTimestamp(),
+      targets.recipients.map((n) => resultEntry(ctx.state, n, 'NETWORK_FAILURE', {})),
+    )
   failIfUnreachable(ctx, 'message')
   const sendError = ctx.faults.takeSendError(ctx.account)
   if (sendError !== undefined) throw new RpcFailure(sendError.code, sendError.message)
