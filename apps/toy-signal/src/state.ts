@@ -33,6 +33,8 @@ export interface ToyGroup {
   /** The invite link's state and its password (changed by `resetLink`). */
   link: GroupLinkState
   linkPassword: string
+  /** A v1 group made locally when Signal could not be reached to create a v2 one (no description, no admins). */
+  legacy?: true
 }
 
 /** An invite link's state as listGroups and `updateGroup --link` name it. */

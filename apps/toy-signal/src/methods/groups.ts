@@ -20,7 +20,7 @@ export function groupView(state: ToySignalState, group: ToyGroup, account: strin
   return {
     id: group.id,
     name: group.name,
-    description: group.description,
+    description: group.legacy === true ? null : group.description,
     isMember: group.members.includes(account),
     isBlocked: false,
     messageExpirationTime: group.expiration,
