@@ -100,6 +100,11 @@ export interface GroupChange {
   description?: string
   addMembers?: readonly string[]
   removeMembers?: readonly string[]
+  /**
+   * People banned (`ban`): Signal's server then refuses them the group's invite link. Those also
+   * in `removeMembers` are removed and banned in one change; adding someone banned lifts the ban.
+   */
+  ban?: readonly string[]
   /** Members made admins (`admins`), and admins made plain members again (`removeAdmins`). */
   addAdmins?: readonly string[]
   removeAdmins?: readonly string[]

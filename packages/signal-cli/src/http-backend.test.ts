@@ -278,6 +278,8 @@ describe('group administration for documents', () => {
     ).toBe(GROUP)
     await b.updateGroup(GROUP, { addMembers: ['+33600000003'], removeMembers: [] })
     await b.updateGroup(GROUP, {})
+    await b.updateGroup(GROUP, { removeMembers: ['+33600000003'], ban: ['+33600000003'] })
+    await b.updateGroup(GROUP, { ban: [] })
     await b.createGroupWith({
       name: 'Roles',
       members: ['+33600000002'],
@@ -304,6 +306,11 @@ describe('group administration for documents', () => {
         { name: 'Trip plan', members: ['+33600000002'], description: 'd', expiration: 86400, account: '+33600000001' },
       ],
       ['updateGroup', { groupId: GROUP, members: ['+33600000003'], account: '+33600000001' }],
+      ['updateGroup', { groupId: GROUP, account: '+33600000001' }],
+      [
+        'updateGroup',
+        { groupId: GROUP, removeMembers: ['+33600000003'], ban: ['+33600000003'], account: '+33600000001' },
+      ],
       ['updateGroup', { groupId: GROUP, account: '+33600000001' }],
       [
         'updateGroup',

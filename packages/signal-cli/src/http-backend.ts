@@ -250,6 +250,7 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
       if (change.addMembers !== undefined && change.addMembers.length > 0) params['members'] = [...change.addMembers]
       if (change.removeMembers !== undefined && change.removeMembers.length > 0)
         params['removeMembers'] = [...change.removeMembers]
+      if (change.ban !== undefined && change.ban.length > 0) params['ban'] = [...change.ban]
       if (change.addAdmins !== undefined && change.addAdmins.length > 0) params['admins'] = [...change.addAdmins]
       if (change.removeAdmins !== undefined && change.removeAdmins.length > 0)
         params['removeAdmins'] = [...change.removeAdmins]
