@@ -46,4 +46,40 @@ describe('token bucket pauses', () => {
     while (b.tryTake(20_000)) taken++
     expect(taken).toBe(5)
   })
+
+  it("counted in bytes (Signal's inbound budget): a burst of 128 MiB, then 2,000 bytes a second", () => {
+    const MiB = 1024 * 1024
+    const b = createTokenBucket({ ratePerSecond: 2000, burst: 128 * MiB, now: 0 })
+    // A 10 MB join fits the burst at once, and so does the rest of it.
+    expect(b.tryTake(0, 10_000_000)).toBe(true)
+    expect(b.tryTake(0, 128 * MiB - 10_000_000)).toBe(true)
+    expect(b.tryTake(0, 1)).toBe(false)
+    // Empty, a 4,000-byte body waits two seconds.
+    expect(b.waitMs(0, 4000)).toBe(2000)
+    expect(b.tryTake(1999, 4000)).toBe(false)
+    expect(b.tryTake(2000, 4000)).toBe(true)
+  })
+
+  it('lets a take larger than the bucket go once the bucket is full, in debt afterwards', () => {
+    const b = createTokenBucket({ ratePerSecond: 10, burst: 100, now: 0 })
+    expect(b.tryTake(0, 50)).toBe(true)
+    expect(b.waitMs(0, 500)).toBe(5000)
+    expect(b.tryTake(5000, 500)).toBe(true)
+    // 400 tokens of debt: one token needs 40.1 s.
+    expect(b.waitMs(5000, 1)).toBe(40_100)
+  })
+
+  it('counts a slow take from when it landed: the refill earned in flight is taken back, at most the take', () => {
+    const b = createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 })
+    expect(b.tryTake(0, 1000)).toBe(true)
+    // Signal counted these 1,000 bytes when the send arrived, 500 ms later.
+    b.countFrom(500, 0, 1000)
+    expect(b.waitMs(500, 1000)).toBe(1000)
+    // Never more than the take itself: a send that took an hour owes its bytes, not an hour's refill.
+    const c = createTokenBucket({ ratePerSecond: 1000, burst: 1000, now: 0 })
+    c.tryTake(0, 100)
+    c.countFrom(3_600_000, 0, 100)
+    expect(c.waitMs(3_600_000, 900)).toBe(0)
+    expect(c.waitMs(3_600_000, 901)).toBe(1)
+  })
 })

@@ -1,0 +1,104 @@
+/**
+ * Signal's inbound byte budget (docs/sidecar.md §4.2): every body waits until its bytes fit the
+ * account's budget, so a large join goes out as fast as the budget allows and Signal refuses none
+ * of it. On virtual time with a recording backend, then through the toy enforcing a small budget.
+ */
+import { randomBytes } from 'node:crypto'
+import { createHttpSignalBackend } from '@e2e-col/signal-cli'
+import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
+import { afterEach, describe, expect, it } from 'vitest'
+import { systemClock } from '../clock.ts'
+import { createSendQueue, type SendOwner } from './queue.ts'
+import { envelopeFrame, manualClock, queueOptions, reachOn } from './send-fixture.ts'
+import { sendBytes } from './sender.ts'
+import { createTokenBucket } from './token-bucket.ts'
+
+const A = '+15550000601'
+const B = '+15550000602'
+
+const toys: ToySignal[] = []
+afterEach(async () => {
+  await Promise.all(toys.splice(0).map((t) => t.close()))
+})
+
+/** Acknowledgements land in `acked`; a refusal fails the test. */
+const owner = (acked: string[]): SendOwner => ({
+  ack: (id) => void acked.push(id),
+  reject: (id, code, message) => {
+    throw new Error(`${id} rejected: ${code} ${message}`)
+  },
+})
+
+describe("Signal's inbound byte budget", () => {
+  it('counts a body in UTF-8 bytes and an attachment in its decoded bytes', () => {
+    expect(sendBytes('héllo')).toBe(6)
+    expect(sendBytes('ab', ['data:application/octet-stream;base64,AAAAAAAA'])).toBe(2 + 6)
+  })
+
+  it('holds the bodies past the budget until it refills, then sends them all', async () => {
+    const clock = manualClock()
+    const bodies: string[] = []
+    const backend = {
+      sendGroupMessage: async (_group: string, body: string) => (bodies.push(body), { timestamp: 1, results: [] }),
+    }
+    const acked: string[] = []
+    const queue = createSendQueue(
+      queueOptions(clock, backend, {
+        maxBodyBytes: 3000,
+        // The byte budget is the only limit here: 6,000 bytes at once, then 1,000 a second.
+        inboundBytes: createTokenBucket({ ratePerSecond: 1000, burst: 6000, now: 0 }),
+      }),
+    )
+    const items = Array.from({ length: 6 }, () => ({ ...envelopeFrame(randomBytes(2000)), owner: owner(acked) }))
+    for (const i of items) queue.enqueue(i)
+    await clock.advance(0)
+    const first = bodies.length
+    const sentBytes = bodies.reduce((n, b) => n + sendBytes(b), 0)
+    expect(first).toBeGreaterThan(0)
+    expect(first).toBeLessThan(6)
+    expect(sentBytes).toBeLessThanOrEqual(6000)
+    await clock.advance(60_000)
+    expect(acked.sort()).toEqual(items.map((i) => i.messageId).sort())
+    queue.close()
+  })
+
+  async function joinThroughToy(paced: boolean) {
+    // A budget small enough to matter for a 48 KB join: 16 KB at once, then 16 KB a second.
+    const budget = { size: 16_000, periodMs: 1 / 16 }
+    const toy = await createToySignal({
+      accounts: [A, B],
+      groups: [{ name: 'join', members: [A, B] }],
+      signalPace: paced ? true : 'count',
+      signalPaceLimits: { inboundBytes: budget },
+    })
+    toys.push(toy)
+    const backend = createHttpSignalBackend({ url: toy.url, account: A, timeoutMs: 10_000, streamIdleMs: 60_000 })
+    const acked: string[] = []
+    const queue = createSendQueue({
+      ...queueOptions(manualClock(), backend, { maxBodyBytes: 8000 }),
+      groupId: toy.groups[0]?.id ?? '',
+      now: systemClock.now,
+      sleep: systemClock.sleep,
+      reach: reachOn(systemClock),
+      ...(paced ? { inboundBytes: createTokenBucket({ ratePerSecond: 16_000, burst: 16_000, now: Date.now() }) } : {}),
+    })
+    const items = Array.from({ length: 12 }, () => ({ ...envelopeFrame(randomBytes(3000)), owner: owner(acked) }))
+    for (const i of items) queue.enqueue(i)
+    await queue.drain(30_000)
+    queue.close()
+    await backend.close()
+    return { acked, items, refused: toy.refused(), sent: toy.sends().reduce((n, s) => n + s.message.length, 0) }
+  }
+
+  it('a 48 KB join through the toy enforcing a 16 KB budget: everything delivered, nothing refused', async () => {
+    const r = await joinThroughToy(true)
+    expect(r.acked.sort()).toEqual(r.items.map((i) => i.messageId).sort())
+    expect(r.sent).toBeGreaterThan(48_000)
+    expect(r.refused).toEqual({ messages: 0, attachments: 0, inboundBytes: 0 })
+  }, 60_000)
+
+  it('the same join unpaced by bytes would have been refused (the toy only counting)', async () => {
+    const r = await joinThroughToy(false)
+    expect(r.refused.inboundBytes).toBeGreaterThan(0)
+  }, 60_000)
+})
