@@ -357,7 +357,7 @@ export function registerGroupCases(defineCase: DefineCase): void {
         const raw = ((await call(t.url, 'listGroups', { account: a, groupId: id })).result as BannedGroup[])[0]
         expect(raw?.banned.map(memberNumber)).toEqual([b])
         await c.backend(a).updateGroup(id, { addMembers: [b] })
-        expect((await c.backend(a).listGroups(id))[0]?.members.map(memberNumber)).toContain(b)
+        expect((await c.backend(a).listGroups(id))[0]?.members?.map(memberNumber)).toContain(b)
       },
     },
   )

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { INBOUND_BYTES } from './outbound.ts'
 import { createTokenBucket } from './token-bucket.ts'
 
 describe('token bucket pacing', () => {
@@ -81,5 +82,15 @@ describe('token bucket pauses', () => {
     c.countFrom(3_600_000, 0, 100)
     expect(c.waitMs(3_600_000, 900)).toBe(0)
     expect(c.waitMs(3_600_000, 901)).toBe(1)
+  })
+
+  it("with the sidecar's budget, a 10 MB join and then an hour of 2,000-byte bodies at one a second never wait", () => {
+    const b = createTokenBucket({ ...INBOUND_BYTES, now: 0 })
+    expect(b.tryTake(0, 10_000_000)).toBe(true)
+    // One send a second (the default pace) of the largest body without long bodies (2,000 bytes):
+    // 7.2 MB in the hour, what the budget refills in it.
+    let waited = 0
+    for (let second = 1; second <= 3600; second++) if (!b.tryTake(second * 1000, 2000)) waited++
+    expect(waited).toBe(0)
   })
 })
