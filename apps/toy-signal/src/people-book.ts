@@ -75,8 +75,9 @@ function keep<T>(t: Map<string, T>, number: string, value: T): void {
  * libsignal's scannable fingerprint as signal-cli prints it: the `CombinedFingerprints` protobuf
  * (version 2, then the local and the remote 32-byte fingerprints), base64.
  */
+const half = (text: string): Buffer => createHash('sha256').update(text).digest()
+
 function scannable(account: string, seed: string): string {
-  const half = (text: string) => createHash('sha256').update(text).digest()
   return Buffer.concat([
     Buffer.from([0x08, 0x02, 0x12, 0x22, 0x0a, 0x20]),
     half(`scan-local:${account}`),

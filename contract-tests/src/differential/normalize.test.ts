@@ -8,6 +8,8 @@ const msg = (m: string) => ({
   error: { code: -32603, message: `Failed to send message: ${m} (UnexpectedErrorException)` },
 })
 
+const io = (m: string) => ({ error: { code: -3, message: `Update profile error: ${m}` } })
+
 describe('normalizeAnswer', () => {
   it('names known ACIs and marks unknown ones, so two daemons compare member lists', () => {
     const answer = {
@@ -40,7 +42,6 @@ describe('normalizeAnswer', () => {
   })
 
   it('also when the message names no class (`Update profile error: Closed unexpectedly`)', () => {
-    const io = (m: string) => ({ error: { code: -3, message: `Update profile error: ${m}` } })
     expect(normalizeAnswer('updateProfile', io('Closed unexpectedly'), names)).toEqual(
       normalizeAnswer('updateProfile', io('No connection!'), names),
     )

@@ -29,6 +29,35 @@ const owner = (acked: string[]): SendOwner => ({
   },
 })
 
+/** A 48 KB join of one account's queue through a toy whose byte budget is 16 KB; paced by bytes or not. */
+async function joinThroughToy(paced: boolean) {
+  // A budget small enough to matter for a 48 KB join: 16 KB at once, then 16 KB a second.
+  const budget = { size: 16_000, periodMs: 1 / 16 }
+  const toy = await createToySignal({
+    accounts: [A, B],
+    groups: [{ name: 'join', members: [A, B] }],
+    signalPace: paced ? true : 'count',
+    signalPaceLimits: { inboundBytes: budget },
+  })
+  toys.push(toy)
+  const backend = createHttpSignalBackend({ url: toy.url, account: A, timeoutMs: 10_000, streamIdleMs: 60_000 })
+  const acked: string[] = []
+  const queue = createSendQueue({
+    ...queueOptions(manualClock(), backend, { maxBodyBytes: 8000 }),
+    groupId: toy.groups[0]?.id ?? '',
+    now: systemClock.now,
+    sleep: systemClock.sleep,
+    reach: reachOn(systemClock),
+    ...(paced ? { inboundBytes: createTokenBucket({ ratePerSecond: 16_000, burst: 16_000, now: Date.now() }) } : {}),
+  })
+  const items = Array.from({ length: 12 }, () => ({ ...envelopeFrame(randomBytes(3000)), owner: owner(acked) }))
+  for (const i of items) queue.enqueue(i)
+  await queue.drain(30_000)
+  queue.close()
+  await backend.close()
+  return { acked, items, refused: toy.refused(), sent: toy.sends().reduce((n, s) => n + s.message.length, 0) }
+}
+
 describe("Signal's inbound byte budget", () => {
   it('counts a body in UTF-8 bytes and an attachment in its decoded bytes', () => {
     expect(sendBytes('héllo')).toBe(6)
@@ -61,34 +90,6 @@ describe("Signal's inbound byte budget", () => {
     expect(acked.sort()).toEqual(items.map((i) => i.messageId).sort())
     queue.close()
   })
-
-  async function joinThroughToy(paced: boolean) {
-    // A budget small enough to matter for a 48 KB join: 16 KB at once, then 16 KB a second.
-    const budget = { size: 16_000, periodMs: 1 / 16 }
-    const toy = await createToySignal({
-      accounts: [A, B],
-      groups: [{ name: 'join', members: [A, B] }],
-      signalPace: paced ? true : 'count',
-      signalPaceLimits: { inboundBytes: budget },
-    })
-    toys.push(toy)
-    const backend = createHttpSignalBackend({ url: toy.url, account: A, timeoutMs: 10_000, streamIdleMs: 60_000 })
-    const acked: string[] = []
-    const queue = createSendQueue({
-      ...queueOptions(manualClock(), backend, { maxBodyBytes: 8000 }),
-      groupId: toy.groups[0]?.id ?? '',
-      now: systemClock.now,
-      sleep: systemClock.sleep,
-      reach: reachOn(systemClock),
-      ...(paced ? { inboundBytes: createTokenBucket({ ratePerSecond: 16_000, burst: 16_000, now: Date.now() }) } : {}),
-    })
-    const items = Array.from({ length: 12 }, () => ({ ...envelopeFrame(randomBytes(3000)), owner: owner(acked) }))
-    for (const i of items) queue.enqueue(i)
-    await queue.drain(30_000)
-    queue.close()
-    await backend.close()
-    return { acked, items, refused: toy.refused(), sent: toy.sends().reduce((n, s) => n + s.message.length, 0) }
-  }
 
   it('a 48 KB join through the toy enforcing a 16 KB budget: everything delivered, nothing refused', async () => {
     const r = await joinThroughToy(true)

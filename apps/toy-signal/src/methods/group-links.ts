@@ -66,6 +66,10 @@ export function inviteLinkOf(group: ToyGroup): string | null {
 
 const GROUP_ID_BYTES = 32
 
+/** The server's 403 on a link, as signal-cli words it (libsignal-service's reason). */
+const inactive = (reason: 'BANNED' | 'UNKNOWN') =>
+  userError(`Group link is not valid: Group link inactive (reason: ${reason})`)
+
 /** The group and password a link names, or undefined when it is no group link at all. */
 function readLink(uri: string): { groupId: string; password: string } | undefined {
   let url: URL
@@ -99,8 +103,6 @@ export function joinGroupMethod(announce: Announce): MethodDefinition {
       if (ctx.faults.networkLost())
         throw new RpcFailure(RPC_CODES.ioError, 'Failed to send message: Closed unexpectedly (SocketException)')
       const group = ctx.state.groups.get(named.groupId)
-      const inactive = (reason: 'BANNED' | 'UNKNOWN') =>
-        userError(`Group link is not valid: Group link inactive (reason: ${reason})`)
       if (group === undefined || group.link === 'disabled' || group.linkPassword !== named.password)
         throw inactive('UNKNOWN')
       if (group.banned.has(ctx.account)) throw inactive('BANNED')
