@@ -136,7 +136,7 @@ async function rig(path: PayloadPath, members: readonly string[], enforcePace: b
 function measure(
   toy: ToySignal,
   from: number,
-  refusedBefore: { messages: number; attachments: number },
+  refusedBefore: { messages: number; attachments: number; inboundBytes: number },
   path: PayloadPath,
   timedAtPace: boolean,
   ms: number,
