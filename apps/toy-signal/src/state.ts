@@ -33,8 +33,16 @@ export interface ToyGroup {
   /** The invite link's state and its password (changed by `resetLink`). */
   link: GroupLinkState
   linkPassword: string
+  /** Member labels (signal-cli 0.14.1+: each member sets their own), by number. */
+  labels: Map<string, MemberLabel>
   /** A v1 group made locally when Signal could not be reached to create a v2 one (no description, no admins). */
   legacy?: true
+}
+
+/** A member's own label, as a phone shows it beside their name. */
+export interface MemberLabel {
+  label?: string
+  labelEmoji?: string
 }
 
 /** An invite link's state as listGroups and `updateGroup --link` name it. */
@@ -193,6 +201,7 @@ export function createState(
         requesting: [],
         expiration: 0,
         banned: new Set(),
+        labels: new Map(),
         // signal-cli creates a group without a link (GroupsV2Operations.createNewGroup).
         link: 'disabled',
         linkPassword: Buffer.from(deps.randomBytes(16)).toString('base64url'),

@@ -121,3 +121,34 @@ describe('bans and invite links on the toy', () => {
     }
   })
 })
+
+describe('member labels on the toy', () => {
+  it('from 0.14.1 each member sets their own label, listed beside them; 0.13.19 ignores the params', async () => {
+    const toy = await startToy({ accounts: [A, B, C], groups: [{ name: 'Doc', members: [A, B, C] }] })
+    const groupId = toy.groups[0]?.id as string
+    const set = await rpc(toy, 'updateGroup', { account: B, groupId, memberLabel: 'viewer' })
+    expect(set.result.results).toHaveLength(2)
+    await rpc(toy, 'updateGroup', { account: B, groupId, memberLabelEmoji: '👁' })
+    const members = (await rpc(toy, 'listGroups', { account: A, groupId })).result[0].members as Record<
+      string,
+      unknown
+    >[]
+    expect(members.find((m) => m['number'] === B)).toMatchObject({ label: 'viewer', labelEmoji: '👁' })
+    expect(members.find((m) => m['number'] === A)).not.toHaveProperty('label')
+    // The same label again changes nothing.
+    expect((await rpc(toy, 'updateGroup', { account: B, groupId, memberLabel: 'viewer' })).result).toEqual({})
+
+    const old = await startToy({
+      accounts: [A, B],
+      groups: [{ name: 'Doc', members: [A, B] }],
+      signalCliVersion: '0.13.19',
+    })
+    const oldId = old.groups[0]?.id as string
+    expect((await rpc(old, 'updateGroup', { account: B, groupId: oldId, memberLabel: 'viewer' })).result).toEqual({})
+    const oldMembers = (await rpc(old, 'listGroups', { account: A, groupId: oldId })).result[0].members
+    expect(oldMembers).toEqual([
+      { number: A, uuid: expect.any(String) },
+      { number: B, uuid: expect.any(String) },
+    ])
+  })
+})

@@ -361,7 +361,34 @@ export function registerGroupCases(defineCase: DefineCase): void {
       },
     },
   )
+
+  defineCase(
+    'account',
+    "member labels: before 0.14.1 memberLabel is an unknown param ({}), from 0.14.1 it sets the caller's own label",
+    async (t) => {
+      const { a, b, groupId } = fixtures(t)
+      const answer = await call(t.url, 'updateGroup', { account: b, groupId, memberLabel: 'viewer' })
+      const members = ((await call(t.url, 'listGroups', { account: a, groupId })).result as LabelledGroup[])[0]?.members
+      const labelOfB = members?.find((m) => m.number === b)?.label
+      if (versionAtLeast(t.version, '0.14.1')) {
+        expect(Object.keys(answer.result as object).sort()).toEqual(['results', 'timestamp'])
+        expect(labelOfB).toBe('viewer')
+      } else {
+        expect(answer.result).toEqual({})
+        expect(labelOfB).toBeUndefined()
+      }
+    },
+    {
+      client: async (t, c) => {
+        const { b, groupId } = fixtures(t)
+        // The client asks nothing of a daemon that predates labels.
+        expect(await c.backend(b).labelSelf(groupId, 'viewer')).toBe(versionAtLeast(t.version, '0.14.1'))
+      },
+    },
+  )
 }
 
 /** A group as listGroups shows it, with its banned people. */
 type BannedGroup = Group & { banned: Member[] }
+/** A group whose members carry their labels (0.14.1+). */
+type LabelledGroup = Omit<Group, 'members'> & { members: (Member & { label?: string })[] }

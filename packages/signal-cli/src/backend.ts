@@ -158,6 +158,11 @@ export interface SignalDocumentMethods {
   updateGroup(groupId: string, change: GroupChange): Promise<void>
   /** `quitGroup`, naming new admins when this account is the last one. */
   leaveGroup(groupId: string, newAdmins: readonly string[]): Promise<void>
+  /**
+   * `updateGroup memberLabel`: this account's own label in the group, which phones show beside its
+   * name. Resolves false, asking nothing, when the daemon predates labels (signal-cli 0.14.1).
+   */
+  labelSelf(groupId: string, label: string): Promise<boolean>
   /** `listContacts` with `allRecipients`: contact records and the people known from groups. */
   listContacts(): Promise<SignalContact[]>
   /** `listIdentities`: the safety-number state of everyone whose identity key the account holds. */

@@ -63,6 +63,24 @@ function checkLinkAndPermissions(params: Record<string, unknown>): void {
   }
 }
 
+/**
+ * `memberLabel` / `memberLabelEmoji` (signal-cli 0.14.1+): the caller's own label, the other part
+ * kept as it was (GroupHelper.updateGroupV2). Before 0.14.1 they are unknown params, ignored.
+ */
+function applyOwnLabel(ctx: MethodContext, group: ToyGroup): void {
+  if (!ctx.state.version.atLeast('0.14.1')) return
+  const label = stringParam(ctx.params, 'memberLabel')
+  const labelEmoji = stringParam(ctx.params, 'memberLabelEmoji')
+  if (label === undefined && labelEmoji === undefined) return
+  const before = group.labels.get(ctx.account) ?? {}
+  const next = {
+    ...before,
+    ...(label === undefined ? {} : { label }),
+    ...(labelEmoji === undefined ? {} : { labelEmoji }),
+  }
+  group.labels.set(ctx.account, next)
+}
+
 /** `expiration` is read with `getInt`: a JSON integer in Java's int range, else a ClassCastException. */
 function expirationParam(ctx: MethodContext): number | undefined {
   const value = ctx.params['expiration']
@@ -107,6 +125,7 @@ function removeMembers(group: ToyGroup, numbers: readonly string[]): void {
     if (!group.members.includes(m)) continue
     group.members = group.members.filter((x) => x !== m)
     group.admins.delete(m)
+    group.labels.delete(m)
     group.formerMembers.add(m)
   }
 }
@@ -124,6 +143,7 @@ const snapshot = (g: ToyGroup): string =>
     [...g.banned],
     g.link,
     g.linkPassword,
+    [...g.labels],
   ])
 
 /** `updateGroup`: creates a group (`{groupId, timestamp, results}`), or changes one (`{}` when nothing changed). */
@@ -178,6 +198,7 @@ export const updateGroupMethod: MethodDefinition = {
       admins: new Set(group.admins),
       formerMembers: new Set(group.formerMembers),
       banned: new Set(group.banned),
+      labels: new Map(group.labels),
     }
     // With members to remove, the banned are removed too (GroupHelper.updateGroupV2).
     const removed = remove.length > 0 ? [...new Set([...remove, ...links.ban])].filter((m) => m !== ctx.account) : []
@@ -203,6 +224,7 @@ export const updateGroupMethod: MethodDefinition = {
     removeMembers(group, removed)
     applyRoles(group, roles)
     applyLinkChange(ctx.state, group, links)
+    applyOwnLabel(ctx, group)
     // A link change is sent even when it sets the state the link has.
     if (snapshot(group) === before && links.link === undefined && !links.resetLink) return {}
     try {
@@ -247,6 +269,7 @@ export const quitGroupMethod: MethodDefinition = {
     if (!group.members.includes(ctx.account)) return {}
     const heard = audienceOf(group)
     group.members = group.members.filter((m) => m !== ctx.account)
+    group.labels.delete(ctx.account)
     group.formerMembers.add(ctx.account)
     const newAdmins = listParam(ctx.params, 'admin', 'admins')
       .map((m) => resolveRecipient(ctx.state, m))

@@ -25,8 +25,11 @@ export function groupView(state: ToySignalState, group: ToyGroup, account: strin
     isBlocked: false,
     messageExpirationTime: group.expiration,
     // `isAdmin` arrived in 0.14.1 (member labels); before, admins are only in `admins`.
+    // Member labels came with it (JsonGroupMember's labelEmoji and label, each only when set).
     members: group.members.map((m) =>
-      state.version.atLeast('0.14.1') ? { ...address(state, m), isAdmin: group.admins.has(m) } : address(state, m),
+      state.version.atLeast('0.14.1')
+        ? { ...address(state, m), isAdmin: group.admins.has(m), ...group.labels.get(m) }
+        : address(state, m),
     ),
     pendingMembers: group.pending.map((m) => address(state, m)),
     requestingMembers: group.requesting.map((m) => address(state, m)),
