@@ -105,6 +105,8 @@ export interface GroupChange {
    * in `removeMembers` are removed and banned in one change; adding someone banned lifts the ban.
    */
   ban?: readonly string[]
+  /** The invite link: off, or on with an admin's approval for each request (`link`). */
+  link?: 'disabled' | 'enabled-with-approval'
   /** Members made admins (`admins`), and admins made plain members again (`removeAdmins`). */
   addAdmins?: readonly string[]
   removeAdmins?: readonly string[]

@@ -280,6 +280,7 @@ describe('group administration for documents', () => {
     await b.updateGroup(GROUP, {})
     await b.updateGroup(GROUP, { removeMembers: ['+33600000003'], ban: ['+33600000003'] })
     await b.updateGroup(GROUP, { ban: [] })
+    await b.updateGroup(GROUP, { link: 'disabled' })
     await b.createGroupWith({
       name: 'Roles',
       members: ['+33600000002'],
@@ -312,6 +313,7 @@ describe('group administration for documents', () => {
         { groupId: GROUP, removeMembers: ['+33600000003'], ban: ['+33600000003'], account: '+33600000001' },
       ],
       ['updateGroup', { groupId: GROUP, account: '+33600000001' }],
+      ['updateGroup', { groupId: GROUP, link: 'disabled', account: '+33600000001' }],
       [
         'updateGroup',
         {

@@ -266,6 +266,7 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
       if (change.removeMembers !== undefined && change.removeMembers.length > 0)
         params['removeMembers'] = [...change.removeMembers]
       if (change.ban !== undefined && change.ban.length > 0) params['ban'] = [...change.ban]
+      if (change.link !== undefined) params['link'] = change.link
       if (change.addAdmins !== undefined && change.addAdmins.length > 0) params['admins'] = [...change.addAdmins]
       if (change.removeAdmins !== undefined && change.removeAdmins.length > 0)
         params['removeAdmins'] = [...change.removeAdmins]
