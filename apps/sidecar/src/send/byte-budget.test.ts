@@ -29,10 +29,11 @@ const owner = (acked: string[]): SendOwner => ({
   },
 })
 
-/** A 48 KB join of one account's queue through a toy whose byte budget is 16 KB; paced by bytes or not. */
+/** A 24 KB join of one account's queue through a toy whose byte budget is 10 KB; paced by bytes or not. */
 async function joinThroughToy(paced: boolean) {
-  // A budget small enough to matter for a 48 KB join: 16 KB at once, then 16 KB a second.
-  const budget = { size: 16_000, periodMs: 1 / 16 }
+  // A budget small enough to matter for a 24 KB join: 10 KB at once, then 4 KB a second (unpaced,
+  // the join would have to take over 3.5 s to stay under it).
+  const budget = { size: 10_000, periodMs: 1 / 4 }
   const toy = await createToySignal({
     accounts: [A, B],
     groups: [{ name: 'join', members: [A, B] }],
@@ -48,9 +49,9 @@ async function joinThroughToy(paced: boolean) {
     now: systemClock.now,
     sleep: systemClock.sleep,
     reach: reachOn(systemClock),
-    ...(paced ? { inboundBytes: createTokenBucket({ ratePerSecond: 16_000, burst: 16_000, now: Date.now() }) } : {}),
+    ...(paced ? { inboundBytes: createTokenBucket({ ratePerSecond: 4000, burst: 10_000, now: Date.now() }) } : {}),
   })
-  const items = Array.from({ length: 12 }, () => ({ ...envelopeFrame(randomBytes(3000)), owner: owner(acked) }))
+  const items = Array.from({ length: 6 }, () => ({ ...envelopeFrame(randomBytes(3000)), owner: owner(acked) }))
   for (const i of items) queue.enqueue(i)
   await queue.drain(30_000)
   queue.close()
@@ -91,10 +92,10 @@ describe("Signal's inbound byte budget", () => {
     queue.close()
   })
 
-  it('a 48 KB join through the toy enforcing a 16 KB budget: everything delivered, nothing refused', async () => {
+  it('a 24 KB join through the toy enforcing a 10 KB budget: everything delivered, nothing refused', async () => {
     const r = await joinThroughToy(true)
     expect(r.acked.sort()).toEqual(r.items.map((i) => i.messageId).sort())
-    expect(r.sent).toBeGreaterThan(48_000)
+    expect(r.sent).toBeGreaterThan(24_000)
     expect(r.refused).toEqual({ messages: 0, attachments: 0, inboundBytes: 0 })
   }, 60_000)
 
