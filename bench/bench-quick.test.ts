@@ -84,8 +84,8 @@ describe.skipIf(missing.length > 0)('bench, quick mode, convergence only', () =>
     expect(r.join.attachment.sends).toBeLessThan(r.join.text.sends / 10)
     expect(r.paste.attachment.attachmentSends).toBe(1)
     expect(r.paste.attachment.sends).toBeLessThan(r.paste.text.sends)
-    expect(r.join.attachment.refused).toEqual({ messages: 0, attachments: 0 })
-    expect(r.paste.attachment.refused).toEqual({ messages: 0, attachments: 0 })
+    expect(r.join.attachment.refused).toEqual({ messages: 0, attachments: 0, inboundBytes: 0 })
+    expect(r.paste.attachment.refused).toEqual({ messages: 0, attachments: 0, inboundBytes: 0 })
   })
 
   test('history: versions kept, the middle one restored, and an edit adds only its stamp to the store', async () => {

@@ -48,8 +48,8 @@ export interface BigRun {
   /** Yjs payload bytes the transfer carried (the document state, or the paste's update). */
   readonly payloadBytes: number
   readonly efficiency: number
-  /** Requests Signal's pace refused during the transfer (messages, uploads). */
-  readonly refused: { messages: number; attachments: number }
+  /** Requests Signal's pace refused during the transfer (messages, uploads, recipients' inbound bytes). */
+  readonly refused: { messages: number; attachments: number; inboundBytes: number }
   readonly pacedSeconds: number
 }
 
@@ -136,7 +136,7 @@ async function rig(path: PayloadPath, members: readonly string[], enforcePace: b
 function measure(
   toy: ToySignal,
   from: number,
-  refusedBefore: { messages: number; attachments: number },
+  refusedBefore: { messages: number; attachments: number; inboundBytes: number },
   path: PayloadPath,
   timedAtPace: boolean,
   ms: number,
@@ -157,6 +157,7 @@ function measure(
     refused: {
       messages: refused.messages - refusedBefore.messages,
       attachments: refused.attachments - refusedBefore.attachments,
+      inboundBytes: refused.inboundBytes - refusedBefore.inboundBytes,
     },
     pacedSeconds: pacedSeconds(sends.length),
   }
@@ -299,7 +300,7 @@ export async function benchBigPayloads({ quick }: { quick: boolean }): Promise<B
         joining.attachment,
         paste.attachment,
         ...(quick ? [] : [joining.text, paste.text]),
-      ].every((run) => run.refused.messages === 0 && run.refused.attachments === 0),
+      ].every((run) => run.refused.messages === 0 && run.refused.attachments === 0 && run.refused.inboundBytes === 0),
     },
   }
 }
@@ -308,18 +309,18 @@ function row(label: string, run: BigRun): string {
   const time = run.timedAtPace
     ? `${(run.ms / 1000).toFixed(2)} s`
     : `${(run.ms / 1000).toFixed(1)} s pacing off; ≈ ${run.pacedSeconds.toFixed(0)} s at 1/s`
-  return `| ${label} | ${run.sends} (${run.attachmentSends} with an attachment) | ${time} | ${run.daemonBytes.toLocaleString('en')} | ${run.efficiency.toFixed(2)} | ${run.refused.messages} / ${run.refused.attachments} |`
+  return `| ${label} | ${run.sends} (${run.attachmentSends} with an attachment) | ${time} | ${run.daemonBytes.toLocaleString('en')} | ${run.efficiency.toFixed(2)} | ${run.refused.messages} / ${run.refused.attachments} / ${run.refused.inboundBytes} |`
 }
 
 export function printBigPayloads(r: BigPayloadsResult): void {
   console.log(
-    `\n## 7. Big payloads at Signal's pace (toy enforcing 60/s-bucket per pair and 50 uploads; sidecars at 1/s, burst 5)\n`,
+    `\n## 7. Big payloads at Signal's pace (toy enforcing 60/s-bucket per pair, 50 uploads and 128 MiB of inbound bytes per recipient; sidecars at 1/s, burst 5)\n`,
   )
   console.log(
     `document: the ${REPLAY_TRACE} trace's final state, ${r.documentBytes.toLocaleString('en')} bytes of Yjs update; paste: ${r.paste.bytes.toLocaleString('en')} characters of its prose\n`,
   )
   console.log(
-    '| transfer | Signal sends | until the page shows it | bytes to the daemon | payload / daemon bytes | refused (messages / uploads) |',
+    '| transfer | Signal sends | until the page shows it | bytes to the daemon | payload / daemon bytes | refused (messages / uploads / inbound bytes) |',
   )
   console.log('|---|---|---|---|---|---|')
   console.log(row('join, attachment path', r.join.attachment))

@@ -4,13 +4,16 @@
  * -32603. Notifications run but their answers are dropped.
  * @see docs/daemon-contract.md §2, reference `signal-cli-wire.md` §3 and §5
  */
-import { errorResponse, paramsAsObject, type RpcCall, type RpcResponse } from './jsonrpc.ts'
+import { errorResponse, isObject, paramsAsObject, type RpcCall, type RpcResponse } from './jsonrpc.ts'
 import { listContactsMethod } from './methods/contacts.ts'
 import type { MethodContext, MethodDefinition } from './methods/context.ts'
 import { listIdentitiesMethod, updateContactMethod, updateProfileMethod } from './methods/identities.ts'
 import { getAttachmentMethod } from './methods/get-attachment.ts'
+import { listDevicesMethod } from './methods/devices.ts'
 import { getUserStatusMethod, listAccountsMethod, versionMethod } from './methods/directory.ts'
 import { listGroupsMethod, quitGroupMethod, updateGroupMethod } from './methods/groups.ts'
+import { announce } from './methods/group-admin.ts'
+import { joinGroupMethod } from './methods/group-links.ts'
 import { sendMessageRequestResponseMethod, sendReactionMethod } from './methods/message-requests.ts'
 import { finishLinkMethod, registerMethod, startLinkMethod, verifyMethod } from './methods/provisioning.ts'
 import { sendMethod } from './methods/send.ts'
@@ -25,6 +28,7 @@ export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map([
   ['listGroups', listGroupsMethod],
   ['updateGroup', updateGroupMethod],
   ['quitGroup', quitGroupMethod],
+  ['joinGroup', joinGroupMethod(announce)],
   ['sendMessageRequestResponse', sendMessageRequestResponseMethod],
   ['sendReaction', sendReactionMethod],
   ['sendTyping', sendTypingMethod],
@@ -36,6 +40,7 @@ export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map([
   ['updateContact', updateContactMethod],
   ['updateProfile', updateProfileMethod],
   ['getAttachment', getAttachmentMethod],
+  ['listDevices', listDevicesMethod],
   ['startLink', startLinkMethod],
   ['finishLink', finishLinkMethod],
   ['register', registerMethod],
@@ -57,19 +62,17 @@ export async function dispatch(
   }
   if ((method.routing === 'multi' || method.routing === 'registration') && base.state.mode === 'single')
     return fail(RPC_CODES.methodNotFound, 'Method not implemented')
-  const mapped = paramsAsObject(call.params)
-  if (!mapped.ok) return fail(RPC_CODES.invalidRequest, mapped.message)
-  const params = mapped.value
+  // The account is routed before the params are mapped (`getManagerFromParams` reads it from an
+  // object only): positional params name no account, so a per-account method is -32602 first.
+  const named = isObject(call.params) ? call.params : {}
   let account = base.state.accounts[0] ?? ''
   if (method.routing === 'registration') {
     // Any account reaches the command, even one that does not exist yet; none is -32602.
-    const requested = params['account']
-    delete params['account']
+    const requested = named['account']
     if (typeof requested !== 'string') return fail(RPC_CODES.invalidParams, 'Method requires valid account parameter')
     account = requested
   } else if (base.state.mode === 'multi' && method.routing !== 'multi') {
-    const requested = params['account']
-    delete params['account']
+    const requested = named['account']
     if (requested !== undefined) {
       if (typeof requested !== 'string' || !base.state.isAccount(requested)) {
         return fail(RPC_CODES.invalidParams, 'Specified account does not exist')
@@ -79,6 +82,11 @@ export async function dispatch(
       return fail(RPC_CODES.invalidParams, 'Method requires valid account parameter')
     }
   }
+  const mapped = paramsAsObject(call.params)
+  if (!mapped.ok) return fail(RPC_CODES.invalidRequest, mapped.message)
+  const params = mapped.value
+  if (method.routing !== 'multi' && (method.routing === 'registration' || base.state.mode === 'multi'))
+    delete params['account']
   const injected = takeCallFailure(base.state, call.method)
   if (injected !== undefined) return fail(injected.code, injected.message)
   try {

@@ -1,6 +1,7 @@
 /**
  * The toy's groups as plain JSON, so a toy started again (the demo's `npm start`, run twice) knows
- * the groups the last one made: ids, names, descriptions, members, invitees, admins, timers.
+ * the groups the last one made: ids, names, descriptions, members, invitees, admins, timers, bans
+ * and invite links.
  */
 import { z } from 'zod'
 import { ToySignalError } from './errors.ts'
@@ -26,6 +27,13 @@ export const GroupSnapshot = z.strictObject({
   // Absent in snapshots written before permissions were kept: signal-cli's default.
   permissionAddMember: z.enum(['EVERY_MEMBER', 'ONLY_ADMINS']).optional(),
   permissionEditDetails: z.enum(['EVERY_MEMBER', 'ONLY_ADMINS']).optional(),
+  // Absent in snapshots written before bans and links were kept: none, and the link off.
+  banned: z.array(Number164).max(1000).optional(),
+  link: z.enum(['disabled', 'enabled', 'enabled-with-approval']).optional(),
+  linkPassword: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{22}$/)
+    .optional(),
 })
 export type GroupSnapshot = z.infer<typeof GroupSnapshot>
 
@@ -44,6 +52,9 @@ export function snapshotGroups(state: ToySignalState): GroupSnapshot[] {
     requesting: [...g.requesting],
     permissionAddMember: g.permissions.addMember,
     permissionEditDetails: g.permissions.editDetails,
+    banned: [...g.banned],
+    link: g.link,
+    linkPassword: g.linkPassword,
   }))
 }
 
@@ -69,6 +80,9 @@ export function restoreGroups(state: ToySignalState, snapshots: unknown): void {
       addMember: s.permissionAddMember ?? 'EVERY_MEMBER',
       editDetails: s.permissionEditDetails ?? 'EVERY_MEMBER',
     }
-    for (const n of [...s.pending, ...s.formerMembers, ...s.requesting]) state.uuidOf(n)
+    g.banned = new Set(s.banned ?? [])
+    g.link = s.link ?? 'disabled'
+    if (s.linkPassword !== undefined) g.linkPassword = s.linkPassword
+    for (const n of [...s.pending, ...s.formerMembers, ...s.requesting, ...g.banned]) state.uuidOf(n)
   }
 }

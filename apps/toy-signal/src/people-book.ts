@@ -71,6 +71,21 @@ function keep<T>(t: Map<string, T>, number: string, value: T): void {
   t.set(number, value)
 }
 
+/**
+ * libsignal's scannable fingerprint as signal-cli prints it: the `CombinedFingerprints` protobuf
+ * (version 2, then the local and the remote 32-byte fingerprints), base64.
+ */
+const half = (text: string): Buffer => createHash('sha256').update(text).digest()
+
+function scannable(account: string, seed: string): string {
+  return Buffer.concat([
+    Buffer.from([0x08, 0x02, 0x12, 0x22, 0x0a, 0x20]),
+    half(`scan-local:${account}`),
+    Buffer.from([0x1a, 0x22, 0x0a, 0x20]),
+    half(`scan:${seed}`),
+  ]).toString('base64')
+}
+
 export function createPeopleBook(now: () => number): PeopleBook {
   const contacts = new Map<string, Map<string, ContactName>>()
   const identities = new Map<string, Map<string, Identity>>()
@@ -88,7 +103,7 @@ export function createPeopleBook(now: () => number): PeopleBook {
         .digest('hex')
         .replace(/(..)/g, ' $1')}`,
       safetyNumber: safety.replace(/(\d{5})(?=\d)/g, '$1 '),
-      scannableSafetyNumber: createHash('sha256').update(`scan:${seed}`).digest('base64'),
+      scannableSafetyNumber: scannable(account, seed),
     }
   }
 

@@ -15,8 +15,6 @@ export const UNIMPLEMENTED_ACCOUNT_COMMANDS: ReadonlySet<string> = new Set([
   'getAttachment',
   'getAvatar',
   'getSticker',
-  'joinGroup',
-  'listDevices',
   'listStickerPacks',
   'receive',
   'remoteDelete',

@@ -28,7 +28,25 @@ export interface ToyGroup {
   requesting: string[]
   /** Disappearing-messages timer in seconds (0 = off). */
   expiration: number
+  /** Banned people: they cannot join by the group's link (Signal's server refuses them). */
+  banned: Set<string>
+  /** The invite link's state and its password (changed by `resetLink`). */
+  link: GroupLinkState
+  linkPassword: string
+  /** Member labels (signal-cli 0.14.1+: each member sets their own), by number. */
+  labels: Map<string, MemberLabel>
+  /** A v1 group made locally when Signal could not be reached to create a v2 one (no description, no admins). */
+  legacy?: true
 }
+
+/** A member's own label, as a phone shows it beside their name. */
+export interface MemberLabel {
+  label?: string
+  labelEmoji?: string
+}
+
+/** An invite link's state as listGroups and `updateGroup --link` name it. */
+export type GroupLinkState = 'disabled' | 'enabled' | 'enabled-with-approval'
 
 /** One accepted send, as {@link ToySignalState.sends} reports it. */
 export interface SendRecord {
@@ -182,6 +200,11 @@ export function createState(
         pending: [],
         requesting: [],
         expiration: 0,
+        banned: new Set(),
+        labels: new Map(),
+        // signal-cli creates a group without a link (GroupsV2Operations.createNewGroup).
+        link: 'disabled',
+        linkPassword: Buffer.from(deps.randomBytes(16)).toString('base64url'),
       }
       groups.set(groupId, group)
       return group

@@ -12,7 +12,7 @@ import { SIGNAL_LIMITS } from './platform-limits.ts'
 import { createEventHub, type EventHub } from './event-hub.ts'
 import { createAttachmentStore, DEFAULT_ATTACHMENT_STORE_LIMITS } from './attachments.ts'
 import { createFaults, type FaultSwitches } from './faults.ts'
-import { createSignalPace, type SignalPace } from './pace.ts'
+import { createSignalPace, SIGNAL_PACE, type PaceLimits, type PaceRefusals, type SignalPace } from './pace.ts'
 import { createRequestHandler } from './request-handler.ts'
 import { createProvisioningState } from './provisioning-state.ts'
 import { restoreGroups, snapshotGroups, type GroupSnapshot } from './group-snapshot.ts'
@@ -61,6 +61,8 @@ export interface ToySignalOptions {
    * refused ({@link ToySignal.refused}), for runs that measure the machine rather than Signal.
    */
   signalPace?: boolean | 'count'
+  /** Other limits than the open-source server's defaults for `signalPace` (tests shrink the byte budget). */
+  signalPaceLimits?: Partial<PaceLimits>
   /** Largest attachment a send accepts (default 100 MiB); above it the send fails with -32603. */
   maxAttachmentBytes?: number
   /** Bounds of the received-attachment store over all accounts (default 64 MiB, 4096 files). */
@@ -90,7 +92,7 @@ export interface ToySignal {
   /** Every send accepted so far, oldest first (bounded to the latest 10 000). */
   sends(): ReadonlyArray<SendRecord>
   /** Requests Signal's pace refused, or would have refused in `'count'` mode (zero while off). */
-  refused(): { messages: number; attachments: number }
+  refused(): PaceRefusals
   faults: FaultSwitches
   /**
    * Plays Signal removing the account's linked device (idle over 45 days, or removed on the phone):
@@ -196,7 +198,7 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
   const pace: SignalPace | undefined =
     options.signalPace === undefined || options.signalPace === false
       ? undefined
-      : createSignalPace(undefined, options.signalPace === true)
+      : createSignalPace({ ...SIGNAL_PACE, ...options.signalPaceLimits }, options.signalPace === true)
   let port = 0
   // Node rejects a request without Host by default; signal-cli answers 421 instead, so let it through.
   const server = createServer(
@@ -240,7 +242,7 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
     },
     changeIdentity: (number) => state.people.changeIdentity(number, state.accounts),
     verifyIdentity: (account, number) => state.people.verifyIdentity(account, number),
-    refused: () => pace?.refused() ?? { messages: 0, attachments: 0 },
+    refused: () => pace?.refused() ?? { messages: 0, attachments: 0, inboundBytes: 0 },
     close() {
       closing ??= new Promise<void>((resolve) => {
         hub.close()

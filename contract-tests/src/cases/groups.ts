@@ -288,4 +288,107 @@ export function registerGroupCases(defineCase: DefineCase): void {
       },
     },
   )
+
+  defineCase(
+    'account',
+    'bans and links: a ban of no number is -1 before anything; unbanning one not banned is {}; joinGroup needs a group link',
+    async (t) => {
+      const { a, b, groupId } = fixtures(t)
+      const ban = { account: a, groupId, ban: ['nope'] }
+      await expectCallError(t.url, 'updateGroup', ban, -1, "Invalid phone number 'nope': No valid characters found.")
+      expect((await call(t.url, 'updateGroup', { account: a, groupId, unban: [b] })).result).toEqual({})
+      await expectCallError(
+        t.url,
+        'joinGroup',
+        { account: a, uri: 'nope' },
+        -1,
+        'Link is not a signal group invitation link',
+      )
+      await expectCallError(t.url, 'joinGroup', { account: a }, -32603, /\(NullPointerException\)$/, 2)
+    },
+    {
+      client: async (t, c) => {
+        const { a, groupId } = fixtures(t)
+        await expectRpcFailure(
+          c.backend(a).updateGroup(groupId, { ban: ['nope'] }),
+          -1,
+          "Invalid phone number 'nope': No valid characters found.",
+        )
+        // An empty ban sends no `ban` at all: nothing changes.
+        await expect(c.backend(a).updateGroup(groupId, { ban: [] })).resolves.toBeUndefined()
+      },
+    },
+  )
+
+  defineCase(
+    'delivery',
+    'updateGroup removeMember with ban removes and bans; the banned cannot join by the link; adding them back lifts the ban',
+    async (t) => {
+      const { a, b } = fixtures(t)
+      const created = (await call(t.url, 'updateGroup', { account: a, name: 'contract bans', members: [b] }))
+        .result as {
+        groupId: string
+      }
+      const groupId = created.groupId
+      const listed = async () => ((await call(t.url, 'listGroups', { account: a, groupId })).result as BannedGroup[])[0]
+      expect((await listed())?.groupInviteLink).toBeNull()
+      await call(t.url, 'updateGroup', { account: a, groupId, removeMember: [b], ban: [b], link: 'enabled' })
+      const after = await listed()
+      expect(after?.members.map(memberNumber)).toEqual([a])
+      expect(after?.banned.map(memberNumber)).toEqual([b])
+      const link = after?.groupInviteLink ?? ''
+      expect(link).toMatch(/^https:\/\/signal\.group\/#/)
+      const join = { account: b, uri: link }
+      await expectCallError(
+        t.url,
+        'joinGroup',
+        join,
+        -1,
+        'Group link is not valid: Group link inactive (reason: BANNED)',
+      )
+      await call(t.url, 'updateGroup', { account: a, groupId, members: [b] })
+      expect((await listed())?.banned).toEqual([])
+    },
+    {
+      client: async (t, c) => {
+        const { a, b } = fixtures(t)
+        const id = await c.backend(a).createGroup('contract bans (client)', [b])
+        await c.backend(a).updateGroup(id, { removeMembers: [b], ban: [b] })
+        const raw = ((await call(t.url, 'listGroups', { account: a, groupId: id })).result as BannedGroup[])[0]
+        expect(raw?.banned.map(memberNumber)).toEqual([b])
+        await c.backend(a).updateGroup(id, { addMembers: [b] })
+        expect((await c.backend(a).listGroups(id))[0]?.members?.map(memberNumber)).toContain(b)
+      },
+    },
+  )
+
+  defineCase(
+    'account',
+    "member labels: before 0.14.1 memberLabel is an unknown param ({}), from 0.14.1 it sets the caller's own label",
+    async (t) => {
+      const { a, b, groupId } = fixtures(t)
+      const answer = await call(t.url, 'updateGroup', { account: b, groupId, memberLabel: 'viewer' })
+      const members = ((await call(t.url, 'listGroups', { account: a, groupId })).result as LabelledGroup[])[0]?.members
+      const labelOfB = members?.find((m) => m.number === b)?.label
+      if (versionAtLeast(t.version, '0.14.1')) {
+        expect(Object.keys(answer.result as object).sort()).toEqual(['results', 'timestamp'])
+        expect(labelOfB).toBe('viewer')
+      } else {
+        expect(answer.result).toEqual({})
+        expect(labelOfB).toBeUndefined()
+      }
+    },
+    {
+      client: async (t, c) => {
+        const { b, groupId } = fixtures(t)
+        // The client asks nothing of a daemon that predates labels.
+        expect(await c.backend(b).labelSelf(groupId, 'viewer')).toBe(versionAtLeast(t.version, '0.14.1'))
+      },
+    },
+  )
 }
+
+/** A group as listGroups shows it, with its banned people. */
+type BannedGroup = Group & { banned: Member[] }
+/** A group whose members carry their labels (0.14.1+). */
+type LabelledGroup = Omit<Group, 'members'> & { members: (Member & { label?: string })[] }

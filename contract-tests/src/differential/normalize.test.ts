@@ -8,6 +8,8 @@ const msg = (m: string) => ({
   error: { code: -32603, message: `Failed to send message: ${m} (UnexpectedErrorException)` },
 })
 
+const io = (m: string) => ({ error: { code: -3, message: `Update profile error: ${m}` } })
+
 describe('normalizeAnswer', () => {
   it('names known ACIs and marks unknown ones, so two daemons compare member lists', () => {
     const answer = {
@@ -37,5 +39,45 @@ describe('normalizeAnswer', () => {
     expect(a).toEqual(normalizeAnswer('send', msg('No connection! (IOException)'), names))
     expect(a).toEqual(normalizeAnswer('send', msg('java.io.IOException: Write failed! (IOException)'), names))
     expect(a).not.toEqual(normalizeAnswer('send', msg('Unable to resolve host (IOException)'), names))
+  })
+
+  it('also when the message names no class (`Update profile error: Closed unexpectedly`)', () => {
+    expect(normalizeAnswer('updateProfile', io('Closed unexpectedly'), names)).toEqual(
+      normalizeAnswer('updateProfile', io('No connection!'), names),
+    )
+    expect(normalizeAnswer('updateProfile', io('Closed unexpectedly'), names)).toEqual(io('<socket error>'))
+  })
+
+  it('sets identity keys aside only in the forms signal-cli prints them', () => {
+    const real = {
+      fingerprint: `05${' ab'.repeat(32)}`,
+      safetyNumber: Array.from({ length: 12 }, () => '12345').join(' '),
+      scannableSafetyNumber: Buffer.concat([Buffer.from([8, 2, 0x12, 0x22, 0x0a, 0x20]), Buffer.alloc(68)]).toString(
+        'base64',
+      ),
+    }
+    expect(normalizeAnswer('listIdentities', { result: [real] }, names)).toEqual({
+      result: [
+        {
+          fingerprint: '<fingerprint>',
+          safetyNumber: '<safetyNumber>',
+          scannableSafetyNumber: '<scannableSafetyNumber>',
+        },
+      ],
+    })
+    const other = {
+      fingerprint: 'ab cd',
+      safetyNumber: '123',
+      scannableSafetyNumber: Buffer.alloc(32).toString('base64'),
+    }
+    expect(normalizeAnswer('listIdentities', { result: [other] }, names)).toEqual({ result: [other] })
+  })
+
+  it('sets aside the random id of a v1 group made during the run, not a 32-byte fixture id', () => {
+    const v1 = Buffer.alloc(16, 1).toString('base64')
+    const v2 = Buffer.alloc(32, 1).toString('base64')
+    expect(normalizeAnswer('listGroups', { result: [{ id: v1 }, { id: v2 }] }, names)).toEqual({
+      result: [{ id: '<new v1 group id>' }, { id: v2 }],
+    })
   })
 })

@@ -13,11 +13,11 @@ export interface DifferentialFixture {
   formerGroupId: string
 }
 
-/** One raw request: a name, the method and its params. */
+/** One raw request: a name, the method and its params (an array for the positional form). */
 export interface DifferentialRequest {
   name: string
   method: string
-  params?: Record<string, unknown>
+  params?: Record<string, unknown> | unknown[]
 }
 
 /** A well-formed group id (32 bytes) that neither daemon holds. */
@@ -142,6 +142,86 @@ export function differentialRequests(f: DifferentialFixture): DifferentialReques
       method: 'verify',
       params: { account: '+15550000009', verificationCode: '123-456' },
     },
+    ...accountLevelRequests(f),
+  ]
+}
+
+/**
+ * The account-level questions (issue #42): identities, contacts, profiles, devices, users, groups'
+ * bans and links, and bad input; then the positional-params shape. Asked after the ones above (the
+ * contact naming changes what `listContacts` answers next).
+ */
+function accountLevelRequests(f: DifferentialFixture): DifferentialRequest[] {
+  const { a, b, groupId, formerGroupId } = f
+  const U = UNKNOWN_GROUP_ID
+  return [
+    { name: 'listIdentities', method: 'listIdentities', params: { account: a } },
+    { name: 'listIdentities of one number', method: 'listIdentities', params: { account: a, number: b } },
+    { name: 'listIdentities of a stranger', method: 'listIdentities', params: { account: a, number: '+15550000077' } },
+    { name: 'listIdentities of no number', method: 'listIdentities', params: { account: a, number: 'nope' } },
+    { name: 'updateContact names b', method: 'updateContact', params: { account: a, recipient: b, name: 'Bee' } },
+    {
+      name: 'updateContact of no number',
+      method: 'updateContact',
+      params: { account: a, recipient: 'nope', name: 'x' },
+    },
+    {
+      name: 'updateContact of an address',
+      method: 'updateContact',
+      params: { account: a, recipient: 'a@b', name: 'x' },
+    },
+    { name: 'updateContact without recipient', method: 'updateContact', params: { account: a, name: 'x' } },
+    { name: 'listContacts after naming', method: 'listContacts', params: { account: a, recipient: b } },
+    { name: 'listContacts by name', method: 'listContacts', params: { account: a, name: 'Bee' } },
+    { name: 'listContacts blocked', method: 'listContacts', params: { account: a, blocked: true } },
+    { name: 'updateProfile offline', method: 'updateProfile', params: { account: a, givenName: 'A' } },
+    {
+      name: 'updateProfile with a missing avatar',
+      method: 'updateProfile',
+      params: { account: a, avatar: '/nonexistent/e2e-col.png' },
+    },
+    {
+      name: 'listContacts allRecipients after the updates',
+      method: 'listContacts',
+      params: { account: a, allRecipients: true, detailed: true },
+    },
+    { name: 'listDevices offline', method: 'listDevices', params: { account: a } },
+    { name: 'getUserStatus of nobody', method: 'getUserStatus', params: { account: a } },
+    { name: 'getUserStatus of no number', method: 'getUserStatus', params: { account: a, recipient: 'nope' } },
+    { name: 'getUserStatus of a username', method: 'getUserStatus', params: { account: a, username: 'x.01' } },
+    { name: 'listGroups detailed', method: 'listGroups', params: { account: a, detailed: true } },
+    { name: 'updateGroup ban', method: 'updateGroup', params: { account: a, groupId, ban: [b] } },
+    {
+      name: 'updateGroup remove with a ban',
+      method: 'updateGroup',
+      params: { account: a, groupId, removeMember: [b], ban: [b] },
+    },
+    { name: 'updateGroup unban one not banned', method: 'updateGroup', params: { account: a, groupId, unban: [b] } },
+    { name: 'updateGroup link off', method: 'updateGroup', params: { account: a, groupId, link: 'disabled' } },
+    {
+      name: 'updateGroup link with approval',
+      method: 'updateGroup',
+      params: { account: a, groupId, link: 'enabled-with-approval' },
+    },
+    { name: 'updateGroup resetLink', method: 'updateGroup', params: { account: a, groupId, resetLink: true } },
+    { name: 'updateGroup ban no number', method: 'updateGroup', params: { account: a, groupId, ban: ['nope'] } },
+    { name: 'updateGroup ban in unknown group', method: 'updateGroup', params: { account: a, groupId: U, ban: [b] } },
+    {
+      name: 'updateGroup ban in a group left',
+      method: 'updateGroup',
+      params: { account: a, groupId: formerGroupId, ban: [b] },
+    },
+    { name: 'joinGroup with no link', method: 'joinGroup', params: { account: a, uri: 'nope' } },
+    { name: 'joinGroup without uri', method: 'joinGroup', params: { account: a } },
+    { name: 'quitGroup delete unknown group', method: 'quitGroup', params: { account: a, groupId: U, delete: true } },
+    { name: 'terminateGroup (0.14.8+)', method: 'terminateGroup', params: { account: a, groupId } },
+    { name: 'send to no number', method: 'send', params: { account: a, recipient: ['nope'], message: 'hi' } },
+    { name: 'send to b directly, offline', method: 'send', params: { account: a, recipient: [b], message: 'hi' } },
+    { name: 'positional params, listGroups', method: 'listGroups', params: [a] },
+    { name: 'positional params, send', method: 'send', params: [] },
+    { name: 'positional params, version', method: 'version', params: [a] },
+    { name: 'positional params, getAttachment', method: 'getAttachment', params: [a, 'x'] },
+    { name: 'positional params, listDevices', method: 'listDevices', params: [a] },
   ]
 }
 

@@ -100,6 +100,13 @@ export interface GroupChange {
   description?: string
   addMembers?: readonly string[]
   removeMembers?: readonly string[]
+  /**
+   * People banned (`ban`): Signal's server then refuses them the group's invite link. Those also
+   * in `removeMembers` are removed and banned in one change; adding someone banned lifts the ban.
+   */
+  ban?: readonly string[]
+  /** The invite link: off, or on with an admin's approval for each request (`link`). */
+  link?: 'disabled' | 'enabled-with-approval'
   /** Members made admins (`admins`), and admins made plain members again (`removeAdmins`). */
   addAdmins?: readonly string[]
   removeAdmins?: readonly string[]
@@ -153,6 +160,11 @@ export interface SignalDocumentMethods {
   updateGroup(groupId: string, change: GroupChange): Promise<void>
   /** `quitGroup`, naming new admins when this account is the last one. */
   leaveGroup(groupId: string, newAdmins: readonly string[]): Promise<void>
+  /**
+   * `updateGroup memberLabel`: this account's own label in the group, which phones show beside its
+   * name. Resolves false, asking nothing, when the daemon predates labels (signal-cli 0.14.1).
+   */
+  labelSelf(groupId: string, label: string): Promise<boolean>
   /** `listContacts` with `allRecipients`: contact records and the people known from groups. */
   listContacts(): Promise<SignalContact[]>
   /** `listIdentities`: the safety-number state of everyone whose identity key the account holds. */

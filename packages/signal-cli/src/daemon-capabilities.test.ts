@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { supportsNoUrgent } from './daemon-capabilities.ts'
+import { supportsMemberLabels, supportsNoUrgent } from './daemon-capabilities.ts'
 
 describe('supportsNoUrgent', () => {
   it('is true from signal-cli 0.14.0 on, suffixes included', () => {
@@ -9,5 +9,12 @@ describe('supportsNoUrgent', () => {
 
   it('is false before 0.14.0, for an unknown version and for none', () => {
     for (const v of ['0.13.19', '0.13.99', '0.9.20', 'unknown', '', undefined]) expect(supportsNoUrgent(v)).toBe(false)
+  })
+})
+
+describe('supportsMemberLabels', () => {
+  it('is true from signal-cli 0.14.1 on, false before and for an unknown version', () => {
+    for (const v of ['0.14.1', '0.14.6-toy', '0.15.0']) expect(supportsMemberLabels(v)).toBe(true)
+    for (const v of ['0.14.0', '0.13.19', 'unknown', undefined]) expect(supportsMemberLabels(v)).toBe(false)
   })
 })

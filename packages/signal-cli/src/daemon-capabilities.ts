@@ -25,3 +25,11 @@ export function versionAtLeast(version: string | undefined, since: readonly [num
 export function supportsNoUrgent(version: string | undefined): boolean {
   return versionAtLeast(version, NO_URGENT_SINCE)
 }
+
+/** Member labels (`updateGroup --member-label`, listed with each member) arrived in signal-cli 0.14.1. */
+export const MEMBER_LABELS_SINCE: readonly [number, number, number] = [0, 14, 1]
+
+/** Whether `updateGroup` may carry `memberLabel` to a daemon that answered `version` so. */
+export function supportsMemberLabels(version: string | undefined): boolean {
+  return versionAtLeast(version, MEMBER_LABELS_SINCE)
+}

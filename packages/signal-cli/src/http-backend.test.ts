@@ -278,6 +278,9 @@ describe('group administration for documents', () => {
     ).toBe(GROUP)
     await b.updateGroup(GROUP, { addMembers: ['+33600000003'], removeMembers: [] })
     await b.updateGroup(GROUP, {})
+    await b.updateGroup(GROUP, { removeMembers: ['+33600000003'], ban: ['+33600000003'] })
+    await b.updateGroup(GROUP, { ban: [] })
+    await b.updateGroup(GROUP, { link: 'disabled' })
     await b.createGroupWith({
       name: 'Roles',
       members: ['+33600000002'],
@@ -305,6 +308,12 @@ describe('group administration for documents', () => {
       ],
       ['updateGroup', { groupId: GROUP, members: ['+33600000003'], account: '+33600000001' }],
       ['updateGroup', { groupId: GROUP, account: '+33600000001' }],
+      [
+        'updateGroup',
+        { groupId: GROUP, removeMembers: ['+33600000003'], ban: ['+33600000003'], account: '+33600000001' },
+      ],
+      ['updateGroup', { groupId: GROUP, account: '+33600000001' }],
+      ['updateGroup', { groupId: GROUP, link: 'disabled', account: '+33600000001' }],
       [
         'updateGroup',
         {

@@ -24,7 +24,7 @@ import {
   VersionResult,
   type RpcId,
 } from './jsonrpc.ts'
-import { supportsNoUrgent } from './daemon-capabilities.ts'
+import { supportsMemberLabels, supportsNoUrgent } from './daemon-capabilities.ts'
 import { readSignalEvents } from './sse-reader.ts'
 
 /** Largest JSON-RPC response body read (a long `listGroups` fits many times over). */
@@ -147,7 +147,7 @@ function createRpcCaller(
 }
 
 /**
- * The daemon's version as last read; asked once before the first machine send if nobody asked yet.
+ * The daemon's version as last read; asked once before the first machine send or label if nobody asked yet.
  * A failed probe is not kept: the next send asks again.
  */
 function createVersionMemo(call: RpcCall) {
@@ -159,6 +159,12 @@ function createVersionMemo(call: RpcCall) {
       return version
     },
     async takesNoUrgent(): Promise<boolean> {
+      return supportsNoUrgent(await this.known())
+    },
+    async takesMemberLabels(): Promise<boolean> {
+      return supportsMemberLabels(await this.known())
+    },
+    known(): Promise<string | undefined> {
       known ??= optional(call('version', undefined, VersionResult)).then(
         (r) => r?.version,
         (error: unknown) => {
@@ -166,8 +172,17 @@ function createVersionMemo(call: RpcCall) {
           throw error
         },
       )
-      return supportsNoUrgent(await known)
+      return known
     },
+  }
+}
+
+/** `labelSelf`: the label goes only to a daemon that takes it (0.14.1+); otherwise nothing is asked. */
+function ownLabel(call: RpcCall, versions: ReturnType<typeof createVersionMemo>) {
+  return async (groupId: string, label: string): Promise<boolean> => {
+    if (!(await versions.takesMemberLabels())) return false
+    await call('updateGroup', { groupId, memberLabel: label }, IgnoredResult)
+    return true
   }
 }
 
@@ -250,6 +265,8 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
       if (change.addMembers !== undefined && change.addMembers.length > 0) params['members'] = [...change.addMembers]
       if (change.removeMembers !== undefined && change.removeMembers.length > 0)
         params['removeMembers'] = [...change.removeMembers]
+      if (change.ban !== undefined && change.ban.length > 0) params['ban'] = [...change.ban]
+      if (change.link !== undefined) params['link'] = change.link
       if (change.addAdmins !== undefined && change.addAdmins.length > 0) params['admins'] = [...change.addAdmins]
       if (change.removeAdmins !== undefined && change.removeAdmins.length > 0)
         params['removeAdmins'] = [...change.removeAdmins]
@@ -259,6 +276,7 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
       }
       await call('updateGroup', params, IgnoredResult)
     },
+    labelSelf: ownLabel(call, versions),
     leaveGroup: async (groupId, newAdmins) =>
       void (await call(
         'quitGroup',

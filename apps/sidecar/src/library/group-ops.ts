@@ -213,7 +213,14 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
         // In a group with roles, the people added as editors are made admins in the same change.
         const editors = before !== undefined && hasRoles(before) ? add.filter((n) => !viewers.has(n)) : []
         try {
-          await backend.updateGroup(groupId, { addMembers: add, removeMembers: remove, addAdmins: editors })
+          // Removed people are banned too, so the group's link (should a phone turn one on) cannot
+          // bring them back; adding them again later lifts the ban (decisions/0023).
+          await backend.updateGroup(groupId, {
+            addMembers: add,
+            removeMembers: remove,
+            ban: remove,
+            addAdmins: editors,
+          })
         } catch (error) {
           throw daemonFailed('change the members', error)
         }

@@ -15,6 +15,7 @@ import type { Logger } from '../ops/logger.ts'
 import type { ReplicaStore } from '../replica/store.ts'
 import type { SignalBackend, SignalChatMethods, SignalDocumentMethods } from '@e2e-col/signal-cli'
 import { createContacts, type ContactView } from './contacts.ts'
+import { createLinkGuard } from './link-guard.ts'
 import { createFollow } from './follow.ts'
 import { createGroupOperations, type GroupOperations } from './group-ops.ts'
 import { createInvitations, type Invitations } from './invitations.ts'
@@ -122,6 +123,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
   })
   const follow = createFollow({ listGroups, you, shelf, steps, logger })
   const unfollow = o.membership.subscribe(follow.onListed)
+  const unguard = o.membership.subscribe(createLinkGuard({ backend: o.backend, you, shelf, logger }))
   return {
     you,
     list: views.list,
@@ -150,6 +152,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     refresh: follow.refresh,
     close() {
       unfollow()
+      unguard()
       unpromote()
       shelf.close()
     },

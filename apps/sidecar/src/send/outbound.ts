@@ -1,7 +1,7 @@
 /**
  * The sidecar's sending side as the documents see it: it opens one send queue per document's
- * group, all on one reachability, one attachment-upload budget for the account, one batch sequence
- * and one compression setting. A document only says which forms its members read (its roster) and
+ * group, all on one reachability, one attachment-upload budget and one inbound byte budget for the
+ * account, one batch sequence and one compression setting. A document only says which forms its members read (its roster) and
  * what to do with the ids of a send. Compression and attachments are used only when every member
  * reads them (an older sidecar drops what it cannot read).
  * @see docs/sidecar.md §4.2, §4.4
@@ -29,6 +29,8 @@ export interface OutboundOptions {
   readonly maxBodyBytes: number
   /** Frames smaller than this never go as attachments. */
   readonly attachmentMinBytes: number
+  /** Signal's inbound byte budget to pace by (tests shrink it); default {@link INBOUND_BYTES}. */
+  readonly inboundBytes?: { ratePerSecond: number; burst: number }
   /** True once the sidecar stops: nothing more is sent. */
   stopped(): boolean
   readonly metrics: Metrics
@@ -56,10 +58,17 @@ export interface Outbound {
 
 // Signal's attachmentCreate limit is per account (50, one per 1.2 s).
 const UPLOADS = { ratePerSecond: 1 / 1.2, burst: 50 }
+/**
+ * Signal's `inboundMessageBytes` limit is per recipient: 128 MiB, then about 2,000 bytes a second
+ * (open-source server defaults). Every recipient of this account's sends gets at most what the
+ * account sends, so one account-wide bucket keeps each of them under it.
+ */
+export const INBOUND_BYTES = { ratePerSecond: 2000, burst: 128 * 1024 * 1024 }
 
 export function createOutbound(o: OutboundOptions): Outbound {
   const { clock, metrics, send } = o
   const uploads = createTokenBucket({ ...UPLOADS, now: clock.now() })
+  const inboundBytes = createTokenBucket({ ...(o.inboundBytes ?? INBOUND_BYTES), now: clock.now() })
   let batchSeq = 0
   const reads = (feature: number): boolean => (o.features & feature) !== 0
 
@@ -102,6 +111,7 @@ export function createOutbound(o: OutboundOptions): Outbound {
         maxBodyBytes: o.maxBodyBytes,
         maxQueueBytes: send.maxQueueBytes,
         bucket: createTokenBucket({ ratePerSecond: send.sendsPerSecond, burst: send.burst, now: clock.now() }),
+        inboundBytes,
         minIntervalMs: 1000 / send.sendsPerSecond,
         ...(send.compress ? { shrink } : {}),
         attachment: (frame) => asAttachment(doc, frame),

@@ -1,7 +1,8 @@
 /**
- * The pace of one group's sends: the token bucket (one token per body), the linger between two
- * sends of new envelopes (so envelopes that arrive meanwhile ride along in one send), and the pause
- * Signal asks for when it rate limits.
+ * The pace of one group's sends: the token bucket (one token per body), Signal's inbound byte
+ * budget (shared by the account's groups: a body's bytes), the linger between two sends of new
+ * envelopes (so envelopes that arrive meanwhile ride along in one send), and the pause Signal asks
+ * for when it rate limits.
  * @see docs/sidecar.md §4.2
  */
 import type { Logger } from '../ops/logger.ts'
@@ -13,6 +14,8 @@ export const DEFAULT_RATE_LIMIT_PAUSE_MS = 60_000
 
 export interface PaceOptions {
   bucket: TokenBucket
+  /** Signal's inbound byte budget (tokens are bytes), shared by the account's queues. */
+  inboundBytes?: TokenBucket
   /** Least time between the starts of two sends of new envelopes (0: none). */
   minIntervalMs: number
   now: () => number
@@ -27,6 +30,13 @@ export interface PaceOptions {
 export interface Pace {
   /** Waits for one token; false when the queue closed meanwhile. */
   takeToken(): Promise<boolean>
+  /** Waits until `bytes` fit Signal's inbound byte budget and takes them; false when closed meanwhile. */
+  takeBytes(bytes: number): Promise<boolean>
+  /**
+   * The send of `bytes` taken at `takenAt` has ended: Signal counted them somewhere in between, so
+   * they count from now (a slow send must not let the next one in early).
+   */
+  bytesLanded(bytes: number, takenAt: number): void
   /** Waits out the least interval since the last send of new envelopes; false when closed meanwhile. */
   linger(): Promise<boolean>
   /** A send of new envelopes starts now (the next linger counts from here). */
@@ -44,6 +54,22 @@ export function createPace(o: PaceOptions): Pace {
         if (o.bucket.tryTake(o.now())) return true
         await o.sleep(o.bucket.waitMs(o.now()), o.signal)
       }
+    },
+    async takeBytes(bytes) {
+      const budget = o.inboundBytes
+      if (budget === undefined) return !o.signal.aborted
+      let logged = false
+      for (;;) {
+        if (o.signal.aborted) return false
+        if (budget.tryTake(o.now(), bytes)) return true
+        const ms = budget.waitMs(o.now(), bytes)
+        if (!logged) o.logger.info({ bytes, waitMs: ms }, "waiting for Signal's inbound byte budget")
+        logged = true
+        await o.sleep(ms, o.signal)
+      }
+    },
+    bytesLanded(bytes, takenAt) {
+      o.inboundBytes?.countFrom(o.now(), takenAt, bytes)
     },
     async linger() {
       const wait = lastBatchAt + o.minIntervalMs - o.now()

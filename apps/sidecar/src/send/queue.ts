@@ -50,6 +50,11 @@ export interface SendQueueOptions {
   maxBodyBytes: number
   maxQueueBytes: number
   bucket: TokenBucket
+  /**
+   * Signal's inbound byte budget, counted in bytes and shared by every queue of the account: each
+   * body (and attachment) waits until its bytes fit (docs/sidecar.md §4.2). Absent: not paced by bytes.
+   */
+  inboundBytes?: TokenBucket
   retry: { attempts: number; baseMs: number; maxMs: number }
   now: () => number
   /** Resolves after `ms` or when `signal` aborts. */

@@ -56,12 +56,25 @@ type Attempt =
 
 const CLOSED = { kind: 'closed' } as const
 
+/**
+ * What one send puts on each recipient's inbound byte budget: the body's UTF-8 bytes and each
+ * attachment's decoded bytes (a data URI's base64 is 4 characters for 3 bytes), before Signal's
+ * own framing and encryption, which the budget's margin (docs/sidecar.md §4.2) covers.
+ */
+export function sendBytes(body: string, attachments?: readonly string[]): number {
+  let bytes = Buffer.byteLength(body, 'utf8')
+  for (const a of attachments ?? []) bytes += Math.ceil(((a.length - a.indexOf(',') - 1) * 3) / 4)
+  return bytes
+}
+
 export function createSender(o: SenderOptions): Sender {
   const resends: Resend[] = []
   const resendTries = new Map<string, number>()
 
   async function attemptOnce(body: string, tokenHeld: boolean, attachments?: readonly string[]): Promise<Attempt> {
     if (!tokenHeld && !(await o.pace.takeToken())) return CLOSED
+    const bytes = sendBytes(body, attachments)
+    if (!(await o.pace.takeBytes(bytes))) return CLOSED
     const started = o.now()
     try {
       const result = await (attachments === undefined
@@ -78,6 +91,9 @@ export function createSender(o: SenderOptions): Sender {
         return { kind: 'rejected', message: (error as Error).message, rpcCode: rpcFacts(error)?.rpcCode }
       if (o.signal.aborted) return CLOSED
       return { kind: 'transient', failure, error }
+    } finally {
+      // Whether or not it failed, Signal may have counted the bytes on arrival.
+      o.pace.bytesLanded(bytes, started)
     }
   }
 

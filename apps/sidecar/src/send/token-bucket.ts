@@ -1,15 +1,24 @@
 /**
  * A token bucket as plain state plus pure time arithmetic (time is always an argument). It paces
- * one group's sends: a sustained `ratePerSecond` with bursts of up to `burst` sends. A rate-limit
- * answer from Signal can hold the bucket empty until a given time.
+ * one group's sends: a sustained `ratePerSecond` with bursts of up to `burst` sends; or, with
+ * tokens counted in bytes, the bytes Signal lets reach a recipient. A rate-limit answer from
+ * Signal can hold the bucket empty until a given time.
  */
 export interface TokenBucket {
-  /** Milliseconds until a token is available (0 = now). */
-  waitMs(now: number): number
-  /** Takes one token if available; returns whether it did. */
-  tryTake(now: number): boolean
+  /**
+   * Milliseconds until `n` tokens (default 1) are available (0 = now). More than `burst` waits for
+   * a full bucket: a take larger than the bucket goes once it is full, leaving it in debt.
+   */
+  waitMs(now: number, n?: number): number
+  /** Takes `n` tokens (default 1) if available; returns whether it did. */
+  tryTake(now: number, n?: number): boolean
   /** No token is handed out before `until` (ms epoch); later calls only ever extend the pause. */
   pauseUntil(until: number): void
+  /**
+   * `n` tokens taken at `takenAt` count from `now` instead (a send Signal counted when it arrived,
+   * not when it was paced): the refill they earned meanwhile, at most `n`, is taken back.
+   */
+  countFrom(now: number, takenAt: number, n: number): void
 }
 
 export function createTokenBucket(options: { ratePerSecond: number; burst: number; now: number }): TokenBucket {
@@ -26,16 +35,21 @@ export function createTokenBucket(options: { ratePerSecond: number; burst: numbe
   }
 
   return {
-    waitMs(now) {
+    waitMs(now, n = 1) {
       refill(now)
+      const need = Math.min(n, options.burst)
       const pause = Math.max(0, pausedUntil - now)
-      const refillWait = tokens >= 1 ? 0 : Math.ceil((1 - tokens) / perMs)
+      const refillWait = tokens >= need ? 0 : Math.ceil((need - tokens) / perMs)
       return Math.max(pause, refillWait)
     },
-    tryTake(now) {
-      if (this.waitMs(now) > 0) return false
-      tokens -= 1
+    tryTake(now, n = 1) {
+      if (this.waitMs(now, n) > 0) return false
+      tokens -= n
       return true
+    },
+    countFrom(now, takenAt, n) {
+      refill(now)
+      tokens -= Math.min(n, Math.max(0, now - takenAt) * perMs)
     },
     pauseUntil(until) {
       if (until > pausedUntil) {

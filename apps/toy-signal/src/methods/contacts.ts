@@ -26,8 +26,12 @@ function profileOf(known: boolean, givenName: string | undefined) {
 export const listContactsMethod: MethodDefinition = {
   routing: 'account',
   run(ctx) {
-    const filter = listParam(ctx.params, 'recipient', 'recipients').map((r) => resolveRecipient(ctx.state, r))
+    const filter = listParam(ctx.params, 'recipient', 'recipients').map((r) =>
+      resolveRecipient(ctx.state, r, ctx.account),
+    )
     const all = flagParam(ctx.params, 'allRecipients')
+    // `blocked: true` lists only blocked recipients, and the toy blocks no one.
+    if (flagParam(ctx.params, 'blocked')) return []
     // Without allRecipients only contact records are listed (RecipientStore's onlyContacts).
     const known = new Set(all ? [ctx.account, ...ctx.state.accounts] : [])
     const keyed = new Set([ctx.account])

@@ -4,6 +4,7 @@
  */
 import type { MethodDefinition } from './context.ts'
 import { listParam } from './params.ts'
+import { formatNumber } from './targets.ts'
 import { failStatusIfUnreachable } from './unreachable.ts'
 
 /** `version`: `{version}` of the version the toy plays; works with or without an account. */
@@ -15,18 +16,30 @@ export const listAccountsMethod: MethodDefinition = {
   run: (ctx) => ctx.state.accounts.map((number) => ({ number })),
 }
 
-/** `getUserStatus`: one entry per recipient; `uuid` always present (null when unregistered). */
+/**
+ * `getUserStatus`: one entry per recipient; `uuid` always present (null when unregistered). As
+ * `ManagerImpl.getUserStatus`: a recipient the formatter refuses is not asked about (no `number`,
+ * unregistered), and only when a number or username is left is Signal asked.
+ */
 export const getUserStatusMethod: MethodDefinition = {
   routing: 'account',
   run(ctx) {
+    const canonical = listParam(ctx.params, 'recipient', 'recipients').map((recipient) => {
+      try {
+        return { recipient, number: formatNumber(recipient, ctx.account) }
+      } catch {
+        return { recipient, number: undefined }
+      }
+    })
+    const usernames = listParam(ctx.params, 'username', 'usernames')
     // Registration is asked of Signal's servers: without network, IOErrorException (-3).
-    failStatusIfUnreachable(ctx)
-    return listParam(ctx.params, 'recipient', 'recipients').map((recipient) => {
-      const registered = ctx.state.isRegistered(recipient)
+    if (usernames.length > 0 || canonical.some((c) => c.number !== undefined)) failStatusIfUnreachable(ctx)
+    return canonical.map(({ recipient, number }) => {
+      const registered = number !== undefined && ctx.state.isRegistered(number)
       return {
         recipient,
-        number: recipient,
-        uuid: registered ? ctx.state.uuidOf(recipient) : null,
+        ...(number === undefined ? {} : { number }),
+        uuid: registered ? ctx.state.uuidOf(number) : null,
         isRegistered: registered,
       }
     })

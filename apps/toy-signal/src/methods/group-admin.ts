@@ -16,6 +16,7 @@ import { findGroup, resolveRecipient } from './targets.ts'
 import { failIfUnreachable } from './unreachable.ts'
 import { checkGroupSize } from '../platform-limits.ts'
 import { applyRoles, checkAllowed, roleChangeOf } from './group-roles.ts'
+import { applyLinkChange, changesLink, linkChangeOf } from './group-links.ts'
 
 /** Most groups one toy holds (configured and created). */
 export const MAX_GROUPS = 1000
@@ -26,7 +27,7 @@ const address = (state: ToySignalState, number: string) => ({ number, uuid: stat
 const audienceOf = (group: ToyGroup): string[] => [...new Set([...group.members, ...group.pending])]
 
 /** Announces a group change, as the group-update message a real client sends. */
-function announce(ctx: MethodContext, group: ToyGroup, recipients: readonly string[]) {
+export function announce(ctx: MethodContext, group: ToyGroup, recipients: readonly string[]) {
   const timestamp = ctx.state.nextTimestamp()
   const content: MessageContent = {
     timestamp,
@@ -62,6 +63,24 @@ function checkLinkAndPermissions(params: Record<string, unknown>): void {
   }
 }
 
+/**
+ * `memberLabel` / `memberLabelEmoji` (signal-cli 0.14.1+): the caller's own label, the other part
+ * kept as it was (GroupHelper.updateGroupV2). Before 0.14.1 they are unknown params, ignored.
+ */
+function applyOwnLabel(ctx: MethodContext, group: ToyGroup): void {
+  if (!ctx.state.version.atLeast('0.14.1')) return
+  const label = stringParam(ctx.params, 'memberLabel')
+  const labelEmoji = stringParam(ctx.params, 'memberLabelEmoji')
+  if (label === undefined && labelEmoji === undefined) return
+  const before = group.labels.get(ctx.account) ?? {}
+  const next = {
+    ...before,
+    ...(label === undefined ? {} : { label }),
+    ...(labelEmoji === undefined ? {} : { labelEmoji }),
+  }
+  group.labels.set(ctx.account, next)
+}
+
 /** `expiration` is read with `getInt`: a JSON integer in Java's int range, else a ClassCastException. */
 function expirationParam(ctx: MethodContext): number | undefined {
   const value = ctx.params['expiration']
@@ -80,10 +99,11 @@ function expirationParam(ctx: MethodContext): number | undefined {
   return Math.max(0, value)
 }
 
-/** Adds numbers: a requester is approved, a known number joins, an unknown one is invited. */
+/** Adds numbers: a requester is approved, a known number joins, an unknown one is invited; a ban is lifted. */
 function addMembers(state: ToySignalState, group: ToyGroup, adder: string, numbers: readonly string[]): void {
   for (const m of numbers) {
     if (group.members.includes(m)) continue
+    group.banned.delete(m)
     if (group.requesting.includes(m)) {
       group.requesting = group.requesting.filter((x) => x !== m)
       group.members.push(m)
@@ -105,6 +125,7 @@ function removeMembers(group: ToyGroup, numbers: readonly string[]): void {
     if (!group.members.includes(m)) continue
     group.members = group.members.filter((x) => x !== m)
     group.admins.delete(m)
+    group.labels.delete(m)
     group.formerMembers.add(m)
   }
 }
@@ -119,6 +140,10 @@ const snapshot = (g: ToyGroup): string =>
     g.requesting,
     [...g.admins],
     g.permissions,
+    [...g.banned],
+    g.link,
+    g.linkPassword,
+    [...g.labels],
   ])
 
 /** `updateGroup`: creates a group (`{groupId, timestamp, results}`), or changes one (`{}` when nothing changed). */
@@ -133,19 +158,32 @@ export const updateGroupMethod: MethodDefinition = {
     const remove = listParam(ctx.params, 'removeMember', 'removeMembers').map((m) => resolveRecipient(ctx.state, m))
     checkLinkAndPermissions(ctx.params)
     const roles = roleChangeOf(ctx.state, ctx.params)
+    const links = linkChangeOf(ctx)
     if (rawId === undefined) {
       // A bound of the toy (a real account has no such limit): a runaway test cannot grow it forever.
       if (ctx.state.groups.size >= MAX_GROUPS)
         throw userError(`Failed to create group: the toy holds at most ${MAX_GROUPS} groups`)
-      // Creating asks Signal's servers first: offline, nothing is made.
-      failIfUnreachable(ctx, 'message')
       checkGroupSize(new Set([ctx.account, ...add]).size)
+      if (ctx.faults.networkLost()) {
+        // GroupHelper.createGroup: the v2 group cannot be made, so a v1 group (16-byte id, no
+        // admins) is kept locally; its announcement then fails (measured on 0.13.19 offline).
+        const v1 = ctx.state.createGroup(
+          name ?? '',
+          add,
+          ctx.account,
+          Buffer.from(ctx.state.randomId(16), 'base64url').toString('base64'),
+        )
+        v1.admins = new Set()
+        v1.legacy = true
+        failIfUnreachable(ctx, 'message')
+      }
       const group = ctx.state.createGroup(name ?? '', [], ctx.account)
       addMembers(ctx.state, group, ctx.account, add)
       if (description !== undefined) group.description = description
       if (expiration !== undefined) group.expiration = expiration
       // signal-cli creates the group, then applies the rest as the creator (an admin).
       applyRoles(group, roles)
+      applyLinkChange(ctx.state, group, links)
       return { groupId: group.id, ...announce(ctx, group, audienceOf(group)) }
     }
     const group = findGroup(ctx.state, ctx.account, rawId)
@@ -159,11 +197,19 @@ export const updateGroupMethod: MethodDefinition = {
       pending: [...group.pending],
       admins: new Set(group.admins),
       formerMembers: new Set(group.formerMembers),
+      banned: new Set(group.banned),
+      labels: new Map(group.labels),
     }
+    // With members to remove, the banned are removed too (GroupHelper.updateGroupV2).
+    const removed = remove.length > 0 ? [...new Set([...remove, ...links.ban])].filter((m) => m !== ctx.account) : []
     checkAllowed(group, ctx.account, {
       roles,
       addsMembers: add.some((m) => !group.members.includes(m)),
       editsDetails: name !== undefined || description !== undefined || expiration !== undefined,
+      adminsOnly:
+        changesLink(links) ||
+        add.some((m) => group.banned.has(m)) ||
+        removed.some((m) => group.members.includes(m) || group.pending.includes(m)),
     })
     const heardBefore = audienceOf(group)
     // An invitee's first update accepts the invitation (GroupHelper.updateGroupV2 does it first).
@@ -175,9 +221,12 @@ export const updateGroupMethod: MethodDefinition = {
     if (description !== undefined) group.description = description
     if (expiration !== undefined) group.expiration = expiration
     addMembers(ctx.state, group, ctx.account, add)
-    removeMembers(group, remove)
+    removeMembers(group, removed)
     applyRoles(group, roles)
-    if (snapshot(group) === before) return {}
+    applyLinkChange(ctx.state, group, links)
+    applyOwnLabel(ctx, group)
+    // A link change is sent even when it sets the state the link has.
+    if (snapshot(group) === before && links.link === undefined && !links.resetLink) return {}
     try {
       checkGroupSize(group.members.length + group.pending.length)
     } catch (error) {
@@ -220,6 +269,7 @@ export const quitGroupMethod: MethodDefinition = {
     if (!group.members.includes(ctx.account)) return {}
     const heard = audienceOf(group)
     group.members = group.members.filter((m) => m !== ctx.account)
+    group.labels.delete(ctx.account)
     group.formerMembers.add(ctx.account)
     const newAdmins = listParam(ctx.params, 'admin', 'admins')
       .map((m) => resolveRecipient(ctx.state, m))

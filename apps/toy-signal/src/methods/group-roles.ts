@@ -48,11 +48,18 @@ const onlyAdmins = (p: GroupPermission): boolean => p === 'ONLY_ADMINS'
 export function checkAllowed(
   group: ToyGroup,
   account: string,
-  change: { readonly roles: RoleChange; readonly addsMembers: boolean; readonly editsDetails: boolean },
+  change: {
+    readonly roles: RoleChange
+    readonly addsMembers: boolean
+    readonly editsDetails: boolean
+    /** Removals, bans and link changes: an admin's, whatever the permissions. */
+    readonly adminsOnly?: boolean
+  },
 ): void {
   if (group.admins.has(account)) return
   if (
     changesRoles(change.roles) ||
+    change.adminsOnly === true ||
     (change.addsMembers && onlyAdmins(group.permissions.addMember)) ||
     (change.editsDetails && onlyAdmins(group.permissions.editDetails))
   )

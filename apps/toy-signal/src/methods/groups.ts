@@ -7,6 +7,7 @@ import type { ToyGroup, ToySignalState } from '../state.ts'
 import type { MethodDefinition } from './context.ts'
 import { listParam } from './params.ts'
 import { checkGroupId, seesGroup } from './targets.ts'
+import { inviteLinkOf } from './group-links.ts'
 
 export { MAX_GROUPS, quitGroupMethod, updateGroupMethod } from './group-admin.ts'
 
@@ -19,24 +20,27 @@ export function groupView(state: ToySignalState, group: ToyGroup, account: strin
   return {
     id: group.id,
     name: group.name,
-    description: group.description,
+    description: group.legacy === true ? null : group.description,
     isMember: group.members.includes(account),
     isBlocked: false,
     messageExpirationTime: group.expiration,
     // `isAdmin` arrived in 0.14.1 (member labels); before, admins are only in `admins`.
+    // Member labels came with it (JsonGroupMember's labelEmoji and label, each only when set).
     members: group.members.map((m) =>
-      state.version.atLeast('0.14.1') ? { ...address(state, m), isAdmin: group.admins.has(m) } : address(state, m),
+      state.version.atLeast('0.14.1')
+        ? { ...address(state, m), isAdmin: group.admins.has(m), ...group.labels.get(m) }
+        : address(state, m),
     ),
     pendingMembers: group.pending.map((m) => address(state, m)),
     requestingMembers: group.requesting.map((m) => address(state, m)),
     admins: group.members.filter((m) => group.admins.has(m)).map((m) => address(state, m)),
-    banned: [],
+    banned: [...group.banned].map((m) => address(state, m)),
     // A group made by signal-cli starts with every member (GroupsV2Operations.createNewGroup:
     // attributes MEMBER); `updateGroup` may set only admins (group-roles.ts).
     permissionAddMember: group.permissions.addMember,
     permissionEditDetails: group.permissions.editDetails,
     permissionSendMessage: 'EVERY_MEMBER',
-    groupInviteLink: null,
+    groupInviteLink: inviteLinkOf(group),
   }
 }
 

@@ -9,9 +9,9 @@
  * @see docs/daemon-contract.md §7
  */
 import type { MethodContext, MethodDefinition } from './context.ts'
-import { stringParam } from './params.ts'
+import { flagParam, stringParam } from './params.ts'
 import { resolveRecipient } from './targets.ts'
-import { userError } from '../rpc-failure.ts'
+import { RpcFailure, RPC_CODES } from '../rpc-failure.ts'
 
 function holders(ctx: MethodContext): Set<string> {
   const known = new Set([ctx.account, ...ctx.state.people.identified(ctx.account)])
@@ -46,9 +46,7 @@ export const listIdentitiesMethod: MethodDefinition = {
 export const updateContactMethod: MethodDefinition = {
   routing: 'account',
   run(ctx) {
-    const raw = stringParam(ctx.params, 'recipient')
-    if (raw === undefined) throw userError('No recipient given')
-    const number = resolveRecipient(ctx.state, raw)
+    const number = resolveRecipient(ctx.state, stringParam(ctx.params, 'recipient'), ctx.account)
     let givenName = stringParam(ctx.params, 'givenName') ?? null
     let familyName = stringParam(ctx.params, 'familyName') ?? null
     if (givenName === null) {
@@ -73,11 +71,17 @@ export const updateContactMethod: MethodDefinition = {
 /**
  * `updateProfile` (`UpdateProfileCommand`): the account picks its profile name, which anyone it
  * shares a group with then sees (`givenName`, also read as `name`). The other profile fields
- * (family name, about, avatar) are accepted and not kept.
+ * (family name, about) are accepted and not kept; an avatar path fails as a missing file, and
+ * without network the update fails as the real one does (-3).
  */
 export const updateProfileMethod: MethodDefinition = {
   routing: 'account',
   run(ctx) {
+    // The avatar is read first (the toy keeps no files, so any path is missing), then Signal is asked.
+    const avatar = stringParam(ctx.params, 'avatar')
+    if (avatar !== undefined && !flagParam(ctx.params, 'removeAvatar'))
+      throw new RpcFailure(RPC_CODES.ioError, `Update profile error: ${avatar} (No such file or directory)`)
+    if (ctx.faults.networkLost()) throw new RpcFailure(RPC_CODES.ioError, 'Update profile error: Closed unexpectedly')
     const givenName = stringParam(ctx.params, 'givenName') ?? stringParam(ctx.params, 'name')
     if (givenName !== undefined) ctx.state.setProfileName(ctx.account, givenName)
     return {}

@@ -69,6 +69,13 @@ export function sendToTargets(
   build: (timestamp: number) => MessageContent,
   uploads: readonly Upload[] = [],
 ) {
+  // Offline, a send to people alone fails per recipient (NETWORK_FAILURE, then -1 with the result),
+  // as signal-cli's direct sends do; a group send fails as a whole below.
+  if (ctx.faults.networkLost() && targets.groups.length === 0 && targets.recipients.length > 0)
+    return settleSend(
+      ctx.state.nextTimestamp(),
+      targets.recipients.map((n) => resultEntry(ctx.state, n, 'NETWORK_FAILURE', {})),
+    )
   failIfUnreachable(ctx, 'message')
   const sendError = ctx.faults.takeSendError(ctx.account)
   if (sendError !== undefined) throw new RpcFailure(sendError.code, sendError.message)
@@ -91,10 +98,18 @@ export function sendToTargets(
     return 'SUCCESS'
   }
   const now = ctx.state.now()
+  // What reaches each recipient's inbound byte budget: the text and the attachments' bytes.
+  const bytes = Buffer.byteLength(content.message ?? '', 'utf8') + uploads.reduce((n, u) => n + u.data.length, 0)
+  const paceFor = (number: string) => {
+    const message = ctx.pace?.message(ctx.account, number, now)
+    if (message !== undefined && !message.ok) return message
+    return ctx.pace?.inboundBytes(number, bytes, now)
+  }
   const entry = (number: string, groupId: string | undefined): SendResultEntry => {
     const type = typeFor(number)
-    // Past Signal's pace for this pair: a plain 429 (Retry-After, no challenge token; 0.14.3+ shape).
-    const paced = type === 'SUCCESS' ? ctx.pace?.message(ctx.account, number, now) : undefined
+    // Past Signal's pace for this pair or this recipient's bytes: a plain 429 (Retry-After, no
+    // challenge token; 0.14.3+ shape).
+    const paced = type === 'SUCCESS' ? paceFor(number) : undefined
     if (paced !== undefined && !paced.ok && ctx.pace?.enforced === true)
       return resultEntry(ctx.state, number, 'RATE_LIMIT_FAILURE', {
         groupId,

@@ -3,7 +3,7 @@
  * ACI UUIDs), with signal-cli's -1 messages.
  */
 import { decodeJavaBase64 } from '../java-base64.ts'
-import { userError } from '../rpc-failure.ts'
+import { internalError, userError } from '../rpc-failure.ts'
 import type { ToyGroup, ToySignalState } from '../state.ts'
 
 const E164 = /^\+[1-9]\d{6,14}$/
@@ -44,14 +44,42 @@ export function findGroup(state: ToySignalState, account: string, raw: string): 
   return group
 }
 
-/** Resolves one recipient to an E.164 number. */
-export function resolveRecipient(state: ToySignalState, raw: string): string {
+/**
+ * signal-cli's `PhoneNumberFormatter.formatNumber`: only an address with `@` or without a digit or
+ * `+` is refused (-1 `Invalid phone number '<raw>': …`); anything else is normalized. A number
+ * written with `+` keeps its digits; one without is completed from the local number's country as
+ * the formatter's fallback does (libphonenumber's national rules are not modelled).
+ */
+export function formatNumber(raw: string, localNumber: string): string {
+  const refuse = (why: string): never => {
+    throw userError(`Invalid phone number '${raw}': ${why}`)
+  }
+  if (raw.includes('@')) refuse('Possible attempt to use email address.')
+  const number = raw.replace(/[^0-9+]/g, '')
+  if (number === '') refuse('No valid characters found.')
+  if (number.startsWith('+')) return number
+  const local = localNumber.replace(/^\+/, '')
+  if (number.length >= local.length) return `+${number}`
+  return `+${local.slice(0, local.length - number.length)}${number}`
+}
+
+/**
+ * Resolves one recipient to an E.164 number as `RecipientIdentifier.Single.fromString` does; a
+ * missing one is the NullPointerException the real daemon meets. A normalized number that is no
+ * E.164 number cannot be anyone on Signal.
+ */
+export function resolveRecipient(state: ToySignalState, raw: string | undefined, localNumber?: string): string {
+  if (raw === undefined)
+    throw internalError(
+      'Cannot invoke "String.startsWith(String)" because "identifier" is null',
+      'NullPointerException',
+    )
   if (UUID.test(raw)) {
     const number = state.numberOfUuid(raw)
     if (number === undefined) throw userError(`The user ${raw} is not registered.`)
     return number
   }
-  if (!E164.test(raw))
-    throw userError(`Invalid phone number '${raw}': The string supplied did not seem to be a phone number.`)
-  return raw
+  const number = formatNumber(raw, localNumber ?? state.accounts[0] ?? '+1')
+  if (!E164.test(number)) throw userError(`The user ${number} is not registered.`)
+  return number
 }
