@@ -14,8 +14,9 @@ try {
   process.exit(2)
 }
 // The sidecars keep their state in the git-ignored .e2e-col-tmp/, so a restart resumes the document.
+// E2E_COL_DEMO_DATA_DIR puts it elsewhere (the Ctrl-C test runs `npm start` on a folder of its own).
 const stack = await startDemoStack({
-  dataDir: fileURLToPath(new URL('../.e2e-col-tmp/demo/', import.meta.url)),
+  dataDir: process.env['E2E_COL_DEMO_DATA_DIR'] || fileURLToPath(new URL('../.e2e-col-tmp/demo/', import.meta.url)),
   extraOrigins,
 })
 console.log(`
