@@ -238,4 +238,51 @@ describe.skipIf(!hasChromium())('the History panel in real browsers', () => {
     await previewVersion(pages.alice, /^You · /)
     expect(await pages.alice.locator('#history-note').isVisible()).toBe(false)
   })
+  test('Bob, a viewer, sees the versions but no Restore or Undo, and reads why', async () => {
+    const { stack } = run
+    const api = (who: 'alice' | 'bob', path: string, body?: unknown) =>
+      fetch(`${stack.sidecarUrl(who).replace(/^ws/, 'http')}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      })
+    const made = await api('alice', '/v1/docs', {
+      title: 'Bob reads',
+      members: [{ number: stack.number('bob'), role: 'viewer' }],
+    })
+    expect(made.status).toBe(201)
+    const { docId } = (await made.json()) as { docId: string }
+    for (let tries = 0; ; tries++) {
+      const { invites } = (await (await api('bob', '/v1/invites')).json()) as { invites: { id: string }[] }
+      if (invites.some((i) => i.id === docId)) break
+      if (tries > 80) throw new Error('Bob was never invited')
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+    expect((await api('bob', `/v1/invites/${docId}/accept`, {})).status).toBe(200)
+    const linkTo = (who: 'alice' | 'bob') => stack.link(who).replace(/doc=[^&]+/, `doc=${docId}`)
+    await pages.alice.goto(linkTo('alice'))
+    await waitForAllSent(pages.alice)
+    const text = 'Only Alice writes here.'
+    await typeAtEnd(pages.alice, '.cm-content', text)
+    await pages.bob.goto(linkTo('bob'))
+    await waitForEditorText(pages.bob, text)
+    await pages.bob.waitForFunction(() => document.body.dataset['role'] === 'viewer', undefined, WAIT)
+
+    await previewVersion(pages.bob, /^Alice · /)
+    await waitForShown(
+      pages.bob,
+      '#history-viewer',
+      /^You can view this document, so you can look at its versions; only its editors restore them or undo changes\.$/,
+    )
+    expect(await pages.bob.locator('#history-restore').isVisible()).toBe(false)
+    // The offer to undo Alice's changes is made, and not shown.
+    expect(await pages.bob.locator('.history-undo').count()).toBe(1)
+    expect(
+      await pages.bob.locator('.history-undo').evaluateAll((els) => els.filter((e) => e.checkVisibility()).length),
+    ).toBe(0)
+    // Alice, an editor of the same document, is offered both and reads no such line.
+    await previewVersion(pages.alice, /^You · /)
+    expect(await pages.alice.locator('#history-restore').isVisible()).toBe(true)
+    expect(await pages.alice.locator('#history-viewer').isVisible()).toBe(false)
+  })
 })

@@ -96,6 +96,10 @@ export function joinedLaterText(list: readonly VersionItem[], complete: boolean,
   return `You have history from when you joined on ${clock.day(oldest.at)}, ${clock.time(oldest.at)}; what happened before is kept by the people who were there.`
 }
 
+/** What a viewer reads where an editor finds Restore and Undo (and if the sidecar refused them). */
+export const VIEWER_HISTORY_TEXT =
+  'You can view this document, so you can look at its versions; only its editors restore them or undo changes.'
+
 const ERRORS: Readonly<Record<string, string>> = {
   UNREACHABLE: 'Your sidecar does not answer; is it running?',
   HISTORY_DOCUMENT_LEFT: 'You left this document, so its history cannot be changed here.',
@@ -104,6 +108,7 @@ const ERRORS: Readonly<Record<string, string>> = {
   HISTORY_TOO_OLD:
     'Changes that old are no longer kept, so they cannot be undone one person at a time. Restore a version instead.',
   HISTORY_NOT_APPLIED: 'Your sidecar could not make the change right now. Try again in a moment.',
+  HISTORY_NOT_EDITOR: VIEWER_HISTORY_TEXT,
   API_ORIGIN_NOT_ALLOWED: 'Your sidecar does not accept this page; add its address to E2E_COL_ALLOWED_ORIGINS.',
   BAD_VERSION: 'That version could not be read.',
 }

@@ -12,6 +12,7 @@ export type HistoryErrorCode =
   | 'HISTORY_METHOD_NOT_ALLOWED'
   | 'HISTORY_TOO_OLD'
   | 'HISTORY_NOT_APPLIED'
+  | 'HISTORY_NOT_EDITOR'
 
 const STATUS: Readonly<Record<HistoryErrorCode, number>> = {
   HISTORY_UNKNOWN_DOCUMENT: 404,
@@ -21,6 +22,7 @@ const STATUS: Readonly<Record<HistoryErrorCode, number>> = {
   HISTORY_METHOD_NOT_ALLOWED: 405,
   HISTORY_TOO_OLD: 400,
   HISTORY_NOT_APPLIED: 503,
+  HISTORY_NOT_EDITOR: 403,
 }
 
 export class HistoryError extends Error {
