@@ -99,12 +99,19 @@ function answer(res: ServerResponse, a: Answer, cors: string | undefined): void 
 }
 
 /** The status, code and message an error is answered with; `guard` for a refused Host or Origin. */
-function failureOf(error: unknown): { status: number; code: string; message: string; guard: boolean } {
+function failureOf(error: unknown): {
+  status: number
+  code: string
+  message: string
+  guard: boolean
+  details?: Readonly<Record<string, number>>
+} {
   if (isLibraryError(error)) {
     const guard = error.code === 'API_HOST_NOT_ALLOWED' || error.code === 'API_ORIGIN_NOT_ALLOWED'
     return { status: error.status, code: error.code, message: error.message, guard }
   }
-  if (isHistoryError(error)) return { status: error.status, code: error.code, message: error.message, guard: false }
+  if (isHistoryError(error))
+    return { status: error.status, code: error.code, message: error.message, guard: false, details: error.details }
   const e =
     codeOf(error) === 'SIDECAR_STORE_FAILED'
       ? new HistoryError('HISTORY_NOT_APPLIED', 'the replica store failed; the sidecar is stopping')
@@ -193,7 +200,7 @@ export function createHistoryApi(o: HistoryApiOptions): HistoryApi {
         // A refused Host or Origin gets no CORS header.
         answer(
           res,
-          { status: e.status, json: { error: { code: e.code, message: e.message } } },
+          { status: e.status, json: { error: { ...e.details, code: e.code, message: e.message } } },
           e.guard ? undefined : cors,
         )
       }

@@ -42,6 +42,8 @@ export interface HistoryPorts {
 export interface ChangesSince {
   readonly base: Uint8Array[]
   readonly later: LoggedChange[]
+  /** Whether base and later make the document now exactly (else a revert would undo only part). */
+  readonly exact: boolean
 }
 
 export interface DocHistory extends ReplicaObserver {
@@ -52,8 +54,18 @@ export interface DocHistory extends ReplicaObserver {
   state(id: number): Uint8Array | undefined
   /** Records a version now, with the reason; the last version when nothing changed since it. */
   record(reason: string): VersionRow | undefined
-  /** The document as it stood at `since` and the changes after it; undefined when none is kept. */
+  /**
+   * The document as it stood at `since` (the newest version at or before it, or no version, plus
+   * the logged changes up to it) and the changes after it; undefined when none is kept. Whether
+   * they make the document now exactly is said in `exact`.
+   */
   since(at: number): ChangesSince | undefined
+  /**
+   * The oldest moment a revert can start from exactly: the time of the oldest version from which
+   * the kept changes rebuild the document (0 when the whole change log does, from nothing), undefined when
+   * none does. Searched by halves: a version that works makes every later one work.
+   */
+  oldestExact(): number | undefined
   /** Records what is pending and stops the timers. */
   close(): void
 }
@@ -99,6 +111,27 @@ export function createDocHistory(
   ports: HistoryPorts,
 ): DocHistory {
   const { table, timers, logger } = ports
+
+  /** A version's whole state (undefined: from nothing) and every change logged after it; undefined when the version cannot be read. */
+  function rebuildParts(v: VersionRow | undefined) {
+    const state = v === undefined ? undefined : resolveVersion(table, docId, v.id)
+    if (v !== undefined && state === undefined) return undefined
+    return { state, changes: [...table.changesAfter(docId, v?.lastChange ?? 0), ...table.pending(docId)] }
+  }
+
+  /**
+   * Whether `v` (or nothing) and the changes after it make the document now exactly. From nothing
+   * only when no change was relayed (a sync answer's content has no author: what this sidecar was
+   * given on joining is not the document as it stood then, one person at a time).
+   */
+  function rebuilds(
+    v: VersionRow | undefined,
+    parts: { state: Uint8Array | undefined; changes: readonly { author: string; data: Uint8Array }[] },
+  ): boolean {
+    if (v === undefined && parts.changes.some((c) => c.author === '')) return false
+    const updates = [...(parts.state === undefined ? [] : [parts.state]), ...parts.changes.map((c) => c.data)]
+    return rebuildsExactly(updates, replica.doc)
+  }
   let last: VersionRow | undefined = ports.storing(() => table.versions(docId, undefined, 1)[0])
   /** The spell: authors since the last version, and when it started. */
   let authors = new Set<string>()
@@ -215,14 +248,32 @@ export function createDocHistory(
     since(at) {
       return ports.storing(() => {
         const base = table.versionAtOrBefore(docId, at)
-        const from = base?.lastChange ?? 0
-        const state = base === undefined ? undefined : resolveVersion(table, docId, base.id)
-        const changes = [...table.changesAfter(docId, from), ...table.pending(docId)]
+        const parts = rebuildParts(base)
+        if (parts === undefined) return { base: [], later: [], exact: false }
+        const { state, changes } = parts
         if (base === undefined && changes.length === 0) return undefined
         return {
           base: [...(state === undefined ? [] : [state]), ...changes.filter((c) => c.at < at).map((c) => c.data)],
           later: changes.filter((c) => c.at >= at).map((c) => ({ author: c.author, data: c.data })),
+          exact: rebuilds(base, parts),
         }
+      })
+    },
+    oldestExact() {
+      return ports.storing(() => {
+        const works = (v: VersionRow | undefined): boolean => {
+          const parts = rebuildParts(v)
+          return parts !== undefined && rebuilds(v, parts)
+        }
+        if (works(undefined)) return 0
+        const oldestFirst = table.versions(docId, undefined, 100_000).reverse()
+        let [low, high] = [0, oldestFirst.length]
+        while (low < high) {
+          const mid = (low + high) >> 1
+          if (works(oldestFirst[mid])) high = mid
+          else low = mid + 1
+        }
+        return oldestFirst[low]?.at
       })
     },
     close() {
@@ -230,5 +281,21 @@ export function createDocHistory(
       if (timer !== undefined) timers.clearTimeout(timer)
       timer = undefined
     },
+  }
+}
+
+/**
+ * True when `updates` rebuild `now` exactly: nothing missing in between (no pending structs or
+ * deletions) and the same items and deletions (state vector and delete set). A change log with a
+ * dropped change, or a version newer than the moment, fails it.
+ */
+export function rebuildsExactly(updates: readonly Uint8Array[], now: Y.Doc): boolean {
+  const work = new Y.Doc({ gc: now.gc })
+  try {
+    for (const u of updates) Y.applyUpdate(work, u)
+    if (work.store.pendingStructs !== null || work.store.pendingDs !== null) return false
+    return Y.equalSnapshots(Y.snapshot(work), Y.snapshot(now))
+  } finally {
+    work.destroy()
   }
 }

@@ -28,11 +28,14 @@ const STATUS: Readonly<Record<HistoryErrorCode, number>> = {
 export class HistoryError extends Error {
   readonly code: HistoryErrorCode
   readonly status: number
-  constructor(code: HistoryErrorCode, message: string) {
+  /** Fields answered beside code and message (HISTORY_TOO_OLD: `oldest`, ms). */
+  readonly details: Readonly<Record<string, number>>
+  constructor(code: HistoryErrorCode, message: string, details: Readonly<Record<string, number>> = {}) {
     super(message)
     this.name = 'HistoryError'
     this.code = code
     this.status = STATUS[code]
+    this.details = details
   }
 }
 

@@ -80,7 +80,7 @@ export interface HistoryTable {
   ): VersionRow
   /** Versions newest first, older than `before` (ms) when given, at most `limit`. */
   versions(docId: string, before: number | undefined, limit: number): VersionRow[]
-  /** The newest version at or before `at`, or the oldest when none is. */
+  /** The newest version at or before `at`; undefined when none is (never a later one: it would hold changes made after `at`). */
   versionAtOrBefore(docId: string, at: number): VersionRow | undefined
   version(docId: string, id: number): VersionRow | undefined
   /** The version's stored bytes and the version they are a difference from (undefined: whole). */
@@ -260,9 +260,6 @@ function versionStatements(db: Database, { format, hasRef }: TableShape) {
     atOrBefore: db.prepare<[string, number], VersionRecord>(
       `SELECT ${VERSION_COLUMNS} FROM history_versions WHERE doc_id = ? AND at <= ? ORDER BY at DESC, id DESC LIMIT 1`,
     ),
-    oldestVersion: db.prepare<[string], VersionRecord>(
-      `SELECT ${VERSION_COLUMNS} FROM history_versions WHERE doc_id = ? ORDER BY at, id LIMIT 1`,
-    ),
     version: db.prepare<[string, number], VersionRecord>(
       `SELECT ${VERSION_COLUMNS} FROM history_versions WHERE doc_id = ? AND id = ?`,
     ),
@@ -400,7 +397,7 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
       ),
     versionAtOrBefore: (docId, at) =>
       guarded(path, 'find a version', () => {
-        const r = q.atOrBefore.get(docId, at) ?? q.oldestVersion.get(docId)
+        const r = q.atOrBefore.get(docId, at)
         return r === undefined ? undefined : toVersion(r)
       }),
     version: (docId, id) =>
