@@ -152,3 +152,36 @@ describe("a document's versions as it changes", () => {
     expect(history.list(undefined, 10)).toMatchObject([{ reason: 'closing', chars: 7 }])
   })
 })
+
+describe('what a revert can start from exactly', () => {
+  it('from nothing while every change is kept; from the oldest version the kept changes rebuild once some are dropped', () => {
+    const { store, timers, history, edit } = setup()
+    const start = timers.now()
+    edit('a')
+    timers.advance(3000)
+    edit('b')
+    timers.advance(3000)
+    const [second, first] = history.list(undefined, 10)
+    if (first === undefined || second === undefined) throw new Error('two versions expected')
+    expect(history.since(start)?.exact).toBe(true)
+    expect(history.oldestExact()).toBe(0)
+
+    // The first spell's change is dropped: nothing before the first version can be rebuilt now.
+    expect(store.history.dropChangesBefore(DOC, first.at)).toBe(1)
+    expect(history.since(start)?.exact).toBe(false)
+    expect(history.since(first.at)?.exact).toBe(true)
+    expect(history.oldestExact()).toBe(first.at)
+  })
+
+  it('never from nothing when content came relayed (a sync answer names no author)', () => {
+    const { timers, history, edit } = setup()
+    const start = timers.now()
+    timers.advance(1)
+    edit('given on joining', { via: 'member' })
+    timers.advance(3000)
+    const [joined] = history.list(undefined, 10)
+    expect(history.since(start)?.exact).toBe(false)
+    expect(history.oldestExact()).toBe(joined?.at)
+    expect(history.since(joined?.at ?? 0)?.exact).toBe(true)
+  })
+})

@@ -10,7 +10,7 @@ import type { Timers } from '@e2e-col/sync'
 import * as Y from 'yjs'
 import type { Logger } from '../ops/logger.ts'
 import type { ChangeOrigin, DocReplica, ReplicaObserver } from '../replica/replica.ts'
-import type { HistoryTable, VersionRow } from './history-table.ts'
+import type { HistoryTable, PendingChange, StoredChange, VersionRow } from './history-table.ts'
 import type { RetentionPolicy } from './retention.ts'
 import type { LoggedChange } from './revert.ts'
 import { rootKinds } from './shared-kinds.ts'
@@ -111,27 +111,6 @@ export function createDocHistory(
   ports: HistoryPorts,
 ): DocHistory {
   const { table, timers, logger } = ports
-
-  /** A version's whole state (undefined: from nothing) and every change logged after it; undefined when the version cannot be read. */
-  function rebuildParts(v: VersionRow | undefined) {
-    const state = v === undefined ? undefined : resolveVersion(table, docId, v.id)
-    if (v !== undefined && state === undefined) return undefined
-    return { state, changes: [...table.changesAfter(docId, v?.lastChange ?? 0), ...table.pending(docId)] }
-  }
-
-  /**
-   * Whether `v` (or nothing) and the changes after it make the document now exactly. From nothing
-   * only when no change was relayed (a sync answer's content has no author: what this sidecar was
-   * given on joining is not the document as it stood then, one person at a time).
-   */
-  function rebuilds(
-    v: VersionRow | undefined,
-    parts: { state: Uint8Array | undefined; changes: readonly { author: string; data: Uint8Array }[] },
-  ): boolean {
-    if (v === undefined && parts.changes.some((c) => c.author === '')) return false
-    const updates = [...(parts.state === undefined ? [] : [parts.state]), ...parts.changes.map((c) => c.data)]
-    return rebuildsExactly(updates, replica.doc)
-  }
   let last: VersionRow | undefined = ports.storing(() => table.versions(docId, undefined, 1)[0])
   /** The spell: authors since the last version, and when it started. */
   let authors = new Set<string>()
@@ -248,34 +227,18 @@ export function createDocHistory(
     since(at) {
       return ports.storing(() => {
         const base = table.versionAtOrBefore(docId, at)
-        const parts = rebuildParts(base)
+        const parts = rebuildParts(table, docId, base)
         if (parts === undefined) return { base: [], later: [], exact: false }
         const { state, changes } = parts
         if (base === undefined && changes.length === 0) return undefined
         return {
           base: [...(state === undefined ? [] : [state]), ...changes.filter((c) => c.at < at).map((c) => c.data)],
           later: changes.filter((c) => c.at >= at).map((c) => ({ author: c.author, data: c.data })),
-          exact: rebuilds(base, parts),
+          exact: rebuilds(base, parts, replica.doc),
         }
       })
     },
-    oldestExact() {
-      return ports.storing(() => {
-        const works = (v: VersionRow | undefined): boolean => {
-          const parts = rebuildParts(v)
-          return parts !== undefined && rebuilds(v, parts)
-        }
-        if (works(undefined)) return 0
-        const oldestFirst = table.versions(docId, undefined, 100_000).reverse()
-        let [low, high] = [0, oldestFirst.length]
-        while (low < high) {
-          const mid = (low + high) >> 1
-          if (works(oldestFirst[mid])) high = mid
-          else low = mid + 1
-        }
-        return oldestFirst[low]?.at
-      })
-    },
+    oldestExact: () => ports.storing(() => oldestExact(table, docId, replica.doc)),
     close() {
       if (spellStart !== undefined) record('closing')
       if (timer !== undefined) timers.clearTimeout(timer)
@@ -298,4 +261,42 @@ export function rebuildsExactly(updates: readonly Uint8Array[], now: Y.Doc): boo
   } finally {
     work.destroy()
   }
+}
+
+type RebuildParts = { state: Uint8Array | undefined; changes: (StoredChange | PendingChange)[] }
+
+/** A version's whole state (undefined: from nothing) and every change logged after it; undefined when the version cannot be read. */
+function rebuildParts(table: HistoryTable, docId: string, v: VersionRow | undefined): RebuildParts | undefined {
+  const state = v === undefined ? undefined : resolveVersion(table, docId, v.id)
+  if (v !== undefined && state === undefined) return undefined
+  return { state, changes: [...table.changesAfter(docId, v?.lastChange ?? 0), ...table.pending(docId)] }
+}
+
+/**
+ * Whether `v` (or nothing) and the changes after it make `now` exactly. From nothing only when no
+ * change was relayed (a sync answer's content has no author: what this sidecar was given on
+ * joining is not the document as it stood then, one person at a time).
+ */
+function rebuilds(v: VersionRow | undefined, parts: RebuildParts, now: Y.Doc): boolean {
+  if (v === undefined && parts.changes.some((c) => c.author === '')) return false
+  const updates = [...(parts.state === undefined ? [] : [parts.state]), ...parts.changes.map((c) => c.data)]
+  return rebuildsExactly(updates, now)
+}
+
+/** {@link DocHistory.oldestExact}: by halves over the versions, oldest first. */
+function oldestExact(table: HistoryTable, docId: string, now: Y.Doc): number | undefined {
+  const works = (v: VersionRow | undefined): boolean => {
+    const parts = rebuildParts(table, docId, v)
+    return parts !== undefined && rebuilds(v, parts, now)
+  }
+  if (works(undefined)) return 0
+  const newestFirst = table.versions(docId, undefined, 100_000)
+  const oldest = (i: number): VersionRow | undefined => newestFirst[newestFirst.length - 1 - i]
+  let [low, high] = [0, newestFirst.length]
+  while (low < high) {
+    const mid = (low + high) >> 1
+    if (works(oldest(mid))) high = mid
+    else low = mid + 1
+  }
+  return oldest(low)?.at
 }
