@@ -3,6 +3,8 @@
  * holding every mapped document's update log and the message ids the sidecar has sent.
  *
  * WAL mode with `synchronous=FULL`: a committed write survives a process kill *and* a power loss.
+ * Incrementally vacuumed (`auto_vacuum=INCREMENTAL`, set once at open): dropped history gives its
+ * pages back to the file system.
  * NORMAL would survive a kill but could lose the last commits on power loss, and the sidecar
  * acknowledges browsers (which then drop their own copy) on the strength of these writes.
  * Every failure is a {@link StoreError} naming the path; callers stop the sidecar on it.
@@ -126,6 +128,12 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
   try {
     guarded(path, 'check the store', () => {
       if (!readonly) {
+        // Pages freed by dropped history go back to the file system (history-table.ts `reclaim`);
+        // a store made before that is rewritten once (VACUUM) to take the setting.
+        if (db.pragma('auto_vacuum', { simple: true }) !== 2) {
+          db.pragma('auto_vacuum = INCREMENTAL')
+          db.exec('VACUUM')
+        }
         db.pragma('journal_mode = WAL')
         db.pragma('synchronous = FULL')
         const hasSentIds =
