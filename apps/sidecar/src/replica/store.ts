@@ -35,6 +35,9 @@ import { createSentIdTable, type SentIdTable } from './sent-ids.ts'
 
 /** File name of the store inside the data folder. */
 export const STORE_FILE = 'replica.sqlite3'
+/** Pages of WAL between automatic checkpoints (4 KiB pages: 1 MiB), and the size a WAL is cut back to. */
+const WAL_PAGES = 256
+const WAL_LIMIT_BYTES = 1024 * 1024
 const SCHEMA_VERSION = 4
 
 export type { UpdateStamp }
@@ -136,6 +139,10 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
         }
         db.pragma('journal_mode = WAL')
         db.pragma('synchronous = FULL')
+        // The WAL is checkpointed every 1 MiB of pages and cut back to 1 MiB after (SQLite's
+        // defaults let it stay at 4 MiB and more whatever the rows hold).
+        db.pragma(`wal_autocheckpoint = ${WAL_PAGES}`)
+        db.pragma(`journal_size_limit = ${WAL_LIMIT_BYTES}`)
         const hasSentIds =
           db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sent_ids'").get() !== undefined
         const columns = hasSentIds ? (db.pragma('table_info(sent_ids)') as { name: string }[]).map((c) => c.name) : []
