@@ -36,9 +36,10 @@ export interface HistoryPanelOptions {
   readonly now: () => number
 }
 
-/** The clock of the person's own locale: "10:42", "2 Dec". */
+/** The clock of the person's own locale: "10:42:07", "2 Dec". */
 export const localClock: Clock = {
-  time: (ms) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+  // Seconds too: two versions in one minute are told apart.
+  time: (ms) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }),
   day: (ms) => new Date(ms).toLocaleDateString([], { day: 'numeric', month: 'short', year: 'numeric' }),
 }
 
@@ -106,7 +107,7 @@ export function mountHistoryPanel(o: HistoryPanelOptions): void {
           const button = document.createElement('button')
           button.type = 'button'
           button.className = 'history-version'
-          button.textContent = versionText(v, o.now(), o.clock)
+          button.textContent = versionText(v, o.now(), o.clock, versions[i + 1])
           button.addEventListener('click', () => void choose(i, button))
           item.append(button)
           return item

@@ -32,7 +32,7 @@ export function authorName(a: VersionAuthor): string {
   return a.name !== null && a.name.trim() !== '' ? a.name : a.number
 }
 
-/** "10:42" today, "1 Dec, 10:42" another day. */
+/** "10:42:07" today, "1 Dec, 10:42:07" another day (the clock's own form). */
 export function whenText(at: number, now: number, clock: Clock): string {
   const day = clock.day(at)
   return day === clock.day(now) ? clock.time(at) : `${day}, ${clock.time(at)}`
@@ -45,12 +45,31 @@ const REASONS: Readonly<Record<string, string>> = {
   start: 'as first kept here',
 }
 
-/** "Bob, Alice · 10:42", with what the version was for when it is not plain editing. */
-export function versionText(v: VersionItem, now: number, clock: Clock): string {
+/**
+ * How much longer or shorter the text became since the version before: "+12 characters",
+ * "−1200 characters", "same length"; undefined when either count is unknown. Two versions by the
+ * same person in the same minute are told apart by it (a wipe and the typing before it).
+ */
+export function sizeText(v: VersionItem, before: VersionItem | undefined): string | undefined {
+  if (v.chars === undefined) return undefined
+  const from = before === undefined ? 0 : before.chars
+  if (from === undefined) return undefined
+  const delta = v.chars - from
+  if (delta === 0) return 'same length'
+  const n = Math.abs(delta)
+  return `${delta > 0 ? '+' : '\u2212'}${n} character${n === 1 ? '' : 's'}`
+}
+
+/**
+ * "Bob, Alice · 10:42:07 · +12 characters", with what the version was for when it is not plain
+ * editing. `before` is the version listed after it (the one before in time), for the size of the change.
+ */
+export function versionText(v: VersionItem, now: number, clock: Clock, before?: VersionItem): string {
   // Content relayed in a sync answer has no author: it is the group's, not one person's.
   const people = v.authors.length === 0 ? 'Changes from the group' : v.authors.map(authorName).join(', ')
   const why = REASONS[v.reason]
-  return `${people} · ${whenText(v.at, now, clock)}${why === undefined ? '' : ` · ${why}`}`
+  const size = sizeText(v, before)
+  return `${people} · ${whenText(v.at, now, clock)}${size === undefined ? '' : ` · ${size}`}${why === undefined ? '' : ` · ${why}`}`
 }
 
 /** What "Undo …" would undo for the version at `index` of the newest-first list, or undefined. */
