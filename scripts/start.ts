@@ -20,6 +20,7 @@ try {
   process.exit(2)
 }
 // The sidecars keep their state in the git-ignored .e2e-col-tmp/, so a restart resumes the document.
+// E2E_COL_DEMO_DIR puts it elsewhere (the Ctrl-C and npm start tests run on folders of their own).
 const dataDir = process.env['E2E_COL_DEMO_DIR'] || fileURLToPath(new URL('../.e2e-col-tmp/demo/', import.meta.url))
 const stack = await startDemoStack({ dataDir, extraOrigins })
 const PEOPLE: Record<Who, { name: string; key: string }> = {

@@ -28,9 +28,20 @@ const state = join(configDir, 'toy.json')
 const toy =
   process.env.FAKE_SIGNAL_CLI === 'locked'
     ? undefined
-    : spawn(process.execPath, [toyBin, '--http', http, '--faults', ...(existsSync(state) ? ['--config', state] : [])], {
-        stdio: 'inherit',
-      })
+    : spawn(
+        process.execPath,
+        [
+          toyBin,
+          '--http',
+          http,
+          '--faults',
+          // As signal-cli keeps its groups in its folder: a stop of any kind loses none.
+          '--groups-file',
+          join(configDir, 'toy-groups.json'),
+          ...(existsSync(state) ? ['--config', state] : []),
+        ],
+        { stdio: 'inherit' },
+      )
 toy?.on('exit', (code) => process.exit(code ?? 1))
 for (const signal of ['SIGTERM', 'SIGINT'])
   process.on(signal, () => (toy === undefined ? process.exit(0) : toy.kill(signal)))

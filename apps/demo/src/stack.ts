@@ -5,7 +5,7 @@
  * tests start it on free ports.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -101,15 +101,12 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
     const stateRoot = dataDir
     const demoDocument = options.demoDocument !== false
     // With a lasting folder the toy's groups last too: documents made on the home page are still
-    // shared after `npm start` is run again.
+    // shared after `npm start` is run again. The toy writes them before it answers a change, so a
+    // stop of any kind (Ctrl-C, whose relay kills the process within milliseconds) loses none.
     const groupsFile = options.dataDir === undefined ? undefined : join(stateRoot, 'toy-groups.json')
-    const saved =
-      groupsFile !== undefined && existsSync(groupsFile)
-        ? (JSON.parse(readFileSync(groupsFile, 'utf8')) as unknown)
-        : undefined
     const strangers = options.strangers ?? []
     const toy = await createToySignal({
-      ...(saved === undefined ? {} : { restoreGroups: saved }),
+      ...(groupsFile === undefined ? {} : { groupsFile }),
       accounts: [PEOPLE.alice.number, PEOPLE.bob.number, ...strangers],
       groups: demoDocument
         ? [{ name: DEMO_TITLE, members: [PEOPLE.alice.number, PEOPLE.bob.number], id: DEMO_GROUP_ID }]
@@ -127,13 +124,7 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
       pendingInvites: true,
       faults: options.faults === true,
     })
-    cleanups.push(async () => {
-      if (groupsFile !== undefined) {
-        mkdirSync(stateRoot, { recursive: true })
-        writeFileSync(groupsFile, JSON.stringify(toy.snapshotGroups()))
-      }
-      await toy.close()
-    })
+    cleanups.push(() => toy.close())
 
     let vitePort = 0
     if (options.page !== false) {

@@ -241,4 +241,103 @@ describe.skipIf(!hasChromium())('the History panel in real browsers', () => {
     await previewVersion(pages.alice, /^You · /)
     expect(await pages.alice.locator('#history-note').isVisible()).toBe(false)
   })
+  test('Bob, a viewer, sees the versions but no Restore or Undo, and reads why', async () => {
+    const { stack } = run
+    const api = (who: 'alice' | 'bob', path: string, body?: unknown) =>
+      fetch(`${stack.sidecarUrl(who).replace(/^ws/, 'http')}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      })
+    const made = await api('alice', '/v1/docs', {
+      title: 'Bob reads',
+      members: [{ number: stack.number('bob'), role: 'viewer' }],
+    })
+    expect(made.status).toBe(201)
+    const { docId } = (await made.json()) as { docId: string }
+    for (let tries = 0; ; tries++) {
+      const { invites } = (await (await api('bob', '/v1/invites')).json()) as { invites: { id: string }[] }
+      if (invites.some((i) => i.id === docId)) break
+      if (tries > 80) throw new Error('Bob was never invited')
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+    expect((await api('bob', `/v1/invites/${docId}/accept`, {})).status).toBe(200)
+    const linkTo = (who: 'alice' | 'bob') => stack.link(who).replace(/doc=[^&]+/, `doc=${docId}`)
+    await pages.alice.goto(linkTo('alice'))
+    await waitForAllSent(pages.alice)
+    const text = 'Only Alice writes here.'
+    await typeAtEnd(pages.alice, '.cm-content', text)
+    await pages.bob.goto(linkTo('bob'))
+    await waitForEditorText(pages.bob, text)
+    await pages.bob.waitForFunction(() => document.body.dataset['role'] === 'viewer', undefined, WAIT)
+
+    await previewVersion(pages.bob, /^Alice · /)
+    await waitForShown(
+      pages.bob,
+      '#history-viewer',
+      /^You can view this document, so you can look at its versions; only its editors restore them or undo changes\.$/,
+    )
+    expect(await pages.bob.locator('#history-restore').isVisible()).toBe(false)
+    // The offer to undo Alice's changes is made, and not shown.
+    expect(await pages.bob.locator('.history-undo').count()).toBe(1)
+    expect(
+      await pages.bob.locator('.history-undo').evaluateAll((els) => els.filter((e) => e.checkVisibility()).length),
+    ).toBe(0)
+    // Alice, an editor of the same document, is offered both and reads no such line.
+    await previewVersion(pages.alice, /^You · /)
+    expect(await pages.alice.locator('#history-restore').isVisible()).toBe(true)
+    expect(await pages.alice.locator('#history-viewer').isVisible()).toBe(false)
+  })
+
+  test('Bob types, then wipes: his entries are told apart by size, and undoing the newest brings his text back exactly', async () => {
+    const { stack } = run
+    const api = (who: 'alice' | 'bob', path: string, body?: unknown) =>
+      fetch(`${stack.sidecarUrl(who).replace(/^ws/, 'http')}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      })
+    const made = await api('alice', '/v1/docs', { title: 'Wiped by Bob', members: [stack.number('bob')] })
+    expect(made.status).toBe(201)
+    const { docId } = (await made.json()) as { docId: string }
+    for (let tries = 0; ; tries++) {
+      const { invites } = (await (await api('bob', '/v1/invites')).json()) as { invites: { id: string }[] }
+      if (invites.some((i) => i.id === docId)) break
+      if (tries > 80) throw new Error('Bob was never invited')
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+    expect((await api('bob', `/v1/invites/${docId}/accept`, {})).status).toBe(200)
+    const linkTo = (who: 'alice' | 'bob') => stack.link(who).replace(/doc=[^&]+/, `doc=${docId}`)
+    await pages.alice.goto(linkTo('alice'))
+    await pages.bob.goto(linkTo('bob'))
+    await waitForAllSent(pages.bob)
+    const text = 'Packing list: boots, map, water.'
+    await typeAtEnd(pages.bob, '.cm-content', text)
+    await waitForEditorText(pages.alice, text)
+    await waitForAllSent(pages.bob)
+    // Bob's typing is kept (as one version or more) before he wipes it.
+    for (let tries = 0; ; tries++) {
+      const res = await api('alice', `/v1/docs/${docId}/versions`)
+      const { versions } = (await res.json()) as { versions: { chars?: number }[] }
+      if (versions[0]?.chars === text.length) break
+      if (tries > 80) throw new Error(`no version of Bob's text: ${JSON.stringify(versions)}`)
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+
+    await deleteAll(pages.bob, '.cm-content')
+    await waitForEditorText(pages.alice, '')
+    // The wipe is an entry of its own that says what it took.
+    await previewVersion(pages.alice, new RegExp(`^Bob · .* · \u2212${text.length} characters$`))
+    // No two of Bob's entries read alike: the wipe says what it took, the typing what it added.
+    const bobs = (await pages.alice.locator('.history-version').allTextContents()).filter((l) => l.startsWith('Bob · '))
+    expect(bobs.length).toBeGreaterThanOrEqual(2)
+    expect(new Set(bobs).size).toBe(bobs.length)
+    expect(bobs.slice(1).every((l) => / · \+\d+ characters?( · |$)/.test(l))).toBe(true)
+    await pages.alice.locator('.history-undo').first().click()
+    await waitForShown(pages.alice, '#history-done', /^Undo Bob’s changes since .*: done\.$/)
+    await waitForEditorText(pages.alice, text)
+    await waitForEditorText(pages.bob, text)
+    expect(await editorText(pages.alice)).toBe(text)
+    expect(await editorText(pages.bob)).toBe(text)
+  })
 })

@@ -25,6 +25,11 @@ describe('parseCliOptions', () => {
     })
   })
 
+  it('passes --groups-file on to the toy', () => {
+    expect(parseCliOptions(['--groups-file', '/var/toy/groups.json']).toy.groupsFile).toBe('/var/toy/groups.json')
+    expect(parseCliOptions([]).toy.groupsFile).toBeUndefined()
+  })
+
   it('reads repeated --unregistered numbers and the config key, and rejects a malformed one', () => {
     const path = configFile({ unregistered: ['+15550000003'] })
     expect(parseCliOptions(['--config', path, '--unregistered', '+15550000004']).toy.unregistered).toEqual([

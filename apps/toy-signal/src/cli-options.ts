@@ -5,7 +5,7 @@
  *              [--unregistered +E164]... [--single-account +E164] [--config FILE] [--faults]
  *              [--keep-alive-ms N] [--signal-pace] [--max-attachment-bytes N]
  *              [--link-timeout-ms N] [--offline] [--pending-invites]
- *              [--signal-cli-version X.Y.Z] [--verbose]
+ *              [--signal-cli-version X.Y.Z] [--groups-file FILE] [--verbose]
  *
  * `--http` defaults to 127.0.0.1:8080 and is split at the last `:` like signal-cli's; port 0 picks
  * a free one. Flags add to what the config file gives.
@@ -95,6 +95,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
         unregistered: { type: 'string', multiple: true },
         'single-account': { type: 'string' },
         config: { type: 'string' },
+        'groups-file': { type: 'string' },
         faults: { type: 'boolean' },
         'pending-invites': { type: 'boolean' },
         'keep-alive-ms': { type: 'string' },
@@ -143,6 +144,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   if (maxAttachment !== undefined) toy.maxAttachmentBytes = maxAttachment
   if (values['pending-invites'] === true || file.pendingInvites === true) toy.pendingInvites = true
   if (file.names !== undefined) toy.names = file.names
+  if (values['groups-file'] !== undefined) toy.groupsFile = values['groups-file']
   const version = values['signal-cli-version'] ?? file.signalCliVersion
   if (version !== undefined && !isPlayableVersion(version))
     fail('--signal-cli-version must be MAJOR.MINOR.PATCH, e.g. 0.13.19')

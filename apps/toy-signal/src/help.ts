@@ -24,6 +24,8 @@ Usage: toy-signal [options]
   --signal-cli-version V    the signal-cli version to play (default 0.14.6-toy); 0.13.19 answers
                             as the real 0.13.19 (no isAdmin, noUrgent ignored)
   --pending-invites         numbers the adder shares no group with are invited (pending), as on Signal
+  --groups-file FILE        keep the groups in FILE across runs: read at start, rewritten
+                            (temporary file + rename) before any request that changed one is answered
   --verbose                 one debug line per request on stderr
   -h, --help                this text
 

@@ -35,6 +35,8 @@ export interface HandlerDeps {
   attachments: AttachmentStore
   maxAttachmentBytes: number
   pace: SignalPace | undefined
+  /** Runs after a request's work and before its answer (the groups file is written here). */
+  afterRequest: () => void
 }
 
 function empty(res: ServerResponse, status: number): void {
@@ -87,6 +89,7 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
       ? handleProvisioningAdmin(method, path, text, deps.provisioning)
       : (handleWorldAdmin(method, path, text, deps) ??
         handleAdmin(method, path, text, deps.faults.switches, () => deps.state.sends()))
+    deps.afterRequest()
     if (answer.body === undefined) return empty(res, answer.status)
     res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body))
     return
@@ -175,6 +178,7 @@ async function rpc(deps: HandlerDeps, req: IncomingMessage, res: ServerResponse)
     )
     reply = out.length === 0 ? undefined : out
   }
+  deps.afterRequest()
   const delay = deps.faults.state.delayMs()
   if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
   if (drop) {

@@ -16,6 +16,7 @@ import { createSignalPace, SIGNAL_PACE, type PaceLimits, type PaceRefusals, type
 import { createRequestHandler } from './request-handler.ts'
 import { createProvisioningState } from './provisioning-state.ts'
 import { restoreGroups, snapshotGroups, type GroupSnapshot } from './group-snapshot.ts'
+import { keepGroupsIn, readGroupsFile } from './groups-file.ts'
 import { createState, type SendRecord } from './state.ts'
 
 /** Options of {@link createToySignal}. */
@@ -32,6 +33,11 @@ export interface ToySignalOptions {
   groups?: { name: string; members: string[]; id?: string }[]
   /** Groups of an earlier toy, as {@link ToySignal.snapshotGroups} gave them (after `groups`). */
   restoreGroups?: unknown
+  /**
+   * A file that keeps the groups across runs: read at start (after `groups` and `restoreGroups`),
+   * written (temporary file, flush, rename) whenever a request changed a group, before it is answered.
+   */
+  groupsFile?: string
   /**
    * Numbers Signal does not know (members who left Signal): group sends report
    * `UNREGISTERED_FAILURE` for them, direct sends fail with -1 `The user … is not registered.`,
@@ -179,6 +185,9 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
   )
   const groups = (options.groups ?? []).map((g) => state.createGroup(g.name, g.members, undefined, g.id))
   if (options.restoreGroups !== undefined) restoreGroups(state, options.restoreGroups)
+  const kept = options.groupsFile === undefined ? undefined : readGroupsFile(options.groupsFile)
+  if (kept !== undefined) restoreGroups(state, kept)
+  const groupsFile = options.groupsFile === undefined ? undefined : keepGroupsIn(options.groupsFile, state)
   // The switches cut streams through the hub, and the hub reads the switches: tie the knot once.
   const hubRef: { current?: EventHub } = {}
   const faults = createFaults(options.faults === true, (afterEvents) => hubRef.current?.cut(afterEvents))
@@ -213,6 +222,7 @@ export async function createToySignal(options: ToySignalOptions): Promise<ToySig
       attachments: createAttachmentStore(options.attachmentStore ?? DEFAULT_ATTACHMENT_STORE_LIMITS),
       maxAttachmentBytes: options.maxAttachmentBytes ?? SIGNAL_LIMITS.attachmentBytes,
       pace,
+      afterRequest: () => groupsFile?.save(),
     }),
   )
   await new Promise<void>((resolve, reject) => {

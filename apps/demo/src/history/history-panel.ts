@@ -1,8 +1,9 @@
 /**
  * The History panel of both editor pages: the versions with who and when, a read-only preview of
  * the one chosen with its differences from now marked (drawn by the page's own {@link Preview}),
- * "Restore this version", "Undo Bob's changes since …", and the note for a person who joined
- * later. Every word comes from history-text.ts; names are set as text only.
+ * "Restore this version", "Undo Bob's changes since …" (an editor's only: a viewer reads why
+ * instead, and the sidecar refuses them with HISTORY_NOT_EDITOR), and the note for a person who
+ * joined later. Every word comes from history-text.ts; names are set as text only.
  */
 import { DocsApiError } from '../home/docs-client.ts'
 import { element } from '../start-up.ts'
@@ -11,6 +12,7 @@ import {
   historyErrorText,
   joinedLaterText,
   undoOffers,
+  VIEWER_HISTORY_TEXT,
   versionText,
   whenText,
   type Clock,
@@ -34,9 +36,10 @@ export interface HistoryPanelOptions {
   readonly now: () => number
 }
 
-/** The clock of the person's own locale: "10:42", "2 Dec". */
+/** The clock of the person's own locale: "10:42:07", "2 Dec". */
 export const localClock: Clock = {
-  time: (ms) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+  // Seconds too: two versions in one minute are told apart.
+  time: (ms) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' }),
   day: (ms) => new Date(ms).toLocaleDateString([], { day: 'numeric', month: 'short', year: 'numeric' }),
 }
 
@@ -61,6 +64,7 @@ const MARKUP = `
   <div id="history-chosen" class="history-chosen" hidden>
     <p id="history-chosen-text"></p>
     <div id="history-preview" class="editor history-preview"></div>
+    <p id="history-viewer" class="advice history-viewer"></p>
     <div class="history-actions">
       <button id="history-restore" type="button">Restore this version</button>
       <span id="history-undo"></span>
@@ -78,6 +82,8 @@ export function mountHistoryPanel(o: HistoryPanelOptions): void {
   const list = element('history-list')
   const chosen = element('history-chosen')
   const undo = element('history-undo')
+  // Shown instead of Restore and Undo while the page's role is viewer (page.css, body[data-role]).
+  element('history-viewer').textContent = VIEWER_HISTORY_TEXT
   let versions: VersionItem[] = []
   let current: VersionItem | undefined
 
@@ -101,7 +107,7 @@ export function mountHistoryPanel(o: HistoryPanelOptions): void {
           const button = document.createElement('button')
           button.type = 'button'
           button.className = 'history-version'
-          button.textContent = versionText(v, o.now(), o.clock)
+          button.textContent = versionText(v, o.now(), o.clock, versions[i + 1])
           button.addEventListener('click', () => void choose(i, button))
           item.append(button)
           return item

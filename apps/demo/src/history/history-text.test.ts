@@ -4,6 +4,7 @@ import {
   historyErrorText,
   joinedLaterText,
   undoOffers,
+  sizeText,
   versionText,
   whenText,
   type VersionItem,
@@ -50,6 +51,22 @@ describe('the History panel’s words', () => {
     expect(versionText(v('4', at(11, 5), [bob], { reason: 'revert', undid: alice }), now, clock)).toBe(
       'Bob · 11:05 · undid your changes',
     )
+  })
+
+  test('a version says how much longer or shorter the text became, so a wipe and the typing before it differ', () => {
+    const typed = v('2', at(10, 42), [bob], { chars: 1200 })
+    const wiped = v('3', at(10, 42), [bob], { chars: 0 })
+    expect(versionText(typed, now, clock, v('1', at(10, 40), [alice], { chars: 0 }))).toBe(
+      'Bob · 10:42 · +1200 characters',
+    )
+    expect(versionText(wiped, now, clock, typed)).toBe('Bob · 10:42 · \u22121200 characters')
+    expect(versionText(v('4', at(10, 43), [bob], { chars: 1 }), now, clock, wiped)).toBe('Bob · 10:43 · +1 character')
+    expect(sizeText(v('5', at(10, 44), [bob], { chars: 1 }), v('4', at(10, 43), [bob], { chars: 1 }))).toBe(
+      'same length',
+    )
+    // The oldest version grew from nothing; a count the sidecar did not give says nothing.
+    expect(sizeText(typed, undefined)).toBe('+1200 characters')
+    expect(sizeText(v('6', at(10, 45), [bob]), typed)).toBeUndefined()
   })
 
   test('a blank shown name falls back to the number', () => {

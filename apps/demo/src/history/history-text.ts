@@ -34,7 +34,7 @@ export function authorName(a: VersionAuthor): string {
   return a.name !== null && a.name.trim() !== '' ? a.name : a.number
 }
 
-/** "10:42" today, "1 Dec, 10:42" another day. */
+/** "10:42:07" today, "1 Dec, 10:42:07" another day (the clock's own form). */
 export function whenText(at: number, now: number, clock: Clock): string {
   const day = clock.day(at)
   return day === clock.day(now) ? clock.time(at) : `${day}, ${clock.time(at)}`
@@ -47,15 +47,34 @@ const REASONS: Readonly<Record<string, string>> = {
   start: 'as first kept here',
 }
 
-/** "Bob, Alice · 10:42", with what the version was for when it is not plain editing. */
-export function versionText(v: VersionItem, now: number, clock: Clock): string {
+/**
+ * How much longer or shorter the text became since the version before: "+12 characters",
+ * "−1200 characters", "same length"; undefined when either count is unknown. Two versions by the
+ * same person in the same minute are told apart by it (a wipe and the typing before it).
+ */
+export function sizeText(v: VersionItem, before: VersionItem | undefined): string | undefined {
+  if (v.chars === undefined) return undefined
+  const from = before === undefined ? 0 : before.chars
+  if (from === undefined) return undefined
+  const delta = v.chars - from
+  if (delta === 0) return 'same length'
+  const n = Math.abs(delta)
+  return `${delta > 0 ? '+' : '\u2212'}${n} character${n === 1 ? '' : 's'}`
+}
+
+/**
+ * "Bob, Alice · 10:42:07 · +12 characters", with what the version was for when it is not plain
+ * editing. `before` is the version listed after it (the one before in time), for the size of the change.
+ */
+export function versionText(v: VersionItem, now: number, clock: Clock, before?: VersionItem): string {
   // Content relayed in a sync answer has no author: it is the group's, not one person's.
   const people = v.authors.length === 0 ? 'Changes from the group' : v.authors.map(authorName).join(', ')
   const why =
     v.reason === 'revert' && v.undid !== undefined
       ? `undid ${v.undid.you ? 'your' : `${authorName(v.undid)}’s`} changes`
       : REASONS[v.reason]
-  return `${people} · ${whenText(v.at, now, clock)}${why === undefined ? '' : ` · ${why}`}`
+  const size = sizeText(v, before)
+  return `${people} · ${whenText(v.at, now, clock)}${size === undefined ? '' : ` · ${size}`}${why === undefined ? '' : ` · ${why}`}`
 }
 
 /** What "Undo …" would undo for the version at `index` of the newest-first list, or undefined. */
@@ -101,6 +120,10 @@ export function joinedLaterText(list: readonly VersionItem[], complete: boolean,
   return `You have history from when you joined on ${clock.day(oldest.at)}, ${clock.time(oldest.at)}; what happened before is kept by the people who were there.`
 }
 
+/** What a viewer reads where an editor finds Restore and Undo (and if the sidecar refused them). */
+export const VIEWER_HISTORY_TEXT =
+  'You can view this document, so you can look at its versions; only its editors restore them or undo changes.'
+
 const ERRORS: Readonly<Record<string, string>> = {
   UNREACHABLE: 'Your sidecar does not answer; is it running?',
   HISTORY_DOCUMENT_LEFT: 'You left this document, so its history cannot be changed here.',
@@ -109,6 +132,7 @@ const ERRORS: Readonly<Record<string, string>> = {
   HISTORY_TOO_OLD:
     'Changes that old are no longer kept, so they cannot be undone one person at a time. Restore a version instead.',
   HISTORY_NOT_APPLIED: 'Your sidecar could not make the change right now. Try again in a moment.',
+  HISTORY_NOT_EDITOR: VIEWER_HISTORY_TEXT,
   API_ORIGIN_NOT_ALLOWED: 'Your sidecar does not accept this page; add its address to E2E_COL_ALLOWED_ORIGINS.',
   BAD_VERSION: 'That version could not be read.',
 }

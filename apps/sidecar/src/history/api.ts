@@ -9,7 +9,8 @@
  *   POST /v1/docs/<docId>/revert {author, since}          → {version}: that member's changes since then undone
  *
  * Errors are `{error: {code, message}}`: an unknown document or version 404, a document this
- * person left 409, bad input 400.
+ * person left 409, bad input 400, a restore or revert by a viewer 403 `HISTORY_NOT_EDITOR` (refused
+ * before anything is recorded).
  * @see docs/documents.md "History"
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -41,6 +42,8 @@ export interface HistoryApiOptions {
   readonly histories: Histories
   /** The served document's own edit verb, undefined when it is not served. */
   editOf(docId: string): Edit | undefined
+  /** This account's role in a served document: a viewer may read its history, not change the document from it. */
+  roleOf(docId: string): 'editor' | 'viewer' | undefined
   /** True for a document this person left (kept, not served). */
   left(docId: string): boolean
   /** Members' shown names by number (made safe to show where they enter: library/shown-names.ts); may be empty. */
@@ -97,12 +100,19 @@ function answer(res: ServerResponse, a: Answer, cors: string | undefined): void 
 }
 
 /** The status, code and message an error is answered with; `guard` for a refused Host or Origin. */
-function failureOf(error: unknown): { status: number; code: string; message: string; guard: boolean } {
+function failureOf(error: unknown): {
+  status: number
+  code: string
+  message: string
+  guard: boolean
+  details?: Readonly<Record<string, number>>
+} {
   if (isLibraryError(error)) {
     const guard = error.code === 'API_HOST_NOT_ALLOWED' || error.code === 'API_ORIGIN_NOT_ALLOWED'
     return { status: error.status, code: error.code, message: error.message, guard }
   }
-  if (isHistoryError(error)) return { status: error.status, code: error.code, message: error.message, guard: false }
+  if (isHistoryError(error))
+    return { status: error.status, code: error.code, message: error.message, guard: false, details: error.details }
   const e =
     codeOf(error) === 'SIDECAR_STORE_FAILED'
       ? new HistoryError('HISTORY_NOT_APPLIED', 'the replica store failed; the sidecar is stopping')
@@ -155,6 +165,11 @@ export function createHistoryApi(o: HistoryApiOptions): HistoryApi {
     const edit = servedEdit(docId)
     const history = o.histories.get(docId)
     if (history === undefined) throw new HistoryError('HISTORY_UNKNOWN_DOCUMENT', 'not served')
+    if ((revert !== undefined || restore !== undefined) && o.roleOf(docId) === 'viewer')
+      throw new HistoryError(
+        'HISTORY_NOT_EDITOR',
+        'you can view this document, not change it: only its editors restore versions or undo changes',
+      )
     if (revert !== undefined) {
       const { author, since } = await bodyOf(req, Revert)
       const row = o.histories.revert(docId, author, since, edit)
@@ -192,7 +207,7 @@ export function createHistoryApi(o: HistoryApiOptions): HistoryApi {
         // A refused Host or Origin gets no CORS header.
         answer(
           res,
-          { status: e.status, json: { error: { code: e.code, message: e.message } } },
+          { status: e.status, json: { error: { ...e.details, code: e.code, message: e.message } } },
           e.guard ? undefined : cors,
         )
       }

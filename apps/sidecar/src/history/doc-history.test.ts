@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { manualTimers } from '@e2e-col/sync/testing'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import * as Y from 'yjs'
@@ -46,7 +47,7 @@ function setup(policy: HistoryPolicy = POLICY) {
     author.getText('t').insert(author.getText('t').length, text)
     expect(replica.apply(Y.encodeStateAsUpdate(author, before), origin)).toBe(true)
   }
-  return { store, replica, timers, logs, history, edit }
+  return { dir, store, replica, timers, logs, history, edit }
 }
 
 const textOf = (state: Uint8Array | undefined): string => {
@@ -150,5 +151,80 @@ describe("a document's versions as it changes", () => {
     edit('pending')
     history.close()
     expect(history.list(undefined, 10)).toMatchObject([{ reason: 'closing', chars: 7 }])
+  })
+})
+
+describe('what a revert can start from exactly', () => {
+  it('from nothing while every change is kept; from the oldest version the kept changes rebuild once some are dropped', () => {
+    const { store, timers, history, edit } = setup()
+    const start = timers.now()
+    edit('a')
+    timers.advance(3000)
+    edit('b')
+    timers.advance(3000)
+    const [second, first] = history.list(undefined, 10)
+    if (first === undefined || second === undefined) throw new Error('two versions expected')
+    expect(history.since(start)?.exact).toBe(true)
+    expect(history.oldestExact()).toBe(0)
+
+    // The first spell's change is dropped: nothing before the first version can be rebuilt now.
+    expect(store.history.dropChangesBefore(DOC, first.at)).toBe(1)
+    expect(history.since(start)?.exact).toBe(false)
+    expect(history.since(first.at)?.exact).toBe(true)
+    expect(history.oldestExact()).toBe(first.at)
+  })
+
+  it('never from nothing when content came relayed (a sync answer names no author)', () => {
+    const { timers, history, edit } = setup()
+    const start = timers.now()
+    timers.advance(1)
+    edit('given on joining', { via: 'member' })
+    timers.advance(3000)
+    const [joined] = history.list(undefined, 10)
+    expect(history.since(start)?.exact).toBe(false)
+    expect(history.oldestExact()).toBe(joined?.at)
+    expect(history.since(joined?.at ?? 0)?.exact).toBe(true)
+  })
+})
+
+describe('the byte bound under churn', () => {
+  it("one member's 200 rewrites of 1,200 characters: versions and changes together stay within maxBytes, every kept version reads, the file gives pages back", () => {
+    const maxBytes = 64 * 1024
+    const { dir, store, replica, timers, history } = setup({
+      ...POLICY,
+      retention: { allDays: 7, dailyDays: 90, maxBytes },
+    })
+    const author = new Y.Doc()
+    const text = author.getText('t')
+    let seed = 7
+    const letter = (): string => {
+      seed = (seed * 1103515245 + 12345) % 2147483648
+      return String.fromCharCode(97 + (seed % 26))
+    }
+    for (let i = 0; i < 200; i++) {
+      const before = Y.encodeStateVector(author)
+      author.transact(() => {
+        text.delete(0, text.length)
+        text.insert(0, Array.from({ length: 1200 }, letter).join(''))
+      })
+      expect(replica.apply(Y.encodeStateAsUpdate(author, before), { via: 'member', author: BOB })).toBe(true)
+      timers.advance(3000)
+    }
+    const stored = store.history.storedBytes(DOC)
+    expect(stored.versions + stored.changes).toBeLessThanOrEqual(maxBytes)
+    const kept = history.list(undefined, 500)
+    expect(kept.length).toBeGreaterThan(10)
+    // Every kept version still reads whole: the newest is the document now.
+    for (const v of kept) expect(textOf(history.state(v.id))).toHaveLength(1200)
+    expect(textOf(history.state(kept[0]?.id ?? 0))).toBe(text.toString())
+    // Pages freed by what was dropped went back to the file system: hardly any free page is left.
+    const reader = new Database(join(dir, 'replica.sqlite3'), { readonly: true })
+    try {
+      const free = Number(reader.pragma('freelist_count', { simple: true }))
+      const page = Number(reader.pragma('page_size', { simple: true }))
+      expect(free * page).toBeLessThan(16 * 1024)
+    } finally {
+      reader.close()
+    }
   })
 })

@@ -10,7 +10,7 @@ import type { Timers } from '@e2e-col/sync'
 import * as Y from 'yjs'
 import type { Logger } from '../ops/logger.ts'
 import type { ChangeOrigin, DocReplica, ReplicaObserver } from '../replica/replica.ts'
-import type { HistoryTable, VersionRow } from './history-table.ts'
+import type { HistoryTable, PendingChange, StoredChange, VersionRow } from './history-table.ts'
 import type { RetentionPolicy } from './retention.ts'
 import type { LoggedChange } from './revert.ts'
 import { rootKinds } from './shared-kinds.ts'
@@ -42,6 +42,8 @@ export interface HistoryPorts {
 export interface ChangesSince {
   readonly base: Uint8Array[]
   readonly later: LoggedChange[]
+  /** Whether base and later make the document now exactly (else a revert would undo only part). */
+  readonly exact: boolean
 }
 
 export interface DocHistory extends ReplicaObserver {
@@ -52,8 +54,18 @@ export interface DocHistory extends ReplicaObserver {
   state(id: number): Uint8Array | undefined
   /** Records a version now, with the reason; the last version when nothing changed since it. */
   record(reason: string): VersionRow | undefined
-  /** The document as it stood at `since` and the changes after it; undefined when none is kept. */
+  /**
+   * The document as it stood at `since` (the newest version at or before it, or no version, plus
+   * the logged changes up to it) and the changes after it; undefined when none is kept. Whether
+   * they make the document now exactly is said in `exact`.
+   */
   since(at: number): ChangesSince | undefined
+  /**
+   * The oldest moment a revert can start from exactly: the time of the oldest version from which
+   * the kept changes rebuild the document (0 when the whole change log does, from nothing), undefined when
+   * none does. Searched by halves: a version that works makes every later one work.
+   */
+  oldestExact(): number | undefined
   /** Records what is pending and stops the timers. */
   close(): void
 }
@@ -215,20 +227,76 @@ export function createDocHistory(
     since(at) {
       return ports.storing(() => {
         const base = table.versionAtOrBefore(docId, at)
-        const from = base?.lastChange ?? 0
-        const state = base === undefined ? undefined : resolveVersion(table, docId, base.id)
-        const changes = [...table.changesAfter(docId, from), ...table.pending(docId)]
+        const parts = rebuildParts(table, docId, base)
+        if (parts === undefined) return { base: [], later: [], exact: false }
+        const { state, changes } = parts
         if (base === undefined && changes.length === 0) return undefined
         return {
           base: [...(state === undefined ? [] : [state]), ...changes.filter((c) => c.at < at).map((c) => c.data)],
           later: changes.filter((c) => c.at >= at).map((c) => ({ author: c.author, data: c.data })),
+          exact: rebuilds(base, parts, replica.doc),
         }
       })
     },
+    oldestExact: () => ports.storing(() => oldestExact(table, docId, replica.doc)),
     close() {
       if (spellStart !== undefined) record('closing')
       if (timer !== undefined) timers.clearTimeout(timer)
       timer = undefined
     },
   }
+}
+
+/**
+ * True when `updates` rebuild `now` exactly: nothing missing in between (no pending structs or
+ * deletions) and the same items and deletions (state vector and delete set). A change log with a
+ * dropped change, or a version newer than the moment, fails it.
+ */
+export function rebuildsExactly(updates: readonly Uint8Array[], now: Y.Doc): boolean {
+  const work = new Y.Doc({ gc: now.gc })
+  try {
+    for (const u of updates) Y.applyUpdate(work, u)
+    if (work.store.pendingStructs !== null || work.store.pendingDs !== null) return false
+    return Y.equalSnapshots(Y.snapshot(work), Y.snapshot(now))
+  } finally {
+    work.destroy()
+  }
+}
+
+type RebuildParts = { state: Uint8Array | undefined; changes: (StoredChange | PendingChange)[] }
+
+/** A version's whole state (undefined: from nothing) and every change logged after it; undefined when the version cannot be read. */
+function rebuildParts(table: HistoryTable, docId: string, v: VersionRow | undefined): RebuildParts | undefined {
+  const state = v === undefined ? undefined : resolveVersion(table, docId, v.id)
+  if (v !== undefined && state === undefined) return undefined
+  return { state, changes: [...table.changesAfter(docId, v?.lastChange ?? 0), ...table.pending(docId)] }
+}
+
+/**
+ * Whether `v` (or nothing) and the changes after it make `now` exactly. From nothing only when no
+ * change was relayed (a sync answer's content has no author: what this sidecar was given on
+ * joining is not the document as it stood then, one person at a time).
+ */
+function rebuilds(v: VersionRow | undefined, parts: RebuildParts, now: Y.Doc): boolean {
+  if (v === undefined && parts.changes.some((c) => c.author === '')) return false
+  const updates = [...(parts.state === undefined ? [] : [parts.state]), ...parts.changes.map((c) => c.data)]
+  return rebuildsExactly(updates, now)
+}
+
+/** {@link DocHistory.oldestExact}: by halves over the versions, oldest first. */
+function oldestExact(table: HistoryTable, docId: string, now: Y.Doc): number | undefined {
+  const works = (v: VersionRow | undefined): boolean => {
+    const parts = rebuildParts(table, docId, v)
+    return parts !== undefined && rebuilds(v, parts, now)
+  }
+  if (works(undefined)) return 0
+  const newestFirst = table.versions(docId, undefined, 100_000)
+  const oldest = (i: number): VersionRow | undefined => newestFirst[newestFirst.length - 1 - i]
+  let [low, high] = [0, newestFirst.length]
+  while (low < high) {
+    const mid = (low + high) >> 1
+    if (works(oldest(mid))) high = mid
+    else low = mid + 1
+  }
+  return oldest(low)?.at
 }

@@ -46,6 +46,19 @@ export interface Histories {
   close(): void
 }
 
+/** HISTORY_TOO_OLD naming the oldest moment a revert can start from (`oldest`, ms). */
+function tooOld(history: DocHistory, windowStart: number): HistoryError {
+  const exact = history.oldestExact()
+  const oldest = exact === undefined ? undefined : Math.max(exact, windowStart)
+  return new HistoryError(
+    'HISTORY_TOO_OLD',
+    oldest === undefined
+      ? 'the changes kept no longer rebuild this document; restore a version instead'
+      : `changes before ${new Date(oldest).toISOString()} are no longer kept one by one; choose that time or later, or restore a version`,
+    oldest === undefined ? {} : { oldest },
+  )
+}
+
 /** Applies `update` between two versions: the document before it and the document after. */
 /** `recorded`: the reason as stored (a revert's names whose changes it undid: `revert:+4915…`). */
 function change(history: DocHistory, reason: string, update: Uint8Array, edit: Edit, recorded = reason): VersionRow {
@@ -106,16 +119,15 @@ export function createHistories(o: HistoriesOptions): Histories {
     },
     revert(docId, author, since, edit) {
       const { history, replica } = entry(docId)
-      if (since < o.timers.now() - o.policy.changeDays * 86_400_000)
-        throw new HistoryError(
-          'HISTORY_TOO_OLD',
-          `changes are kept for ${o.policy.changeDays} days; choose a later time`,
-        )
+      const windowStart = o.timers.now() - o.policy.changeDays * 86_400_000
+      if (since < windowStart) throw tooOld(history, windowStart)
       // The spell in progress becomes a version first, so its changes are in the log as they are.
       history.record('before-revert')
       const changes = history.since(since)
-      const update =
-        changes === undefined ? undefined : revertChange(changes.base, changes.later, author, replica.doc, writer())
+      if (changes === undefined) return undefined
+      // Exact or refused: a base that is not the document as it stood then would undo only part.
+      if (!changes.exact) throw tooOld(history, windowStart)
+      const update = revertChange(changes.base, changes.later, author, replica.doc, writer())
       return update === undefined ? undefined : change(history, 'revert', update, edit, `revert:${author}`)
     },
     close() {

@@ -12,6 +12,7 @@ export type HistoryErrorCode =
   | 'HISTORY_METHOD_NOT_ALLOWED'
   | 'HISTORY_TOO_OLD'
   | 'HISTORY_NOT_APPLIED'
+  | 'HISTORY_NOT_EDITOR'
 
 const STATUS: Readonly<Record<HistoryErrorCode, number>> = {
   HISTORY_UNKNOWN_DOCUMENT: 404,
@@ -21,16 +22,20 @@ const STATUS: Readonly<Record<HistoryErrorCode, number>> = {
   HISTORY_METHOD_NOT_ALLOWED: 405,
   HISTORY_TOO_OLD: 400,
   HISTORY_NOT_APPLIED: 503,
+  HISTORY_NOT_EDITOR: 403,
 }
 
 export class HistoryError extends Error {
   readonly code: HistoryErrorCode
   readonly status: number
-  constructor(code: HistoryErrorCode, message: string) {
+  /** Fields answered beside code and message (HISTORY_TOO_OLD: `oldest`, ms). */
+  readonly details: Readonly<Record<string, number>>
+  constructor(code: HistoryErrorCode, message: string, details: Readonly<Record<string, number>> = {}) {
     super(message)
     this.name = 'HistoryError'
     this.code = code
     this.status = STATUS[code]
+    this.details = details
   }
 }
 

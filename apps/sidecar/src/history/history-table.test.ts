@@ -75,4 +75,30 @@ CREATE TABLE history_versions (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT
     expect(store.history.stored(DOC, v?.id ?? 0)?.state).toEqual(state)
     expect(store.history.changesAfter(DOC, 0)[0]?.data).toEqual(updates[0])
   })
+
+  it('a store made before incremental vacuum is rewritten once to take it, its rows intact', () => {
+    const dir = tempDir()
+    const { state } = typed(50)
+    const old = new Database(join(dir, STORE_FILE))
+    expect(old.pragma('auto_vacuum', { simple: true })).toBe(0)
+    old.exec(
+      'CREATE TABLE history_versions (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, at INTEGER NOT NULL, reason TEXT NOT NULL, authors TEXT NOT NULL, chars INTEGER, last_change INTEGER NOT NULL, state BLOB NOT NULL, base INTEGER);',
+    )
+    old
+      .prepare(
+        'INSERT INTO history_versions (doc_id, at, reason, authors, chars, last_change, state) VALUES (?, 1, ?, ?, 50, 1, ?)',
+      )
+      .run(DOC, 'quiet', 'me', state)
+    old.close()
+
+    const store = openReplicaStore(dir)
+    const [v] = store.history.versions(DOC, undefined, 10)
+    expect(store.history.stored(DOC, v?.id ?? 0)?.state).toEqual(state)
+    store.close()
+    const after = new Database(join(dir, STORE_FILE), { readonly: true })
+    onTestFinished(() => {
+      after.close()
+    })
+    expect(after.pragma('auto_vacuum', { simple: true })).toBe(2)
+  })
 })

@@ -80,7 +80,7 @@ export interface HistoryTable {
   ): VersionRow
   /** Versions newest first, older than `before` (ms) when given, at most `limit`. */
   versions(docId: string, before: number | undefined, limit: number): VersionRow[]
-  /** The newest version at or before `at`, or the oldest when none is. */
+  /** The newest version at or before `at`; undefined when none is (never a later one: it would hold changes made after `at`). */
   versionAtOrBefore(docId: string, at: number): VersionRow | undefined
   version(docId: string, id: number): VersionRow | undefined
   /** The version's stored bytes and the version they are a difference from (undefined: whole). */
@@ -94,6 +94,10 @@ export interface HistoryTable {
   dropVersions(docId: string, ids: readonly number[]): void
   /** Bytes the document's versions and changes take as stored (v2 rows at their stored length). */
   storedBytes(docId: string): { versions: number; changes: number }
+  /** Each settled change's time and stored length, oldest first (the byte bound drops from the front). */
+  changeSizes(docId: string): { at: number; bytes: number }[]
+  /** Gives the pages freed by dropped rows back to the file system (an incrementally vacuumed store). */
+  reclaim(): void
 }
 
 export const HISTORY_SCHEMA = `
@@ -196,6 +200,8 @@ function noHistory(writable: () => void): HistoryTable {
     atomically: (fn) => fn(),
     dropVersions: writable,
     storedBytes: () => ({ versions: 0, changes: 0 }),
+    changeSizes: () => [],
+    reclaim: () => {},
   }
 }
 
@@ -260,9 +266,6 @@ function versionStatements(db: Database, { format, hasRef }: TableShape) {
     atOrBefore: db.prepare<[string, number], VersionRecord>(
       `SELECT ${VERSION_COLUMNS} FROM history_versions WHERE doc_id = ? AND at <= ? ORDER BY at DESC, id DESC LIMIT 1`,
     ),
-    oldestVersion: db.prepare<[string], VersionRecord>(
-      `SELECT ${VERSION_COLUMNS} FROM history_versions WHERE doc_id = ? ORDER BY at, id LIMIT 1`,
-    ),
     version: db.prepare<[string, number], VersionRecord>(
       `SELECT ${VERSION_COLUMNS} FROM history_versions WHERE doc_id = ? AND id = ?`,
     ),
@@ -290,6 +293,9 @@ function versionStatements(db: Database, { format, hasRef }: TableShape) {
         )
       : undefined,
     dropVersion: db.prepare('DELETE FROM history_versions WHERE doc_id = ? AND id = ?'),
+    changeSizes: db.prepare<[string], { at: number; bytes: number }>(
+      'SELECT at, length(data) AS bytes FROM history_changes WHERE doc_id = ? ORDER BY id',
+    ),
     storedBytes: db.prepare<[string, string], { versions: number; changes: number }>(
       'SELECT (SELECT coalesce(sum(length(state)), 0) FROM history_versions WHERE doc_id = ?) AS versions, (SELECT coalesce(sum(length(data)), 0) FROM history_changes WHERE doc_id = ?) AS changes',
     ),
@@ -400,7 +406,7 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
       ),
     versionAtOrBefore: (docId, at) =>
       guarded(path, 'find a version', () => {
-        const r = q.atOrBefore.get(docId, at) ?? q.oldestVersion.get(docId)
+        const r = q.atOrBefore.get(docId, at)
         return r === undefined ? undefined : toVersion(r)
       }),
     version: (docId, id) =>
@@ -433,5 +439,12 @@ export function createHistoryTable(db: Database, path: string, readonly: boolean
       }),
     storedBytes: (docId) =>
       guarded(path, 'measure the history', () => q.storedBytes.get(docId, docId) ?? { versions: 0, changes: 0 }),
+    changeSizes: (docId) => guarded(path, 'measure the changes', () => q.changeSizes.all(docId)),
+    reclaim: () =>
+      guarded(path, 'give freed pages back', () => {
+        if (readonly) return
+        // A no-op unless the store is incrementally vacuumed (replica/store.ts turns that on at open).
+        db.pragma('incremental_vacuum')
+      }),
   }
 }

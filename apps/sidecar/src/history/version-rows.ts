@@ -75,13 +75,28 @@ export function resolveVersion(table: HistoryTable, docId: string, id: number): 
   return parts.length === 1 ? parts[0] : Y.mergeUpdates(parts)
 }
 
-/** Drops a version; those stored as a difference from it take its bytes merged into theirs. */
+/**
+ * Drops a version; those stored as a difference from it are stored again from their whole state,
+ * re-encoded through a document (deleted content collected), as the difference from the dropped
+ * one's base (or whole). Merging the two rows' bytes instead would keep every deleted insert, so
+ * the bytes a dropped version held would only move to the next one.
+ */
 function dropVersion(table: HistoryTable, docId: string, id: number): void {
   const row = table.stored(docId, id)
   if (row === undefined) return
+  const baseState = row.base === undefined ? undefined : resolveVersion(table, docId, row.base)
   for (const child of table.basedOn(docId, id)) {
+    const whole = resolveVersion(table, docId, child)
     const own = table.stored(docId, child)
-    if (own !== undefined) table.rebase(docId, child, Y.mergeUpdates([row.state, own.state]), row.base)
+    if (whole === undefined || own === undefined) continue
+    const doc = new Y.Doc()
+    try {
+      Y.applyUpdate(doc, whole)
+      if (baseState === undefined) table.rebase(docId, child, Y.encodeStateAsUpdate(doc), undefined)
+      else table.rebase(docId, child, Y.encodeStateAsUpdate(doc, Y.encodeStateVectorFromUpdate(baseState)), row.base)
+    } finally {
+      doc.destroy()
+    }
   }
   table.dropVersions(docId, [id])
 }
@@ -115,4 +130,55 @@ export function pruneHistory(
   }
   if (oldChanges > 0)
     logger.info({ docId, changes: oldChanges }, 'history: dropped changes older than the change window')
+  const bound = keepByteBound(table, docId, policy.retention)
+  if (bound.versions + bound.changes > 0)
+    logger.info(
+      { docId, ...bound, maxBytes: policy.retention.maxBytes },
+      'history: dropped the oldest to keep the byte bound',
+    )
+  if (dropped.length + oldChanges + bound.versions + bound.changes > 0) table.reclaim()
+}
+
+// Rounds of the byte bound: each drops the oldest up to a moment; copies and rebasing may leave a little more to drop.
+const BOUND_ROUNDS = 16
+
+/**
+ * Keeps the document's versions and changes together within `maxBytes` as stored, dropping the
+ * oldest first by time, both kinds up to one moment: the changes up to the excess (never those
+ * after the newest version) and the versions up to the same moment, so what is left is whole
+ * history from then on (a version whose difference is a dropped change takes a copy of it). With
+ * no change left to drop, the oldest version goes. The newest version is always kept. How many of
+ * each it dropped.
+ */
+function keepByteBound(
+  table: HistoryTable,
+  docId: string,
+  retention: RetentionPolicy,
+): { versions: number; changes: number } {
+  const count = { versions: 0, changes: 0 }
+  for (let round = 0; round < BOUND_ROUNDS; round++) {
+    const stored = table.storedBytes(docId)
+    const excess = stored.versions + stored.changes - retention.maxBytes
+    if (excess <= 0) break
+    const newestFirst = table.versions(docId, undefined, 100_000)
+    const newest = newestFirst[0]
+    let cutoff: number | undefined
+    let freed = 0
+    for (const c of table.changeSizes(docId)) {
+      if (newest !== undefined && c.at >= newest.at) break
+      freed += c.bytes
+      cutoff = c.at
+      if (freed >= excess) break
+    }
+    cutoff ??= newestFirst.length > 1 ? newestFirst.at(-1)?.at : undefined
+    if (cutoff === undefined) break
+    const moment = cutoff
+    const old = newestFirst.slice(1).filter((v) => v.at <= moment)
+    table.atomically(() => {
+      for (const v of old) dropVersion(table, docId, v.id)
+    })
+    count.versions += old.length
+    count.changes += table.dropChangesBefore(docId, moment + 1)
+  }
+  return count
 }

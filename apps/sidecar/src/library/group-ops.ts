@@ -20,7 +20,7 @@ import {
   MAX_MEMBERS_PER_CHANGE,
   TITLE_PROBLEMS,
 } from './group-tag.ts'
-import { daemonFailed, LibraryError } from './library-error.ts'
+import { daemonFailed, groupChangeFailed, LibraryError } from './library-error.ts'
 import { isInvitedTo, isMemberOf, numbersOf, type Group } from './listing.ts'
 import type { Shelf } from './shelf.ts'
 import { mustEdit } from './roles-ops.ts'
@@ -222,7 +222,7 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
             addAdmins: editors,
           })
         } catch (error) {
-          throw daemonFailed('change the members', error)
+          throw groupChangeFailed('change the members', error)
         }
         o.contacts.forget()
         if (editors.length > 0) o.promotions.invited(groupId, editors)
@@ -236,10 +236,12 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
         const title = checkedTitle(raw)
         const { row, groupId } = shelf.known(docId)
         if (row?.state === 'removed') throw new LibraryError('DOCS_NOT_SHARED', 'you are no longer in this document')
+        const before = await groupNow(o.listGroup, groupId, 'look up the group')
+        if (before !== undefined) mustEdit(before, you, 'rename it')
         try {
           await backend.updateGroup(groupId, { name: title })
         } catch (error) {
-          throw daemonFailed('rename the group', error)
+          throw groupChangeFailed('rename the group', error)
         }
         if (row !== undefined) steps.stored(() => shelf.put({ ...row, title }))
         const g = await groupNow(o.listGroup, groupId, 'list the members').catch(() => undefined)

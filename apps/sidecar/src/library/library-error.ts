@@ -5,6 +5,7 @@
  */
 import { maskNumbersIn } from '@e2e-col/signal-cli'
 import { codeOf, messageOf } from '../error-code.ts'
+import { isRefusedChange } from '../ops/linked-device.ts'
 
 export type LibraryErrorCode =
   | 'DOCS_BAD_REQUEST'
@@ -70,6 +71,20 @@ export class LibraryError extends Error {
     this.code = code
     this.status = STATUS[code]
   }
+}
+
+/**
+ * A group change the daemon failed to make: Signal's 403 (the account may not make it, e.g. a
+ * viewer renaming, or an editor made a viewer since the check) is `DOCS_NOT_EDITOR`; anything else
+ * as {@link daemonFailed}.
+ */
+export function groupChangeFailed(step: string, error: unknown): LibraryError {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; rpcMessage?: unknown }
+  if (e.code === 'SIDECAR_SIGNAL_RPC_ERROR' && typeof e.rpcMessage === 'string' && isRefusedChange(e.rpcMessage))
+    return new LibraryError('DOCS_NOT_EDITOR', `Signal refused to ${step}: only the document's editors may`, {
+      cause: error,
+    })
+  return daemonFailed(step, error)
 }
 
 /** The daemon failed at one step; `step` says which, in the person's words. */

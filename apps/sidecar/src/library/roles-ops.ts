@@ -12,10 +12,13 @@ import { hasRoles, rolesIn, type Role } from '../group/roles.ts'
 import { LibraryError } from './library-error.ts'
 import { numbersOf, type Group } from './listing.ts'
 
-/** @throws LibraryError DOCS_NOT_EDITOR when `you` may not change who is in or what they may do */
-export function mustEdit(g: Group, you: string): void {
+/**
+ * Asked before Signal is: a viewer's change would be refused there with a 403.
+ * @throws LibraryError DOCS_NOT_EDITOR when `you` may not change who is in, what they may do, or the title
+ */
+export function mustEdit(g: Group, you: string, what = 'share it or change roles'): void {
   if (rolesIn(g, { number: you }).self !== 'editor')
-    throw new LibraryError('DOCS_NOT_EDITOR', 'you can view this document; only its editors share it or change roles')
+    throw new LibraryError('DOCS_NOT_EDITOR', `you can view this document; only its editors ${what}`)
 }
 
 /** The group change that gives `number` the role `role` in `g`, as `you`. @throws LibraryError */

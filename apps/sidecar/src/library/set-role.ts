@@ -5,7 +5,7 @@
  */
 import type { Role } from '../group/roles.ts'
 import { groupNow, type GroupOperationsOptions } from './group-ops.ts'
-import { daemonFailed, LibraryError } from './library-error.ts'
+import { groupChangeFailed, LibraryError } from './library-error.ts'
 import { roleChange } from './roles-ops.ts'
 import type { DocumentView } from './views.ts'
 
@@ -28,7 +28,7 @@ export function createSetRole(
       try {
         await o.backend.updateGroup(groupId, change)
       } catch (error) {
-        throw daemonFailed('change the role', error)
+        throw groupChangeFailed('change the role', error)
       }
       o.logger.info({ docId, role }, 'role changed')
       const after = await groupNow(o.listGroup, groupId, 'list the members')

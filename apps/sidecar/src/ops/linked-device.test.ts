@@ -23,6 +23,12 @@ describe('isUnlinked', () => {
     expect(isUnlinked(new SignalEventsRefusedError(400, 'refused'))).toBe(true)
   })
 
+  it("does not read Signal's 403 to a group change (not permitted) as an unlinked device", () => {
+    expect(
+      isUnlinked(rpc(-32603, 'Failed to send message: [403] Authorization failed! (AuthorizationFailedException)')),
+    ).toBe(false)
+  })
+
   it('leaves every other failure alone', () => {
     expect(isUnlinked(rpc(-32602, 'Method requires valid account parameter'))).toBe(false)
     expect(

@@ -3,7 +3,9 @@
  * is removed by Signal's server; the person can also remove it on the phone). A multi-account
  * signal-cli then drops the account: every call naming it is -32602 `Specified account does not
  * exist` and its events stream is refused with 400; a call that reached Signal first fails with an
- * `AuthorizationFailedException` ([401]/[403]). The sidecar says so once in the log, on `/healthz`
+ * `AuthorizationFailedException` [401] (credentials Signal no longer knows). A [403] is not that:
+ * Signal refuses a group change the account may not make (a viewer renaming) with it, so it says
+ * nothing about the link (library-error.ts reads it as not permitted). The sidecar says so once in the log, on `/healthz`
  * and on the home page, and keeps every unsent change: its send path treats the failure as Signal
  * being away (probing at its backoff, never in a loop) until the account answers again.
  * @see docs/sidecar.md §4.4, README "Use it for real"
@@ -13,6 +15,9 @@ import type { Logger } from './logger.ts'
 
 /** What the home page and `/healthz` say while the device is unlinked. */
 export const UNLINKED_NOTICE = 'This computer is no longer linked to your Signal: run `e2e-col setup --link`'
+
+/** Signal's 403: the account may not do this (a group change only admins may make), not an unlinked device. */
+export const isRefusedChange = (rpcMessage: string): boolean => /\[403\] Authorization failed/.test(rpcMessage)
 
 /** Whether a daemon failure says the account is no longer registered or linked there. */
 export function isUnlinked(error: unknown): boolean {
@@ -26,7 +31,7 @@ export function isUnlinked(error: unknown): boolean {
   if (e.code === 'SIDECAR_SIGNAL_RPC_ERROR' && typeof e.rpcMessage === 'string')
     return (
       (e.rpcCode === -32602 && e.rpcMessage === 'Specified account does not exist') ||
-      /AuthorizationFailedException|\[40[13]\] Authorization failed/.test(e.rpcMessage)
+      (/AuthorizationFailedException|\[401\] Authorization failed/.test(e.rpcMessage) && !isRefusedChange(e.rpcMessage))
     )
   return e.code === 'SIDECAR_EVENTS_FAILED' && e.status === 400
 }

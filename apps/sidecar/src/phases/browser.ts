@@ -69,6 +69,7 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
       const doc = docs.get(docId)
       return doc === undefined ? undefined : (update) => doc.edit(update)
     },
+    roleOf: (docId) => docs.get(docId)?.role(),
     left: (docId) => i.served.histories.left(docId),
     // Names are a nicety (told apart as everywhere: library/told-apart.ts); a daemon that cannot list contacts leaves them null.
     names: async () => {

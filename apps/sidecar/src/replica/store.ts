@@ -3,6 +3,8 @@
  * holding every mapped document's update log and the message ids the sidecar has sent.
  *
  * WAL mode with `synchronous=FULL`: a committed write survives a process kill *and* a power loss.
+ * Incrementally vacuumed (`auto_vacuum=INCREMENTAL`, set once at open): dropped history gives its
+ * pages back to the file system.
  * NORMAL would survive a kill but could lose the last commits on power loss, and the sidecar
  * acknowledges browsers (which then drop their own copy) on the strength of these writes.
  * Every failure is a {@link StoreError} naming the path; callers stop the sidecar on it.
@@ -33,6 +35,9 @@ import { createSentIdTable, type SentIdTable } from './sent-ids.ts'
 
 /** File name of the store inside the data folder. */
 export const STORE_FILE = 'replica.sqlite3'
+/** Pages of WAL between automatic checkpoints (4 KiB pages: 1 MiB), and the size a WAL is cut back to. */
+const WAL_PAGES = 256
+const WAL_LIMIT_BYTES = 1024 * 1024
 const SCHEMA_VERSION = 4
 
 export type { UpdateStamp }
@@ -126,8 +131,18 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
   try {
     guarded(path, 'check the store', () => {
       if (!readonly) {
+        // Pages freed by dropped history go back to the file system (history-table.ts `reclaim`);
+        // a store made before that is rewritten once (VACUUM) to take the setting.
+        if (db.pragma('auto_vacuum', { simple: true }) !== 2) {
+          db.pragma('auto_vacuum = INCREMENTAL')
+          db.exec('VACUUM')
+        }
         db.pragma('journal_mode = WAL')
         db.pragma('synchronous = FULL')
+        // The WAL is checkpointed every 1 MiB of pages and cut back to 1 MiB after (SQLite's
+        // defaults let it stay at 4 MiB and more whatever the rows hold).
+        db.pragma(`wal_autocheckpoint = ${WAL_PAGES}`)
+        db.pragma(`journal_size_limit = ${WAL_LIMIT_BYTES}`)
         const hasSentIds =
           db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sent_ids'").get() !== undefined
         const columns = hasSentIds ? (db.pragma('table_info(sent_ids)') as { name: string }[]).map((c) => c.name) : []

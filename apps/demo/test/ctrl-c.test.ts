@@ -1,0 +1,137 @@
+/**
+ * `npm start` stopped the way people stop it, right after a document was made and shared: Ctrl-C
+ * (SIGINT to the whole process group, as a terminal sends it; tsx's relay then kills its child
+ * within milliseconds) and a kill. Every start finds every document made before, active on both
+ * home pages with both people as members: the toy writes its groups before it answers a change.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+const ALICE = '+15555550101'
+const BOB = '+15555550102'
+/** SIGINT cycles (the issue's count), then kills of the same group. */
+const SIGNALS: NodeJS.Signals[] = [...Array<NodeJS.Signals>(20).fill('SIGINT'), 'SIGKILL', 'SIGTERM']
+
+interface Started {
+  child: ChildProcess
+  alice: string
+  bob: string
+}
+
+/** `npm start` in a process group of its own; resolves with both sidecars' HTTP bases once printed. */
+function npmStart(dataDir: string): Promise<Started> {
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, E2E_COL_DEMO_DIR: dataDir },
+  })
+  return new Promise((resolve, reject) => {
+    let out = ''
+    let err = ''
+    child.stderr?.on('data', (chunk: Buffer) => {
+      err = (err + chunk.toString()).slice(-4000)
+    })
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString()
+      const links = [...out.matchAll(/name=(Alice|Bob)&sidecar=ws:\/\/([\d.:]+)/g)]
+      const alice = links.find((l) => l[1] === 'Alice')?.[2]
+      const bob = links.find((l) => l[1] === 'Bob')?.[2]
+      if (alice !== undefined && bob !== undefined) resolve({ child, alice: `http://${alice}`, bob: `http://${bob}` })
+    })
+    child.once('exit', (code, signal) =>
+      reject(new Error(`npm start ended (${code ?? signal}) before its links:\n${err}`)),
+    )
+  })
+}
+
+/** Signals the whole group as a terminal does and resolves once no process of it is left. */
+async function stop(started: Started, signal: NodeJS.Signals): Promise<void> {
+  const pid = started.child.pid ?? 0
+  const exited = new Promise<void>((resolve) => started.child.once('exit', () => resolve()))
+  process.kill(-pid, signal)
+  await exited
+  // npm is gone; its group may still hold the demo for the relay's few milliseconds.
+  for (;;) {
+    try {
+      process.kill(-pid, 0)
+    } catch {
+      return
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+async function api(base: string, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  const text = await res.text()
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`)
+  return text === '' ? undefined : JSON.parse(text)
+}
+
+type Listed = { docId: string; title: string; state: string; members: { number: string; status: string }[] }
+
+const listed = async (base: string, made: Map<string, string>): Promise<unknown[]> =>
+  ((await api(base, 'GET', '/v1/docs')).documents as Listed[])
+    .filter((d) => made.has(d.docId))
+    .map((d) => ({ title: d.title, state: d.state, members: d.members.map((m) => m.number).sort() }))
+
+/**
+ * Every document made so far is listed on both sides at once, active, with both people in its
+ * group; each shows the other as `member` (not `invited`) once their sidecar's start-up hello is
+ * heard, which a restart sends again.
+ */
+async function expectShared(started: Started, made: Map<string, string>): Promise<void> {
+  const expected = [...made.values()].map((title) => ({ title, state: 'active', members: [ALICE, BOB] }))
+  for (const base of [started.alice, started.bob]) expect(await listed(base, made)).toEqual(expected)
+  for (const base of [started.alice, started.bob]) {
+    await expect
+      .poll(
+        async () =>
+          ((await api(base, 'GET', '/v1/docs')).documents as Listed[])
+            .filter((d) => made.has(d.docId))
+            .flatMap((d) => d.members.map((m) => m.status))
+            .filter((status) => status !== 'member'),
+        { timeout: 20_000, interval: 100 },
+      )
+      .toEqual([])
+  }
+}
+
+describe('npm start stopped right after a document is shared', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-col-ctrl-c-'))
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+
+  it(`finds every document again after ${SIGNALS.length} stops (Ctrl-C, SIGTERM, SIGKILL)`, async () => {
+    const made = new Map<string, string>()
+    for (const [cycle, signal] of SIGNALS.entries()) {
+      const started = await npmStart(dataDir)
+      try {
+        await expectShared(started, made)
+        const title = `Cycle ${cycle} (${signal})`
+        const { docId } = (await api(started.alice, 'POST', '/v1/docs', { title, members: [BOB] })) as {
+          docId: string
+        }
+        await api(started.bob, 'POST', `/v1/invites/${docId}/accept`, {})
+        made.set(docId, title)
+      } finally {
+        await stop(started, signal)
+      }
+    }
+    const last = await npmStart(dataDir)
+    try {
+      await expectShared(last, made)
+    } finally {
+      await stop(last, 'SIGINT')
+    }
+  }, 300_000)
+})
