@@ -24,7 +24,7 @@ import {
   VersionResult,
   type RpcId,
 } from './jsonrpc.ts'
-import { supportsMemberLabels, supportsNoUrgent } from './daemon-capabilities.ts'
+import { supportsMemberLabels, supportsNoUrgent, supportsTerminateGroup } from './daemon-capabilities.ts'
 import { readSignalEvents } from './sse-reader.ts'
 
 /** Largest JSON-RPC response body read (a long `listGroups` fits many times over). */
@@ -164,6 +164,9 @@ function createVersionMemo(call: RpcCall) {
     async takesMemberLabels(): Promise<boolean> {
       return supportsMemberLabels(await this.known())
     },
+    async takesTerminateGroup(): Promise<boolean> {
+      return supportsTerminateGroup(await this.known())
+    },
     known(): Promise<string | undefined> {
       known ??= optional(call('version', undefined, VersionResult)).then(
         (r) => r?.version,
@@ -277,6 +280,12 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
       await call('updateGroup', params, IgnoredResult)
     },
     labelSelf: ownLabel(call, versions),
+    async terminateGroup(groupId) {
+      // An older daemon answers -32601; it is not asked, so the caller takes its other way at once.
+      if (!(await versions.takesTerminateGroup())) return false
+      await call('terminateGroup', { groupId }, IgnoredResult)
+      return true
+    },
     leaveGroup: async (groupId, newAdmins) =>
       void (await call(
         'quitGroup',

@@ -7,6 +7,7 @@
  *   PATCH  /v1/docs/<docId>/members/<number> {role} → the document
  *   PATCH  /v1/docs/<docId> {title}          → the document
  *   DELETE /v1/docs/<docId>                  → 204 (left)
+ *   POST   /v1/docs/<docId>/delete-for-everyone {} → {docId, way} (editors only)
  *   GET    /v1/invites                       → {invites}
  *   POST   /v1/invites/<id>/accept           → {docId, groupId}
  *   POST   /v1/invites/<id>/decline          → 204
@@ -34,6 +35,7 @@ export const MAX_BODY_BYTES = 16 * 1024
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 const DOC = new RegExp(`^/v1/docs/(${UUID})$`)
 const MEMBERS = new RegExp(`^/v1/docs/(${UUID})/members$`)
+const DELETE_ALL = new RegExp(`^/v1/docs/(${UUID})/delete-for-everyone$`)
 const AUTHORS = new RegExp(`^/v1/docs/(${UUID})/authors$`)
 const MEMBER = new RegExp(`^/v1/docs/(${UUID})/members/([^/]{1,64})$`)
 const INVITE = new RegExp(`^/v1/invites/(${UUID})/(accept|decline)$`)
@@ -190,6 +192,12 @@ export function createDocsApi(o: DocsApiOptions): DocsApi {
         status: 200,
         body: await library.changeMembers(members, { add: numbers, remove: change.remove, viewers }),
       }
+    }
+    const deleteAll = DELETE_ALL.exec(path)?.[1]
+    if (deleteAll !== undefined) {
+      only('POST')
+      await body(Empty)
+      return { status: 200, body: await library.deleteForEveryone(deleteAll) }
     }
     const member = MEMBER.exec(path)
     if (member?.[1] !== undefined && member[2] !== undefined) {
