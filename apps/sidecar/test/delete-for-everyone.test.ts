@@ -44,6 +44,11 @@ describe.each([
     const viewer = await call(carol, 'POST', `/v1/docs/${docId}/delete-for-everyone`, { body: {} })
     expect([viewer.status, viewer.json.error.code]).toEqual([403, 'DOCS_NOT_EDITOR'])
     expect((await card(carol, docId))?.state).toBe('active')
+    // Only a POST with an empty body deletes.
+    const path = `/v1/docs/${docId}/delete-for-everyone`
+    expect((await call(alice, 'GET', path)).json.error.code).toBe('API_METHOD_NOT_ALLOWED')
+    expect((await call(alice, 'POST', path, { body: { really: true } })).json.error.code).toBe('DOCS_BAD_REQUEST')
+    expect((await card(alice, docId))?.state).toBe('active')
 
     const deleted = await call(alice, 'POST', `/v1/docs/${docId}/delete-for-everyone`, { body: {} })
     expect([deleted.status, deleted.json]).toEqual([200, { docId, way }])

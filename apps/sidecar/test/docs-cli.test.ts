@@ -132,6 +132,9 @@ describe('docs arguments', () => {
   })
 })
 
+/** One docs command against the sidecar at `s`. */
+const asSidecar = (s: { url: string }, argv: string[]) => runDocsCommand(parsed([...argv, '--sidecar', s.url]))
+
 describe('docs against a running sidecar', () => {
   it('makes, lists, shares, renames, unshares and leaves a document; accepts an invitation by title; reports API codes', async () => {
     // Alice and Bob have each other in their contacts; Carol is no one's contact.
@@ -163,11 +166,11 @@ describe('docs against a running sidecar', () => {
     expect((gone as DocsCliError).exitCode).toBe(3)
   }, 30_000)
 
-  it('deletes a document for everyone: Bob\'s list says who deleted it', async () => {
+  it("deletes a document for everyone: Bob's list says who deleted it", async () => {
     const toy = await startPeopleToy({ contacts: { [BOB]: { [ALICE]: 'Alice' } } })
     const alice = await librarySidecar(toy, ALICE)
     const bob = await librarySidecar(toy, BOB)
-    const as = (s: { url: string }, argv: string[]) => runDocsCommand(parsed([...argv, '--sidecar', s.url]))
+    const as = asSidecar
     await as(alice, ['new', 'Trip plan', '--with', BOB])
     await poll(async () => (await as(bob, ['list'])).includes("shared 'Trip plan'"), "Bob's invitation")
     await as(bob, ['accept', 'Trip plan'])

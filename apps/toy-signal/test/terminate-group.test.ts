@@ -35,7 +35,9 @@ describe('terminateGroup', () => {
   it('ends the group for everyone: listed as terminated, the update sent to the members, sends and changes refused', async () => {
     const { toy, groupId } = await toyPlaying('0.14.8')
     const ended = await rpc(toy, 'terminateGroup', { account: A, groupId })
-    expect(ended.result.results.map((r: { recipientAddress: { number: string } }) => r.recipientAddress.number)).toEqual([B])
+    expect(
+      ended.result.results.map((r: { recipientAddress: { number: string } }) => r.recipientAddress.number),
+    ).toEqual([B])
     for (const account of [A, B]) {
       const [group] = (await rpc(toy, 'listGroups', { account })).result
       expect([group.isTerminated, group.isMember]).toEqual([true, true])

@@ -8,7 +8,7 @@
 import { Client, Pool, request, type Dispatcher } from 'undici'
 import type { z } from 'zod'
 import { asSignalCliFailure, SignalCliError, SignalEventsRefusedError, SignalUnavailableError } from './errors.ts'
-import type { FullSignalBackend, SignalEventStream } from './backend.ts'
+import type { FullSignalBackend, SignalDocumentMethods, SignalEventStream } from './backend.ts'
 import {
   AccountList,
   AttachmentData,
@@ -189,6 +189,22 @@ function ownLabel(call: RpcCall, versions: ReturnType<typeof createVersionMemo>)
   }
 }
 
+/** `terminateGroup`: asked only of a daemon that has it (0.14.8+); an older one would answer -32601. */
+function groupEnder(call: RpcCall, versions: ReturnType<typeof createVersionMemo>) {
+  return async (groupId: string): Promise<boolean> => {
+    if (!(await versions.takesTerminateGroup())) return false
+    await call('terminateGroup', { groupId }, IgnoredResult)
+    return true
+  }
+}
+
+function versionedGroupMethods(
+  call: RpcCall,
+  versions: ReturnType<typeof createVersionMemo>,
+): Pick<SignalDocumentMethods, 'labelSelf' | 'terminateGroup'> {
+  return { labelSelf: ownLabel(call, versions), terminateGroup: groupEnder(call, versions) }
+}
+
 /** Creates the HTTP backend; `close()` ends its connections. */
 export function createHttpSignalBackend(options: HttpBackendOptions): FullSignalBackend {
   const origin = new URL(options.url).origin
@@ -279,13 +295,7 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
       }
       await call('updateGroup', params, IgnoredResult)
     },
-    labelSelf: ownLabel(call, versions),
-    async terminateGroup(groupId) {
-      // An older daemon answers -32601; it is not asked, so the caller takes its other way at once.
-      if (!(await versions.takesTerminateGroup())) return false
-      await call('terminateGroup', { groupId }, IgnoredResult)
-      return true
-    },
+    ...versionedGroupMethods(call, versions),
     leaveGroup: async (groupId, newAdmins) =>
       void (await call(
         'quitGroup',

@@ -33,7 +33,17 @@ describe('a document that is no longer this person’s', () => {
     const you = '+15555550102'
     const deleted = (removedBy?: { number: string; name?: string; shown?: string }) =>
       goneFrom(
-        { you, documents: [{ docId: DOC, state: 'removed', deletedForEveryone: true, ...(removedBy === undefined ? {} : { removedBy }) }] },
+        {
+          you,
+          documents: [
+            {
+              docId: DOC,
+              state: 'removed',
+              deletedForEveryone: true,
+              ...(removedBy === undefined ? {} : { removedBy }),
+            },
+          ],
+        },
         DOC,
       )
     expect(deleted({ number: '+15555550101', name: 'Alice', shown: 'Alice' })).toEqual({

@@ -52,7 +52,11 @@ export function goneFrom(
   if (doc.state !== 'removed') return undefined
   const by = doc.removedBy
   if (doc.deletedForEveryone === true)
-    return { gone: 'removed', deleted: true, ...(by === undefined ? {} : { by: by.number === list.you ? 'You' : personName(by) }) }
+    return {
+      gone: 'removed',
+      deleted: true,
+      ...(by === undefined ? {} : { by: by.number === list.you ? 'You' : personName(by) }),
+    }
   if (by === undefined) return { gone: 'removed' }
   return by.number === list.you ? { gone: 'left' } : { gone: 'removed', by: personName(by) }
 }

@@ -143,6 +143,20 @@ function parse<T>(schema: z.ZodType<T>, text: string): T {
   return r.data
 }
 
+/** `POST /v1/docs/<docId>/delete-for-everyone {}` → `{docId, way}` (editors only); undefined for another path. */
+async function deleteRoute(
+  library: DocumentLibrary,
+  req: IncomingMessage,
+  path: string,
+  method: string,
+): Promise<{ status: number; body: unknown } | undefined> {
+  const docId = DELETE_ALL.exec(path)?.[1]
+  if (docId === undefined) return undefined
+  if (method !== 'POST') throw new LibraryError('API_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
+  parse(Empty, await readBody(req))
+  return { status: 200, body: await library.deleteForEveryone(docId) }
+}
+
 export function createDocsApi(o: DocsApiOptions): DocsApi {
   async function route(
     req: IncomingMessage,
@@ -193,12 +207,8 @@ export function createDocsApi(o: DocsApiOptions): DocsApi {
         body: await library.changeMembers(members, { add: numbers, remove: change.remove, viewers }),
       }
     }
-    const deleteAll = DELETE_ALL.exec(path)?.[1]
-    if (deleteAll !== undefined) {
-      only('POST')
-      await body(Empty)
-      return { status: 200, body: await library.deleteForEveryone(deleteAll) }
-    }
+    const deleted = await deleteRoute(library, req, path, method)
+    if (deleted !== undefined) return deleted
     const member = MEMBER.exec(path)
     if (member?.[1] !== undefined && member[2] !== undefined) {
       only('PATCH')

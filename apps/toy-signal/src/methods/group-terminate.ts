@@ -35,7 +35,12 @@ export const terminateGroupMethod: MethodDefinition = {
       throw userError(`User is not a member in group: ${group.name} (${group.id})`)
     if (group.terminated === true) return {}
     // Only an admin may end a group: anyone else meets the servers' 403.
-    checkAllowed(group, ctx.account, { roles: roleChangeOf(ctx.state, {}), addsMembers: false, editsDetails: false, adminsOnly: true })
+    checkAllowed(group, ctx.account, {
+      roles: roleChangeOf(ctx.state, {}),
+      addsMembers: false,
+      editsDetails: false,
+      adminsOnly: true,
+    })
     failIfUnreachable(ctx, 'upload')
     group.terminated = true
     group.revision += 1
