@@ -55,6 +55,8 @@ describe.each([
     for (const s of [alice, bob, carol]) {
       await poll(async () => (await card(s, docId))?.deletedForEveryone === true, 'the document deleted')
       expect(await card(s, docId)).toMatchObject({ state: 'removed', removedBy: { number: ALICE } })
+      // A deleted document is never offered again as an invitation (its ended group still lists them).
+      expect((await call(s, 'GET', '/v1/invites')).json.invites).toEqual([])
     }
     const group = toy.snapshotGroups().find((g) => g.id === groupId)
     if (way === 'terminated') {
