@@ -23,7 +23,7 @@ import { registerProvisioningCases } from './cases/provisioning.ts'
 import { registerSendCases } from './cases/send.ts'
 import { registerSendFailureCases } from './cases/send-failures.ts'
 import { clientDaemon, type ClientDaemon } from './client-probe.ts'
-import type { CaseTag, ContractTarget } from './target.ts'
+import { versionAtLeast, type CaseTag, type ContractTarget } from './target.ts'
 
 /** The same case through the production client; `client` makes its backends for the live target. */
 export type ClientRun = (target: ContractTarget, client: ClientDaemon) => Promise<void>
@@ -32,6 +32,11 @@ export type ClientRun = (target: ContractTarget, client: ClientDaemon) => Promis
 export interface CaseOptions {
   timeoutMs?: number
   client?: ClientRun
+  /**
+   * The first signal-cli release with what the case checks: an older target skips it at run time,
+   * marked "needs a newer daemon" with both versions, and the summary counts it.
+   */
+  since?: string
 }
 
 /** Registers one case; `run` (raw probes) gets the live target; a number is the timeout. */
@@ -56,7 +61,7 @@ export interface TargetSpec {
   setupTimeoutMs?: number
 }
 
-function sum(counts: Map<CaseTag, number>): number {
+function sum(counts: ReadonlyMap<string, number>): number {
   return [...counts.values()].reduce((a, b) => a + b, 0)
 }
 
@@ -70,6 +75,7 @@ export function describeSignalDaemonContract(targetName: string, spec: TargetSpe
       viaClient: 0,
       failed: 0,
       skipped: new Map<CaseTag, number>(),
+      newer: new Map<string, number>(),
     }
 
     beforeAll(async () => {
@@ -82,8 +88,10 @@ export function describeSignalDaemonContract(targetName: string, spec: TargetSpe
       const reasons = [...tally.skipped.entries()].map(
         ([tag, n]) => `${n} '${tag}': ${spec.skipReasons[tag] ?? 'not supported'}`,
       )
+      for (const [since, n] of tally.newer)
+        reasons.push(`${n} need a newer daemon: signal-cli ≥ ${since} (this one: ${target?.version ?? '?'})`)
       console.log(
-        `[contract] ${targetName}: ${sum(tally.passed)} passed${perTag === '' ? '' : ` (${perTag}; ${tally.viaClient} of them through the production client)`}, ${tally.failed} failed, ${sum(tally.skipped)} skipped${reasons.length > 0 ? ` (${reasons.join('; ')})` : ''}`,
+        `[contract] ${targetName}: ${sum(tally.passed)} passed${perTag === '' ? '' : ` (${perTag}; ${tally.viaClient} of them through the production client)`}, ${tally.failed} failed, ${sum(tally.skipped) + sum(tally.newer)} skipped${reasons.length > 0 ? ` (${reasons.join('; ')})` : ''}`,
       )
     }, 30_000)
 
@@ -93,10 +101,16 @@ export function describeSignalDaemonContract(targetName: string, spec: TargetSpe
       run: (target: ContractTarget) => Promise<void>,
       timeoutMs: number,
       viaClient: boolean,
+      since: string | undefined,
     ): void => {
       it(
         name,
-        async () => {
+        async (ctx) => {
+          if (target === undefined) throw new Error('target setup failed')
+          if (since !== undefined && !versionAtLeast(target.version, since)) {
+            tally.newer.set(since, (tally.newer.get(since) ?? 0) + 1)
+            ctx.skip(`needs a newer daemon: signal-cli ≥ ${since} (this one: ${target.version})`)
+          }
           onTestFinished(({ task }) => {
             if (task.result?.state === 'fail') tally.failed += 1
             else {
@@ -104,7 +118,6 @@ export function describeSignalDaemonContract(targetName: string, spec: TargetSpe
               if (viaClient) tally.viaClient += 1
             }
           })
-          if (target === undefined) throw new Error('target setup failed')
           await run(target)
         },
         timeoutMs,
@@ -115,7 +128,11 @@ export function describeSignalDaemonContract(targetName: string, spec: TargetSpe
     // follows the same neighbours as its raw twin (a stream closed by one case, a queue it left).
     let clientRuns: (() => void)[] = []
     const defineCase: DefineCase = (tag, name, run, options = {}) => {
-      const { timeoutMs = 15_000, client: viaClient } = typeof options === 'number' ? { timeoutMs: options } : options
+      const {
+        timeoutMs = 15_000,
+        client: viaClient,
+        since,
+      } = typeof options === 'number' ? { timeoutMs: options } : options
       const supported = tag === 'any' || spec.tags.includes(tag)
       const title = `[${tag}] ${name}`
       if (!supported) {
@@ -126,9 +143,9 @@ export function describeSignalDaemonContract(targetName: string, spec: TargetSpe
         if (viaClient !== undefined) clientRuns.push(skipped)
         return
       }
-      register(tag, title, run, timeoutMs, false)
+      register(tag, title, run, timeoutMs, false, since)
       if (viaClient !== undefined)
-        clientRuns.push(() => register(tag, title, (t) => viaClient(t, client), timeoutMs, true))
+        clientRuns.push(() => register(tag, title, (t) => viaClient(t, client), timeoutMs, true, since))
     }
     const family = (registerCases: (define: DefineCase) => void): void => {
       registerCases(defineCase)

@@ -25,6 +25,9 @@ describeSignalDaemonContract('toy', {
       '--group',
       `contract:${A},${B},${C}`,
       '--faults',
+      // The newest release the toy plays, so the version-aware cases (terminateGroup) run in full.
+      '--signal-cli-version',
+      '0.14.8-toy',
       '--keep-alive-ms',
       String(KEEP_ALIVE_MS),
     ])

@@ -1,5 +1,5 @@
 /**
- * `e2e-col docs list|new|share|unshare|role|rename|leave|accept|decline|history|restore` (the `e2e-col` bin hands it to
+ * `e2e-col docs list|new|share|unshare|role|rename|leave|delete|accept|decline|history|restore` (the `e2e-col` bin hands it to
  * `e2e-col-sidecar docs`, which works too): the documents API of a running sidecar (library/api.ts)
  * for scripts. A document is named by its id or its exact title.
  * `--json` prints the API's answer; `--help` works on every subcommand.
@@ -17,6 +17,7 @@ export type DocsAction =
   | 'role'
   | 'rename'
   | 'leave'
+  | 'delete'
   | 'accept'
   | 'decline'
   | 'history'
@@ -41,6 +42,8 @@ export interface DocsCommand {
   role?: 'editor' | 'viewer'
   /** The member whose role changes (`role`). */
   member?: string
+  /** `delete`: the person confirmed it (`--yes`); without it nothing is deleted. */
+  yes?: boolean
 }
 
 const USAGE: Readonly<Record<DocsAction, string>> = {
@@ -53,6 +56,8 @@ const USAGE: Readonly<Record<DocsAction, string>> = {
     'docs unshare DOC --with +NUMBER... [--json]\n  Stops sharing a document with those people: their sidecars stop receiving it.',
   rename: 'docs rename DOC NEW_TITLE [--json]\n  Renames a document for everyone in it (at most 32 characters).',
   leave: 'docs leave DOC [--json]\n  Leaves a document: you stop receiving it and it leaves your list.',
+  delete:
+    'docs delete DOC --yes [--json]\n  Deletes a document for everyone in it (editors only; it cannot be undone): their sidecars stop receiving it.',
   accept:
     'docs accept INVITE [--json]\n  Accepts a document shared with you (its id or title, as `docs list` shows it).',
   decline: 'docs decline INVITE [--json]\n  Declines a document shared with you.',
@@ -117,6 +122,7 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
   let sidecar = defaultSidecarUrl(env)
   let as: string | undefined
   let json = false
+  let yes = false
   const people: string[] = []
   const viewers: string[] = []
   const words: string[] = []
@@ -124,6 +130,7 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
     const arg = argv[i] ?? ''
     if (arg === '--help' || arg === '-h') return { kind: 'help', text: docsUsage(a) }
     if (arg === '--json') json = true
+    else if (arg === '--yes' && a === 'delete') yes = true
     else if (arg === '--sidecar' || arg === '--with' || arg === '--view' || arg === '--as') {
       const next = argv[++i]
       if (next === undefined) return { kind: 'usage-error', message: `docs ${a}: ${arg} needs a value` }
@@ -159,6 +166,7 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
     role: 3,
     rename: 2,
     leave: 1,
+    delete: 1,
     accept: 1,
     decline: 1,
     history: 1,
@@ -179,7 +187,14 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
     return { kind: 'usage-error', message: 'docs role: the role is editor or viewer' }
   if (a === 'restore' && !/^\d{1,15}$/.test(words[1] ?? ''))
     return { kind: 'usage-error', message: 'docs restore: VERSION is a version id as `docs history` shows it' }
+  // Deleting for everyone cannot be undone: a script says so explicitly.
+  if (a === 'delete' && !yes)
+    return {
+      kind: 'usage-error',
+      message: 'docs delete: this deletes the document for everyone in it and cannot be undone; add --yes to do it',
+    }
   const command: DocsCommand = { action: a, json, people, viewers }
+  if (a === 'delete') command.yes = true
   if (base !== undefined) command.sidecar = base
   if (as !== undefined) command.as = as
   if (a === 'new') command.title = words[0] ?? ''
@@ -207,6 +222,8 @@ type Doc = {
   members: (Person & { status: string; you: boolean; role?: string })[]
   lastChange: number | null
   state: string
+  deletedForEveryone?: boolean
+  removedBy?: Person
 }
 type Version = {
   id: string
@@ -387,7 +404,9 @@ export async function runDocsCommand(c: DocsCommand, cwd: string = process.cwd()
           .map((m) => (m.status === 'member' ? who(m) : shown`${who(m)} [${m.status}]`) + roleNote(m.role))
         const state =
           d.state === 'removed'
-            ? 'you are no longer in it'
+            ? d.deletedForEveryone === true
+              ? `deleted for everyone${d.removedBy === undefined ? '' : d.removedBy.number === docs.you ? ' by you' : shown` by ${who(d.removedBy)}`}`
+              : 'you are no longer in it'
             : (others.length === 0 ? 'only you' : `with ${others.join(', ')}`) +
               (d.members.find((m) => m.you)?.role === 'viewer' ? '  ·  you can view' : '')
         lines.push(shown`  ${d.title}  ·  ${state}  ·  ${changedText(d.lastChange)}  ·  ${d.docId}`)
@@ -438,6 +457,11 @@ export async function runDocsCommand(c: DocsCommand, cwd: string = process.cwd()
       const id = await resolve(c.target ?? '', 'doc')
       await api(base, 'DELETE', `/v1/docs/${id}`, {})
       return out({ docId: id, left: true }, 'left the document')
+    }
+    case 'delete': {
+      const id = await resolve(c.target ?? '', 'doc')
+      const r = await api(base, 'POST', `/v1/docs/${id}/delete-for-everyone`, {})
+      return out(r.json, 'deleted the document for everyone in it')
     }
     case 'history': {
       const id = await resolve(c.target ?? '', 'doc')

@@ -106,6 +106,7 @@ describe('docs arguments', () => {
       'unshare',
       'rename',
       'leave',
+      'delete',
       'accept',
       'decline',
       'history',
@@ -121,10 +122,18 @@ describe('docs arguments', () => {
     expect(usageError(['leave', 'Trip', '--with', BOB])).toContain('does not apply')
     expect(usageError(['list', '--sidecar', 'ftp://x'])).toContain('such as ws://127.0.0.1:7601')
     expect(usageError(['list', '--force'])).toContain('unknown option')
+    // Deleting for everyone takes --yes; elsewhere --yes is no option.
+    expect(usageError(['delete', 'Trip'])).toContain('cannot be undone; add --yes')
+    expect(usageError(['leave', 'Trip', '--yes'])).toContain('unknown option')
+    const del = parseDocsArgs(['delete', 'Trip', '--yes'], {})
+    expect(del.kind === 'docs' && [del.command.target, del.command.yes]).toEqual(['Trip', true])
     const inspect = parseArgs(['inspect', '--help'])
     expect(inspect.kind === 'help' && inspect.text?.startsWith('Usage: e2e-col-sidecar inspect')).toBe(true)
   })
 })
+
+/** One docs command against the sidecar at `s`. */
+const asSidecar = (s: { url: string }, argv: string[]) => runDocsCommand(parsed([...argv, '--sidecar', s.url]))
 
 describe('docs against a running sidecar', () => {
   it('makes, lists, shares, renames, unshares and leaves a document; accepts an invitation by title; reports API codes', async () => {
@@ -155,6 +164,22 @@ describe('docs against a running sidecar', () => {
     expect((unknown as DocsCliError).code).toBe('DOCS_UNKNOWN_DOCUMENT')
     const gone = await runDocsCommand(parsed(['list', '--sidecar', 'http://127.0.0.1:9'])).catch((e: unknown) => e)
     expect((gone as DocsCliError).exitCode).toBe(3)
+  }, 30_000)
+
+  it("deletes a document for everyone: Bob's list says who deleted it", async () => {
+    const toy = await startPeopleToy({ contacts: { [BOB]: { [ALICE]: 'Alice' } } })
+    const alice = await librarySidecar(toy, ALICE)
+    const bob = await librarySidecar(toy, BOB)
+    const as = asSidecar
+    await as(alice, ['new', 'Trip plan', '--with', BOB])
+    await poll(async () => (await as(bob, ['list'])).includes("shared 'Trip plan'"), "Bob's invitation")
+    await as(bob, ['accept', 'Trip plan'])
+    expect(await as(alice, ['delete', 'Trip plan', '--yes'])).toBe('deleted the document for everyone in it\n')
+    await poll(
+      async () => (await as(bob, ['list'])).includes(`Trip plan  ·  deleted for everyone by Alice (${ALICE})`),
+      'Bob sees the deletion',
+    )
+    expect(await as(alice, ['list'])).toContain(`Trip plan  ·  deleted for everyone by you  ·`)
   }, 30_000)
 
   it('the binary prints help for docs subcommands and inspect, exits 2 on a usage error and 3 when no sidecar answers', async () => {

@@ -14,6 +14,7 @@ import { getUserStatusMethod, listAccountsMethod, versionMethod } from './method
 import { listGroupsMethod, quitGroupMethod, updateGroupMethod } from './methods/groups.ts'
 import { announce } from './methods/group-admin.ts'
 import { joinGroupMethod } from './methods/group-links.ts'
+import { terminateGroupMethod } from './methods/group-terminate.ts'
 import { sendMessageRequestResponseMethod, sendReactionMethod } from './methods/message-requests.ts'
 import { finishLinkMethod, registerMethod, startLinkMethod, verifyMethod } from './methods/provisioning.ts'
 import { sendMethod } from './methods/send.ts'
@@ -28,6 +29,7 @@ export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map([
   ['listGroups', listGroupsMethod],
   ['updateGroup', updateGroupMethod],
   ['quitGroup', quitGroupMethod],
+  ['terminateGroup', terminateGroupMethod],
   ['joinGroup', joinGroupMethod(announce)],
   ['sendMessageRequestResponse', sendMessageRequestResponseMethod],
   ['sendReaction', sendReactionMethod],
@@ -55,7 +57,9 @@ export async function dispatch(
   const answer = (response: RpcResponse): RpcResponse | undefined => (call.id === undefined ? undefined : response)
   const id = call.id ?? null
   const fail = (code: number, message: string): RpcResponse | undefined => answer(errorResponse(code, message, id))
-  const method = METHODS.get(call.method)
+  const known = METHODS.get(call.method)
+  // A method newer than the release played is unknown to it, as to the real daemon.
+  const method = known?.since === undefined || base.state.version.atLeast(known.since) ? known : undefined
   if (method === undefined) {
     const routed = base.state.mode === 'multi' ? routeUnimplemented(call, base.state) : undefined
     return fail(routed?.code ?? RPC_CODES.methodNotFound, routed?.message ?? 'Method not implemented')

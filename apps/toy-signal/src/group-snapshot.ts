@@ -34,6 +34,8 @@ export const GroupSnapshot = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9_-]{22}$/)
     .optional(),
+  // Absent in snapshots written before groups could be ended: not ended.
+  terminated: z.literal(true).optional(),
 })
 export type GroupSnapshot = z.infer<typeof GroupSnapshot>
 
@@ -55,6 +57,7 @@ export function snapshotGroups(state: ToySignalState): GroupSnapshot[] {
     banned: [...g.banned],
     link: g.link,
     linkPassword: g.linkPassword,
+    ...(g.terminated === true ? { terminated: true as const } : {}),
   }))
 }
 
@@ -83,6 +86,7 @@ export function restoreGroups(state: ToySignalState, snapshots: unknown): void {
     g.banned = new Set(s.banned ?? [])
     g.link = s.link ?? 'disabled'
     if (s.linkPassword !== undefined) g.linkPassword = s.linkPassword
+    if (s.terminated === true) g.terminated = true
     for (const n of [...s.pending, ...s.formerMembers, ...s.requesting, ...g.banned]) state.uuidOf(n)
   }
 }

@@ -22,7 +22,8 @@ Usage: toy-signal [options]
   --link-timeout-ms N       how long finishLink waits for a scan (default 60000)
   --offline                 Signal is unreachable: startLink and register fail as offline signal-cli does
   --signal-cli-version V    the signal-cli version to play (default 0.14.6-toy); 0.13.19 answers
-                            as the real 0.13.19 (no isAdmin, noUrgent ignored)
+                            as the real 0.13.19 (no isAdmin, noUrgent ignored); 0.14.8 adds
+                            terminateGroup (-32601 before)
   --pending-invites         numbers the adder shares no group with are invited (pending), as on Signal
   --groups-file FILE        keep the groups in FILE across runs: read at start, rewritten
                             (temporary file + rename) before any request that changed one is answered

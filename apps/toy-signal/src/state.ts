@@ -35,6 +35,8 @@ export interface ToyGroup {
   linkPassword: string
   /** Member labels (signal-cli 0.14.1+: each member sets their own), by number. */
   labels: Map<string, MemberLabel>
+  /** Ended for everyone by an admin (`terminateGroup`, signal-cli 0.14.8+): read-only for good. */
+  terminated?: true
   /** A v1 group made locally when Signal could not be reached to create a v2 one (no description, no admins). */
   legacy?: true
 }

@@ -386,9 +386,51 @@ export function registerGroupCases(defineCase: DefineCase): void {
       },
     },
   )
+
+  defineCase(
+    'any',
+    'terminateGroup is a method from signal-cli 0.14.8 only: an older daemon answers -32601 Method not implemented',
+    async (t) => {
+      const params = { groupId: unknownGroupId() }
+      if (!versionAtLeast(t.version, '0.14.8')) {
+        await expectCallError(t.url, 'terminateGroup', params, -32601, 'Method not implemented')
+        return
+      }
+      // A daemon that has it gets past the method lookup (to the account, or the unknown group).
+      const answer = (await call(t.url, 'terminateGroup', params)).error as { code: number } | undefined
+      expect(answer?.code).not.toBe(-32601)
+    },
+  )
+
+  defineCase(
+    'account',
+    'terminateGroup ends a new group for everyone: listed isTerminated for each member, sends to it refused',
+    async (t) => {
+      const { a, b } = fixtures(t)
+      const created = await call(t.url, 'updateGroup', { account: a, name: 'contract terminate', members: [b] })
+      const groupId = (created.result as { groupId: string }).groupId
+      expect((await call(t.url, 'terminateGroup', { account: a, groupId })).error).toBeUndefined()
+      for (const account of [a, b]) {
+        const listed = (await call(t.url, 'listGroups', { account, groupId })).result as TerminatedGroup[]
+        expect(listed[0]?.isTerminated).toBe(true)
+      }
+      expect((await call(t.url, 'send', { account: a, groupId, message: 'after the end' })).error).toBeDefined()
+    },
+    {
+      since: '0.14.8',
+      client: async (t, c) => {
+        const { a, b } = fixtures(t)
+        const id = await c.backend(a).createGroup('contract terminate (client)', [b])
+        expect(await c.backend(a).terminateGroup(id)).toBe(true)
+        expect((await c.backend(a).listGroups(id))[0]?.isTerminated).toBe(true)
+      },
+    },
+  )
 }
 
 /** A group as listGroups shows it, with its banned people. */
 type BannedGroup = Group & { banned: Member[] }
 /** A group whose members carry their labels (0.14.1+). */
 type LabelledGroup = Omit<Group, 'members'> & { members: (Member & { label?: string })[] }
+/** A group as listGroups shows it from signal-cli 0.14.8 (ended for everyone or not). */
+type TerminatedGroup = Group & { isTerminated: boolean }

@@ -165,6 +165,11 @@ export interface SignalDocumentMethods {
    * name. Resolves false, asking nothing, when the daemon predates labels (signal-cli 0.14.1).
    */
   labelSelf(groupId: string, label: string): Promise<boolean>
+  /**
+   * `terminateGroup`: an admin ends the group for everyone (read-only for good; signal-cli 0.14.8).
+   * Resolves false, asking nothing, when the daemon predates it.
+   */
+  terminateGroup(groupId: string): Promise<boolean>
   /** `listContacts` with `allRecipients`: contact records and the people known from groups. */
   listContacts(): Promise<SignalContact[]>
   /** `listIdentities`: the safety-number state of everyone whose identity key the account holds. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { supportsMemberLabels, supportsNoUrgent } from './daemon-capabilities.ts'
+import { supportsMemberLabels, supportsNoUrgent, supportsTerminateGroup } from './daemon-capabilities.ts'
 
 describe('supportsNoUrgent', () => {
   it('is true from signal-cli 0.14.0 on, suffixes included', () => {
@@ -16,5 +16,13 @@ describe('supportsMemberLabels', () => {
   it('is true from signal-cli 0.14.1 on, false before and for an unknown version', () => {
     for (const v of ['0.14.1', '0.14.6-toy', '0.15.0']) expect(supportsMemberLabels(v)).toBe(true)
     for (const v of ['0.14.0', '0.13.19', 'unknown', undefined]) expect(supportsMemberLabels(v)).toBe(false)
+  })
+})
+
+describe('supportsTerminateGroup', () => {
+  it('is true from signal-cli 0.14.8 on, false before and for an unknown version', () => {
+    for (const v of ['0.14.8', '0.14.8-toy', '0.14.10', '0.15.0']) expect(supportsTerminateGroup(v)).toBe(true)
+    for (const v of ['0.14.7', '0.14.6-toy', '0.13.19', 'unknown', undefined])
+      expect(supportsTerminateGroup(v)).toBe(false)
   })
 })

@@ -33,3 +33,11 @@ export const MEMBER_LABELS_SINCE: readonly [number, number, number] = [0, 14, 1]
 export function supportsMemberLabels(version: string | undefined): boolean {
   return versionAtLeast(version, MEMBER_LABELS_SINCE)
 }
+
+/** `terminateGroup` (an admin ends a group for everyone; `isTerminated` in listGroups) arrived in signal-cli 0.14.8. */
+export const TERMINATE_GROUP_SINCE: readonly [number, number, number] = [0, 14, 8]
+
+/** Whether a daemon that answered `version` so has `terminateGroup`. */
+export function supportsTerminateGroup(version: string | undefined): boolean {
+  return versionAtLeast(version, TERMINATE_GROUP_SINCE)
+}

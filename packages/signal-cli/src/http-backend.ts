@@ -8,7 +8,7 @@
 import { Client, Pool, request, type Dispatcher } from 'undici'
 import type { z } from 'zod'
 import { asSignalCliFailure, SignalCliError, SignalEventsRefusedError, SignalUnavailableError } from './errors.ts'
-import type { FullSignalBackend, SignalEventStream } from './backend.ts'
+import type { FullSignalBackend, SignalDocumentMethods, SignalEventStream } from './backend.ts'
 import {
   AccountList,
   AttachmentData,
@@ -24,7 +24,7 @@ import {
   VersionResult,
   type RpcId,
 } from './jsonrpc.ts'
-import { supportsMemberLabels, supportsNoUrgent } from './daemon-capabilities.ts'
+import { supportsMemberLabels, supportsNoUrgent, supportsTerminateGroup } from './daemon-capabilities.ts'
 import { readSignalEvents } from './sse-reader.ts'
 
 /** Largest JSON-RPC response body read (a long `listGroups` fits many times over). */
@@ -164,6 +164,9 @@ function createVersionMemo(call: RpcCall) {
     async takesMemberLabels(): Promise<boolean> {
       return supportsMemberLabels(await this.known())
     },
+    async takesTerminateGroup(): Promise<boolean> {
+      return supportsTerminateGroup(await this.known())
+    },
     known(): Promise<string | undefined> {
       known ??= optional(call('version', undefined, VersionResult)).then(
         (r) => r?.version,
@@ -184,6 +187,22 @@ function ownLabel(call: RpcCall, versions: ReturnType<typeof createVersionMemo>)
     await call('updateGroup', { groupId, memberLabel: label }, IgnoredResult)
     return true
   }
+}
+
+/** `terminateGroup`: asked only of a daemon that has it (0.14.8+); an older one would answer -32601. */
+function groupEnder(call: RpcCall, versions: ReturnType<typeof createVersionMemo>) {
+  return async (groupId: string): Promise<boolean> => {
+    if (!(await versions.takesTerminateGroup())) return false
+    await call('terminateGroup', { groupId }, IgnoredResult)
+    return true
+  }
+}
+
+function versionedGroupMethods(
+  call: RpcCall,
+  versions: ReturnType<typeof createVersionMemo>,
+): Pick<SignalDocumentMethods, 'labelSelf' | 'terminateGroup'> {
+  return { labelSelf: ownLabel(call, versions), terminateGroup: groupEnder(call, versions) }
 }
 
 /** Creates the HTTP backend; `close()` ends its connections. */
@@ -276,7 +295,7 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
       }
       await call('updateGroup', params, IgnoredResult)
     },
-    labelSelf: ownLabel(call, versions),
+    ...versionedGroupMethods(call, versions),
     leaveGroup: async (groupId, newAdmins) =>
       void (await call(
         'quitGroup',

@@ -46,6 +46,8 @@ export const GroupListing = z.array(
       description: z.string().nullable().optional(),
       isMember: z.boolean().optional(),
       isBlocked: z.boolean().optional(),
+      /** An admin ended the group for everyone (signal-cli 0.14.8+; absent before). */
+      isTerminated: z.boolean().optional(),
       messageExpirationTime: z.number().optional(),
       members: z.array(Member).optional(),
       pendingMembers: z.array(Member).optional(),

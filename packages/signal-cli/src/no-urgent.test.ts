@@ -47,7 +47,8 @@ function daemon(version: string | null | 'down', noUrgent: boolean | undefined) 
   })
   const sends = () => bodies.filter((b) => b['method'] === 'send').map((b) => b['params'] as Record<string, unknown>)
   const probes = () => bodies.filter((b) => b['method'] === 'version').length
-  return { backend, sends, probes }
+  const paramsOf = (method: string) => bodies.filter((b) => b['method'] === method).map((b) => b['params'])
+  return { backend, sends, probes, paramsOf }
 }
 
 describe('machine sends without the urgent flag (noUrgent)', () => {
@@ -89,5 +90,16 @@ describe('machine sends without the urgent flag (noUrgent)', () => {
     expect(d.sends()).toEqual([])
     await d.backend.sendGroupMessage(GROUP, 'a')
     expect([d.probes(), d.sends()[0]?.['noUrgent']]).toEqual([2, true])
+  })
+})
+
+describe('terminateGroup, asked only of a daemon that has it (0.14.8+)', () => {
+  it('is sent to 0.14.8 and resolves true; an older daemon is not asked and it resolves false', async () => {
+    const recent = daemon('0.14.8', undefined)
+    expect(await recent.backend.terminateGroup(GROUP)).toBe(true)
+    expect(recent.paramsOf('terminateGroup')).toEqual([{ account: '+33600000001', groupId: GROUP }])
+    const old = daemon('0.13.19', undefined)
+    expect(await old.backend.terminateGroup(GROUP)).toBe(false)
+    expect([old.probes(), old.paramsOf('terminateGroup')]).toEqual([1, []])
   })
 })

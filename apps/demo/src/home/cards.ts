@@ -172,6 +172,21 @@ function personChips(port: CardPort, doc: DocumentItem, named: Named): HTMLEleme
   return people
 }
 
+/** Who else a deletion reaches, as the question names them: "Alice and Bob"; "you" when nobody else is in it. */
+function everyoneText(doc: DocumentItem, named: Named): string {
+  const others = doc.members.filter((m) => !m.you).map((m) => named(m))
+  if (others.length === 0) return 'you'
+  if (others.length === 1) return others[0] ?? ''
+  return `${others.slice(0, -1).join(', ')} and ${others.at(-1) ?? ''}`
+}
+
+/** "Alice deleted ‘Trip plan’ for everyone" (you: "You deleted…"; unknown: "Someone deleted…"). */
+function deletedText(doc: DocumentItem, named: Named): string {
+  const by = doc.removedBy
+  const who = by === undefined ? 'Someone' : doc.members.find((m) => m.you)?.number === by.number ? 'You' : named(by)
+  return `${who} deleted ‘${doc.title}’ for everyone`
+}
+
 export function documentCard(port: CardPort, doc: DocumentItem, named: Named): HTMLLIElement {
   const card = make('li', { className: 'card' })
   card.dataset['doc'] = doc.title
@@ -184,13 +199,19 @@ export function documentCard(port: CardPort, doc: DocumentItem, named: Named): H
     make(
       'span',
       { className: 'people-text' },
-      doc.state === 'removed' ? 'you are no longer in this document' : peopleText(doc.members, named),
+      doc.state === 'removed'
+        ? doc.deletedForEveryone === true
+          ? 'deleted for everyone'
+          : 'you are no longer in this document'
+        : peopleText(doc.members, named),
     ),
     ...(doc.state === 'removed'
       ? [
-          ...(doc.removedBy === undefined
-            ? []
-            : [make('span', { className: 'removed-by' }, `${named(doc.removedBy)} stopped sharing it with you`)]),
+          ...(doc.deletedForEveryone === true
+            ? [make('span', { className: 'removed-by' }, deletedText(doc, named))]
+            : doc.removedBy === undefined
+              ? []
+              : [make('span', { className: 'removed-by' }, `${named(doc.removedBy)} stopped sharing it with you`)]),
           make('span', { className: 'removed-hint' }, 'open it to read the last copy this browser kept'),
         ]
       : []),
@@ -218,6 +239,17 @@ export function documentCard(port: CardPort, doc: DocumentItem, named: Named): H
     ),
     inlineForm(port, 'Rename', doc.title, (value) => port.api.rename(doc.docId, value)),
   )
+  // Only an editor may delete a document for everyone (Signal lets only an admin end a group).
+  if (!doc.fixed && doc.members.find((p) => p.you)?.role !== 'viewer')
+    actions.append(
+      confirmingButton(port, {
+        label: 'Delete for everyone',
+        title: `Delete ‘${doc.title}’ for everyone in it`,
+        question: `Delete ‘${doc.title}’ for ${everyoneText(doc, named)}? This cannot be undone.`,
+        confirm: 'Delete',
+        run: () => port.api.deleteForEveryone(doc.docId),
+      }),
+    )
   if (!doc.fixed)
     actions.append(
       confirmingButton(port, {

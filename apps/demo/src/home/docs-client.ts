@@ -34,6 +34,8 @@ export interface DocumentItem {
   fixed: boolean
   /** Who removed this person from a removed document, when the sidecar heard it. */
   removedBy?: { number: string; name?: string } & Told
+  /** A removed document an editor deleted for everyone (`removedBy` is who, when heard). */
+  deletedForEveryone?: boolean
 }
 export interface Invite {
   id: string
@@ -76,6 +78,8 @@ export interface DocsClient {
   setRole(docId: string, number: string, role: Role): Promise<void>
   rename(docId: string, title: string): Promise<void>
   leave(docId: string): Promise<void>
+  /** An editor deletes the document for everyone in it (it cannot be undone). */
+  deleteForEveryone(docId: string): Promise<void>
   accept(id: string): Promise<{ docId: string }>
   decline(id: string): Promise<void>
 }
@@ -121,6 +125,7 @@ export function createDocsClient(base: string): DocsClient {
       void (await call('PATCH', `/v1/docs/${docId}/members/${encodeURIComponent(number)}`, { role })),
     rename: async (docId, title) => void (await call('PATCH', `/v1/docs/${docId}`, { title })),
     leave: async (docId) => void (await call('DELETE', `/v1/docs/${docId}`, {})),
+    deleteForEveryone: async (docId) => void (await call('POST', `/v1/docs/${docId}/delete-for-everyone`, {})),
     accept: (id) => call('POST', `/v1/invites/${id}/accept`, {}),
     decline: async (id) => void (await call('POST', `/v1/invites/${id}/decline`, {})),
   }

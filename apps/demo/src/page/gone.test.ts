@@ -28,4 +28,34 @@ describe('a document that is no longer this person’s', () => {
     for (const text of [removed, left]) expect(text).not.toMatch(/sidecar|npm|`/)
     expect([gonePill('removed'), gonePill('left')]).toEqual(['not shared', 'left'])
   })
+
+  test('deleted for everyone: by whom (you included), in words', () => {
+    const you = '+15555550102'
+    const deleted = (removedBy?: { number: string; name?: string; shown?: string }) =>
+      goneFrom(
+        {
+          you,
+          documents: [
+            {
+              docId: DOC,
+              state: 'removed',
+              deletedForEveryone: true,
+              ...(removedBy === undefined ? {} : { removedBy }),
+            },
+          ],
+        },
+        DOC,
+      )
+    expect(deleted({ number: '+15555550101', name: 'Alice', shown: 'Alice' })).toEqual({
+      gone: 'removed',
+      deleted: true,
+      by: 'Alice',
+    })
+    expect(deleted({ number: you })).toEqual({ gone: 'removed', deleted: true, by: 'You' })
+    expect(deleted()).toEqual({ gone: 'removed', deleted: true })
+    expect(goneText({ gone: 'removed', deleted: true, by: 'Alice' }, 'Trip plan')).toMatch(
+      /^Alice deleted ‘Trip plan’ for everyone\. This is the last copy/,
+    )
+    expect(goneText({ gone: 'removed', deleted: true }, 'Trip plan')).toMatch(/^Someone in it deleted ‘Trip plan’/)
+  })
 })

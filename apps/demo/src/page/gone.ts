@@ -17,11 +17,17 @@ export const ASK_EVERY_MS = 3000
 export interface GoneWhy {
   readonly gone: Gone
   readonly by?: string
+  /** An editor deleted the document for everyone (decisions/0028). */
+  readonly deleted?: true
 }
 
 /** What the page says instead of "your sidecar is not running". */
 export function goneText(why: GoneWhy, title: string): string {
   const copy = 'This is the last copy this browser kept: you can read and copy it'
+  if (why.deleted === true) {
+    const who = why.by === undefined ? 'Someone in it' : why.by
+    return `${who} deleted ‘${title}’ for everyone. ${copy}; changes made here are not sent.`
+  }
   if (why.gone === 'left') return `You left ‘${title}’. ${copy}; only its people can share it with you again.`
   const who = why.by === undefined ? 'Someone in it' : why.by
   return `${who} stopped sharing ‘${title}’ with you. ${copy}; changes made here are not sent.`
@@ -35,13 +41,22 @@ export const gonePill = (gone: Gone): string => (gone === 'removed' ? 'not share
  * from another device: left), or not listed at all (left).
  */
 export function goneFrom(
-  list: { readonly you: string; readonly documents: readonly Pick<DocumentItem, 'docId' | 'state' | 'removedBy'>[] },
+  list: {
+    readonly you: string
+    readonly documents: readonly Pick<DocumentItem, 'docId' | 'state' | 'removedBy' | 'deletedForEveryone'>[]
+  },
   docId: string,
 ): GoneWhy | undefined {
   const doc = list.documents.find((d) => d.docId === docId)
   if (doc === undefined) return { gone: 'left' }
   if (doc.state !== 'removed') return undefined
   const by = doc.removedBy
+  if (doc.deletedForEveryone === true)
+    return {
+      gone: 'removed',
+      deleted: true,
+      ...(by === undefined ? {} : { by: by.number === list.you ? 'You' : personName(by) }),
+    }
   if (by === undefined) return { gone: 'removed' }
   return by.number === list.you ? { gone: 'left' } : { gone: 'removed', by: personName(by) }
 }

@@ -7,6 +7,7 @@
  *   PATCH  /v1/docs/<docId>/members/<number> {role} → the document
  *   PATCH  /v1/docs/<docId> {title}          → the document
  *   DELETE /v1/docs/<docId>                  → 204 (left)
+ *   POST   /v1/docs/<docId>/delete-for-everyone {} → {docId, way} (editors only)
  *   GET    /v1/invites                       → {invites}
  *   POST   /v1/invites/<id>/accept           → {docId, groupId}
  *   POST   /v1/invites/<id>/decline          → 204
@@ -34,6 +35,7 @@ export const MAX_BODY_BYTES = 16 * 1024
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 const DOC = new RegExp(`^/v1/docs/(${UUID})$`)
 const MEMBERS = new RegExp(`^/v1/docs/(${UUID})/members$`)
+const DELETE_ALL = new RegExp(`^/v1/docs/(${UUID})/delete-for-everyone$`)
 const AUTHORS = new RegExp(`^/v1/docs/(${UUID})/authors$`)
 const MEMBER = new RegExp(`^/v1/docs/(${UUID})/members/([^/]{1,64})$`)
 const INVITE = new RegExp(`^/v1/invites/(${UUID})/(accept|decline)$`)
@@ -141,6 +143,20 @@ function parse<T>(schema: z.ZodType<T>, text: string): T {
   return r.data
 }
 
+/** `POST /v1/docs/<docId>/delete-for-everyone {}` → `{docId, way}` (editors only); undefined for another path. */
+async function deleteRoute(
+  library: DocumentLibrary,
+  req: IncomingMessage,
+  path: string,
+  method: string,
+): Promise<{ status: number; body: unknown } | undefined> {
+  const docId = DELETE_ALL.exec(path)?.[1]
+  if (docId === undefined) return undefined
+  if (method !== 'POST') throw new LibraryError('API_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
+  parse(Empty, await readBody(req))
+  return { status: 200, body: await library.deleteForEveryone(docId) }
+}
+
 export function createDocsApi(o: DocsApiOptions): DocsApi {
   async function route(
     req: IncomingMessage,
@@ -191,6 +207,8 @@ export function createDocsApi(o: DocsApiOptions): DocsApi {
         body: await library.changeMembers(members, { add: numbers, remove: change.remove, viewers }),
       }
     }
+    const deleted = await deleteRoute(library, req, path, method)
+    if (deleted !== undefined) return deleted
     const member = MEMBER.exec(path)
     if (member?.[1] !== undefined && member[2] !== undefined) {
       only('PATCH')

@@ -9,7 +9,7 @@ import type { GroupListing } from '@e2e-col/signal-cli'
 import type { Listed } from '../group/membership.ts'
 import type { Logger } from '../ops/logger.ts'
 import { groupNow } from './group-ops.ts'
-import { isMemberOf } from './listing.ts'
+import { isDeletedFor, isMemberOf } from './listing.ts'
 import type { Shelf } from './shelf.ts'
 import type { Steps } from './steps.ts'
 
@@ -48,7 +48,8 @@ export function createFollow(o: FollowOptions): Follow {
           const g = await groupNow(o.listGroups, groupId, 'look up the group')
           const row = shelf.row(docId)
           if (row === undefined || g === undefined) return
-          if (isMemberOf(g, you)) shelf.remember(row, g)
+          if (isDeletedFor(g, you)) shelf.markRemoved(row, by, true)
+          else if (isMemberOf(g, you)) shelf.remember(row, g)
           else shelf.markRemoved(row, by)
         })
         .catch((error: unknown) => o.logger.warn({ err: error }, 'could not look at a changed group'))
@@ -69,7 +70,8 @@ export function createFollow(o: FollowOptions): Follow {
         for (const row of rows) {
           // A group the account's store no longer lists is one it is no longer in.
           const g = byId.get(row.groupId)
-          if (g !== undefined && isMemberOf(g, you)) shelf.remember(row, g)
+          if (g !== undefined && isDeletedFor(g, you)) shelf.markRemoved(row, undefined, true)
+          else if (g !== undefined && isMemberOf(g, you)) shelf.remember(row, g)
           else shelf.markRemoved(row)
         }
       }),
@@ -77,14 +79,15 @@ export function createFollow(o: FollowOptions): Follow {
     onListed(listed) {
       // Without this account's number a listing cannot say it is out (only the daemon's isMember could).
       if (you === '') return
-      const out = new Set(listed.listing.filter((g) => !isMemberOf(g, you)).map((g) => g.id))
+      const out = new Set(listed.listing.filter((g) => !isMemberOf(g, you) || isDeletedFor(g, you)).map((g) => g.id))
       if (out.size === 0) return
+      const gone = new Set(listed.listing.filter((g) => isDeletedFor(g, you)).map((g) => g.id))
       void steps
         .exclusive(async () => {
           for (const row of shelf.rows()) {
             // A row added after the listing was asked may be newer than what it says.
             if (row.state !== 'active' || !out.has(row.groupId) || row.addedAt >= listed.askedAt) continue
-            shelf.markRemoved(row)
+            shelf.markRemoved(row, undefined, gone.has(row.groupId))
           }
         })
         .catch((error: unknown) => o.logger.debug({ err: error }, 'could not apply a group listing'))

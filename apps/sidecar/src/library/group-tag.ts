@@ -23,6 +23,23 @@ export function documentDescription(): string {
   return `e2e-col sync: mute me. This group carries one shared e2e-col document; its messages are data for e2e-col, not for reading. ${DOC_TAG}`
 }
 
+/**
+ * The mark an editor's sidecar writes into the description before removing everyone, when the
+ * daemon cannot end the group (signal-cli before 0.14.8): a member removed from a group that
+ * carries it reads the removal as the document deleted for everyone (decisions/0028).
+ */
+export const DELETED_TAG = '[e2e-col:deleted]'
+
+/** The description of a document deleted for everyone without `terminateGroup`. */
+export function deletedDescription(): string {
+  return `e2e-col sync: this document was deleted for everyone. ${DOC_TAG} ${DELETED_TAG}`
+}
+
+/** True when a group's description says its document was deleted for everyone. */
+export function isDeletedGroup(description: string | null | undefined): boolean {
+  return typeof description === 'string' && description.includes(DELETED_TAG)
+}
+
 /** True when a group's description marks it as an e2e-col document. */
 export function isDocumentGroup(description: string | null | undefined): boolean {
   return typeof description === 'string' && description.includes(DOC_TAG)

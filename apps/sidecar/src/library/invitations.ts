@@ -53,6 +53,8 @@ export function createInvitations(o: InvitationsOptions): Invitations {
 
   function isOffered(g: Group): boolean {
     if (!isDocumentGroup(g.description) || g.isBlocked === true || o.reserved(g.id)) return false
+    // An ended group (deleted for everyone) still lists its members, but is no one's to accept.
+    if (g.isTerminated === true) return false
     if (!isMemberOf(g, you) && !isInvitedTo(g, you)) return false
     const docId = docIdForGroup(g.id)
     // A document this account was removed from is offered again when someone shares it again.

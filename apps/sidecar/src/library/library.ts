@@ -15,6 +15,7 @@ import type { Logger } from '../ops/logger.ts'
 import type { ReplicaStore } from '../replica/store.ts'
 import type { SignalBackend, SignalChatMethods, SignalDocumentMethods } from '@e2e-col/signal-cli'
 import { createContacts, type ContactView } from './contacts.ts'
+import { createDeleteForEveryone, type DeleteForEveryone } from './delete-all.ts'
 import { createLinkGuard } from './link-guard.ts'
 import { createFollow } from './follow.ts'
 import { createGroupOperations, type GroupOperations } from './group-ops.ts'
@@ -35,6 +36,8 @@ export interface DocumentLibrary
   extends GroupOperations, Pick<Invitations, 'invites' | 'accept' | 'decline'>, Pick<Views, 'list'> {
   /** Makes a member an editor or a viewer (group/roles.ts); only an editor may. */
   readonly setRole: SetRole
+  /** An editor deletes the document for everyone (delete-all.ts). */
+  readonly deleteForEveryone: DeleteForEveryone
   /** This account's number. */
   readonly you: string
   contacts(): Promise<ContactView[]>
@@ -55,7 +58,13 @@ export interface DocumentLibrary
 export interface LibraryOptions {
   backend: Pick<
     LibraryBackend,
-    'listContacts' | 'listIdentities' | 'createGroupWith' | 'updateGroup' | 'leaveGroup' | 'acceptGroupRequest'
+    | 'listContacts'
+    | 'listIdentities'
+    | 'createGroupWith'
+    | 'updateGroup'
+    | 'leaveGroup'
+    | 'acceptGroupRequest'
+    | 'terminateGroup'
   >
   /** Where listings come from (and go to): the sidecar's one membership owner. */
   membership: Pick<MembershipSource, 'ask' | 'subscribe'>
@@ -136,6 +145,14 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     rename: operations.rename,
     setRole: createSetRole({ ...o, listGroup: listGroups, shelf, steps, contacts, views }),
     leave: operations.leave,
+    deleteForEveryone: createDeleteForEveryone({
+      backend: o.backend,
+      listGroup: listGroups,
+      you,
+      shelf,
+      steps,
+      logger,
+    }),
     invites: invitations.invites,
     accept: invitations.accept,
     decline: invitations.decline,

@@ -4,6 +4,7 @@
  */
 import type { GroupListing } from '@e2e-col/signal-cli'
 import type { StoredMember } from '../replica/doc-table.ts'
+import { isDeletedGroup } from './group-tag.ts'
 
 export type Group = GroupListing[number]
 
@@ -33,3 +34,10 @@ export function peopleIn(g: Group): StoredMember[] {
 
 export const isMemberOf = (g: Group, you: string): boolean => g.isMember === true || numbersOf(g.members).includes(you)
 export const isInvitedTo = (g: Group, you: string): boolean => numbersOf(g.pendingMembers).includes(you)
+
+/**
+ * The group's document was deleted for everyone, as `you` sees it: an admin ended the group
+ * (`isTerminated`, signal-cli 0.14.8+), or removed `you` from a group marked deleted (older daemons).
+ */
+export const isDeletedFor = (g: Group, you: string): boolean =>
+  g.isTerminated === true || (!isMemberOf(g, you) && isDeletedGroup(g.description))

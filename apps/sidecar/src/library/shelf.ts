@@ -47,9 +47,11 @@ export interface Shelf {
    * This account is out of a served document's group: stop serving, keep the row as removed. `by`:
    * who changed the group, when a group update said (kept in memory only: a restart forgets it).
    */
-  markRemoved(row: StoredDocument, by?: string): void
+  markRemoved(row: StoredDocument, by?: string, deleted?: boolean): void
   /** Who removed this account from a removed document, when known. */
   removedBy(docId: string): string | undefined
+  /** True when a removed document was deleted for everyone (in memory, like {@link removedBy}). */
+  isDeleted(docId: string): boolean
   /** Forgets a left document (its replica log stays in the store). */
   forget(docId: string): void
   /** ms of the last change applied here (memory first, then the row); undefined when none. */
@@ -79,6 +81,7 @@ export function createShelf(o: ShelfOptions): Shelf {
   const fixed = new Map(o.fixed.map((d) => [d.docId, d]))
   const lastChange = new Map<string, number>()
   const removedBy = new Map<string, string>()
+  const deleted = new Set<string>()
   const lastTouch = new Map<string, number>()
   const unsubscribe = new Map<string, () => void>()
 
@@ -142,16 +145,20 @@ export function createShelf(o: ShelfOptions): Shelf {
       if (title === row.title && JSON.stringify(members) === JSON.stringify(row.members)) return
       steps.stored(() => store.documents.put({ ...row, title, members }))
     },
-    markRemoved(row, by) {
-      if (row.state === 'removed') return
+    markRemoved(row, by, gone) {
+      // A later, better-informed look (a group update naming who) still completes what is known.
       if (by !== undefined && by !== '') removedBy.set(row.docId, by)
+      if (gone === true) deleted.add(row.docId)
+      if (row.state === 'removed') return
       unserve(row.docId, 'you are no longer in this document')
       steps.stored(() => store.documents.put({ ...row, state: 'removed' }))
       o.logger.info({ docId: row.docId }, "no longer a member of the document's group; stopped serving it")
     },
     removedBy: (docId) => removedBy.get(docId),
+    isDeleted: (docId) => deleted.has(docId),
     forget(docId) {
       removedBy.delete(docId)
+      deleted.delete(docId)
       steps.stored(() => store.documents.remove(docId))
       lastChange.delete(docId)
       o.joined.forget(docId)

@@ -37,6 +37,8 @@ export interface DocumentView {
   state: 'active' | 'removed'
   /** Who removed this person (a removed document, when a group update said; this account: left from another device). */
   removedBy?: { number: string; name: string | undefined } & Told
+  /** A removed document deleted for everyone by an editor (`removedBy`, when known, is who). */
+  deletedForEveryone?: true
   /** Fixed in E2E_COL_DOCUMENTS (cannot be left from the page). */
   fixed: boolean
 }
@@ -128,6 +130,7 @@ export function createViews(o: ViewsOptions): Views {
       state: row?.state ?? 'active',
       fixed: shelf.isFixed(docId),
       ...(by === undefined ? {} : { removedBy: person(by, names, o.you) }),
+      ...(row?.state === 'removed' && shelf.isDeleted(docId) ? { deletedForEveryone: true as const } : {}),
     }
   }
   return {

@@ -33,5 +33,7 @@ export interface MethodDefinition {
    * exist yet (`register`, `verify`).
    */
   routing: 'account' | 'dual' | 'multi' | 'registration'
+  /** The first signal-cli release with the method; a toy playing an older one answers -32601. */
+  since?: string
   run(ctx: MethodContext): unknown
 }

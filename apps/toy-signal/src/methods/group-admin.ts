@@ -190,6 +190,8 @@ export const updateGroupMethod: MethodDefinition = {
     const invited = group.pending.includes(ctx.account)
     if (!group.members.includes(ctx.account) && !invited)
       throw userError(`User is not a member in group: ${group.name} (${group.id})`)
+    // An ended group takes no more changes (Signal's servers refuse them).
+    if (group.terminated === true) throw userError(`Group is terminated: ${group.name} (${group.id})`)
     const before = snapshot(group)
     const saved: ToyGroup = {
       ...group,

@@ -23,6 +23,8 @@ export function groupView(state: ToySignalState, group: ToyGroup, account: strin
     description: group.legacy === true ? null : group.description,
     isMember: group.members.includes(account),
     isBlocked: false,
+    // signal-cli 0.14.8 lists whether an admin ended the group (terminateGroup).
+    ...(state.version.atLeast('0.14.8') ? { isTerminated: group.terminated === true } : {}),
     messageExpirationTime: group.expiration,
     // `isAdmin` arrived in 0.14.1 (member labels); before, admins are only in `admins`.
     // Member labels came with it (JsonGroupMember's labelEmoji and label, each only when set).

@@ -11,6 +11,7 @@ import type { MethodContext, MethodDefinition } from './context.ts'
 import { flagParam, listParam, numberParam, stringParam } from './params.ts'
 import { resultEntry, settleSend, type SendResultEntry, type SendResultType } from './send-results.ts'
 import { checkGroupId, findGroup, resolveRecipient } from './targets.ts'
+import { refuseIfTerminated } from './group-terminate.ts'
 import { failIfUnreachable } from './unreachable.ts'
 import { checkMessageSize, contentBytes } from '../platform-limits.ts'
 
@@ -42,6 +43,7 @@ export function lookUpTargets(ctx: MethodContext, parsed: ParsedTargets): SendTa
     const group = findGroup(ctx.state, ctx.account, id)
     if (!group.members.includes(ctx.account) && !ctx.faults.takeNonMemberSend())
       throw userError(`User is not a member in group: ${group.name} (${group.id})`)
+    refuseIfTerminated(group)
     return group
   })
   // Direct recipients are resolved up front, so an unknown one fails the whole call; group members
