@@ -4,8 +4,9 @@
  * body lost to a kill, a chunked message spoiled on the way. The replica is behind while
  * - it has a gap: Yjs keeps an update whose predecessors never arrived as pending structs. The
  *   replica's `sync-request` goes out after `intervalMs`, then after twice that, up to
- *   `maxIntervalMs`. Only progress on what the gap waits for resets the delay, never an unrelated
- *   change: a member that sends an edit each time cannot keep the replica asking every interval; or
+ *   `maxIntervalMs`. Nothing a member sends resets the delay, not even the gap's own missing
+ *   pieces (a member could drip them one an interval, or close a gap and open the next): it goes
+ *   back to `intervalMs` only for a gap seen `maxIntervalMs` or more after the last gap ask; or
  * - a member's state vector (from its `sync-request` or `health`) holds clocks the replica lacks,
  *   so a side that received nothing at all still learns it is behind. What such claims may cost
  *   is counted per member (claims.ts): one ask one interval after the claim (at once when the
@@ -20,7 +21,7 @@
  * Signal refused is asked again one interval later, backing off while refusals continue.
  * Members answer only what the asker lacks, by state vector (§8.4).
  */
-import * as Y from 'yjs'
+import type * as Y from 'yjs'
 import { createClaimBook } from './claims.ts'
 
 export interface GapRepairOptions {
@@ -87,18 +88,12 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
     maxSpacingMs: o.maxClaimSpacingMs,
     ttlMs: o.targetTtlMs,
   })
-  // The gap's next ask (undefined: no gap seen), its delay, and what it lacked at the last ask.
+  // The gap's next ask (undefined: no gap seen), its delay, and when the gap was last asked about.
   let gapAt: number | undefined
   let delay = o.intervalMs
-  let lastLacking = Number.POSITIVE_INFINITY
-  /** What a gap waits for: the missing pieces of its pending structs and deletions. */
-  const lacking = (): number => {
-    const { store } = o.doc
-    let n = store.pendingDs === null ? 0 : 1
-    for (const [client, clock] of store.pendingStructs?.missing ?? [])
-      n += Math.max(1, clock - Y.getState(store, client))
-    return n
-  }
+  let lastGapAsk = Number.NEGATIVE_INFINITY
+  // The first ask after a reset keeps the interval (asks at 1, 2, 4, 8 intervals), as before.
+  let afterReset = true
 
   const send = (): void => {
     asked += 1
@@ -106,11 +101,12 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
   }
   const schedule = (): void => {
     const now = o.now()
-    if (!hasGap(o.doc)) {
-      gapAt = undefined
-      delay = o.intervalMs
-      lastLacking = Number.POSITIVE_INFINITY
-    } else gapAt ??= now + jittered(delay)
+    if (!hasGap(o.doc)) gapAt = undefined
+    else if (gapAt === undefined) {
+      // A gap after a quiet spell is asked about at once; one a member keeps opening, at the doubled delay.
+      if (now - lastGapAsk >= o.maxIntervalMs) [delay, afterReset] = [o.intervalMs, true]
+      gapAt = now + jittered(delay)
+    }
     const due = Math.min(gapAt ?? Infinity, claims.nextDue(now) ?? Infinity)
     if (timer !== undefined) clearTimeout(timer)
     timer = due === Infinity ? undefined : setTimeout(tick, Math.max(0, due - now))
@@ -120,9 +116,9 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
     const now = o.now()
     let ask = false
     if (gapAt !== undefined && gapAt <= now && hasGap(o.doc)) {
-      const missing = lacking()
-      delay = missing < lastLacking ? o.intervalMs : Math.min(o.maxIntervalMs, delay * 2)
-      lastLacking = missing
+      if (!afterReset) delay = Math.min(o.maxIntervalMs, delay * 2)
+      afterReset = false
+      lastGapAsk = now
       gapAt = now + jittered(delay)
       ask = true
     }
