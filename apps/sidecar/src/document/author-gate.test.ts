@@ -54,6 +54,33 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
+/** Carol's one character, with a delete set naming `n` clocks of `victim` nobody wrote yet. */
+function predelete(victim: number, n: number): Uint8Array {
+  const ghost = Object.assign(new Y.Doc(), { clientID: victim })
+  ghost.getText('t').insert(0, 'x'.repeat(n))
+  ghost.getText('t').delete(0, n)
+  const deletesOnly = Y.diffUpdate(Y.encodeStateAsUpdate(ghost), Y.encodeStateVector(ghost))
+  return Y.mergeUpdates([written(idOf(CAROL, 1), 'c'), deletesOnly])
+}
+
+describe("a document's author gate: deletions of what nobody wrote yet", () => {
+  it("cuts them from a member's update and a relayed answer: Alice's text typed after stays, nothing waits", async () => {
+    const { g, dropped, replica, text } = gate()
+    const alicePage = idOf(BOB, 9)
+    for (const kind of ['update', 'sync-response'] as const) {
+      const admitted = g.admit(kind, predelete(alicePage, 1000 + (kind === 'update' ? 0 : 5)), CAROL)
+      expect(admitted).toBeDefined()
+      Y.applyUpdate(replica, admitted as Uint8Array)
+      expect(replica.store.pendingDs).toBeNull()
+    }
+    expect(await dropped('unplaceable-delete')).toBe(2)
+    const alice = Object.assign(new Y.Doc(), { clientID: alicePage })
+    alice.getText('t').insert(0, 'from alice')
+    Y.applyUpdate(replica, g.admit('update', Y.encodeStateAsUpdate(alice), BOB) as Uint8Array)
+    expect(text()).toContain('from alice')
+  })
+})
+
 describe("a document's author gate", () => {
   it('announces a new client id at once (beside its edit) and those of the next second together, each once', () => {
     const { g, announced } = gate()
