@@ -79,6 +79,30 @@ describe("a document's author gate: deletions of what nobody wrote yet", () => {
     Y.applyUpdate(replica, g.admit('update', Y.encodeStateAsUpdate(alice), BOB) as Uint8Array)
     expect(text()).toContain('from alice')
   })
+
+  it("an honest deletion that came ahead of its text is applied with the deleter's next edit", () => {
+    const { g, replica, text } = gate()
+    // Bob types, Alice (a page holding Bob's text) deletes it; her update reaches the replica first.
+    const bob = Object.assign(new Y.Doc(), { clientID: idOf(BOB, 1) })
+    bob.getText('t').insert(0, 'bob')
+    const bobsEdit = Y.encodeStateAsUpdate(bob)
+    const alice = Object.assign(new Y.Doc(), { clientID: idOf(CAROL, 2) })
+    Y.applyUpdate(alice, bobsEdit)
+    const flush = () => {
+      // A page's flush: its own structs since the last, and its document's whole delete set.
+      const own = new Map([...Y.decodeStateVector(Y.encodeStateVector(alice))].map(([c]) => [c, 2 ** 40]))
+      own.set(alice.clientID, 0)
+      return Y.encodeStateAsUpdate(alice, Y.encodeStateVector(own))
+    }
+    alice.getText('t').delete(0, 3)
+    alice.getText('t').insert(0, 'a')
+    Y.applyUpdate(replica, g.admit('update', flush(), CAROL) as Uint8Array)
+    Y.applyUpdate(replica, g.admit('update', bobsEdit, BOB) as Uint8Array)
+    expect(text()).toContain('bob') // the deletion was cut: nothing of Bob's existed yet
+    alice.getText('t').insert(1, '!')
+    Y.applyUpdate(replica, g.admit('update', flush(), CAROL) as Uint8Array)
+    expect(text()).toBe(alice.getText('t').toString())
+  })
 })
 
 describe("a document's author gate", () => {
