@@ -144,6 +144,30 @@ describe('gap repair: what claims cost, per member', () => {
   })
 })
 
+describe('gap repair: content lost on the way (an attachment)', () => {
+  beforeEach(() => void vi.useFakeTimers())
+  afterEach(() => void vi.useRealTimers())
+
+  it("a member's broken attachment every interval costs one ask a minute; another member's loss is still asked about", () => {
+    const doc = new Y.Doc()
+    const { g, asks } = repair(doc)
+    for (let t = 0; t < MINUTE - 2 * SECOND; t += 1500) {
+      g.lost('carol')
+      vi.advanceTimersByTime(1500)
+    }
+    // Before: one ask per loss (39).
+    expect(asks()).toBe(1)
+    g.lost('bob')
+    vi.advanceTimersByTime(SECOND)
+    expect(asks()).toBe(2)
+    vi.advanceTimersByTime(2 * SECOND)
+    g.lost('carol')
+    vi.advanceTimersByTime(SECOND)
+    expect(asks()).toBe(3)
+    g.dispose()
+  })
+})
+
 describe('gap repair: a request Signal refused', () => {
   beforeEach(() => void vi.useFakeTimers())
   afterEach(() => void vi.useRealTimers())

@@ -17,7 +17,8 @@
  * asks once (a lost *last* update leaves no gap), and it announces its state vector in a `health`
  * envelope at most every `announceMs` while it keeps changing.
  * A loss (a message named content that could not be used: a missing or corrupt attachment) makes
- * the replica ask one interval later, at most once per interval however many are lost; a request
+ * the replica ask one interval later, at most once per interval however many are lost and once
+ * per `maxIntervalMs` for one member's losses; a request
  * Signal refused is asked again one interval later, backing off while refusals continue.
  * Members answer only what the asker lacks, by state vector (§8.4).
  */
@@ -52,8 +53,12 @@ export interface GapRepair {
    * claims may cost an ask now; false when none may (the request is then not asked back).
    */
   askBack(): boolean
-  /** Called when something sent to the group did not arrive whole (a missing or corrupt attachment). */
-  lost(): void
+  /**
+   * Called when something a member (`source`) sent did not arrive whole (a missing or corrupt
+   * attachment): asked about one interval later, and a member's losses at most once per
+   * `maxIntervalMs` (a member could send a broken attachment every interval).
+   */
+  lost(source?: string): void
   /**
    * Signal refused one of the replica's requests (definitely not sent): asked again one interval
    * later, the delay doubling up to `maxIntervalMs` while refusals follow each other.
@@ -69,12 +74,17 @@ export interface GapRepair {
 /** True while the document holds structs or deletions it cannot integrate yet. */
 export const hasGap = (doc: Y.Doc): boolean => doc.store.pendingStructs !== null || doc.store.pendingDs !== null
 
+// Members whose last loss is remembered; beyond, the least recent is forgotten.
+const MAX_LOSERS = 256
+
 export function createGapRepair(o: GapRepairOptions): GapRepair {
   let timer: ReturnType<typeof setTimeout> | undefined
   let quiet: ReturnType<typeof setTimeout> | undefined
   let announceTimer: ReturnType<typeof setTimeout> | undefined
   let changedSinceAnnounce = false
   let lostTimer: ReturnType<typeof setTimeout> | undefined
+  // When each member's last loss was asked about (least recent first).
+  const lostAt = new Map<string, number>()
   let refusedTimer: ReturnType<typeof setTimeout> | undefined
   let refusedDelay = o.intervalMs
   let lastRefusedAt = Number.NEGATIVE_INFINITY
@@ -163,7 +173,13 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
       schedule()
       return true
     },
-    lost() {
+    lost(source = '') {
+      const now = o.now()
+      const last = lostAt.get(source)
+      if (last !== undefined && now - last < o.maxIntervalMs) return
+      lostAt.delete(source)
+      lostAt.set(source, now)
+      if (lostAt.size > MAX_LOSERS) lostAt.delete(lostAt.keys().next().value as string)
       lostTimer ??= setTimeout(() => {
         lostTimer = undefined
         send()
