@@ -79,8 +79,8 @@ export interface Document {
   answerers(): readonly string[] | undefined
   /** True (counted, logged once) when `from` is a viewer, whose content is dropped. */
   refusesContent(from: MemberId | undefined): boolean
-  /** Content sent to the group did not arrive whole: ask the group again (bounded). */
-  lost(): void
+  /** Content a member (`source`) sent did not arrive whole: ask the group again (bounded per member). */
+  lost(source?: string): void
   /** Stops announcing `feature` (this machine cannot use it) and says so to the group. */
   withdraw(feature: number): void
   /** Announces `feature` again after a withdrawal (when this sidecar is configured to read it). */
@@ -379,7 +379,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     role: roles.self,
     answerers: roles.editors,
     refusesContent: (from) => roles.refuses(from, 'attachment'),
-    lost: () => sync.gapRepair.lost(),
+    lost: (source) => sync.gapRepair.lost(source),
     withdraw: (feature) => capabilities.withdraw(feature),
     restore: (feature) => capabilities.restore(feature),
     resumeKept: () => kept.resume(),

@@ -72,7 +72,7 @@ export interface Documents {
   /** The group's listed members changed (or were read again). */
   setMembers(groupId: string, members: readonly MemberId[]): void
   /** Content sent to the document's group did not arrive whole: ask the group again (bounded). */
-  lost(docId: string): void
+  lost(docId: string, source?: string): void
   /** Stops announcing `feature` in the document's group (it cannot be used there now) and says so. */
   withdraw(docId: string, feature: number): void
   /** Announces `feature` again in the document's group after a withdrawal. */
@@ -146,7 +146,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
     setMembers(groupId, members) {
       groups.get(groupId)?.setMembers(members)
     },
-    lost: (docId) => docs.get(docId)?.lost(),
+    lost: (docId, source) => docs.get(docId)?.lost(source),
     withdraw: (docId, feature) => docs.get(docId)?.withdraw(feature),
     restore: (docId, feature) => docs.get(docId)?.restore(feature),
     resumeKept() {

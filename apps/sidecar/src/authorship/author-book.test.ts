@@ -211,6 +211,16 @@ describe('the author book: legacy client ids (pages before decision 0023)', () =
     ])
   })
 
+  it("does not show a derived id an old sidecar bound to its first writer as that writer's, verified", () => {
+    // Before 0023 a squatter writing under Bob's page id first was bound to it, in the store.
+    const rows = memoryRows([{ clientId: B1, number: CAROL.number, uuid: '', relayed: false }])
+    const b = book(rows)
+    expect(b.entries()).toEqual([{ clientId: B1, relayedBy: CAROL }])
+    expect(b.speaksFor(CAROL, B1)).toBe(false)
+    expect(b.memberUpdate(BOB, page(B1).type('bob'), nothingHeld)).toMatchObject({ kept: 1, forged: [] })
+    expect(b.entries()).toEqual([{ clientId: B1, author: BOB, verified: true }])
+  })
+
   it('is durable: a book loaded from rows of a store written before 0023 judges the same', () => {
     const rows = memoryRows([{ clientId: 202, number: BOB.number, uuid: '', relayed: false }])
     expect(book(rows).memberUpdate(CAROL, forged(202, 3, 'x'), nothingHeld)).toMatchObject({ forged: [202] })

@@ -220,8 +220,11 @@ export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
 
   for (const row of o.rows.load()) {
     const account = idOf(row)
+    // A sidecar before 0023 bound a derived id to whoever wrote it first: that row is only "relayed by".
+    const tag = authorTagOf(row.clientId)
+    const foreign = tag !== undefined && (row.number === '' || o.tagOfNumber(row.number) !== tag)
     drop(row.clientId)
-    insert(row.clientId, account, keysOf(account), row.relayed)
+    insert(row.clientId, account, keysOf(account), row.relayed || foreign)
   }
 
   /** Forgets these ids (each the oldest of its kind). */

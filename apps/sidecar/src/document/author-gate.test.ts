@@ -54,6 +54,57 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
+/** Carol's one character, with a delete set naming `n` clocks of `victim` nobody wrote yet. */
+function predelete(victim: number, n: number): Uint8Array {
+  const ghost = Object.assign(new Y.Doc(), { clientID: victim })
+  ghost.getText('t').insert(0, 'x'.repeat(n))
+  ghost.getText('t').delete(0, n)
+  const deletesOnly = Y.diffUpdate(Y.encodeStateAsUpdate(ghost), Y.encodeStateVector(ghost))
+  return Y.mergeUpdates([written(idOf(CAROL, 1), 'c'), deletesOnly])
+}
+
+describe("a document's author gate: deletions of what nobody wrote yet", () => {
+  it("cuts them from a member's update and a relayed answer: Alice's text typed after stays, nothing waits", async () => {
+    const { g, dropped, replica, text } = gate()
+    const alicePage = idOf(BOB, 9)
+    for (const kind of ['update', 'sync-response'] as const) {
+      const admitted = g.admit(kind, predelete(alicePage, 1000 + (kind === 'update' ? 0 : 5)), CAROL)
+      expect(admitted).toBeDefined()
+      Y.applyUpdate(replica, admitted as Uint8Array)
+      expect(replica.store.pendingDs).toBeNull()
+    }
+    expect(await dropped('unplaceable-delete')).toBe(2)
+    const alice = Object.assign(new Y.Doc(), { clientID: alicePage })
+    alice.getText('t').insert(0, 'from alice')
+    Y.applyUpdate(replica, g.admit('update', Y.encodeStateAsUpdate(alice), BOB) as Uint8Array)
+    expect(text()).toContain('from alice')
+  })
+
+  it("an honest deletion that came ahead of its text is applied with the deleter's next edit", () => {
+    const { g, replica, text } = gate()
+    // Bob types, Alice (a page holding Bob's text) deletes it; her update reaches the replica first.
+    const bob = Object.assign(new Y.Doc(), { clientID: idOf(BOB, 1) })
+    bob.getText('t').insert(0, 'bob')
+    const bobsEdit = Y.encodeStateAsUpdate(bob)
+    const alice = Object.assign(new Y.Doc(), { clientID: idOf(CAROL, 2) })
+    Y.applyUpdate(alice, bobsEdit)
+    const flush = () => {
+      // A page's flush: its own structs since the last, and its document's whole delete set.
+      const own = new Map([...Y.decodeStateVector(Y.encodeStateVector(alice))].map(([c]) => [c, 2 ** 40]))
+      own.set(alice.clientID, 0)
+      return Y.encodeStateAsUpdate(alice, Y.encodeStateVector(own))
+    }
+    alice.getText('t').delete(0, 3)
+    alice.getText('t').insert(0, 'a')
+    Y.applyUpdate(replica, g.admit('update', flush(), CAROL) as Uint8Array)
+    Y.applyUpdate(replica, g.admit('update', bobsEdit, BOB) as Uint8Array)
+    expect(text()).toContain('bob') // the deletion was cut: nothing of Bob's existed yet
+    alice.getText('t').insert(1, '!')
+    Y.applyUpdate(replica, g.admit('update', flush(), CAROL) as Uint8Array)
+    expect(text()).toBe(alice.getText('t').toString())
+  })
+})
+
 describe("a document's author gate", () => {
   it('announces a new client id at once (beside its edit) and those of the next second together, each once', () => {
     const { g, announced } = gate()

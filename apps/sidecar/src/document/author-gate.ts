@@ -12,6 +12,8 @@ import type { Timers } from '@e2e-col/sync'
 import * as Y from 'yjs'
 import type { AuthorBook, Authorship } from '../authorship/author-book.ts'
 import { accountKeys } from '../authorship/author-book.ts'
+import { structClients } from '../authorship/client-ids.ts'
+import { placeableDeletes } from '../authorship/placeable-deletes.ts'
 import type { MemberId } from '../group/roster.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
@@ -80,6 +82,16 @@ function deletes(update: Uint8Array): boolean {
 
 export function createAuthorGate(p: AuthorGateParts): AuthorGate {
   const { book, metrics, logger } = p
+
+  /** `update` deleting only what exists (placeable-deletes.ts); undefined when it cannot be cut. */
+  function existing(update: Uint8Array): Uint8Array | undefined {
+    const carried = structClients(update)
+    if (carried === undefined) return update // not an update: the replica refuses it
+    const placed = placeableDeletes(update, (c) => Math.max(p.held(c), carried.get(c)?.to ?? 0))
+    if (!placed.ok) return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
+    if (placed.cut > 0) metrics.receivedDropped.inc({ reason: 'unplaceable-delete' }, placed.cut)
+    return placed.update
+  }
   const logged = new Set<string>()
   let pending: number[] = []
   let timer: unknown
@@ -113,12 +125,14 @@ export function createAuthorGate(p: AuthorGateParts): AuthorGate {
     admit(kind, payload, from) {
       if (from === undefined) return payload
       if (kind !== 'update') {
-        p.storing(() => book.relayed(from, payload))
-        return payload
+        const placed = existing(payload)
+        if (placed !== undefined) p.storing(() => book.relayed(from, placed))
+        return placed
       }
       const judged = p.storing(() => book.memberUpdate(from, payload, p.held))
       if (judged === undefined) return undefined
-      if (!judged.ok || judged.strip.size === 0) return payload // not an update: the replica refuses it
+      if (!judged.ok) return payload // not an update: the replica refuses it
+      if (judged.strip.size === 0) return existing(payload)
       if (judged.forged.length > 0) {
         metrics.receivedDropped.inc({ reason: 'forged-author' })
         logOnce(from, "stripped structs written under another account's client id (logged once per member)", {
@@ -126,7 +140,8 @@ export function createAuthorGate(p: AuthorGateParts): AuthorGate {
         })
       }
       const rest = stripped(payload, judged.strip)
-      return rest === undefined || (judged.kept === 0 && !deletes(rest)) ? undefined : rest
+      const placed = rest === undefined ? undefined : existing(rest)
+      return placed === undefined || (judged.kept === 0 && !deletes(placed)) ? undefined : placed
     },
     speaksFor: (from, clientId) => from !== undefined && book.speaksFor(from, clientId),
     members: (listed) => book.members(listed),

@@ -107,7 +107,7 @@ function ingestFor(b: Basics, served: Served, missing: MissingAttachments, remem
     refusesContent: (docId, from) => docs.get(docId)?.refusesContent(from) === true,
     ...(config.capabilities.includes('attachments') ? { attachments: fetcher } : {}),
     onLost: (docId, reason, source) => {
-      docs.lost(docId)
+      docs.lost(docId, source)
       if (reason === 'missing') missing.missed(docId, source)
     },
     onFetched: (docId, source) => missing.fetched(docId, source),

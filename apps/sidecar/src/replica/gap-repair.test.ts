@@ -144,6 +144,30 @@ describe('gap repair: what claims cost, per member', () => {
   })
 })
 
+describe('gap repair: content lost on the way (an attachment)', () => {
+  beforeEach(() => void vi.useFakeTimers())
+  afterEach(() => void vi.useRealTimers())
+
+  it("a member's broken attachment every interval costs one ask a minute; another member's loss is still asked about", () => {
+    const doc = new Y.Doc()
+    const { g, asks } = repair(doc)
+    for (let t = 0; t < MINUTE - 2 * SECOND; t += 1500) {
+      g.lost('carol')
+      vi.advanceTimersByTime(1500)
+    }
+    // Before: one ask per loss (39).
+    expect(asks()).toBe(1)
+    g.lost('bob')
+    vi.advanceTimersByTime(SECOND)
+    expect(asks()).toBe(2)
+    vi.advanceTimersByTime(2 * SECOND)
+    g.lost('carol')
+    vi.advanceTimersByTime(SECOND)
+    expect(asks()).toBe(3)
+    g.dispose()
+  })
+})
+
 describe('gap repair: a request Signal refused', () => {
   beforeEach(() => void vi.useFakeTimers())
   afterEach(() => void vi.useRealTimers())
@@ -200,21 +224,65 @@ describe('gap repair: a gap (pending structs)', () => {
     g.dispose()
   })
 
-  it('progress on what the gap waits for resets the delay', () => {
+  it("a member dripping its gap's missing pieces one an interval does not keep the replica asking every interval", () => {
     const doc = new Y.Doc()
     const { g, asks } = repair(doc)
-    const missing = gaps(doc, 12)
+    // A member's struct far ahead of its own clock, then the missing pieces one a second (#43).
+    const c = writer(0xc0ffee)
+    const pieces = Array.from({ length: 60 }, () => c.type('x'))
+    Y.applyUpdate(doc, c.type('ahead'))
     g.check()
-    for (const piece of missing) {
+    for (const piece of pieces) {
       vi.advanceTimersByTime(SECOND)
       Y.applyUpdate(doc, piece)
       g.check()
     }
-    // One piece a second: asked every interval while it lasted, then nothing is missing.
-    expect(asks()).toBeGreaterThanOrEqual(10)
-    const done = asks()
+    // Before: asked every interval while it lasted (60). Now the doubling delay: 1, 2, 4, 8, 16, 32 s.
+    expect(asks()).toBeLessThanOrEqual(6)
+    g.dispose()
+  })
+
+  it('a member closing its gap and opening the next one each interval is asked about at the doubled delay', () => {
+    const doc = new Y.Doc()
+    const { g, asks } = repair(doc)
+    const c = writer(0xc0ffee)
+    for (let t = 0; t < MINUTE; t += 1500) {
+      // The piece that closes the last gap, and one past the next missing piece.
+      const [fill, skipped, ahead] = [c.type('a'), c.type('b'), c.type('c')]
+      Y.applyUpdate(doc, fill)
+      Y.applyUpdate(doc, ahead)
+      g.check()
+      vi.advanceTimersByTime(1500)
+      Y.applyUpdate(doc, skipped)
+      g.check()
+    }
+    // Before: one ask per gap (40). Now 1, 2, 4, 8, 16, 32 s apart at most.
+    expect(asks()).toBeLessThanOrEqual(6)
+    g.dispose()
+  })
+
+  it('a gap seen a minute after the last gap ask is asked about one interval later, and filled stops the asking', () => {
+    const doc = new Y.Doc()
+    const { g, asks } = repair(doc)
+    const [first] = gaps(doc, 1)
+    g.check()
+    vi.advanceTimersByTime(7 * SECOND)
+    // Asks at 1, 2 and 4 s (the next would be at 8).
+    expect(asks()).toBe(3)
+    Y.applyUpdate(doc, first as Uint8Array)
+    g.check()
     vi.advanceTimersByTime(MINUTE)
-    expect(asks()).toBe(done)
+    expect(asks()).toBe(3)
+    const other = writer(0x2000)
+    const second = other.type('a')
+    Y.applyUpdate(doc, other.type('b'))
+    g.check()
+    vi.advanceTimersByTime(SECOND)
+    expect(asks()).toBe(4)
+    Y.applyUpdate(doc, second)
+    g.check()
+    vi.advanceTimersByTime(MINUTE)
+    expect(asks()).toBe(4)
     g.dispose()
   })
 })

@@ -4,8 +4,9 @@
  * body lost to a kill, a chunked message spoiled on the way. The replica is behind while
  * - it has a gap: Yjs keeps an update whose predecessors never arrived as pending structs. The
  *   replica's `sync-request` goes out after `intervalMs`, then after twice that, up to
- *   `maxIntervalMs`. Only progress on what the gap waits for resets the delay, never an unrelated
- *   change: a member that sends an edit each time cannot keep the replica asking every interval; or
+ *   `maxIntervalMs`. Nothing a member sends resets the delay, not even the gap's own missing
+ *   pieces (a member could drip them one an interval, or close a gap and open the next): it goes
+ *   back to `intervalMs` only for a gap seen `maxIntervalMs` or more after the last gap ask; or
  * - a member's state vector (from its `sync-request` or `health`) holds clocks the replica lacks,
  *   so a side that received nothing at all still learns it is behind. What such claims may cost
  *   is counted per member (claims.ts): one ask one interval after the claim (at once when the
@@ -16,11 +17,12 @@
  * asks once (a lost *last* update leaves no gap), and it announces its state vector in a `health`
  * envelope at most every `announceMs` while it keeps changing.
  * A loss (a message named content that could not be used: a missing or corrupt attachment) makes
- * the replica ask one interval later, at most once per interval however many are lost; a request
+ * the replica ask one interval later, at most once per interval however many are lost and once
+ * per `maxIntervalMs` for one member's losses; a request
  * Signal refused is asked again one interval later, backing off while refusals continue.
  * Members answer only what the asker lacks, by state vector (§8.4).
  */
-import * as Y from 'yjs'
+import type * as Y from 'yjs'
 import { createClaimBook } from './claims.ts'
 
 export interface GapRepairOptions {
@@ -51,8 +53,12 @@ export interface GapRepair {
    * claims may cost an ask now; false when none may (the request is then not asked back).
    */
   askBack(): boolean
-  /** Called when something sent to the group did not arrive whole (a missing or corrupt attachment). */
-  lost(): void
+  /**
+   * Called when something a member (`source`) sent did not arrive whole (a missing or corrupt
+   * attachment): asked about one interval later, and a member's losses at most once per
+   * `maxIntervalMs` (a member could send a broken attachment every interval).
+   */
+  lost(source?: string): void
   /**
    * Signal refused one of the replica's requests (definitely not sent): asked again one interval
    * later, the delay doubling up to `maxIntervalMs` while refusals follow each other.
@@ -68,12 +74,17 @@ export interface GapRepair {
 /** True while the document holds structs or deletions it cannot integrate yet. */
 export const hasGap = (doc: Y.Doc): boolean => doc.store.pendingStructs !== null || doc.store.pendingDs !== null
 
+// Members whose last loss is remembered; beyond, the least recent is forgotten.
+const MAX_LOSERS = 256
+
 export function createGapRepair(o: GapRepairOptions): GapRepair {
   let timer: ReturnType<typeof setTimeout> | undefined
   let quiet: ReturnType<typeof setTimeout> | undefined
   let announceTimer: ReturnType<typeof setTimeout> | undefined
   let changedSinceAnnounce = false
   let lostTimer: ReturnType<typeof setTimeout> | undefined
+  // When each member's last loss was asked about (least recent first).
+  const lostAt = new Map<string, number>()
   let refusedTimer: ReturnType<typeof setTimeout> | undefined
   let refusedDelay = o.intervalMs
   let lastRefusedAt = Number.NEGATIVE_INFINITY
@@ -87,18 +98,12 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
     maxSpacingMs: o.maxClaimSpacingMs,
     ttlMs: o.targetTtlMs,
   })
-  // The gap's next ask (undefined: no gap seen), its delay, and what it lacked at the last ask.
+  // The gap's next ask (undefined: no gap seen), its delay, and when the gap was last asked about.
   let gapAt: number | undefined
   let delay = o.intervalMs
-  let lastLacking = Number.POSITIVE_INFINITY
-  /** What a gap waits for: the missing pieces of its pending structs and deletions. */
-  const lacking = (): number => {
-    const { store } = o.doc
-    let n = store.pendingDs === null ? 0 : 1
-    for (const [client, clock] of store.pendingStructs?.missing ?? [])
-      n += Math.max(1, clock - Y.getState(store, client))
-    return n
-  }
+  let lastGapAsk = Number.NEGATIVE_INFINITY
+  // The first ask after a reset keeps the interval (asks at 1, 2, 4, 8 intervals), as before.
+  let afterReset = true
 
   const send = (): void => {
     asked += 1
@@ -106,11 +111,12 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
   }
   const schedule = (): void => {
     const now = o.now()
-    if (!hasGap(o.doc)) {
-      gapAt = undefined
-      delay = o.intervalMs
-      lastLacking = Number.POSITIVE_INFINITY
-    } else gapAt ??= now + jittered(delay)
+    if (!hasGap(o.doc)) gapAt = undefined
+    else if (gapAt === undefined) {
+      // A gap after a quiet spell is asked about at once; one a member keeps opening, at the doubled delay.
+      if (now - lastGapAsk >= o.maxIntervalMs) [delay, afterReset] = [o.intervalMs, true]
+      gapAt = now + jittered(delay)
+    }
     const due = Math.min(gapAt ?? Infinity, claims.nextDue(now) ?? Infinity)
     if (timer !== undefined) clearTimeout(timer)
     timer = due === Infinity ? undefined : setTimeout(tick, Math.max(0, due - now))
@@ -120,9 +126,9 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
     const now = o.now()
     let ask = false
     if (gapAt !== undefined && gapAt <= now && hasGap(o.doc)) {
-      const missing = lacking()
-      delay = missing < lastLacking ? o.intervalMs : Math.min(o.maxIntervalMs, delay * 2)
-      lastLacking = missing
+      if (!afterReset) delay = Math.min(o.maxIntervalMs, delay * 2)
+      afterReset = false
+      lastGapAsk = now
       gapAt = now + jittered(delay)
       ask = true
     }
@@ -167,7 +173,13 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
       schedule()
       return true
     },
-    lost() {
+    lost(source = '') {
+      const now = o.now()
+      const last = lostAt.get(source)
+      if (last !== undefined && now - last < o.maxIntervalMs) return
+      lostAt.delete(source)
+      lostAt.set(source, now)
+      if (lostAt.size > MAX_LOSERS) lostAt.delete(lostAt.keys().next().value as string)
       lostTimer ??= setTimeout(() => {
         lostTimer = undefined
         send()
