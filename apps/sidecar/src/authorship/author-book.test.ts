@@ -140,7 +140,24 @@ describe('the author book: client ids derived from the account', () => {
     b.members([{ uuid, number: BOB.number }])
     expect(b.memberUpdate({ uuid }, page(B1).type('bob'), nothingHeld)).toMatchObject({ kept: 1, forged: [] })
     expect(b.entries()).toEqual([{ clientId: B1, author: { uuid, number: BOB.number }, verified: true }])
+    // Carol's number is listed: her tag is hers alone, whatever a member with no known number says.
+    b.members([{ uuid, number: BOB.number }, CAROL])
     expect(b.announced({ uuid: 'c0c0c0c0-0000-4000-8000-000000000003' }, [C1])).toBe(1)
+  })
+
+  it('keeps the edits of a member whose number nobody lists (number privacy): first-seen under a tag no one known holds, unverified', () => {
+    const hidden = { uuid: 'd0d0d0d0-0000-4000-8000-000000000004' }
+    const b = book()
+    b.members([BOB, hidden])
+    const D1 = clientIdFor(4444, 1)
+    expect(b.memberUpdate(hidden, page(D1).type('dana'), nothingHeld)).toMatchObject({ kept: 1, forged: [] })
+    expect(b.speaksFor(hidden, D1)).toBe(true)
+    expect(b.entries()).toEqual([{ clientId: D1, author: hidden, verified: false }])
+    // Another member cannot take the id from her, nor write under a tag a known member holds.
+    expect(
+      b.memberUpdate({ uuid: 'e0e0e0e0-0000-4000-8000-000000000005' }, forged(D1, 1, 'x'), nothingHeld),
+    ).toMatchObject({ kept: 0, forged: [D1] })
+    expect(b.memberUpdate(hidden, forged(B1, 0, 'x'), nothingHeld)).toMatchObject({ kept: 0, forged: [B1] })
   })
 
   it('lets a member speak (presence) only for ids under its tag, or legacy ids bound to it', () => {

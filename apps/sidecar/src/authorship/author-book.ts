@@ -180,6 +180,8 @@ function tagRegistry(tagOfNumber: (number: string) => number) {
   return {
     speaker,
     collided: (tag: number) => collided.has(tag),
+    /** Whether some account this book knows (listed or heard) holds `tag`. */
+    held: (tag: number) => tagHolder.has(tag),
     members(listed: readonly MemberId[]): void {
       numbers = new Map()
       for (const m of listed) if (m.uuid && m.number) numbers.set(m.uuid.toLowerCase(), m.number)
@@ -245,11 +247,19 @@ export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
     o.rows.put({ clientId, number: s.id.number ?? '', uuid: s.id.uuid ?? '', relayed })
   }
 
+  /**
+   * A member whose number no listing gives (Signal's number privacy) holds no tag, yet its pages
+   * write under the tag of the number its own sidecar knows. A tag no account known here holds is
+   * therefore taken like a legacy id from such a member: bound to its first writer and shown
+   * unverified, so its edits are kept; a tag someone known holds stays theirs alone.
+   */
+  const unclaimed = (s: Speaker, tag: number): boolean => s.tag === undefined && !tags.held(tag)
+
   /** Binds `clientId` to `s` if that is its rule: newly bound, already so, or not `s`'s to claim. */
   function claim(s: Speaker, clientId: number, viewer = false): 'bound' | 'kept' | 'refused' {
     const tag = authorTagOf(clientId)
     const e = book.get(clientId)
-    if (tag !== undefined) {
+    if (tag !== undefined && !unclaimed(s, tag)) {
       if (s.tag !== tag) return 'refused'
       if (tags.collided(tag)) {
         // Either holder may write under it; it is credited to neither.
@@ -285,7 +295,7 @@ export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
         const tag = authorTagOf(id)
         const e = book.get(id)
         const theirs =
-          tag !== undefined
+          tag !== undefined && !unclaimed(s, tag)
             ? s.tag === tag
             : e === undefined || e.relayed
               ? held(id) < range.to // legacy: a new one is bound to its first writer, a known one passed on
@@ -320,7 +330,7 @@ export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
     speaksFor(from, clientId) {
       const s = speaker(from)
       const tag = authorTagOf(clientId)
-      if (tag !== undefined) return s.tag === tag
+      if (tag !== undefined && !unclaimed(s, tag)) return s.tag === tag
       const e = book.get(clientId)
       return e !== undefined && !e.relayed && shares(e.keys, s.keys)
     },
@@ -334,7 +344,9 @@ export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
         if (e.relayed) return { clientId, relayedBy: e.account }
         // A derived id is bound only by its tag's holder (claim), unless the tag turned out shared.
         const tag = authorTagOf(clientId)
-        return { clientId, author: e.account, verified: tag !== undefined && !tags.collided(tag) }
+        // Verified only under a tag its holder's number gives (not one bound first-seen, unclaimed).
+        const verified = tag !== undefined && !tags.collided(tag) && e.account.number !== undefined && tags.held(tag)
+        return { clientId, author: e.account, verified: verified && o.tagOfNumber(e.account.number ?? '') === tag }
       }),
   }
 }
