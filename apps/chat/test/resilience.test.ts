@@ -28,7 +28,8 @@ describe('membership re-check before every chunk', () => {
     expect(world.toy.sends().filter((s) => s.account === LOOP && s.message.startsWith('(2/'))).toEqual([])
     expect(chat.logs.some((l) => l.includes('membership check failed (stranger): withholding'))).toBe(true)
 
-    await world.rpc(OPERATOR, 'updateGroup', { groupId, removeMembers: [STRANGER] })
+    // Only an admin may remove a member (Signal's servers refuse anyone else): the loop made the group.
+    await world.rpc(LOOP, 'updateGroup', { groupId, removeMembers: [STRANGER] })
     await chat.events.next('posted', (e) => e.text.startsWith(`(${parts}/${parts})`))
     for (const chunk of chat.events.posted()) expect(new TextEncoder().encode(chunk).length).toBeLessThanOrEqual(2000)
     expect(world.agentRuns().map((r) => r.prompt)).toEqual(['lines 400'])
