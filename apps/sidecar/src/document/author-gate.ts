@@ -55,7 +55,7 @@ export interface AuthorGate {
   speaksFor(from: MemberId | undefined, clientId: number): boolean
   /** The group's listed members (who holds which author tag). */
   members(listed: readonly MemberId[]): void
-  /** This account's newest client ids, for an announcement. */
+  /** Every client id of this account (oldest first, at most the book keeps per account), for announcements. */
   ownIds(): number[]
   authors(): Authorship[]
   /** Stops the pending announcement's timer. */
@@ -162,7 +162,7 @@ export function createAuthorGate(p: AuthorGateParts): AuthorGate {
         refused: foreign,
       })
     },
-    ownIds: () => book.ownIds(MAX_ANNOUNCED_AUTHORS),
+    ownIds: () => book.ownIds(Number.POSITIVE_INFINITY),
     authors: () => book.entries(),
     dispose() {
       if (timer !== undefined) p.timers.clearTimeout(timer)

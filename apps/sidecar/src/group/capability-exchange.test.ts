@@ -1,4 +1,4 @@
-import { encodeHealth, PROTOCOL_VERSION } from '@e2e-col/protocol'
+import { decodeHealth, encodeHealth, PROTOCOL_VERSION } from '@e2e-col/protocol'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createCapabilityExchange } from './capability-exchange.ts'
 
@@ -6,9 +6,10 @@ const hello = encodeHealth({ capabilities: { envelopeVersion: PROTOCOL_VERSION, 
 const C = { uuid: 'c' }
 const D = { uuid: 'd' }
 
-function exchange() {
+function exchange(authors?: () => readonly number[]) {
   const sent: Uint8Array[] = []
   const x = createCapabilityExchange({
+    ...(authors === undefined ? {} : { authors }),
     self: { uuid: 'self' },
     features: 3,
     send: (p) => void sent.push(p),
@@ -48,6 +49,22 @@ describe("answers to a member's hellos", () => {
     x.onHealth(D, hello)
     vi.advanceTimersByTime(200)
     expect(sent).toHaveLength(2)
+    x.dispose()
+  })
+})
+
+describe("the account's client ids in its announcements", () => {
+  it('names the newest 64 beside the capabilities and every older one after, 64 an announcement', () => {
+    const ids = Array.from({ length: 150 }, (_, i) => 2 ** 32 + i)
+    const { x, sent } = exchange(() => ids)
+    x.hello()
+    const payloads = sent.map((p) => decodeHealth(p))
+    expect(payloads[0]?.capabilities).toBeDefined()
+    expect(payloads[0]?.authors).toEqual(ids.slice(-64))
+    expect(payloads.slice(1).map((h) => [h.capabilities, h.authors])).toEqual([
+      [undefined, ids.slice(0, 64)],
+      [undefined, ids.slice(64, 86)],
+    ])
     x.dispose()
   })
 })

@@ -9,7 +9,7 @@
  * older member could not read. A sidecar configured with no capabilities announces nothing, as one
  * from before capabilities did.
  */
-import { decodeHealth, encodeHealth, PROTOCOL_VERSION, type Health } from '@e2e-col/protocol'
+import { decodeHealth, encodeHealth, MAX_ANNOUNCED_AUTHORS, PROTOCOL_VERSION, type Health } from '@e2e-col/protocol'
 import { createRoster, type MemberId, type Roster } from './roster.ts'
 
 export interface CapabilityExchangeOptions {
@@ -25,7 +25,11 @@ export interface CapabilityExchangeOptions {
   helloGapMs: number
   now: () => number
   random: () => number
-  /** This account's client ids, named in every capability announcement (decisions/0023). */
+  /**
+   * This account's client ids, oldest first (decisions/0023): the newest 64 ride in every capability
+   * announcement, the older ones follow in announcements of their own (64 each), so a member who
+   * joins later verifies all of them, as the members who saw them written did.
+   */
   authors?: () => readonly number[]
 }
 
@@ -84,13 +88,17 @@ export function createCapabilityExchange(o: CapabilityExchangeOptions): Capabili
   function announce(hello: boolean): void {
     if (!announcing) return
     counts.sent += 1
-    const authors = o.authors?.() ?? []
+    const all = o.authors?.() ?? []
+    const authors = all.slice(-MAX_ANNOUNCED_AUTHORS)
     const health: Health = {
       capabilities: { envelopeVersion: PROTOCOL_VERSION, features },
       ...(hello ? { hello } : {}),
       ...(authors.length > 0 ? { authors } : {}),
     }
     o.send(encodeHealth(health))
+    const older = all.slice(0, -MAX_ANNOUNCED_AUTHORS)
+    for (let at = 0; at < older.length; at += MAX_ANNOUNCED_AUTHORS)
+      o.send(encodeHealth({ authors: older.slice(at, at + MAX_ANNOUNCED_AUTHORS) }))
   }
 
   return {
