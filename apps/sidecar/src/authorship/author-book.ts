@@ -190,6 +190,23 @@ function tagRegistry(tagOfNumber: (number: string) => number) {
   }
 }
 
+/** What the book says of one id: relayed, or its author, verified when the tag is the author's. */
+function authorshipOf(
+  clientId: number,
+  e: Entry,
+  tags: Pick<ReturnType<typeof tagRegistry>, 'collided' | 'held'>,
+  tagOfNumber: (number: string) => number,
+): Authorship {
+  if (e.relayed) return { clientId, relayedBy: e.account }
+  // A derived id is bound only by its tag's holder (claim), unless the tag turned out shared; one
+  // bound first-seen under a tag nobody known holds (unclaimed) is not verified.
+  const tag = authorTagOf(clientId)
+  const number = e.account.number
+  const verified =
+    tag !== undefined && !tags.collided(tag) && tags.held(tag) && number !== undefined && tagOfNumber(number) === tag
+  return { clientId, author: e.account, verified }
+}
+
 export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
   // Insertion order is age: a re-bound id is deleted and set again.
   const book = new Map<number, Entry>()
@@ -247,12 +264,8 @@ export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
     o.rows.put({ clientId, number: s.id.number ?? '', uuid: s.id.uuid ?? '', relayed })
   }
 
-  /**
-   * A member whose number no listing gives (Signal's number privacy) holds no tag, yet its pages
-   * write under the tag of the number its own sidecar knows. A tag no account known here holds is
-   * therefore taken like a legacy id from such a member: bound to its first writer and shown
-   * unverified, so its edits are kept; a tag someone known holds stays theirs alone.
-   */
+  // A member with no listed number (number privacy) holds no tag here: under a tag nobody known holds
+  // its ids are taken like legacy ones (first writer, unverified); a known holder's tag stays theirs.
   const unclaimed = (s: Speaker, tag: number): boolean => s.tag === undefined && !tags.held(tag)
 
   /** Binds `clientId` to `s` if that is its rule: newly bound, already so, or not `s`'s to claim. */
@@ -339,14 +352,6 @@ export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
       const own = [...(byAccount.get(self.keys.primary) ?? [])]
       return own.slice(-limit)
     },
-    entries: () =>
-      [...book].map(([clientId, e]): Authorship => {
-        if (e.relayed) return { clientId, relayedBy: e.account }
-        // A derived id is bound only by its tag's holder (claim), unless the tag turned out shared.
-        const tag = authorTagOf(clientId)
-        // Verified only under a tag its holder's number gives (not one bound first-seen, unclaimed).
-        const verified = tag !== undefined && !tags.collided(tag) && e.account.number !== undefined && tags.held(tag)
-        return { clientId, author: e.account, verified: verified && o.tagOfNumber(e.account.number ?? '') === tag }
-      }),
+    entries: () => [...book].map(([clientId, e]) => authorshipOf(clientId, e, tags, o.tagOfNumber)),
   }
 }
