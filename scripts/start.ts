@@ -91,6 +91,10 @@ const toggle = (who: Who): void => {
     })
     .catch((error: unknown) => console.error(`could not stop or start the sidecar: ${(error as Error).message}`))
 }
+// The demo runs until Ctrl-C or a kill, whatever its input does: Vite's dev server ends the process
+// when standard input ends (outside CI), which reading the keys below would make happen at once for
+// an input that is closed (`npm start < /dev/null`, a test's, a service's). Its stop is ours (stop()).
+process.stdin.removeAllListeners('end')
 createInterface({ input: process.stdin }).on('line', (line) => {
   const key = line.trim().toLowerCase()
   if (key === 'a') toggle('alice')
