@@ -60,3 +60,26 @@ describe('contacts as the library shows them', () => {
     expect(reads).toBe(1)
   })
 })
+
+describe('names while the contacts are read again', () => {
+  it('keeps showing the names it had after forget (a group update), and reads the new ones', async () => {
+    let listed: SignalContact[] = [{ number: FRANK, name: 'Frank', inContacts: true }]
+    let reads = 0
+    const contacts = createContacts({
+      listContacts: async () => {
+        reads += 1
+        return listed
+      },
+      now: () => 0,
+      you: YOU,
+    })
+    await contacts.directory()
+    expect(contacts.shownNow(FRANK)).toBe('Frank')
+    listed = [{ number: FRANK, name: 'Franklin', inContacts: true }]
+    contacts.forget()
+    // At once, before the daemon answers again: the old name, not a bare number.
+    expect(contacts.shownNow(FRANK)).toBe('Frank')
+    await expect.poll(() => contacts.shownNow(FRANK)).toBe('Franklin')
+    expect(reads).toBe(2)
+  })
+})

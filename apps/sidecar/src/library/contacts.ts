@@ -24,7 +24,7 @@ export interface Contacts {
    * the history's authors); a stale or missing directory is read again in the background.
    */
   shownNow(number: string): string | undefined
-  /** Forgets the cached list. */
+  /** Marks the cached list stale: it is read again on next use; its names show meanwhile. */
   forget(): void
 }
 
@@ -93,7 +93,9 @@ export function createContacts(o: ContactsOptions): Contacts {
         .map((c) => ({ number: c.number, name: c.name, ...told.tell(c.number) }))
     },
     forget() {
-      cache = undefined
+      // Stale, not gone: the names still show (carets, "is here") until the next read replaces them;
+      // dropping them stamped a member's presence with a bare number until its next change.
+      if (cache !== undefined) cache = { ...cache, at: Number.NEGATIVE_INFINITY }
     },
   }
 }
