@@ -3,10 +3,12 @@
  * (loopback Host, allowed Origin, JSON bodies):
  *
  *   GET  /v1/docs/<docId>/versions[?before=<ms>&limit=<n>] → {versions: [{id, at, reason, authors: [{number, name, you}], undid?, chars?}]}, newest first
- *        (`undid`: on a revert, whose changes it undid, as an author)
+ *        (`undid`: on a revert, whose changes it undid, as an author; `restoredFrom`: on a restore, the time of the version it restored)
  *   GET  /v1/docs/<docId>/versions/<id>                   → the version as a Yjs update (octet-stream)
  *   POST /v1/docs/<docId>/versions/<id>/restore {}        → {version}: the document made equal to it
  *   POST /v1/docs/<docId>/revert {author, since}          → {version}: that member's changes since then undone
+ *   POST /v1/docs/<docId>/revert {author, since, preview: true} → the document as that undo would leave it (a Yjs
+ *        update of its whole state, octet-stream); nothing changed or recorded
  *
  * Errors are `{error: {code, message}}`: an unknown document or version 404, a document this
  * person left 409, bad input 400, a restore or revert by a viewer 403 `HISTORY_NOT_EDITOR` (refused
@@ -19,6 +21,7 @@ import { codeOf, messageOf } from '../error-code.ts'
 import { checkHost, checkOrigin } from '../library/api-guard.ts'
 import { readBody } from '../library/api.ts'
 import { isLibraryError } from '../library/library-error.ts'
+import { readRestoreReason } from './doc-history.ts'
 import type { Histories, Edit } from './histories.ts'
 import { HistoryError, isHistoryError } from './history-error.ts'
 import type { VersionRow } from './history-table.ts'
@@ -31,6 +34,7 @@ export const MAX_LIMIT = 500
 const Revert = z.strictObject({
   author: z.string().min(1).max(64),
   since: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  preview: z.literal(true).optional(),
 })
 const Restore = z.strictObject({})
 const Listing = z.strictObject({
@@ -138,12 +142,15 @@ const shown = (v: VersionRow, names: ReadonlyMap<string, string | undefined>, yo
   const person = (number: string) => ({ number, name: names.get(number) ?? null, you: number === you })
   // A revert is stored as `revert:<whose changes>` (histories.ts); listed as `revert` with `undid`.
   const undid = v.reason.startsWith('revert:') ? v.reason.slice('revert:'.length) : undefined
+  // A restore is stored as `restore:<version>:<its time>:<client id>` (doc-history.ts); listed as `restore` with `restoredFrom`.
+  const restored = readRestoreReason(v.reason)
   return {
     id: String(v.id),
     at: v.at,
-    reason: undid === undefined ? v.reason : 'revert',
+    reason: undid !== undefined ? 'revert' : restored !== undefined ? 'restore' : v.reason,
     authors: v.authors.map(person),
     ...(undid === undefined || undid === '' ? {} : { undid: person(undid) }),
+    ...(restored === undefined ? {} : { restoredFrom: restored.versionAt }),
     ...(v.chars === undefined ? {} : { chars: v.chars }),
   }
 }
@@ -171,7 +178,8 @@ export function createHistoryApi(o: HistoryApiOptions): HistoryApi {
         'you can view this document, not change it: only its editors restore versions or undo changes',
       )
     if (revert !== undefined) {
-      const { author, since } = await bodyOf(req, Revert)
+      const { author, since, preview } = await bodyOf(req, Revert)
+      if (preview === true) return { status: 200, bytes: o.histories.previewRevert(docId, author, since) }
       const row = o.histories.revert(docId, author, since, edit)
       return { status: 200, json: { version: row === undefined ? null : String(row.id) } }
     }

@@ -7,11 +7,12 @@
 import type { Timers } from '@e2e-col/sync'
 import type { Logger } from '../ops/logger.ts'
 import type { DocReplica } from '../replica/replica.ts'
-import { createDocHistory, type DocHistory, type HistoryPolicy } from './doc-history.ts'
+import { createDocHistory, restoreReason, type DocHistory, type HistoryPolicy } from './doc-history.ts'
 import { HistoryError } from './history-error.ts'
 import type { HistoryTable, VersionRow } from './history-table.ts'
 import { CLIENT_ID_RANDOM_BITS, clientIdFor } from '@e2e-col/protocol'
 import { randomInt } from 'node:crypto'
+import * as Y from 'yjs'
 import { authorTagOfAccount } from '../authorship/author-tag.ts'
 import { restoreChange } from './restore.ts'
 import { revertChange } from './revert.ts'
@@ -43,6 +44,8 @@ export interface Histories {
   restore(docId: string, versionId: number, edit: Edit): VersionRow
   /** Undoes `author`'s changes since `since`; the new version, undefined when there was nothing to undo. */
   revert(docId: string, author: string, since: number, edit: Edit): VersionRow | undefined
+  /** The document's whole state as {@link revert} would leave it, nothing changed or recorded. */
+  previewRevert(docId: string, author: string, since: number): Uint8Array
   close(): void
 }
 
@@ -79,6 +82,18 @@ export function createHistories(o: HistoriesOptions): Histories {
   }
   const served = new Map<string, { history: DocHistory; replica: DocReplica }>()
 
+  /** The update that undoes `author`'s changes since `since`, exact or refused; undefined when there is nothing to undo. */
+  function undoOf(docId: string, author: string, since: number): Uint8Array | undefined {
+    const { history, replica } = entry(docId)
+    const windowStart = o.timers.now() - o.policy.changeDays * 86_400_000
+    if (since < windowStart) throw tooOld(history, windowStart)
+    const changes = history.since(since)
+    if (changes === undefined) return undefined
+    // Exact or refused: a base that is not the document as it stood then would undo only part.
+    if (!changes.exact) throw tooOld(history, windowStart)
+    return revertChange(changes.base, changes.later, author, replica.doc, writer(), changes.restores)
+  }
+
   function entry(docId: string): { history: DocHistory; replica: DocReplica } {
     const e = served.get(docId)
     if (e === undefined) throw new HistoryError('HISTORY_UNKNOWN_DOCUMENT', 'this sidecar does not serve that document')
@@ -114,21 +129,32 @@ export function createHistories(o: HistoriesOptions): Histories {
     restore(docId, versionId, edit) {
       const { history, replica } = entry(docId)
       const state = history.state(versionId)
-      if (state === undefined) throw new HistoryError('HISTORY_UNKNOWN_VERSION', 'no such version of this document')
-      return change(history, 'restore', restoreChange(replica.doc, state, writer()), edit)
+      const version = history.version(versionId)
+      if (state === undefined || version === undefined)
+        throw new HistoryError('HISTORY_UNKNOWN_VERSION', 'no such version of this document')
+      // The restore's own client id, kept with its version: an undo finds the letters it re-created.
+      const clientId = writer() ?? randomInt(1, 2 ** 31)
+      const update = restoreChange(replica.doc, state, clientId)
+      return change(history, 'restore', update, edit, restoreReason(versionId, version.at, clientId))
     },
     revert(docId, author, since, edit) {
-      const { history, replica } = entry(docId)
-      const windowStart = o.timers.now() - o.policy.changeDays * 86_400_000
-      if (since < windowStart) throw tooOld(history, windowStart)
+      const { history } = entry(docId)
       // The spell in progress becomes a version first, so its changes are in the log as they are.
       history.record('before-revert')
-      const changes = history.since(since)
-      if (changes === undefined) return undefined
-      // Exact or refused: a base that is not the document as it stood then would undo only part.
-      if (!changes.exact) throw tooOld(history, windowStart)
-      const update = revertChange(changes.base, changes.later, author, replica.doc, writer())
+      const update = undoOf(docId, author, since)
       return update === undefined ? undefined : change(history, 'revert', update, edit, `revert:${author}`)
+    },
+    previewRevert(docId, author, since) {
+      const { replica } = entry(docId)
+      const update = undoOf(docId, author, since)
+      const after = new Y.Doc()
+      try {
+        Y.applyUpdate(after, Y.encodeStateAsUpdate(replica.doc))
+        if (update !== undefined) Y.applyUpdate(after, update)
+        return Y.encodeStateAsUpdate(after)
+      } finally {
+        after.destroy()
+      }
     },
     close() {
       for (const docId of served.keys()) detach(docId)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
+import { restoreChange } from './restore.ts'
 import { revertChange, type LoggedChange } from './revert.ts'
 
 /** Two people editing one text, each change logged with its author, as the sidecar logs them. */
@@ -56,5 +57,118 @@ describe("revert one member's changes since a moment", () => {
     alice.getXmlFragment('prosemirror').insert(0, [q])
     Y.applyUpdate(alice, revertChange(base, log.slice(since), 'bob', alice) as Uint8Array)
     expect(frag.toString()).toBe('<paragraph>after</paragraph><paragraph>the plan</paragraph>')
+  })
+})
+
+describe('undoing a member after a restore', () => {
+  const ALICE_TEXT = 'Alice: book the hotel in Lisbon.\nAlice: rent a car in Porto.'
+  const RESTORER = 987_654
+
+  /** Alice writes, Bob wipes it and writes his line, Alice restores her version: the log and her version. */
+  function wipedAndRestored() {
+    const w = twoWriters()
+    w.alice.getText('t').insert(0, ALICE_TEXT)
+    const base = [Y.encodeStateAsUpdate(w.alice)]
+    const version = Y.encodeStateAsUpdate(w.alice)
+    const since = w.log.length
+    w.bob.getText('t').delete(0, w.bob.getText('t').length)
+    w.bob.getText('t').insert(0, 'Bob was here.')
+    Y.applyUpdate(w.alice, restoreChange(w.alice, version, RESTORER))
+    return { ...w, base, version, since }
+  }
+
+  it("gives exactly the restorer's text: nothing brought back twice, no letters mixed", () => {
+    const { alice, bob, log, base, version, since } = wipedAndRestored()
+    expect(bob.getText('t').toString()).toBe(ALICE_TEXT)
+    bob.getText('t').insert(0, 'Bob again. ')
+    const change = revertChange(base, log.slice(since), 'bob', alice, undefined, [{ clientId: RESTORER, version }])
+    Y.applyUpdate(alice, change as Uint8Array)
+    expect(alice.getText('t').toString()).toBe(ALICE_TEXT)
+  })
+
+  it('without knowing the restore the undo brings the wiped text back a second time (what the link prevents)', () => {
+    const { alice, log, base, since } = wipedAndRestored()
+    Y.applyUpdate(alice, revertChange(base, log.slice(since), 'bob', alice) as Uint8Array)
+    expect(alice.getText('t').toString()).toBe(ALICE_TEXT + ALICE_TEXT)
+  })
+
+  it('a member whose only writing the restore already took gives no change', () => {
+    const { alice, log, base, version, since } = wipedAndRestored()
+    expect(
+      revertChange(base, log.slice(since), 'bob', alice, undefined, [{ clientId: RESTORER, version }]),
+    ).toBeUndefined()
+  })
+
+  it("Bob's words inside the restored version go too: the restore's copies of them are his writing", () => {
+    const w = twoWriters()
+    w.alice.getText('t').insert(0, 'Plan: Lisbon.')
+    const base = [Y.encodeStateAsUpdate(w.alice)]
+    const since = w.log.length
+    w.bob.getText('t').insert(6, 'SPAM ')
+    const version = Y.encodeStateAsUpdate(w.alice)
+    w.bob.getText('t').delete(0, w.bob.getText('t').length)
+    Y.applyUpdate(w.alice, restoreChange(w.alice, version, RESTORER))
+    expect(w.alice.getText('t').toString()).toBe('Plan: SPAM Lisbon.')
+    const change = revertChange(base, w.log.slice(since), 'bob', w.alice, undefined, [{ clientId: RESTORER, version }])
+    Y.applyUpdate(w.alice, change as Uint8Array)
+    expect(w.alice.getText('t').toString()).toBe('Plan: Lisbon.')
+  })
+
+  it('undoing the restorer undoes the restore: what it replaced comes back, its copy goes', () => {
+    const { alice, log, base, version, since } = wipedAndRestored()
+    const change = revertChange(base, log.slice(since), 'alice', alice, undefined, [{ clientId: RESTORER, version }])
+    Y.applyUpdate(alice, change as Uint8Array)
+    expect(alice.getText('t').toString()).toBe('Bob was here.')
+  })
+
+  it('an edit made concurrently with the restore is kept, beside the restored text, and the undo of Bob takes it', () => {
+    const w = twoWriters()
+    w.alice.getText('t').insert(0, ALICE_TEXT)
+    const base = [Y.encodeStateAsUpdate(w.alice)]
+    const version = Y.encodeStateAsUpdate(w.alice)
+    const since = w.log.length
+    w.bob.getText('t').delete(0, w.bob.getText('t').length)
+    w.bob.getText('t').insert(0, 'Bob was here.')
+    // Bob types while Alice restores: neither has the other's change yet.
+    const restore = restoreChange(w.alice, version, RESTORER)
+    const typed = new Y.Doc()
+    Y.applyUpdate(typed, Y.encodeStateAsUpdate(w.bob))
+    const sv = Y.encodeStateVector(typed)
+    typed.getText('t').insert(3, 'X')
+    const concurrent = Y.encodeStateAsUpdate(typed, sv)
+    Y.applyUpdate(w.alice, restore)
+    Y.applyUpdate(w.bob, concurrent)
+    expect(w.alice.getText('t').toString().replace('X', '')).toBe(ALICE_TEXT)
+    expect(w.alice.getText('t').toString()).toContain('X')
+    const change = revertChange(base, w.log.slice(since), 'bob', w.alice, undefined, [{ clientId: RESTORER, version }])
+    Y.applyUpdate(w.alice, change as Uint8Array)
+    expect(w.alice.getText('t').toString()).toBe(ALICE_TEXT)
+  })
+
+  it('rich text (Y.XmlFragment): after a restore of paragraphs, undoing Bob leaves exactly the restored paragraphs', () => {
+    const w = twoWriters()
+    const para = (text: string, bold = false) => {
+      const p = new Y.XmlElement('paragraph')
+      const t = new Y.XmlText()
+      t.insert(0, text, bold ? { bold: true } : {})
+      p.insert(0, [t])
+      return p
+    }
+    w.alice.getXmlFragment('prosemirror').insert(0, [para('Day one in Lisbon', true), para('Day two in Porto')])
+    const base = [Y.encodeStateAsUpdate(w.alice)]
+    const version = Y.encodeStateAsUpdate(w.alice)
+    const since = w.log.length
+    const frag = w.bob.getXmlFragment('prosemirror')
+    ;(frag.get(1) as Y.XmlElement).setAttribute('align', 'right')
+    ;((frag.get(0) as Y.XmlElement).get(0) as Y.XmlText).delete(4, 4)
+    frag.delete(1, 1)
+    frag.insert(1, [para('Bob was here.')])
+    Y.applyUpdate(w.alice, restoreChange(w.alice, version, RESTORER))
+    const want = w.alice.getXmlFragment('prosemirror').toString()
+    expect(want).toBe('<paragraph><bold>Day one in Lisbon</bold></paragraph><paragraph>Day two in Porto</paragraph>')
+    ;(w.bob.getXmlFragment('prosemirror').get(1) as Y.XmlElement).insert(1, [new Y.XmlText(' Bob again.')])
+    const change = revertChange(base, w.log.slice(since), 'bob', w.alice, undefined, [{ clientId: RESTORER, version }])
+    Y.applyUpdate(w.alice, change as Uint8Array)
+    expect(w.alice.getXmlFragment('prosemirror').toString()).toBe(want)
   })
 })

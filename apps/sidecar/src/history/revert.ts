@@ -3,10 +3,14 @@
  * document is rebuilt as it stood then (a version plus the logged changes up to that moment), the
  * later changes are replayed with their authors as transaction origins, and a Yjs UndoManager that
  * tracks only the member's origin undoes its whole stack: what the member inserted is deleted,
- * what the member deleted comes back, and the others' concurrent edits stay.
+ * what the member deleted comes back, and the others' concurrent edits stay. A restore among the
+ * later changes wrote its version anew: its copies stand in for the letters they re-created
+ * (restored-letters.ts), so the undo brings back nothing twice and removes the member's restored
+ * writing too.
  * @see docs/documents.md "History"
  */
 import * as Y from 'yjs'
+import { linkRestores, type RestoreMark } from './restored-letters.ts'
 import { rootKinds, rootOf } from './shared-kinds.ts'
 
 export interface LoggedChange {
@@ -19,7 +23,8 @@ export interface LoggedChange {
  * The Yjs update that undoes `author`'s part of `later`, from the state `base` (a version's whole
  * state plus the changes before the moment). Undefined when `author` changed nothing there.
  * `kindsFrom` is the document now, which names every root and its kind. The update is written
- * under `clientId` when given (one made from the account's author tag, decisions/0023).
+ * under `clientId` when given (one made from the account's author tag, decisions/0023). `restores`:
+ * the restores among `later`, oldest first.
  */
 export function revertChange(
   base: readonly Uint8Array[],
@@ -27,8 +32,10 @@ export function revertChange(
   author: string,
   kindsFrom: Y.Doc,
   clientId?: number,
+  restores: readonly RestoreMark[] = [],
 ): Uint8Array | undefined {
-  const work = new Y.Doc()
+  // Not collected: a restore's copy deleted since keeps its content, so it can be matched.
+  const work = new Y.Doc({ gc: false })
   if (clientId !== undefined) work.clientID = clientId
   for (const update of base) Y.applyUpdate(work, update)
   const scope = [...rootKinds(kindsFrom, work)].map(([name, kind]) => rootOf(work, name, kind))
@@ -38,9 +45,12 @@ export function revertChange(
   try {
     for (const change of later) Y.applyUpdate(work, change.data, change.author === author ? theirs : others)
     if (undo.undoStack.length === 0) return undefined
+    linkRestores(work, restores, rootKinds(kindsFrom, work))
     const before = Y.encodeStateVector(work)
+    const was = Y.snapshot(work)
     while (undo.undoStack.length > 0) undo.undo()
-    return Y.encodeStateAsUpdate(work, before)
+    // Everything the member did is gone already (a restore took it): nothing to change.
+    return Y.equalSnapshots(was, Y.snapshot(work)) ? undefined : Y.encodeStateAsUpdate(work, before)
   } finally {
     undo.destroy()
   }
