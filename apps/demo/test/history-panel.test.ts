@@ -1,10 +1,12 @@
 /**
  * The History panel in real browsers on the toy with two sidecars: Alice writes, Bob's page deletes
  * everything, Alice opens History, previews the version before (its text marked as coming back),
- * restores it, and both pages show the text again; then the same on the rich-text page.
+ * restores it, and both pages show the text again; then the same on the rich-text page. Undo is
+ * previewed and confirmed: after Alice restores her text over Bob's wipe, undoing Bob leaves exactly
+ * her text; undoing Bob's newest entry after his wipe brings back what the wipe took.
  * Requires Debian's Chromium (`apt-get install chromium`; `.ci/run` does it).
  */
-import type { Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import { describe, expect, test } from 'vitest'
 import { CHROMIUM, hasChromium, waitForShown } from '@e2e-col/test-browser'
 import type { DemoStack } from '../src/index.ts'
@@ -59,17 +61,17 @@ async function deleteAll(page: Page, editor: string): Promise<void> {
 }
 
 /** Alice's sidecar's versions, newest first, through its local API (as the panel reads them). */
-async function versionChars(stack: DemoStack): Promise<number[]> {
+async function versionChars(stack: DemoStack, docId = stack.docId): Promise<number[]> {
   const base = stack.sidecarUrl('alice').replace(/^ws/, 'http')
-  const res = await fetch(`${base}/v1/docs/${stack.docId}/versions`)
+  const res = await fetch(`${base}/v1/docs/${docId}/versions`)
   return ((await res.json()) as { versions: { chars?: number }[] }).versions.map((v) => v.chars ?? -1)
 }
 
 /** Until Alice's sidecar has kept a version whose characters are `chars` (the newest one). */
-async function untilNewestVersionHas(stack: DemoStack, chars: number): Promise<void> {
-  for (let tries = 0; (await versionChars(stack))[0] !== chars; tries++) {
+async function untilNewestVersionHas(stack: DemoStack, chars: number, docId = stack.docId): Promise<void> {
+  for (let tries = 0; (await versionChars(stack, docId))[0] !== chars; tries++) {
     if (tries > 80)
-      throw new Error(`no newest version of ${chars} characters: ${JSON.stringify(await versionChars(stack))}`)
+      throw new Error(`no newest version of ${chars} characters: ${JSON.stringify(await versionChars(stack, docId))}`)
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
 }
@@ -94,6 +96,62 @@ async function previewNewestWith(page: Page, stack: DemoStack, chars: number): P
     }
     if (tries > 10) throw new Error('the versions kept changing')
   }
+}
+
+/** The text a preview shows, without what it marks as removed (struck through). */
+const previewText = (page: Page) =>
+  page.evaluate(() => {
+    const box = document.querySelector('#history-preview .cm-content')?.cloneNode(true) as HTMLElement | undefined
+    for (const gone of box?.querySelectorAll('.history-gone') ?? []) gone.remove()
+    return box?.textContent ?? undefined
+  })
+
+/** Clicks an undo offer, waits for its preview to show `result`, and confirms it. */
+async function undoConfirmed(page: Page, offer: Locator, result: string): Promise<void> {
+  const label = (await offer.textContent()) ?? ''
+  await offer.click()
+  await waitForShown(page, '#history-confirm', new RegExp(`^Confirm: ${label.replace(/[.()]/g, '\\$&')}$`))
+  try {
+    await page.waitForFunction(
+      (want) => {
+        const box = document.querySelector('#history-preview .cm-content')?.cloneNode(true) as HTMLElement | undefined
+        for (const gone of box?.querySelectorAll('.history-gone') ?? []) gone.remove()
+        return box?.textContent === want
+      },
+      result,
+      WAIT,
+    )
+  } catch (error) {
+    throw new Error(`the preview of "${label}" showed ${JSON.stringify(await previewText(page))}`, { cause: error })
+  }
+  // Nothing is changed until it is confirmed.
+  expect(await editorText(page)).not.toBe(result)
+  await page.click('#history-confirm')
+}
+
+/** A new document of Alice's shared with Bob, both pages on it. */
+async function sharedDoc(stack: DemoStack, pages: Record<'alice' | 'bob', Page>, title: string): Promise<string> {
+  const api = (who: 'alice' | 'bob', path: string, body?: unknown) =>
+    fetch(`${stack.sidecarUrl(who).replace(/^ws/, 'http')}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+  const made = await api('alice', '/v1/docs', { title, members: [stack.number('bob')] })
+  expect(made.status).toBe(201)
+  const { docId } = (await made.json()) as { docId: string }
+  for (let tries = 0; ; tries++) {
+    const { invites } = (await (await api('bob', '/v1/invites')).json()) as { invites: { id: string }[] }
+    if (invites.some((i) => i.id === docId)) break
+    if (tries > 80) throw new Error('Bob was never invited')
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  expect((await api('bob', `/v1/invites/${docId}/accept`, {})).status).toBe(200)
+  for (const who of ['alice', 'bob'] as const) {
+    await pages[who].goto(stack.link(who).replace(/doc=[^&]+/, `doc=${docId}`))
+    await waitForAllSent(pages[who])
+  }
+  return docId
 }
 
 const richText = (page: Page) =>
@@ -155,7 +213,7 @@ describe.skipIf(!hasChromium())('the History panel in real browsers', () => {
     await pages.alice.click('#history-refresh')
     await pages.alice.locator('.history-version').first().click()
     await pages.alice.locator('#history-chosen').waitFor({ state: 'visible', ...WAIT })
-    await pages.alice.locator('.history-undo').first().click()
+    await undoConfirmed(pages.alice, pages.alice.locator('.history-undo').first(), text)
     await waitForShown(pages.alice, '#history-done', /^Undo Bob’s changes since .*: done\.$/)
     for (const page of [pages.alice, pages.bob])
       await page.waitForFunction(
@@ -278,8 +336,8 @@ describe.skipIf(!hasChromium())('the History panel in real browsers', () => {
       /^You can view this document, so you can look at its versions; only its editors restore them or undo changes\.$/,
     )
     expect(await pages.bob.locator('#history-restore').isVisible()).toBe(false)
-    // The offer to undo Alice's changes is made, and not shown.
-    expect(await pages.bob.locator('.history-undo').count()).toBe(1)
+    // The offers to undo Alice's changes are made, and none is shown.
+    expect(await pages.bob.locator('.history-undo').count()).toBeGreaterThan(0)
     expect(
       await pages.bob.locator('.history-undo').evaluateAll((els) => els.filter((e) => e.checkVisibility()).length),
     ).toBe(0)
@@ -333,10 +391,97 @@ describe.skipIf(!hasChromium())('the History panel in real browsers', () => {
     expect(bobs.length).toBeGreaterThanOrEqual(2)
     expect(new Set(bobs).size).toBe(bobs.length)
     expect(bobs.slice(1).every((l) => / · \+\d+ characters?( · |$)/.test(l))).toBe(true)
-    await pages.alice.locator('.history-undo').first().click()
+    // His entries before it are his typing: the first offer undoes them all (nothing left), the
+    // second this entry alone, which the preview shows bringing his text back.
+    const offers = await pages.alice.locator('.history-undo').allTextContents()
+    expect(offers).toEqual([
+      expect.stringMatching(/^Undo Bob’s changes since .+ \(\d+ entries\)$/),
+      expect.stringMatching(/^Undo Bob’s changes since .+ \(this entry only\)$/),
+    ])
+    await undoConfirmed(pages.alice, pages.alice.locator('.history-undo', { hasText: 'this entry only' }), text)
     await waitForShown(pages.alice, '#history-done', /^Undo Bob’s changes since .*: done\.$/)
     await waitForEditorText(pages.alice, text)
     await waitForEditorText(pages.bob, text)
+    expect(await editorText(pages.alice)).toBe(text)
+    expect(await editorText(pages.bob)).toBe(text)
+  })
+
+  test("Alice restores her text over Bob's wipe; undoing Bob (previewed first) leaves exactly her text, nothing doubled or garbled", async () => {
+    const { stack } = run
+    const docId = await sharedDoc(stack, pages, 'Restored by Alice')
+    const text = 'Alice: book the hotel in Lisbon. Alice: rent a car in Porto.'
+    await typeAtEnd(pages.alice, '.cm-content', text)
+    await waitForEditorText(pages.bob, text)
+    await untilNewestVersionHas(stack, text.length, docId)
+
+    await deleteAll(pages.bob, '.cm-content')
+    await typeAtEnd(pages.bob, '.cm-content', 'Bob was here.')
+    await pages.alice.waitForFunction(
+      () => (window as unknown as { e2eColDemo?: { text(): string } }).e2eColDemo?.text() === 'Bob was here.',
+      undefined,
+      WAIT,
+    )
+    await untilNewestVersionHas(stack, 'Bob was here.'.length, docId)
+    await previewVersion(pages.alice, /^You · /)
+    await pages.alice.click('#history-restore')
+    await waitForShown(pages.alice, '#history-done', /^Restored the version of /)
+    await waitForEditorText(pages.bob, text)
+    expect(await editorText(pages.bob)).toBe(text)
+    // Bob writes again after the restore.
+    await typeAtEnd(pages.bob, '.cm-content', ' Bob again.')
+    await waitForEditorText(pages.alice, `${text} Bob again.`)
+    await untilNewestVersionHas(stack, text.length + ' Bob again.'.length, docId)
+
+    // The restore's entry names the version it restored; Bob's entry before it offers his changes
+    // since before his wipe, which takes everything he wrote, before the restore and after it.
+    await pages.alice.click('#history-refresh')
+    await waitForShown(pages.alice, '.history-version', /^Bob · /)
+    const lines = await pages.alice.locator('.history-version').allTextContents()
+    const restored = lines.findIndex((l) => /^You · .* · restored the version of \d/.test(l))
+    const bobBefore = lines.findIndex((l, i) => i > restored && l.startsWith('Bob · '))
+    expect([restored >= 0, bobBefore > restored]).toEqual([true, true])
+    await pages.alice.locator('.history-version').nth(bobBefore).click()
+    await pages.alice.locator('#history-chosen').waitFor({ state: 'visible', ...WAIT })
+    await undoConfirmed(pages.alice, pages.alice.locator('.history-undo').first(), text)
+    await waitForShown(pages.alice, '#history-done', /^Undo Bob’s changes since .*: done\.$/)
+    for (const page of [pages.alice, pages.bob])
+      await page.waitForFunction(
+        (want) => (window as unknown as { e2eColDemo?: { text(): string } }).e2eColDemo?.text() === want,
+        text,
+        WAIT,
+      )
+    expect(await editorText(pages.alice)).toBe(text)
+    expect(await editorText(pages.bob)).toBe(text)
+  })
+
+  test("Bob wipes Alice's text and types his line; undoing his newest entry (previewed first) brings her text back exactly", async () => {
+    const { stack } = run
+    const docId = await sharedDoc(stack, pages, 'Wiped, then written over')
+    const text = 'Alice: the ferry leaves at nine.'
+    await typeAtEnd(pages.alice, '.cm-content', text)
+    await waitForEditorText(pages.bob, text)
+    await untilNewestVersionHas(stack, text.length, docId)
+
+    await deleteAll(pages.bob, '.cm-content')
+    await typeAtEnd(pages.bob, '.cm-content', 'Bob was here.')
+    await waitForEditorText(pages.alice, 'Bob was here.')
+    await untilNewestVersionHas(stack, 'Bob was here.'.length, docId)
+
+    // The newest entry is his typing; its first offer reaches back over his wipe to Alice's text.
+    await pages.alice.click('#history-open')
+    await pages.alice.locator('.history-version').first().click()
+    await pages.alice.locator('#history-chosen').waitFor({ state: 'visible', ...WAIT })
+    const first = pages.alice.locator('.history-undo').first()
+    expect(await first.textContent()).toMatch(/^Undo Bob’s changes since .+ \(\d+ entries\)$/)
+    await undoConfirmed(pages.alice, first, text)
+    await waitForShown(pages.alice, '#history-done', /^Undo Bob’s changes since .*: done\.$/)
+    await waitForEditorText(pages.bob, text)
+    for (const page of [pages.alice, pages.bob])
+      await page.waitForFunction(
+        (want) => (window as unknown as { e2eColDemo?: { text(): string } }).e2eColDemo?.text() === want,
+        text,
+        WAIT,
+      )
     expect(await editorText(pages.alice)).toBe(text)
     expect(await editorText(pages.bob)).toBe(text)
   })

@@ -17,6 +17,8 @@ export interface HistoryClient {
   version(id: string): Promise<Uint8Array>
   restore(id: string): Promise<void>
   revert(author: string, since: number): Promise<void>
+  /** The whole document as that undo would leave it (a Yjs update); nothing is changed. */
+  revertPreview(author: string, since: number): Promise<Uint8Array>
 }
 
 export function createHistoryClient(base: string, docId: string): HistoryClient {
@@ -26,20 +28,31 @@ export function createHistoryClient(base: string, docId: string): HistoryClient 
       const { versions } = await callApi<{ versions: VersionItem[] }>(base, 'GET', `${doc}/versions?limit=${PAGE_SIZE}`)
       return { versions, complete: versions.length < PAGE_SIZE }
     },
-    async version(id) {
-      let res: Response
-      try {
-        res = await fetch(`${base}${doc}/versions/${encodeURIComponent(id)}`)
-      } catch {
-        throw new DocsApiError('UNREACHABLE', 'your sidecar does not answer; is it running?')
-      }
-      if (!res.ok) {
-        const json = (await res.json().catch(() => undefined)) as { error?: { code?: string } } | undefined
-        throw new DocsApiError(json?.error?.code ?? `HTTP_${res.status}`, `the sidecar answered ${res.status}`)
-      }
-      return new Uint8Array(await res.arrayBuffer())
-    },
+    version: (id) => bytesOf(fetch(`${base}${doc}/versions/${encodeURIComponent(id)}`)),
     restore: async (id) => void (await callApi(base, 'POST', `${doc}/versions/${encodeURIComponent(id)}/restore`, {})),
     revert: async (author, since) => void (await callApi(base, 'POST', `${doc}/revert`, { author, since })),
+    revertPreview: (author, since) =>
+      bytesOf(
+        fetch(`${base}${doc}/revert`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ author, since, preview: true }),
+        }),
+      ),
   }
+}
+
+/** A document's bytes from the sidecar; its error code as a `DocsApiError`. */
+async function bytesOf(request: Promise<Response>): Promise<Uint8Array> {
+  let res: Response
+  try {
+    res = await request
+  } catch {
+    throw new DocsApiError('UNREACHABLE', 'your sidecar does not answer; is it running?')
+  }
+  if (!res.ok) {
+    const json = (await res.json().catch(() => undefined)) as { error?: { code?: string } } | undefined
+    throw new DocsApiError(json?.error?.code ?? `HTTP_${res.status}`, `the sidecar answered ${res.status}`)
+  }
+  return new Uint8Array(await res.arrayBuffer())
 }

@@ -3,7 +3,8 @@
  * the one chosen with its differences from now marked (drawn by the page's own {@link Preview}),
  * "Restore this version", "Undo Bob's changes since …" (an editor's only: a viewer reads why
  * instead, and the sidecar refuses them with HISTORY_NOT_EDITOR), and the note for a person who
- * joined later. Every word comes from history-text.ts; names are set as text only.
+ * joined later. An undo is previewed first: the document as it would leave it, marked against now,
+ * done only once confirmed. Every word comes from history-text.ts; names are set as text only.
  */
 import { DocsApiError } from '../home/docs-client.ts'
 import { element } from '../start-up.ts'
@@ -16,6 +17,7 @@ import {
   versionText,
   whenText,
   type Clock,
+  type UndoOffer,
   type VersionItem,
 } from './history-text.ts'
 
@@ -68,6 +70,7 @@ const MARKUP = `
     <div class="history-actions">
       <button id="history-restore" type="button">Restore this version</button>
       <span id="history-undo"></span>
+      <button id="history-confirm" type="button" hidden></button>
       <button id="history-close" type="button">Close the preview</button>
     </div>
   </div>`
@@ -87,8 +90,14 @@ export function mountHistoryPanel(o: HistoryPanelOptions): void {
   let versions: VersionItem[] = []
   let current: VersionItem | undefined
 
+  const confirm = element('history-confirm') as HTMLButtonElement
+  /** The undo being previewed, done when confirmed. */
+  let pending: UndoOffer | undefined
+
   function close(): void {
     current = undefined
+    pending = undefined
+    confirm.hidden = true
     chosen.hidden = true
     preview.hide()
     for (const b of list.querySelectorAll('button')) b.removeAttribute('aria-current')
@@ -142,15 +151,38 @@ export function mountHistoryPanel(o: HistoryPanelOptions): void {
         b.type = 'button'
         b.className = 'history-undo'
         b.textContent = offer.label
-        b.addEventListener(
-          'click',
-          () => void act(() => o.client.revert(offer.author, offer.since), `${offer.label}: done.`),
-        )
+        b.addEventListener('click', () => void previewUndo(offer))
         return b
       }),
     )
+    pending = undefined
+    confirm.hidden = true
+    element('history-restore').hidden = false
     chosen.hidden = false
   }
+
+  /** Shows what `offer` would leave (marked against now) and offers to confirm it. */
+  async function previewUndo(offer: UndoOffer): Promise<void> {
+    say('history-problem', undefined)
+    say('history-done', undefined)
+    try {
+      preview.show(await o.client.revertPreview(offer.author, offer.since))
+    } catch (error) {
+      return failed(error)
+    }
+    pending = offer
+    element('history-chosen-text').textContent =
+      `The document as “${offer.label}” would leave it. Marked: what it brings back (highlighted) and removes (struck through).`
+    confirm.textContent = `Confirm: ${offer.label}`
+    confirm.hidden = false
+    // What is shown is the undo's result now, not the version: restoring from here would mislead.
+    element('history-restore').hidden = true
+  }
+
+  confirm.addEventListener('click', () => {
+    const offer = pending
+    if (offer !== undefined) void act(() => o.client.revert(offer.author, offer.since), `${offer.label}: done.`)
+  })
 
   async function act(action: () => Promise<void>, done: string): Promise<void> {
     say('history-problem', undefined)

@@ -81,6 +81,36 @@ describe('the History panel’s words', () => {
     expect(undoOffers(list, 2, now, clock)).toEqual([])
   })
 
+  test("after a person's wipe, undoing their newest entry undoes the wipe too; this entry alone is the second offer", () => {
+    const list = [
+      v('4', at(11, 5), [bob], { chars: 13 }),
+      v('3', at(11, 0), [bob], { chars: 0, reason: 'catch-up' }),
+      v('2', at(10, 42), [alice], { chars: 30 }),
+      v('1', at(10, 0), [alice], { chars: 10 }),
+    ]
+    expect(undoOffers(list, 0, now, clock)).toEqual([
+      { author: bob.number, since: at(10, 42) + 1, label: 'Undo Bob’s changes since 10:42 (2 entries)' },
+      { author: bob.number, since: at(11, 0) + 1, label: 'Undo Bob’s changes since 11:00 (this entry only)' },
+    ])
+    // The wipe's own entry: his changes since the version before it (it starts his run).
+    expect(undoOffers(list, 1, now, clock)).toEqual([
+      { author: bob.number, since: at(10, 42) + 1, label: 'Undo Bob’s changes since 10:42' },
+    ])
+    // A run never reaches back past the second oldest version (the oldest has nothing before it).
+    const all = [v('2', at(11, 0), [bob]), v('1', at(10, 0), [bob])]
+    expect(undoOffers(all, 0, now, clock)).toEqual([
+      { author: bob.number, since: at(10, 0) + 1, label: 'Undo Bob’s changes since 10:00' },
+    ])
+  })
+
+  test('a restore names the version it restored', () => {
+    const restore = v('5', at(11, 30), [alice], { reason: 'restore', restoredFrom: at(10, 42) })
+    expect(versionText(restore, now, clock)).toBe('You · 11:30 · restored the version of 10:42')
+    expect(versionText(v('5', at(11, 30), [alice], { reason: 'restore' }), now, clock)).toBe(
+      'You · 11:30 · restored an earlier version',
+    )
+  })
+
   test('the joined-later note only when the first content held came relayed by the group', () => {
     const joined = v('1', at(9, 30), [], { chars: 120, reason: 'catch-up' })
     expect(joinedLaterText([joined], true, clock)).toMatch(

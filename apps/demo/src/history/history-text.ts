@@ -19,6 +19,8 @@ export interface VersionItem {
   readonly authors: readonly VersionAuthor[]
   /** On a revert: whose changes it undid. */
   readonly undid?: VersionAuthor
+  /** On a restore: the time of the version it restored. */
+  readonly restoredFrom?: number
   readonly chars?: number
 }
 
@@ -72,7 +74,9 @@ export function versionText(v: VersionItem, now: number, clock: Clock, before?: 
   const why =
     v.reason === 'revert' && v.undid !== undefined
       ? `undid ${v.undid.you ? 'your' : `${authorName(v.undid)}’s`} changes`
-      : REASONS[v.reason]
+      : v.reason === 'restore' && v.restoredFrom !== undefined
+        ? `restored the version of ${whenText(v.restoredFrom, now, clock)}`
+        : REASONS[v.reason]
   const size = sizeText(v, before)
   return `${people} · ${whenText(v.at, now, clock)}${size === undefined ? '' : ` · ${size}`}${why === undefined ? '' : ` · ${why}`}`
 }
@@ -85,22 +89,32 @@ export interface UndoOffer {
 }
 
 /**
- * The undo offers of a version: for each other person in it, their changes since the version
- * before it (the start of the spell it holds). The oldest version has nothing before it to keep.
+ * The undo offers of a version, for each other person in it. When the entries just before it are
+ * theirs too (a wipe, then typing), the first offer undoes their changes since the start of that
+ * run of entries, so undoing their newest entry also undoes the wipe before it; the second, this
+ * entry's changes alone. Otherwise one offer: their changes since the version before. The oldest
+ * version has nothing before it to keep, so a run stops short of it.
  */
 export function undoOffers(list: readonly VersionItem[], index: number, now: number, clock: Clock): UndoOffer[] {
   const v = list[index]
   const before = list[index + 1]
   if (v === undefined || before === undefined) return []
   // Changes of the spell before end at or before its version's time; this spell's start after it.
-  const since = before.at + 1
+  const offer = (a: VersionAuthor, from: VersionItem, note: string): UndoOffer => ({
+    author: a.number,
+    since: from.at + 1,
+    label: `Undo ${authorName(a)}’s changes since ${whenText(from.at + 1, now, clock)}${note}`,
+  })
   return v.authors
     .filter((a) => !a.you)
-    .map((a) => ({
-      author: a.number,
-      since,
-      label: `Undo ${authorName(a)}’s changes since ${whenText(since, now, clock)}`,
-    }))
+    .flatMap((a) => {
+      let start = index
+      const theirs = (i: number) => list[i]?.authors.some((b) => b.number === a.number) === true
+      while (list[start + 2] !== undefined && theirs(start + 1)) start++
+      const from = list[start + 1] as VersionItem
+      if (start === index) return [offer(a, before, '')]
+      return [offer(a, from, ` (${start - index + 1} entries)`), offer(a, before, ' (this entry only)')]
+    })
 }
 
 /**

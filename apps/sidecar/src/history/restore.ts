@@ -31,7 +31,7 @@ function writeText(cur: Y.Text, want: Y.Text): void {
   cur.delete(0, cur.length)
   let at = 0
   for (const op of ops) {
-    const attrs = { ...(op.attributes ?? {}) }
+    const attrs = { ...op.attributes }
     if (typeof op.insert === 'string') {
       cur.insert(at, op.insert, attrs)
       at += op.insert.length

@@ -19,11 +19,32 @@ export interface RestoreMark {
 
 type Type = Y.AbstractType<unknown>
 
+/** A type's first item and its keyed items (a map's entries, an element's attributes). */
+interface Children {
+  first: Y.Item | null
+  readonly keyed: Map<string, Y.Item[]>
+}
+
+/** Every type's children, read once from the document's struct store (Yjs has no public accessor). */
+function childrenOf(doc: Y.Doc): Map<unknown, Children> {
+  const all = new Map<unknown, Children>()
+  for (const structs of doc.store.clients.values())
+    for (const item of structs) {
+      if (!(item instanceof Y.Item)) continue
+      let c = all.get(item.parent)
+      if (c === undefined) all.set(item.parent, (c = { first: null, keyed: new Map() }))
+      if (item.parentSub === null) {
+        if (item.left === null) c.first = item
+      } else c.keyed.set(item.parentSub, [...(c.keyed.get(item.parentSub) ?? []), item])
+    }
+  return all
+}
+
 /** The content units of a sequence, in order; a text's nested types are not restored, so not counted. */
-function units(type: Type, keep: (item: Y.Item) => boolean): Y.Item[] {
+function units(type: Type, first: Y.Item | null, keep: (item: Y.Item) => boolean): Y.Item[] {
   const text = type instanceof Y.Text
   const out: Y.Item[] = []
-  for (let item = type._start; item !== null; item = item.right)
+  for (let item = first; item !== null; item = item.right)
     if (item.countable && !(text && item.content instanceof Y.ContentType) && keep(item)) out.push(item)
   return out
 }
@@ -48,11 +69,18 @@ function mark(tr: Y.Transaction, orig: Y.ID, from: number, to: number, copy: Y.I
   }
 }
 
+interface Docs {
+  readonly tr: Y.Transaction
+  readonly version: Map<unknown, Children>
+  readonly work: Map<unknown, Children>
+  readonly client: number
+}
+
 /** Links the version's units of `v` (in the version's own document) to the copies in `c`. */
-function linkType(tr: Y.Transaction, v: Type, c: Type, client: number): void {
-  const want = units(v, (item) => !item.deleted)
+function linkType(d: Docs, v: Type, c: Type): void {
+  const want = units(v, d.version.get(v)?.first ?? null, (item) => !item.deleted)
   // Spans taken before any is cut (marking cuts the copies).
-  const made = units(c, (item) => item.id.client === client).map((item) => ({
+  const made = units(c, d.work.get(c)?.first ?? null, (item) => item.id.client === d.client).map((item) => ({
     id: item.id,
     length: item.length,
     content: item.content,
@@ -62,27 +90,31 @@ function linkType(tr: Y.Transaction, v: Type, c: Type, client: number): void {
     const [a, b] = [want[i] as Y.Item, made[j] as (typeof made)[number]]
     const from = Math.max(vAt, cAt)
     const to = Math.min(vAt + a.length, cAt + b.length)
-    if (to > from) mark(tr, a.id, from - vAt, to - vAt, Y.createID(b.id.client, b.id.clock + from - cAt))
+    if (to > from) mark(d.tr, a.id, from - vAt, to - vAt, Y.createID(b.id.client, b.id.clock + from - cAt))
     if (to > from && a.content instanceof Y.ContentType && b.content instanceof Y.ContentType)
-      linkType(tr, a.content.type as Type, b.content.type as Type, client)
+      linkType(d, a.content.type as Type, b.content.type as Type)
     const [aEnd, bEnd] = [vAt + a.length, cAt + b.length]
     if (aEnd <= bEnd) [vAt, i] = [aEnd, i + 1]
     if (bEnd <= aEnd) [cAt, j] = [bEnd, j + 1]
   }
-  for (const [key, a] of v._map) {
-    if (a.deleted) continue
-    let b: Y.Item | null = c._map.get(key) ?? null
-    while (b !== null && b.id.client !== client) b = b.left
-    if (b === null) continue
-    mark(tr, a.id, 0, 1, b.id)
+  for (const [key, entries] of d.version.get(v)?.keyed ?? []) {
+    const a = entries.find((item) => !item.deleted)
+    const b = d.work
+      .get(c)
+      ?.keyed.get(key)
+      ?.find((item) => item.id.client === d.client)
+    if (a === undefined || b === undefined) continue
+    mark(d.tr, a.id, 0, 1, b.id)
     if (a.content instanceof Y.ContentType && b.content instanceof Y.ContentType)
-      linkType(tr, a.content.type as Type, b.content.type as Type, client)
+      linkType(d, a.content.type as Type, b.content.type as Type)
   }
 }
 
 /**
  * Marks in `work` (built with `gc: false`, so a deleted copy keeps its content) the items each
- * restore re-created, oldest restore first (a newer restore's copy is the one an undo finds).
+ * restore re-created, oldest restore first (a newer restore's copy is the one an undo finds). Call
+ * it in the transaction the undo runs in: the copies are cut to the spans they stand in for, and
+ * Yjs merges cut items again when a transaction ends.
  */
 export function linkRestores(
   work: Y.Doc,
@@ -92,11 +124,11 @@ export function linkRestores(
   for (const r of restores) {
     const version = new Y.Doc({ gc: false })
     Y.applyUpdate(version, r.version)
+    // Roots typed first: typing an untyped root gives its items a new parent.
+    const roots = [...kinds].map(([name, kind]) => [rootOf(version, name, kind), rootOf(work, name, kind)] as const)
     work.transact((tr) => {
-      for (const [name, kind] of kinds)
-        linkType(tr, rootOf(version, name, kind) as Type, rootOf(work, name, kind) as Type, r.clientId)
-      // The cut copies stay cut: merged back, one would span more than the letter it stands in for.
-      tr._mergeStructs.length = 0
+      const d = { tr, version: childrenOf(version), work: childrenOf(work), client: r.clientId }
+      for (const [v, c] of roots) linkType(d, v as Type, c as Type)
     })
     version.destroy()
   }

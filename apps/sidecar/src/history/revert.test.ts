@@ -60,6 +60,15 @@ describe("revert one member's changes since a moment", () => {
   })
 })
 
+/** A paragraph of one text run, bold when asked. */
+function para(text: string, bold = false): Y.XmlElement {
+  const p = new Y.XmlElement('paragraph')
+  const t = new Y.XmlText()
+  t.insert(0, text, bold ? { bold: true } : {})
+  p.insert(0, [t])
+  return p
+}
+
 describe('undoing a member after a restore', () => {
   const ALICE_TEXT = 'Alice: book the hotel in Lisbon.\nAlice: rent a car in Porto.'
   const RESTORER = 987_654
@@ -147,13 +156,6 @@ describe('undoing a member after a restore', () => {
 
   it('rich text (Y.XmlFragment): after a restore of paragraphs, undoing Bob leaves exactly the restored paragraphs', () => {
     const w = twoWriters()
-    const para = (text: string, bold = false) => {
-      const p = new Y.XmlElement('paragraph')
-      const t = new Y.XmlText()
-      t.insert(0, text, bold ? { bold: true } : {})
-      p.insert(0, [t])
-      return p
-    }
     w.alice.getXmlFragment('prosemirror').insert(0, [para('Day one in Lisbon', true), para('Day two in Porto')])
     const base = [Y.encodeStateAsUpdate(w.alice)]
     const version = Y.encodeStateAsUpdate(w.alice)

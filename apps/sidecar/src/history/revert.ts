@@ -45,10 +45,13 @@ export function revertChange(
   try {
     for (const change of later) Y.applyUpdate(work, change.data, change.author === author ? theirs : others)
     if (undo.undoStack.length === 0) return undefined
-    linkRestores(work, restores, rootKinds(kindsFrom, work))
     const before = Y.encodeStateVector(work)
     const was = Y.snapshot(work)
-    while (undo.undoStack.length > 0) undo.undo()
+    // One transaction: the copies a restore made stay cut to what they stand in for until the undo is done.
+    work.transact(() => {
+      linkRestores(work, restores, rootKinds(kindsFrom, work))
+      while (undo.undoStack.length > 0) undo.undo()
+    })
     // Everything the member did is gone already (a restore took it): nothing to change.
     return Y.equalSnapshots(was, Y.snapshot(work)) ? undefined : Y.encodeStateAsUpdate(work, before)
   } finally {
