@@ -8,7 +8,7 @@ import * as Y from 'yjs'
 import { captureLogs } from '../ops/log-fixture.ts'
 import { loadReplica } from '../replica/replica.ts'
 import { openReplicaStore } from '../replica/store.ts'
-import { createDocHistory, type HistoryPolicy } from './doc-history.ts'
+import { createDocHistory, readRestoreReason, restoreReason, type HistoryPolicy } from './doc-history.ts'
 import { WHOLE_EVERY } from './version-rows.ts'
 
 const SELF = '+33600000001'
@@ -172,6 +172,25 @@ describe('what a revert can start from exactly', () => {
     expect(history.since(start)?.exact).toBe(false)
     expect(history.since(first.at)?.exact).toBe(true)
     expect(history.oldestExact()).toBe(first.at)
+  })
+
+  it('a restore since then is handed over with its version; once that version is not kept, not exact', () => {
+    const { store, timers, history, edit } = setup()
+    const start = timers.now()
+    edit('a')
+    timers.advance(3000)
+    const [kept] = history.list(undefined, 10)
+    if (kept === undefined) throw new Error('a version expected')
+    edit('b')
+    const restore = history.record(restoreReason(kept.id, kept.at, 4321))
+    expect(readRestoreReason(restore?.reason ?? '')).toEqual({ versionId: kept.id, versionAt: kept.at, clientId: 4321 })
+    const since = history.since(start)
+    expect(since?.exact).toBe(true)
+    expect(since?.restores.map((r) => [r.clientId, textOf(r.version)])).toEqual([[4321, 'a']])
+
+    // The restored version is dropped: an undo from before the restore could not tell what it re-created.
+    store.history.dropVersions(DOC, [kept.id])
+    expect(history.since(start)?.exact).toBe(false)
   })
 
   it('never from nothing when content came relayed (a sync answer names no author)', () => {
