@@ -2,7 +2,8 @@
  * Document history end to end on the toy daemon with two sidecars and pages: Alice writes, Bob's
  * page deletes everything, a version from before is read and restored through the local API and
  * both pages show the text again; a restart keeps the versions; undoing Bob's changes since a
- * moment keeps Alice's interleaved ones; and the API's errors.
+ * moment keeps Alice's interleaved ones; after a restore, undoing Bob (previewed first, nothing
+ * changed by the preview) leaves exactly the restored text; and the API's errors.
  */
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
@@ -20,6 +21,7 @@ interface Listed {
   at: number
   reason: string
   authors: { number: string; name: string | null; you: boolean }[]
+  restoredFrom?: number
   chars?: number
 }
 
@@ -141,6 +143,49 @@ describe('document history through the local API', () => {
     // Nothing of Bob's left to undo since then: no change, no version.
     const none = await call(a, 'POST', `/v1/docs/${docId}/revert`, { body: { author: '+33600000009', since } })
     expect(none.json).toEqual({ version: null })
+  }, 60_000)
+
+  it("after Alice restores her text over Bob's wipe: the restore names its version, an undo of Bob is previewed unchanged and leaves exactly her text", async () => {
+    const { docId, a, b } = await twoSidecars()
+    const alice = await pageOn(docId, a.url)
+    const bob = await pageOn(docId, b.url)
+    const text = 'Alice: book the hotel in Lisbon.'
+    alice.edit(text)
+    await bob.until(() => bob.text === text)
+    await poll(async () => (await versions(a, docId)).some((v) => v.chars === text.length), 'her version')
+    const hers = (await versions(a, docId)).find((v) => v.chars === text.length) as Listed
+    const since = hers.at + 1
+    bob.doc.getText('t').delete(0, text.length)
+    bob.doc.getText('t').insert(0, 'Bob was here.')
+    await alice.until(() => alice.text === 'Bob was here.')
+    const restored = await call(a, 'POST', `/v1/docs/${docId}/versions/${hers.id}/restore`, { body: {} })
+    expect(restored.status).toBe(200)
+    await bob.until(() => bob.text === text)
+    const restore = (await versions(a, docId)).find((v) => v.id === restored.json.version)
+    expect(restore).toMatchObject({ reason: 'restore', restoredFrom: hers.at })
+    bob.edit(' Bob again.')
+    await alice.until(() => alice.text === `${text} Bob again.`)
+    const whole = text.length + ' Bob again.'.length
+    await poll(async () => (await versions(a, docId))[0]?.chars === whole, 'his version after the restore')
+
+    // The preview is the undo's result, and nothing changes for it.
+    const before = await versions(a, docId)
+    const res = await fetch(`http://127.0.0.1:${a.port}/v1/docs/${docId}/revert`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ author: B, since, preview: true }),
+    })
+    expect([res.status, res.headers.get('content-type')]).toEqual([200, 'application/octet-stream'])
+    const shown = new Y.Doc()
+    Y.applyUpdate(shown, new Uint8Array(await res.arrayBuffer()))
+    expect(shown.getText('t').toString()).toBe(text)
+    expect(alice.text).toBe(`${text} Bob again.`)
+    expect(await versions(a, docId)).toEqual(before)
+
+    const undone = await call(a, 'POST', `/v1/docs/${docId}/revert`, { body: { author: B, since } })
+    expect(undone.status).toBe(200)
+    await alice.until(() => alice.text === text)
+    await bob.until(() => bob.text === text)
   }, 60_000)
 
   it('answers unknown documents and versions 404, bad input 400, a wrong method 405, with stable codes', async () => {
