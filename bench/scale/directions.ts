@@ -69,7 +69,12 @@ async function typingRun(
   if (tracker.outstanding !== 0) throw new Error(`${tracker.outstanding} keystrokes never became visible`)
   const sends = sendsOf() - before
   const seconds = (offsets.at(-1) ?? 0) / 1000 + 1
-  return { keystrokes: offsets.length, latencyMs: percentiles(tracker.latencies), sends, sendsPerMinute: sends / (seconds / 60) }
+  return {
+    keystrokes: offsets.length,
+    latencyMs: percentiles(tracker.latencies),
+    sends,
+    sendsPerMinute: sends / (seconds / 60),
+  }
 }
 
 export interface DirectionOptions {
@@ -106,9 +111,9 @@ export async function bothDirections(o: DirectionOptions): Promise<DirectionRun[
       await untilSaved(pair.bob.client.connection)
       const [from, to] = direction === 'Alice → Bob' ? [pair.alice, pair.bob] : [pair.bob, pair.alice]
       // Let start-up traffic end and the bucket refill.
-      await sleep(o.pacing.burst * 1000 / o.pacing.sendsPerSecond)
+      await sleep((o.pacing.burst * 1000) / o.pacing.sendsPerSecond)
       const singleEditMs = percentiles(await singleEdits(from.doc, to.doc, o.samples, quietMs))
-      await sleep(o.pacing.burst * 1000 / o.pacing.sendsPerSecond)
+      await sleep((o.pacing.burst * 1000) / o.pacing.sendsPerSecond)
       const author = direction === 'Alice → Bob' ? ACCOUNTS.a : ACCOUNTS.b
       const typing = await typingRun(from, to.doc, o.trace, o.offsets, sendsBy(author))
       runs.push({ direction, singleEditMs, typing })
@@ -116,13 +121,17 @@ export async function bothDirections(o: DirectionOptions): Promise<DirectionRun[
     return runs
   } finally {
     for (const c of clients.splice(0)) await c.connection.close()
-    for (const p of procs.reverse()) await p.stop()
+    for (let p = procs.pop(); p !== undefined; p = procs.pop()) await p.stop()
     await toy.close()
     rmSync(dataDir, { recursive: true, force: true })
   }
 }
 
-async function connectSide(url: string, docId: string, clients: BenchClient[]): Promise<{ client: BenchClient; doc: Y.Doc }> {
+async function connectSide(
+  url: string,
+  docId: string,
+  clients: BenchClient[],
+): Promise<{ client: BenchClient; doc: Y.Doc }> {
   const doc = new Y.Doc()
   const client = await connectBenchClient(url, docId, doc)
   clients.push(client)

@@ -8,11 +8,11 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { HocuspocusProvider } from '@hocuspocus/provider'
 import { WebSocket } from 'ws'
 import { WebsocketProvider } from 'y-websocket'
 import * as Y from 'yjs'
 import { ACCOUNTS, connectBenchClient, PACING_OFF, untilDoc, untilSaved } from '../stack.ts'
+import { hocuspocusClient } from './hocuspocus-client.ts'
 import { REPLAY_TRACE } from '../trace-replay.ts'
 import { applyPatches, loadTrace } from '../traces.ts'
 import { Proc, scaleGroups, startSidecarProc, startToy, type Memory, type Runtime } from './procs.ts'
@@ -99,7 +99,12 @@ export async function sidecarLargeDoc(
     await client.connection.close()
     author.destroy()
     const openMs = await openFresh(a.url, docId, big)
-    return { system: `e2e-col, sidecar under ${runtime}`, openMs, rss: await a.proc.memory(), storeBytes: dirBytes(dataDir) }
+    return {
+      system: `e2e-col, sidecar under ${runtime}`,
+      openMs,
+      rss: await a.proc.memory(),
+      storeBytes: dirBytes(dataDir),
+    }
   } finally {
     await proc?.stop()
     await toy.close()
@@ -119,9 +124,7 @@ async function baselineProvider(
     await new Promise<void>((resolve) => p.once('sync', () => resolve()))
     return p
   }
-  const p = new HocuspocusProvider({ url, name: room, document: doc, WebSocketPolyfill: WebSocket as never })
-  await new Promise<void>((resolve) => p.on('synced', () => resolve()))
-  return p
+  return hocuspocusClient(url, room, doc)
 }
 
 export async function baselineLargeDoc(system: 'y-websocket' | 'Hocuspocus', big: BigDoc): Promise<LargeDocRun> {

@@ -7,11 +7,11 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { HocuspocusProvider } from '@hocuspocus/provider'
 import { WebSocket } from 'ws'
 import { WebsocketProvider } from 'y-websocket'
 import * as Y from 'yjs'
 import { ACCOUNTS, connectBenchClient, PACING_OFF, untilDoc, untilSaved } from '../stack.ts'
+import { hocuspocusClient } from './hocuspocus-client.ts'
 import { Proc, scaleGroups, startSidecarProc, startToy, type Memory, type Runtime } from './procs.ts'
 
 export interface DocsRun {
@@ -33,6 +33,12 @@ export interface BaselineDocsRun {
   readonly ms: number
 }
 
+/** The documents in order, `TURN` at a time (round-robin traffic, as many pages at once as a busy sidecar sees). */
+const TURN = 20
+async function inTurns(items: readonly string[], each: (item: string) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += TURN) await Promise.all(items.slice(i, i + TURN).map(each))
+}
+
 export async function sidecarDocs(runtime: Runtime, documents: number, traffic: boolean): Promise<DocsRun> {
   const { docIds, groups } = scaleGroups(documents, [ACCOUNTS.a, ACCOUNTS.b])
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-col-scale-'))
@@ -47,14 +53,14 @@ export async function sidecarDocs(runtime: Runtime, documents: number, traffic: 
     const b = await startSidecarProc(runtime, 'b', layout, PACING_OFF)
     procs.push(b.proc)
     const started = performance.now()
-    for (const docId of docIds) {
+    await inTurns(docIds, async (docId) => {
       const doc = new Y.Doc()
       const client = await connectBenchClient(b.url, docId, doc)
       doc.getText('text').insert(0, `edit of ${docId}`)
       await untilSaved(client.connection)
       await client.connection.close()
       doc.destroy()
-    }
+    })
     // The last document reaching A's replica: a page on A sees it.
     const last = docIds.at(-1) ?? ''
     const seen = new Y.Doc()
@@ -66,7 +72,7 @@ export async function sidecarDocs(runtime: Runtime, documents: number, traffic: 
     const collected = await a.proc.memory()
     return { documents, runtime, readyMs: a.proc.readyMs, idle, afterTraffic: { peak, collected, ms } }
   } finally {
-    for (const p of procs.reverse()) await p.stop()
+    for (let p = procs.pop(); p !== undefined; p = procs.pop()) await p.stop()
     await toy.close()
     rmSync(dataDir, { recursive: true, force: true })
   }
@@ -83,8 +89,8 @@ async function baselineEdit(system: BaselineDocsRun['system'], url: string, room
     doc.getText('text').insert(0, `edit of ${room}`)
     return p
   }
-  const p = new HocuspocusProvider({ url, name: room, document: doc, WebSocketPolyfill: WebSocket as never })
-  await new Promise<void>((resolve) => p.on('synced', () => resolve()))
+  const client = await hocuspocusClient(url, room, doc)
+  const p = client.provider
   doc.getText('text').insert(0, `edit of ${room}`)
   // Its update reaches the server before the socket closes: wait for the provider's unsynced count.
   await new Promise<void>((resolve) => {
@@ -94,7 +100,7 @@ async function baselineEdit(system: BaselineDocsRun['system'], url: string, room
     }
     check()
   })
-  return p
+  return client
 }
 
 export async function baselineDocs(system: BaselineDocsRun['system'], documents: number): Promise<BaselineDocsRun> {
@@ -106,10 +112,10 @@ export async function baselineDocs(system: BaselineDocsRun['system'], documents:
     })
     const idle = await proc.memory()
     const started = performance.now()
-    for (let i = 0; i < documents; i++) {
-      const p = await baselineEdit(system, url, `scale-${i}`)
-      p.destroy()
-    }
+    await inTurns(
+      Array.from({ length: documents }, (_, i) => `scale-${i}`),
+      async (room) => (await baselineEdit(system, url, room)).destroy(),
+    )
     const ms = performance.now() - started
     // Let the server see the last sockets close.
     await new Promise((resolve) => setTimeout(resolve, 200))
