@@ -49,11 +49,13 @@ export function scaleSizes(argv: readonly string[]): ScaleSizes {
   const base = argv.includes('--quick') ? SCALE_QUICK : SCALE_FULL
   const flag = (name: string): string | undefined =>
     argv.find((a) => a.startsWith(`--scale-${name}=`))?.slice(`--scale-${name}=`.length)
-  const list = (name: string, fallback: readonly number[]): number[] =>
-    flag(name)
-      ?.split(',')
+  const list = (name: string, fallback: readonly number[]): number[] => {
+    const given = (flag(name) ?? '')
+      .split(',')
       .map(Number)
-      .filter((n) => Number.isInteger(n) && n > 0) ?? [...fallback]
+      .filter((n) => Number.isInteger(n) && n > 0)
+    return given.length > 0 ? given : [...fallback]
+  }
   const one = (name: string, fallback: number): number => {
     const n = Number(flag(name))
     return Number.isFinite(n) && n > 0 ? n : fallback
