@@ -11,6 +11,8 @@ export interface HocuspocusClient {
 export async function hocuspocusClient(url: string, name: string, document: Y.Doc): Promise<HocuspocusClient> {
   const socket = new HocuspocusProviderWebsocket({ url, WebSocketPolyfill: WebSocket })
   const provider = new HocuspocusProvider({ websocketProvider: socket, name, document })
+  // A provider given its socket does not attach to it by itself.
+  provider.attach()
   await new Promise<void>((resolve) => {
     if (provider.isSynced) resolve()
     else provider.on('synced', () => resolve())
