@@ -11,12 +11,15 @@ export class BenchChild {
   readonly #name: string
   #exited = false
 
-  /** `module`: a file next to this one, e.g. 'sidecar-child.ts'. */
-  constructor(module: string, execArgv: readonly string[] = []) {
+  /**
+   * `module`: a file next to this one, e.g. 'sidecar-child.ts'. `plain`: a JavaScript module run
+   * under plain `node`, the workspace packages resolved to their built dist/ (bench/scale/).
+   */
+  constructor(module: string, execArgv: readonly string[] = [], { plain = false }: { plain?: boolean } = {}) {
     this.#name = module
     this.#process = fork(fileURLToPath(new URL(module, import.meta.url)), [], {
-      // The workspace packages resolve to their sources (docs/packages.md).
-      execArgv: ['--conditions=@e2e-col/source', '--import', 'tsx', ...execArgv],
+      // The workspace packages resolve to their sources (docs/packages.md), unless run as built.
+      execArgv: plain ? [...execArgv] : ['--conditions=@e2e-col/source', '--import', 'tsx', ...execArgv],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     })
     this.#process.once('exit', () => {

@@ -6,6 +6,9 @@
  * `npm run bench -- --authorship-only` (with or without --quick): sections 11 and 12 alone, printed, not written.
  * `npm run bench -- --history-only` (with or without --quick): section 10 alone, printed; the full run
  *   also writes bench/results/history-cost.json.
+ * `npm run bench -- --scale` (with or without --quick, sizes with --scale-docs=…): the scale figures of
+ *   issue #41 beside y-websocket and Hocuspocus (bench/scale/scale.ts), printed and written to
+ *   test-artifacts/bench-results/scale(.quick).json (git-ignored).
  * Every section verifies convergence before it reports a time; a run that does not converge throws
  * and the bench exits non-zero.
  */
@@ -14,16 +17,23 @@ import { benchAuthorGateCost, printAuthorGateCost } from './author-gate-cost.ts'
 import { benchAuthorshipCost, printAuthorshipCost } from './authorship-cost.ts'
 import { benchHistoryCost, printHistoryCost } from './history-cost.ts'
 import { benchProtocol } from './protocol.ts'
-import { runSections, write } from './sections.ts'
+import { printScale } from './scale/print-scale.ts'
+import { benchScale } from './scale/scale.ts'
+import { IGNORED_RESULTS, runSections, write } from './sections.ts'
 import { benchTraceReplay, printTraceReplay } from './trace-replay.ts'
 
 const quick = process.argv.includes('--quick')
 const replayOnly = process.argv.includes('--replay-only')
 const authorshipOnly = process.argv.includes('--authorship-only')
 const historyOnly = process.argv.includes('--history-only')
+const scale = process.argv.includes('--scale')
 const started = performance.now()
 try {
-  if (replayOnly) printTraceReplay(await benchTraceReplay({ quick }))
+  if (scale) {
+    const r = await benchScale(process.argv.slice(2))
+    printScale(r)
+    write('scale', quick, r, IGNORED_RESULTS)
+  } else if (replayOnly) printTraceReplay(await benchTraceReplay({ quick }))
   else if (authorshipOnly) {
     printAuthorshipCost(await benchAuthorshipCost({ quick }))
     printAuthorGateCost(benchAuthorGateCost({ quick }))

@@ -32,8 +32,11 @@ export interface SectionsResult {
 // Results of a test run (vitest sets VITEST) go to an ignored folder: `npm test` writes nothing git tracks.
 const RESULTS = process.env['VITEST'] === undefined ? 'results/' : '../test-artifacts/bench-results/'
 
-export function write(name: string, quick: boolean, data: unknown): void {
-  const out = new URL(RESULTS, import.meta.url)
+/** Where results no commit keeps go (the scale section's: its figures go into docs/performance.md). */
+export const IGNORED_RESULTS = '../test-artifacts/bench-results/'
+
+export function write(name: string, quick: boolean, data: unknown, folder = RESULTS): void {
+  const out = new URL(folder, import.meta.url)
   mkdirSync(out, { recursive: true })
   const file = quick ? `${name}.quick.json` : `${name}.json`
   writeFileSync(

@@ -1,0 +1,139 @@
+/**
+ * Scale, typing latency in both directions: Alice → Bob and Bob → Alice on the same stack (the
+ * toy in this process, each sidecar in its own process, Alice's started first as `npm start` does),
+ * as single keystrokes on an idle document and as the typing replay of section 2. Sends are the
+ * author's Signal sends during the replay.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import * as Y from 'yjs'
+import { ACCOUNTS, connectBenchClient, untilDoc, untilSaved, type BenchClient, type Pacing } from '../stack.ts'
+import { percentiles, type Percentiles } from '../stats.ts'
+import type { SequentialTrace } from '../traces.ts'
+import { typeOnSchedule } from '../typing-speed.ts'
+import { VisibilityTracker } from '../visibility.ts'
+import { type Proc, scaleGroups, startSidecarProc, startToy, type Runtime } from './procs.ts'
+
+export type Direction = 'Alice → Bob' | 'Bob → Alice'
+
+export interface DirectionRun {
+  readonly direction: Direction
+  readonly singleEditMs: Percentiles
+  readonly typing: {
+    readonly keystrokes: number
+    readonly latencyMs: Percentiles
+    readonly sends: number
+    readonly sendsPerMinute: number
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+interface Pair {
+  readonly alice: { client: BenchClient; doc: Y.Doc }
+  readonly bob: { client: BenchClient; doc: Y.Doc }
+}
+
+async function singleEdits(from: Y.Doc, to: Y.Doc, samples: number, quietMs: number): Promise<number[]> {
+  const latencies: number[] = []
+  // A text of its own: the typing replay that follows starts from an empty 'text'.
+  const text = from.getText('single')
+  const seen = to.getText('single')
+  for (let i = 0; i < samples; i++) {
+    await sleep(quietMs)
+    const started = performance.now()
+    text.insert(text.length, 'x')
+    const want = text.toString()
+    await untilDoc(to, () => seen.toString() === want, 'a single keystroke at the peer')
+    latencies.push(performance.now() - started)
+  }
+  return latencies
+}
+
+async function typingRun(
+  from: { client: BenchClient; doc: Y.Doc },
+  to: Y.Doc,
+  trace: SequentialTrace,
+  offsets: readonly number[],
+  sendsOf: () => number,
+): Promise<DirectionRun['typing']> {
+  // The replay types into a text of its own, so both directions start from an empty text.
+  const before = sendsOf()
+  const tracker = new VisibilityTracker(to, from.doc.clientID)
+  await typeOnSchedule(from.doc, tracker, trace, offsets)
+  const want = from.doc.getText('text').toString()
+  await untilDoc(to, () => to.getText('text').toString() === want, 'the typing replay at the peer')
+  await untilSaved(from.client.connection)
+  tracker.dispose()
+  if (tracker.outstanding !== 0) throw new Error(`${tracker.outstanding} keystrokes never became visible`)
+  const sends = sendsOf() - before
+  const seconds = (offsets.at(-1) ?? 0) / 1000 + 1
+  return {
+    keystrokes: offsets.length,
+    latencyMs: percentiles(tracker.latencies),
+    sends,
+    sendsPerMinute: sends / (seconds / 60),
+  }
+}
+
+export interface DirectionOptions {
+  readonly runtime: Runtime
+  readonly pacing: Pacing
+  readonly samples: number
+  readonly trace: SequentialTrace
+  readonly offsets: readonly number[]
+}
+
+/** Both directions on one stack, each on a document of its own (so neither replays over the other's text). */
+export async function bothDirections(o: DirectionOptions): Promise<DirectionRun[]> {
+  const { docIds, groups } = scaleGroups(2, [ACCOUNTS.a, ACCOUNTS.b])
+  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-col-scale-'))
+  const toy = await startToy([ACCOUNTS.a, ACCOUNTS.b], groups, true)
+  const procs: Proc[] = []
+  const clients: BenchClient[] = []
+  try {
+    const layout = { toyUrl: toy.url, docIds, groups, dataDir }
+    const a = await startSidecarProc(o.runtime, 'a', layout, o.pacing)
+    procs.push(a.proc)
+    const b = await startSidecarProc(o.runtime, 'b', layout, o.pacing)
+    procs.push(b.proc)
+    const sendsBy = (account: string) => () => toy.sends().filter((s) => s.account === account).length
+    const runs: DirectionRun[] = []
+    const quietMs = 1000 / o.pacing.sendsPerSecond + 300
+    for (const [i, direction] of (['Alice → Bob', 'Bob → Alice'] as const).entries()) {
+      const docId = docIds[i] ?? ''
+      const pair: Pair = {
+        alice: await connectSide(a.url, docId, clients),
+        bob: await connectSide(b.url, docId, clients),
+      }
+      await untilSaved(pair.alice.client.connection)
+      await untilSaved(pair.bob.client.connection)
+      const [from, to] = direction === 'Alice → Bob' ? [pair.alice, pair.bob] : [pair.bob, pair.alice]
+      // Let start-up traffic end and the bucket refill.
+      await sleep((o.pacing.burst * 1000) / o.pacing.sendsPerSecond)
+      const singleEditMs = percentiles(await singleEdits(from.doc, to.doc, o.samples, quietMs))
+      await sleep((o.pacing.burst * 1000) / o.pacing.sendsPerSecond)
+      const author = direction === 'Alice → Bob' ? ACCOUNTS.a : ACCOUNTS.b
+      const typing = await typingRun(from, to.doc, o.trace, o.offsets, sendsBy(author))
+      runs.push({ direction, singleEditMs, typing })
+    }
+    return runs
+  } finally {
+    for (const c of clients.splice(0)) await c.connection.close()
+    for (let p = procs.pop(); p !== undefined; p = procs.pop()) await p.stop()
+    await toy.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+async function connectSide(
+  url: string,
+  docId: string,
+  clients: BenchClient[],
+): Promise<{ client: BenchClient; doc: Y.Doc }> {
+  const doc = new Y.Doc()
+  const client = await connectBenchClient(url, docId, doc)
+  clients.push(client)
+  return { client, doc }
+}

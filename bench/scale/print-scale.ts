@@ -1,0 +1,110 @@
+/** The scale section as printed (the docs/performance.md section, with its command line). */
+import { mib, ms } from '../stats.ts'
+import type { ScaleResult } from './scale.ts'
+
+const yes = (ok: boolean): string => (ok ? 'met' : '**missed**')
+const s = (millis: number): string => `${(millis / 1000).toFixed(2)} s`
+
+function printDocuments(r: ScaleResult): void {
+  console.log('\n### Documents: idle memory, start to ready, incoming traffic\n')
+  console.log(
+    '| system | documents | fork to ready | idle RSS (after GC) | after one incoming edit to each, RSS peak / after GC | traffic took |',
+  )
+  console.log('|---|---|---|---|---|---|')
+  for (const d of [...r.documents.e2e, ...(r.documents.e2eTsx === undefined ? [] : [r.documents.e2eTsx])]) {
+    const t = d.afterTraffic
+    console.log(
+      `| e2e-col sidecar, ${d.runtime} | ${d.documents} | ${s(d.readyMs)} | ${mib(d.idle.rss)} MiB | ${t === undefined ? '–' : `${mib(t.peak.rss)} / ${mib(t.collected.rss)} MiB`} | ${t === undefined ? '–' : s(t.ms)} |`,
+    )
+  }
+  for (const b of r.documents.baselines)
+    console.log(
+      `| ${b.system} server, node | ${b.documents} | ${s(b.readyMs)} | ${mib(b.idle.rss)} MiB (empty) | ${mib(b.afterTraffic.rss)} MiB after GC | ${s(b.ms)} |`,
+    )
+  const at = (n: number) => r.documents.e2e.find((d) => d.documents === n)
+  const lines: string[] = []
+  const d100 = at(100)
+  const d1000 = at(1000)
+  if (d100 !== undefined)
+    lines.push(
+      `idle RSS ≤ 70 MiB with 100 documents: ${yes(d100.idle.rss <= 70 * 2 ** 20)} (${mib(d100.idle.rss)} MiB)`,
+    )
+  if (d1000 !== undefined) {
+    lines.push(`idle RSS ≤ 100 MiB with 1,000: ${yes(d1000.idle.rss <= 100 * 2 ** 20)} (${mib(d1000.idle.rss)} MiB)`)
+    lines.push(`start to ready ≤ 2 s with 1,000: ${yes(d1000.readyMs <= 2000)} (${s(d1000.readyMs)})`)
+    const peak = d1000.afterTraffic?.peak.rss ?? Infinity
+    lines.push(`traffic to 1,000 round-robin under 150 MiB: ${yes(peak < 150 * 2 ** 20)} (${mib(peak)} MiB)`)
+  }
+  for (const l of lines) console.log(`- ${l}`)
+}
+
+function printLargeDoc(r: ScaleResult): void {
+  const l = r.largeDoc
+  const bare = l.bareYdoc.after.rss
+  console.log(
+    `\n### One large document: ${l.copies} × B4 (${l.operations.toLocaleString('en')} operations), Yjs's encoding ${l.yjsEncodedBytes.toLocaleString('en')} B\n`,
+  )
+  console.log(
+    '| system | open on a fresh page | server RSS after GC | × a bare Y.Doc process | store on disk | × Yjs encoding |',
+  )
+  console.log('|---|---|---|---|---|---|')
+  console.log(
+    `| bare Y.Doc in plain node | – | ${mib(bare)} MiB (${mib(l.bareYdoc.before.rss)} MiB before loading) | 1.00 | – | – |`,
+  )
+  for (const run of l.runs)
+    console.log(
+      `| ${run.system} | ${ms(run.openMs)} ms | ${mib(run.rss.rss)} MiB | ${(run.rss.rss / bare).toFixed(2)} | ${run.storeBytes === undefined ? '– (no persistence)' : `${run.storeBytes.toLocaleString('en')} B`} | ${run.storeBytes === undefined ? '–' : (run.storeBytes / l.yjsEncodedBytes).toFixed(2)} |`,
+    )
+  const e2e = l.runs[0]
+  if (e2e !== undefined) {
+    console.log(`- opens on a fresh page in ≤ 1 s: ${yes(e2e.openMs <= 1000)}`)
+    console.log(`- sidecar RSS ≤ 1.5 × a bare Y.Doc's: ${yes(e2e.rss.rss <= 1.5 * bare)}`)
+    console.log(
+      `- store ≤ 2 × Yjs's encoding (before the history bound is added): ${yes((e2e.storeBytes ?? Infinity) <= 2 * l.yjsEncodedBytes)}`,
+    )
+  }
+}
+
+function printDirections(r: ScaleResult): void {
+  console.log("\n### Typing latency, both directions (Alice's sidecar started first, as `npm start` does)\n")
+  console.log(
+    '| pacing | direction | single keystroke, idle: p50 / p95 | typing replay: p50 / p95 / p99 | sends per minute of typing |',
+  )
+  console.log('|---|---|---|---|---|')
+  for (const d of r.directions)
+    for (const run of d.runs) {
+      const t = run.typing.latencyMs
+      console.log(
+        `| ${d.pacing.sendsPerSecond}/s, burst ${d.pacing.burst} | ${run.direction} | ${ms(run.singleEditMs.p50)} / ${ms(run.singleEditMs.p95)} ms | ${ms(t.p50)} / ${ms(t.p95)} / ${ms(t.p99)} ms | ${run.typing.sendsPerMinute.toFixed(1)} |`,
+      )
+    }
+  const paced = r.directions[0]?.runs ?? []
+  const worst = Math.max(...paced.map((p) => p.typing.latencyMs.p50))
+  console.log(`- typing p50 ≤ 0.5 s at the default pacing: ${yes(worst <= 500)} (worst direction ${ms(worst)} ms)`)
+}
+
+function printGroups(r: ScaleResult): void {
+  console.log('\n### Group size\n')
+  console.log(
+    '| members | Signal sends for one edit | receiver CPU per update (sidecar process) | presence: pages, sends by their sidecar in the window, pace bound |',
+  )
+  console.log('|---|---|---|---|')
+  for (const g of r.groups)
+    console.log(
+      `| ${g.members} | ${g.sendsPerEdit} | ${g.presence === undefined ? `${(g.receiverCpuMicrosPerUpdate / 1000).toFixed(2)} ms (${g.updates} updates)` : '–'} | ${g.presence === undefined ? '–' : `${g.presence.pages} pages, ${g.presence.sends} sends in ${g.presence.seconds.toFixed(0)} s, bound ${g.presence.bound.toFixed(0)}`} |`,
+    )
+}
+
+export function printScale(r: ScaleResult): void {
+  console.log(`\n## Scale (issue #41): \`${r.command}\`\n`)
+  console.log(
+    `The sidecar runs ${r.runtime === 'node (built dist/)' ? 'as installed: its dist/ built with `tsc -b apps/sidecar/tsconfig.build.json` (what `npm run pack:packages` packs), under plain `node`' : `from its sources under tsx: the build failed (${r.buildError ?? ''})`}; the baselines (\`@y/websocket-server\` 0.1.1, \`@hocuspocus/server\` 4.7.0, no persistence) under plain \`node\`, in the same run.`,
+  )
+  printDocuments(r)
+  printLargeDoc(r)
+  printDirections(r)
+  printGroups(r)
+  console.log(
+    '\n- Not measured in this run: a member joining a 10 MB document, and a relinked device catching up (section 7 measures the join of a 311 KB document).',
+  )
+}

@@ -1,0 +1,131 @@
+/**
+ * `npm run bench -- --scale` (issue #41): the scale figures on today's code, each beside
+ * y-websocket's and Hocuspocus's where one exists, same machine, same run. The sidecar runs as
+ * installed (its dist/ built as `npm run pack:packages` builds it, under plain `node`); when the
+ * build fails it runs its sources under tsx and every row says so. Sizes: `--quick`, or
+ * `--scale-docs=100,1000`, `--scale-copies=4`, `--scale-members=2,50`, `--scale-window=45`.
+ * Writes test-artifacts/bench-results/scale(.quick).json (git-ignored) and prints the docs/performance.md section.
+ */
+import { PACING_DEFAULT, type Pacing } from '../stack.ts'
+import { loadTrace, type TimedTrace } from '../traces.ts'
+import { TIMING_TRACE, TYPING_TRACE, typingSchedule } from '../typing-speed.ts'
+import { bothDirections, type DirectionRun } from './directions.ts'
+import { groupRun, type GroupRun } from './groups.ts'
+import { bareYdoc, baselineLargeDoc, buildBigDoc, sidecarLargeDoc, type LargeDocRun } from './large-doc.ts'
+import { baselineDocs, sidecarDocs, type BaselineDocsRun, type DocsRun } from './lazy-memory.ts'
+import { buildSidecar, type Memory, type Runtime } from './procs.ts'
+
+export interface ScaleSizes {
+  readonly documents: readonly number[]
+  readonly copies: number
+  readonly members: readonly number[]
+  readonly windowSeconds: number
+  readonly samples: number
+  readonly updates: number
+  readonly presenceSeconds: number
+}
+
+export const SCALE_FULL: ScaleSizes = {
+  documents: [100, 1000],
+  copies: 4,
+  members: [2, 50],
+  windowSeconds: 45,
+  samples: 12,
+  updates: 50,
+  presenceSeconds: 30,
+}
+export const SCALE_QUICK: ScaleSizes = {
+  documents: [20],
+  copies: 1,
+  members: [2, 10],
+  windowSeconds: 8,
+  samples: 4,
+  updates: 10,
+  presenceSeconds: 5,
+}
+
+/** The sizes from the command line: `--quick` picks the small set; each `--scale-*=` replaces one. */
+export function scaleSizes(argv: readonly string[]): ScaleSizes {
+  const base = argv.includes('--quick') ? SCALE_QUICK : SCALE_FULL
+  const flag = (name: string): string | undefined =>
+    argv.find((a) => a.startsWith(`--scale-${name}=`))?.slice(`--scale-${name}=`.length)
+  const list = (name: string, fallback: readonly number[]): number[] => {
+    const given = (flag(name) ?? '')
+      .split(',')
+      .map(Number)
+      .filter((n) => Number.isInteger(n) && n > 0)
+    return given.length > 0 ? given : [...fallback]
+  }
+  const one = (name: string, fallback: number): number => {
+    const n = Number(flag(name))
+    return Number.isFinite(n) && n > 0 ? n : fallback
+  }
+  return {
+    ...base,
+    documents: list('docs', base.documents),
+    copies: one('copies', base.copies),
+    members: list('members', base.members),
+    windowSeconds: one('window', base.windowSeconds),
+  }
+}
+
+export interface ScaleResult {
+  readonly command: string
+  readonly runtime: Runtime
+  readonly buildError?: string
+  readonly sizes: ScaleSizes
+  readonly documents: { readonly e2e: DocsRun[]; readonly e2eTsx?: DocsRun; readonly baselines: BaselineDocsRun[] }
+  readonly largeDoc: {
+    readonly copies: number
+    readonly operations: number
+    readonly yjsEncodedBytes: number
+    readonly bareYdoc: { readonly before: Memory; readonly after: Memory }
+    readonly runs: LargeDocRun[]
+  }
+  readonly directions: { readonly pacing: Pacing; readonly runs: DirectionRun[] }[]
+  readonly groups: GroupRun[]
+}
+
+export async function benchScale(argv: readonly string[]): Promise<ScaleResult> {
+  const sizes = scaleSizes(argv)
+  const build = buildSidecar()
+  const runtime = build.runtime
+  const e2e: DocsRun[] = []
+  const baselines: BaselineDocsRun[] = []
+  for (const n of sizes.documents) {
+    e2e.push(await sidecarDocs(runtime, n, true))
+    for (const system of ['y-websocket', 'Hocuspocus'] as const) baselines.push(await baselineDocs(system, n))
+  }
+  const smallest = sizes.documents[0] ?? 100
+  const e2eTsx = runtime === 'tsx (sources)' ? undefined : await sidecarDocs('tsx (sources)', smallest, false)
+  const big = buildBigDoc(sizes.copies)
+  const largeRuns = [await sidecarLargeDoc(runtime, big)]
+  for (const system of ['y-websocket', 'Hocuspocus'] as const) largeRuns.push(await baselineLargeDoc(system, big))
+  const trace = loadTrace(TYPING_TRACE)
+  const offsets = typingSchedule(loadTrace<TimedTrace>(TIMING_TRACE), sizes.windowSeconds * 1000)
+  const directions = []
+  // The default pacing, and the demo's (`npm start`: 5 sends/s, burst 20), where the asymmetry was seen.
+  for (const pacing of [PACING_DEFAULT, { sendsPerSecond: 5, burst: 20 }])
+    directions.push({ pacing, runs: await bothDirections({ runtime, pacing, samples: sizes.samples, trace, offsets }) })
+  const groups: GroupRun[] = []
+  for (const m of sizes.members)
+    groups.push(await groupRun(runtime, m, { updates: sizes.updates, pages: 0, presenceMs: 0 }))
+  const most = Math.max(...sizes.members)
+  groups.push(await groupRun(runtime, most, { updates: 1, pages: most, presenceMs: sizes.presenceSeconds * 1000 }))
+  return {
+    command: `npm run bench -- --scale ${argv.filter((a) => a !== '--scale').join(' ')}`.trim(),
+    runtime,
+    ...(build.error === undefined ? {} : { buildError: build.error }),
+    sizes,
+    documents: { e2e, ...(e2eTsx === undefined ? {} : { e2eTsx }), baselines },
+    largeDoc: {
+      copies: big.copies,
+      operations: big.operations,
+      yjsEncodedBytes: big.update.byteLength,
+      bareYdoc: await bareYdoc(big),
+      runs: largeRuns,
+    },
+    directions,
+    groups,
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * The sidecar as installed: its built dist/ (`tsc -b apps/sidecar/tsconfig.build.json`, what
+ * `npm run pack:packages` packs) run under plain `node`, no tsx, no source condition. Driven over
+ * IPC like bench/sidecar-child.ts: `start` (env) → `started` (port, readyMs from process start);
+ * `measure` (gc) → `memory`; `cpu` → `cpu` (process.cpuUsage, µs); `stop`.
+ */
+import { loadConfig, startSidecar } from '@e2e-col/sidecar'
+
+let sidecar
+process.on('disconnect', () => process.exit(0))
+process.on('message', (request) => {
+  handle(request).catch((error) => process.send?.({ type: 'failed', message: String(error) }))
+})
+
+async function handle(request) {
+  switch (request.type) {
+    case 'start':
+      sidecar = await startSidecar(loadConfig(request.env))
+      process.send?.({ type: 'started', port: sidecar.port, readyMs: performance.now() })
+      break
+    case 'measure':
+      if (request.gc) globalThis.gc?.()
+      process.send?.({ type: 'memory', ...process.memoryUsage() })
+      break
+    case 'cpu':
+      process.send?.({ type: 'cpu', ...process.cpuUsage() })
+      break
+    case 'stop':
+      await sidecar?.close()
+      process.exit(0)
+  }
+}
