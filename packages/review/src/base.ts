@@ -72,6 +72,7 @@ export function unchangedSince(node: Y.Text, index: number, len: number, base: Y
   const end = index + len
   let pos = 0
   let started = false
+  // oxlint-disable-next-line no-underscore-dangle -- the items (ids, deleted ones too) are walked from here
   for (let item = node._start; item !== null && pos < end; item = item.right) {
     const known = base.sv.get(item.id.client) ?? 0
     if (!item.deleted && item.countable) {

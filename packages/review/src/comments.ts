@@ -76,7 +76,10 @@ export function addComment(doc: Y.Doc, input: CommentInput): string {
   const body = checkBody(input.body)
   const { segments } = extractOrThrow(doc, input.target)
   const { index, length } = input
-  const seg = Number.isSafeInteger(index) && Number.isSafeInteger(length) && length > 0 ? segmentOf(segments, index, length) : undefined
+  const seg =
+    Number.isSafeInteger(index) && Number.isSafeInteger(length) && length > 0
+      ? segmentOf(segments, index, length)
+      : undefined
   if (seg === undefined) throw new ReviewError('REVIEW_BAD_INPUT', 'the range is not within one block of the text')
   const quote = seg.text.slice(index - seg.from, index - seg.from + length)
   if (utf8Bytes(quote) > REVIEW_LIMITS.maxQuoteBytes)
@@ -93,7 +96,8 @@ export function replyTo(
   reply: { body: string; mentions?: readonly string[]; at: number; random: () => number },
 ): string {
   const root = parseComment(reviewMap(doc).get(`c:${commentId}`))
-  if (root === undefined || root.replyTo !== undefined) throw new ReviewError('REVIEW_NOT_FOUND', `no comment ${commentId}`)
+  if (root === undefined || root.replyTo !== undefined)
+    throw new ReviewError('REVIEW_NOT_FOUND', `no comment ${commentId}`)
   const body = checkBody(reply.body)
   const mentions = (reply.mentions ?? []).slice(0, REVIEW_LIMITS.maxMentions)
   const entry: CommentEntry = { ...root, body, mentions, replyTo: commentId, at: reply.at }
@@ -101,11 +105,20 @@ export function replyTo(
 }
 
 /** Resolves (or reopens) a thread: a new entry, the latest by time wins. */
-export function resolveComment(doc: Y.Doc, commentId: string, resolved: boolean, at: number, random: () => number): void {
+export function resolveComment(
+  doc: Y.Doc,
+  commentId: string,
+  resolved: boolean,
+  at: number,
+  random: () => number,
+): void {
   if (parseComment(reviewMap(doc).get(`c:${commentId}`)) === undefined)
     throw new ReviewError('REVIEW_NOT_FOUND', `no comment ${commentId}`)
   reviewMap(doc).set(`r:${commentId}:${newEntryId(random)}`, { v: 1, resolved, at })
 }
+
+const byTime = <T extends { id: string; entry: { at: number } }>(a: T, b: T): number =>
+  a.entry.at - b.entry.at || a.id.localeCompare(b.id)
 
 function whereNow(doc: Y.Doc, entry: CommentEntry): string | undefined {
   let segments
@@ -146,8 +159,6 @@ export function listComments(doc: Y.Doc): Comment[] {
       replies.set(entry.replyTo, thread)
     }
   }
-  const byTime = <T extends { id: string; entry: { at: number } }>(a: T, b: T): number =>
-    a.entry.at - b.entry.at || a.id.localeCompare(b.id)
   return [...roots.values()].sort(byTime).map((c) => {
     const current = whereNow(doc, c.entry) ?? ''
     return {

@@ -57,7 +57,13 @@ function craft(items: Y.Item[], ds: { client: number; clock: number; len: number
 const entryItem = (
   client: number,
   clock: number,
-  fields: { parent?: string | Y.ID; key?: string | null; origin?: Y.ID; right?: Y.ID; content?: Y.AbstractContent } = {},
+  fields: {
+    parent?: string | Y.ID
+    key?: string | null
+    origin?: Y.ID
+    right?: Y.ID
+    content?: ConstructorParameters<typeof Y.Item>[7]
+  } = {},
 ): Y.Item =>
   new Y.Item(
     Y.createID(client, clock),
@@ -85,7 +91,14 @@ describe('a commenter writing review entries passes every sidecar', () => {
         resolveComment(carol, id ?? '', true, 3, random)
       }),
       carolSends(carol, () =>
-        createSuggestion(carol, { target: TEXT, base: baseOf(carol), find: 'long hike', replace: 'walk', at: 4, random }),
+        createSuggestion(carol, {
+          target: TEXT,
+          base: baseOf(carol),
+          find: 'long hike',
+          replace: 'walk',
+          at: 4,
+          random,
+        }),
       ),
     ]
     for (const u of updates) {
@@ -96,30 +109,53 @@ describe('a commenter writing review entries passes every sidecar', () => {
     expect([...reviewMap(alice).keys()].map((k) => k[0]).sort()).toEqual(['c', 'c', 'r', 's'])
   })
 
-  it('withdrawing its own suggestion is ok; withdrawing another member\'s, or accepting, is REVIEW_DECISION', () => {
+  it("withdrawing its own suggestion is ok; withdrawing another member's, or accepting, is REVIEW_DECISION", () => {
     const { alice, carol } = group()
     const random = counter(5)
-    const mine = createSuggestion(carol, { target: TEXT, base: baseOf(carol), find: 'museum', replace: 'zoo', at: 1, random })
-    const theirs = createSuggestion(alice, { target: TEXT, base: baseOf(alice), find: 'hike', replace: 'walk', at: 1, random })
+    const mine = createSuggestion(carol, {
+      target: TEXT,
+      base: baseOf(carol),
+      find: 'museum',
+      replace: 'zoo',
+      at: 1,
+      random,
+    })
+    const theirs = createSuggestion(alice, {
+      target: TEXT,
+      base: baseOf(alice),
+      find: 'hike',
+      replace: 'walk',
+      at: 1,
+      random,
+    })
     syncDocs(alice, carol)
     const withdraw = carolSends(carol, () => decideWithout(carol, mine, 'withdrawn', 2))
     expect(codeOf(checkReviewOnlyUpdate(alice, withdraw))).toBe('ok')
     const other = carolSends(carol, () => decideWithout(carol, theirs, 'withdrawn', 2))
     expect(codeOf(checkReviewOnlyUpdate(alice, other))).toBe('REVIEW_DECISION')
     const fresh = group()
-    const id = createSuggestion(fresh.alice, { target: TEXT, base: baseOf(fresh.alice), find: 'hike', replace: 'run', at: 1, random })
+    const id = createSuggestion(fresh.alice, {
+      target: TEXT,
+      base: baseOf(fresh.alice),
+      find: 'hike',
+      replace: 'run',
+      at: 1,
+      random,
+    })
     syncDocs(fresh.alice, fresh.carol)
     const accept = carolSends(fresh.carol, () => acceptSuggestion(fresh.carol, id, 2))
     expect(codeOf(checkReviewOnlyUpdate(fresh.alice, accept))).toBe('REVIEW_ORIGIN')
   })
 
-  it('the page\'s whole delete set (editors\' deletions it already has) is cut, not refused, and deletes nothing here', () => {
+  it("the page's whole delete set (editors' deletions it already has) is cut, not refused, and deletes nothing here", () => {
     const { alice, carol } = group()
     const lagging = docOf(ALICE_TAG, 9) // a replica that has Alice's text but not her deletion yet
     syncDocs(alice, lagging)
     alice.getText('text').delete(0, 7)
     syncDocs(alice, carol)
-    const u = carolSends(carol, () => addComment(carol, { target: TEXT, index: 0, length: 6, body: 'ok', at: 1, random: counter() }))
+    const u = carolSends(carol, () =>
+      addComment(carol, { target: TEXT, index: 0, length: 6, body: 'ok', at: 1, random: counter() }),
+    )
     expect(Y.decodeUpdate(u).ds.clients.size).toBe(1)
     const r = checkReviewOnlyUpdate(lagging, u)
     expect(r).toMatchObject({ ok: true, entries: 1, cut: { ranges: 1, live: 1 } })
@@ -129,26 +165,40 @@ describe('a commenter writing review entries passes every sidecar', () => {
   })
 })
 
-describe('a commenter\'s crafted content is a typed violation', () => {
+describe("a commenter's crafted content is a typed violation", () => {
   const carolId = docOf(CAROL_TAG).clientID
 
   it('typing into the text (at its start: explicit parent; after a character: an origin in content)', () => {
     const { alice, carol } = group()
-    expect(codeOf(checkReviewOnlyUpdate(alice, carolSends(carol, () => carol.getText('text').insert(0, 'X'))))).toBe(
-      'REVIEW_ORIGIN',
-    )
+    expect(
+      codeOf(
+        checkReviewOnlyUpdate(
+          alice,
+          carolSends(carol, () => carol.getText('text').insert(0, 'X')),
+        ),
+      ),
+    ).toBe('REVIEW_ORIGIN')
     const empty = docOf(ALICE_TAG)
     const blank = docOf(CAROL_TAG)
-    expect(codeOf(checkReviewOnlyUpdate(empty, carolSends(blank, () => blank.getText('text').insert(0, 'X'))))).toBe(
-      'REVIEW_PARENT',
-    )
+    expect(
+      codeOf(
+        checkReviewOnlyUpdate(
+          empty,
+          carolSends(blank, () => blank.getText('text').insert(0, 'X')),
+        ),
+      ),
+    ).toBe('REVIEW_PARENT')
   })
 
   it('an entry whose origin is a content item (its parent implied from content) is REVIEW_ORIGIN', () => {
     const { alice } = group()
     const contentId = Y.createID(alice.clientID, 3)
-    expect(codeOf(checkReviewOnlyUpdate(alice, craft([entryItem(carolId, 0, { origin: contentId })])))).toBe('REVIEW_ORIGIN')
-    expect(codeOf(checkReviewOnlyUpdate(alice, craft([entryItem(carolId, 0, { right: contentId })])))).toBe('REVIEW_ORIGIN')
+    expect(codeOf(checkReviewOnlyUpdate(alice, craft([entryItem(carolId, 0, { origin: contentId })])))).toBe(
+      'REVIEW_ORIGIN',
+    )
+    expect(codeOf(checkReviewOnlyUpdate(alice, craft([entryItem(carolId, 0, { right: contentId })])))).toBe(
+      'REVIEW_ORIGIN',
+    )
   })
 
   it('text disguised under the review root, a nested type there, or content under a review entry are refused', () => {
@@ -168,7 +218,9 @@ describe('a commenter\'s crafted content is a typed violation', () => {
   it('a list insert into the root, a key this version does not write, or a malformed entry', () => {
     const { alice } = group()
     expect(codeOf(checkReviewOnlyUpdate(alice, craft([entryItem(carolId, 0, { key: null })])))).toBe('REVIEW_KEY')
-    expect(codeOf(checkReviewOnlyUpdate(alice, craft([entryItem(carolId, 0, { key: 'x:abcdefgh' })])))).toBe('REVIEW_KEY')
+    expect(codeOf(checkReviewOnlyUpdate(alice, craft([entryItem(carolId, 0, { key: 'x:abcdefgh' })])))).toBe(
+      'REVIEW_KEY',
+    )
     const junk = entryItem(carolId, 0, { content: new Y.ContentAny([{ v: 1, body: 7 }]) })
     expect(codeOf(checkReviewOnlyUpdate(alice, craft([junk])))).toBe('REVIEW_CONTENT')
     const two = entryItem(carolId, 0, { content: new Y.ContentAny([1, 2]) })
@@ -188,9 +240,9 @@ describe('a commenter\'s crafted content is a typed violation', () => {
   it(`an entry over ${REVIEW_LIMITS.maxEntryBytes} bytes, and more than ${REVIEW_LIMITS.maxEntriesPerUpdate} entries in a message`, () => {
     const { alice } = group()
     const body = 'x'.repeat(REVIEW_LIMITS.maxEntryBytes)
-    expect(codeOf(checkReviewOnlyUpdate(alice, craft([entryItem(carolId, 0, { content: new Y.ContentAny([{ body }]) })])))).toBe(
-      'REVIEW_CONTENT',
-    )
+    expect(
+      codeOf(checkReviewOnlyUpdate(alice, craft([entryItem(carolId, 0, { content: new Y.ContentAny([{ body }]) })]))),
+    ).toBe('REVIEW_CONTENT')
     const many = (n: number): Y.Item[] =>
       Array.from({ length: n }, (_, i) => entryItem(carolId, i, { key: `c:abcdefgh${String(i).padStart(3, '0')}` }))
     expect(codeOf(checkReviewOnlyUpdate(alice, craft(many(REVIEW_LIMITS.maxEntriesPerUpdate))))).toBe('ok')

@@ -177,6 +177,7 @@ export function checkReviewOnlyUpdate(replica: Y.Doc, update: Uint8Array): Revie
     return fail('REVIEW_UNDECODABLE', 'not a Yjs update')
   }
   const root = replica.share.get(REVIEW_ROOT)
+  // oxlint-disable-next-line no-underscore-dangle -- the keys the replica holds, deleted ones too, without creating the root
   const held: ReadonlyMap<string, Y.Item> = root?._map ?? new Map()
   const seen = new Map<string, number>()
   let entries = 0

@@ -52,7 +52,14 @@ describe('properties of the review model', () => {
         const bob = docOf(BOB_TAG)
         alice.getText('text').insert(0, PREFIX + QUOTE + SUFFIX)
         syncDocs(alice, bob)
-        const id = createSuggestion(alice, { target: TEXT, base: baseOf(alice), find: QUOTE, replace, at: 1, random: counter() })
+        const id = createSuggestion(alice, {
+          target: TEXT,
+          base: baseOf(alice),
+          find: QUOTE,
+          replace,
+          at: 1,
+          random: counter(),
+        })
         const model = { prefix: PREFIX, suffix: SUFFIX }
         for (const e of edits) applyOutside(bob.getText('text'), model, e)
         syncDocs(alice, bob)
@@ -74,12 +81,21 @@ describe('properties of the review model', () => {
         const bob = docOf(BOB_TAG)
         alice.getText('text').insert(0, PREFIX + QUOTE + SUFFIX)
         syncDocs(alice, bob)
-        const id = createSuggestion(alice, { target: TEXT, base: baseOf(alice), find: QUOTE, replace: 'r', at: 1, random: counter() })
+        const id = createSuggestion(alice, {
+          target: TEXT,
+          base: baseOf(alice),
+          find: QUOTE,
+          replace: 'r',
+          at: 1,
+          random: counter(),
+        })
         bob.getText('text').delete(PREFIX.length + at, len)
         syncDocs(alice, bob)
         for (const d of [alice, bob]) {
           expect(listSuggestions(d)[0]?.stale).toBe(true)
-          expect(() => acceptSuggestion(d, id, 2)).toThrow(expect.objectContaining({ code: 'SUGGESTION_QUOTE_CHANGED' }))
+          expect(() => acceptSuggestion(d, id, 2)).toThrow(
+            expect.objectContaining({ code: 'SUGGESTION_QUOTE_CHANGED' }),
+          )
         }
       }),
       { numRuns: 60 },
@@ -93,7 +109,14 @@ describe('properties of the review model', () => {
         const bob = docOf(BOB_TAG)
         alice.getText('text').insert(0, PREFIX + QUOTE + SUFFIX)
         syncDocs(alice, bob)
-        addComment(alice, { target: TEXT, index: PREFIX.length, length: QUOTE.length, body: 'b', at: 1, random: counter() })
+        addComment(alice, {
+          target: TEXT,
+          index: PREFIX.length,
+          length: QUOTE.length,
+          body: 'b',
+          at: 1,
+          random: counter(),
+        })
         const model = { prefix: PREFIX, suffix: SUFFIX }
         for (const e of edits) applyOutside(bob.getText('text'), model, e)
         if (deleteIt) bob.getText('text').delete(model.prefix.length, QUOTE.length)
@@ -109,7 +132,7 @@ describe('properties of the review model', () => {
     )
   })
 
-  it('whatever a commenter\'s page does, an update that passes the check changes no content when applied', () => {
+  it("whatever a commenter's page does, an update that passes the check changes no content when applied", () => {
     const op = fc.oneof(
       fc.record({ kind: fc.constant('comment' as const), at: fc.nat() }),
       fc.record({ kind: fc.constant('type' as const), at: fc.nat(), text: fc.constantFrom('x', 'yz') }),
@@ -131,9 +154,15 @@ describe('properties of the review model', () => {
           const n = t.length
           if (o.kind === 'comment' && n > 0)
             addComment(carol, { target: TEXT, index: o.at % n, length: 1, body: 'c', at: 1, random })
-          if (o.kind === 'type') (t.insert(o.at % (n + 1), o.text), (content = true))
+          if (o.kind === 'type') {
+            t.insert(o.at % (n + 1), o.text)
+            content = true
+          }
           if (o.kind === 'delete' && n > 0) t.delete(o.at % n, 1)
-          if (o.kind === 'format' && n > 0) (t.format(o.at % n, 1, { bold: true }), (content = true))
+          if (o.kind === 'format' && n > 0) {
+            t.format(o.at % n, 1, { bold: true })
+            content = true
+          }
           if (o.kind === 'map') reviewMap(carol).set(o.key, { v: 1 })
         }
         const update = since(carol, before)

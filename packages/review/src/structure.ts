@@ -154,6 +154,7 @@ export const reviewMap = (doc: Y.Doc): Y.Map<unknown> => doc.getMap<unknown>(REV
 
 /** The client id that wrote `key`'s current value, or undefined when the key is absent. */
 export function writerOf(map: Y.Map<unknown>, key: string): number | undefined {
+  // oxlint-disable-next-line no-underscore-dangle -- Yjs names a key's item (its writer's id) only here
   const item = map._map.get(key)
   return item === undefined || item.deleted ? undefined : item.id.client
 }

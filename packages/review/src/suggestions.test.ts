@@ -174,28 +174,34 @@ describe('suggestions on a Y.Text', () => {
   })
 })
 
+const RICH: Target = { name: 'prosemirror', kind: 'xml' }
+function rich(): Y.Doc {
+  const doc = docOf(ALICE_TAG)
+  const frag = doc.getXmlFragment('prosemirror')
+  const h = new Y.XmlElement('heading')
+  h.setAttribute('level', '2')
+  h.insert(0, [new Y.XmlText('Trip plan')])
+  const p = new Y.XmlElement('paragraph')
+  const t = new Y.XmlText('Day 2: long hike')
+  p.insert(0, [t])
+  frag.insert(0, [h, p])
+  t.format(7, 4, { bold: true })
+  return doc
+}
 describe('suggestions on a Y.XmlFragment (the rich page)', () => {
-  const RICH: Target = { name: 'prosemirror', kind: 'xml' }
-  function rich(): Y.Doc {
-    const doc = docOf(ALICE_TAG)
-    const frag = doc.getXmlFragment('prosemirror')
-    const h = new Y.XmlElement('heading')
-    h.setAttribute('level', '2')
-    h.insert(0, [new Y.XmlText('Trip plan')])
-    const p = new Y.XmlElement('paragraph')
-    const t = new Y.XmlText('Day 2: long hike')
-    p.insert(0, [t])
-    frag.insert(0, [h, p])
-    t.format(7, 4, { bold: true })
-    return doc
-  }
-
   it('reads as plain text and Markdown, and a suggestion inside one block applies there', () => {
     const doc = rich()
     const read = readText(doc, RICH)
     expect(read.text).toBe('Trip plan\nDay 2: long hike')
     expect(read.markdown).toBe('## Trip plan\nDay 2: **long** hike')
-    const id = createSuggestion(doc, { target: RICH, base: read.base, find: 'long hike', replace: 'walk', at: 1, random: counter() })
+    const id = createSuggestion(doc, {
+      target: RICH,
+      base: read.base,
+      find: 'long hike',
+      replace: 'walk',
+      at: 1,
+      random: counter(),
+    })
     acceptSuggestion(doc, id, 2)
     expect(readText(doc, RICH).text).toBe('Trip plan\nDay 2: walk')
   })
@@ -203,9 +209,11 @@ describe('suggestions on a Y.XmlFragment (the rich page)', () => {
   it('find across two blocks is SUGGESTION_SPANS_BLOCKS', () => {
     const doc = rich()
     const { base } = readText(doc, RICH)
-    expect(codeOf(() => createSuggestion(doc, { target: RICH, base, find: 'plan\nDay', replace: 'x', at: 1, random: counter() }))).toBe(
-      'SUGGESTION_SPANS_BLOCKS',
-    )
+    expect(
+      codeOf(() =>
+        createSuggestion(doc, { target: RICH, base, find: 'plan\nDay', replace: 'x', at: 1, random: counter() }),
+      ),
+    ).toBe('SUGGESTION_SPANS_BLOCKS')
   })
 
   it('a target of the wrong type is REVIEW_BAD_INPUT, not a crash', () => {
