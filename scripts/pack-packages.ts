@@ -16,6 +16,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const PACKED = [
   'packages/protocol',
   'packages/sync',
+  'packages/review',
   'packages/transport',
   'packages/client',
   'packages/signal-cli',

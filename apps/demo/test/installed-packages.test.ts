@@ -1,5 +1,5 @@
 /**
- * The packed packages work outside this repository: the tarballs of @e2e-col/protocol, sync,
+ * The packed packages work outside this repository: the tarballs of @e2e-col/protocol, sync, review,
  * transport, client, signal-cli and sidecar are installed into a fresh Vite app in a temporary
  * folder (no tsx there), the app type-checked against their .d.ts and built, the installed
  * `e2e-col-sidecar` bin run with plain Node against the toy daemon, and the built page opened in
@@ -45,7 +45,7 @@ provider.on('sync', (synced: boolean) => {
 Object.assign(window, { installed: { text: () => doc.getText('text').toString(), pending: () => provider.pending, first: { pending, status } } })
 `
 
-const PACKED = ['protocol', 'sync', 'transport', 'client', 'signal-cli', 'sidecar']
+const PACKED = ['protocol', 'sync', 'review', 'transport', 'client', 'signal-cli', 'sidecar']
 
 /** Runs the installed sidecar bin with plain Node and a bare environment; resolves with its URL once ready. */
 function startInstalledSidecar(

@@ -36,6 +36,10 @@ export interface Histories {
   attach(docId: string, replica: DocReplica): DocHistory
   detach(docId: string): void
   get(docId: string): DocHistory | undefined
+  /** The served document's replica (the review API reads a copy of it), undefined when not served. */
+  replicaOf(docId: string): DocReplica | undefined
+  /** A fresh client id under this account's author tag, undefined when the account has no number. */
+  writerId(): number | undefined
   /** True for a document this person left. */
   left(docId: string): boolean
   /** This account's number (or Signal id): the author of this person's changes. */
@@ -124,6 +128,8 @@ export function createHistories(o: HistoriesOptions): Histories {
     },
     detach,
     get: (docId) => served.get(docId)?.history,
+    replicaOf: (docId) => served.get(docId)?.replica,
+    writerId: writer,
     left: (docId) => o.left(docId),
     you: () => o.self(),
     restore(docId, versionId, edit) {

@@ -4,6 +4,7 @@
  * admitting, flush the send queues (bounded), close every socket with 1001, then the listener.
  * `listen` is the start's last step; a listen that fails unwinds through that closer too.
  */
+import { randomInt } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import { CLOSE_CODES } from '@e2e-col/protocol'
 import type { WebSocket } from 'ws'
@@ -13,6 +14,7 @@ import { peerMayAsk } from '../listen-scope.ts'
 import { UNLINKED_NOTICE } from '../ops/linked-device.ts'
 import { SidecarError } from '../errors.ts'
 import { createHistoryApi } from '../history/api.ts'
+import { createReviewApi } from '../review/api.ts'
 import { authorsView } from '../authorship/authors-view.ts'
 import { createDocsApi } from '../library/api.ts'
 import { LibraryError } from '../library/library-error.ts'
@@ -82,6 +84,24 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
     bind: () => ({ host: config.listen.host, port: boundPort }),
     ready: life.ready,
   })
+  const reviewApi = createReviewApi({
+    reviewed: (docId) => {
+      const doc = docs.get(docId)
+      const replica = i.served.histories.replicaOf(docId)
+      if (doc === undefined || replica === undefined) return undefined
+      return {
+        doc: replica.doc,
+        edit: (update) => doc.edit(update),
+        role: () => doc.role(),
+        writerId: () => i.served.histories.writerId() ?? randomInt(2 ** 32),
+      }
+    },
+    now: () => clock.now(),
+    random: () => randomInt(2 ** 32),
+    allowedOrigins: config.allowedOrigins,
+    bind: () => ({ host: config.listen.host, port: boundPort }),
+    ready: life.ready,
+  })
   const { server, wss } = createWsServer({
     allowedOrigins: config.allowedOrigins,
     onRefusedOrigin: (origin) =>
@@ -112,6 +132,7 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
     onHttp: (req, res) => {
       const path = new URL(req.url ?? '/', 'http://sidecar').pathname
       if (historyApi.handles(path)) historyApi.handle(req, res)
+      else if (reviewApi.handles(path)) reviewApi.handle(req, res)
       else if (api.handles(path)) api.handle(req, res)
       else i.ops(req, res)
     },
