@@ -17,20 +17,20 @@
  * or `"viewer"` (group/roles.ts).
  *
  * Errors are `{error: {code, message}}` with the status of the code (library-error.ts). Bodies
- * are JSON only (`Content-Type: application/json`, at most {@link MAX_BODY_BYTES}).
+ * are JSON only (`Content-Type: application/json`, at most `MAX_BODY_BYTES`, http/body.ts).
  * @see docs/documents.md
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { codeOf, messageOf } from '../error-code.ts'
 import { ROLES } from '../group/roles.ts'
-import { checkHost, checkOrigin } from './api-guard.ts'
+import { checkHost, checkOrigin } from '../http/guard.ts'
+import { readBody } from '../http/body.ts'
 import { isPhoneNumber } from './group-tag.ts'
 import type { DocumentLibrary } from './library.ts'
 import { isLibraryError, LibraryError } from './library-error.ts'
 
 /** Largest request body read. */
-export const MAX_BODY_BYTES = 16 * 1024
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 const DOC = new RegExp(`^/v1/docs/(${UUID})$`)
@@ -112,19 +112,6 @@ function send(res: ServerResponse, status: number, body: unknown, cors: string |
       'content-length': String(Buffer.byteLength(text)),
     })
     .end(text)
-}
-
-/** The request body as text, at most {@link MAX_BODY_BYTES} (the history API reads its bodies so too). */
-export async function readBody(req: IncomingMessage): Promise<string> {
-  const parts: Buffer[] = []
-  let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.byteLength
-    if (size > MAX_BODY_BYTES)
-      throw new LibraryError('API_BODY_TOO_LARGE', `the request body is larger than ${MAX_BODY_BYTES} bytes`)
-    parts.push(chunk)
-  }
-  return Buffer.concat(parts).toString('utf8')
 }
 
 function parse<T>(schema: z.ZodType<T>, text: string): T {
