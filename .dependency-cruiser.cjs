@@ -5,8 +5,53 @@
 // A workspace imported by name resolves to its files too; only a relative path is `local` alone.
 const NOT_RELATIVE = ['aliased', 'aliased-workspace', 'undetermined', 'npm', 'npm-dev', 'npm-no-pkg', 'npm-unknown']
 
+/**
+ * The sidecar's layers, lowest first (docs/architecture.md "The sidecar's layers"): a file may import
+ * its own layer and the layers below it, never one above, type-only imports included. Each entry
+ * is a pattern of paths under `apps/sidecar/src/`; tests (`*.test.ts`) combine layers freely.
+ */
+const SIDECAR_LAYERS = [
+  ['base', '(errors|error-code|clock|closers|listen-scope|node-codecs|config|signal-limits|startup)\\.ts$|(ops|http)/'],
+  ['store', 'replica/'],
+  ['signal', '(group|send)/'],
+  ['pages', 'browser/'],
+  ['receive', 'receive/'],
+  ['features', '(authorship|presence|history|chat|review)/'],
+  ['document', 'document/'],
+  ['documents', 'documents\\.ts$|library/'],
+  ['phases', 'phases/'],
+  ['entry', '(sidecar|internals|index|main)\\.ts$|cli/'],
+]
+
+/** One rule per layer: nothing in it imports a layer above it. */
+function layerRules(root, layers) {
+  const at = (pattern) => `^${root}(${pattern})`
+  return layers.slice(0, -1).map(([name, pattern], i) => ({
+    name: `layer-${name}`,
+    comment: `${root}: ${name} sits below ${layers
+      .slice(i + 1)
+      .map(([above]) => above)
+      .join(', ')} (docs/architecture.md).`,
+    severity: 'error',
+    from: { path: at(pattern), pathNot: '\\.test\\.ts$' },
+    to: { path: layers.slice(i + 1).map(([, above]) => at(above)) },
+  }))
+}
+
 module.exports = {
   forbidden: [
+    ...layerRules('apps/sidecar/src/', SIDECAR_LAYERS),
+    {
+      name: 'sidecar-in-layers',
+      comment:
+        'Every source file of the sidecar sits in one of its layers (SIDECAR_LAYERS): a new folder is placed there.',
+      severity: 'error',
+      from: {
+        path: '^apps/sidecar/src/',
+        pathNot: ['\\.test\\.ts$', ...SIDECAR_LAYERS.map(([, p]) => `^apps/sidecar/src/(${p})`)],
+      },
+      to: {},
+    },
     {
       name: 'no-app-imports-app',
       comment:
@@ -46,10 +91,10 @@ module.exports = {
     {
       name: 'no-circular',
       comment:
-        'No import cycles, within a package or across them (a cycle made only through `import type` loads fine and is allowed).',
+        'No import cycles, within a package or across them, type-only imports included: a type two files share sits below both.',
       severity: 'error',
       from: {},
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+      to: { circular: true },
     },
   ],
   options: {

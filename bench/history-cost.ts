@@ -18,7 +18,7 @@ import {
   createLogger,
   DEFAULT_RETENTION,
   loadReplica,
-  openReplicaStore,
+  openSidecarStore,
   restoreChange,
   type CompactionPolicy,
   type HistoryPolicy,
@@ -110,7 +110,7 @@ function writtenSoFar(): number | undefined {
 /** A fresh store and replica, with the document's history when `history`. */
 function openDocument(history: boolean, compaction?: CompactionPolicy) {
   const dir = mkdtempSync(join(tmpdir(), 'e2e-col-history-bench-'))
-  const store = openReplicaStore(dir)
+  const store = openSidecarStore(dir)
   const replica = loadReplica(store, DOC, compaction)
   const timers = manualTimers()
   // Times as a sidecar stores them (ms since 1970: six bytes in a row), not from zero.

@@ -22,30 +22,11 @@ import { registerOfflineCases } from './cases/offline.ts'
 import { registerProvisioningCases } from './cases/provisioning.ts'
 import { registerSendCases } from './cases/send.ts'
 import { registerSendFailureCases } from './cases/send-failures.ts'
-import { clientDaemon, type ClientDaemon } from './client-probe.ts'
+import { clientDaemon } from './client-probe.ts'
 import { versionAtLeast, type CaseTag, type ContractTarget } from './target.ts'
 
-/** The same case through the production client; `client` makes its backends for the live target. */
-export type ClientRun = (target: ContractTarget, client: ClientDaemon) => Promise<void>
-
-/** A case's bound (15 s unless given) and, when it has one, its body through the production client. */
-export interface CaseOptions {
-  timeoutMs?: number
-  client?: ClientRun
-  /**
-   * The first signal-cli release with what the case checks: an older target skips it at run time,
-   * marked "needs a newer daemon" with both versions, and the summary counts it.
-   */
-  since?: string
-}
-
-/** Registers one case; `run` (raw probes) gets the live target; a number is the timeout. */
-export type DefineCase = (
-  tag: CaseTag,
-  name: string,
-  run: (target: ContractTarget) => Promise<void>,
-  options?: number | CaseOptions,
-) => void
+export type { CaseOptions, ClientRun, DefineCase } from './define-case.ts'
+import type { DefineCase } from './define-case.ts'
 
 /** Title of the block that holds a family's runs through the production client. */
 export const CLIENT_RUN = 'through the production client (@e2e-col/signal-cli)'

@@ -9,7 +9,6 @@ import { isAbsolute, join } from 'node:path'
 import { isUuid, MAX_HEADER_BYTES } from '@e2e-col/protocol'
 import { z } from 'zod'
 import { SidecarError } from './errors.ts'
-import type { HistoryPolicy } from './history/doc-history.ts'
 import { listenProblem } from './listen-scope.ts'
 import { e164List, httpOrigin, isLoopbackHost, signalCliAccount, signalCliUrl } from '@e2e-col/signal-cli'
 
@@ -225,6 +224,26 @@ const Env = z
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(Env.shape)
 
 type ParsedEnv = z.infer<typeof Env>
+
+/** Which versions history keeps (history/retention.ts). */
+export interface RetentionPolicy {
+  readonly allDays: number
+  readonly dailyDays: number
+  readonly maxBytes: number
+}
+
+/** When versions are recorded and which are kept (history/doc-history.ts). */
+export interface HistoryPolicy {
+  /** A spell of edits is a version once nothing changed for this long. */
+  readonly quietMs: number
+  /** A spell that never goes quiet is a version after this long. */
+  readonly maxSpellMs: number
+  /** A member unheard for this long is back from an absence (its change is a catch-up). */
+  readonly absenceMs: number
+  /** Changes (what revert reads) are kept this many days. */
+  readonly changeDays: number
+  readonly retention: RetentionPolicy
+}
 
 /** The sidecar's typed, deeply frozen configuration. */
 export interface SidecarConfig {

@@ -10,7 +10,7 @@ import { CAPABILITY, type Envelope } from '@e2e-col/protocol'
 import type { SignalBackend } from '@e2e-col/signal-cli'
 import type { Clock } from './clock.ts'
 import type { SidecarConfig } from './config.ts'
-import { createDocument, type Document, type SyncStats } from './document.ts'
+import { createDocument, type Document, type SyncStats } from './document/document.ts'
 import type { ChangeStore, DocumentPorts } from './document/ports.ts'
 import { StoreError } from './errors.ts'
 import type { MemberId } from './group/roster.ts'
@@ -19,10 +19,11 @@ import type { Logger } from './ops/logger.ts'
 import type { Metrics } from './ops/metrics.ts'
 import type { DocReplica } from './replica/replica.ts'
 import type { ReplicaStore } from './replica/store.ts'
+import type { AuthorTable } from './authorship/author-table.ts'
 import { createOutbound } from './send/outbound.ts'
 import type { Reachability } from './send/reachability.ts'
 
-export type { Document } from './document.ts'
+export type { Document } from './document/document.ts'
 
 /** What the collection is given, once per sidecar; it builds every document's ports from it. */
 export interface DocumentsOptions {
@@ -32,6 +33,8 @@ export interface DocumentsOptions {
   readonly reach: Reachability
   readonly clock: Clock
   readonly store: ReplicaStore
+  /** Which account each client id of a document belongs to (authorship's table). */
+  readonly authors: AuthorTable
   readonly sidecarId: string
   /** This sidecar's Signal account, so its own devices are not counted as members. */
   readonly self: MemberId
@@ -123,7 +126,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
     add(docId, groupId, replica) {
       if (docs.has(docId)) throw new Error(`document ${docId} is served already`)
       if (groups.has(groupId)) throw new Error(`group ${groupId} carries a document already`)
-      const authors = o.store.authors.rowsOf(docId)
+      const authors = o.authors.rowsOf(docId)
       const doc = createDocument({ ...shared, store: storeFor(docId), authors }, docId, groupId, replica)
       docs.set(docId, doc)
       groups.set(groupId, doc)

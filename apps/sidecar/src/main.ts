@@ -1,6 +1,6 @@
 /** Composition root of `e2e-col-sidecar`: config → sidecar → signal handlers. */
-import { parseArgs, HELP } from './cli.ts'
-import { DocsCliError, runDocsCommand } from './docs-cli.ts'
+import { parseArgs, HELP } from './cli/cli.ts'
+import { DocsCliError, runDocsCommand } from './cli/docs-cli.ts'
 import { defaultDataDir, loadConfig } from './config.ts'
 import { exitCodeFor } from './errors.ts'
 import {
@@ -10,7 +10,7 @@ import {
   formatReport,
   inspectDocument,
   inspectFirst,
-} from './inspect.ts'
+} from './cli/inspect.ts'
 import { createLogger } from './ops/logger.ts'
 import { startSidecar } from './sidecar.ts'
 

@@ -3,8 +3,8 @@
  * binary's help and exit codes.
  */
 import { describe, expect, it } from 'vitest'
-import { parseArgs } from '../src/cli.ts'
-import { DocsCliError, parseDocsArgs, runDocsCommand, versionLines, type DocsCommand } from '../src/docs-cli.ts'
+import { parseArgs } from '../src/cli/cli.ts'
+import { DocsCliError, parseDocsArgs, runDocsCommand, versionLines, type DocsCommand } from '../src/cli/docs-cli.ts'
 import { runSidecar } from './child-sidecar.ts'
 import { ALICE, BOB, librarySidecar, startPeopleToy } from './docs-api.ts'
 import { poll } from './harness.ts'

@@ -8,7 +8,7 @@ import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { DocsCliError, parseDocsArgs, runDocsCommand, type DocsCommand } from '../src/docs-cli.ts'
+import { DocsCliError, parseDocsArgs, runDocsCommand, type DocsCommand } from '../src/cli/docs-cli.ts'
 import {
   DEMO_SIDECARS_FILE,
   candidates,
@@ -16,7 +16,7 @@ import {
   findSidecar,
   sidecarBase,
   type SidecarCandidate,
-} from '../src/find-sidecar.ts'
+} from '../src/cli/find-sidecar.ts'
 import { runSidecar } from './child-sidecar.ts'
 import { ALICE, BOB, librarySidecar, startPeopleToy } from './docs-api.ts'
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
-import { inspectDocument } from '../src/inspect.ts'
+import { inspectDocument } from '../src/cli/inspect.ts'
 import { A, B, baseEnv, metricValue, poll, sidecar, startToy, tempDataDir } from './harness.ts'
 import { spawnSidecar } from './child-sidecar.ts'
 import { sentEnvelopes } from './signal-log.ts'

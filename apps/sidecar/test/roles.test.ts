@@ -9,7 +9,7 @@ import { decodeDeliveryNote, encodeBody, encodeEnvelope, type Envelope } from '@
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import { randomUUID } from 'node:crypto'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { parseDocsArgs, runDocsCommand } from '../src/docs-cli.ts'
+import { parseDocsArgs, runDocsCommand } from '../src/cli/docs-cli.ts'
 import { spawnSidecar } from './child-sidecar.ts'
 import { ALICE, BOB, CAROL, call, libraryEnv, rpc, startPeopleToy } from './docs-api.ts'
 import { connect, envelope, isAck, isMessage, metricValue, poll } from './harness.ts'

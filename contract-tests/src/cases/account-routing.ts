@@ -4,7 +4,7 @@
 import { expect } from 'vitest'
 import { httpCall, rpcAnswer, rpcCall } from '../http-probe.ts'
 import { expectRpcFailure } from '../client-probe.ts'
-import type { DefineCase } from '../suite.ts'
+import type { DefineCase } from '../define-case.ts'
 import { fixtures, withToy } from '../target.ts'
 import { unknownGroupId } from './send.ts'
 import { expectCallError } from './jsonrpc-parsing.ts'

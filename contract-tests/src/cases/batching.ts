@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest'
 import { rpcCall } from '../http-probe.ts'
-import type { DefineCase } from '../suite.ts'
+import type { DefineCase } from '../define-case.ts'
 import { expectRpcError } from './jsonrpc-parsing.ts'
 
 type Response = { id: unknown; result?: unknown; error?: { code: number; message: string } }

@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest'
 import { rpcAnswer } from '../http-probe.ts'
-import type { DefineCase } from '../suite.ts'
+import type { DefineCase } from '../define-case.ts'
 import { fixtures, versionAtLeast } from '../target.ts'
 
 const CONTACT_KEYS = [

@@ -5,7 +5,7 @@
 import { expect } from 'vitest'
 import { openEvents } from '../sse-probe.ts'
 import { openClientEvents } from '../client-probe.ts'
-import type { DefineCase } from '../suite.ts'
+import type { DefineCase } from '../define-case.ts'
 import { fixtures, versionAtLeast } from '../target.ts'
 import { withOpen } from '../with-open.ts'
 import { sendAndReceive, sendAndReceiveViaClient } from './round-trip.ts'

@@ -13,7 +13,7 @@ import {
 } from '../client-probe.ts'
 import { httpCall, rpcAnswer } from '../http-probe.ts'
 import { openEvents, type SseProbe } from '../sse-probe.ts'
-import type { DefineCase } from '../suite.ts'
+import type { DefineCase } from '../define-case.ts'
 import { fixtures, type ContractTarget } from '../target.ts'
 import { withOpen } from '../with-open.ts'
 import { expectRpcError } from './jsonrpc-parsing.ts'

@@ -4,7 +4,7 @@
 import { expect } from 'vitest'
 import { httpCall, rawStatus, rpcCall } from '../http-probe.ts'
 import { expectRpcFailure } from '../client-probe.ts'
-import type { DefineCase } from '../suite.ts'
+import type { DefineCase } from '../define-case.ts'
 import { UNKNOWN_NUMBER } from './account-routing.ts'
 import { versionAtLeast } from '../target.ts'
 

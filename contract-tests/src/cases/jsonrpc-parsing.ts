@@ -3,7 +3,7 @@
  */
 import { expect } from 'vitest'
 import { rpcAnswer, rpcCall } from '../http-probe.ts'
-import type { DefineCase } from '../suite.ts'
+import type { DefineCase } from '../define-case.ts'
 
 /** Asserts one error response object, exactly: `{jsonrpc, error:{code, message, data:null}, id}`. */
 export function expectRpcError(json: unknown, code: number, message: string | RegExp, id: unknown): void {

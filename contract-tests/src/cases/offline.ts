@@ -7,7 +7,7 @@
 import { expect } from 'vitest'
 import { rpcAnswer } from '../http-probe.ts'
 import { expectRpcFailure } from '../client-probe.ts'
-import type { DefineCase } from '../suite.ts'
+import type { DefineCase } from '../define-case.ts'
 import { fixtures } from '../target.ts'
 import { expectCallError } from './jsonrpc-parsing.ts'
 

@@ -6,7 +6,7 @@
 import { expect } from 'vitest'
 import { expectRpcFailure } from '../client-probe.ts'
 import { rpcAnswer } from '../http-probe.ts'
-import type { DefineCase } from '../suite.ts'
+import type { DefineCase } from '../define-case.ts'
 import { expectCallError } from './jsonrpc-parsing.ts'
 
 /** A number no test daemon has registered or started registering. */

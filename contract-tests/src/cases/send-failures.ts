@@ -7,7 +7,7 @@
 import { expect } from 'vitest'
 import { expectRpcFailure } from '../client-probe.ts'
 import { httpCall, rpcAnswer, rpcResult } from '../http-probe.ts'
-import type { DefineCase } from '../suite.ts'
+import type { DefineCase } from '../define-case.ts'
 import { fixtures, withToy } from '../target.ts'
 import { fault, faultWhileListening, toySends, withReset } from './faults.ts'
 import { expectCallError, expectRpcError } from './jsonrpc-parsing.ts'

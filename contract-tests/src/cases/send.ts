@@ -7,7 +7,7 @@ import { maskNumbersIn } from '@e2e-col/signal-cli'
 import { expect } from 'vitest'
 import { rpcAnswer, rpcCall } from '../http-probe.ts'
 import { expectRpcFailure } from '../client-probe.ts'
-import type { DefineCase } from '../suite.ts'
+import type { DefineCase } from '../define-case.ts'
 import { fixtures } from '../target.ts'
 import { expectCallError } from './jsonrpc-parsing.ts'
 

@@ -2,7 +2,7 @@
  * The port between the sidecar and a Signal daemon. {@link HttpSignalBackend} implements it over
  * signal-cli's HTTP JSON-RPC + SSE; tests run that same implementation against the toy daemon.
  */
-import type { SendResult, GroupListing } from './jsonrpc.ts'
+import type { SendResult, GroupListing, SafetyState } from './jsonrpc.ts'
 
 /**
  * A text message in a group. `origin` is `sync` for a copy of our own account's send from another
@@ -129,13 +129,7 @@ export interface SignalContact {
   inContacts?: boolean
 }
 
-/**
- * What the account knows of someone's identity key (`listIdentities` `trustLevel`):
- * `verified` (TRUSTED_VERIFIED: the safety number was compared), `unverified`
- * (TRUSTED_UNVERIFIED: trusted on first use), `changed` (UNTRUSTED: the key changed since it was
- * first trusted, or was marked unverified).
- */
-export type SafetyState = 'verified' | 'unverified' | 'changed'
+export type { SafetyState } from './jsonrpc.ts'
 
 /** One identity key the account knows, as `listIdentities` lists it. */
 export interface SignalIdentity {

@@ -6,8 +6,15 @@
  * @see docs/daemon-contract.md §2 (the daemon surface) and signal-cli-jsonrpc(5)
  */
 import { z } from 'zod'
-import type { SafetyState } from './backend.ts'
 import { SignalCliError, SignalRpcError } from './errors.ts'
+
+/**
+ * What the account knows of someone's identity key (`listIdentities` `trustLevel`):
+ * `verified` (TRUSTED_VERIFIED: the safety number was compared), `unverified`
+ * (TRUSTED_UNVERIFIED: trusted on first use), `changed` (UNTRUSTED: the key changed since it was
+ * first trusted, or was marked unverified).
+ */
+export type SafetyState = 'verified' | 'unverified' | 'changed'
 
 /** JSON-RPC id the sidecar sends: unique per backend. */
 export type RpcId = number

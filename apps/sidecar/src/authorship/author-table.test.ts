@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { openReplicaStore } from '../replica/store.ts'
+import { openSidecarStore } from '../phases/store.ts'
 import { tempStoreDir } from '../replica/store-fixture.ts'
 
 const DOC = '11111111-1111-4111-8111-111111111111'
@@ -9,7 +9,7 @@ const row = (clientId: number, number: string, relayed = false) => ({ clientId, 
 describe("the store's authors table", () => {
   it('keeps each document’s rows in the order written, across a restart, a re-put moving a row last', () => {
     const dir = tempStoreDir('authors')
-    const store = openReplicaStore(dir)
+    const store = openSidecarStore(dir)
     const rows = store.authors.rowsOf(DOC)
     rows.batch(() => {
       rows.put(row(1, '+1'))
@@ -20,7 +20,7 @@ describe("the store's authors table", () => {
     rows.remove([3])
     store.authors.rowsOf(OTHER).put(row(9, '+9'))
     store.close()
-    const again = openReplicaStore(dir)
+    const again = openSidecarStore(dir)
     expect(again.authors.rowsOf(DOC).load()).toEqual([row(1, '+1'), row(2, '+2')])
     expect(again.authors.rowsOf(OTHER).load()).toEqual([row(9, '+9')])
     again.close()
@@ -28,7 +28,7 @@ describe("the store's authors table", () => {
 
   it('writes nothing of a batch that failed', () => {
     const dir = tempStoreDir('authors-batch')
-    const store = openReplicaStore(dir)
+    const store = openSidecarStore(dir)
     const rows = store.authors.rowsOf(DOC)
     expect(() =>
       rows.batch(() => {

@@ -8,12 +8,20 @@
 import type { Database } from 'better-sqlite3'
 import { StoreError } from '../errors.ts'
 import { guarded } from '../replica/guarded.ts'
+import type { FeatureTables, ReplicaStore } from '../replica/store.ts'
 import type { AuthorRow, AuthorRows } from './author-book.ts'
 
 export interface AuthorTable {
   /** The rows of one document, as its book reads and writes them. */
   rowsOf(docId: string): AuthorRows
 }
+
+/** Authorship's table: created on a writable open of the store (replica/store.ts). */
+export const AUTHOR_TABLES: FeatureTables = { create: (db) => db.exec(AUTHORS_SCHEMA) }
+
+/** Authorship's view of its table in an open store. */
+export const authorTableOf = (store: Pick<ReplicaStore, 'db' | 'path' | 'writable'>): AuthorTable =>
+  createAuthorTable(store.db, store.path, !store.writable)
 
 export const AUTHORS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS authors (doc_id TEXT NOT NULL, client_id INTEGER NOT NULL, number TEXT NOT NULL, uuid TEXT NOT NULL, relayed INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (doc_id, client_id)) WITHOUT ROWID;

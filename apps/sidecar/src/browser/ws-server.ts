@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream'
 import { CLOSE_CODES, isUuid } from '@e2e-col/protocol'
 import { WebSocketServer, type WebSocket } from 'ws'
-import { isOriginAllowed, originRefusal, refusedOriginReporter } from './origin.ts'
+import { isOriginAllowed, originRefusal, refusedOriginReporter } from '../http/origin.ts'
 
 const DOC_PATH = /^\/v1\/docs\/([^/]+)$/
 const CHAT_PATH = /^\/v1\/chats\/([^/]+)(\/loop)?$/

@@ -18,9 +18,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { codeOf, messageOf } from '../error-code.ts'
-import { checkHost, checkOrigin } from '../library/api-guard.ts'
-import { readBody } from '../library/api.ts'
-import { isLibraryError } from '../library/library-error.ts'
+import { isApiError, isGuardRefusal } from '../http/api-error.ts'
+import { readBody } from '../http/body.ts'
+import { checkHost, checkOrigin } from '../http/guard.ts'
 import { readRestoreReason } from './doc-history.ts'
 import type { Histories, Edit } from './histories.ts'
 import { HistoryError, isHistoryError } from './history-error.ts'
@@ -111,10 +111,8 @@ function failureOf(error: unknown): {
   guard: boolean
   details?: Readonly<Record<string, number>>
 } {
-  if (isLibraryError(error)) {
-    const guard = error.code === 'API_HOST_NOT_ALLOWED' || error.code === 'API_ORIGIN_NOT_ALLOWED'
-    return { status: error.status, code: error.code, message: error.message, guard }
-  }
+  if (isApiError(error))
+    return { status: error.status, code: error.code, message: error.message, guard: isGuardRefusal(error) }
   if (isHistoryError(error))
     return { status: error.status, code: error.code, message: error.message, guard: false, details: error.details }
   const e =

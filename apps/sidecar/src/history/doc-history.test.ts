@@ -7,7 +7,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import * as Y from 'yjs'
 import { captureLogs } from '../ops/log-fixture.ts'
 import { loadReplica } from '../replica/replica.ts'
-import { openReplicaStore } from '../replica/store.ts'
+import { openSidecarStore } from '../phases/store.ts'
 import { createDocHistory, readRestoreReason, restoreReason, type HistoryPolicy } from './doc-history.ts'
 import { WHOLE_EVERY } from './version-rows.ts'
 
@@ -24,7 +24,7 @@ const POLICY: HistoryPolicy = {
 
 function setup(policy: HistoryPolicy = POLICY) {
   const dir = mkdtempSync(join(tmpdir(), 'e2e-col-history-'))
-  const store = openReplicaStore(dir)
+  const store = openSidecarStore(dir)
   onTestFinished(() => {
     store.close()
     rmSync(dir, { recursive: true, force: true })

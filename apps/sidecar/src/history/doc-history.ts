@@ -11,23 +11,14 @@ import * as Y from 'yjs'
 import type { Logger } from '../ops/logger.ts'
 import type { ChangeOrigin, DocReplica, ReplicaObserver } from '../replica/replica.ts'
 import type { HistoryTable, PendingChange, StoredChange, VersionRow } from './history-table.ts'
-import type { RetentionPolicy } from './retention.ts'
 import type { RestoreMark } from './restored-letters.ts'
 import type { LoggedChange } from './revert.ts'
 import { rootKinds } from './shared-kinds.ts'
 import { mergeSpell, pruneHistory, resolveVersion, WHOLE_EVERY } from './version-rows.ts'
 
-export interface HistoryPolicy {
-  /** A spell of edits is a version once nothing changed for this long. */
-  readonly quietMs: number
-  /** A spell that never goes quiet is a version after this long. */
-  readonly maxSpellMs: number
-  /** A member unheard for this long is back from an absence (its change is a catch-up). */
-  readonly absenceMs: number
-  /** Changes (what revert reads) are kept this many days. */
-  readonly changeDays: number
-  readonly retention: RetentionPolicy
-}
+// The settings are parsed once, with the rest of the configuration (config.ts).
+export type { HistoryPolicy } from '../config.ts'
+import type { HistoryPolicy } from '../config.ts'
 
 export interface HistoryPorts {
   readonly table: HistoryTable

@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import * as Y from 'yjs'
-import { openReplicaStore, STORE_FILE } from '../replica/store.ts'
+import { openSidecarStore } from '../phases/store.ts'
+import { STORE_FILE } from '../replica/store.ts'
 
 const DOC = 'doc-1'
 
@@ -26,7 +27,7 @@ function typed(n: number): { updates: Uint8Array[]; state: Uint8Array } {
 describe('the history table’s stored format', () => {
   it('stores versions and merged changes in Yjs v2 (smaller) and gives back v1', () => {
     const dir = tempDir()
-    const store = openReplicaStore(dir)
+    const store = openSidecarStore(dir)
     onTestFinished(() => store.close())
     const { updates, state } = typed(2000)
     const v = store.history.addVersion(DOC, { at: 1, reason: 'quiet', authors: [], chars: 2000, lastChange: 0 }, state)
@@ -69,7 +70,7 @@ CREATE TABLE history_versions (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT
       .run(DOC, 'page', 'me', updates[0])
     old.close()
 
-    const store = openReplicaStore(dir)
+    const store = openSidecarStore(dir)
     onTestFinished(() => store.close())
     const [v] = store.history.versions(DOC, undefined, 10)
     expect(store.history.stored(DOC, v?.id ?? 0)?.state).toEqual(state)
@@ -91,7 +92,7 @@ CREATE TABLE history_versions (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT
       .run(DOC, 'quiet', 'me', state)
     old.close()
 
-    const store = openReplicaStore(dir)
+    const store = openSidecarStore(dir)
     const [v] = store.history.versions(DOC, undefined, 10)
     expect(store.history.stored(DOC, v?.id ?? 0)?.state).toEqual(state)
     store.close()

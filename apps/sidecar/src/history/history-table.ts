@@ -12,6 +12,7 @@ import type { Database } from 'better-sqlite3'
 import * as Y from 'yjs'
 import { StoreError } from '../errors.ts'
 import { guarded } from '../replica/guarded.ts'
+import type { FeatureTables, ReplicaStore, UpdateStamp } from '../replica/store.ts'
 
 export type ChangeVia = 'page' | 'member' | 'sidecar'
 
@@ -36,12 +37,7 @@ export interface VersionRow {
   readonly bytes: number
 }
 
-/** History's stamp on an update row, as stored: time (ms) and the codes this table gives origin and author. */
-export interface UpdateStamp {
-  readonly at: number
-  readonly via: number
-  readonly author: number
-}
+export type { UpdateStamp } from '../replica/store.ts'
 
 /** A change of the spell going on: an update log row with its stamp (`row`: the update's id). */
 export interface PendingChange extends Omit<StoredChange, 'id'> {
@@ -99,6 +95,18 @@ export interface HistoryTable {
   /** Gives the pages freed by dropped rows back to the file system (an incrementally vacuumed store). */
   reclaim(): void
 }
+
+/** History's tables: created, then migrated, on a writable open of the store (replica/store.ts). */
+export const HISTORY_TABLES: FeatureTables = {
+  create(db) {
+    db.exec(HISTORY_SCHEMA)
+    migrateHistoryFormat(db)
+  },
+}
+
+/** History's view of its tables in an open store. */
+export const historyTableOf = (store: Pick<ReplicaStore, 'db' | 'path' | 'writable'>): HistoryTable =>
+  createHistoryTable(store.db, store.path, !store.writable)
 
 export const HISTORY_SCHEMA = `
 CREATE TABLE IF NOT EXISTS history_changes (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, at INTEGER NOT NULL, via TEXT NOT NULL, author TEXT NOT NULL, data BLOB NOT NULL, format INTEGER NOT NULL DEFAULT 1);

@@ -6,11 +6,8 @@
  * @see docs/sidecar.md "History"
  */
 
-export interface RetentionPolicy {
-  readonly allDays: number
-  readonly dailyDays: number
-  readonly maxBytes: number
-}
+export type { RetentionPolicy } from '../config.ts'
+import type { RetentionPolicy } from '../config.ts'
 
 export const DEFAULT_RETENTION: RetentionPolicy = { allDays: 7, dailyDays: 90, maxBytes: 32 * 1024 * 1024 }
 

@@ -7,7 +7,8 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import * as Y from 'yjs'
 import { createLogger } from '../ops/logger.ts'
 import { loadReplica } from '../replica/replica.ts'
-import { openReplicaStore, STORE_FILE, type ReplicaStore } from '../replica/store.ts'
+import { openSidecarStore, type SidecarStore } from '../phases/store.ts'
+import { STORE_FILE } from '../replica/store.ts'
 import { createDocHistory, type HistoryPolicy } from './doc-history.ts'
 
 const SELF = '+33600000001'
@@ -32,7 +33,7 @@ function tempDir(): string {
 /** A store, replica and history over `dir`; `close` stops them without recording what is pending (a crash). */
 function open(dir: string, timers = manualTimers(), compaction?: { maxRows: number }) {
   if (timers.now() === 0) timers.jump(START)
-  const store = openReplicaStore(dir)
+  const store = openSidecarStore(dir)
   const replica = loadReplica(
     store,
     DOC,
@@ -101,7 +102,7 @@ function schema3(dir: string): Uint8Array {
   const doc = new Y.Doc()
   doc.getText('t').insert(0, 'kept')
   const state = Y.encodeStateAsUpdate(doc)
-  openReplicaStore(dir).close()
+  openSidecarStore(dir).close()
   const db = new Database(join(dir, STORE_FILE))
   db.exec(`
 ALTER TABLE updates DROP COLUMN at; ALTER TABLE updates DROP COLUMN via; ALTER TABLE updates DROP COLUMN author;
@@ -252,7 +253,7 @@ describe('a store from before stamped rows (schema 3)', () => {
   it('read-only: its versions read and nothing is pending', () => {
     const dir = tempDir()
     const state = schema3(dir)
-    const store: ReplicaStore = openReplicaStore(dir, { readonly: true })
+    const store: SidecarStore = openSidecarStore(dir, { readonly: true })
     onTestFinished(() => store.close())
     expect(store.history.pending(DOC)).toEqual([])
     const [v] = store.history.versions(DOC, undefined, 10)

@@ -17,20 +17,20 @@
  * or `"viewer"` (group/roles.ts).
  *
  * Errors are `{error: {code, message}}` with the status of the code (library-error.ts). Bodies
- * are JSON only (`Content-Type: application/json`, at most {@link MAX_BODY_BYTES}).
+ * are JSON only (`Content-Type: application/json`, at most `MAX_BODY_BYTES`, http/body.ts).
  * @see docs/documents.md
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { codeOf, messageOf } from '../error-code.ts'
 import { ROLES } from '../group/roles.ts'
-import { checkHost, checkOrigin } from './api-guard.ts'
+import { checkHost, checkOrigin } from '../http/guard.ts'
+import { readBody } from '../http/body.ts'
 import { isPhoneNumber } from './group-tag.ts'
 import type { DocumentLibrary } from './library.ts'
 import { isLibraryError, LibraryError } from './library-error.ts'
 
 /** Largest request body read. */
-export const MAX_BODY_BYTES = 16 * 1024
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 const DOC = new RegExp(`^/v1/docs/(${UUID})$`)
@@ -114,19 +114,6 @@ function send(res: ServerResponse, status: number, body: unknown, cors: string |
     .end(text)
 }
 
-/** The request body as text, at most {@link MAX_BODY_BYTES} (the history API reads its bodies so too). */
-export async function readBody(req: IncomingMessage): Promise<string> {
-  const parts: Buffer[] = []
-  let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.byteLength
-    if (size > MAX_BODY_BYTES)
-      throw new LibraryError('API_BODY_TOO_LARGE', `the request body is larger than ${MAX_BODY_BYTES} bytes`)
-    parts.push(chunk)
-  }
-  return Buffer.concat(parts).toString('utf8')
-}
-
 function parse<T>(schema: z.ZodType<T>, text: string): T {
   let json: unknown
   try {
@@ -157,12 +144,108 @@ async function deleteRoute(
   return { status: 200, body: await library.deleteForEveryone(docId) }
 }
 
+type Answer = { status: number; body?: unknown }
+
+/** Throws API_METHOD_NOT_ALLOWED unless `method` is one of `allowed`. */
+function only(method: string, path: string, ...allowed: string[]): void {
+  if (!allowed.includes(method)) throw new LibraryError('API_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
+}
+
+const bodyOf = async <T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<T> => parse(schema, await readBody(req))
+
+/** `/v1/docs`, `/v1/invites`, `/v1/contacts`; undefined for another path. */
+async function listRoute(
+  o: DocsApiOptions,
+  library: DocumentLibrary,
+  req: IncomingMessage,
+  path: string,
+  method: string,
+): Promise<Answer | undefined> {
+  if (path === '/v1/docs') {
+    only(method, path, 'GET', 'POST')
+    if (method === 'GET') {
+      const notice = o.notice?.()
+      return {
+        status: 200,
+        body: { you: library.you, ...(await library.list()), ...(notice === undefined ? {} : { notice }) },
+      }
+    }
+    const input = await bodyOf(req, Create)
+    const { numbers, viewers } = sharing(input.members)
+    return { status: 201, body: await library.create({ title: input.title, members: numbers, viewers }) }
+  }
+  if (path === '/v1/invites') {
+    only(method, path, 'GET')
+    return { status: 200, body: { invites: await library.invites() } }
+  }
+  if (path === '/v1/contacts') {
+    only(method, path, 'GET')
+    return { status: 200, body: { contacts: await library.contacts() } }
+  }
+  return undefined
+}
+
+/** One document's or invitation's paths; undefined for another path. */
+async function itemRoute(
+  library: DocumentLibrary,
+  req: IncomingMessage,
+  path: string,
+  method: string,
+): Promise<Answer | undefined> {
+  const members = MEMBERS.exec(path)?.[1]
+  if (members !== undefined) {
+    only(method, path, 'POST')
+    const change = await bodyOf(req, Members)
+    const { numbers, viewers } = sharing(change.add)
+    return {
+      status: 200,
+      body: await library.changeMembers(members, { add: numbers, remove: change.remove, viewers }),
+    }
+  }
+  const deleted = await deleteRoute(library, req, path, method)
+  if (deleted !== undefined) return deleted
+  const member = MEMBER.exec(path)
+  if (member?.[1] !== undefined && member[2] !== undefined) {
+    only(method, path, 'PATCH')
+    const number = pathNumber(member[2])
+    const { role } = await bodyOf(req, SetRole)
+    return { status: 200, body: await library.setRole(member[1], number, role) }
+  }
+  const doc = DOC.exec(path)?.[1]
+  if (doc !== undefined) {
+    only(method, path, 'PATCH', 'DELETE')
+    if (method === 'PATCH') return { status: 200, body: await library.rename(doc, (await bodyOf(req, Rename)).title) }
+    await bodyOf(req, Empty)
+    await library.leave(doc)
+    return { status: 204 }
+  }
+  const invite = INVITE.exec(path)
+  if (invite?.[1] !== undefined) {
+    only(method, path, 'POST')
+    await bodyOf(req, Empty)
+    if (invite[2] === 'accept') return { status: 200, body: await library.accept(invite[1]) }
+    await library.decline(invite[1])
+    return { status: 204 }
+  }
+  return undefined
+}
+
+/** A CORS preflight: only from an allowed page. */
+function preflight(res: ServerResponse, cors: string | undefined): void {
+  if (cors === undefined) throw new LibraryError('API_ORIGIN_NOT_ALLOWED', 'a preflight needs an allowed Origin')
+  res
+    .writeHead(204, {
+      'access-control-allow-origin': cors,
+      'access-control-allow-methods': 'GET, POST, PATCH, DELETE',
+      'access-control-allow-headers': 'content-type',
+      'access-control-max-age': '600',
+      vary: 'Origin',
+    })
+    .end()
+}
+
 export function createDocsApi(o: DocsApiOptions): DocsApi {
-  async function route(
-    req: IncomingMessage,
-    path: string,
-    method: string,
-  ): Promise<{ status: number; body?: unknown }> {
+  async function route(req: IncomingMessage, path: string, method: string): Promise<Answer> {
     const authors = AUTHORS.exec(path)?.[1]
     if (authors !== undefined && o.authors !== undefined) {
       if (method !== 'GET') throw new LibraryError('API_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
@@ -171,67 +254,8 @@ export function createDocsApi(o: DocsApiOptions): DocsApi {
     const library = o.library
     if (library === undefined)
       throw new LibraryError('DOCS_UNSUPPORTED', "this sidecar's daemon backend cannot administer groups")
-    const body = async <T>(schema: z.ZodType<T>): Promise<T> => parse(schema, await readBody(req))
-    const only = (...allowed: string[]): void => {
-      if (!allowed.includes(method))
-        throw new LibraryError('API_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
-    }
-    if (path === '/v1/docs') {
-      only('GET', 'POST')
-      if (method === 'GET') {
-        const notice = o.notice?.()
-        return {
-          status: 200,
-          body: { you: library.you, ...(await library.list()), ...(notice === undefined ? {} : { notice }) },
-        }
-      }
-      const input = await body(Create)
-      const { numbers, viewers } = sharing(input.members)
-      return { status: 201, body: await library.create({ title: input.title, members: numbers, viewers }) }
-    }
-    if (path === '/v1/invites') {
-      only('GET')
-      return { status: 200, body: { invites: await library.invites() } }
-    }
-    if (path === '/v1/contacts') {
-      only('GET')
-      return { status: 200, body: { contacts: await library.contacts() } }
-    }
-    const members = MEMBERS.exec(path)?.[1]
-    if (members !== undefined) {
-      only('POST')
-      const change = await body(Members)
-      const { numbers, viewers } = sharing(change.add)
-      return {
-        status: 200,
-        body: await library.changeMembers(members, { add: numbers, remove: change.remove, viewers }),
-      }
-    }
-    const deleted = await deleteRoute(library, req, path, method)
-    if (deleted !== undefined) return deleted
-    const member = MEMBER.exec(path)
-    if (member?.[1] !== undefined && member[2] !== undefined) {
-      only('PATCH')
-      const number = pathNumber(member[2])
-      const { role } = await body(SetRole)
-      return { status: 200, body: await library.setRole(member[1], number, role) }
-    }
-    const doc = DOC.exec(path)?.[1]
-    if (doc !== undefined) {
-      only('PATCH', 'DELETE')
-      if (method === 'PATCH') return { status: 200, body: await library.rename(doc, (await body(Rename)).title) }
-      await body(Empty)
-      await library.leave(doc)
-      return { status: 204 }
-    }
-    const invite = INVITE.exec(path)
-    if (invite?.[1] !== undefined) {
-      only('POST')
-      await body(Empty)
-      if (invite[2] === 'accept') return { status: 200, body: await library.accept(invite[1]) }
-      await library.decline(invite[1])
-      return { status: 204 }
-    }
+    const answer = (await listRoute(o, library, req, path, method)) ?? (await itemRoute(library, req, path, method))
+    if (answer !== undefined) return answer
     throw new LibraryError('API_NOT_FOUND', `no such path: ${path.slice(0, 80)}`)
   }
 
@@ -275,20 +299,7 @@ export function createDocsApi(o: DocsApiOptions): DocsApi {
       try {
         checkHost(req.headers.host, o.bind())
         cors = checkOrigin(req, o.allowedOrigins)
-        if (method === 'OPTIONS') {
-          if (cors === undefined)
-            throw new LibraryError('API_ORIGIN_NOT_ALLOWED', 'a preflight needs an allowed Origin')
-          res
-            .writeHead(204, {
-              'access-control-allow-origin': cors,
-              'access-control-allow-methods': 'GET, POST, PATCH, DELETE',
-              'access-control-allow-headers': 'content-type',
-              'access-control-max-age': '600',
-              vary: 'Origin',
-            })
-            .end()
-          return
-        }
+        if (method === 'OPTIONS') return preflight(res, cors)
         if (method !== 'GET' && method !== 'HEAD') {
           const type = req.headers['content-type'] ?? ''
           if (!/^application\/json\s*(;|$)/i.test(type))

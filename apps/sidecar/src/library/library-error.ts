@@ -5,6 +5,7 @@
  */
 import { maskNumbersIn } from '@e2e-col/signal-cli'
 import { codeOf, messageOf } from '../error-code.ts'
+import { API_STATUS, type ApiErrorCode } from '../http/api-error.ts'
 import { isRefusedChange } from '../ops/linked-device.ts'
 
 export type LibraryErrorCode =
@@ -26,13 +27,7 @@ export type LibraryErrorCode =
   | 'DOCS_DAEMON_FAILED'
   | 'DOCS_UNSUPPORTED'
   | 'DOCS_STOPPING'
-  | 'API_NOT_FOUND'
-  | 'API_METHOD_NOT_ALLOWED'
-  | 'API_UNSUPPORTED_MEDIA_TYPE'
-  | 'API_BODY_TOO_LARGE'
-  | 'API_BAD_JSON'
-  | 'API_HOST_NOT_ALLOWED'
-  | 'API_ORIGIN_NOT_ALLOWED'
+  | ApiErrorCode
 
 const STATUS: Readonly<Record<LibraryErrorCode, number>> = {
   DOCS_BAD_REQUEST: 400,
@@ -53,13 +48,7 @@ const STATUS: Readonly<Record<LibraryErrorCode, number>> = {
   DOCS_DAEMON_FAILED: 502,
   DOCS_UNSUPPORTED: 501,
   DOCS_STOPPING: 503,
-  API_NOT_FOUND: 404,
-  API_METHOD_NOT_ALLOWED: 405,
-  API_UNSUPPORTED_MEDIA_TYPE: 415,
-  API_BODY_TOO_LARGE: 413,
-  API_BAD_JSON: 400,
-  API_HOST_NOT_ALLOWED: 421,
-  API_ORIGIN_NOT_ALLOWED: 403,
+  ...API_STATUS,
 }
 
 export class LibraryError extends Error {

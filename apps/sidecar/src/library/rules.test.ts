@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { checkHost } from './api-guard.ts'
+import { checkHost } from '../http/guard.ts'
 import { docIdForGroup } from './doc-id.ts'
 import { checkTitle, documentDescription, isDocumentGroup, isPhoneNumber } from './group-tag.ts'
 

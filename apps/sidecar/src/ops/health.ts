@@ -2,12 +2,13 @@
  * `GET /healthz` (JSON; 200 when ready, the daemon answers its check, the events stream is up and
  * the account is still linked on Signal, otherwise 503) and `GET /metrics` (Prometheus text). Both
  * say which documents are open and how busy they are, so both are guarded like the documents API
- * (library/api-guard.ts): a `Host` that is not a loopback name (or the bind host) on this port is
+ * (http/guard.ts): a `Host` that is not a loopback name (or the bind host) on this port is
  * 421, which stops a DNS-rebinding page; a browser request without an allowed `Origin` is 403; no
  * CORS header is ever sent.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { checkHost, checkOrigin } from '../library/api-guard.ts'
+import { isApiError, isGuardRefusal } from '../http/api-error.ts'
+import { checkHost, checkOrigin } from '../http/guard.ts'
 import type { Metrics } from './metrics.ts'
 
 export interface HealthProbe {
@@ -34,9 +35,8 @@ function refusal(req: IncomingMessage, guard: OpsGuard): { status: number; code:
     checkOrigin(req, guard.allowedOrigins)
     return undefined
   } catch (error) {
-    const code = (error as { code?: unknown }).code
-    if (code !== 'API_HOST_NOT_ALLOWED' && code !== 'API_ORIGIN_NOT_ALLOWED') throw error
-    return { status: code === 'API_HOST_NOT_ALLOWED' ? 421 : 403, code, message: (error as Error).message }
+    if (!isApiError(error) || !isGuardRefusal(error)) throw error
+    return { status: error.status, code: error.code, message: error.message }
   }
 }
 

@@ -137,6 +137,7 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
     reach,
     clock,
     store,
+    authors: store.authors,
     sidecarId: b.sidecarId,
     metrics,
     logger,

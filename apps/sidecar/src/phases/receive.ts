@@ -1,6 +1,6 @@
 /**
  * Phase 5, receive: the events loop over the first stream, each group message checked against its
- * group's members (receive/membership.ts), then read (receive/ingest.ts: dedup, reassembly,
+ * group's members (receive/member-check.ts), then read (receive/ingest.ts: dedup, reassembly,
  * attachments) and delivered to its document; chat groups go to the chat relay, group updates to
  * the library.
  */
@@ -16,7 +16,7 @@ import type { GroupMembership } from '../group/membership.ts'
 import { createAttachmentFetcher } from '../receive/attachment-fetch.ts'
 import { createIngest, SELF, type Ingest } from '../receive/ingest.ts'
 import { createMissingAttachments, type MissingAttachments } from '../receive/missing-attachments.ts'
-import { createMembership, sourceKey, type Membership } from '../receive/membership.ts'
+import { createMembership, sourceKey, type Membership } from '../receive/member-check.ts'
 import { createRememberedIds, type RememberedIds } from '../receive/remembered-ids.ts'
 import type { ReceivedIdTable } from '../replica/received-ids.ts'
 import type { Daemon } from './daemon.ts'

@@ -3,18 +3,34 @@
  * replica store (locking the data folder), loads every fixed document's replica and prunes sent ids
  * past their time to live.
  */
+import { AUTHOR_TABLES, authorTableOf, type AuthorTable } from '../authorship/author-table.ts'
+import { HISTORY_TABLES, historyTableOf, type HistoryTable } from '../history/history-table.ts'
 import { loadReplica, type DocReplica } from '../replica/replica.ts'
 import { openReplicaStore, type ReplicaStore } from '../replica/store.ts'
 import type { Basics, Phase } from './phase.ts'
 
+/** The store with the tables of the features that keep their own: each creates and migrates them. */
+export interface SidecarStore extends ReplicaStore {
+  /** Each document's changes with time and origin, and its versions (history/history-table.ts). */
+  readonly history: HistoryTable
+  /** Which account each Yjs client id of a document belongs to (authorship/author-table.ts). */
+  readonly authors: AuthorTable
+}
+
+/** Opens the store as {@link openReplicaStore} does, with history's and authorship's tables. */
+export function openSidecarStore(dir: string, options: { readonly?: boolean } = {}): SidecarStore {
+  const store = openReplicaStore(dir, { ...options, features: [HISTORY_TABLES, AUTHOR_TABLES] })
+  return { ...store, history: historyTableOf(store), authors: authorTableOf(store) }
+}
+
 export interface Stored {
-  readonly store: ReplicaStore
+  readonly store: SidecarStore
   /** The fixed documents' replicas, by document id. */
   readonly replicas: ReadonlyMap<string, DocReplica>
 }
 
 export function openStore(b: Pick<Basics, 'config' | 'clock'>): Phase<Stored> {
-  const store = openReplicaStore(b.config.replica.dataDir)
+  const store = openSidecarStore(b.config.replica.dataDir)
   try {
     const replicas = new Map<string, DocReplica>()
     for (const { docId } of b.config.documents) replicas.set(docId, loadReplica(store, docId))

@@ -3,7 +3,7 @@ import { deflateRawSync } from 'node:zlib'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { installNodeCodecs } from '../node-codecs.ts'
-import { packNext } from '../send/packer.ts'
+import { packNext } from '../send/bodies.ts'
 import { SELF } from './ingest.ts'
 import { FIXTURE_GROUP as GROUP, ingestFixture, randomEnvelope } from './ingest-fixture.ts'
 

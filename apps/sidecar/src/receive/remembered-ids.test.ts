@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { installNodeCodecs } from '../node-codecs.ts'
 import { openReplicaStore, type ReplicaStore } from '../replica/store.ts'
 import { tempStoreDir } from '../replica/store-fixture.ts'
-import { packNext } from '../send/packer.ts'
+import { packNext } from '../send/bodies.ts'
 import { FIXTURE_GROUP as GROUP, ingestFixture, randomEnvelope } from './ingest-fixture.ts'
 import { createRememberedIds, type RememberedIdsOptions } from './remembered-ids.ts'
 

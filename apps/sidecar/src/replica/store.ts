@@ -16,14 +16,6 @@ import Database from 'better-sqlite3'
 import { StoreError } from '../errors.ts'
 import { lockDataFolder } from './folder-lock.ts'
 import { guarded } from './guarded.ts'
-import { AUTHORS_SCHEMA, createAuthorTable, type AuthorTable } from '../authorship/author-table.ts'
-import {
-  createHistoryTable,
-  HISTORY_SCHEMA,
-  migrateHistoryFormat,
-  type HistoryTable,
-  type UpdateStamp,
-} from '../history/history-table.ts'
 import { createDocumentTable, DOCUMENTS_SCHEMA, type DocumentTable } from './doc-table.ts'
 import { createFixedChangeTable, FIXED_CHANGES_SCHEMA, type FixedChangeTable } from './fixed-change-table.ts'
 import { createInviterTable, INVITERS_SCHEMA, type InviterTable } from './inviter-table.ts'
@@ -40,7 +32,20 @@ const WAL_PAGES = 256
 const WAL_LIMIT_BYTES = 1024 * 1024
 const SCHEMA_VERSION = 4
 
-export type { UpdateStamp }
+/** History's stamp on an update row, as stored: time (ms) and the codes history-table.ts gives origin and author. */
+export interface UpdateStamp {
+  readonly at: number
+  readonly via: number
+  readonly author: number
+}
+
+/**
+ * A feature's own tables in the store: what it creates and migrates on a writable open, run once
+ * the store's own tables exist. The feature reads and writes them through {@link ReplicaStore.db}.
+ */
+export interface FeatureTables {
+  create(db: Database.Database): void
+}
 
 export interface ReplicaStore {
   /** The database file. */
@@ -66,8 +71,6 @@ export interface ReplicaStore {
   readonly outbox: OutboxTable
   /** Who brought each open invitation (inviter-table.ts). */
   readonly inviters: InviterTable
-  /** Each document's changes with time and origin, and its versions (history/history-table.ts). */
-  readonly history: HistoryTable
   /** Members heard in each document's group (joined-table.ts). */
   readonly joined: JoinedTable
   /** When each fixed document last changed (fixed-change-table.ts). */
@@ -76,8 +79,10 @@ export interface ReplicaStore {
   readonly receivedIds: ReceivedIdTable
   /** Editors invited before Signal let them in, made admins once they join (promotion-table.ts). */
   readonly promotions: PromotionTable
-  /** Which account each Yjs client id of a document belongs to (authorship/author-table.ts). */
-  readonly authors: AuthorTable
+  /** The database, for the features that keep tables of their own (history, authorship). */
+  readonly db: Database.Database
+  /** False for a read-only open. */
+  readonly writable: boolean
   /** Runs `fn` in one transaction: what it writes is committed (and synced) once, together. */
   atomically<T>(fn: () => T): T
   /** Size of the database file and its WAL, in bytes. */
@@ -95,7 +100,7 @@ CREATE TABLE IF NOT EXISTS sent_ids (doc_id TEXT NOT NULL, message_id TEXT NOT N
 CREATE INDEX IF NOT EXISTS sent_ids_at ON sent_ids (at);
 CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, message_id TEXT NOT NULL, sender_id TEXT NOT NULL, frame BLOB NOT NULL, at INTEGER NOT NULL);
 CREATE UNIQUE INDEX IF NOT EXISTS outbox_message ON outbox (doc_id, message_id);
-${DOCUMENTS_SCHEMA}${INVITERS_SCHEMA}${HISTORY_SCHEMA}${JOINED_SCHEMA}${FIXED_CHANGES_SCHEMA}${RECEIVED_IDS_SCHEMA}${AUTHORS_SCHEMA}${PROMOTIONS_SCHEMA}`
+${DOCUMENTS_SCHEMA}${INVITERS_SCHEMA}${JOINED_SCHEMA}${FIXED_CHANGES_SCHEMA}${RECEIVED_IDS_SCHEMA}${PROMOTIONS_SCHEMA}`
 // Schema 1 had no sender per sent id: its rows keep '' (the sender is unknown; a replay is acknowledged).
 const MIGRATE_1_TO_2 = "ALTER TABLE sent_ids ADD COLUMN sender_id TEXT NOT NULL DEFAULT ''"
 /** Schema 4 stamps update rows (history's change log): a row from before carries none. */
@@ -108,11 +113,15 @@ function migrateUpdateStamps(db: Database.Database): void {
 /**
  * Opens (creating when writable) the store in `dir`. The folder is created with mode 0700.
  * A writable open locks the folder until `close()` (one sidecar per data folder, folder-lock.ts).
- * A read-only open never creates or locks anything and needs an existing store.
+ * A read-only open never creates or locks anything and needs an existing store. `features` create
+ * and migrate their own tables on a writable open (history, authorship: phases/store.ts names them).
  * @throws StoreError when the folder is locked by another sidecar, or the database cannot be
  * created, opened, checked or written.
  */
-export function openReplicaStore(dir: string, options: { readonly?: boolean } = {}): ReplicaStore {
+export function openReplicaStore(
+  dir: string,
+  options: { readonly?: boolean; features?: readonly FeatureTables[] } = {},
+): ReplicaStore {
   const readonly = options.readonly === true
   const path = join(dir, STORE_FILE)
   if (!readonly) guarded(dir, 'create the data folder', () => mkdirSync(dir, { recursive: true, mode: 0o700 }))
@@ -149,7 +158,7 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
         if (hasSentIds && !columns.includes('sender_id')) db.exec(MIGRATE_1_TO_2)
         db.exec(SCHEMA)
         migrateUpdateStamps(db)
-        migrateHistoryFormat(db)
+        for (const feature of options.features ?? []) feature.create(db)
       }
       const check = db.pragma('quick_check', { simple: true })
       if (check !== 'ok')
@@ -214,12 +223,12 @@ export function openReplicaStore(dir: string, options: { readonly?: boolean } = 
     documents: createDocumentTable(db, path, readonly),
     outbox: createOutboxTable(db, path, readonly),
     inviters: createInviterTable(db, path, readonly),
-    history: createHistoryTable(db, path, readonly),
     joined: createJoinedTable(db, path, readonly),
     fixedChanges: createFixedChangeTable(db, path, readonly),
     receivedIds: createReceivedIdTable(db, path, readonly),
     promotions: createPromotionTable(db, path, readonly),
-    authors: createAuthorTable(db, path, readonly),
+    db,
+    writable: !readonly,
     atomically: (fn) => guarded(path, 'write a change', () => db.transaction(fn)()),
     fileBytes: () =>
       guarded(path, 'measure the file', () => {

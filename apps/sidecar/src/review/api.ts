@@ -26,9 +26,9 @@ import {
 } from '@e2e-col/review'
 import * as Y from 'yjs'
 import { z } from 'zod'
-import { checkHost, checkOrigin } from '../library/api-guard.ts'
-import { readBody } from '../library/api.ts'
-import { isLibraryError } from '../library/library-error.ts'
+import { isApiError, isGuardRefusal } from '../http/api-error.ts'
+import { readBody } from '../http/body.ts'
+import { checkHost, checkOrigin } from '../http/guard.ts'
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 const ROUTE = new RegExp(`^/v1/docs/(${UUID})/(text|suggestions)(?:/([0-9a-z]{8,32})/(accept|reject))?$`)
@@ -198,10 +198,8 @@ function copy(doc: Y.Doc): Y.Doc {
 }
 
 function failureOf(error: unknown): { status: number; code: string; message: string; detail?: string; guard: boolean } {
-  if (isLibraryError(error)) {
-    const guard = error.code === 'API_HOST_NOT_ALLOWED' || error.code === 'API_ORIGIN_NOT_ALLOWED'
-    return { status: error.status, code: error.code, message: error.message, guard }
-  }
+  if (isApiError(error))
+    return { status: error.status, code: error.code, message: error.message, guard: isGuardRefusal(error) }
   if (error instanceof ApiFailure)
     return { status: API_STATUS[error.code], code: error.code, message: error.message, guard: false }
   if (error instanceof ReviewError)

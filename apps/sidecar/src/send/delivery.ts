@@ -7,9 +7,13 @@
  * @see docs/sidecar.md §4.3
  */
 import { encodeDeliveryNote, encodeEnvelope, MAX_SENT_IDS, type DeliveryNote } from '@e2e-col/protocol'
-import type { Session } from '../browser/session.ts'
 import type { Reachability } from './reachability.ts'
 import type { DocRole } from '@e2e-col/protocol'
+
+/** What delivery needs of a page's session (browser/session.ts): a frame sent to it. */
+export interface PageLink {
+  send(frame: Uint8Array): void
+}
 
 export interface Delivery {
   /** Signal accepted this change: its outbox row goes and the pages are told. */
@@ -19,7 +23,7 @@ export interface Delivery {
   /** Something the note shows changed (a change accepted, Signal's state): tell the pages. */
   changed(): void
   /** Tells one new page where things stand. */
-  greet(session: Session): void
+  greet(session: PageLink): void
   /** The note as it would be sent now (for /healthz and tests). */
   note(): DeliveryNote
 }
@@ -27,7 +31,7 @@ export interface Delivery {
 export interface DeliveryOptions {
   docId: string
   sidecarId: string
-  sessions: ReadonlySet<Session>
+  sessions: ReadonlySet<PageLink>
   reach: Pick<Reachability, 'state' | 'since'>
   now: () => number
   newMessageId: () => string

@@ -7,7 +7,7 @@
  * envelopes thus takes one turn per round while each other source also gets one.
  * @see docs/sidecar.md §4
  */
-import type { QueuedEnvelope } from './queue.ts'
+import type { QueuedEnvelope } from './queue-types.ts'
 
 export interface FairOrder {
   /** The envelopes in sending order; the first `pinned` are taken by a send. */

@@ -1,14 +1,14 @@
 /**
  * What the front of a group's queue becomes on the wire: its frame compressed (once per
- * envelope), then either one attachment send or bodies packed from the leading frames (packer.ts).
+ * envelope), then either one attachment send or bodies packed from the leading frames (bodies.ts).
  * An envelope whose attachment send failed goes as text from then on.
  * @see docs/sidecar.md §4.2
  */
 import type { Logger } from '../ops/logger.ts'
 import type { AttachmentSend } from './attachment-send.ts'
 import type { FairOrder } from './fair-order.ts'
-import { packNext, type BatchHeader, type PackedSend } from './packer.ts'
-import type { QueuedEnvelope } from './queue.ts'
+import { packNext, type BatchHeader, type PackedSend } from './bodies.ts'
+import type { QueuedEnvelope } from './queue-types.ts'
 
 export interface PackingOptions {
   maxBodyBytes: number

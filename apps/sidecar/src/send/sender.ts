@@ -10,7 +10,7 @@
 import type { RefusalCode } from '@e2e-col/protocol'
 import { nextDelay, type SendResult } from '@e2e-col/signal-cli'
 import { DEFAULT_RATE_LIMIT_PAUSE_MS, type Pace } from './pace.ts'
-import type { SendQueueOptions } from './queue.ts'
+import type { SendQueueOptions } from './queue-types.ts'
 import { classifySendFailure, rpcFacts } from './send-failure.ts'
 
 /** How a body's send ended. */

@@ -11,7 +11,7 @@ import {
 } from '@e2e-col/protocol'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { packNext } from './packer.ts'
+import { packNext } from './bodies.ts'
 
 const DOC = randomUUID()
 const SENDER = randomUUID()

@@ -4,7 +4,7 @@
  */
 import type { GroupListing } from '@e2e-col/signal-cli'
 import { createGroupMembership } from '../group/membership.ts'
-import { createMembership, type Membership, type MembershipOptions, type MessageSource } from './membership.ts'
+import { createMembership, type Membership, type MembershipOptions, type MessageSource } from './member-check.ts'
 
 /** The group every membership test checks. */
 export const G = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='

@@ -5,8 +5,8 @@
  */
 import type { GroupListing } from '@e2e-col/signal-cli'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { MessageSource } from './membership.ts'
-import { checkedMembership, data, G, OTHER, type CheckedMembershipOptions } from './membership-fixture.ts'
+import type { MessageSource } from './member-check.ts'
+import { checkedMembership, data, G, OTHER, type CheckedMembershipOptions } from './member-check-fixture.ts'
 
 function setup(initial: GroupListing, extra: Partial<CheckedMembershipOptions> = {}) {
   const dropped: string[] = []

@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest'
-import type { MessageSource } from './membership.ts'
-import { checkedMembership } from './membership-fixture.ts'
+import type { MessageSource } from './member-check.ts'
+import { checkedMembership } from './member-check-fixture.ts'
 
 const G = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
 const from = (sourceNumber: string, sourceUuid?: string): MessageSource => ({

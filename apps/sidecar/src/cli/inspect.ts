@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { CodedError } from '@e2e-col/protocol'
 import * as Y from 'yjs'
-import { loadReplica } from './replica/replica.ts'
-import { openReplicaStore, STORE_FILE } from './replica/store.ts'
+import { loadReplica } from '../replica/replica.ts'
+import { openReplicaStore, STORE_FILE } from '../replica/store.ts'
 
 /** No store looked in holds the document (exit code {@link INSPECT_UNKNOWN_EXIT}). */
 export class InspectError extends CodedError<'INSPECT_UNKNOWN_DOCUMENT'> {}

@@ -3,7 +3,7 @@
  * configured through the environment.
  */
 import { isUuid } from '@e2e-col/protocol'
-import { CONFIG_VARIABLES } from './config.ts'
+import { CONFIG_VARIABLES } from '../config.ts'
 import { parseDocsArgs, type DocsCommand } from './docs-cli.ts'
 
 export type CliCommand =

@@ -11,8 +11,8 @@
  * @see docs/documents.md
  */
 import type { IncomingMessage } from 'node:http'
-import { isOriginAllowed } from '../browser/origin.ts'
-import { LibraryError } from './library-error.ts'
+import { isOriginAllowed } from './origin.ts'
+import { ApiError } from './api-error.ts'
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1'])
 
@@ -29,7 +29,7 @@ export function checkHost(host: string | undefined, bind: { host: string; port: 
   const names = new Set([...LOOPBACK_NAMES, bind.host.toLowerCase().replace(/^\[|\]$/g, '')])
   const portOk = parsed?.port === undefined ? bind.port === 80 : parsed.port === bind.port
   if (parsed === undefined || !names.has(parsed.name) || !portOk) {
-    throw new LibraryError('API_HOST_NOT_ALLOWED', 'this API answers only on a loopback host name of this sidecar')
+    throw new ApiError('API_HOST_NOT_ALLOWED', 'this API answers only on a loopback host name of this sidecar')
   }
 }
 
@@ -40,10 +40,10 @@ export function checkOrigin(req: IncomingMessage, allowedOrigins: readonly strin
   const origin = req.headers.origin
   if (origin !== undefined) {
     if (origin === 'null' || !isOriginAllowed(origin, allowedOrigins))
-      throw new LibraryError('API_ORIGIN_NOT_ALLOWED', "this page's origin may not use the documents API")
+      throw new ApiError('API_ORIGIN_NOT_ALLOWED', "this page's origin may not use the documents API")
     return origin
   }
   const site = req.headers['sec-fetch-site']
   if (site === undefined || site === 'same-origin') return undefined
-  throw new LibraryError('API_ORIGIN_NOT_ALLOWED', 'a browser request must carry an allowed Origin')
+  throw new ApiError('API_ORIGIN_NOT_ALLOWED', 'a browser request must carry an allowed Origin')
 }
