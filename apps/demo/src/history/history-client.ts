@@ -31,11 +31,11 @@ export function createHistoryClient(base: string, docId: string): HistoryClient 
       try {
         res = await fetch(`${base}${doc}/versions/${encodeURIComponent(id)}`)
       } catch {
-        throw new DocsApiError('UNREACHABLE', 'your sidecar does not answer; is it running?')
+        throw new DocsApiError('UNREACHABLE', 'e2e-col on this computer does not answer')
       }
       if (!res.ok) {
         const json = (await res.json().catch(() => undefined)) as { error?: { code?: string } } | undefined
-        throw new DocsApiError(json?.error?.code ?? `HTTP_${res.status}`, `the sidecar answered ${res.status}`)
+        throw new DocsApiError(json?.error?.code ?? `HTTP_${res.status}`, `e2e-col answered ${res.status}`)
       }
       return new Uint8Array(await res.arrayBuffer())
     },
