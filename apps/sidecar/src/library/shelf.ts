@@ -45,12 +45,12 @@ export interface Shelf {
   remember(row: StoredDocument, g: Group): void
   /**
    * This account is out of a served document's group: stop serving, keep the row as removed. `by`:
-   * who changed the group, when a group update said (kept in memory only: a restart forgets it).
+   * who changed the group, when a group update said (stored with `deleted`: a restart keeps both).
    */
   markRemoved(row: StoredDocument, by?: string, deleted?: boolean): void
   /** Who removed this account from a removed document, when known. */
   removedBy(docId: string): string | undefined
-  /** True when a removed document was deleted for everyone (in memory, like {@link removedBy}). */
+  /** True when a removed document was deleted for everyone. */
   isDeleted(docId: string): boolean
   /** Forgets a left document (its replica log stays in the store). */
   forget(docId: string): void
@@ -80,8 +80,6 @@ export function createShelf(o: ShelfOptions): Shelf {
   const { documents, store, steps } = o
   const fixed = new Map(o.fixed.map((d) => [d.docId, d]))
   const lastChange = new Map<string, number>()
-  const removedBy = new Map<string, string>()
-  const deleted = new Set<string>()
   const lastTouch = new Map<string, number>()
   const unsubscribe = new Map<string, () => void>()
 
@@ -132,6 +130,8 @@ export function createShelf(o: ShelfOptions): Shelf {
     },
     put: (row) => store.documents.put(row),
     keep(row) {
+      // Accepted again: an earlier removal says nothing of this one.
+      store.removals.forget(row.docId)
       store.documents.put(row)
       serve(row)
       return true
@@ -146,19 +146,20 @@ export function createShelf(o: ShelfOptions): Shelf {
       steps.stored(() => store.documents.put({ ...row, title, members }))
     },
     markRemoved(row, by, gone) {
-      // A later, better-informed look (a group update naming who) still completes what is known.
-      if (by !== undefined && by !== '') removedBy.set(row.docId, by)
-      if (gone === true) deleted.add(row.docId)
+      // A later, better-informed look (a group update naming who) still completes what is known;
+      // it is stored before the row says removed, so a removed row never outlives its why.
+      const named = by !== undefined && by !== ''
+      if (named || gone === true)
+        steps.stored(() => store.removals.note(row.docId, named ? by : undefined, gone === true, o.now()))
       if (row.state === 'removed') return
       unserve(row.docId, 'you are no longer in this document')
       steps.stored(() => store.documents.put({ ...row, state: 'removed' }))
       o.logger.info({ docId: row.docId }, "no longer a member of the document's group; stopped serving it")
     },
-    removedBy: (docId) => removedBy.get(docId),
-    isDeleted: (docId) => deleted.has(docId),
+    removedBy: (docId) => steps.stored(() => store.removals.get(docId))?.by,
+    isDeleted: (docId) => steps.stored(() => store.removals.get(docId))?.deleted === true,
     forget(docId) {
-      removedBy.delete(docId)
-      deleted.delete(docId)
+      steps.stored(() => store.removals.forget(docId))
       steps.stored(() => store.documents.remove(docId))
       lastChange.delete(docId)
       o.joined.forget(docId)
