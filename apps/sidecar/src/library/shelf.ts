@@ -27,6 +27,12 @@ export interface Shelf {
   /** The stored or fixed document. @throws LibraryError DOCS_UNKNOWN_DOCUMENT */
   known(docId: string): { row: StoredDocument | undefined; groupId: string }
   isFixed(docId: string): boolean
+  /** The documents fixed in E2E_COL_DOCUMENTS. */
+  fixedDocs(): readonly { docId: string; groupId: string }[]
+  /** A fixed document whose group was ended (deleted for everyone): listed as removed, never served. */
+  isEnded(docId: string): boolean
+  /** A fixed document's group was ended: stop serving it and keep why (`by`, when an update said). */
+  endFixed(docId: string, by?: string): void
   /** The document served over a group, if any. */
   servedIn(groupId: string): string | undefined
   isServed(docId: string): boolean
@@ -122,6 +128,14 @@ export function createShelf(o: ShelfOptions): Shelf {
       throw new LibraryError('DOCS_UNKNOWN_DOCUMENT', `no document ${docId}`)
     },
     isFixed: (docId) => fixed.has(docId),
+    fixedDocs: () => o.fixed,
+    isEnded: (docId) => fixed.has(docId) && steps.stored(() => store.removals.get(docId))?.deleted === true,
+    endFixed(docId, by) {
+      steps.stored(() => store.removals.note(docId, by === '' ? undefined : by, true, o.now()))
+      if (!documents.has(docId)) return
+      unserve(docId, 'this document was deleted for everyone')
+      o.logger.info({ docId }, "the fixed document's group was ended; stopped serving it")
+    },
     servedIn: (groupId) => documents.byGroup(groupId)?.docId,
     isServed: (docId) => documents.has(docId),
     checkRoom() {
@@ -171,8 +185,12 @@ export function createShelf(o: ShelfOptions): Shelf {
     },
     unsentBytes: (docId) => documents.get(docId)?.queuedBytes ?? 0,
     serveStored() {
-      // Fixed documents are served by the caller; their changes are noted here too.
-      for (const f of o.fixed) if (!unsubscribe.has(f.docId)) watchChanges(f.docId)
+      // Fixed documents are served by the caller; their changes are noted here too. One whose
+      // group was ended stays ended: its configuration does not bring it back.
+      for (const f of o.fixed) {
+        if (store.removals.get(f.docId)?.deleted === true) unserve(f.docId, 'this document was deleted for everyone')
+        else if (!unsubscribe.has(f.docId)) watchChanges(f.docId)
+      }
       for (const row of store.documents.list()) {
         if (row.state !== 'active' || fixed.has(row.docId)) continue
         serve(row)
