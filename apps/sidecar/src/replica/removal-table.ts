@@ -10,7 +10,7 @@ import { StoreError } from '../errors.ts'
 import { guarded } from './guarded.ts'
 
 /** Documents whose removal is remembered. */
-export const MAX_REMOVALS = 1024
+export const MAX_REMOVALS = 256
 
 /** What is known of one removal: `by` is undefined when no update named who. */
 export interface Removal {
