@@ -12,6 +12,15 @@ import { callApi, listedDocs, madeDocId } from './docs-api.ts'
 const api = (stack: DemoStack, who: Who, method: string, path: string, body?: unknown): Promise<unknown> =>
   callApi(stack.sidecarUrl(who), method, path, body)
 
+/** The demo document's title as Alice's and Bob's sidecars list it. */
+const titles = async (stack: DemoStack): Promise<string[]> =>
+  Promise.all(
+    (['alice', 'bob'] as const).map(
+      async (who) =>
+        listedDocs(await api(stack, who, 'GET', '/v1/docs')).find((d) => d.docId === stack.docId)?.title ?? '',
+    ),
+  )
+
 describe('the demo started again on the same folder', () => {
   const dirs: string[] = []
   afterEach(() => {
@@ -52,13 +61,6 @@ describe('the demo started again on the same folder', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'e2e-col-demo-renamed-'))
     dirs.push(dataDir)
     const options = { dataDir, page: false, sidecarPorts: [0, 0] as const, sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent' } }
-    const titles = async (stack: DemoStack): Promise<string[]> =>
-      Promise.all(
-        (['alice', 'bob'] as const).map(
-          async (who) =>
-            listedDocs(await api(stack, who, 'GET', '/v1/docs')).find((d) => d.docId === stack.docId)?.title ?? '',
-        ),
-      )
     const first = await startDemoStack(options)
     try {
       expect(await titles(first)).toEqual([DEMO_TITLE, DEMO_TITLE])
