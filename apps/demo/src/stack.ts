@@ -5,7 +5,7 @@
  * tests start it on free ports.
  */
 import { createHash } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -85,6 +85,22 @@ export interface DemoStack {
   close(): Promise<void>
 }
 
+/**
+ * Whether the toy's groups file (kept by an earlier run) holds group `id`. A file that cannot be
+ * read says no here: the toy itself then says what is wrong with it.
+ */
+function keepsGroup(groupsFile: string | undefined, id: string): boolean {
+  if (groupsFile === undefined || !existsSync(groupsFile)) return false
+  try {
+    const kept: unknown = JSON.parse(readFileSync(groupsFile, 'utf8'))
+    return (
+      Array.isArray(kept) && kept.some((g: unknown) => typeof g === 'object' && g !== null && 'id' in g && g.id === id)
+    )
+  } catch {
+    return false
+  }
+}
+
 /** Starts the toy daemon, Vite and both sidecars; resolves once all listen. */
 export async function startDemoStack(options: DemoStackOptions = {}): Promise<DemoStack> {
   const cleanups: (() => Promise<void>)[] = []
@@ -108,9 +124,11 @@ export async function startDemoStack(options: DemoStackOptions = {}): Promise<De
     const toy = await createToySignal({
       ...(groupsFile === undefined ? {} : { groupsFile }),
       accounts: [PEOPLE.alice.number, PEOPLE.bob.number, ...strangers],
-      groups: demoDocument
-        ? [{ name: DEMO_TITLE, members: [PEOPLE.alice.number, PEOPLE.bob.number], id: DEMO_GROUP_ID }]
-        : [],
+      // Seeded on the first run only: from then on the kept groups say its name (a rename lasts).
+      groups:
+        demoDocument && !keepsGroup(groupsFile, DEMO_GROUP_ID)
+          ? [{ name: DEMO_TITLE, members: [PEOPLE.alice.number, PEOPLE.bob.number], id: DEMO_GROUP_ID }]
+          : [],
       names: {
         [PEOPLE.alice.number]: PEOPLE.alice.name,
         [PEOPLE.bob.number]: PEOPLE.bob.name,

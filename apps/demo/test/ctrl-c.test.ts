@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
+import { callApi, listedDocs, madeDocId } from './docs-api.ts'
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 const ALICE = '+15555550101'
@@ -67,21 +68,8 @@ async function stop(started: Started, signal: NodeJS.Signals): Promise<void> {
   }
 }
 
-async function api(base: string, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-  const text = await res.text()
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`)
-  return text === '' ? undefined : JSON.parse(text)
-}
-
-type Listed = { docId: string; title: string; state: string; members: { number: string; status: string }[] }
-
 const listed = async (base: string, made: Map<string, string>): Promise<unknown[]> =>
-  ((await api(base, 'GET', '/v1/docs')).documents as Listed[])
+  listedDocs(await callApi(base, 'GET', '/v1/docs'))
     .filter((d) => made.has(d.docId))
     .map((d) => ({ title: d.title, state: d.state, members: d.members.map((m) => m.number).sort() }))
 
@@ -97,7 +85,7 @@ async function expectShared(started: Started, made: Map<string, string>): Promis
     await expect
       .poll(
         async () =>
-          ((await api(base, 'GET', '/v1/docs')).documents as Listed[])
+          listedDocs(await callApi(base, 'GET', '/v1/docs'))
             .filter((d) => made.has(d.docId))
             .flatMap((d) => d.members.map((m) => m.status))
             .filter((status) => status !== 'member'),
@@ -118,10 +106,8 @@ describe('npm start stopped right after a document is shared', () => {
       try {
         await expectShared(started, made)
         const title = `Cycle ${cycle} (${signal})`
-        const { docId } = (await api(started.alice, 'POST', '/v1/docs', { title, members: [BOB] })) as {
-          docId: string
-        }
-        await api(started.bob, 'POST', `/v1/invites/${docId}/accept`, {})
+        const docId = madeDocId(await callApi(started.alice, 'POST', '/v1/docs', { title, members: [BOB] }))
+        await callApi(started.bob, 'POST', `/v1/invites/${docId}/accept`, {})
         made.set(docId, title)
       } finally {
         await stop(started, signal)

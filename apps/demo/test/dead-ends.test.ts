@@ -216,7 +216,7 @@ describe.skipIf(!hasChromium())('the dead ends of issue #38', () => {
       await pages.alice.click(`li[data-doc="${TITLE}"] a.title`)
       await waitForLoaded(pages.alice)
       expect(await editorText(pages.alice)).toContain('Day 1: Lisbon. ')
-      await waitForShown(pages.alice, '#advice', /^Your sidecar is not running/)
+      await waitForShown(pages.alice, '#advice', /^e2e-col is not running on this computer/)
       expect(await pages.alice.$$eval('#advice code', (c) => c.map((e) => e.textContent))).toContain('npm start')
       expect(await pages.alice.textContent('#advice')).not.toContain('`')
     } finally {

@@ -10,6 +10,7 @@ import { CHROMIUM, hasChromium, waitForShown } from '@e2e-col/test-browser'
 import type { Who } from '../src/index.ts'
 import { waitForAllSent, waitForReadOnly } from './editor-waits.ts'
 import { FRESH_STACK, openHome, useBrowserStack } from './pages.ts'
+import { callApi, invitesIn, madeDocId } from './docs-api.ts'
 
 const TITLE = 'Trip plan'
 
@@ -18,21 +19,14 @@ if (!hasChromium()) console.warn(`browser tests skipped: no Chromium at ${CHROMI
 describe.skipIf(!hasChromium())('delete for everyone on the home page', () => {
   const run = useBrowserStack(FRESH_STACK, { viewport: { width: 1280, height: 800 }, timeoutMs: 60_000 })
   const { pages } = run
-  const api = async (who: Who, method: string, path: string, body?: unknown): Promise<any> => {
-    const res = await fetch(`${run.stack.sidecarUrl(who).replace(/^ws/, 'http')}${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    })
-    const text = await res.text()
-    return text === '' ? undefined : JSON.parse(text)
-  }
+  const api = (who: Who, method: string, path: string, body?: unknown): Promise<unknown> =>
+    callApi(run.stack.sidecarUrl(who), method, path, body)
 
   test('asked first, cancelled, then deleted: Bob’s editor and both home pages say Alice deleted it', async () => {
-    const { docId } = await api('alice', 'POST', '/v1/docs', { title: TITLE, members: [run.stack.number('bob')] })
-    await expect
-      .poll(async () => ((await api('bob', 'GET', '/v1/invites')).invites as unknown[]).length, { timeout: 20_000 })
-      .toBe(1)
+    const docId = madeDocId(
+      await api('alice', 'POST', '/v1/docs', { title: TITLE, members: [run.stack.number('bob')] }),
+    )
+    await expect.poll(async () => invitesIn(await api('bob', 'GET', '/v1/invites')).length, { timeout: 20_000 }).toBe(1)
     await api('bob', 'POST', `/v1/invites/${docId}/accept`, {})
     await openHome(run, 'bob')
     await pages.bob.click(`li[data-doc="${TITLE}"] a.title`)

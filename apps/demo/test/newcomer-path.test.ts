@@ -34,7 +34,7 @@ describe.skipIf(!hasChromium())('the newcomer path, from the bare address to con
   test('the bare address says what a sidecar is and takes its address', async () => {
     const page = pages.alice
     await page.goto(`${origin()}/`)
-    await waitForShown(page, '#no-sidecar', /Which sidecar is yours\?/)
+    await waitForShown(page, '#no-sidecar', /Where is your e2e-col\?/)
     expect(await page.isHidden('#documents-page')).toBe(true)
     expect(await page.textContent('#no-sidecar')).toMatch(/npm start.*e2e-col up/s)
     await page.fill('#sidecar-form input[name=sidecar]', run.stack.sidecarUrl('alice'))
@@ -163,7 +163,7 @@ describe.skipIf(!hasChromium())('the newcomer path, from the bare address to con
     await page.reload()
     await waitForLoaded(page)
     await waitForEditorText(page, 'Day 2: Porto. ')
-    await waitForShown(page, '#advice', /^Your sidecar is not running.*npm start.*e2e-col up/)
+    await waitForShown(page, '#advice', /^e2e-col is not running on this computer.*npm start.*e2e-col up/)
     await typeAtEnd(page, '.cm-content', 'Written while the sidecar was stopped. ')
 
     // The browser offline too: the advice follows at once (the browser's event, no reconnect needed),

@@ -92,7 +92,11 @@ describe.skipIf(!hasChromium())('two people editing in real browsers', () => {
     await type('alice', 'Written while offline.')
     await waitForStatus(pages.alice, { pending: true })
     await waitForShown(pages.alice, '#status', /^(offline|connecting…)$/)
-    await waitForShown(pages.alice, '#pending', /^\d+ changes? saved in this browser, not yet at your sidecar/)
+    await waitForShown(
+      pages.alice,
+      '#pending',
+      /^\d+ changes? saved in this browser, not yet at e2e-col on this computer/,
+    )
 
     await pages.alice.reload()
     await waitForStatus(pages.alice, { loaded: true })

@@ -99,6 +99,8 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     const membership = opened(closers, followMembership(b, daemon.facts))
     const makeSession = sessionMaker({ ...b, browser: config.browser })
     const served = opened(closers, serveDocuments(b, { ...stored, facts: daemon.facts, life, membership, makeSession }))
+    // Before any presence is stamped (the group's, or a page's): a first caret shows a name, not a number.
+    await readNamesAtStart(served.library)
     const events = opened(
       closers,
       startReceive(b, { daemon, membership, served, receivedIds: stored.store.receivedIds }),
@@ -114,6 +116,20 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     await (life?.failStart() ?? closers.unwind()).catch(() => undefined)
     throw error
   }
+}
+
+/** Longest the start waits for the contacts (a daemon that does not answer them delays no start beyond it), ms. */
+export const NAMES_AT_START_MS = 3000
+
+/** Reads the contacts once, waiting at most {@link NAMES_AT_START_MS}; a later read fills them in. */
+async function readNamesAtStart(library: Served['library']): Promise<void> {
+  if (library === undefined) return
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, NAMES_AT_START_MS)
+  })
+  await Promise.race([library.readNames(), bound])
+  clearTimeout(timer)
 }
 
 /** The sidecar is up: admit browsers, resume kept sends, announce, say so once, catch up. */

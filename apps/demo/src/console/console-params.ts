@@ -24,7 +24,7 @@ export function readConsoleParams(
   if (sidecar.protocol === 'http:' || sidecar.protocol === 'https:')
     sidecar.protocol = sidecar.protocol === 'http:' ? 'ws:' : 'wss:'
   if (sidecar.protocol !== 'ws:' && sidecar.protocol !== 'wss:')
-    return { ok: false, problem: 'The sidecar address must be ws:// or wss://.' }
+    return { ok: false, problem: 'The e2e-col address must be ws:// or wss://.' }
   if (!isUuid(chatId))
     return {
       ok: false,

@@ -81,7 +81,7 @@ if (!parsed.ok) {
 
   const send = (input: Parameters<typeof writeChatFrame>[1], shown: string | undefined): void => {
     if (socket?.readyState !== WebSocket.OPEN) {
-      statusLine.textContent = 'not connected to the sidecar; try again in a moment'
+      statusLine.textContent = 'not connected to e2e-col on this computer; try again in a moment'
       return
     }
     const { frame, messageId } = writeChatFrame(sender, input)

@@ -48,11 +48,11 @@ async function bytesOf(request: Promise<Response>): Promise<Uint8Array> {
   try {
     res = await request
   } catch {
-    throw new DocsApiError('UNREACHABLE', 'your sidecar does not answer; is it running?')
+    throw new DocsApiError('UNREACHABLE', 'e2e-col on this computer does not answer')
   }
   if (!res.ok) {
     const json = (await res.json().catch(() => undefined)) as { error?: { code?: string } } | undefined
-    throw new DocsApiError(json?.error?.code ?? `HTTP_${res.status}`, `the sidecar answered ${res.status}`)
+    throw new DocsApiError(json?.error?.code ?? `HTTP_${res.status}`, `e2e-col answered ${res.status}`)
   }
   return new Uint8Array(await res.arrayBuffer())
 }

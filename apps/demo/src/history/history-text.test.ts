@@ -136,5 +136,7 @@ describe('the History panel’s words', () => {
       expect(text).toMatch(/\.$|\?$/)
     }
     expect(historyErrorText('HISTORY_DOCUMENT_LEFT')).not.toBe(historyErrorText('HTTP_502'))
+    for (const code of ['UNREACHABLE', 'HISTORY_UNKNOWN_DOCUMENT', 'HISTORY_NOT_APPLIED', 'API_ORIGIN_NOT_ALLOWED'])
+      expect(historyErrorText(code)).not.toMatch(/sidecar/i)
   })
 })

@@ -139,15 +139,16 @@ export const VIEWER_HISTORY_TEXT =
   'You can view this document, so you can look at its versions; only its editors restore them or undo changes.'
 
 const ERRORS: Readonly<Record<string, string>> = {
-  UNREACHABLE: 'Your sidecar does not answer; is it running?',
+  UNREACHABLE: 'e2e-col on this computer does not answer. Start it again: npm start.',
   HISTORY_DOCUMENT_LEFT: 'You left this document, so its history cannot be changed here.',
-  HISTORY_UNKNOWN_DOCUMENT: 'Your sidecar does not have this document.',
+  HISTORY_UNKNOWN_DOCUMENT: 'e2e-col on this computer does not have this document.',
   HISTORY_UNKNOWN_VERSION: 'That version is no longer kept. Choose another one.',
   HISTORY_TOO_OLD:
     'Changes that old are no longer kept, so they cannot be undone one person at a time. Restore a version instead.',
-  HISTORY_NOT_APPLIED: 'Your sidecar could not make the change right now. Try again in a moment.',
+  HISTORY_NOT_APPLIED: 'e2e-col could not make the change right now. Try again in a moment.',
   HISTORY_NOT_EDITOR: VIEWER_HISTORY_TEXT,
-  API_ORIGIN_NOT_ALLOWED: 'Your sidecar does not accept this page; add its address to E2E_COL_ALLOWED_ORIGINS.',
+  API_ORIGIN_NOT_ALLOWED:
+    'e2e-col on this computer does not accept this page; add its address to E2E_COL_ALLOWED_ORIGINS.',
   BAD_VERSION: 'That version could not be read.',
 }
 

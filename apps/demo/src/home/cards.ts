@@ -221,6 +221,8 @@ export function documentCard(port: CardPort, doc: DocumentItem, named: Named): H
   const actions = make('div', { className: 'actions' })
   if (doc.state !== 'active') {
     card.append(title, meta, actions)
+    // A fixed document (E2E_COL_DOCUMENTS) whose group was ended is forgotten where it is fixed.
+    if (doc.fixed) return card
     actions.append(
       confirmingButton(port, {
         label: 'Forget',

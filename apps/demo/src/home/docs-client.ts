@@ -98,13 +98,13 @@ export async function callApi<T>(base: string, method: string, path: string, bod
       ...(method === 'GET' ? {} : { body: JSON.stringify(body ?? {}) }),
     })
   } catch {
-    throw new DocsApiError('UNREACHABLE', 'your sidecar does not answer; is it running?')
+    throw new DocsApiError('UNREACHABLE', 'e2e-col on this computer does not answer')
   }
   const text = await res.text()
   const json = text === '' ? undefined : (JSON.parse(text) as unknown)
   if (!res.ok) {
     const error = (json as { error?: { code?: string; message?: string } } | undefined)?.error
-    throw new DocsApiError(error?.code ?? `HTTP_${res.status}`, error?.message ?? `the sidecar answered ${res.status}`)
+    throw new DocsApiError(error?.code ?? `HTTP_${res.status}`, error?.message ?? `e2e-col answered ${res.status}`)
   }
   return json as T
 }

@@ -56,6 +56,18 @@ describe('what the home page says', () => {
     )
   })
 
+  it('never says "sidecar": the API messages that name it are put in a person\'s words', () => {
+    const fromApi: [string, string][] = [
+      ['UNREACHABLE', 'your sidecar does not answer'],
+      ['API_ORIGIN_NOT_ALLOWED', "this page's origin may not use the documents API"],
+      ['DOCS_STOPPING', 'the replica store failed; the sidecar is stopping'],
+      ['DOCS_UNSUPPORTED', "this sidecar's daemon backend cannot administer groups"],
+      ['API_HOST_NOT_ALLOWED', 'this API answers only on a loopback host name of this sidecar'],
+    ]
+    for (const [code, message] of fromApi) expect(problemText(code, message)).not.toMatch(/sidecar/i)
+    expect(problemText('UNREACHABLE', '')).toContain('Start it again: npm start')
+  })
+
   it('reads a typed sidecar address as the page wants it, and refuses what is not one', () => {
     expect(sidecarAddress(' ws://127.0.0.1:7600 ')).toBe('ws://127.0.0.1:7600')
     expect(sidecarAddress('127.0.0.1:7601')).toBe('ws://127.0.0.1:7601')

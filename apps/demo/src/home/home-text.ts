@@ -170,9 +170,16 @@ export function problemText(code: string, message: string): string {
     case 'DOCS_LAST_EDITOR':
       return 'A document keeps at least one editor: make someone else an editor first.'
     case 'UNREACHABLE':
-      return 'Your sidecar does not answer. Is it running?'
+      return 'e2e-col on this computer does not answer. Start it again: npm start.'
     case 'API_ORIGIN_NOT_ALLOWED':
-      return 'Your sidecar does not accept this page (add its address to E2E_COL_ALLOWED_ORIGINS).'
+      return 'e2e-col on this computer does not accept this page (add its address to E2E_COL_ALLOWED_ORIGINS).'
+    // The API's own messages for these name its internals; the page says what a person can do.
+    case 'DOCS_STOPPING':
+      return 'e2e-col on this computer is stopping, so nothing changed. Start it again: npm start.'
+    case 'DOCS_UNSUPPORTED':
+      return 'This e2e-col cannot share documents: it runs without a Signal account that can make groups.'
+    case 'API_HOST_NOT_ALLOWED':
+      return 'Open this page through 127.0.0.1 or localhost: e2e-col answers only on this computer.'
     default:
       return message
   }

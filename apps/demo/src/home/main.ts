@@ -72,7 +72,7 @@ function askForSidecar(): void {
     event.preventDefault()
     const address = sidecarAddress(String(new FormData(form).get('sidecar') ?? ''))
     if (address === null) {
-      showProblem('Type the address your sidecar printed, like ws://127.0.0.1:7600.')
+      showProblem('Type the address e2e-col printed when it started, like ws://127.0.0.1:7600.')
       return
     }
     location.assign(`/home.html?${new URLSearchParams({ ...(name === '' ? {} : { name }), sidecar: address })}`)

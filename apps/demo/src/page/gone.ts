@@ -103,6 +103,28 @@ export function watchGone(o: {
   }
 }
 
+/**
+ * Both editor pages' handling of a gone document, one owner: watches the connection and, once gone,
+ * shows it and calls `stop` (the page turns its editor read-only and closes its connection).
+ * `gone()` is why, once it is; `watch` is fed `connected` on every status.
+ */
+export function followGone(o: { readonly sidecarUrl: string; readonly docId: string; readonly stop: () => void }): {
+  readonly watch: (connected: boolean) => void
+  readonly gone: () => GoneWhy | undefined
+} {
+  let why: GoneWhy | undefined
+  const watch = watchGone({
+    sidecarUrl: o.sidecarUrl,
+    docId: o.docId,
+    onGone: (w) => {
+      why = w
+      o.stop()
+      showGone(w)
+    },
+  })
+  return { watch, gone: () => why }
+}
+
 const byId = (id: string): HTMLElement | null => document.getElementById(id)
 
 /** Shows a gone document: the sentence in `#advice`, the pill, no "saved in this browser" count, no viewer line. */

@@ -15,7 +15,7 @@ import { colourFor } from './presence.ts'
 import { mountPresence } from './presence-view.ts'
 import { element, startDocumentPage } from '../start-up.ts'
 import { followRole } from './read-only.ts'
-import { showGone, watchGone, type GoneWhy } from './gone.ts'
+import { followGone } from './gone.ts'
 import { showStatus } from './status-view.ts'
 import { keepPagesOffline } from '../offline-shell.ts'
 import { apiBase } from '../home/docs-client.ts'
@@ -61,19 +61,16 @@ if (params !== null) {
   mountAuthorshipToggle({ editor: element('editor'), doc, sidecarUrl, docId, marks: codeMirrorMarks(view, text) })
   const role = followRole((readOnly) => view.dispatch({ effects: editable.reconfigure(lock(readOnly)) }))
   // Removed or left: the last copy stays readable, nothing more is sent or counted as waiting.
-  let gone: GoneWhy | undefined
-  const watch = watchGone({
+  const { watch, gone } = followGone({
     sidecarUrl,
     docId,
-    onGone: (why) => {
-      gone = why
+    stop: () => {
       view.dispatch({ effects: editable.reconfigure(lock(true)) })
-      showGone(why)
       void connection.close()
     },
   })
   const onStatus = (status: ClientStatus): void => {
-    if (gone !== undefined) return
+    if (gone() !== undefined) return
     render(status)
     role(status)
     watch(status.connection === 'connected')
@@ -91,7 +88,7 @@ if (params !== null) {
 
   // Leaving with unconfirmed edits is safe (they are in IndexedDB), but say so before a tab closes.
   window.addEventListener('beforeunload', (event) => {
-    if (gone === undefined && connection.status().pending > 0) event.preventDefault()
+    if (gone() === undefined && connection.status().pending > 0) event.preventDefault()
   })
 
   // A small handle for the browser tests and for curious people in the console.
@@ -100,7 +97,7 @@ if (params !== null) {
       text: () => text.toString(),
       status: () => connection.status(),
       readOnly: () => view.state.readOnly,
-      gone: () => gone?.gone,
+      gone: () => gone()?.gone,
       doc,
       view,
       awareness,

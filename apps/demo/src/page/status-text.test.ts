@@ -29,7 +29,7 @@ describe('status words on the page', () => {
   test('the sentence names the weakest state: saved in this browser, on this computer but unsent, or all saved', () => {
     expect(statusText(base, hhmm)).toBe('all changes saved')
     expect(statusText({ ...base, connection: 'offline', pending: 2, weakest: 'browser' }, hhmm)).toBe(
-      '2 changes saved in this browser, not yet at your sidecar: it is not reachable',
+      '2 changes saved in this browser, not yet at e2e-col on this computer: it does not answer',
     )
     const away = {
       ...base,
@@ -65,9 +65,11 @@ describe('status words on the page', () => {
 })
 
 describe('advice while the sidecar is out of reach', () => {
-  test('names the sidecar and both ways to start it when the browser is online but the sidecar does not answer', () => {
+  test('names e2e-col on this computer (never "sidecar") and the command to start it when the browser is online but e2e-col does not answer', () => {
     const advice = adviceText('offline', true)
-    expect(advice).toMatch(/^Your sidecar is not running/)
+    expect(advice).toMatch(/^e2e-col is not running on this computer/)
+    expect(advice).toContain('Start it again: `npm start`')
+    expect(advice).not.toMatch(/sidecar/i)
     expect(advice).toContain('`npm start`')
     expect(advice).toContain('`e2e-col up`')
     expect(advice).toContain('kept in this browser')

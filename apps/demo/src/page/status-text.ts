@@ -27,7 +27,7 @@ export function statusText(status: ClientStatus, time: (ms: number) => string): 
   const { delivery } = status
   if (status.weakest === 'browser') {
     if (status.connection !== 'connected')
-      return `${changes(status.pending)} saved in this browser, not yet at your sidecar: it is not reachable`
+      return `${changes(status.pending)} saved in this browser, not yet at e2e-col on this computer: it does not answer`
     return pendingText(status.pending)
   }
   if (delivery.signal === 'refused') {
@@ -59,8 +59,8 @@ export function adviceText(
   if (!browserOnline)
     return 'This browser is offline. Keep editing: your edits are kept in this browser and sent when it is back online.'
   return (
-    'Your sidecar is not running (the e2e-col program on this computer that carries your documents over Signal). ' +
-    'Keep editing: your edits are kept in this browser. Start it again with `npm start` (the demo; while it runs, ' +
+    'e2e-col is not running on this computer (the app that carries your documents over Signal). ' +
+    'Keep editing: your edits are kept in this browser. Start it again: `npm start` (the demo; while it runs, ' +
     'type `a` or `b` and Enter in its terminal) or `e2e-col up`; this page reconnects and sends them by itself.'
   )
 }

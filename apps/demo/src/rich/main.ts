@@ -23,7 +23,7 @@ import { apiBase } from '../home/docs-client.ts'
 import { createHistoryClient } from '../history/history-client.ts'
 import { localClock, mountHistoryPanel } from '../history/history-panel.ts'
 import { richPreview } from '../history/rich-preview.ts'
-import { showGone, watchGone, type GoneWhy } from '../page/gone.ts'
+import { followGone } from '../page/gone.ts'
 
 keepPagesOffline()
 
@@ -73,20 +73,17 @@ if (params !== null) {
     view.setProps({ editable: () => !readOnly })
   })
   // Removed or left: the last copy stays readable, nothing more is sent or counted as waiting.
-  let gone: GoneWhy | undefined
-  const watch = watchGone({
+  const { watch, gone } = followGone({
     sidecarUrl,
     docId,
-    onGone: (why) => {
-      gone = why
+    stop: () => {
       readOnly = true
       view.setProps({ editable: () => false })
-      showGone(why)
       provider.disconnect()
     },
   })
   const renderStatus = (): void => {
-    if (gone !== undefined) return
+    if (gone() !== undefined) return
     showStatus(provider.clientStatus, { waiting: !provider.allSent, weakest: provider.delivery.state })
     role(provider.clientStatus)
     watch(provider.clientStatus.connection === 'connected')
@@ -105,7 +102,7 @@ if (params !== null) {
   })
 
   window.addEventListener('beforeunload', (event) => {
-    if (gone === undefined && provider.pending > 0) event.preventDefault()
+    if (gone() === undefined && provider.pending > 0) event.preventDefault()
   })
 
   Object.assign(window, {

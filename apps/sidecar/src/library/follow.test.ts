@@ -19,10 +19,16 @@ const silent = { warn: () => undefined, debug: () => undefined, info: () => unde
 const row = (docId: string, groupId: string, addedAt: number, state: StoredDocument['state'] = 'active') =>
   ({ docId, groupId, title: docId, members: [], addedAt, changedAt: 0, state }) as StoredDocument
 
-function setup(rows: StoredDocument[], answer: GroupListing = []) {
+function setup(rows: StoredDocument[], answer: GroupListing = [], fixed: { docId: string; groupId: string }[] = []) {
   const removed: string[] = []
   const remembered: string[] = []
+  const ended: string[] = []
   const shelf = {
+    fixedDocs: () => fixed,
+    isFixed: (docId: string) => fixed.some((f) => f.docId === docId),
+    isEnded: (docId: string) => ended.includes(docId),
+    isServed: (docId: string) => !ended.includes(docId),
+    endFixed: (docId: string) => void ended.push(docId),
     rows: () => rows,
     row: (docId: string) => rows.find((r) => r.docId === docId),
     servedIn: (groupId: string) => rows.find((r) => r.groupId === groupId && r.state === 'active')?.docId,
@@ -37,7 +43,7 @@ function setup(rows: StoredDocument[], answer: GroupListing = []) {
     steps: createSteps({ stopped: () => false, storing: (fn) => fn() }),
     logger: silent,
   })
-  return { follow, removed, remembered, asked }
+  return { follow, removed, remembered, asked, ended }
 }
 
 const out = (id: string) => ({ id, isMember: false, members: ['+15550000002'] })
@@ -77,5 +83,22 @@ describe('the library following its groups', () => {
     expect(s.asked).toEqual([G1])
     expect(s.remembered).toEqual(['d1'])
     expect(s.removed).toEqual([])
+  })
+
+  it('ends a fixed document whose group a listing shows ended, and only that one', async () => {
+    const fixed = [
+      { docId: 'f1', groupId: G1 },
+      { docId: 'f2', groupId: G2 },
+    ]
+    const s = setup([], [], fixed)
+    const ended = { id: G1, isMember: true, isTerminated: true, members: [YOU] }
+    s.follow.onListed({ listing: [ended, inGroup(G2)] as GroupListing, whole: true, askedAt: 500 })
+    await settle()
+    await settle()
+    expect(s.ended).toEqual(['f1'])
+    // At start too: the stored ones and the fixed ones are looked at.
+    const t = setup([], [ended, inGroup(G2)] as GroupListing, fixed)
+    await t.follow.refresh()
+    expect(t.ended).toEqual(['f1'])
   })
 })

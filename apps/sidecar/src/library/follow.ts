@@ -47,7 +47,11 @@ export function createFollow(o: FollowOptions): Follow {
           looking.delete(groupId)
           const g = await groupNow(o.listGroups, groupId, 'look up the group')
           const row = shelf.row(docId)
-          if (row === undefined || g === undefined) return
+          if (g === undefined) return
+          if (row === undefined) {
+            if (shelf.isFixed(docId) && isDeletedFor(g, you)) shelf.endFixed(docId, by)
+            return
+          }
           if (isDeletedFor(g, you)) shelf.markRemoved(row, by, true)
           else if (isMemberOf(g, you)) shelf.remember(row, g)
           else shelf.markRemoved(row, by)
@@ -58,7 +62,8 @@ export function createFollow(o: FollowOptions): Follow {
     refresh: () =>
       steps.exclusive(async () => {
         const rows = shelf.rows().filter((r) => r.state === 'active')
-        if (rows.length === 0) return
+        const fixed = shelf.fixedDocs().filter((f) => !shelf.isEnded(f.docId))
+        if (rows.length === 0 && fixed.length === 0) return
         let groups: GroupListing
         try {
           groups = await o.listGroups()
@@ -67,6 +72,10 @@ export function createFollow(o: FollowOptions): Follow {
           return
         }
         const byId = new Map(groups.map((g) => [g.id, g]))
+        for (const f of fixed) {
+          const g = byId.get(f.groupId)
+          if (g !== undefined && isDeletedFor(g, you)) shelf.endFixed(f.docId)
+        }
         for (const row of rows) {
           // A group the account's store no longer lists is one it is no longer in.
           const g = byId.get(row.groupId)
@@ -84,6 +93,7 @@ export function createFollow(o: FollowOptions): Follow {
       const gone = new Set(listed.listing.filter((g) => isDeletedFor(g, you)).map((g) => g.id))
       void steps
         .exclusive(async () => {
+          for (const f of shelf.fixedDocs()) if (gone.has(f.groupId) && shelf.isServed(f.docId)) shelf.endFixed(f.docId)
           for (const row of shelf.rows()) {
             // A row added after the listing was asked may be newer than what it says.
             if (row.state !== 'active' || !out.has(row.groupId) || row.addedAt >= listed.askedAt) continue

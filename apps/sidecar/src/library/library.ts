@@ -43,6 +43,8 @@ export interface DocumentLibrary
   contacts(): Promise<ContactView[]>
   /** Someone's name as shown (told-apart.ts), from the contacts last read; undefined when not known yet. */
   shownName(number: string): string | undefined
+  /** Reads the contacts once (at start, so a member's first presence carries their name); never throws. */
+  readNames(): Promise<void>
   /** A group changed: a served document's membership is looked at again. */
   onGroupUpdate(groupId: string, sourceNumber: string | undefined): void
   /** A body from `from` was heard in a served document's group: they have joined it (joined.ts). */
@@ -158,6 +160,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
     decline: invitations.decline,
     contacts: contacts.fresh,
     shownName: contacts.shownNow,
+    readNames: async () => void (await contacts.directory()),
     onGroupUpdate(groupId, sourceNumber) {
       // A group brings its members' profiles (names) with it.
       contacts.forget()

@@ -27,6 +27,12 @@ export interface Shelf {
   /** The stored or fixed document. @throws LibraryError DOCS_UNKNOWN_DOCUMENT */
   known(docId: string): { row: StoredDocument | undefined; groupId: string }
   isFixed(docId: string): boolean
+  /** The documents fixed in E2E_COL_DOCUMENTS. */
+  fixedDocs(): readonly { docId: string; groupId: string }[]
+  /** A fixed document whose group was ended (deleted for everyone): listed as removed, never served. */
+  isEnded(docId: string): boolean
+  /** A fixed document's group was ended: stop serving it and keep why (`by`, when an update said). */
+  endFixed(docId: string, by?: string): void
   /** The document served over a group, if any. */
   servedIn(groupId: string): string | undefined
   isServed(docId: string): boolean
@@ -45,12 +51,12 @@ export interface Shelf {
   remember(row: StoredDocument, g: Group): void
   /**
    * This account is out of a served document's group: stop serving, keep the row as removed. `by`:
-   * who changed the group, when a group update said (kept in memory only: a restart forgets it).
+   * who changed the group, when a group update said (stored with `deleted`: a restart keeps both).
    */
   markRemoved(row: StoredDocument, by?: string, deleted?: boolean): void
   /** Who removed this account from a removed document, when known. */
   removedBy(docId: string): string | undefined
-  /** True when a removed document was deleted for everyone (in memory, like {@link removedBy}). */
+  /** True when a removed document was deleted for everyone. */
   isDeleted(docId: string): boolean
   /** Forgets a left document (its replica log stays in the store). */
   forget(docId: string): void
@@ -80,8 +86,6 @@ export function createShelf(o: ShelfOptions): Shelf {
   const { documents, store, steps } = o
   const fixed = new Map(o.fixed.map((d) => [d.docId, d]))
   const lastChange = new Map<string, number>()
-  const removedBy = new Map<string, string>()
-  const deleted = new Set<string>()
   const lastTouch = new Map<string, number>()
   const unsubscribe = new Map<string, () => void>()
 
@@ -124,6 +128,14 @@ export function createShelf(o: ShelfOptions): Shelf {
       throw new LibraryError('DOCS_UNKNOWN_DOCUMENT', `no document ${docId}`)
     },
     isFixed: (docId) => fixed.has(docId),
+    fixedDocs: () => o.fixed,
+    isEnded: (docId) => fixed.has(docId) && steps.stored(() => store.removals.get(docId))?.deleted === true,
+    endFixed(docId, by) {
+      steps.stored(() => store.removals.note(docId, by === '' ? undefined : by, true, o.now()))
+      if (!documents.has(docId)) return
+      unserve(docId, 'this document was deleted for everyone')
+      o.logger.info({ docId }, "the fixed document's group was ended; stopped serving it")
+    },
     servedIn: (groupId) => documents.byGroup(groupId)?.docId,
     isServed: (docId) => documents.has(docId),
     checkRoom() {
@@ -132,6 +144,8 @@ export function createShelf(o: ShelfOptions): Shelf {
     },
     put: (row) => store.documents.put(row),
     keep(row) {
+      // Accepted again: an earlier removal says nothing of this one.
+      store.removals.forget(row.docId)
       store.documents.put(row)
       serve(row)
       return true
@@ -146,19 +160,20 @@ export function createShelf(o: ShelfOptions): Shelf {
       steps.stored(() => store.documents.put({ ...row, title, members }))
     },
     markRemoved(row, by, gone) {
-      // A later, better-informed look (a group update naming who) still completes what is known.
-      if (by !== undefined && by !== '') removedBy.set(row.docId, by)
-      if (gone === true) deleted.add(row.docId)
+      // A later, better-informed look (a group update naming who) still completes what is known;
+      // it is stored before the row says removed, so a removed row never outlives its why.
+      const named = by !== undefined && by !== ''
+      if (named || gone === true)
+        steps.stored(() => store.removals.note(row.docId, named ? by : undefined, gone === true, o.now()))
       if (row.state === 'removed') return
       unserve(row.docId, 'you are no longer in this document')
       steps.stored(() => store.documents.put({ ...row, state: 'removed' }))
       o.logger.info({ docId: row.docId }, "no longer a member of the document's group; stopped serving it")
     },
-    removedBy: (docId) => removedBy.get(docId),
-    isDeleted: (docId) => deleted.has(docId),
+    removedBy: (docId) => steps.stored(() => store.removals.get(docId))?.by,
+    isDeleted: (docId) => steps.stored(() => store.removals.get(docId))?.deleted === true,
     forget(docId) {
-      removedBy.delete(docId)
-      deleted.delete(docId)
+      steps.stored(() => store.removals.forget(docId))
       steps.stored(() => store.documents.remove(docId))
       lastChange.delete(docId)
       o.joined.forget(docId)
@@ -170,8 +185,12 @@ export function createShelf(o: ShelfOptions): Shelf {
     },
     unsentBytes: (docId) => documents.get(docId)?.queuedBytes ?? 0,
     serveStored() {
-      // Fixed documents are served by the caller; their changes are noted here too.
-      for (const f of o.fixed) if (!unsubscribe.has(f.docId)) watchChanges(f.docId)
+      // Fixed documents are served by the caller; their changes are noted here too. One whose
+      // group was ended stays ended: its configuration does not bring it back.
+      for (const f of o.fixed) {
+        if (store.removals.get(f.docId)?.deleted === true) unserve(f.docId, 'this document was deleted for everyone')
+        else if (!unsubscribe.has(f.docId)) watchChanges(f.docId)
+      }
       for (const row of store.documents.list()) {
         if (row.state !== 'active' || fixed.has(row.docId)) continue
         serve(row)

@@ -115,7 +115,8 @@ export function createViews(o: ViewsOptions): Views {
     names: Names,
   ): DocumentView {
     const listed = g === undefined ? (row?.members ?? []) : peopleIn(g)
-    const by = row?.state === 'removed' ? shelf.removedBy(docId) : undefined
+    const state = row?.state ?? (shelf.isEnded(docId) ? 'removed' : 'active')
+    const by = state === 'removed' ? shelf.removedBy(docId) : undefined
     // Signal lists someone added as a member at once: until their sidecar is heard, they are invited.
     const members = listed.map((m) =>
       m.status === 'member' && !o.joined.has(docId, { number: m.number }) ? { ...m, status: 'invited' as const } : m,
@@ -127,10 +128,10 @@ export function createViews(o: ViewsOptions): Views {
       members: people(members, names, o.you, g),
       lastChange: shelf.lastChange(docId, row) ?? null,
       unsentBytes: shelf.unsentBytes(docId),
-      state: row?.state ?? 'active',
+      state,
       fixed: shelf.isFixed(docId),
       ...(by === undefined ? {} : { removedBy: person(by, names, o.you) }),
-      ...(row?.state === 'removed' && shelf.isDeleted(docId) ? { deletedForEveryone: true as const } : {}),
+      ...(state === 'removed' && shelf.isDeleted(docId) ? { deletedForEveryone: true as const } : {}),
     }
   }
   return {

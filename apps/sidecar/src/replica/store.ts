@@ -22,6 +22,7 @@ import { createInviterTable, INVITERS_SCHEMA, type InviterTable } from './invite
 import { createJoinedTable, JOINED_SCHEMA, type JoinedTable } from './joined-table.ts'
 import { createOutboxTable, type OutboxTable } from './outbox.ts'
 import { createPromotionTable, PROMOTIONS_SCHEMA, type PromotionTable } from './promotion-table.ts'
+import { createRemovalTable, REMOVALS_SCHEMA, type RemovalTable } from './removal-table.ts'
 import { createReceivedIdTable, RECEIVED_IDS_SCHEMA, type ReceivedIdTable } from './received-ids.ts'
 import { createSentIdTable, type SentIdTable } from './sent-ids.ts'
 
@@ -71,6 +72,8 @@ export interface ReplicaStore {
   readonly outbox: OutboxTable
   /** Who brought each open invitation (inviter-table.ts). */
   readonly inviters: InviterTable
+  /** Who removed this account from each removed document, and if it was deleted for everyone (removal-table.ts). */
+  readonly removals: RemovalTable
   /** Members heard in each document's group (joined-table.ts). */
   readonly joined: JoinedTable
   /** When each fixed document last changed (fixed-change-table.ts). */
@@ -100,7 +103,7 @@ CREATE TABLE IF NOT EXISTS sent_ids (doc_id TEXT NOT NULL, message_id TEXT NOT N
 CREATE INDEX IF NOT EXISTS sent_ids_at ON sent_ids (at);
 CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, message_id TEXT NOT NULL, sender_id TEXT NOT NULL, frame BLOB NOT NULL, at INTEGER NOT NULL);
 CREATE UNIQUE INDEX IF NOT EXISTS outbox_message ON outbox (doc_id, message_id);
-${DOCUMENTS_SCHEMA}${INVITERS_SCHEMA}${JOINED_SCHEMA}${FIXED_CHANGES_SCHEMA}${RECEIVED_IDS_SCHEMA}${PROMOTIONS_SCHEMA}`
+${DOCUMENTS_SCHEMA}${INVITERS_SCHEMA}${JOINED_SCHEMA}${FIXED_CHANGES_SCHEMA}${RECEIVED_IDS_SCHEMA}${PROMOTIONS_SCHEMA}${REMOVALS_SCHEMA}`
 // Schema 1 had no sender per sent id: its rows keep '' (the sender is unknown; a replay is acknowledged).
 const MIGRATE_1_TO_2 = "ALTER TABLE sent_ids ADD COLUMN sender_id TEXT NOT NULL DEFAULT ''"
 /** Schema 4 stamps update rows (history's change log): a row from before carries none. */
@@ -223,6 +226,7 @@ export function openReplicaStore(
     documents: createDocumentTable(db, path, readonly),
     outbox: createOutboxTable(db, path, readonly),
     inviters: createInviterTable(db, path, readonly),
+    removals: createRemovalTable(db, path, readonly),
     joined: createJoinedTable(db, path, readonly),
     fixedChanges: createFixedChangeTable(db, path, readonly),
     receivedIds: createReceivedIdTable(db, path, readonly),
