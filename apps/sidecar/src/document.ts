@@ -31,6 +31,7 @@ import { createDocumentPresence } from './presence/document-presence.ts'
 import type { DocReplica } from './replica/replica.ts'
 import { createDelivery } from './send/delivery.ts'
 import type { SendOwner, SendQueue } from './send/queue.ts'
+import { createDemotionWatch, type DemotionWatch } from './stranded/demotion.ts'
 
 export type { DocumentPorts } from './document/ports.ts'
 
@@ -254,6 +255,36 @@ const ownEnvelopes =
     return env
   }
 
+/** The author's side of a demotion, when the collection gives the way to rejoin (stranded/demotion.ts). */
+function demotionWatch(
+  ports: Pick<DocumentPorts, 'rejoin' | 'store' | 'clock' | 'logger'>,
+  docId: string,
+  p: {
+    replica: DocReplica
+    queue: SendQueue
+    toGroup: (kind: Kind, payload: Uint8Array) => void
+    delivery: { changed(): void }
+    carried: { roles?: GroupRoles; members?: readonly MemberId[] }
+    ownIds: () => readonly number[]
+  },
+): DemotionWatch | undefined {
+  const port = ports.rejoin
+  if (port === undefined) return undefined
+  return createDemotionWatch({
+    docId,
+    book: port.book,
+    replica: p.replica,
+    store: ports.store,
+    rewriteQueue: (fn) => p.queue.rewrite(fn),
+    ownIds: p.ownIds,
+    ask: (stateVector) => p.toGroup('sync-request', stateVector),
+    rejoin: (state) => port.rejoin(state, { roles: p.carried.roles, members: p.carried.members }),
+    told: () => p.delivery.changed(),
+    now: ports.clock.now,
+    logger: ports.logger,
+  })
+}
+
 export function createDocument(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica): Document {
   const { store, outbound, metrics, logger } = ports
   const pages = createPages()
@@ -303,6 +334,8 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     frame: (payload) => encodeEnvelope(own('awareness', payload)),
     toGroup: (payload) => toGroup('awareness', payload),
   })
+  const carried: { roles?: GroupRoles; members?: readonly MemberId[] } = {}
+  const demotion = demotionWatch(ports, docId, { replica, queue, toGroup, delivery, carried, ownIds: () => authors.ownIds() })
   const fromBrowser = createBrowserInbox({
     mirror,
     replica,
@@ -320,9 +353,10 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     metrics,
     logger,
     authored: (update) => authors.fromPage(update),
+    refusedAsViewer: (update) => demotion?.refused(update),
   })
   const stamp = createSenderStamper(ports.shownName, (payload) => encodeEnvelope(own('awareness', payload)))
-  const fromGroup = createGroupInbox({
+  const inbox = createGroupInbox({
     replica,
     sync,
     capabilities,
@@ -357,7 +391,11 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       mirror.leave(session)
     },
     fromBrowser,
-    fromGroup,
+    fromGroup(frame, env, from, source) {
+      inbox(frame, env, from, source)
+      // An editor's answer may be the group's whole state a demotion waits for.
+      if (env.kind === 'sync-response' && !roles.isViewer(from)) demotion?.answer(env.payload)
+    },
     edit(update) {
       // A viewer changes nothing, not even through its own sidecar's history.
       if (roles.self() === 'viewer') return false
@@ -374,8 +412,16 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       replica.doc.on('update', onUpdate)
       return () => replica.doc.off('update', onUpdate)
     },
-    setMembers: (members) => void [capabilities.roster.setMembers(members), authors.members(members)],
-    setRoles: roles.set,
+    setMembers(members) {
+      carried.members = members
+      capabilities.roster.setMembers(members)
+      authors.members(members)
+    },
+    setRoles(next) {
+      carried.roles = next
+      roles.set(next)
+      demotion?.listed(next.self)
+    },
     role: roles.self,
     answerers: roles.editors,
     refusesContent: (from) => roles.refuses(from, 'attachment'),

@@ -21,6 +21,9 @@ import type { DocReplica } from './replica/replica.ts'
 import type { ReplicaStore } from './replica/store.ts'
 import { createOutbound } from './send/outbound.ts'
 import type { Reachability } from './send/reachability.ts'
+import type { Carried } from './stranded/rejoin-port.ts'
+import { notSharedView, openNotSharedBook, type NotSharedView } from './stranded/not-shared-book.ts'
+import { rejoinDocument } from './stranded/rejoin.ts'
 
 export type { Document } from './document.ts'
 
@@ -85,6 +88,8 @@ export interface Documents {
   queuedBytes(): number
   /** Stops every document's queue and timers, and closes every socket with `code`. */
   close(code: number, reason: string): void
+  /** A served document's edits not shared because this account was made a viewer first (decisions/0032). */
+  notShared(docId: string): NotSharedView | undefined
 }
 
 // Sent ids are pruned by age at most this often.
@@ -97,6 +102,8 @@ export function createDocuments(o: DocumentsOptions): Documents {
   let resumed = false
   const shared = createSharedPorts(o)
   const storeFor = createStorePorts(o)
+  // Edits not shared because this account was made a viewer first (decisions/0032).
+  const notShared = openNotSharedBook(o.config.replica.dataDir, o.clock.now)
 
   // Signal went away or came back: every document (configured or added since) hears it.
   o.reach.onChange((state) => {
@@ -112,7 +119,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
     }
   }
 
-  return {
+  const collection: Documents = {
     has: (docId) => docs.has(docId),
     get: (docId) => docs.get(docId),
     byGroup: (groupId) => groups.get(groupId),
@@ -124,7 +131,13 @@ export function createDocuments(o: DocumentsOptions): Documents {
       if (docs.has(docId)) throw new Error(`document ${docId} is served already`)
       if (groups.has(groupId)) throw new Error(`group ${groupId} carries a document already`)
       const authors = o.store.authors.rowsOf(docId)
-      const doc = createDocument({ ...shared, store: storeFor(docId), authors }, docId, groupId, replica)
+      const rejoin = {
+        book: notShared,
+        // Later, not inside the document's own call that asked for it.
+        rejoin: (state: Uint8Array, carried: Carried) =>
+          queueMicrotask(() => rejoinDocument(rejoinParts, docId, state, carried)),
+      }
+      const doc = createDocument({ ...shared, store: storeFor(docId), authors, rejoin }, docId, groupId, replica)
       docs.set(docId, doc)
       groups.set(groupId, doc)
       o.histories?.attach(docId, replica)
@@ -162,7 +175,16 @@ export function createDocuments(o: DocumentsOptions): Documents {
     close(code, reason) {
       for (const doc of docs.values()) doc.close(code, reason)
     },
+    notShared: (docId) => (docs.has(docId) ? notSharedView(notShared, docId) : undefined),
   }
+  const rejoinParts = {
+    store: o.store,
+    storing: o.storing,
+    get: collection.get,
+    remove: collection.remove,
+    add: collection.add,
+  }
+  return collection
 }
 
 /** The ports every document of this sidecar shares: one sending side, one own-envelope sequence. */

@@ -1,0 +1,196 @@
+/**
+ * The author's side of a demotion (decisions/0032). Every other sidecar judges a member's content
+ * by the role listed when it arrives, so what this account wrote and the group had not taken when
+ * it was made a viewer is dropped everywhere. When this sidecar learns it views a document:
+ * - the page edits it saved and has not sent are taken out of the send queue and the outbox (never
+ *   sent: they would be dropped) and kept, as text, in the not-shared book, durable first;
+ * - it asks the group for its whole state (a sync request from nothing: editors answer it);
+ * - from the first whole answer that holds everything of the others this replica holds, what of
+ *   this account's own the group lacks is the exact list of edits not shared (`unsent`, or
+ *   `not-taken`: sent, yet dropped), and the replica is rebuilt from that answer alone, so it
+ *   shows nothing nobody else has. The rebuild is the collection's (`rejoin`).
+ * @see docs/documents.md "Roles"
+ */
+import { decodeEnvelope } from '@e2e-col/protocol'
+import * as Y from 'yjs'
+import { DOC_KINDS } from '../document/doc-kinds.ts'
+import type { ChangeStore } from '../document/ports.ts'
+import type { Role } from '../group/roles.ts'
+import type { Logger } from '../ops/logger.ts'
+import type { DocReplica } from '../replica/replica.ts'
+import type { QueuedEnvelope } from '../send/queue.ts'
+import type { NotSharedBook, NotSharedEdit } from './not-shared-book.ts'
+import { insertedRuns } from './stranded-text.ts'
+
+// While a rejoin waits for a whole answer, the group is asked again at most this often (at a listing).
+const ASK_AGAIN_MS = 30_000
+
+export interface DemotionParts {
+  readonly docId: string
+  readonly book: NotSharedBook
+  readonly replica: Pick<DocReplica, 'doc'>
+  readonly store: Pick<ChangeStore, 'kept' | 'delivered'>
+  /** Rewrites what waits in the send queue (what a send has already taken is not there). */
+  readonly rewriteQueue: (fn: (waiting: readonly QueuedEnvelope[]) => QueuedEnvelope[]) => void
+  /** This account's client ids in the document (authorship/author-gate.ts). */
+  readonly ownIds: () => readonly number[]
+  /** Sends a sync request with this state vector to the group. */
+  readonly ask: (stateVector: Uint8Array) => void
+  /** Rebuilds the replica from `state` alone and serves it anew (its pages reconnect). */
+  readonly rejoin: (state: Uint8Array) => void
+  /** The pages are told again (their role note, and what was not shared). */
+  readonly told: () => void
+  readonly now: () => number
+  readonly logger: Logger
+}
+
+export interface DemotionWatch {
+  /** This account's role as a listing gave it (every listing, the first included). */
+  listed(self: Role): void
+  /** A sync answer from an editor: taken as the group's state when it is whole. */
+  answer(payload: Uint8Array): void
+  /** A page's change refused as a viewer's: kept as not shared while a demotion is settled (its page is rebuilt). */
+  refused(update: Uint8Array): void
+}
+
+/** The clock ranges of one client an update holds, as [from, to) pairs by client. */
+type Ranges = Map<number, [number, number][]>
+
+function rangesOf(updates: readonly Uint8Array[]): Ranges {
+  const out: Ranges = new Map()
+  for (const u of updates) {
+    let structs: ReturnType<typeof Y.decodeUpdate>['structs']
+    try {
+      structs = Y.decodeUpdate(u).structs
+    } catch {
+      continue
+    }
+    for (const s of structs) {
+      const list = out.get(s.id.client) ?? []
+      list.push([s.id.clock, s.id.clock + s.length])
+      out.set(s.id.client, list)
+    }
+  }
+  return out
+}
+const within = (r: Ranges, client: number, clock: number): boolean =>
+  (r.get(client) ?? []).some(([from, to]) => clock >= from && clock < to)
+
+/** The payload of a page's content envelope, or undefined for anything else. */
+function contentOf(frame: Uint8Array): Uint8Array | undefined {
+  try {
+    const env = decodeEnvelope(frame, { maxPayloadBytes: frame.byteLength })
+    return DOC_KINDS.has(env.kind) ? env.payload : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The group's state from an answer when it is whole (nothing pending) and holds every other
+ * client's content this replica holds; undefined otherwise.
+ */
+function wholeState(payload: Uint8Array, replica: Y.Doc, own: ReadonlySet<number>): Y.Doc | undefined {
+  const group = new Y.Doc()
+  try {
+    Y.applyUpdate(group, payload)
+  } catch {
+    return undefined
+  }
+  if (group.store.pendingStructs !== null || group.store.pendingDs !== null) return undefined
+  const theirs = Y.decodeStateVector(Y.encodeStateVector(group))
+  for (const [client, clock] of Y.decodeStateVector(Y.encodeStateVector(replica)))
+    if (!own.has(client) && (theirs.get(client) ?? 0) < clock) return undefined
+  return group
+}
+
+export function createDemotionWatch(p: DemotionParts): DemotionWatch {
+  let last: Role | undefined
+  // The demotion being settled: when it was learned, and what this run withheld for it.
+  let pending: { at: number; withheld: Ranges; askedAt: number } | undefined
+  const resumedAt = p.book.rejoinPending(p.docId)
+  if (resumedAt !== undefined) pending = { at: resumedAt, withheld: new Map(), askedAt: -Infinity }
+
+  /** Takes the unsent page edits out of the queue and the outbox, kept as text first. */
+  function withhold(at: number): Ranges {
+    const rows = p.store.kept()
+    const payloads = rows.map((r) => contentOf(r.frame)).filter((u): u is Uint8Array => u !== undefined)
+    p.rewriteQueue((waiting) => waiting.filter((item) => contentOf(item.frame) === undefined))
+    if (rows.length === 0) return new Map()
+    const edits: NotSharedEdit[] = payloads
+      .flatMap((u) => insertedRuns(u))
+      .map((r) => ({ reason: 'unsent', text: r.text, at }))
+    const already = p.book.list(p.docId).filter((e) => e.at === at)
+    p.book.put(p.docId, at, [...already, ...edits])
+    p.book.setRejoinPending(p.docId, at)
+    p.store.delivered(rows.map((r) => r.messageId))
+    p.logger.warn(
+      { docId: p.docId, edits: rows.length },
+      'made a viewer before these edits were sent: kept as not shared, never sent',
+    )
+    return rangesOf(payloads)
+  }
+
+  /**
+   * The group's whole state is known: what of this account's own it lacks is the list of edits not
+   * shared (what this run withheld, or what an earlier run recorded as unsent, is `unsent`; the
+   * rest was sent and dropped), and the replica is rebuilt from the group's state.
+   */
+  function settle(d: { at: number; withheld: Ranges }, own: ReadonlySet<number>, group: Y.Doc): void {
+    const missing = Y.encodeStateAsUpdate(p.replica.doc, Y.encodeStateVector(group))
+    const before = p.book.list(p.docId).filter((e) => e.at === d.at)
+    const unsentBefore = new Set(before.filter((e) => e.reason === 'unsent').map((e) => e.text))
+    const edits = insertedRuns(missing, (client) => own.has(client)).map(
+      (r): NotSharedEdit => ({
+        reason: within(d.withheld, r.client, r.clock) || unsentBefore.has(r.text) ? 'unsent' : 'not-taken',
+        text: r.text,
+        at: d.at,
+      }),
+    )
+    p.book.put(p.docId, d.at, [...before.filter((e) => e.reason === 'refused'), ...edits])
+    pending = undefined
+    p.book.setRejoinPending(p.docId, undefined)
+    const lacks = [...rangesOf([missing]).keys()].some((client) => own.has(client)) || d.withheld.size > 0
+    p.logger.info({ docId: p.docId, notShared: edits.length, rebuilt: lacks }, 'settled a demotion: what the group lacks is kept as not shared')
+    if (lacks) p.rejoin(Y.encodeStateAsUpdate(group))
+    p.told()
+  }
+
+  function askWhole(): void {
+    if (pending === undefined) return
+    pending.askedAt = p.now()
+    p.ask(Y.encodeStateVector(new Y.Doc()))
+  }
+
+  return {
+    listed(self) {
+      const before = last
+      last = self
+      if (self !== 'viewer') return
+      const demoted = before === 'editor'
+      const at = pending?.at ?? p.now()
+      const withheld = withhold(at)
+      if (pending === undefined && (demoted || withheld.size > 0)) {
+        p.book.setRejoinPending(p.docId, at)
+        pending = { at, withheld, askedAt: -Infinity }
+      } else if (pending !== undefined) for (const [c, r] of withheld) pending.withheld.set(c, [...(pending.withheld.get(c) ?? []), ...r])
+      if (withheld.size > 0) p.told()
+      if (pending !== undefined && p.now() - pending.askedAt >= ASK_AGAIN_MS) askWhole()
+    },
+    answer(payload) {
+      if (pending === undefined || last !== 'viewer') return
+      const own = new Set(p.ownIds())
+      const group = wholeState(payload, p.replica.doc, own)
+      if (group === undefined) return
+      settle(pending, own, group)
+    },
+    refused(update) {
+      if (pending === undefined) return
+      const { at } = pending
+      const edits = insertedRuns(update).map((r): NotSharedEdit => ({ reason: 'refused', text: r.text, at }))
+      if (edits.length === 0) return
+      p.book.put(p.docId, at, [...p.book.list(p.docId).filter((e) => e.at === at), ...edits])
+      p.told()
+    },
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * The words a change inserted, read from a Yjs update without applying it: what a person is shown
+ * of their own edits the group did not take. Pure: bytes in, text out. Formatting, embeds and
+ * deletions carry no text of their own and are not shown (a deletion the group lacks simply did
+ * not happen for it).
+ */
+import * as Y from 'yjs'
+
+/** One run of inserted text by one client, in clock order. */
+export interface TextRun {
+  readonly client: number
+  readonly clock: number
+  readonly text: string
+}
+
+const textOfContent = (content: unknown): string | undefined => {
+  const str = (content as { str?: unknown } | null)?.str
+  return typeof str === 'string' ? str : undefined
+}
+
+/**
+ * The runs of text `update` inserts, adjacent inserts of one client joined; `keep` chooses the
+ * structs (by client and clock) whose text is read. An update that does not decode reads as none.
+ */
+export function insertedRuns(update: Uint8Array, keep: (client: number, clock: number) => boolean = () => true): TextRun[] {
+  let structs: ReturnType<typeof Y.decodeUpdate>['structs']
+  try {
+    structs = Y.decodeUpdate(update).structs
+  } catch {
+    return []
+  }
+  const runs: { client: number; clock: number; end: number; text: string }[] = []
+  for (const s of structs) {
+    if (!(s instanceof Y.Item) || !keep(s.id.client, s.id.clock)) continue
+    const text = textOfContent(s.content)
+    if (text === undefined || text === '') continue
+    const last = runs.at(-1)
+    if (last !== undefined && last.client === s.id.client && last.end === s.id.clock) {
+      last.text += text
+      last.end += s.length
+    } else runs.push({ client: s.id.client, clock: s.id.clock, end: s.id.clock + s.length, text })
+  }
+  return runs.map(({ client, clock, text }) => ({ client, clock, text }))
+}
+
+/** The text `update` inserts, runs apart joined by a line break. */
+export const insertedText = (update: Uint8Array, keep?: (client: number, clock: number) => boolean): string =>
+  insertedRuns(update, keep)
+    .map((r) => r.text)
+    .join('\n')
