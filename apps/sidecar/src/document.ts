@@ -261,7 +261,6 @@ function demotionWatch(
   docId: string,
   p: {
     replica: DocReplica
-    queue: SendQueue
     toGroup: (kind: Kind, payload: Uint8Array) => void
     delivery: { changed(): void }
     carried: { roles?: GroupRoles; members?: readonly MemberId[] }
@@ -275,10 +274,10 @@ function demotionWatch(
     book: port.book,
     replica: p.replica,
     store: ports.store,
-    rewriteQueue: (fn) => p.queue.rewrite(fn),
     ownIds: p.ownIds,
     ask: (stateVector) => p.toGroup('sync-request', stateVector),
     rejoin: (state) => port.rejoin(state, { roles: p.carried.roles, members: p.carried.members }),
+    restart: () => port.rejoin(undefined, { roles: p.carried.roles, members: p.carried.members }),
     told: () => p.delivery.changed(),
     now: ports.clock.now,
     logger: ports.logger,
@@ -335,7 +334,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     toGroup: (payload) => toGroup('awareness', payload),
   })
   const carried: { roles?: GroupRoles; members?: readonly MemberId[] } = {}
-  const demotion = demotionWatch(ports, docId, { replica, queue, toGroup, delivery, carried, ownIds: () => authors.ownIds() })
+  const demotion = demotionWatch(ports, docId, { replica, toGroup, delivery, carried, ownIds: () => authors.ownIds() })
   const fromBrowser = createBrowserInbox({
     mirror,
     replica,

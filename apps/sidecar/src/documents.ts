@@ -134,7 +134,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
       const rejoin = {
         book: notShared,
         // Later, not inside the document's own call that asked for it.
-        rejoin: (state: Uint8Array, carried: Carried) =>
+        rejoin: (state: Uint8Array | undefined, carried: Carried) =>
           queueMicrotask(() => rejoinDocument(rejoinParts, docId, state, carried)),
       }
       const doc = createDocument({ ...shared, store: storeFor(docId), authors, rejoin }, docId, groupId, replica)

@@ -64,7 +64,8 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
     },
     notShared: (docId) => {
       const view = docs.notShared(docId)
-      if (view === undefined) throw new LibraryError('DOCS_UNKNOWN_DOCUMENT', 'this sidecar does not serve that document')
+      if (view === undefined)
+        throw new LibraryError('DOCS_UNKNOWN_DOCUMENT', 'this sidecar does not serve that document')
       return view
     },
   })

@@ -18,7 +18,6 @@ import type { ChangeStore } from '../document/ports.ts'
 import type { Role } from '../group/roles.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { DocReplica } from '../replica/replica.ts'
-import type { QueuedEnvelope } from '../send/queue.ts'
 import type { NotSharedBook, NotSharedEdit } from './not-shared-book.ts'
 import { insertedRuns } from './stranded-text.ts'
 
@@ -30,14 +29,14 @@ export interface DemotionParts {
   readonly book: NotSharedBook
   readonly replica: Pick<DocReplica, 'doc'>
   readonly store: Pick<ChangeStore, 'kept' | 'delivered'>
-  /** Rewrites what waits in the send queue (what a send has already taken is not there). */
-  readonly rewriteQueue: (fn: (waiting: readonly QueuedEnvelope[]) => QueuedEnvelope[]) => void
   /** This account's client ids in the document (authorship/author-gate.ts). */
   readonly ownIds: () => readonly number[]
   /** Sends a sync request with this state vector to the group. */
   readonly ask: (stateVector: Uint8Array) => void
   /** Rebuilds the replica from `state` alone and serves it anew (its pages reconnect). */
   readonly rejoin: (state: Uint8Array) => void
+  /** Serves the document anew from its replica as it is: its send queue closes, so nothing it holds goes out. */
+  readonly restart: () => void
   /** The pages are told again (their role note, and what was not shared). */
   readonly told: () => void
   readonly now: () => number
@@ -53,28 +52,16 @@ export interface DemotionWatch {
   refused(update: Uint8Array): void
 }
 
-/** The clock ranges of one client an update holds, as [from, to) pairs by client. */
-type Ranges = Map<number, [number, number][]>
-
-function rangesOf(updates: readonly Uint8Array[]): Ranges {
-  const out: Ranges = new Map()
-  for (const u of updates) {
-    let structs: ReturnType<typeof Y.decodeUpdate>['structs']
-    try {
-      structs = Y.decodeUpdate(u).structs
-    } catch {
-      continue
-    }
-    for (const s of structs) {
-      const list = out.get(s.id.client) ?? []
-      list.push([s.id.clock, s.id.clock + s.length])
-      out.set(s.id.client, list)
-    }
-  }
-  return out
-}
-const within = (r: Ranges, client: number, clock: number): boolean =>
-  (r.get(client) ?? []).some(([from, to]) => clock >= from && clock < to)
+/** True when an unsent edit of `edits` holds the text at `client`, `clock`. */
+const withheldAt = (edits: readonly NotSharedEdit[], client: number, clock: number): boolean =>
+  edits.some(
+    (e) =>
+      e.reason === 'unsent' &&
+      e.span !== undefined &&
+      e.span.client === client &&
+      clock >= e.span.clock &&
+      clock < e.span.clock + e.span.length,
+  )
 
 /** The payload of a page's content envelope, or undefined for anything else. */
 function contentOf(frame: Uint8Array): Uint8Array | undefined {
@@ -106,60 +93,66 @@ function wholeState(payload: Uint8Array, replica: Y.Doc, own: ReadonlySet<number
 
 export function createDemotionWatch(p: DemotionParts): DemotionWatch {
   let last: Role | undefined
-  // The demotion being settled: when it was learned, and what this run withheld for it.
-  let pending: { at: number; withheld: Ranges; askedAt: number } | undefined
+  // The demotion being settled: when it was learned, and when the group was last asked.
+  let pending: { at: number; askedAt: number } | undefined
   const resumedAt = p.book.rejoinPending(p.docId)
-  if (resumedAt !== undefined) pending = { at: resumedAt, withheld: new Map(), askedAt: -Infinity }
+  if (resumedAt !== undefined) pending = { at: resumedAt, askedAt: -Infinity }
+  const ofDemotion = (at: number): NotSharedEdit[] => p.book.list(p.docId).filter((e) => e.at === at)
 
-  /** Takes the unsent page edits out of the queue and the outbox, kept as text first. */
-  function withhold(at: number): Ranges {
+  /** Takes the unsent page edits out of the outbox, kept as text first; how many there were. */
+  function withhold(at: number): number {
     const rows = p.store.kept()
-    const payloads = rows.map((r) => contentOf(r.frame)).filter((u): u is Uint8Array => u !== undefined)
-    p.rewriteQueue((waiting) => waiting.filter((item) => contentOf(item.frame) === undefined))
-    if (rows.length === 0) return new Map()
-    const edits: NotSharedEdit[] = payloads
+    if (rows.length === 0) return 0
+    const edits = rows
+      .map((r) => contentOf(r.frame))
+      .filter((u): u is Uint8Array => u !== undefined)
       .flatMap((u) => insertedRuns(u))
-      .map((r) => ({ reason: 'unsent', text: r.text, at }))
-    const already = p.book.list(p.docId).filter((e) => e.at === at)
-    p.book.put(p.docId, at, [...already, ...edits])
+      .map((r): NotSharedEdit => ({
+        reason: 'unsent',
+        text: r.text,
+        at,
+        span: { client: r.client, clock: r.clock, length: r.text.length },
+      }))
+    p.book.put(p.docId, at, [...ofDemotion(at), ...edits])
     p.book.setRejoinPending(p.docId, at)
     p.store.delivered(rows.map((r) => r.messageId))
     p.logger.warn(
       { docId: p.docId, edits: rows.length },
       'made a viewer before these edits were sent: kept as not shared, never sent',
     )
-    return rangesOf(payloads)
+    return rows.length
   }
 
   /**
    * The group's whole state is known: what of this account's own it lacks is the list of edits not
-   * shared (what this run withheld, or what an earlier run recorded as unsent, is `unsent`; the
-   * rest was sent and dropped), and the replica is rebuilt from the group's state.
+   * shared (an edit withheld unsent stays `unsent`; the rest was sent and dropped), and the
+   * replica is rebuilt from the group's state.
    */
-  function settle(d: { at: number; withheld: Ranges }, own: ReadonlySet<number>, group: Y.Doc): void {
+  function settle(at: number, own: ReadonlySet<number>, group: Y.Doc): void {
     const missing = Y.encodeStateAsUpdate(p.replica.doc, Y.encodeStateVector(group))
-    const before = p.book.list(p.docId).filter((e) => e.at === d.at)
-    const unsentBefore = new Set(before.filter((e) => e.reason === 'unsent').map((e) => e.text))
-    const edits = insertedRuns(missing, (client) => own.has(client)).map(
-      (r): NotSharedEdit => ({
-        reason: within(d.withheld, r.client, r.clock) || unsentBefore.has(r.text) ? 'unsent' : 'not-taken',
-        text: r.text,
-        at: d.at,
-      }),
-    )
-    p.book.put(p.docId, d.at, [...before.filter((e) => e.reason === 'refused'), ...edits])
+    const before = ofDemotion(at)
+    const runs = insertedRuns(missing, (client) => own.has(client))
+    const edits = runs.map((r): NotSharedEdit => ({
+      reason: withheldAt(before, r.client, r.clock) ? 'unsent' : 'not-taken',
+      text: r.text,
+      at,
+    }))
+    p.book.put(p.docId, at, [...before.filter((e) => e.reason === 'refused'), ...edits])
     pending = undefined
     p.book.setRejoinPending(p.docId, undefined)
-    const lacks = [...rangesOf([missing]).keys()].some((client) => own.has(client)) || d.withheld.size > 0
-    p.logger.info({ docId: p.docId, notShared: edits.length, rebuilt: lacks }, 'settled a demotion: what the group lacks is kept as not shared')
+    let ownStructs = false
+    try {
+      ownStructs = Y.decodeUpdate(missing).structs.some((s) => own.has(s.id.client))
+    } catch {
+      ownStructs = true
+    }
+    const lacks = ownStructs || before.some((e) => e.reason === 'unsent')
+    p.logger.info(
+      { docId: p.docId, notShared: edits.length, rebuilt: lacks },
+      'settled a demotion: what the group lacks is kept as not shared',
+    )
     if (lacks) p.rejoin(Y.encodeStateAsUpdate(group))
     p.told()
-  }
-
-  function askWhole(): void {
-    if (pending === undefined) return
-    pending.askedAt = p.now()
-    p.ask(Y.encodeStateVector(new Y.Doc()))
   }
 
   return {
@@ -167,29 +160,34 @@ export function createDemotionWatch(p: DemotionParts): DemotionWatch {
       const before = last
       last = self
       if (self !== 'viewer') return
-      const demoted = before === 'editor'
       const at = pending?.at ?? p.now()
       const withheld = withhold(at)
-      if (pending === undefined && (demoted || withheld.size > 0)) {
+      if (withheld > 0) {
+        // A send may hold one of them already: the document is served anew, its queue closed.
+        p.told()
+        return p.restart()
+      }
+      if (pending === undefined && before === 'editor') {
         p.book.setRejoinPending(p.docId, at)
-        pending = { at, withheld, askedAt: -Infinity }
-      } else if (pending !== undefined) for (const [c, r] of withheld) pending.withheld.set(c, [...(pending.withheld.get(c) ?? []), ...r])
-      if (withheld.size > 0) p.told()
-      if (pending !== undefined && p.now() - pending.askedAt >= ASK_AGAIN_MS) askWhole()
+        pending = { at, askedAt: -Infinity }
+      }
+      if (pending !== undefined && p.now() - pending.askedAt >= ASK_AGAIN_MS) {
+        pending.askedAt = p.now()
+        p.ask(Y.encodeStateVector(new Y.Doc()))
+      }
     },
     answer(payload) {
       if (pending === undefined || last !== 'viewer') return
       const own = new Set(p.ownIds())
       const group = wholeState(payload, p.replica.doc, own)
-      if (group === undefined) return
-      settle(pending, own, group)
+      if (group !== undefined) settle(pending.at, own, group)
     },
     refused(update) {
       if (pending === undefined) return
       const { at } = pending
       const edits = insertedRuns(update).map((r): NotSharedEdit => ({ reason: 'refused', text: r.text, at }))
       if (edits.length === 0) return
-      p.book.put(p.docId, at, [...p.book.list(p.docId).filter((e) => e.at === at), ...edits])
+      p.book.put(p.docId, at, [...ofDemotion(at), ...edits])
       p.told()
     },
   }

@@ -31,6 +31,8 @@ export interface NotSharedEdit {
   readonly at: number
   /** Only the first bytes were kept (the edit alone was over the bound). */
   readonly cut?: true
+  /** Where an unsent edit's text starts and how long it is (Yjs client, clock, length). */
+  readonly span?: { readonly client: number; readonly clock: number; readonly length: number }
 }
 
 export interface NotSharedBook {

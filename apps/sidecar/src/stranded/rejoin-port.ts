@@ -14,6 +14,9 @@ export interface Carried {
 
 export interface RejoinPort {
   readonly book: NotSharedBook
-  /** Rebuilds the document's replica from `state` alone and serves it anew (later, not inside this call). */
-  rejoin(state: Uint8Array, carried: Carried): void
+  /**
+   * Serves the document anew (later, not inside this call): its replica rebuilt from `state`
+   * alone, or loaded again as it is (undefined); the old document's queue closes unsent.
+   */
+  rejoin(state: Uint8Array | undefined, carried: Carried): void
 }

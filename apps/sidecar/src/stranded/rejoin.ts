@@ -23,14 +23,16 @@ export interface RejoinParts {
 }
 
 /** Serves `docId` anew from `state`; nothing happens when it is no longer served or the store failed. */
-export function rejoinDocument(p: RejoinParts, docId: string, state: Uint8Array, carried: Carried): void {
+export function rejoinDocument(p: RejoinParts, docId: string, state: Uint8Array | undefined, carried: Carried): void {
   const doc = p.get(docId)
   if (doc === undefined) return
   const groupId = doc.groupId
-  p.remove(docId, CLOSE_CODES.GOING_AWAY, 'rebuilt from the group after a demotion; reconnect')
+  p.remove(docId, CLOSE_CODES.GOING_AWAY, 'served anew after a demotion; reconnect')
   const replica = p.storing(() => {
-    p.store.history.settle(docId, ALL_ROWS, [], ALL_ROWS)
-    p.store.replaceUpdates(docId, state)
+    if (state !== undefined) {
+      p.store.history.settle(docId, ALL_ROWS, [], ALL_ROWS)
+      p.store.replaceUpdates(docId, state)
+    }
     return loadReplica(p.store, docId)
   })
   if (replica === undefined) return

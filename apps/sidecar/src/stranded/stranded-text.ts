@@ -22,7 +22,10 @@ const textOfContent = (content: unknown): string | undefined => {
  * The runs of text `update` inserts, adjacent inserts of one client joined; `keep` chooses the
  * structs (by client and clock) whose text is read. An update that does not decode reads as none.
  */
-export function insertedRuns(update: Uint8Array, keep: (client: number, clock: number) => boolean = () => true): TextRun[] {
+export function insertedRuns(
+  update: Uint8Array,
+  keep: (client: number, clock: number) => boolean = () => true,
+): TextRun[] {
   let structs: ReturnType<typeof Y.decodeUpdate>['structs']
   try {
     structs = Y.decodeUpdate(update).structs
