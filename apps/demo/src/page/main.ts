@@ -16,6 +16,7 @@ import { mountPresence } from './presence-view.ts'
 import { element, startDocumentPage } from '../start-up.ts'
 import { followRole } from './read-only.ts'
 import { showGone, watchGone, type GoneWhy } from './gone.ts'
+import { watchNotShared } from './not-shared.ts'
 import { showStatus } from './status-view.ts'
 import { keepPagesOffline } from '../offline-shell.ts'
 import { apiBase } from '../home/docs-client.ts'
@@ -72,11 +73,14 @@ if (params !== null) {
       void connection.close()
     },
   })
+  // Edits not shared because this person was made a viewer first (decisions/0032).
+  const notShared = watchNotShared({ sidecarUrl, docId, loadedAt: Date.now(), reload: () => location.reload() })
   const onStatus = (status: ClientStatus): void => {
     if (gone !== undefined) return
     render(status)
     role(status)
     watch(status.connection === 'connected')
+    notShared({ connected: status.connection === 'connected', role: status.delivery.role })
   }
   onStatus(connection.status())
   connection.on('status', onStatus)

@@ -9,7 +9,6 @@ import { createDemotionWatch } from './demotion.ts'
 import { openNotSharedBook } from './not-shared-book.ts'
 
 const BOB = 11
-const M1 = 'a'.repeat(32)
 const DOC = '00000000-0000-4000-8000-000000000001'
 const ALICE = 22
 
@@ -27,9 +26,19 @@ function setting(outbox: 'held' | 'sent') {
   const replica = new Y.Doc()
   Y.applyUpdate(replica, hello)
   replica.clientID = BOB
-  const bobs = change(replica, (t) => t.insert(5, ' from Bob'))
-  const frame = encodeEnvelope({ kind: 'update', flags: 0, docId: DOC, senderId: DOC, messageId: M1, seq: 0, payload: bobs })
-  let rows = outbox === 'held' ? [{ frame, messageId: M1 }] : []
+  // Typed key by key: two rows in the outbox, read as one edit.
+  const frames = [' from', ' Bob'].map((text, i) =>
+    encodeEnvelope({
+      kind: 'update',
+      flags: 0,
+      docId: DOC,
+      senderId: DOC,
+      messageId: String(i + 1).repeat(32),
+      seq: i,
+      payload: change(replica, (t) => t.insert(t.length, text)),
+    }),
+  )
+  let rows = outbox === 'held' ? frames.map((frame, i) => ({ frame, messageId: String(i + 1).repeat(32) })) : []
   const parts = {
     docId: 'd',
     book: openNotSharedBook(mkdtempSync(join(tmpdir(), 'demotion-')), () => 5),
@@ -53,7 +62,7 @@ describe("the author's side of a demotion", () => {
     expect(parts.book.list('d')).toEqual([])
     watch.listed('viewer')
     expect(parts.book.list('d')).toEqual([expect.objectContaining({ reason: 'unsent', text: ' from Bob', at: 1000 })])
-    expect(parts.store.delivered).toHaveBeenCalledWith([M1])
+    expect(parts.store.delivered).toHaveBeenCalledWith(['1'.repeat(32), '2'.repeat(32)])
     expect(parts.restart).toHaveBeenCalledOnce()
     expect(parts.ask).not.toHaveBeenCalled()
     expect(parts.book.rejoinPending('d')).toBe(1000)

@@ -19,7 +19,7 @@ import type { Role } from '../group/roles.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { DocReplica } from '../replica/replica.ts'
 import type { NotSharedBook, NotSharedEdit } from './not-shared-book.ts'
-import { insertedRuns } from './stranded-text.ts'
+import { insertedRuns, type TextRun } from './stranded-text.ts'
 
 // While a rejoin waits for a whole answer, the group is asked again at most this often (at a listing).
 const ASK_AGAIN_MS = 30_000
@@ -63,6 +63,15 @@ const withheldAt = (edits: readonly NotSharedEdit[], client: number, clock: numb
       clock < e.span.clock + e.span.length,
   )
 
+/** The text runs of the updates merged (each read alone when they do not merge). */
+function runsOfAll(updates: readonly Uint8Array[]): TextRun[] {
+  try {
+    return insertedRuns(Y.mergeUpdates([...updates]))
+  } catch {
+    return updates.flatMap((u) => insertedRuns(u))
+  }
+}
+
 /** The payload of a page's content envelope, or undefined for anything else. */
 function contentOf(frame: Uint8Array): Uint8Array | undefined {
   try {
@@ -103,10 +112,9 @@ export function createDemotionWatch(p: DemotionParts): DemotionWatch {
   function withhold(at: number): number {
     const rows = p.store.kept()
     if (rows.length === 0) return 0
-    const edits = rows
-      .map((r) => contentOf(r.frame))
-      .filter((u): u is Uint8Array => u !== undefined)
-      .flatMap((u) => insertedRuns(u))
+    const payloads = rows.map((r) => contentOf(r.frame)).filter((u): u is Uint8Array => u !== undefined)
+    // Merged first: a page sends keystroke by keystroke, and a person reads what they typed whole.
+    const edits = runsOfAll(payloads)
       .map((r): NotSharedEdit => ({
         reason: 'unsent',
         text: r.text,
