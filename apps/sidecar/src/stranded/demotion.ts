@@ -19,7 +19,7 @@ import type { Role } from '../group/roles.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { DocReplica } from '../replica/replica.ts'
 import type { NotSharedBook, NotSharedEdit } from './not-shared-book.ts'
-import { insertedRuns, type TextRun } from './stranded-text.ts'
+import { inRanges, rangesOf, textIn } from './stranded-text.ts'
 
 // While a rejoin waits for a whole answer, the group is asked again at most this often (at a listing).
 const ASK_AGAIN_MS = 30_000
@@ -52,25 +52,9 @@ export interface DemotionWatch {
   refused(update: Uint8Array): void
 }
 
-/** True when an unsent edit of `edits` holds the text at `client`, `clock`. */
+/** True when an unsent edit of `edits` was withheld with the clock at `client`, `clock`. */
 const withheldAt = (edits: readonly NotSharedEdit[], client: number, clock: number): boolean =>
-  edits.some(
-    (e) =>
-      e.reason === 'unsent' &&
-      e.span !== undefined &&
-      e.span.client === client &&
-      clock >= e.span.clock &&
-      clock < e.span.clock + e.span.length,
-  )
-
-/** The text runs of the updates merged (each read alone when they do not merge). */
-function runsOfAll(updates: readonly Uint8Array[]): TextRun[] {
-  try {
-    return insertedRuns(Y.mergeUpdates([...updates]))
-  } catch {
-    return updates.flatMap((u) => insertedRuns(u))
-  }
-}
+  edits.some((e) => e.reason === 'unsent' && e.ranges !== undefined && inRanges(e.ranges, client, clock))
 
 /** The payload of a page's content envelope, or undefined for anything else. */
 function contentOf(frame: Uint8Array): Uint8Array | undefined {
@@ -113,14 +97,11 @@ export function createDemotionWatch(p: DemotionParts): DemotionWatch {
     const rows = p.store.kept()
     if (rows.length === 0) return 0
     const payloads = rows.map((r) => contentOf(r.frame)).filter((u): u is Uint8Array => u !== undefined)
-    // Merged first: a page sends keystroke by keystroke, and a person reads what they typed whole.
-    const edits = runsOfAll(payloads)
-      .map((r): NotSharedEdit => ({
-        reason: 'unsent',
-        text: r.text,
-        at,
-        span: { client: r.client, clock: r.clock, length: r.text.length },
-      }))
+    const ranges = payloads.flatMap((u) => rangesOf(u))
+    // Read in the replica, in document order: what the person sees they typed.
+    const edits = textIn(p.replica.doc, (client, clock) => inRanges(ranges, client, clock)).map(
+      (r): NotSharedEdit => ({ reason: 'unsent', text: r.text, at, ranges }),
+    )
     p.book.put(p.docId, at, [...ofDemotion(at), ...edits])
     p.book.setRejoinPending(p.docId, at)
     p.store.delivered(rows.map((r) => r.messageId))
@@ -139,7 +120,8 @@ export function createDemotionWatch(p: DemotionParts): DemotionWatch {
   function settle(at: number, own: ReadonlySet<number>, group: Y.Doc): void {
     const missing = Y.encodeStateAsUpdate(p.replica.doc, Y.encodeStateVector(group))
     const before = ofDemotion(at)
-    const runs = insertedRuns(missing, (client) => own.has(client))
+    const theirs = Y.decodeStateVector(Y.encodeStateVector(group))
+    const runs = textIn(p.replica.doc, (client, clock) => own.has(client) && clock >= (theirs.get(client) ?? 0))
     const edits = runs.map((r): NotSharedEdit => ({
       reason: withheldAt(before, r.client, r.clock) ? 'unsent' : 'not-taken',
       text: r.text,
@@ -193,7 +175,18 @@ export function createDemotionWatch(p: DemotionParts): DemotionWatch {
     refused(update) {
       if (pending === undefined) return
       const { at } = pending
-      const edits = insertedRuns(update).map((r): NotSharedEdit => ({ reason: 'refused', text: r.text, at }))
+      // Read where it would have gone: in a copy of the replica with the refused change applied.
+      const copy = new Y.Doc()
+      try {
+        Y.applyUpdate(copy, Y.encodeStateAsUpdate(p.replica.doc))
+        Y.applyUpdate(copy, update)
+      } catch {
+        return
+      }
+      const ranges = rangesOf(update)
+      const edits = textIn(copy, (client, clock) => inRanges(ranges, client, clock)).map(
+        (r): NotSharedEdit => ({ reason: 'refused', text: r.text, at }),
+      )
       if (edits.length === 0) return
       p.book.put(p.docId, at, [...ofDemotion(at), ...edits])
       p.told()

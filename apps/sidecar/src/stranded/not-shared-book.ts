@@ -31,8 +31,8 @@ export interface NotSharedEdit {
   readonly at: number
   /** Only the first bytes were kept (the edit alone was over the bound). */
   readonly cut?: true
-  /** Where an unsent edit's text starts and how long it is (Yjs client, clock, length). */
-  readonly span?: { readonly client: number; readonly clock: number; readonly length: number }
+  /** The Yjs clock ranges (client, from, to) an unsent edit was withheld with. */
+  readonly ranges?: readonly (readonly [number, number, number])[]
 }
 
 export interface NotSharedBook {

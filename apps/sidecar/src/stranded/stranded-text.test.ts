@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
-import { insertedRuns, insertedText } from './stranded-text.ts'
+import { inRanges, insertedRuns, insertedText, rangesOf, textIn } from './stranded-text.ts'
 
 /** `fn`'s change to `doc` as an update. */
 function change(doc: Y.Doc, fn: () => void): Uint8Array {
@@ -29,5 +29,25 @@ describe('the text an update inserted', () => {
     expect(insertedText(change(doc, () => doc.getText('t').delete(0, 2)))).toBe('')
     expect(insertedText(change(doc, () => doc.getText('t').format(0, 1, { bold: true })))).toBe('')
     expect(insertedText(new Uint8Array([1, 2, 3, 250]))).toBe('')
+  })
+})
+
+describe('the text written at some clocks, in document order', () => {
+  it('reads what a person sees they typed, even when the editor closed a bracket before the words', () => {
+    const doc = new Y.Doc()
+    doc.clientID = 3
+    const t = doc.getText('t')
+    t.insert(0, 'Day 1.')
+    const from = doc.getText('t').length
+    // " [" then the editor's "]" then the words inside: clock order is not the order read.
+    t.insert(6, ' [')
+    t.insert(8, ']')
+    t.insert(8, 'bob')
+    const update = Y.encodeStateAsUpdate(doc)
+    const read = new Y.Doc()
+    Y.applyUpdate(read, update)
+    expect(textIn(read, (client, clock) => client === 3 && clock >= from)).toEqual([{ client: 3, clock: 6, text: ' [bob]' }])
+    expect(rangesOf(update).at(-1)?.[2]).toBe(12)
+    expect(inRanges(rangesOf(update), 3, 11)).toBe(true)
   })
 })

@@ -51,3 +51,57 @@ export const insertedText = (update: Uint8Array, keep?: (client: number, clock: 
   insertedRuns(update, keep)
     .map((r) => r.text)
     .join('\n')
+
+/** The clock ranges an update holds, as (client, from, to) triples. */
+export type ClockRanges = readonly (readonly [number, number, number])[]
+
+/** The clock ranges of `update`'s structs (none when it does not decode). */
+export function rangesOf(update: Uint8Array): [number, number, number][] {
+  try {
+    return Y.decodeUpdate(update).structs.map((s) => [s.id.client, s.id.clock, s.id.clock + s.length])
+  } catch {
+    return []
+  }
+}
+
+export const inRanges = (ranges: ClockRanges, client: number, clock: number): boolean =>
+  ranges.some(([c, from, to]) => c === client && clock >= from && clock < to)
+
+/** Walks a shared type's items in document order, nested types included. */
+function walk(type: { readonly _start: Y.Item | null }, visit: (item: Y.Item) => void): void {
+  for (let item = type._start; item !== null; item = item.right) {
+    visit(item)
+    const nested = (item.content as { type?: unknown }).type
+    if (nested instanceof Y.AbstractType) walk(nested, visit)
+  }
+}
+
+/**
+ * The visible text of `doc` written at the clocks `keep` chooses, in document order (as the person
+ * reads it), one run per stretch not interrupted by other text; each run named by its first
+ * character's client and clock.
+ */
+export function textIn(doc: Y.Doc, keep: (client: number, clock: number) => boolean): TextRun[] {
+  const runs: { client: number; clock: number; text: string }[] = []
+  let open = false
+  for (const type of doc.share.values())
+    walk(type, (item) => {
+      const str = textOfContent(item.content)
+      if (item.deleted || str === undefined) {
+        if (!item.deleted) open = false
+        return
+      }
+      for (let i = 0; i < str.length; i++) {
+        const clock = item.id.clock + i
+        if (!keep(item.id.client, clock)) {
+          open = false
+          continue
+        }
+        const last = runs.at(-1)
+        if (open && last !== undefined) last.text += str[i]
+        else runs.push({ client: item.id.client, clock, text: str[i] as string })
+        open = true
+      }
+    })
+  return runs
+}
