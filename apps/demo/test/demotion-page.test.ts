@@ -70,16 +70,30 @@ describe.skipIf(!hasChromium())("a demotion that overtakes Bob's unsent edit, on
     await waitForReadOnly(pages.bob, true)
     await waitForShown(pages.bob, '#not-shared', /You were made a viewer before these edits reached the others/)
     await waitForShown(pages.bob, '#not-shared [data-reason="unsent"] pre', /^ \[bob unsent\]$/)
-    expect(await pages.bob.textContent('#not-shared [data-reason="unsent"] p')).toMatch(/not sent before you were made a viewer/)
+    expect(await pages.bob.textContent('#not-shared [data-reason="unsent"] p')).toMatch(
+      /not sent before you were made a viewer/,
+    )
     expect(await pages.bob.locator('#not-shared button:has-text("Copy")').count()).toBe(1)
 
     // Signal takes his sends again: his sidecar rebuilds from Alice's state and his page loads again.
     run.stack.toy.faults.reset()
-    await pages.bob.waitForFunction(
-      () => window.e2eColDemo?.status().connection === 'connected' && window.e2eColDemo.text() === 'Day 1: Lisbon.',
-      undefined,
-      WAIT,
-    )
+    await pages.bob
+      .waitForFunction(
+        () => window.e2eColDemo?.status().connection === 'connected' && window.e2eColDemo.text() === 'Day 1: Lisbon.',
+        undefined,
+        WAIT,
+      )
+      .catch(async (error: unknown) => {
+        // What the page and its sidecar held when the wait gave up.
+        const docId = new URL(pages.bob.url()).searchParams.get('doc') ?? ''
+        const api = run.stack.sidecarUrl('bob').replace(/^ws/, 'http')
+        const kept = await (await fetch(`${api}/v1/docs/${docId}/not-shared`)).text()
+        const shown = await pages.bob.evaluate(() => [
+          window.e2eColDemo?.text(),
+          window.e2eColDemo?.status().connection,
+        ])
+        throw new Error(`Bob's page shows ${JSON.stringify(shown)}; his sidecar keeps ${kept}`, { cause: error })
+      })
     await waitForShown(pages.bob, '#not-shared [data-reason="unsent"] pre', /^ \[bob unsent\]$/)
     await openDocument('alice', 'Trip plan')
     expect(await pages.alice.evaluate(() => window.e2eColDemo?.text())).toBe('Day 1: Lisbon.')

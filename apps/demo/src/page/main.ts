@@ -16,7 +16,7 @@ import { mountPresence } from './presence-view.ts'
 import { element, startDocumentPage } from '../start-up.ts'
 import { followRole } from './read-only.ts'
 import { showGone, watchGone, type GoneWhy } from './gone.ts'
-import { watchNotShared } from './not-shared.ts'
+import { forgetLocalCopy, watchNotShared } from './not-shared.ts'
 import { showStatus } from './status-view.ts'
 import { keepPagesOffline } from '../offline-shell.ts'
 import { apiBase } from '../home/docs-client.ts'
@@ -74,7 +74,13 @@ if (params !== null) {
     },
   })
   // Edits not shared because this person was made a viewer first (decisions/0032).
-  const notShared = watchNotShared({ sidecarUrl, docId, loadedAt: Date.now(), reload: () => location.reload() })
+  // Rebuilt from the group's state since this page loaded: its copy holds text nobody else has.
+  const reload = (): void =>
+    void connection
+      .close()
+      .then(() => forgetLocalCopy(sidecarUrl, docId))
+      .finally(() => location.reload())
+  const notShared = watchNotShared({ sidecarUrl, docId, loadedAt: Date.now(), reload })
   const onStatus = (status: ClientStatus): void => {
     if (gone !== undefined) return
     render(status)

@@ -117,3 +117,22 @@ export function watchNotShared(o: {
     })
   }
 }
+
+/**
+ * Forgets this browser's copy of the document (the client's IndexedDB database and page-hide
+ * rescue, named as `@e2e-col/client` names them by default), so the page loads again from its
+ * sidecar's rebuilt replica rather than from text nobody else has. Resolves once the deletion is
+ * done or waits only on this page's own open connection (it completes as the page unloads).
+ */
+export function forgetLocalCopy(sidecarUrl: string, docId: string): Promise<void> {
+  const prefix = `e2e-col@${new URL(sidecarUrl).host}:doc:${docId}`
+  try {
+    for (const key of Object.keys(localStorage)) if (key.startsWith(prefix)) localStorage.removeItem(key)
+  } catch {
+    // no local storage: nothing kept there
+  }
+  return new Promise((resolve) => {
+    const req = indexedDB.deleteDatabase(prefix)
+    req.onsuccess = req.onerror = req.onblocked = () => resolve()
+  })
+}

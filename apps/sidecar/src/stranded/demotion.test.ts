@@ -43,7 +43,10 @@ function setting(outbox: 'held' | 'sent') {
     docId: 'd',
     book: openNotSharedBook(mkdtempSync(join(tmpdir(), 'demotion-')), () => 5),
     replica: { doc: replica },
-    store: { kept: () => rows, delivered: vi.fn((ids: readonly string[]) => void (rows = rows.filter((r) => !ids.includes(r.messageId)))) },
+    store: {
+      kept: () => rows,
+      delivered: vi.fn((ids: readonly string[]) => void (rows = rows.filter((r) => !ids.includes(r.messageId)))),
+    },
     ownIds: () => [BOB],
     ask: vi.fn(),
     rejoin: vi.fn(),

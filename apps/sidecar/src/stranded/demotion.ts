@@ -99,9 +99,12 @@ export function createDemotionWatch(p: DemotionParts): DemotionWatch {
     const payloads = rows.map((r) => contentOf(r.frame)).filter((u): u is Uint8Array => u !== undefined)
     const ranges = payloads.flatMap((u) => rangesOf(u))
     // Read in the replica, in document order: what the person sees they typed.
-    const edits = textIn(p.replica.doc, (client, clock) => inRanges(ranges, client, clock)).map(
-      (r): NotSharedEdit => ({ reason: 'unsent', text: r.text, at, ranges }),
-    )
+    const edits = textIn(p.replica.doc, (client, clock) => inRanges(ranges, client, clock)).map((r): NotSharedEdit => ({
+      reason: 'unsent',
+      text: r.text,
+      at,
+      ranges,
+    }))
     p.book.put(p.docId, at, [...ofDemotion(at), ...edits])
     p.book.setRejoinPending(p.docId, at)
     p.store.delivered(rows.map((r) => r.messageId))
@@ -184,9 +187,11 @@ export function createDemotionWatch(p: DemotionParts): DemotionWatch {
         return
       }
       const ranges = rangesOf(update)
-      const edits = textIn(copy, (client, clock) => inRanges(ranges, client, clock)).map(
-        (r): NotSharedEdit => ({ reason: 'refused', text: r.text, at }),
-      )
+      const edits = textIn(copy, (client, clock) => inRanges(ranges, client, clock)).map((r): NotSharedEdit => ({
+        reason: 'refused',
+        text: r.text,
+        at,
+      }))
       if (edits.length === 0) return
       p.book.put(p.docId, at, [...ofDemotion(at), ...edits])
       p.told()

@@ -2,7 +2,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { bounded, MAX_NOT_SHARED_BYTES, NOT_SHARED_FILE, openNotSharedBook, type NotSharedEdit } from './not-shared-book.ts'
+import {
+  bounded,
+  MAX_NOT_SHARED_BYTES,
+  NOT_SHARED_FILE,
+  openNotSharedBook,
+  type NotSharedEdit,
+} from './not-shared-book.ts'
 
 const folder = () => mkdtempSync(join(tmpdir(), 'not-shared-'))
 const edit = (text: string, at = 1): NotSharedEdit => ({ reason: 'unsent', text, at })

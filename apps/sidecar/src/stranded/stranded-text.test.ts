@@ -46,7 +46,9 @@ describe('the text written at some clocks, in document order', () => {
     const update = Y.encodeStateAsUpdate(doc)
     const read = new Y.Doc()
     Y.applyUpdate(read, update)
-    expect(textIn(read, (client, clock) => client === 3 && clock >= from)).toEqual([{ client: 3, clock: 6, text: ' [bob]' }])
+    expect(textIn(read, (client, clock) => client === 3 && clock >= from)).toEqual([
+      { client: 3, clock: 6, text: ' [bob]' },
+    ])
     expect(rangesOf(update).at(-1)?.[2]).toBe(12)
     expect(inRanges(rangesOf(update), 3, 11)).toBe(true)
   })
