@@ -16,7 +16,7 @@ import { createAuthorBook, type Authorship } from './authorship/author-book.ts'
 import { authorTagOfAccount } from './authorship/author-tag.ts'
 import { createAuthorGate } from './document/author-gate.ts'
 import { createBrowserInbox } from './document/browser-inbox.ts'
-import { createGroupInbox } from './document/group-inbox.ts'
+import { createGroupInbox, type GroupInbox } from './document/group-inbox.ts'
 import { createSenderStamper } from './presence/sender-stamp.ts'
 import { createDocumentRoles, type DocumentRoles } from './document/doc-roles.ts'
 import { createKeptChanges } from './document/kept-changes.ts'
@@ -255,33 +255,57 @@ const ownEnvelopes =
     return env
   }
 
-/** The author's side of a demotion, when the collection gives the way to rejoin (stranded/demotion.ts). */
-function demotionWatch(
+/** What a document tells the author's side of a demotion (stranded/demotion.ts); nothing without a rejoin port. */
+interface DemotionHooks {
+  roles(next: GroupRoles): void
+  /** `set`, the members also kept for a document served anew. */
+  carrying(set: (members: readonly MemberId[]) => void): (members: readonly MemberId[]) => void
+  /** The group inbox, an editor's answer also offered as the group's whole state. */
+  listening(inbox: GroupInbox, isViewer: (from: MemberId | undefined) => boolean): GroupInbox
+  refused(update: Uint8Array): void
+}
+
+function demotionHooks(
   ports: Pick<DocumentPorts, 'rejoin' | 'store' | 'clock' | 'logger'>,
   docId: string,
   p: {
     replica: DocReplica
     toGroup: (kind: Kind, payload: Uint8Array) => void
     delivery: { changed(): void }
-    carried: { roles?: GroupRoles; members?: readonly MemberId[] }
     ownIds: () => readonly number[]
   },
-): DemotionWatch | undefined {
+): DemotionHooks {
   const port = ports.rejoin
-  if (port === undefined) return undefined
-  return createDemotionWatch({
-    docId,
-    book: port.book,
-    replica: p.replica,
-    store: ports.store,
-    ownIds: p.ownIds,
-    ask: (stateVector) => p.toGroup('sync-request', stateVector),
-    rejoin: (state) => port.rejoin(state, { roles: p.carried.roles, members: p.carried.members }),
-    restart: () => port.rejoin(undefined, { roles: p.carried.roles, members: p.carried.members }),
-    told: () => p.delivery.changed(),
-    now: ports.clock.now,
-    logger: ports.logger,
-  })
+  const carried: { roles?: GroupRoles; members?: readonly MemberId[] } = {}
+  const serveAnew = (state: Uint8Array | undefined) =>
+    port?.rejoin(state, { roles: carried.roles, members: carried.members })
+  const watch: DemotionWatch | undefined =
+    port &&
+    createDemotionWatch({
+      docId,
+      book: port.book,
+      replica: p.replica,
+      store: ports.store,
+      ownIds: p.ownIds,
+      ask: (stateVector) => p.toGroup('sync-request', stateVector),
+      rejoin: serveAnew,
+      restart: () => serveAnew(undefined),
+      told: () => p.delivery.changed(),
+      now: ports.clock.now,
+      logger: ports.logger,
+    })
+  return {
+    roles(next) {
+      carried.roles = next
+      watch?.listed(next.self)
+    },
+    carrying: (set) => (members) => void [(carried.members = members), set(members)],
+    listening: (inbox, isViewer) => (frame, env, from, source) => {
+      inbox(frame, env, from, source)
+      if (env.kind === 'sync-response' && !isViewer(from)) watch?.answer(env.payload)
+    },
+    refused: (update) => watch?.refused(update),
+  }
 }
 
 export function createDocument(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica): Document {
@@ -333,8 +357,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     frame: (payload) => encodeEnvelope(own('awareness', payload)),
     toGroup: (payload) => toGroup('awareness', payload),
   })
-  const carried: { roles?: GroupRoles; members?: readonly MemberId[] } = {}
-  const demotion = demotionWatch(ports, docId, { replica, toGroup, delivery, carried, ownIds: () => authors.ownIds() })
+  const demotion = demotionHooks(ports, docId, { replica, toGroup, delivery, ownIds: () => authors.ownIds() })
   const fromBrowser = createBrowserInbox({
     mirror,
     replica,
@@ -352,21 +375,11 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     metrics,
     logger,
     authored: (update) => authors.fromPage(update),
-    refusedAsViewer: (update) => demotion?.refused(update),
+    refusedAsViewer: demotion.refused,
   })
   const stamp = createSenderStamper(ports.shownName, (payload) => encodeEnvelope(own('awareness', payload)))
-  const inbox = createGroupInbox({
-    replica,
-    sync,
-    capabilities,
-    pages,
-    store,
-    mirror,
-    stamp,
-    roles,
-    metrics,
-    authors,
-  })
+  const inboxParts = { replica, sync, capabilities, pages, store, mirror, stamp, roles, metrics, authors }
+  const fromGroup = demotion.listening(createGroupInbox(inboxParts), roles.isViewer)
 
   return {
     docId,
@@ -390,11 +403,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       mirror.leave(session)
     },
     fromBrowser,
-    fromGroup(frame, env, from, source) {
-      inbox(frame, env, from, source)
-      // An editor's answer may be the group's whole state a demotion waits for.
-      if (env.kind === 'sync-response' && !roles.isViewer(from)) demotion?.answer(env.payload)
-    },
+    fromGroup,
     edit(update) {
       // A viewer changes nothing, not even through its own sidecar's history.
       if (roles.self() === 'viewer') return false
@@ -411,16 +420,10 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       replica.doc.on('update', onUpdate)
       return () => replica.doc.off('update', onUpdate)
     },
-    setMembers(members) {
-      carried.members = members
-      capabilities.roster.setMembers(members)
-      authors.members(members)
-    },
-    setRoles(next) {
-      carried.roles = next
-      roles.set(next)
-      demotion?.listed(next.self)
-    },
+    setMembers: demotion.carrying(
+      (members) => void [capabilities.roster.setMembers(members), authors.members(members)],
+    ),
+    setRoles: (next) => void [roles.set(next), demotion.roles(next)],
     role: roles.self,
     answerers: roles.editors,
     refusesContent: (from) => roles.refuses(from, 'attachment'),

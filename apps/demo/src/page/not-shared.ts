@@ -133,6 +133,6 @@ export function forgetLocalCopy(sidecarUrl: string, docId: string): Promise<void
   }
   return new Promise((resolve) => {
     const req = indexedDB.deleteDatabase(prefix)
-    req.onsuccess = req.onerror = req.onblocked = () => resolve()
+    for (const event of ['success', 'error', 'blocked']) req.addEventListener(event, () => resolve())
   })
 }

@@ -160,6 +160,18 @@ async function deleteRoute(
   return { status: 200, body: await library.deleteForEveryone(docId) }
 }
 
+/** `GET /v1/docs/<docId>/not-shared` (decisions/0032), or undefined for another path. */
+function notSharedRoute(
+  o: DocsApiOptions,
+  path: string,
+  method: string,
+): { status: number; body: unknown } | undefined {
+  const docId = NOT_SHARED.exec(path)?.[1]
+  if (docId === undefined || o.notShared === undefined) return undefined
+  if (method !== 'GET') throw new LibraryError('API_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
+  return { status: 200, body: o.notShared(docId) }
+}
+
 export function createDocsApi(o: DocsApiOptions): DocsApi {
   async function route(
     req: IncomingMessage,
@@ -171,11 +183,8 @@ export function createDocsApi(o: DocsApiOptions): DocsApi {
       if (method !== 'GET') throw new LibraryError('API_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
       return { status: 200, body: await o.authors(authors) }
     }
-    const notShared = NOT_SHARED.exec(path)?.[1]
-    if (notShared !== undefined && o.notShared !== undefined) {
-      if (method !== 'GET') throw new LibraryError('API_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
-      return { status: 200, body: o.notShared(notShared) }
-    }
+    const notShared = notSharedRoute(o, path, method)
+    if (notShared !== undefined) return notShared
     const library = o.library
     if (library === undefined)
       throw new LibraryError('DOCS_UNSUPPORTED', "this sidecar's daemon backend cannot administer groups")

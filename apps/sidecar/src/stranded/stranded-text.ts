@@ -67,12 +67,20 @@ export function rangesOf(update: Uint8Array): [number, number, number][] {
 export const inRanges = (ranges: ClockRanges, client: number, clock: number): boolean =>
   ranges.some(([c, from, to]) => c === client && clock >= from && clock < to)
 
-/** Walks a shared type's items in document order, nested types included. */
-function walk(type: { readonly _start: Y.Item | null }, visit: (item: Y.Item) => void): void {
-  for (let item = type._start; item !== null; item = item.right) {
+/** Each type's first item (the one with nothing to its left), read from the document's structs. */
+function firstItems(doc: Y.Doc): Map<unknown, Y.Item> {
+  const first = new Map<unknown, Y.Item>()
+  for (const structs of doc.store.clients.values())
+    for (const s of structs) if (s instanceof Y.Item && s.left === null) first.set(s.parent, s)
+  return first
+}
+
+/** Walks a type's items in document order, nested types included. */
+function walk(type: unknown, first: Map<unknown, Y.Item>, visit: (item: Y.Item) => void): void {
+  for (let item = first.get(type); item !== undefined && item !== null; item = item.right ?? undefined) {
     visit(item)
     const nested = (item.content as { type?: unknown }).type
-    if (nested instanceof Y.AbstractType) walk(nested, visit)
+    if (nested !== undefined) walk(nested, first, visit)
   }
 }
 
@@ -84,8 +92,9 @@ function walk(type: { readonly _start: Y.Item | null }, visit: (item: Y.Item) =>
 export function textIn(doc: Y.Doc, keep: (client: number, clock: number) => boolean): TextRun[] {
   const runs: { client: number; clock: number; text: string }[] = []
   let open = false
+  const first = firstItems(doc)
   for (const type of doc.share.values())
-    walk(type, (item) => {
+    walk(type, first, (item) => {
       const str = textOfContent(item.content)
       if (item.deleted || str === undefined) {
         if (!item.deleted) open = false
