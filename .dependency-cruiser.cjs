@@ -16,7 +16,7 @@ const SIDECAR_LAYERS = [
   ['signal', '(group|send)/'],
   ['pages', 'browser/'],
   ['receive', 'receive/'],
-  ['features', '(authorship|presence|history|chat|review)/'],
+  ['features', '(authorship|presence|history|chat|review|stranded)/'],
   ['document', 'document/'],
   ['documents', 'documents\\.ts$|library/'],
   ['phases', 'phases/'],

@@ -15,6 +15,7 @@ import type { ChangeStore, DocumentPorts } from './document/ports.ts'
 import { StoreError } from './errors.ts'
 import type { MemberId } from './group/roster.ts'
 import type { Histories } from './history/histories.ts'
+import type { HistoryTable } from './history/history-table.ts'
 import type { Logger } from './ops/logger.ts'
 import type { Metrics } from './ops/metrics.ts'
 import type { DocReplica } from './replica/replica.ts'
@@ -22,6 +23,9 @@ import type { ReplicaStore } from './replica/store.ts'
 import type { AuthorTable } from './authorship/author-table.ts'
 import { createOutbound } from './send/outbound.ts'
 import type { Reachability } from './send/reachability.ts'
+import type { Carried } from './stranded/rejoin-port.ts'
+import { notSharedView, openNotSharedBook, type NotSharedView } from './stranded/not-shared-book.ts'
+import { rejoinDocument } from './stranded/rejoin.ts'
 
 export type { Document } from './document/document.ts'
 
@@ -35,6 +39,8 @@ export interface DocumentsOptions {
   readonly store: ReplicaStore
   /** Which account each client id of a document belongs to (authorship's table). */
   readonly authors: AuthorTable
+  /** History's change log, cleared of unsettled stamps when a document rejoins its group (stranded/rejoin.ts). */
+  readonly history: Pick<HistoryTable, 'settle'>
   readonly sidecarId: string
   /** This sidecar's Signal account, so its own devices are not counted as members. */
   readonly self: MemberId
@@ -88,6 +94,8 @@ export interface Documents {
   queuedBytes(): number
   /** Stops every document's queue and timers, and closes every socket with `code`. */
   close(code: number, reason: string): void
+  /** A served document's edits not shared because this account was made a viewer first (decisions/0032). */
+  notShared(docId: string): NotSharedView | undefined
 }
 
 // Sent ids are pruned by age at most this often.
@@ -100,6 +108,8 @@ export function createDocuments(o: DocumentsOptions): Documents {
   let resumed = false
   const shared = createSharedPorts(o)
   const storeFor = createStorePorts(o)
+  // Edits not shared because this account was made a viewer first (decisions/0032).
+  const notShared = openNotSharedBook(o.config.replica.dataDir, o.clock.now)
 
   // Signal went away or came back: every document (configured or added since) hears it.
   o.reach.onChange((state) => {
@@ -115,7 +125,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
     }
   }
 
-  return {
+  const collection: Documents = {
     has: (docId) => docs.has(docId),
     get: (docId) => docs.get(docId),
     byGroup: (groupId) => groups.get(groupId),
@@ -127,7 +137,13 @@ export function createDocuments(o: DocumentsOptions): Documents {
       if (docs.has(docId)) throw new Error(`document ${docId} is served already`)
       if (groups.has(groupId)) throw new Error(`group ${groupId} carries a document already`)
       const authors = o.authors.rowsOf(docId)
-      const doc = createDocument({ ...shared, store: storeFor(docId), authors }, docId, groupId, replica)
+      const rejoin = {
+        book: notShared,
+        // Later, not inside the document's own call that asked for it.
+        rejoin: (state: Uint8Array | undefined, carried: Carried) =>
+          queueMicrotask(() => rejoinDocument(rejoinParts, docId, state, carried)),
+      }
+      const doc = createDocument({ ...shared, store: storeFor(docId), authors, rejoin }, docId, groupId, replica)
       docs.set(docId, doc)
       groups.set(groupId, doc)
       o.histories?.attach(docId, replica)
@@ -165,7 +181,17 @@ export function createDocuments(o: DocumentsOptions): Documents {
     close(code, reason) {
       for (const doc of docs.values()) doc.close(code, reason)
     },
+    notShared: (docId) => (docs.has(docId) ? notSharedView(notShared, docId) : undefined),
   }
+  const rejoinParts = {
+    store: o.store,
+    history: o.history,
+    storing: o.storing,
+    get: collection.get,
+    remove: collection.remove,
+    add: collection.add,
+  }
+  return collection
 }
 
 /** The ports every document of this sidecar shares: one sending side, one own-envelope sequence. */

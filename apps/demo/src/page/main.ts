@@ -16,6 +16,7 @@ import { mountPresence } from './presence-view.ts'
 import { element, startDocumentPage } from '../start-up.ts'
 import { followRole } from './read-only.ts'
 import { followGone } from './gone.ts'
+import { forgetLocalCopy, watchNotShared } from './not-shared.ts'
 import { showStatus } from './status-view.ts'
 import { keepPagesOffline } from '../offline-shell.ts'
 import { apiBase } from '../home/docs-client.ts'
@@ -69,11 +70,20 @@ if (params !== null) {
       void connection.close()
     },
   })
+  // Edits not shared because this person was made a viewer first (decisions/0032).
+  // Rebuilt from the group's state since this page loaded: its copy holds text nobody else has.
+  const reload = (): void =>
+    void connection
+      .close()
+      .then(() => forgetLocalCopy(sidecarUrl, docId))
+      .finally(() => location.reload())
+  const notShared = watchNotShared({ sidecarUrl, docId, loadedAt: Date.now(), reload })
   const onStatus = (status: ClientStatus): void => {
     if (gone() !== undefined) return
     render(status)
     role(status)
     watch(status.connection === 'connected')
+    notShared({ connected: status.connection === 'connected', role: status.delivery.role })
   }
   onStatus(connection.status())
   connection.on('status', onStatus)

@@ -47,6 +47,8 @@ export interface BrowserInboxParts {
   readonly logger: Logger
   /** Content this account's page wrote: its client ids are this account's (author-gate.ts). */
   readonly authored: (update: Uint8Array) => void
+  /** A page's change refused because this account views (demotion.ts keeps it while a demotion settles). */
+  readonly refusedAsViewer?: (update: Uint8Array) => void
 }
 
 /** Takes an envelope a local page sent. */
@@ -70,12 +72,14 @@ export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
   /** A page's change, durable in the replica and the outbox before it is acknowledged and queued. */
   function change(session: Session, env: Envelope, frame: Uint8Array): void {
     // Never applied, kept or sent: the page drops it from its outbox (no retry) and shows read-only.
-    if (p.role() === 'viewer')
+    if (p.role() === 'viewer') {
+      p.refusedAsViewer?.(env.payload)
       return session.refuse(
         'SIDECAR_READ_ONLY',
         'you can view this document, not edit it (an editor can make you an editor)',
         refusal(env.messageId),
       )
+    }
     const applied = store.storing(() => replica.apply(env.payload, { via: 'page' }))
     if (applied === undefined) return
     if (!applied)

@@ -16,7 +16,7 @@ import { createAuthorBook, type Authorship } from '../authorship/author-book.ts'
 import { authorTagOfAccount } from '../authorship/author-tag.ts'
 import { createAuthorGate } from './author-gate.ts'
 import { createBrowserInbox } from './browser-inbox.ts'
-import { createGroupInbox } from './group-inbox.ts'
+import { createGroupInbox, type GroupInbox } from './group-inbox.ts'
 import { createSenderStamper } from '../presence/sender-stamp.ts'
 import { createDocumentRoles, type DocumentRoles } from './doc-roles.ts'
 import { createKeptChanges } from './kept-changes.ts'
@@ -31,6 +31,7 @@ import { createDocumentPresence } from '../presence/document-presence.ts'
 import type { DocReplica } from '../replica/replica.ts'
 import { createDelivery } from '../send/delivery.ts'
 import type { SendOwner, SendQueue } from '../send/queue.ts'
+import { createDemotionWatch, type DemotionWatch } from './demotion.ts'
 
 export type { DocumentPorts } from './ports.ts'
 
@@ -254,6 +255,59 @@ const ownEnvelopes =
     return env
   }
 
+/** What a document tells the author's side of a demotion (document/demotion.ts); nothing without a rejoin port. */
+interface DemotionHooks {
+  roles(next: GroupRoles): void
+  /** `set`, the members also kept for a document served anew. */
+  carrying(set: (members: readonly MemberId[]) => void): (members: readonly MemberId[]) => void
+  /** The group inbox, an editor's answer also offered as the group's whole state. */
+  listening(inbox: GroupInbox, isViewer: (from: MemberId | undefined) => boolean): GroupInbox
+  refused(update: Uint8Array): void
+}
+
+function demotionHooks(
+  ports: Pick<DocumentPorts, 'rejoin' | 'store' | 'clock' | 'logger'>,
+  docId: string,
+  p: {
+    replica: DocReplica
+    toGroup: (kind: Kind, payload: Uint8Array) => void
+    delivery: { changed(): void }
+    ownIds: () => readonly number[]
+  },
+): DemotionHooks {
+  const port = ports.rejoin
+  const carried: { roles?: GroupRoles; members?: readonly MemberId[] } = {}
+  const serveAnew = (state: Uint8Array | undefined) =>
+    port?.rejoin(state, { roles: carried.roles, members: carried.members })
+  const watch: DemotionWatch | undefined =
+    port &&
+    createDemotionWatch({
+      docId,
+      book: port.book,
+      replica: p.replica,
+      store: ports.store,
+      ownIds: p.ownIds,
+      ask: (stateVector) => p.toGroup('sync-request', stateVector),
+      rejoin: serveAnew,
+      restart: () => serveAnew(undefined),
+      told: () => p.delivery.changed(),
+      now: ports.clock.now,
+      logger: ports.logger,
+    })
+  return {
+    roles(next) {
+      carried.roles = next
+      watch?.listed(next.self)
+    },
+    carrying: (set) => (members) => void [(carried.members = members), set(members)],
+    listening: (inbox, isViewer) => (frame, env, from, source) => {
+      inbox(frame, env, from, source)
+      if (env.kind === 'sync-response' && !isViewer(from)) watch?.answer(env.payload)
+    },
+    refused: (update) => watch?.refused(update),
+  }
+}
+
 export function createDocument(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica): Document {
   const { store, outbound, metrics, logger } = ports
   const pages = createPages()
@@ -303,6 +357,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     frame: (payload) => encodeEnvelope(own('awareness', payload)),
     toGroup: (payload) => toGroup('awareness', payload),
   })
+  const demotion = demotionHooks(ports, docId, { replica, toGroup, delivery, ownIds: () => authors.ownIds() })
   const fromBrowser = createBrowserInbox({
     mirror,
     replica,
@@ -320,20 +375,11 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     metrics,
     logger,
     authored: (update) => authors.fromPage(update),
+    refusedAsViewer: demotion.refused,
   })
   const stamp = createSenderStamper(ports.shownName, (payload) => encodeEnvelope(own('awareness', payload)))
-  const fromGroup = createGroupInbox({
-    replica,
-    sync,
-    capabilities,
-    pages,
-    store,
-    mirror,
-    stamp,
-    roles,
-    metrics,
-    authors,
-  })
+  const inboxParts = { replica, sync, capabilities, pages, store, mirror, stamp, roles, metrics, authors }
+  const fromGroup = demotion.listening(createGroupInbox(inboxParts), roles.isViewer)
 
   return {
     docId,
@@ -374,8 +420,10 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       replica.doc.on('update', onUpdate)
       return () => replica.doc.off('update', onUpdate)
     },
-    setMembers: (members) => void [capabilities.roster.setMembers(members), authors.members(members)],
-    setRoles: roles.set,
+    setMembers: demotion.carrying(
+      (members) => void [capabilities.roster.setMembers(members), authors.members(members)],
+    ),
+    setRoles: (next) => void [roles.set(next), demotion.roles(next)],
     role: roles.self,
     answerers: roles.editors,
     refusesContent: (from) => roles.refuses(from, 'attachment'),

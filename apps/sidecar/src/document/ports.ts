@@ -13,6 +13,7 @@ import type { Logger } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
 import type { Outbound } from '../send/outbound.ts'
 import type { Reachability } from '../send/reachability.ts'
+import type { RejoinPort } from '../stranded/rejoin-port.ts'
 
 /** Who first sent a message id of this document, if anyone. */
 export type SenderLookup = { readonly known: false } | { readonly known: true; readonly sender: string }
@@ -95,4 +96,6 @@ export interface DocumentPorts {
   readonly logger: Logger
   /** A member's name as this person's contacts tell it apart (library/told-apart.ts), when known. */
   readonly shownName?: ((number: string) => string | undefined) | undefined
+  /** Settling a demotion: edits not shared, and serving the document anew (decisions/0032). */
+  readonly rejoin?: RejoinPort | undefined
 }

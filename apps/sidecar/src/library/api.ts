@@ -37,6 +37,7 @@ const DOC = new RegExp(`^/v1/docs/(${UUID})$`)
 const MEMBERS = new RegExp(`^/v1/docs/(${UUID})/members$`)
 const DELETE_ALL = new RegExp(`^/v1/docs/(${UUID})/delete-for-everyone$`)
 const AUTHORS = new RegExp(`^/v1/docs/(${UUID})/authors$`)
+const NOT_SHARED = new RegExp(`^/v1/docs/(${UUID})/not-shared$`)
 const MEMBER = new RegExp(`^/v1/docs/(${UUID})/members/([^/]{1,64})$`)
 const INVITE = new RegExp(`^/v1/invites/(${UUID})/(accept|decline)$`)
 
@@ -85,6 +86,8 @@ export interface DocsApiOptions {
   notice?: () => string | undefined
   /** Who wrote under each client id of a served document (authorship/authors-view.ts). @throws LibraryError */
   authors?: (docId: string) => Promise<unknown>
+  /** A served document's edits not shared because this account was made a viewer first (decisions/0032). @throws LibraryError */
+  notShared?: (docId: string) => unknown
 }
 
 export interface DocsApi {
@@ -244,6 +247,18 @@ function preflight(res: ServerResponse, cors: string | undefined): void {
     .end()
 }
 
+/** `GET /v1/docs/<docId>/not-shared` (decisions/0032), or undefined for another path. */
+function notSharedRoute(
+  o: DocsApiOptions,
+  path: string,
+  method: string,
+): { status: number; body: unknown } | undefined {
+  const docId = NOT_SHARED.exec(path)?.[1]
+  if (docId === undefined || o.notShared === undefined) return undefined
+  if (method !== 'GET') throw new LibraryError('API_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
+  return { status: 200, body: o.notShared(docId) }
+}
+
 export function createDocsApi(o: DocsApiOptions): DocsApi {
   async function route(req: IncomingMessage, path: string, method: string): Promise<Answer> {
     const authors = AUTHORS.exec(path)?.[1]
@@ -251,6 +266,8 @@ export function createDocsApi(o: DocsApiOptions): DocsApi {
       if (method !== 'GET') throw new LibraryError('API_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
       return { status: 200, body: await o.authors(authors) }
     }
+    const notShared = notSharedRoute(o, path, method)
+    if (notShared !== undefined) return notShared
     const library = o.library
     if (library === undefined)
       throw new LibraryError('DOCS_UNSUPPORTED', "this sidecar's daemon backend cannot administer groups")

@@ -64,6 +64,12 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
         throw new LibraryError('DOCS_UNKNOWN_DOCUMENT', 'this sidecar does not serve that document')
       return authorsView(doc.authors(), await memberNames(library, docId), i.served.self)
     },
+    notShared: (docId) => {
+      const view = docs.notShared(docId)
+      if (view === undefined)
+        throw new LibraryError('DOCS_UNKNOWN_DOCUMENT', 'this sidecar does not serve that document')
+      return view
+    },
   })
   const historyApi = createHistoryApi({
     histories: i.served.histories,

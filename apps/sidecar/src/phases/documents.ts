@@ -138,6 +138,7 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
     clock,
     store,
     authors: store.authors,
+    history: store.history,
     sidecarId: b.sidecarId,
     metrics,
     logger,

@@ -1,0 +1,120 @@
+import { encodeEnvelope } from '@e2e-col/protocol'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it, vi } from 'vitest'
+import * as Y from 'yjs'
+import { createLogger } from '../ops/logger.ts'
+import { createDemotionWatch } from './demotion.ts'
+import { openNotSharedBook } from '../stranded/not-shared-book.ts'
+
+const BOB = 11
+const DOC = '00000000-0000-4000-8000-000000000001'
+const ALICE = 22
+
+function change(doc: Y.Doc, fn: (t: Y.Text) => void): Uint8Array {
+  const before = Y.encodeStateVector(doc)
+  fn(doc.getText('t'))
+  return Y.encodeStateAsUpdate(doc, before)
+}
+
+/** Bob's replica holding Alice's "Hello" and his own " from Bob"; the group (Alice) holds "Hello". */
+function setting(outbox: 'held' | 'sent') {
+  const alice = new Y.Doc()
+  alice.clientID = ALICE
+  const hello = change(alice, (t) => t.insert(0, 'Hello'))
+  const replica = new Y.Doc()
+  Y.applyUpdate(replica, hello)
+  replica.clientID = BOB
+  // Typed key by key: two rows in the outbox, read as one edit.
+  const frames = [' from', ' Bob'].map((text, i) =>
+    encodeEnvelope({
+      kind: 'update',
+      flags: 0,
+      docId: DOC,
+      senderId: DOC,
+      messageId: String(i + 1).repeat(32),
+      seq: i,
+      payload: change(replica, (t) => t.insert(t.length, text)),
+    }),
+  )
+  let rows = outbox === 'held' ? frames.map((frame, i) => ({ frame, messageId: String(i + 1).repeat(32) })) : []
+  const parts = {
+    docId: 'd',
+    book: openNotSharedBook(mkdtempSync(join(tmpdir(), 'demotion-')), () => 5),
+    replica: { doc: replica },
+    store: {
+      kept: () => rows,
+      delivered: vi.fn((ids: readonly string[]) => void (rows = rows.filter((r) => !ids.includes(r.messageId)))),
+    },
+    ownIds: () => [BOB],
+    ask: vi.fn(),
+    rejoin: vi.fn(),
+    restart: vi.fn(),
+    told: vi.fn(),
+    now: () => 1000,
+    logger: createLogger('silent'),
+  }
+  return { parts, watch: createDemotionWatch(parts), alice }
+}
+
+describe("the author's side of a demotion", () => {
+  it('withholds an unsent edit: kept as text, out of the outbox, the document served anew before anything is sent', () => {
+    const { parts, watch } = setting('held')
+    watch.listed('editor')
+    expect(parts.book.list('d')).toEqual([])
+    watch.listed('viewer')
+    expect(parts.book.list('d')).toEqual([expect.objectContaining({ reason: 'unsent', text: ' from Bob', at: 1000 })])
+    expect(parts.store.delivered).toHaveBeenCalledWith(['1'.repeat(32), '2'.repeat(32)])
+    expect(parts.restart).toHaveBeenCalledOnce()
+    expect(parts.ask).not.toHaveBeenCalled()
+    expect(parts.book.rejoinPending('d')).toBe(1000)
+  })
+
+  it("served anew, asks the group's whole state and rebuilds from the first whole answer that holds the others' content", () => {
+    const first = setting('held')
+    first.watch.listed('editor')
+    first.watch.listed('viewer')
+    // The document served anew: a watch over the same book resumes the pending demotion.
+    const parts = { ...first.parts, store: { kept: () => [], delivered: vi.fn() } }
+    const watch = createDemotionWatch(parts)
+    watch.listed('viewer')
+    expect(parts.ask).toHaveBeenCalledWith(Y.encodeStateVector(new Y.Doc()))
+    // A partial answer (Alice's later typing alone) is not the group's state.
+    const later = change(first.alice, (t) => t.insert(5, '!'))
+    watch.answer(later)
+    expect(parts.rejoin).not.toHaveBeenCalled()
+    watch.answer(Y.encodeStateAsUpdate(first.alice))
+    expect(parts.rejoin).toHaveBeenCalledOnce()
+    const rebuilt = new Y.Doc()
+    Y.applyUpdate(rebuilt, parts.rejoin.mock.calls[0]?.[0] as Uint8Array)
+    expect(rebuilt.getText('t').toString()).toBe('Hello!')
+    expect(parts.book.list('d')).toEqual([expect.objectContaining({ reason: 'unsent', text: ' from Bob' })])
+    expect(parts.book.rejoinPending('d')).toBeUndefined()
+  })
+
+  it('an edit sent but not in the group’s state is named not taken; a page edit refused meanwhile is kept too', () => {
+    const { parts, watch, alice } = setting('sent')
+    watch.listed('editor')
+    watch.listed('viewer')
+    expect(parts.restart).not.toHaveBeenCalled()
+    expect(parts.ask).toHaveBeenCalledOnce()
+    // Bob typing as the demotion was learned: refused by his sidecar, kept while it settles.
+    const typing = new Y.Doc()
+    typing.clientID = BOB + 1
+    watch.refused(change(typing, (t) => t.insert(0, 'typed at that moment')))
+    watch.answer(Y.encodeStateAsUpdate(alice))
+    expect(parts.book.list('d').map((e) => [e.reason, e.text])).toEqual([
+      ['refused', 'typed at that moment'],
+      ['not-taken', ' from Bob'],
+    ])
+    expect(parts.rejoin).toHaveBeenCalledOnce()
+  })
+
+  it('a viewer since its first listing with nothing unsent asks nothing and keeps nothing', () => {
+    const { parts, watch } = setting('sent')
+    watch.listed('viewer')
+    watch.refused(change(new Y.Doc(), (t) => t.insert(0, 'x')))
+    expect([parts.ask.mock.calls.length, parts.restart.mock.calls.length, parts.book.list('d')]).toEqual([0, 0, []])
+  })
+})

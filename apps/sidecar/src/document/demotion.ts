@@ -1,0 +1,200 @@
+/**
+ * The author's side of a demotion (decisions/0032). Every other sidecar judges a member's content
+ * by the role listed when it arrives, so what this account wrote and the group had not taken when
+ * it was made a viewer is dropped everywhere. When this sidecar learns it views a document:
+ * - the page edits it saved and has not sent are taken out of the send queue and the outbox (never
+ *   sent: they would be dropped) and kept, as text, in the not-shared book, durable first;
+ * - it asks the group for its whole state (a sync request from nothing: editors answer it);
+ * - from the first whole answer that holds everything of the others this replica holds, what of
+ *   this account's own the group lacks is the exact list of edits not shared (`unsent`, or
+ *   `not-taken`: sent, yet dropped), and the replica is rebuilt from that answer alone, so it
+ *   shows nothing nobody else has. The rebuild is the collection's (`rejoin`).
+ * @see docs/documents.md "Roles"
+ */
+import { decodeEnvelope } from '@e2e-col/protocol'
+import * as Y from 'yjs'
+import { DOC_KINDS } from './doc-kinds.ts'
+import type { ChangeStore } from './ports.ts'
+import type { Role } from '../group/roles.ts'
+import type { Logger } from '../ops/logger.ts'
+import type { DocReplica } from '../replica/replica.ts'
+import type { NotSharedBook, NotSharedEdit } from '../stranded/not-shared-book.ts'
+import { inRanges, rangesOf, textIn } from '../stranded/stranded-text.ts'
+
+// While a rejoin waits for a whole answer, the group is asked again at most this often (at a listing).
+const ASK_AGAIN_MS = 30_000
+
+export interface DemotionParts {
+  readonly docId: string
+  readonly book: NotSharedBook
+  readonly replica: Pick<DocReplica, 'doc'>
+  readonly store: Pick<ChangeStore, 'kept' | 'delivered'>
+  /** This account's client ids in the document (authorship/author-gate.ts). */
+  readonly ownIds: () => readonly number[]
+  /** Sends a sync request with this state vector to the group. */
+  readonly ask: (stateVector: Uint8Array) => void
+  /** Rebuilds the replica from `state` alone and serves it anew (its pages reconnect). */
+  readonly rejoin: (state: Uint8Array) => void
+  /** Serves the document anew from its replica as it is: its send queue closes, so nothing it holds goes out. */
+  readonly restart: () => void
+  /** The pages are told again (their role note, and what was not shared). */
+  readonly told: () => void
+  readonly now: () => number
+  readonly logger: Logger
+}
+
+export interface DemotionWatch {
+  /** This account's role as a listing gave it (every listing, the first included). */
+  listed(self: Role): void
+  /** A sync answer from an editor: taken as the group's state when it is whole. */
+  answer(payload: Uint8Array): void
+  /** A page's change refused as a viewer's: kept as not shared while a demotion is settled (its page is rebuilt). */
+  refused(update: Uint8Array): void
+}
+
+/** True when an unsent edit of `edits` was withheld with the clock at `client`, `clock`. */
+const withheldAt = (edits: readonly NotSharedEdit[], client: number, clock: number): boolean =>
+  edits.some((e) => e.reason === 'unsent' && e.ranges !== undefined && inRanges(e.ranges, client, clock))
+
+/** The payload of a page's content envelope, or undefined for anything else. */
+function contentOf(frame: Uint8Array): Uint8Array | undefined {
+  try {
+    const env = decodeEnvelope(frame, { maxPayloadBytes: frame.byteLength })
+    return DOC_KINDS.has(env.kind) ? env.payload : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The group's state from an answer when it is whole (nothing pending) and holds every other
+ * client's content this replica holds; undefined otherwise.
+ */
+function wholeState(payload: Uint8Array, replica: Y.Doc, own: ReadonlySet<number>): Y.Doc | undefined {
+  const group = new Y.Doc()
+  try {
+    Y.applyUpdate(group, payload)
+  } catch {
+    return undefined
+  }
+  if (group.store.pendingStructs !== null || group.store.pendingDs !== null) return undefined
+  const theirs = Y.decodeStateVector(Y.encodeStateVector(group))
+  for (const [client, clock] of Y.decodeStateVector(Y.encodeStateVector(replica)))
+    if (!own.has(client) && (theirs.get(client) ?? 0) < clock) return undefined
+  return group
+}
+
+export function createDemotionWatch(p: DemotionParts): DemotionWatch {
+  let last: Role | undefined
+  // The demotion being settled: when it was learned, and when the group was last asked.
+  let pending: { at: number; askedAt: number } | undefined
+  const resumedAt = p.book.rejoinPending(p.docId)
+  if (resumedAt !== undefined) pending = { at: resumedAt, askedAt: -Infinity }
+  const ofDemotion = (at: number): NotSharedEdit[] => p.book.list(p.docId).filter((e) => e.at === at)
+
+  /** Takes the unsent page edits out of the outbox, kept as text first; how many there were. */
+  function withhold(at: number): number {
+    const rows = p.store.kept()
+    if (rows.length === 0) return 0
+    const payloads = rows.map((r) => contentOf(r.frame)).filter((u): u is Uint8Array => u !== undefined)
+    const ranges = payloads.flatMap((u) => rangesOf(u))
+    // Read in the replica, in document order: what the person sees they typed.
+    const edits = textIn(p.replica.doc, (client, clock) => inRanges(ranges, client, clock)).map((r): NotSharedEdit => ({
+      reason: 'unsent',
+      text: r.text,
+      at,
+      ranges,
+    }))
+    p.book.put(p.docId, at, [...ofDemotion(at), ...edits])
+    p.book.setRejoinPending(p.docId, at)
+    p.store.delivered(rows.map((r) => r.messageId))
+    p.logger.warn(
+      { docId: p.docId, edits: rows.length },
+      'made a viewer before these edits were sent: kept as not shared, never sent',
+    )
+    return rows.length
+  }
+
+  /**
+   * The group's whole state is known: what of this account's own it lacks is the list of edits not
+   * shared (an edit withheld unsent stays `unsent`; the rest was sent and dropped), and the
+   * replica is rebuilt from the group's state.
+   */
+  function settle(at: number, own: ReadonlySet<number>, group: Y.Doc): void {
+    const missing = Y.encodeStateAsUpdate(p.replica.doc, Y.encodeStateVector(group))
+    const before = ofDemotion(at)
+    const theirs = Y.decodeStateVector(Y.encodeStateVector(group))
+    const runs = textIn(p.replica.doc, (client, clock) => own.has(client) && clock >= (theirs.get(client) ?? 0))
+    const edits = runs.map((r): NotSharedEdit => ({
+      reason: withheldAt(before, r.client, r.clock) ? 'unsent' : 'not-taken',
+      text: r.text,
+      at,
+    }))
+    p.book.put(p.docId, at, [...before.filter((e) => e.reason === 'refused'), ...edits])
+    pending = undefined
+    p.book.setRejoinPending(p.docId, undefined)
+    let ownStructs = false
+    try {
+      ownStructs = Y.decodeUpdate(missing).structs.some((s) => own.has(s.id.client))
+    } catch {
+      ownStructs = true
+    }
+    const lacks = ownStructs || before.some((e) => e.reason === 'unsent')
+    p.logger.info(
+      { docId: p.docId, notShared: edits.length, rebuilt: lacks },
+      'settled a demotion: what the group lacks is kept as not shared',
+    )
+    if (lacks) p.rejoin(Y.encodeStateAsUpdate(group))
+    p.told()
+  }
+
+  return {
+    listed(self) {
+      const before = last
+      last = self
+      if (self !== 'viewer') return
+      const at = pending?.at ?? p.now()
+      const withheld = withhold(at)
+      if (withheld > 0) {
+        // A send may hold one of them already: the document is served anew, its queue closed.
+        p.told()
+        return p.restart()
+      }
+      if (pending === undefined && before === 'editor') {
+        p.book.setRejoinPending(p.docId, at)
+        pending = { at, askedAt: -Infinity }
+      }
+      if (pending !== undefined && p.now() - pending.askedAt >= ASK_AGAIN_MS) {
+        pending.askedAt = p.now()
+        p.ask(Y.encodeStateVector(new Y.Doc()))
+      }
+    },
+    answer(payload) {
+      if (pending === undefined || last !== 'viewer') return
+      const own = new Set(p.ownIds())
+      const group = wholeState(payload, p.replica.doc, own)
+      if (group !== undefined) settle(pending.at, own, group)
+    },
+    refused(update) {
+      if (pending === undefined) return
+      const { at } = pending
+      // Read where it would have gone: in a copy of the replica with the refused change applied.
+      const copy = new Y.Doc()
+      try {
+        Y.applyUpdate(copy, Y.encodeStateAsUpdate(p.replica.doc))
+        Y.applyUpdate(copy, update)
+      } catch {
+        return
+      }
+      const ranges = rangesOf(update)
+      const edits = textIn(copy, (client, clock) => inRanges(ranges, client, clock)).map((r): NotSharedEdit => ({
+        reason: 'refused',
+        text: r.text,
+        at,
+      }))
+      if (edits.length === 0) return
+      p.book.put(p.docId, at, [...ofDemotion(at), ...edits])
+      p.told()
+    },
+  }
+}
