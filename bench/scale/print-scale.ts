@@ -98,7 +98,7 @@ function printGroups(r: ScaleResult): void {
 export function printScale(r: ScaleResult): void {
   console.log(`\n## Scale (issue #41): \`${r.command}\`\n`)
   console.log(
-    `The sidecar runs ${r.runtime === 'node (built dist/)' ? 'as installed: its dist/ built with `tsc -b apps/sidecar/tsconfig.build.json` (what `npm run pack:packages` packs), under plain `node`' : `from its sources under tsx: the build failed (${r.buildError ?? ''})`}; the baselines (\`@y/websocket-server\` 0.1.1, \`@hocuspocus/server\` 4.7.0, no persistence) under plain \`node\`, in the same run.`,
+    `The sidecar runs ${r.runtime === 'node (built dist/)' ? 'as installed: its dist/ built with `tsc -b apps/sidecar/tsconfig.build.json` (what `npm run pack:packages` packs), under plain `node`' : `from its sources under tsx: the build failed (${r.buildError ?? ''})`}; the baselines (\`@y/websocket-server\` 0.1.1, \`@hocuspocus/server\` 3.4.4, no persistence) under plain \`node\`, in the same run.`,
   )
   printDocuments(r)
   printLargeDoc(r)
