@@ -37,14 +37,10 @@ const DOCUMENT_COUNTS = [1, 10, 100]
 const QUIET_MS = 300
 
 /** One edit of `bytes` characters in each pair at once; ms until every B has all of it, and A's sends. */
-async function editAll(
-  stack: BenchStack,
-  pairs: readonly BenchPair[],
-  bytes: number,
-): Promise<{ ms: number; sends: number }> {
+async function editAll(stack: BenchStack, pairs: readonly BenchPair[], bytes: number): Promise<Sample> {
   // A quiet period longer than the client's flush window: each edit is sent at once, not coalesced.
   await new Promise((resolve) => setTimeout(resolve, QUIET_MS))
-  const before = stack.signalSends().byA
+  const before = stack.signalSends()
   const chunk = proseOf(bytes)
   const start = performance.now()
   const seen = pairs.map((p) => {
@@ -59,7 +55,15 @@ async function editAll(
       throw new ConvergenceError('cost curve: B differs from A')
   }
   await Promise.all(pairs.map((p) => untilSaved(p.a.connection)))
-  return { ms, sends: stack.signalSends().byA - before }
+  const after = stack.signalSends()
+  return { ms, sends: after.byA - before.byA, editSends: after.byAPurpose.edits - before.byAPurpose.edits }
+}
+
+/** One measurement: all of A's sends, and those that carried the edit (a loaded machine adds sync traffic). */
+interface Sample {
+  readonly ms: number
+  readonly sends: number
+  readonly editSends: number
 }
 
 export interface CurvePoint {
@@ -67,6 +71,8 @@ export interface CurvePoint {
   readonly label: string
   readonly ms: Stat
   readonly sends: number
+  /** The sends that carried the edits (gap repair and health sent meanwhile are not counted). */
+  readonly editSends: number
   readonly defaultPacingSeconds: number
 }
 
@@ -96,7 +102,7 @@ export async function benchCostCurves({ quick }: { quick: boolean }): Promise<Co
     await editAll(stack, first, 1024) // warm-up
     const sizes: CurvePoint[] = []
     for (const size of SIZES) {
-      const samples: { ms: number; sends: number }[] = []
+      const samples: Sample[] = []
       for (let i = 0; i < runs; i++) samples.push(await editAll(stack, first, size.bytes))
       const sends = stat(samples.map((s) => s.sends)).median
       sizes.push({
@@ -104,13 +110,14 @@ export async function benchCostCurves({ quick }: { quick: boolean }): Promise<Co
         label: size.label,
         ms: stat(samples.map((s) => s.ms)),
         sends,
+        editSends: stat(samples.map((s) => s.editSends)).median,
         defaultPacingSeconds: pacedSeconds(sends),
       })
     }
     await editAll(stack, pairs, 16) // warm-up of every document
     const documents: CurvePoint[] = []
     for (const n of DOCUMENT_COUNTS) {
-      const samples: { ms: number; sends: number }[] = []
+      const samples: Sample[] = []
       for (let i = 0; i < runs; i++) samples.push(await editAll(stack, pairs.slice(0, n), 1024))
       const sends = stat(samples.map((s) => s.sends)).median
       // Pacing is per document: n documents each get their own bucket.
@@ -119,6 +126,7 @@ export async function benchCostCurves({ quick }: { quick: boolean }): Promise<Co
         label: `${n}`,
         ms: stat(samples.map((s) => s.ms)),
         sends,
+        editSends: stat(samples.map((s) => s.editSends)).median,
         defaultPacingSeconds: pacedSeconds(sends / n),
       })
     }
