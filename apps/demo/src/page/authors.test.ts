@@ -15,6 +15,19 @@ describe('who wrote this: labels', () => {
     })
     expect(authorLabel(undefined)).toMatchObject({ label: 'unknown author (not verified)', verified: false })
   })
+
+  it("a restore's letters are shown as restored by their restorer from the version's time, not as their own writing", () => {
+    const at = Date.UTC(2026, 11, 6, 17, 2, 41)
+    const time = (ms: number) => new Date(ms).toISOString().slice(11, 19)
+    const alice = { number: '+1555', name: 'Alice', you: false, verified: true as const, restoredFrom: at }
+    expect(authorLabel(alice, time)).toMatchObject({
+      label: 'restored by Alice from the version of 17:02:41',
+      verified: true,
+    })
+    expect(authorLabel({ ...alice, you: true }, time).label).toBe('restored by You from the version of 17:02:41')
+    const relayed = { verified: false, relayedBy: { number: '+1557', name: 'Carol' }, restoredFrom: at }
+    expect(authorLabel(relayed, time).label).toBe('not verified: restored from the version of 17:02:41, relayed by Carol')
+  })
 })
 
 describe('who wrote this: runs of text', () => {

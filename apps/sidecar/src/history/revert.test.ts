@@ -88,7 +88,7 @@ describe('undoing a member after a restore', () => {
   }
 
   it("gives exactly the restorer's text: nothing brought back twice, no letters mixed", () => {
-    const { alice, bob, log, base, version, since } = wipedAndRestored()
+    const { alice, bob, log, base, since } = wipedAndRestored()
     expect(bob.getText('t').toString()).toBe(ALICE_TEXT)
     bob.getText('t').insert(0, 'Bob again. ')
     const change = revertChange(base, log.slice(since), 'bob', alice)
@@ -153,7 +153,7 @@ describe('undoing a member after a restore', () => {
   })
 
   it('a member whose only writing the restore already took gives no change', () => {
-    const { alice, log, base, version, since } = wipedAndRestored()
+    const { alice, log, base, since } = wipedAndRestored()
     expect(
       revertChange(base, log.slice(since), 'bob', alice),
     ).toBeUndefined()
@@ -175,7 +175,7 @@ describe('undoing a member after a restore', () => {
   })
 
   it('undoing the restorer undoes the restore: what it replaced comes back, its copy goes', () => {
-    const { alice, log, base, version, since } = wipedAndRestored()
+    const { alice, log, base, since } = wipedAndRestored()
     const change = revertChange(base, log.slice(since), 'alice', alice)
     Y.applyUpdate(alice, change as Uint8Array)
     expect(alice.getText('t').toString()).toBe('Bob was here.')
