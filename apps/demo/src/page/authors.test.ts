@@ -26,7 +26,9 @@ describe('who wrote this: labels', () => {
     })
     expect(authorLabel({ ...alice, you: true }, time).label).toBe('restored by You from the version of 17:02:41')
     const relayed = { verified: false, relayedBy: { number: '+1557', name: 'Carol' }, restoredFrom: at }
-    expect(authorLabel(relayed, time).label).toBe('not verified: restored from the version of 17:02:41, relayed by Carol')
+    expect(authorLabel(relayed, time).label).toBe(
+      'not verified: restored from the version of 17:02:41, relayed by Carol',
+    )
   })
 })
 

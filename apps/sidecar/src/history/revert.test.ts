@@ -154,9 +154,7 @@ describe('undoing a member after a restore', () => {
 
   it('a member whose only writing the restore already took gives no change', () => {
     const { alice, log, base, since } = wipedAndRestored()
-    expect(
-      revertChange(base, log.slice(since), 'bob', alice),
-    ).toBeUndefined()
+    expect(revertChange(base, log.slice(since), 'bob', alice)).toBeUndefined()
   })
 
   it("Bob's words inside the restored version go too: the restore's copies of them are his writing", () => {
