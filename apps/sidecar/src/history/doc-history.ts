@@ -11,7 +11,7 @@ import * as Y from 'yjs'
 import type { Logger } from '../ops/logger.ts'
 import type { ChangeOrigin, DocReplica, ReplicaObserver } from '../replica/replica.ts'
 import type { HistoryTable, PendingChange, StoredChange, VersionRow } from './history-table.ts'
-import { readRestoreRecords, RESTORES_ROOT, type RestoreRecord } from './restore-record.ts'
+import { restoreWatch } from './restore-record.ts'
 import type { LoggedChange } from './revert.ts'
 import { rootKinds } from './shared-kinds.ts'
 import { mergeSpell, pruneHistory, resolveVersion, WHOLE_EVERY } from './version-rows.ts'
@@ -173,18 +173,7 @@ export function createDocHistory(
     }, wait)
   }
 
-  // The restores the document records, by client id: a member's new one ends a version of its own.
-  const restoresKnown = new Set(readRestoreRecords(replica.doc).map((r) => r.clientId))
-  let restoreKeys = replica.doc.share.get(RESTORES_ROOT)?._map.size ?? 0
-  function newRestore(): RestoreRecord | undefined {
-    const keys = replica.doc.share.get(RESTORES_ROOT)?._map.size ?? 0
-    if (keys === restoreKeys) return undefined
-    restoreKeys = keys
-    const fresh = readRestoreRecords(replica.doc).filter((r) => !restoresKnown.has(r.clientId))
-    for (const r of fresh) restoresKnown.add(r.clientId)
-    return fresh[0]
-  }
-
+  const newRestore = restoreWatch(replica.doc)
   let catchingUp = false
   /** Whether `stamp` stamped the change `applied` goes on with. */
   let stamped = false
@@ -229,8 +218,7 @@ export function createDocHistory(
       // Content relayed in a sync answer has no author it can be undone by.
       if (authorOf(origin) !== '') authors.add(authorOf(origin))
       spellStart ??= now
-      // A member's restore is a version of its own, listed as a restore: its spell ends with it, so
-      // an undo here replays what came before it and after it in their order.
+      // A member's restore ends a version listed as one: an undo replays what came before and after it in order.
       const restore = newRestore()
       if (restore !== undefined && origin.via === 'member') {
         catchingUp = false

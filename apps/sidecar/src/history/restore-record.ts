@@ -55,15 +55,34 @@ export function readRestoreRecords(doc: Y.Doc): RestoreRecord[] {
   const root = doc.share.get(RESTORES_ROOT)
   if (root === undefined) return []
   const out: RestoreRecord[] = []
-  for (const [key, newest] of root._map) {
-    for (let item: Y.Item | null = newest; item !== null; item = item.left) {
-      if (out.length >= MAX_RESTORE_RECORDS) return out
-      if (String(item.id.client) !== key || !(item.content instanceof Y.ContentAny)) continue
+  // Every entry the store holds, overwritten ones too: the root's own map names only the newest.
+  for (const structs of doc.store.clients.values())
+    for (const item of structs) {
+      if (!(item instanceof Y.Item) || item.parent !== root || item.parentSub !== String(item.id.client)) continue
+      if (!(item.content instanceof Y.ContentAny)) continue
       const r = parse(item.content.getContent()[0], item.id.client, item.id.clock)
       if (r !== undefined) out.push(r)
+      if (out.length >= MAX_RESTORE_RECORDS) return out
     }
-  }
   return out
+}
+
+/**
+ * Watches `doc` for restores it has not seen: each call answers the first new one recorded since
+ * the last call (cheap when none: the entries are counted first).
+ */
+export function restoreWatch(doc: Y.Doc): () => RestoreRecord | undefined {
+  const known = new Set(readRestoreRecords(doc).map((r) => r.clientId))
+  const count = (): number => doc.getMap(RESTORES_ROOT).size
+  let seen = count()
+  return () => {
+    const now = count()
+    if (now === seen) return undefined
+    seen = now
+    const fresh = readRestoreRecords(doc).filter((r) => !known.has(r.clientId))
+    for (const r of fresh) known.add(r.clientId)
+    return fresh[0]
+  }
 }
 
 /** Client id → restored version's time, for the restores `doc` records. */

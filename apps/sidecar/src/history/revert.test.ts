@@ -145,9 +145,15 @@ describe('undoing a member after a restore', () => {
     expect(readRestoreRecords(doc)).toEqual([])
     map.set('7', { at: -1, spans: [] })
     expect(readRestoreRecords(doc)).toEqual([])
-    map.set('7', { at: 1, spans: new Array((MAX_RESTORE_SPANS + 1) * 4).fill(1) })
+    map.set('7', { at: 1, spans: Array.from({ length: (MAX_RESTORE_SPANS + 1) * 4 }, () => 1) })
     expect(readRestoreRecords(doc)).toEqual([])
-    expect(writeRestoreRecord(doc, 1, new Array((MAX_RESTORE_SPANS + 1) * 4).fill(1))).toBe(false)
+    expect(
+      writeRestoreRecord(
+        doc,
+        1,
+        Array.from({ length: (MAX_RESTORE_SPANS + 1) * 4 }, () => 1),
+      ),
+    ).toBe(false)
     map.set('7', { at: 1, spans: [1, 2, 3, 4] })
     expect(readRestoreRecords(doc)).toEqual([{ clientId: 7, versionAt: 1, spans: [1, 2, 3, 4], clock: 3 }])
   })
