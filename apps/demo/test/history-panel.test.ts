@@ -454,6 +454,71 @@ describe.skipIf(!hasChromium())('the History panel in real browsers', () => {
     expect(await editorText(pages.bob)).toBe(text)
   })
 
+  test("on the rich-text page: Alice restores her words over Bob's wipe; undoing Bob leaves exactly her words, shown as restored by her", async () => {
+    const { stack } = run
+    const docId = await sharedDoc(stack, pages, 'Restored rich text')
+    const rich = (who: 'alice' | 'bob') => stack.link(who, 'rich').replace(/doc=[^&]+/, `doc=${docId}`)
+    for (const who of ['alice', 'bob'] as const) {
+      await pages[who].goto(rich(who))
+      await pages[who].waitForFunction(
+        () => (window as unknown as { e2eColRich?: { provider: { synced: boolean } } }).e2eColRich?.provider.synced,
+        undefined,
+        WAIT,
+      )
+    }
+    const words = 'Alice: book the hotel in Lisbon.'
+    await typeAtEnd(pages.alice, '.ProseMirror', words)
+    await waitForEditorText(pages.bob, words, 'rich')
+    await untilNewestVersionHas(stack, words.length, docId)
+
+    await deleteAll(pages.bob, '.ProseMirror')
+    await typeAtEnd(pages.bob, '.ProseMirror', 'Bob was here.')
+    await waitForEditorText(pages.alice, 'Bob was here.', 'rich')
+    await untilNewestVersionHas(stack, 'Bob was here.'.length, docId)
+    await previewVersion(pages.alice, /^You · /)
+    await pages.alice.click('#history-restore')
+    await waitForShown(pages.alice, '#history-done', /^Restored the version of /)
+    await waitForEditorText(pages.bob, words, 'rich')
+    await typeAtEnd(pages.bob, '.ProseMirror', ' Bob again.')
+    await waitForEditorText(pages.alice, `${words} Bob again.`, 'rich')
+    await untilNewestVersionHas(stack, words.length + ' Bob again.'.length, docId)
+
+    // Bob's entry before the restore: undoing his changes since then takes all he wrote, doubles nothing.
+    await pages.alice.click('#history-refresh')
+    await waitForShown(pages.alice, '.history-version', /^Bob · /)
+    const lines = await pages.alice.locator('.history-version').allTextContents()
+    const restored = lines.findIndex((l) => /^You · .* · restored the version of \d/.test(l))
+    const bobBefore = lines.findIndex((l, i) => i > restored && l.startsWith('Bob · '))
+    expect([restored >= 0, bobBefore > restored]).toEqual([true, true])
+    await pages.alice.locator('.history-version').nth(bobBefore).click()
+    await pages.alice.locator('#history-chosen').waitFor({ state: 'visible', ...WAIT })
+    await pages.alice.locator('.history-undo').first().click()
+    await waitForShown(pages.alice, '#history-confirm', /^Confirm: Undo Bob’s changes since /)
+    await pages.alice.click('#history-confirm')
+    await waitForShown(pages.alice, '#history-done', /^Undo Bob’s changes since .*: done\.$/)
+    for (const page of [pages.alice, pages.bob])
+      await page.waitForFunction(
+        (want) => (window as unknown as { e2eColRich?: { text(): string } }).e2eColRich?.text() === want,
+        words,
+        WAIT,
+      )
+    expect([await richText(pages.alice), await richText(pages.bob)]).toEqual([words, words])
+
+    // "Who wrote this": every letter now is the restore's, named as restored, with the version's time.
+    for (const [who, name] of [
+      ['alice', 'You'],
+      ['bob', 'Alice'],
+    ] as const) {
+      await pages[who].click('#authors-toggle')
+      await waitForShown(
+        pages[who],
+        '#authors-legend .author',
+        new RegExp(`^restored by (${name}|\\+\\d+) from the version of \\d\\d:\\d\\d:\\d\\d$`),
+      )
+      await pages[who].click('#authors-toggle')
+    }
+  })
+
   test("Bob wipes Alice's text and types his line; undoing his newest entry (previewed first) brings her text back exactly", async () => {
     const { stack } = run
     const docId = await sharedDoc(stack, pages, 'Wiped, then written over')

@@ -188,6 +188,55 @@ describe('document history through the local API', () => {
     await bob.until(() => bob.text === text)
   }, 60_000)
 
+  it("every member knows a restore: on Bob's sidecar, undoing Bob's changes from before Alice's restore leaves exactly her text on both, and both name her letters restored", async () => {
+    const { docId, a, b } = await twoSidecars()
+    const alice = await pageOn(docId, a.url)
+    const bob = await pageOn(docId, b.url)
+    const text = 'Alice: book the hotel in Lisbon.\nAlice: rent a car in Porto.'
+    alice.edit(text)
+    await bob.until(() => bob.text === text)
+    await poll(
+      async () => (await versions(a, docId)).some((v) => v.chars === text.length),
+      'her version on her sidecar',
+    )
+    await poll(
+      async () => (await versions(b, docId)).some((v) => v.chars === text.length),
+      'her version on his sidecar',
+    )
+    const hers = (await versions(a, docId)).find((v) => v.chars === text.length) as Listed
+    const since = Math.max(hers.at, ((await versions(b, docId)).find((v) => v.chars === text.length) as Listed).at) + 1
+    bob.doc.getText('t').delete(0, text.length)
+    bob.doc.getText('t').insert(0, 'Bob was here.')
+    await alice.until(() => alice.text === 'Bob was here.')
+    const restored = await call(a, 'POST', `/v1/docs/${docId}/versions/${hers.id}/restore`, { body: {} })
+    expect(restored.status).toBe(200)
+    await bob.until(() => bob.text === text)
+    bob.edit(' Bob again.')
+    await alice.until(() => alice.text === `${text} Bob again.`)
+    await poll(async () => (await versions(b, docId))[0]?.chars === text.length + 11, 'his version after the restore')
+
+    // Bob's sidecar only received the restore; its record in the document tells his undo what it re-created.
+    // His sidecar lists the restore it received as one, naming the version's time.
+    expect((await versions(b, docId)).find((v) => v.reason === 'restore')).toMatchObject({ restoredFrom: hers.at })
+    const undone = await call(b, 'POST', `/v1/docs/${docId}/revert`, { body: { author: B, since } })
+    expect(undone.status).toBe(200)
+    await bob.until(() => bob.text === text)
+    await alice.until(() => alice.text === text)
+    expect([alice.text, bob.text]).toEqual([text, text])
+
+    // "Who wrote this" on both sidecars: the restore's client id names the version it restored.
+    for (const s of [a, b]) {
+      const authors = (await call(s, 'GET', `/v1/docs/${docId}/authors`)).json.authors as Record<
+        string,
+        { restoredFrom?: number; number?: string | null; relayedBy?: { number: string | null } }
+      >
+      const restores = Object.values(authors).filter((v) => v.restoredFrom !== undefined)
+      expect(restores).toHaveLength(1)
+      expect(restores[0]?.restoredFrom).toBe(hers.at)
+      expect(restores[0]?.number ?? restores[0]?.relayedBy?.number).toBe(A)
+    }
+  }, 60_000)
+
   it('answers unknown documents and versions 404, bad input 400, a wrong method 405, with stable codes', async () => {
     const { docId, a } = await twoSidecars()
     const page = await pageOn(docId, a.url)

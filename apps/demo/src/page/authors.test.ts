@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import { authorLabel, runsOf } from './authors.ts'
 
+/** A version's time in UTC, so the labels read the same in every time zone. */
+const time = (ms: number) => new Date(ms).toISOString().slice(11, 19)
+
 describe('who wrote this: labels', () => {
   it('names a verified author, this account as You, and says when an author is not verified', () => {
     expect(authorLabel({ number: '+1555', name: 'Bob', you: false, verified: true })).toMatchObject({
@@ -14,6 +17,20 @@ describe('who wrote this: labels', () => {
       verified: false,
     })
     expect(authorLabel(undefined)).toMatchObject({ label: 'unknown author (not verified)', verified: false })
+  })
+
+  it("a restore's letters are shown as restored by their restorer from the version's time, not as their own writing", () => {
+    const at = Date.UTC(2026, 11, 6, 17, 2, 41)
+    const alice = { number: '+1555', name: 'Alice', you: false, verified: true as const, restoredFrom: at }
+    expect(authorLabel(alice, time)).toMatchObject({
+      label: 'restored by Alice from the version of 17:02:41',
+      verified: true,
+    })
+    expect(authorLabel({ ...alice, you: true }, time).label).toBe('restored by You from the version of 17:02:41')
+    const relayed = { verified: false, relayedBy: { number: '+1557', name: 'Carol' }, restoredFrom: at }
+    expect(authorLabel(relayed, time).label).toBe(
+      'not verified: restored from the version of 17:02:41, relayed by Carol',
+    )
   })
 })
 

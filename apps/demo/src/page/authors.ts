@@ -16,6 +16,8 @@ export interface AuthorView {
   /** This page's own account. */
   readonly you?: boolean
   readonly relayedBy?: { readonly number: string | null; readonly name: string | null }
+  /** A restore's letters: the time (ms since 1970) of the version they were restored from. */
+  readonly restoredFrom?: number
 }
 
 /** How a page shows an author: the label on marked text, its colour, and whether it is verified. */
@@ -44,16 +46,27 @@ interface YItemLike {
 const personName = (p: { readonly number?: string | null; readonly name?: string | null }): string =>
   p.name ?? p.number ?? 'someone'
 
-/** The label of client id `view` (undefined: the sidecar knows nothing of it yet). */
-export function authorLabel(view: AuthorView | undefined): AuthorLabel {
+/** A version's time as the page reads it: the hour, minute and second, local time. */
+export const versionTime = (ms: number): string =>
+  new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false })
+
+/**
+ * The label of client id `view` (undefined: the sidecar knows nothing of it yet). A restore's
+ * letters are the restorer's writing of an older version, and say so.
+ */
+export function authorLabel(view: AuthorView | undefined, timeOf = versionTime): AuthorLabel {
   if (view === undefined) return { label: 'unknown author (not verified)', colour: '#888888', verified: false }
+  const from = view.restoredFrom === undefined ? '' : ` from the version of ${timeOf(view.restoredFrom)}`
   if (!view.verified) {
     const by = personName(view.relayedBy ?? {})
-    return { label: `not verified: relayed by ${by}`, colour: '#888888', verified: false }
+    const what = from === '' ? 'relayed' : `restored${from}, relayed`
+    return { label: `not verified: ${what} by ${by}`, colour: '#888888', verified: false }
   }
   const name = personName(view)
   // This account's own text: its listing often has no name for itself, and "You" is what a person reads.
-  return { label: view.you === true ? 'You' : name, colour: colourFor(name), verified: true }
+  const who = view.you === true ? 'You' : name
+  const label = from === '' ? who : `restored by ${who}${from}`
+  return { label, colour: colourFor(name), verified: true }
 }
 
 /**

@@ -27,4 +27,24 @@ describe('the authors answer', () => {
       '44': { verified: false, relayedBy: { number: BOB.number, name: 'Bob', you: false } },
     })
   })
+
+  it("marks a restore's client id with the version it restored, whoever its author", () => {
+    const view = authorsView(
+      [
+        { clientId: 22, author: BOB, verified: true },
+        { clientId: 55, author: BOB, verified: true },
+      ],
+      new Map([['+15550000002', 'Bob']]),
+      YOU,
+      new Map([[55, 1_700_000_000_000]]),
+    )
+    expect(view.authors['22']).not.toHaveProperty('restoredFrom')
+    expect(view.authors['55']).toEqual({
+      number: BOB.number,
+      name: 'Bob',
+      you: false,
+      verified: true,
+      restoredFrom: 1_700_000_000_000,
+    })
+  })
 })

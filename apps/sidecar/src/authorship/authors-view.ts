@@ -17,20 +17,27 @@ export interface AuthorPerson {
   readonly you: boolean
 }
 
+/** For a restore's client id: the time (ms since 1970) of the version its letters were restored from. */
+type Restored = { readonly restoredFrom?: number }
+
 export type AuthorView =
-  | (AuthorPerson & { readonly verified: true })
-  | { readonly verified: false; readonly relayedBy: AuthorPerson }
+  | (AuthorPerson & { readonly verified: true } & Restored)
+  | ({ readonly verified: false; readonly relayedBy: AuthorPerson } & Restored)
 
 export interface AuthorsView {
   /** Client id (decimal) → who wrote under it. */
   readonly authors: Record<string, AuthorView>
 }
 
-/** The answer for a document's authors; `names` maps numbers to shown names. */
+/**
+ * The answer for a document's authors; `names` maps numbers to shown names, `restores` a restore's
+ * client id to the time of the version it restored (read from the document's restore records).
+ */
 export function authorsView(
   entries: readonly Authorship[],
   names: ReadonlyMap<string, string | undefined>,
   you: MemberId,
+  restores: ReadonlyMap<number, number> = new Map(),
 ): AuthorsView {
   const person = (m: MemberId): AuthorPerson => ({
     number: m.number ?? null,
@@ -38,12 +45,15 @@ export function authorsView(
     you: sameAccount(m, you),
   })
   const authors: Record<string, AuthorView> = {}
-  for (const e of entries)
+  for (const e of entries) {
+    const at = restores.get(e.clientId)
+    const restored = at === undefined ? {} : { restoredFrom: at }
     authors[String(e.clientId)] =
       e.author === undefined
-        ? { verified: false, relayedBy: person(e.relayedBy) }
+        ? { verified: false, relayedBy: person(e.relayedBy), ...restored }
         : e.verified
-          ? { ...person(e.author), verified: true }
-          : { verified: false, relayedBy: person(e.author) }
+          ? { ...person(e.author), verified: true, ...restored }
+          : { verified: false, relayedBy: person(e.author), ...restored }
+  }
   return { authors }
 }

@@ -11,7 +11,7 @@ import * as Y from 'yjs'
 import type { Logger } from '../ops/logger.ts'
 import type { ChangeOrigin, DocReplica, ReplicaObserver } from '../replica/replica.ts'
 import type { HistoryTable, PendingChange, StoredChange, VersionRow } from './history-table.ts'
-import type { RestoreMark } from './restored-letters.ts'
+import { restoreWatch } from './restore-record.ts'
 import type { LoggedChange } from './revert.ts'
 import { rootKinds } from './shared-kinds.ts'
 import { mergeSpell, pruneHistory, resolveVersion, WHOLE_EVERY } from './version-rows.ts'
@@ -34,12 +34,7 @@ export interface HistoryPorts {
 export interface ChangesSince {
   readonly base: Uint8Array[]
   readonly later: LoggedChange[]
-  /** The restores among `later`, oldest first: which letters each re-created (restored-letters.ts). */
-  readonly restores: RestoreMark[]
-  /**
-   * Whether base and later make the document now exactly, and every restore among them still has
-   * its version (else a revert would undo only part, or bring back twice what a restore re-created).
-   */
+  /** Whether base and later make the document now exactly (else a revert would undo only part). */
   readonly exact: boolean
 }
 
@@ -178,6 +173,7 @@ export function createDocHistory(
     }, wait)
   }
 
+  const newRestore = restoreWatch(replica.doc)
   let catchingUp = false
   /** Whether `stamp` stamped the change `applied` goes on with. */
   let stamped = false
@@ -222,6 +218,13 @@ export function createDocHistory(
       // Content relayed in a sync answer has no author it can be undone by.
       if (authorOf(origin) !== '') authors.add(authorOf(origin))
       spellStart ??= now
+      // A member's restore ends a version listed as one: an undo replays what came before and after it in order.
+      const restore = newRestore()
+      if (restore !== undefined && origin.via === 'member') {
+        catchingUp = false
+        record(restoreReason(0, restore.versionAt, restore.clientId))
+        return
+      }
       if (catchingUp) {
         catchingUp = false
         record('catch-up')
@@ -237,15 +240,13 @@ export function createDocHistory(
       return ports.storing(() => {
         const base = table.versionAtOrBefore(docId, at)
         const parts = rebuildParts(table, docId, base)
-        if (parts === undefined) return { base: [], later: [], restores: [], exact: false }
+        if (parts === undefined) return { base: [], later: [], exact: false }
         const { state, changes } = parts
         if (base === undefined && changes.length === 0) return undefined
-        const restores = restoresSince(table, docId, at)
         return {
           base: [...(state === undefined ? [] : [state]), ...changes.filter((c) => c.at < at).map((c) => c.data)],
           later: changes.filter((c) => c.at >= at).map((c) => ({ author: c.author, data: c.data })),
-          restores: restores ?? [],
-          exact: restores !== undefined && rebuilds(base, parts, replica.doc),
+          exact: rebuilds(base, parts, replica.doc),
         }
       })
     },
@@ -272,20 +273,6 @@ export function rebuildsExactly(updates: readonly Uint8Array[], now: Y.Doc): boo
   } finally {
     work.destroy()
   }
-}
-
-/** The restores recorded at or after `at`, oldest first; undefined when one's version is no longer kept. */
-function restoresSince(table: HistoryTable, docId: string, at: number): RestoreMark[] | undefined {
-  const marks: RestoreMark[] = []
-  for (const v of table.versions(docId, undefined, 100_000)) {
-    if (v.at < at) break
-    const r = readRestoreReason(v.reason)
-    if (r === undefined) continue
-    const version = resolveVersion(table, docId, r.versionId)
-    if (version === undefined) return undefined
-    marks.unshift({ clientId: r.clientId, version })
-  }
-  return marks
 }
 
 type RebuildParts = { state: Uint8Array | undefined; changes: (StoredChange | PendingChange)[] }

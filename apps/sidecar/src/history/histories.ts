@@ -95,7 +95,7 @@ export function createHistories(o: HistoriesOptions): Histories {
     if (changes === undefined) return undefined
     // Exact or refused: a base that is not the document as it stood then would undo only part.
     if (!changes.exact) throw tooOld(history, windowStart)
-    return revertChange(changes.base, changes.later, author, replica.doc, writer(), changes.restores)
+    return revertChange(changes.base, changes.later, author, replica.doc, writer())
   }
 
   function entry(docId: string): { history: DocHistory; replica: DocReplica } {
@@ -140,7 +140,7 @@ export function createHistories(o: HistoriesOptions): Histories {
         throw new HistoryError('HISTORY_UNKNOWN_VERSION', 'no such version of this document')
       // The restore's own client id, kept with its version: an undo finds the letters it re-created.
       const clientId = writer() ?? randomInt(1, 2 ** 31)
-      const update = restoreChange(replica.doc, state, clientId)
+      const update = restoreChange(replica.doc, state, clientId, version.at)
       return change(history, 'restore', update, edit, restoreReason(versionId, version.at, clientId))
     },
     revert(docId, author, since, edit) {

@@ -1,6 +1,7 @@
 import { clientIdFor } from '@e2e-col/protocol'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
+import { readRestoreRecords } from './restore-record.ts'
 import { restoreChange } from './restore.ts'
 
 /** A replica as the sidecar holds it: a doc rebuilt from updates, roots untyped. */
@@ -59,8 +60,12 @@ describe('restore to a version', () => {
     const change = restoreChange(replicaOf(doc), version, writer)
     Y.applyUpdate(doc, change)
     expect(t.toString()).toBe('a'.repeat(20) + ' middle ' + 'b'.repeat(20))
-    // Every letter now is the restorer's: one insertion of the whole version.
-    expect(sizeOf(change).inserted).toBe(48)
+    // Every letter now is the restorer's: one insertion of the whole version, and the restore's record.
+    expect(sizeOf(change).inserted).toBe(48 + 1)
+    const [record] = readRestoreRecords(doc)
+    expect(record).toMatchObject({ clientId: writer, versionAt: 0 })
+    // Its runs cover the whole version: 48 letters, each paired with a copy.
+    expect(record?.spans.filter((_, i) => i % 4 === 2).reduce((a, b) => a + b, 0)).toBe(48)
     const live = [...doc.store.clients.values()].flat().filter((s) => s instanceof Y.Item && !s.deleted && s.countable)
     expect([...new Set(live.map((s) => s.id.client))]).toEqual([writer])
   })

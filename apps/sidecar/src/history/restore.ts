@@ -10,6 +10,8 @@
  * @see docs/documents.md "History", docs/decisions/0031-restore-writes-anew.md
  */
 import * as Y from 'yjs'
+import { writeRestoreRecord } from './restore-record.ts'
+import { restoredSpans } from './restored-letters.ts'
 import { rootKinds, rootOf, type SharedKind, type SharedRoot } from './shared-kinds.ts'
 
 type Attrs = Record<string, unknown>
@@ -75,10 +77,11 @@ function writeRoot(cur: SharedRoot, want: SharedRoot, kind: SharedKind): void {
 
 /**
  * The Yjs update that turns `current` into the content of `version` (a Yjs update holding the
- * version's whole state), written under `clientId` when given (one made from the account's author
- * tag, decisions/0023), else Yjs's own. `current` is not changed.
+ * version's whole state, of `versionAt`), written under `clientId` when given (one made from the
+ * account's author tag, decisions/0023), else Yjs's own. It carries the restore's record
+ * (restore-record.ts): which letters it re-created, for every member's undo. `current` is not changed.
  */
-export function restoreChange(current: Y.Doc, version: Uint8Array, clientId?: number): Uint8Array {
+export function restoreChange(current: Y.Doc, version: Uint8Array, clientId?: number, versionAt = 0): Uint8Array {
   const work = new Y.Doc()
   if (clientId !== undefined) work.clientID = clientId
   Y.applyUpdate(work, Y.encodeStateAsUpdate(current))
@@ -89,5 +92,8 @@ export function restoreChange(current: Y.Doc, version: Uint8Array, clientId?: nu
   work.transact(() => {
     for (const [name, kind] of kinds) writeRoot(rootOf(work, name, kind), rootOf(target, name, kind), kind)
   })
+  // A restore that wrote something is recorded (one with over a hundred thousand runs stands unrecorded).
+  if (work.store.clients.has(work.clientID))
+    writeRestoreRecord(work, versionAt, restoredSpans(target, work, work.clientID, kinds))
   return Y.encodeStateAsUpdate(work, before)
 }

@@ -1,7 +1,9 @@
 /**
  * Which letters a restore re-created, told to the Yjs document an undo works on: a restore writes
  * the version anew under its own client id (restore.ts), so the version's k-th unit of a root is
- * the k-th unit that client inserted there (a nested type's by the same rule, a map's by key).
+ * the k-th unit that client inserted there (a nested type's by the same rule, a map's by key). The
+ * restorer pairs them once and records the runs in the document (restore-record.ts), so every
+ * member's undo reads the same pairs.
  * Each original item is marked `redone` by its copy, as Yjs marks an item an undo brought back: an
  * undo of a deletion then brings back nothing the restore already re-created, and an undo of an
  * insertion deletes the restore's copy of it too.
@@ -10,11 +12,11 @@
 import * as Y from 'yjs'
 import { rootOf, type SharedKind } from './shared-kinds.ts'
 
-/** A restore among the changes an undo replays: the client id it wrote under and the version it restored. */
+/** A restore among the changes an undo replays: the client id it wrote under and its copies' runs. */
 export interface RestoreMark {
   readonly clientId: number
-  /** The restored version's whole state (a Yjs update). */
-  readonly version: Uint8Array
+  /** Flat `[original client, original clock, length, copy clock]` runs (restore-record.ts). */
+  readonly spans: readonly number[]
 }
 
 type Type = Y.AbstractType<unknown>
@@ -49,12 +51,10 @@ function units(type: Type, first: Y.Item | null, keep: (item: Y.Item) => boolean
   return out
 }
 
-/** Marks `[from, to)` of the original item `orig` (offsets in it) as re-created from `copy` at `copyAt`. */
+/** Marks `[from, to)` of the original item `orig` (offsets in it) as re-created from `copy`. */
 function mark(tr: Y.Transaction, orig: Y.ID, from: number, to: number, copy: Y.ID): void {
-  // A version's item the document does not hold (it cannot be: the version is of this document).
-  const structs = tr.doc.store.clients.get(orig.client)
-  const last = structs?.[structs.length - 1]
-  if (last === undefined || last.id.clock + last.length < orig.clock + to) return
+  // Runs come from a record in the document (untrusted): both must be items this document holds.
+  if (!holds(tr.doc, orig.client, orig.clock + to) || !holds(tr.doc, copy.client, copy.clock + to - from)) return
   Y.getItemCleanEnd(tr, tr.doc.store, Y.createID(orig.client, orig.clock + to - 1))
   let at = from
   while (at < to) {
@@ -62,37 +62,41 @@ function mark(tr: Y.Transaction, orig: Y.ID, from: number, to: number, copy: Y.I
     if (!(item instanceof Y.Item)) return
     // The copy cut to the same span: an undo deletes a redone item whole.
     const start = Y.createID(copy.client, copy.clock + at - from)
-    Y.getItemCleanStart(tr, start)
+    const copied = Y.getItemCleanStart(tr, start)
+    if (!(copied instanceof Y.Item)) return
     Y.getItemCleanEnd(tr, tr.doc.store, Y.createID(start.client, start.clock + item.length - 1))
     item.redone = start
     at += item.length
   }
 }
 
-interface Docs {
-  readonly tr: Y.Transaction
+/** Whether `doc` holds `client`'s structs up to (not including) clock `end`. */
+function holds(doc: Y.Doc, client: number, end: number): boolean {
+  const structs = doc.store.clients.get(client)
+  const last = structs?.[structs.length - 1]
+  return last !== undefined && last.id.clock + last.length >= end
+}
+
+interface Pairing {
   readonly version: Map<unknown, Children>
   readonly work: Map<unknown, Children>
   readonly client: number
+  /** The runs found: `[original client, original clock, length, copy clock]`. */
+  readonly spans: number[]
 }
 
-/** Links the version's units of `v` (in the version's own document) to the copies in `c`. */
-function linkType(d: Docs, v: Type, c: Type): void {
+/** Pairs the version's units of `v` (in the version's own document) with the copies in `c`. */
+function pairType(d: Pairing, v: Type, c: Type): void {
   const want = units(v, d.version.get(v)?.first ?? null, (item) => !item.deleted)
-  // Spans taken before any is cut (marking cuts the copies).
-  const made = units(c, d.work.get(c)?.first ?? null, (item) => item.id.client === d.client).map((item) => ({
-    id: item.id,
-    length: item.length,
-    content: item.content,
-  }))
+  const made = units(c, d.work.get(c)?.first ?? null, (item) => item.id.client === d.client)
   let [i, j, vAt, cAt] = [0, 0, 0, 0]
   while (i < want.length && j < made.length) {
-    const [a, b] = [want[i] as Y.Item, made[j] as (typeof made)[number]]
+    const [a, b] = [want[i] as Y.Item, made[j] as Y.Item]
     const from = Math.max(vAt, cAt)
     const to = Math.min(vAt + a.length, cAt + b.length)
-    if (to > from) mark(d.tr, a.id, from - vAt, to - vAt, Y.createID(b.id.client, b.id.clock + from - cAt))
+    if (to > from) d.spans.push(a.id.client, a.id.clock + from - vAt, to - from, b.id.clock + from - cAt)
     if (to > from && a.content instanceof Y.ContentType && b.content instanceof Y.ContentType)
-      linkType(d, a.content.type as Type, b.content.type as Type)
+      pairType(d, a.content.type as Type, b.content.type as Type)
     const [aEnd, bEnd] = [vAt + a.length, cAt + b.length]
     if (aEnd <= bEnd) [vAt, i] = [aEnd, i + 1]
     if (bEnd <= aEnd) [cAt, j] = [bEnd, j + 1]
@@ -104,32 +108,38 @@ function linkType(d: Docs, v: Type, c: Type): void {
       ?.keyed.get(key)
       ?.find((item) => item.id.client === d.client)
     if (a === undefined || b === undefined) continue
-    mark(d.tr, a.id, 0, 1, b.id)
+    d.spans.push(a.id.client, a.id.clock, 1, b.id.clock)
     if (a.content instanceof Y.ContentType && b.content instanceof Y.ContentType)
-      linkType(d, a.content.type as Type, b.content.type as Type)
+      pairType(d, a.content.type as Type, b.content.type as Type)
   }
 }
 
 /**
- * Marks in `work` (built with `gc: false`, so a deleted copy keeps its content) the items each
- * restore re-created, oldest restore first (a newer restore's copy is the one an undo finds). Call
- * it in the transaction the undo runs in: the copies are cut to the spans they stand in for, and
- * Yjs merges cut items again when a transaction ends.
+ * Which original letters each run of a restore's copies stands in for, read right after the
+ * restore (restore.ts) wrote `version`'s content into `work` under `clientId`: flat
+ * `[original client, original clock, length, copy clock]` runs, the record every member reads.
  */
-export function linkRestores(
+export function restoredSpans(
+  version: Y.Doc,
   work: Y.Doc,
-  restores: readonly RestoreMark[],
+  clientId: number,
   kinds: ReadonlyMap<string, SharedKind>,
-): void {
-  for (const r of restores) {
-    const version = new Y.Doc({ gc: false })
-    Y.applyUpdate(version, r.version)
-    // Roots typed first: typing an untyped root gives its items a new parent.
-    const roots = [...kinds].map(([name, kind]) => [rootOf(version, name, kind), rootOf(work, name, kind)] as const)
-    work.transact((tr) => {
-      const d = { tr, version: childrenOf(version), work: childrenOf(work), client: r.clientId }
-      for (const [v, c] of roots) linkType(d, v as Type, c as Type)
-    })
-    version.destroy()
-  }
+): number[] {
+  const d: Pairing = { version: childrenOf(version), work: childrenOf(work), client: clientId, spans: [] }
+  for (const [name, kind] of kinds) pairType(d, rootOf(version, name, kind) as Type, rootOf(work, name, kind) as Type)
+  return d.spans
+}
+
+/**
+ * Marks in the document `tr` works on (built with `gc: false`, so a deleted copy keeps its
+ * content) the items each restore re-created, oldest restore first (a newer restore's copy is the
+ * one an undo finds). Call it in the transaction the undo runs in: the copies are cut to the runs
+ * they stand in for, and Yjs merges cut items again when a transaction ends.
+ */
+export function linkRestores(tr: Y.Transaction, restores: readonly RestoreMark[]): void {
+  for (const r of restores)
+    for (let i = 0; i + 3 < r.spans.length; i += 4) {
+      const [client, clock, length, copy] = r.spans.slice(i, i + 4) as [number, number, number, number]
+      mark(tr, Y.createID(client, clock), 0, length, Y.createID(r.clientId, copy))
+    }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
+import { MAX_RESTORE_SPANS, readRestoreRecords, RESTORES_ROOT, writeRestoreRecord } from './restore-record.ts'
 import { restoreChange } from './restore.ts'
 import { revertChange, type LoggedChange } from './revert.ts'
 
@@ -87,25 +88,79 @@ describe('undoing a member after a restore', () => {
   }
 
   it("gives exactly the restorer's text: nothing brought back twice, no letters mixed", () => {
-    const { alice, bob, log, base, version, since } = wipedAndRestored()
+    const { alice, bob, log, base, since } = wipedAndRestored()
     expect(bob.getText('t').toString()).toBe(ALICE_TEXT)
     bob.getText('t').insert(0, 'Bob again. ')
-    const change = revertChange(base, log.slice(since), 'bob', alice, undefined, [{ clientId: RESTORER, version }])
+    const change = revertChange(base, log.slice(since), 'bob', alice)
     Y.applyUpdate(alice, change as Uint8Array)
     expect(alice.getText('t').toString()).toBe(ALICE_TEXT)
   })
 
-  it('without knowing the restore the undo brings the wiped text back a second time (what the link prevents)', () => {
-    const { alice, log, base, since } = wipedAndRestored()
-    Y.applyUpdate(alice, revertChange(base, log.slice(since), 'bob', alice) as Uint8Array)
-    expect(alice.getText('t').toString()).toBe(ALICE_TEXT + ALICE_TEXT)
+  it("reads the restore from its record in the document: a record written under another's client id is ignored, and the undo then doubles", () => {
+    const w = twoWriters()
+    w.alice.getText('t').insert(0, ALICE_TEXT)
+    const base = [Y.encodeStateAsUpdate(w.alice)]
+    const version = Y.encodeStateAsUpdate(w.alice)
+    const since = w.log.length
+    w.bob.getText('t').delete(0, w.bob.getText('t').length)
+    // The restore's record moved under a key it was not written under: a member announcing another's ids.
+    const restore = new Y.Doc()
+    Y.applyUpdate(restore, restoreChange(w.alice, version, RESTORER))
+    const record = restore.getMap(RESTORES_ROOT).get(String(RESTORER))
+    const forged = new Y.Doc()
+    Y.applyUpdate(forged, Y.encodeStateAsUpdate(w.alice))
+    forged.clientID = RESTORER
+    const sv = Y.encodeStateVector(forged)
+    forged.transact(() => {
+      const t = forged.getText('t')
+      t.insert(0, ALICE_TEXT)
+    })
+    const other = new Y.Doc()
+    other.clientID = 55_555
+    Y.applyUpdate(other, Y.encodeStateAsUpdate(forged))
+    const osv = Y.encodeStateVector(other)
+    other.getMap(RESTORES_ROOT).set(String(RESTORER), record)
+    Y.applyUpdate(w.alice, Y.encodeStateAsUpdate(forged, sv))
+    Y.applyUpdate(w.alice, Y.encodeStateAsUpdate(other, osv))
+    expect(w.alice.getText('t').toString()).toBe(ALICE_TEXT)
+    Y.applyUpdate(w.alice, revertChange(base, w.log.slice(since), 'bob', w.alice) as Uint8Array)
+    expect(w.alice.getText('t').toString()).toBe(ALICE_TEXT + ALICE_TEXT)
+  })
+
+  it('every member reads the same record: on a replica that only received the restore, the undo of Bob is exact', () => {
+    const { alice, bob, log, base, since } = wipedAndRestored()
+    const restores = readRestoreRecords(bob)
+    expect(restores.map((r) => r.clientId)).toEqual([RESTORER])
+    bob.getText('t').insert(0, 'Bob again. ')
+    Y.applyUpdate(bob, revertChange(base, log.slice(since), 'bob', bob) as Uint8Array)
+    expect(bob.getText('t').toString()).toBe(ALICE_TEXT)
+    expect(alice.getText('t').toString()).toBe(ALICE_TEXT)
+  })
+
+  it("a record's bounds: malformed or oversized records are not read", () => {
+    const doc = new Y.Doc()
+    doc.clientID = 7
+    const map = doc.getMap(RESTORES_ROOT)
+    map.set('7', { at: 1, spans: [1, 2, 0, 3] })
+    expect(readRestoreRecords(doc)).toEqual([])
+    map.set('7', { at: -1, spans: [] })
+    expect(readRestoreRecords(doc)).toEqual([])
+    map.set('7', { at: 1, spans: Array.from({ length: (MAX_RESTORE_SPANS + 1) * 4 }, () => 1) })
+    expect(readRestoreRecords(doc)).toEqual([])
+    expect(
+      writeRestoreRecord(
+        doc,
+        1,
+        Array.from({ length: (MAX_RESTORE_SPANS + 1) * 4 }, () => 1),
+      ),
+    ).toBe(false)
+    map.set('7', { at: 1, spans: [1, 2, 3, 4] })
+    expect(readRestoreRecords(doc)).toEqual([{ clientId: 7, versionAt: 1, spans: [1, 2, 3, 4], clock: 3 }])
   })
 
   it('a member whose only writing the restore already took gives no change', () => {
-    const { alice, log, base, version, since } = wipedAndRestored()
-    expect(
-      revertChange(base, log.slice(since), 'bob', alice, undefined, [{ clientId: RESTORER, version }]),
-    ).toBeUndefined()
+    const { alice, log, base, since } = wipedAndRestored()
+    expect(revertChange(base, log.slice(since), 'bob', alice)).toBeUndefined()
   })
 
   it("Bob's words inside the restored version go too: the restore's copies of them are his writing", () => {
@@ -118,14 +173,14 @@ describe('undoing a member after a restore', () => {
     w.bob.getText('t').delete(0, w.bob.getText('t').length)
     Y.applyUpdate(w.alice, restoreChange(w.alice, version, RESTORER))
     expect(w.alice.getText('t').toString()).toBe('Plan: SPAM Lisbon.')
-    const change = revertChange(base, w.log.slice(since), 'bob', w.alice, undefined, [{ clientId: RESTORER, version }])
+    const change = revertChange(base, w.log.slice(since), 'bob', w.alice)
     Y.applyUpdate(w.alice, change as Uint8Array)
     expect(w.alice.getText('t').toString()).toBe('Plan: Lisbon.')
   })
 
   it('undoing the restorer undoes the restore: what it replaced comes back, its copy goes', () => {
-    const { alice, log, base, version, since } = wipedAndRestored()
-    const change = revertChange(base, log.slice(since), 'alice', alice, undefined, [{ clientId: RESTORER, version }])
+    const { alice, log, base, since } = wipedAndRestored()
+    const change = revertChange(base, log.slice(since), 'alice', alice)
     Y.applyUpdate(alice, change as Uint8Array)
     expect(alice.getText('t').toString()).toBe('Bob was here.')
   })
@@ -149,7 +204,7 @@ describe('undoing a member after a restore', () => {
     Y.applyUpdate(w.bob, concurrent)
     expect(w.alice.getText('t').toString().replace('X', '')).toBe(ALICE_TEXT)
     expect(w.alice.getText('t').toString()).toContain('X')
-    const change = revertChange(base, w.log.slice(since), 'bob', w.alice, undefined, [{ clientId: RESTORER, version }])
+    const change = revertChange(base, w.log.slice(since), 'bob', w.alice)
     Y.applyUpdate(w.alice, change as Uint8Array)
     expect(w.alice.getText('t').toString()).toBe(ALICE_TEXT)
   })
@@ -169,7 +224,7 @@ describe('undoing a member after a restore', () => {
     const want = w.alice.getXmlFragment('prosemirror').toString()
     expect(want).toBe('<paragraph><bold>Day one in Lisbon</bold></paragraph><paragraph>Day two in Porto</paragraph>')
     ;(w.bob.getXmlFragment('prosemirror').get(1) as Y.XmlElement).insert(1, [new Y.XmlText(' Bob again.')])
-    const change = revertChange(base, w.log.slice(since), 'bob', w.alice, undefined, [{ clientId: RESTORER, version }])
+    const change = revertChange(base, w.log.slice(since), 'bob', w.alice)
     Y.applyUpdate(w.alice, change as Uint8Array)
     expect(w.alice.getXmlFragment('prosemirror').toString()).toBe(want)
   })

@@ -39,4 +39,12 @@ describe('the kind of each untyped root', () => {
     empty.getText('t').delete(0, 1)
     expect(rootKinds(decoded(empty)).has('t')).toBe(false)
   })
+
+  it("the sidecar's own roots (restore records, review suggestions) are not content: no kind, so history leaves them alone", () => {
+    const doc = new Y.Doc()
+    doc.getText('t').insert(0, 'content')
+    doc.getMap('e2e-col.restores').set('1', { at: 1, spans: [] })
+    doc.getMap('e2e-col.review').set('s1', 'a suggestion')
+    expect([...rootKinds(decoded(doc))]).toEqual([['t', 'text']])
+  })
 })

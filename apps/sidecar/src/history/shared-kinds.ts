@@ -17,12 +17,21 @@ function kindOfItem(item: Y.Item): SharedKind | undefined {
   return 'array'
 }
 
-/** Every root of `docs` with the kind its items say it holds (the first doc that says wins). */
+/**
+ * Roots whose name starts so are the sidecar's own records (restore records, review suggestions),
+ * not content: history, restore, undo and "Who wrote this" leave them alone.
+ */
+export const SIDECAR_ROOT_PREFIX = 'e2e-col.'
+
+/** Whether a root holds the document's content (not a record of the sidecar's). */
+export const isContentRoot = (name: string): boolean => !name.startsWith(SIDECAR_ROOT_PREFIX)
+
+/** Every content root of `docs` with the kind its items say it holds (the first doc that says wins). */
 export function rootKinds(...docs: Y.Doc[]): Map<string, SharedKind> {
   const kinds = new Map<string, SharedKind>()
   for (const doc of docs) {
     const names = new Map<unknown, string>()
-    for (const [name, type] of doc.share) names.set(type, name)
+    for (const [name, type] of doc.share) if (isContentRoot(name)) names.set(type, name)
     for (const structs of doc.store.clients.values())
       for (const struct of structs) {
         const name = struct instanceof Y.Item ? names.get(struct.parent) : undefined

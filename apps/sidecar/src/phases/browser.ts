@@ -16,6 +16,7 @@ import { SidecarError } from '../errors.ts'
 import { createHistoryApi } from '../history/api.ts'
 import { createReviewApi } from '../review/api.ts'
 import { authorsView } from '../authorship/authors-view.ts'
+import { restoredFrom } from '../history/restore-record.ts'
 import { createDocsApi } from '../library/api.ts'
 import { LibraryError } from '../library/library-error.ts'
 import type { DocumentLibrary } from '../library/library.ts'
@@ -62,7 +63,10 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
       const doc = docs.get(docId)
       if (doc === undefined)
         throw new LibraryError('DOCS_UNKNOWN_DOCUMENT', 'this sidecar does not serve that document')
-      return authorsView(doc.authors(), await memberNames(library, docId), i.served.self)
+      // Restores are recorded in the document: their letters are shown as restored, from which version.
+      const replica = i.served.histories.replicaOf(docId)
+      const restores = replica === undefined ? new Map<number, number>() : restoredFrom(replica.doc)
+      return authorsView(doc.authors(), await memberNames(library, docId), i.served.self, restores)
     },
     notShared: (docId) => {
       const view = docs.notShared(docId)
