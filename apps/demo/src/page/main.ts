@@ -23,6 +23,8 @@ import { apiBase } from '../home/docs-client.ts'
 import { createHistoryClient } from '../history/history-client.ts'
 import { localClock, mountHistoryPanel } from '../history/history-panel.ts'
 import { textPreview } from '../history/text-preview.ts'
+import { codeMirrorTracked, trackedExtension } from '../review/tracked-codemirror.ts'
+import { mountReview } from '../review/mount-review.ts'
 
 keepPagesOffline()
 
@@ -56,10 +58,12 @@ if (params !== null) {
       EditorView.lineWrapping,
       yCollab(text, awareness),
       authorMarkExtension,
+      trackedExtension,
       editable.of(lock(false)),
     ],
   })
   mountAuthorshipToggle({ editor: element('editor'), doc, sidecarUrl, docId, marks: codeMirrorMarks(view, text) })
+  mountReview({ doc, target: { name: 'text', kind: 'text' }, sidecarUrl, docId, marks: codeMirrorTracked(view, text) })
   const role = followRole((readOnly) => view.dispatch({ effects: editable.reconfigure(lock(readOnly)) }))
   // Removed or left: the last copy stays readable, nothing more is sent or counted as waiting.
   const { watch, gone } = followGone({
