@@ -43,6 +43,10 @@ export const EMPTY_TEXT =
 export const VIEWER_TEXT =
   'You can view this document, so you see its suggestions; only its editors accept or reject them.'
 
+/** How often, and how far apart, the sidecar is asked to name a suggestion's writer. */
+const NAME_TRIES = 10
+const NAME_RETRY_MS = 500
+
 const MARKUP = `
   <h2>Suggestions</h2>
   <p id="review-viewer" class="advice review-viewer"></p>
@@ -114,7 +118,8 @@ export function mountReview(o: ReviewOptions): { refresh(): void } {
   const empty = element('review-empty')
   const problem = element('review-problem')
   let authors: ReadonlyMap<number, AuthorView> = new Map()
-  const asked = new Set<number>()
+  /** How many times the sidecar was asked to name each writer. */
+  const asked = new Map<number, number>()
   let timer: ReturnType<typeof setTimeout> | undefined
 
   const say = (text: string | undefined): void => {
@@ -136,10 +141,14 @@ export function mountReview(o: ReviewOptions): { refresh(): void } {
     }
   }
 
-  // Names come from the sidecar; a writer it has not named yet is asked about once per change.
+  // Names come from the sidecar: a writer it has not named yet is asked about before its
+  // suggestions are drawn (so they do not flash as an unknown author), and again a little later
+  // while the sidecar has not named it yet (it names a new client id once it has recorded it).
   async function learnNames(): Promise<void> {
     authors = await fetchAuthors(o.sidecarUrl, o.docId)
     draw()
+    if (unknownWriters(o.doc, authors).some((w) => (asked.get(w) ?? 0) < NAME_TRIES))
+      setTimeout(schedule, NAME_RETRY_MS)
   }
 
   function draw(): void {
@@ -160,10 +169,10 @@ export function mountReview(o: ReviewOptions): { refresh(): void } {
   const schedule = (): void => {
     if (timer !== undefined) return
     timer = setTimeout(() => {
-      const unknown = unknownWriters(o.doc, authors).filter((w) => !asked.has(w))
-      for (const w of unknown) asked.add(w)
+      const unknown = unknownWriters(o.doc, authors).filter((w) => (asked.get(w) ?? 0) < NAME_TRIES)
+      for (const w of unknown) asked.set(w, (asked.get(w) ?? 0) + 1)
       if (unknown.length > 0) void learnNames()
-      draw()
+      else draw()
     }, 0)
   }
   o.doc.on('update', schedule)

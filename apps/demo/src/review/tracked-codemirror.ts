@@ -20,7 +20,7 @@ class Insertion extends WidgetType {
     this.t = t
   }
   override eq(other: Insertion): boolean {
-    return other.t.id === this.t.id && other.t.replace === this.t.replace && other.t.stale === this.t.stale
+    return JSON.stringify(attrsOf(other.t)) === JSON.stringify(attrsOf(this.t)) && other.t.replace === this.t.replace
   }
   toDOM(): HTMLElement {
     const ins = document.createElement('ins')

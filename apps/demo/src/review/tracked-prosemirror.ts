@@ -52,7 +52,12 @@ export const trackedPlugin = new Plugin<DecorationSet>({
               : []),
             ...(t.replace === ''
               ? []
-              : [Decoration.widget(to, () => insertion(t), { side: 1, key: `${t.id}:${t.replace}` })]),
+              : [
+                  Decoration.widget(to, () => insertion(t), {
+                    side: 1,
+                    key: `${t.id}:${t.replace}:${hoverText(t)}:${t.colour}`,
+                  }),
+                ]),
           ]),
       )
     },
