@@ -239,6 +239,45 @@ describe.skipIf(!hasChromium())('suggestions on the editor pages in real browser
     await waitForShown(pages.bob, '.cm-content .suggest-stale', /.+/)
   })
 
+  test("suggest mode: Bob's typing becomes a suggestion (his text unchanged), shown on Alice's page; she accepts it", async () => {
+    const { stack } = run
+    const docId = await sharedDoc(stack, pages, 'Suggested by Bob', 'editor')
+    const text = 'Pack boots and a map.'
+    await typeAtEnd(pages.alice, '.cm-content', text)
+    await waitForEditorText(pages.bob, text)
+    await waitForAllSent(pages.alice)
+    await until(async () => (await api(stack, 'bob', `/v1/docs/${docId}/text`)).json['text'] === text, "Bob's replica")
+
+    await pages.bob.click('#suggest-toggle')
+    await waitForShown(pages.bob, '#suggest-line', /^Suggest mode: what you type becomes a suggestion\./)
+    await pages.bob.evaluate((at) => {
+      const view = (window as unknown as { e2eColDemo: { view: { dispatch(spec: unknown): void } } }).e2eColDemo.view
+      view.dispatch({ selection: { anchor: at, head: at + 'boots'.length } })
+    }, text.indexOf('boots'))
+    await pages.bob.keyboard.type('sandals')
+    // The draft is drawn as a tracked change; the document is not edited.
+    await waitForShown(pages.bob, '.cm-content ins.suggest-draft', /^sandals$/)
+    expect(await pages.bob.locator('.cm-content .suggest-del.suggest-draft').textContent()).toBe('boots')
+    expect(await editorText(pages.bob)).toBe(text)
+    await pages.bob.keyboard.press('Enter')
+    await waitForShown(pages.bob, '#suggest-line', /^Suggestion sent\.$/)
+
+    await waitForMarks(pages.alice, '.cm-content', ['boots'], 'Bob')
+    expect((await marksOn(pages.alice, '.cm-content')).underlined.map((m) => m.text)).toEqual(['sandals'])
+    await waitForMarks(pages.bob, '.cm-content', ['boots'], 'You')
+    expect(await editorText(pages.alice)).toBe(text)
+    await pages.alice.locator('.review-accept').click()
+    const expected = 'Pack sandals and a map.'
+    for (const page of [pages.alice, pages.bob]) {
+      await page.waitForFunction(
+        (want) => (window as unknown as { e2eColDemo?: { text(): string } }).e2eColDemo?.text() === want,
+        expected,
+        WAIT,
+      )
+      await waitForMarks(page, '.cm-content', [])
+    }
+  })
+
   test('a viewer sees the tracked changes and the list, and no Accept or Reject', async () => {
     const { stack } = run
     const docId = await sharedDoc(stack, pages, 'Bob reads suggestions', 'viewer')

@@ -54,7 +54,7 @@ const MARKUP = `
   <p id="review-empty" class="review-empty" hidden></p>
   <ol id="review-list" class="review-list"></ol>`
 
-const problemText = (error: unknown): string => {
+export const problemText = (error: unknown): string => {
   const code = error instanceof DocsApiError ? error.code : 'UNREACHABLE'
   if (code === 'SUGGESTION_QUOTE_CHANGED')
     return 'That suggestion’s text has changed since it was made, so it cannot be accepted.'
