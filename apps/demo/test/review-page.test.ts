@@ -104,6 +104,9 @@ async function sharedDoc(stack: DemoStack, pages: Record<Who, Page>, title: stri
   return docId
 }
 
+const rich = (page: Page) =>
+  page.evaluate(() => (window as unknown as { e2eColRich?: { text(): string } }).e2eColRich?.text())
+
 if (!hasChromium()) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
 
 describe.skipIf(!hasChromium())('suggestions on the editor pages in real browsers', () => {
@@ -343,8 +346,6 @@ describe.skipIf(!hasChromium())('suggestions on the editor pages in real browser
       )
     }
     await pages.bob.locator('.review-accept').click()
-    const rich = (page: Page) =>
-      page.evaluate(() => (window as unknown as { e2eColRich?: { text(): string } }).e2eColRich?.text())
     for (const page of [pages.alice, pages.bob]) {
       await page.waitForFunction(
         () =>

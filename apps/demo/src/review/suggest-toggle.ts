@@ -24,8 +24,9 @@ export function sender(sidecarUrl: string, docId: string): (find: string, replac
       if (error instanceof DocsApiError && error.code === 'SUGGESTION_STALE')
         throw new Error(
           'The text you changed is not yet, or no longer, the same on e2e-col on this computer; try again in a moment.',
+          { cause: error },
         )
-      throw new Error(problemText(error))
+      throw new Error(problemText(error), { cause: error })
     }
   }
 }
