@@ -30,6 +30,7 @@ export {
   decideWithout,
   isStale,
   listSuggestions,
+  nodeOf as placeOfSuggestion,
   type Suggestion,
   type SuggestionInput,
   type SuggestionStatus,

@@ -116,7 +116,8 @@ export function createSuggestion(doc: Y.Doc, input: SuggestionInput): string {
   return id
 }
 
-function nodeOf(doc: Y.Doc, entry: SuggestionEntry): { node: Y.Text; index: number; len: number } | undefined {
+/** Where a suggestion's range is now: its text node and range there (undefined when it no longer resolves). */
+export function nodeOf(doc: Y.Doc, entry: SuggestionEntry): { node: Y.Text; index: number; len: number } | undefined {
   let segments
   try {
     segments = extract(doc, entry.target).segments

@@ -23,6 +23,9 @@ import { apiBase } from '../home/docs-client.ts'
 import { createHistoryClient } from '../history/history-client.ts'
 import { localClock, mountHistoryPanel } from '../history/history-panel.ts'
 import { textPreview } from '../history/text-preview.ts'
+import { codeMirrorTracked, trackedExtension } from '../review/tracked-codemirror.ts'
+import { mountReview } from '../review/mount-review.ts'
+import { suggestSwitch } from '../review/suggest-toggle.ts'
 
 keepPagesOffline()
 
@@ -49,6 +52,7 @@ if (params !== null) {
 
   // A viewer's editor is read-only (its sidecar would refuse the edits anyway: SIDECAR_READ_ONLY).
   const editable = new Compartment()
+  const suggesting = suggestSwitch({ sidecarUrl, docId, colour })
   const view = new EditorView({
     parent: element('editor'),
     extensions: [
@@ -56,10 +60,14 @@ if (params !== null) {
       EditorView.lineWrapping,
       yCollab(text, awareness),
       authorMarkExtension,
+      trackedExtension,
+      suggesting.extension,
       editable.of(lock(false)),
     ],
   })
   mountAuthorshipToggle({ editor: element('editor'), doc, sidecarUrl, docId, marks: codeMirrorMarks(view, text) })
+  mountReview({ doc, target: { name: 'text', kind: 'text' }, sidecarUrl, docId, marks: codeMirrorTracked(view, text) })
+  suggesting.mount(view)
   const role = followRole((readOnly) => view.dispatch({ effects: editable.reconfigure(lock(readOnly)) }))
   // Removed or left: the last copy stays readable, nothing more is sent or counted as waiting.
   const { watch, gone } = followGone({

@@ -24,6 +24,8 @@ import { createHistoryClient } from '../history/history-client.ts'
 import { localClock, mountHistoryPanel } from '../history/history-panel.ts'
 import { richPreview } from '../history/rich-preview.ts'
 import { followGone } from '../page/gone.ts'
+import { mountReview } from '../review/mount-review.ts'
+import { proseMirrorTracked, trackedPlugin } from '../review/tracked-prosemirror.ts'
 
 keepPagesOffline()
 
@@ -57,6 +59,7 @@ if (params !== null) {
         }),
         keymap(baseKeymap),
         authorMarkPlugin,
+        trackedPlugin,
       ],
     }),
   })
@@ -67,6 +70,13 @@ if (params !== null) {
     sidecarUrl,
     docId,
     marks: proseMirrorMarks(view, doc, fragment),
+  })
+  mountReview({
+    doc,
+    target: { name: 'rich', kind: 'xml' },
+    sidecarUrl,
+    docId,
+    marks: proseMirrorTracked(view, doc, fragment),
   })
   const role = followRole((viewer) => {
     readOnly = viewer

@@ -14,7 +14,7 @@ let server: Server | undefined
 afterEach(() => new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve()))))
 
 /** A served document over real HTTP: the replica, what was edited into it, and the role. */
-async function serve(text: string, role: 'editor' | 'viewer' = 'editor') {
+async function serve(text: string, role: 'editor' | 'viewer' = 'editor', allowedOrigins: string[] = []) {
   const doc = new Y.Doc()
   doc.clientID = BOB
   doc.getText('text').insert(0, text)
@@ -36,7 +36,7 @@ async function serve(text: string, role: 'editor' | 'viewer' = 'editor') {
     reviewed: (id) => (id === DOC ? reviewed : undefined),
     now: () => 1000,
     random: () => (n += 7919),
-    allowedOrigins: [],
+    allowedOrigins,
     bind: () => ({ host: '127.0.0.1', port }),
     ready: () => true,
   })
@@ -50,7 +50,12 @@ async function serve(text: string, role: 'editor' | 'viewer' = 'editor') {
     })
     return { status: r.status, json: (await r.json()) as Record<string, unknown> }
   }
-  return { doc, edits, state, call }
+  const preflight = (origin: string) =>
+    fetch(`http://127.0.0.1:${port}/v1/docs/${DOC}/suggestions/abcdefgh/accept`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    })
+  return { doc, edits, state, call, preflight }
 }
 
 describe('the review API over HTTP', () => {
@@ -102,6 +107,20 @@ describe('the review API over HTTP', () => {
     expect((await s.call('POST', `${DOC}/suggestions/abcdefgh/accept`, {})).status).toBe(404)
     expect((await s.call('GET', '00000000-0000-4000-8000-000000000002/text')).status).toBe(404)
     expect((await s.call('DELETE', `${DOC}/text`)).status).toBe(405)
+    expect(s.edits).toEqual([])
+  })
+
+  it("answers an allowed page's preflight (the editor pages POST decisions as JSON) and refuses another origin's", async () => {
+    const page = 'http://127.0.0.1:5173'
+    const s = await serve('one two', 'editor', [page])
+    const ok = await s.preflight(page)
+    expect(ok.status).toBe(204)
+    expect(ok.headers.get('access-control-allow-origin')).toBe(page)
+    expect(ok.headers.get('access-control-allow-methods')).toBe('GET, POST')
+    expect(ok.headers.get('access-control-allow-headers')).toBe('content-type')
+    const other = await s.preflight('http://evil.example')
+    expect(other.status).toBe(403)
+    expect(other.headers.get('access-control-allow-origin')).toBeNull()
     expect(s.edits).toEqual([])
   })
 })

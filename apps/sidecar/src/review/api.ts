@@ -213,6 +213,20 @@ function failureOf(error: unknown): { status: number; code: string; message: str
   return { status: 503, code: 'REVIEW_NOT_APPLIED', message: 'unexpected failure; nothing was changed', guard: false }
 }
 
+/** A CORS preflight: only from an allowed page (the editor pages POST decisions with a JSON body). */
+function preflight(res: ServerResponse, cors: string | undefined): void {
+  if (cors === undefined) throw new ApiFailure('REVIEW_BAD_REQUEST', 'a preflight needs an allowed Origin')
+  res
+    .writeHead(204, {
+      'access-control-allow-methods': 'GET, POST',
+      'access-control-allow-headers': 'content-type',
+      'access-control-allow-origin': cors,
+      'access-control-max-age': '600',
+      vary: 'Origin',
+    })
+    .end()
+}
+
 function answer(res: ServerResponse, a: Answer, cors: string | undefined): void {
   const body = Buffer.from(JSON.stringify(a.json))
   res
@@ -246,6 +260,7 @@ export function createReviewApi(o: ReviewApiOptions): ReviewApi {
       try {
         checkHost(req.headers.host, o.bind())
         cors = checkOrigin(req, o.allowedOrigins)
+        if (method === 'OPTIONS') return preflight(res, cors)
         if (!o.ready()) throw new ApiFailure('REVIEW_NOT_APPLIED', 'the sidecar is not serving')
       } catch (error) {
         return fail(error)
