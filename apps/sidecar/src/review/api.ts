@@ -39,7 +39,7 @@ export interface ReviewedDoc {
   readonly doc: Y.Doc
   /** Applies a change this sidecar makes: durable and sent to the group; false when not applied. */
   edit(update: Uint8Array): boolean
-  role(): 'editor' | 'viewer'
+  role(): 'editor' | 'commenter' | 'viewer'
   /** A client id under this account's author tag (decision 0023). */
   writerId(): number
 }
@@ -62,12 +62,14 @@ export interface ReviewApi {
 type ApiCode =
   | 'REVIEW_UNKNOWN_DOCUMENT'
   | 'REVIEW_FORBIDDEN'
+  | 'REVIEW_COMMENTER_CANNOT_DECIDE'
   | 'REVIEW_BAD_REQUEST'
   | 'REVIEW_METHOD_NOT_ALLOWED'
   | 'REVIEW_NOT_APPLIED'
 const API_STATUS: Record<ApiCode, number> = {
   REVIEW_UNKNOWN_DOCUMENT: 404,
   REVIEW_FORBIDDEN: 403,
+  REVIEW_COMMENTER_CANNOT_DECIDE: 403,
   REVIEW_BAD_REQUEST: 400,
   REVIEW_METHOD_NOT_ALLOWED: 405,
   REVIEW_NOT_APPLIED: 503,
@@ -156,6 +158,16 @@ function refuseViewer(d: ReviewedDoc, what: string): void {
   if (d.role() === 'viewer') throw new ApiFailure('REVIEW_FORBIDDEN', `you can view this document, not ${what}`)
 }
 
+/** Only an editor accepts or rejects: a commenter may suggest, not decide. */
+function refuseNonEditor(d: ReviewedDoc): void {
+  refuseViewer(d, 'decide on suggestions')
+  if (d.role() === 'commenter')
+    throw new ApiFailure(
+      'REVIEW_COMMENTER_CANNOT_DECIDE',
+      'you can comment on this document and suggest changes; only its editors accept or reject them',
+    )
+}
+
 async function route(o: ReviewApiOptions, req: IncomingMessage, url: URL, method: string): Promise<Answer> {
   const [, docId = '', part, sid, verb] = ROUTE.exec(url.pathname) ?? []
   const expect = verb !== undefined ? 'POST' : part === 'text' ? 'GET' : method === 'POST' ? 'POST' : 'GET'
@@ -182,7 +194,7 @@ async function route(o: ReviewApiOptions, req: IncomingMessage, url: URL, method
     return { status: 201, json: { id: changed(d, (work) => createSuggestion(work, input)) } }
   }
   await bodyOf(req, Decide)
-  refuseViewer(d, 'decide on suggestions')
+  refuseNonEditor(d)
   const id = sid ?? ''
   const decision = changed(d, (work) =>
     verb === 'accept' ? acceptSuggestion(work, id, o.now()) : decideWithout(work, id, 'rejected', o.now()),
