@@ -15,6 +15,7 @@ import { UNLINKED_NOTICE } from '../ops/linked-device.ts'
 import { SidecarError } from '../errors.ts'
 import { createHistoryApi } from '../history/api.ts'
 import { createReviewApi } from '../review/api.ts'
+import type { AgentTokens } from '../review/agent-tokens.ts'
 import { authorsView } from '../authorship/authors-view.ts'
 import { createDocsApi } from '../library/api.ts'
 import { LibraryError } from '../library/library-error.ts'
@@ -34,6 +35,8 @@ export interface BrowserInput {
   readonly served: Served
   readonly ops: HttpHandler
   readonly makeSession: MakeSession
+  /** The review feature's agent tokens (review/agent-tokens.ts). */
+  readonly agentTokens?: AgentTokens
 }
 
 /** Number → shown name of a document's members, as the library lists them (empty without a library). */
@@ -101,6 +104,16 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
         role: () => doc.role(),
         writerId: () => i.served.histories.writerId() ?? randomInt(2 ** 32),
       }
+    },
+    ...(i.agentTokens === undefined ? {} : { tokens: i.agentTokens }),
+    personOf: async (docId, clientId) => {
+      const author = docs
+        .get(docId)
+        ?.authors()
+        .find((e) => e.clientId === clientId && 'verified' in e && e.verified === true)?.author
+      if (author?.number === undefined) return undefined
+      if (author.number === i.served.self.number) return 'you'
+      return (await memberNames(library, docId)).get(author.number) ?? author.number
     },
     now: () => clock.now(),
     random: () => randomInt(2 ** 32),
