@@ -5,6 +5,7 @@
  * cannot reach another document (403 REVIEW_AGENT_OUT_OF_SCOPE), and a token never minted is 401.
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
+import { parseDocsArgs, runDocsCommand } from '../src/cli/docs-cli.ts'
 import { ALICE, BOB, call, librarySidecar, startPeopleToy } from './docs-api.ts'
 import { poll } from './harness.ts'
 import { pageOn } from './ybrowser.ts'
@@ -76,6 +77,16 @@ describe('agent tokens', () => {
     expect(
       code(await call(alice, 'POST', '/v1/agent-tokens', { ...bearer, body: { docs: [other], name: 'Claude' } })),
     ).toEqual([403, 'REVIEW_AGENT_CANNOT_MINT'])
+    // The CLI mints one by the document's title (`e2e-col agent token --doc 'Budget' --name Claude`).
+    const parsed = parseDocsArgs(['agent-token', 'Budget', '--name', 'Claude', '--sidecar', alice.url], {})
+    if (parsed.kind !== 'docs') throw new Error(`not a command: ${JSON.stringify(parsed)}`)
+    const printed = (await runDocsCommand(parsed.command)).trim()
+    const budget = { headers: { authorization: `Bearer ${printed}` } }
+    expect((await call(alice, 'GET', `/v1/docs/${other}/text${TEXT}`, budget)).status).toBe(200)
+    expect(code(await call(alice, 'GET', `/v1/docs/${docId}/text${TEXT}`, budget))).toEqual([
+      403,
+      'REVIEW_AGENT_OUT_OF_SCOPE',
+    ])
     // Alice herself (no token) still decides: the suggestion is open until then.
     expect((await call(alice, 'POST', `/v1/docs/${docId}/suggestions/${id}/accept`, { body: {} })).status).toBe(200)
   }, 90_000)

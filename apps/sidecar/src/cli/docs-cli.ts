@@ -22,6 +22,7 @@ export type DocsAction =
   | 'decline'
   | 'history'
   | 'restore'
+  | 'agent-token'
 
 export interface DocsCommand {
   action: DocsAction
@@ -40,6 +41,8 @@ export interface DocsCommand {
   viewers?: string[]
   /** People who may comment and suggest, not edit (`--comment`; `new`, `share`). */
   commenters?: string[]
+  /** The agent's name (`agent-token --name`). */
+  name?: string
   /** The role given (`role`). */
   role?: 'editor' | 'commenter' | 'viewer'
   /** The member whose role changes (`role`). */
@@ -49,6 +52,8 @@ export interface DocsCommand {
 }
 
 const USAGE: Readonly<Record<DocsAction, string>> = {
+  'agent-token':
+    'docs agent-token DOC [--name NAME] [--json]\n  Mints a token with which a local program (an agent) may read the document and suggest changes, never accept or reject them (e2e-col agent token --doc DOC).',
   list: 'docs list [--json]\n  Lists your documents (title, people, last change, id) and the documents shared with you.',
   new: 'docs new TITLE [--with +NUMBER]... [--comment +NUMBER]... [--view +NUMBER]... [--json]\n  Makes a document and shares it with those people (each accepts it first): --with can edit, --comment can comment and suggest, --view can view.',
   share:
@@ -125,6 +130,7 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
   let as: string | undefined
   let json = false
   let yes = false
+  let name: string | undefined
   const people: string[] = []
   const viewers: string[] = []
   const commenters: string[] = []
@@ -134,7 +140,10 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
     if (arg === '--help' || arg === '-h') return { kind: 'help', text: docsUsage(a) }
     if (arg === '--json') json = true
     else if (arg === '--yes' && a === 'delete') yes = true
-    else if (arg === '--sidecar' || arg === '--with' || arg === '--view' || arg === '--comment' || arg === '--as') {
+    else if (arg === '--name' && a === 'agent-token') {
+      name = argv[++i]
+      if (name === undefined) return { kind: 'usage-error', message: `docs ${a}: --name needs a value` }
+    } else if (arg === '--sidecar' || arg === '--with' || arg === '--view' || arg === '--comment' || arg === '--as') {
       const next = argv[++i]
       if (next === undefined) return { kind: 'usage-error', message: `docs ${a}: ${arg} needs a value` }
       if (arg === '--sidecar') sidecar = next
@@ -174,6 +183,7 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
     decline: 1,
     history: 1,
     restore: 2,
+    'agent-token': 1,
   }[a]
   if (words.length !== want)
     return {
@@ -198,6 +208,7 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
     }
   const command: DocsCommand = { action: a, json, people, viewers, ...(commenters.length > 0 && { commenters }) }
   if (a === 'delete') command.yes = true
+  if (name !== undefined) command.name = name
   if (base !== undefined) command.sidecar = base
   if (as !== undefined) command.as = as
   if (a === 'new') command.title = words[0] ?? ''
@@ -459,6 +470,11 @@ export async function runDocsCommand(c: DocsCommand, cwd: string = process.cwd()
         r.json,
         shown`${c.member} ${c.role === 'viewer' ? 'can view' : c.role === 'commenter' ? 'can comment' : 'can edit'}`,
       )
+    }
+    case 'agent-token': {
+      const id = await resolve(c.target ?? '', 'doc')
+      const r = await api(base, 'POST', '/v1/agent-tokens', { docs: [id], name: c.name ?? 'Agent' })
+      return out(r.json, (r.json as { token: string }).token)
     }
     case 'rename': {
       const id = await resolve(c.target ?? '', 'doc')
