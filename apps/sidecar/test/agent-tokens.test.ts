@@ -12,6 +12,7 @@ import { pageOn } from './ybrowser.ts'
 
 const TEXT = '?target=t&kind=text'
 type Listed = { id: string; by?: string; agent?: string }
+const code = (r: { status: number; json: { error?: { code: string } } }) => [r.status, r.json.error?.code]
 
 describe('agent tokens', () => {
   it('a token reads and suggests in its document only, never decides; its suggestion is "Claude, for Alice"', async () => {
@@ -61,7 +62,6 @@ describe('agent tokens', () => {
     }, "the suggestion on Bob's sidecar, labelled")
     expect(seen).toMatchObject({ agent: 'Claude', by: 'Claude, for Alice (not in your contacts, …0101)' })
 
-    const code = (r: { status: number; json: { error?: { code: string } } }) => [r.status, r.json.error?.code]
     for (const verb of ['accept', 'reject'])
       expect(
         code(await call(alice, 'POST', `/v1/docs/${docId}/suggestions/${id}/${verb}`, { ...bearer, body: {} })),

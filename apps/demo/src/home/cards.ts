@@ -38,7 +38,9 @@ export function roleSelect(selected: Role, label: string): HTMLSelectElement {
   const select = make(
     'select',
     { name: 'role' },
-    ...(['editor', 'commenter', 'viewer'] as const).map((r) => make('option', { value: r, selected: r === selected }, roleText(r))),
+    ...(['editor', 'commenter', 'viewer'] as const).map((r) =>
+      make('option', { value: r, selected: r === selected }, roleText(r)),
+    ),
   )
   select.setAttribute('aria-label', label)
   return select

@@ -135,33 +135,33 @@ function checkMembers(list: readonly string[], what: string, you: string): strin
   return [...new Set(list)].filter((n) => n !== you)
 }
 
+/** Makes the document's group. Roles (group/roles.ts): editors are admins, and only admins change details or add people. */
+async function createGroup(
+  o: Pick<GroupOperationsOptions, 'backend' | 'linkedDevice'>,
+  title: string,
+  members: string[],
+  roles: { viewers: ReadonlySet<string>; commenters: readonly string[] },
+): Promise<string> {
+  try {
+    return await o.backend.createGroupWith({
+      name: title,
+      members,
+      description: describedCommenters(documentDescription(), roles.commenters, []) ?? documentDescription(),
+      expirationSeconds: o.linkedDevice ? LINKED_DEVICE_EXPIRATION_SECONDS : 0,
+      admins: members.filter((n) => !roles.viewers.has(n)),
+      permissions: 'only-admins',
+    })
+  } catch (error) {
+    throw daemonFailed('create the group', error)
+  }
+}
+
 export function createGroupOperations(o: GroupOperationsOptions): GroupOperations {
   const { backend, shelf, steps, you } = o
 
   /** The view after a change: the stored row as it is now, the group as listed. */
   const viewNow = async (docId: string, groupId: string, g: Group | undefined): Promise<DocumentView> =>
     o.views.view(docId, groupId, shelf.row(docId), g, await o.contacts.directory())
-
-  async function createGroup(
-    title: string,
-    members: string[],
-    viewers: ReadonlySet<string>,
-    commenters: readonly string[],
-  ): Promise<string> {
-    try {
-      // Roles (group/roles.ts): editors are admins, and only admins change details or add people.
-      return await backend.createGroupWith({
-        name: title,
-        members,
-        description: describedCommenters(documentDescription(), commenters, []) ?? documentDescription(),
-        expirationSeconds: o.linkedDevice ? LINKED_DEVICE_EXPIRATION_SECONDS : 0,
-        admins: members.filter((n) => !viewers.has(n)),
-        permissions: 'only-admins',
-      })
-    } catch (error) {
-      throw daemonFailed('create the group', error)
-    }
-  }
 
   /** Leaves a group whose creation failed at `step`, and fails with why. */
   async function undo(groupId: string, members: string[], why: unknown, step: string): Promise<never> {
@@ -180,7 +180,7 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
     const viewers = viewersAmong(input.viewers, members)
     const commenters = [...viewersAmong(input.commenters, [...viewers])]
     shelf.checkRoom()
-    const groupId = await createGroup(title, members, viewers, commenters)
+    const groupId = await createGroup(o, title, members, { viewers, commenters })
     try {
       await backend.acceptGroupRequest(groupId)
     } catch (error) {

@@ -50,6 +50,17 @@ async function memberNames(
   return new Map((doc?.members ?? []).map((m) => [m.number, m.shown === m.number ? m.name : (m.shown ?? m.name)]))
 }
 
+/** The told-apart name of the person whose verified client id `clientId` is ("you" for this account). */
+async function personOf(served: Served, docId: string, clientId: number): Promise<string | undefined> {
+  const author = served.docs
+    .get(docId)
+    ?.authors()
+    .find((e) => e.clientId === clientId && 'verified' in e && e.verified === true)?.author
+  if (author?.number === undefined) return undefined
+  if (author.number === served.self.number) return 'you'
+  return (await memberNames(served.library, docId)).get(author.number) ?? author.number
+}
+
 export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> {
   const { config, metrics, logger, clock } = b
   const { life } = i
@@ -106,15 +117,7 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
       }
     },
     ...(i.agentTokens === undefined ? {} : { tokens: i.agentTokens }),
-    personOf: async (docId, clientId) => {
-      const author = docs
-        .get(docId)
-        ?.authors()
-        .find((e) => e.clientId === clientId && 'verified' in e && e.verified === true)?.author
-      if (author?.number === undefined) return undefined
-      if (author.number === i.served.self.number) return 'you'
-      return (await memberNames(library, docId)).get(author.number) ?? author.number
-    },
+    personOf: (docId, clientId) => personOf(i.served, docId, clientId),
     now: () => clock.now(),
     random: () => randomInt(2 ** 32),
     allowedOrigins: config.allowedOrigins,
