@@ -195,7 +195,7 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
   if (a !== 'new' && a !== 'share' && a !== 'unshare' && people.length > 0)
     return { kind: 'usage-error', message: `docs ${a}: --with does not apply` }
   if (a !== 'new' && a !== 'share' && viewers.length + commenters.length > 0)
-    return { kind: 'usage-error', message: `docs ${a}: --view and --comment do not apply` }
+    return { kind: 'usage-error', message: `docs ${a}: ${viewers.length > 0 ? '--view' : '--comment'} does not apply` }
   if (a === 'role' && words[2] !== 'editor' && words[2] !== 'commenter' && words[2] !== 'viewer')
     return { kind: 'usage-error', message: 'docs role: the role is editor, commenter or viewer' }
   if (a === 'restore' && !/^\d{1,15}$/.test(words[1] ?? ''))
