@@ -84,6 +84,10 @@ describe('parseCommand', () => {
 
   it('hands docs and inspect to the sidecar whole, and `sidecar` with the rest of its arguments', () => {
     expect(parseCommand(['docs', '--help'])).toEqual({ kind: 'sidecar', args: ['docs', '--help'] })
+    expect(parseCommand(['agent', 'token', '--doc', 'Trip plan', '--name', 'Claude'])).toEqual({
+      kind: 'sidecar',
+      args: ['docs', 'agent-token', 'Trip plan', '--name', 'Claude'],
+    })
     expect(parseCommand(['docs', 'new', 'Trip plan', '--with', '+15555550102'])).toEqual({
       kind: 'sidecar',
       args: ['docs', 'new', 'Trip plan', '--with', '+15555550102'],

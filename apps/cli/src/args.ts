@@ -80,6 +80,15 @@ function parse(argv: readonly string[], options: NonNullable<ParseArgsConfig['op
 
 const str = (v: string | boolean | undefined): string | undefined => (typeof v === 'string' ? v : undefined)
 
+/** `agent token …` as the sidecar's docs command; `--doc X` becomes its argument. */
+function agentArgs(rest: readonly string[]): string[] {
+  const [sub, ...args] = rest
+  if (sub !== 'token') return ['docs', 'agent-token', '--help']
+  const out: string[] = ['docs', 'agent-token']
+  for (let i = 0; i < args.length; i++) out.push(args[i] === '--doc' ? (args[++i] ?? '--doc') : (args[i] ?? ''))
+  return out
+}
+
 /** Parses argv (without node and script). @throws CliError CLI_USAGE */
 export function parseCommand(argv: readonly string[]): Command {
   const [verb, ...rest] = argv
@@ -87,6 +96,8 @@ export function parseCommand(argv: readonly string[]): Command {
   if (verb === 'chat') return { kind: 'chat', args: rest }
   if (verb === 'docs' || verb === 'inspect') return { kind: 'sidecar', args: [verb, ...rest] }
   if (verb === 'sidecar') return { kind: 'sidecar', args: rest }
+  // `agent token --doc DOC [--name NAME]` is the sidecar's `docs agent-token DOC [--name NAME]`.
+  if (verb === 'agent') return { kind: 'sidecar', args: agentArgs(rest) }
   if (verb === 'setup') {
     if (rest.includes('--help') || rest.includes('-h')) return { kind: 'help', topic: 'setup' }
     const v = parse(rest, {

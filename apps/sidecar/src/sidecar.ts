@@ -106,7 +106,10 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
       startReceive(b, { daemon, membership, served, receivedIds: stored.store.receivedIds }),
     )
     const ops = opened(closers, opsEndpoints(b, { life, events, served }))
-    const browser = opened(closers, browserServer(b, { life, served, ops, makeSession }))
+    const browser = opened(
+      closers,
+      browserServer(b, { life, served, ops, makeSession, agentTokens: stored.store.agentTokens }),
+    )
     const { url, port } = await browser.listen()
     const failure = life.failure()
     if (failure !== undefined) throw failure

@@ -65,7 +65,9 @@ describe('docs arguments', () => {
       role: 'viewer',
       json: true,
     })
-    expect(usageError(['role', 'Trip plan', BOB, 'owner'])).toContain('editor or viewer')
+    expect(usageError(['role', 'Trip plan', BOB, 'owner'])).toContain('editor, commenter or viewer')
+    expect(parsed(['role', 'Trip plan', BOB, 'commenter'])).toMatchObject({ role: 'commenter' })
+    expect(parsed(['share', 'Trip plan', '--comment', BOB])).toMatchObject({ people: [], commenters: [BOB] })
     expect(usageError(['role', 'Trip plan', BOB])).toContain('expected 3 arguments')
     expect(usageError(['rename', 'Trip', 'Trip 2', '--view', BOB])).toContain('does not apply')
     const help = parseDocsArgs(['role', '--help'], {})
@@ -186,7 +188,7 @@ describe('docs against a running sidecar', () => {
     const help = await runSidecar({}, ['docs', 'share', '--help'])
     expect([help.code, help.stdout.split('\n')[0]]).toEqual([
       0,
-      'Usage: e2e-col docs share DOC --with +NUMBER... [--view +NUMBER]... [--json]',
+      'Usage: e2e-col docs share DOC --with +NUMBER... [--comment +NUMBER]... [--view +NUMBER]... [--json]',
     ])
     const inspect = await runSidecar({}, ['inspect', '--help'])
     expect([inspect.code, inspect.stdout.split('\n')[0]]).toEqual([

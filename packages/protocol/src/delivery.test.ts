@@ -17,8 +17,9 @@ describe('delivery notes', () => {
     const note = { signal: 'reachable', since: null, unsent: 0, sent: [] } as const
     expect(decodeDeliveryNote(encodeDeliveryNote({ ...note, role: 'viewer' }))?.role).toBe('viewer')
     expect(decodeDeliveryNote(encodeDeliveryNote({ ...note, role: 'editor' }))?.role).toBe('editor')
+    expect(decodeDeliveryNote(encodeDeliveryNote({ ...note, role: 'commenter' }))?.role).toBe('commenter')
     expect(decodeDeliveryNote(encodeDeliveryNote(note))).not.toHaveProperty('role')
-    const later = decodeDeliveryNote(enc({ ...note, role: 'commenter' }))
+    const later = decodeDeliveryNote(enc({ ...note, role: 'owner' }))
     expect(later).toEqual(note)
   })
 

@@ -23,7 +23,7 @@ export const SIGNAL_STATES = ['reachable', 'unreachable', 'daemon-down', 'refuse
 export type SignalState = (typeof SIGNAL_STATES)[number]
 
 /** What this account may do in the document. */
-export type DocRole = 'editor' | 'viewer'
+export type DocRole = 'editor' | 'commenter' | 'viewer'
 
 /** Most ids one note carries (a note is sent per Signal send, which holds at most this many). */
 export const MAX_SENT_IDS = 1024
@@ -89,7 +89,7 @@ export function decodeDeliveryNote(payload: Uint8Array): DeliveryNote | undefine
   const reason = b['reason']
   if (reason !== undefined && typeof reason !== 'string') return undefined
   // An unknown role (a later version's) is read as none: the page keeps what it shows.
-  const role = b['role'] === 'editor' || b['role'] === 'viewer' ? b['role'] : undefined
+  const role = b['role'] === 'editor' || b['role'] === 'commenter' || b['role'] === 'viewer' ? b['role'] : undefined
   // Not a tag (a later version's form, or junk) is read as none: the page keeps Yjs's own id.
   const author = isAuthorTag(b['author']) ? b['author'] : undefined
   return {

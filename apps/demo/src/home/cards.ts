@@ -30,12 +30,17 @@ export interface CardPort {
   resolvePeople(text: string): string[]
 }
 
-/** "can edit" / "can view", as a select named `role`. */
+/** A select's value as a role (anything else edits, as before roles). */
+export const roleFrom = (v: unknown): Role => (v === 'viewer' || v === 'commenter' ? v : 'editor')
+
+/** "can edit" / "can comment" / "can view", as a select named `role`. */
 export function roleSelect(selected: Role, label: string): HTMLSelectElement {
   const select = make(
     'select',
     { name: 'role' },
-    ...(['editor', 'viewer'] as const).map((r) => make('option', { value: r, selected: r === selected }, roleText(r))),
+    ...(['editor', 'commenter', 'viewer'] as const).map((r) =>
+      make('option', { value: r, selected: r === selected }, roleText(r)),
+    ),
   )
   select.setAttribute('aria-label', label)
   return select
@@ -70,7 +75,7 @@ function inlineForm(
     )
     form.addEventListener('submit', (event) => {
       event.preventDefault()
-      void port.act(() => submit(input.value, role?.value === 'viewer' ? 'viewer' : 'editor'))
+      void port.act(() => submit(input.value, roleFrom(role?.value)))
     })
     wrap.replaceChildren(form)
     input.focus()
@@ -129,11 +134,11 @@ function safetyMark(p: Told): HTMLElement | undefined {
 /** A person's role: a select for an editor of the document (it changes it at once), else words. */
 function roleOf(port: CardPort, doc: DocumentItem, m: Person, who: string): HTMLElement | undefined {
   if (m.role === undefined || m.status !== 'member') return undefined
-  if (doc.fixed || doc.members.find((p) => p.you)?.role === 'viewer')
+  if (doc.fixed || (doc.members.find((p) => p.you)?.role ?? 'editor') !== 'editor')
     return make('span', { className: 'role' }, roleText(m.role))
   const select = roleSelect(m.role, `What ${who} may do`)
   select.addEventListener('change', () => {
-    const role = select.value === 'viewer' ? 'viewer' : 'editor'
+    const role = roleFrom(select.value)
     void port.act(() => port.api.setRole(doc.docId, m.number, role))
   })
   return select
@@ -242,7 +247,7 @@ export function documentCard(port: CardPort, doc: DocumentItem, named: Named): H
     inlineForm(port, 'Rename', doc.title, (value) => port.api.rename(doc.docId, value)),
   )
   // Only an editor may delete a document for everyone (Signal lets only an admin end a group).
-  if (!doc.fixed && doc.members.find((p) => p.you)?.role !== 'viewer')
+  if (!doc.fixed && (doc.members.find((p) => p.you)?.role ?? 'editor') === 'editor')
     actions.append(
       confirmingButton(port, {
         label: 'Delete for everyone',

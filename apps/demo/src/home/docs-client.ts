@@ -23,7 +23,7 @@ export interface Person extends Told {
 }
 
 /** Editors change the document; viewers only read it. */
-export type Role = 'editor' | 'viewer'
+export type Role = 'editor' | 'commenter' | 'viewer'
 export interface DocumentItem {
   docId: string
   title: string
@@ -84,9 +84,9 @@ export interface DocsClient {
   decline(id: string): Promise<void>
 }
 
-/** People as the API takes them: bare numbers edit, a viewer is named with its role. */
+/** People as the API takes them: bare numbers edit, a commenter or viewer is named with its role. */
 const withRole = (numbers: readonly string[], role: Role | undefined) =>
-  role === 'viewer' ? numbers.map((number) => ({ number, role })) : [...numbers]
+  role === 'viewer' || role === 'commenter' ? numbers.map((number) => ({ number, role })) : [...numbers]
 
 /** One call of the sidecar's local API at `base`; its JSON answer. @throws DocsApiError with the API's code */
 export async function callApi<T>(base: string, method: string, path: string, body?: unknown): Promise<T> {

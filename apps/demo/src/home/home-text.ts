@@ -203,7 +203,7 @@ export function sidecarAddress(typed: string): string | null {
   return url.origin
 }
 
-/** A person's role in the words of the share box: "can edit" or "can view". */
-export function roleText(role: 'editor' | 'viewer'): string {
-  return role === 'viewer' ? 'can view' : 'can edit'
+/** A person's role in the words of the share box: "can edit", "can comment" or "can view". */
+export function roleText(role: 'editor' | 'commenter' | 'viewer'): string {
+  return role === 'viewer' ? 'can view' : role === 'commenter' ? 'can comment' : 'can edit'
 }

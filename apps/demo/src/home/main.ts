@@ -4,7 +4,7 @@
  * person's own sidecar (`?sidecar=ws://HOST:PORT`) and refreshes every two seconds. Without that
  * address it explains what a sidecar is and asks for it.
  */
-import { documentCard, inviteCard, type CardPort } from './cards.ts'
+import { documentCard, inviteCard, roleFrom, type CardPort } from './cards.ts'
 import { apiBase, createDocsClient, DocsApiError, type Contact, type DocsClient } from './docs-client.ts'
 import { namer, personName, problemText, safetyText, sidecarAddress, typedPeople } from './home-text.ts'
 import { make } from './make.ts'
@@ -170,7 +170,7 @@ function start(api: DocsClient): void {
     void port.act(async () => {
       // Names typed here are read as in a card's Share box: a contact's name, or a number.
       const members = [...data.getAll('contact').map(String), ...port.resolvePeople(String(data.get('numbers') ?? ''))]
-      await api.create(String(data.get('title') ?? ''), members, data.get('role') === 'viewer' ? 'viewer' : 'editor')
+      await api.create(String(data.get('title') ?? ''), members, roleFrom(data.get('role')))
       form.reset()
     })
   })

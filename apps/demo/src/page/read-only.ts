@@ -9,8 +9,12 @@ import { element } from '../start-up.ts'
 /** The words a viewer reads above the document. */
 export const VIEW_ONLY_TEXT = 'You can view this document'
 
-/** True when the sidecar says this account only views the document. */
-export const viewsOnly = (status: ClientStatus): boolean => status.delivery.role === 'viewer'
+/**
+ * True when the sidecar says this account may not edit the text: a viewer, or a commenter (whose
+ * sidecar refuses its content edits; comments and suggestions are written through the review API).
+ */
+export const viewsOnly = (status: ClientStatus): boolean =>
+  status.delivery.role === 'viewer' || status.delivery.role === 'commenter'
 
 /**
  * Calls `apply(readOnly)` once now and again whenever the role changes, and shows or hides

@@ -22,6 +22,7 @@ export type DocsAction =
   | 'decline'
   | 'history'
   | 'restore'
+  | 'agent-token'
 
 export interface DocsCommand {
   action: DocsAction
@@ -38,8 +39,12 @@ export interface DocsCommand {
   people: string[]
   /** People who may only view (`--view`; `new`, `share`). */
   viewers?: string[]
+  /** People who may comment and suggest, not edit (`--comment`; `new`, `share`). */
+  commenters?: string[]
+  /** The agent's name (`agent-token --name`). */
+  name?: string
   /** The role given (`role`). */
-  role?: 'editor' | 'viewer'
+  role?: 'editor' | 'commenter' | 'viewer'
   /** The member whose role changes (`role`). */
   member?: string
   /** `delete`: the person confirmed it (`--yes`); without it nothing is deleted. */
@@ -47,11 +52,13 @@ export interface DocsCommand {
 }
 
 const USAGE: Readonly<Record<DocsAction, string>> = {
+  'agent-token':
+    'docs agent-token DOC [--name NAME] [--json]\n  Mints a token with which a local program (an agent) may read the document and suggest changes, never accept or reject them (e2e-col agent token --doc DOC).',
   list: 'docs list [--json]\n  Lists your documents (title, people, last change, id) and the documents shared with you.',
-  new: 'docs new TITLE [--with +NUMBER]... [--view +NUMBER]... [--json]\n  Makes a document and shares it with those people (each accepts it first): --with can edit, --view can view.',
+  new: 'docs new TITLE [--with +NUMBER]... [--comment +NUMBER]... [--view +NUMBER]... [--json]\n  Makes a document and shares it with those people (each accepts it first): --with can edit, --comment can comment and suggest, --view can view.',
   share:
-    'docs share DOC --with +NUMBER... [--view +NUMBER]... [--json]\n  Shares a document (its id or exact title) with more people: --with can edit, --view can view.',
-  role: 'docs role DOC +NUMBER editor|viewer [--json]\n  Makes a member an editor or a viewer (only an editor may; `docs list` shows the roles).',
+    'docs share DOC --with +NUMBER... [--comment +NUMBER]... [--view +NUMBER]... [--json]\n  Shares a document (its id or exact title) with more people: --with can edit, --comment can comment and suggest, --view can view.',
+  role: 'docs role DOC +NUMBER editor|commenter|viewer [--json]\n  Makes a member an editor, a commenter (comments and suggests, never edits) or a viewer (only an editor may; `docs list` shows the roles).',
   unshare:
     'docs unshare DOC --with +NUMBER... [--json]\n  Stops sharing a document with those people: their sidecars stop receiving it.',
   rename: 'docs rename DOC NEW_TITLE [--json]\n  Renames a document for everyone in it (at most 32 characters).',
@@ -123,21 +130,26 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
   let as: string | undefined
   let json = false
   let yes = false
+  let name: string | undefined
   const people: string[] = []
   const viewers: string[] = []
+  const commenters: string[] = []
   const words: string[] = []
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i] ?? ''
     if (arg === '--help' || arg === '-h') return { kind: 'help', text: docsUsage(a) }
     if (arg === '--json') json = true
     else if (arg === '--yes' && a === 'delete') yes = true
-    else if (arg === '--sidecar' || arg === '--with' || arg === '--view' || arg === '--as') {
+    else if (arg === '--name' && a === 'agent-token') {
+      name = argv[++i]
+      if (name === undefined) return { kind: 'usage-error', message: `docs ${a}: --name needs a value` }
+    } else if (arg === '--sidecar' || arg === '--with' || arg === '--view' || arg === '--comment' || arg === '--as') {
       const next = argv[++i]
       if (next === undefined) return { kind: 'usage-error', message: `docs ${a}: ${arg} needs a value` }
       if (arg === '--sidecar') sidecar = next
       else if (arg === '--as') as = next
       else
-        (arg === '--with' ? people : viewers).push(
+        (arg === '--with' ? people : arg === '--comment' ? commenters : viewers).push(
           ...next
             .split(',')
             .map((p) => p.trim())
@@ -171,20 +183,21 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
     decline: 1,
     history: 1,
     restore: 2,
+    'agent-token': 1,
   }[a]
   if (words.length !== want)
     return {
       kind: 'usage-error',
       message: `docs ${a}: expected ${want === 0 ? 'no' : want} argument${want === 1 ? '' : 's'}\n${docsUsage(a)}`,
     }
-  if ((a === 'share' || a === 'unshare') && people.length + viewers.length === 0)
+  if ((a === 'share' || a === 'unshare') && people.length + viewers.length + commenters.length === 0)
     return { kind: 'usage-error', message: `docs ${a}: name the people with --with +NUMBER` }
   if (a !== 'new' && a !== 'share' && a !== 'unshare' && people.length > 0)
     return { kind: 'usage-error', message: `docs ${a}: --with does not apply` }
-  if (a !== 'new' && a !== 'share' && viewers.length > 0)
-    return { kind: 'usage-error', message: `docs ${a}: --view does not apply` }
-  if (a === 'role' && words[2] !== 'editor' && words[2] !== 'viewer')
-    return { kind: 'usage-error', message: 'docs role: the role is editor or viewer' }
+  if (a !== 'new' && a !== 'share' && viewers.length + commenters.length > 0)
+    return { kind: 'usage-error', message: `docs ${a}: ${viewers.length > 0 ? '--view' : '--comment'} does not apply` }
+  if (a === 'role' && words[2] !== 'editor' && words[2] !== 'commenter' && words[2] !== 'viewer')
+    return { kind: 'usage-error', message: 'docs role: the role is editor, commenter or viewer' }
   if (a === 'restore' && !/^\d{1,15}$/.test(words[1] ?? ''))
     return { kind: 'usage-error', message: 'docs restore: VERSION is a version id as `docs history` shows it' }
   // Deleting for everyone cannot be undone: a script says so explicitly.
@@ -193,8 +206,9 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
       kind: 'usage-error',
       message: 'docs delete: this deletes the document for everyone in it and cannot be undone; add --yes to do it',
     }
-  const command: DocsCommand = { action: a, json, people, viewers }
+  const command: DocsCommand = { action: a, json, people, viewers, ...(commenters.length > 0 && { commenters }) }
   if (a === 'delete') command.yes = true
+  if (name !== undefined) command.name = name
   if (base !== undefined) command.sidecar = base
   if (as !== undefined) command.as = as
   if (a === 'new') command.title = words[0] ?? ''
@@ -205,7 +219,7 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
   if (a === 'restore') command.version = words[1] ?? ''
   if (a === 'role') {
     command.member = words[1] ?? ''
-    command.role = words[2] === 'viewer' ? 'viewer' : 'editor'
+    command.role = words[2] === 'viewer' || words[2] === 'commenter' ? words[2] : 'editor'
   }
   return { kind: 'docs', command }
 }
@@ -353,12 +367,18 @@ export function versionLines(versions: readonly Version[]): string {
 }
 
 /** A viewer's mark in `docs list` (editors, and people of a group without roles, carry none). */
-const roleNote = (role: string | undefined): string => (role === 'viewer' ? ' [can view]' : '')
+const roleNote = (role: string | undefined): string =>
+  role === 'viewer' ? ' [can view]' : role === 'commenter' ? ' [can comment]' : ''
+
+/** What `docs list` says of this account's own role (an editor's says nothing). */
+const youCan = (role: string | undefined): string =>
+  role === 'viewer' ? '  ·  you can view' : role === 'commenter' ? '  ·  you can comment' : ''
 
 /** The people of `new`/`share` as the API takes them: editors by number, viewers with their role. */
 const sharedWith = (c: DocsCommand): unknown[] => [
   ...c.people,
   ...(c.viewers ?? []).map((number) => ({ number, role: 'viewer' })),
+  ...(c.commenters ?? []).map((number) => ({ number, role: 'commenter' })),
 ]
 
 /**
@@ -408,7 +428,7 @@ export async function runDocsCommand(c: DocsCommand, cwd: string = process.cwd()
               ? `deleted for everyone${d.removedBy === undefined ? '' : d.removedBy.number === docs.you ? ' by you' : shown` by ${who(d.removedBy)}`}`
               : 'you are no longer in it'
             : (others.length === 0 ? 'only you' : `with ${others.join(', ')}`) +
-              (d.members.find((m) => m.you)?.role === 'viewer' ? '  ·  you can view' : '')
+              youCan(d.members.find((m) => m.you)?.role)
         lines.push(shown`  ${d.title}  ·  ${state}  ·  ${changedText(d.lastChange)}  ·  ${d.docId}`)
       }
       lines.push('Shared with you')
@@ -438,7 +458,7 @@ export async function runDocsCommand(c: DocsCommand, cwd: string = process.cwd()
       )
       return out(
         r.json,
-        shown`${c.action === 'share' ? 'shared with' : 'no longer shared with'} ${[...c.people, ...(c.viewers ?? [])].join(', ')}`,
+        shown`${c.action === 'share' ? 'shared with' : 'no longer shared with'} ${[...c.people, ...(c.viewers ?? []), ...(c.commenters ?? [])].join(', ')}`,
       )
     }
     case 'role': {
@@ -446,7 +466,15 @@ export async function runDocsCommand(c: DocsCommand, cwd: string = process.cwd()
       const r = await api(base, 'PATCH', `/v1/docs/${id}/members/${encodeURIComponent(c.member ?? '')}`, {
         role: c.role,
       })
-      return out(r.json, shown`${c.member} ${c.role === 'viewer' ? 'can view' : 'can edit'}`)
+      return out(
+        r.json,
+        shown`${c.member} ${c.role === 'viewer' ? 'can view' : c.role === 'commenter' ? 'can comment' : 'can edit'}`,
+      )
+    }
+    case 'agent-token': {
+      const id = await resolve(c.target ?? '', 'doc')
+      const r = await api(base, 'POST', '/v1/agent-tokens', { docs: [id], name: c.name ?? 'Agent' })
+      return out(r.json, (r.json as { token: string }).token)
     }
     case 'rename': {
       const id = await resolve(c.target ?? '', 'doc')

@@ -43,6 +43,8 @@ export interface BrowserInboxParts {
   readonly reach: DocumentPorts['reach']
   /** This account's role: a viewer's pages may not change the document (`SIDECAR_READ_ONLY`). */
   readonly role: () => Role
+  /** A page's change as this role may make it (doc-roles.ts `mine`): a commenter's review entries only. */
+  readonly mine: (update: Uint8Array) => Uint8Array | undefined
   readonly metrics: Metrics
   readonly logger: Logger
   /** Content this account's page wrote: its client ids are this account's (author-gate.ts). */
@@ -70,16 +72,26 @@ export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
   const { replica, store, pages, queue, metrics } = p
 
   /** A page's change, durable in the replica and the outbox before it is acknowledged and queued. */
-  function change(session: Session, env: Envelope, frame: Uint8Array): void {
+  function change(session: Session, sent: Envelope, sentFrame: Uint8Array): void {
     // Never applied, kept or sent: the page drops it from its outbox (no retry) and shows read-only.
     if (p.role() === 'viewer') {
-      p.refusedAsViewer?.(env.payload)
+      p.refusedAsViewer?.(sent.payload)
       return session.refuse(
         'SIDECAR_READ_ONLY',
         'you can view this document, not edit it (an editor can make you an editor)',
-        refusal(env.messageId),
+        refusal(sent.messageId),
       )
     }
+    // A commenter's page may write review entries only; what it may not is refused whole.
+    const payload = p.role() === 'commenter' ? p.mine(sent.payload) : sent.payload
+    if (payload === undefined)
+      return session.refuse(
+        'SIDECAR_READ_ONLY',
+        'you can comment on this document and suggest changes, not edit it (an editor can make you an editor)',
+        refusal(sent.messageId),
+      )
+    const env = payload === sent.payload ? sent : { ...sent, payload }
+    const frame = payload === sent.payload ? sentFrame : encodeEnvelope(env)
     const applied = store.storing(() => replica.apply(env.payload, { via: 'page' }))
     if (applied === undefined) return
     if (!applied)

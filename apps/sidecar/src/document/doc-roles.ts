@@ -1,11 +1,16 @@
 /**
  * A document's roles as its group was last listed (group/roles.ts writes the rule): this
  * sidecar's own role, which its pages are told and which refuses their changes when it is
- * `viewer`, and each member's, which drops a viewer's content from the group. A dropped envelope
- * is counted (`received_dropped{reason="viewer-content"}`) and its member logged once.
+ * `viewer`, and each member's, which drops a viewer's content from the group. A commenter's
+ * update passes only when it touches nothing but the review structure (`checkReviewOnlyUpdate`
+ * on this replica, decision 0034); its other content kinds are dropped as a viewer's. A dropped
+ * envelope is counted (`received_dropped{reason="viewer-content"|"commenter-content"}`) and its
+ * member logged once.
  * @see docs/documents.md "Roles"
  */
 import type { Kind } from '@e2e-col/protocol'
+import { checkReviewOnlyUpdate } from '@e2e-col/review'
+import type * as Y from 'yjs'
 import type { MemberId } from '../group/roster.ts'
 import { ALL_EDITORS, type GroupRoles, type Role } from '../group/roles.ts'
 import { sourceKey } from '../group/members.ts'
@@ -22,14 +27,29 @@ export interface DocumentRoles {
   editors(): readonly string[] | undefined
   /** Takes a listing's roles (a change of this sidecar's own role is told to `changed`). */
   set(roles: GroupRoles): void
-  /** True (counted, logged once per member) when `from` is a viewer: its content is dropped. */
+  /**
+   * True (counted, logged once per member) when `from`'s content of this kind is dropped: a
+   * viewer's, or a commenter's other than an update (its updates are {@link reviewOnly}'s).
+   */
   refuses(from: MemberId | undefined, kind: Kind): boolean
-  /** True when `from` is a viewer (nothing counted): what it announces binds nothing but its own ids. */
+  /**
+   * A member's update as the replica may apply it: unchanged from an editor, cut of its delete
+   * set from a commenter whose update writes only review entries, undefined (counted) otherwise.
+   */
+  reviewOnly(from: MemberId | undefined, update: Uint8Array): Uint8Array | undefined
+  /**
+   * This account's own change (a page's, or one the sidecar makes) as the replica may apply it:
+   * unchanged for an editor, undefined for a viewer, and for a commenter as {@link reviewOnly}.
+   */
+  mine(update: Uint8Array): Uint8Array | undefined
+  /** True when `from` is no editor (nothing counted): what it announces binds nothing but its own ids. */
   isViewer(from: MemberId | undefined): boolean
 }
 
 export function createDocumentRoles(o: {
   docId: string
+  /** The replica a commenter's update is checked against (read, never written). */
+  replica: Y.Doc
   metrics: Metrics
   logger: Logger
   /** This sidecar's own role changed. */
@@ -37,6 +57,18 @@ export function createDocumentRoles(o: {
 }): DocumentRoles {
   let roles: GroupRoles = ALL_EDITORS
   const logged = new Set<string>()
+  function dropped(from: MemberId | undefined, kind: Kind, role: Role, why?: string): true {
+    o.metrics.receivedDropped.inc({ reason: `${role}-content` })
+    const key = sourceKey(from?.uuid, from?.number)
+    if (!logged.has(key) && logged.size < MAX_LOGGED) {
+      logged.add(key)
+      o.logger.warn(
+        { docId: o.docId, member: from?.number ?? from?.uuid ?? 'unknown', kind, role, ...(why && { why }) },
+        `dropped content from a ${role} of this document (only editors change it); further drops are counted only`,
+      )
+    }
+    return true
+  }
   return {
     self: () => roles.self,
     editors: () => (roles.on ? roles.editors : undefined),
@@ -45,19 +77,24 @@ export function createDocumentRoles(o: {
       roles = next
       if (changed) o.changed(next.self)
     },
-    isViewer: (from) => roles.of(from) === 'viewer',
+    isViewer: (from) => roles.of(from) !== 'editor',
     refuses(from, kind) {
-      if (roles.of(from) !== 'viewer') return false
-      o.metrics.receivedDropped.inc({ reason: 'viewer-content' })
-      const key = sourceKey(from?.uuid, from?.number)
-      if (!logged.has(key) && logged.size < MAX_LOGGED) {
-        logged.add(key)
-        o.logger.warn(
-          { docId: o.docId, member: from?.number ?? from?.uuid ?? 'unknown', kind },
-          'dropped content from a viewer of this document (only editors change it); further drops are counted only',
-        )
-      }
-      return true
+      const role = roles.of(from)
+      if (role === 'editor' || (role === 'commenter' && kind === 'update')) return false
+      return dropped(from, kind, role)
+    },
+    mine(update) {
+      if (roles.self === 'editor') return update
+      if (roles.self === 'viewer') return undefined
+      const r = checkReviewOnlyUpdate(o.replica, update)
+      return r.ok ? r.update : undefined
+    },
+    reviewOnly(from, update) {
+      if (roles.of(from) !== 'commenter') return update
+      const r = checkReviewOnlyUpdate(o.replica, update)
+      if (r.ok) return r.update
+      dropped(from, 'update', 'commenter', r.violation.code)
+      return undefined
     },
   }
 }

@@ -313,6 +313,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
   const pages = createPages()
   const roles = createDocumentRoles({
     docId,
+    replica: replica.doc,
     metrics,
     logger,
     changed(self) {
@@ -372,6 +373,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     markSent: (senderId, messageId) => ports.sent.markSent(docId, senderId, messageId),
     reach: ports.reach,
     role: () => roles.self(),
+    mine: roles.mine,
     metrics,
     logger,
     authored: (update) => authors.fromPage(update),
@@ -404,9 +406,10 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     },
     fromBrowser,
     fromGroup,
-    edit(update) {
-      // A viewer changes nothing, not even through its own sidecar's history.
-      if (roles.self() === 'viewer') return false
+    edit(change) {
+      // A viewer changes nothing, not even through its own sidecar's history; a commenter only review entries.
+      const update = roles.mine(change)
+      if (update === undefined) return false
       if (store.storing(() => replica.apply(update, { via: 'sidecar' })) !== true) return false
       authors.fromPage(update)
       pages.toAll(encodeEnvelope(own('update', update)))

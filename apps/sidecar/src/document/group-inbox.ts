@@ -33,7 +33,7 @@ export interface GroupInboxParts {
     from: MemberId | undefined,
   ) => { payload: Uint8Array; frame: Uint8Array } | undefined
   /** A viewer's content is dropped here (its sync requests, presence and health still pass). */
-  readonly roles: Pick<DocumentRoles, 'refuses' | 'isViewer'>
+  readonly roles: Pick<DocumentRoles, 'refuses' | 'isViewer' | 'reviewOnly'>
   readonly metrics: Metrics
   /** Who wrote what: what a member wrote under another account's client id is stripped here. */
   readonly authors: Pick<AuthorGate, 'admit' | 'health' | 'speaksFor'>
@@ -90,7 +90,9 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
     }
     if (DOC_KINDS.has(env.kind)) {
       if (p.roles.refuses(from, env.kind)) return
-      const payload = p.authors.admit(env.kind, env.payload, from)
+      const admitted = p.authors.admit(env.kind, env.payload, from)
+      // A commenter's update, once only its own structs are left, must touch only the review map.
+      const payload = admitted === undefined ? undefined : p.roles.reviewOnly(from, admitted)
       if (payload === undefined) return
       // Durable before it is considered applied and before any browser sees it.
       // A member's own edit comes as an update; a sync answer may carry anyone's: not theirs to own.

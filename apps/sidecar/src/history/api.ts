@@ -47,7 +47,7 @@ export interface HistoryApiOptions {
   /** The served document's own edit verb, undefined when it is not served. */
   editOf(docId: string): Edit | undefined
   /** This account's role in a served document: a viewer may read its history, not change the document from it. */
-  roleOf(docId: string): 'editor' | 'viewer' | undefined
+  roleOf(docId: string): 'editor' | 'commenter' | 'viewer' | undefined
   /** True for a document this person left (kept, not served). */
   left(docId: string): boolean
   /** Members' shown names by number (made safe to show where they enter: library/shown-names.ts); may be empty. */
@@ -170,7 +170,7 @@ export function createHistoryApi(o: HistoryApiOptions): HistoryApi {
     const edit = servedEdit(docId)
     const history = o.histories.get(docId)
     if (history === undefined) throw new HistoryError('HISTORY_UNKNOWN_DOCUMENT', 'not served')
-    if ((revert !== undefined || restore !== undefined) && o.roleOf(docId) === 'viewer')
+    if ((revert !== undefined || restore !== undefined) && (o.roleOf(docId) ?? 'editor') !== 'editor')
       throw new HistoryError(
         'HISTORY_NOT_EDITOR',
         'you can view this document, not change it: only its editors restore versions or undo changes',

@@ -53,11 +53,16 @@ const Members = z.strictObject({
 })
 const SetRole = z.strictObject({ role: Role })
 
-/** People as numbers, and the numbers of those who only view. */
-function sharing(people: readonly z.infer<typeof Person>[]): { numbers: string[]; viewers: string[] } {
+/** People as numbers, the numbers of those who may not edit, and those of them who comment. */
+function sharing(people: readonly z.infer<typeof Person>[]): {
+  numbers: string[]
+  viewers: string[]
+  commenters: string[]
+} {
   const numbers = people.map((p) => (typeof p === 'string' ? p : p.number))
-  const viewers = people.flatMap((p) => (typeof p !== 'string' && p.role === 'viewer' ? [p.number] : []))
-  return { numbers, viewers }
+  const viewers = people.flatMap((p) => (typeof p !== 'string' && p.role !== 'editor' ? [p.number] : []))
+  const commenters = people.flatMap((p) => (typeof p !== 'string' && p.role === 'commenter' ? [p.number] : []))
+  return { numbers, viewers, commenters }
 }
 
 /** The number in a member path (`+` may come percent-encoded). @throws LibraryError DOCS_BAD_NUMBER */
@@ -174,8 +179,8 @@ async function listRoute(
       }
     }
     const input = await bodyOf(req, Create)
-    const { numbers, viewers } = sharing(input.members)
-    return { status: 201, body: await library.create({ title: input.title, members: numbers, viewers }) }
+    const { numbers, viewers, commenters } = sharing(input.members)
+    return { status: 201, body: await library.create({ title: input.title, members: numbers, viewers, commenters }) }
   }
   if (path === '/v1/invites') {
     only(method, path, 'GET')
@@ -199,10 +204,10 @@ async function itemRoute(
   if (members !== undefined) {
     only(method, path, 'POST')
     const change = await bodyOf(req, Members)
-    const { numbers, viewers } = sharing(change.add)
+    const { numbers, viewers, commenters } = sharing(change.add)
     return {
       status: 200,
-      body: await library.changeMembers(members, { add: numbers, remove: change.remove, viewers }),
+      body: await library.changeMembers(members, { add: numbers, remove: change.remove, viewers, commenters }),
     }
   }
   const deleted = await deleteRoute(library, req, path, method)

@@ -24,13 +24,32 @@ import { daemonFailed, groupChangeFailed, LibraryError } from './library-error.t
 import { isInvitedTo, isMemberOf, numbersOf, type Group } from './listing.ts'
 import type { Shelf } from './shelf.ts'
 import { mustEdit } from './roles-ops.ts'
+import { commentersIn, MAX_COMMENTERS, withCommenters } from '../group/commenters.ts'
 import type { Promotions } from './promotions.ts'
 import type { Steps } from './steps.ts'
 import type { DocumentView, Views } from './views.ts'
 
-/** Who to share with; `viewers` (a subset) may only view, everyone else named edits. */
+/**
+ * Who to share with; `viewers` (a subset) may not edit, everyone else named edits; `commenters`
+ * (a subset of `viewers`) may comment and suggest (named in the description, group/commenters.ts).
+ */
 export interface Sharing {
   readonly viewers?: readonly string[]
+  readonly commenters?: readonly string[]
+}
+
+/** The description naming `before`'s commenters without `remove`, with `add`; undefined when unchanged. @throws LibraryError */
+function describedCommenters(
+  before: string | null | undefined,
+  add: readonly string[],
+  remove: readonly string[],
+): string | undefined {
+  const now = commentersIn(before)
+  const next = [...now.filter((n) => !remove.includes(n) && !add.includes(n)), ...add]
+  if (next.length > MAX_COMMENTERS)
+    throw new LibraryError('DOCS_TOO_MANY_COMMENTERS', `a document names at most ${MAX_COMMENTERS} commenters`)
+  if (next.length === now.length && next.every((n) => now.includes(n))) return undefined
+  return withCommenters(before, next)
 }
 
 export interface GroupOperations {
@@ -116,28 +135,33 @@ function checkMembers(list: readonly string[], what: string, you: string): strin
   return [...new Set(list)].filter((n) => n !== you)
 }
 
+/** Makes the document's group. Roles (group/roles.ts): editors are admins, and only admins change details or add people. */
+async function createGroup(
+  o: Pick<GroupOperationsOptions, 'backend' | 'linkedDevice'>,
+  title: string,
+  members: string[],
+  roles: { viewers: ReadonlySet<string>; commenters: readonly string[] },
+): Promise<string> {
+  try {
+    return await o.backend.createGroupWith({
+      name: title,
+      members,
+      description: describedCommenters(documentDescription(), roles.commenters, []) ?? documentDescription(),
+      expirationSeconds: o.linkedDevice ? LINKED_DEVICE_EXPIRATION_SECONDS : 0,
+      admins: members.filter((n) => !roles.viewers.has(n)),
+      permissions: 'only-admins',
+    })
+  } catch (error) {
+    throw daemonFailed('create the group', error)
+  }
+}
+
 export function createGroupOperations(o: GroupOperationsOptions): GroupOperations {
   const { backend, shelf, steps, you } = o
 
   /** The view after a change: the stored row as it is now, the group as listed. */
   const viewNow = async (docId: string, groupId: string, g: Group | undefined): Promise<DocumentView> =>
     o.views.view(docId, groupId, shelf.row(docId), g, await o.contacts.directory())
-
-  async function createGroup(title: string, members: string[], viewers: ReadonlySet<string>): Promise<string> {
-    try {
-      // Roles (group/roles.ts): editors are admins, and only admins change details or add people.
-      return await backend.createGroupWith({
-        name: title,
-        members,
-        description: documentDescription(),
-        expirationSeconds: o.linkedDevice ? LINKED_DEVICE_EXPIRATION_SECONDS : 0,
-        admins: members.filter((n) => !viewers.has(n)),
-        permissions: 'only-admins',
-      })
-    } catch (error) {
-      throw daemonFailed('create the group', error)
-    }
-  }
 
   /** Leaves a group whose creation failed at `step`, and fails with why. */
   async function undo(groupId: string, members: string[], why: unknown, step: string): Promise<never> {
@@ -154,8 +178,9 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
     const title = checkedTitle(input.title)
     const members = checkMembers(input.members, 'members', you)
     const viewers = viewersAmong(input.viewers, members)
+    const commenters = [...viewersAmong(input.commenters, [...viewers])]
     shelf.checkRoom()
-    const groupId = await createGroup(title, members, viewers)
+    const groupId = await createGroup(o, title, members, { viewers, commenters })
     try {
       await backend.acceptGroupRequest(groupId)
     } catch (error) {
@@ -202,6 +227,7 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
         const add = checkMembers(change.add, 'add', you)
         const remove = checkMembers(change.remove, 'remove', you)
         const viewers = viewersAmong(change.viewers, add)
+        const commenters = [...viewersAmong(change.commenters, [...viewers])]
         if (change.remove.includes(you))
           throw new LibraryError('DOCS_BAD_REQUEST', 'to stop sharing a document with yourself, leave it')
         if (add.length === 0 && remove.length === 0)
@@ -212,6 +238,8 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
         if (before !== undefined) mustEdit(before, you)
         // In a group with roles, the people added as editors are made admins in the same change.
         const editors = before !== undefined && hasRoles(before) ? add.filter((n) => !viewers.has(n)) : []
+        // Commenters are named in the description, which only admins may write (group/commenters.ts).
+        const description = describedCommenters(before?.description, commenters, [...remove, ...add])
         try {
           // Removed people are banned too, so the group's link (should a phone turn one on) cannot
           // bring them back; adding them again later lifts the ban (decisions/0023).
@@ -220,6 +248,7 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
             removeMembers: remove,
             ban: remove,
             addAdmins: editors,
+            ...(description === undefined ? {} : { description }),
           })
         } catch (error) {
           throw groupChangeFailed('change the members', error)

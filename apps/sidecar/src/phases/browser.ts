@@ -15,6 +15,7 @@ import { UNLINKED_NOTICE } from '../ops/linked-device.ts'
 import { SidecarError } from '../errors.ts'
 import { createHistoryApi } from '../history/api.ts'
 import { createReviewApi } from '../review/api.ts'
+import type { AgentTokens } from '../review/agent-tokens.ts'
 import { authorsView } from '../authorship/authors-view.ts'
 import { restoredFrom } from '../history/restore-record.ts'
 import { createDocsApi } from '../library/api.ts'
@@ -35,6 +36,8 @@ export interface BrowserInput {
   readonly served: Served
   readonly ops: HttpHandler
   readonly makeSession: MakeSession
+  /** The review feature's agent tokens (review/agent-tokens.ts). */
+  readonly agentTokens?: AgentTokens
 }
 
 /** Number → shown name of a document's members, as the library lists them (empty without a library). */
@@ -46,6 +49,17 @@ async function memberNames(
   const doc = listed?.documents.find((d) => d.docId === docId)
   // Told apart as everywhere (library/told-apart.ts): a name someone else also has is not shown alone.
   return new Map((doc?.members ?? []).map((m) => [m.number, m.shown === m.number ? m.name : (m.shown ?? m.name)]))
+}
+
+/** The told-apart name of the person whose verified client id `clientId` is ("you" for this account). */
+async function personOf(served: Served, docId: string, clientId: number): Promise<string | undefined> {
+  const author = served.docs
+    .get(docId)
+    ?.authors()
+    .find((e) => e.clientId === clientId && 'verified' in e && e.verified === true)?.author
+  if (author?.number === undefined) return undefined
+  if (author.number === served.self.number) return 'you'
+  return (await memberNames(served.library, docId)).get(author.number) ?? author.number
 }
 
 export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> {
@@ -106,6 +120,8 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
         writerId: () => i.served.histories.writerId() ?? randomInt(2 ** 32),
       }
     },
+    ...(i.agentTokens === undefined ? {} : { tokens: i.agentTokens }),
+    personOf: (docId, clientId) => personOf(i.served, docId, clientId),
     now: () => clock.now(),
     random: () => randomInt(2 ** 32),
     allowedOrigins: config.allowedOrigins,

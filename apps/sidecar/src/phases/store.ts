@@ -5,6 +5,7 @@
  */
 import { AUTHOR_TABLES, authorTableOf, type AuthorTable } from '../authorship/author-table.ts'
 import { HISTORY_TABLES, historyTableOf, type HistoryTable } from '../history/history-table.ts'
+import { REVIEW_TABLES, agentTokensOf, type AgentTokens } from '../review/agent-tokens.ts'
 import { loadReplica, type DocReplica } from '../replica/replica.ts'
 import { openReplicaStore, type ReplicaStore } from '../replica/store.ts'
 import type { Basics, Phase } from './phase.ts'
@@ -15,12 +16,14 @@ export interface SidecarStore extends ReplicaStore {
   readonly history: HistoryTable
   /** Which account each Yjs client id of a document belongs to (authorship/author-table.ts). */
   readonly authors: AuthorTable
+  /** The agent tokens' hashes and grants (review/agent-tokens.ts). */
+  readonly agentTokens: AgentTokens
 }
 
 /** Opens the store as {@link openReplicaStore} does, with history's and authorship's tables. */
 export function openSidecarStore(dir: string, options: { readonly?: boolean } = {}): SidecarStore {
-  const store = openReplicaStore(dir, { ...options, features: [HISTORY_TABLES, AUTHOR_TABLES] })
-  return { ...store, history: historyTableOf(store), authors: authorTableOf(store) }
+  const store = openReplicaStore(dir, { ...options, features: [HISTORY_TABLES, AUTHOR_TABLES, REVIEW_TABLES] })
+  return { ...store, history: historyTableOf(store), authors: authorTableOf(store), agentTokens: agentTokensOf(store) }
 }
 
 export interface Stored {

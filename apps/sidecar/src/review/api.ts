@@ -29,9 +29,11 @@ import { z } from 'zod'
 import { isApiError, isGuardRefusal } from '../http/api-error.ts'
 import { readBody } from '../http/body.ts'
 import { checkHost, checkOrigin } from '../http/guard.ts'
+import { MAX_TOKEN_DOCS, TokenLimit, type AgentGrant, type AgentTokens } from './agent-tokens.ts'
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'
 const ROUTE = new RegExp(`^/v1/docs/(${UUID})/(text|suggestions)(?:/([0-9a-z]{8,32})/(accept|reject))?$`)
+const TOKENS = '/v1/agent-tokens'
 
 /** One served document as this API sees it. */
 export interface ReviewedDoc {
@@ -39,13 +41,17 @@ export interface ReviewedDoc {
   readonly doc: Y.Doc
   /** Applies a change this sidecar makes: durable and sent to the group; false when not applied. */
   edit(update: Uint8Array): boolean
-  role(): 'editor' | 'viewer'
+  role(): 'editor' | 'commenter' | 'viewer'
   /** A client id under this account's author tag (decision 0023). */
   writerId(): number
 }
 
 export interface ReviewApiOptions {
   reviewed(docId: string): ReviewedDoc | undefined
+  /** Agent tokens (review/agent-tokens.ts); without them a bearer token is refused as unknown. */
+  readonly tokens?: Pick<AgentTokens, 'mint' | 'find'>
+  /** The told-apart name of the person a client id writes for (undefined: unknown). */
+  personOf?(docId: string, clientId: number): Promise<string | undefined>
   now(): number
   /** A uint32 for entry ids (crypto in production). */
   random(): number
@@ -61,13 +67,23 @@ export interface ReviewApi {
 
 type ApiCode =
   | 'REVIEW_UNKNOWN_DOCUMENT'
+  | 'REVIEW_AGENT_TOKEN_UNKNOWN'
+  | 'REVIEW_AGENT_OUT_OF_SCOPE'
+  | 'REVIEW_AGENT_CANNOT_DECIDE'
+  | 'REVIEW_AGENT_CANNOT_MINT'
   | 'REVIEW_FORBIDDEN'
+  | 'REVIEW_COMMENTER_CANNOT_DECIDE'
   | 'REVIEW_BAD_REQUEST'
   | 'REVIEW_METHOD_NOT_ALLOWED'
   | 'REVIEW_NOT_APPLIED'
 const API_STATUS: Record<ApiCode, number> = {
   REVIEW_UNKNOWN_DOCUMENT: 404,
+  REVIEW_AGENT_TOKEN_UNKNOWN: 401,
+  REVIEW_AGENT_OUT_OF_SCOPE: 403,
+  REVIEW_AGENT_CANNOT_DECIDE: 403,
+  REVIEW_AGENT_CANNOT_MINT: 403,
   REVIEW_FORBIDDEN: 403,
+  REVIEW_COMMENTER_CANNOT_DECIDE: 403,
   REVIEW_BAD_REQUEST: 400,
   REVIEW_METHOD_NOT_ALLOWED: 405,
   REVIEW_NOT_APPLIED: 503,
@@ -98,6 +114,13 @@ const Suggest = z.strictObject({
   target: TargetSchema.optional(),
 })
 const Decide = z.strictObject({})
+const Mint = z.strictObject({
+  docs: z
+    .array(z.string().regex(new RegExp(`^${UUID}$`)))
+    .min(1)
+    .max(MAX_TOKEN_DOCS),
+  name: z.string().min(1).max(256).default('Agent'),
+})
 const DEFAULT_TARGET: Target = { name: 'text', kind: 'text' }
 
 async function bodyOf<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<T> {
@@ -136,10 +159,15 @@ function changed<T>(d: ReviewedDoc, change: (work: Y.Doc) => T): T {
   return out
 }
 
-const shown = (s: Suggestion) => ({
+/** "Claude, for Alice": the agent's name, then the person whose account wrote the entry. */
+const byline = (agent: string | undefined, person: string | undefined): string | undefined =>
+  agent === undefined ? person : `${agent}, for ${person ?? 'someone unknown'}`
+
+const shown = (s: Suggestion, person: string | undefined) => ({
   id: s.id,
   writer: s.writer,
   ...(s.entry.agent === undefined ? {} : { agent: s.entry.agent }),
+  ...(byline(s.entry.agent, person) === undefined ? {} : { by: byline(s.entry.agent, person) }),
   target: s.entry.target,
   find: s.entry.find,
   replace: s.entry.replace,
@@ -156,16 +184,66 @@ function refuseViewer(d: ReviewedDoc, what: string): void {
   if (d.role() === 'viewer') throw new ApiFailure('REVIEW_FORBIDDEN', `you can view this document, not ${what}`)
 }
 
+/** Only an editor accepts or rejects: a commenter may suggest, not decide. */
+function refuseNonEditor(d: ReviewedDoc): void {
+  refuseViewer(d, 'decide on suggestions')
+  if (d.role() === 'commenter')
+    throw new ApiFailure(
+      'REVIEW_COMMENTER_CANNOT_DECIDE',
+      'you can comment on this document and suggest changes; only its editors accept or reject them',
+    )
+}
+
+/** The grant of a bearer token the request presents; undefined without one (the person's own call). */
+function grantOf(o: ReviewApiOptions, req: IncomingMessage): AgentGrant | undefined {
+  const header = req.headers.authorization
+  if (header === undefined) return undefined
+  const m = /^Bearer ([^\s]{1,200})$/.exec(header)
+  const grant = m?.[1] === undefined ? undefined : o.tokens?.find(m[1])
+  if (grant === undefined) throw new ApiFailure('REVIEW_AGENT_TOKEN_UNKNOWN', 'this sidecar did not mint that token')
+  return grant
+}
+
+/** `POST /v1/agent-tokens {docs, name}`: the person's own call mints a read-and-suggest token. */
+async function mint(o: ReviewApiOptions, req: IncomingMessage, method: string): Promise<Answer> {
+  if (method !== 'POST') throw new ApiFailure('REVIEW_METHOD_NOT_ALLOWED', `${method} is not allowed here; use POST`)
+  if (req.headers.authorization !== undefined)
+    throw new ApiFailure('REVIEW_AGENT_CANNOT_MINT', 'an agent token cannot mint tokens')
+  const b = await bodyOf(req, Mint)
+  const unknown = b.docs.find((id) => o.reviewed(id) === undefined)
+  if (unknown !== undefined) throw new ApiFailure('REVIEW_UNKNOWN_DOCUMENT', `this sidecar does not serve ${unknown}`)
+  if (o.tokens === undefined) throw new ApiFailure('REVIEW_NOT_APPLIED', 'this sidecar keeps no agent tokens')
+  try {
+    const token = o.tokens.mint({ name: b.name, docIds: b.docs }, o.now())
+    return { status: 201, json: { token, name: b.name, docs: b.docs } }
+  } catch (error) {
+    if (error instanceof TokenLimit) throw new ApiFailure('REVIEW_BAD_REQUEST', error.message)
+    throw error
+  }
+}
+
+async function listed(o: ReviewApiOptions, docId: string, d: ReviewedDoc): Promise<Answer> {
+  const all = listSuggestions(copy(d.doc))
+  const people = new Map<number, string | undefined>()
+  for (const s of all) if (!people.has(s.writer)) people.set(s.writer, await o.personOf?.(docId, s.writer))
+  return { status: 200, json: { suggestions: all.map((s) => shown(s, people.get(s.writer))) } }
+}
+
 async function route(o: ReviewApiOptions, req: IncomingMessage, url: URL, method: string): Promise<Answer> {
+  if (url.pathname === TOKENS) return mint(o, req, method)
+  const grant = grantOf(o, req)
   const [, docId = '', part, sid, verb] = ROUTE.exec(url.pathname) ?? []
+  if (grant !== undefined && !grant.docIds.includes(docId))
+    throw new ApiFailure('REVIEW_AGENT_OUT_OF_SCOPE', 'this token does not name that document')
+  if (grant !== undefined && verb !== undefined)
+    throw new ApiFailure('REVIEW_AGENT_CANNOT_DECIDE', 'an agent suggests; only an editor accepts or rejects')
   const expect = verb !== undefined ? 'POST' : part === 'text' ? 'GET' : method === 'POST' ? 'POST' : 'GET'
   if (method !== expect)
     throw new ApiFailure('REVIEW_METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${expect}`)
   const d = o.reviewed(docId)
   if (d === undefined) throw new ApiFailure('REVIEW_UNKNOWN_DOCUMENT', 'this sidecar does not serve that document')
   if (part === 'text') return { status: 200, json: readText(copy(d.doc), targetOf(url)) }
-  if (verb === undefined && method === 'GET')
-    return { status: 200, json: { suggestions: listSuggestions(copy(d.doc)).map(shown) } }
+  if (verb === undefined && method === 'GET') return listed(o, docId, d)
   if (verb === undefined) {
     refuseViewer(d, 'suggest changes')
     const b = await bodyOf(req, Suggest)
@@ -177,12 +255,13 @@ async function route(o: ReviewApiOptions, req: IncomingMessage, url: URL, method
       at: o.now(),
       random: o.random,
       ...(b.note === undefined ? {} : { note: b.note }),
-      ...(b.agent === undefined ? {} : { agent: b.agent }),
+      // A token's suggestions carry its name, whatever the body says.
+      ...(grant !== undefined ? { agent: grant.name } : b.agent === undefined ? {} : { agent: b.agent }),
     }
     return { status: 201, json: { id: changed(d, (work) => createSuggestion(work, input)) } }
   }
   await bodyOf(req, Decide)
-  refuseViewer(d, 'decide on suggestions')
+  refuseNonEditor(d)
   const id = sid ?? ''
   const decision = changed(d, (work) =>
     verb === 'accept' ? acceptSuggestion(work, id, o.now()) : decideWithout(work, id, 'rejected', o.now()),
@@ -243,7 +322,7 @@ function answer(res: ServerResponse, a: Answer, cors: string | undefined): void 
 
 export function createReviewApi(o: ReviewApiOptions): ReviewApi {
   return {
-    handles: (path) => ROUTE.test(path),
+    handles: (path) => path === TOKENS || ROUTE.test(path),
     handle(req, res) {
       const url = new URL(req.url ?? '/', 'http://sidecar')
       const method = req.method ?? 'GET'
