@@ -62,7 +62,7 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
       const doc = docs.get(docId)
       if (doc === undefined)
         throw new LibraryError('DOCS_UNKNOWN_DOCUMENT', 'this sidecar does not serve that document')
-      return authorsView(doc.authors(), await memberNames(library, docId), i.served.self)
+      return authorsView(doc.content.authors(), await memberNames(library, docId), i.served.self)
     },
     notShared: (docId) => {
       const view = docs.notShared(docId)
@@ -75,9 +75,9 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
     histories: i.served.histories,
     editOf: (docId) => {
       const doc = docs.get(docId)
-      return doc === undefined ? undefined : (update) => doc.edit(update)
+      return doc === undefined ? undefined : (update) => doc.content.edit(update)
     },
-    roleOf: (docId) => docs.get(docId)?.role(),
+    roleOf: (docId) => docs.get(docId)?.roles.self(),
     left: (docId) => i.served.histories.left(docId),
     // Names are a nicety (told apart as everywhere: library/told-apart.ts); a daemon that cannot list contacts leaves them null.
     names: async () => {
@@ -97,8 +97,8 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
       if (doc === undefined || replica === undefined) return undefined
       return {
         doc: replica.doc,
-        edit: (update) => doc.edit(update),
-        role: () => doc.role(),
+        edit: (update) => doc.content.edit(update),
+        role: () => doc.roles.self(),
         writerId: () => i.served.histories.writerId() ?? randomInt(2 ** 32),
       }
     },
@@ -117,16 +117,16 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
       ),
     maxFrameBytes: config.browser.maxFrameBytes,
     isDocument: (docId) => life.ready() && docs.has(docId),
-    hasRoom: (docId) => (docs.get(docId)?.sessionCount ?? Infinity) < config.browser.maxConnectionsPerDoc,
+    hasRoom: (docId) => (docs.get(docId)?.pages.count ?? Infinity) < config.browser.maxConnectionsPerDoc,
     onConnection: (ws: WebSocket, docId: string) => {
       const doc = docs.get(docId)
       if (doc === undefined) return ws.close(CLOSE_CODES.POLICY_VIOLATION)
-      const session = i.makeSession(ws, docId, (s, env, frame) => doc.fromBrowser(s, env, frame))
-      doc.attach(session)
+      const session = i.makeSession(ws, docId, (s, env, frame) => doc.pages.receive(s, env, frame))
+      doc.pages.attach(session)
       metrics.connections.inc({ doc: docId })
       ws.on('error', (error) => logger.debug({ err: error }, 'browser socket error'))
       ws.on('close', () => {
-        doc.detach(session)
+        doc.pages.detach(session)
         metrics.connections.dec({ doc: docId })
       })
     },
