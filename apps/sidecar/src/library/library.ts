@@ -14,7 +14,7 @@ import type { MemberId } from '../group/roster.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { ReplicaStore } from '../replica/store.ts'
 import type { SignalBackend, SignalChatMethods, SignalDocumentMethods } from '@e2e-col/signal-cli'
-import type { Contacts, ContactView } from './contacts.ts'
+import type { Contacts, ContactView } from '../people/contacts.ts'
 import { createDeleteForEveryone, type DeleteForEveryone } from './delete-all.ts'
 import { createLinkGuard } from './link-guard.ts'
 import { createFollow } from './follow.ts'
@@ -41,7 +41,7 @@ export interface DocumentLibrary
   /** This account's number. */
   readonly you: string
   contacts(): Promise<ContactView[]>
-  /** Someone's name as shown (told-apart.ts), from the contacts last read; undefined when not known yet. */
+  /** Someone's name as shown (people/told-apart.ts), from the contacts last read; undefined when not known yet. */
   shownName(number: string): string | undefined
   /** Reads the contacts once (at start, so a member's first presence carries their name); never throws. */
   readNames(): Promise<void>

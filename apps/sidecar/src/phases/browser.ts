@@ -43,7 +43,7 @@ async function memberNames(
 ): Promise<Map<string, string | undefined>> {
   const listed = await library?.list()
   const doc = listed?.documents.find((d) => d.docId === docId)
-  // Told apart as everywhere (library/told-apart.ts): a name someone else also has is not shown alone.
+  // Told apart as everywhere (people/told-apart.ts): a name someone else also has is not shown alone.
   return new Map((doc?.members ?? []).map((m) => [m.number, m.shown === m.number ? m.name : (m.shown ?? m.name)]))
 }
 
@@ -79,7 +79,7 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
     },
     roleOf: (docId) => docs.get(docId)?.roles.self(),
     left: (docId) => i.served.histories.left(docId),
-    // Names are a nicety (told apart as everywhere: library/told-apart.ts); a daemon that cannot list contacts leaves them null.
+    // Names are a nicety (told apart as everywhere: people/told-apart.ts); a daemon that cannot list contacts leaves them null.
     names: async () => {
       const people = library === undefined ? [] : await library.contacts().catch(() => [])
       // Someone with no name at all is shown as their number: the version says number and no name.
