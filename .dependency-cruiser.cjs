@@ -18,7 +18,7 @@ const SIDECAR_LAYERS = [
   ['receive', 'receive/'],
   ['features', '(authorship|presence|history|chat|review|stranded)/'],
   ['document', 'document/'],
-  ['documents', 'documents\\.ts$|library/'],
+  ['documents', 'documents\\.ts$|library/|people/'],
   ['phases', 'phases/'],
   ['entry', '(sidecar|internals|index|main)\\.ts$|cli/'],
 ]

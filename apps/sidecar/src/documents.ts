@@ -113,11 +113,11 @@ export function createDocuments(o: DocumentsOptions): Documents {
 
   // Signal went away or came back: every document (configured or added since) hears it.
   o.reach.onChange((state) => {
-    for (const doc of docs.values()) doc.reachChanged(state)
+    for (const doc of docs.values()) doc.outbox.reachChanged(state)
   })
 
   metrics.replicaSyncSource.read = () => {
-    const all: SyncStats[] = [...docs.values()].map((d) => d.syncStats())
+    const all: SyncStats[] = [...docs.values()].map((d) => d.group.syncStats())
     return {
       answered: all.reduce((n, s) => n + s.answered, 0),
       suppressed: all.reduce((n, s) => n + s.suppressed, 0),
@@ -148,7 +148,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
       groups.set(groupId, doc)
       o.histories?.attach(docId, replica)
       // Added after the start: what a previous run kept for it goes out now, as for the others.
-      if (resumed) doc.resumeKept()
+      if (resumed) doc.outbox.resumeKept()
       return doc
     },
     remove(docId, code, reason) {
@@ -160,24 +160,24 @@ export function createDocuments(o: DocumentsOptions): Documents {
       doc.close(code, reason)
     },
     fromGroup(docId, frame, env, from, source) {
-      docs.get(docId)?.fromGroup(frame, env, from, source)
+      docs.get(docId)?.group.receive(frame, env, from, source)
     },
     setMembers(groupId, members) {
-      groups.get(groupId)?.setMembers(members)
+      groups.get(groupId)?.group.setMembers(members)
     },
-    lost: (docId, source) => docs.get(docId)?.lost(source),
-    withdraw: (docId, feature) => docs.get(docId)?.withdraw(feature),
-    restore: (docId, feature) => docs.get(docId)?.restore(feature),
+    lost: (docId, source) => docs.get(docId)?.group.lost(source),
+    withdraw: (docId, feature) => docs.get(docId)?.group.withdraw(feature),
+    restore: (docId, feature) => docs.get(docId)?.group.restore(feature),
     resumeKept() {
       resumed = true
-      for (const doc of docs.values()) doc.resumeKept()
+      for (const doc of docs.values()) doc.outbox.resumeKept()
     },
     async drain(timeoutMs) {
       // While Signal is away nothing would go out: what is queued is in the outbox for the next start.
       if (o.reach.state !== 'reachable') return
-      await Promise.all([...docs.values()].map((d) => d.drain(timeoutMs)))
+      await Promise.all([...docs.values()].map((d) => d.outbox.drain(timeoutMs)))
     },
-    queuedBytes: () => [...docs.values()].reduce((n, d) => n + d.queuedBytes, 0),
+    queuedBytes: () => [...docs.values()].reduce((n, d) => n + d.outbox.queuedBytes, 0),
     close(code, reason) {
       for (const doc of docs.values()) doc.close(code, reason)
     },

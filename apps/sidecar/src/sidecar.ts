@@ -14,7 +14,7 @@ import { createCloserStack, type CloserStack } from './closers.ts'
 import type { SidecarConfig } from './config.ts'
 import type { StoreError } from './errors.ts'
 import { listenWarning } from './listen-scope.ts'
-import { withShownNames } from './library/shown-names.ts'
+import { withShownNames } from './people/shown-names.ts'
 import { installNodeCodecs } from './node-codecs.ts'
 import { createLinkWatch, watchLink } from './ops/linked-device.ts'
 import { checkSignalLimits } from './signal-limits.ts'
@@ -147,13 +147,13 @@ function ready(
   if (beyondLoopback !== undefined) b.logger.warn({ listen: b.config.listen }, beyondLoopback)
   docs.resumeKept()
   // Announce what this sidecar reads (members answer with theirs).
-  for (const doc of docs.values()) doc.greetGroup()
+  for (const doc of docs.values()) doc.group.greet()
   b.logger.info(
     { url: at.url, documents: docs.size, store: at.storePath, signalCliVersion: at.version ?? 'unavailable' },
     `e2e-col sidecar ready on ${at.url}`,
   )
   // Catch up on what the group said while this sidecar was down: members answer with what we lack.
-  if (b.config.replica.syncOnStart) for (const doc of docs.values()) doc.askGroup()
+  if (b.config.replica.syncOnStart) for (const doc of docs.values()) doc.group.ask()
   // Someone may have removed this account from a document while the sidecar was down.
   void library
     ?.refresh()

@@ -280,7 +280,7 @@ describe('document history through the local API', () => {
       "a version with Alice's change",
     )
     const people = (await versions(a, docId)).flatMap((v) => v.authors)
-    // Named as everywhere (library/told-apart.ts): Bob is not in Alice's contacts here, so he is
+    // Named as everywhere (people/told-apart.ts): Bob is not in Alice's contacts here, so he is
     // told apart from any contact named Bob; her own versions are marked `you`, not named.
     expect(people).toContainEqual({ number: BOB, name: 'Bob (not in your contacts, …0102)', you: false })
     expect(people).toContainEqual({ number: ALICE, name: null, you: true })

@@ -3,7 +3,7 @@
  * it belongs to (verified: the id carries that account's author tag, and Signal authenticated the
  * account's own update or announcement of it) or, otherwise, the member that relayed it or (a
  * legacy id) that first wrote it (not verified). Names are the listing's told-apart ones
- * (library/told-apart.ts), already made safe to show.
+ * (people/told-apart.ts), already made safe to show.
  * @see docs/documents.md "Who wrote this", docs/decisions/0023-account-derived-client-ids.md
  */
 import type { MemberId } from '../group/roster.ts'

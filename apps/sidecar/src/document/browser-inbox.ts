@@ -12,45 +12,59 @@ import type { Session } from '../browser/session.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
 import type { DocReplica } from '../replica/replica.ts'
-import type { Delivery } from '../send/delivery.ts'
 import type { SendOwner, SendQueue } from '../send/queue.ts'
 import { DOC_KINDS } from './doc-kinds.ts'
 import type { KeptChanges } from './kept-changes.ts'
 import type { Pages } from './pages.ts'
-import type { ChangeStore, DocumentPorts } from './ports.ts'
+import type { ChangeStore } from './ports.ts'
 import type { Presence } from './presence.ts'
 import type { Role } from '../group/roles.ts'
 
 // While Signal is away, a backlog longer than this is merged into one update (it stays short).
 const MERGE_AT = 16
 
-export interface BrowserInboxParts {
-  readonly replica: DocReplica
-  readonly store: ChangeStore
-  readonly pages: Pages
-  readonly queue: SendQueue
-  readonly delivery: Delivery
-  readonly kept: KeptChanges
-  /** The document's presence mirror: a page's awareness is noted as it passes. */
-  readonly mirror: Pick<DocumentPresence, 'seen'>
-  readonly presence: Presence
+/** Where a page's change goes on once it is durable: the queue, the kept changes, the pages' notes. */
+export interface BrowserSends {
+  readonly queue: Pick<SendQueue, 'enqueue' | 'rewrite' | 'waiting' | 'queuedBytes'>
+  readonly kept: Pick<KeptChanges, 'merge' | 'ownerFor'>
+  /** Whether Signal takes sends now: while it does not, a long backlog is merged. */
+  reachable(): boolean
+  /** Records an id about to go to the group, so Signal's copy of it is dropped. */
+  markSent(senderId: string, messageId: string): void
+  /** Tells the pages how far the document's changes have got. */
+  changed(): void
+}
+
+/** A page's presence: noted by the mirror, coalesced for Signal (presence.ts). */
+export interface BrowserPresence {
   /** Largest presence frame carried; larger ones are refused (`SIDECAR_PRESENCE_TOO_LARGE`). */
-  readonly maxPresenceBytes: number
+  readonly maxBytes: number
+  readonly seen: DocumentPresence['seen']
+  readonly offer: Presence['offer']
+}
+
+/** This account as the writer of its pages' changes. */
+export interface BrowserWriter {
+  /** This account's role: a viewer's pages may not change the document (`SIDECAR_READ_ONLY`). */
+  role(): Role
+  /** Content this account's page wrote: its client ids are this account's (author-gate.ts). */
+  authored(update: Uint8Array): void
+  /** A page's change refused because this account views (demotion.ts keeps it while a demotion settles). */
+  refusedAsViewer(update: Uint8Array): void
+  /** A page's change as this role may make it (doc-roles.ts `mine`): a commenter's review entries only. */
+  mine(update: Uint8Array): Uint8Array | undefined
+}
+
+export interface BrowserInboxParts {
+  readonly replica: Pick<DocReplica, 'apply' | 'diff' | 'lacksFrom' | 'stateVector'>
+  readonly store: Pick<ChangeStore, 'storing' | 'senderOf' | 'accept'>
+  readonly pages: Pick<Pages, 'toOthers'>
+  readonly sends: BrowserSends
+  readonly presence: BrowserPresence
+  readonly writer: BrowserWriter
   /** One of the sidecar's own envelopes for this document (not sent to the group). */
   readonly own: (kind: Kind, payload: Uint8Array) => Envelope
-  /** Records an id about to go to the group, so Signal's copy of it is dropped. */
-  readonly markSent: (senderId: string, messageId: string) => void
-  readonly reach: DocumentPorts['reach']
-  /** This account's role: a viewer's pages may not change the document (`SIDECAR_READ_ONLY`). */
-  readonly role: () => Role
-  /** A page's change as this role may make it (doc-roles.ts `mine`): a commenter's review entries only. */
-  readonly mine: (update: Uint8Array) => Uint8Array | undefined
-  readonly metrics: Metrics
-  readonly logger: Logger
-  /** Content this account's page wrote: its client ids are this account's (author-gate.ts). */
-  readonly authored: (update: Uint8Array) => void
-  /** A page's change refused because this account views (demotion.ts keeps it while a demotion settles). */
-  readonly refusedAsViewer?: (update: Uint8Array) => void
+  readonly ops: { readonly metrics: Metrics; readonly logger: Logger }
 }
 
 /** Takes an envelope a local page sent. */
@@ -69,13 +83,15 @@ function announces(payload: Uint8Array): boolean {
 const refusal = (messageId: string) => ({ messageId, strike: false })
 
 export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
-  const { replica, store, pages, queue, metrics } = p
+  const { replica, store, pages, sends, writer } = p
+  const { queue, kept } = sends
+  const { metrics } = p.ops
 
   /** A page's change, durable in the replica and the outbox before it is acknowledged and queued. */
   function change(session: Session, sent: Envelope, sentFrame: Uint8Array): void {
     // Never applied, kept or sent: the page drops it from its outbox (no retry) and shows read-only.
-    if (p.role() === 'viewer') {
-      p.refusedAsViewer?.(sent.payload)
+    if (writer.role() === 'viewer') {
+      writer.refusedAsViewer(sent.payload)
       return session.refuse(
         'SIDECAR_READ_ONLY',
         'you can view this document, not edit it (an editor can make you an editor)',
@@ -83,7 +99,7 @@ export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
       )
     }
     // A commenter's page may write review entries only; what it may not is refused whole.
-    const payload = p.role() === 'commenter' ? p.mine(sent.payload) : sent.payload
+    const payload = writer.role() === 'commenter' ? writer.mine(sent.payload) : sent.payload
     if (payload === undefined)
       return session.refuse(
         'SIDECAR_READ_ONLY',
@@ -100,43 +116,43 @@ export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
         `the ${env.kind} payload is not a Yjs update`,
         refusal(env.messageId),
       )
-    p.authored(env.payload)
+    writer.authored(env.payload)
     // Durable in the replica and the outbox: the browser may forget it now.
     if (!store.accept(env.senderId, env.messageId, frame)) return
     session.ack(env.messageId)
-    p.markSent(env.senderId, env.messageId)
+    sends.markSent(env.senderId, env.messageId)
     pages.toOthers(session, frame)
-    const item = { frame, messageId: env.messageId, owner: p.kept.ownerFor(session), source: session, first: true }
+    const item = { frame, messageId: env.messageId, owner: kept.ownerFor(session), source: session, first: true }
     let queued = queue.enqueue(item)
-    if (!queued || (p.reach.state !== 'reachable' && queue.waiting > MERGE_AT)) {
-      queue.rewrite(p.kept.merge)
-      if (!queued) queued = queue.enqueue({ ...item, owner: p.kept.ownerFor(session) })
+    if (!queued || (!sends.reachable() && queue.waiting > MERGE_AT)) {
+      queue.rewrite(kept.merge)
+      if (!queued) queued = queue.enqueue({ ...item, owner: kept.ownerFor(session) })
     }
     // Still no room: the change is kept in the outbox and goes out with the next start.
     if (!queued)
-      p.logger.warn(
+      p.ops.logger.warn(
         { queuedBytes: queue.queuedBytes },
         'send queue full even merged; a change waits in the outbox for the next start',
       )
-    p.delivery.changed()
+    sends.changed()
   }
 
   /** Presence: bounded, shown to the other pages at once, and the latest per page coalesced for Signal. */
   function presence(session: Session, env: Envelope, frame: Uint8Array): void {
-    if (frame.length > p.maxPresenceBytes)
+    if (frame.length > p.presence.maxBytes)
       return session.refuse(
         'SIDECAR_PRESENCE_TOO_LARGE',
-        `a presence frame is at most ${p.maxPresenceBytes} bytes`,
+        `a presence frame is at most ${p.presence.maxBytes} bytes`,
         refusal(env.messageId),
       )
-    p.mirror.seen(env.payload, session)
+    p.presence.seen(env.payload, session)
     pages.toOthers(session, frame)
     p.presence.offer(session, env.senderId, env.messageId, frame)
   }
 
   /** Health: carried as it is, acknowledged when sent, never kept. */
   function carryEphemeral(session: Session, env: Envelope, frame: Uint8Array): void {
-    p.markSent(env.senderId, env.messageId)
+    sends.markSent(env.senderId, env.messageId)
     pages.toOthers(session, frame)
     const owner: SendOwner = {
       ack: (id) => session.ack(id),

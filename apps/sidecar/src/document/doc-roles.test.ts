@@ -30,7 +30,7 @@ function inbox() {
   const metrics = createMetrics()
   const lines: string[] = []
   const logger = createLogger('warn', new Writable({ write: (c: Buffer, _e, cb) => (lines.push(c.toString()), cb()) }))
-  const roles = createDocumentRoles({ docId: DOC, replica: new Y.Doc(), metrics, logger, changed: () => {} })
+  const roles = createDocumentRoles({ docId: DOC, replica: new Y.Doc(), metrics, logger })
   roles.set(rolesIn(listing, ALICE))
   const doc = new Y.Doc()
   const shown: Uint8Array[] = []

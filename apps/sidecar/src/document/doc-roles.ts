@@ -20,13 +20,25 @@ import type { Metrics } from '../ops/metrics.ts'
 // Members named in a log line at most once each; beyond this many, no more lines (the count goes on).
 const MAX_LOGGED = 1024
 
+/** What the rest of the sidecar asks of a document's roles (`doc.roles`). */
+export interface RoleSide {
+  /** The group's roles as listed now; a change of this account's own role is told to the pages. */
+  set(roles: GroupRoles): void
+  /** This account's role in the document. */
+  self(): Role
+  /** The members who may answer the group's sync requests (undefined: every member). */
+  answerers(): readonly string[] | undefined
+  /** True (counted, logged once) when `from` is a viewer, whose content is dropped. */
+  refusesContent(from: MemberId | undefined): boolean
+}
+
 export interface DocumentRoles {
   /** This sidecar's own role in the document. */
   self(): Role
   /** The members who may answer the group's sync requests (undefined: every member). */
   editors(): readonly string[] | undefined
-  /** Takes a listing's roles (a change of this sidecar's own role is told to `changed`). */
-  set(roles: GroupRoles): void
+  /** Takes a listing's roles; true when this sidecar's own role changed. */
+  set(roles: GroupRoles): boolean
   /**
    * True (counted, logged once per member) when `from`'s content of this kind is dropped: a
    * viewer's, or a commenter's other than an update (its updates are {@link reviewOnly}'s).
@@ -52,8 +64,6 @@ export function createDocumentRoles(o: {
   replica: Y.Doc
   metrics: Metrics
   logger: Logger
-  /** This sidecar's own role changed. */
-  changed: (self: Role) => void
 }): DocumentRoles {
   let roles: GroupRoles = ALL_EDITORS
   const logged = new Set<string>()
@@ -75,7 +85,7 @@ export function createDocumentRoles(o: {
     set(next) {
       const changed = next.self !== roles.self
       roles = next
-      if (changed) o.changed(next.self)
+      return changed
     },
     isViewer: (from) => roles.of(from) !== 'editor',
     refuses(from, kind) {

@@ -11,22 +11,21 @@
  */
 import { encodeEnvelope, encodeHealth, type Envelope, type Kind } from '@e2e-col/protocol'
 import * as Y from 'yjs'
-import type { Session } from '../browser/session.ts'
 import { createAuthorBook, type Authorship } from '../authorship/author-book.ts'
 import { authorTagOfAccount } from '../authorship/author-tag.ts'
 import { createAuthorGate } from './author-gate.ts'
 import { createBrowserInbox } from './browser-inbox.ts'
-import { createGroupInbox, type GroupInbox } from './group-inbox.ts'
+import { createGroupInbox, type GroupInbox, type GroupSide } from './group-inbox.ts'
 import { createSenderStamper } from '../presence/sender-stamp.ts'
-import { createDocumentRoles, type DocumentRoles } from './doc-roles.ts'
-import { createKeptChanges } from './kept-changes.ts'
-import { createPages, type Pages } from './pages.ts'
+import { createDocumentRoles, type DocumentRoles, type RoleSide } from './doc-roles.ts'
+import { createKeptChanges, type OutboxSide } from './kept-changes.ts'
+import { createPages, type PageSide, type Pages } from './pages.ts'
 import type { DocumentPorts } from './ports.ts'
 import { createPresence } from './presence.ts'
 import { createReplicaSync } from './replica-sync.ts'
 import { createCapabilityExchange } from '../group/capability-exchange.ts'
-import type { MemberId } from '../group/roster.ts'
-import type { GroupRoles, Role } from '../group/roles.ts'
+import { createRoster, type MemberId, type Roster } from '../group/roster.ts'
+import type { GroupRoles } from '../group/roles.ts'
 import { createDocumentPresence } from '../presence/document-presence.ts'
 import type { DocReplica } from '../replica/replica.ts'
 import { createDelivery } from '../send/delivery.ts'
@@ -35,68 +34,38 @@ import { createDemotionWatch, type DemotionWatch } from './demotion.ts'
 
 export type { DocumentPorts } from './ports.ts'
 
-/** What a document's group-sync did, summed over the sidecar for its metrics. */
-export interface SyncStats {
-  readonly answered: number
-  readonly suppressed: number
-  readonly askedBack: number
-}
+export type { SyncStats } from './group-inbox.ts'
 
-export interface Document {
-  readonly docId: string
-  readonly groupId: string
-  /** Browser sessions attached now. */
-  readonly sessionCount: number
-  /** Frame bytes waiting in this document's send queue. */
-  readonly queuedBytes: number
-  /** Attaches a browser session; it stays until `detach` (its socket closed) or `close`. */
-  attach(session: Session): void
-  detach(session: Session): void
-  /** An envelope a local browser sent (already checked by its session). */
-  fromBrowser(session: Session, env: Envelope, frame: Uint8Array): void
-  /**
-   * An envelope from the group, deduplicated by the receive path; `from` is its Signal sender,
-   * `source` that sender's key (answer rule, per-asker limits).
-   */
-  fromGroup(frame: Uint8Array, env: Envelope, from?: MemberId, source?: string): void
+/** What the sidecar's history and review ask of the document's content (`doc.content`). */
+export interface ContentSide {
   /**
    * A change the sidecar makes itself (a restore, a revert): durable in the replica, shown to the
    * pages and sent to the group like an edit. False when it is not a valid update, the store failed, or this account is a viewer.
    */
   edit(update: Uint8Array): boolean
-  /** Sends the replica's `sync-request` to the document's group. */
-  askGroup(): void
   /** Calls `listener` after each change to the replica, from anywhere; returns the way to stop. */
   onChange(listener: () => void): () => void
-  /** Announces this sidecar's capabilities with `hello`, so every member announces back (at start). */
-  greetGroup(): void
-  /** The group's listed members changed (or were read again): the roster, and who holds which author tag. */
-  setMembers(members: readonly MemberId[]): void
-  /** The group's roles as listed now; a change of this account's own role is told to the pages. */
-  setRoles(roles: GroupRoles): void
-  /** This account's role in the document. */
-  role(): Role
-  /** The members who may answer the group's sync requests (undefined: every member). */
-  answerers(): readonly string[] | undefined
-  /** True (counted, logged once) when `from` is a viewer, whose content is dropped. */
-  refusesContent(from: MemberId | undefined): boolean
-  /** Content a member (`source`) sent did not arrive whole: ask the group again (bounded per member). */
-  lost(source?: string): void
-  /** Stops announcing `feature` (this machine cannot use it) and says so to the group. */
-  withdraw(feature: number): void
-  /** Announces `feature` again after a withdrawal (when this sidecar is configured to read it). */
-  restore(feature: number): void
-  /** Queues the changes a previous run accepted and Signal never took, merged (once, when started). */
-  resumeKept(): void
-  /** Signal went away or came back: a backlog is merged, the group asked again on the way back, the pages told. */
-  reachChanged(state: DocumentPorts['reach']['state']): void
   /** Who each client id of the document belongs to, or which member relayed it (decisions/0023). */
   authors(): Authorship[]
-  /** What group sync answered, suppressed and asked back so far. */
-  syncStats(): SyncStats
-  /** Resolves when the send queue is empty or `timeoutMs` passed. */
-  drain(timeoutMs: number): Promise<void>
-  closeSockets(code: number, reason: string): void
+}
+
+/**
+ * One served document: its ids, and a side per feature, each a narrow interface its feature owns.
+ * It stays at a few members (`apps/sidecar/test/document-verbs.test.ts`): a new verb goes to its side.
+ */
+export interface Document {
+  readonly docId: string
+  readonly groupId: string
+  /** Its browser pages (document/pages.ts). */
+  readonly pages: PageSide
+  /** Its side of its Signal group (document/group-inbox.ts). */
+  readonly group: GroupSide
+  /** Its roles as the group lists them (document/doc-roles.ts). */
+  readonly roles: RoleSide
+  /** Its sending side (document/kept-changes.ts). */
+  readonly outbox: OutboxSide
+  /** Its content, as the sidecar's own features change and read it. */
+  readonly content: ContentSide
   /** Stops the queue and timers, and closes every socket with `code`. */
   close(code: number, reason: string): void
 }
@@ -140,11 +109,13 @@ function presenceParts(
 /** The document's side of the capability rule; its announcements name this account's client ids. */
 function capabilityExchange(
   ports: Pick<DocumentPorts, 'group' | 'clock' | 'metrics'>,
-  toGroup: (kind: Kind, payload: Uint8Array) => void,
+  toGroup: ToGroup,
+  roster: Roster,
   authors: () => readonly number[],
 ) {
   return createCapabilityExchange({
     self: ports.group.self,
+    roster,
     authors,
     features: ports.group.features,
     send: (payload) => {
@@ -211,6 +182,9 @@ function deliveryFor(
   })
 }
 
+/** Puts one of the sidecar's own envelopes into the queue for the group; `refused` when Signal refuses it. */
+export type ToGroup = (kind: Kind, payload: Uint8Array, refused?: () => void) => void
+
 /** The document's send queue, and `toGroup`: the sidecar's own envelopes queued for the group. */
 function groupSends(
   ports: Pick<DocumentPorts, 'outbound' | 'store' | 'metrics' | 'logger'>,
@@ -218,28 +192,27 @@ function groupSends(
   groupId: string,
   p: {
     own: (kind: Kind, payload: Uint8Array, sent: boolean) => Envelope
-    allRead: (bits: number) => boolean
+    roster: Pick<Roster, 'allRead'>
     unsent: () => void
-    /** One of the sidecar's own envelopes was refused by Signal (definitely not sent). */
-    refused: (kind: Kind) => void
   },
-) {
+): { queue: SendQueue; toGroup: ToGroup } {
   const { outbound, store, metrics, logger } = ports
   const queue = outbound.open({
     docId,
     groupId,
-    allRead: p.allRead,
+    // The roster is read only when a send is packed.
+    allRead: (bits) => p.roster.allRead(bits),
     beforeSend: (ids) => store.rememberSent(ids),
     onUnsent: (ids) => {
       store.dropUnsent(ids)
       p.unsent()
     },
   })
-  function toGroup(kind: Kind, payload: Uint8Array): void {
+  function toGroup(kind: Kind, payload: Uint8Array, refused?: () => void): void {
     if (outbound.stopped()) return
     const env = p.own(kind, payload, true)
     metrics.replicaMessages.inc({ kind })
-    const owner: SendOwner = { ack: () => {}, reject: () => p.refused(kind) }
+    const owner: SendOwner = { ack: () => {}, reject: () => refused?.() }
     if (!queue.enqueue({ frame: encodeEnvelope(env), messageId: env.messageId, owner }))
       logger.warn({ kind }, 'send queue full; dropped a sync message of the replica')
   }
@@ -270,7 +243,8 @@ function demotionHooks(
   docId: string,
   p: {
     replica: DocReplica
-    toGroup: (kind: Kind, payload: Uint8Array) => void
+    /** Asks the group for what `stateVector` lacks. */
+    ask: (stateVector: Uint8Array) => void
     delivery: { changed(): void }
     ownIds: () => readonly number[]
   },
@@ -287,7 +261,7 @@ function demotionHooks(
       replica: p.replica,
       store: ports.store,
       ownIds: p.ownIds,
-      ask: (stateVector) => p.toGroup('sync-request', stateVector),
+      ask: p.ask,
       rejoin: serveAnew,
       restart: () => serveAnew(undefined),
       told: () => p.delivery.changed(),
@@ -308,34 +282,19 @@ function demotionHooks(
   }
 }
 
-export function createDocument(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica): Document {
-  const { store, outbound, metrics, logger } = ports
+/** The parts of one document, each built before the part that uses it. */
+function documentParts(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica) {
+  const { store, metrics, logger } = ports
   const pages = createPages()
-  const roles = createDocumentRoles({
-    docId,
-    replica: replica.doc,
-    metrics,
-    logger,
-    changed(self) {
-      delivery.changed()
-      // Made an editor: what the pages typed while they viewed (refused then) is asked for again.
-      if (self === 'editor') pages.toAll(encodeEnvelope(own('sync-request', replica.stateVector())))
-    },
-  })
   const own = ownEnvelopes(ports, docId)
+  const roles = createDocumentRoles({ docId, replica: replica.doc, metrics, logger })
   const delivery = deliveryFor(ports, docId, pages, roles)
-  // The roster is read only when a send is packed, by then the exchange below exists.
-  const { queue, toGroup } = groupSends(ports, docId, groupId, {
-    own,
-    allRead: (bits) => capabilities.roster.allRead(bits),
-    unsent: () => delivery.changed(),
-    // A refused request is asked again (claims are asked for once a minute: it must not wait that).
-    refused: (kind) => {
-      if (kind === 'sync-request') sync.gapRepair.refused()
-    },
-  })
+  const roster = createRoster(ports.group.self)
+  const { queue, toGroup } = groupSends(ports, docId, groupId, { own, roster, unsent: () => delivery.changed() })
   const authors = authorGate(ports, docId, toGroup, replica)
-  const capabilities = capabilityExchange(ports, toGroup, () => (ports.group.announceAuthors ? authors.ownIds() : []))
+  const capabilities = capabilityExchange(ports, toGroup, roster, () =>
+    ports.group.announceAuthors ? authors.ownIds() : [],
+  )
   const sync = createReplicaSync(replica, {
     limits: ports.limits,
     clock: ports.clock,
@@ -358,39 +317,42 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     frame: (payload) => encodeEnvelope(own('awareness', payload)),
     toGroup: (payload) => toGroup('awareness', payload),
   })
-  const demotion = demotionHooks(ports, docId, { replica, toGroup, delivery, ownIds: () => authors.ownIds() })
+  const demotion = demotionHooks(ports, docId, {
+    replica,
+    ask: (stateVector) => toGroup('sync-request', stateVector, () => sync.gapRepair.refused()),
+    delivery,
+    ownIds: () => authors.ownIds(),
+  })
+  const markSent = (senderId: string, messageId: string) => ports.sent.markSent(docId, senderId, messageId)
   const fromBrowser = createBrowserInbox({
-    mirror,
     replica,
     store,
     pages,
-    queue,
-    delivery,
-    kept,
-    presence,
-    maxPresenceBytes: PRESENCE_MAX_BYTES,
+    sends: { queue, kept, reachable: () => ports.reach.state === 'reachable', markSent, changed: delivery.changed },
+    presence: { maxBytes: PRESENCE_MAX_BYTES, seen: mirror.seen, offer: presence.offer },
+    writer: {
+      role: roles.self,
+      mine: roles.mine,
+      authored: (update) => authors.fromPage(update),
+      refusedAsViewer: demotion.refused,
+    },
     own: (kind, payload) => own(kind, payload),
-    markSent: (senderId, messageId) => ports.sent.markSent(docId, senderId, messageId),
-    reach: ports.reach,
-    role: () => roles.self(),
-    mine: roles.mine,
-    metrics,
-    logger,
-    authored: (update) => authors.fromPage(update),
-    refusedAsViewer: demotion.refused,
+    ops: { metrics, logger },
   })
   const stamp = createSenderStamper(ports.shownName, (payload) => encodeEnvelope(own('awareness', payload)))
   const inboxParts = { replica, sync, capabilities, pages, store, mirror, stamp, roles, metrics, authors }
   const fromGroup = demotion.listening(createGroupInbox(inboxParts), roles.isViewer)
+  const parts = { pages, own, roles, delivery, queue, toGroup, authors, capabilities, sync, kept, mirror, presence }
+  return { ...parts, demotion, fromBrowser, fromGroup }
+}
 
+type Parts = ReturnType<typeof documentParts>
+
+function pageSide(p: Parts): PageSide {
+  const { pages, delivery, mirror, presence } = p
   return {
-    docId,
-    groupId,
-    get sessionCount() {
+    get count() {
       return pages.sessions.size
-    },
-    get queuedBytes() {
-      return queue.queuedBytes
     },
     // A new browser connection is told at once how far this document's changes have got.
     attach(session) {
@@ -404,8 +366,63 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       presence.forget(session)
       mirror.leave(session)
     },
-    fromBrowser,
-    fromGroup,
+    receive: p.fromBrowser,
+    close: (code, reason) => pages.close(code, reason),
+  }
+}
+
+function groupSide(p: Parts): GroupSide {
+  const { capabilities, authors, sync, demotion } = p
+  return {
+    receive: p.fromGroup,
+    ask: () => sync.ask(),
+    greet: () => capabilities.hello(),
+    setMembers: demotion.carrying(
+      (members) => void [capabilities.roster.setMembers(members), authors.members(members)],
+    ),
+    lost: (source) => sync.gapRepair.lost(source),
+    withdraw: (feature) => capabilities.withdraw(feature),
+    restore: (feature) => capabilities.restore(feature),
+    syncStats: () => sync.groupSync.stats(),
+  }
+}
+
+function roleSide(p: Parts, replica: DocReplica): RoleSide {
+  const { roles, delivery, pages, own, demotion } = p
+  return {
+    set(next) {
+      if (roles.set(next)) {
+        delivery.changed()
+        // Made an editor: what the pages typed while they viewed (refused then) is asked for again.
+        if (next.self === 'editor') pages.toAll(encodeEnvelope(own('sync-request', replica.stateVector())))
+      }
+      demotion.roles(next)
+    },
+    self: roles.self,
+    answerers: roles.editors,
+    refusesContent: (from) => roles.refuses(from, 'attachment'),
+  }
+}
+
+function outboxSide(p: Parts, ports: Pick<DocumentPorts, 'outbound'>): OutboxSide {
+  const { queue, kept, sync, delivery } = p
+  return {
+    get queuedBytes() {
+      return queue.queuedBytes
+    },
+    resumeKept: () => kept.resume(),
+    reachChanged(state) {
+      if (queue.waiting > 1) queue.rewrite(kept.merge)
+      if (state === 'reachable' && !ports.outbound.stopped()) sync.ask()
+      delivery.changed()
+    },
+    drain: (timeoutMs) => queue.drain(timeoutMs),
+  }
+}
+
+function contentSide(p: Parts, replica: DocReplica, store: DocumentPorts['store']): ContentSide {
+  const { roles, authors, pages, own } = p
+  return {
     edit(change) {
       // A viewer changes nothing, not even through its own sidecar's history; a commenter only review entries.
       const update = roles.mine(change)
@@ -413,44 +430,36 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
       if (store.storing(() => replica.apply(update, { via: 'sidecar' })) !== true) return false
       authors.fromPage(update)
       pages.toAll(encodeEnvelope(own('update', update)))
-      toGroup('update', update)
+      p.toGroup('update', update)
       return true
     },
-    askGroup: () => sync.ask(),
-    greetGroup: () => capabilities.hello(),
     onChange(listener) {
       const onUpdate = (): void => listener()
       replica.doc.on('update', onUpdate)
       return () => replica.doc.off('update', onUpdate)
     },
-    setMembers: demotion.carrying(
-      (members) => void [capabilities.roster.setMembers(members), authors.members(members)],
-    ),
-    setRoles: (next) => void [roles.set(next), demotion.roles(next)],
-    role: roles.self,
-    answerers: roles.editors,
-    refusesContent: (from) => roles.refuses(from, 'attachment'),
-    lost: (source) => sync.gapRepair.lost(source),
-    withdraw: (feature) => capabilities.withdraw(feature),
-    restore: (feature) => capabilities.restore(feature),
-    resumeKept: () => kept.resume(),
-    reachChanged(state) {
-      if (queue.waiting > 1) queue.rewrite(kept.merge)
-      if (state === 'reachable' && !outbound.stopped()) sync.ask()
-      delivery.changed()
-    },
     authors: () => authors.authors(),
-    syncStats: () => sync.groupSync.stats(),
-    drain: (timeoutMs) => queue.drain(timeoutMs),
-    closeSockets: (code, reason) => pages.close(code, reason),
+  }
+}
+
+export function createDocument(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica): Document {
+  const p = documentParts(ports, docId, groupId, replica)
+  return {
+    docId,
+    groupId,
+    pages: pageSide(p),
+    group: groupSide(p),
+    roles: roleSide(p, replica),
+    outbox: outboxSide(p, ports),
+    content: contentSide(p, replica, ports.store),
     close(code, reason) {
-      queue.close()
-      presence.dispose()
-      pages.close(code, reason)
-      sync.dispose()
-      capabilities.dispose()
-      authors.dispose()
-      mirror.dispose()
+      p.queue.close()
+      p.presence.dispose()
+      p.pages.close(code, reason)
+      p.sync.dispose()
+      p.capabilities.dispose()
+      p.authors.dispose()
+      p.mirror.dispose()
     },
   }
 }

@@ -39,6 +39,36 @@ export interface GroupInboxParts {
   readonly authors: Pick<AuthorGate, 'admit' | 'health' | 'speaksFor'>
 }
 
+/** What a document's group-sync did, summed over the sidecar for its metrics. */
+export interface SyncStats {
+  readonly answered: number
+  readonly suppressed: number
+  readonly askedBack: number
+}
+
+/** What the rest of the sidecar asks of a document's side of its group (`doc.group`). */
+export interface GroupSide {
+  /**
+   * An envelope from the group, deduplicated by the receive path; `from` is its Signal sender,
+   * `source` that sender's key (answer rule, per-asker limits).
+   */
+  receive: GroupInbox
+  /** Sends the replica's `sync-request` to the document's group. */
+  ask(): void
+  /** Announces this sidecar's capabilities with `hello`, so every member announces back (at start). */
+  greet(): void
+  /** The group's listed members changed (or were read again): the roster, and who holds which author tag. */
+  setMembers(members: readonly MemberId[]): void
+  /** Content a member (`source`) sent did not arrive whole: ask the group again (bounded per member). */
+  lost(source?: string): void
+  /** Stops announcing `feature` (this machine cannot use it) and says so to the group. */
+  withdraw(feature: number): void
+  /** Announces `feature` again after a withdrawal (when this sidecar is configured to read it). */
+  restore(feature: number): void
+  /** What group sync answered, suppressed and asked back so far. */
+  syncStats(): SyncStats
+}
+
 /** Takes an envelope from the group; `from` is its Signal sender, `source` that sender's key. */
 export type GroupInbox = (frame: Uint8Array, env: Envelope, from?: MemberId, source?: string) => void
 

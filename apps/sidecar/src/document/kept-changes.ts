@@ -10,9 +10,22 @@ import type { Logger } from '../ops/logger.ts'
 import type { Metrics } from '../ops/metrics.ts'
 import type { Delivery } from '../send/delivery.ts'
 import { mergeBacklog } from '../send/merge-backlog.ts'
+import type { Reach } from '../send/reachability.ts'
 import type { QueuedEnvelope, SendOwner, SendQueue } from '../send/queue.ts'
 import { DOC_KINDS } from './doc-kinds.ts'
 import type { ChangeStore } from './ports.ts'
+
+/** What the rest of the sidecar asks of a document's sending side (`doc.outbox`). */
+export interface OutboxSide {
+  /** Frame bytes waiting in this document's send queue. */
+  readonly queuedBytes: number
+  /** Queues the changes a previous run accepted and Signal never took, merged (once, when started). */
+  resumeKept(): void
+  /** Signal went away or came back: a backlog is merged, the group asked again on the way back, the pages told. */
+  reachChanged(state: Reach): void
+  /** Resolves when the send queue is empty or `timeoutMs` passed. */
+  drain(timeoutMs: number): Promise<void>
+}
 
 export interface KeptChangesParts {
   readonly docId: string

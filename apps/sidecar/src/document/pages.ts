@@ -2,7 +2,21 @@
  * The browser pages attached to one document: they join when their socket opens and leave when
  * it closes, so a document can be added or removed while the sidecar runs.
  */
+import type { Envelope } from '@e2e-col/protocol'
 import type { Session } from '../browser/session.ts'
+
+/** What the rest of the sidecar asks of a document's pages (`doc.pages`). */
+export interface PageSide {
+  /** Browser sessions attached now. */
+  readonly count: number
+  /** Attaches a browser session; it stays until `detach` (its socket closed) or the document closes. */
+  attach(session: Session): void
+  detach(session: Session): void
+  /** An envelope a local browser sent (already checked by its session). */
+  receive(session: Session, env: Envelope, frame: Uint8Array): void
+  /** Closes every page's socket with `code` (the document goes on). */
+  close(code: number, reason: string): void
+}
 
 export interface Pages {
   /** The sessions attached now (the delivery notes go to each). */

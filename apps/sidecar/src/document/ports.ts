@@ -94,7 +94,7 @@ export interface DocumentPorts {
   readonly clock: Clock
   readonly metrics: Metrics
   readonly logger: Logger
-  /** A member's name as this person's contacts tell it apart (library/told-apart.ts), when known. */
+  /** A member's name as this person's contacts tell it apart (people/told-apart.ts), when known. */
   readonly shownName?: ((number: string) => string | undefined) | undefined
   /** Settling a demotion: edits not shared, and serving the document anew (decisions/0032). */
   readonly rejoin?: RejoinPort | undefined

@@ -23,8 +23,12 @@ const REPAIR_TARGET_TTL_MS = 600_000
 export interface ReplicaSyncOptions {
   readonly limits: DocumentLimits
   readonly clock: Clock
-  /** Sends one of the replica's own envelopes to the group. */
-  readonly toGroup: (kind: 'sync-request' | 'sync-response' | 'health', payload: Uint8Array) => void
+  /** Sends one of the replica's own envelopes to the group; `refused` when Signal refuses it. */
+  readonly toGroup: (
+    kind: 'sync-request' | 'sync-response' | 'health',
+    payload: Uint8Array,
+    refused?: () => void,
+  ) => void
   /** This member's rank among those who may answer a request. */
   readonly rank: (requestId: string, asker: string) => number
 }
@@ -39,7 +43,8 @@ export interface ReplicaSync {
 
 export function createReplicaSync(replica: DocReplica, o: ReplicaSyncOptions): ReplicaSync {
   const { limits, clock } = o
-  const ask = (): void => o.toGroup('sync-request', replica.stateVector())
+  // A refused request is asked again (claims are asked for once a minute: it must not wait that).
+  const ask = (): void => o.toGroup('sync-request', replica.stateVector(), () => gapRepair.refused())
   const fallback = {
     baseMs: Math.max(2000, 4 * limits.syncDelayMs.max),
     sendIntervalMs: 1000 / limits.sendsPerSecond,

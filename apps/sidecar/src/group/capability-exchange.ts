@@ -31,6 +31,8 @@ export interface CapabilityExchangeOptions {
    * joins later verifies all of them, as the members who saw them written did.
    */
   authors?: () => readonly number[]
+  /** The members it counts (made by the caller when others read it first); a new one by default. */
+  roster?: Roster
 }
 
 // Members whose last answered hello is remembered; the least recently heard is forgotten beyond.
@@ -56,7 +58,7 @@ export interface CapabilityExchange {
 }
 
 export function createCapabilityExchange(o: CapabilityExchangeOptions): CapabilityExchange {
-  const roster = createRoster(o.self)
+  const roster = o.roster ?? createRoster(o.self)
   let features = o.features
   let answer: ReturnType<typeof setTimeout> | undefined
   const counts = { sent: 0, received: 0 }

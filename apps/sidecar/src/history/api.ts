@@ -50,7 +50,7 @@ export interface HistoryApiOptions {
   roleOf(docId: string): 'editor' | 'commenter' | 'viewer' | undefined
   /** True for a document this person left (kept, not served). */
   left(docId: string): boolean
-  /** Members' shown names by number (made safe to show where they enter: library/shown-names.ts); may be empty. */
+  /** Members' shown names by number (made safe to show where they enter: people/shown-names.ts); may be empty. */
   names(): Promise<ReadonlyMap<string, string | undefined>>
   /** This account's number (its authors are marked `you`). */
   you(): string

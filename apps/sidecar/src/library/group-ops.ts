@@ -10,7 +10,7 @@ import { hasRoles } from '../group/roles.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { StoredDocument } from '../replica/doc-table.ts'
 import type { GroupListing, SignalChatMethods, SignalDocumentMethods } from '@e2e-col/signal-cli'
-import type { Contacts } from './contacts.ts'
+import type { Contacts } from '../people/contacts.ts'
 import { docIdForGroup } from './doc-id.ts'
 import {
   checkTitle,

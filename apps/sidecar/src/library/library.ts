@@ -14,7 +14,7 @@ import type { MemberId } from '../group/roster.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { ReplicaStore } from '../replica/store.ts'
 import type { SignalBackend, SignalChatMethods, SignalDocumentMethods } from '@e2e-col/signal-cli'
-import { createContacts, type ContactView } from './contacts.ts'
+import type { Contacts, ContactView } from '../people/contacts.ts'
 import { createDeleteForEveryone, type DeleteForEveryone } from './delete-all.ts'
 import { createLinkGuard } from './link-guard.ts'
 import { createFollow } from './follow.ts'
@@ -41,7 +41,7 @@ export interface DocumentLibrary
   /** This account's number. */
   readonly you: string
   contacts(): Promise<ContactView[]>
-  /** Someone's name as shown (told-apart.ts), from the contacts last read; undefined when not known yet. */
+  /** Someone's name as shown (people/told-apart.ts), from the contacts last read; undefined when not known yet. */
   shownName(number: string): string | undefined
   /** Reads the contacts once (at start, so a member's first presence carries their name); never throws. */
   readNames(): Promise<void>
@@ -75,6 +75,8 @@ export interface LibraryOptions {
   store: ReplicaStore
   /** Documents fixed in E2E_COL_DOCUMENTS. */
   fixed: readonly { docId: string; groupId: string }[]
+  /** Who is who, read from the daemon's contacts (made before the documents, whose presence names people). */
+  contacts: Contacts
   /** Groups bound to something else (chats): never offered as documents. */
   reserved: (groupId: string) => boolean
   /** On a linked device, document groups get a disappearing-messages timer. */
@@ -95,12 +97,7 @@ export function createDocumentLibrary(o: LibraryOptions): DocumentLibrary {
   const steps = createSteps({ stopped: o.stopped, storing: o.storing })
   const joined = createJoined({ table: o.store.joined, you, now, storing: o.storing })
   const shelf = createShelf({ ...o, steps, now, joined })
-  const contacts = createContacts({
-    listContacts: () => o.backend.listContacts(),
-    listIdentities: () => o.backend.listIdentities(),
-    now,
-    you,
-  })
+  const { contacts } = o
   const views = createViews({ you, fixed: o.fixed, shelf, joined, contacts, listGroups, storing: o.storing, logger })
   const promotions = createPromotions({
     backend: o.backend,

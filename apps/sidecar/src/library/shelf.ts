@@ -108,7 +108,7 @@ export function createShelf(o: ShelfOptions): Shelf {
   }
   /** Notes the time of each change to a served document (its "last change"). */
   function watchChanges(docId: string): void {
-    const off = documents.get(docId)?.onChange(() => noteChange(docId))
+    const off = documents.get(docId)?.content.onChange(() => noteChange(docId))
     if (off !== undefined) unsubscribe.set(docId, off)
   }
   function unserve(docId: string, reason: string): void {
@@ -152,7 +152,7 @@ export function createShelf(o: ShelfOptions): Shelf {
     },
     serve,
     unserve,
-    askGroup: (docId) => documents.get(docId)?.askGroup(),
+    askGroup: (docId) => documents.get(docId)?.group.ask(),
     remember(row, g) {
       const members = peopleIn(g)
       const title = g.name ?? row.title
@@ -183,7 +183,7 @@ export function createShelf(o: ShelfOptions): Shelf {
       const at = lastChange.get(docId) ?? kept ?? 0
       return at === 0 ? undefined : at
     },
-    unsentBytes: (docId) => documents.get(docId)?.queuedBytes ?? 0,
+    unsentBytes: (docId) => documents.get(docId)?.outbox.queuedBytes ?? 0,
     serveStored() {
       // Fixed documents are served by the caller; their changes are noted here too. One whose
       // group was ended stays ended: its configuration does not bring it back.

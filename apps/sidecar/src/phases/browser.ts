@@ -47,7 +47,7 @@ async function memberNames(
 ): Promise<Map<string, string | undefined>> {
   const listed = await library?.list()
   const doc = listed?.documents.find((d) => d.docId === docId)
-  // Told apart as everywhere (library/told-apart.ts): a name someone else also has is not shown alone.
+  // Told apart as everywhere (people/told-apart.ts): a name someone else also has is not shown alone.
   return new Map((doc?.members ?? []).map((m) => [m.number, m.shown === m.number ? m.name : (m.shown ?? m.name)]))
 }
 
@@ -55,7 +55,7 @@ async function memberNames(
 async function personOf(served: Served, docId: string, clientId: number): Promise<string | undefined> {
   const author = served.docs
     .get(docId)
-    ?.authors()
+    ?.content.authors()
     .find((e) => e.clientId === clientId && 'verified' in e && e.verified === true)?.author
   if (author?.number === undefined) return undefined
   if (author.number === served.self.number) return 'you'
@@ -80,7 +80,7 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
       // Restores are recorded in the document: their letters are shown as restored, from which version.
       const replica = i.served.histories.replicaOf(docId)
       const restores = replica === undefined ? new Map<number, number>() : restoredFrom(replica.doc)
-      return authorsView(doc.authors(), await memberNames(library, docId), i.served.self, restores)
+      return authorsView(doc.content.authors(), await memberNames(library, docId), i.served.self, restores)
     },
     notShared: (docId) => {
       const view = docs.notShared(docId)
@@ -93,11 +93,11 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
     histories: i.served.histories,
     editOf: (docId) => {
       const doc = docs.get(docId)
-      return doc === undefined ? undefined : (update) => doc.edit(update)
+      return doc === undefined ? undefined : (update) => doc.content.edit(update)
     },
-    roleOf: (docId) => docs.get(docId)?.role(),
+    roleOf: (docId) => docs.get(docId)?.roles.self(),
     left: (docId) => i.served.histories.left(docId),
-    // Names are a nicety (told apart as everywhere: library/told-apart.ts); a daemon that cannot list contacts leaves them null.
+    // Names are a nicety (told apart as everywhere: people/told-apart.ts); a daemon that cannot list contacts leaves them null.
     names: async () => {
       const people = library === undefined ? [] : await library.contacts().catch(() => [])
       // Someone with no name at all is shown as their number: the version says number and no name.
@@ -115,8 +115,8 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
       if (doc === undefined || replica === undefined) return undefined
       return {
         doc: replica.doc,
-        edit: (update) => doc.edit(update),
-        role: () => doc.role(),
+        edit: (update) => doc.content.edit(update),
+        role: () => doc.roles.self(),
         writerId: () => i.served.histories.writerId() ?? randomInt(2 ** 32),
       }
     },
@@ -137,16 +137,16 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
       ),
     maxFrameBytes: config.browser.maxFrameBytes,
     isDocument: (docId) => life.ready() && docs.has(docId),
-    hasRoom: (docId) => (docs.get(docId)?.sessionCount ?? Infinity) < config.browser.maxConnectionsPerDoc,
+    hasRoom: (docId) => (docs.get(docId)?.pages.count ?? Infinity) < config.browser.maxConnectionsPerDoc,
     onConnection: (ws: WebSocket, docId: string) => {
       const doc = docs.get(docId)
       if (doc === undefined) return ws.close(CLOSE_CODES.POLICY_VIOLATION)
-      const session = i.makeSession(ws, docId, (s, env, frame) => doc.fromBrowser(s, env, frame))
-      doc.attach(session)
+      const session = i.makeSession(ws, docId, (s, env, frame) => doc.pages.receive(s, env, frame))
+      doc.pages.attach(session)
       metrics.connections.inc({ doc: docId })
       ws.on('error', (error) => logger.debug({ err: error }, 'browser socket error'))
       ws.on('close', () => {
-        doc.detach(session)
+        doc.pages.detach(session)
         metrics.connections.dec({ doc: docId })
       })
     },

@@ -13,6 +13,7 @@ import type { GroupMembership, Listed } from '../group/membership.ts'
 import { membersOf, sourceKey } from '../group/members.ts'
 import { rolesIn } from '../group/roles.ts'
 import { createHistories, type Histories } from '../history/histories.ts'
+import { createContacts, type Contacts } from '../people/contacts.ts'
 import { createDocumentLibrary, type DocumentLibrary, type LibraryBackend } from '../library/library.ts'
 import { answerRank } from '../replica/answer-rule.ts'
 import { createReachability, type Reachability } from '../send/reachability.ts'
@@ -93,11 +94,29 @@ function chatRelay(b: Basics, docs: Documents, makeSession: MakeSession): ChatRe
   })
 }
 
-function documentLibrary(b: Basics, i: DocumentsInput, docs: Documents, chats: ChatRelay): DocumentLibrary | undefined {
+/** Who is who, from the daemon's contacts; undefined with a backend that administers no groups. */
+function contactsOf(b: Basics, i: DocumentsInput): Contacts | undefined {
+  const { backend } = b
+  if (!hasDocumentMethods(backend)) return undefined
+  return createContacts({
+    listContacts: () => backend.listContacts(),
+    listIdentities: () => backend.listIdentities(),
+    now: b.clock.now,
+    you: i.facts.account ?? '',
+  })
+}
+
+function documentLibrary(
+  b: Basics,
+  i: DocumentsInput,
+  p: { docs: Documents; chats: ChatRelay; contacts: Contacts | undefined },
+): DocumentLibrary | undefined {
   // Documents made at run time need a backend that administers groups (the HTTP one does).
-  if (!hasDocumentMethods(b.backend)) return undefined
+  if (!hasDocumentMethods(b.backend) || p.contacts === undefined) return undefined
+  const { docs, chats } = p
   return createDocumentLibrary({
     backend: b.backend,
+    contacts: p.contacts,
     membership: i.membership,
     you: i.facts.account ?? '',
     documents: docs,
@@ -127,11 +146,11 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
     left: (docId) => life.storing(() => store.documents.get(docId)?.state === 'removed') === true,
     logger,
   })
-  // The library is made after the documents (it serves them): presence asks it for names late.
-  const names: { of?: (number: string) => string | undefined } = {}
+  // Made before the documents: their presence names people; the library reads the same contacts.
+  const contacts = contactsOf(b, i)
   const docs = createDocuments({
     histories,
-    shownName: (number) => names.of?.(number),
+    ...(contacts === undefined ? {} : { shownName: contacts.shownNow }),
     config,
     backend: b.backend,
     reach,
@@ -151,7 +170,7 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
       answerRank(
         requestId,
         membership.selfKey(),
-        docs.byGroup(groupId)?.answerers() ?? membership.members(groupId).map((m) => sourceKey(m.uuid, m.number)),
+        docs.byGroup(groupId)?.roles.answerers() ?? membership.members(groupId).map((m) => sourceKey(m.uuid, m.number)),
         asker,
       ),
     stopped: life.stopped,
@@ -165,8 +184,7 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
     life.storing(() => [...docs.values()].reduce((n, d) => n + store.outbox.count(d.docId), 0)) ?? 0
   metrics.unsentSource.read = unsentEnvelopes
   const chats = chatRelay(b, docs, i.makeSession)
-  const library = documentLibrary(b, i, docs, chats)
-  if (library !== undefined) names.of = (number) => library.shownName(number)
+  const library = documentLibrary(b, i, { docs, chats, contacts })
   // At start a store failure fails the start.
   library?.serveStored()
   // Every served document's roster and roles, those made at run time included, from every listing taken.
@@ -174,7 +192,7 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
     for (const doc of docs.values()) {
       const entry = listed.listing.find((g) => g.id === doc.groupId)
       if (listed.whole || entry !== undefined) docs.setMembers(doc.groupId, membersOf(listed.listing, doc.groupId))
-      if (entry !== undefined) doc.setRoles(rolesIn(entry, membership.self))
+      if (entry !== undefined) doc.roles.set(rolesIn(entry, membership.self))
     }
   }
   toRosters({ listing: membership.groups(), whole: true, askedAt: clock.now() })

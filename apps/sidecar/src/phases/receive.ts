@@ -104,7 +104,7 @@ function ingestFor(b: Basics, served: Served, missing: MissingAttachments, remem
       docs.fromGroup(docId, frame, env, from, source)
     },
     readDeflate: config.capabilities.includes('deflate'),
-    refusesContent: (docId, from) => docs.get(docId)?.refusesContent(from) === true,
+    refusesContent: (docId, from) => docs.get(docId)?.roles.refusesContent(from) === true,
     ...(config.capabilities.includes('attachments') ? { attachments: fetcher } : {}),
     onLost: (docId, reason, source) => {
       docs.lost(docId, source)
@@ -165,7 +165,7 @@ export function startReceive(b: Basics, i: ReceiveInput): Phase<EventsLoop> {
       logger.error({ err: error }, 'transport history at risk; asking browsers for snapshots (4409)')
       for (const doc of docs.values())
         if (error.groupIds.includes(doc.groupId))
-          doc.closeSockets(CLOSE_CODES.HISTORY_AT_RISK, 'history at risk; send a full snapshot')
+          doc.pages.close(CLOSE_CODES.HISTORY_AT_RISK, 'history at risk; send a full snapshot')
     },
     onReconnect: () => metrics.streamReconnects.inc(),
     logger,

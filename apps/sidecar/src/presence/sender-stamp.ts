@@ -1,7 +1,7 @@
 /**
  * Who sent a member's presence, as Signal says: every state in an awareness payload from the group
  * gets a `signal` field naming the Signal account that sent it, as this person's contacts tell
- * them apart (library/told-apart.ts), and its `user.name` (what carets and the "is here" line
+ * them apart (people/told-apart.ts), and its `user.name` (what carets and the "is here" line
  * show, in y-codemirror and y-prosemirror too) becomes that name: the name the other page picked
  * for itself, which anyone can set to "Alice", is kept as `user.pickedName`. A `signal` field the
  * sender wrote is replaced, never trusted. Removals (null states) stay as they are. Pure.

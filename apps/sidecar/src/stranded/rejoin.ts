@@ -19,8 +19,8 @@ const ALL_ROWS = Number.MAX_SAFE_INTEGER
 /** What a rejoin needs of a served document (the collection's `Document`, seen narrowly). */
 export interface Served {
   readonly groupId: string
-  setMembers(members: readonly MemberId[]): void
-  setRoles(roles: GroupRoles): void
+  readonly group: { setMembers(members: readonly MemberId[]): void }
+  readonly roles: { set(roles: GroupRoles): void }
 }
 
 export interface RejoinParts {
@@ -47,6 +47,6 @@ export function rejoinDocument(p: RejoinParts, docId: string, state: Uint8Array 
   })
   if (replica === undefined) return
   const next = p.add(docId, groupId, replica)
-  if (carried.members !== undefined) next.setMembers(carried.members)
-  if (carried.roles !== undefined) next.setRoles(carried.roles)
+  if (carried.members !== undefined) next.group.setMembers(carried.members)
+  if (carried.roles !== undefined) next.roles.set(carried.roles)
 }

@@ -1,0 +1,31 @@
+/**
+ * `Document` stays narrow (#39, decisions/0030): a served document has at most twelve members; a new
+ * verb goes to the side of the feature that owns it (`doc.pages`, `doc.group`, `doc.roles`, …).
+ * The list below must name every member: one added to the interface fails the typecheck until it is
+ * listed here, and then this test counts it.
+ */
+import { describe, expect, it } from 'vitest'
+import type { Document } from '../src/document/document.ts'
+
+const MEMBERS = [
+  'docId',
+  'groupId',
+  'pages',
+  'group',
+  'roles',
+  'outbox',
+  'content',
+  'close',
+] as const satisfies readonly (keyof Document)[]
+
+// True only when MEMBERS names every key of Document (a key it misses makes this `false`, a type error).
+type Unlisted = Exclude<keyof Document, (typeof MEMBERS)[number]>
+const everyMemberListed: [Unlisted] extends [never] ? true : false = true
+
+describe('Document', () => {
+  it('has at most twelve members, each listed', () => {
+    expect(everyMemberListed).toBe(true)
+    expect(new Set(MEMBERS).size).toBe(MEMBERS.length)
+    expect(MEMBERS.length).toBeLessThanOrEqual(12)
+  })
+})
