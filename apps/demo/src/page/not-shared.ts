@@ -27,7 +27,7 @@ export const NOT_SHARED_HEAD =
 
 /** Why one edit did not reach the group, in the words the page shows. */
 export function reasonText(reason: NotSharedReason): string {
-  if (reason === 'unsent') return 'saved by your sidecar, not sent before you were made a viewer'
+  if (reason === 'unsent') return 'saved on this computer, not sent before you were made a viewer'
   if (reason === 'not-taken') return 'sent after the others had made you a viewer: they dropped it'
   return 'typed as you were made a viewer: refused'
 }
