@@ -38,9 +38,11 @@ describe('group listings of an idle sidecar', () => {
     const elapsed = Date.now() - started
     const whole = calls.filter((g) => g === undefined).length
     const asked = calls.length - whole
-    // The start's own listing (the daemon checks), then one per interval gone by.
+    // The start's own listing (the daemon checks), then one per interval gone by; with documents
+    // fixed by E2E_COL_DOCUMENTS, the library's start refresh lists once more (a group ended while
+    // the sidecar was down is found at start: fixed-ended.test.ts).
     expect(whole).toBeGreaterThanOrEqual(1 + INTERVALS)
-    expect(whole).toBeLessThanOrEqual(1 + Math.floor(elapsed / REFRESH_MS))
+    expect(whole).toBeLessThanOrEqual(2 + Math.floor(elapsed / REFRESH_MS))
     // Nobody else posted: no source was unknown, so no single group was asked for.
     expect(asked).toBe(0)
   }, 30_000)
