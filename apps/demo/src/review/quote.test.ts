@@ -16,7 +16,8 @@ describe("suggest mode's quote", () => {
   it('widens word by word until the quote occurs once', () => {
     const text = 'the map and the boots'
     const q = uniqueQuote(text, 12, 15)
-    expect(q).toBeDefined()
+    // "the" occurs twice: widened to "and the boots", the first span that occurs once.
+    expect(q).toEqual({ from: 8, to: 21 })
     const quote = text.slice(q?.from, q?.to)
     expect(text.split(quote).length - 1).toBe(1)
     expect(quote).toContain('the')
