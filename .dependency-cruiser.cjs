@@ -16,9 +16,9 @@ const SIDECAR_LAYERS = [
   ['signal', '(group|send)/'],
   ['pages', 'browser/'],
   ['receive', 'receive/'],
-  ['features', '(authorship|presence|history|chat|review|stranded)/'],
+  ['features', '(authorship|presence|history|chat|review|stranded|people)/'],
   ['document', 'document/'],
-  ['documents', 'documents\\.ts$|library/|people/'],
+  ['documents', 'documents\\.ts$|library/'],
   ['phases', 'phases/'],
   ['entry', '(sidecar|internals|index|main)\\.ts$|cli/'],
 ]

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { docIdForGroup } from '../src/library/doc-id.ts'
-import { documentDescription } from '../src/library/group-tag.ts'
+import { documentDescription } from '../src/group/group-tag.ts'
 import { createHttpSignalBackend } from '@e2e-col/signal-cli'
 import {
   ALICE,

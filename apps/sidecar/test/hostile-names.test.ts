@@ -10,7 +10,7 @@ import { createToySignal } from '@e2e-col/toy-signal'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { parseDocsArgs, runDocsCommand, DocsCliError } from '../src/cli/docs-cli.ts'
 import { docIdForGroup } from '../src/library/doc-id.ts'
-import { documentDescription } from '../src/library/group-tag.ts'
+import { documentDescription } from '../src/group/group-tag.ts'
 import { ALICE, BOB, CAROL, call, librarySidecar, rpc } from './docs-api.ts'
 import { poll } from './harness.ts'
 

@@ -4,7 +4,7 @@
  * names the stranger (before, it fell back to the group's first admin: nobody, or a contact).
  */
 import { describe, expect, it } from 'vitest'
-import { documentDescription } from '../src/library/group-tag.ts'
+import { documentDescription } from '../src/group/group-tag.ts'
 import { ALICE, BOB, CAROL, call, librarySidecar, rpc, startPeopleToy } from './docs-api.ts'
 import { poll, tempDataDir } from './harness.ts'
 

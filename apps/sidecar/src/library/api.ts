@@ -16,7 +16,7 @@
  * A person in `members` or `add` is a number (an editor) or `{number, role}` with `role` `"editor"`
  * or `"viewer"` (group/roles.ts).
  *
- * Errors are `{error: {code, message}}` with the status of the code (library-error.ts). Bodies
+ * Errors are `{error: {code, message}}` with the status of the code (http/library-error.ts). Bodies
  * are JSON only (`Content-Type: application/json`, at most `MAX_BODY_BYTES`, http/body.ts).
  * @see docs/documents.md
  */
@@ -26,9 +26,9 @@ import { codeOf, messageOf } from '../error-code.ts'
 import { ROLES } from '../group/roles.ts'
 import { checkHost, checkOrigin } from '../http/guard.ts'
 import { readBody } from '../http/body.ts'
-import { isPhoneNumber } from './group-tag.ts'
+import { isPhoneNumber } from '../group/group-tag.ts'
 import type { DocumentLibrary } from './library.ts'
-import { isLibraryError, LibraryError } from './library-error.ts'
+import { isLibraryError, LibraryError } from '../http/library-error.ts'
 
 /** Largest request body read. */
 

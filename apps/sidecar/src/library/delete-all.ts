@@ -3,16 +3,16 @@
  * (signal-cli 0.14.8+, feature-detected by its `version`), the group is ended (`terminateGroup`):
  * it stays, read-only, with everyone in it. An older daemon cannot end a group, so the description
  * is marked deleted, everyone else (members and invitees) is removed and banned in one change, and
- * this account leaves. Each member's sidecar reads either as the document deleted (listing.ts
+ * this account leaves. Each member's sidecar reads either as the document deleted (group/listing.ts
  * `isDeletedFor`) and stops serving it; the local copy stays readable, like a removal's.
  * @see docs/decisions/0028-delete-for-everyone.md, docs/documents.md
  */
 import type { GroupListing, SignalDocumentMethods } from '@e2e-col/signal-cli'
 import type { Logger } from '../ops/logger.ts'
-import { deletedDescription } from './group-tag.ts'
+import { deletedDescription } from '../group/group-tag.ts'
 import { groupNow } from './group-ops.ts'
-import { daemonFailed, LibraryError } from './library-error.ts'
-import { isMemberOf, numbersOf } from './listing.ts'
+import { daemonFailed, LibraryError } from '../http/library-error.ts'
+import { isMemberOf, numbersOf } from '../group/listing.ts'
 import { mustEdit } from './roles-ops.ts'
 import type { Shelf } from './shelf.ts'
 import type { Steps } from './steps.ts'

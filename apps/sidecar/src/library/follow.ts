@@ -9,7 +9,7 @@ import type { GroupListing } from '@e2e-col/signal-cli'
 import type { Listed } from '../group/membership.ts'
 import type { Logger } from '../ops/logger.ts'
 import { groupNow } from './group-ops.ts'
-import { isDeletedFor, isMemberOf } from './listing.ts'
+import { isDeletedFor, isMemberOf } from '../group/listing.ts'
 import type { Shelf } from './shelf.ts'
 import type { Steps } from './steps.ts'
 

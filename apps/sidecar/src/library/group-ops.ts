@@ -19,9 +19,9 @@ import {
   LINKED_DEVICE_EXPIRATION_SECONDS,
   MAX_MEMBERS_PER_CHANGE,
   TITLE_PROBLEMS,
-} from './group-tag.ts'
-import { daemonFailed, groupChangeFailed, LibraryError } from './library-error.ts'
-import { isInvitedTo, isMemberOf, numbersOf, type Group } from './listing.ts'
+} from '../group/group-tag.ts'
+import { daemonFailed, groupChangeFailed, LibraryError } from '../http/library-error.ts'
+import { isInvitedTo, isMemberOf, numbersOf, type Group } from '../group/listing.ts'
 import type { Shelf } from './shelf.ts'
 import { mustEdit } from './roles-ops.ts'
 import { commentersIn, MAX_COMMENTERS, withCommenters } from '../group/commenters.ts'

@@ -8,7 +8,7 @@
 import type { SignalDocumentMethods } from '@e2e-col/signal-cli'
 import type { Listed } from '../group/membership.ts'
 import type { Logger } from '../ops/logger.ts'
-import { numbersOf } from './listing.ts'
+import { numbersOf } from '../group/listing.ts'
 import type { Shelf } from './shelf.ts'
 
 export interface LinkGuardOptions {

@@ -11,7 +11,7 @@ import { messageOf } from '../error-code.ts'
 import { hasRoles } from '../group/roles.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { PromotionTable } from '../replica/promotion-table.ts'
-import { numbersOf } from './listing.ts'
+import { numbersOf } from '../group/listing.ts'
 
 const key = (groupId: string, number: string): string => `${groupId} ${number}`
 

@@ -11,8 +11,8 @@
 import type { GroupChange } from '@e2e-col/signal-cli'
 import { commentersIn, MAX_COMMENTERS, withCommenters } from '../group/commenters.ts'
 import { hasRoles, rolesIn, type Role } from '../group/roles.ts'
-import { LibraryError } from './library-error.ts'
-import { numbersOf, type Group } from './listing.ts'
+import { LibraryError } from '../http/library-error.ts'
+import { numbersOf, type Group } from '../group/listing.ts'
 
 /**
  * Asked before Signal is: a viewer's change would be refused there with a 403.

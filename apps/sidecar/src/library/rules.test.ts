@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { checkHost } from '../http/guard.ts'
 import { docIdForGroup } from './doc-id.ts'
-import { checkTitle, documentDescription, isDocumentGroup, isPhoneNumber } from './group-tag.ts'
+import { checkTitle, documentDescription, isDocumentGroup, isPhoneNumber } from '../group/group-tag.ts'
 
 const GROUP = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
 

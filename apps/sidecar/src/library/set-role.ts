@@ -5,7 +5,7 @@
  */
 import type { Role } from '../group/roles.ts'
 import { groupNow, type GroupOperationsOptions } from './group-ops.ts'
-import { groupChangeFailed, LibraryError } from './library-error.ts'
+import { groupChangeFailed, LibraryError } from '../http/library-error.ts'
 import { roleChange } from './roles-ops.ts'
 import type { DocumentView } from './views.ts'
 

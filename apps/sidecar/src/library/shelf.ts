@@ -11,8 +11,8 @@ import type { StoredDocument } from '../replica/doc-table.ts'
 import { loadReplica } from '../replica/replica.ts'
 import type { ReplicaStore } from '../replica/store.ts'
 import type { Joined } from './joined.ts'
-import { LibraryError } from './library-error.ts'
-import { peopleIn, type Group } from './listing.ts'
+import { LibraryError } from '../http/library-error.ts'
+import { peopleIn, type Group } from '../group/listing.ts'
 import type { Steps } from './steps.ts'
 
 /** Most documents one sidecar serves (each keeps its replica in memory). */

@@ -2,7 +2,7 @@
  * How the library's steps run: operations one at a time (refused once the sidecar stops), and
  * store steps whose failure stops the sidecar and answers the page with DOCS_STOPPING.
  */
-import { LibraryError } from './library-error.ts'
+import { LibraryError } from '../http/library-error.ts'
 
 export interface Steps {
   /** Runs `fn` after every operation before it. @throws LibraryError DOCS_STOPPING once the sidecar stops */

@@ -10,7 +10,7 @@ import type { StoredDocument, StoredMember } from '../replica/doc-table.ts'
 import type { Contacts } from '../people/contacts.ts'
 import type { TellApart, Told } from '../people/told-apart.ts'
 import type { Joined } from './joined.ts'
-import { numbersOf, peopleIn, type Group } from './listing.ts'
+import { numbersOf, peopleIn, type Group } from '../group/listing.ts'
 import type { Shelf } from './shelf.ts'
 
 export type PersonView = {

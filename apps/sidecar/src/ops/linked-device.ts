@@ -5,7 +5,7 @@
  * exist` and its events stream is refused with 400; a call that reached Signal first fails with an
  * `AuthorizationFailedException` [401] (credentials Signal no longer knows). A [403] is not that:
  * Signal refuses a group change the account may not make (a viewer renaming) with it, so it says
- * nothing about the link (library-error.ts reads it as not permitted). The sidecar says so once in the log, on `/healthz`
+ * nothing about the link (http/library-error.ts reads it as not permitted). The sidecar says so once in the log, on `/healthz`
  * and on the home page, and keeps every unsent change: its send path treats the failure as Signal
  * being away (probing at its backoff, never in a loop) until the account answers again.
  * @see docs/sidecar.md §4.4, README "Use it for real"

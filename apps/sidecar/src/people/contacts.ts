@@ -6,7 +6,7 @@
  * membership change forgets the cache: a group brings its members' profiles with it.
  */
 import type { SignalContact, SignalIdentity } from '@e2e-col/signal-cli'
-import { daemonFailed } from '../library/library-error.ts'
+import { daemonFailed } from '../http/library-error.ts'
 import { tellApart, type Known, type TellApart, type Told } from './told-apart.ts'
 
 const CONTACTS_TTL_MS = 30_000

@@ -10,7 +10,7 @@ wrapped once, where the sidecar builds it), so `/v1/docs`,
  */
 import { shownText } from '@e2e-col/protocol'
 import type { GroupListing, SignalContact } from '@e2e-col/signal-cli'
-import { MAX_TITLE_CHARS } from '../library/group-tag.ts'
+import { MAX_TITLE_CHARS } from '../group/group-tag.ts'
 
 /** Graphemes of a contact's name as shown (Signal profile names are two parts of up to 26). */
 export const MAX_CONTACT_NAME_CHARS = 64

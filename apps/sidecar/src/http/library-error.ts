@@ -5,7 +5,7 @@
  */
 import { maskNumbersIn } from '@e2e-col/signal-cli'
 import { codeOf, messageOf } from '../error-code.ts'
-import { API_STATUS, type ApiErrorCode } from '../http/api-error.ts'
+import { API_STATUS, type ApiErrorCode } from './api-error.ts'
 import { isRefusedChange } from '../ops/linked-device.ts'
 
 export type LibraryErrorCode =
