@@ -18,7 +18,7 @@ import type { KeptChanges } from './kept-changes.ts'
 import type { Pages } from './pages.ts'
 import type { ChangeStore } from './ports.ts'
 import type { Presence } from './presence.ts'
-import type { Role } from '../group/roles.ts'
+import type { Role } from '../roles/roles.ts'
 
 // While Signal is away, a backlog longer than this is merged into one update (it stays short).
 const MERGE_AT = 16

@@ -23,7 +23,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { codeOf, messageOf } from '../error-code.ts'
-import { ROLES } from '../group/roles.ts'
+import { ROLES } from '../roles/roles.ts'
 import { checkHost, checkOrigin } from '../http/guard.ts'
 import { readBody } from '../http/body.ts'
 import { isPhoneNumber } from '../group/group-tag.ts'

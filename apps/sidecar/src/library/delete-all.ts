@@ -13,7 +13,7 @@ import { deletedDescription } from '../group/group-tag.ts'
 import { groupNow } from './group-ops.ts'
 import { daemonFailed, LibraryError } from '../http/library-error.ts'
 import { isMemberOf, numbersOf } from '../group/listing.ts'
-import { mustEdit } from './roles-ops.ts'
+import { mustEdit } from '../roles/roles-ops.ts'
 import type { Shelf } from './shelf.ts'
 import type { Steps } from './steps.ts'
 

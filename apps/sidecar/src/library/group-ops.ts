@@ -6,7 +6,7 @@
  */
 import type { Clock } from '../clock.ts'
 import { messageOf } from '../error-code.ts'
-import { hasRoles } from '../group/roles.ts'
+import { hasRoles } from '../roles/roles.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { StoredDocument } from '../replica/doc-table.ts'
 import type { GroupListing, SignalChatMethods, SignalDocumentMethods } from '@e2e-col/signal-cli'
@@ -23,9 +23,9 @@ import {
 import { daemonFailed, groupChangeFailed, LibraryError } from '../http/library-error.ts'
 import { isInvitedTo, isMemberOf, numbersOf, type Group } from '../group/listing.ts'
 import type { Shelf } from './shelf.ts'
-import { mustEdit } from './roles-ops.ts'
-import { commentersIn, MAX_COMMENTERS, withCommenters } from '../group/commenters.ts'
-import type { Promotions } from './promotions.ts'
+import { mustEdit } from '../roles/roles-ops.ts'
+import { commentersIn, MAX_COMMENTERS, withCommenters } from '../roles/commenters.ts'
+import type { Promotions } from '../roles/promotions.ts'
 import type { Steps } from './steps.ts'
 import type { DocumentView, Views } from './views.ts'
 

@@ -3,10 +3,10 @@
  * change checked (roles-ops.ts) and made through the daemon, then the document as listed after.
  * @see docs/documents.md "Roles"
  */
-import type { Role } from '../group/roles.ts'
+import type { Role } from '../roles/roles.ts'
 import { groupNow, type GroupOperationsOptions } from './group-ops.ts'
 import { groupChangeFailed, LibraryError } from '../http/library-error.ts'
-import { roleChange } from './roles-ops.ts'
+import { roleChange } from '../roles/roles-ops.ts'
 import type { DocumentView } from './views.ts'
 
 /** Makes a member an editor or a viewer; only an editor may. @throws LibraryError */

@@ -4,7 +4,7 @@
  * stored when it cannot say.
  */
 import type { GroupListing } from '@e2e-col/signal-cli'
-import { rolesIn, type Role } from '../group/roles.ts'
+import { rolesIn, type Role } from '../roles/roles.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { StoredDocument, StoredMember } from '../replica/doc-table.ts'
 import type { Contacts } from '../people/contacts.ts'

@@ -4,7 +4,7 @@
  * document is given at once, so it never serves a moment as an editor it is not.
  */
 import type { MemberId } from '../group/roster.ts'
-import type { GroupRoles } from '../group/roles.ts'
+import type { GroupRoles } from '../roles/roles.ts'
 import type { NotSharedBook } from './not-shared-book.ts'
 
 export interface Carried {

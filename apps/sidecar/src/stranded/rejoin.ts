@@ -6,7 +6,7 @@
  */
 import { CLOSE_CODES } from '@e2e-col/protocol'
 import type { MemberId } from '../group/roster.ts'
-import type { GroupRoles } from '../group/roles.ts'
+import type { GroupRoles } from '../roles/roles.ts'
 import type { HistoryTable } from '../history/history-table.ts'
 import type { DocReplica } from '../replica/replica.ts'
 import { loadReplica } from '../replica/replica.ts'

@@ -9,8 +9,8 @@
  * @see docs/decisions/0020-document-roles.md, docs/documents.md "Roles"
  */
 import type { GroupChange } from '@e2e-col/signal-cli'
-import { commentersIn, MAX_COMMENTERS, withCommenters } from '../group/commenters.ts'
-import { hasRoles, rolesIn, type Role } from '../group/roles.ts'
+import { commentersIn, MAX_COMMENTERS, withCommenters } from './commenters.ts'
+import { hasRoles, rolesIn, type Role } from './roles.ts'
 import { LibraryError } from '../http/library-error.ts'
 import { numbersOf, type Group } from '../group/listing.ts'
 

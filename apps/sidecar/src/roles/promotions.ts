@@ -8,7 +8,7 @@
  */
 import type { GroupListing, SignalDocumentMethods } from '@e2e-col/signal-cli'
 import { messageOf } from '../error-code.ts'
-import { hasRoles } from '../group/roles.ts'
+import { hasRoles } from './roles.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { PromotionTable } from '../replica/promotion-table.ts'
 import { numbersOf } from '../group/listing.ts'

@@ -3,11 +3,11 @@ import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import { encodeEnvelope, type Envelope, type Kind } from '@e2e-col/protocol'
-import { rolesIn } from '../group/roles.ts'
+import { rolesIn } from './roles.ts'
 import { createLogger } from '../ops/logger.ts'
 import { createMetrics } from '../ops/metrics.ts'
 import { createDocumentRoles } from './doc-roles.ts'
-import { createGroupInbox, type GroupInboxParts } from './group-inbox.ts'
+import { createGroupInbox, type GroupInboxParts } from '../document/group-inbox.ts'
 
 const ALICE = { number: '+33600000001', uuid: '00000000-0000-4000-8000-000000000001' }
 const CAROL = { number: '+33600000003', uuid: '00000000-0000-4000-8000-000000000003' }

@@ -10,8 +10,8 @@
  */
 import type { GroupListing } from '@e2e-col/signal-cli'
 import { commentersIn } from './commenters.ts'
-import { membersIn, sourceKey, type Member } from './members.ts'
-import type { MemberId } from './roster.ts'
+import { membersIn, sourceKey, type Member } from '../group/members.ts'
+import type { MemberId } from '../group/roster.ts'
 
 export const ROLES = ['editor', 'commenter', 'viewer'] as const
 export type Role = (typeof ROLES)[number]
