@@ -69,7 +69,7 @@ describe('documents made from the API', () => {
       ]),
     )
     // Invited before Signal let him in, Bob joins as a plain member; Alice's sidecar makes him an
-    // editor (an admin) once he is in (library/promotions.ts).
+    // editor (an admin) once he is in (roles/promotions.ts).
     await poll(
       async () =>
         (await call(bob, 'GET', '/v1/docs')).json.documents[0].members.some(

@@ -51,7 +51,7 @@ export interface BrowserWriter {
   authored(update: Uint8Array): void
   /** A page's change refused because this account views (demotion.ts keeps it while a demotion settles). */
   refusedAsViewer(update: Uint8Array): void
-  /** A page's change as this role may make it (doc-roles.ts `mine`): a commenter's review entries only. */
+  /** A page's change as this role may make it (roles/doc-roles.ts `mine`): a commenter's review entries only. */
   mine(update: Uint8Array): Uint8Array | undefined
 }
 

@@ -60,7 +60,7 @@ export interface Document {
   readonly pages: PageSide
   /** Its side of its Signal group (document/group-inbox.ts). */
   readonly group: GroupSide
-  /** Its roles as the group lists them (document/doc-roles.ts). */
+  /** Its roles as the group lists them (roles/doc-roles.ts). */
   readonly roles: RoleSide
   /** Its sending side (document/kept-changes.ts). */
   readonly outbox: OutboxSide

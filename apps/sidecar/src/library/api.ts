@@ -14,7 +14,7 @@
  *   GET    /v1/contacts                      → {contacts}
  *
  * A person in `members` or `add` is a number (an editor) or `{number, role}` with `role` `"editor"`
- * or `"viewer"` (group/roles.ts).
+ * or `"viewer"` (roles/roles.ts).
  *
  * Errors are `{error: {code, message}}` with the status of the code (http/library-error.ts). Bodies
  * are JSON only (`Content-Type: application/json`, at most `MAX_BODY_BYTES`, http/body.ts).

@@ -31,7 +31,7 @@ import type { DocumentView, Views } from './views.ts'
 
 /**
  * Who to share with; `viewers` (a subset) may not edit, everyone else named edits; `commenters`
- * (a subset of `viewers`) may comment and suggest (named in the description, group/commenters.ts).
+ * (a subset of `viewers`) may comment and suggest (named in the description, roles/commenters.ts).
  */
 export interface Sharing {
   readonly viewers?: readonly string[]
@@ -135,7 +135,7 @@ function checkMembers(list: readonly string[], what: string, you: string): strin
   return [...new Set(list)].filter((n) => n !== you)
 }
 
-/** Makes the document's group. Roles (group/roles.ts): editors are admins, and only admins change details or add people. */
+/** Makes the document's group. Roles (roles/roles.ts): editors are admins, and only admins change details or add people. */
 async function createGroup(
   o: Pick<GroupOperationsOptions, 'backend' | 'linkedDevice'>,
   title: string,
@@ -238,7 +238,7 @@ export function createGroupOperations(o: GroupOperationsOptions): GroupOperation
         if (before !== undefined) mustEdit(before, you)
         // In a group with roles, the people added as editors are made admins in the same change.
         const editors = before !== undefined && hasRoles(before) ? add.filter((n) => !viewers.has(n)) : []
-        // Commenters are named in the description, which only admins may write (group/commenters.ts).
+        // Commenters are named in the description, which only admins may write (roles/commenters.ts).
         const description = describedCommenters(before?.description, commenters, [...remove, ...add])
         try {
           // Removed people are banned too, so the group's link (should a phone turn one on) cannot

@@ -34,7 +34,7 @@ export type LibraryBackend = SignalBackend & Pick<SignalChatMethods, 'acceptGrou
 
 export interface DocumentLibrary
   extends GroupOperations, Pick<Invitations, 'invites' | 'accept' | 'decline'>, Pick<Views, 'list'> {
-  /** Makes a member an editor or a viewer (group/roles.ts); only an editor may. */
+  /** Makes a member an editor or a viewer (roles/roles.ts); only an editor may. */
   readonly setRole: SetRole
   /** An editor deletes the document for everyone (delete-all.ts). */
   readonly deleteForEveryone: DeleteForEveryone

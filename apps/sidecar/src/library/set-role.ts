@@ -1,6 +1,6 @@
 /**
  * The role change as the library runs it: one step at a time, the group looked up now, the
- * change checked (roles-ops.ts) and made through the daemon, then the document as listed after.
+ * change checked (roles/roles-ops.ts) and made through the daemon, then the document as listed after.
  * @see docs/documents.md "Roles"
  */
 import type { Role } from '../roles/roles.ts'

@@ -20,7 +20,7 @@ export type PersonView = {
   you: boolean
   /** A group admin: on Signal only admins may remove people (undefined when not known). */
   admin?: boolean
-  /** `editor` or `viewer` (group/roles.ts); undefined when the group is not listed now, or for someone not in it yet. */
+  /** `editor` or `viewer` (roles/roles.ts); undefined when the group is not listed now, or for someone not in it yet. */
   role?: Role
 } & Told
 

@@ -1,5 +1,5 @@
 /**
- * Editors this account invited before Signal let them in (library/promotions.ts), kept across
+ * Editors this account invited before Signal let them in (roles/promotions.ts), kept across
  * restarts so an invitee who joins after the sharer's sidecar restarted is still made an editor.
  * Only the group and the number are kept, at most {@link MAX_PROMOTIONS} rows, the oldest
  * forgotten first (they then view until an editor changes it).

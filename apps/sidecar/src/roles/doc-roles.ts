@@ -1,5 +1,5 @@
 /**
- * A document's roles as its group was last listed (group/roles.ts writes the rule): this
+ * A document's roles as its group was last listed (roles/roles.ts writes the rule): this
  * sidecar's own role, which its pages are told and which refuses their changes when it is
  * `viewer`, and each member's, which drops a viewer's content from the group. A commenter's
  * update passes only when it touches nothing but the review structure (`checkReviewOnlyUpdate`

@@ -1,7 +1,7 @@
 /**
  * Editors invited before Signal lets them in. Signal makes admins of members only: a person
  * shared with whose profile this account lacks is *invited* (pending), and joins as a plain
- * member, a viewer (group/roles.ts). The sidecar that shared the document remembers whom it
+ * member, a viewer (roles/roles.ts). The sidecar that shared the document remembers whom it
  * invited as an editor and, on the first listing that shows them a member, makes them an admin.
  * The memory is kept in the store (replica/promotion-table.ts), so a restart of the sharer's
  * sidecar before they join changes nothing (docs/documents.md "Roles").

@@ -1,7 +1,7 @@
 /**
- * Changing a person's role in a document (group/roles.ts writes the rule): an editor makes a
+ * Changing a person's role in a document (roles/roles.ts writes the rule): an editor makes a
  * member an editor (a group admin), a commenter (a plain member the description names,
- * group/commenters.ts) or a viewer (a plain member). In a group without roles yet (a
+ * roles/commenters.ts) or a viewer (a plain member). In a group without roles yet (a
  * document made before roles), the first change turns them on: every other member is made an
  * admin, so they stay editors, and only admins may then change details or add people; Signal lets
  * only an admin do that. Signal's servers refuse anyone else, so the check here only says it

@@ -2,7 +2,7 @@
  * Who may edit a document: the one place the role rule is written. A document group "has roles"
  * when only its admins may edit its details (`permissionEditDetails: ONLY_ADMINS`, set when the
  * document is created); then its admins are editors, the
- * non-admins its description names commenters (group/commenters.ts), and every other member a viewer. In a group
+ * non-admins its description names commenters (roles/commenters.ts), and every other member a viewer. In a group
  * without roles (made before roles existed, or by hand) every member is an editor. Signal's
  * servers enforce who may change an admin flag or a permission, so a viewer cannot make itself
  * an editor. Pure: a listing entry in, roles out.
@@ -25,7 +25,7 @@ export const hasRoles = (entry: GroupListing[number] | undefined): boolean =>
 
 /**
  * A listed member's role in a group with or without roles; `commenters` are the numbers the
- * group's description names (group/commenters.ts), which only admins may write when roles are on.
+ * group's description names (roles/commenters.ts), which only admins may write when roles are on.
  */
 export const roleOf = (
   member: Pick<Member, 'admin' | 'number'>,
