@@ -80,4 +80,29 @@ describe('a store from before the features kept their own tables', () => {
     }
     expect(readFileSync(join(dir, STORE_FILE)).equals(before)).toBe(true)
   })
+  it('gains the removals table it predates on a writable open, and keeps a removal across a reopen', () => {
+    const dir = tempStoreDir('old-store-removals')
+    copyFileSync(join(HERE, 'fixtures/old-store.sqlite3'), join(dir, STORE_FILE))
+    const readOnly = openSidecarStore(dir, { readonly: true })
+    try {
+      expect(readOnly.removals.get(DOC)).toBeUndefined()
+      expect(() => readOnly.removals.note(DOC, '+15550000002', false, 1)).toThrow(/read-only/)
+    } finally {
+      readOnly.close()
+    }
+    const store = openSidecarStore(dir)
+    try {
+      expect(store.removals.get(DOC)).toBeUndefined()
+      store.removals.note(DOC, '+15550000002', true, 1)
+    } finally {
+      store.close()
+    }
+    const again = openSidecarStore(dir)
+    try {
+      expect(again.removals.get(DOC)).toEqual({ by: '+15550000002', deleted: true })
+      expect(readAll(again)).toEqual(expected)
+    } finally {
+      again.close()
+    }
+  })
 })

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { createJoinedTable, JOINED_SCHEMA } from '../replica/joined-table.ts'
+import { createJoinedTable, JOINED_SCHEMA } from './joined-table.ts'
 import { createJoined } from './joined.ts'
 
 const YOU = '+15555550101'

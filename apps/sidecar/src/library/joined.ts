@@ -7,7 +7,7 @@
  * @see docs/documents.md §1.5
  */
 import type { MemberId } from '../group/roster.ts'
-import type { JoinedTable } from '../replica/joined-table.ts'
+import type { JoinedTable } from './joined-table.ts'
 
 // Keys remembered per document in memory (a Signal group has at most ~1000 members, two keys each).
 const MAX_KEYS_PER_DOCUMENT = 2048

@@ -13,6 +13,10 @@ import type { MembershipSource } from '../group/membership.ts'
 import type { MemberId } from '../group/roster.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { ReplicaStore } from '../replica/store.ts'
+import type { PromotionTable } from '../roles/promotion-table.ts'
+import type { InviterTable } from './inviter-table.ts'
+import type { JoinedTable } from './joined-table.ts'
+import type { RemovalTable } from './removal-table.ts'
 import type { SignalBackend, SignalChatMethods, SignalDocumentMethods } from '@e2e-col/signal-cli'
 import type { Contacts, ContactView } from '../people/contacts.ts'
 import { createDeleteForEveryone, type DeleteForEveryone } from './delete-all.ts'
@@ -72,7 +76,13 @@ export interface LibraryOptions {
   membership: Pick<MembershipSource, 'ask' | 'subscribe'>
   you: string
   documents: Pick<Documents, 'has' | 'get' | 'byGroup' | 'add' | 'remove' | 'size'>
-  store: ReplicaStore
+  /** The store with the library's own tables and the invited editors' (phases/store.ts opens them). */
+  store: ReplicaStore & {
+    readonly inviters: InviterTable
+    readonly joined: JoinedTable
+    readonly removals: RemovalTable
+    readonly promotions: PromotionTable
+  }
   /** Documents fixed in E2E_COL_DOCUMENTS. */
   fixed: readonly { docId: string; groupId: string }[]
   /** Who is who, read from the daemon's contacts (made before the documents, whose presence names people). */

@@ -10,6 +10,7 @@ import type { Logger } from '../ops/logger.ts'
 import type { StoredDocument } from '../replica/doc-table.ts'
 import { loadReplica } from '../replica/replica.ts'
 import type { ReplicaStore } from '../replica/store.ts'
+import type { RemovalTable } from './removal-table.ts'
 import type { Joined } from './joined.ts'
 import { LibraryError } from '../http/library-error.ts'
 import { peopleIn, type Group } from '../group/listing.ts'
@@ -71,7 +72,7 @@ export interface Shelf {
 
 export interface ShelfOptions {
   readonly documents: Pick<Documents, 'has' | 'get' | 'byGroup' | 'add' | 'remove' | 'size'>
-  readonly store: ReplicaStore
+  readonly store: ReplicaStore & { readonly removals: RemovalTable }
   readonly fixed: readonly { docId: string; groupId: string }[]
   readonly steps: Steps
   readonly now: Clock['now']

@@ -5,9 +5,13 @@
  */
 import { AUTHOR_TABLES, authorTableOf, type AuthorTable } from '../authorship/author-table.ts'
 import { HISTORY_TABLES, historyTableOf, type HistoryTable } from '../history/history-table.ts'
+import { INVITER_TABLES, inviterTableOf, type InviterTable } from '../library/inviter-table.ts'
+import { JOINED_TABLES, joinedTableOf, type JoinedTable } from '../library/joined-table.ts'
+import { REMOVAL_TABLES, removalTableOf, type RemovalTable } from '../library/removal-table.ts'
 import { REVIEW_TABLES, agentTokensOf, type AgentTokens } from '../review/agent-tokens.ts'
 import { loadReplica, type DocReplica } from '../replica/replica.ts'
 import { openReplicaStore, type ReplicaStore } from '../replica/store.ts'
+import { PROMOTION_TABLES, promotionTableOf, type PromotionTable } from '../roles/promotion-table.ts'
 import type { Basics, Phase } from './phase.ts'
 
 /** The store with the tables of the features that keep their own: each creates and migrates them. */
@@ -18,12 +22,40 @@ export interface SidecarStore extends ReplicaStore {
   readonly authors: AuthorTable
   /** The agent tokens' hashes and grants (review/agent-tokens.ts). */
   readonly agentTokens: AgentTokens
+  /** Who brought each open invitation (library/inviter-table.ts). */
+  readonly inviters: InviterTable
+  /** Who removed this account from each removed document, and if it was deleted for everyone (library/removal-table.ts). */
+  readonly removals: RemovalTable
+  /** Members heard in each document's group (library/joined-table.ts). */
+  readonly joined: JoinedTable
+  /** Editors invited before Signal let them in, made admins once they join (roles/promotion-table.ts). */
+  readonly promotions: PromotionTable
 }
 
-/** Opens the store as {@link openReplicaStore} does, with history's and authorship's tables. */
+/** The features that keep tables of their own, each creating and migrating them on a writable open. */
+const FEATURES = [
+  HISTORY_TABLES,
+  AUTHOR_TABLES,
+  REVIEW_TABLES,
+  INVITER_TABLES,
+  JOINED_TABLES,
+  REMOVAL_TABLES,
+  PROMOTION_TABLES,
+]
+
+/** Opens the store as {@link openReplicaStore} does, with the tables of every feature that keeps its own. */
 export function openSidecarStore(dir: string, options: { readonly?: boolean } = {}): SidecarStore {
-  const store = openReplicaStore(dir, { ...options, features: [HISTORY_TABLES, AUTHOR_TABLES, REVIEW_TABLES] })
-  return { ...store, history: historyTableOf(store), authors: authorTableOf(store), agentTokens: agentTokensOf(store) }
+  const store = openReplicaStore(dir, { ...options, features: FEATURES })
+  return {
+    ...store,
+    history: historyTableOf(store),
+    authors: authorTableOf(store),
+    agentTokens: agentTokensOf(store),
+    inviters: inviterTableOf(store),
+    removals: removalTableOf(store),
+    joined: joinedTableOf(store),
+    promotions: promotionTableOf(store),
+  }
 }
 
 export interface Stored {

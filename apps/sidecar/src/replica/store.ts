@@ -18,11 +18,7 @@ import { lockDataFolder } from './folder-lock.ts'
 import { guarded } from './guarded.ts'
 import { createDocumentTable, DOCUMENTS_SCHEMA, type DocumentTable } from './doc-table.ts'
 import { createFixedChangeTable, FIXED_CHANGES_SCHEMA, type FixedChangeTable } from './fixed-change-table.ts'
-import { createInviterTable, INVITERS_SCHEMA, type InviterTable } from './inviter-table.ts'
-import { createJoinedTable, JOINED_SCHEMA, type JoinedTable } from './joined-table.ts'
 import { createOutboxTable, type OutboxTable } from './outbox.ts'
-import { createPromotionTable, PROMOTIONS_SCHEMA, type PromotionTable } from './promotion-table.ts'
-import { createRemovalTable, REMOVALS_SCHEMA, type RemovalTable } from './removal-table.ts'
 import { createReceivedIdTable, RECEIVED_IDS_SCHEMA, type ReceivedIdTable } from './received-ids.ts'
 import { createSentIdTable, type SentIdTable } from './sent-ids.ts'
 
@@ -70,19 +66,11 @@ export interface ReplicaStore {
   readonly documents: DocumentTable
   /** Envelopes from this machine's browsers that Signal has not accepted yet (durable send queue). */
   readonly outbox: OutboxTable
-  /** Who brought each open invitation (inviter-table.ts). */
-  readonly inviters: InviterTable
-  /** Who removed this account from each removed document, and if it was deleted for everyone (removal-table.ts). */
-  readonly removals: RemovalTable
-  /** Members heard in each document's group (joined-table.ts). */
-  readonly joined: JoinedTable
   /** When each fixed document last changed (fixed-change-table.ts). */
   readonly fixedChanges: FixedChangeTable
   /** Message ids delivered from the group, per source, kept across restarts (received-ids.ts). */
   readonly receivedIds: ReceivedIdTable
-  /** Editors invited before Signal let them in, made admins once they join (promotion-table.ts). */
-  readonly promotions: PromotionTable
-  /** The database, for the features that keep tables of their own (history, authorship). */
+  /** The database, for the features that keep tables of their own (phases/store.ts names them). */
   readonly db: Database.Database
   /** False for a read-only open. */
   readonly writable: boolean
@@ -103,7 +91,7 @@ CREATE TABLE IF NOT EXISTS sent_ids (doc_id TEXT NOT NULL, message_id TEXT NOT N
 CREATE INDEX IF NOT EXISTS sent_ids_at ON sent_ids (at);
 CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, doc_id TEXT NOT NULL, message_id TEXT NOT NULL, sender_id TEXT NOT NULL, frame BLOB NOT NULL, at INTEGER NOT NULL);
 CREATE UNIQUE INDEX IF NOT EXISTS outbox_message ON outbox (doc_id, message_id);
-${DOCUMENTS_SCHEMA}${INVITERS_SCHEMA}${JOINED_SCHEMA}${FIXED_CHANGES_SCHEMA}${RECEIVED_IDS_SCHEMA}${PROMOTIONS_SCHEMA}${REMOVALS_SCHEMA}`
+${DOCUMENTS_SCHEMA}${FIXED_CHANGES_SCHEMA}${RECEIVED_IDS_SCHEMA}`
 // Schema 1 had no sender per sent id: its rows keep '' (the sender is unknown; a replay is acknowledged).
 const MIGRATE_1_TO_2 = "ALTER TABLE sent_ids ADD COLUMN sender_id TEXT NOT NULL DEFAULT ''"
 /** Schema 4 stamps update rows (history's change log): a row from before carries none. */
@@ -117,7 +105,7 @@ function migrateUpdateStamps(db: Database.Database): void {
  * Opens (creating when writable) the store in `dir`. The folder is created with mode 0700.
  * A writable open locks the folder until `close()` (one sidecar per data folder, folder-lock.ts).
  * A read-only open never creates or locks anything and needs an existing store. `features` create
- * and migrate their own tables on a writable open (history, authorship: phases/store.ts names them).
+ * and migrate their own tables on a writable open (phases/store.ts names them).
  * @throws StoreError when the folder is locked by another sidecar, or the database cannot be
  * created, opened, checked or written.
  */
@@ -225,12 +213,8 @@ export function openReplicaStore(
     sentIds: createSentIdTable(db, path, readonly),
     documents: createDocumentTable(db, path, readonly),
     outbox: createOutboxTable(db, path, readonly),
-    inviters: createInviterTable(db, path, readonly),
-    removals: createRemovalTable(db, path, readonly),
-    joined: createJoinedTable(db, path, readonly),
     fixedChanges: createFixedChangeTable(db, path, readonly),
     receivedIds: createReceivedIdTable(db, path, readonly),
-    promotions: createPromotionTable(db, path, readonly),
     db,
     writable: !readonly,
     atomically: (fn) => guarded(path, 'write a change', () => db.transaction(fn)()),

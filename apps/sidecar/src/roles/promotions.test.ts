@@ -1,7 +1,7 @@
 import type { GroupListing } from '@e2e-col/signal-cli'
 import { describe, expect, it } from 'vitest'
 import { createLogger } from '../ops/logger.ts'
-import { openReplicaStore } from '../replica/store.ts'
+import { openSidecarStore } from '../phases/store.ts'
 import { tempStoreDir } from '../replica/store-fixture.ts'
 import { createPromotions } from './promotions.ts'
 
@@ -22,7 +22,7 @@ const listing = (bob: 'pending' | 'member'): GroupListing => [
 
 /** Alice's promotions over the store in `dir`, recording what it asks the daemon. */
 function alicePromotions(dir: string) {
-  const store = openReplicaStore(dir)
+  const store = openSidecarStore(dir)
   const asked: unknown[] = []
   const promotions = createPromotions({
     backend: { updateGroup: async (_g, change) => void asked.push(change) },
@@ -68,7 +68,7 @@ describe('editors invited before Signal lets them in', () => {
 
   it('keeps at most the bound of invitees, forgetting the oldest first', () => {
     const dir = tempStoreDir('promotions')
-    const store = openReplicaStore(dir)
+    const store = openSidecarStore(dir)
     for (let i = 0; i < 1005; i++) store.promotions.remember(GROUP, `+3360000${String(i).padStart(4, '0')}`, i)
     const kept = store.promotions.list()
     expect(kept).toHaveLength(1000)

@@ -3,14 +3,14 @@
  * shared with whose profile this account lacks is *invited* (pending), and joins as a plain
  * member, a viewer (roles/roles.ts). The sidecar that shared the document remembers whom it
  * invited as an editor and, on the first listing that shows them a member, makes them an admin.
- * The memory is kept in the store (replica/promotion-table.ts), so a restart of the sharer's
+ * The memory is kept in the store (roles/promotion-table.ts), so a restart of the sharer's
  * sidecar before they join changes nothing (docs/documents.md "Roles").
  */
 import type { GroupListing, SignalDocumentMethods } from '@e2e-col/signal-cli'
 import { messageOf } from '../error-code.ts'
 import { hasRoles } from './roles.ts'
 import type { Logger } from '../ops/logger.ts'
-import type { PromotionTable } from '../replica/promotion-table.ts'
+import type { PromotionTable } from './promotion-table.ts'
 import { numbersOf } from '../group/listing.ts'
 
 const key = (groupId: string, number: string): string => `${groupId} ${number}`

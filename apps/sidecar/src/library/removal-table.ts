@@ -7,7 +7,8 @@
  */
 import type { Database } from 'better-sqlite3'
 import { StoreError } from '../errors.ts'
-import { guarded } from './guarded.ts'
+import { guarded } from '../replica/guarded.ts'
+import type { FeatureTables, ReplicaStore } from '../replica/store.ts'
 
 /** Documents whose removal is remembered. */
 export const MAX_REMOVALS = 256
@@ -27,6 +28,13 @@ export interface RemovalTable {
   note(docId: string, by: string | undefined, deleted: boolean, at: number): void
   forget(docId: string): void
 }
+
+/** The removals' table: created on a writable open of the store (phases/store.ts). */
+export const REMOVAL_TABLES: FeatureTables = { create: (db) => db.exec(REMOVALS_SCHEMA) }
+
+/** The removals, as the library reads and writes them in an open store. */
+export const removalTableOf = (store: Pick<ReplicaStore, 'db' | 'path' | 'writable'>): RemovalTable =>
+  createRemovalTable(store.db, store.path, !store.writable)
 
 export const REMOVALS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS removals (doc_id TEXT PRIMARY KEY, by_number TEXT NOT NULL, deleted INTEGER NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID;

@@ -7,7 +7,8 @@
  */
 import type { Database } from 'better-sqlite3'
 import { StoreError } from '../errors.ts'
-import { guarded } from './guarded.ts'
+import { guarded } from '../replica/guarded.ts'
+import type { FeatureTables, ReplicaStore } from '../replica/store.ts'
 
 /** Invited editors remembered at once. */
 export const MAX_PROMOTIONS = 1000
@@ -19,6 +20,13 @@ export interface PromotionTable {
   remember(groupId: string, number: string, at: number): void
   forget(groupId: string, number: string): void
 }
+
+/** The invited editors' table: created on a writable open of the store (phases/store.ts). */
+export const PROMOTION_TABLES: FeatureTables = { create: (db) => db.exec(PROMOTIONS_SCHEMA) }
+
+/** The invited editors, as roles/promotions.ts reads and writes them in an open store. */
+export const promotionTableOf = (store: Pick<ReplicaStore, 'db' | 'path' | 'writable'>): PromotionTable =>
+  createPromotionTable(store.db, store.path, !store.writable)
 
 export const PROMOTIONS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS promotions (group_id TEXT NOT NULL, number TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (group_id, number)) WITHOUT ROWID;

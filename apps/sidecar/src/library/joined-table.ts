@@ -7,7 +7,8 @@
  */
 import type { Database } from 'better-sqlite3'
 import { StoreError } from '../errors.ts'
-import { guarded } from './guarded.ts'
+import { guarded } from '../replica/guarded.ts'
+import type { FeatureTables, ReplicaStore } from '../replica/store.ts'
 
 /** Rows kept (a member of a document is one or two rows: by number and by ACI). */
 export const MAX_JOINED = 16_384
@@ -21,6 +22,13 @@ export interface JoinedTable {
   forgetMember(docId: string, member: string): void
   forget(docId: string): void
 }
+
+/** The joined table: created on a writable open of the store (phases/store.ts). */
+export const JOINED_TABLES: FeatureTables = { create: (db) => db.exec(JOINED_SCHEMA) }
+
+/** Who joined, as the library reads and writes it in an open store. */
+export const joinedTableOf = (store: Pick<ReplicaStore, 'db' | 'path' | 'writable'>): JoinedTable =>
+  createJoinedTable(store.db, store.path, !store.writable)
 
 export const JOINED_SCHEMA = `
 CREATE TABLE IF NOT EXISTS joined (doc_id TEXT NOT NULL, member TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (doc_id, member)) WITHOUT ROWID;

@@ -7,7 +7,8 @@
  */
 import type { Database } from 'better-sqlite3'
 import { StoreError } from '../errors.ts'
-import { guarded } from './guarded.ts'
+import { guarded } from '../replica/guarded.ts'
+import type { FeatureTables, ReplicaStore } from '../replica/store.ts'
 
 /** Invitations whose sender is remembered. */
 export const MAX_INVITERS = 256
@@ -18,6 +19,13 @@ export interface InviterTable {
   remember(groupId: string, number: string, at: number): void
   forget(groupId: string): void
 }
+
+/** The invitations' table: created on a writable open of the store (phases/store.ts). */
+export const INVITER_TABLES: FeatureTables = { create: (db) => db.exec(INVITERS_SCHEMA) }
+
+/** The inviters, as the library reads and writes them in an open store. */
+export const inviterTableOf = (store: Pick<ReplicaStore, 'db' | 'path' | 'writable'>): InviterTable =>
+  createInviterTable(store.db, store.path, !store.writable)
 
 export const INVITERS_SCHEMA = `
 CREATE TABLE IF NOT EXISTS inviters (group_id TEXT PRIMARY KEY, number TEXT NOT NULL, at INTEGER NOT NULL) WITHOUT ROWID;
