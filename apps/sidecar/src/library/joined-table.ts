@@ -6,8 +6,8 @@
  * @see docs/documents.md §1.5
  */
 import type { Database } from 'better-sqlite3'
-import { StoreError } from '../errors.ts'
 import { guarded } from '../replica/guarded.ts'
+import { pairRows } from '../replica/pair-rows.ts'
 import type { FeatureTables, ReplicaStore } from '../replica/store.ts'
 
 /** Rows kept (a member of a document is one or two rows: by number and by ACI). */
@@ -36,32 +36,18 @@ CREATE INDEX IF NOT EXISTS joined_at ON joined (at);
 `
 
 export function createJoinedTable(db: Database, path: string, readonly: boolean, max = MAX_JOINED): JoinedTable {
-  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'joined'").get() !== undefined
-  const refuse = (): never => {
-    throw new StoreError(path, 'opened read-only')
-  }
-  const all = exists
+  const rows = pairRows(db, { path, readonly, table: 'joined', keys: ['doc_id', 'member'], max, what: 'who joined' })
+  const all = rows.exists
     ? db.prepare<[string], { member: string }>('SELECT member FROM joined WHERE doc_id = ? ORDER BY member')
     : undefined
   const list = (docId: string): string[] =>
     guarded(path, 'read who joined', () => (all?.all(docId) ?? []).map((r) => r.member))
-  if (!exists || readonly) return { list, remember: refuse, forgetMember: refuse, forget: refuse }
-  const insert = db.prepare('INSERT OR IGNORE INTO joined (doc_id, member, at) VALUES (?, ?, ?)')
-  const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM joined')
-  const trim = db.prepare(
-    'DELETE FROM joined WHERE (doc_id, member) IN (SELECT doc_id, member FROM joined ORDER BY at, doc_id, member LIMIT ?)',
-  )
+  if (!rows.exists || readonly) return { list, remember: rows.refuse, forgetMember: rows.refuse, forget: rows.refuse }
   const del = db.prepare('DELETE FROM joined WHERE doc_id = ?')
-  const delOne = db.prepare('DELETE FROM joined WHERE doc_id = ? AND member = ?')
-  const remember = db.transaction((docId: string, member: string, at: number) => {
-    if (insert.run(docId, member, at).changes === 0) return
-    const over = (count.get()?.n ?? 0) - max
-    if (over > 0) trim.run(over)
-  })
   return {
     list,
-    remember: (docId, member, at) => guarded(path, 'remember who joined', () => remember(docId, member, at)),
-    forgetMember: (docId, member) => guarded(path, 'forget who joined', () => void delOne.run(docId, member)),
+    remember: rows.remember,
+    forgetMember: rows.forget,
     forget: (docId) => guarded(path, 'forget who joined', () => void del.run(docId)),
   }
 }

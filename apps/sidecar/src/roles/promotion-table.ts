@@ -6,8 +6,8 @@
  * @see docs/documents.md "Roles"
  */
 import type { Database } from 'better-sqlite3'
-import { StoreError } from '../errors.ts'
 import { guarded } from '../replica/guarded.ts'
+import { pairRows } from '../replica/pair-rows.ts'
 import type { FeatureTables, ReplicaStore } from '../replica/store.ts'
 
 /** Invited editors remembered at once. */
@@ -38,9 +38,15 @@ export function createPromotionTable(
   readonly: boolean,
   max = MAX_PROMOTIONS,
 ): PromotionTable {
-  const exists =
-    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'promotions'").get() !== undefined
-  const all = exists
+  const rows = pairRows(db, {
+    path,
+    readonly,
+    table: 'promotions',
+    keys: ['group_id', 'number'],
+    max,
+    what: 'an invited editor',
+  })
+  const all = rows.exists
     ? db.prepare<[], { group_id: string; number: string }>(
         'SELECT group_id, number FROM promotions ORDER BY at, group_id, number',
       )
@@ -49,24 +55,5 @@ export function createPromotionTable(
     guarded(path, 'read invited editors', () =>
       (all?.all() ?? []).map((r) => ({ groupId: r.group_id, number: r.number })),
     )
-  const refuse = (): never => {
-    throw new StoreError(path, 'opened read-only')
-  }
-  if (!exists || readonly) return { list, remember: refuse, forget: refuse }
-  const insert = db.prepare('INSERT OR IGNORE INTO promotions (group_id, number, at) VALUES (?, ?, ?)')
-  const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM promotions')
-  const trim = db.prepare(
-    'DELETE FROM promotions WHERE (group_id, number) IN (SELECT group_id, number FROM promotions ORDER BY at, group_id, number LIMIT ?)',
-  )
-  const remove = db.prepare('DELETE FROM promotions WHERE group_id = ? AND number = ?')
-  const remember = db.transaction((groupId: string, number: string, at: number) => {
-    if (insert.run(groupId, number, at).changes === 0) return
-    const over = (count.get()?.n ?? 0) - max
-    if (over > 0) trim.run(over)
-  })
-  return {
-    list,
-    remember: (groupId, number, at) => guarded(path, 'remember an invited editor', () => remember(groupId, number, at)),
-    forget: (groupId, number) => guarded(path, 'forget an invited editor', () => void remove.run(groupId, number)),
-  }
+  return { list, remember: rows.remember, forget: rows.forget }
 }
