@@ -110,3 +110,6 @@ module.exports = {
     },
   },
 }
+// For apps/sidecar/test/architecture-doc.test.ts, which checks docs/architecture.md against it
+// (not enumerable: dependency-cruiser's configuration schema has no such key).
+Object.defineProperty(module.exports, 'SIDECAR_LAYERS', { value: SIDECAR_LAYERS, enumerable: false })
