@@ -23,11 +23,14 @@ const SIDECAR_LAYERS = [
   ['entry', '(sidecar|internals|index|main)\\.ts$|cli/'],
 ]
 
-/** One rule per layer: nothing in it imports a layer above it. */
-function layerRules(root, layers) {
+/**
+ * One rule per layer: nothing in it imports a layer above it. `prefix` names the rules of one
+ * workspace apart (`layer-chat-base`); the sidecar's have none.
+ */
+function layerRules(root, layers, prefix = '') {
   const at = (pattern) => `^${root}(${pattern})`
   return layers.slice(0, -1).map(([name, pattern], i) => ({
-    name: `layer-${name}`,
+    name: `layer-${prefix}${name}`,
     comment: `${root}: ${name} sits below ${layers
       .slice(i + 1)
       .map(([above]) => above)
@@ -37,6 +40,182 @@ function layerRules(root, layers) {
     to: { path: layers.slice(i + 1).map(([, above]) => at(above)) },
   }))
 }
+
+/**
+ * Every source file under `scope` sits in one of the layers: one that imports anything is refused
+ * (`<name>-in-layers`, as `sidecar-in-layers`), and so is an import of one (`<name>-imports-in-layers`),
+ * which catches a file that imports nothing.
+ */
+function inLayersRules(name, root, layers, scope = `^${root}`) {
+  const layered = layers.map(([, p]) => `^${root}(${p})`)
+  const comment = `Every source file of ${root} sits in one of its layers (docs/architecture.md): a new file or folder is placed there.`
+  return [
+    {
+      name: `${name}-in-layers`,
+      comment,
+      severity: 'error',
+      from: { path: scope, pathNot: ['\\.test\\.ts$', ...layered] },
+      to: {},
+    },
+    {
+      name: `${name}-imports-in-layers`,
+      comment,
+      severity: 'error',
+      from: {},
+      to: { path: scope, pathNot: ['\\.test\\.ts$', ...layered] },
+    },
+  ]
+}
+
+/**
+ * The workspace packages, lowest first (docs/architecture.md "The packages' order"): a package
+ * imports only packages of the layers below its own, by name or by path, type-only imports included;
+ * two packages of one layer never import each other.
+ */
+const PACKAGE_LAYERS = [
+  ['standalone', '(protocol|sync|signal-cli|test-browser)/'],
+  ['extending', '(transport|review|signal-cli-runtime)/'],
+  ['client', 'client/'],
+]
+
+/** Two packages of one layer stand side by side: neither imports the other. */
+function sameLayerRules(layers) {
+  return layers.map(([name, pattern]) => ({
+    name: `layer-package-${name}-side-by-side`,
+    comment: `The packages of the ${name} layer never import each other (docs/architecture.md).`,
+    severity: 'error',
+    from: { path: `^packages/(${pattern})`, pathNot: '\\.test\\.ts$' },
+    to: { path: `^packages/(${pattern})`, pathNot: '^packages/$1' },
+  }))
+}
+
+/**
+ * The layers of each app and of each package with more than a handful of files, lowest first, as
+ * SIDECAR_LAYERS: `[rule-name prefix, root, layers]` (docs/architecture.md "Layers of the
+ * packages and apps"). A page's `main.ts` is its entry and sits on top of its own folder.
+ */
+const WORKSPACE_LAYERS = [
+  [
+    'chat',
+    'apps/chat/src/',
+    [
+      ['base', '(backoff|control|errors|exit-codes|group-name|help|receipt-state)\\.ts$|redact/'],
+      ['ports', 'parent-pipe\\.ts$|(agent|console|signal)/'],
+      ['state', 'state/'],
+      ['setup', '(config|setup)\\.ts$'],
+      ['loop', 'loop/'],
+      ['entry', '(chat|index|main)\\.ts$'],
+    ],
+  ],
+  [
+    'cli',
+    'apps/cli/src/',
+    [
+      ['base', '(chat-passthrough|children|errors|exit-codes|help|qr|qr-page|sidecar-passthrough)\\.ts$'],
+      ['shared', '(args|failure-advice|state-dir|terminal)\\.ts$'],
+      ['flows', '(link-flow|managed-daemon|opener|register-flow|sidecar-config)\\.ts$'],
+      ['commands', '(setup|up)\\.ts$'],
+      ['entry', 'main\\.ts$'],
+    ],
+  ],
+  [
+    'demo',
+    'apps/demo/src/',
+    [
+      ['base', '(docs-client|extra-origins|offline-shell|page-params|start-up)\\.ts$'],
+      ['views', '(console|history|home)/(?!main\\.ts$)'],
+      ['page', 'page/(?!main\\.ts$)'],
+      ['review', 'review/'],
+      ['rich', 'rich/(?!main\\.ts$)'],
+      ['entry', '(console|home|page|rich)/main\\.ts$|(index|stack)\\.ts$'],
+    ],
+  ],
+  [
+    'provider-conformance',
+    'apps/provider-conformance/',
+    [
+      ['editors', 'bindings-app/(?!main\\.ts$)'],
+      ['bindings-page', 'bindings-app/main\\.ts$'],
+      ['targets', 'test/(e2e-col-target|provider-target|until|y-websocket-target)\\.ts$'],
+      ['scenarios', 'test/(run-scenarios|scenarios)\\.ts$'],
+    ],
+  ],
+  [
+    'toy-signal',
+    'apps/toy-signal/src/',
+    [
+      [
+        'base',
+        '(account-mask|attachments|daemon-version|envelopes|errors|faults|help|host-check|java-base64|jsonrpc|pace|people-book|provisioning-state|rpc-failure|signal-cli-commands|state)\\.ts$',
+      ],
+      [
+        'world',
+        '(admin-route|admin-world|event-hub|group-requests|group-snapshot|groups-file|method-faults|platform-limits|provisioning-admin)\\.ts$',
+      ],
+      ['methods', 'methods/'],
+      ['server', '(dispatch|request-handler|toy-signal)\\.ts$'],
+      ['entry', '(cli-options|index|main)\\.ts$'],
+    ],
+  ],
+  [
+    'protocol',
+    'packages/protocol/src/',
+    [
+      ['base', '(author-id|close-codes|coded-error|crc32|errors|kinds|untrusted-text)\\.ts$'],
+      [
+        'codecs',
+        '(attachment-ref|base64|base64-codec|bounded-options|byte-reader|dedup|delivery|envelope|health|ids|platform-codecs|refusal-codes)\\.ts$',
+      ],
+      ['bodies', '(batch|body|chunking)\\.ts$'],
+      ['reassembly', '(partial-table|piece-store|reassembler)\\.ts$'],
+      ['entry', 'index\\.ts$'],
+    ],
+  ],
+  [
+    'client',
+    'packages/client/src/',
+    [
+      [
+        'base',
+        '(awareness-channel|checkpoint-schedule|coalescer|connect-gate|delivery-status|derived-client-id|errors|ids|page-lifecycle|remote-error|send-hold|seq-reservation)\\.ts$',
+      ],
+      ['parts', '(connection|indexeddb-storage|local-changes|outbox|sidecar-url|storage|storage-writes)\\.ts$'],
+      ['client', 'client\\.ts$'],
+      ['provider', 'provider\\.ts$'],
+      ['entry', 'index\\.ts$'],
+    ],
+  ],
+  [
+    'review',
+    'packages/review/src/',
+    [
+      ['base', '(errors|limits|writers)\\.ts$'],
+      ['structure', '(anchors|base|mentions|review-only|structure|text-target)\\.ts$'],
+      ['features', '(comments|read-text|suggestions)\\.ts$'],
+      ['entry', '(index|testing-docs)\\.ts$'],
+    ],
+  ],
+  [
+    'signal-cli',
+    'packages/signal-cli/src/',
+    [
+      ['base', '(backoff|chat-id|daemon-capabilities|errors|platform-limits|redact|settings)\\.ts$'],
+      ['rpc', '(backend|jsonrpc|provisioning)\\.ts$'],
+      ['events', '(events-stream|receive-payload|sse-reader)\\.ts$'],
+      ['http', 'http-backend\\.ts$'],
+      ['entry', 'index\\.ts$'],
+    ],
+  ],
+  [
+    'signal-cli-runtime',
+    'packages/signal-cli-runtime/src/',
+    [
+      ['base', '(errors|java|java-hint|rotating-log|signal-cli-launcher|signal-reachability)\\.ts$'],
+      ['process', '(daemon-process|process-group|supervisor)\\.ts$'],
+      ['entry', 'index\\.ts$'],
+    ],
+  ],
+]
 
 module.exports = {
   forbidden: [
@@ -52,6 +231,18 @@ module.exports = {
       },
       to: {},
     },
+    ...layerRules('packages/', PACKAGE_LAYERS, 'package-'),
+    ...sameLayerRules(PACKAGE_LAYERS),
+    ...inLayersRules('packages', 'packages/', PACKAGE_LAYERS, '^packages/'),
+    ...WORKSPACE_LAYERS.flatMap(([name, root, layers]) => [
+      ...layerRules(root, layers, `${name}-`),
+      ...inLayersRules(
+        name,
+        root,
+        layers,
+        name === 'provider-conformance' ? `^${root}(bindings-app|test)/` : `^${root}`,
+      ),
+    ]),
     {
       name: 'no-app-imports-app',
       comment:
@@ -113,3 +304,7 @@ module.exports = {
 // For apps/sidecar/test/architecture-doc.test.ts, which checks docs/architecture.md against it
 // (not enumerable: dependency-cruiser's configuration schema has no such key).
 Object.defineProperty(module.exports, 'SIDECAR_LAYERS', { value: SIDECAR_LAYERS, enumerable: false })
+
+// For the tests that compare the lists with docs/architecture.md: not enumerable, so the
+// configuration dependency-cruiser validates stays as its schema wants it.
+Object.defineProperty(module.exports, 'layers', { value: { PACKAGE_LAYERS, WORKSPACE_LAYERS }, enumerable: false })

@@ -2,8 +2,8 @@
  * What every demo page does first: find its elements, and for a document page read its address,
  * showing what is wrong with it or who is editing which document.
  */
-import { apiBase, createDocsClient } from './home/docs-client.ts'
-import { pageLinks, readPageParams, type PageParams } from './page/page-params.ts'
+import { apiBase, createDocsClient } from './docs-client.ts'
+import { pageLinks, readPageParams, type PageParams } from './page-params.ts'
 
 /** The page's element `#id`; a page without it is a build mistake, so this throws. */
 export function element<T extends HTMLElement = HTMLElement>(id: string): T {

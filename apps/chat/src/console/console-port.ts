@@ -3,7 +3,7 @@
  * from browsers the sidecar's access rules admit as operators; they go through the same control
  * parsing, queue and turns as messages from phones. Outputs mirror the whole conversation.
  */
-import type { ReceiptState } from '../loop/receipts.ts'
+import type { ReceiptState } from '../receipt-state.ts'
 
 /** One line typed into a console. `ref` identifies it in later status updates. */
 export interface ConsoleInput {

@@ -8,7 +8,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import { WebSocket, type RawData } from 'ws'
-import { backoffDelay } from '../loop/backoff.ts'
+import { backoffDelay } from '../backoff.ts'
 import {
   chatIdForGroup,
   consoleInputFromFrame,

@@ -17,7 +17,7 @@ import { chatStem, type ChatState } from '../state/chat-state.ts'
 import type { LeftoverTurn } from '../state/leftover-turn.ts'
 import { agent } from './chat-loop-agent-fixture.ts'
 import { DEFAULT_TIMING, runChatLoop, type ChatEvent } from './chat-loop.ts'
-import { createDaemonHealth } from './daemon-health.ts'
+import { createDaemonHealth } from '../signal/daemon-health.ts'
 
 export const GROUP = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
 export const OTHER_GROUP = 'QnBpK0VmUFdtc3hpb21MZTlOeDJYRjlIT0U0ODNwNmk='

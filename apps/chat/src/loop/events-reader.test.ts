@@ -3,7 +3,7 @@ import { ChatError } from '../errors.ts'
 import { EXIT_CODES } from '../exit-codes.ts'
 import type { ChatSignal, InboundMessage } from '../signal/port.ts'
 import type { ChatEvent } from './chat-events.ts'
-import { createDaemonHealth } from './daemon-health.ts'
+import { createDaemonHealth } from '../signal/daemon-health.ts'
 import { readEvents } from './events-reader.ts'
 
 const message = (body: string): InboundMessage =>

@@ -6,9 +6,9 @@
 import { asChatError } from '../errors.ts'
 import { EXIT_CODES, type ExitCode } from '../exit-codes.ts'
 import type { ChatSignal, InboundMessage } from '../signal/port.ts'
-import { pause } from './backoff.ts'
+import { pause } from '../backoff.ts'
 import type { Observe } from './chat-events.ts'
-import type { DaemonHealth } from './daemon-health.ts'
+import type { DaemonHealth } from '../signal/daemon-health.ts'
 import type { LoopContext } from './loop-context.ts'
 import { formatDuration } from './messages.ts'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { backoffDelay } from './backoff.ts'
+import { backoffDelay } from '../backoff.ts'
 import { checkMembership } from './membership.ts'
 
 const allowed = new Set(['+15550000001', '+15550000002'])

@@ -4,7 +4,7 @@ import { SignalRpcError } from '@e2e-col/signal-cli'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ChatError } from '../errors.ts'
 import type { ChatSignal, GroupMembership } from '../signal/port.ts'
-import { createDaemonHealth } from './daemon-health.ts'
+import { createDaemonHealth } from '../signal/daemon-health.ts'
 import { createPoster, dataUri, type PosterOptions } from './poster.ts'
 
 const LOOP = '+15550000001'

@@ -1,7 +1,7 @@
 import { ChatError } from '../errors.ts'
+import type { ReceiptState } from '../receipt-state.ts'
 
-/** The life of one accepted message, shown to the operator as a reaction on it. */
-export type ReceiptState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled'
+export type { ReceiptState }
 
 /** The reaction for each state. Signal keeps one reaction per author, so each replaces the last. */
 export const RECEIPT_EMOJI: Readonly<Record<ReceiptState, string>> = {

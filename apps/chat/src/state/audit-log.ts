@@ -6,7 +6,7 @@
  * before it goes on, so a prompt's line is on disk before its turn starts.
  */
 import { appendFileSync, chmodSync } from 'node:fs'
-import { maskPhone } from '../loop/local-log.ts'
+import { maskPhone } from '../redact/local-log.ts'
 import type { Redactor } from '../redact/redactor.ts'
 import { chatStem } from './chat-state.ts'
 

@@ -3,7 +3,7 @@
  * `/v1/docs/<docId>/revert`). Every failure is a `DocsApiError` with the API's stable code.
  * @see docs/documents.md §5
  */
-import { callApi, DocsApiError } from '../home/docs-client.ts'
+import { callApi, DocsApiError } from '../docs-client.ts'
 import type { VersionItem } from './history-text.ts'
 
 /** Versions asked for at once: the panel shows the most recent ones and says when there are more. */

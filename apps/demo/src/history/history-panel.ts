@@ -6,7 +6,7 @@
  * joined later. An undo is previewed first: the document as it would leave it, marked against now,
  * done only once confirmed. Every word comes from history-text.ts; names are set as text only.
  */
-import { DocsApiError } from '../home/docs-client.ts'
+import { DocsApiError } from '../docs-client.ts'
 import { element } from '../start-up.ts'
 import type { HistoryClient } from './history-client.ts'
 import {

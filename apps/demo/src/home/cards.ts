@@ -2,7 +2,7 @@
  * The home page's cards: a document (people, last change, share / rename / remove / leave) and an
  * invitation (accept / decline). Destructive actions ask first, in place.
  */
-import type { DocsClient, DocumentItem, Invite, Person, Role, Told } from './docs-client.ts'
+import type { DocsClient, DocumentItem, Invite, Person, Role, Told } from '../docs-client.ts'
 import {
   inviteText,
   lastChangeText,

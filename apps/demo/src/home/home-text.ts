@@ -2,7 +2,7 @@
  * What the home page says, in words about documents and people (never groups or ids).
  */
 import { foldName } from '@e2e-col/protocol'
-import type { Contact, DocumentItem, Invite, Person, Told } from './docs-client.ts'
+import type { Contact, DocumentItem, Invite, Person, Told } from '../docs-client.ts'
 
 /** A person as the page sees them from the sidecar. */
 export type Named = { number: string; name?: string | undefined } & Pick<Told, 'shown'>

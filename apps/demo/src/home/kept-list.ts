@@ -3,7 +3,7 @@
  * browser's localStorage, titles and ids only), each opening the copy this browser kept; the New
  * document form off; and the one thing to do, as a command.
  */
-import type { DocumentItem } from './docs-client.ts'
+import type { DocumentItem } from '../docs-client.ts'
 import { make } from './make.ts'
 
 /** What is kept of a listing: enough to list and open the documents. */

@@ -5,7 +5,7 @@
  * address it explains what a sidecar is and asks for it.
  */
 import { documentCard, inviteCard, roleFrom, type CardPort } from './cards.ts'
-import { apiBase, createDocsClient, DocsApiError, type Contact, type DocsClient } from './docs-client.ts'
+import { apiBase, createDocsClient, DocsApiError, type Contact, type DocsClient } from '../docs-client.ts'
 import { namer, personName, problemText, safetyText, sidecarAddress, typedPeople } from './home-text.ts'
 import { make } from './make.ts'
 import { keepList, keptCard, keptList, showAway } from './kept-list.ts'

@@ -5,7 +5,7 @@
  * @see docs/documents.md "Who wrote this"
  */
 import * as Y from 'yjs'
-import { apiBase } from '../home/docs-client.ts'
+import { apiBase } from '../docs-client.ts'
 import { colourFor } from './presence.ts'
 
 /** One client id as the sidecar answers it: its author when verified, else who relayed its text. */

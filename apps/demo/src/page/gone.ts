@@ -4,7 +4,7 @@
  * tell from a sidecar that is not running; so while the page is not connected it asks the
  * documents API, which answers whenever the sidecar runs.
  */
-import { apiBase, createDocsClient, type DocumentItem } from '../home/docs-client.ts'
+import { apiBase, createDocsClient, type DocumentItem } from '../docs-client.ts'
 import { personName } from '../home/home-text.ts'
 
 /** Why the document is gone: `removed` (a member stopped sharing it) or `left`. */

@@ -4,7 +4,7 @@
  * each readable and with a Copy button. When the sidecar has rebuilt its replica from the group's
  * state since this page loaded, the page loads again, so it never shows text nobody else has.
  */
-import { apiBase } from '../home/docs-client.ts'
+import { apiBase } from '../docs-client.ts'
 
 export type NotSharedReason = 'unsent' | 'not-taken' | 'refused'
 

@@ -10,7 +10,7 @@
  */
 import type { Target } from '@e2e-col/review'
 import type * as Y from 'yjs'
-import { apiBase, callApi, DocsApiError } from '../home/docs-client.ts'
+import { apiBase, callApi, DocsApiError } from '../docs-client.ts'
 import { fetchAuthors, type AuthorView } from '../page/authors.ts'
 import { element } from '../start-up.ts'
 import { statusText, trackedOf, unknownWriters, type Tracked } from './tracked.ts'

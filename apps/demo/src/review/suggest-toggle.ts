@@ -5,7 +5,7 @@
  * not see the switch (page.css): the sidecar would refuse them (REVIEW_FORBIDDEN).
  */
 import type { EditorView } from '@codemirror/view'
-import { apiBase, callApi, DocsApiError } from '../home/docs-client.ts'
+import { apiBase, callApi, DocsApiError } from '../docs-client.ts'
 import { element } from '../start-up.ts'
 import { problemText } from './mount-review.ts'
 import { suggestMode } from './suggest-codemirror.ts'

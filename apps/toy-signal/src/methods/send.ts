@@ -4,7 +4,7 @@
  * @see reference `signal-cli-wire.md` §4.1, §6
  */
 import { incomingMessage, sentMessageSync, type MessageContent } from '../envelopes.ts'
-import { uploadAttachments, storeReceived, type Upload } from '../send-attachments.ts'
+import { uploadAttachments, storeReceived, type Upload } from './send-attachments.ts'
 import { RpcFailure, userError } from '../rpc-failure.ts'
 import type { ToyGroup } from '../state.ts'
 import type { MethodContext, MethodDefinition } from './context.ts'

@@ -4,9 +4,9 @@
  * Signal's `attachmentCreate` pace, and kept for every local account that receives the message.
  * @see attachments.ts, reference `signal-cli-wire.md` §4.1, §9
  */
-import { attachmentId, parseDataUri, type AttachmentInfo } from './attachments.ts'
-import type { MethodContext } from './methods/context.ts'
-import { internalError } from './rpc-failure.ts'
+import { attachmentId, parseDataUri, type AttachmentInfo } from '../attachments.ts'
+import type { MethodContext } from './context.ts'
+import { internalError } from '../rpc-failure.ts'
 
 /** One uploaded attachment: what receive events show, and its bytes. */
 export interface Upload {

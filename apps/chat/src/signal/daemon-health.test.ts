@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import { ChatError } from '../errors.ts'
-import { backoffDelay, pause } from './backoff.ts'
+import { backoffDelay, pause } from '../backoff.ts'
 import { createDaemonHealth } from './daemon-health.ts'
 
 describe('backoff', () => {

@@ -1,4 +1,4 @@
-import type { Redactor } from '../redact/redactor.ts'
+import type { Redactor } from './redactor.ts'
 
 const PHONE = /\+\d{7,15}\b/g
 

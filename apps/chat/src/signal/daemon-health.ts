@@ -3,7 +3,7 @@
  * decides when the retry budget is spent. Any success resets the count.
  */
 import { asChatError, ChatError } from '../errors.ts'
-import { backoffDelay, pause } from './backoff.ts'
+import { backoffDelay, pause } from '../backoff.ts'
 
 export interface DaemonHealth {
   /**
