@@ -16,7 +16,7 @@ const SIDECAR_LAYERS = [
   ['signal', '(group|send)/'],
   ['pages', 'browser/'],
   ['receive', 'receive/'],
-  ['features', '(authorship|presence|history|chat|review|stranded)/'],
+  ['features', '(authorship|presence|history|chat|review|stranded|labels|retract)/'],
   ['document', 'document/'],
   ['documents', 'documents\\.ts$|library/|people/'],
   ['phases', 'phases/'],
