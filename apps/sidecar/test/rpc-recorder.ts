@@ -41,7 +41,13 @@ export async function startRpcRecorder(target: string): Promise<RpcRecorder> {
       const body = Buffer.concat(chunks)
       if ((req.url ?? '').startsWith('/api/v1/rpc')) record(body.toString('utf8'), calls)
       const out = request(
-        { host: to.hostname, port: to.port, path: req.url, method: req.method, headers: { ...req.headers, host: to.host } },
+        {
+          host: to.hostname,
+          port: to.port,
+          path: req.url,
+          method: req.method,
+          headers: { ...req.headers, host: to.host },
+        },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers)
           answer.pipe(res)

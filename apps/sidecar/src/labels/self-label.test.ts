@@ -6,7 +6,10 @@ const SELF = { number: '+15550001', uuid: 'u-self' }
 const entry = (label?: string, more: Partial<GroupListing[number]> = {}): GroupListing[number] => ({
   id: 'g1',
   isMember: true,
-  members: [{ number: '+15550002', label: 'viewer' }, { ...SELF, ...(label === undefined ? {} : { label }) }],
+  members: [
+    { number: '+15550002', label: 'viewer' },
+    { ...SELF, ...(label === undefined ? {} : { label }) },
+  ],
   ...more,
 })
 const quiet = () => ({ info: vi.fn(), warn: vi.fn() })

@@ -39,7 +39,11 @@ export const sendAdminDeleteMethod: MethodDefinition = {
     const response = sendToTargets(ctx, targets, (timestamp) => ({
       timestamp,
       message: null,
-      adminDelete: { targetAuthor, targetAuthorUuid: ctx.state.uuidOf(targetAuthor), targetSentTimestamp: targetTimestamp },
+      adminDelete: {
+        targetAuthor,
+        targetAuthorUuid: ctx.state.uuidOf(targetAuthor),
+        targetSentTimestamp: targetTimestamp,
+      },
       longTextId: '',
     }))
     for (const group of targets.groups)
