@@ -64,7 +64,7 @@ export interface IngestOptions {
     envelope: Envelope,
     from: MemberId | undefined,
     source: string,
-  ) => boolean | undefined
+  ) => boolean | void
   /**
    * Content from `from` was refused (a viewer's attachment unfetched, or what `deliver` refused);
    * `sent` is the Signal message that carried it whole, undefined for one reassembled from chunks.
