@@ -228,6 +228,7 @@ export function createIngest(o: IngestOptions): Ingest {
 
   function chunk(docId: string, env: Envelope, from: MemberId | undefined): void {
     o.metrics.chunksReceived.inc()
+    b.sent = undefined // what chunks make spans several Signal messages: none carries it whole
     const { dedup, reassembler } = b.state
     evicted(reassembler.sweep(o.now()))
     // Chunks of a message already delivered (or sent by this sidecar) need no reassembly.
@@ -240,10 +241,7 @@ export function createIngest(o: IngestOptions): Ingest {
     }
     evicted(r.evicted)
     if (r.status === 'rejected') return drop('invalid-chunk')
-    if (r.status !== 'complete') return
-    // Reassembled from several Signal messages: no one of them carries it whole.
-    b.sent = undefined
-    accept(docId, r.frame, r.envelope, from)
+    if (r.status === 'complete') accept(docId, r.frame, r.envelope, from)
   }
 
   function accept(docId: string, frame: Uint8Array, env: Envelope, from: MemberId | undefined): void {
