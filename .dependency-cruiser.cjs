@@ -16,7 +16,7 @@ const SIDECAR_LAYERS = [
   ['signal', '(group|send)/'],
   ['pages', 'browser/'],
   ['receive', 'receive/'],
-  ['features', '(authorship|presence|history|chat|review|stranded|people|roles)/'],
+  ['features', '(authorship|presence|history|chat|review|stranded|people|roles|labels|retract)/'],
   ['document', 'document/'],
   ['documents', 'documents\\.ts$|library/'],
   ['phases', 'phases/'],

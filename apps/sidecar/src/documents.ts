@@ -77,7 +77,8 @@ export interface Documents {
   /** Stops serving a document: its queue stops and its sockets close with `code`. */
   remove(docId: string, code: number, reason: string): void
   /** An envelope from a group, deduplicated by the receive path; `from` is its Signal sender, `source` its key. */
-  fromGroup(docId: string, frame: Uint8Array, env: Envelope, from?: MemberId, source?: string): void
+  /** True when the document refused the envelope's content (not the sender's to make). */
+  fromGroup(docId: string, frame: Uint8Array, env: Envelope, from?: MemberId, source?: string): boolean | undefined
   /** The group's listed members changed (or were read again). */
   setMembers(groupId: string, members: readonly MemberId[]): void
   /** Content sent to the document's group did not arrive whole: ask the group again (bounded). */
@@ -160,7 +161,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
       doc.close(code, reason)
     },
     fromGroup(docId, frame, env, from, source) {
-      docs.get(docId)?.group.receive(frame, env, from, source)
+      return docs.get(docId)?.group.receive(frame, env, from, source)
     },
     setMembers(groupId, members) {
       groups.get(groupId)?.group.setMembers(members)

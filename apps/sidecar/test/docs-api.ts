@@ -86,6 +86,25 @@ export async function startPeopleToy(more: Partial<ToySignalOptions> = {}): Prom
   return toy
 }
 
+/**
+ * Waits until the toy lists each account's own member label in the group (every sidecar labels
+ * itself with its role, decision 0037): a test that fails the next `updateGroup` must not have a
+ * label call meet it instead.
+ */
+export async function labelsListed(toy: ToySignal, groupId: string, labels: Record<string, string>): Promise<void> {
+  const [account] = Object.keys(labels)
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    const [group] = (await rpc(toy.url, 'listGroups', { account, groupId })) as {
+      members: { number: string; label?: string }[]
+    }[]
+    const listed = Object.fromEntries((group?.members ?? []).map((m) => [m.number, m.label]))
+    if (Object.entries(labels).every(([n, l]) => listed[n] === l)) return
+    if (Date.now() > deadline) throw new Error(`labels not listed: ${JSON.stringify(listed)}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
 /** The environment of a sidecar with no fixed documents. */
 export function libraryEnv(
   toy: ToySignal,

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { RunningSidecar } from '../src/index.ts'
-import { ALICE, BOB, CAROL, call, failNextCalls, librarySidecar, startPeopleToy } from './docs-api.ts'
+import { ALICE, BOB, CAROL, call, failNextCalls, labelsListed, librarySidecar, startPeopleToy } from './docs-api.ts'
 import { poll } from './harness.ts'
 import { pageOn } from './ybrowser.ts'
 
@@ -44,6 +44,11 @@ async function shared() {
     expect((await call(s, 'POST', `/v1/invites/${docId}/accept`, { body: {} })).status).toBe(200)
   }
   await poll(async () => (await roleOf(carol, docId, CAROL)) === 'viewer', "Carol's sidecar sees her role")
+  await labelsListed(toy, (created.json as { groupId: string }).groupId, {
+    [ALICE]: 'editor',
+    [BOB]: 'editor',
+    [CAROL]: 'viewer',
+  })
   return { toy, alice, bob, carol, docId }
 }
 

@@ -15,6 +15,7 @@ import { listGroupsMethod, quitGroupMethod, updateGroupMethod } from './methods/
 import { announce } from './methods/group-admin.ts'
 import { joinGroupMethod } from './methods/group-links.ts'
 import { terminateGroupMethod } from './methods/group-terminate.ts'
+import { sendAdminDeleteMethod } from './methods/admin-delete.ts'
 import { sendMessageRequestResponseMethod, sendReactionMethod } from './methods/message-requests.ts'
 import { finishLinkMethod, registerMethod, startLinkMethod, verifyMethod } from './methods/provisioning.ts'
 import { sendMethod } from './methods/send.ts'
@@ -30,6 +31,7 @@ export const METHODS: ReadonlyMap<string, MethodDefinition> = new Map([
   ['updateGroup', updateGroupMethod],
   ['quitGroup', quitGroupMethod],
   ['terminateGroup', terminateGroupMethod],
+  ['sendAdminDelete', sendAdminDeleteMethod],
   ['joinGroup', joinGroupMethod(announce)],
   ['sendMessageRequestResponse', sendMessageRequestResponseMethod],
   ['sendReaction', sendReactionMethod],

@@ -28,6 +28,8 @@ export interface MessageContent {
     targetSentTimestamp: number
     isRemove: boolean
   }
+  /** An admin's deletion of another member's message (`sendAdminDelete`, signal-cli 0.14.0+). */
+  adminDelete?: { targetAuthor: string; targetAuthorUuid: string; targetSentTimestamp: number }
   /** Id for the long-text attachment, used only when the text is longer than {@link LONG_TEXT_BYTES}. */
   longTextId: string
   /** Attachments sent with the message, after the long-text one (signal-cli puts that first). */
@@ -57,6 +59,16 @@ function dataMessageFields(content: MessageContent): Record<string, unknown> {
       targetAuthorUuid: r.targetAuthorUuid,
       targetSentTimestamp: r.targetSentTimestamp,
       isRemove: r.isRemove,
+    }
+  }
+  if (content.adminDelete !== undefined) {
+    // JsonAdminDelete: the deprecated targetAuthor, then number and uuid.
+    const d = content.adminDelete
+    fields['adminDelete'] = {
+      targetAuthor: d.targetAuthor,
+      targetAuthorNumber: d.targetAuthor,
+      targetAuthorUuid: d.targetAuthorUuid,
+      targetSentTimestamp: d.targetSentTimestamp,
     }
   }
   const size = content.message === null ? 0 : Buffer.byteLength(content.message, 'utf8')

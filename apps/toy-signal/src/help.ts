@@ -23,7 +23,7 @@ Usage: toy-signal [options]
   --offline                 Signal is unreachable: startLink and register fail as offline signal-cli does
   --signal-cli-version V    the signal-cli version to play (default 0.14.6-toy); 0.13.19 answers
                             as the real 0.13.19 (no isAdmin, noUrgent ignored); 0.14.8 adds
-                            terminateGroup (-32601 before)
+                            terminateGroup (-32601 before); 0.14.0 adds sendAdminDelete
   --pending-invites         numbers the adder shares no group with are invited (pending), as on Signal
   --groups-file FILE        keep the groups in FILE across runs: read at start, rewritten
                             (temporary file + rename) before any request that changed one is answered

@@ -62,6 +62,8 @@ export interface SendRecord {
    * daemon ignores the unknown param): the recipient's phone gets no push for it.
    */
   urgent: boolean
+  /** A `sendAdminDelete`: whose message, by its sent timestamp (absent for other sends). */
+  adminDelete?: { targetAuthor: string; targetSentTimestamp: number }
   /** Attachments the send carried, and their bytes (absent when none). */
   attachments?: number
   attachmentBytes?: number

@@ -426,6 +426,44 @@ export function registerGroupCases(defineCase: DefineCase): void {
       },
     },
   )
+
+  defineCase(
+    'any',
+    'sendAdminDelete is a method from signal-cli 0.14.0 on: an older daemon answers -32601 Method not implemented',
+    async (t) => {
+      const params = { groupId: unknownGroupId(), targetAuthor: '+15555550100', targetTimestamp: 1 }
+      if (!versionAtLeast(t.version, '0.14.0')) {
+        await expectCallError(t.url, 'sendAdminDelete', params, -32601, 'Method not implemented')
+        return
+      }
+      const answer = (await call(t.url, 'sendAdminDelete', params)).error as { code: number } | undefined
+      expect(answer?.code).not.toBe(-32601)
+    },
+  )
+
+  defineCase(
+    'account',
+    "sendAdminDelete by a group's admin: the send result shape; the client names author and timestamp",
+    async (t) => {
+      const { a, b } = fixtures(t)
+      const created = await call(t.url, 'updateGroup', { account: a, name: 'contract admin delete', members: [b] })
+      const groupId = (created.result as { groupId: string }).groupId
+      const sent = await call(t.url, 'send', { account: b, groupId, message: 'a message to delete' })
+      const targetTimestamp = (sent.result as { timestamp: number }).timestamp
+      const answer = await call(t.url, 'sendAdminDelete', { account: a, groupId, targetAuthor: b, targetTimestamp })
+      expect(answer.error).toBeUndefined()
+      expect(Object.keys(answer.result as object).sort()).toEqual(['results', 'timestamp'])
+    },
+    {
+      since: '0.14.0',
+      client: async (t, c) => {
+        const { a, b } = fixtures(t)
+        const id = await c.backend(a).createGroup('contract admin delete (client)', [b])
+        const timestamp = (await c.backend(b).sendGroupMessage(id, 'a message to delete')).timestamp
+        expect(await c.backend(a).adminDelete(id, { author: b, timestamp })).toBe(true)
+      },
+    },
+  )
 }
 
 /** A group as listGroups shows it, with its banned people. */

@@ -215,6 +215,11 @@ function accountLevelRequests(f: DifferentialFixture): DifferentialRequest[] {
     { name: 'joinGroup without uri', method: 'joinGroup', params: { account: a } },
     { name: 'quitGroup delete unknown group', method: 'quitGroup', params: { account: a, groupId: U, delete: true } },
     { name: 'terminateGroup (0.14.8+)', method: 'terminateGroup', params: { account: a, groupId } },
+    {
+      name: 'sendAdminDelete (0.14.0+)',
+      method: 'sendAdminDelete',
+      params: { account: a, groupId, targetAuthor: b, targetTimestamp: 1 },
+    },
     { name: 'send to no number', method: 'send', params: { account: a, recipient: ['nope'], message: 'hi' } },
     { name: 'send to b directly, offline', method: 'send', params: { account: a, recipient: [b], message: 'hi' } },
     { name: 'positional params, listGroups', method: 'listGroups', params: [a] },

@@ -164,6 +164,12 @@ export interface SignalDocumentMethods {
    * Resolves false, asking nothing, when the daemon predates it.
    */
   terminateGroup(groupId: string): Promise<boolean>
+  /**
+   * `sendAdminDelete`: as a group admin, deletes another member's message (`author`, its sent
+   * `timestamp`) from every member's chat history. Resolves false, asking nothing, when the daemon
+   * predates it (signal-cli 0.14.0).
+   */
+  adminDelete(groupId: string, target: { author: string; timestamp: number }): Promise<boolean>
   /** `listContacts` with `allRecipients`: contact records and the people known from groups. */
   listContacts(): Promise<SignalContact[]>
   /** `listIdentities`: the safety-number state of everyone whose identity key the account holds. */

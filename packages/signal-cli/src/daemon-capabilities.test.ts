@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { supportsMemberLabels, supportsNoUrgent, supportsTerminateGroup } from './daemon-capabilities.ts'
+import {
+  supportsAdminDelete,
+  supportsMemberLabels,
+  supportsNoUrgent,
+  supportsTerminateGroup,
+} from './daemon-capabilities.ts'
 
 describe('supportsNoUrgent', () => {
   it('is true from signal-cli 0.14.0 on, suffixes included', () => {
@@ -24,5 +29,12 @@ describe('supportsTerminateGroup', () => {
     for (const v of ['0.14.8', '0.14.8-toy', '0.14.10', '0.15.0']) expect(supportsTerminateGroup(v)).toBe(true)
     for (const v of ['0.14.7', '0.14.6-toy', '0.13.19', 'unknown', undefined])
       expect(supportsTerminateGroup(v)).toBe(false)
+  })
+})
+
+describe('supportsAdminDelete', () => {
+  it('is true from signal-cli 0.14.0 on, false before and for an unknown version', () => {
+    for (const v of ['0.14.0', '0.14.6-toy', '0.15.0']) expect(supportsAdminDelete(v)).toBe(true)
+    for (const v of ['0.13.24', '0.13.19', 'unknown', undefined]) expect(supportsAdminDelete(v)).toBe(false)
   })
 })

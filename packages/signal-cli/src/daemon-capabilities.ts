@@ -41,3 +41,15 @@ export const TERMINATE_GROUP_SINCE: readonly [number, number, number] = [0, 14, 
 export function supportsTerminateGroup(version: string | undefined): boolean {
   return versionAtLeast(version, TERMINATE_GROUP_SINCE)
 }
+
+/**
+ * `sendAdminDelete` (a group admin deletes someone else's message from every member's history)
+ * arrived in signal-cli 0.14.0 (commit "Add support for sending adminDelete messages", first in
+ * tag v0.14.0; the change log does not name it). Receivers ignore one from a non-admin.
+ */
+export const ADMIN_DELETE_SINCE: readonly [number, number, number] = [0, 14, 0]
+
+/** Whether a daemon that answered `version` so has `sendAdminDelete`. */
+export function supportsAdminDelete(version: string | undefined): boolean {
+  return versionAtLeast(version, ADMIN_DELETE_SINCE)
+}

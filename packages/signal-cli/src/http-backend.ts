@@ -24,7 +24,12 @@ import {
   VersionResult,
   type RpcId,
 } from './jsonrpc.ts'
-import { supportsMemberLabels, supportsNoUrgent, supportsTerminateGroup } from './daemon-capabilities.ts'
+import {
+  supportsAdminDelete,
+  supportsMemberLabels,
+  supportsNoUrgent,
+  supportsTerminateGroup,
+} from './daemon-capabilities.ts'
 import { readSignalEvents } from './sse-reader.ts'
 
 /** Largest JSON-RPC response body read (a long `listGroups` fits many times over). */
@@ -164,6 +169,9 @@ function createVersionMemo(call: RpcCall) {
     async takesMemberLabels(): Promise<boolean> {
       return supportsMemberLabels(await this.known())
     },
+    async takesAdminDelete(): Promise<boolean> {
+      return supportsAdminDelete(await this.known())
+    },
     async takesTerminateGroup(): Promise<boolean> {
       return supportsTerminateGroup(await this.known())
     },
@@ -198,11 +206,25 @@ function groupEnder(call: RpcCall, versions: ReturnType<typeof createVersionMemo
   }
 }
 
+/** `sendAdminDelete`: asked only of a daemon that has it (0.14.0+); an older one would answer -32601. */
+function adminDeleter(call: RpcCall, versions: ReturnType<typeof createVersionMemo>) {
+  return async (groupId: string, target: { author: string; timestamp: number }): Promise<boolean> => {
+    if (!(await versions.takesAdminDelete())) return false
+    const params = { groupId, targetAuthor: target.author, targetTimestamp: target.timestamp }
+    await call('sendAdminDelete', params, IgnoredResult)
+    return true
+  }
+}
+
 function versionedGroupMethods(
   call: RpcCall,
   versions: ReturnType<typeof createVersionMemo>,
-): Pick<SignalDocumentMethods, 'labelSelf' | 'terminateGroup'> {
-  return { labelSelf: ownLabel(call, versions), terminateGroup: groupEnder(call, versions) }
+): Pick<SignalDocumentMethods, 'labelSelf' | 'terminateGroup' | 'adminDelete'> {
+  return {
+    labelSelf: ownLabel(call, versions),
+    terminateGroup: groupEnder(call, versions),
+    adminDelete: adminDeleter(call, versions),
+  }
 }
 
 /** Creates the HTTP backend; `close()` ends its connections. */

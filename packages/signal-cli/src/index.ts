@@ -28,7 +28,12 @@ export { nextDelay, type BackoffPolicy } from './backoff.ts'
 export { E164, E164_MESSAGE, e164List, httpOrigin, isLoopbackHost, signalCliAccount, signalCliUrl } from './settings.ts'
 export { maskNumber, maskNumbersIn } from './redact.ts'
 export { chatIdForGroup } from './chat-id.ts'
-export { supportsMemberLabels, supportsNoUrgent, supportsTerminateGroup } from './daemon-capabilities.ts'
+export {
+  supportsAdminDelete,
+  supportsMemberLabels,
+  supportsNoUrgent,
+  supportsTerminateGroup,
+} from './daemon-capabilities.ts'
 export {
   SIGNAL_LINKED_DEVICE_IDLE_DAYS,
   SIGNAL_MAX_ATTACHMENT_BYTES,

@@ -96,7 +96,7 @@ export const daemonIngest: FuzzTarget<string[]> = {
       reassembly: { maxPartialMessages: 4, maxPartialBytes: 4096, ttlMs: 1000 },
       dedup: { maxEntries: 64, ttlMs: 1000 },
       now: () => 0,
-      deliver: (_doc, _frame, env) => delivered.push(env),
+      deliver: (_doc, _frame, env) => void delivered.push(env),
       metrics: createMetrics(),
       logger: silent,
     })

@@ -275,8 +275,9 @@ function demotionHooks(
     },
     carrying: (set) => (members) => void [(carried.members = members), set(members)],
     listening: (inbox, isViewer) => (frame, env, from, source) => {
-      inbox(frame, env, from, source)
+      const refused = inbox(frame, env, from, source)
       if (env.kind === 'sync-response' && !isViewer(from)) watch?.answer(env.payload)
+      return refused
     },
     refused: (update) => watch?.refused(update),
   }

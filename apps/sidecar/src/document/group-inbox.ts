@@ -69,8 +69,11 @@ export interface GroupSide {
   syncStats(): SyncStats
 }
 
-/** Takes an envelope from the group; `from` is its Signal sender, `source` that sender's key. */
-export type GroupInbox = (frame: Uint8Array, env: Envelope, from?: MemberId, source?: string) => void
+/**
+ * Takes an envelope from the group; `from` is its Signal sender, `source` that sender's key. True
+ * when its content was refused: a viewer's or a commenter's not permitted, or wholly another's.
+ */
+export type GroupInbox = (frame: Uint8Array, env: Envelope, from?: MemberId, source?: string) => boolean | undefined
 
 /** The state vector a health payload carries, if it is well formed and carries one. */
 function peerStateVector(payload: Uint8Array): Map<number, number> | undefined {
@@ -119,11 +122,11 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
       return
     }
     if (DOC_KINDS.has(env.kind)) {
-      if (p.roles.refuses(from, env.kind)) return
+      if (p.roles.refuses(from, env.kind)) return true
       const admitted = p.authors.admit(env.kind, env.payload, from)
       // A commenter's update, once only its own structs are left, must touch only the review map.
       const payload = admitted === undefined ? undefined : p.roles.reviewOnly(from, admitted)
-      if (payload === undefined) return
+      if (payload === undefined) return true
       // Durable before it is considered applied and before any browser sees it.
       // A member's own edit comes as an update; a sync answer may carry anyone's: not theirs to own.
       const author = env.kind === 'update' ? (from?.number ?? from?.uuid ?? source) : undefined
@@ -134,9 +137,10 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
       if (env.kind !== 'update') groupSync.onPeerResponse(payload)
       gapRepair.check()
       // Stripped of what was not the sender's: the pages get what the replica applied.
-      if (payload !== env.payload) return pages.toAll(encodeEnvelope({ ...env, payload }))
+      if (payload !== env.payload) return void pages.toAll(encodeEnvelope({ ...env, payload }))
     }
-    if (env.kind === 'awareness') return awareness(frame, env, from)
+    if (env.kind === 'awareness') return void awareness(frame, env, from)
     pages.toAll(frame)
+    return undefined
   }
 }

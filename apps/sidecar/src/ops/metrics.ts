@@ -163,6 +163,12 @@ function receiveMetrics(r: Registry[]) {
       labelNames: ['reason'],
       registers: r,
     }),
+    retractions: new Counter({
+      name: 'e2e_col_retractions_total',
+      help: "Admin deletes of refused updates from the group's chat history, by outcome (sent, over-limit, failed)",
+      labelNames: ['outcome'],
+      registers: r,
+    }),
     groupUpdates: new Counter({
       name: 'e2e_col_group_updates_total',
       help: 'Group-change events read (names, members, invitations)',

@@ -12,6 +12,7 @@ import { createDocuments, type Documents } from '../documents.ts'
 import type { GroupMembership, Listed } from '../group/membership.ts'
 import { membersOf, sourceKey } from '../group/members.ts'
 import { rolesIn } from '../roles/roles.ts'
+import { createSelfLabels, type SelfLabels } from '../labels/self-label.ts'
 import { createHistories, type Histories } from '../history/histories.ts'
 import { createContacts, type Contacts } from '../people/contacts.ts'
 import { createDocumentLibrary, type DocumentLibrary, type LibraryBackend } from '../library/library.ts'
@@ -132,6 +133,14 @@ function documentLibrary(
   })
 }
 
+/** Labels this account with its role in each document group (undefined: the backend cannot). */
+function selfLabels(b: Basics, self: MemberId): SelfLabels | undefined {
+  const { backend } = b
+  const labelSelf = (backend as Partial<Pick<LibraryBackend, 'labelSelf'>>).labelSelf
+  if (labelSelf === undefined) return undefined
+  return createSelfLabels({ labelSelf: (g, l) => labelSelf.call(backend, g, l), self, logger: b.logger })
+}
+
 export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
   const { config, clock, metrics, logger } = b
   const { store, life, membership } = i
@@ -187,12 +196,15 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
   const library = documentLibrary(b, i, { docs, chats, contacts })
   // At start a store failure fails the start.
   library?.serveStored()
+  const labels = selfLabels(b, membership.self)
   // Every served document's roster and roles, those made at run time included, from every listing taken.
   const toRosters = (listed: Listed): void => {
     for (const doc of docs.values()) {
       const entry = listed.listing.find((g) => g.id === doc.groupId)
       if (listed.whole || entry !== undefined) docs.setMembers(doc.groupId, membersOf(listed.listing, doc.groupId))
-      if (entry !== undefined) doc.roles.set(rolesIn(entry, membership.self))
+      if (entry === undefined) continue
+      doc.roles.set(rolesIn(entry, membership.self))
+      labels?.seen(entry, doc.roles.self())
     }
   }
   toRosters({ listing: membership.groups(), whole: true, askedAt: clock.now() })

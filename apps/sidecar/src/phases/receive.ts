@@ -19,6 +19,7 @@ import { createMissingAttachments, type MissingAttachments } from '../receive/mi
 import { createMembership, sourceKey, type Membership } from '../receive/member-check.ts'
 import { createRememberedIds, type RememberedIds } from '../receive/remembered-ids.ts'
 import type { ReceivedIdTable } from '../replica/received-ids.ts'
+import { retractionsFor } from '../retract/wiring.ts'
 import type { Daemon } from './daemon.ts'
 import type { Served } from './documents.ts'
 import type { Basics, Phase } from './phase.ts'
@@ -79,9 +80,11 @@ function missingFor(b: Basics, served: Served): MissingAttachments {
   })
 }
 
-function ingestFor(b: Basics, served: Served, missing: MissingAttachments, remembered: RememberedIds): Ingest {
+function ingestFor(b: Basics, i: ReceiveInput, missing: MissingAttachments, remembered: RememberedIds): Ingest {
   const { config, backend, logger, metrics } = b
+  const served = i.served
   const { docs } = served
+  const retractions = retractionsFor(b, i.membership)
   const fetcher = createAttachmentFetcher({
     fetch: (id, groupId) => backend.getAttachment(id, groupId),
     maxPayloadBytes: config.browser.maxFrameBytes,
@@ -101,7 +104,13 @@ function ingestFor(b: Basics, served: Served, missing: MissingAttachments, remem
     deliver: (docId, frame, env, from, source) => {
       // A member's sidecar heard in the group has joined the document (the page stops saying invited).
       if (source !== SELF) served.library?.heard(docId, from)
-      docs.fromGroup(docId, frame, env, from, source)
+      return docs.fromGroup(docId, frame, env, from, source)
+    },
+    refused: (docId, from, sent) => {
+      const groupId = docs.get(docId)?.groupId
+      const author = from?.number ?? from?.uuid
+      if (sent !== undefined && groupId !== undefined && author !== undefined)
+        retractions?.refused(groupId, author, sent)
     },
     readDeflate: config.capabilities.includes('deflate'),
     refusesContent: (docId, from) => docs.get(docId)?.roles.refusesContent(from) === true,
@@ -135,7 +144,7 @@ export function startReceive(b: Basics, i: ReceiveInput): Phase<EventsLoop> {
   const { docs, chats, library } = i.served
   const missing = missingFor(b, i.served)
   const remembered = rememberedFor(b, i.receivedIds)
-  const ingest = ingestFor(b, i.served, missing, remembered)
+  const ingest = ingestFor(b, i, missing, remembered)
   const members = memberCheck(b, i)
   const onEvent = (e: SignalEvent): void => {
     if (e.type === 'message' && chats.isChatGroup(e.groupId)) chats.onSignalMessage(e)
@@ -147,6 +156,7 @@ export function startReceive(b: Basics, i: ReceiveInput): Phase<EventsLoop> {
           from: { uuid: e.sourceUuid, number: e.sourceNumber },
           source,
           attachments: e.attachments ?? [],
+          ...(e.origin === 'data' && e.timestamp !== undefined ? { sent: e.timestamp } : {}),
         }),
       )
     } else if (e.type === 'group-update') {

@@ -33,7 +33,7 @@ describe('packing and the receive path', () => {
     installNodeCodecs() // the sidecar's codecs decode bodies into the reused buffer
     const { ingest, delivered } = setup()
     const frames: Uint8Array[] = []
-    const { ingest: own } = ingestFixture(DOC, { deliver: (_doc, frame) => frames.push(frame) })
+    const { ingest: own } = ingestFixture(DOC, { deliver: (_doc, frame) => void frames.push(frame) })
     const envs = [envelope(300), envelope(300), envelope(300)]
     for (const e of envs) {
       const body = bodiesFor([encodeEnvelope(e)], 2000)

@@ -54,8 +54,22 @@ export interface IngestOptions {
    */
   remembered?: Pick<RememberedIds, 'recent' | 'record'>
   now: () => number
-  /** `source` is the key of the Signal account that sent the body ({@link SELF} for our own). */
-  deliver: (docId: string, frame: Uint8Array, envelope: Envelope, from: MemberId | undefined, source: string) => void
+  /**
+   * `source` is the key of the Signal account that sent the body ({@link SELF} for our own).
+   * True when the document refused the envelope's content (not the sender's to make).
+   */
+  deliver: (
+    docId: string,
+    frame: Uint8Array,
+    envelope: Envelope,
+    from: MemberId | undefined,
+    source: string,
+  ) => boolean | void
+  /**
+   * Content from `from` was refused (a viewer's attachment unfetched, or what `deliver` refused);
+   * `sent` is the Signal message that carried it whole, undefined for one reassembled from chunks.
+   */
+  refused?: (docId: string, from: MemberId | undefined, sent: number | undefined) => void
   /** Reads `deflated` envelopes (else they are dropped, as a sidecar before compression did). */
   readDeflate?: boolean
   /** True when `from` may not change the document (a viewer): its attachments are dropped unfetched. */
@@ -78,7 +92,7 @@ export interface Ingest {
   handle(
     groupId: string,
     body: string,
-    message?: { from?: MemberId; source?: string; attachments?: readonly SignalAttachment[] },
+    message?: { from?: MemberId; source?: string; attachments?: readonly SignalAttachment[]; sent?: number },
   ): void
   /**
    * Records an envelope this sidecar is sending, so its copy from Signal is dropped. True when it
@@ -130,6 +144,8 @@ interface Budget {
   state: SourceState
   inflateBytes: number
   syncRequests: number
+  /** The Signal message's sent timestamp, while what is delivered came whole in it. */
+  sent: number | undefined
 }
 
 /**
@@ -172,7 +188,7 @@ export function createIngest(o: IngestOptions): Ingest {
   for (const id of o.remembered?.recent() ?? [])
     if (id.source !== SELF) states.of(id.source).known.seen(id.docId, id.senderId, id.messageId, id.at)
   // The body being handled (the receive path is synchronous; an attachment's fetch keeps its own).
-  let b: Budget = { source: '', state: self, inflateBytes: 0, syncRequests: 0 }
+  let b: Budget = { source: '', state: self, inflateBytes: 0, syncRequests: 0, sent: undefined }
   const drop = (reason: string) => o.metrics.receivedDropped.inc({ reason })
   // References being fetched, by (document, sender, message id): a second copy waits for the first.
   const fetching = new Set<string>()
@@ -190,7 +206,7 @@ export function createIngest(o: IngestOptions): Ingest {
     const fetcher = o.attachments
     if (fetcher === undefined) return drop('unsupported-kind')
     // A viewer's attachment carries content every member drops: not worth fetching (counted there).
-    if (o.refusesContent?.(docId, from) === true) return
+    if (o.refusesContent?.(docId, from) === true) return o.refused?.(docId, from, b.sent)
     const mine = b
     const { dedup } = mine.state
     if (dedup.has(ref.docId, ref.senderId, ref.messageId, o.now())) return void o.metrics.dedupHits.inc()
@@ -212,6 +228,7 @@ export function createIngest(o: IngestOptions): Ingest {
 
   function chunk(docId: string, env: Envelope, from: MemberId | undefined): void {
     o.metrics.chunksReceived.inc()
+    b.sent = undefined // what chunks make spans several Signal messages: none carries it whole
     const { dedup, reassembler } = b.state
     evicted(reassembler.sweep(o.now()))
     // Chunks of a message already delivered (or sent by this sidecar) need no reassembly.
@@ -256,7 +273,7 @@ export function createIngest(o: IngestOptions): Ingest {
     // A body asks at most once: a batch of requests would make every member answer each of them.
     if (env.kind === 'sync-request' && ++b.syncRequests > 1) return drop('body-budget')
     o.metrics.envelopesOut.inc({ kind: env.kind })
-    o.deliver(docId, frame, env, from, b.source)
+    if (o.deliver(docId, frame, env, from, b.source) === true) o.refused?.(docId, from, b.sent)
   }
 
   return {
@@ -277,7 +294,7 @@ export function createIngest(o: IngestOptions): Ingest {
       }
       if (env.docId !== docId) return drop('wrong-document')
       const source = message?.source ?? ''
-      b = { source, state: states.of(source), inflateBytes: o.maxFrameBytes, syncRequests: 0 }
+      b = { source, state: states.of(source), inflateBytes: o.maxFrameBytes, syncRequests: 0, sent: message?.sent }
       if (env.kind === 'chunk') return chunk(docId, env, from)
       if (env.kind === 'attachment') {
         const own = frame.slice()

@@ -57,7 +57,7 @@ export interface Outbound {
 }
 
 // Signal's attachmentCreate limit is per account (50, one per 1.2 s).
-const UPLOADS = { ratePerSecond: 1 / 1.2, burst: 50 }
+export const UPLOADS = { ratePerSecond: 1 / 1.2, burst: 50 }
 /**
  * Signal's `inboundMessageBytes` limit is per recipient: 128 MiB, then about 2,000 bytes a second
  * (open-source server defaults). Every recipient of this account's sends gets at most what the

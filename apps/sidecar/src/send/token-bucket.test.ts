@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { INBOUND_BYTES } from './outbound.ts'
+import { INBOUND_BYTES, UPLOADS } from './outbound.ts'
 import { createTokenBucket } from './token-bucket.ts'
 
 describe('token bucket pacing', () => {
@@ -92,5 +92,16 @@ describe('token bucket pauses', () => {
     let waited = 0
     for (let second = 1; second <= 3600; second++) if (!b.tryTake(second * 1000, 2000)) waited++
     expect(waited).toBe(0)
+  })
+
+  it("with the sidecar's upload budget, a join is one of 50 uploads, and an hour of attachment sends at one a second gets 50 plus one per 1.2 s", () => {
+    const u = createTokenBucket({ ...UPLOADS, now: 0 })
+    expect(u.tryTake(0)).toBe(true)
+    let uploads = 1
+    // Every send of the hour an attachment (the worst case): those the bucket refuses go as text.
+    for (let second = 1; second <= 3600; second++) if (u.tryTake(second * 1000)) uploads++
+    // Signal's limit over the same hour: 50 at once plus 3,000 refilled (one per 1.2 s).
+    expect(uploads).toBeLessThanOrEqual(50 + 3600 / 1.2)
+    expect(uploads).toBeGreaterThanOrEqual(50 + 3600 / 1.2 - 1)
   })
 })

@@ -133,7 +133,10 @@ export function sendToTargets(
       ...content,
       group: { id: group.id, name: group.name, revision: group.revision, type: 'DELIVER' },
     }
+    // The members' daemons ignore an admin delete from someone who is no admin (IncomingMessageHandler).
+    const heeded = content.adminDelete === undefined || group.admins.has(ctx.account)
     for (const r of results) {
+      if (!heeded) break
       if (r.groupId === group.id && r.type === 'SUCCESS' && ctx.state.isAccount(r.recipientAddress.number)) {
         storeReceived(ctx, r.recipientAddress.number, uploads)
         ctx.hub.deliver(incomingMessage(r.recipientAddress.number, self, inGroup, now))
