@@ -192,7 +192,7 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
     for (const doc of docs.values()) {
       const entry = listed.listing.find((g) => g.id === doc.groupId)
       if (listed.whole || entry !== undefined) docs.setMembers(doc.groupId, membersOf(listed.listing, doc.groupId))
-      if (entry !== undefined) doc.roles.set(rolesIn(entry, membership.self))
+      if (entry !== undefined) doc.roles.set(rolesIn(entry, membership.self), listed.askedAt)
     }
   }
   toRosters({ listing: membership.groups(), whole: true, askedAt: clock.now() })
