@@ -73,6 +73,9 @@ export async function sharedWithBob(toy: ToySignal) {
 
 /** Alice as Bob's sidecar lists her (told apart as everywhere: people/told-apart.ts). */
 export async function shownOf(s: { port: number }, docId: string, number: string): Promise<string | undefined> {
-  const docs = (await call(s, 'GET', '/v1/docs')).json.documents as { docId: string; members: (Person & { shown?: string })[] }[]
+  const docs = (await call(s, 'GET', '/v1/docs')).json.documents as {
+    docId: string
+    members: (Person & { shown?: string })[]
+  }[]
   return docs.find((d) => d.docId === docId)?.members.find((m) => m.number === number)?.shown
 }

@@ -54,7 +54,12 @@ function setting(outbox: 'held' | 'sent') {
   Y.applyUpdate(replica, hello)
   replica.clientID = BOB
   // Typed key by key: two rows in the outbox, read as one edit.
-  const typed = [' from', ' Bob'].map((text, i) => row(i + 1, change(replica, (t) => t.insert(t.length, text))))
+  const typed = [' from', ' Bob'].map((text, i) =>
+    row(
+      i + 1,
+      change(replica, (t) => t.insert(t.length, text)),
+    ),
+  )
   let rows = outbox === 'held' ? typed : []
   const parts = {
     docId: 'd',
@@ -140,7 +145,14 @@ describe("the author's side of a demotion", () => {
   it('made a commenter: the content edit is withheld, a review entry stays in the outbox to go out', () => {
     const { parts, watch, replica, add } = setting('held')
     const before = Y.encodeStateVector(replica)
-    addComment(replica, { target: { name: 't', kind: 'text' }, index: 0, length: 5, body: 'nice', at: 1, random: () => 0.5 })
+    addComment(replica, {
+      target: { name: 't', kind: 'text' },
+      index: 0,
+      length: 5,
+      body: 'nice',
+      at: 1,
+      random: () => 0.5,
+    })
     add(row(3, Y.encodeStateAsUpdate(replica, before)))
     watch.listed(listing('editor'), 900)
     watch.listed(listing('commenter'), 950)

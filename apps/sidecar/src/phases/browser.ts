@@ -96,8 +96,7 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
       return authorsView(doc.content.authors(), await memberNames(library, docId), i.served.self, restores)
     },
     notShared: async (docId) => {
-      if (!docs.has(docId))
-        throw new LibraryError('DOCS_UNKNOWN_DOCUMENT', 'this sidecar does not serve that document')
+      if (!docs.has(docId)) throw new LibraryError('DOCS_UNKNOWN_DOCUMENT', 'this sidecar does not serve that document')
       const names = await peopleNames(library, docId)
       const view = docs.notShared(docId, (number) => names.get(number) ?? number)
       if (view === undefined)

@@ -290,7 +290,9 @@ export function notSharedView(
   const newest = book.demotions(docId).at(-1)
   return {
     edits,
-    ...(newest !== undefined && newest.role === self ? { demotion: { role: newest.role, at: newest.at, ...by(newest) } } : {}),
+    ...(newest !== undefined && newest.role === self
+      ? { demotion: { role: newest.role, at: newest.at, ...by(newest) } }
+      : {}),
     rejoinPending: book.rejoinPending(docId) !== undefined,
     ...(rejoinedAt === undefined ? {} : { rejoinedAt }),
     maxBytes: MAX_NOT_SHARED_BYTES,
