@@ -15,11 +15,15 @@ import { FRESH_STACK, openHome, SIDECAR_ENV_WITH_FAULTS, typeAtEnd, useBrowserSt
 declare global {
   interface Window {
     e2eColDemo?: { text(): string; status(): { connection: string; pending: number; loaded: boolean } }
-    e2eColRich?: {
-      text(): string
-      readOnly(): boolean
-      provider: { clientStatus: { connection: string; pending: number; loaded: boolean } }
-    }
+  }
+}
+
+/** The rich-text page's debug handle, as these tests read it (rich-text.test.ts declares the whole). */
+type RichWindow = {
+  e2eColRich?: {
+    text(): string
+    readOnly(): boolean
+    provider: { clientStatus: { connection: string; pending: number; loaded: boolean } }
   }
 }
 
@@ -68,7 +72,7 @@ describe.skipIf(!hasChromium())("a demotion that overtakes Bob's unsent edit, on
     await pages[who].goto(url.toString())
     await pages[who].waitForFunction(
       () => {
-        const s = window.e2eColRich?.provider.clientStatus
+        const s = (window as unknown as RichWindow).e2eColRich?.provider.clientStatus
         return s?.connection === 'connected' && s.loaded
       },
       undefined,
@@ -136,14 +140,22 @@ describe.skipIf(!hasChromium())("a demotion that overtakes Bob's unsent edit, on
 
     run.stack.toy.faults.failNextSendsWith(100_000, IO_FAILURE, { from: run.stack.number('bob') })
     await typeAtEnd(pages.bob, '.ProseMirror', ' [bob rich]')
-    await pages.bob.waitForFunction(() => window.e2eColRich?.provider.clientStatus.pending === 0, undefined, WAIT)
+    await pages.bob.waitForFunction(
+      () => (window as unknown as RichWindow).e2eColRich?.provider.clientStatus.pending === 0,
+      undefined,
+      WAIT,
+    )
 
     await openHome(run, 'alice')
     const bobChip = 'li[data-doc="Rich plan"] [data-person="Bob"]'
     await pages.alice.selectOption(`${bobChip} select`, 'viewer')
     await waitForShown(pages.alice, `${bobChip}[data-role="viewer"]`, /Bob/)
 
-    await pages.bob.waitForFunction(() => window.e2eColRich?.readOnly() === true, undefined, WAIT)
+    await pages.bob.waitForFunction(
+      () => (window as unknown as RichWindow).e2eColRich?.readOnly() === true,
+      undefined,
+      WAIT,
+    )
     await waitForShown(pages.bob, '#made-by', /^Alice made you a viewer$/)
     await waitForShown(pages.bob, '#not-shared', /^Alice made you a viewer before these edits reached the others/)
     await waitForShown(pages.bob, '#not-shared [data-reason="unsent"] pre', /^ \[bob rich\]$/)
@@ -161,8 +173,8 @@ describe.skipIf(!hasChromium())("a demotion that overtakes Bob's unsent edit, on
     run.stack.toy.faults.reset()
     await pages.bob.waitForFunction(
       () =>
-        window.e2eColRich?.provider.clientStatus.connection === 'connected' &&
-        window.e2eColRich.text() === 'Day 1: Porto.',
+        (window as unknown as RichWindow).e2eColRich?.provider.clientStatus.connection === 'connected' &&
+        (window as unknown as RichWindow).e2eColRich?.text() === 'Day 1: Porto.',
       undefined,
       WAIT,
     )
@@ -170,6 +182,6 @@ describe.skipIf(!hasChromium())("a demotion that overtakes Bob's unsent edit, on
     await waitForShown(pages.bob, '#not-shared [data-reason="unsent"] pre', /^ \[bob rich\]$/)
     await waitForShown(pages.bob, '#made-by', /^Alice made you a viewer$/)
     await openRich('alice', 'Rich plan')
-    expect(await pages.alice.evaluate(() => window.e2eColRich?.text())).toBe('Day 1: Porto.')
+    expect(await pages.alice.evaluate(() => (window as unknown as RichWindow).e2eColRich?.text())).toBe('Day 1: Porto.')
   }, 120_000)
 })

@@ -64,6 +64,17 @@ async function peopleNames(library: DocumentLibrary | undefined, docId: string):
   return out
 }
 
+const notServed = () => new LibraryError('DOCS_UNKNOWN_DOCUMENT', 'this sidecar does not serve that document')
+
+/** `GET /v1/docs/<docId>/not-shared`: the document's view, people told apart (decisions/0032). @throws LibraryError */
+async function notSharedOf(served: Served, docId: string): Promise<unknown> {
+  if (!served.docs.has(docId)) throw notServed()
+  const names = await peopleNames(served.library, docId)
+  const view = served.docs.notShared(docId, (number) => names.get(number) ?? number)
+  if (view === undefined) throw notServed()
+  return view
+}
+
 /** The told-apart name of the person whose verified client id `clientId` is ("you" for this account). */
 async function personOf(served: Served, docId: string, clientId: number): Promise<string | undefined> {
   const author = served.docs
@@ -95,14 +106,7 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
       const restores = replica === undefined ? new Map<number, number>() : restoredFrom(replica.doc)
       return authorsView(doc.content.authors(), await memberNames(library, docId), i.served.self, restores)
     },
-    notShared: async (docId) => {
-      if (!docs.has(docId)) throw new LibraryError('DOCS_UNKNOWN_DOCUMENT', 'this sidecar does not serve that document')
-      const names = await peopleNames(library, docId)
-      const view = docs.notShared(docId, (number) => names.get(number) ?? number)
-      if (view === undefined)
-        throw new LibraryError('DOCS_UNKNOWN_DOCUMENT', 'this sidecar does not serve that document')
-      return view
-    },
+    notShared: (docId) => notSharedOf(i.served, docId),
   })
   const historyApi = createHistoryApi({
     histories: i.served.histories,

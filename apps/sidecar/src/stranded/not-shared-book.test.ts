@@ -13,6 +13,7 @@ import {
 
 const folder = () => mkdtempSync(join(tmpdir(), 'not-shared-'))
 const edit = (text: string, at = 1): NotSharedEdit => ({ reason: 'unsent', text, at })
+const names = (n: string) => (n === '+15550000001' ? 'Alice' : n)
 const bytes = (edits: readonly NotSharedEdit[]) => edits.reduce((n, e) => n + Buffer.byteLength(e.text), 0)
 
 describe('edits not shared', () => {
@@ -59,7 +60,6 @@ describe('edits not shared', () => {
     const book = openNotSharedBook(dir, () => 9)
     book.putDemotion('d1', { at: 1, role: 'commenter', by: '+15550000001' })
     book.put('d1', 1, [edit('kept', 1)])
-    const names = (n: string) => (n === '+15550000001' ? 'Alice' : n)
     const again = openNotSharedBook(dir)
     expect(notSharedView(again, 'd1', 'commenter', names)).toMatchObject({
       edits: [{ reason: 'unsent', text: 'kept', at: 1, role: 'commenter', by: 'Alice' }],
