@@ -129,7 +129,7 @@ describe.skipIf(!hasChromium())("a demotion that overtakes Bob's unsent edit, on
     await waitForShown(pages.bob, '#not-shared [data-reason="unsent"] pre', /^ \[bob unsent\]$/)
     await openDocument('alice', 'Trip plan')
     expect(await pages.alice.evaluate(() => window.e2eColDemo?.text())).toBe('Day 1: Lisbon.')
-  }, 120_000)
+  }, 180_000)
 
   test('the rich-text page lists it the same: who, why, Copy, then the group’s text once rebuilt', async () => {
     await shareWithBob('Rich plan')
@@ -183,5 +183,5 @@ describe.skipIf(!hasChromium())("a demotion that overtakes Bob's unsent edit, on
     await waitForShown(pages.bob, '#made-by', /^Alice made you a viewer$/)
     await openRich('alice', 'Rich plan')
     expect(await pages.alice.evaluate(() => (window as unknown as RichWindow).e2eColRich?.text())).toBe('Day 1: Porto.')
-  }, 120_000)
+  }, 180_000)
 })
