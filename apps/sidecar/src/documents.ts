@@ -23,7 +23,7 @@ import type { ReplicaStore } from './replica/store.ts'
 import type { AuthorTable } from './authorship/author-table.ts'
 import { createOutbound } from './send/outbound.ts'
 import type { Reachability } from './send/reachability.ts'
-import type { Carried } from './stranded/rejoin-port.ts'
+import type { Carried, Changer } from './stranded/rejoin-port.ts'
 import { notSharedView, openNotSharedBook, type NotSharedView } from './stranded/not-shared-book.ts'
 import { rejoinDocument } from './stranded/rejoin.ts'
 
@@ -95,8 +95,13 @@ export interface Documents {
   queuedBytes(): number
   /** Stops every document's queue and timers, and closes every socket with `code`. */
   close(code: number, reason: string): void
-  /** A served document's edits not shared because this account was made a viewer first (decisions/0032). */
-  notShared(docId: string): NotSharedView | undefined
+  /**
+   * A served document's edits not shared because this account was made a viewer or a commenter
+   * first (decisions/0032); `nameOf` tells a number as this person's contacts tell it apart.
+   */
+  notShared(docId: string, nameOf: (number: string) => string): NotSharedView | undefined
+  /** A group update from `number` was received for `groupId` (a demotion learned next names them). */
+  groupChanged(groupId: string, number: string | undefined): void
 }
 
 // Sent ids are pruned by age at most this often.
@@ -111,6 +116,8 @@ export function createDocuments(o: DocumentsOptions): Documents {
   const storeFor = createStorePorts(o)
   // Edits not shared because this account was made a viewer first (decisions/0032).
   const notShared = openNotSharedBook(o.config.replica.dataDir, o.clock.now)
+  // Who sent the last group update of each served document's group, and when (stranded/rejoin-port.ts).
+  const changers = new Map<string, Changer>()
 
   // Signal went away or came back: every document (configured or added since) hears it.
   o.reach.onChange((state) => {
@@ -140,6 +147,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
       const authors = o.authors.rowsOf(docId)
       const rejoin = {
         book: notShared,
+        changer: () => changers.get(groupId),
         // Later, not inside the document's own call that asked for it.
         rejoin: (state: Uint8Array | undefined, carried: Carried) =>
           queueMicrotask(() => rejoinDocument(rejoinParts, docId, state, carried)),
@@ -182,7 +190,16 @@ export function createDocuments(o: DocumentsOptions): Documents {
     close(code, reason) {
       for (const doc of docs.values()) doc.close(code, reason)
     },
-    notShared: (docId) => (docs.has(docId) ? notSharedView(notShared, docId) : undefined),
+    notShared(docId, nameOf) {
+      const doc = docs.get(docId)
+      return doc === undefined ? undefined : notSharedView(notShared, docId, doc.roles.self(), nameOf)
+    },
+    groupChanged(groupId, number) {
+      if (number === undefined || !groups.has(groupId)) return
+      // Kept for served groups only (one served anew after a rejoin keeps its entry meanwhile).
+      for (const id of changers.keys()) if (!groups.has(id)) changers.delete(id)
+      changers.set(groupId, { number, at: o.clock.now() })
+    },
   }
   const rejoinParts = {
     store: o.store,

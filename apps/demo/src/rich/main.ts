@@ -24,6 +24,7 @@ import { createHistoryClient } from '../history/history-client.ts'
 import { localClock, mountHistoryPanel } from '../history/history-panel.ts'
 import { richPreview } from '../history/rich-preview.ts'
 import { followGone } from '../page/gone.ts'
+import { forgetLocalCopy, watchNotShared } from '../page/not-shared.ts'
 import { mountReview } from '../review/mount-review.ts'
 import { proseMirrorTracked, trackedPlugin } from '../review/tracked-prosemirror.ts'
 
@@ -92,11 +93,20 @@ if (params !== null) {
       provider.disconnect()
     },
   })
+  // Edits not shared because this person was made a viewer first (decisions/0032), as on the plain page.
+  // Rebuilt from the group's state since this page loaded: its copy holds text nobody else has.
+  const reload = (): void => {
+    provider.destroy()
+    void provider.whenDestroyed.then(() => forgetLocalCopy(sidecarUrl, docId)).finally(() => location.reload())
+  }
+  const notShared = watchNotShared({ sidecarUrl, docId, loadedAt: Date.now(), reload })
   const renderStatus = (): void => {
     if (gone() !== undefined) return
-    showStatus(provider.clientStatus, { waiting: !provider.allSent, weakest: provider.delivery.state })
-    role(provider.clientStatus)
-    watch(provider.clientStatus.connection === 'connected')
+    const status = provider.clientStatus
+    showStatus(status, { waiting: !provider.allSent, weakest: provider.delivery.state })
+    role(status)
+    watch(status.connection === 'connected')
+    notShared({ connected: status.connection === 'connected', role: status.delivery.role })
   }
   renderStatus()
   provider.on('status', renderStatus)

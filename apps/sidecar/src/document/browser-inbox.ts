@@ -49,8 +49,8 @@ export interface BrowserWriter {
   role(): Role
   /** Content this account's page wrote: its client ids are this account's (author-gate.ts). */
   authored(update: Uint8Array): void
-  /** A page's change refused because this account views (demotion.ts keeps it while a demotion settles). */
-  refusedAsViewer(update: Uint8Array): void
+  /** A page's change refused because this account views or comments (demotion.ts keeps it while a demotion settles). */
+  refusedByRole(update: Uint8Array): void
   /** A page's change as this role may make it (roles/doc-roles.ts `mine`): a commenter's review entries only. */
   mine(update: Uint8Array): Uint8Array | undefined
 }
@@ -91,7 +91,7 @@ export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
   function change(session: Session, sent: Envelope, sentFrame: Uint8Array): void {
     // Never applied, kept or sent: the page drops it from its outbox (no retry) and shows read-only.
     if (writer.role() === 'viewer') {
-      writer.refusedAsViewer(sent.payload)
+      writer.refusedByRole(sent.payload)
       return session.refuse(
         'SIDECAR_READ_ONLY',
         'you can view this document, not edit it (an editor can make you an editor)',
@@ -100,12 +100,14 @@ export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
     }
     // A commenter's page may write review entries only; what it may not is refused whole.
     const payload = writer.role() === 'commenter' ? writer.mine(sent.payload) : sent.payload
-    if (payload === undefined)
+    if (payload === undefined) {
+      writer.refusedByRole(sent.payload)
       return session.refuse(
         'SIDECAR_READ_ONLY',
         'you can comment on this document and suggest changes, not edit it (an editor can make you an editor)',
         refusal(sent.messageId),
       )
+    }
     const env = payload === sent.payload ? sent : { ...sent, payload }
     const frame = payload === sent.payload ? sentFrame : encodeEnvelope(env)
     const applied = store.storing(() => replica.apply(env.payload, { via: 'page' }))

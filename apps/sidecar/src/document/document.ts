@@ -230,7 +230,7 @@ const ownEnvelopes =
 
 /** What a document tells the author's side of a demotion (document/demotion.ts); nothing without a rejoin port. */
 interface DemotionHooks {
-  roles(next: GroupRoles): void
+  roles(next: GroupRoles, askedAt: number): void
   /** `set`, the members also kept for a document served anew. */
   carrying(set: (members: readonly MemberId[]) => void): (members: readonly MemberId[]) => void
   /** The group inbox, an editor's answer also offered as the group's whole state. */
@@ -258,6 +258,7 @@ function demotionHooks(
     createDemotionWatch({
       docId,
       book: port.book,
+      changer: () => port.changer(),
       replica: p.replica,
       store: ports.store,
       ownIds: p.ownIds,
@@ -269,9 +270,9 @@ function demotionHooks(
       logger: ports.logger,
     })
   return {
-    roles(next) {
+    roles(next, askedAt) {
       carried.roles = next
-      watch?.listed(next.self)
+      watch?.listed(next, askedAt)
     },
     carrying: (set) => (members) => void [(carried.members = members), set(members)],
     listening: (inbox, isViewer) => (frame, env, from, source) => {
@@ -335,7 +336,7 @@ function documentParts(ports: DocumentPorts, docId: string, groupId: string, rep
       role: roles.self,
       mine: roles.mine,
       authored: (update) => authors.fromPage(update),
-      refusedAsViewer: demotion.refused,
+      refusedByRole: demotion.refused,
     },
     own: (kind, payload) => own(kind, payload),
     ops: { metrics, logger },
@@ -388,16 +389,16 @@ function groupSide(p: Parts): GroupSide {
   }
 }
 
-function roleSide(p: Parts, replica: DocReplica): RoleSide {
+function roleSide(p: Parts, replica: DocReplica, ports: Pick<DocumentPorts, 'clock'>): RoleSide {
   const { roles, delivery, pages, own, demotion } = p
   return {
-    set(next) {
+    set(next, askedAt) {
       if (roles.set(next)) {
         delivery.changed()
         // Made an editor: what the pages typed while they viewed (refused then) is asked for again.
         if (next.self === 'editor') pages.toAll(encodeEnvelope(own('sync-request', replica.stateVector())))
       }
-      demotion.roles(next)
+      demotion.roles(next, askedAt ?? ports.clock.now())
     },
     self: roles.self,
     answerers: roles.editors,
@@ -450,7 +451,7 @@ export function createDocument(ports: DocumentPorts, docId: string, groupId: str
     groupId,
     pages: pageSide(p),
     group: groupSide(p),
-    roles: roleSide(p, replica),
+    roles: roleSide(p, replica, ports),
     outbox: outboxSide(p, ports),
     content: contentSide(p, replica, ports.store),
     close(code, reason) {

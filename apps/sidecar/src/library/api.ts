@@ -91,8 +91,8 @@ export interface DocsApiOptions {
   notice?: () => string | undefined
   /** Who wrote under each client id of a served document (authorship/authors-view.ts). @throws LibraryError */
   authors?: (docId: string) => Promise<unknown>
-  /** A served document's edits not shared because this account was made a viewer first (decisions/0032). @throws LibraryError */
-  notShared?: (docId: string) => unknown
+  /** A served document's edits not shared because this account was made a viewer or a commenter first (decisions/0032). @throws LibraryError */
+  notShared?: (docId: string) => Promise<unknown>
 }
 
 export interface DocsApi {
@@ -253,15 +253,15 @@ function preflight(res: ServerResponse, cors: string | undefined): void {
 }
 
 /** `GET /v1/docs/<docId>/not-shared` (decisions/0032), or undefined for another path. */
-function notSharedRoute(
+async function notSharedRoute(
   o: DocsApiOptions,
   path: string,
   method: string,
-): { status: number; body: unknown } | undefined {
+): Promise<{ status: number; body: unknown } | undefined> {
   const docId = NOT_SHARED.exec(path)?.[1]
   if (docId === undefined || o.notShared === undefined) return undefined
   if (method !== 'GET') throw new LibraryError('API_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
-  return { status: 200, body: o.notShared(docId) }
+  return { status: 200, body: await o.notShared(docId) }
 }
 
 export function createDocsApi(o: DocsApiOptions): DocsApi {
@@ -271,7 +271,7 @@ export function createDocsApi(o: DocsApiOptions): DocsApi {
       if (method !== 'GET') throw new LibraryError('API_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`)
       return { status: 200, body: await o.authors(authors) }
     }
-    const notShared = notSharedRoute(o, path, method)
+    const notShared = await notSharedRoute(o, path, method)
     if (notShared !== undefined) return notShared
     const library = o.library
     if (library === undefined)

@@ -51,6 +51,30 @@ async function memberNames(
   return new Map((doc?.members ?? []).map((m) => [m.number, m.shown === m.number ? m.name : (m.shown ?? m.name)]))
 }
 
+/**
+ * Number → told-apart name of the document's members, then of everyone in the contacts (someone
+ * who left the group since); a number with no name at all is left out (shown as itself).
+ */
+async function peopleNames(library: DocumentLibrary | undefined, docId: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>()
+  const people = library === undefined ? [] : await library.contacts().catch(() => [])
+  for (const p of people) if (p.shown !== p.number) out.set(p.number, p.shown)
+  for (const [number, name] of await memberNames(library, docId).catch(() => new Map<string, string | undefined>()))
+    if (name !== undefined) out.set(number, name)
+  return out
+}
+
+const notServed = () => new LibraryError('DOCS_UNKNOWN_DOCUMENT', 'this sidecar does not serve that document')
+
+/** `GET /v1/docs/<docId>/not-shared`: the document's view, people told apart (decisions/0032). @throws LibraryError */
+async function notSharedOf(served: Served, docId: string): Promise<unknown> {
+  if (!served.docs.has(docId)) throw notServed()
+  const names = await peopleNames(served.library, docId)
+  const view = served.docs.notShared(docId, (number) => names.get(number) ?? number)
+  if (view === undefined) throw notServed()
+  return view
+}
+
 /** The told-apart name of the person whose verified client id `clientId` is ("you" for this account). */
 async function personOf(served: Served, docId: string, clientId: number): Promise<string | undefined> {
   const author = served.docs
@@ -82,12 +106,7 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
       const restores = replica === undefined ? new Map<number, number>() : restoredFrom(replica.doc)
       return authorsView(doc.content.authors(), await memberNames(library, docId), i.served.self, restores)
     },
-    notShared: (docId) => {
-      const view = docs.notShared(docId)
-      if (view === undefined)
-        throw new LibraryError('DOCS_UNKNOWN_DOCUMENT', 'this sidecar does not serve that document')
-      return view
-    },
+    notShared: (docId) => notSharedOf(i.served, docId),
   })
   const historyApi = createHistoryApi({
     histories: i.served.histories,

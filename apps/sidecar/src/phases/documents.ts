@@ -203,7 +203,7 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
       const entry = listed.listing.find((g) => g.id === doc.groupId)
       if (listed.whole || entry !== undefined) docs.setMembers(doc.groupId, membersOf(listed.listing, doc.groupId))
       if (entry === undefined) continue
-      doc.roles.set(rolesIn(entry, membership.self))
+      doc.roles.set(rolesIn(entry, membership.self), listed.askedAt)
       labels?.seen(entry, doc.roles.self())
     }
   }

@@ -161,6 +161,8 @@ export function startReceive(b: Basics, i: ReceiveInput): Phase<EventsLoop> {
       )
     } else if (e.type === 'group-update') {
       metrics.groupUpdates.inc()
+      // Before the listing it brings: a demotion that listing shows names who changed the group.
+      docs.groupChanged(e.groupId, e.sourceNumber)
       library?.onGroupUpdate(e.groupId, e.sourceNumber)
     } else metrics.eventsSkipped.inc({ reason: e.reason })
   }

@@ -22,8 +22,11 @@ const MAX_LOGGED = 1024
 
 /** What the rest of the sidecar asks of a document's roles (`doc.roles`). */
 export interface RoleSide {
-  /** The group's roles as listed now; a change of this account's own role is told to the pages. */
-  set(roles: GroupRoles): void
+  /**
+   * The group's roles as listed now (the listing asked for at `askedAt`, when known); a change of
+   * this account's own role is told to the pages.
+   */
+  set(roles: GroupRoles, askedAt?: number): void
   /** This account's role in the document. */
   self(): Role
   /** The members who may answer the group's sync requests (undefined: every member). */

@@ -6,12 +6,14 @@ import {
   bounded,
   MAX_NOT_SHARED_BYTES,
   NOT_SHARED_FILE,
+  notSharedView,
   openNotSharedBook,
   type NotSharedEdit,
 } from './not-shared-book.ts'
 
 const folder = () => mkdtempSync(join(tmpdir(), 'not-shared-'))
 const edit = (text: string, at = 1): NotSharedEdit => ({ reason: 'unsent', text, at })
+const names = (n: string) => (n === '+15550000001' ? 'Alice' : n)
 const bytes = (edits: readonly NotSharedEdit[]) => edits.reduce((n, e) => n + Buffer.byteLength(e.text), 0)
 
 describe('edits not shared', () => {
@@ -51,5 +53,19 @@ describe('edits not shared', () => {
     writeFileSync(join(dir, NOT_SHARED_FILE), '{not json')
     expect(() => openNotSharedBook(dir)).toThrow(expect.objectContaining({ code: 'SIDECAR_STORE_FAILED' }))
     expect(readFileSync(join(dir, NOT_SHARED_FILE), 'utf8')).toBe('{not json')
+  })
+
+  it('shows each edit with the role and the told-apart name of who made it, the demotion only while its role holds', () => {
+    const dir = folder()
+    const book = openNotSharedBook(dir, () => 9)
+    book.putDemotion('d1', { at: 1, role: 'commenter', by: '+15550000001' })
+    book.put('d1', 1, [edit('kept', 1)])
+    const again = openNotSharedBook(dir)
+    expect(notSharedView(again, 'd1', 'commenter', names)).toMatchObject({
+      edits: [{ reason: 'unsent', text: 'kept', at: 1, role: 'commenter', by: 'Alice' }],
+      demotion: { role: 'commenter', at: 1, by: 'Alice' },
+    })
+    expect(notSharedView(again, 'd1', 'editor', names).demotion).toBeUndefined()
+    expect(JSON.stringify(notSharedView(again, 'd1', 'commenter', names))).not.toContain('+1555')
   })
 })

@@ -15,6 +15,21 @@ export const MAX_NOT_SHARED_BYTES = 64 * 1024
 /** The file's name in the data folder. */
 export const NOT_SHARED_FILE = 'not-shared.json'
 
+/** The role a demotion left this account in: what it may no longer send (roles/roles.ts). */
+export type DemotedTo = 'viewer' | 'commenter'
+
+/** Demotions kept per document at most (those the kept edits name, and the newest). */
+export const MAX_DEMOTIONS = 32
+
+/** One demotion as this sidecar learned it. */
+export interface Demotion {
+  /** When this sidecar learned it (ms since the epoch): the `at` of its edits. */
+  readonly at: number
+  readonly role: DemotedTo
+  /** The number of the editor who made the change, when a group update named one (demotion.ts). */
+  readonly by?: string
+}
+
 /** Why an edit did not reach the group. */
 export type NotSharedReason =
   /** Saved by this sidecar, not yet sent when it learned it was a viewer: never sent. */
@@ -27,7 +42,7 @@ export type NotSharedReason =
 export interface NotSharedEdit {
   readonly reason: NotSharedReason
   readonly text: string
-  /** When this sidecar learned it was a viewer (ms since the epoch). */
+  /** When this sidecar learned it was a viewer or a commenter (ms since the epoch): its {@link Demotion}. */
   readonly at: number
   /** Only the first bytes were kept (the edit alone was over the bound). */
   readonly cut?: true
@@ -49,6 +64,10 @@ export interface NotSharedBook {
   setRejoinPending(docId: string, at: number | undefined): void
   /** When the document's replica last rejoined the group's state. */
   rejoinedAt(docId: string): number | undefined
+  /** The document's demotions, oldest first (those its edits name, and the newest). */
+  demotions(docId: string): readonly Demotion[]
+  /** Keeps `d` in place of the document's demotion learned at `d.at`, durable when this returns. @throws StoreError */
+  putDemotion(docId: string, d: Demotion): void
 }
 
 interface FileShape {
@@ -57,6 +76,8 @@ interface FileShape {
   rejoin: Record<string, number>
   /** When each document last rejoined. */
   rejoined: Record<string, number>
+  /** Each document's demotions, oldest first. */
+  demotions: Record<string, Demotion[]>
 }
 
 const utf8 = new TextEncoder()
@@ -93,6 +114,24 @@ export function bounded(edits: readonly NotSharedEdit[], max = MAX_NOT_SHARED_BY
   return kept
 }
 
+const isDemotion = (v: unknown): v is Demotion => {
+  const d = v as Partial<Demotion> | null
+  return (
+    typeof d === 'object' &&
+    d !== null &&
+    typeof d.at === 'number' &&
+    (d.role === 'viewer' || d.role === 'commenter') &&
+    (d.by === undefined || typeof d.by === 'string')
+  )
+}
+
+/** The demotions worth keeping: those `edits` name, and the newest; at most {@link MAX_DEMOTIONS}. */
+function keptDemotions(all: readonly Demotion[], edits: readonly NotSharedEdit[]): Demotion[] {
+  const named = new Set(edits.map((e) => e.at))
+  const newest = all.at(-1)
+  return all.filter((d) => d === newest || named.has(d.at)).slice(-MAX_DEMOTIONS)
+}
+
 const isEdit = (v: unknown): v is NotSharedEdit => {
   const e = v as Partial<NotSharedEdit> | null
   return (
@@ -106,12 +145,16 @@ const isEdit = (v: unknown): v is NotSharedEdit => {
 
 /** The file as read; anything that is not the shape is left out (the file is this sidecar's own). */
 function parse(raw: string): FileShape {
-  const v = JSON.parse(raw) as { docs?: unknown; rejoin?: unknown; rejoined?: unknown }
+  const v = JSON.parse(raw) as { docs?: unknown; rejoin?: unknown; rejoined?: unknown; demotions?: unknown }
   const docs: Record<string, NotSharedEdit[]> = {}
   if (typeof v.docs === 'object' && v.docs !== null)
     for (const [docId, list] of Object.entries(v.docs as Record<string, unknown>))
       if (Array.isArray(list)) docs[docId] = bounded(list.filter(isEdit))
-  return { docs, rejoin: times(v.rejoin), rejoined: times(v.rejoined) }
+  const demotions: Record<string, Demotion[]> = {}
+  if (typeof v.demotions === 'object' && v.demotions !== null)
+    for (const [docId, list] of Object.entries(v.demotions as Record<string, unknown>))
+      if (Array.isArray(list)) demotions[docId] = keptDemotions(list.filter(isDemotion), docs[docId] ?? [])
+  return { docs, rejoin: times(v.rejoin), rejoined: times(v.rejoined), demotions }
 }
 
 /** A record of document id to time, what is not one left out. */
@@ -127,7 +170,7 @@ function read(path: string): FileShape {
   try {
     raw = readFileSync(path, 'utf8')
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return { docs: {}, rejoin: {}, rejoined: {} }
+    if ((error as { code?: unknown }).code === 'ENOENT') return { docs: {}, rejoin: {}, rejoined: {}, demotions: {} }
     throw new StoreError(path, 'cannot read the edits not shared', { cause: error })
   }
   try {
@@ -170,6 +213,9 @@ export function openNotSharedBook(dataDir: string, now: () => number = Date.now)
       const next = bounded([...others, ...edits])
       if (next.length === 0) delete shape.docs[docId]
       else shape.docs[docId] = next
+      const demotions = keptDemotions(shape.demotions[docId] ?? [], next)
+      if (demotions.length === 0) delete shape.demotions[docId]
+      else shape.demotions[docId] = demotions
       writeDurably(path, shape)
     },
     rejoinPending: (docId) => shape.rejoin[docId],
@@ -182,12 +228,33 @@ export function openNotSharedBook(dataDir: string, now: () => number = Date.now)
       writeDurably(path, shape)
     },
     rejoinedAt: (docId) => shape.rejoined[docId],
+    demotions: (docId) => shape.demotions[docId] ?? [],
+    putDemotion(docId, d) {
+      const others = (shape.demotions[docId] ?? []).filter((x) => x.at !== d.at)
+      const all = [...others, d].sort((a, b) => a.at - b.at)
+      shape.demotions[docId] = keptDemotions(all, shape.docs[docId] ?? [])
+      writeDurably(path, shape)
+    },
   }
+}
+
+/** One edit as the pages are shown it: why, and the demotion that kept it from the group. */
+export interface NotSharedShown {
+  readonly reason: NotSharedReason
+  readonly text: string
+  readonly at: number
+  readonly cut?: true
+  /** The role this account was made (a kept edit of a demotion not recorded reads as a viewer's). */
+  readonly role: DemotedTo
+  /** Who made the change, as this person's contacts tell them apart; absent when no group update named them. */
+  readonly by?: string
 }
 
 /** What a document's pages are shown (the documents API's `GET /v1/docs/<docId>/not-shared`). */
 export interface NotSharedView {
-  readonly edits: readonly NotSharedEdit[]
+  readonly edits: readonly NotSharedShown[]
+  /** The demotion that left this account in the role it has now, when this sidecar learned one. */
+  readonly demotion?: { readonly role: DemotedTo; readonly at: number; readonly by?: string }
   /** The replica still has to rejoin the group's state (an editor's whole answer is awaited). */
   readonly rejoinPending: boolean
   /** When the replica last rejoined: a page opened before holds what the group lacks and loads again. */
@@ -196,10 +263,36 @@ export interface NotSharedView {
   readonly maxBytes: number
 }
 
-export function notSharedView(book: NotSharedBook, docId: string): NotSharedView {
+/**
+ * The document's view for its pages; `self` is this account's role now, `nameOf` the told-apart
+ * name of a number (people/told-apart.ts), so no number is shown where a name is known.
+ */
+export function notSharedView(
+  book: NotSharedBook,
+  docId: string,
+  self: string,
+  nameOf: (number: string) => string,
+): NotSharedView {
   const rejoinedAt = book.rejoinedAt(docId)
+  const demotions = new Map(book.demotions(docId).map((d) => [d.at, d]))
+  const by = (d: Demotion | undefined) => (d?.by === undefined ? {} : { by: nameOf(d.by) })
+  const edits = book.list(docId).map((e): NotSharedShown => {
+    const d = demotions.get(e.at)
+    return {
+      reason: e.reason,
+      text: e.text,
+      at: e.at,
+      ...(e.cut === true ? { cut: true } : {}),
+      role: d?.role ?? 'viewer',
+      ...by(d),
+    }
+  })
+  const newest = book.demotions(docId).at(-1)
   return {
-    edits: book.list(docId),
+    edits,
+    ...(newest !== undefined && newest.role === self
+      ? { demotion: { role: newest.role, at: newest.at, ...by(newest) } }
+      : {}),
     rejoinPending: book.rejoinPending(docId) !== undefined,
     ...(rejoinedAt === undefined ? {} : { rejoinedAt }),
     maxBytes: MAX_NOT_SHARED_BYTES,

@@ -1,5 +1,6 @@
 /**
- * What a document needs to settle a demotion (demotion.ts): the sidecar's not-shared book, and the
+ * What a document needs to settle a demotion (demotion.ts): the sidecar's not-shared book, who last
+ * changed its group (a demotion names them), and the
  * collection's way to serve the document anew from the group's state. `carried` is what the new
  * document is given at once, so it never serves a moment as an editor it is not.
  */
@@ -12,8 +13,16 @@ export interface Carried {
   readonly members: readonly MemberId[] | undefined
 }
 
+/** The last group update of a document's group: who sent it (a number), and when it was received. */
+export interface Changer {
+  readonly number: string
+  readonly at: number
+}
+
 export interface RejoinPort {
   readonly book: NotSharedBook
+  /** The last group update received for the document's group that named its sender, if any. */
+  changer(): Changer | undefined
   /**
    * Serves the document anew (later, not inside this call): its replica rebuilt from `state`
    * alone, or loaded again as it is (undefined); the old document's queue closes unsent.
