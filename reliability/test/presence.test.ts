@@ -41,6 +41,8 @@ function bodiesOf(toy: ToySignal, account: string, from: number): Envelope['kind
     })
 }
 
+const hasPresence = (kinds: Envelope['kind'][]): boolean => kinds.includes('awareness')
+
 describe('presence is coalesced before Signal', () => {
   it('300 awareness frames in 3 s cost a few sends; the latest arrives; an edit right after is not held up', async () => {
     const { toy, docId, sa, sb } = await twoSidecars(PACE)
@@ -60,7 +62,6 @@ describe('presence is coalesced before Signal', () => {
       if (i % 10 === 9) await new Promise((r) => setTimeout(r, 100))
     }
     const edit = envelopeOf(docId, sender, update('typed right after'))
-    const hasPresence = (kinds: Envelope['kind'][]) => kinds.includes('awareness')
     const presenceBeforeEdit = bodiesOf(toy, A, before).filter(hasPresence).length
     page.ws.send(encodeEnvelope(edit))
     await waitFor("the edit at B's page", () => atB.received.some((e) => e.messageId === edit.messageId), 30_000)
