@@ -149,21 +149,29 @@ const sentRequests = 'e2e_col_replica_messages_sent_total{kind="sync-request"}'
 describe('per-member limits on hellos and claims', () => {
   it("C's 19 hellos in 6 s get one answer from each member, not one per hello", async () => {
     const { toy, docId, sa, sb } = await twoSidecars()
-    // A's start-up hello has been answered by B; both are quiet now.
-    await waitFor("B's answer to A's hello", async () => (await metric(sa, received)) >= 1)
-    await sleep(1600)
+    // Each start-up hello has been answered by the other member: both are quiet now.
+    await waitFor(
+      'the answers to both start-up hellos',
+      async () =>
+        (await metric(sa, received)) >= 1 &&
+        (await metric(sb, received)) >= 1 &&
+        (await metric(sa, sentAnnouncements)) >= 1 &&
+        (await metric(sb, sentAnnouncements)) >= 1,
+    )
     const before = [await metric(sa, sentAnnouncements), await metric(sb, sentAnnouncements)]
     const features = CAPABILITY.deflate | CAPABILITY.attachments
     const hello = encodeHealth({ capabilities: { envelopeVersion: PROTOCOL_VERSION, features }, hello: true })
     for (let i = 0; i < 19; i++) {
       await postAs(toy, C, encodeBody(encodeEnvelope(envelopeOf(docId, randomUUID(), hello, 'health'))))
-      await sleep(320)
+      await sleep(320) // spreads the hellos over 6 s (the input, not a wait)
     }
-    await sleep(1600)
-    const answers = [
+    const answered = async () => [
       (await metric(sa, sentAnnouncements)) - before[0]!,
       (await metric(sb, sentAnnouncements)) - before[1]!,
     ]
+    // Each member's answer is an event to wait for; one per hello would have come during the posts.
+    await waitFor('an answer from each member', async () => (await answered()).every((n) => n >= 1))
+    const answers = await answered()
     // Before the per-member gap: one answer per 200-1500 ms window, about 5 each here.
     expect(answers).toEqual([1, 1])
   })

@@ -5,6 +5,7 @@
  * stays up, and once the network returns the changes are sent and the status says so.
  */
 import { connectDoc, createMemoryStorage, type ClientStatus, type DocConnection } from '@e2e-col/client'
+import { decodeBody, decodeEnvelope, unpackBatch, type Kind } from '@e2e-col/protocol'
 import { WebSocket } from 'ws'
 import * as Y from 'yjs'
 import { describe, expect, test } from 'vitest'
@@ -22,6 +23,27 @@ const until = async (what: string, predicate: () => boolean, timeoutMs = 20_000)
 describe('a page whose sidecar cannot reach Signal', () => {
   const docs = { alice: new Y.Doc(), bob: new Y.Doc() }
   const conns: DocConnection[] = []
+  /** Each e2e-col body sent to Signal (the toy's log): its account and the kinds it carries. */
+  const bodies = (): { account: string; kinds: Kind[] }[] =>
+    run.stack.toy
+      .sends()
+      .filter((s) => s.message.startsWith('e2e-col:'))
+      .map((s) => {
+        const env = decodeEnvelope(decodeBody(s.message))
+        return { account: s.account, kinds: env.kind === 'batch' ? unpackBatch(env).map((e) => e.kind) : [env.kind] }
+      })
+  /**
+   * Both sidecars have gone quiet: after the last change sent, each has sent its quiet-period sync
+   * ask (a body of that ask alone); the members converged, so neither answers the other's with a
+   * send of its own.
+   */
+  const quiet = (): boolean => {
+    const all = bodies()
+    const after = all.slice(all.findLastIndex((b) => b.kinds.includes('update')) + 1)
+    return (['alice', 'bob'] as const).every((who) =>
+      after.some((b) => b.account === run.stack.number(who) && b.kinds.join() === 'sync-request'),
+    )
+  }
   const run = useDemoStack(
     {
       ...NODE_STACK_WITH_FAULTS,
@@ -104,9 +126,9 @@ describe('a page whose sidecar cannot reach Signal', () => {
       if (alice === undefined) throw new Error('the first test opens the connections')
       const errors: { code: string; remoteCode: string | undefined }[] = []
       alice.on('error', (e) => errors.push({ code: e.code, remoteCode: e.remoteCode }))
-      // The fault hits the next send of Alice's sidecar (Bob's sends pass): first let it go quiet
-      // (the quiet-period sync ask comes 2 s after the last change with these settings).
-      await new Promise((r) => setTimeout(r, 3000))
+      // The fault hits the next send of Alice's sidecar (Bob's sends pass): first let it go quiet.
+      // That is after the quiet-period sync asks, however late a busy machine sends them.
+      await until("both sidecars' quiet-period sync asks", quiet)
       run.stack.toy.faults.identityFailNextSends(1, { from: run.stack.number('alice') })
       const text = docs.alice.getText('text')
       text.insert(text.length, 'refused once. ')

@@ -83,3 +83,33 @@ describe('restart safety: SIGKILL of a sidecar in the middle of sends and receiv
     )
   }
 })
+
+describe('SIGKILL of a sidecar the moment it acknowledges an edit', () => {
+  it('the restarted sidecar holds the edit and sends it: the other member gets it, with no page to replay it', async () => {
+    const toy = await startToy()
+    const docId = randomUUID()
+    const aEnv = baseEnv(toy, A, docId, { E2E_COL_DATA_DIR: tempDataDir() })
+    const b = await sidecar(baseEnv(toy, B, docId))
+    const bob = new YBrowser(docId)
+    await bob.connect(b.url)
+    const first = spawnSidecar(aEnv)
+    const alice = new YBrowser(docId)
+    await alice.connect(await first.ready)
+    alice.edit('acknowledged, then killed;')
+    const edit = [...alice.outbox.keys()][0]
+    // Killed in the same turn as the ack frame is read: before the sidecar can do anything after it.
+    let killed = false
+    await alice.until(() => {
+      if (!killed && edit !== undefined && alice.acked.has(edit)) killed = first.child.kill('SIGKILL')
+      return killed
+    }, 20_000)
+    expect((await first.exited).signal).toBe('SIGKILL')
+    // The page is gone too: only the sidecar's store holds the edit now.
+    alice.close()
+    const second = spawnSidecar(aEnv)
+    const watcher = new YBrowser(docId)
+    await watcher.connect(await second.ready)
+    await watcher.until(() => watcher.text === 'acknowledged, then killed;', 20_000)
+    await bob.until(() => bob.text === 'acknowledged, then killed;', 30_000)
+  }, 60_000)
+})

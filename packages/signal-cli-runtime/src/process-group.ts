@@ -1,9 +1,10 @@
 /**
  * A child process in its own process group (what it starts goes with it), its output into a log
- * with a tail kept in memory for error messages, killed with the parent, stopped with SIGTERM then
- * SIGKILL after a grace period. The daemon runs this way; so do the processes `e2e-col up` starts.
+ * with a tail kept in memory for error messages, killed with the parent however the parent ends
+ * (SIGKILL included), stopped with SIGTERM then SIGKILL after a grace period. The daemon runs this
+ * way; so do the processes `e2e-col up` starts.
  */
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import type { RotatingLog } from './rotating-log.ts'
 
 /** How a group's leader ended: its exit code or signal, or the error that kept it from starting. */
@@ -29,6 +30,41 @@ export interface GroupChild {
 
 const TAIL_CHARS = 4000
 
+/**
+ * The watcher's script: `read` returns at EOF of its stdin, a pipe whose writing end only this
+ * process holds, so the kernel ends it however this process ends. Then the group ($1) gets SIGTERM
+ * and, if any of it is left after $2 tenths of a second, SIGKILL.
+ */
+const WATCH_SCRIPT = `read _
+kill -s TERM -- "-$1" 2>/dev/null || exit 0
+i=0
+while [ "$i" -lt "$2" ] && kill -s 0 -- "-$1" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+kill -s KILL -- "-$1" 2>/dev/null
+exit 0`
+/** How long an orphaned group gets to stop on SIGTERM (the sidecar flushes, a JVM exits). */
+const ORPHAN_GRACE_MS = 10_000
+
+/**
+ * A small `sh` in a session of its own that stops group `pgid` once this process is gone. A
+ * process's 'exit' handlers do not run on SIGKILL; the kernel closing its pipes always happens.
+ */
+function watchForOrphaning(pgid: number, graceMs: number): ChildProcess {
+  const watcher = spawn(
+    '/bin/sh',
+    ['-c', WATCH_SCRIPT, 'e2e-col-orphan-watch', String(pgid), String(Math.ceil(graceMs / 100))],
+    {
+      stdio: ['pipe', 'ignore', 'ignore'],
+      detached: true,
+    },
+  )
+  watcher.on('error', () => {})
+  watcher.stdin?.on('error', () => {})
+  // Neither the watcher nor its pipe keeps this process alive.
+  watcher.unref()
+  ;(watcher.stdin as { unref?: () => void } | null)?.unref?.()
+  return watcher
+}
+
 /** Starts `command args` as the leader of a new process group. */
 export function spawnInGroup(
   command: string,
@@ -37,6 +73,8 @@ export function spawnInGroup(
     readonly env: NodeJS.ProcessEnv
     readonly log?: RotatingLog | undefined
     readonly onLine?: ((line: string) => void) | undefined
+    /** How long the group gets between SIGTERM and SIGKILL once this process is gone (10 s). */
+    readonly orphanGraceMs?: number | undefined
   },
 ): GroupChild {
   const child = spawn(command, args, { env: options.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
@@ -64,19 +102,27 @@ export function spawnInGroup(
       // already gone
     }
   }
-  // A dying parent must not leave its children running (a JVM would keep holding its folder's lock).
-  const onExit = (): void => kill('SIGKILL')
+  // A dying parent must not leave its children running (a JVM would keep holding its folder's lock):
+  // an exit it sees kills the group at once; one it cannot see (SIGKILL) is the watcher's.
+  const watcher = pid === undefined ? undefined : watchForOrphaning(pid, options.orphanGraceMs ?? ORPHAN_GRACE_MS)
+  const endWatcher = (): void => void watcher?.kill('SIGKILL')
+  const onExit = (): void => {
+    kill('SIGKILL')
+    endWatcher()
+  }
   process.once('exit', onExit)
   let gone = false
   const exited = new Promise<GroupExit>((resolve) => {
     child.once('error', (error) => {
       tail += `\n${error.message}`
       gone = true
+      endWatcher()
       resolve({ code: null, signal: null, spawnError: error })
     })
     child.once('exit', (code, signal) => {
       gone = true
       process.removeListener('exit', onExit)
+      endWatcher()
       resolve({ code, signal })
     })
   })

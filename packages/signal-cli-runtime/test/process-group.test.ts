@@ -1,7 +1,9 @@
 // A child in its own process group, with real processes: its lines and output tail, a stop that
 // takes what it started along, SIGKILL for one that ignores SIGTERM, and a command that is not there.
+import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { fileURLToPath } from 'node:url'
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
 import { spawnInGroup, type GroupChild } from '../src/index.ts'
 
 const started: GroupChild[] = []
@@ -65,6 +67,28 @@ describe('spawnInGroup', () => {
     await child.stop(200)
     expect(await child.exited).toEqual({ code: null, signal: 'SIGKILL' })
   })
+
+  it("ends the groups of a parent killed with SIGKILL (its 'exit' handlers never run): SIGTERM, then SIGKILL for one that ignores it", async () => {
+    const parent = spawn(
+      process.execPath,
+      [
+        '--conditions=@e2e-col/source',
+        '--import',
+        'tsx',
+        fileURLToPath(new URL('./orphan-parent.ts', import.meta.url)),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    )
+    onTestFinished(() => void parent.kill('SIGKILL'))
+    let out = ''
+    parent.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    await until('the children started', () => /^\d+ \d+\n/.test(out))
+    const [polite, stubborn] = out.trim().split(' ').map(Number) as [number, number]
+    expect([alive(polite), alive(stubborn)]).toEqual([true, true])
+    parent.kill('SIGKILL')
+    await until('the child that stops on SIGTERM gone', () => !alive(polite))
+    await until('the child that ignores SIGTERM gone', () => !alive(stubborn))
+  }, 60_000)
 
   it('resolves `exited` with the spawn error when the command is not there', async () => {
     const child = spawnInGroup('/nonexistent/e2e-col-no-such-command', [], { env: process.env })
