@@ -148,5 +148,7 @@ describe('counting the entries an update writes', () => {
     reviewMap(alice).set(`c:${id}`, { v: 1 }) // a rewrite: its item has an origin, no key of its own
     expect(countReviewEntries(Y.encodeStateAsUpdate(alice, mid))).toBe(0)
     expect(countReviewEntries(new Uint8Array([9, 9, 9]))).toBeUndefined()
+    // A relay (a sync answer) is charged only with what its sender's own ids wrote.
+    expect(countReviewEntries(Y.encodeStateAsUpdate(alice, before), () => false)).toBe(0)
   })
 })

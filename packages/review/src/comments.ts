@@ -115,7 +115,17 @@ export function replyTo(
     throw new ReviewError('REVIEW_TOO_MANY', `a thread takes at most ${REVIEW_LIMITS.maxRepliesPerThread} replies`)
   const mentions = (reply.mentions ?? []).slice(0, REVIEW_LIMITS.maxMentions)
   const { target, anchor, quote } = root
-  const entry: CommentEntry = { v: 1, target, anchor, quote, body, mentions, ...agent, replyTo: commentId, at: reply.at }
+  const entry: CommentEntry = {
+    v: 1,
+    target,
+    anchor,
+    quote,
+    body,
+    mentions,
+    ...agent,
+    replyTo: commentId,
+    at: reply.at,
+  }
   return write(doc, entry, reply.random)
 }
 

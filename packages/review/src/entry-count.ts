@@ -7,8 +7,12 @@
 import * as Y from 'yjs'
 import { REVIEW_ROOT } from './structure.ts'
 
-/** The number of new review entries `update` writes; undefined when it does not decode. */
-export function countReviewEntries(update: Uint8Array): number | undefined {
+/**
+ * The number of new review entries `update` writes (only those under a client id `writtenBy`
+ * accepts, when given); undefined when it does not decode.
+ */
+export function countReviewEntries(update: Uint8Array, writtenBy?: (clientId: number) => boolean): number | undefined {
+  // A decoded struct names its parent as a root's name (a string) when it is written out.
   let structs: unknown[]
   try {
     structs = (Y.decodeUpdate(update) as { structs: unknown[] }).structs
@@ -17,6 +21,7 @@ export function countReviewEntries(update: Uint8Array): number | undefined {
   }
   let n = 0
   for (const s of structs)
-    if (s instanceof Y.Item && s.parent === REVIEW_ROOT && typeof s.parentSub === 'string') n += 1
+    if (s instanceof Y.Item && (s.parent as unknown) === REVIEW_ROOT && typeof s.parentSub === 'string')
+      if (writtenBy === undefined || writtenBy(s.id.client)) n += 1
   return n
 }

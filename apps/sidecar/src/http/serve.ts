@@ -64,7 +64,11 @@ function preflight(res: ServerResponse, cors: string | undefined, api: GuardedAp
 }
 
 /** The JSON body (empty: `{}`), parsed by `schema`; else the API's bad request. */
-export async function jsonBody<T>(req: IncomingMessage, schema: z.ZodType<T>, api: Pick<GuardedApi, 'badRequest'>): Promise<T> {
+export async function jsonBody<T>(
+  req: IncomingMessage,
+  schema: z.ZodType<T>,
+  api: Pick<GuardedApi, 'badRequest'>,
+): Promise<T> {
   if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? ''))
     throw api.badRequest('request bodies must be JSON (Content-Type: application/json)')
   const text = await readBody(req)
