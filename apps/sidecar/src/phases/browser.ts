@@ -122,6 +122,11 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
     },
     ...(i.agentTokens === undefined ? {} : { tokens: i.agentTokens }),
     personOf: (docId, clientId) => personOf(i.served, docId, clientId),
+    // Whom a comment can mention: the document's other members as listed, by told-apart name.
+    members: async (docId) =>
+      [...(await memberNames(library, docId))]
+        .filter(([number]) => number !== i.served.self.number)
+        .map(([number, name]) => (name === undefined ? { number } : { number, name })),
     now: () => clock.now(),
     random: () => randomInt(2 ** 32),
     allowedOrigins: config.allowedOrigins,
