@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { createEntryRate, ENTRY_RATE } from './entry-rate.ts'
 
 describe("a member's rate of review entries", () => {
+  it('has the values docs/review.md, protocol §9.5 and decision 0038 state', () => {
+    expect(ENTRY_RATE).toEqual({ burst: 120, perMinute: 60, members: 256 })
+  })
+
   it(`takes a burst of ${ENTRY_RATE.burst}, then ${ENTRY_RATE.perMinute} a minute; a refused message charges nothing`, () => {
     const rate = createEntryRate()
     let taken = 0
