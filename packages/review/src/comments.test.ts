@@ -1,9 +1,11 @@
+import * as Y from 'yjs'
 import { describe, expect, it } from 'vitest'
+import { countReviewEntries } from './entry-count.ts'
 import { addComment, listComments, replyTo, resolveComment } from './comments.ts'
 import { ReviewError } from './errors.ts'
 import { REVIEW_LIMITS } from './limits.ts'
 import { parseMentions } from './mentions.ts'
-import type { Target } from './structure.ts'
+import { reviewMap, type Target } from './structure.ts'
 import { ALICE_TAG, BOB_TAG, counter, docOf, syncDocs } from './testing-docs.ts'
 
 const TEXT: Target = { name: 'text', kind: 'text' }
@@ -100,5 +102,53 @@ describe('mentions', () => {
   it(`at most ${REVIEW_LIMITS.maxMentions} mentions are taken from one comment`, () => {
     const many = Array.from({ length: 20 }, (_, i) => ({ number: `+1555${String(i).padStart(4, '0')}` }))
     expect(parseMentions(many.map((m) => `@${m.number}`).join(' '), many)).toHaveLength(REVIEW_LIMITS.maxMentions)
+  })
+})
+
+describe('thread bounds and agents', () => {
+  it(`a thread takes ${REVIEW_LIMITS.maxRepliesPerThread} replies; the next is REVIEW_TOO_MANY; a longer one is listed cut`, () => {
+    const alice = docOf(ALICE_TAG)
+    alice.getText('text').insert(0, 'Trip plan: day 2 hike')
+    const random = counter(5)
+    const id = addComment(alice, { target: TEXT, index: 0, length: 4, body: 'hm', at: 1, random })
+    for (let i = 0; i < REVIEW_LIMITS.maxRepliesPerThread; i++) replyTo(alice, id, { body: `r${i}`, at: 2 + i, random })
+    expect(codeOf(() => replyTo(alice, id, { body: 'one more', at: 9999, random }))).toBe('REVIEW_TOO_MANY')
+    // A hostile writer past the model: its extra replies are not listed.
+    const [thread] = listComments(alice)
+    expect(thread?.replies).toHaveLength(REVIEW_LIMITS.maxRepliesPerThread)
+    expect(thread?.replies[0]?.entry.body).toBe('r0')
+  })
+
+  it("an agent's comment and reply carry its label; a label past the bound is REVIEW_BAD_INPUT", () => {
+    const alice = docOf(ALICE_TAG)
+    alice.getText('text').insert(0, 'Trip plan: day 2 hike')
+    const random = counter(6)
+    const id = addComment(alice, { target: TEXT, index: 0, length: 4, body: 'hm', agent: 'Claude', at: 1, random })
+    replyTo(alice, id, { body: 'mine', at: 2, random })
+    const [thread] = listComments(alice)
+    expect(thread?.entry.agent).toBe('Claude')
+    expect(thread?.replies[0]?.entry.agent).toBeUndefined()
+    const long = 'x'.repeat(REVIEW_LIMITS.maxLabelBytes + 1)
+    expect(codeOf(() => replyTo(alice, id, { body: 'b', agent: long, at: 3, random }))).toBe('REVIEW_BAD_INPUT')
+  })
+})
+
+describe('counting the entries an update writes', () => {
+  it('counts new review keys, not text, not a rewrite of a held key; undecodable is undefined', () => {
+    const alice = docOf(ALICE_TAG)
+    alice.getText('text').insert(0, 'Trip plan: day 2 hike')
+    const before = Y.encodeStateVector(alice)
+    const random = counter(7)
+    const id = addComment(alice, { target: TEXT, index: 0, length: 4, body: 'a', at: 1, random })
+    replyTo(alice, id, { body: 'b', at: 2, random })
+    resolveComment(alice, id, true, 3, random)
+    alice.getText('text').insert(0, 'more ')
+    expect(countReviewEntries(Y.encodeStateAsUpdate(alice, before))).toBe(3)
+    const mid = Y.encodeStateVector(alice)
+    reviewMap(alice).set(`c:${id}`, { v: 1 }) // a rewrite: its item has an origin, no key of its own
+    expect(countReviewEntries(Y.encodeStateAsUpdate(alice, mid))).toBe(0)
+    expect(countReviewEntries(new Uint8Array([9, 9, 9]))).toBeUndefined()
+    // A relay (a sync answer) is charged only with what its sender's own ids wrote.
+    expect(countReviewEntries(Y.encodeStateAsUpdate(alice, before), () => false)).toBe(0)
   })
 })

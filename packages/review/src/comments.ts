@@ -30,6 +30,8 @@ export interface CommentInput {
   readonly body: string
   /** Numbers mentioned (from `parseMentions`). */
   readonly mentions?: readonly string[]
+  /** The program acting for the writer ("Claude"), 1 to `maxLabelBytes` bytes. */
+  readonly agent?: string
   readonly at: number
   readonly random: () => number
 }
@@ -53,6 +55,13 @@ function checkBody(body: unknown): string {
   return body
 }
 
+function checkAgent(agent: string | undefined): { agent?: string } {
+  if (agent === undefined) return {}
+  if (agent === '' || utf8Bytes(agent) > REVIEW_LIMITS.maxLabelBytes)
+    throw new ReviewError('REVIEW_BAD_INPUT', `an agent label is 1 to ${REVIEW_LIMITS.maxLabelBytes} bytes`)
+  return { agent }
+}
+
 function countMine(doc: Y.Doc): number {
   const map = reviewMap(doc)
   let n = 0
@@ -74,6 +83,7 @@ function write(doc: Y.Doc, entry: CommentEntry, random: () => number): string {
 /** @throws ReviewError REVIEW_BAD_INPUT (range outside the text or across blocks), REVIEW_TOO_LARGE, REVIEW_TOO_MANY */
 export function addComment(doc: Y.Doc, input: CommentInput): string {
   const body = checkBody(input.body)
+  const agent = checkAgent(input.agent)
   const { segments } = extractOrThrow(doc, input.target)
   const { index, length } = input
   const seg =
@@ -86,22 +96,44 @@ export function addComment(doc: Y.Doc, input: CommentInput): string {
     throw new ReviewError('REVIEW_TOO_LARGE', `a commented range is at most ${REVIEW_LIMITS.maxQuoteBytes} bytes`)
   const mentions = (input.mentions ?? []).slice(0, REVIEW_LIMITS.maxMentions)
   const anchor = anchorOf(seg.node, index - seg.from, length)
-  return write(doc, { v: 1, target: input.target, anchor, quote, body, mentions, at: input.at }, input.random)
+  const entry: CommentEntry = { v: 1, target: input.target, anchor, quote, body, mentions, ...agent, at: input.at }
+  return write(doc, entry, input.random)
 }
 
 /** A reply in `commentId`'s thread. */
 export function replyTo(
   doc: Y.Doc,
   commentId: string,
-  reply: { body: string; mentions?: readonly string[]; at: number; random: () => number },
+  reply: { body: string; mentions?: readonly string[]; agent?: string; at: number; random: () => number },
 ): string {
   const root = parseComment(reviewMap(doc).get(`c:${commentId}`))
   if (root === undefined || root.replyTo !== undefined)
     throw new ReviewError('REVIEW_NOT_FOUND', `no comment ${commentId}`)
   const body = checkBody(reply.body)
+  const agent = checkAgent(reply.agent)
+  if (repliesTo(doc, commentId) >= REVIEW_LIMITS.maxRepliesPerThread)
+    throw new ReviewError('REVIEW_TOO_MANY', `a thread takes at most ${REVIEW_LIMITS.maxRepliesPerThread} replies`)
   const mentions = (reply.mentions ?? []).slice(0, REVIEW_LIMITS.maxMentions)
-  const entry: CommentEntry = { ...root, body, mentions, replyTo: commentId, at: reply.at }
+  const { target, anchor, quote } = root
+  const entry: CommentEntry = {
+    v: 1,
+    target,
+    anchor,
+    quote,
+    body,
+    mentions,
+    ...agent,
+    replyTo: commentId,
+    at: reply.at,
+  }
   return write(doc, entry, reply.random)
+}
+
+function repliesTo(doc: Y.Doc, commentId: string): number {
+  let n = 0
+  for (const [key, value] of reviewMap(doc).entries())
+    if (parseKey(key)?.kind === 'comment' && parseComment(value)?.replyTo === commentId) n += 1
+  return n
 }
 
 /** Resolves (or reopens) a thread: a new entry, the latest by time wins. */
@@ -165,7 +197,8 @@ export function listComments(doc: Y.Doc): Comment[] {
       ...c,
       current,
       orphaned: current === '',
-      replies: (replies.get(c.id) ?? []).sort(byTime),
+      // A thread past its bound (a hostile member's flood) shows its oldest replies only.
+      replies: (replies.get(c.id) ?? []).sort(byTime).slice(0, REVIEW_LIMITS.maxRepliesPerThread),
       resolved: resolutions.get(c.id)?.resolved ?? false,
     }
   })

@@ -16,6 +16,7 @@ describe('the review bounds are the ones the docs state', () => {
       maxStructsWalked: 65_536,
       maxBaseChars: 512 * 1024,
       maxMentions: 16,
+      maxRepliesPerThread: 200,
     })
   })
 
@@ -32,6 +33,7 @@ describe('the review bounds are the ones the docs state', () => {
       '`maxStructsWalked` 65 536',
       '`maxBaseChars` 512 KiB',
       '`maxMentions` 16',
+      '`maxRepliesPerThread` 200',
     ])
       expect(text.replaceAll('\n', ' ')).toContain(phrase)
   })

@@ -23,4 +23,6 @@ export const REVIEW_LIMITS = {
   maxBaseChars: 512 * 1024,
   /** Mentions taken from one comment. */
   maxMentions: 16,
+  /** Replies one thread takes (made, and listed: a reply past it is not shown). */
+  maxRepliesPerThread: 200,
 } as const

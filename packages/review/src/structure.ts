@@ -73,6 +73,8 @@ export interface CommentEntry {
   /** The comment this one answers (a reply carries its thread's anchor too). */
   readonly replyTo?: string
   readonly mentions: readonly string[]
+  /** The program acting for the writer ("Claude"), absent for a person. */
+  readonly agent?: string
   readonly at: number
 }
 
@@ -125,8 +127,9 @@ export function parseComment(x: unknown): CommentEntry | undefined {
   if (!isObj(x) || x['v'] !== 1 || !isTime(x['at'])) return undefined
   const target = parseTarget(x['target'])
   const anchor = parseAnchor(x['anchor'])
-  const { quote, body, replyTo, mentions } = x
+  const { quote, body, replyTo, mentions, agent } = x
   if (target === undefined || anchor === undefined) return undefined
+  if (agent !== undefined && (!isStr(agent, REVIEW_LIMITS.maxLabelBytes) || agent === '')) return undefined
   if (!isStr(quote, REVIEW_LIMITS.maxQuoteBytes) || !isStr(body, REVIEW_LIMITS.maxNoteBytes) || body === '')
     return undefined
   if (replyTo !== undefined && (typeof replyTo !== 'string' || !ID.test(replyTo))) return undefined
@@ -140,6 +143,7 @@ export function parseComment(x: unknown): CommentEntry | undefined {
     body,
     ...(replyTo === undefined ? {} : { replyTo }),
     mentions: mentions as string[],
+    ...(agent === undefined ? {} : { agent }),
     at: x['at'],
   }
 }

@@ -31,6 +31,8 @@ import type { DocReplica } from '../replica/replica.ts'
 import { createDelivery } from '../send/delivery.ts'
 import type { SendOwner, SendQueue } from '../send/queue.ts'
 import { createDemotionWatch, type DemotionWatch } from './demotion.ts'
+import { countReviewEntries } from '@e2e-col/review'
+import { createEntryRate } from '../review/entry-rate.ts'
 
 export type { DocumentPorts } from './ports.ts'
 
@@ -342,7 +344,11 @@ function documentParts(ports: DocumentPorts, docId: string, groupId: string, rep
     ops: { metrics, logger },
   })
   const stamp = createSenderStamper(ports.shownName, (payload) => encodeEnvelope(own('awareness', payload)))
-  const inboxParts = { replica, sync, capabilities, pages, store, mirror, stamp, roles, metrics, authors }
+  // One member's flood of comments or suggestions is bounded per document (decision 0038).
+  const rate = createEntryRate()
+  const reviewRate = (source: string, payload: Uint8Array, from: MemberId | undefined) =>
+    rate.take(source, countReviewEntries(payload, (c) => authors.speaksFor(from, c)) ?? 0, ports.clock.now())
+  const inboxParts = { replica, sync, capabilities, pages, store, mirror, stamp, roles, metrics, authors, reviewRate }
   const fromGroup = demotion.listening(createGroupInbox(inboxParts), roles.isViewer)
   const parts = { pages, own, roles, delivery, queue, toGroup, authors, capabilities, sync, kept, mirror, presence }
   return { ...parts, demotion, fromBrowser, fromGroup }

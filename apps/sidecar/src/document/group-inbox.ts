@@ -37,6 +37,8 @@ export interface GroupInboxParts {
   readonly metrics: Metrics
   /** Who wrote what: what a member wrote under another account's client id is stripped here. */
   readonly authors: Pick<AuthorGate, 'admit' | 'health' | 'speaksFor'>
+  /** False when the review entries a member's message writes exceed its rate (review/entry-rate.ts): dropped. */
+  readonly reviewRate?: (source: string, payload: Uint8Array, from: MemberId | undefined) => boolean
 }
 
 /** What a document's group-sync did, summed over the sidecar for its metrics. */
@@ -127,6 +129,9 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
       // A commenter's update, once only its own structs are left, must touch only the review map.
       const payload = admitted === undefined ? undefined : p.roles.reviewOnly(from, admitted)
       if (payload === undefined) return true
+      // Over the member's rate is not a refusal of what they may write: dropped, never retracted.
+      if (p.reviewRate?.(source, payload, from) === false)
+        return void metrics.receivedDropped.inc({ reason: 'review-rate' })
       // Durable before it is considered applied and before any browser sees it.
       // A member's own edit comes as an update; a sync answer may carry anyone's: not theirs to own.
       const author = env.kind === 'update' ? (from?.number ?? from?.uuid ?? source) : undefined

@@ -18,9 +18,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { codeOf, messageOf } from '../error-code.ts'
-import { isApiError, isGuardRefusal } from '../http/api-error.ts'
-import { readBody } from '../http/body.ts'
-import { checkHost, checkOrigin } from '../http/guard.ts'
+import { jsonBody, NotServing, serveGuarded, valid, type Answer, type Failure } from '../http/serve.ts'
 import { readRestoreReason } from './doc-history.ts'
 import type { Histories, Edit } from './histories.ts'
 import { HistoryError, isHistoryError } from './history-error.ts'
@@ -64,75 +62,22 @@ export interface HistoryApi {
   handle(req: IncomingMessage, res: ServerResponse): void
 }
 
-type Answer = { status: number; json?: unknown; bytes?: Uint8Array }
-
-async function bodyOf<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<T> {
-  if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? ''))
-    throw new HistoryError('HISTORY_BAD_REQUEST', 'request bodies must be JSON (Content-Type: application/json)')
-  const text = await readBody(req)
-  let json: unknown
-  try {
-    json = text.trim() === '' ? {} : JSON.parse(text)
-  } catch {
-    throw new HistoryError('HISTORY_BAD_REQUEST', 'the request body is not JSON')
-  }
-  return valid(schema, json)
-}
-
-function valid<T>(schema: z.ZodType<T>, value: unknown): T {
-  const r = schema.safeParse(value)
-  if (!r.success)
-    throw new HistoryError(
-      'HISTORY_BAD_REQUEST',
-      `bad input: ${z.prettifyError(r.error).split('\n').slice(0, 3).join('; ')}`,
-    )
-  return r.data
-}
-
-function answer(res: ServerResponse, a: Answer, cors: string | undefined): void {
-  const body = a.bytes ?? Buffer.from(JSON.stringify(a.json))
-  res
-    .writeHead(a.status, {
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-      vary: 'Origin',
-      ...(cors === undefined ? {} : { 'access-control-allow-origin': cors }),
-      'content-type': a.bytes === undefined ? 'application/json; charset=utf-8' : 'application/octet-stream',
-      'content-length': String(body.byteLength),
-    })
-    .end(body)
-}
-
-/** The status, code and message an error is answered with; `guard` for a refused Host or Origin. */
-function failureOf(error: unknown): {
-  status: number
-  code: string
-  message: string
-  guard: boolean
-  details?: Readonly<Record<string, number>>
-} {
-  if (isApiError(error))
-    return { status: error.status, code: error.code, message: error.message, guard: isGuardRefusal(error) }
-  if (isHistoryError(error))
-    return { status: error.status, code: error.code, message: error.message, guard: false, details: error.details }
-  const e =
-    codeOf(error) === 'SIDECAR_STORE_FAILED'
-      ? new HistoryError('HISTORY_NOT_APPLIED', 'the replica store failed; the sidecar is stopping')
-      : new HistoryError('HISTORY_NOT_APPLIED', `unexpected failure (${messageOf(error)})`)
-  return { status: e.status, code: e.code, message: e.message, guard: false }
-}
-
-/** A CORS preflight: only from an allowed page, for GET and POST with a JSON body. */
-function preflight(res: ServerResponse, cors: string | undefined): void {
-  if (cors === undefined) throw new HistoryError('HISTORY_BAD_REQUEST', 'a preflight needs an allowed Origin')
-  const headers = { 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': 'content-type' }
-  res.writeHead(204, {
-    ...headers,
-    'access-control-allow-origin': cors,
-    'access-control-max-age': '600',
-    vary: 'Origin',
-  })
-  res.end()
+/** How the shared server (http/serve.ts) answers this API's failures. */
+const GUARDED = {
+  own: (error: unknown): Failure | undefined =>
+    isHistoryError(error)
+      ? { status: error.status, code: error.code, message: error.message, extra: error.details }
+      : undefined,
+  fallback(error: unknown): Failure {
+    const e =
+      error instanceof NotServing
+        ? new HistoryError('HISTORY_NOT_APPLIED', error.message)
+        : codeOf(error) === 'SIDECAR_STORE_FAILED'
+          ? new HistoryError('HISTORY_NOT_APPLIED', 'the replica store failed; the sidecar is stopping')
+          : new HistoryError('HISTORY_NOT_APPLIED', `unexpected failure (${messageOf(error)})`)
+    return { status: e.status, code: e.code, message: e.message }
+  },
+  badRequest: (message: string) => new HistoryError('HISTORY_BAD_REQUEST', message),
 }
 
 /** A version as the API lists it: its people by number and shown name, this account marked. */
@@ -176,19 +121,19 @@ export function createHistoryApi(o: HistoryApiOptions): HistoryApi {
         'you can view this document, not change it: only its editors restore versions or undo changes',
       )
     if (revert !== undefined) {
-      const { author, since, preview } = await bodyOf(req, Revert)
+      const { author, since, preview } = await jsonBody(req, Revert, GUARDED)
       if (preview === true) return { status: 200, bytes: o.histories.previewRevert(docId, author, since) }
       const row = o.histories.revert(docId, author, since, edit)
       return { status: 200, json: { version: row === undefined ? null : String(row.id) } }
     }
     if (versionPart === undefined) {
-      const q = valid(Listing, Object.fromEntries(url.searchParams))
+      const q = valid(Listing, Object.fromEntries(url.searchParams), GUARDED)
       const [names, you] = [await o.names(), o.you()]
       return { status: 200, json: { versions: history.list(q.before, q.limit).map((v) => shown(v, names, you)) } }
     }
     const id = Number(versionPart)
     if (restore !== undefined) {
-      await bodyOf(req, Restore)
+      await jsonBody(req, Restore, GUARDED)
       return { status: 200, json: { version: String(o.histories.restore(docId, id, edit).id) } }
     }
     const state = history.state(id)
@@ -196,36 +141,9 @@ export function createHistoryApi(o: HistoryApiOptions): HistoryApi {
     return { status: 200, bytes: state }
   }
 
+  const guarded = { ...GUARDED, allowedOrigins: o.allowedOrigins, bind: o.bind, ready: o.ready }
   return {
     handles: (path) => ROUTE.test(path),
-    handle(req, res) {
-      const url = new URL(req.url ?? '/', 'http://sidecar')
-      const method = req.method ?? 'GET'
-      let cors: string | undefined
-      const fail = (error: unknown): void => {
-        // An unread body is dropped with the connection once the answer is out.
-        if (!req.complete) {
-          res.shouldKeepAlive = false
-          res.once('finish', () => req.destroy())
-        }
-        if (res.headersSent) return
-        const e = failureOf(error)
-        // A refused Host or Origin gets no CORS header.
-        answer(
-          res,
-          { status: e.status, json: { error: { ...e.details, code: e.code, message: e.message } } },
-          e.guard ? undefined : cors,
-        )
-      }
-      try {
-        checkHost(req.headers.host, o.bind())
-        cors = checkOrigin(req, o.allowedOrigins)
-        if (method === 'OPTIONS') return preflight(res, cors)
-        if (!o.ready()) throw new HistoryError('HISTORY_NOT_APPLIED', 'the sidecar is not serving')
-      } catch (error) {
-        return fail(error)
-      }
-      route(req, url, method).then((a) => answer(res, a, cors), fail)
-    },
+    handle: (req, res) => serveGuarded(req, res, guarded, (url, method) => route(req, url, method)),
   }
 }

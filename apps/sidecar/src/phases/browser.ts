@@ -86,6 +86,35 @@ async function personOf(served: Served, docId: string, clientId: number): Promis
   return (await memberNames(served.library, docId)).get(author.number) ?? author.number
 }
 
+/** The review API (suggestions, comments, agent tokens) over the served documents' replicas. */
+function reviewApiFor(b: Basics, i: BrowserInput, bind: () => { host: string; port: number }) {
+  return createReviewApi({
+    reviewed: (docId) => {
+      const doc = i.served.docs.get(docId)
+      const replica = i.served.histories.replicaOf(docId)
+      if (doc === undefined || replica === undefined) return undefined
+      return {
+        doc: replica.doc,
+        edit: (update) => doc.content.edit(update),
+        role: () => doc.roles.self(),
+        writerId: () => i.served.histories.writerId() ?? randomInt(2 ** 32),
+      }
+    },
+    ...(i.agentTokens === undefined ? {} : { tokens: i.agentTokens }),
+    personOf: (docId, clientId) => personOf(i.served, docId, clientId),
+    // Whom a comment can mention: the document's other members as listed, by told-apart name.
+    members: async (docId) =>
+      [...(await memberNames(i.served.library, docId))]
+        .filter(([number]) => number !== i.served.self.number)
+        .map(([number, name]) => (name === undefined ? { number } : { number, name })),
+    now: () => b.clock.now(),
+    random: () => randomInt(2 ** 32),
+    allowedOrigins: b.config.allowedOrigins,
+    bind,
+    ready: i.life.ready,
+  })
+}
+
 export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> {
   const { config, metrics, logger, clock } = b
   const { life } = i
@@ -127,26 +156,7 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
     bind: () => ({ host: config.listen.host, port: boundPort }),
     ready: life.ready,
   })
-  const reviewApi = createReviewApi({
-    reviewed: (docId) => {
-      const doc = docs.get(docId)
-      const replica = i.served.histories.replicaOf(docId)
-      if (doc === undefined || replica === undefined) return undefined
-      return {
-        doc: replica.doc,
-        edit: (update) => doc.content.edit(update),
-        role: () => doc.roles.self(),
-        writerId: () => i.served.histories.writerId() ?? randomInt(2 ** 32),
-      }
-    },
-    ...(i.agentTokens === undefined ? {} : { tokens: i.agentTokens }),
-    personOf: (docId, clientId) => personOf(i.served, docId, clientId),
-    now: () => clock.now(),
-    random: () => randomInt(2 ** 32),
-    allowedOrigins: config.allowedOrigins,
-    bind: () => ({ host: config.listen.host, port: boundPort }),
-    ready: life.ready,
-  })
+  const reviewApi = reviewApiFor(b, i, () => ({ host: config.listen.host, port: boundPort }))
   const { server, wss } = createWsServer({
     allowedOrigins: config.allowedOrigins,
     onRefusedOrigin: (origin) =>
