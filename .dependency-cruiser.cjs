@@ -191,7 +191,7 @@ const WORKSPACE_LAYERS = [
     [
       ['base', '(errors|limits|writers)\\.ts$'],
       ['structure', '(anchors|base|mentions|review-only|structure|text-target)\\.ts$'],
-      ['features', '(comments|read-text|suggestions)\\.ts$'],
+      ['features', '(comments|entry-count|read-text|suggestions)\\.ts$'],
       ['entry', '(index|testing-docs)\\.ts$'],
     ],
   ],

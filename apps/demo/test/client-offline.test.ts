@@ -39,7 +39,11 @@ describe('a page whose sidecar cannot reach Signal', () => {
    */
   const quiet = (): boolean => {
     const all = bodies()
-    const after = all.slice(all.findLastIndex((b) => b.kinds.includes('update')) + 1)
+    let lastUpdate = -1
+    all.forEach((b, i) => {
+      if (b.kinds.includes('update')) lastUpdate = i
+    })
+    const after = all.slice(lastUpdate + 1)
     return (['alice', 'bob'] as const).every((who) =>
       after.some((b) => b.account === run.stack.number(who) && b.kinds.join() === 'sync-request'),
     )
