@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest'
 import * as Y from 'yjs'
 import { addComment } from '@e2e-col/review'
 import { createLogger } from '../ops/logger.ts'
-import { createDemotionWatch } from './demotion.ts'
+import { createDemotionWatch, deletesBeyond } from './demotion.ts'
 import { openNotSharedBook } from '../stranded/not-shared-book.ts'
 import type { GroupRoles, Role } from '../roles/roles.ts'
 import type { Changer } from '../stranded/rejoin-port.ts'
@@ -135,6 +135,25 @@ describe("the author's side of a demotion", () => {
     expect(parts.rejoin).toHaveBeenCalledOnce()
   })
 
+  it('a deletion held unsent at the demotion is never sent, and the replica is rebuilt so the text is back', () => {
+    const { parts, watch, alice, replica, add } = setting('sent')
+    // Bob's " from Bob" was taken by the group; then he deletes "Hello", unsent when he is made a viewer.
+    Y.applyUpdate(alice, Y.encodeStateAsUpdate(replica))
+    add(row(3, change(replica, (t) => t.delete(0, 5))))
+    watch.listed(listing('editor'), 900)
+    watch.listed(listing('viewer'), 900)
+    expect(parts.store.delivered).toHaveBeenCalledWith(['3'.repeat(32)])
+    expect(parts.restart).toHaveBeenCalledOnce()
+    const resumed = { ...parts, store: { kept: () => [], delivered: vi.fn() } }
+    const again = createDemotionWatch(resumed)
+    again.listed(listing('viewer'), 900)
+    again.answer(Y.encodeStateAsUpdate(alice))
+    expect(resumed.rejoin).toHaveBeenCalledOnce()
+    const rebuilt = new Y.Doc()
+    Y.applyUpdate(rebuilt, resumed.rejoin.mock.calls[0]?.[0] as Uint8Array)
+    expect(rebuilt.getText('t').toString()).toBe('Hello from Bob')
+  })
+
   it('a viewer since its first listing with nothing unsent asks nothing and keeps nothing', () => {
     const { parts, watch } = setting('sent')
     watch.listed(listing('viewer'), 900)
@@ -192,5 +211,30 @@ describe("the author's side of a demotion", () => {
     watch.listed(listing('viewer'), 1015)
     expect(parts.book.demotions('d')).toEqual([{ at: 1000, role: 'viewer', by: ALICE_NUMBER }])
     expect(parts.told).toHaveBeenCalled()
+  })
+})
+
+describe('deletions the group lacks', () => {
+  const copy = (doc: Y.Doc): Y.Doc => {
+    const d = new Y.Doc()
+    Y.applyUpdate(d, Y.encodeStateAsUpdate(doc))
+    return d
+  }
+
+  it('tells a deletion the group did not take, anywhere in a deleted range, and nothing when the group has it', () => {
+    const group = new Y.Doc()
+    group.clientID = ALICE
+    change(group, (t) => t.insert(0, 'abcdefghij'))
+    change(group, (t) => t.delete(1, 2))
+    const replica = copy(group)
+    expect(deletesBeyond(replica, group)).toBe(false)
+    // The replica also deletes "ghi" (a range the group's "bc" does not cover).
+    change(replica, (t) => t.delete(4, 3))
+    expect(deletesBeyond(replica, group)).toBe(true)
+    // Once the group has it too, nothing is beyond; the group deleting more is not the replica's.
+    Y.applyUpdate(group, Y.encodeStateAsUpdate(replica))
+    expect(deletesBeyond(replica, group)).toBe(false)
+    change(group, (t) => t.delete(0, 1))
+    expect(deletesBeyond(replica, group)).toBe(false)
   })
 })

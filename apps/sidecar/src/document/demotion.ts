@@ -107,6 +107,30 @@ function wholeState(payload: Uint8Array, replica: Y.Doc, own: ReadonlySet<number
   return group
 }
 
+/**
+ * True when `replica` has deleted something `group` still shows: a deletion this account made that
+ * the group did not take (a delete-only edit carries no struct, so the state vectors cannot tell).
+ * Both delete sets are sorted, merged ranges per client: one pass over each.
+ */
+export function deletesBeyond(replica: Y.Doc, group: Y.Doc): boolean {
+  const theirs = Y.createDeleteSetFromStructStore(group.store).clients
+  for (const [client, ranges] of Y.createDeleteSetFromStructStore(replica.store).clients) {
+    const covers = theirs.get(client) ?? []
+    let i = 0
+    for (const r of ranges) {
+      const end = r.clock + r.len
+      let from = r.clock
+      while (from < end) {
+        while (i < covers.length && covers[i]!.clock + covers[i]!.len <= from) i += 1
+        const c = covers[i]
+        if (c === undefined || c.clock > from) return true
+        from = c.clock + c.len
+      }
+    }
+  }
+  return false
+}
+
 export function createDemotionWatch(p: DemotionParts): DemotionWatch {
   let last: Role | undefined
   // When the listing before this one was asked for: a group update received since then made the change.
@@ -189,7 +213,7 @@ export function createDemotionWatch(p: DemotionParts): DemotionWatch {
     } catch {
       ownStructs = true
     }
-    const lacks = ownStructs || before.some((e) => e.reason === 'unsent')
+    const lacks = ownStructs || before.some((e) => e.reason === 'unsent') || deletesBeyond(p.replica.doc, group)
     p.logger.info(
       { docId: p.docId, notShared: edits.length, rebuilt: lacks },
       'settled a demotion: what the group lacks is kept as not shared',
