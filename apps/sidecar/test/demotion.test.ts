@@ -7,6 +7,8 @@
  * group update's sender, as his sidecar tells her apart), keeps the list across a restart, and
  * made an editor again his edits go through while the kept text stays readable.
  */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import { ALICE, BOB, call, startPeopleToy } from './docs-api.ts'
@@ -98,5 +100,36 @@ describe('a demotion that overtakes an unsent edit', () => {
     expect((await notShared(bob2, docId)).edits).toEqual(settled.edits)
     expect((await notShared(bob2, docId)).demotion).toBeUndefined()
     expect(await metricValue(alice.url, VIEWER_DROPS)).toBe(0)
+  }, 90_000)
+
+  it('made a viewer while his sidecar was down: the restart learns it and names Alice', async () => {
+    const toy = await startPeopleToy()
+    const { alice, bob, docId } = await sharedWithBob(toy)
+    const pageB = await connect(bob, docId)
+    await pageB.waitFor(roleNote('editor'))
+    // The role his sidecar was listed in is kept beside the store (written one turn after the listing).
+    const file = join(bob.env['E2E_COL_DATA_DIR'] ?? '', 'not-shared.json')
+    await poll(async () => {
+      try {
+        return (
+          (JSON.parse(readFileSync(file, 'utf8')) as { roles?: Record<string, string> }).roles?.[docId] === 'editor'
+        )
+      } catch {
+        return false
+      }
+    }, 'the role kept')
+    bob.child.child.kill('SIGKILL')
+    await bob.child.exited
+
+    const path = `/v1/docs/${docId}/members/${encodeURIComponent(BOB)}`
+    expect((await call(alice, 'PATCH', path, { body: { role: 'viewer' } })).status).toBe(200)
+    const bob2 = await libraryProcess(bob.env)
+    const pageB2 = await connect(bob2, docId)
+    await pageB2.waitFor(roleNote('viewer'))
+    const alicesName = await shownOf(bob2, docId, ALICE)
+    expect(alicesName).toMatch(/Alice/)
+    await poll(async () => (await notShared(bob2, docId)).demotion?.by === alicesName, 'the demotion named')
+    expect((await notShared(bob2, docId)).demotion).toEqual({ role: 'viewer', at: expect.any(Number), by: alicesName })
+    expect((await notShared(bob2, docId)).edits).toEqual([])
   }, 90_000)
 })

@@ -139,7 +139,12 @@ describe("the author's side of a demotion", () => {
     const { parts, watch, alice, replica, add } = setting('sent')
     // Bob's " from Bob" was taken by the group; then he deletes "Hello", unsent when he is made a viewer.
     Y.applyUpdate(alice, Y.encodeStateAsUpdate(replica))
-    add(row(3, change(replica, (t) => t.delete(0, 5))))
+    add(
+      row(
+        3,
+        change(replica, (t) => t.delete(0, 5)),
+      ),
+    )
     watch.listed(listing('editor'), 900)
     watch.listed(listing('viewer'), 900)
     expect(parts.store.delivered).toHaveBeenCalledWith(['3'.repeat(32)])
@@ -152,6 +157,22 @@ describe("the author's side of a demotion", () => {
     const rebuilt = new Y.Doc()
     Y.applyUpdate(rebuilt, resumed.rejoin.mock.calls[0]?.[0] as Uint8Array)
     expect(rebuilt.getText('t').toString()).toBe('Hello from Bob')
+  })
+
+  it('made a viewer while the sidecar was down: the listing after the restart settles it like one seen live', () => {
+    const { parts, watch, alice } = setting('sent')
+    watch.listed(listing('editor'), 900)
+    // Restarted: a new watch over the same book; the role before is the one kept, not unknown.
+    const after = { ...parts, ask: vi.fn(), rejoin: vi.fn() }
+    const restarted = createDemotionWatch(after)
+    after.changer.mockReturnValue({ number: ALICE_NUMBER, at: 990 })
+    restarted.listed(listing('viewer'), 995)
+    expect(after.book.demotions('d')).toEqual([{ at: 1000, role: 'viewer', by: ALICE_NUMBER }])
+    expect(after.ask).toHaveBeenCalledOnce()
+    // " from Bob" went out after the group had made him a viewer: dropped everywhere, so listed.
+    restarted.answer(Y.encodeStateAsUpdate(alice))
+    expect(after.book.list('d').map((e) => [e.reason, e.text])).toEqual([['not-taken', ' from Bob']])
+    expect(after.rejoin).toHaveBeenCalledOnce()
   })
 
   it('a viewer since its first listing with nothing unsent asks nothing and keeps nothing', () => {
@@ -214,13 +235,13 @@ describe("the author's side of a demotion", () => {
   })
 })
 
-describe('deletions the group lacks', () => {
-  const copy = (doc: Y.Doc): Y.Doc => {
-    const d = new Y.Doc()
-    Y.applyUpdate(d, Y.encodeStateAsUpdate(doc))
-    return d
-  }
+function copy(doc: Y.Doc): Y.Doc {
+  const d = new Y.Doc()
+  Y.applyUpdate(d, Y.encodeStateAsUpdate(doc))
+  return d
+}
 
+describe('deletions the group lacks', () => {
   it('tells a deletion the group did not take, anywhere in a deleted range, and nothing when the group has it', () => {
     const group = new Y.Doc()
     group.clientID = ALICE

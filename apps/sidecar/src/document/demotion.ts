@@ -132,7 +132,8 @@ export function deletesBeyond(replica: Y.Doc, group: Y.Doc): boolean {
 }
 
 export function createDemotionWatch(p: DemotionParts): DemotionWatch {
-  let last: Role | undefined
+  // The role the listing before gave, kept across restarts: a demotion made while down is one too.
+  let last: Role | undefined = p.book.lastRole(p.docId)
   // When the listing before this one was asked for: a group update received since then made the change.
   let listedAt = -Infinity
   // The demotion being settled: when it was learned, and when the group was last asked.
@@ -229,6 +230,7 @@ export function createDemotionWatch(p: DemotionParts): DemotionWatch {
       const since = listedAt
       last = self
       listedAt = askedAt
+      p.book.noteRole(p.docId, self)
       if (self === 'editor') return
       const at = pending?.at ?? p.now()
       const demoted = before !== undefined && RANK[self] < RANK[before]

@@ -48,6 +48,19 @@ describe('edits not shared', () => {
     expect(third.list('d2')).toEqual([])
   })
 
+  it('keeps the role each listing gave across a reopen, the roles of one listing in one write', async () => {
+    const dir = folder()
+    const book = openNotSharedBook(dir)
+    book.noteRole('d1', 'editor')
+    book.noteRole('d2', 'viewer')
+    expect(book.lastRole('d1')).toBe('editor')
+    await new Promise((resolve) => setImmediate(resolve))
+    const written = JSON.parse(readFileSync(join(dir, NOT_SHARED_FILE), 'utf8')) as { roles: unknown }
+    expect(written.roles).toEqual({ d1: 'editor', d2: 'viewer' })
+    const again = openNotSharedBook(dir)
+    expect([again.lastRole('d1'), again.lastRole('d2'), again.lastRole('d3')]).toEqual(['editor', 'viewer', undefined])
+  })
+
   it('refuses to start over a file that does not parse, with the store error code', () => {
     const dir = folder()
     writeFileSync(join(dir, NOT_SHARED_FILE), '{not json')

@@ -18,6 +18,9 @@ export const NOT_SHARED_FILE = 'not-shared.json'
 /** The role a demotion left this account in: what it may no longer send (roles/roles.ts). */
 export type DemotedTo = 'viewer' | 'commenter'
 
+/** A role as a listing gave it to this account (roles/roles.ts), kept to see a demotion made while the sidecar was down. */
+export type ListedRole = 'editor' | 'commenter' | 'viewer'
+
 /** Demotions kept per document at most (those the kept edits name, and the newest). */
 export const MAX_DEMOTIONS = 32
 
@@ -68,6 +71,14 @@ export interface NotSharedBook {
   demotions(docId: string): readonly Demotion[]
   /** Keeps `d` in place of the document's demotion learned at `d.at`, durable when this returns. @throws StoreError */
   putDemotion(docId: string, d: Demotion): void
+  /** The role the document's last listing gave this account, as kept across restarts. */
+  lastRole(docId: string): ListedRole | undefined
+  /**
+   * Keeps the role a listing gave; written with the next write, at the latest one turn of the
+   * event loop later (a listing of many documents writes the file once). A role lost to a crash in
+   * between reads as not known: the demotion is then settled as if seen for the first time.
+   */
+  noteRole(docId: string, role: ListedRole): void
 }
 
 interface FileShape {
@@ -78,6 +89,8 @@ interface FileShape {
   rejoined: Record<string, number>
   /** Each document's demotions, oldest first. */
   demotions: Record<string, Demotion[]>
+  /** The role each document's last listing gave this account. */
+  roles: Record<string, ListedRole>
 }
 
 const utf8 = new TextEncoder()
@@ -145,7 +158,13 @@ const isEdit = (v: unknown): v is NotSharedEdit => {
 
 /** The file as read; anything that is not the shape is left out (the file is this sidecar's own). */
 function parse(raw: string): FileShape {
-  const v = JSON.parse(raw) as { docs?: unknown; rejoin?: unknown; rejoined?: unknown; demotions?: unknown }
+  const v = JSON.parse(raw) as {
+    docs?: unknown
+    rejoin?: unknown
+    rejoined?: unknown
+    demotions?: unknown
+    roles?: unknown
+  }
   const docs: Record<string, NotSharedEdit[]> = {}
   if (typeof v.docs === 'object' && v.docs !== null)
     for (const [docId, list] of Object.entries(v.docs as Record<string, unknown>))
@@ -154,7 +173,17 @@ function parse(raw: string): FileShape {
   if (typeof v.demotions === 'object' && v.demotions !== null)
     for (const [docId, list] of Object.entries(v.demotions as Record<string, unknown>))
       if (Array.isArray(list)) demotions[docId] = keptDemotions(list.filter(isDemotion), docs[docId] ?? [])
-  return { docs, rejoin: times(v.rejoin), rejoined: times(v.rejoined), demotions }
+  return { docs, rejoin: times(v.rejoin), rejoined: times(v.rejoined), demotions, roles: roles(v.roles) }
+}
+
+const isRole = (v: unknown): v is ListedRole => v === 'editor' || v === 'commenter' || v === 'viewer'
+
+/** A record of document id to role, what is not one left out. */
+function roles(v: unknown): Record<string, ListedRole> {
+  const out: Record<string, ListedRole> = {}
+  if (typeof v === 'object' && v !== null)
+    for (const [docId, role] of Object.entries(v as Record<string, unknown>)) if (isRole(role)) out[docId] = role
+  return out
 }
 
 /** A record of document id to time, what is not one left out. */
@@ -170,7 +199,8 @@ function read(path: string): FileShape {
   try {
     raw = readFileSync(path, 'utf8')
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return { docs: {}, rejoin: {}, rejoined: {}, demotions: {} }
+    if ((error as { code?: unknown }).code === 'ENOENT')
+      return { docs: {}, rejoin: {}, rejoined: {}, demotions: {}, roles: {} }
     throw new StoreError(path, 'cannot read the edits not shared', { cause: error })
   }
   try {
@@ -206,6 +236,12 @@ function writeDurably(path: string, shape: FileShape): void {
 export function openNotSharedBook(dataDir: string, now: () => number = Date.now): NotSharedBook {
   const path = join(dataDir, NOT_SHARED_FILE)
   const shape = read(path)
+  // A role noted and not yet written: the next write (or one turn later) takes it.
+  let rolesDirty = false
+  const write = (): void => {
+    rolesDirty = false
+    writeDurably(path, shape)
+  }
   return {
     list: (docId) => shape.docs[docId] ?? [],
     put(docId, at, edits) {
@@ -216,7 +252,7 @@ export function openNotSharedBook(dataDir: string, now: () => number = Date.now)
       const demotions = keptDemotions(shape.demotions[docId] ?? [], next)
       if (demotions.length === 0) delete shape.demotions[docId]
       else shape.demotions[docId] = demotions
-      writeDurably(path, shape)
+      write()
     },
     rejoinPending: (docId) => shape.rejoin[docId],
     setRejoinPending(docId, at) {
@@ -225,7 +261,7 @@ export function openNotSharedBook(dataDir: string, now: () => number = Date.now)
         delete shape.rejoin[docId]
         shape.rejoined[docId] = now()
       } else shape.rejoin[docId] = at
-      writeDurably(path, shape)
+      write()
     },
     rejoinedAt: (docId) => shape.rejoined[docId],
     demotions: (docId) => shape.demotions[docId] ?? [],
@@ -233,7 +269,23 @@ export function openNotSharedBook(dataDir: string, now: () => number = Date.now)
       const others = (shape.demotions[docId] ?? []).filter((x) => x.at !== d.at)
       const all = [...others, d].sort((a, b) => a.at - b.at)
       shape.demotions[docId] = keptDemotions(all, shape.docs[docId] ?? [])
-      writeDurably(path, shape)
+      write()
+    },
+    lastRole: (docId) => shape.roles[docId],
+    noteRole(docId, role) {
+      if (shape.roles[docId] === role) return
+      shape.roles[docId] = role
+      if (rolesDirty) return
+      rolesDirty = true
+      setImmediate(() => {
+        if (!rolesDirty) return
+        try {
+          write()
+        } catch {
+          // Kept in memory; the next write takes it (a role not known reads as a first listing).
+          rolesDirty = true
+        }
+      })
     },
   }
 }
