@@ -154,4 +154,52 @@ describe('comments', () => {
       expect(flood).toBeLessThan(PER_MESSAGE * MESSAGES)
     }
   }, 90_000)
+
+  it('"@Bob" sends Bob exactly one urgent message from the writer\'s account; no sidecar that receives the comment sends one', async () => {
+    const { toy, alice, bob, carol, docId, groupId } = await sharedWithCommenter()
+    const direct = () => toy.sends().filter((s) => s.recipients !== undefined && s.groupId === undefined)
+    const made = await call(alice, 'POST', `/v1/docs/${docId}/comments`, {
+      body: {
+        index: 22,
+        length: 9,
+        quote: 'long hike',
+        body: '@Bob is this too long, @bob? @Dave? @Carol',
+        target: TARGET,
+      },
+    })
+    expect(made.status).toBe(201)
+    expect(made.json.mentioned).toBe(2)
+    await poll(async () => direct().length >= 2, 'the mention messages sent')
+    // Sent independently: the daemon may take them in either order.
+    const sent = direct().sort((a, b) => (a.recipients?.[0] ?? '').localeCompare(b.recipients?.[0] ?? ''))
+    expect(sent.map((s) => [s.account, s.recipients, s.urgent])).toEqual([
+      [ALICE, [BOB], true],
+      [ALICE, [CAROL], true],
+    ])
+    expect(sent[0]?.message).toBe(
+      'Mentioned you in “Trip plan”:\n“long hike”\n@Bob is this too long, @bob? @Dave? @Carol',
+    )
+    expect(sent[0]?.message).not.toContain(docId)
+    expect(sent[0]?.message).not.toContain(groupId)
+
+    // Carol, a commenter, replies mentioning Alice: one message from Carol's account to Alice.
+    const reply = await call(carol, 'POST', `/v1/docs/${docId}/comments/${made.json.id as string}/replies`, {
+      body: { body: 'yes @Alice' },
+    })
+    expect(reply.status).toBe(201)
+    expect(reply.json.mentioned).toBe(1)
+    await poll(async () => direct().length >= 3, "Carol's mention message sent")
+    // Every sidecar lists both; none that received them sent anything because of them.
+    for (const s of [alice, bob, carol])
+      await poll(async () => (await threads(s, docId))[0]?.replies.length === 1, 'the thread everywhere')
+    expect(
+      direct()
+        .map((s) => [s.account, s.recipients])
+        .sort(),
+    ).toEqual([
+      [ALICE, [BOB]],
+      [ALICE, [CAROL]],
+      [CAROL, [ALICE]],
+    ])
+  }, 90_000)
 })

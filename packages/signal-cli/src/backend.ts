@@ -170,6 +170,12 @@ export interface SignalDocumentMethods {
    * predates it (signal-cli 0.14.0).
    */
   adminDelete(groupId: string, target: { author: string; timestamp: number }): Promise<boolean>
+  /**
+   * `send` to one person (`recipient`), urgent whatever the backend's machine-traffic setting: a
+   * message meant to ring their phone (a mention, decision 0038).
+   * @throws SignalRpcError | SignalUnavailableError | SignalCliError
+   */
+  notifyPerson(recipient: string, message: string): Promise<SendResult>
   /** `listContacts` with `allRecipients`: contact records and the people known from groups. */
   listContacts(): Promise<SignalContact[]>
   /** `listIdentities`: the safety-number state of everyone whose identity key the account holds. */

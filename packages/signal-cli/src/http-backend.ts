@@ -216,11 +216,18 @@ function adminDeleter(call: RpcCall, versions: ReturnType<typeof createVersionMe
   }
 }
 
+/** Sends to one person, urgent: no `noUrgent`, whatever the machine-traffic setting. */
+const personNotifier =
+  (call: RpcCall): SignalDocumentMethods['notifyPerson'] =>
+  async (recipient, message) =>
+    call('send', { recipient: [recipient], message }, SendResult)
+
 function versionedGroupMethods(
   call: RpcCall,
   versions: ReturnType<typeof createVersionMemo>,
-): Pick<SignalDocumentMethods, 'labelSelf' | 'terminateGroup' | 'adminDelete'> {
+): Pick<SignalDocumentMethods, 'labelSelf' | 'terminateGroup' | 'adminDelete' | 'notifyPerson'> {
   return {
+    notifyPerson: personNotifier(call),
     labelSelf: ownLabel(call, versions),
     terminateGroup: groupEnder(call, versions),
     adminDelete: adminDeleter(call, versions),

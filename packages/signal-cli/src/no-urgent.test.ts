@@ -60,6 +60,12 @@ describe('machine sends without the urgent flag (noUrgent)', () => {
     expect(d.probes()).toBe(1)
   })
 
+  it('except a message to one person (a mention): urgent, to that recipient alone', async () => {
+    const d = daemon('0.14.6', true)
+    await d.backend.notifyPerson('+33600000002', 'Mentioned you')
+    expect(d.sends()).toEqual([{ account: '+33600000001', recipient: ['+33600000002'], message: 'Mentioned you' }])
+  })
+
   it('never send the unknown param to a daemon before 0.14.0, nor to one without `version`', async () => {
     for (const version of ['0.13.19', null]) {
       const d = daemon(version, true)

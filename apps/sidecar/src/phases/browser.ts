@@ -15,6 +15,8 @@ import { UNLINKED_NOTICE } from '../ops/linked-device.ts'
 import { SidecarError } from '../errors.ts'
 import { createHistoryApi } from '../history/api.ts'
 import { createReviewApi } from '../review/api.ts'
+import { createMentionMessages } from '../review/mention-messages.ts'
+import type { SignalDocumentMethods } from '@e2e-col/signal-cli'
 import type { AgentTokens } from '../review/agent-tokens.ts'
 import { authorsView } from '../authorship/authors-view.ts'
 import { restoredFrom } from '../history/restore-record.ts'
@@ -86,9 +88,44 @@ async function personOf(served: Served, docId: string, clientId: number): Promis
   return (await memberNames(served.library, docId)).get(author.number) ?? author.number
 }
 
+const plainName = (m: { name?: string | undefined }) => m.name?.trim().toLowerCase()
+
+/**
+ * Whom a comment can mention: the document's other members as listed, by their told-apart name
+ * ("@Bob (not in your contacts, …0102)") and by their plain name when no other member has it.
+ */
+async function mentionable(
+  library: DocumentLibrary | undefined,
+  docId: string,
+  self: string | undefined,
+): Promise<{ number: string; name?: string }[]> {
+  const listed = await library?.list()
+  const members = (listed?.documents.find((d) => d.docId === docId)?.members ?? []).filter((m) => m.number !== self)
+  const unique = (m: { name?: string | undefined }) => members.filter((o) => plainName(o) === plainName(m)).length === 1
+  return members.flatMap((m) => [
+    { number: m.number, ...(m.shown === undefined || m.shown === m.number ? {} : { name: m.shown }) },
+    ...(m.name === undefined || m.name === m.shown || !unique(m) ? [] : [{ number: m.number, name: m.name }]),
+  ])
+}
+
+/** The mention messages (decision 0038), with a backend that can send to one person. */
+function mentionsFor(b: Basics, library: DocumentLibrary | undefined) {
+  const { backend } = b
+  const notify = (backend as Partial<Pick<SignalDocumentMethods, 'notifyPerson'>>).notifyPerson
+  if (notify === undefined) return {}
+  const mentioned = createMentionMessages({
+    send: async (recipient, text) => void (await notify.call(backend, recipient, text)),
+    titleOf: async (docId) => (await library?.list())?.documents.find((d) => d.docId === docId)?.title,
+    now: () => b.clock.now(),
+    logger: b.logger,
+  })
+  return { mentioned }
+}
+
 /** The review API (suggestions, comments, agent tokens) over the served documents' replicas. */
 function reviewApiFor(b: Basics, i: BrowserInput, bind: () => { host: string; port: number }) {
   return createReviewApi({
+    ...mentionsFor(b, i.served.library),
     reviewed: (docId) => {
       const doc = i.served.docs.get(docId)
       const replica = i.served.histories.replicaOf(docId)
@@ -102,11 +139,7 @@ function reviewApiFor(b: Basics, i: BrowserInput, bind: () => { host: string; po
     },
     ...(i.agentTokens === undefined ? {} : { tokens: i.agentTokens }),
     personOf: (docId, clientId) => personOf(i.served, docId, clientId),
-    // Whom a comment can mention: the document's other members as listed, by told-apart name.
-    members: async (docId) =>
-      [...(await memberNames(i.served.library, docId))]
-        .filter(([number]) => number !== i.served.self.number)
-        .map(([number, name]) => (name === undefined ? { number } : { number, name })),
+    members: (docId) => mentionable(i.served.library, docId, i.served.self.number),
     now: () => b.clock.now(),
     random: () => randomInt(2 ** 32),
     allowedOrigins: b.config.allowedOrigins,

@@ -10,7 +10,7 @@
  * an agent token comments and replies under its name, and never resolves. The body is at most
  * `maxNoteBytes`, a thread `maxRepliesPerThread` replies (the model's REVIEW_TOO_LARGE 400 and
  * REVIEW_TOO_MANY 409). Who is mentioned is read here from the group's members, never from the
- * request; the mention messages are sent by review/mentions.ts (decision 0038).
+ * request; the mention messages are sent by review/mention-messages.ts (decision 0038).
  */
 import type { IncomingMessage } from 'node:http'
 import {
@@ -48,6 +48,8 @@ export interface Commented {
   readonly numbers: readonly string[]
   readonly quote: string
   readonly body: string
+  /** The agent token's name when an agent wrote it. */
+  readonly agent?: string
 }
 
 export interface CommentRouteOptions {
@@ -55,7 +57,7 @@ export interface CommentRouteOptions {
   personOf?(docId: string, clientId: number): Promise<string | undefined>
   /** The document's members (number and shown name) whom a comment can mention. */
   members?(docId: string): Promise<readonly { number: string; name?: string }[]>
-  /** Sends the mention messages of a comment just written; answers how many were sent. */
+  /** Sends the mention messages of a comment just written; answers how many were taken to be sent. */
   mentioned?(c: Commented): Promise<number>
   now(): number
   random(): number
@@ -111,6 +113,8 @@ async function mentionsIn(o: CommentRouteOptions, docId: string, body: string): 
   return parseMentions(body, members)
 }
 
+const agentOf = (grant: AgentGrant | undefined) => (grant === undefined ? {} : { agent: grant.name })
+
 async function written(o: CommentRouteOptions, c: Commented): Promise<Answer> {
   const mentioned = c.numbers.length === 0 || o.mentioned === undefined ? 0 : await o.mentioned(c)
   return { status: 201, json: { id: c.commentId, mentioned } }
@@ -140,7 +144,7 @@ async function add(
   }
   const id = changed(d, (work) => addComment(work, input))
   const quote = listComments(copy(d.doc)).find((c) => c.id === id)?.entry.quote ?? ''
-  return written(o, { docId, commentId: id, numbers, quote, body: b.body })
+  return written(o, { docId, commentId: id, numbers, quote, body: b.body, ...agentOf(grant) })
 }
 
 async function reply(
@@ -162,7 +166,7 @@ async function reply(
   }
   const id = changed(d, (work) => replyTo(work, cid, input))
   const quote = listComments(copy(d.doc)).find((c) => c.id === cid)?.entry.quote ?? ''
-  return written(o, { docId, commentId: id, numbers, quote, body: b.body })
+  return written(o, { docId, commentId: id, numbers, quote, body: b.body, ...agentOf(grant) })
 }
 
 /** Serves a path {@link COMMENT_ROUTE} matched; the grant (if any) was checked for this document. */
