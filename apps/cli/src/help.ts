@@ -8,7 +8,7 @@ export const HELP = `e2e-col: end-to-end collaboration over Signal.
   e2e-col up                           start the daemon, the sidecar and the page, and open your home page
                                        in your browser: your documents, the ones shared with you, and where
                                        new ones are made (its address is printed too); Ctrl-C stops all
-  e2e-col docs list|new|share|unshare|role|rename|leave|accept|decline|history|restore ...
+  e2e-col docs list|new|share|unshare|role|rename|leave|accept|decline|history|restore|review ...
                                        the same documents from a script, through the running sidecar
                                        (found by itself; npm start's: --as Alice; see e2e-col docs --help)
   e2e-col inspect --doc UUID           read one document's stored copy (see e2e-col inspect --help)

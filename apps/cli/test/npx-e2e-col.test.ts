@@ -49,6 +49,7 @@ describe('npx e2e-col in this repository', () => {
       'decline',
       'history',
       'restore',
+      'review',
     ])
     expect(help).toContain('--no-open')
     const docs = (await run(['docs', '--help'])).stdout

@@ -12,6 +12,7 @@ import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import { randomUUID } from 'node:crypto'
 import * as Y from 'yjs'
 import { describe, expect, it, onTestFinished } from 'vitest'
+import { runDocsCommand } from '../src/cli/docs-cli.ts'
 import { ENTRY_RATE } from '../src/review/entry-rate.ts'
 import { spawnSidecar } from './child-sidecar.ts'
 import { ALICE, BOB, CAROL, call, libraryEnv, rpc } from './docs-api.ts'
@@ -94,6 +95,17 @@ describe('comments', () => {
     expect((await threads(carol, docId))[0]?.replies).toEqual([
       expect.objectContaining({ by: expect.stringMatching(/^Bob \(/), body: 'shorten it' }),
     ])
+    // `e2e-col docs review` prints the thread as Alice's sidecar lists it.
+    const printed = await runDocsCommand({
+      action: 'review',
+      target: 'Trip plan',
+      sidecar: alice.url,
+      json: false,
+      people: [],
+    })
+    expect(printed).toMatch(
+      /^Comments\n {2}“long hike” \[resolved\] {2}· {2}[0-9a-z]+\n {4}Carol \(.*\), .* UTC: too long\?\n {4}Bob \(.*\), .* UTC: shorten it$/m,
+    )
 
     // Alice's page deletes the commented words: every sidecar lists the thread orphaned, with its quote.
     page.doc.getText('t').delete(22, 9)

@@ -4,7 +4,14 @@
  */
 import { describe, expect, it } from 'vitest'
 import { parseArgs } from '../src/cli/cli.ts'
-import { DocsCliError, parseDocsArgs, runDocsCommand, versionLines, type DocsCommand } from '../src/cli/docs-cli.ts'
+import {
+  DocsCliError,
+  parseDocsArgs,
+  reviewLines,
+  runDocsCommand,
+  versionLines,
+  type DocsCommand,
+} from '../src/cli/docs-cli.ts'
 import { runSidecar } from './child-sidecar.ts'
 import { ALICE, BOB, librarySidecar, startPeopleToy } from './docs-api.ts'
 import { poll } from './harness.ts'
@@ -100,6 +107,42 @@ describe('docs arguments', () => {
     )
   })
 
+  it('review lists open suggestions first with who decided the others, then each thread under its quote', () => {
+    const at = Date.UTC(2026, 11, 6, 9, 30)
+    const text = reviewLines(
+      [
+        { id: 's1', by: 'you', find: 'museum', replace: 'gallery', status: 'accepted', decidedBy: 'Bob (…0102)' },
+        { id: 's2', by: 'Claude, for you', find: 'long hike', replace: 'walk', note: 'shorter', status: 'open' },
+        { id: 's3', by: 'Carol', find: 'picnic', replace: '', status: 'open', stale: true },
+      ],
+      [
+        {
+          id: 'c1',
+          by: 'Carol',
+          body: 'too\nlong?',
+          at,
+          quote: 'long hike',
+          orphaned: true,
+          resolved: true,
+          replies: [{ id: 'r1', by: 'you', body: 'agreed', at }],
+        },
+      ],
+    )
+    expect(text.split('\n')).toEqual([
+      'Suggestions',
+      '  1. open  ·  Claude, for you  ·  “long hike” → “walk”  ·  note: shorter  ·  s2',
+      '  2. open, stale (the text changed)  ·  Carol  ·  delete “picnic”  ·  s3',
+      '  3. accepted by Bob (…0102)  ·  you  ·  “museum” → “gallery”  ·  s1',
+      'Comments',
+      '  “long hike” [resolved, its text was deleted]  ·  c1',
+      '    Carol, 2026-12-06 09:30 UTC: too long?',
+      '    you, 2026-12-06 09:30 UTC: agreed',
+    ])
+    expect(reviewLines([], [])).toBe('Suggestions\n  (none)\nComments\n  (none)')
+    // Text from the document prints no control character.
+    expect(reviewLines([{ id: 's', find: 'a\u001b[31m', replace: 'b', status: 'open' }], [])).not.toContain('\u001b')
+  })
+
   it('answers --help on every subcommand and refuses what does not fit', () => {
     for (const action of [
       'list',
@@ -113,6 +156,7 @@ describe('docs arguments', () => {
       'decline',
       'history',
       'restore',
+      'review',
     ]) {
       const r = parseDocsArgs([action, '--help'], {})
       expect(r.kind === 'help' && r.text.startsWith(`Usage: e2e-col docs ${action}`)).toBe(true)

@@ -1,5 +1,5 @@
 /**
- * `e2e-col docs list|new|share|unshare|role|rename|leave|delete|accept|decline|history|restore` (the `e2e-col` bin hands it to
+ * `e2e-col docs list|new|share|unshare|role|rename|leave|delete|accept|decline|history|restore|review` (the `e2e-col` bin hands it to
  * `e2e-col-sidecar docs`, which works too): the documents API of a running sidecar (library/api.ts)
  * for scripts. A document is named by its id or its exact title.
  * `--json` prints the API's answer; `--help` works on every subcommand.
@@ -22,6 +22,7 @@ export type DocsAction =
   | 'decline'
   | 'history'
   | 'restore'
+  | 'review'
   | 'agent-token'
 
 export interface DocsCommand {
@@ -72,6 +73,8 @@ const USAGE: Readonly<Record<DocsAction, string>> = {
     'docs history DOC [--json]\n  Lists the versions of a document, newest first: when, whose changes, characters, id.',
   restore:
     'docs restore DOC VERSION [--json]\n  Makes the document equal to that version again, for everyone in it (a new change; it can be undone).',
+  review:
+    'docs review DOC [--json]\n  Lists the suggestions (open first: who, for whom, the change, its state, who decided) and the comment threads (the quoted text, who said what, resolved or orphaned).',
 }
 
 export const DOCS_HELP = `e2e-col docs: your documents, from a script, through the running sidecar (also\ne2e-col-sidecar docs). The home page that e2e-col up opens does the same.
@@ -183,6 +186,7 @@ export function parseDocsArgs(argv: readonly string[], env: Record<string, strin
     decline: 1,
     history: 1,
     restore: 2,
+    review: 1,
     'agent-token': 1,
   }[a]
   if (words.length !== want)
@@ -249,6 +253,20 @@ type Version = {
   chars?: number
 }
 type Invite = { id: string; title: string; from?: Person }
+/** A suggestion as the review API lists it (review/api.ts). */
+export type SuggestionShown = {
+  id: string
+  by?: string
+  find: string
+  replace: string
+  note?: string
+  status: string
+  stale?: boolean
+  decidedBy?: string
+}
+type Said = { id: string; by?: string; body: string; at: number }
+/** A comment thread as the review API lists it (review/comment-routes.ts). */
+export type ThreadShown = Said & { quote: string; orphaned: boolean; resolved: boolean; replies: Said[] }
 
 /** Something a run refuses; `exitCode` 1 (refused) or 3 (unreachable). */
 export class DocsCliError extends Error {
@@ -364,6 +382,44 @@ export function versionLines(versions: readonly Version[]): string {
       return shown`${when}  ·  ${people}${why === undefined ? '' : `  ·  ${why}`}${chars}  ·  ${v.id}`
     })
     .join('\n')
+}
+
+/** Text from the document on one line, cut to `max` characters. */
+const oneLine = (text: string, max = 60): string => {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return [...flat].length <= max ? flat : `${[...flat].slice(0, max - 1).join('')}…`
+}
+const whenOf = (at: number): string => `${new Date(at).toISOString().slice(0, 16).replace('T', ' ')} UTC`
+
+/**
+ * `docs review`: the suggestions, open ones first ("1. open · Claude, for Alice · “long hike” →
+ * “walk” · note: shorter · id"), then each comment thread under its quote with its replies.
+ */
+export function reviewLines(suggestions: readonly SuggestionShown[], threads: readonly ThreadShown[]): string {
+  const lines = ['Suggestions']
+  const ordered = [...suggestions].sort((a, b) => Number(b.status === 'open') - Number(a.status === 'open'))
+  if (ordered.length === 0) lines.push('  (none)')
+  ordered.forEach((s, i) => {
+    const state = s.status === 'open' && s.stale === true ? 'open, stale (the text changed)' : s.status
+    const decided = s.decidedBy === undefined ? '' : shown` by ${s.decidedBy}`
+    const change =
+      s.find === ''
+        ? shown`insert “${oneLine(s.replace)}”`
+        : s.replace === ''
+          ? shown`delete “${oneLine(s.find)}”`
+          : shown`“${oneLine(s.find)}” → “${oneLine(s.replace)}”`
+    const note = s.note === undefined || s.note === '' ? '' : shown`  ·  note: ${oneLine(s.note)}`
+    lines.push(shown`  ${i + 1}. ${state}${decided}  ·  ${s.by ?? 'someone'}  ·  ${change}${note}  ·  ${s.id}`)
+  })
+  lines.push('Comments')
+  if (threads.length === 0) lines.push('  (none)')
+  for (const t of threads) {
+    const marks = [...(t.resolved ? ['resolved'] : []), ...(t.orphaned ? ['its text was deleted'] : [])]
+    lines.push(shown`  “${oneLine(t.quote)}”${marks.length === 0 ? '' : ` [${marks.join(', ')}]`}  ·  ${t.id}`)
+    for (const said of [t, ...t.replies])
+      lines.push(shown`    ${said.by ?? 'someone'}, ${whenOf(said.at)}: ${oneLine(said.body, 200)}`)
+  }
+  return lines.join('\n')
 }
 
 /** A viewer's mark in `docs list` (editors, and people of a group without roles, carry none). */
@@ -495,6 +551,14 @@ export async function runDocsCommand(c: DocsCommand, cwd: string = process.cwd()
       const id = await resolve(c.target ?? '', 'doc')
       const r = await api(base, 'GET', `/v1/docs/${id}/versions?limit=100`)
       return out(r.json, versionLines((r.json as { versions: Version[] }).versions))
+    }
+    case 'review': {
+      const id = await resolve(c.target ?? '', 'doc')
+      const suggestions = (await api(base, 'GET', `/v1/docs/${id}/suggestions`)).json as {
+        suggestions: SuggestionShown[]
+      }
+      const comments = (await api(base, 'GET', `/v1/docs/${id}/comments`)).json as { comments: ThreadShown[] }
+      return out({ ...suggestions, ...comments }, reviewLines(suggestions.suggestions, comments.comments))
     }
     case 'restore': {
       const id = await resolve(c.target ?? '', 'doc')
