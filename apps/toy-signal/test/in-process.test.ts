@@ -88,7 +88,9 @@ describe('createToySignal', () => {
       message: 'accept 1',
     })
     expect(event.envelope.syncMessage.sentMessage).not.toHaveProperty('groupInfo')
-    expect(toy.sends()).toEqual([expect.objectContaining({ account: A, recipients: [A], message: 'accept 1', urgent: true })])
+    expect(toy.sends()).toEqual([
+      expect.objectContaining({ account: A, recipients: [A], message: 'accept 1', urgent: true }),
+    ])
   })
 
   it('keeps at most maxQueuedPerAccount messages for a closed stream, dropping the oldest', async () => {

@@ -59,11 +59,7 @@ export interface SignalNoteToSelf {
  * One item read from the events stream: a message body in a group, a group change, a Note to Self
  * from another device of the account, or a counted skip.
  */
-export type SignalEvent =
-  | SignalMessage
-  | SignalGroupUpdate
-  | SignalNoteToSelf
-  | { type: 'skipped'; reason: SkipReason }
+export type SignalEvent = SignalMessage | SignalGroupUpdate | SignalNoteToSelf | { type: 'skipped'; reason: SkipReason }
 
 /** Why an events-stream item carried nothing for the sidecar (each is counted, never fatal). */
 export type SkipReason = 'malformed' | 'unrelated-event' | 'other-account' | 'no-body' | 'not-group' | 'exception'

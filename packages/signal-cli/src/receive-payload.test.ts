@@ -104,10 +104,23 @@ describe('Note to Self from another device of the account', () => {
     })
 
   it('reads a sync sentMessage with no group whose destination is the account as a note-to-self', () => {
-    const data = sync({ destination: ME, destinationNumber: ME, destinationUuid: MY_UUID, timestamp: 8, message: 'accept 1' })
-    expect(parseReceivePayload(data, ME)).toEqual({ type: 'note-to-self', body: 'accept 1', timestamp: 8, sourceDevice: 1 })
+    const data = sync({
+      destination: ME,
+      destinationNumber: ME,
+      destinationUuid: MY_UUID,
+      timestamp: 8,
+      message: 'accept 1',
+    })
+    expect(parseReceivePayload(data, ME)).toEqual({
+      type: 'note-to-self',
+      body: 'accept 1',
+      timestamp: 8,
+      sourceDevice: 1,
+    })
     // Named by uuid alone, and on a one-account daemon (no account given to the parser).
-    expect(parseReceivePayload(sync({ destinationUuid: MY_UUID, timestamp: 8, message: 'x' }), undefined)).toMatchObject({
+    expect(
+      parseReceivePayload(sync({ destinationUuid: MY_UUID, timestamp: 8, message: 'x' }), undefined),
+    ).toMatchObject({
       type: 'note-to-self',
       body: 'x',
     })
@@ -117,7 +130,12 @@ describe('Note to Self from another device of the account', () => {
     const toBob = sync({ destination: '+33600000002', destinationNumber: '+33600000002', timestamp: 8, message: 'hi' })
     expect(parseReceivePayload(toBob, ME)).toEqual({ type: 'skipped', reason: 'not-group' })
     const incoming = JSON.stringify({
-      envelope: { sourceNumber: ME, sourceUuid: MY_UUID, timestamp: 9, dataMessage: { timestamp: 9, message: 'accept 1' } },
+      envelope: {
+        sourceNumber: ME,
+        sourceUuid: MY_UUID,
+        timestamp: 9,
+        dataMessage: { timestamp: 9, message: 'accept 1' },
+      },
       account: ME,
     })
     expect(parseReceivePayload(incoming, ME)).toEqual({ type: 'skipped', reason: 'not-group' })

@@ -77,9 +77,7 @@ function toSelf(p: ReceiveParams, account: string | undefined): boolean {
   const number = sent.destinationNumber ?? sent.destination ?? undefined
   const uuid = sent.destinationUuid ?? undefined
   const selfUuid = p.envelope.sourceUuid ?? undefined
-  return (
-    (self !== undefined && number === self) || (uuid !== undefined && selfUuid !== undefined && uuid === selfUuid)
-  )
+  return (self !== undefined && number === self) || (uuid !== undefined && selfUuid !== undefined && uuid === selfUuid)
 }
 
 /**
