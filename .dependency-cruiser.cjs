@@ -16,7 +16,7 @@ const SIDECAR_LAYERS = [
   ['signal', '(group|send)/'],
   ['pages', 'browser/'],
   ['receive', 'receive/'],
-  ['features', '(authorship|presence|history|chat|review|stranded|people|roles|labels|retract)/'],
+  ['features', '(approval|authorship|presence|history|chat|review|stranded|people|roles|labels|retract)/'],
   ['document', 'document/'],
   ['documents', 'documents\\.ts$|library/'],
   ['phases', 'phases/'],

@@ -1,6 +1,7 @@
 /**
  * Composes one running sidecar as an ordered list of phases: the store, the daemon checks,
- * membership, the documents (with the chat relay and the library), receive, the ops endpoints, and
+ * membership, the documents (with the chat relay and the library), the approval from the phone,
+ * receive, the ops endpoints, and
  * the browser server, opened last. Each phase returns its part and its closer, and reads only the
  * parts of the phases before it. A sidecar never runs half-started: each closer goes onto one stack
  * as its phase returns, and a failed start unwinds that stack and rejects with a SidecarError; so
@@ -20,6 +21,7 @@ import { createLinkWatch, watchLink } from './ops/linked-device.ts'
 import { checkSignalLimits } from './signal-limits.ts'
 import { createLogger, type Logger } from './ops/logger.ts'
 import { createMetrics } from './ops/metrics.ts'
+import { approvalPhase } from './phases/approval.ts'
 import { browserServer } from './phases/browser.ts'
 import { checkTheDaemon } from './phases/daemon.ts'
 import { serveDocuments, type Served } from './phases/documents.ts'
@@ -101,14 +103,21 @@ export async function startSidecar(config: SidecarConfig, deps: SidecarDeps = {}
     const served = opened(closers, serveDocuments(b, { ...stored, facts: daemon.facts, life, membership, makeSession }))
     // Before any presence is stamped (the group's, or a page's): a first caret shows a name, not a number.
     await readNamesAtStart(served.library)
+    const approvals = opened(closers, approvalPhase(b, served))
     const events = opened(
       closers,
-      startReceive(b, { daemon, membership, served, receivedIds: stored.store.receivedIds }),
+      startReceive(b, {
+        daemon,
+        membership,
+        served,
+        receivedIds: stored.store.receivedIds,
+        ...(approvals === undefined ? {} : { noteToSelf: (e) => approvals.noteToSelf(e) }),
+      }),
     )
     const ops = opened(closers, opsEndpoints(b, { life, events, served }))
     const browser = opened(
       closers,
-      browserServer(b, { life, served, ops, makeSession, agentTokens: stored.store.agentTokens }),
+      browserServer(b, { life, served, ops, makeSession, agentTokens: stored.store.agentTokens, approvals }),
     )
     const { url, port } = await browser.listen()
     const failure = life.failure()

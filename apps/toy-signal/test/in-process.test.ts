@@ -77,6 +77,22 @@ describe('createToySignal', () => {
     expect(sent.json.result.results).toEqual([])
   })
 
+  it("delivers a Note to Self to the sender's own stream as a sync sentMessage to itself, and to no one else", async () => {
+    const toy = await start({ accounts: [A, B] })
+    await rpc(toy, 'send', { account: A, noteToSelf: true, message: 'accept 1' })
+    const [event] = await readEvents(`${toy.url}/api/v1/events?account=%2B${A.slice(1)}`, 1)
+    expect(event.account).toBe(A)
+    expect(event.envelope.dataMessage).toBeUndefined()
+    expect(event.envelope.syncMessage.sentMessage).toMatchObject({
+      destinationNumber: A,
+      message: 'accept 1',
+    })
+    expect(event.envelope.syncMessage.sentMessage).not.toHaveProperty('groupInfo')
+    expect(toy.sends()).toEqual([
+      expect.objectContaining({ account: A, recipients: [A], message: 'accept 1', urgent: true }),
+    ])
+  })
+
   it('keeps at most maxQueuedPerAccount messages for a closed stream, dropping the oldest', async () => {
     const lines: string[] = []
     const toy = await start({

@@ -42,8 +42,24 @@ export interface SignalGroupUpdate {
   sourceNumber: string | undefined
 }
 
-/** One item read from the events stream: a message body in a group, a group change, or a counted skip. */
-export type SignalEvent = SignalMessage | SignalGroupUpdate | { type: 'skipped'; reason: SkipReason }
+/**
+ * A message in the account's own Note to Self, written on another device of the account (the
+ * person's phone): a `syncMessage.sentMessage` with no group whose destination is the account
+ * itself. Its body is untrusted text like any other.
+ */
+export interface SignalNoteToSelf {
+  type: 'note-to-self'
+  body: string
+  /** The message's sent timestamp, when the daemon gave one. */
+  timestamp: number | undefined
+  sourceDevice: number | undefined
+}
+
+/**
+ * One item read from the events stream: a message body in a group, a group change, a Note to Self
+ * from another device of the account, or a counted skip.
+ */
+export type SignalEvent = SignalMessage | SignalGroupUpdate | SignalNoteToSelf | { type: 'skipped'; reason: SkipReason }
 
 /** Why an events-stream item carried nothing for the sidecar (each is counted, never fatal). */
 export type SkipReason = 'malformed' | 'unrelated-event' | 'other-account' | 'no-body' | 'not-group' | 'exception'
@@ -176,6 +192,12 @@ export interface SignalDocumentMethods {
    * @throws SignalRpcError | SignalUnavailableError | SignalCliError
    */
   notifyPerson(recipient: string, message: string): Promise<SendResult>
+  /**
+   * `send` with `noteToSelf`: a message in the account's own Note to Self, which the person's phone
+   * shows and notifies (urgent whatever the machine-traffic setting; approval from the phone).
+   * @throws SignalRpcError | SignalUnavailableError | SignalCliError
+   */
+  sendNoteToSelf(message: string): Promise<SendResult>
   /** `listContacts` with `allRecipients`: contact records and the people known from groups. */
   listContacts(): Promise<SignalContact[]>
   /** `listIdentities`: the safety-number state of everyone whose identity key the account holds. */

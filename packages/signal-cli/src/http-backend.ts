@@ -222,12 +222,19 @@ const personNotifier =
   async (recipient, message) =>
     call('send', { recipient: [recipient], message }, SendResult)
 
+/** Sends to the account's own Note to Self, urgent: the person's phone shows it and notifies. */
+const selfNoter =
+  (call: RpcCall): SignalDocumentMethods['sendNoteToSelf'] =>
+  async (message) =>
+    call('send', { noteToSelf: true, message }, SendResult)
+
 function versionedGroupMethods(
   call: RpcCall,
   versions: ReturnType<typeof createVersionMemo>,
-): Pick<SignalDocumentMethods, 'labelSelf' | 'terminateGroup' | 'adminDelete' | 'notifyPerson'> {
+): Pick<SignalDocumentMethods, 'labelSelf' | 'terminateGroup' | 'adminDelete' | 'notifyPerson' | 'sendNoteToSelf'> {
   return {
     notifyPerson: personNotifier(call),
+    sendNoteToSelf: selfNoter(call),
     labelSelf: ownLabel(call, versions),
     terminateGroup: groupEnder(call, versions),
     adminDelete: adminDeleter(call, versions),

@@ -7,6 +7,7 @@ export type {
   SignalEvent,
   SignalEventStream,
   SignalMessage,
+  SignalNoteToSelf,
   SkipReason,
 } from './backend.ts'
 export type {

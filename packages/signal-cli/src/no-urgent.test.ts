@@ -66,6 +66,12 @@ describe('machine sends without the urgent flag (noUrgent)', () => {
     expect(d.sends()).toEqual([{ account: '+33600000001', recipient: ['+33600000002'], message: 'Mentioned you' }])
   })
 
+  it("and a Note to Self: urgent, to the account's own Note to Self", async () => {
+    const d = daemon('0.14.6', true)
+    await d.backend.sendNoteToSelf('Claude suggests 1 change')
+    expect(d.sends()).toEqual([{ account: '+33600000001', noteToSelf: true, message: 'Claude suggests 1 change' }])
+  })
+
   it('never send the unknown param to a daemon before 0.14.0, nor to one without `version`', async () => {
     for (const version of ['0.13.19', null]) {
       const d = daemon(version, true)

@@ -93,3 +93,61 @@ describe('group changes on the events stream', () => {
     expect(parseReceivePayload(JSON.stringify(deliver), '+33600000001')).toEqual({ type: 'skipped', reason: 'no-body' })
   })
 })
+
+describe('Note to Self from another device of the account', () => {
+  const ME = '+33600000001'
+  const MY_UUID = '11111111-1111-4111-8111-111111111111'
+  const sync = (sentMessage: Record<string, unknown>, account = ME) =>
+    JSON.stringify({
+      envelope: { sourceNumber: ME, sourceUuid: MY_UUID, sourceDevice: 1, timestamp: 9, syncMessage: { sentMessage } },
+      account,
+    })
+
+  it('reads a sync sentMessage with no group whose destination is the account as a note-to-self', () => {
+    const data = sync({
+      destination: ME,
+      destinationNumber: ME,
+      destinationUuid: MY_UUID,
+      timestamp: 8,
+      message: 'accept 1',
+    })
+    expect(parseReceivePayload(data, ME)).toEqual({
+      type: 'note-to-self',
+      body: 'accept 1',
+      timestamp: 8,
+      sourceDevice: 1,
+    })
+    // Named by uuid alone, and on a one-account daemon (no account given to the parser).
+    expect(
+      parseReceivePayload(sync({ destinationUuid: MY_UUID, timestamp: 8, message: 'x' }), undefined),
+    ).toMatchObject({
+      type: 'note-to-self',
+      body: 'x',
+    })
+  })
+
+  it('keeps a 1:1 message the account sent to someone else, and incoming 1:1 messages, as skips', () => {
+    const toBob = sync({ destination: '+33600000002', destinationNumber: '+33600000002', timestamp: 8, message: 'hi' })
+    expect(parseReceivePayload(toBob, ME)).toEqual({ type: 'skipped', reason: 'not-group' })
+    const incoming = JSON.stringify({
+      envelope: {
+        sourceNumber: ME,
+        sourceUuid: MY_UUID,
+        timestamp: 9,
+        dataMessage: { timestamp: 9, message: 'accept 1' },
+      },
+      account: ME,
+    })
+    expect(parseReceivePayload(incoming, ME)).toEqual({ type: 'skipped', reason: 'not-group' })
+    // A sync copy without a destination is no Note to Self.
+    expect(parseReceivePayload(sync({ timestamp: 8, message: 'accept 1' }), ME)).toEqual({
+      type: 'skipped',
+      reason: 'not-group',
+    })
+  })
+
+  it('reads a group sync message as a group message even when it names a destination', () => {
+    const data = sync({ destination: ME, timestamp: 8, message: 'x', groupInfo: { groupId: 'R0lG', type: 'DELIVER' } })
+    expect(parseReceivePayload(data, ME)).toMatchObject({ type: 'message', groupId: 'R0lG', origin: 'sync' })
+  })
+})

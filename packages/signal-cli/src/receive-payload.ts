@@ -25,6 +25,13 @@ const Message = z
   })
   .loose()
 
+// A sync copy names whom the message went to: the account itself for a Note to Self.
+const SentMessage = Message.extend({
+  destination: z.string().nullable().optional(),
+  destinationNumber: z.string().nullable().optional(),
+  destinationUuid: z.string().nullable().optional(),
+}).loose()
+
 const ReceiveParams = z
   .object({
     account: z.string().nullable().optional(),
@@ -37,7 +44,7 @@ const ReceiveParams = z
         sourceDevice: z.number().int().nullable().optional(),
         timestamp: z.number().int().nonnegative().optional(),
         dataMessage: Message.nullable().optional(),
-        syncMessage: z.object({ sentMessage: Message.nullable().optional() }).loose().nullable().optional(),
+        syncMessage: z.object({ sentMessage: SentMessage.nullable().optional() }).loose().nullable().optional(),
       })
       .loose(),
   })
@@ -57,6 +64,20 @@ function unwrap(json: unknown): ReceiveParams | undefined {
     return 'result' in n.data.params ? (n.data.params.result as ReceiveParams) : (n.data.params as ReceiveParams)
   const bare = ReceiveParams.safeParse(json)
   return bare.success ? bare.data : undefined
+}
+
+/**
+ * A sync copy whose destination is the account itself: its number (the account the stream is for),
+ * or its uuid (a sync copy's source is always the account).
+ */
+function toSelf(p: ReceiveParams, account: string | undefined): boolean {
+  const sent = p.envelope.syncMessage?.sentMessage
+  if (sent === undefined || sent === null) return false
+  const self = account ?? p.account ?? undefined
+  const number = sent.destinationNumber ?? sent.destination ?? undefined
+  const uuid = sent.destinationUuid ?? undefined
+  const selfUuid = p.envelope.sourceUuid ?? undefined
+  return (self !== undefined && number === self) || (uuid !== undefined && selfUuid !== undefined && uuid === selfUuid)
 }
 
 /**
@@ -94,8 +115,15 @@ export function parseReceivePayload(data: string, account: string | undefined): 
   if (source === undefined)
     return { type: 'skipped', reason: p.exception === undefined || p.exception === null ? 'no-body' : 'exception' }
   const groupId = source.m.groupInfo?.groupId
-  if (groupId === undefined) return { type: 'skipped', reason: 'not-group' }
   const env = p.envelope
+  if (groupId === undefined && source.origin === 'sync' && toSelf(p, account))
+    return {
+      type: 'note-to-self',
+      body: source.m.message as string,
+      timestamp: source.m.timestamp ?? env.timestamp,
+      sourceDevice: env.sourceDevice ?? undefined,
+    }
+  if (groupId === undefined) return { type: 'skipped', reason: 'not-group' }
   const attachments = (source.m.attachments ?? []).flatMap((a) => {
     const parsed = Attachment.safeParse(a)
     return parsed.success

@@ -14,7 +14,7 @@ import { peerMayAsk } from '../listen-scope.ts'
 import { UNLINKED_NOTICE } from '../ops/linked-device.ts'
 import { SidecarError } from '../errors.ts'
 import { createHistoryApi } from '../history/api.ts'
-import { createReviewApi } from '../review/api.ts'
+import { createReviewApi, type AgentSuggestion } from '../review/api.ts'
 import { createMentionMessages } from '../review/mention-messages.ts'
 import type { SignalDocumentMethods } from '@e2e-col/signal-cli'
 import type { AgentTokens } from '../review/agent-tokens.ts'
@@ -23,6 +23,8 @@ import { restoredFrom } from '../history/restore-record.ts'
 import { createDocsApi } from '../library/api.ts'
 import { LibraryError } from '../http/library-error.ts'
 import type { DocumentLibrary } from '../library/library.ts'
+import type { Approvals } from '../approval/approvals.ts'
+import { reviewedOf } from './approval.ts'
 import type { Served } from './documents.ts'
 import type { Lifecycle } from './lifecycle.ts'
 import type { HttpHandler } from './ops.ts'
@@ -40,6 +42,8 @@ export interface BrowserInput {
   readonly makeSession: MakeSession
   /** The review feature's agent tokens (review/agent-tokens.ts). */
   readonly agentTokens?: AgentTokens
+  /** The approval from the phone (approval/): told of each agent token's suggestion. */
+  readonly approvals?: Approvals | undefined
 }
 
 /** Number → shown name of a document's members, as the library lists them (empty without a library). */
@@ -126,17 +130,8 @@ function mentionsFor(b: Basics, library: DocumentLibrary | undefined) {
 function reviewApiFor(b: Basics, i: BrowserInput, bind: () => { host: string; port: number }) {
   return createReviewApi({
     ...mentionsFor(b, i.served.library),
-    reviewed: (docId) => {
-      const doc = i.served.docs.get(docId)
-      const replica = i.served.histories.replicaOf(docId)
-      if (doc === undefined || replica === undefined) return undefined
-      return {
-        doc: replica.doc,
-        edit: (update) => doc.content.edit(update),
-        role: () => doc.roles.self(),
-        writerId: () => i.served.histories.writerId() ?? randomInt(2 ** 32),
-      }
-    },
+    reviewed: (docId) => reviewedOf(i.served, docId),
+    ...(i.approvals === undefined ? {} : { agentSuggested: (s: AgentSuggestion) => i.approvals?.suggested(s) }),
     ...(i.agentTokens === undefined ? {} : { tokens: i.agentTokens }),
     personOf: (docId, clientId) => personOf(i.served, docId, clientId),
     members: (docId) => mentionable(i.served.library, docId, i.served.self.number),

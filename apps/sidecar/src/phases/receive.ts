@@ -2,13 +2,14 @@
  * Phase 5, receive: the events loop over the first stream, each group message checked against its
  * group's members (receive/member-check.ts), then read (receive/ingest.ts: dedup, reassembly,
  * attachments) and delivered to its document; chat groups go to the chat relay, group updates to
- * the library.
+ * the library, Note to Self messages to the approval from the phone.
  */
 import {
   runEventsLoop,
   type BroadcastRecoveryRequiredError,
   type EventsLoop,
   type SignalEvent,
+  type SignalNoteToSelf,
 } from '@e2e-col/signal-cli'
 import { CAPABILITY, CLOSE_CODES } from '@e2e-col/protocol'
 import { receiveBodyBound } from '../config.ts'
@@ -35,6 +36,8 @@ export interface ReceiveInput {
   readonly served: Served
   /** The store's delivered ids (replica/received-ids.ts). */
   readonly receivedIds: ReceivedIdTable
+  /** What the person typed into Note to Self on another device (approval/: commands from the phone). */
+  readonly noteToSelf?: (e: SignalNoteToSelf) => void
 }
 
 // First sightings are written at most this long after they were delivered, in one transaction.
@@ -164,7 +167,8 @@ export function startReceive(b: Basics, i: ReceiveInput): Phase<EventsLoop> {
       // Before the listing it brings: a demotion that listing shows names who changed the group.
       docs.groupChanged(e.groupId, e.sourceNumber)
       library?.onGroupUpdate(e.groupId, e.sourceNumber)
-    } else metrics.eventsSkipped.inc({ reason: e.reason })
+    } else if (e.type === 'note-to-self') i.noteToSelf?.(e)
+    else metrics.eventsSkipped.inc({ reason: e.reason })
   }
   const { first, abort } = i.daemon.takeStream()
   const events = runEventsLoop(first, abort, {

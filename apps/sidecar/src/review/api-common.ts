@@ -4,7 +4,7 @@
  * and making a change on a copy of the replica under this account's own client id.
  * @see docs/review.md "The local HTTP API"
  */
-import { ReviewError, type Target } from '@e2e-col/review'
+import { acceptSuggestion, decideWithout, ReviewError, type Target } from '@e2e-col/review'
 import * as Y from 'yjs'
 import { z } from 'zod'
 import { NotServing, type Failure } from '../http/serve.ts'
@@ -102,6 +102,32 @@ export function changed<T>(d: ReviewedDoc, change: (work: Y.Doc) => T): T {
   if (!d.edit(Y.encodeStateAsUpdate(work, before)))
     throw new ApiFailure('REVIEW_NOT_APPLIED', 'the document did not take the change')
   return out
+}
+
+export function refuseViewer(d: ReviewedDoc, what: string): void {
+  if (d.role() === 'viewer') throw new ApiFailure('REVIEW_FORBIDDEN', `you can view this document, not ${what}`)
+}
+
+/** Only an editor accepts or rejects: a commenter may suggest, not decide. */
+export function refuseNonEditor(d: ReviewedDoc): void {
+  refuseViewer(d, 'decide on suggestions')
+  if (d.role() === 'commenter')
+    throw new ApiFailure(
+      'REVIEW_COMMENTER_CANNOT_DECIDE',
+      'you can comment on this document and suggest changes; only its editors accept or reject them',
+    )
+}
+
+/**
+ * An editor's decision on a suggestion, written under this account: the HTTP accept and reject,
+ * and the approval from the phone, both decide through it.
+ * @throws ApiFailure (not an editor, not applied) | ReviewError (REVIEW_NOT_FOUND, SUGGESTION_DECIDED, SUGGESTION_QUOTE_CHANGED)
+ */
+export function decideSuggestion(d: ReviewedDoc, id: string, verb: 'accept' | 'reject', at: number) {
+  refuseNonEditor(d)
+  return changed(d, (work) =>
+    verb === 'accept' ? acceptSuggestion(work, id, at) : decideWithout(work, id, 'rejected', at),
+  )
 }
 
 /** A read-only copy, so listing never creates a root type in the replica itself. */

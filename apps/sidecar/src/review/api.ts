@@ -16,14 +16,7 @@
  * only its documents, and never decides.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import {
-  acceptSuggestion,
-  createSuggestion,
-  decideWithout,
-  listSuggestions,
-  readText,
-  type Suggestion,
-} from '@e2e-col/review'
+import { createSuggestion, listSuggestions, readText, type Suggestion } from '@e2e-col/review'
 import { z } from 'zod'
 import { jsonBody, serveGuarded, type Answer } from '../http/serve.ts'
 import { MAX_TOKEN_DOCS, TokenLimit, type AgentGrant, type AgentTokens } from './agent-tokens.ts'
@@ -32,9 +25,11 @@ import {
   byline,
   changed,
   copy,
+  decideSuggestion,
   DEFAULT_TARGET,
   GUARDED,
   peopleOf,
+  refuseViewer,
   TargetSchema,
   targetOf,
   UUID,
@@ -53,12 +48,24 @@ export interface ReviewApiOptions extends CommentRouteOptions {
   readonly tokens?: Pick<AgentTokens, 'mint' | 'find'>
   /** The told-apart name of the person a client id writes for (undefined: unknown). */
   personOf?(docId: string, clientId: number): Promise<string | undefined>
+  /** An agent token's suggestion just written (approval/: the person decides it from the phone). */
+  agentSuggested?(s: AgentSuggestion): void
   now(): number
   /** A uint32 for entry ids (crypto in production). */
   random(): number
   readonly allowedOrigins: readonly string[]
   bind(): { host: string; port: number }
   ready(): boolean
+}
+
+/** A suggestion an agent token wrote, as the approval from the phone lists it. */
+export interface AgentSuggestion {
+  readonly docId: string
+  readonly agent: string
+  readonly id: string
+  readonly find: string
+  readonly replace: string
+  readonly note: string | undefined
 }
 
 export interface ReviewApi {
@@ -96,20 +103,6 @@ const shown = (s: Suggestion, person: string | undefined) => ({
   stale: s.stale,
   ...(s.decidedBy === undefined ? {} : { decidedBy: s.decidedBy }),
 })
-
-function refuseViewer(d: ReviewedDoc, what: string): void {
-  if (d.role() === 'viewer') throw new ApiFailure('REVIEW_FORBIDDEN', `you can view this document, not ${what}`)
-}
-
-/** Only an editor accepts or rejects: a commenter may suggest, not decide. */
-function refuseNonEditor(d: ReviewedDoc): void {
-  refuseViewer(d, 'decide on suggestions')
-  if (d.role() === 'commenter')
-    throw new ApiFailure(
-      'REVIEW_COMMENTER_CANNOT_DECIDE',
-      'you can comment on this document and suggest changes; only its editors accept or reject them',
-    )
-}
 
 /** The grant of a bearer token the request presents; undefined without one (the person's own call). */
 function grantOf(o: ReviewApiOptions, req: IncomingMessage): AgentGrant | undefined {
@@ -181,14 +174,13 @@ async function route(o: ReviewApiOptions, req: IncomingMessage, url: URL, method
       // A token's suggestions carry its name, whatever the body says.
       ...(grant !== undefined ? { agent: grant.name } : b.agent === undefined ? {} : { agent: b.agent }),
     }
-    return { status: 201, json: { id: changed(d, (work) => createSuggestion(work, input)) } }
+    const id = changed(d, (work) => createSuggestion(work, input))
+    if (grant !== undefined)
+      o.agentSuggested?.({ docId, agent: grant.name, id, find: b.find, replace: b.replace, note: b.note })
+    return { status: 201, json: { id } }
   }
   await jsonBody(req, Decide, GUARDED)
-  refuseNonEditor(d)
-  const id = sid ?? ''
-  const decision = changed(d, (work) =>
-    verb === 'accept' ? acceptSuggestion(work, id, o.now()) : decideWithout(work, id, 'rejected', o.now()),
-  )
+  const decision = decideSuggestion(d, sid ?? '', verb === 'accept' ? 'accept' : 'reject', o.now())
   return { status: 200, json: { status: decision.status, at: decision.at } }
 }
 
