@@ -550,4 +550,19 @@ describe.skipIf(!hasChromium())('the History panel in real browsers', () => {
     expect(await editorText(pages.alice)).toBe(text)
     expect(await editorText(pages.bob)).toBe(text)
   })
+
+  test('History opened on a document with no version yet lists the first one by itself once it is kept', async () => {
+    const { stack } = run
+    await sharedDoc(stack, pages, 'Nothing kept yet')
+    await pages.alice.click('#history-open')
+    await waitForShown(pages.alice, '#history-done', /^No versions yet/)
+    expect(await pages.alice.locator('.history-version').count()).toBe(0)
+
+    const text = 'Bob: tickets booked.'
+    await typeAtEnd(pages.bob, '.cm-content', text)
+    await waitForEditorText(pages.alice, text)
+    // No Refresh pressed: the open panel asks again while it lists nothing.
+    await pages.alice.locator('.history-version', { hasText: /^Bob · / }).first().waitFor({ state: 'visible', ...WAIT })
+    expect(await pages.alice.locator('#history-done').isVisible()).toBe(false)
+  })
 })

@@ -56,6 +56,10 @@ const say = (id: 'history-problem' | 'history-done' | 'history-note', text: stri
 
 const failed = (error: unknown): void => say('history-problem', historyErrorText(codeOf(error)))
 
+const NO_VERSIONS = 'No versions yet: one is kept a few seconds after each spell of edits.'
+// While the open panel lists nothing, it asks again: the first version appears without Refresh.
+const EMPTY_RECHECK_MS = 2_000
+
 // Static markup only: every text from the sidecar (names above all) is set with textContent.
 const MARKUP = `
   <div class="history-head"><h2>History</h2><button id="history-refresh" type="button">Refresh</button></div>
@@ -93,6 +97,7 @@ export function mountHistoryPanel(o: HistoryPanelOptions): void {
   const confirm = element('history-confirm') as HTMLButtonElement
   /** The undo being previewed, done when confirmed. */
   let pending: UndoOffer | undefined
+  let recheck: ReturnType<typeof setTimeout> | undefined
 
   function close(): void {
     current = undefined
@@ -104,6 +109,7 @@ export function mountHistoryPanel(o: HistoryPanelOptions): void {
   }
 
   async function load(): Promise<void> {
+    clearTimeout(recheck)
     say('history-problem', undefined)
     try {
       const listed = await o.client.versions()
@@ -122,8 +128,10 @@ export function mountHistoryPanel(o: HistoryPanelOptions): void {
           return item
         }),
       )
-      if (versions.length === 0)
-        say('history-done', 'No versions yet: one is kept a few seconds after each spell of edits.')
+      const done = element('history-done')
+      if (versions.length > 0 && done.textContent === NO_VERSIONS) say('history-done', undefined)
+      if (versions.length === 0) say('history-done', NO_VERSIONS)
+      if (versions.length === 0 && !panel.hidden) recheck = setTimeout(() => void load(), EMPTY_RECHECK_MS)
     } catch (error) {
       failed(error)
     }
@@ -207,6 +215,7 @@ export function mountHistoryPanel(o: HistoryPanelOptions): void {
   element('history-close').addEventListener('click', close)
   element('history-open').addEventListener('click', () => {
     panel.hidden = !panel.hidden
+    if (panel.hidden) clearTimeout(recheck)
     if (panel.hidden) close()
     else void load()
   })
