@@ -562,7 +562,10 @@ describe.skipIf(!hasChromium())('the History panel in real browsers', () => {
     await typeAtEnd(pages.bob, '.cm-content', text)
     await waitForEditorText(pages.alice, text)
     // No Refresh pressed: the open panel asks again while it lists nothing.
-    await pages.alice.locator('.history-version', { hasText: /^Bob · / }).first().waitFor({ state: 'visible', ...WAIT })
+    await pages.alice
+      .locator('.history-version', { hasText: /^Bob · / })
+      .first()
+      .waitFor({ state: 'visible', ...WAIT })
     expect(await pages.alice.locator('#history-done').isVisible()).toBe(false)
   })
 })
