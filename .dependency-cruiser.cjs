@@ -192,6 +192,7 @@ const WORKSPACE_LAYERS = [
       ['base', '(errors|limits|writers)\\.ts$'],
       ['structure', '(anchors|base|mentions|review-only|structure|text-target)\\.ts$'],
       ['features', '(comments|entry-count|read-text|suggestions)\\.ts$'],
+      ['credit', 'credits\\.ts$'],
       ['entry', '(index|testing-docs)\\.ts$'],
     ],
   ],

@@ -2,7 +2,8 @@
  * Review on the editor pages in real browsers, on the toy daemon with two real sidecars: a scripted
  * agent proposes two suggestions through Alice's sidecar API; both pages show them as tracked
  * changes (quote struck, replacement underlined, "Claude, for Alice" on hover) and list them; Bob
- * rejects one and accepts the other on his page; both pages end with the same text and no marks.
+ * rejects one and accepts the other on his page; both pages end with the same text and no marks,
+ * and "Who wrote this" credits the accepted words to "Claude, for Alice, accepted by Bob".
  * The same on the rich-text (ProseMirror) page, and a viewer sees the marks with no buttons.
  * Requires Debian's Chromium (`apt-get install chromium`; `.ci/run` does it).
  */
@@ -84,6 +85,33 @@ async function waitForMarks(page: Page, editor: string, struck: readonly string[
   } catch (error) {
     throw new Error(`marks on the page: ${JSON.stringify(await marksOn(page, editor))}`, { cause: error })
   }
+}
+
+/** Until the text `page` marks as written by `label` ("Who wrote this" on) is exactly `text`. */
+async function waitForCredited(page: Page, label: string, text: string, mark = '.cm-author'): Promise<void> {
+  const credited = () =>
+    page.evaluate(
+      ([cls, want]) => {
+        const marks = [...document.querySelectorAll(cls)].filter((el) => el.getAttribute('data-author') === want)
+        // A caret's name label is drawn inside the line's text; it is not the document's.
+        return marks
+          .map((el) => {
+            const copy = el.cloneNode(true) as Element
+            for (const caret of copy.querySelectorAll('.cm-ySelectionInfo')) caret.remove()
+            return copy.textContent ?? ''
+          })
+          .join('')
+      },
+      [mark, label] as const,
+    )
+  await until(async () => (await credited()) === text, `${JSON.stringify(text)} credited to ${label}`).catch(
+    async (error: unknown) => {
+      const legend = await page.locator('#authors-legend').textContent()
+      throw new Error(`credited: ${JSON.stringify(await credited())}; legend ${JSON.stringify(legend)}`, {
+        cause: error,
+      })
+    },
+  )
 }
 
 /** A new document of Alice's with Bob as `role`, both plain pages on it. */
@@ -195,6 +223,12 @@ describe.skipIf(!hasChromium())('suggestions on the editor pages in real browser
       expect(await page.locator('.review-accept').count()).toBe(0)
     }
     expect(await pages.bob.locator('#review-problem').isVisible()).toBe(false)
+
+    // "Who wrote this": the accepted words are the agent's, for Alice, accepted by Bob.
+    for (const page of [pages.alice, pages.bob]) await page.click('#authors-toggle')
+    await waitForCredited(pages.alice, 'Claude, for you, accepted by Bob', 'picnic')
+    await waitForCredited(pages.bob, 'Claude, for Alice, accepted by you', 'picnic')
+    await waitForShown(pages.bob, '#authors-legend', /Claude, for Alice, accepted by you/)
   })
 
   test('marks follow an edit made before the quoted range, and a quote edited away is marked stale with no Accept', async () => {
@@ -313,7 +347,7 @@ describe.skipIf(!hasChromium())('suggestions on the editor pages in real browser
     expect(await pages.alice.locator('#review-viewer').isVisible()).toBe(false)
   })
 
-  test('on the rich-text page: the suggestion is a tracked change on both pages; Bob accepts it and both read the same', async () => {
+  test('on the rich-text page: the suggestion is a tracked change on both pages; Bob accepts it, both read the same, the words credited to the agent', async () => {
     const { stack } = run
     for (const who of ['alice', 'bob'] as const) {
       await pages[who].goto(stack.link(who, 'rich'))
@@ -359,5 +393,8 @@ describe.skipIf(!hasChromium())('suggestions on the editor pages in real browser
     }
     expect(await rich(pages.alice)).toBe(await rich(pages.bob))
     expect(await rich(pages.bob)).toContain('Day one in Lisbon on foot.')
+    for (const page of [pages.alice, pages.bob]) await page.click('#authors-toggle')
+    await waitForCredited(pages.alice, 'Claude, for you, accepted by Bob', 'on foot', '.pm-author')
+    await waitForCredited(pages.bob, 'Claude, for Alice, accepted by you', 'on foot', '.pm-author')
   })
 })

@@ -1,5 +1,6 @@
 /** `@e2e-col/review`: suggestions, comments and the commenter's check (docs/review.md, decision 0034). */
 export { baseOf, decodeBase, unchangedSince } from './base.ts'
+export { acceptedSpans, type AcceptedSpan } from './credits.ts'
 export { addComment, listComments, replyTo, resolveComment, type Comment, type CommentInput } from './comments.ts'
 export { countReviewEntries } from './entry-count.ts'
 export { REVIEW_ERROR_CODES, ReviewError, type ReviewErrorCode } from './errors.ts'

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
-import { authorLabel, runsOf } from './authors.ts'
+import { acceptedSpans, acceptSuggestion, baseOf, createSuggestion } from '@e2e-col/review'
+import { authorLabel, creditLabel, runsOf, type AuthorView } from './authors.ts'
 
 /** A version's time in UTC, so the labels read the same in every time zone. */
 const time = (ms: number) => new Date(ms).toISOString().slice(11, 19)
@@ -53,5 +54,55 @@ describe('who wrote this: runs of text', () => {
       { from: 10, to: 12, client: 1 },
     ])
     expect(alice.getText('t').toString()).toBe('ello world!!')
+  })
+})
+
+/** Alice's agent suggests "picnic" for "long hike"; Bob accepts it and types "!" after it. */
+function accepted(): { bob: Y.Doc; text: Y.Text } {
+  const alice = new Y.Doc()
+  alice.clientID = 1
+  const bob = new Y.Doc()
+  bob.clientID = 2
+  alice.getText('text').insert(0, 'Day 2: long hike.')
+  const id = createSuggestion(alice, {
+    target: { name: 'text', kind: 'text' },
+    base: baseOf(alice),
+    find: 'long hike',
+    replace: 'picnic',
+    agent: 'Claude',
+    at: 1,
+    random: () => 7,
+  })
+  Y.applyUpdate(bob, Y.encodeStateAsUpdate(alice))
+  acceptSuggestion(bob, id, 2)
+  const text = bob.getText('text')
+  text.insert(text.toString().indexOf('.'), '!')
+  return { bob, text }
+}
+
+describe('who wrote this: accepted suggestions', () => {
+  it("the accepted letters are a run of their own carrying the suggestion, Bob's typing after them his", () => {
+    const { bob, text } = accepted()
+    expect(text.toString()).toBe('Day 2: picnic!.')
+    const runs = runsOf(text, acceptedSpans(bob))
+    expect(runs.map((r) => [text.toString().slice(r.from, r.to), r.client, r.credit?.suggestion.writer])).toEqual([
+      ['Day 2: ', 1, undefined],
+      ['picnic', 2, 1],
+      ['!', 2, undefined],
+      ['.', 1, undefined],
+    ])
+  })
+
+  it('the label names the agent for its person and who accepted, verified only when both are', () => {
+    const { bob, text } = accepted()
+    const credit = runsOf(text, acceptedSpans(bob)).find((r) => r.credit !== undefined)?.credit
+    if (credit === undefined) throw new Error('no credited run')
+    const authors = new Map<number, AuthorView>([
+      [1, { number: '+1555', name: 'Alice', verified: true }],
+      [2, { number: '+1556', name: 'Bob', you: true, verified: true }],
+    ])
+    expect(creditLabel(credit, authors)).toMatchObject({ label: 'Claude, for Alice, accepted by you', verified: true })
+    authors.set(2, { verified: false, relayedBy: { number: '+1557', name: 'Carol' } })
+    expect(creditLabel(credit, authors).verified).toBe(false)
   })
 })

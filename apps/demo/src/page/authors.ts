@@ -4,6 +4,7 @@
  * runs of text each client id wrote, read from the Yjs items of a text type.
  * @see docs/documents.md "Who wrote this"
  */
+import type { AcceptedSpan } from '@e2e-col/review'
 import * as Y from 'yjs'
 import { apiBase } from '../docs-client.ts'
 import { colourFor } from './presence.ts'
@@ -32,6 +33,8 @@ export interface AuthorRun {
   readonly from: number
   readonly to: number
   readonly client: number
+  /** The accepted suggestion these letters are (its suggester is credited, decision 0034). */
+  readonly credit?: AcceptedSpan
 }
 
 /** The item shape runs are read from (Y.Item's fields). */
@@ -39,7 +42,7 @@ interface YItemLike {
   readonly deleted: boolean
   readonly countable: boolean
   readonly length: number
-  readonly id: { readonly client: number }
+  readonly id: { readonly client: number; readonly clock: number }
   readonly right: YItemLike | null
 }
 
@@ -69,6 +72,30 @@ export function authorLabel(view: AuthorView | undefined, timeOf = versionTime):
   return { label, colour: colourFor(name), verified: true }
 }
 
+/** Who made a suggestion, in words: its writer's name, and the agent's label when an agent made it. */
+export function suggesterOf(
+  s: { readonly writer: number; readonly entry: { readonly agent?: string } },
+  authors: ReadonlyMap<number, AuthorView>,
+): { by: string; colour: string } {
+  const person = authorLabel(authors.get(s.writer))
+  const agent = s.entry.agent
+  if (agent === undefined) return { by: person.label, colour: person.colour }
+  const forWhom = person.label === 'You' ? 'you' : person.label
+  return { by: `${agent}, for ${forWhom}`, colour: colourFor(agent) }
+}
+
+/**
+ * The label of an accepted suggestion's letters: its suggester, and who accepted it ("Claude, for
+ * Alice, accepted by Bob"); verified only when both are.
+ */
+export function creditLabel(credit: AcceptedSpan, authors: ReadonlyMap<number, AuthorView>): AuthorLabel {
+  const { by, colour } = suggesterOf(credit.suggestion, authors)
+  const decider = authorLabel(authors.get(credit.suggestion.decidedBy))
+  const accepter = decider.label === 'You' ? 'you' : decider.label
+  const verified = authorLabel(authors.get(credit.suggestion.writer)).verified && decider.verified
+  return { label: `${by}, accepted by ${accepter}`, colour, verified }
+}
+
 /**
  * The first item of a Yjs text type, found through the document's struct store (public fields):
  * the one item of this type with nothing on its left. Yjs has no public accessor for it.
@@ -81,17 +108,39 @@ function firstItem(type: Y.Text | Y.XmlText): YItemLike | null {
   return null
 }
 
-/** The runs of live text in a Yjs text type, adjacent runs of one client merged. */
-export function runsOf(type: Y.Text | Y.XmlText): AuthorRun[] {
+/** An item's letters cut where an accepted suggestion's range starts or ends: `[offset, length, credit]`. */
+function piecesOf(item: YItemLike, spans: readonly AcceptedSpan[]): [number, number, AcceptedSpan | undefined][] {
+  const { client, clock } = item.id
+  const end = clock + item.length
+  const cuts = new Set([clock, end])
+  const mine = spans.filter((s) => s.client === client && s.clock < end && s.clock + s.len > clock)
+  for (const s of mine) for (const c of [s.clock, s.clock + s.len]) if (c > clock && c < end) cuts.add(c)
+  const sorted = [...cuts].sort((a, b) => a - b)
+  return sorted.slice(1).map((to, i) => {
+    const from = sorted[i] ?? clock
+    return [from - clock, to - from, mine.find((s) => s.clock <= from && from < s.clock + s.len)]
+  })
+}
+
+/**
+ * The runs of live text in a Yjs text type, adjacent runs of one client (and one credit) merged;
+ * letters inside one of `spans` (accepted suggestions) carry it as their credit.
+ */
+export function runsOf(type: Y.Text | Y.XmlText, spans: readonly AcceptedSpan[] = []): AuthorRun[] {
   const runs: AuthorRun[] = []
   let at = 0
   for (let item = firstItem(type); item !== null; item = item.right) {
     if (item.deleted || !item.countable) continue
-    const last = runs.at(-1)
-    if (last !== undefined && last.client === item.id.client && last.to === at)
-      runs[runs.length - 1] = { ...last, to: at + item.length }
-    else runs.push({ from: at, to: at + item.length, client: item.id.client })
-    at += item.length
+    const client = item.id.client
+    for (const [, length, credit] of spans.length === 0
+      ? [[0, item.length, undefined] as const]
+      : piecesOf(item, spans)) {
+      const last = runs.at(-1)
+      if (last !== undefined && last.client === client && last.credit === credit && last.to === at)
+        runs[runs.length - 1] = { ...last, to: at + length }
+      else runs.push({ from: at, to: at + length, client, ...(credit === undefined ? {} : { credit }) })
+      at += length
+    }
   }
   return runs
 }

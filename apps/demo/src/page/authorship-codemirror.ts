@@ -41,7 +41,7 @@ export const authorMarkExtension: Extension = markField
 /** The marks of `text` in `view`. */
 export function codeMirrorMarks(view: EditorView, text: Y.Text): AuthorMarks {
   return {
-    runs: () => runsOf(text),
+    runs: (spans) => runsOf(text, spans),
     show: (marks) => view.dispatch({ effects: setMarks.of(marks) }),
   }
 }

@@ -5,8 +5,9 @@
  * text appears under a client id it has not named yet.
  * @see docs/documents.md "Who wrote this"
  */
+import { acceptedSpans, type AcceptedSpan } from '@e2e-col/review'
 import type * as Y from 'yjs'
-import { authorLabel, fetchAuthors, type AuthorLabel, type AuthorView } from './authors.ts'
+import { authorLabel, creditLabel, fetchAuthors, type AuthorLabel, type AuthorRun, type AuthorView } from './authors.ts'
 
 /** A stretch of the editor's text (editor positions) and who wrote it. */
 export interface AuthorMark {
@@ -17,8 +18,8 @@ export interface AuthorMark {
 
 /** What an editor binding does with the marks. */
 export interface AuthorMarks {
-  /** The runs of text by client id, in editor positions. */
-  runs(): { from: number; to: number; client: number }[]
+  /** The runs of text by client id (and accepted suggestion, of `spans`), in editor positions. */
+  runs(spans: readonly AcceptedSpan[]): AuthorRun[]
   show(marks: readonly AuthorMark[]): void
 }
 
@@ -30,6 +31,10 @@ export interface AuthorshipToggleOptions {
   readonly docId: string
   readonly marks: AuthorMarks
 }
+
+/** The client ids a run's label names: its writer, or an accepted suggestion's suggester and decider. */
+const named = (r: AuthorRun): number[] =>
+  r.credit === undefined ? [r.client] : [r.credit.suggestion.writer, r.credit.suggestion.decidedBy]
 
 // Marks follow typing at most this often.
 const REFRESH_MS = 250
@@ -54,10 +59,14 @@ export function mountAuthorshipToggle(o: AuthorshipToggleOptions): void {
   async function refresh(): Promise<void> {
     timer = undefined
     if (!on) return
-    const runs = o.marks.runs()
-    if (runs.some((r) => !authors.has(r.client))) authors = await fetchAuthors(o.sidecarUrl, o.docId)
+    const runs = o.marks.runs(acceptedSpans(o.doc))
+    if (runs.some((r) => named(r).some((c) => !authors.has(c)))) authors = await fetchAuthors(o.sidecarUrl, o.docId)
     if (!on) return
-    const marks = runs.map((r) => ({ from: r.from, to: r.to, author: authorLabel(authors.get(r.client)) }))
+    const marks = runs.map((r) => ({
+      from: r.from,
+      to: r.to,
+      author: r.credit === undefined ? authorLabel(authors.get(r.client)) : creditLabel(r.credit, authors),
+    }))
     o.marks.show(marks)
     showLegend(marks)
   }

@@ -6,8 +6,7 @@
  */
 import { listSuggestions, placeOfSuggestion, type Suggestion, type Target } from '@e2e-col/review'
 import type * as Y from 'yjs'
-import { authorLabel, type AuthorView } from '../page/authors.ts'
-import { colourFor } from '../page/presence.ts'
+import { suggesterOf, type AuthorView } from '../page/authors.ts'
 
 /** One suggestion as both the editor marks and the list show it. */
 export interface Tracked {
@@ -25,18 +24,6 @@ export interface Tracked {
   readonly stale: boolean
   /** Where the quoted range is now (open ones only; undefined when it no longer resolves). */
   readonly place?: { readonly node: Y.Text; readonly index: number; readonly len: number }
-}
-
-/** Who made a suggestion, in words: its writer's name, and the agent's label when an agent made it. */
-export function suggesterOf(
-  s: Pick<Suggestion, 'writer'> & { entry: { agent?: string } },
-  authors: ReadonlyMap<number, AuthorView>,
-): { by: string; colour: string } {
-  const person = authorLabel(authors.get(s.writer))
-  const agent = s.entry.agent
-  if (agent === undefined) return { by: person.label, colour: person.colour }
-  const forWhom = person.label === 'You' ? 'you' : person.label
-  return { by: `${agent}, for ${forWhom}`, colour: colourFor(agent) }
 }
 
 const sameTarget = (a: Target, b: Target): boolean => a.name === b.name && a.kind === b.kind

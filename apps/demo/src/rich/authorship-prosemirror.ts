@@ -49,7 +49,7 @@ function textsOf(type: Y.XmlFragment | Y.XmlElement): Y.XmlText[] {
 /** The marks of `fragment` in `view`. */
 export function proseMirrorMarks(view: EditorView, doc: Y.Doc, fragment: Y.XmlFragment): AuthorMarks {
   return {
-    runs() {
+    runs(spans) {
       const mapping = (ySyncPluginKey.getState(view.state) as { binding?: { mapping: unknown } } | undefined)?.binding
         ?.mapping
       if (mapping === undefined) return []
@@ -61,7 +61,7 @@ export function proseMirrorMarks(view: EditorView, doc: Y.Doc, fragment: Y.XmlFr
           mapping as Parameters<typeof relativePositionToAbsolutePosition>[3],
         )
         if (start === null) return []
-        return runsOf(text).map((r) => ({ from: start + r.from, to: start + r.to, client: r.client }))
+        return runsOf(text, spans).map((r) => ({ ...r, from: start + r.from, to: start + r.to }))
       })
     },
     show: (marks) => view.dispatch(view.state.tr.setMeta(key, marks)),
