@@ -229,6 +229,22 @@ describe.skipIf(!hasChromium())('suggestions on the editor pages in real browser
     await waitForCredited(pages.alice, 'Claude, for you, accepted by Bob', 'picnic')
     await waitForCredited(pages.bob, 'Claude, for Alice, accepted by you', 'picnic')
     await waitForShown(pages.bob, '#authors-legend', /Claude, for Alice, accepted by you/)
+
+    // The History panel lists the review: who suggested, for whom, and who decided, newest first.
+    await pages.alice.click('#history-open')
+    await waitForShown(pages.alice, '#history-review', /Bob accepted the suggestion of Claude, for you/)
+    const audit = (await pages.alice.locator('.history-review-line').allTextContents()).map((l) =>
+      l.replace(/^.*? · /, ''),
+    )
+    expect(audit.slice(0, 2)).toEqual([
+      'Bob accepted the suggestion of Claude, for you: replace “long hike and a picnic” with “picnic”',
+      'Bob rejected the suggestion of Claude, for you: replace “museum” with “gallery”',
+    ])
+    // The agent's two suggestions may carry the same millisecond: either order.
+    expect(audit.slice(2).sort()).toEqual([
+      'Claude, for you suggested: replace “long hike and a picnic” with “picnic”',
+      'Claude, for you suggested: replace “museum” with “gallery”',
+    ])
   })
 
   test('marks follow an edit made before the quoted range, and a quote edited away is marked stale with no Accept', async () => {

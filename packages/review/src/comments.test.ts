@@ -48,9 +48,11 @@ describe('comments', () => {
     syncDocs(alice, bob)
     expect(listComments(alice)[0]?.resolved).toBe(true)
     expect(listComments(bob)[0]?.resolved).toBe(true)
+    expect(listComments(bob)[0]?.resolution).toEqual({ by: alice.clientID, at: 10, resolved: true })
     resolveComment(bob, id, false, 11, counter(6))
     syncDocs(alice, bob)
     expect(listComments(alice)[0]?.resolved).toBe(false)
+    expect(listComments(alice)[0]?.resolution).toEqual({ by: bob.clientID, at: 11, resolved: false })
   })
 
   it('a comment survives a concurrent edit inside its range and reads the edited text', () => {

@@ -46,6 +46,8 @@ export interface Comment {
   readonly orphaned: boolean
   readonly replies: readonly { id: string; writer: number; entry: CommentEntry }[]
   readonly resolved: boolean
+  /** The latest resolve or reopen: its writer and time. */
+  readonly resolution?: { readonly by: number; readonly at: number; readonly resolved: boolean }
 }
 
 function checkBody(body: unknown): string {
@@ -171,7 +173,7 @@ export function listComments(doc: Y.Doc): Comment[] {
   const map = reviewMap(doc)
   const roots = new Map<string, { id: string; writer: number; entry: CommentEntry }>()
   const replies = new Map<string, { id: string; writer: number; entry: CommentEntry }[]>()
-  const resolutions = new Map<string, { at: number; key: string; resolved: boolean }>()
+  const resolutions = new Map<string, { at: number; key: string; resolved: boolean; by: number }>()
   for (const [key, value] of map.entries()) {
     const k = parseKey(key)
     const writer = writerOf(map, key)
@@ -180,7 +182,7 @@ export function listComments(doc: Y.Doc): Comment[] {
       const r = parseResolution(value)
       const was = resolutions.get(k.of)
       if (r !== undefined && (was === undefined || r.at > was.at || (r.at === was.at && key > was.key)))
-        resolutions.set(k.of, { at: r.at, key, resolved: r.resolved })
+        resolutions.set(k.of, { at: r.at, key, resolved: r.resolved, by: writer })
     }
     const entry = k.kind === 'comment' ? parseComment(value) : undefined
     if (entry === undefined) continue
@@ -193,13 +195,15 @@ export function listComments(doc: Y.Doc): Comment[] {
   }
   return [...roots.values()].sort(byTime).map((c) => {
     const current = whereNow(doc, c.entry) ?? ''
+    const r = resolutions.get(c.id)
     return {
       ...c,
       current,
       orphaned: current === '',
       // A thread past its bound (a hostile member's flood) shows its oldest replies only.
       replies: (replies.get(c.id) ?? []).sort(byTime).slice(0, REVIEW_LIMITS.maxRepliesPerThread),
-      resolved: resolutions.get(c.id)?.resolved ?? false,
+      resolved: r?.resolved ?? false,
+      ...(r === undefined ? {} : { resolution: { by: r.by, at: r.at, resolved: r.resolved } }),
     }
   })
 }

@@ -36,6 +36,8 @@ export interface HistoryPanelOptions {
   readonly previewClass?: string
   readonly clock: Clock
   readonly now: () => number
+  /** The review's audit (suggestions, decisions, comments), newest first; listed under the versions. */
+  readonly audit?: () => Promise<readonly { readonly at: number; readonly text: string }[]>
 }
 
 /** The clock of the person's own locale: "10:42:07", "2 Dec". */
@@ -67,6 +69,8 @@ const MARKUP = `
   <p id="history-problem" class="problem" role="alert" hidden></p>
   <p id="history-done" class="history-done" role="status" hidden></p>
   <ol id="history-list" class="history-list"></ol>
+  <h3 id="history-review-head" hidden>Suggestions and comments</h3>
+  <ol id="history-review" class="history-review"></ol>
   <div id="history-chosen" class="history-chosen" hidden>
     <p id="history-chosen-text"></p>
     <div id="history-preview" class="editor history-preview"></div>
@@ -78,6 +82,19 @@ const MARKUP = `
       <button id="history-close" type="button">Close the preview</button>
     </div>
   </div>`
+
+/** Lists the review's audit under the versions, each line with its time. */
+function showAudit(lines: readonly { readonly at: number; readonly text: string }[], now: number, clock: Clock): void {
+  element('history-review-head').hidden = lines.length === 0
+  element('history-review').replaceChildren(
+    ...lines.map((line) => {
+      const item = document.createElement('li')
+      item.className = 'history-review-line'
+      item.textContent = `${whenText(line.at, now, clock)} · ${line.text}`
+      return item
+    }),
+  )
+}
 
 /** Fills the page's `#history` section and wires it to the `#history-open` button. */
 export function mountHistoryPanel(o: HistoryPanelOptions): void {
@@ -135,6 +152,7 @@ export function mountHistoryPanel(o: HistoryPanelOptions): void {
     } catch (error) {
       failed(error)
     }
+    if (o.audit !== undefined) showAudit(await o.audit(), o.now(), o.clock)
   }
 
   async function choose(index: number, button: HTMLButtonElement): Promise<void> {

@@ -10,6 +10,7 @@ import { basicSetup, EditorView } from 'codemirror'
 import { yCollab } from 'y-codemirror.next'
 import * as Y from 'yjs'
 import { authorMarkExtension, codeMirrorMarks } from './authorship-codemirror.ts'
+import { fetchAuthors } from './authors.ts'
 import { mountAuthorshipToggle } from './authorship-toggle.ts'
 import { colourFor } from './presence.ts'
 import { mountPresence } from './presence-view.ts'
@@ -21,6 +22,7 @@ import { showStatus } from './status-view.ts'
 import { keepPagesOffline } from '../offline-shell.ts'
 import { apiBase } from '../docs-client.ts'
 import { createHistoryClient } from '../history/history-client.ts'
+import { auditOf } from '../review/audit.ts'
 import { localClock, mountHistoryPanel } from '../history/history-panel.ts'
 import { textPreview } from '../history/text-preview.ts'
 import { codeMirrorTracked, trackedExtension } from '../review/tracked-codemirror.ts'
@@ -102,6 +104,7 @@ if (params !== null) {
     preview: (box) => textPreview(box, 'text', () => text.toString()),
     clock: localClock,
     now: Date.now,
+    audit: async () => auditOf(doc, await fetchAuthors(sidecarUrl, docId)),
   })
 
   // Leaving with unconfirmed edits is safe (they are in IndexedDB), but say so before a tab closes.

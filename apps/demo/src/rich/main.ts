@@ -18,9 +18,11 @@ import { colourFor } from '../page/presence.ts'
 import { element, startDocumentPage } from '../start-up.ts'
 import { keepPagesOffline } from '../offline-shell.ts'
 import { mountAuthorshipToggle } from '../page/authorship-toggle.ts'
+import { fetchAuthors } from '../page/authors.ts'
 import { authorMarkPlugin, proseMirrorMarks } from './authorship-prosemirror.ts'
 import { apiBase } from '../docs-client.ts'
 import { createHistoryClient } from '../history/history-client.ts'
+import { auditOf } from '../review/audit.ts'
 import { localClock, mountHistoryPanel } from '../history/history-panel.ts'
 import { richPreview } from '../history/rich-preview.ts'
 import { followGone } from '../page/gone.ts'
@@ -119,6 +121,7 @@ if (params !== null) {
     previewClass: 'rich',
     clock: localClock,
     now: Date.now,
+    audit: async () => auditOf(doc, await fetchAuthors(sidecarUrl, docId)),
   })
 
   window.addEventListener('beforeunload', (event) => {
