@@ -11,6 +11,7 @@ import { benchHistoryCost } from './history-cost.ts'
 import { benchMemoryScale } from './memory-scale.ts'
 import { benchPhoneWakeups } from './phone-wakeups.ts'
 import { benchSingleEdit } from './single-edit.ts'
+import { benchSuggestionCost } from './suggestion-cost.ts'
 import { benchTraceReplay, REPLAY_TRACE } from './trace-replay.ts'
 import { traceExists } from './traces.ts'
 import { benchTypingSpeed, TIMING_TRACE, TYPING_TRACE } from './typing-speed.ts'
@@ -53,6 +54,14 @@ describe.skipIf(missing.length > 0)('bench, quick mode, convergence only', () =>
     expect(r.sends.a).toBeGreaterThan(0)
     expect(r.sends.b).toBeGreaterThan(0)
     expect(r.urgent).toBe(0)
+  })
+
+  test('review: every edit, suggestion and acceptance arrives and is counted; a suggestion carries more than the edit', async () => {
+    const r = await benchSuggestionCost({ quick: true })
+    for (const c of [r.edit, r.suggestion, r.accept]) expect(c.sendsPerOperation).toBeGreaterThanOrEqual(1)
+    // The suggestion carries the quote, the replacement, the note and two anchors; the edit only the letters.
+    expect(r.suggestion.bytesPerOperation).toBeGreaterThan(r.edit.bytesPerOperation)
+    expect(r.ratios.suggestionBytes).toBeCloseTo(r.suggestion.bytesPerOperation / r.edit.bytesPerOperation)
   })
 
   test('single edits all arrive', async () => {

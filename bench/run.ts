@@ -6,6 +6,8 @@
  * `npm run bench -- --authorship-only` (with or without --quick): sections 11 and 12 alone, printed, not written.
  * `npm run bench -- --history-only` (with or without --quick): section 10 alone, printed; the full run
  *   also writes bench/results/history-cost.json.
+ * `npm run bench -- --review-only` (with or without --quick): section 14 alone, printed; the full run
+ *   also writes bench/results/suggestion-cost.json.
  * `npm run bench -- --scale` (with or without --quick, sizes with --scale-docs=…): the scale figures of
  *   issue #41 beside y-websocket and Hocuspocus (bench/scale/scale.ts), printed and written to
  *   test-artifacts/bench-results/scale(.quick).json (git-ignored).
@@ -20,12 +22,14 @@ import { benchProtocol } from './protocol.ts'
 import { printScale } from './scale/print-scale.ts'
 import { benchScale } from './scale/scale.ts'
 import { IGNORED_RESULTS, runSections, write } from './sections.ts'
+import { benchSuggestionCost, printSuggestionCost } from './suggestion-cost.ts'
 import { benchTraceReplay, printTraceReplay } from './trace-replay.ts'
 
 const quick = process.argv.includes('--quick')
 const replayOnly = process.argv.includes('--replay-only')
 const authorshipOnly = process.argv.includes('--authorship-only')
 const historyOnly = process.argv.includes('--history-only')
+const reviewOnly = process.argv.includes('--review-only')
 const scale = process.argv.includes('--scale')
 const started = performance.now()
 try {
@@ -42,6 +46,10 @@ try {
     printHistoryCost(r)
     // A quick run is a smoke check: only the full run's figures are kept.
     if (r !== undefined && !quick) write('history-cost', quick, r)
+  } else if (reviewOnly) {
+    const r = await benchSuggestionCost({ quick })
+    printSuggestionCost(r)
+    if (!quick) write('suggestion-cost', quick, r)
   } else {
     if (!quick) {
       benchProtocol()

@@ -10,6 +10,7 @@ import { benchPhoneWakeups, printPhoneWakeups } from './phone-wakeups.ts'
 import { benchPresenceCost, printPresenceCost } from './presence-cost.ts'
 import { benchSingleEdit, printSingleEdit } from './single-edit.ts'
 import { machine } from './stats.ts'
+import { benchSuggestionCost, printSuggestionCost } from './suggestion-cost.ts'
 import { benchTraceReplay, printTraceReplay } from './trace-replay.ts'
 import { benchTypingSpeed, printTypingSpeed } from './typing-speed.ts'
 import { benchWireEfficiency, printWireEfficiency } from './wire-efficiency.ts'
@@ -27,6 +28,7 @@ export interface SectionsResult {
   readonly authorshipCost: Awaited<ReturnType<typeof benchAuthorshipCost>>
   readonly authorGateCost: ReturnType<typeof benchAuthorGateCost>
   readonly historyCost: Awaited<ReturnType<typeof benchHistoryCost>>
+  readonly suggestionCost: Awaited<ReturnType<typeof benchSuggestionCost>>
 }
 
 // Results of a test run (vitest sets VITEST) go to an ignored folder: `npm test` writes nothing git tracks.
@@ -88,6 +90,7 @@ export async function runSections({
   const historyCost = shown('history-cost', await benchHistoryCost({ quick }), printHistoryCost)
   const authorshipCost = shown('authorship-cost', await benchAuthorshipCost({ quick }), printAuthorshipCost)
   const authorGateCost = shown('author-gate-cost', benchAuthorGateCost({ quick }), printAuthorGateCost)
+  const suggestionCost = shown('suggestion-cost', await benchSuggestionCost({ quick }), printSuggestionCost)
   log(() => console.log('\nmachine at the end:', machine()))
   return {
     traceReplay,
@@ -102,5 +105,6 @@ export async function runSections({
     authorshipCost,
     authorGateCost,
     historyCost,
+    suggestionCost,
   }
 }

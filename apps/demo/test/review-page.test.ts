@@ -247,6 +247,86 @@ describe.skipIf(!hasChromium())('suggestions on the editor pages in real browser
     ])
   })
 
+  test("issue #40's story: Alice's agent suggests two changes; she accepts one from her phone, Bob rejects the other on his page", async () => {
+    const { stack } = run
+    const docId = await sharedDoc(stack, pages, 'Trip plan', 'editor')
+    const text = 'Day 1: museum. Day 2: long hike and a picnic.'
+    await typeAtEnd(pages.alice, '.cm-content', text)
+    await waitForEditorText(pages.bob, text)
+    await waitForAllSent(pages.alice)
+    await until(
+      async () => (await api(stack, 'alice', `/v1/docs/${docId}/text`)).json['text'] === text,
+      "Alice's sidecar holds the text",
+    )
+
+    // The agent, with a token of Alice's for this document only, reads once and suggests twice.
+    const minted = await api(stack, 'alice', '/v1/agent-tokens', { docs: [docId], name: 'Claude' })
+    const bearer = { authorization: `Bearer ${String(minted.json['token'])}` }
+    const asAgent = async (path: string, body?: unknown) => {
+      const res = await fetch(`${stack.sidecarUrl('alice').replace(/^ws/, 'http')}${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { 'content-type': 'application/json', ...bearer },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      })
+      return { status: res.status, json: (await res.json()) as Record<string, unknown> }
+    }
+    const { base } = (await asAgent(`/v1/docs/${docId}/text`)).json
+    for (const [find, replace] of [
+      ['long hike and a picnic', 'picnic'],
+      ['museum', 'gallery'],
+    ])
+      expect((await asAgent(`/v1/docs/${docId}/suggestions`, { base, find, replace, note: 'shorter' })).status).toBe(
+        201,
+      )
+    for (const [page, forWhom] of [
+      [pages.alice, 'you'],
+      [pages.bob, 'Alice'],
+    ] as const)
+      await waitForMarks(page, '.cm-content', ['museum', 'long hike and a picnic'], `Claude, for ${forWhom}`)
+
+    // Alice's phone gets one urgent Note to Self listing both; she replies accepting the hike's.
+    const alice = stack.number('alice')
+    const notes = () => stack.toy.sends().filter((s) => s.account === alice && s.recipients?.[0] === alice)
+    await until(async () => notes().length >= 1, 'the list in Note to Self')
+    const list = notes()[0]?.message ?? ''
+    expect(list).toMatch(/^Claude suggests 2 changes in “Trip plan”:\n1\. .*\n2\. .*\nReply/)
+    expect(notes()[0]?.urgent).toBe(true)
+    const hikeNumber = /(\d)\. “long hike and a picnic”/.exec(list)?.[1]
+    await fetch(`${stack.toy.url}/api/v1/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'send',
+        params: { account: alice, noteToSelf: true, message: `accept ${hikeNumber}` },
+      }),
+    })
+    await until(async () => notes().some((n) => n.message === '✅ accepted 1 of 1 in “Trip plan”'), 'the receipt')
+    await waitForMarks(pages.bob, '.cm-content', ['museum'])
+
+    // Bob rejects the other on his page.
+    await pages.bob.locator('.review-item[data-status="open"] .review-reject').click()
+    const expected = 'Day 1: museum. Day 2: picnic.'
+    for (const page of [pages.alice, pages.bob]) {
+      await waitForMarks(page, '.cm-content', [])
+      await page.waitForFunction(
+        (want) => (window as unknown as { e2eColDemo?: { text(): string } }).e2eColDemo?.text() === want,
+        expected,
+        WAIT,
+      )
+    }
+    for (const who of ['alice', 'bob'] as const)
+      await until(
+        async () => (await api(stack, who, `/v1/docs/${docId}/text`)).json['text'] === expected,
+        `${who}'s sidecar holds the result`,
+      )
+    // "Who wrote this" names the agent, for Alice, accepted by Alice, on both pages.
+    for (const page of [pages.alice, pages.bob]) await page.click('#authors-toggle')
+    await waitForCredited(pages.alice, 'Claude, for you, accepted by you', 'picnic')
+    await waitForCredited(pages.bob, 'Claude, for Alice, accepted by Alice', 'picnic')
+  })
+
   test('marks follow an edit made before the quoted range, and a quote edited away is marked stale with no Accept', async () => {
     const { stack } = run
     const docId = await sharedDoc(stack, pages, 'Edited under a suggestion', 'editor')
