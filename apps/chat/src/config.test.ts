@@ -47,6 +47,23 @@ describe('chat config', () => {
       expect.objectContaining({ code: 'CHAT_CONFIG_INVALID' }),
     )
   })
+  it('reads the agent token from --agent-token or E2E_COL_CHAT_AGENT_TOKEN, and never echoes a bad one', () => {
+    const op = ['chat', 't', '--operator', '+15550000002']
+    expect(run(op).agentToken).toBeUndefined()
+    expect(run(op, { E2E_COL_CHAT_AGENT_TOKEN: 'env-token-123456' }).agentToken).toBe('env-token-123456')
+    expect(
+      run([...op, '--agent-token', 'flag-token-123456'], { E2E_COL_CHAT_AGENT_TOKEN: 'env-token-123456' }).agentToken,
+    ).toBe('flag-token-123456')
+    const bad = 'x'.repeat(300)
+    let message = ''
+    try {
+      loadConfig([...op, '--agent-token', bad], env)
+    } catch (err) {
+      message = (err as Error).message
+    }
+    expect(message).toContain('agentToken')
+    expect(message).not.toContain(bad)
+  })
   it('reads the daemon settings like the sidecar does, and the sidecar to attach to', () => {
     expect(
       run(['chat', 't', '--operator', '+15550000002'], {
