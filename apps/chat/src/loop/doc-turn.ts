@@ -27,7 +27,7 @@ export interface DocTurnOptions {
 
 /** What a document prompt is answered when the chat was started without what it needs. */
 export const NO_DOC_ACCESS =
-  'This chat cannot edit documents: start it with --sidecar ws://127.0.0.1:7600 and --agent-token (mint one with `e2e-col agent token`).'
+  'This chat cannot edit documents: start it with --sidecar ws://127.0.0.1:7600 and --agent-token (mint one with `e2e-col agent token --doc <title>`).'
 
 const quoted = (s: string, max = 60): string => `“${s.length > max ? `${s.slice(0, max - 1)}…` : s}”`
 

@@ -88,6 +88,10 @@ describe('reading the agent’s answer', () => {
     expect(parseDocAnswer(raw).changes.map((c) => c.find)).toEqual(['a1', 'a2'])
   })
 
+  it('is bounded like the sidecar’s review structure: 20 changes, 16 KiB a quote, 4 KiB a note', () => {
+    expect(DOC_ANSWER_LIMITS).toMatchObject({ maxChanges: 20, maxQuoteBytes: 16 * 1024, maxNoteBytes: 4 * 1024 })
+  })
+
   it(`keeps at most ${DOC_ANSWER_LIMITS.maxChanges} changes and counts the rest`, () => {
     const raw = Array.from({ length: DOC_ANSWER_LIMITS.maxChanges + 3 }, (_, i) => block(`f${i}`, `r${i}`)).join(
       '\n---\n',
