@@ -71,7 +71,10 @@ async function suggestAll(
   return outcomes
 }
 
-async function failed(o: DocTurnOptions, err: unknown): Promise<TurnReport> {
+/** What the group is told of a document turn that could not be carried out. */
+async function failed(o: DocTurnOptions, err: unknown, signal: AbortSignal): Promise<TurnReport> {
+  // The operator's cancel (or the chat's end) stopped a call to the sidecar.
+  if (signal.aborted) return { receipt: 'cancelled', text: 'document turn cancelled; the chat goes on.' }
   const known = asChatError(err)
   if (known?.code !== 'CHAT_DOC_ANSWER' && known?.code !== 'CHAT_DOC_UNAVAILABLE') throw err
   return { receipt: 'failed', text: await o.redactor.redact(`No change suggested: ${known.message}.`) }
@@ -96,7 +99,7 @@ async function reportDocTurn(
     const made = outcomes.some((x) => x.kind === 'made')
     return { receipt: made ? 'done' : 'failed', text: await o.redactor.redact(text) }
   } catch (err) {
-    return failed(o, err)
+    return failed(o, err, signal)
   }
 }
 
@@ -115,7 +118,7 @@ export async function planTurn(o: DocTurnOptions, prompt: string, signal: AbortS
   try {
     doc = await review.open(asked.title, signal)
   } catch (err) {
-    return { kind: 'answer', report: await failed(o, err) }
+    return { kind: 'answer', report: await failed(o, err, signal) }
   }
   return {
     kind: 'agent',

@@ -627,6 +627,26 @@ describe('the turn worker', () => {
       s.life.abort()
     })
 
+    it('is cancelled while it reads the document, and runs no agent', async () => {
+      const waiting: DocReview = {
+        open: (_title, signal) =>
+          new Promise((_resolve, reject) =>
+            signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+          ),
+        suggest: async () => ({ kind: 'stale' }),
+      }
+      const s = setup({ review: waiting })
+      s.worker.start(undefined)
+      const item = s.offer("in 'Trip plan': shorten day 2")
+      await vi.waitFor(() => expect(s.receipts).toEqual([[item.timestamp, 'running']]), within)
+      expect(s.worker.cancel()).toBe(true)
+      await vi.waitFor(() => expect(s.said).toHaveLength(1), within)
+      expect(s.said[0]?.text).toBe('document turn cancelled; the chat goes on.')
+      expect(agent.turns).toHaveLength(0)
+      expect(s.errors).toEqual([])
+      s.life.abort()
+    })
+
     it('reports an answer without change blocks, and suggests nothing', async () => {
       const r = review()
       const s = await firstTurn({ review: r }, "in 'trip plan': shorten day 2")
