@@ -41,7 +41,7 @@ function answer(req: IncomingMessage, body: string): [number, unknown] {
 }
 
 async function sidecar(): Promise<URL> {
-  server = createServer((req, res) => {
+  const s = createServer((req, res) => {
     let body = ''
     req.on('data', (c: Buffer) => (body += c.toString()))
     req.on('end', () => {
@@ -50,8 +50,9 @@ async function sidecar(): Promise<URL> {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json))
     })
   })
-  await new Promise<void>((r) => server?.listen(0, '127.0.0.1', r))
-  return new URL(`ws://127.0.0.1:${(server?.address() as AddressInfo).port}`)
+  server = s
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r))
+  return new URL(`ws://127.0.0.1:${(s.address() as AddressInfo).port}`)
 }
 
 const signal = new AbortController().signal
