@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isLoopbackUrl, loadConfig } from './config.ts'
+import { agentEnvironment, isLoopbackUrl, loadConfig } from './config.ts'
 
 const env = { HOME: '/home/u' }
 const run = (argv: string[], e: Record<string, string> = {}) => {
@@ -91,5 +91,10 @@ describe('chat config', () => {
       expect(isLoopbackUrl(new URL(u))).toBe(true)
     for (const u of ['http://10.0.0.1:8080', 'http://example.org', 'http://127.0.0.1.example.org', 'http://[::2]'])
       expect(isLoopbackUrl(new URL(u))).toBe(false)
+  })
+
+  it('the agent does not inherit the agent token: only the chat posts suggestions with it', () => {
+    const agentEnv = agentEnvironment({ PATH: '/bin', E2E_COL_CHAT_AGENT_TOKEN: 'env-token-123456' })
+    expect(agentEnv).toEqual({ PATH: '/bin' })
   })
 })

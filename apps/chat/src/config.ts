@@ -203,3 +203,9 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
 export function isLoopbackUrl(url: URL): boolean {
   return isLoopbackHost(url.hostname)
 }
+
+/** The agent's environment: this process's, without the agent token (the chat alone posts suggestions). */
+export function agentEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { E2E_COL_CHAT_AGENT_TOKEN: _token, ...rest } = env
+  return rest
+}
