@@ -100,7 +100,7 @@ const WORKSPACE_LAYERS = [
     'apps/chat/src/',
     [
       ['base', '(backoff|control|errors|exit-codes|group-name|help|receipt-state)\\.ts$|redact/'],
-      ['ports', 'parent-pipe\\.ts$|(agent|console|signal)/'],
+      ['ports', 'parent-pipe\\.ts$|(agent|console|review|signal)/'],
       ['state', 'state/'],
       ['setup', '(config|setup)\\.ts$'],
       ['loop', 'loop/'],

@@ -35,7 +35,11 @@ export interface RunChatDeps {
 /** Runs `e2e-col chat` with a loaded config; resolves to the process exit code. */
 export async function runChat(config: ChatConfig, deps: RunChatDeps): Promise<ExitCode> {
   const timing = { ...DEFAULT_TIMING, ...deps.timing }
-  const redactor = createRedactor({ env: deps.agentEnv })
+  // The agent token is masked like any secret of the agent's environment.
+  const redactor = createRedactor({
+    env: deps.agentEnv,
+    extraValues: config.agentToken === undefined ? [] : [config.agentToken],
+  })
   const log = createLocalLog(deps.log, redactor)
   const health = createDaemonHealth({
     budget: config.retryBudget,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isLoopbackUrl, loadConfig } from './config.ts'
+import { agentEnvironment, isLoopbackUrl, loadConfig } from './config.ts'
 
 const env = { HOME: '/home/u' }
 const run = (argv: string[], e: Record<string, string> = {}) => {
@@ -47,6 +47,23 @@ describe('chat config', () => {
       expect.objectContaining({ code: 'CHAT_CONFIG_INVALID' }),
     )
   })
+  it('reads the agent token from --agent-token or E2E_COL_CHAT_AGENT_TOKEN, and never echoes a bad one', () => {
+    const op = ['chat', 't', '--operator', '+15550000002']
+    expect(run(op).agentToken).toBeUndefined()
+    expect(run(op, { E2E_COL_CHAT_AGENT_TOKEN: 'env-token-123456' }).agentToken).toBe('env-token-123456')
+    expect(
+      run([...op, '--agent-token', 'flag-token-123456'], { E2E_COL_CHAT_AGENT_TOKEN: 'env-token-123456' }).agentToken,
+    ).toBe('flag-token-123456')
+    const bad = 'x'.repeat(300)
+    let message = ''
+    try {
+      loadConfig([...op, '--agent-token', bad], env)
+    } catch (err) {
+      message = (err as Error).message
+    }
+    expect(message).toContain('agentToken')
+    expect(message).not.toContain(bad)
+  })
   it('reads the daemon settings like the sidecar does, and the sidecar to attach to', () => {
     expect(
       run(['chat', 't', '--operator', '+15550000002'], {
@@ -74,5 +91,10 @@ describe('chat config', () => {
       expect(isLoopbackUrl(new URL(u))).toBe(true)
     for (const u of ['http://10.0.0.1:8080', 'http://example.org', 'http://127.0.0.1.example.org', 'http://[::2]'])
       expect(isLoopbackUrl(new URL(u))).toBe(false)
+  })
+
+  it('the agent does not inherit the agent token: only the chat posts suggestions with it', () => {
+    const agentEnv = agentEnvironment({ PATH: '/bin', E2E_COL_CHAT_AGENT_TOKEN: 'env-token-123456' })
+    expect(agentEnv).toEqual({ PATH: '/bin' })
   })
 })

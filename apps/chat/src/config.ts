@@ -39,6 +39,8 @@ const Settings = z.object({
   signalUrl: signalCliUrl,
   account: signalCliAccount,
   sidecarUrl: z.url({ protocol: /^wss?$/ }).optional(),
+  // Never echoed back: zod's message names the rule, not the value.
+  agentToken: z.string().trim().min(8, 'the agent token is too short').max(200).optional(),
   maxReplyBytes: z.coerce
     .number()
     .int()
@@ -69,6 +71,11 @@ export interface ChatConfig {
   account: string | undefined
   /** The local sidecar (`ws://127.0.0.1:7600`) that relays browser consoles, when set. */
   sidecarUrl: URL | undefined
+  /**
+   * The sidecar agent token (`e2e-col agent token`) document prompts suggest changes with. A
+   * secret: masked in everything the chat posts or logs, never in an error.
+   */
+  agentToken: string | undefined
   stateRoot: string
   /** Output kept in memory and posted per turn; beyond it the whole output goes to a file. */
   maxReplyBytes: number
@@ -99,6 +106,7 @@ const OPTIONS = {
   'delivery-timeout': { type: 'string' },
   'max-attachment-bytes': { type: 'string' },
   sidecar: { type: 'string' },
+  'agent-token': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -148,6 +156,8 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
     signalUrl: env['SIGNAL_CLI_URL'],
     sidecarUrl: values.sidecar ?? (env['E2E_COL_SIDECAR_URL'] === '' ? undefined : env['E2E_COL_SIDECAR_URL']),
     account: env['SIGNAL_CLI_ACCOUNT'] === '' ? undefined : env['SIGNAL_CLI_ACCOUNT'],
+    agentToken:
+      values['agent-token'] ?? (env['E2E_COL_CHAT_AGENT_TOKEN'] === '' ? undefined : env['E2E_COL_CHAT_AGENT_TOKEN']),
     maxReplyBytes: values['max-reply-bytes'] ?? 1024 * 1024,
     deliveryTimeoutSeconds: values['delivery-timeout'] ?? 15 * 60,
     maxAttachmentBytes: values['max-attachment-bytes'] ?? DEFAULT_ATTACHMENT_BYTES,
@@ -179,6 +189,7 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
       turnTimeoutMs: s.turnTimeoutSeconds === undefined ? undefined : s.turnTimeoutSeconds * 1000,
       signalUrl: s.signalUrl as URL,
       sidecarUrl: s.sidecarUrl === undefined ? undefined : new URL(s.sidecarUrl),
+      agentToken: s.agentToken,
       account: s.account,
       stateRoot: stateDir(env),
       maxReplyBytes: s.maxReplyBytes,
@@ -191,4 +202,10 @@ export function loadConfig(argv: readonly string[], env: Readonly<Record<string,
 /** True for 127.0.0.0/8, ::1 and localhost (the sidecar's rule). */
 export function isLoopbackUrl(url: URL): boolean {
   return isLoopbackHost(url.hostname)
+}
+
+/** The agent's environment: this process's, without the agent token (the chat alone posts suggestions). */
+export function agentEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { E2E_COL_CHAT_AGENT_TOKEN: _token, ...rest } = env
+  return rest
 }

@@ -17,6 +17,10 @@ export type ChatErrorCode =
   | 'CHAT_DAEMON_UNAVAILABLE'
   | 'CHAT_RECEIPT_TRANSITION'
   | 'CHAT_INTERNAL'
+  /** A document turn's agent answered no usable FIND/REPLACE block. */
+  | 'CHAT_DOC_ANSWER'
+  /** A document turn could not read or find its document (the sidecar, the token, the title). */
+  | 'CHAT_DOC_UNAVAILABLE'
 
 const EXIT_BY_CODE: Readonly<Record<ChatErrorCode, ExitCode>> = {
   CHAT_USAGE: EXIT_CODES.setup,
@@ -33,6 +37,9 @@ const EXIT_BY_CODE: Readonly<Record<ChatErrorCode, ExitCode>> = {
   CHAT_DAEMON_UNAVAILABLE: EXIT_CODES.daemonLost,
   CHAT_RECEIPT_TRANSITION: EXIT_CODES.setup,
   CHAT_INTERNAL: EXIT_CODES.setup,
+  // Document turns fail one turn, never the chat: these never end the command.
+  CHAT_DOC_ANSWER: EXIT_CODES.setup,
+  CHAT_DOC_UNAVAILABLE: EXIT_CODES.setup,
 }
 
 /** The one error class of `@e2e-col/chat`. Messages never carry secrets or full phone numbers. */

@@ -34,13 +34,17 @@ Options:
                             (default 900)
   --sidecar ws://HOST:PORT  attach to the local sidecar so browser consoles can follow and drive the
                             chat (or E2E_COL_SIDECAR_URL); prints the console's chat id
+  --agent-token TOKEN       with --sidecar: a prompt "in 'Title': instruction" hands that document to
+                            the agent and turns its answer into suggestions (or E2E_COL_CHAT_AGENT_TOKEN;
+                            mint one with \`e2e-col agent token --doc <title>\`; never logged or posted)
   --unsafe-remote-endpoint  allow a signal-cli daemon (or sidecar) that is not on loopback
   --resume GROUP_ID         re-attach to a chat started here before (same group, same agent session)
   -h, --help                this text
 
 Environment: SIGNAL_CLI_URL (default http://127.0.0.1:8080), SIGNAL_CLI_ACCOUNT (the account to use).
 
-In the group: ${CONTROL_PHRASES_HELP}. Anything else is a prompt.
+In the group: ${CONTROL_PHRASES_HELP}. Anything else is a prompt; "in 'Title': instruction" is a
+document prompt (see --agent-token).
 
 Exit codes:
 ${EXIT_CODE_TABLE.map((e) => `  ${e.code}  ${e.meaning}`).join('\n')}

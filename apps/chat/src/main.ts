@@ -1,7 +1,7 @@
 /** Composition root of the `e2e-col` bin: parse, run, exit. */
 import { execFileSync } from 'node:child_process'
 import { runChat } from './chat.ts'
-import { loadConfig } from './config.ts'
+import { agentEnvironment, loadConfig } from './config.ts'
 import { exitCodeOf } from './errors.ts'
 import { helpText } from './help.ts'
 import { takeParentPipe, watchParentPipe } from './parent-pipe.ts'
@@ -45,7 +45,7 @@ async function main(): Promise<number> {
   const config = { ...invocation.config, tmuxSession: tmuxSession(process.env) }
   try {
     return await runChat(config, {
-      agentEnv: process.env,
+      agentEnv: agentEnvironment(process.env),
       log: (line) => console.error(`[e2e-col] ${line}`),
       stop: stop.signal,
     })

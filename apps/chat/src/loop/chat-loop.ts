@@ -28,6 +28,7 @@ import { createPoster, type Poster } from './poster.ts'
 import { createShutdown, type Shutdown } from './shutdown.ts'
 import { createSpeaker, type Speaker } from './speaker.ts'
 import { createTurnWorker, type TurnWorker } from './turn-worker.ts'
+import { createSidecarReview } from '../review/sidecar-review.ts'
 
 export { DEFAULT_TIMING, type ChatEvent, type ChatTiming } from './chat-events.ts'
 
@@ -105,6 +106,10 @@ function createParts(config: ChatConfig, chat: PreparedChat, deps: ChatLoopDeps,
     audit,
     setpriv: findSetpriv(deps.agentEnv),
     observe,
+    review:
+      config.sidecarUrl === undefined || config.agentToken === undefined
+        ? undefined
+        : createSidecarReview(config.sidecarUrl, config.agentToken),
     log,
     life,
     onError,

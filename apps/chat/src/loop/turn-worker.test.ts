@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { RunTurnOptions, TurnResult } from '../agent/turn-runner.ts'
 import type { ChatConfig } from '../config.ts'
+import { ChatError } from '../errors.ts'
 import { createRedactor } from '../redact/redactor.ts'
 import type { PreparedChat } from '../setup.ts'
 import { chatStem, loadChatState } from '../state/chat-state.ts'
@@ -18,6 +19,7 @@ import { createInbox } from './inbox.ts'
 import { chatState, recordingAudit, SECRET } from './loop-fixture.ts'
 import type { Queued } from './origin.ts'
 import type { PostOptions, PostResult } from './poster.ts'
+import type { DocReview } from '../review/sidecar-review.ts'
 import type { Speaker } from './speaker.ts'
 import { createTurnWorker } from './turn-worker.ts'
 import { within } from '../../test/wait.ts'
@@ -72,6 +74,8 @@ interface SetupOptions {
   /** Every post throws this (a lost daemon). */
   sayThrows?: Error
   cwd?: string
+  /** The sidecar's review API for document prompts. */
+  review?: DocReview
 }
 
 function setup(o: SetupOptions = {}) {
@@ -127,6 +131,7 @@ function setup(o: SetupOptions = {}) {
     log: (l) => logs.push(l),
     life: life.signal,
     onError: (what, err) => void errors.push([what, err]),
+    review: o.review,
   })
   let ts = 100
   const offer = (text: string): Queued => {
@@ -561,5 +566,95 @@ describe('the turn worker', () => {
     expect(s.logs.some((l) => l.startsWith('turn 1: could not save its output: '))).toBe(true)
     expect(s.said[0]!.text).toContain('500 more bytes of output could not be kept')
     s.life.abort()
+  })
+
+  describe('a document prompt', () => {
+    const doc = { docId: 'd1', title: 'Trip plan', text: 'Day 2: long hike and a picnic.', base: 'b1' }
+    const review = (): DocReview & { made: string[] } => {
+      const made: string[] = []
+      return {
+        made,
+        open: async (title) => {
+          if (title.toLowerCase() !== 'trip plan')
+            throw new ChatError('CHAT_DOC_UNAVAILABLE', `no document is titled “${title}”`)
+          return doc
+        },
+        suggest: async (_d, change) => {
+          if (!doc.text.includes(change.find)) return { kind: 'stale' }
+          made.push(change.find)
+          return { kind: 'made', id: `s${made.length}` }
+        },
+      }
+    }
+
+    it('runs the agent on the document and posts the suggestions made instead of its answer', async () => {
+      const r = review()
+      const s = await firstTurn({ review: r }, "in 'Trip plan': shorten day 2")
+      const prompt = s.t.options.argv.at(-1) ?? ''
+      expect(prompt).toContain('shorten day 2')
+      expect(prompt).toContain('Day 2: long hike and a picnic.')
+      expect(s.events[0]).toEqual({ type: 'turn-started', turn: 1, prompt: "in 'Trip plan': shorten day 2" })
+      s.t.finish({
+        stdout: `Sure:\nFIND: long hike\nREPLACE: walk\nNOTE: shorter\n---\nFIND: no such words\nREPLACE: x\nNOTE: y\n`,
+      })
+      await vi.waitFor(() => expect(s.audit).toHaveLength(1), within)
+      expect(r.made).toEqual(['long hike'])
+      expect(s.said.map((x) => x.text)).toEqual([
+        'Suggested 1 change in “Trip plan”; approve them on your phone (Note to Self) or on the page.\n“no such words” was not found once in the text; not suggested.',
+      ])
+      expect(s.receipts.at(-1)).toEqual([s.item.timestamp, 'done'])
+      s.life.abort()
+    })
+
+    it('is answered without running the agent when the chat has no agent token', async () => {
+      const s = setup()
+      s.worker.start(undefined)
+      const item = s.offer('in “Trip plan”: shorten day 2')
+      await vi.waitFor(() => expect(s.said).toHaveLength(1), within)
+      expect(s.said[0]?.text).toContain('--agent-token')
+      expect(agent.turns).toHaveLength(0)
+      expect(s.receipts.at(-1)).toEqual([item.timestamp, 'failed'])
+      s.life.abort()
+    })
+
+    it('says which title it could not find, and runs no agent', async () => {
+      const s = setup({ review: review() })
+      s.worker.start(undefined)
+      s.offer("in 'Holiday': shorten day 2")
+      await vi.waitFor(() => expect(s.said).toHaveLength(1), within)
+      expect(s.said[0]?.text).toBe('No change suggested: no document is titled “Holiday”.')
+      expect(agent.turns).toHaveLength(0)
+      s.life.abort()
+    })
+
+    it('is cancelled while it reads the document, and runs no agent', async () => {
+      const waiting: DocReview = {
+        open: (_title, signal) =>
+          new Promise((_resolve, reject) =>
+            signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+          ),
+        suggest: async () => ({ kind: 'stale' }),
+      }
+      const s = setup({ review: waiting })
+      s.worker.start(undefined)
+      const item = s.offer("in 'Trip plan': shorten day 2")
+      await vi.waitFor(() => expect(s.receipts).toEqual([[item.timestamp, 'running']]), within)
+      expect(s.worker.cancel()).toBe(true)
+      await vi.waitFor(() => expect(s.said).toHaveLength(1), within)
+      expect(s.said[0]?.text).toBe('document turn cancelled; the chat goes on.')
+      expect(agent.turns).toHaveLength(0)
+      expect(s.errors).toEqual([])
+      s.life.abort()
+    })
+
+    it('reports an answer without change blocks, and suggests nothing', async () => {
+      const r = review()
+      const s = await firstTurn({ review: r }, "in 'trip plan': shorten day 2")
+      s.t.finish({ stdout: 'I would rather not.' })
+      await vi.waitFor(() => expect(s.said).toHaveLength(1), within)
+      expect(s.said[0]?.text).toBe('No change suggested: the agent answered without any FIND/REPLACE block.')
+      expect(r.made).toEqual([])
+      s.life.abort()
+    })
   })
 })

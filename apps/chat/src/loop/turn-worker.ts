@@ -10,19 +10,21 @@ import { withParentDeathGuard } from '../agent/parent-death.ts'
 import { runTurn, type TurnResult } from '../agent/turn-runner.ts'
 import type { ChatConfig } from '../config.ts'
 import type { Redactor } from '../redact/redactor.ts'
+import type { DocReview } from '../review/sidecar-review.ts'
 import type { PreparedChat } from '../setup.ts'
 import type { AuditLog } from '../state/audit-log.ts'
 import { saveChatState } from '../state/chat-state.ts'
 import { rawOutputPath, removeRawOutputs, saveRedactedOutput, savedOutputPath } from '../state/saved-output.ts'
 import { processStartTicks } from '../state/leftover-turn.ts'
 import type { ChatTiming, Observe } from './chat-events.ts'
+import { planTurn, type TurnPlan } from './doc-turn.ts'
 import type { Inbox } from './inbox.ts'
 import type { LoopContext } from './loop-context.ts'
 import { formatDuration } from './messages.ts'
 import type { Queued } from './origin.ts'
 import { createReplyDelivery, type TurnPhase } from './reply-delivery.ts'
 import type { Speaker } from './speaker.ts'
-import { reportTurn } from './turn-report.ts'
+import type { TurnReport } from './turn-report.ts'
 
 /** The turn in progress, as `status` shows it. */
 export interface RunningTurn {
@@ -52,6 +54,8 @@ export interface TurnWorkerOptions extends LoopContext {
   /** `setpriv` for the parent-death guard, when the platform has it. */
   setpriv: string | undefined
   observe: Observe
+  /** The sidecar's review API for document prompts; undefined without --sidecar and --agent-token. */
+  review: DocReview | undefined
 }
 
 export interface TurnWorker {
@@ -159,6 +163,33 @@ export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
   })
   const { auditTurn } = delivery
 
+  /** Runs the agent as turn `turn`; undefined when the chat stopped meanwhile (the turn is audited). */
+  async function agentTurn(
+    item: Queued | undefined,
+    turn: number,
+    prompt: string,
+    plan: Extract<TurnPlan, { kind: 'agent' }>,
+    abort: AbortSignal,
+  ): Promise<TurnReport | undefined> {
+    await o.observe({ type: 'turn-started', turn, prompt })
+    o.log(`turn ${turn} started`)
+    const result = await runAgent(o, turn, plan.agentPrompt, abort, (bytes) => {
+      if (running !== undefined) running.outputBytes = bytes
+    })
+    await keepRedactedOutput(o, turn, result)
+    state.turns = turn
+    delete state.runningTurn
+    if (result.spawnError === undefined) state.sessionStarted = true
+    saveChatState(root, state)
+    o.log(`turn ${turn} ${result.outcome} after ${formatDuration(result.durationMs)}`)
+    await o.observe({ type: 'turn-ended', turn, outcome: result.outcome })
+    if (o.life.aborted) {
+      await auditTurn(item, turn, `${result.outcome}: the chat stopped`)
+      return undefined
+    }
+    return plan.report(result, turn)
+  }
+
   async function runOne(item: Queued | undefined, prompt: string): Promise<void> {
     const turn = state.turns + 1
     const abort = new AbortController()
@@ -168,23 +199,13 @@ export function createTurnWorker(o: TurnWorkerOptions): TurnWorker {
     runningAbort = abort
     try {
       if (item !== undefined) await speaker.setReceipt(item, 'running')
-      await o.observe({ type: 'turn-started', turn, prompt })
-      o.log(`turn ${turn} started`)
-      const result = await runAgent(o, turn, prompt, abort.signal, (bytes) => {
-        if (running !== undefined) running.outputBytes = bytes
-      })
-      await keepRedactedOutput(o, turn, result)
-      state.turns = turn
-      delete state.runningTurn
-      if (result.spawnError === undefined) state.sessionStarted = true
-      saveChatState(root, state)
-      o.log(`turn ${turn} ${result.outcome} after ${formatDuration(result.durationMs)}`)
-      await o.observe({ type: 'turn-ended', turn, outcome: result.outcome })
-      if (o.life.aborted) {
-        await auditTurn(item, turn, `${result.outcome}: the chat stopped`)
-        return
-      }
-      const report = await reportTurn(result, turn, o.redactor, config.turnTimeoutMs, config.host)
+      const plan = await planTurn(
+        { review: o.review, redactor: o.redactor, turnTimeoutMs: config.turnTimeoutMs, host: config.host },
+        prompt,
+        abort.signal,
+      )
+      const report = plan.kind === 'answer' ? plan.report : await agentTurn(item, turn, prompt, plan, abort.signal)
+      if (report === undefined) return
       // From here `cancel` stops the rest of the reply.
       const posting = new AbortController()
       const onLifePosting = () => posting.abort()
