@@ -91,7 +91,9 @@ function actionsOf(t: Thread, act: Actions): HTMLElement {
   input.autocomplete = 'off'
   input.value = act.drafts.get(t.id) ?? ''
   input.addEventListener('input', () => act.drafts.set(t.id, input.value))
-  const toggle = t.resolved ? button('comment-reopen', 'Reopen', 'button') : button('comment-resolve', 'Resolve', 'button')
+  const toggle = t.resolved
+    ? button('comment-reopen', 'Reopen', 'button')
+    : button('comment-resolve', 'Resolve', 'button')
   toggle.addEventListener('click', () => act.setResolved(t.id, !t.resolved))
   form.addEventListener('submit', (event) => {
     event.preventDefault()

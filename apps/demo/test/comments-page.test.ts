@@ -1,0 +1,221 @@
+/**
+ * Comment threads on the plain-text page in real browsers, on the toy daemon with two real
+ * sidecars: Alice selects a range and comments "@Bob is this too long?"; the thread shows on Bob's
+ * page with its quote and highlight, and Bob gets one urgent message; Bob replies on his page and
+ * Alice reads it; concurrent edits inside the range carry the comment along; Alice resolves it on
+ * both pages; deleting the whole range keeps the thread with its original quote. A viewer sees the
+ * thread and no controls. Requires Debian's Chromium (`apt-get install chromium`; `.ci/run` does it).
+ */
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
+import { CHROMIUM, hasChromium, waitForShown } from '@e2e-col/test-browser'
+import type { DemoStack } from '../src/index.ts'
+import { waitForAllSent, waitForEditorText } from './editor-waits.ts'
+import { typeAtEnd, useBrowserStack } from './pages.ts'
+
+const WAIT = { timeout: 20_000 }
+const STACK = { vitePort: 0, sidecarPorts: [0, 0] as [number, number], sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent' } }
+type Who = 'alice' | 'bob'
+
+interface DemoHandle {
+  text(): string
+  view: {
+    dispatch(tr: unknown): void
+  }
+}
+
+const api = async (stack: DemoStack, who: Who, path: string, body?: unknown) => {
+  const res = await fetch(`${stack.sidecarUrl(who).replace(/^ws/, 'http')}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> }
+}
+
+/** Until `check` holds, asking again every 250 ms (state another process reaches in its own time). */
+async function until(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let tries = 0; !(await check()); tries++) {
+    if (tries > 80) throw new Error(`waited 20 s for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
+
+/** A new document of Alice's with Bob as `role`, both plain pages on it, Alice's text in it. */
+async function sharedDoc(stack: DemoStack, pages: Record<Who, Page>, role: 'editor' | 'viewer', text: string) {
+  const made = await api(stack, 'alice', '/v1/docs', {
+    title: 'Trip plan',
+    members: [{ number: stack.number('bob'), role }],
+  })
+  expect(made.status).toBe(201)
+  const docId = String(made.json['docId'])
+  await until(
+    async () =>
+      ((await api(stack, 'bob', '/v1/invites')).json['invites'] as { id: string }[]).some((i) => i.id === docId),
+    'Bob invited',
+  )
+  expect((await api(stack, 'bob', `/v1/invites/${docId}/accept`, {})).status).toBe(200)
+  const linkTo = (who: Who) => stack.link(who).replace(/doc=[^&]+/, `doc=${docId}`)
+  await pages.alice.goto(linkTo('alice'))
+  await waitForAllSent(pages.alice)
+  await pages.bob.goto(linkTo('bob'))
+  await typeAtEnd(pages.alice, '.cm-content', text)
+  await waitForEditorText(pages.bob, text)
+  await waitForAllSent(pages.alice)
+  await until(
+    async () => (await api(stack, 'alice', `/v1/docs/${docId}/text`)).json['text'] === text,
+    "Alice's sidecar holds the text",
+  )
+  return docId
+}
+
+/** Selects the first `find` in the page's editor (CodeMirror positions are the text's indices). */
+const select = (page: Page, find: string) =>
+  page.evaluate((f) => {
+    const demo = (window as unknown as { e2eColDemo: DemoHandle }).e2eColDemo
+    const at = demo.text().indexOf(f)
+    demo.view.dispatch({ selection: { anchor: at, head: at + f.length } })
+  }, find)
+
+/** An edit made in the page's editor, as typing would make it. */
+const edit = (page: Page, change: { from: number; to?: number; insert?: string }) =>
+  page.evaluate(
+    (c) => (window as unknown as { e2eColDemo: DemoHandle }).e2eColDemo.view.dispatch({ changes: c }),
+    change,
+  )
+
+/** The first thread as the page lists it: who · status, quote, body, replies. */
+const threadOn = (page: Page) =>
+  page.evaluate(() => {
+    const item = document.querySelector('.comment-item')
+    const text = (sel: string) => item?.querySelector(sel)?.textContent ?? ''
+    return {
+      head: text('.comment-head'),
+      quote: text('.comment-quote'),
+      body: text('.comment-body'),
+      replies: [...(item?.querySelectorAll('.comment-reply-item') ?? [])].map((r) => r.textContent ?? ''),
+      marked: [...document.querySelectorAll('.cm-content .comment-mark')].map((m) => m.textContent ?? '').join(''),
+    }
+  })
+
+type Shown = Awaited<ReturnType<typeof threadOn>>
+
+/** Until the page shows the first thread as `want` says (the fields given). */
+async function waitForThread(page: Page, want: Partial<Shown>): Promise<void> {
+  const matches = (shown: Shown) =>
+    Object.entries(want).every(([k, v]) => JSON.stringify(shown[k as keyof Shown]) === JSON.stringify(v))
+  await until(async () => matches(await threadOn(page)), JSON.stringify(want)).catch(async (error: unknown) => {
+    throw new Error(`thread on the page: ${JSON.stringify(await threadOn(page))}`, { cause: error })
+  })
+}
+
+const visibleControls = (page: Page) =>
+  page
+    .locator('#comment-new, .comment-reply, .comment-resolve, .comment-reopen, .comment-reply-body')
+    .evaluateAll((els) => els.filter((e) => e.checkVisibility()).length)
+
+if (!hasChromium()) console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)`)
+
+describe.skipIf(!hasChromium())('comment threads on the plain-text page in real browsers', () => {
+  const run = useBrowserStack(STACK, {
+    async prepare(page, who, stack) {
+      await page.goto(stack.link(who))
+      await waitForAllSent(page)
+    },
+  })
+  const { pages } = run
+
+  test('Alice comments on a selection mentioning Bob; Bob reads and replies; edits carry it along; resolved on both; orphaned with its quote', async () => {
+    const { stack } = run
+    const docId = await sharedDoc(stack, pages, 'editor', 'Day 1: museum. Day 2: long hike and a picnic.')
+    await waitForShown(pages.alice, '#comments-empty', /^No comments yet\./)
+
+    // Nothing selected: said in words, and the comment stays in the box.
+    await pages.alice.fill('#comment-body', '@Bob is this too long?')
+    await pages.alice.evaluate(() =>
+      (window as unknown as { e2eColDemo: DemoHandle }).e2eColDemo.view.dispatch({ selection: { anchor: 0 } }),
+    )
+    await pages.alice.click('#comment-add')
+    await waitForShown(pages.alice, '#comments-problem', /^Select the text to comment on first/)
+    expect(await pages.alice.inputValue('#comment-body')).toBe('@Bob is this too long?')
+
+    await select(pages.alice, 'long hike')
+    await pages.alice.click('#comment-add')
+    const first = {
+      quote: '“long hike”',
+      body: '@Bob is this too long?',
+      replies: [],
+      marked: 'long hike',
+    }
+    await waitForThread(pages.alice, { ...first, head: 'You · open' })
+    await waitForThread(pages.bob, { ...first, head: 'Alice · open' })
+    expect(await pages.alice.inputValue('#comment-body')).toBe('')
+    expect(await pages.alice.locator('#comments-problem').isVisible()).toBe(false)
+
+    // The mention: one urgent 1:1 message from Alice's account to Bob.
+    const alice = stack.number('alice')
+    const bob = stack.number('bob')
+    const toBob = () =>
+      stack.toy.sends().filter((s) => s.account === alice && s.groupId === undefined && s.recipients?.[0] === bob)
+    await until(async () => toBob().length >= 1, 'the mention sent to Bob')
+
+    // Bob replies on his page; Alice reads it.
+    await pages.bob.fill('.comment-item .comment-reply-body', 'a little; the picnic can go')
+    await pages.bob.click('.comment-item .comment-reply')
+    await waitForThread(pages.alice, { replies: ['Bob: a little; the picnic can go'] })
+    await waitForThread(pages.bob, { replies: ['You: a little; the picnic can go'] })
+
+    // Edits inside the range on Bob's page and before it on Alice's, at once: the thread follows.
+    await edit(pages.bob, { from: 'Day 1: museum. Day 2: long'.length, insert: ' steep' })
+    await edit(pages.alice, { from: 0, insert: 'Plan. ' })
+    const edited = { quote: '“long steep hike”', marked: 'long steep hike' }
+    await waitForThread(pages.alice, edited)
+    await waitForThread(pages.bob, edited)
+
+    // Alice resolves it: resolved on both pages, no highlight, Reopen offered.
+    await pages.alice.click('.comment-item .comment-resolve')
+    for (const page of [pages.alice, pages.bob]) {
+      await waitForShown(page, '.comment-item .comment-status', /^resolved$/)
+      await waitForThread(page, { marked: '' })
+      expect(await page.locator('.comment-item .comment-reopen').isVisible()).toBe(true)
+    }
+
+    // The whole range deleted: the thread stays, with the quote it was made on.
+    await pages.alice.evaluate(() => {
+      const demo = (window as unknown as { e2eColDemo: DemoHandle }).e2eColDemo
+      const at = demo.text().indexOf('long steep hike')
+      demo.view.dispatch({ changes: { from: at, to: at + 'long steep hike'.length } })
+    })
+    for (const page of [pages.alice, pages.bob])
+      await waitForThread(page, { quote: 'on deleted text: “long hike”', body: '@Bob is this too long?' })
+    await until(
+      async () =>
+        JSON.stringify(
+          ((await api(stack, 'bob', `/v1/docs/${docId}/comments`)).json['comments'] as unknown[]).length,
+        ) === '1',
+      "Bob's sidecar lists the one thread",
+    )
+    expect(toBob().map((s) => s.urgent)).toEqual([true])
+  })
+
+  test('a viewer sees the thread, no Comment, Reply or Resolve, and a line saying why', async () => {
+    const { stack } = run
+    const docId = await sharedDoc(stack, pages, 'viewer', 'Only Alice writes here.')
+    await pages.bob.waitForFunction(() => document.body.dataset['comments'] === 'read', undefined, WAIT)
+    const made = await api(stack, 'alice', `/v1/docs/${docId}/comments`, {
+      index: 0,
+      length: 4,
+      quote: 'Only',
+      body: 'too strict?',
+    })
+    expect(made.status, JSON.stringify(made.json)).toBe(201)
+
+    await waitForThread(pages.bob, { head: 'Alice · open', quote: '“Only”', body: 'too strict?', marked: 'Only' })
+    await waitForShown(pages.bob, '#comments-viewer', /^You can view this document, so you see its comments;/)
+    expect(await visibleControls(pages.bob)).toBe(0)
+    // Alice, an editor, is offered them.
+    await waitForThread(pages.alice, { head: 'You · open' })
+    expect(await visibleControls(pages.alice)).toBeGreaterThan(0)
+    expect(await pages.alice.locator('#comments-viewer').isVisible()).toBe(false)
+  })
+})
