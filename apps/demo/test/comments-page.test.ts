@@ -4,7 +4,8 @@
  * page with its quote and highlight, and Bob gets one urgent message; Bob replies on his page and
  * Alice reads it; concurrent edits inside the range carry the comment along; Alice resolves it on
  * both pages; deleting the whole range keeps the thread with its original quote. A viewer sees the
- * thread and no controls. Requires Debian's Chromium (`apt-get install chromium`; `.ci/run` does it).
+ * thread and no controls. On the rich-text page a comment on a selection shows on both pages and
+ * takes a reply. Requires Debian's Chromium (`apt-get install chromium`; `.ci/run` does it).
  */
 import type { Page } from 'playwright-core'
 import { describe, expect, test } from 'vitest'
@@ -16,6 +17,16 @@ import { typeAtEnd, useBrowserStack } from './pages.ts'
 const WAIT = { timeout: 20_000 }
 const STACK = { vitePort: 0, sidecarPorts: [0, 0] as [number, number], sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent' } }
 type Who = 'alice' | 'bob'
+
+/** The ProseMirror view as the page's handle shows it, as much as a test touches. */
+interface RichView {
+  state: {
+    doc: { textContent: string }
+    selection: { constructor: { create(doc: unknown, from: number, to: number): unknown } }
+    tr: { setSelection(selection: unknown): unknown }
+  }
+  dispatch(tr: unknown): void
+}
 
 interface DemoHandle {
   text(): string
@@ -84,9 +95,9 @@ const edit = (page: Page, change: { from: number; to?: number; insert?: string }
     change,
   )
 
-/** The first thread as the page lists it: who · status, quote, body, replies. */
-const threadOn = (page: Page) =>
-  page.evaluate(() => {
+/** The first thread as the page lists it (who · status, quote, body, replies) and what `editor` highlights. */
+const threadOn = (page: Page, editor = '.cm-content') =>
+  page.evaluate((editorSel) => {
     const item = document.querySelector('.comment-item')
     const text = (sel: string) => item?.querySelector(sel)?.textContent ?? ''
     return {
@@ -94,18 +105,18 @@ const threadOn = (page: Page) =>
       quote: text('.comment-quote'),
       body: text('.comment-body'),
       replies: [...(item?.querySelectorAll('.comment-reply-item') ?? [])].map((r) => r.textContent ?? ''),
-      marked: [...document.querySelectorAll('.cm-content .comment-mark')].map((m) => m.textContent ?? '').join(''),
+      marked: [...document.querySelectorAll(`${editorSel} .comment-mark`)].map((m) => m.textContent ?? '').join(''),
     }
-  })
+  }, editor)
 
 type Shown = Awaited<ReturnType<typeof threadOn>>
 
 /** Until the page shows the first thread as `want` says (the fields given). */
-async function waitForThread(page: Page, want: Partial<Shown>): Promise<void> {
+async function waitForThread(page: Page, want: Partial<Shown>, editor = '.cm-content'): Promise<void> {
   const matches = (shown: Shown) =>
     Object.entries(want).every(([k, v]) => JSON.stringify(shown[k as keyof Shown]) === JSON.stringify(v))
-  await until(async () => matches(await threadOn(page)), JSON.stringify(want)).catch(async (error: unknown) => {
-    throw new Error(`thread on the page: ${JSON.stringify(await threadOn(page))}`, { cause: error })
+  await until(async () => matches(await threadOn(page, editor)), JSON.stringify(want)).catch(async (error: unknown) => {
+    throw new Error(`thread on the page: ${JSON.stringify(await threadOn(page, editor))}`, { cause: error })
   })
 }
 
@@ -217,5 +228,43 @@ describe.skipIf(!hasChromium())('comment threads on the plain-text page in real 
     await waitForThread(pages.alice, { head: 'You · open' })
     expect(await visibleControls(pages.alice)).toBeGreaterThan(0)
     expect(await pages.alice.locator('#comments-viewer').isVisible()).toBe(false)
+  })
+
+  test('on the rich-text page: Alice comments on a selection, Bob sees it highlighted with its quote and replies', async () => {
+    const { stack } = run
+    for (const who of ['alice', 'bob'] as const) {
+      await pages[who].goto(stack.link(who, 'rich'))
+      await pages[who].waitForFunction(
+        () => (window as unknown as { e2eColRich?: { provider: { synced: boolean } } }).e2eColRich?.provider.synced,
+        undefined,
+        WAIT,
+      )
+    }
+    const words = 'Day one in Lisbon by tram.'
+    await typeAtEnd(pages.alice, '.ProseMirror', words)
+    await waitForEditorText(pages.bob, words, 'rich')
+    await until(
+      async () =>
+        String((await api(stack, 'alice', `/v1/docs/${stack.docId}/text?target=rich&kind=xml`)).json['text']).includes(
+          words,
+        ),
+      "Alice's sidecar holds the rich text",
+    )
+    // Selects "by tram" in the editor (the one paragraph's text starts at position 1).
+    await pages.alice.evaluate((find) => {
+      const { view } = (window as unknown as { e2eColRich: { view: RichView } }).e2eColRich
+      const at = 1 + view.state.doc.textContent.indexOf(find)
+      const Selection = view.state.selection.constructor
+      view.dispatch(view.state.tr.setSelection(Selection.create(view.state.doc, at, at + find.length)))
+    }, 'by tram')
+    await pages.alice.fill('#comment-body', 'or on foot?')
+    await pages.alice.click('#comment-add')
+    const shown = { quote: '“by tram”', body: 'or on foot?', marked: 'by tram' }
+    await waitForThread(pages.alice, { ...shown, head: 'You · open' }, '.ProseMirror')
+    await waitForThread(pages.bob, { ...shown, head: 'Alice · open' }, '.ProseMirror')
+
+    await pages.bob.fill('.comment-item .comment-reply-body', 'tram, it rains')
+    await pages.bob.click('.comment-item .comment-reply')
+    await waitForThread(pages.alice, { replies: ['Bob: tram, it rains'] }, '.ProseMirror')
   })
 })
