@@ -4,7 +4,7 @@
  * page with its quote and highlight, and Bob gets one urgent message; Bob replies on his page and
  * Alice reads it; concurrent edits inside the range carry the comment along; Alice resolves it on
  * both pages; deleting the whole range keeps the thread with its original quote. A viewer sees the
- * thread and no controls. On the rich-text page a comment on a selection shows on both pages and
+ * thread and no controls; a commenter, whose editor is read-only, comments. On the rich-text page a comment on a selection shows on both pages and
  * takes a reply. Requires Debian's Chromium (`apt-get install chromium`; `.ci/run` does it).
  */
 import type { Page } from 'playwright-core'
@@ -53,7 +53,12 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
 }
 
 /** A new document of Alice's with Bob as `role`, both plain pages on it, Alice's text in it. */
-async function sharedDoc(stack: DemoStack, pages: Record<Who, Page>, role: 'editor' | 'viewer', text: string) {
+async function sharedDoc(
+  stack: DemoStack,
+  pages: Record<Who, Page>,
+  role: 'editor' | 'commenter' | 'viewer',
+  text: string,
+) {
   const made = await api(stack, 'alice', '/v1/docs', {
     title: 'Trip plan',
     members: [{ number: stack.number('bob'), role }],
@@ -228,6 +233,28 @@ describe.skipIf(!hasChromium())('comment threads on the plain-text page in real 
     await waitForThread(pages.alice, { head: 'You · open' })
     expect(await visibleControls(pages.alice)).toBeGreaterThan(0)
     expect(await pages.alice.locator('#comments-viewer').isVisible()).toBe(false)
+  })
+
+  test("a commenter's editor is read-only, yet Bob comments on a selection there and Alice reads it", async () => {
+    const { stack } = run
+    await sharedDoc(stack, pages, 'commenter', 'Bob may only comment here.')
+    await pages.bob.waitForFunction(
+      () => document.body.dataset['comments'] === 'write' && document.body.dataset['role'] === 'viewer',
+      undefined,
+      WAIT,
+    )
+    expect(
+      await pages.bob.evaluate(() =>
+        (window as unknown as { e2eColDemo: { readOnly(): boolean } }).e2eColDemo.readOnly(),
+      ),
+    ).toBe(true)
+    expect(await pages.bob.locator('#comments-viewer').isVisible()).toBe(false)
+    await select(pages.bob, 'only comment')
+    await pages.bob.fill('#comment-body', 'fair enough')
+    await pages.bob.click('#comment-add')
+    const shown = { quote: '“only comment”', body: 'fair enough', marked: 'only comment' }
+    await waitForThread(pages.alice, { ...shown, head: 'Bob · open' })
+    await waitForThread(pages.bob, { ...shown, head: 'You · open' })
   })
 
   test('on the rich-text page: Alice comments on a selection, Bob sees it highlighted with its quote and replies', async () => {
