@@ -116,8 +116,11 @@ export function createSuggestion(doc: Y.Doc, input: SuggestionInput): string {
   return id
 }
 
-/** Where a suggestion's range is now: its text node and range there (undefined when it no longer resolves). */
-export function nodeOf(doc: Y.Doc, entry: SuggestionEntry): { node: Y.Text; index: number; len: number } | undefined {
+/** Where a suggestion's (or a comment's) range is now: its text node and range there (undefined when it no longer resolves). */
+export function nodeOf(
+  doc: Y.Doc,
+  entry: Pick<SuggestionEntry, 'target' | 'anchor'>,
+): { node: Y.Text; index: number; len: number } | undefined {
   let segments
   try {
     segments = extract(doc, entry.target).segments

@@ -27,6 +27,8 @@ import { localClock, mountHistoryPanel } from '../history/history-panel.ts'
 import { textPreview } from '../history/text-preview.ts'
 import { codeMirrorTracked, trackedExtension } from '../review/tracked-codemirror.ts'
 import { mountReview } from '../review/mount-review.ts'
+import { codeMirrorComments, codeMirrorSelection, commentExtension } from '../review/comments-codemirror.ts'
+import { mountComments } from '../review/mount-comments.ts'
 import { suggestSwitch } from '../review/suggest-toggle.ts'
 
 keepPagesOffline()
@@ -63,12 +65,21 @@ if (params !== null) {
       yCollab(text, awareness),
       authorMarkExtension,
       trackedExtension,
+      commentExtension,
       suggesting.extension,
       editable.of(lock(false)),
     ],
   })
   mountAuthorshipToggle({ editor: element('editor'), doc, sidecarUrl, docId, marks: codeMirrorMarks(view, text) })
   mountReview({ doc, target: { name: 'text', kind: 'text' }, sidecarUrl, docId, marks: codeMirrorTracked(view, text) })
+  mountComments({
+    doc,
+    target: { name: 'text', kind: 'text' },
+    sidecarUrl,
+    docId,
+    marks: codeMirrorComments(view, text),
+    selection: () => codeMirrorSelection(view),
+  })
   suggesting.mount(view)
   const role = followRole((readOnly) => view.dispatch({ effects: editable.reconfigure(lock(readOnly)) }))
   // Removed or left: the last copy stays readable, nothing more is sent or counted as waiting.

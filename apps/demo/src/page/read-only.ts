@@ -21,11 +21,14 @@ export const viewsOnly = (status: ClientStatus): boolean =>
  * `#read-only`; returns how to feed it the next status.
  */
 export function followRole(apply: (readOnly: boolean) => void): (status: ClientStatus) => void {
-  let shown: boolean | undefined
+  let shown: string | undefined
   return (status) => {
     const readOnly = viewsOnly(status)
-    if (readOnly === shown) return
-    shown = readOnly
+    // A commenter's editor is read-only too, yet she writes comments: only a viewer's page hides them.
+    const comments = status.delivery.role === 'viewer' ? 'read' : 'write'
+    if (`${readOnly} ${comments}` === shown) return
+    shown = `${readOnly} ${comments}`
+    document.body.dataset['comments'] = comments
     const line = element('read-only')
     line.textContent = VIEW_ONLY_TEXT
     line.hidden = !readOnly

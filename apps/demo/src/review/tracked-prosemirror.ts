@@ -65,21 +65,30 @@ export const trackedPlugin = new Plugin<DecorationSet>({
   props: { decorations: (state) => key.getState(state) },
 })
 
+/** The editor position of `index` in `node` of `fragment`: where y-prosemirror maps the node's start, plus `index`. */
+export function proseMirrorPosition(
+  view: EditorView,
+  doc: Y.Doc,
+  fragment: Y.XmlFragment,
+  node: Y.Text,
+  index: number,
+): number | undefined {
+  const mapping = (ySyncPluginKey.getState(view.state) as { binding?: { mapping: unknown } } | undefined)?.binding
+    ?.mapping
+  if (mapping === undefined) return undefined
+  const start = relativePositionToAbsolutePosition(
+    doc,
+    fragment,
+    Y.createRelativePositionFromTypeIndex(node, 0),
+    mapping as Parameters<typeof relativePositionToAbsolutePosition>[3],
+  )
+  return start === null ? undefined : start + index
+}
+
 /** Tracked changes of `fragment` drawn in `view`. */
 export function proseMirrorTracked(view: EditorView, doc: Y.Doc, fragment: Y.XmlFragment): TrackedMarks {
   return {
-    editorPosition(node, index) {
-      const mapping = (ySyncPluginKey.getState(view.state) as { binding?: { mapping: unknown } } | undefined)?.binding
-        ?.mapping
-      if (mapping === undefined) return undefined
-      const start = relativePositionToAbsolutePosition(
-        doc,
-        fragment,
-        Y.createRelativePositionFromTypeIndex(node, 0),
-        mapping as Parameters<typeof relativePositionToAbsolutePosition>[3],
-      )
-      return start === null ? undefined : start + index
-    },
+    editorPosition: (node, index) => proseMirrorPosition(view, doc, fragment, node, index),
     show: (marks) => view.dispatch(view.state.tr.setMeta(key, marks)),
   }
 }

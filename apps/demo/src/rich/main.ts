@@ -28,6 +28,8 @@ import { richPreview } from '../history/rich-preview.ts'
 import { followGone } from '../page/gone.ts'
 import { forgetLocalCopy, watchNotShared } from '../page/not-shared.ts'
 import { mountReview } from '../review/mount-review.ts'
+import { commentPlugin, proseMirrorComments, proseMirrorSelection } from '../review/comments-prosemirror.ts'
+import { mountComments } from '../review/mount-comments.ts'
 import { proseMirrorTracked, trackedPlugin } from '../review/tracked-prosemirror.ts'
 
 keepPagesOffline()
@@ -63,6 +65,7 @@ if (params !== null) {
         keymap(baseKeymap),
         authorMarkPlugin,
         trackedPlugin,
+        commentPlugin,
       ],
     }),
   })
@@ -80,6 +83,14 @@ if (params !== null) {
     sidecarUrl,
     docId,
     marks: proseMirrorTracked(view, doc, fragment),
+  })
+  mountComments({
+    doc,
+    target: { name: 'rich', kind: 'xml' },
+    sidecarUrl,
+    docId,
+    marks: proseMirrorComments(view, doc, fragment),
+    selection: () => proseMirrorSelection(view),
   })
   const role = followRole((viewer) => {
     readOnly = viewer
