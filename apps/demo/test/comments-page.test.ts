@@ -13,10 +13,10 @@ import { CHROMIUM, hasChromium, waitForShown } from '@e2e-col/test-browser'
 import type { DemoStack } from '../src/index.ts'
 import { waitForAllSent, waitForEditorText } from './editor-waits.ts'
 import { typeAtEnd, useBrowserStack } from './pages.ts'
+import { api, shareWithBob, until, type Who } from './review-stack.ts'
 
 const WAIT = { timeout: 20_000 }
 const STACK = { vitePort: 0, sidecarPorts: [0, 0] as [number, number], sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent' } }
-type Who = 'alice' | 'bob'
 
 /** The ProseMirror view as the page's handle shows it, as much as a test touches. */
 interface RichView {
@@ -35,23 +35,6 @@ interface DemoHandle {
   }
 }
 
-const api = async (stack: DemoStack, who: Who, path: string, body?: unknown) => {
-  const res = await fetch(`${stack.sidecarUrl(who).replace(/^ws/, 'http')}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> }
-}
-
-/** Until `check` holds, asking again every 250 ms (state another process reaches in its own time). */
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let tries = 0; !(await check()); tries++) {
-    if (tries > 80) throw new Error(`waited 20 s for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 250))
-  }
-}
-
 /** A new document of Alice's with Bob as `role`, both plain pages on it, Alice's text in it. */
 async function sharedDoc(
   stack: DemoStack,
@@ -59,22 +42,7 @@ async function sharedDoc(
   role: 'editor' | 'commenter' | 'viewer',
   text: string,
 ) {
-  const made = await api(stack, 'alice', '/v1/docs', {
-    title: 'Trip plan',
-    members: [{ number: stack.number('bob'), role }],
-  })
-  expect(made.status).toBe(201)
-  const docId = String(made.json['docId'])
-  await until(
-    async () =>
-      ((await api(stack, 'bob', '/v1/invites')).json['invites'] as { id: string }[]).some((i) => i.id === docId),
-    'Bob invited',
-  )
-  expect((await api(stack, 'bob', `/v1/invites/${docId}/accept`, {})).status).toBe(200)
-  const linkTo = (who: Who) => stack.link(who).replace(/doc=[^&]+/, `doc=${docId}`)
-  await pages.alice.goto(linkTo('alice'))
-  await waitForAllSent(pages.alice)
-  await pages.bob.goto(linkTo('bob'))
+  const docId = await shareWithBob(stack, pages, 'Trip plan', role)
   await typeAtEnd(pages.alice, '.cm-content', text)
   await waitForEditorText(pages.bob, text)
   await waitForAllSent(pages.alice)

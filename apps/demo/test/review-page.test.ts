@@ -13,27 +13,10 @@ import { CHROMIUM, hasChromium, waitForShown } from '@e2e-col/test-browser'
 import type { DemoStack } from '../src/index.ts'
 import { editorText, waitForAllSent, waitForEditorText } from './editor-waits.ts'
 import { typeAtEnd, useBrowserStack } from './pages.ts'
+import { api, shareWithBob, until } from './review-stack.ts'
 
 const WAIT = { timeout: 20_000 }
 const STACK = { vitePort: 0, sidecarPorts: [0, 0] as [number, number], sidecarEnv: { E2E_COL_LOG_LEVEL: 'silent' } }
-type Who = 'alice' | 'bob'
-
-const api = async (stack: DemoStack, who: Who, path: string, body?: unknown) => {
-  const res = await fetch(`${stack.sidecarUrl(who).replace(/^ws/, 'http')}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  })
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> }
-}
-
-/** Until `check` holds, asking again every 250 ms (state another process reaches in its own time). */
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let tries = 0; !(await check()); tries++) {
-    if (tries > 80) throw new Error(`waited 20 s for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 250))
-  }
-}
 
 /** The agent: reads the text through Alice's sidecar once and proposes each change at that base. */
 async function agentSuggests(
@@ -112,24 +95,6 @@ async function waitForCredited(page: Page, label: string, text: string, mark = '
       })
     },
   )
-}
-
-/** A new document of Alice's with Bob as `role`, both plain pages on it. */
-async function sharedDoc(stack: DemoStack, pages: Record<Who, Page>, title: string, role: 'editor' | 'viewer') {
-  const made = await api(stack, 'alice', '/v1/docs', { title, members: [{ number: stack.number('bob'), role }] })
-  expect(made.status).toBe(201)
-  const docId = String(made.json['docId'])
-  await until(
-    async () =>
-      ((await api(stack, 'bob', '/v1/invites')).json['invites'] as { id: string }[]).some((i) => i.id === docId),
-    'Bob invited',
-  )
-  expect((await api(stack, 'bob', `/v1/invites/${docId}/accept`, {})).status).toBe(200)
-  const linkTo = (who: Who) => stack.link(who).replace(/doc=[^&]+/, `doc=${docId}`)
-  await pages.alice.goto(linkTo('alice'))
-  await waitForAllSent(pages.alice)
-  await pages.bob.goto(linkTo('bob'))
-  return docId
 }
 
 const rich = (page: Page) =>
@@ -249,7 +214,7 @@ describe.skipIf(!hasChromium())('suggestions on the editor pages in real browser
 
   test("issue #40's story: Alice's agent suggests two changes; she accepts one from her phone, Bob rejects the other on his page", async () => {
     const { stack } = run
-    const docId = await sharedDoc(stack, pages, 'Trip plan', 'editor')
+    const docId = await shareWithBob(stack, pages, 'Trip plan', 'editor')
     const text = 'Day 1: museum. Day 2: long hike and a picnic.'
     await typeAtEnd(pages.alice, '.cm-content', text)
     await waitForEditorText(pages.bob, text)
@@ -329,7 +294,7 @@ describe.skipIf(!hasChromium())('suggestions on the editor pages in real browser
 
   test('marks follow an edit made before the quoted range, and a quote edited away is marked stale with no Accept', async () => {
     const { stack } = run
-    const docId = await sharedDoc(stack, pages, 'Edited under a suggestion', 'editor')
+    const docId = await shareWithBob(stack, pages, 'Edited under a suggestion', 'editor')
     const text = 'Pack boots and a map.'
     await typeAtEnd(pages.alice, '.cm-content', text)
     await waitForEditorText(pages.bob, text)
@@ -376,7 +341,7 @@ describe.skipIf(!hasChromium())('suggestions on the editor pages in real browser
 
   test("suggest mode: Bob's typing becomes a suggestion (his text unchanged), shown on Alice's page; she accepts it", async () => {
     const { stack } = run
-    const docId = await sharedDoc(stack, pages, 'Suggested by Bob', 'editor')
+    const docId = await shareWithBob(stack, pages, 'Suggested by Bob', 'editor')
     const text = 'Pack boots and a map.'
     await typeAtEnd(pages.alice, '.cm-content', text)
     await waitForEditorText(pages.bob, text)
@@ -415,7 +380,7 @@ describe.skipIf(!hasChromium())('suggestions on the editor pages in real browser
 
   test('a viewer sees the tracked changes and the list, and no Accept or Reject', async () => {
     const { stack } = run
-    const docId = await sharedDoc(stack, pages, 'Bob reads suggestions', 'viewer')
+    const docId = await shareWithBob(stack, pages, 'Bob reads suggestions', 'viewer')
     const text = 'Only Alice writes here.'
     await typeAtEnd(pages.alice, '.cm-content', text)
     await waitForEditorText(pages.bob, text)
