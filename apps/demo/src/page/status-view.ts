@@ -43,8 +43,19 @@ function watchBrowserOnline(): void {
   addEventListener('offline', showAdvice)
 }
 
+// While the sidecar is out of reach, the advice is looked at again this often.
+const RECHECK_MS = 1000
+let recheck: ReturnType<typeof setTimeout> | undefined
+
 function showAdvice(): void {
   if (lastConnection === undefined) return
+  // A page loaded while the browser's network state settles can miss its online/offline event
+  // (seen on a busy machine): while the sidecar is out of reach, navigator.onLine is read again.
+  if (lastConnection !== 'connected' && recheck === undefined)
+    recheck = setTimeout(() => {
+      recheck = undefined
+      showAdvice()
+    }, RECHECK_MS)
   const advice = adviceText(lastConnection, navigator.onLine)
   if (advice === undefined) return
   const box = element('advice')
