@@ -8,18 +8,18 @@ const s = (millis: number): string => `${(millis / 1000).toFixed(2)} s`
 function printDocuments(r: ScaleResult): void {
   console.log('\n### Documents: idle memory, start to ready, incoming traffic\n')
   console.log(
-    '| system | documents | fork to ready | idle RSS (after GC) | after one incoming edit to each, RSS peak / after GC | traffic took |',
+    '| system | documents | fork to ready | in memory at ready | idle RSS (after GC) | after one incoming edit to each, RSS peak / after GC | most in memory | traffic took |',
   )
-  console.log('|---|---|---|---|---|---|')
+  console.log('|---|---|---|---|---|---|---|---|')
   for (const d of [...r.documents.e2e, ...(r.documents.e2eTsx === undefined ? [] : [r.documents.e2eTsx])]) {
     const t = d.afterTraffic
     console.log(
-      `| e2e-col sidecar, ${d.runtime} | ${d.documents} | ${s(d.readyMs)} | ${mib(d.idle.rss)} MiB | ${t === undefined ? '–' : `${mib(t.peak.rss)} / ${mib(t.collected.rss)} MiB`} | ${t === undefined ? '–' : s(t.ms)} |`,
+      `| e2e-col sidecar, ${d.runtime} | ${d.documents} | ${s(d.readyMs)} | ${d.atReady.inMemory} (all out after ${s(d.atReady.emptiedMs)}) | ${mib(d.idle.rss)} MiB | ${t === undefined ? '–' : `${mib(t.peak.rss)} / ${mib(t.collected.rss)} MiB`} | ${t === undefined ? '–' : t.mostInMemory} | ${t === undefined ? '–' : s(t.ms)} |`,
     )
   }
   for (const b of r.documents.baselines)
     console.log(
-      `| ${b.system} server, node | ${b.documents} | ${s(b.readyMs)} | ${mib(b.idle.rss)} MiB (empty) | ${mib(b.afterTraffic.rss)} MiB after GC | ${s(b.ms)} |`,
+      `| ${b.system} server, node | ${b.documents} | ${s(b.readyMs)} | – | ${mib(b.idle.rss)} MiB (empty) | ${mib(b.afterTraffic.rss)} MiB after GC | – | ${s(b.ms)} |`,
     )
   const at = (n: number) => r.documents.e2e.find((d) => d.documents === n)
   const lines: string[] = []

@@ -70,6 +70,8 @@ export interface DocHistory extends ReplicaObserver {
    * none does. Searched by halves: a version that works makes every later one work.
    */
   oldestExact(): number | undefined
+  /** True while changes wait for their version (a spell not yet recorded). */
+  pending(): boolean
   /** Records what is pending and stops the timers. */
   close(): void
 }
@@ -124,7 +126,6 @@ export function createDocHistory(
   let lastSv: Uint8Array | undefined
   let chain = 0
   const heard = new Map<string, number>()
-
   // What Signal names is untrusted: a line break could not be stored as one author.
   const authorOf = (origin: ChangeOrigin): string =>
     origin.via === 'member' ? (origin.author ?? '').replace(/[\r\n]/g, '').slice(0, 64) : ports.self
@@ -251,6 +252,7 @@ export function createDocHistory(
       })
     },
     oldestExact: () => ports.storing(() => oldestExact(table, docId, replica.doc)),
+    pending: () => spellStart !== undefined,
     close() {
       if (spellStart !== undefined) record('closing')
       if (timer !== undefined) timers.clearTimeout(timer)
