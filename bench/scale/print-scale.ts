@@ -40,6 +40,7 @@ function printDocuments(r: ScaleResult): void {
 
 function printLargeDoc(r: ScaleResult): void {
   const l = r.largeDoc
+  if (l === undefined) return
   const bare = l.bareYdoc.after.rss
   console.log(
     `\n### One large document: ${l.copies} × B4 (${l.operations.toLocaleString('en')} operations), Yjs's encoding ${l.yjsEncodedBytes.toLocaleString('en')} B\n`,
@@ -71,14 +72,14 @@ function printDirections(r: ScaleResult): void {
     '| pacing | direction | single keystroke, idle: p50 / p95 | typing replay: p50 / p95 / p99 | sends per minute of typing |',
   )
   console.log('|---|---|---|---|---|')
-  for (const d of r.directions)
+  for (const d of r.directions ?? [])
     for (const run of d.runs) {
       const t = run.typing.latencyMs
       console.log(
         `| ${d.pacing.sendsPerSecond}/s, burst ${d.pacing.burst} | ${run.direction} | ${ms(run.singleEditMs.p50)} / ${ms(run.singleEditMs.p95)} ms | ${ms(t.p50)} / ${ms(t.p95)} / ${ms(t.p99)} ms | ${run.typing.sendsPerMinute.toFixed(1)} |`,
       )
     }
-  const paced = r.directions[0]?.runs ?? []
+  const paced = r.directions?.[0]?.runs ?? []
   const worst = Math.max(...paced.map((p) => p.typing.latencyMs.p50))
   console.log(`- typing p50 ≤ 0.5 s at the default pacing: ${yes(worst <= 500)} (worst direction ${ms(worst)} ms)`)
 }
@@ -89,7 +90,7 @@ function printGroups(r: ScaleResult): void {
     '| members | Signal sends for one edit | receiver CPU per update (sidecar process) | presence: pages, sends by their sidecar in the window, pace bound |',
   )
   console.log('|---|---|---|---|')
-  for (const g of r.groups)
+  for (const g of r.groups ?? [])
     console.log(
       `| ${g.members} | ${g.sendsPerEdit} | ${g.presence === undefined ? `${(g.receiverCpuMicrosPerUpdate / 1000).toFixed(2)} ms (${g.updates} updates)` : '–'} | ${g.presence === undefined ? '–' : `${g.presence.pages} pages, ${g.presence.sends} sends in ${g.presence.seconds.toFixed(0)} s, bound ${g.presence.bound.toFixed(0)}`} |`,
     )
@@ -101,6 +102,7 @@ export function printScale(r: ScaleResult): void {
     `The sidecar runs ${r.runtime === 'node (built dist/)' ? 'as installed: its dist/ built with `tsc -b apps/sidecar/tsconfig.build.json` (what `npm run pack:packages` packs), under plain `node`' : `from its sources under tsx: the build failed (${r.buildError ?? ''})`}; the baselines (\`@y/websocket-server\` 0.1.1, \`@hocuspocus/server\` 3.4.4, no persistence) under plain \`node\`, in the same run.`,
   )
   printDocuments(r)
+  if (r.largeDoc === undefined) return
   printLargeDoc(r)
   printDirections(r)
   printGroups(r)
