@@ -24,7 +24,7 @@ export interface MemoryPorts {
   readonly clock: Clock
   readonly reach: Pick<Reachability, 'onChange'>
   readonly store: ReplicaStore
-  readonly histories?: Pick<Histories, 'attach' | 'detach' | 'get'>
+  readonly histories?: Pick<Histories, 'attach' | 'detach' | 'forget' | 'get'>
   storing<T>(fn: () => T): T | undefined
   stopped(): boolean
   readonly metrics: Metrics
@@ -71,6 +71,9 @@ const syncTotals = (all: readonly SyncStats[]): SyncStats => ({
 export function createDocumentsInMemory(o: MemoryPorts, build: BuildDocument): DocumentsInMemory {
   const { metrics } = o
   const docs = new Map<string, Document>()
+  const replicas = new Map<string, DocReplica>()
+  // Documents taken out while an ask of the group waited: their next load asks at once.
+  const askOnLoad = new Set<string>()
   // What each served document's members announced, kept while it is out of memory.
   const rosters = new Map<string, Roster>()
   const hooks: Hook[] = []
@@ -104,6 +107,9 @@ export function createDocumentsInMemory(o: MemoryPorts, build: BuildDocument): D
     retired.suppressed += stats.suppressed
     retired.askedBack += stats.askedBack
     docs.delete(docId)
+    // Anything still holding the old replica (a request that waited for its body) changes nothing.
+    replicas.get(docId)?.close()
+    replicas.delete(docId)
     residency.forget(docId)
     for (const off of unhooks.get(docId) ?? []) off()
     unhooks.delete(docId)
@@ -115,6 +121,7 @@ export function createDocumentsInMemory(o: MemoryPorts, build: BuildDocument): D
   /** Takes quiet documents out of memory (and, before a load, makes room for `room` more). */
   function evictDue(room = 0): void {
     for (const docId of residency.due(standing, room)) {
+      if (docs.get(docId)?.group.busy() === true) askOnLoad.add(docId)
       takeOut(docId)?.close(CLOSE_CODES.GOING_AWAY, 'the document left memory')
       metrics.documentMoves.inc({ move: 'out' })
       o.logger.debug({ docId }, 'document left memory')
@@ -134,6 +141,7 @@ export function createDocumentsInMemory(o: MemoryPorts, build: BuildDocument): D
     const doc = build(docId, groupId, replica, rosters.get(docId))
     rosters.set(docId, doc.group.roster)
     docs.set(docId, doc)
+    replicas.set(docId, replica)
     residency.touch(docId)
     metrics.documentsInMemory.set(docs.size)
     o.histories?.attach(docId, replica)
@@ -148,6 +156,8 @@ export function createDocumentsInMemory(o: MemoryPorts, build: BuildDocument): D
       doc.outbox.resumeKept()
       greet(doc)
     }
+    // Its ask was dropped when the bound took it out: asked now (once per such load).
+    if (askOnLoad.delete(docId) && started) doc.group.ask()
     return doc
   }
 
@@ -191,10 +201,11 @@ export function createDocumentsInMemory(o: MemoryPorts, build: BuildDocument): D
     },
     forget(docId, code, reason) {
       rosters.delete(docId)
+      askOnLoad.delete(docId)
       takeOut(docId)?.close(code, reason)
+      o.histories?.forget(docId)
     },
     start(served) {
-      started = true
       // What a previous run accepted and Signal never took: its documents come into memory for it.
       const kept = o.storing(() => [...served.keys()].filter((docId) => o.store.outbox.count(docId) > 0)) ?? []
       for (const docId of kept) load(docId, served.get(docId) ?? '')
@@ -204,8 +215,10 @@ export function createDocumentsInMemory(o: MemoryPorts, build: BuildDocument): D
         if (docs.size >= o.config.replica.maxLoaded) break
         load(docId, groupId)
       }
+      // Once each (`open` does both only for documents loaded after this).
       for (const doc of docs.values()) doc.outbox.resumeKept()
       for (const doc of docs.values()) greet(doc)
+      started = true
     },
     close(code, reason) {
       closed = true

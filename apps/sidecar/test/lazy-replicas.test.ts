@@ -85,5 +85,11 @@ describe('lazy replicas', () => {
       expect(await authorOf(s, first, again.doc.clientID)).toBe(A)
       expect(await authorOf(s, first, bobs[0]?.doc.clientID ?? 0)).toBe(B)
     }
+    // History heard Bob before the documents left memory: his edits after a load start no catch-up version.
+    for (const id of ids) {
+      const versions = (await call(a, 'GET', `/v1/docs/${id}/versions`)).json.versions as { reason: string }[]
+      // One per voice first heard: Bob, and content relayed in a sync answer (no author).
+      expect(versions.filter((v) => v.reason === 'catch-up').length).toBeLessThanOrEqual(2)
+    }
   }, 120_000)
 })

@@ -204,6 +204,12 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
   // The documents in memory now; one loaded later takes the latest listing as a start does.
   const toRosters = (listed: Listed): void => {
     for (const doc of docs.values()) toRoster(doc, listed)
+    // A document out of memory still wears its role as its label (nothing else of it needs the listing).
+    for (const entry of listed.listing) {
+      const docId = docs.servedIn(entry.id)
+      if (docId !== undefined && docs.loaded(docId) === undefined)
+        labels?.seen(entry, rolesIn(entry, membership.self).self)
+    }
   }
   docs.onLoad((doc) => toRoster(doc, { listing: membership.groups(), whole: true, askedAt: clock.now() }))
   const unsubscribe = membership.subscribe(toRosters)

@@ -41,6 +41,14 @@ describe('residency', () => {
     expect(residency.due(() => QUIET, 1)).toEqual(['b', 'c', 'd'])
   })
 
+  it('beyond the bound takes out a quiet document before one whose ask of the group still waits', () => {
+    const { residency, at } = setup({ evictAfterMs: 0, maxLoaded: 1 })
+    residency.touch('asking')
+    residency.touch('quiet')
+    at(5000)
+    expect(residency.due((id) => (id === 'asking' ? ASKING : QUIET))).toEqual(['quiet'])
+  })
+
   it('never takes out a document used in the last two seconds, whatever the count', () => {
     const { residency, at } = setup({ evictAfterMs: 0, maxLoaded: 1 })
     residency.touch('a')

@@ -28,9 +28,10 @@ export interface Residency {
   forget(docId: string): void
   readonly size: number
   /**
-   * The documents to take out of memory now, least recently used first: quiet ones untouched for
-   * `evictAfterMs`, then safe ones while more than `maxLoaded - room` stay (room for a load to come).
-   * One used within `minResidentMs` stays whatever the count (it is in the middle of an exchange).
+   * The documents to take out of memory now: quiet ones untouched for `evictAfterMs`; then, while
+   * more than `maxLoaded - room` stay (room for a load to come), the least recently used quiet
+   * ones, then safe ones. One used in the last 2 s stays whatever the count (it is in the middle of
+   * an exchange).
    */
   due(standing: (docId: string) => Standing, room?: number): string[]
 }
@@ -52,17 +53,24 @@ export function createResidency(o: ResidencyOptions): Residency {
     },
     due(standing, room = 0) {
       const now = o.now()
-      const out: string[] = []
-      for (const [docId, at] of touched) {
-        const idleFor = now - at
-        if (idleFor < MIN_RESIDENT_MS) break
-        const over = touched.size - out.length + room > o.maxLoaded
-        const stale = o.evictAfterMs > 0 && idleFor >= o.evictAfterMs
-        if (!over && !stale) break
-        const s = standing(docId)
-        if ((stale && s.quiet) || (over && s.safe)) out.push(docId)
+      // Least recently used first; one used in the last moments is in the middle of an exchange.
+      const old = [...touched].filter(([, at]) => now - at >= MIN_RESIDENT_MS)
+      const known = new Map<string, Standing>()
+      const of = (docId: string): Standing => {
+        let s = known.get(docId)
+        if (s === undefined) known.set(docId, (s = standing(docId)))
+        return s
       }
-      return out
+      const out = new Set<string>()
+      if (o.evictAfterMs > 0)
+        for (const [docId, at] of old) if (now - at >= o.evictAfterMs && of(docId).quiet) out.add(docId)
+      // Beyond the bound: quiet ones first, then ones whose only wait is an ask of the group.
+      for (const pass of ['quiet', 'safe'] as const)
+        for (const [docId] of old) {
+          if (touched.size - out.size + room <= o.maxLoaded) return [...out]
+          if (!out.has(docId) && of(docId)[pass]) out.add(docId)
+        }
+      return [...out]
     },
   }
 }
