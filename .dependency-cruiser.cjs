@@ -18,7 +18,7 @@ const SIDECAR_LAYERS = [
   ['receive', 'receive/'],
   ['features', '(approval|authorship|presence|history|chat|review|stranded|people|roles|labels|retract)/'],
   ['document', 'document/'],
-  ['documents', 'documents\\.ts$|library/'],
+  ['documents', 'documents(-in-memory)?\\.ts$|library/'],
   ['phases', 'phases/'],
   ['entry', '(sidecar|internals|index|main)\\.ts$|cli/'],
 ]

@@ -6,6 +6,7 @@
  * into y-websocket and Hocuspocus and opened on a fresh provider.
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { inspectDocument } from '@e2e-col/sidecar/internals'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { WebSocket } from 'ws'
@@ -62,6 +63,8 @@ export interface LargeDocRun {
   readonly rss: Memory
   /** e2e-col: the sidecar's data folder on disk (SQLite file and WAL). */
   readonly storeBytes?: number
+  /** e2e-col: the document's update log in the store (what compaction bounds); the rest is history's. */
+  readonly logBytes?: number
 }
 
 async function openFresh(url: string, docId: string, big: BigDoc): Promise<number> {
@@ -104,6 +107,7 @@ export async function sidecarLargeDoc(
       openMs,
       rss: await a.proc.memory(),
       storeBytes: dirBytes(dataDir),
+      logBytes: inspectDocument(join(dataDir, 'a'), docId).logBytes,
     }
   } finally {
     await proc?.stop()

@@ -18,9 +18,36 @@ export interface DocsRun {
   readonly documents: number
   readonly runtime: Runtime
   readonly readyMs: number
+  /** Documents in memory at ready (up to the bound), and how long until the quiet ones left. */
+  readonly atReady: { readonly inMemory: number; readonly emptiedMs: number }
   readonly idle: Memory
   /** After one incoming edit to every document, round-robin: without a collection, then after one. */
-  readonly afterTraffic?: { readonly peak: Memory; readonly collected: Memory; readonly ms: number }
+  readonly afterTraffic?: {
+    readonly peak: Memory
+    readonly collected: Memory
+    readonly ms: number
+    /** The most documents in memory seen during the traffic (sampled once per turn). */
+    readonly mostInMemory: number
+  }
+}
+
+/** The bench's quiet period (E2E_COL_EVICT_AFTER_MS), so a run waits seconds, not the default minute. */
+export const BENCH_EVICT_AFTER_MS = 2000
+const LAZY = { E2E_COL_EVICT_AFTER_MS: String(BENCH_EVICT_AFTER_MS) }
+
+async function inMemory(url: string): Promise<number> {
+  const text = await (await fetch(`${url.replace('ws://', 'http://')}/metrics`)).text()
+  return Number(/^e2e_col_documents_in_memory (\d+)/m.exec(text)?.[1] ?? Number.NaN)
+}
+
+/** Waits until no document is in memory (the quiet period passed); how long that took. */
+async function untilEmpty(url: string): Promise<number> {
+  const started = performance.now()
+  while ((await inMemory(url)) > 0) {
+    if (performance.now() - started > 120_000) throw new Error('documents stayed in memory for 2 minutes')
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  return performance.now() - started
 }
 
 export interface BaselineDocsRun {
@@ -46,12 +73,15 @@ export async function sidecarDocs(runtime: Runtime, documents: number, traffic: 
   const procs: Proc[] = []
   try {
     const layout = { toyUrl: toy.url, docIds, groups, dataDir }
-    const a = await startSidecarProc(runtime, 'a', layout, PACING_OFF)
+    const a = await startSidecarProc(runtime, 'a', layout, PACING_OFF, LAZY)
     procs.push(a.proc)
+    const loaded = await inMemory(a.url)
+    const atReady = { inMemory: loaded, emptiedMs: await untilEmpty(a.url) }
     const idle = await a.proc.memory()
-    if (!traffic) return { documents, runtime, readyMs: a.proc.readyMs, idle }
+    if (!traffic) return { documents, runtime, readyMs: a.proc.readyMs, atReady, idle }
     const b = await startSidecarProc(runtime, 'b', layout, PACING_OFF)
     procs.push(b.proc)
+    let mostInMemory = 0
     const started = performance.now()
     await inTurns(docIds, async (docId) => {
       const doc = new Y.Doc()
@@ -60,6 +90,7 @@ export async function sidecarDocs(runtime: Runtime, documents: number, traffic: 
       await untilSaved(client.connection)
       await client.connection.close()
       doc.destroy()
+      mostInMemory = Math.max(mostInMemory, await inMemory(a.url))
     })
     // The last document reaching A's replica: a page on A sees it.
     const last = docIds.at(-1) ?? ''
@@ -69,8 +100,16 @@ export async function sidecarDocs(runtime: Runtime, documents: number, traffic: 
     const ms = performance.now() - started
     await watcher.connection.close()
     const peak = await a.proc.memory(false)
+    await untilEmpty(a.url)
     const collected = await a.proc.memory()
-    return { documents, runtime, readyMs: a.proc.readyMs, idle, afterTraffic: { peak, collected, ms } }
+    return {
+      documents,
+      runtime,
+      readyMs: a.proc.readyMs,
+      atReady,
+      idle,
+      afterTraffic: { peak, collected, ms, mostInMemory },
+    }
   } finally {
     for (let p = procs.pop(); p !== undefined; p = procs.pop()) await p.stop()
     await toy.close()

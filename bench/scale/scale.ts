@@ -75,15 +75,16 @@ export interface ScaleResult {
   readonly buildError?: string
   readonly sizes: ScaleSizes
   readonly documents: { readonly e2e: DocsRun[]; readonly e2eTsx?: DocsRun; readonly baselines: BaselineDocsRun[] }
-  readonly largeDoc: {
+  /** Absent with `--scale-documents-only` (as are `directions` and `groups`). */
+  readonly largeDoc?: {
     readonly copies: number
     readonly operations: number
     readonly yjsEncodedBytes: number
     readonly bareYdoc: { readonly before: Memory; readonly after: Memory }
     readonly runs: LargeDocRun[]
   }
-  readonly directions: { readonly pacing: Pacing; readonly runs: DirectionRun[] }[]
-  readonly groups: GroupRun[]
+  readonly directions?: { readonly pacing: Pacing; readonly runs: DirectionRun[] }[]
+  readonly groups?: GroupRun[]
 }
 
 export async function benchScale(argv: readonly string[]): Promise<ScaleResult> {
@@ -98,6 +99,11 @@ export async function benchScale(argv: readonly string[]): Promise<ScaleResult> 
   }
   const smallest = sizes.documents[0] ?? 100
   const e2eTsx = runtime === 'tsx (sources)' ? undefined : await sidecarDocs('tsx (sources)', smallest, false)
+  const command = `npm run bench -- --scale ${argv.filter((a) => a !== '--scale').join(' ')}`.trim()
+  const documents = { e2e, ...(e2eTsx === undefined ? {} : { e2eTsx }), baselines }
+  const built = { runtime, ...(build.error === undefined ? {} : { buildError: build.error }) }
+  // The documents' rows alone (the lazy replicas of decisions/0040), for a shorter run.
+  if (argv.includes('--scale-documents-only')) return { command, ...built, sizes, documents }
   const big = buildBigDoc(sizes.copies)
   const largeRuns = [await sidecarLargeDoc(runtime, big)]
   for (const system of ['y-websocket', 'Hocuspocus'] as const) largeRuns.push(await baselineLargeDoc(system, big))
@@ -113,11 +119,10 @@ export async function benchScale(argv: readonly string[]): Promise<ScaleResult> 
   const most = Math.max(...sizes.members)
   groups.push(await groupRun(runtime, most, { updates: 1, pages: most, presenceMs: sizes.presenceSeconds * 1000 }))
   return {
-    command: `npm run bench -- --scale ${argv.filter((a) => a !== '--scale').join(' ')}`.trim(),
-    runtime,
-    ...(build.error === undefined ? {} : { buildError: build.error }),
+    command,
+    ...built,
     sizes,
-    documents: { e2e, ...(e2eTsx === undefined ? {} : { e2eTsx }), baselines },
+    documents,
     largeDoc: {
       copies: big.copies,
       operations: big.operations,

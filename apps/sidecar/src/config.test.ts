@@ -53,6 +53,14 @@ describe('configuration', () => {
     expect(Object.isFrozen(c) && Object.isFrozen(c.documents[0]) && Object.isFrozen(c.send)).toBe(true)
   })
 
+  it('keeps a quiet document in memory a minute and at most 64 quiet ones by default; 0 turns the minute off', () => {
+    expect(loadConfig(valid).replica).toMatchObject({ evictAfterMs: 60_000, maxLoaded: 64 })
+    const off = loadConfig({ ...valid, E2E_COL_EVICT_AFTER_MS: '0', E2E_COL_MAX_LOADED_DOCS: '1' })
+    expect(off.replica).toMatchObject({ evictAfterMs: 0, maxLoaded: 1 })
+    expect(failure({ ...valid, E2E_COL_MAX_LOADED_DOCS: '0' })).toContain('E2E_COL_MAX_LOADED_DOCS')
+    expect(failure({ ...valid, E2E_COL_EVICT_AFTER_MS: '-1' })).toContain('E2E_COL_EVICT_AFTER_MS')
+  })
+
   it('requires the body boundary, naming it; the document map is optional (documents are made at run time)', () => {
     expect(failure({ HOME: '/home/ada' })).toContain('E2E_COL_SIGNAL_BODY_MAX_BYTES')
     const none = loadConfig({ E2E_COL_SIGNAL_BODY_MAX_BYTES: '2000', HOME: '/home/ada' })

@@ -162,6 +162,9 @@ const Env = z
     E2E_COL_SYNC_DELAY_MIN_MS: int(0, 60_000, 20),
     E2E_COL_SYNC_DELAY_MAX_MS: int(0, 60_000, 300),
     E2E_COL_HEALTH_INTERVAL_MS: int(1000, 86_400_000, 300_000),
+    // Lazy replicas (decisions/0040): a quiet document leaves memory after this; 0 keeps every loaded one.
+    E2E_COL_EVICT_AFTER_MS: int(0, 86_400_000, 60_000),
+    E2E_COL_MAX_LOADED_DOCS: int(1, 100_000, 64),
     E2E_COL_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .superRefine((env, ctx) => {
@@ -328,6 +331,10 @@ export interface SidecarConfig {
     readonly syncOnStart: boolean
     readonly syncDelayMs: { readonly min: number; readonly max: number }
     readonly healthIntervalMs: number
+    /** A document with no page, nothing to send and no change for this long leaves memory (0: never). */
+    readonly evictAfterMs: number
+    /** Quiet documents beyond this many in memory leave it, least recently used first. */
+    readonly maxLoaded: number
   }
   /** When versions are recorded and which are kept (history/doc-history.ts, retention.ts). */
   readonly history: HistoryPolicy
@@ -472,6 +479,8 @@ export function loadConfig(
       syncOnStart: e.E2E_COL_SYNC_ON_START,
       syncDelayMs: { min: e.E2E_COL_SYNC_DELAY_MIN_MS, max: e.E2E_COL_SYNC_DELAY_MAX_MS },
       healthIntervalMs: e.E2E_COL_HEALTH_INTERVAL_MS,
+      evictAfterMs: e.E2E_COL_EVICT_AFTER_MS,
+      maxLoaded: e.E2E_COL_MAX_LOADED_DOCS,
     },
     history: {
       quietMs: e.E2E_COL_HISTORY_QUIET_MS,

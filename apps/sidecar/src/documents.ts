@@ -10,7 +10,7 @@ import { CAPABILITY, type Envelope } from '@e2e-col/protocol'
 import type { SignalBackend } from '@e2e-col/signal-cli'
 import type { Clock } from './clock.ts'
 import type { SidecarConfig } from './config.ts'
-import { createDocument, type Document, type SyncStats } from './document/document.ts'
+import { createDocument, type Document } from './document/document.ts'
 import type { ChangeStore, DocumentPorts } from './document/ports.ts'
 import { StoreError } from './errors.ts'
 import type { MemberId } from './group/roster.ts'
@@ -19,6 +19,7 @@ import type { HistoryTable } from './history/history-table.ts'
 import type { Logger } from './ops/logger.ts'
 import type { Metrics } from './ops/metrics.ts'
 import type { DocReplica } from './replica/replica.ts'
+import { createDocumentsInMemory } from './documents-in-memory.ts'
 import type { ReplicaStore } from './replica/store.ts'
 import type { AuthorTable } from './authorship/author-table.ts'
 import { createOutbound } from './send/outbound.ts'
@@ -63,17 +64,37 @@ export interface DocumentsOptions {
 }
 
 export interface Documents {
+  /** True for a served document, in memory or not. */
   has(docId: string): boolean
+  /** A served document, loaded into memory first when it is out (undefined: not served, or the store failed). */
   get(docId: string): Document | undefined
-  /** The document carried by a group, if served. */
+  /** The served document if it is in memory now; never loads it. */
+  loaded(docId: string): Document | undefined
+  /** The id of the document a group carries, if served; never loads it. */
+  servedIn(groupId: string): string | undefined
+  /** The document carried by a group, if served (loaded first). */
   byGroup(groupId: string): Document | undefined
+  /** The served documents in memory now. */
   values(): IterableIterator<Document>
+  /** Every served document's id, in memory or not. */
+  ids(): IterableIterator<string>
+  /** Served documents, in memory or not. */
   readonly size: number
+  /** Served documents in memory now. */
+  readonly inMemory: number
   /**
    * Starts serving a document over its group with its loaded replica.
    * @throws Error when the document or the group is served already
    */
   add(docId: string, groupId: string, replica: DocReplica): Document
+  /**
+   * Starts serving a document over its group; its replica loads on the first page, envelope or
+   * call that needs it (decisions/0040).
+   * @throws Error when the document or the group is served already
+   */
+  serve(docId: string, groupId: string): void
+  /** Calls `hook` each time a document comes into memory; what it returns runs when it leaves. */
+  onLoad(hook: (doc: Document) => (() => void) | void): void
   /** Stops serving a document: its queue stops and its sockets close with `code`. */
   remove(docId: string, code: number, reason: string): void
   /** An envelope from a group, deduplicated by the receive path; `from` is its Signal sender, `source` its key. */
@@ -87,8 +108,13 @@ export interface Documents {
   withdraw(docId: string, feature: number): void
   /** Announces `feature` again in the document's group after a withdrawal. */
   restore(docId: string, feature: number): void
-  /** Queues the changes a previous run accepted and Signal never took (call once, when started). */
-  resumeKept(): void
+  /**
+   * The sidecar is ready: what a previous run accepted and Signal never took is queued (its
+   * documents loaded for it), the first served documents are loaded up to the bound, and the
+   * documents in memory greet their groups and, with `syncOnStart`, ask them what they lack. A
+   * document loaded later does both on its first load.
+   */
+  start(): void
   /** Waits (bounded) until every send queue is empty. */
   drain(timeoutMs: number): Promise<void>
   /** Frame bytes still waiting in the send queues. */
@@ -108,90 +134,90 @@ export interface Documents {
 const PRUNE_EVERY_MS = 3_600_000
 
 export function createDocuments(o: DocumentsOptions): Documents {
-  const { metrics } = o
-  const docs = new Map<string, Document>()
-  const groups = new Map<string, Document>()
-  let resumed = false
+  // Served documents (in memory or not), both ways.
+  const served = new Map<string, string>()
+  const groups = new Map<string, string>()
   const shared = createSharedPorts(o)
   const storeFor = createStorePorts(o)
   // Edits not shared because this account was made a viewer first (decisions/0032).
   const notShared = openNotSharedBook(o.config.replica.dataDir, o.clock.now)
   // Who sent the last group update of each served document's group, and when (stranded/rejoin-port.ts).
   const changers = new Map<string, Changer>()
-
-  // Signal went away or came back: every document (configured or added since) hears it.
-  o.reach.onChange((state) => {
-    for (const doc of docs.values()) doc.outbox.reachChanged(state)
-  })
-
-  metrics.replicaSyncSource.read = () => {
-    const all: SyncStats[] = [...docs.values()].map((d) => d.group.syncStats())
-    return {
-      answered: all.reduce((n, s) => n + s.answered, 0),
-      suppressed: all.reduce((n, s) => n + s.suppressed, 0),
-      askedBack: all.reduce((n, s) => n + s.askedBack, 0),
+  const memory = createDocumentsInMemory(o, (docId, groupId, replica, roster) => {
+    const rejoin = {
+      book: notShared,
+      changer: () => changers.get(groupId),
+      // Later, not inside the document's own call that asked for it.
+      rejoin: (state: Uint8Array | undefined, carried: Carried) =>
+        queueMicrotask(() => rejoinDocument(rejoinParts, docId, state, carried)),
     }
+    const ports = { ...shared, store: storeFor(docId), authors: o.authors.rowsOf(docId), rejoin }
+    return createDocument(ports, docId, groupId, replica, roster)
+  })
+  const { docs } = memory
+  const load = (docId: string): Document | undefined => {
+    const groupId = served.get(docId)
+    return groupId === undefined ? undefined : memory.load(docId, groupId)
+  }
+  function claim(docId: string, groupId: string): void {
+    if (served.has(docId)) throw new Error(`document ${docId} is served already`)
+    if (groups.has(groupId)) throw new Error(`group ${groupId} carries a document already`)
+    served.set(docId, groupId)
+    groups.set(groupId, docId)
   }
 
   const collection: Documents = {
-    has: (docId) => docs.has(docId),
-    get: (docId) => docs.get(docId),
-    byGroup: (groupId) => groups.get(groupId),
+    has: (docId) => served.has(docId),
+    get: load,
+    loaded: (docId) => docs.get(docId),
+    servedIn: (groupId) => groups.get(groupId),
+    byGroup(groupId) {
+      const docId = groups.get(groupId)
+      return docId === undefined ? undefined : load(docId)
+    },
     values: () => docs.values(),
+    ids: () => served.keys(),
     get size() {
+      return served.size
+    },
+    get inMemory() {
       return docs.size
     },
     add(docId, groupId, replica) {
-      if (docs.has(docId)) throw new Error(`document ${docId} is served already`)
-      if (groups.has(groupId)) throw new Error(`group ${groupId} carries a document already`)
-      const authors = o.authors.rowsOf(docId)
-      const rejoin = {
-        book: notShared,
-        changer: () => changers.get(groupId),
-        // Later, not inside the document's own call that asked for it.
-        rejoin: (state: Uint8Array | undefined, carried: Carried) =>
-          queueMicrotask(() => rejoinDocument(rejoinParts, docId, state, carried)),
-      }
-      const doc = createDocument({ ...shared, store: storeFor(docId), authors, rejoin }, docId, groupId, replica)
-      docs.set(docId, doc)
-      groups.set(groupId, doc)
-      o.histories?.attach(docId, replica)
-      // Added after the start: what a previous run kept for it goes out now, as for the others.
-      if (resumed) doc.outbox.resumeKept()
-      return doc
+      claim(docId, groupId)
+      return memory.open(docId, groupId, replica)
     },
+    serve: claim,
+    onLoad: memory.onLoad,
     remove(docId, code, reason) {
-      const doc = docs.get(docId)
-      if (doc === undefined) return
-      docs.delete(docId)
-      groups.delete(doc.groupId)
-      o.histories?.detach(docId)
-      doc.close(code, reason)
+      const groupId = served.get(docId)
+      if (groupId === undefined) return
+      served.delete(docId)
+      groups.delete(groupId)
+      memory.forget(docId, code, reason)
     },
     fromGroup(docId, frame, env, from, source) {
-      return docs.get(docId)?.group.receive(frame, env, from, source)
+      // Presence is for open pages: a document out of memory has none, so it is not loaded for it.
+      if (env.kind === 'awareness' && !docs.has(docId)) return undefined
+      return load(docId)?.group.receive(frame, env, from, source)
     },
     setMembers(groupId, members) {
-      groups.get(groupId)?.group.setMembers(members)
+      const docId = groups.get(groupId)
+      if (docId !== undefined) docs.get(docId)?.group.setMembers(members)
     },
-    lost: (docId, source) => docs.get(docId)?.group.lost(source),
-    withdraw: (docId, feature) => docs.get(docId)?.group.withdraw(feature),
-    restore: (docId, feature) => docs.get(docId)?.group.restore(feature),
-    resumeKept() {
-      resumed = true
-      for (const doc of docs.values()) doc.outbox.resumeKept()
-    },
+    lost: (docId, source) => load(docId)?.group.lost(source),
+    withdraw: (docId, feature) => load(docId)?.group.withdraw(feature),
+    restore: (docId, feature) => load(docId)?.group.restore(feature),
+    start: () => memory.start(served),
     async drain(timeoutMs) {
       // While Signal is away nothing would go out: what is queued is in the outbox for the next start.
       if (o.reach.state !== 'reachable') return
       await Promise.all([...docs.values()].map((d) => d.outbox.drain(timeoutMs)))
     },
     queuedBytes: () => [...docs.values()].reduce((n, d) => n + d.outbox.queuedBytes, 0),
-    close(code, reason) {
-      for (const doc of docs.values()) doc.close(code, reason)
-    },
+    close: memory.close,
     notShared(docId, nameOf) {
-      const doc = docs.get(docId)
+      const doc = load(docId)
       return doc === undefined ? undefined : notSharedView(notShared, docId, doc.roles.self(), nameOf)
     },
     groupChanged(groupId, number) {

@@ -1,6 +1,6 @@
 /**
  * `@e2e-col/sidecar/internals`: the sidecar's edge modules, for the fuzz targets and the protocol and history
- * bench that drive them directly. Not an API for programs: those start a whole sidecar.
+ * bench that drive them directly (and the store inspection the scale bench reads). Not an API for programs: those start a whole sidecar.
  */
 export { createSession, type Session } from './browser/session.ts'
 export { BROWSER_KINDS } from './browser/kinds.ts'
@@ -11,6 +11,7 @@ export { NODE_CODECS } from './node-codecs.ts'
 export { openReplicaStore } from './replica/store.ts'
 export { openSidecarStore } from './phases/store.ts'
 export { loadReplica } from './replica/replica.ts'
+export { inspectDocument } from './cli/inspect.ts'
 export type { CompactionPolicy } from './replica/compaction.ts'
 export { createDocHistory, type HistoryPolicy } from './history/doc-history.ts'
 export { DEFAULT_RETENTION } from './history/retention.ts'

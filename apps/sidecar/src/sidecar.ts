@@ -154,15 +154,13 @@ function ready(
   life.markReady()
   const beyondLoopback = listenWarning(b.config.listen.host)
   if (beyondLoopback !== undefined) b.logger.warn({ listen: b.config.listen }, beyondLoopback)
-  docs.resumeKept()
-  // Announce what this sidecar reads (members answer with theirs).
-  for (const doc of docs.values()) doc.group.greet()
+  // Resume kept sends; the documents in memory announce what this sidecar reads (members answer
+  // with theirs) and catch up on what the group said meanwhile. The others do both on first load.
+  docs.start()
   b.logger.info(
     { url: at.url, documents: docs.size, store: at.storePath, signalCliVersion: at.version ?? 'unavailable' },
     `e2e-col sidecar ready on ${at.url}`,
   )
-  // Catch up on what the group said while this sidecar was down: members answer with what we lack.
-  if (b.config.replica.syncOnStart) for (const doc of docs.values()) doc.group.ask()
   // Someone may have removed this account from a document while the sidecar was down.
   void library
     ?.refresh()

@@ -249,7 +249,8 @@ describe('how much work a member can cause', () => {
       ),
     )
     await poll(
-      async () => (await metricValue(bob.url, 'e2e_col_group_updates_total')) - updatesBefore === BURST,
+      // At least: Bob's sidecar labelling itself in the group (labels/self-label.ts) may be one more.
+      async () => (await metricValue(bob.url, 'e2e_col_group_updates_total')) - updatesBefore >= BURST,
       "Bob's sidecar to read every update",
     )
     // A rename of Bob's runs after every look-up already waiting (operations take turns), and makes one of its own.

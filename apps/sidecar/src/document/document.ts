@@ -287,13 +287,13 @@ function demotionHooks(
 }
 
 /** The parts of one document, each built before the part that uses it. */
-function documentParts(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica) {
+function documentParts(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica, keptRoster?: Roster) {
   const { store, metrics, logger } = ports
   const pages = createPages()
   const own = ownEnvelopes(ports, docId)
   const roles = createDocumentRoles({ docId, replica: replica.doc, metrics, logger })
   const delivery = deliveryFor(ports, docId, pages, roles)
-  const roster = createRoster(ports.group.self)
+  const roster = keptRoster ?? createRoster(ports.group.self)
   const { queue, toGroup } = groupSends(ports, docId, groupId, { own, roster, unsent: () => delivery.changed() })
   const authors = authorGate(ports, docId, toGroup, replica)
   const capabilities = capabilityExchange(ports, toGroup, roster, () =>
@@ -350,7 +350,21 @@ function documentParts(ports: DocumentPorts, docId: string, groupId: string, rep
     rate.take(source, countReviewEntries(payload, (c) => authors.speaksFor(from, c)) ?? 0, ports.clock.now())
   const inboxParts = { replica, sync, capabilities, pages, store, mirror, stamp, roles, metrics, authors, reviewRate }
   const fromGroup = demotion.listening(createGroupInbox(inboxParts), roles.isViewer)
-  const parts = { pages, own, roles, delivery, queue, toGroup, authors, capabilities, sync, kept, mirror, presence }
+  const parts = {
+    pages,
+    own,
+    roles,
+    delivery,
+    queue,
+    toGroup,
+    authors,
+    capabilities,
+    sync,
+    kept,
+    mirror,
+    presence,
+    roster,
+  }
   return { ...parts, demotion, fromBrowser, fromGroup }
 }
 
@@ -392,6 +406,8 @@ function groupSide(p: Parts): GroupSide {
     withdraw: (feature) => capabilities.withdraw(feature),
     restore: (feature) => capabilities.restore(feature),
     syncStats: () => sync.groupSync.stats(),
+    roster: p.roster,
+    busy: () => sync.gapRepair.busy(),
   }
 }
 
@@ -450,8 +466,18 @@ function contentSide(p: Parts, replica: DocReplica, store: DocumentPorts['store'
   }
 }
 
-export function createDocument(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica): Document {
-  const p = documentParts(ports, docId, groupId, replica)
+/**
+ * One served document over its loaded replica. `roster`: what the group's members announced, kept
+ * by the collection while the document is out of memory (so a reload asks nobody again).
+ */
+export function createDocument(
+  ports: DocumentPorts,
+  docId: string,
+  groupId: string,
+  replica: DocReplica,
+  roster?: Roster,
+): Document {
+  const p = documentParts(ports, docId, groupId, replica, roster)
   return {
     docId,
     groupId,

@@ -10,7 +10,7 @@ import type { DocumentPresence } from '../presence/document-presence.ts'
 import { keepOwnStates } from '../presence/presence-authors.ts'
 import type { AuthorGate } from './author-gate.ts'
 import type { DocumentRoles } from '../roles/doc-roles.ts'
-import type { MemberId } from '../group/roster.ts'
+import type { MemberId, Roster } from '../group/roster.ts'
 import type { Metrics } from '../ops/metrics.ts'
 import type { DocReplica } from '../replica/replica.ts'
 import { decodeExactStateVector } from '../replica/strict-yjs.ts'
@@ -69,6 +69,10 @@ export interface GroupSide {
   restore(feature: number): void
   /** What group sync answered, suppressed and asked back so far. */
   syncStats(): SyncStats
+  /** True while its gap repair waits to ask the group (document/replica-sync.ts). */
+  busy(): boolean
+  /** What the group's members announced; the collection keeps it while the document is out of memory. */
+  readonly roster: Roster
 }
 
 /**

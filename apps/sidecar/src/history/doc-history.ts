@@ -70,6 +70,8 @@ export interface DocHistory extends ReplicaObserver {
    * none does. Searched by halves: a version that works makes every later one work.
    */
   oldestExact(): number | undefined
+  /** True while changes wait for their version (a spell not yet recorded). */
+  pending(): boolean
   /** Records what is pending and stops the timers. */
   close(): void
 }
@@ -108,11 +110,23 @@ function spellDifference(doc: Y.Doc, lastSv: Uint8Array, whole: Uint8Array | und
   return whole
 }
 
+/**
+ * What a document's history keeps across its loads into memory (decisions/0040): when each member
+ * was last heard (an absence starts a catch-up version), and the last version's state vector and
+ * chain of differences (the next version is a difference, not the whole state).
+ */
+export interface HistoryCarry {
+  readonly heard: Map<string, number>
+  lastSv?: Uint8Array
+  chain: number
+}
+
 export function createDocHistory(
   docId: string,
   replica: DocReplica,
   policy: HistoryPolicy,
   ports: HistoryPorts,
+  carry: HistoryCarry = { heard: new Map(), chain: 0 },
 ): DocHistory {
   const { table, timers, logger } = ports
   let last: VersionRow | undefined = ports.storing(() => table.versions(docId, undefined, 1)[0])
@@ -121,10 +135,9 @@ export function createDocHistory(
   let spellStart: number | undefined
   let timer: unknown
   /** The state vector of the last version recorded by this run, and how many differences since a whole one. */
-  let lastSv: Uint8Array | undefined
-  let chain = 0
-  const heard = new Map<string, number>()
-
+  let lastSv = carry.lastSv
+  let chain = carry.chain
+  const { heard } = carry
   // What Signal names is untrusted: a line break could not be stored as one author.
   const authorOf = (origin: ChangeOrigin): string =>
     origin.via === 'member' ? (origin.author ?? '').replace(/[\r\n]/g, '').slice(0, 64) : ports.self
@@ -155,8 +168,8 @@ export function createDocHistory(
     )
     if (row === undefined) return undefined
     last = row
-    lastSv = Y.encodeStateVector(replica.doc)
-    chain = base === undefined ? 0 : chain + 1
+    lastSv = carry.lastSv = Y.encodeStateVector(replica.doc)
+    chain = carry.chain = base === undefined ? 0 : chain + 1
     authors = new Set()
     spellStart = undefined
     ports.storing(() => pruneHistory(table, docId, now, policy, logger))
@@ -251,6 +264,7 @@ export function createDocHistory(
       })
     },
     oldestExact: () => ports.storing(() => oldestExact(table, docId, replica.doc)),
+    pending: () => spellStart !== undefined,
     close() {
       if (spellStart !== undefined) record('closing')
       if (timer !== undefined) timers.clearTimeout(timer)

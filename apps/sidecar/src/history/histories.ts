@@ -7,7 +7,13 @@
 import type { Timers } from '@e2e-col/sync'
 import type { Logger } from '../ops/logger.ts'
 import type { DocReplica } from '../replica/replica.ts'
-import { createDocHistory, restoreReason, type DocHistory, type HistoryPolicy } from './doc-history.ts'
+import {
+  createDocHistory,
+  restoreReason,
+  type DocHistory,
+  type HistoryCarry,
+  type HistoryPolicy,
+} from './doc-history.ts'
 import { HistoryError } from './history-error.ts'
 import type { HistoryTable, VersionRow } from './history-table.ts'
 import { CLIENT_ID_RANDOM_BITS, clientIdFor } from '@e2e-col/protocol'
@@ -34,7 +40,10 @@ export type Edit = (update: Uint8Array) => boolean
 
 export interface Histories {
   attach(docId: string, replica: DocReplica): DocHistory
+  /** The document left memory: its history stops, what it carries to the next load is kept. */
   detach(docId: string): void
+  /** The document is no longer served (or is served anew from another state): nothing is carried. */
+  forget(docId: string): void
   get(docId: string): DocHistory | undefined
   /** The served document's replica (the review API reads a copy of it), undefined when not served. */
   replicaOf(docId: string): DocReplica | undefined
@@ -85,6 +94,7 @@ export function createHistories(o: HistoriesOptions): Histories {
       : undefined
   }
   const served = new Map<string, { history: DocHistory; replica: DocReplica }>()
+  const carried = new Map<string, HistoryCarry>()
 
   /** The update that undoes `author`'s changes since `since`, exact or refused; undefined when there is nothing to undo. */
   function undoOf(docId: string, author: string, since: number): Uint8Array | undefined {
@@ -115,18 +125,20 @@ export function createHistories(o: HistoriesOptions): Histories {
   return {
     attach(docId, replica) {
       served.get(docId)?.history.close()
-      const history = createDocHistory(docId, replica, o.policy, {
-        table: o.table,
-        timers: o.timers,
-        self: o.self(),
-        storing: o.storing,
-        logger: o.logger,
-      })
+      // Kept across the document's loads into memory (decisions/0040); one small entry per document.
+      let carry = carried.get(docId)
+      if (carry === undefined) carried.set(docId, (carry = { heard: new Map(), chain: 0 }))
+      const ports = { table: o.table, timers: o.timers, self: o.self(), storing: o.storing, logger: o.logger }
+      const history = createDocHistory(docId, replica, o.policy, ports, carry)
       replica.observe(history)
       served.set(docId, { history, replica })
       return history
     },
     detach,
+    forget(docId) {
+      detach(docId)
+      carried.delete(docId)
+    },
     get: (docId) => served.get(docId)?.history,
     replicaOf: (docId) => served.get(docId)?.replica,
     writerId: writer,

@@ -75,7 +75,7 @@ export interface LibraryOptions {
   /** Where listings come from (and go to): the sidecar's one membership owner. */
   membership: Pick<MembershipSource, 'ask' | 'subscribe'>
   you: string
-  documents: Pick<Documents, 'has' | 'get' | 'byGroup' | 'add' | 'remove' | 'size'>
+  documents: Pick<Documents, 'has' | 'get' | 'loaded' | 'servedIn' | 'serve' | 'onLoad' | 'remove' | 'size'>
   /** The store with the library's own tables and the invited editors' (phases/store.ts opens them). */
   store: ReplicaStore & {
     readonly inviters: InviterTable

@@ -8,7 +8,6 @@ import type { Clock } from '../clock.ts'
 import type { Documents } from '../documents.ts'
 import type { Logger } from '../ops/logger.ts'
 import type { StoredDocument } from '../replica/doc-table.ts'
-import { loadReplica } from '../replica/replica.ts'
 import type { ReplicaStore } from '../replica/store.ts'
 import type { RemovalTable } from './removal-table.ts'
 import type { Joined } from './joined.ts'
@@ -71,7 +70,7 @@ export interface Shelf {
 }
 
 export interface ShelfOptions {
-  readonly documents: Pick<Documents, 'has' | 'get' | 'byGroup' | 'add' | 'remove' | 'size'>
+  readonly documents: Pick<Documents, 'has' | 'get' | 'loaded' | 'servedIn' | 'serve' | 'onLoad' | 'remove' | 'size'>
   readonly store: ReplicaStore & { readonly removals: RemovalTable }
   readonly fixed: readonly { docId: string; groupId: string }[]
   readonly steps: Steps
@@ -88,7 +87,6 @@ export function createShelf(o: ShelfOptions): Shelf {
   const fixed = new Map(o.fixed.map((d) => [d.docId, d]))
   const lastChange = new Map<string, number>()
   const lastTouch = new Map<string, number>()
-  const unsubscribe = new Map<string, () => void>()
 
   function noteChange(docId: string): void {
     const now = o.now()
@@ -102,19 +100,13 @@ export function createShelf(o: ShelfOptions): Shelf {
     if (fixed.has(docId)) store.fixedChanges.touch(docId, at)
     else store.documents.touch(docId, at)
   }
+  // Its replica loads on first use (decisions/0040).
   function serve(row: StoredDocument): void {
-    if (documents.has(row.docId)) return
-    documents.add(row.docId, row.groupId, loadReplica(store, row.docId))
-    watchChanges(row.docId)
+    if (!documents.has(row.docId)) documents.serve(row.docId, row.groupId)
   }
-  /** Notes the time of each change to a served document (its "last change"). */
-  function watchChanges(docId: string): void {
-    const off = documents.get(docId)?.content.onChange(() => noteChange(docId))
-    if (off !== undefined) unsubscribe.set(docId, off)
-  }
+  // Notes the time of each change to a served document in memory (its "last change").
+  documents.onLoad((doc) => doc.content.onChange(() => noteChange(doc.docId)))
   function unserve(docId: string, reason: string): void {
-    unsubscribe.get(docId)?.()
-    unsubscribe.delete(docId)
     documents.remove(docId, o.closeCode, reason)
   }
 
@@ -137,7 +129,7 @@ export function createShelf(o: ShelfOptions): Shelf {
       unserve(docId, 'this document was deleted for everyone')
       o.logger.info({ docId }, "the fixed document's group was ended; stopped serving it")
     },
-    servedIn: (groupId) => documents.byGroup(groupId)?.docId,
+    servedIn: (groupId) => documents.servedIn(groupId),
     isServed: (docId) => documents.has(docId),
     checkRoom() {
       if (documents.size >= MAX_DOCUMENTS)
@@ -184,13 +176,12 @@ export function createShelf(o: ShelfOptions): Shelf {
       const at = lastChange.get(docId) ?? kept ?? 0
       return at === 0 ? undefined : at
     },
-    unsentBytes: (docId) => documents.get(docId)?.outbox.queuedBytes ?? 0,
+    unsentBytes: (docId) => documents.loaded(docId)?.outbox.queuedBytes ?? 0,
     serveStored() {
       // Fixed documents are served by the caller; their changes are noted here too. One whose
       // group was ended stays ended: its configuration does not bring it back.
       for (const f of o.fixed) {
         if (store.removals.get(f.docId)?.deleted === true) unserve(f.docId, 'this document was deleted for everyone')
-        else if (!unsubscribe.has(f.docId)) watchChanges(f.docId)
       }
       for (const row of store.documents.list()) {
         if (row.state !== 'active' || fixed.has(row.docId)) continue
@@ -199,8 +190,6 @@ export function createShelf(o: ShelfOptions): Shelf {
     },
     close() {
       for (const [docId, at] of lastChange) if (at !== lastTouch.get(docId)) steps.storing(() => touchStored(docId, at))
-      for (const off of unsubscribe.values()) off()
-      unsubscribe.clear()
     },
   }
 }

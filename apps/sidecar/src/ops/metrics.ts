@@ -115,6 +115,17 @@ function sendMetrics(r: Registry[], unsentSource: { read: () => number }) {
       help: 'Sends tried while Signal was away (one at a time, at a bounded backoff)',
       registers: r,
     }),
+    documentsInMemory: new Gauge({
+      name: 'e2e_col_documents_in_memory',
+      help: 'Served documents whose replica is in memory now (the others load on first use)',
+      registers: r,
+    }),
+    documentMoves: new Counter({
+      name: 'e2e_col_document_moves_total',
+      help: 'Replicas loaded into memory (on first use) and taken out of it (quiet, or beyond the bound)',
+      labelNames: ['move'],
+      registers: r,
+    }),
     unsentEnvelopes: new Gauge({
       name: 'e2e_col_unsent_envelopes',
       help: 'Changes accepted from browsers that Signal has not taken yet (the durable outbox)',

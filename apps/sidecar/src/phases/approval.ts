@@ -16,10 +16,14 @@ export function reviewedOf(served: Served, docId: string): ReviewedDoc | undefin
   const doc = served.docs.get(docId)
   const replica = served.histories.replicaOf(docId)
   if (doc === undefined || replica === undefined) return undefined
+  // Looked up again at each use: a request waiting for its body may outlive the document in
+  // memory (decisions/0040), and an edit must reach the replica loaded after it.
   return {
-    doc: replica.doc,
-    edit: (update) => doc.content.edit(update),
-    role: () => doc.roles.self(),
+    get doc() {
+      return served.docs.get(docId) === undefined ? replica.doc : (served.histories.replicaOf(docId) ?? replica).doc
+    },
+    edit: (update) => served.docs.get(docId)?.content.edit(update) ?? false,
+    role: () => (served.docs.get(docId) ?? doc).roles.self(),
     writerId: () => served.histories.writerId() ?? randomInt(2 ** 32),
   }
 }

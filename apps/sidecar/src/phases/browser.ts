@@ -168,8 +168,9 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
   const historyApi = createHistoryApi({
     histories: i.served.histories,
     editOf: (docId) => {
-      const doc = docs.get(docId)
-      return doc === undefined ? undefined : (update) => doc.content.edit(update)
+      // Looked up again at the edit: the request may outlive the document in memory (decisions/0040).
+      // Loaded first: the history API reads the document's history next.
+      return docs.get(docId) === undefined ? undefined : (update) => docs.get(docId)?.content.edit(update) ?? false
     },
     roleOf: (docId) => docs.get(docId)?.roles.self(),
     left: (docId) => i.served.histories.left(docId),
@@ -194,7 +195,7 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
       ),
     maxFrameBytes: config.browser.maxFrameBytes,
     isDocument: (docId) => life.ready() && docs.has(docId),
-    hasRoom: (docId) => (docs.get(docId)?.pages.count ?? Infinity) < config.browser.maxConnectionsPerDoc,
+    hasRoom: (docId) => (docs.loaded(docId)?.pages.count ?? 0) < config.browser.maxConnectionsPerDoc,
     onConnection: (ws: WebSocket, docId: string) => {
       const doc = docs.get(docId)
       if (doc === undefined) return ws.close(CLOSE_CODES.POLICY_VIOLATION)

@@ -8,7 +8,7 @@ import type { MemberId } from '../group/roster.ts'
 import type { SignalBackend } from '@e2e-col/signal-cli'
 import type { MakeSession } from '../browser/sessions.ts'
 import { createChatRelay, type ChatRelay } from '../chat/chat-relay.ts'
-import { createDocuments, type Documents } from '../documents.ts'
+import { createDocuments, type Document, type Documents } from '../documents.ts'
 import type { GroupMembership, Listed } from '../group/membership.ts'
 import { membersOf, sourceKey } from '../group/members.ts'
 import { rolesIn } from '../roles/roles.ts'
@@ -81,7 +81,7 @@ function chatRelay(b: Basics, docs: Documents, makeSession: MakeSession): ChatRe
   // Chat bindings (§4.9): relayed between browsers and the local loop, never replicated or queued.
   return createChatRelay({
     bindings: config.chats.bindings,
-    isDocumentGroup: (groupId) => docs.byGroup(groupId) !== undefined,
+    isDocumentGroup: (groupId) => docs.servedIn(groupId) !== undefined,
     operators: new Set(config.chats.operators),
     loopAccount: config.chats.loopAccount,
     browserOperators: config.chats.browserOperators,
@@ -184,13 +184,9 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
       ),
     stopped: life.stopped,
   })
-  for (const { docId, groupId } of config.documents) {
-    const replica = i.replicas.get(docId)
-    if (replica === undefined) throw new Error(`no replica loaded for document ${docId}`)
-    docs.add(docId, groupId, replica)
-  }
+  for (const { docId, groupId } of config.documents) docs.serve(docId, groupId)
   const unsentEnvelopes = (): number =>
-    life.storing(() => [...docs.values()].reduce((n, d) => n + store.outbox.count(d.docId), 0)) ?? 0
+    life.storing(() => [...docs.ids()].reduce((n, docId) => n + store.outbox.count(docId), 0)) ?? 0
   metrics.unsentSource.read = unsentEnvelopes
   const chats = chatRelay(b, docs, i.makeSession)
   const library = documentLibrary(b, i, { docs, chats, contacts })
@@ -198,16 +194,24 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
   library?.serveStored()
   const labels = selfLabels(b, membership.self)
   // Every served document's roster and roles, those made at run time included, from every listing taken.
+  const toRoster = (doc: Document, listed: Listed): void => {
+    const entry = listed.listing.find((g) => g.id === doc.groupId)
+    if (listed.whole || entry !== undefined) docs.setMembers(doc.groupId, membersOf(listed.listing, doc.groupId))
+    if (entry === undefined) return
+    doc.roles.set(rolesIn(entry, membership.self), listed.askedAt)
+    labels?.seen(entry, doc.roles.self())
+  }
+  // The documents in memory now; one loaded later takes the latest listing as a start does.
   const toRosters = (listed: Listed): void => {
-    for (const doc of docs.values()) {
-      const entry = listed.listing.find((g) => g.id === doc.groupId)
-      if (listed.whole || entry !== undefined) docs.setMembers(doc.groupId, membersOf(listed.listing, doc.groupId))
-      if (entry === undefined) continue
-      doc.roles.set(rolesIn(entry, membership.self), listed.askedAt)
-      labels?.seen(entry, doc.roles.self())
+    for (const doc of docs.values()) toRoster(doc, listed)
+    // A document out of memory still wears its role as its label (nothing else of it needs the listing).
+    for (const entry of listed.listing) {
+      const docId = docs.servedIn(entry.id)
+      if (docId !== undefined && docs.loaded(docId) === undefined)
+        labels?.seen(entry, rolesIn(entry, membership.self).self)
     }
   }
-  toRosters({ listing: membership.groups(), whole: true, askedAt: clock.now() })
+  docs.onLoad((doc) => toRoster(doc, { listing: membership.groups(), whole: true, askedAt: clock.now() }))
   const unsubscribe = membership.subscribe(toRosters)
   return {
     part: { docs, reach, chats, library, ownSends, unsentEnvelopes, histories, self: membership.self },

@@ -96,7 +96,7 @@ function ingestFor(b: Basics, i: ReceiveInput, missing: MissingAttachments, reme
     maxWaiting: 64,
   })
   return createIngest({
-    docOfGroup: (groupId) => docs.byGroup(groupId)?.docId,
+    docOfGroup: (groupId) => docs.servedIn(groupId),
     maxFrameBytes: config.browser.maxFrameBytes,
     maxBodyBytes: receiveBodyBound(config),
     reassembly: config.reassembly,
@@ -133,7 +133,7 @@ function memberCheck(b: Basics, i: ReceiveInput): Membership {
   return createMembership({
     membership: i.membership,
     groupIds: config.documents.map((d) => d.groupId),
-    serves: (groupId) => i.served.docs.byGroup(groupId) !== undefined,
+    serves: (groupId) => i.served.docs.servedIn(groupId) !== undefined,
     minRefreshGapMs: Math.min(config.membersRefreshMs, 5_000),
     maxHeld: 256,
     now: clock.now,

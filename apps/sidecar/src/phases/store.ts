@@ -9,7 +9,6 @@ import { INVITER_TABLES, inviterTableOf, type InviterTable } from '../library/in
 import { JOINED_TABLES, joinedTableOf, type JoinedTable } from '../library/joined-table.ts'
 import { REMOVAL_TABLES, removalTableOf, type RemovalTable } from '../library/removal-table.ts'
 import { REVIEW_TABLES, agentTokensOf, type AgentTokens } from '../review/agent-tokens.ts'
-import { loadReplica, type DocReplica } from '../replica/replica.ts'
 import { openReplicaStore, type ReplicaStore } from '../replica/store.ts'
 import { PROMOTION_TABLES, promotionTableOf, type PromotionTable } from '../roles/promotion-table.ts'
 import type { Basics, Phase } from './phase.ts'
@@ -60,17 +59,14 @@ export function openSidecarStore(dir: string, options: { readonly?: boolean } = 
 
 export interface Stored {
   readonly store: SidecarStore
-  /** The fixed documents' replicas, by document id. */
-  readonly replicas: ReadonlyMap<string, DocReplica>
 }
 
 export function openStore(b: Pick<Basics, 'config' | 'clock'>): Phase<Stored> {
   const store = openSidecarStore(b.config.replica.dataDir)
   try {
-    const replicas = new Map<string, DocReplica>()
-    for (const { docId } of b.config.documents) replicas.set(docId, loadReplica(store, docId))
+    // Replicas load on first use (documents.ts, decisions/0040), not here.
     store.sentIds.prune(b.clock.now() - b.config.replica.sentIdsTtlMs)
-    return { part: { store, replicas }, close: () => store.close() }
+    return { part: { store }, close: () => store.close() }
   } catch (error) {
     store.close() // releases the data folder's lock
     throw error

@@ -68,6 +68,8 @@ export interface GapRepair {
   readonly asked: number
   /** A member's current least time between two asks on its claims (undefined: none seen). */
   claimSpacingOf(source: string): number | undefined
+  /** True while an ask waits (a gap, a claim, the quiet ask, a loss or a refusal): not to be dropped. */
+  busy(): boolean
   dispose(): void
 }
 
@@ -201,6 +203,8 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
       return asked
     },
     claimSpacingOf: (source) => claims.spacingOf(source),
+    // The health announcement is not counted: a member's own announcements tell the group its state.
+    busy: () => [timer, quiet, lostTimer, refusedTimer].some((t) => t !== undefined),
     dispose() {
       disposed = true
       o.doc.off('update', onChange)

@@ -51,6 +51,19 @@ describe('the document replica and its store', () => {
     expect(again.doc.getText('t').toString()).toBe(doc.getText('t').toString())
   })
 
+  it('once closed (it left memory), applies nothing and writes nothing behind the replica loaded after it', () => {
+    const store = open(tempDir())
+    const old = loadReplica(store, DOC)
+    const { updates } = editingSession(4, 3)
+    expect(old.apply(updates[0] ?? new Uint8Array())).toBe(true)
+    old.close()
+    const fresh = loadReplica(store, DOC)
+    expect(old.apply(updates[1] ?? new Uint8Array())).toBe(false)
+    expect(store.loadUpdates(DOC)).toHaveLength(1)
+    expect(fresh.apply(updates[1] ?? new Uint8Array())).toBe(true)
+    expect(store.loadUpdates(DOC)).toHaveLength(2)
+  })
+
   it('answers a state vector with exactly what it lacks', () => {
     const replica = loadReplica(open(tempDir()), DOC)
     const { updates, doc } = editingSession(20, 11)

@@ -47,6 +47,11 @@ export interface DocReplica {
   lacksFrom(stateVector: Uint8Array): boolean
   /** Compactions done since load (for tests and metrics). */
   readonly compactions: number
+  /**
+   * This replica left memory (decisions/0040): `apply` refuses from now on, so nothing holding it
+   * can write to the log behind the replica loaded after it.
+   */
+  close(): void
 }
 
 function strictStateVector(stateVector: Uint8Array): Uint8Array {
@@ -92,13 +97,14 @@ export function loadReplica(
   }
   compactIfDue()
   let observer: ReplicaObserver | undefined
+  let closed = false
 
   return {
     docId,
     doc,
     apply(update, origin = { via: 'sidecar' }) {
       // Decoded whole first, so a malformed or padded one is refused before it touches the doc.
-      if (!isExactUpdate(update)) return false
+      if (closed || !isExactUpdate(update)) return false
       observer?.before(origin)
       try {
         Y.applyUpdate(doc, update)
@@ -126,6 +132,9 @@ export function loadReplica(
     },
     get compactions() {
       return compactions
+    },
+    close() {
+      closed = true
     },
   }
 }

@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import * as Y from 'yjs'
+import { systemClock } from './clock.ts'
+import type { Document } from './document/document.ts'
+import { createDocumentsInMemory, type MemoryPorts } from './documents-in-memory.ts'
+import { createRoster } from './group/roster.ts'
+import { createLogger } from './ops/logger.ts'
+import { createMetrics } from './ops/metrics.ts'
+import { openReplicaStore, type ReplicaStore } from './replica/store.ts'
+
+const dirs: string[] = []
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+
+/** A document that counts what the collection asks of it. */
+function countingDocument(docId: string, calls: string[]): Document {
+  const count = (name: string) => () => void calls.push(`${docId}:${name}`)
+  return {
+    docId,
+    groupId: `g-${docId}`,
+    pages: { count: 0 } as Document['pages'],
+    group: {
+      greet: count('greet'),
+      ask: count('ask'),
+      busy: () => false,
+      roster: createRoster({}),
+      syncStats: () => ({ answered: 0, suppressed: 0, askedBack: 0 }),
+    } as unknown as Document['group'],
+    roles: {} as Document['roles'],
+    outbox: { queuedBytes: 0, resumeKept: count('resume') } as unknown as Document['outbox'],
+    content: {} as Document['content'],
+    close: count('close'),
+  }
+}
+
+function setup(maxLoaded: number): { store: ReplicaStore; ports: MemoryPorts } {
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-col-memory-'))
+  dirs.push(dir)
+  const store = openReplicaStore(dir)
+  const ports: MemoryPorts = {
+    config: { replica: { evictAfterMs: 0, maxLoaded, syncOnStart: true } },
+    clock: systemClock,
+    reach: { onChange: () => () => {} },
+    store,
+    storing: (fn) => fn(),
+    stopped: () => false,
+    metrics: createMetrics(),
+    logger: createLogger('silent'),
+  }
+  return { store, ports }
+}
+
+describe('documents in memory at start', () => {
+  it('queues what a previous run kept once, and greets and asks once, whatever the bound loads', () => {
+    const { store, ports } = setup(2)
+    const doc = new Y.Doc()
+    doc.getText('t').insert(0, 'kept')
+    for (const id of ['a', 'b', 'c']) store.appendUpdate(id, Y.encodeStateAsUpdate(doc))
+    // 'c' holds a change Signal never took: it loads even beyond the bound.
+    store.outbox.accept('c', 'page', 'm1', new Uint8Array([1]), 0)
+    const calls: string[] = []
+    const memory = createDocumentsInMemory(ports, (docId) => countingDocument(docId, calls))
+    memory.start(new Map(['a', 'b', 'c'].map((id) => [id, `g-${id}`])))
+    expect([...memory.docs.keys()].sort()).toEqual(['a', 'c'])
+    expect(calls.filter((c) => c.endsWith(':resume')).sort()).toEqual(['a:resume', 'c:resume'])
+    expect(calls.filter((c) => c.endsWith(':greet')).sort()).toEqual(['a:greet', 'c:greet'])
+    expect(calls.filter((c) => c.endsWith(':ask')).sort()).toEqual(['a:ask', 'c:ask'])
+    // Loaded later: its first load resumes, greets and asks, each once.
+    memory.load('b', 'g-b')
+    memory.forget('b', 1000, 'test')
+    expect(calls.filter((c) => c.startsWith('b:'))).toEqual(['b:resume', 'b:greet', 'b:ask', 'b:close'])
+    memory.close(1001, 'done')
+    store.close()
+  })
+})
