@@ -38,6 +38,8 @@ function printDocuments(r: ScaleResult): void {
   for (const l of lines) console.log(`- ${l}`)
 }
 
+const bytes = (n: number | undefined, none: string): string => (n === undefined ? none : `${n.toLocaleString('en')} B`)
+
 function printLargeDoc(r: ScaleResult): void {
   const l = r.largeDoc
   if (l === undefined) return
@@ -52,10 +54,7 @@ function printLargeDoc(r: ScaleResult): void {
   console.log(
     `| bare Y.Doc in plain node | – | ${mib(bare)} MiB (${mib(l.bareYdoc.before.rss)} MiB before loading) | 1.00 | – | – | – | – |`,
   )
-  const times = (bytes: number | undefined): string =>
-    bytes === undefined ? '–' : (bytes / l.yjsEncodedBytes).toFixed(2)
-  const bytes = (n: number | undefined, none: string): string =>
-    n === undefined ? none : `${n.toLocaleString('en')} B`
+  const times = (n: number | undefined): string => (n === undefined ? '–' : (n / l.yjsEncodedBytes).toFixed(2))
   for (const run of l.runs)
     console.log(
       `| ${run.system} | ${ms(run.openMs)} ms | ${mib(run.rss.rss)} MiB | ${(run.rss.rss / bare).toFixed(2)} | ${bytes(run.storeBytes, '– (no persistence)')} | ${times(run.storeBytes)} | ${bytes(run.logBytes, '–')} | ${times(run.logBytes)} |`,

@@ -62,6 +62,16 @@ function standingOf(o: Pick<MemoryPorts, 'histories' | 'storing' | 'store'>, doc
   return { safe, quiet: safe && !doc.group.busy() }
 }
 
+/** Runs `hooks` on a document come into memory; what they return, to run when it leaves. */
+function runHooks(hooks: readonly Hook[], doc: Document): (() => void)[] {
+  const offs: (() => void)[] = []
+  for (const hook of hooks) {
+    const off = hook(doc)
+    if (off !== undefined) offs.push(off)
+  }
+  return offs
+}
+
 const syncTotals = (all: readonly SyncStats[]): SyncStats => ({
   answered: all.reduce((n, s) => n + s.answered, 0),
   suppressed: all.reduce((n, s) => n + s.suppressed, 0),
@@ -102,10 +112,7 @@ export function createDocumentsInMemory(o: MemoryPorts, build: BuildDocument): D
   function takeOut(docId: string): Document | undefined {
     const doc = docs.get(docId)
     if (doc === undefined) return undefined
-    const stats = doc.group.syncStats()
-    retired.answered += stats.answered
-    retired.suppressed += stats.suppressed
-    retired.askedBack += stats.askedBack
+    Object.assign(retired, syncTotals([retired, doc.group.syncStats()]))
     docs.delete(docId)
     // Anything still holding the old replica (a request that waited for its body) changes nothing.
     replicas.get(docId)?.close()
@@ -145,12 +152,7 @@ export function createDocumentsInMemory(o: MemoryPorts, build: BuildDocument): D
     residency.touch(docId)
     metrics.documentsInMemory.set(docs.size)
     o.histories?.attach(docId, replica)
-    const offs: (() => void)[] = []
-    for (const hook of hooks) {
-      const off = hook(doc)
-      if (off !== undefined) offs.push(off)
-    }
-    unhooks.set(docId, offs)
+    unhooks.set(docId, runHooks(hooks, doc))
     if (started) {
       // Loaded after the start: what a previous run kept for it goes out now, as for the others.
       doc.outbox.resumeKept()
@@ -194,10 +196,7 @@ export function createDocumentsInMemory(o: MemoryPorts, build: BuildDocument): D
     open,
     onLoad(hook) {
       hooks.push(hook)
-      for (const doc of docs.values()) {
-        const off = hook(doc)
-        if (off !== undefined) unhooks.get(doc.docId)?.push(off)
-      }
+      for (const doc of docs.values()) unhooks.get(doc.docId)?.push(...runHooks([hook], doc))
     },
     forget(docId, code, reason) {
       rosters.delete(docId)

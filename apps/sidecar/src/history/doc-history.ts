@@ -134,9 +134,7 @@ export function createDocHistory(
   let authors = new Set<string>()
   let spellStart: number | undefined
   let timer: unknown
-  /** The state vector of the last version recorded by this run, and how many differences since a whole one. */
-  let lastSv = carry.lastSv
-  let chain = carry.chain
+  // The last version's state vector and differences since a whole one are in `carry`.
   const { heard } = carry
   // What Signal names is untrusted: a line break could not be stored as one author.
   const authorOf = (origin: ChangeOrigin): string =>
@@ -148,6 +146,7 @@ export function createDocHistory(
     if (last !== undefined && spellStart === undefined) return last
     const now = timers.now()
     // The newest version is never dropped, so a difference from it always has its base.
+    const { lastSv, chain } = carry
     const base = last !== undefined && lastSv !== undefined && chain < WHOLE_EVERY ? last.id : undefined
     const row = ports.storing(() =>
       table.atomically(() => {
@@ -168,8 +167,8 @@ export function createDocHistory(
     )
     if (row === undefined) return undefined
     last = row
-    lastSv = carry.lastSv = Y.encodeStateVector(replica.doc)
-    chain = carry.chain = base === undefined ? 0 : chain + 1
+    carry.lastSv = Y.encodeStateVector(replica.doc)
+    carry.chain = base === undefined ? 0 : chain + 1
     authors = new Set()
     spellStart = undefined
     ports.storing(() => pruneHistory(table, docId, now, policy, logger))
