@@ -73,6 +73,9 @@ describe('documents in memory at start', () => {
     memory.load('b', 'g-b')
     memory.forget('b', 1000, 'test')
     expect(calls.filter((c) => c.startsWith('b:'))).toEqual(['b:resume', 'b:greet', 'b:ask', 'b:close'])
+    // One made while the sidecar runs: the library asks its group itself; its loads greet nobody.
+    memory.load('d', 'g-d')
+    expect(calls.filter((c) => c.startsWith('d:'))).toEqual(['d:resume'])
     memory.close(1001, 'done')
     store.close()
   })

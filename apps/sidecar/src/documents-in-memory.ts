@@ -88,8 +88,9 @@ export function createDocumentsInMemory(o: MemoryPorts, build: BuildDocument): D
   const rosters = new Map<string, Roster>()
   const hooks: Hook[] = []
   const unhooks = new Map<string, (() => void)[]>()
-  // Documents that greeted their group (and asked it) in this run.
-  const greeted = new Set<string>()
+  // Documents served at start that have not greeted their group (and asked it) yet in this run;
+  // one made or accepted while the sidecar runs is greeted by the library's own steps, as before.
+  const toGreet = new Set<string>()
   const residency = createResidency({
     evictAfterMs: o.config.replica.evictAfterMs,
     maxLoaded: o.config.replica.maxLoaded,
@@ -137,8 +138,7 @@ export function createDocumentsInMemory(o: MemoryPorts, build: BuildDocument): D
 
   /** A document's first load in this run announces it and asks the group what it lacks. */
   function greet(doc: Document): void {
-    if (greeted.has(doc.docId)) return
-    greeted.add(doc.docId)
+    if (!toGreet.delete(doc.docId)) return
     doc.group.greet()
     if (o.config.replica.syncOnStart) doc.group.ask()
   }
@@ -201,10 +201,12 @@ export function createDocumentsInMemory(o: MemoryPorts, build: BuildDocument): D
     forget(docId, code, reason) {
       rosters.delete(docId)
       askOnLoad.delete(docId)
+      toGreet.delete(docId)
       takeOut(docId)?.close(code, reason)
       o.histories?.forget(docId)
     },
     start(served) {
+      for (const docId of served.keys()) toGreet.add(docId)
       // What a previous run accepted and Signal never took: its documents come into memory for it.
       const kept = o.storing(() => [...served.keys()].filter((docId) => o.store.outbox.count(docId) > 0)) ?? []
       for (const docId of kept) load(docId, served.get(docId) ?? '')

@@ -46,17 +46,39 @@ function watchBrowserOnline(): void {
 // While the sidecar is out of reach, the advice is looked at again this often.
 const RECHECK_MS = 1000
 let recheck: ReturnType<typeof setTimeout> | undefined
+// Whether this page's own server answered the last probe (see `probePageServer`).
+let pageServerAnswers = true
+
+/**
+ * A page reloaded offline from the service worker can read `navigator.onLine` as true and never
+ * hear an `offline` event (Chromium does so on a busy machine). So while the sidecar is out of
+ * reach the page asks its own server too: a HEAD request, which the service worker's routes (GETs
+ * only) let pass to the network. Any answer, even an error status, means the network is there.
+ */
+async function probePageServer(): Promise<void> {
+  try {
+    await fetch(location.pathname, { method: 'HEAD', cache: 'no-store' })
+    pageServerAnswers = true
+  } catch {
+    pageServerAnswers = false
+  }
+}
+
+function recheckLater(): void {
+  if (lastConnection === 'connected' || recheck !== undefined) return
+  recheck = setTimeout(() => {
+    void probePageServer().then(() => {
+      recheck = undefined
+      showAdvice()
+    })
+  }, RECHECK_MS)
+}
 
 function showAdvice(): void {
   if (lastConnection === undefined) return
-  // A page loaded while the browser's network state settles can miss its online/offline event
-  // (seen on a busy machine): while the sidecar is out of reach, navigator.onLine is read again.
-  if (lastConnection !== 'connected' && recheck === undefined)
-    recheck = setTimeout(() => {
-      recheck = undefined
-      showAdvice()
-    }, RECHECK_MS)
-  const advice = adviceText(lastConnection, navigator.onLine)
+  if (lastConnection === 'connected') pageServerAnswers = true
+  recheckLater()
+  const advice = adviceText(lastConnection, navigator.onLine && pageServerAnswers)
   if (advice === undefined) return
   const box = element('advice')
   setTextWithCode(box, advice ?? '')
