@@ -1,5 +1,6 @@
 /** The scale section as printed (the docs/performance.md section, with its command line). */
 import { mib, ms } from '../stats.ts'
+import { SIDECAR_NODE_FLAGS } from './procs.ts'
 import type { ScaleResult } from './scale.ts'
 
 const yes = (ok: boolean): string => (ok ? 'met' : '**missed**')
@@ -11,7 +12,8 @@ function printDocuments(r: ScaleResult): void {
     '| system | documents | fork to ready | in memory at ready | idle RSS (after GC) | after one incoming edit to each, RSS peak / after GC | most in memory | traffic took |',
   )
   console.log('|---|---|---|---|---|---|---|---|')
-  for (const d of [...r.documents.e2e, ...(r.documents.e2eTsx === undefined ? [] : [r.documents.e2eTsx])]) {
+  const { e2e, e2eV8Defaults, e2eTsx } = r.documents
+  for (const d of [...e2e, ...[e2eV8Defaults, e2eTsx].filter((run) => run !== undefined)]) {
     const t = d.afterTraffic
     console.log(
       `| e2e-col sidecar, ${d.runtime} | ${d.documents} | ${s(d.readyMs)} | ${d.atReady.inMemory} (all out after ${s(d.atReady.emptiedMs)}) | ${mib(d.idle.rss)} MiB | ${t === undefined ? '–' : `${mib(t.peak.rss)} / ${mib(t.collected.rss)} MiB`} | ${t === undefined ? '–' : t.mostInMemory} | ${t === undefined ? '–' : s(t.ms)} |`,
@@ -102,7 +104,7 @@ function printGroups(r: ScaleResult): void {
 export function printScale(r: ScaleResult): void {
   console.log(`\n## Scale (issue #41): \`${r.command}\`\n`)
   console.log(
-    `The sidecar runs ${r.runtime === 'node (built dist/)' ? 'as installed: its dist/ built with `tsc -b apps/sidecar/tsconfig.build.json` (what `npm run pack:packages` packs), under plain `node`' : `from its sources under tsx: the build failed (${r.buildError ?? ''})`}; the baselines (\`@y/websocket-server\` 0.1.1, \`@hocuspocus/server\` 3.4.4, no persistence) under plain \`node\`, in the same run.`,
+    `The sidecar runs ${r.runtime === 'node (built dist/)' ? 'as installed: its dist/ built with `tsc -b apps/sidecar/tsconfig.build.json` (what `npm run pack:packages` packs), under plain `node` with the options its bin gives (`' + SIDECAR_NODE_FLAGS.join(' ') + '`; the rows marked "V8 defaults" without them)' : `from its sources under tsx: the build failed (${r.buildError ?? ''})`}; the baselines (\`@y/websocket-server\` 0.1.1, \`@hocuspocus/server\` 3.4.4, no persistence) under plain \`node\`, in the same run.`,
   )
   printDocuments(r)
   if (r.largeDoc === undefined) return

@@ -9,6 +9,7 @@ import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
+import { shebangNodeFlags } from '../../scripts/node-flags.ts'
 import { BenchChild } from '../child.ts'
 import { type BenchGroup, type Pacing, sidecarEnv } from '../stack.ts'
 
@@ -19,7 +20,17 @@ export interface Memory {
   readonly arrayBuffers: number
 }
 
-export type Runtime = 'node (built dist/)' | 'tsx (sources)'
+/**
+ * How the sidecar runs: its built dist/ under `node` with the options its bin's shebang gives (as
+ * installed and as `e2e-col up` runs it), the same with V8's defaults (for the options' effect in the
+ * same run), or its sources under tsx.
+ */
+export type Runtime = 'node (built dist/)' | 'node (built dist/), V8 defaults' | 'tsx (sources)'
+
+/** The Node options the sidecar's bin asks for (scripts/node-flags.ts). */
+export const SIDECAR_NODE_FLAGS: readonly string[] = shebangNodeFlags(
+  fileURLToPath(new URL('../../apps/sidecar/bin/e2e-col-sidecar.js', import.meta.url)),
+)
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -50,11 +61,10 @@ export class Proc {
   }
 
   static sidecar(runtime: Runtime): Proc {
-    return new Proc(
-      runtime === 'node (built dist/)'
-        ? new BenchChild('scale/sidecar-node.mjs', ['--expose-gc'], { plain: true })
-        : new BenchChild('sidecar-child.ts', ['--expose-gc']),
-    )
+    if (runtime === 'tsx (sources)')
+      return new Proc(new BenchChild('sidecar-child.ts', ['--expose-gc', ...SIDECAR_NODE_FLAGS]))
+    const flags = runtime === 'node (built dist/)' ? SIDECAR_NODE_FLAGS : []
+    return new Proc(new BenchChild('scale/sidecar-node.mjs', ['--expose-gc', ...flags], { plain: true }))
   }
 
   static baseline(): Proc {

@@ -74,7 +74,13 @@ export interface ScaleResult {
   readonly runtime: Runtime
   readonly buildError?: string
   readonly sizes: ScaleSizes
-  readonly documents: { readonly e2e: DocsRun[]; readonly e2eTsx?: DocsRun; readonly baselines: BaselineDocsRun[] }
+  readonly documents: {
+    readonly e2e: DocsRun[]
+    /** The smallest size again with V8's default options: what the bin's options change, same run. */
+    readonly e2eV8Defaults?: DocsRun
+    readonly e2eTsx?: DocsRun
+    readonly baselines: BaselineDocsRun[]
+  }
   /** Absent with `--scale-documents-only` (as are `directions` and `groups`). */
   readonly largeDoc?: {
     readonly copies: number
@@ -98,14 +104,22 @@ export async function benchScale(argv: readonly string[]): Promise<ScaleResult> 
     for (const system of ['y-websocket', 'Hocuspocus'] as const) baselines.push(await baselineDocs(system, n))
   }
   const smallest = sizes.documents[0] ?? 100
-  const e2eTsx = runtime === 'tsx (sources)' ? undefined : await sidecarDocs('tsx (sources)', smallest, false)
+  const built = runtime === 'node (built dist/)'
+  const e2eV8Defaults = built ? await sidecarDocs('node (built dist/), V8 defaults', smallest, true) : undefined
+  const e2eTsx = built ? await sidecarDocs('tsx (sources)', smallest, false) : undefined
   const command = `npm run bench -- --scale ${argv.filter((a) => a !== '--scale').join(' ')}`.trim()
-  const documents = { e2e, ...(e2eTsx === undefined ? {} : { e2eTsx }), baselines }
-  const built = { runtime, ...(build.error === undefined ? {} : { buildError: build.error }) }
+  const documents = {
+    e2e,
+    ...(e2eV8Defaults === undefined ? {} : { e2eV8Defaults }),
+    ...(e2eTsx === undefined ? {} : { e2eTsx }),
+    baselines,
+  }
+  const how = { runtime, ...(build.error === undefined ? {} : { buildError: build.error }) }
   // The documents' rows alone (the lazy replicas of decisions/0040), for a shorter run.
-  if (argv.includes('--scale-documents-only')) return { command, ...built, sizes, documents }
+  if (argv.includes('--scale-documents-only')) return { command, ...how, sizes, documents }
   const big = buildBigDoc(sizes.copies)
   const largeRuns = [await sidecarLargeDoc(runtime, big)]
+  if (built) largeRuns.push(await sidecarLargeDoc('node (built dist/), V8 defaults', big))
   for (const system of ['y-websocket', 'Hocuspocus'] as const) largeRuns.push(await baselineLargeDoc(system, big))
   const trace = loadTrace(TYPING_TRACE)
   const offsets = typingSchedule(loadTrace<TimedTrace>(TIMING_TRACE), sizes.windowSeconds * 1000)
@@ -120,7 +134,7 @@ export async function benchScale(argv: readonly string[]): Promise<ScaleResult> 
   groups.push(await groupRun(runtime, most, { updates: 1, pages: most, presenceMs: sizes.presenceSeconds * 1000 }))
   return {
     command,
-    ...built,
+    ...how,
     sizes,
     documents,
     largeDoc: {

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { spawnInGroup, type RotatingLog } from '@e2e-col/signal-cli-runtime'
+import { shebangNodeFlags } from '../../../scripts/node-flags.ts'
 
 export interface Child {
   readonly name: string
@@ -30,6 +31,11 @@ export function packageDir(pkg: string): string {
   return dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`))
 }
 
+/** `node <options from the bin's shebang> <bin>`: the bin runs as its shebang would run it. */
+export function nodeArgs(script: string, args: readonly string[]): string[] {
+  return [...shebangNodeFlags(script), script, ...args]
+}
+
 /** Runs a workspace bin with this Node in its own process group (see `spawnInGroup`). */
 export function spawnChild(
   name: string,
@@ -37,7 +43,7 @@ export function spawnChild(
   args: readonly string[],
   options: { env: NodeJS.ProcessEnv; log?: RotatingLog; onLine?: (line: string) => void },
 ): Child {
-  const group = spawnInGroup(process.execPath, [script, ...args], options)
+  const group = spawnInGroup(process.execPath, nodeArgs(script, args), options)
   return {
     name,
     exited: group.exited.then(({ code, signal }) => ({ code, signal })),

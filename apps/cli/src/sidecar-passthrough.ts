@@ -5,13 +5,13 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { constants } from 'node:os'
-import { binOf } from './children.ts'
+import { binOf, nodeArgs } from './children.ts'
 
 const ignore = (): void => {}
 
 /** Runs `e2e-col-sidecar ...args`; resolves with its exit code (128 + the signal's number when killed). */
 export async function runSidecarBinary(args: readonly string[]): Promise<number> {
-  const sidecar = spawn(process.execPath, [binOf('@e2e-col/sidecar', 'e2e-col-sidecar'), ...args], {
+  const sidecar = spawn(process.execPath, nodeArgs(binOf('@e2e-col/sidecar', 'e2e-col-sidecar'), args), {
     stdio: 'inherit',
   })
   // Ctrl-C reaches both through the terminal and the sidecar decides; a SIGTERM sent to this
