@@ -120,6 +120,7 @@ class Binding implements DocConnection {
         flushWindowMs: options.flushWindowMs ?? 250,
         mergeLimit: options.mergeLimit ?? DEFAULT_MERGE_LIMIT,
         timers: this.#timers,
+        inFlight: () => this.#outbox.pending > 0,
       },
       (payload) => {
         this.#outbox.add('update', payload)
@@ -465,6 +466,7 @@ class Binding implements DocConnection {
   #onAck(messageId: string): void {
     if (!this.#outbox.ack(messageId)) return
     this.#lastAckAt = this.#timers.now()
+    if (this.#outbox.pending === 0) this.#coalescer.released()
     this.#scheduleCheckpoint()
     this.#emitStatus()
   }

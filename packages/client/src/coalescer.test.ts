@@ -285,4 +285,70 @@ describe('chooseEncoding', () => {
     expect(chooseEncoding(257, 256)).toBe('diff')
     expect(chooseEncoding(10_000)).toBe('diff')
   })
+
+  describe('while nothing waits for an acknowledgement', () => {
+    function acked() {
+      const doc = new Y.Doc()
+      const timers = manualTimers()
+      const state = { inFlight: false }
+      const flushes: number[] = []
+      const coalescer = new Coalescer(
+        doc,
+        { flushWindowMs: 250, mergeLimit: 256, timers, burstIdleMs: 20, inFlight: () => state.inFlight },
+        () => {
+          flushes.push(timers.now())
+          state.inFlight = true
+        },
+      )
+      doc.on('update', (update: Uint8Array) => coalescer.push(update))
+      return { text: doc.getText('t'), timers, state, flushes, coalescer, doc }
+    }
+
+    test('each keystroke at typing speed leaves at once when the last one was acknowledged', () => {
+      const { text, timers, state, flushes } = acked()
+      for (let i = 0; i < 5; i++) {
+        text.insert(i, 'x')
+        timers.advance(5)
+        state.inFlight = false // the sidecar saved it
+        timers.advance(95)
+      }
+      expect(flushes).toEqual([0, 100, 200, 300, 400])
+    })
+
+    test('edits typed while an update is on its way wait, and leave together the moment it is acknowledged', () => {
+      const { text, timers, state, flushes, coalescer, doc } = acked()
+      text.insert(0, 'a') // leaves at once, now in flight
+      timers.advance(30)
+      text.insert(1, 'b')
+      timers.advance(30)
+      text.insert(2, 'c')
+      expect(flushes).toEqual([0])
+      state.inFlight = false
+      coalescer.released()
+      expect(flushes).toEqual([0, 60])
+      expect(doc.getText('t').toString()).toBe('abc')
+    })
+
+    test('never flushes twice within the shortest gap, even when acknowledged at once', () => {
+      const { text, timers, state, flushes, coalescer } = acked()
+      text.insert(0, 'a')
+      state.inFlight = false
+      coalescer.released()
+      text.insert(1, 'b')
+      expect(flushes).toEqual([0])
+      timers.advance(20)
+      expect(flushes).toEqual([0, 20])
+    })
+
+    test('with no acknowledgement at all (the sidecar out of reach) the fixed window holds', () => {
+      const { text, timers, flushes } = acked()
+      text.insert(0, 'a')
+      for (let i = 1; i < 10; i++) {
+        timers.advance(50)
+        text.insert(i, 'x')
+      }
+      timers.advance(250)
+      expect(flushes).toEqual([0, 250, 500])
+    })
+  })
 })

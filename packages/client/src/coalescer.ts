@@ -28,6 +28,13 @@
  * coalesced exactly as before; a paste, an import or a replay reaches peers up to a window sooner.
  * Two flushes are still at least `burstIdleMs` apart (at most 50 a second with the defaults).
  *
+ * While no flushed update waits for the sidecar's acknowledgement (`inFlight`, when given), there is
+ * nothing to coalesce for: an edit leaves as soon as it is `burstIdleMs` after the last flush, and
+ * {@link Coalescer.released} (the last acknowledgement came) sends what the window was holding. So
+ * at typing speed every keystroke reaches the sidecar at once, and the sidecar, which sends to the
+ * group at its own pace, coalesces while it waits for a send slot; edits are held in the page only
+ * while an update is on its way or the sidecar is out of reach (decision 0042).
+ *
  * A page sends only what its own person wrote (decision 0023): the diff is taken against a state
  * vector that holds every other client id at its current clock, so remote structs applied since
  * the last flush never leave as this page's `update` (receivers would drop the whole update as
@@ -64,6 +71,8 @@ export interface CoalescerOptions {
   readonly burstMinChanges?: number
   /** A burst with no change for this long is flushed before its window ends, ms (default {@link DEFAULT_BURST_IDLE_MS}). */
   readonly burstIdleMs?: number
+  /** Whether a flushed update still waits for its acknowledgement (absent: the fixed window alone). */
+  readonly inFlight?: () => boolean
 }
 
 /** Changes in one window from which it counts as a burst: 64 in 250 ms is 256 keystrokes a second. */
@@ -180,17 +189,33 @@ export class Coalescer {
         this.#armIdle()
       return
     }
-    const { timers, flushWindowMs } = this.#options
-    // Never longer than a window: a wall clock set back must not hold an edit back for as long.
-    const wait = Math.min(flushWindowMs, this.#lastFlushAt + flushWindowMs - timers.now())
+    const wait = this.#waitMs()
     if (wait <= 0) {
       this.flush()
       return
     }
-    this.#timer = timers.setTimeout(() => {
+    this.#timer = this.#options.timers.setTimeout(() => {
       this.#timer = undefined
       this.flush()
     }, wait)
+  }
+
+  /** How long pending edits wait from now: the window's rest, or the shortest gap when nothing is in flight. */
+  #waitMs(): number {
+    const { timers, flushWindowMs, inFlight } = this.#options
+    const since = timers.now() - this.#lastFlushAt
+    // Never longer than the gap itself: a wall clock set back must not hold an edit back for as long.
+    const rest = (gap: number): number => Math.min(gap, gap - since)
+    if (inFlight === undefined || inFlight()) return rest(flushWindowMs)
+    return Math.min(rest(flushWindowMs), rest(this.#options.burstIdleMs ?? DEFAULT_BURST_IDLE_MS))
+  }
+
+  /** Nothing waits for an acknowledgement any more: what the window holds leaves now (or after the shortest gap). */
+  released(): void {
+    if (this.#count === 0 || this.#timer === undefined) return
+    this.#options.timers.clearTimeout(this.#timer)
+    this.#timer = undefined
+    this.#schedule()
   }
 
   /** Checks every `burstIdleMs` whether the burst went on; flushes once it has not. */
