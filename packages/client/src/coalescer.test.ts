@@ -20,6 +20,24 @@ function replay(payloads: Uint8Array[]): string {
   return doc.getText('t').toString()
 }
 
+/** A coalescer whose flushes stay unacknowledged until the test says so (`state.inFlight`). */
+function acked() {
+  const doc = new Y.Doc()
+  const timers = manualTimers()
+  const state = { inFlight: false }
+  const flushes: number[] = []
+  const coalescer = new Coalescer(
+    doc,
+    { flushWindowMs: 250, mergeLimit: 256, timers, burstIdleMs: 20, inFlight: () => state.inFlight },
+    () => {
+      flushes.push(timers.now())
+      state.inFlight = true
+    },
+  )
+  doc.on('update', (update: Uint8Array) => coalescer.push(update))
+  return { text: doc.getText('t'), timers, state, flushes, coalescer, doc }
+}
+
 describe('Coalescer', () => {
   test('a wall clock set back does not hold an edit back longer than one window', () => {
     const { text, timers, flushes } = setup()
@@ -287,23 +305,6 @@ describe('chooseEncoding', () => {
   })
 
   describe('while nothing waits for an acknowledgement', () => {
-    function acked() {
-      const doc = new Y.Doc()
-      const timers = manualTimers()
-      const state = { inFlight: false }
-      const flushes: number[] = []
-      const coalescer = new Coalescer(
-        doc,
-        { flushWindowMs: 250, mergeLimit: 256, timers, burstIdleMs: 20, inFlight: () => state.inFlight },
-        () => {
-          flushes.push(timers.now())
-          state.inFlight = true
-        },
-      )
-      doc.on('update', (update: Uint8Array) => coalescer.push(update))
-      return { text: doc.getText('t'), timers, state, flushes, coalescer, doc }
-    }
-
     test('each keystroke at typing speed leaves at once when the last one was acknowledged', () => {
       const { text, timers, state, flushes } = acked()
       for (let i = 0; i < 5; i++) {
