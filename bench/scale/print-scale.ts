@@ -68,6 +68,10 @@ function printLargeDoc(r: ScaleResult): void {
     console.log(
       `- update log ≤ 2 × Yjs's encoding: ${yes((e2e.logBytes ?? Infinity) <= 2 * l.yjsEncodedBytes)}; the rest of the store is history's (its versions and change log, bounded by E2E_COL_HISTORY_MAX_BYTES) and SQLite's`,
     )
+    const bound = l.historyBoundBytes
+    console.log(
+      `- store ≤ 2 × Yjs's encoding + the history bound (${bound.toLocaleString('en')} B, the sidecar's default): ${yes((e2e.storeBytes ?? Infinity) <= 2 * l.yjsEncodedBytes + bound)}`,
+    )
   }
 }
 

@@ -6,7 +6,9 @@
  * `--scale-docs=100,1000`, `--scale-copies=4`, `--scale-members=2,50`, `--scale-window=45`.
  * Writes test-artifacts/bench-results/scale(.quick).json (git-ignored) and prints the docs/performance.md section.
  */
-import { PACING_DEFAULT, type Pacing } from '../stack.ts'
+import { tmpdir } from 'node:os'
+import { loadConfig } from '@e2e-col/sidecar'
+import { PACING_DEFAULT, sidecarEnv, type Pacing } from '../stack.ts'
 import { loadTrace, type TimedTrace } from '../traces.ts'
 import { TIMING_TRACE, TYPING_TRACE, typingSchedule } from '../typing-speed.ts'
 import { bothDirections, type DirectionRun } from './directions.ts'
@@ -86,11 +88,19 @@ export interface ScaleResult {
     readonly copies: number
     readonly operations: number
     readonly yjsEncodedBytes: number
+    /** The sidecar's default history bound per document (E2E_COL_HISTORY_MAX_BYTES), from its config. */
+    readonly historyBoundBytes: number
     readonly bareYdoc: { readonly before: Memory; readonly after: Memory }
     readonly runs: LargeDocRun[]
   }
   readonly directions?: { readonly pacing: Pacing; readonly runs: DirectionRun[] }[]
   readonly groups?: GroupRun[]
+}
+
+/** The history bound a sidecar started with the bench's settings and no override gets. */
+function historyBound(): number {
+  const layout = { toyUrl: 'http://127.0.0.1:9', docIds: [], groups: [], dataDir: tmpdir() }
+  return loadConfig(sidecarEnv('a', { ...layout, options: { pacing: PACING_DEFAULT } })).history.retention.maxBytes
 }
 
 export async function benchScale(argv: readonly string[]): Promise<ScaleResult> {
@@ -141,6 +151,7 @@ export async function benchScale(argv: readonly string[]): Promise<ScaleResult> 
       copies: big.copies,
       operations: big.operations,
       yjsEncodedBytes: big.update.byteLength,
+      historyBoundBytes: historyBound(),
       bareYdoc: await bareYdoc(big),
       runs: largeRuns,
     },

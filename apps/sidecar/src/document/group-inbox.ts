@@ -124,7 +124,9 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
       if (!groupSync.onRequest(env.payload, source, `${env.senderId}/${env.messageId}`))
         return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
       const sv = decodeExactStateVector(env.payload)
-      if (sv !== undefined) gapRepair.onPeerState(sv, source)
+      if (sv === undefined) return
+      gapRepair.onPeerState(sv, source)
+      gapRepair.onPeerAsk(sv)
       return
     }
     if (DOC_KINDS.has(env.kind)) {

@@ -5,7 +5,7 @@ import { createGapRepair } from './gap-repair.ts'
 const SECOND = 1000
 const MINUTE = 60 * SECOND
 
-function repair(doc: Y.Doc) {
+function repair(doc: Y.Doc, quietMs = 1e9) {
   let asks = 0
   const g = createGapRepair({
     doc,
@@ -14,8 +14,8 @@ function repair(doc: Y.Doc) {
     intervalMs: SECOND,
     maxIntervalMs: MINUTE,
     maxClaimSpacingMs: 10 * MINUTE,
-    // Quiet asks are not what these cases count.
-    quietMs: 1e9,
+    // Quiet asks are not what most cases count.
+    quietMs,
     announceMs: 1e9,
     targetTtlMs: 10 * MINUTE,
     now: () => Date.now(),
@@ -283,6 +283,48 @@ describe('gap repair: a gap (pending structs)', () => {
     g.check()
     vi.advanceTimersByTime(MINUTE)
     expect(asks()).toBe(4)
+    g.dispose()
+  })
+})
+
+describe('gap repair: the quiet ask after a burst, in a group where every member saw it', () => {
+  beforeEach(() => void vi.useFakeTimers())
+  afterEach(() => void vi.useRealTimers())
+  const QUIET = 10 * SECOND
+  const stateOf = (doc: Y.Doc) => Y.decodeStateVector(Y.encodeStateVector(doc))
+
+  it("a member's request holding nothing this replica lacks takes the place of its own quiet ask", () => {
+    const doc = new Y.Doc()
+    const { g, asks } = repair(doc, QUIET)
+    unrelatedEdit(doc)
+    vi.advanceTimersByTime(QUIET / 2)
+    g.onPeerAsk(stateOf(doc)) // the first member to ask, holding what this replica holds
+    vi.advanceTimersByTime(3 * QUIET)
+    expect(asks()).toBe(0)
+    expect(g.quietAsksCovered).toBe(1)
+    g.dispose()
+  })
+
+  it('a request from a member ahead of this replica does not: its answers would not carry what this replica lacks', () => {
+    const doc = new Y.Doc()
+    const { g, asks } = repair(doc, QUIET)
+    unrelatedEdit(doc)
+    g.onPeerAsk(new Map([...stateOf(doc), [424242, 3]]))
+    vi.advanceTimersByTime(3 * QUIET)
+    expect(asks()).toBe(1)
+    expect(g.quietAsksCovered).toBe(0)
+    g.dispose()
+  })
+
+  it('a change after the request that stood in is asked about once quiet again', () => {
+    const doc = new Y.Doc()
+    const { g, asks } = repair(doc, QUIET)
+    unrelatedEdit(doc)
+    g.onPeerAsk(stateOf(doc))
+    vi.advanceTimersByTime(SECOND)
+    unrelatedEdit(doc)
+    vi.advanceTimersByTime(3 * QUIET)
+    expect(asks()).toBe(1)
     g.dispose()
   })
 })

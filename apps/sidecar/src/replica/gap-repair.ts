@@ -15,14 +15,19 @@
  *
  * Also, once the document has been quiet for `quietMs` (plus jitter) after it changed, the replica
  * asks once (a lost *last* update leaves no gap), and it announces its state vector in a `health`
- * envelope at most every `announceMs` while it keeps changing.
+ * envelope at most every `announceMs` while it keeps changing. Every member's document changes
+ * with every edit, so in a group of N each would ask after each burst: N requests and their
+ * answers. A member's request that holds nothing this replica lacks stands in for its own quiet
+ * ask (`onPeerAsk`): the answers go to the whole group and carry whatever the asker lacks, so all
+ * this replica could lack too. The random wait spreads the members out; the first to ask speaks
+ * for the rest.
  * A loss (a message named content that could not be used: a missing or corrupt attachment) makes
  * the replica ask one interval later, at most once per interval however many are lost and once
  * per `maxIntervalMs` for one member's losses; a request
  * Signal refused is asked again one interval later, backing off while refusals continue.
  * Members answer only what the asker lacks, by state vector (§8.4).
  */
-import type * as Y from 'yjs'
+import * as Y from 'yjs'
 import { createClaimBook } from './claims.ts'
 
 export interface GapRepairOptions {
@@ -48,6 +53,13 @@ export interface GapRepair {
   check(): void
   /** A member's state vector was seen (`source`: the member's key): ask until the replica holds all of it. */
   onPeerState(stateVector: ReadonlyMap<number, number>, source?: string): void
+  /**
+   * A member asked the group with `stateVector`. When it holds nothing this replica lacks, the
+   * answers it gets carry everything this replica could lack, so the quiet ask waiting is dropped.
+   */
+  onPeerAsk(stateVector: ReadonlyMap<number, number>): void
+  /** Quiet asks dropped because a member's request stood in for them. */
+  readonly quietAsksCovered: number
   /**
    * A member's request showed it ahead (the answer rule's ask-back): asks at once when a member's
    * claims may cost an ask now; false when none may (the request is then not asked back).
@@ -76,6 +88,13 @@ export interface GapRepair {
 /** True while the document holds structs or deletions it cannot integrate yet. */
 export const hasGap = (doc: Y.Doc): boolean => doc.store.pendingStructs !== null || doc.store.pendingDs !== null
 
+/** True when `doc` holds every clock of `stateVector` (the member is not ahead of it anywhere). */
+function heldBy(stateVector: ReadonlyMap<number, number>, doc: Y.Doc): boolean {
+  const own = Y.decodeStateVector(Y.encodeStateVector(doc))
+  for (const [client, clock] of stateVector) if (clock > (own.get(client) ?? 0)) return false
+  return true
+}
+
 // Members whose last loss is remembered; beyond, the least recent is forgotten.
 const MAX_LOSERS = 256
 
@@ -92,6 +111,7 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
   let lastRefusedAt = Number.NEGATIVE_INFINITY
   let disposed = false
   let asked = 0
+  let quietAsksCovered = 0
   const jittered = (ms: number): number => ms * (1 + o.random() / 4)
   const claims = createClaimBook({
     doc: o.doc,
@@ -169,6 +189,12 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
       claims.note(stateVector, source, o.now())
       schedule()
     },
+    onPeerAsk(stateVector) {
+      if (quiet === undefined || !heldBy(stateVector, o.doc)) return
+      clearTimeout(quiet)
+      quiet = undefined
+      quietAsksCovered += 1
+    },
     askBack() {
       if (!claims.take(o.now(), true)) return false
       send()
@@ -201,6 +227,9 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
     },
     get asked() {
       return asked
+    },
+    get quietAsksCovered() {
+      return quietAsksCovered
     },
     claimSpacingOf: (source) => claims.spacingOf(source),
     // The health announcement is not counted: a member's own announcements tell the group its state.
