@@ -36,7 +36,12 @@ describe('configuration', () => {
   it('reads and announces deflate and attachments by default; none, a subset, or an unknown name', () => {
     const c = loadConfig(valid)
     expect(c.capabilities).toEqual(['deflate', 'attachments'])
-    expect(c.attachments).toEqual({ minBytes: 4096, fetchTimeoutMs: 30_000, restoreAfterMs: 600_000 })
+    expect(c.attachments).toEqual({
+      minBytes: 4096,
+      fetchTimeoutMs: 30_000,
+      maxFrameBytes: 32 * 1024 * 1024,
+      restoreAfterMs: 600_000,
+    })
     expect(loadConfig({ ...valid, E2E_COL_ATTACHMENT_RESTORE_MS: '3000' }).attachments.restoreAfterMs).toBe(3000)
     expect(failure({ ...valid, E2E_COL_ATTACHMENT_RESTORE_MS: '50' })).toContain('E2E_COL_ATTACHMENT_RESTORE_MS')
     expect(loadConfig({ ...valid, E2E_COL_CAPABILITIES: 'none' }).capabilities).toEqual([])
@@ -59,6 +64,16 @@ describe('configuration', () => {
     expect(off.replica).toMatchObject({ evictAfterMs: 0, maxLoaded: 1 })
     expect(failure({ ...valid, E2E_COL_MAX_LOADED_DOCS: '0' })).toContain('E2E_COL_MAX_LOADED_DOCS')
     expect(failure({ ...valid, E2E_COL_EVICT_AFTER_MS: '-1' })).toContain('E2E_COL_EVICT_AFTER_MS')
+  })
+
+  it("lets a member's attachment carry a frame of 32 MiB by default (a whole document for a newcomer), never less than a text frame", () => {
+    expect(loadConfig(valid).attachments.maxFrameBytes).toBe(32 * 1024 * 1024)
+    expect(loadConfig(valid).browser.maxFrameBytes).toBe(2 * 1024 * 1024)
+    const raised = { ...valid, E2E_COL_MAX_FRAME_BYTES: String(48 * 1024 * 1024) }
+    expect(loadConfig(raised).attachments.maxFrameBytes).toBe(48 * 1024 * 1024)
+    expect(failure({ ...valid, E2E_COL_ATTACHMENT_MAX_FRAME_BYTES: String(65 * 1024 * 1024) })).toContain(
+      'E2E_COL_ATTACHMENT_MAX_FRAME_BYTES',
+    )
   })
 
   it('requires the body boundary, naming it; the document map is optional (documents are made at run time)', () => {

@@ -90,7 +90,7 @@ function ingestFor(b: Basics, i: ReceiveInput, missing: MissingAttachments, reme
   const retractions = retractionsFor(b, i.membership)
   const fetcher = createAttachmentFetcher({
     fetch: (id, groupId) => backend.getAttachment(id, groupId),
-    maxPayloadBytes: config.browser.maxFrameBytes,
+    maxPayloadBytes: config.attachments.maxFrameBytes,
     timeoutMs: config.attachments.fetchTimeoutMs,
     maxInFlight: 4,
     maxWaiting: 64,
@@ -98,6 +98,7 @@ function ingestFor(b: Basics, i: ReceiveInput, missing: MissingAttachments, reme
   return createIngest({
     docOfGroup: (groupId) => docs.servedIn(groupId),
     maxFrameBytes: config.browser.maxFrameBytes,
+    maxAttachmentFrameBytes: config.attachments.maxFrameBytes,
     maxBodyBytes: receiveBodyBound(config),
     reassembly: config.reassembly,
     dedup: config.dedup,

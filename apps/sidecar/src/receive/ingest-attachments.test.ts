@@ -35,7 +35,14 @@ function attachmentMessage(env: Envelope) {
   return { frame, body, id, attachments: [{ id, size: frame.byteLength, contentType: 'application/octet-stream' }] }
 }
 
-function setup(store: Map<string, Uint8Array>, extra: { withoutFetcher?: boolean; withoutCallbacks?: boolean } = {}) {
+function setup(
+  store: Map<string, Uint8Array>,
+  extra: {
+    withoutFetcher?: boolean
+    withoutCallbacks?: boolean
+    bounds?: { maxFrameBytes: number; maxAttachmentFrameBytes: number }
+  } = {},
+) {
   const lost: string[] = []
   let fetched = 0
   const asked: string[] = []
@@ -55,6 +62,7 @@ function setup(store: Map<string, Uint8Array>, extra: { withoutFetcher?: boolean
     maxWaiting: 64,
   })
   const { ingest, deliveries, metrics, by } = ingestFixture(DOC, {
+    ...extra.bounds,
     ...(extra.withoutFetcher === true ? {} : { attachments: fetcher }),
     ...(extra.withoutCallbacks === true
       ? {}
@@ -169,6 +177,34 @@ describe('attachment references on the receive path', () => {
     s.ingest.handle(GROUP, m.body, { source: 'acc-1', attachments: m.attachments })
     await vi.waitFor(() => expect(s.delivered).toHaveLength(1))
     expect(s.delivered[0]?.env).toEqual({ ...env, flags: 0, payload: plain })
+  })
+
+  it("inflates an attachment's frame up to the attachment bound, beyond the bound of frames that come as text", async () => {
+    const bounds = { maxFrameBytes: 64 * 1024, maxAttachmentFrameBytes: 1024 * 1024 }
+    const plain = new TextEncoder().encode('a whole document for a newcomer; '.repeat(15_000)) // ~500 KB
+    const env = snapshot(new Uint8Array(deflateRawSync(plain)), FLAGS.deflated)
+    const m = attachmentMessage(env)
+    const s = setup(new Map([[m.id, m.frame]]), { bounds })
+    s.ingest.handle(GROUP, m.body, { source: 'acc-1', attachments: m.attachments })
+    await vi.waitFor(() => expect(s.delivered).toHaveLength(1))
+    expect(s.delivered[0]?.env.payload).toEqual(plain)
+    // The same envelope in a text body stays within the text bound.
+    const text = setup(new Map(), { bounds })
+    text.ingest.handle(GROUP, encodeBody(encodeEnvelope({ ...env, messageId: randomBytes(16).toString('hex') })), {
+      source: 'acc-1',
+    })
+    expect(text.delivered).toHaveLength(0)
+    expect(await text.by('receivedDropped', 'reason')).toEqual({ 'inflate-too-large': 1 })
+  })
+
+  it('drops an attachment whose frame would inflate beyond the attachment bound', async () => {
+    const bounds = { maxFrameBytes: 64 * 1024, maxAttachmentFrameBytes: 256 * 1024 }
+    const plain = new TextEncoder().encode('a whole document for a newcomer; '.repeat(15_000))
+    const m = attachmentMessage(snapshot(new Uint8Array(deflateRawSync(plain)), FLAGS.deflated))
+    const s = setup(new Map([[m.id, m.frame]]), { bounds })
+    s.ingest.handle(GROUP, m.body, { source: 'acc-1', attachments: m.attachments })
+    await vi.waitFor(async () => expect(await s.by('receivedDropped', 'reason')).toEqual({ 'inflate-too-large': 1 }))
+    expect(s.delivered).toHaveLength(0)
   })
 
   it('drops a reference when no fetcher is configured, and one inside a batch', async () => {

@@ -38,6 +38,8 @@ export interface IngestOptions {
   /** The document a group carries now (documents come and go while the sidecar runs). */
   docOfGroup: (groupId: string) => string | undefined
   maxFrameBytes: number
+  /** The largest frame an attachment carries, inflated (default `maxFrameBytes`). */
+  maxAttachmentFrameBytes?: number
   /** Longest body decoded, in UTF-8 bytes (ASCII: characters); longer ones are dropped unread. */
   maxBodyBytes?: number
   /** Bounds of each source's reassembler and dedup window. */
@@ -143,6 +145,8 @@ interface Budget {
   source: string
   state: SourceState
   inflateBytes: number
+  /** The largest payload one of its frames may inflate to (an attachment's bound is its own). */
+  frameBytes: number
   syncRequests: number
   /** The Signal message's sent timestamp, while what is delivered came whole in it. */
   sent: number | undefined
@@ -188,7 +192,15 @@ export function createIngest(o: IngestOptions): Ingest {
   for (const id of o.remembered?.recent() ?? [])
     if (id.source !== SELF) states.of(id.source).known.seen(id.docId, id.senderId, id.messageId, id.at)
   // The body being handled (the receive path is synchronous; an attachment's fetch keeps its own).
-  let b: Budget = { source: '', state: self, inflateBytes: 0, syncRequests: 0, sent: undefined }
+  let b: Budget = {
+    source: '',
+    state: self,
+    inflateBytes: 0,
+    frameBytes: o.maxFrameBytes,
+    syncRequests: 0,
+    sent: undefined,
+  }
+  const attachmentBytes = Math.max(o.maxFrameBytes, o.maxAttachmentFrameBytes ?? o.maxFrameBytes)
   const drop = (reason: string) => o.metrics.receivedDropped.inc({ reason })
   // References being fetched, by (document, sender, message id): a second copy waits for the first.
   const fetching = new Set<string>()
@@ -218,7 +230,8 @@ export function createIngest(o: IngestOptions): Ingest {
       o.metrics.attachmentsFetched.inc({ outcome: r.ok ? 'ok' : r.reason })
       if (r.ok) {
         o.onFetched?.(docId, mine.source)
-        b = mine
+        // An attachment is a body of its own: its frame may inflate up to the attachment bound.
+        b = { ...mine, inflateBytes: attachmentBytes, frameBytes: attachmentBytes }
         return accept(docId, r.frame, r.envelope, from)
       }
       drop(`attachment-${r.reason}`)
@@ -259,7 +272,7 @@ export function createIngest(o: IngestOptions): Ingest {
     if (dedup.has(env.docId, env.senderId, env.messageId, o.now())) return void o.metrics.dedupHits.inc()
     // One body inflates at most one frame's worth in all, however many deflated envelopes it packs.
     if (b.inflateBytes <= 0) return drop('body-budget')
-    const plain = inflateFrame(env, Math.min(o.maxFrameBytes, b.inflateBytes))
+    const plain = inflateFrame(env, Math.min(b.frameBytes, b.inflateBytes))
     if (!plain.ok) {
       b.inflateBytes = 0 // a bomb spends the whole budget
       return drop(plain.reason)
@@ -294,7 +307,14 @@ export function createIngest(o: IngestOptions): Ingest {
       }
       if (env.docId !== docId) return drop('wrong-document')
       const source = message?.source ?? ''
-      b = { source, state: states.of(source), inflateBytes: o.maxFrameBytes, syncRequests: 0, sent: message?.sent }
+      b = {
+        source,
+        state: states.of(source),
+        inflateBytes: o.maxFrameBytes,
+        frameBytes: o.maxFrameBytes,
+        syncRequests: 0,
+        sent: message?.sent,
+      }
       if (env.kind === 'chunk') return chunk(docId, env, from)
       if (env.kind === 'attachment') {
         const own = frame.slice()
