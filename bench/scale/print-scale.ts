@@ -1,5 +1,7 @@
 /** The scale section as printed (the docs/performance.md section, with its command line). */
 import { mib, ms } from '../stats.ts'
+import { printGroupSidecars } from './group-sidecars.ts'
+import { printJoins } from './joins.ts'
 import { SIDECAR_NODE_FLAGS } from './procs.ts'
 import type { ScaleResult } from './scale.ts'
 
@@ -115,7 +117,6 @@ export function printScale(r: ScaleResult): void {
   printLargeDoc(r)
   printDirections(r)
   printGroups(r)
-  console.log(
-    '\n- Not measured in this run: a member joining a 10 MB document, and a relinked device catching up (section 7 measures the join of a 311 KB document).',
-  )
+  if (r.joins !== undefined) console.log(`\n### Joins at the default pacing\n\n${printJoins(r.joins)}`)
+  if (r.groupOfSidecars !== undefined) console.log(printGroupSidecars(r.groupOfSidecars))
 }

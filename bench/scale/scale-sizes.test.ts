@@ -13,11 +13,15 @@ describe('the scale bench sizes from the command line', () => {
       '--scale-copies=2',
       '--scale-members=2,20',
       '--scale-window=-3',
+      '--scale-join-bytes=2000000',
+      '--scale-sidecars=10',
     ])
     expect(sizes.documents).toEqual([50, 500])
     expect(sizes.copies).toBe(2)
     expect(sizes.members).toEqual([2, 20])
     expect(sizes.windowSeconds).toBe(SCALE_FULL.windowSeconds)
+    expect(sizes.joinBytes).toBe(2_000_000)
+    expect(sizes.sidecars).toBe(10)
     expect(scaleSizes(['--scale-docs=abc,0']).documents).toEqual(SCALE_FULL.documents)
   })
 })

@@ -15,6 +15,8 @@ import { bothDirections, type DirectionRun } from './directions.ts'
 import { groupRun, type GroupRun } from './groups.ts'
 import { bareYdoc, baselineLargeDoc, buildBigDoc, sidecarLargeDoc, type LargeDocRun } from './large-doc.ts'
 import { baselineDocs, sidecarDocs, type BaselineDocsRun, type DocsRun } from './lazy-memory.ts'
+import { groupOfSidecars, type GroupSidecarsRun } from './group-sidecars.ts'
+import { baselineJoin, buildJoinDoc, sidecarJoin, type JoinRun } from './joins.ts'
 import { buildSidecar, type Memory, type Runtime } from './procs.ts'
 
 export interface ScaleSizes {
@@ -25,6 +27,10 @@ export interface ScaleSizes {
   readonly samples: number
   readonly updates: number
   readonly presenceSeconds: number
+  /** The document a member joins and a relinked device catches up (its Yjs encoding, bytes). */
+  readonly joinBytes: number
+  /** Sidecars in the group where every member runs one (bench/scale/group-sidecars.ts). */
+  readonly sidecars: number
 }
 
 export const SCALE_FULL: ScaleSizes = {
@@ -35,6 +41,8 @@ export const SCALE_FULL: ScaleSizes = {
   samples: 12,
   updates: 50,
   presenceSeconds: 30,
+  joinBytes: 10_000_000,
+  sidecars: 50,
 }
 export const SCALE_QUICK: ScaleSizes = {
   documents: [20],
@@ -44,6 +52,8 @@ export const SCALE_QUICK: ScaleSizes = {
   samples: 4,
   updates: 10,
   presenceSeconds: 5,
+  joinBytes: 1_000_000,
+  sidecars: 5,
 }
 
 /** The sizes from the command line: `--quick` picks the small set; each `--scale-*=` replaces one. */
@@ -68,6 +78,8 @@ export function scaleSizes(argv: readonly string[]): ScaleSizes {
     copies: one('copies', base.copies),
     members: list('members', base.members),
     windowSeconds: one('window', base.windowSeconds),
+    joinBytes: one('join-bytes', base.joinBytes),
+    sidecars: one('sidecars', base.sidecars),
   }
 }
 
@@ -95,6 +107,9 @@ export interface ScaleResult {
   }
   readonly directions?: { readonly pacing: Pacing; readonly runs: DirectionRun[] }[]
   readonly groups?: GroupRun[]
+  /** A member added and a relinked device, at the sidecar's default bounds, and the baselines' fresh clients. */
+  readonly joins?: JoinRun[]
+  readonly groupOfSidecars?: GroupSidecarsRun
 }
 
 /** The history bound a sidecar started with the bench's settings and no override gets. */
@@ -142,6 +157,8 @@ export async function benchScale(argv: readonly string[]): Promise<ScaleResult> 
     groups.push(await groupRun(runtime, m, { updates: sizes.updates, pages: 0, presenceMs: 0 }))
   const most = Math.max(...sizes.members)
   groups.push(await groupRun(runtime, most, { updates: 1, pages: most, presenceMs: sizes.presenceSeconds * 1000 }))
+  const joins = await joinRuns(runtime, sizes.joinBytes)
+  const groupOfSidecarsRun = await groupOfSidecars(runtime, sizes.sidecars)
   return {
     command,
     ...how,
@@ -157,5 +174,16 @@ export async function benchScale(argv: readonly string[]): Promise<ScaleResult> 
     },
     directions,
     groups,
+    joins,
+    groupOfSidecars: groupOfSidecarsRun,
   }
+}
+
+/** The joins at the sidecar's own frame bound (the bench's stack raises it), beside the baselines. */
+async function joinRuns(runtime: Runtime, bytes: number): Promise<JoinRun[]> {
+  const doc = buildJoinDoc(bytes)
+  const defaults = { E2E_COL_MAX_FRAME_BYTES: String(2 * 1024 * 1024) }
+  const runs = await sidecarJoin(runtime, bytes, { doc, env: defaults, label: "the sidecar's default bounds" })
+  for (const system of ['y-websocket', 'Hocuspocus'] as const) runs.push(await baselineJoin(system, bytes, doc))
+  return runs
 }

@@ -140,6 +140,11 @@ function recording(inner: DedupWindow, source: string, remembered: IngestOptions
   }
 }
 
+/** A fresh body's budget: `frameBytes` to inflate in all, no frame beyond it (an attachment's is its own bound). */
+function bodyBudget(source: string, state: SourceState, frameBytes: number, sent: number | undefined): Budget {
+  return { source, state, inflateBytes: frameBytes, frameBytes, syncRequests: 0, sent }
+}
+
 /** What one body may still cost, and whose state it touches. */
 interface Budget {
   source: string
@@ -192,14 +197,7 @@ export function createIngest(o: IngestOptions): Ingest {
   for (const id of o.remembered?.recent() ?? [])
     if (id.source !== SELF) states.of(id.source).known.seen(id.docId, id.senderId, id.messageId, id.at)
   // The body being handled (the receive path is synchronous; an attachment's fetch keeps its own).
-  let b: Budget = {
-    source: '',
-    state: self,
-    inflateBytes: 0,
-    frameBytes: o.maxFrameBytes,
-    syncRequests: 0,
-    sent: undefined,
-  }
+  let b = bodyBudget('', self, 0, undefined)
   const attachmentBytes = Math.max(o.maxFrameBytes, o.maxAttachmentFrameBytes ?? o.maxFrameBytes)
   const drop = (reason: string) => o.metrics.receivedDropped.inc({ reason })
   // References being fetched, by (document, sender, message id): a second copy waits for the first.
@@ -230,8 +228,7 @@ export function createIngest(o: IngestOptions): Ingest {
       o.metrics.attachmentsFetched.inc({ outcome: r.ok ? 'ok' : r.reason })
       if (r.ok) {
         o.onFetched?.(docId, mine.source)
-        // An attachment is a body of its own: its frame may inflate up to the attachment bound.
-        b = { ...mine, inflateBytes: attachmentBytes, frameBytes: attachmentBytes }
+        b = bodyBudget(mine.source, mine.state, attachmentBytes, mine.sent) // a body of its own
         return accept(docId, r.frame, r.envelope, from)
       }
       drop(`attachment-${r.reason}`)
@@ -307,14 +304,7 @@ export function createIngest(o: IngestOptions): Ingest {
       }
       if (env.docId !== docId) return drop('wrong-document')
       const source = message?.source ?? ''
-      b = {
-        source,
-        state: states.of(source),
-        inflateBytes: o.maxFrameBytes,
-        frameBytes: o.maxFrameBytes,
-        syncRequests: 0,
-        sent: message?.sent,
-      }
+      b = bodyBudget(source, states.of(source), o.maxFrameBytes, message?.sent)
       if (env.kind === 'chunk') return chunk(docId, env, from)
       if (env.kind === 'attachment') {
         const own = frame.slice()

@@ -24,6 +24,8 @@ function repair(doc: Y.Doc, quietMs = 1e9) {
   return { g, asks: () => asks }
 }
 
+const stateOf = (doc: Y.Doc) => Y.decodeStateVector(Y.encodeStateVector(doc))
+
 /** A state vector claiming `clock` clocks of `client`. */
 const claim = (client: number, clock: number) => new Map([[client, clock]])
 
@@ -291,7 +293,6 @@ describe('gap repair: the quiet ask after a burst, in a group where every member
   beforeEach(() => void vi.useFakeTimers())
   afterEach(() => void vi.useRealTimers())
   const QUIET = 10 * SECOND
-  const stateOf = (doc: Y.Doc) => Y.decodeStateVector(Y.encodeStateVector(doc))
 
   it("a member's request holding nothing this replica lacks takes the place of its own quiet ask", () => {
     const doc = new Y.Doc()
