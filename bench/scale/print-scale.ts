@@ -110,7 +110,7 @@ function printGroups(r: ScaleResult): void {
 export function printScale(r: ScaleResult): void {
   console.log(`\n## Scale (issue #41): \`${r.command}\`\n`)
   console.log(
-    `The sidecar runs ${r.runtime === 'node (built dist/)' ? 'as installed: its dist/ built with `tsc -b apps/sidecar/tsconfig.build.json` (what `npm run pack:packages` packs), under plain `node` with the options its bin gives (`' + SIDECAR_NODE_FLAGS.join(' ') + '`; the rows marked "V8 defaults" without them)' : `from its sources under tsx: the build failed (${r.buildError ?? ''})`}; the baselines (\`@y/websocket-server\` 0.1.1, \`@hocuspocus/server\` 3.4.4, no persistence) under plain \`node\`, in the same run.`,
+    `The sidecar runs ${r.runtime === 'node (built dist/)' ? 'as installed: its dist/ built with `tsc -b apps/sidecar/tsconfig.build.json` (what `npm run pack:packages` packs), under plain `node` with the options its package gives its bin (`' + SIDECAR_NODE_FLAGS.join(' ') + '`; the rows marked "V8 defaults" without them)' : `from its sources under tsx: the build failed (${r.buildError ?? ''})`}; the baselines (\`@y/websocket-server\` 0.1.1, \`@hocuspocus/server\` 3.4.4, no persistence) under plain \`node\`, in the same run.`,
   )
   printDocuments(r)
   if (r.largeDoc === undefined) return

@@ -9,7 +9,7 @@ import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
-import { shebangNodeFlags } from '../../scripts/node-flags.ts'
+import { binNodeOptions } from '../../scripts/node-flags.ts'
 import { BenchChild } from '../child.ts'
 import { type BenchGroup, type Pacing, sidecarEnv } from '../stack.ts'
 
@@ -21,14 +21,14 @@ export interface Memory {
 }
 
 /**
- * How the sidecar runs: its built dist/ under `node` with the options its bin's shebang gives (as
+ * How the sidecar runs: its built dist/ under `node` with the options its package asks for (as
  * installed and as `e2e-col up` runs it), the same with V8's defaults (for the options' effect in the
  * same run), or its sources under tsx.
  */
 export type Runtime = 'node (built dist/)' | 'node (built dist/), V8 defaults' | 'tsx (sources)'
 
-/** The Node options the sidecar's bin asks for (scripts/node-flags.ts). */
-export const SIDECAR_NODE_FLAGS: readonly string[] = shebangNodeFlags(
+/** The Node options the sidecar's package asks for its bin (scripts/node-flags.ts). */
+export const SIDECAR_NODE_FLAGS: readonly string[] = binNodeOptions(
   fileURLToPath(new URL('../../apps/sidecar/bin/e2e-col-sidecar.js', import.meta.url)),
 )
 

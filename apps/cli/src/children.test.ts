@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -9,12 +9,14 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
-/** A bin with `shebang` that prints the options its Node was started with. */
-function bin(shebang: string): string {
+/** A bin in `bin/` of a package whose package.json has `fields`; it prints its Node's options. */
+function bin(fields: object): string {
   const dir = mkdtempSync(join(tmpdir(), 'e2e-col-children-'))
   dirs.push(dir)
-  const script = join(dir, 'bin.mjs')
-  writeFileSync(script, `${shebang}\nconsole.log(JSON.stringify(process.execArgv))\n`)
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'probe', ...fields }))
+  mkdirSync(join(dir, 'bin'))
+  const script = join(dir, 'bin', 'probe.mjs')
+  writeFileSync(script, '#!/usr/bin/env node\nconsole.log(JSON.stringify(process.execArgv))\n')
   return script
 }
 
@@ -26,16 +28,21 @@ async function execArgvOf(script: string): Promise<string[]> {
   return JSON.parse(lines[0] ?? 'null') as string[]
 }
 
-describe('running a workspace bin as its shebang would', () => {
-  it("gives the child the Node options on the bin's shebang line", async () => {
-    const script = bin('#!/usr/bin/env -S node --max-semi-space-size=1 --stack-size=900')
+describe('running a workspace bin with the Node options its package asks for', () => {
+  it('gives the child the options listed in its package.json', async () => {
+    const script = bin({ e2eColNodeOptions: ['--max-semi-space-size=1', '--stack-size=900'] })
     expect(await execArgvOf(script)).toEqual(['--max-semi-space-size=1', '--stack-size=900'])
   })
 
-  it('gives no options to a bin with a plain shebang, and keeps the arguments after the bin', async () => {
-    const script = bin('#!/usr/bin/env node')
+  it('gives no options when its package lists none, and keeps the arguments after the bin', async () => {
+    const script = bin({})
     expect(await execArgvOf(script)).toEqual([])
     expect(nodeArgs(script, ['--config', 'x.json'])).toEqual([script, '--config', 'x.json'])
+  })
+
+  it('refuses a listed entry that is not a Node option, naming the package.json', () => {
+    const script = bin({ e2eColNodeOptions: ['--inspect', 'rm -rf /'] })
+    expect(() => nodeArgs(script, [])).toThrow(/package\.json: e2eColNodeOptions must list Node options/)
   })
 
   it('runs the sidecar with a small young generation, the memory docs/performance.md §13 measures', () => {

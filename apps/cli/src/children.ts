@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { spawnInGroup, type RotatingLog } from '@e2e-col/signal-cli-runtime'
-import { shebangNodeFlags } from '../../../scripts/node-flags.ts'
+import { binNodeOptions } from '../../../scripts/node-flags.ts'
 
 export interface Child {
   readonly name: string
@@ -31,9 +31,9 @@ export function packageDir(pkg: string): string {
   return dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`))
 }
 
-/** `node <options from the bin's shebang> <bin>`: the bin runs as its shebang would run it. */
+/** `node <the options its package asks for> <bin> <args>` (scripts/node-flags.ts). */
 export function nodeArgs(script: string, args: readonly string[]): string[] {
-  return [...shebangNodeFlags(script), script, ...args]
+  return [...binNodeOptions(script), script, ...args]
 }
 
 /** Runs a workspace bin with this Node in its own process group (see `spawnInGroup`). */

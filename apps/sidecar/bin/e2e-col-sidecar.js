@@ -1,7 +1,6 @@
-#!/usr/bin/env -S node --max-semi-space-size=1
-// --max-semi-space-size=1: a small young generation (V8's own default grows to 16 MiB per semi-space)
-// keeps the sidecar's memory down at a small cost in GC time: docs/performance.md §13 measures both.
-// `e2e-col up` reads this line and passes the same options (scripts/node-flags.ts).
+#!/usr/bin/env node
+// The Node options this package wants (package.json `e2eColNodeOptions`, decisions/0041) are given
+// by its launchers (`e2e-col up`, `e2e-col sidecar`); a shebang cannot carry them portably.
 // Installed from its tarball (which ships dist/, not src/), this runs the built JavaScript with plain
 // Node. In the repository, where src/ sits beside it, it runs the TypeScript source (scripts/run-source.js).
 import { existsSync } from 'node:fs'
