@@ -121,12 +121,14 @@ export function createGroupInbox(p: GroupInboxParts): GroupInbox {
       return void metrics.announcements.inc({ direction: 'received' })
     if (env.kind === 'sync-request') {
       // The replica answers for this machine; its browsers hold nothing it lacks.
-      if (!groupSync.onRequest(env.payload, source, `${env.senderId}/${env.messageId}`))
-        return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
+      const took = groupSync.onRequest(env.payload, source, `${env.senderId}/${env.messageId}`)
+      if (took === false) return void metrics.receivedDropped.inc({ reason: 'invalid-payload' })
       const sv = decodeExactStateVector(env.payload)
       if (sv === undefined) return
       gapRepair.onPeerState(sv, source)
-      gapRepair.onPeerAsk(sv)
+      // Stands in for this replica's quiet ask only when answered now, and asked by a member who
+      // may write (a viewer could otherwise hush every member's ask after each change).
+      if (took === 'taken' && !p.roles.isViewer(from)) gapRepair.onPeerAsk(sv)
       return
     }
     if (DOC_KINDS.has(env.kind)) {

@@ -39,7 +39,7 @@ describe('group sync: a request waiting for its asker bound', () => {
       fallbackMs: () => 1000,
     })
     const empty = Y.encodeStateVector(new Y.Doc())
-    expect(sync.onRequest(empty, 'asker', 'r1')).toBe(true)
+    expect(sync.onRequest(empty, 'asker', 'r1')).toBe('taken')
     timers.advance(50)
     expect(answers).toHaveLength(1)
     // A second request from the same asker inside its bound waits; its bytes live in a receive
@@ -47,7 +47,7 @@ describe('group sync: a request waiting for its asker bound', () => {
     const buffer = new Uint8Array(64)
     buffer.set(empty)
     const view = buffer.subarray(0, empty.byteLength)
-    expect(sync.onRequest(view, 'asker', 'r2')).toBe(true)
+    expect(sync.onRequest(view, 'asker', 'r2')).toBe('deferred')
     buffer.fill(0xff)
     expect(() => timers.advance(5000)).not.toThrow()
     expect(answers).toHaveLength(2)

@@ -37,9 +37,11 @@ export interface GroupSyncOptions {
 export interface GroupSync {
   /**
    * A member asked (`asker`: its Signal account; `requestId`: the envelope's sender and message
-   * id); false when the payload is not exactly a state vector (dropped).
+   * id): `taken` (answered by the rule now), `deferred` (too soon after the asker's last request:
+   * taken at the bound unless an answer went out since), false when the payload is not exactly a
+   * state vector (dropped).
    */
-  onRequest(stateVector: Uint8Array, asker: string, requestId: string): boolean
+  onRequest(stateVector: Uint8Array, asker: string, requestId: string): 'taken' | 'deferred' | false
   /** A member's sync-response or snapshot was seen. */
   onPeerResponse(update: Uint8Array): void
   stats(): { answered: number; suppressed: number; askedBack: number; deferred: number }
@@ -117,7 +119,7 @@ export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): Group
       const now = t.now()
       if (a.deferred === undefined && now >= a.nextAt) {
         take(a, stateVector, asker, requestId)
-        return true
+        return 'taken'
       }
       // Too soon after this asker's last request: wait for the bound, keeping only the newest.
       if (a.deferred !== undefined) t.clearTimeout(a.deferred.timer)
@@ -135,7 +137,7 @@ export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): Group
         Math.max(0, a.nextAt - now),
       )
       a.deferred = { ...request, timer }
-      return true
+      return 'deferred'
     },
     onPeerResponse(update) {
       lastAnswerAt = t.now()

@@ -36,11 +36,13 @@ function inbox() {
   const shown: Uint8Array[] = []
   const requests: Uint8Array[] = []
   const healthFrom: boolean[] = []
+  const took: { value: 'taken' | 'deferred' } = { value: 'taken' }
+  const peerAsks: Uint8Array[] = []
   const parts = {
     replica: { apply: (u: Uint8Array) => (Y.applyUpdate(doc, u), true) },
     sync: {
-      groupSync: { onRequest: (sv: Uint8Array) => (requests.push(sv), true), onPeerResponse: () => {} },
-      gapRepair: { onPeerState: () => {}, check: () => {} },
+      groupSync: { onRequest: (sv: Uint8Array) => (requests.push(sv), took.value), onPeerResponse: () => {} },
+      gapRepair: { onPeerState: () => {}, onPeerAsk: (sv: Uint8Array) => void peerAsks.push(sv), check: () => {} },
     },
     capabilities: { roster: { seen: () => {} }, onHealth: () => false },
     pages: { toAll: (f: Uint8Array) => shown.push(f) },
@@ -64,7 +66,7 @@ function inbox() {
     (await metrics.registry.getSingleMetricAsString('e2e_col_received_dropped_total')).match(
       /reason="viewer-content"} (\d+)/,
     )?.[1] ?? '0'
-  return { from, doc, shown, requests, lines, dropped, healthFrom }
+  return { from, doc, shown, requests, lines, dropped, healthFrom, took, peerAsks }
 }
 
 describe("a viewer's envelopes from the group", () => {
@@ -105,5 +107,26 @@ describe("a viewer's envelopes from the group", () => {
     expect(t.lines.filter((l) => l.includes('dropped content from a viewer'))).toHaveLength(1)
     expect(t.lines.join('')).not.toContain(CAROL.number)
     expect(await t.dropped()).toBe('3')
+  })
+})
+
+describe("a member's request standing in for this replica's quiet ask", () => {
+  const empty = Y.encodeStateVector(new Y.Doc())
+
+  it("an editor's request answered now stands in; one deferred for its asker's bound does not", () => {
+    const t = inbox()
+    t.from(ALICE, 'sync-request', empty)
+    expect(t.peerAsks).toHaveLength(1)
+    t.took.value = 'deferred'
+    t.from(ALICE, 'sync-request', empty)
+    expect(t.requests).toHaveLength(2)
+    expect(t.peerAsks).toHaveLength(1)
+  })
+
+  it("a viewer's request is answered but never hushes this replica's own ask", () => {
+    const t = inbox()
+    t.from(CAROL, 'sync-request', empty)
+    expect(t.requests).toHaveLength(1)
+    expect(t.peerAsks).toHaveLength(0)
   })
 })
