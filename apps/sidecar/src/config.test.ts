@@ -39,7 +39,7 @@ describe('configuration', () => {
     expect(c.attachments).toEqual({
       minBytes: 4096,
       fetchTimeoutMs: 30_000,
-      maxFrameBytes: 32 * 1024 * 1024,
+      maxFrameBytes: 16 * 1024 * 1024,
       restoreAfterMs: 600_000,
     })
     expect(loadConfig({ ...valid, E2E_COL_ATTACHMENT_RESTORE_MS: '3000' }).attachments.restoreAfterMs).toBe(3000)
@@ -66,12 +66,16 @@ describe('configuration', () => {
     expect(failure({ ...valid, E2E_COL_EVICT_AFTER_MS: '-1' })).toContain('E2E_COL_EVICT_AFTER_MS')
   })
 
-  it("lets a member's attachment carry a frame of 32 MiB by default (a whole document for a newcomer), never less than a text frame", () => {
-    expect(loadConfig(valid).attachments.maxFrameBytes).toBe(32 * 1024 * 1024)
+  it("lets a member's attachment carry a whole document of 16 MiB by default (what a page decodes), never less than a text frame", () => {
+    expect(loadConfig(valid).attachments.maxFrameBytes).toBe(16 * 1024 * 1024)
     expect(loadConfig(valid).browser.maxFrameBytes).toBe(2 * 1024 * 1024)
-    const raised = { ...valid, E2E_COL_MAX_FRAME_BYTES: String(48 * 1024 * 1024) }
-    expect(loadConfig(raised).attachments.maxFrameBytes).toBe(48 * 1024 * 1024)
-    expect(failure({ ...valid, E2E_COL_ATTACHMENT_MAX_FRAME_BYTES: String(65 * 1024 * 1024) })).toContain(
+    const raised = {
+      ...valid,
+      E2E_COL_MAX_FRAME_BYTES: String(24 * 1024 * 1024),
+      E2E_COL_ATTACHMENT_MAX_FRAME_BYTES: '4096',
+    }
+    expect(loadConfig(raised).attachments.maxFrameBytes).toBe(24 * 1024 * 1024)
+    expect(failure({ ...valid, E2E_COL_ATTACHMENT_MAX_FRAME_BYTES: String(16 * 1024 * 1024 + 1) })).toContain(
       'E2E_COL_ATTACHMENT_MAX_FRAME_BYTES',
     )
   })

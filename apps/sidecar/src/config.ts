@@ -92,7 +92,7 @@ const Env = z
       }),
     E2E_COL_ATTACHMENT_MIN_BYTES: int(1, 64 * 1024 * 1024, 4096),
     E2E_COL_ATTACHMENT_FETCH_TIMEOUT_MS: int(100, 600_000, 30_000),
-    E2E_COL_ATTACHMENT_MAX_FRAME_BYTES: int(1024, 64 * 1024 * 1024, 32 * 1024 * 1024),
+    E2E_COL_ATTACHMENT_MAX_FRAME_BYTES: int(1024, 16 * 1024 * 1024, 16 * 1024 * 1024),
     E2E_COL_ATTACHMENT_RESTORE_MS: int(100, 86_400_000, 600_000),
     E2E_COL_MEMBERS_REFRESH_MS: int(1000, 86_400_000, 60_000),
     E2E_COL_HISTORY_QUIET_MS: int(100, 600_000, 3000),
@@ -307,8 +307,9 @@ export interface SidecarConfig {
     readonly minBytes: number
     readonly fetchTimeoutMs: number
     /**
-     * The largest frame a member's attachment may carry, fetched and inflated (a whole document's
-     * answer to a newcomer goes as one); text bodies and browser frames keep `browser.maxFrameBytes`.
+     * The largest payload a member's attachment may carry inflated, and only for a whole
+     * document's answer (`sync-response`, `snapshot`); its other kinds, text bodies and browser
+     * frames keep `browser.maxFrameBytes`. At most 16 MiB: what a page decodes.
      */
     readonly maxFrameBytes: number
     /** How long a document that withdrew attachments (references not found) waits to announce them again. */

@@ -34,6 +34,8 @@ import { readSignalEvents } from './sse-reader.ts'
 
 /** Largest JSON-RPC response body read (a long `listGroups` fits many times over). */
 export const MAX_RPC_RESPONSE_BYTES = 16 * 1024 * 1024
+/** Largest attachment `getAttachment` can return: base64 (4 bytes per 3) inside one response, less room for the JSON around it. */
+export const MAX_ATTACHMENT_READ_BYTES = Math.floor(((MAX_RPC_RESPONSE_BYTES - 64 * 1024) * 3) / 4)
 const METHOD_NOT_FOUND = -32601
 // Methods that take no account: the daemon answers `version` for everyone, and `listAccounts` lists
 // what it serves whatever account a caller is bound to (a bound backend must not answer for it).

@@ -19,7 +19,12 @@ export type {
   SignalGroupUpdate,
   SignalIdentity,
 } from './backend.ts'
-export { createHttpSignalBackend, MAX_RPC_RESPONSE_BYTES, type HttpBackendOptions } from './http-backend.ts'
+export {
+  createHttpSignalBackend,
+  MAX_ATTACHMENT_READ_BYTES,
+  MAX_RPC_RESPONSE_BYTES,
+  type HttpBackendOptions,
+} from './http-backend.ts'
 export { GroupListing, parseResponse, SendResult } from './jsonrpc.ts'
 export { createProvisioningClient, type ProvisioningClient, type ProvisioningClientOptions } from './provisioning.ts'
 export { parseReceivePayload } from './receive-payload.ts'

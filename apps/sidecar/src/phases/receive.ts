@@ -5,6 +5,7 @@
  * the library, Note to Self messages to the approval from the phone.
  */
 import {
+  MAX_ATTACHMENT_READ_BYTES,
   runEventsLoop,
   type BroadcastRecoveryRequiredError,
   type EventsLoop,
@@ -90,7 +91,8 @@ function ingestFor(b: Basics, i: ReceiveInput, missing: MissingAttachments, reme
   const retractions = retractionsFor(b, i.membership)
   const fetcher = createAttachmentFetcher({
     fetch: (id, groupId) => backend.getAttachment(id, groupId),
-    maxPayloadBytes: config.attachments.maxFrameBytes,
+    // What the daemon can hand back in one response bounds the fetched (deflated) frame too.
+    maxPayloadBytes: Math.min(config.attachments.maxFrameBytes, MAX_ATTACHMENT_READ_BYTES),
     timeoutMs: config.attachments.fetchTimeoutMs,
     maxInFlight: 4,
     maxWaiting: 64,

@@ -197,6 +197,29 @@ describe('attachment references on the receive path', () => {
     expect(await text.by('receivedDropped', 'reason')).toEqual({ 'inflate-too-large': 1 })
   })
 
+  it('keeps an attachment that is not a whole document (an update) to the text bound', async () => {
+    const bounds = { maxFrameBytes: 64 * 1024, maxAttachmentFrameBytes: 1024 * 1024 }
+    const plain = new TextEncoder().encode('a paste, not a whole document; '.repeat(15_000))
+    const deflated = attachmentMessage({
+      ...snapshot(new Uint8Array(deflateRawSync(plain)), FLAGS.deflated),
+      kind: 'update',
+    })
+    const large = attachmentMessage({ ...snapshot(new Uint8Array(randomBytes(100 * 1024))), kind: 'update' })
+    const s = setup(
+      new Map([
+        [deflated.id, deflated.frame],
+        [large.id, large.frame],
+      ]),
+      { bounds },
+    )
+    s.ingest.handle(GROUP, deflated.body, { source: 'acc-1', attachments: deflated.attachments })
+    s.ingest.handle(GROUP, large.body, { source: 'acc-1', attachments: large.attachments })
+    await vi.waitFor(async () =>
+      expect(await s.by('receivedDropped', 'reason')).toEqual({ 'inflate-too-large': 1, 'attachment-too-large': 1 }),
+    )
+    expect(s.delivered).toHaveLength(0)
+  })
+
   it('drops an attachment whose frame would inflate beyond the attachment bound', async () => {
     const bounds = { maxFrameBytes: 64 * 1024, maxAttachmentFrameBytes: 256 * 1024 }
     const plain = new TextEncoder().encode('a whole document for a newcomer; '.repeat(15_000))

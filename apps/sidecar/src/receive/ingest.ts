@@ -9,7 +9,8 @@
  * Reassembly and deduplication are kept per Signal source (the account the daemon says sent the
  * body): one member can neither flush another's dedup memory nor mix chunks into, evict or poison
  * another's partial messages. One body causes bounded work: at most `maxFrameBytes` of inflated
- * payload in all and at most one `sync-request` (§4.6).
+ * payload in all (an attachment carrying a whole document: `maxAttachmentFrameBytes`) and at most
+ * one `sync-request` (§4.6).
  * @see docs/sidecar.md §4
  */
 import {
@@ -23,6 +24,7 @@ import {
   type DedupWindow,
   type Envelope,
   type Eviction,
+  type Kind,
   type Reassembler,
 } from '@e2e-col/protocol'
 import { BROWSER_KINDS } from '../browser/kinds.ts'
@@ -140,6 +142,15 @@ function recording(inner: DedupWindow, source: string, remembered: IngestOptions
   }
 }
 
+/** Kinds that carry a whole document (an answer to a newcomer): only they may exceed the text bound. */
+const WHOLE_DOCUMENT_KINDS: ReadonlySet<Kind> = new Set<Kind>(['sync-response', 'snapshot'])
+
+/** How far a fetched frame may inflate: the attachment bound for a whole document, the text bound else (undefined: over it already). */
+function attachmentBound(env: Envelope, textBytes: number, attachmentBytes: number): number | undefined {
+  if (WHOLE_DOCUMENT_KINDS.has(env.kind)) return attachmentBytes
+  return env.payload.byteLength > textBytes ? undefined : textBytes
+}
+
 /** A fresh body's budget: `frameBytes` to inflate in all, no frame beyond it (an attachment's is its own bound). */
 function bodyBudget(source: string, state: SourceState, frameBytes: number, sent: number | undefined): Budget {
   return { source, state, inflateBytes: frameBytes, frameBytes, syncRequests: 0, sent }
@@ -228,7 +239,9 @@ export function createIngest(o: IngestOptions): Ingest {
       o.metrics.attachmentsFetched.inc({ outcome: r.ok ? 'ok' : r.reason })
       if (r.ok) {
         o.onFetched?.(docId, mine.source)
-        b = bodyBudget(mine.source, mine.state, attachmentBytes, mine.sent) // a body of its own
+        const bound = attachmentBound(r.envelope, o.maxFrameBytes, attachmentBytes)
+        if (bound === undefined) return drop('attachment-too-large')
+        b = bodyBudget(mine.source, mine.state, bound, mine.sent) // a body of its own
         return accept(docId, r.frame, r.envelope, from)
       }
       drop(`attachment-${r.reason}`)
