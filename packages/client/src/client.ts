@@ -497,6 +497,7 @@ class Binding implements DocConnection {
     const refused = remoteCode === 'SIDECAR_SEND_REJECTED'
     if (refused) this.#delivery.onRefused(message)
     if (outcome === 'dropped') this.#scheduleCheckpoint()
+    if (outcome === 'dropped' && this.#outbox.pending === 0) this.#coalescer.released()
     if (refused || outcome === 'dropped') this.#emitStatus()
     this.#report(new ClientError('CLIENT_REJECTED', message, { remoteCode }))
   }
