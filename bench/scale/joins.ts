@@ -18,6 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { decodeBody, decodeEnvelope, unpackBatch, type Envelope } from '@e2e-col/protocol'
+import { seededRandom } from '@e2e-col/sync/testing'
 import type { SendRecord, ToySignal } from '@e2e-col/toy-signal'
 import * as Y from 'yjs'
 import {
@@ -66,18 +67,6 @@ export interface JoinDoc {
 const DOC_CLIENT_ID = 0x2e2ec01
 const PASTE_CHARS = 4096
 
-/** Mulberry32: a small seeded generator, so paste positions are the same on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /**
  * The automerge-paper trace typed once (259,778 keystrokes, its deletions included), then pieces
  * of its prose pasted at seeded places, {@link PASTE_CHARS} characters each, until the encoded
@@ -91,7 +80,7 @@ export function buildJoinDoc(bytes: number): JoinDoc {
   const text = doc.getText('text')
   for (const txn of trace.txns) doc.transact(() => applyPatches(text, txn.patches))
   const prose = trace.endContent
-  const random = seeded(41)
+  const random = seededRandom(41)
   // A paste of n ASCII characters adds about n bytes (one item each, a few bytes of header).
   let missing = bytes - Y.encodeStateAsUpdate(doc).byteLength
   for (let from = 0; missing > 0; from = (from + PASTE_CHARS) % (prose.length - PASTE_CHARS)) {
