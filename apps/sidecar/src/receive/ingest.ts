@@ -146,9 +146,12 @@ function recording(inner: DedupWindow, source: string, remembered: IngestOptions
 const WHOLE_DOCUMENT_KINDS: ReadonlySet<Kind> = new Set<Kind>(['sync-response', 'snapshot'])
 
 /** How far a fetched frame may inflate: the attachment bound for a whole document, the text bound else (undefined: over it already). */
-function attachmentBound(env: Envelope, textBytes: number, attachmentBytes: number): number | undefined {
-  if (WHOLE_DOCUMENT_KINDS.has(env.kind)) return attachmentBytes
-  return env.payload.byteLength > textBytes ? undefined : textBytes
+function attachmentBound(
+  env: Envelope,
+  o: Pick<IngestOptions, 'maxFrameBytes' | 'maxAttachmentFrameBytes'>,
+): number | undefined {
+  if (WHOLE_DOCUMENT_KINDS.has(env.kind)) return Math.max(o.maxFrameBytes, o.maxAttachmentFrameBytes ?? 0)
+  return env.payload.byteLength > o.maxFrameBytes ? undefined : o.maxFrameBytes
 }
 
 /** A fresh body's budget: `frameBytes` to inflate in all, no frame beyond it (an attachment's is its own bound). */
@@ -203,13 +206,11 @@ export function createIngest(o: IngestOptions): Ingest {
   const scratch = new Uint8Array(BODY_SCRATCH_BYTES)
   const maxBodyChars = o.maxBodyBytes ?? DEFAULT_MAX_BODY_CHARS
   const states = sourceStates(o)
-  const self = states.self
   // Ids delivered before a restart: their copies arriving now are still copies.
   for (const id of o.remembered?.recent() ?? [])
     if (id.source !== SELF) states.of(id.source).known.seen(id.docId, id.senderId, id.messageId, id.at)
   // The body being handled (the receive path is synchronous; an attachment's fetch keeps its own).
-  let b = bodyBudget('', self, 0, undefined)
-  const attachmentBytes = Math.max(o.maxFrameBytes, o.maxAttachmentFrameBytes ?? o.maxFrameBytes)
+  let b = bodyBudget('', states.self, 0, undefined)
   const drop = (reason: string) => o.metrics.receivedDropped.inc({ reason })
   // References being fetched, by (document, sender, message id): a second copy waits for the first.
   const fetching = new Set<string>()
@@ -239,7 +240,7 @@ export function createIngest(o: IngestOptions): Ingest {
       o.metrics.attachmentsFetched.inc({ outcome: r.ok ? 'ok' : r.reason })
       if (r.ok) {
         o.onFetched?.(docId, mine.source)
-        const bound = attachmentBound(r.envelope, o.maxFrameBytes, attachmentBytes)
+        const bound = attachmentBound(r.envelope, o)
         if (bound === undefined) return drop('attachment-too-large')
         b = bodyBudget(mine.source, mine.state, bound, mine.sent) // a body of its own
         return accept(docId, r.frame, r.envelope, from)
@@ -347,7 +348,7 @@ export function createIngest(o: IngestOptions): Ingest {
       }
     },
     markSent(docId, senderId, messageId) {
-      return self.dedup.seen(docId, senderId, messageId, o.now())
+      return states.self.dedup.seen(docId, senderId, messageId, o.now())
     },
   }
 }
