@@ -3,9 +3,10 @@
  * acknowledged everything, the next edit leaves at once whatever the flush window; while one is
  * unacknowledged, edits wait and leave together.
  */
+import { encodeEnvelope } from '@e2e-col/protocol'
 import { decodeUpdate } from 'yjs'
 import { describe, expect, test } from 'vitest'
-import { closingAfterEach, client, freshPrefix, statusWhere } from './client-harness.ts'
+import { closingAfterEach, client, DOC_ID, freshPrefix, statusWhere } from './client-harness.ts'
 
 const { relay, track } = closingAfterEach()
 
@@ -44,5 +45,28 @@ describe('flushing when the sidecar has acknowledged everything', () => {
       'the two held edits as one update',
     )
     expect(rest.kind).toBe('update')
+  })
+
+  test('edits held behind an update the sidecar refused for good leave at the refusal, not at the window end', async () => {
+    const r = await relay()
+    const c = track(client(r.url, freshPrefix(), { flushWindowMs: LONG_WINDOW_MS }))
+    await c.conn.ready
+    let refused: string | undefined
+    r.intercept = (envelope, socket) => {
+      if (envelope.kind !== 'update' || refused !== undefined) return true
+      refused = envelope.messageId
+      const payload = new TextEncoder().encode(JSON.stringify({ code: 'SIDECAR_READ_ONLY', message: 'read only' }))
+      const error = { kind: 'error' as const, flags: 0, docId: DOC_ID, senderId: DOC_ID, seq: 0, payload }
+      socket.send(encodeEnvelope({ ...error, messageId: envelope.messageId }))
+      return false // refused: neither acknowledged nor forwarded
+    }
+    c.conn.on('error', () => {})
+    c.text.insert(0, 'a') // refused for good
+    c.text.insert(1, 'b') // held while 'a' waits for an answer
+    const held = await r.nextEnvelope(
+      (e) => e.kind === 'update' && refused !== undefined && e.messageId !== refused,
+      'the held edit after the refusal',
+    )
+    expect(held.messageId).not.toBe(refused)
   })
 })
