@@ -9,7 +9,7 @@
  * {@link Document}.
  * @see docs/sidecar.md §4.3–§4.7, §8, docs/architecture.md "The sidecar's parts"
  */
-import { encodeEnvelope, encodeHealth, type Envelope, type Kind } from '@e2e-col/protocol'
+import { CAPABILITY, encodeEnvelope, encodeHealth, type Envelope, type Kind } from '@e2e-col/protocol'
 import * as Y from 'yjs'
 import { createAuthorBook, type Authorship } from '../authorship/author-book.ts'
 import { authorTagOfAccount } from '../authorship/author-tag.ts'
@@ -304,6 +304,7 @@ function documentParts(ports: DocumentPorts, docId: string, groupId: string, rep
     clock: ports.clock,
     toGroup,
     rank: (requestId, asker) => ports.group.answerRank(groupId, requestId, asker),
+    attachments: () => (capabilities.features & CAPABILITY.attachments) !== 0 && roster.allRead(CAPABILITY.attachments),
   })
   const kept = createKeptChanges({
     docId,

@@ -31,6 +31,8 @@ export interface ReplicaSyncOptions {
   ) => void
   /** This member's rank among those who may answer a request. */
   readonly rank: (requestId: string, asker: string) => number
+  /** True while a large answer would go as one attachment (this sidecar and every member read them). */
+  readonly attachments?: () => boolean
 }
 
 export interface ReplicaSync {
@@ -59,7 +61,7 @@ export function createReplicaSync(replica: DocReplica, o: ReplicaSyncOptions): R
     // Through gap repair, so a member's requests cost no more than its other claims.
     askBack: () => gapRepair.askBack(),
     rank: o.rank,
-    fallbackMs: (answerBytes) => fallbackMs(answerBytes, fallback),
+    fallbackMs: (answerBytes) => fallbackMs(answerBytes, fallback, o.attachments?.() ?? false),
   })
   const gapRepair = createGapRepair({
     doc: replica.doc,

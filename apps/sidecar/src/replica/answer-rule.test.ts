@@ -32,4 +32,14 @@ describe('the group answer rule', () => {
     expect(fallbackMs(10, o)).toBe(4000)
     expect(fallbackMs(14_000, o)).toBe(2000 + 2 * 10 * 1000)
   })
+
+  it('counts an answer the group takes as one attachment by its upload, not by the text bodies it would fill', () => {
+    const o = { baseMs: 2000, sendIntervalMs: 1000, bodyFrameBytes: 1409 }
+    const tenMegabytes = 10_000_000
+    // As text: 7,098 bodies, about four hours before the next-ranked member answers.
+    expect(fallbackMs(tenMegabytes, o)).toBe(2000 + 2 * 7098 * 1000)
+    // As one attachment: one body's time per 256 KiB, 80 s.
+    expect(fallbackMs(tenMegabytes, o, true)).toBe(2000 + 2 * 39 * 1000)
+    expect(fallbackMs(10, o, true)).toBe(fallbackMs(10, o))
+  })
 })

@@ -36,8 +36,19 @@ export interface FallbackOptions {
   readonly bodyFrameBytes: number
 }
 
-/** How long a member waits for an earlier-ranked one's answer of `answerBytes`. */
-export function fallbackMs(answerBytes: number, o: FallbackOptions): number {
-  const bodies = Math.max(1, Math.ceil(answerBytes / o.bodyFrameBytes))
+/**
+ * Answer bytes allowed one body's time when the answer goes as one attachment (every member reads
+ * attachments): its upload and download, generously, rather than the thousands of text bodies the
+ * same bytes would fill (a 10 MB answer: about 4 hours as text, 80 s this way).
+ */
+export const ATTACHMENT_BYTES_PER_BODY = 256 * 1024
+
+/**
+ * How long a member waits for an earlier-ranked one's answer of `answerBytes` (`asAttachment`: the
+ * group takes large answers as one attachment).
+ */
+export function fallbackMs(answerBytes: number, o: FallbackOptions, asAttachment = false): number {
+  const perBody = asAttachment ? Math.max(o.bodyFrameBytes, ATTACHMENT_BYTES_PER_BODY) : o.bodyFrameBytes
+  const bodies = Math.max(1, Math.ceil(answerBytes / perBody))
   return o.baseMs + 2 * bodies * o.sendIntervalMs
 }
