@@ -31,15 +31,24 @@ function fakeJdk(root: string): string {
   return home
 }
 
-/** Processes whose command line names `pattern` (the state folder names every child of one `up`). */
-function pids(pattern: string): string[] {
+/**
+ * Processes whose command line names `pattern` (the state folder names every child of one `up`),
+ * each as `pid state command` so a failure shows what was left.
+ */
+function leftovers(pattern: string): string[] {
+  let pids: string[]
   try {
-    return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' })
-      .trim()
-      .split('\n')
-      .filter((p) => p !== '')
+    pids = execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' }).trim().split('\n')
   } catch {
     return []
+  }
+  try {
+    return execFileSync('ps', ['-o', 'pid=,stat=,args=', '-p', pids.join(',')], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+  } catch {
+    return [] // gone between the two reads
   }
 }
 
@@ -159,11 +168,15 @@ describe.skipIf(!hasChromium())('e2e-col up stopped right after an acknowledged 
       // the kernel has closed its pipes to their watchers).
       for (const origin of [new URL(started.home).origin, started.sidecar])
         await expect.poll(() => answers(origin), { timeout: 30_000, interval: 100 }).toBe(false)
+      // Nor any process of it, the daemon's included (the next `up` must not find the old daemon's).
+      // A group is SIGKILLed once its leader is gone, and a kernel on a busy machine takes a moment
+      // to end what it was sent; a process still there after the orphan grace (10 s) was never stopped.
+      await expect.poll(() => leftovers(state), { timeout: 30_000, interval: 100 }).toEqual([])
     }
     const last = await up(state, env)
     expect(await storedDocuments(last.sidecar)).toEqual(made)
     last.run.child.kill('SIGINT')
     expect(await last.run.exited).toBe(0)
-    expect(pids(state)).toEqual([])
+    await expect.poll(() => leftovers(state), { timeout: 30_000, interval: 100 }).toEqual([])
   }, 300_000)
 })
