@@ -16,9 +16,8 @@
  * delete set; a request that nobody else answered is always answered.
  */
 import * as Y from 'yjs'
+import { AnswerCoverage, observeAll, prepareAnswer } from './answer-coverage.ts'
 import type { Timers } from './timers.ts'
-
-type DeleteSet = ReturnType<typeof Y.createDeleteSet>
 
 /** Options of {@link SyncResponder}. */
 export interface SyncResponderOptions {
@@ -31,10 +30,8 @@ export interface SyncResponderOptions {
 }
 
 interface PendingRequest {
-  covered: Map<number, number>
-  /** Delete sets of the answers seen so far. */
-  deletes: DeleteSet[]
-  answered: boolean
+  /** What the asker holds, with the answers seen so far. */
+  coverage: AnswerCoverage
   timer: unknown
 }
 
@@ -80,7 +77,7 @@ export class SyncResponder {
       if (oldest !== undefined) this.#cancel(oldest)
       this.stats.dropped += 1
     }
-    const request: PendingRequest = { covered: new Map(covered), deletes: [], answered: false, timer: undefined }
+    const request: PendingRequest = { coverage: new AnswerCoverage(covered), timer: undefined }
     request.timer = this.#options.timers.setTimeout(() => this.#fire(request), delayMs ?? this.#delay())
     this.#pending.add(request)
     if (this.#lacks(covered)) {
@@ -97,19 +94,10 @@ export class SyncResponder {
    */
   onPeerResponse(update: Uint8Array): void {
     if (this.#pending.size === 0) return
-    // Walk the structs rather than trusting `parseUpdateMeta`'s from/to: an update may carry a gap
-    // (Yjs includes its pending structs), and a range across a gap does not cover anything beyond it.
-    const { structs, ds } = Y.decodeUpdate(update)
-    for (const request of this.#pending) {
-      request.answered = true
-      request.deletes.push(ds)
-      for (const struct of structs) {
-        if (struct instanceof Y.Skip) continue
-        const { client, clock } = struct.id
-        const have = request.covered.get(client) ?? 0
-        if (clock <= have && clock + struct.length > have) request.covered.set(client, clock + struct.length)
-      }
-    }
+    observeAll(
+      [...this.#pending].map((request) => request.coverage),
+      prepareAnswer(update),
+    )
   }
 
   /** Cancels every waiting answer. */
@@ -143,35 +131,12 @@ export class SyncResponder {
 
   #fire(request: PendingRequest): void {
     this.#pending.delete(request)
-    if (request.answered && !this.#ahead(request.covered) && this.#deletesCovered(request.deletes)) {
+    if (request.coverage.covers(this.#doc)) {
       this.stats.suppressed += 1
       return
     }
     this.stats.answered += 1
-    this.#send(Y.encodeStateAsUpdate(this.#doc, Y.encodeStateVector(request.covered)))
-  }
-
-  #ahead(covered: Map<number, number>): boolean {
-    for (const [client, clock] of Y.decodeStateVector(Y.encodeStateVector(this.#doc))) {
-      if (clock > (covered.get(client) ?? 0)) return true
-    }
-    return false
-  }
-
-  /** True when every deletion we know of is in one of `seen` (so the asker already got it). */
-  #deletesCovered(seen: DeleteSet[]): boolean {
-    const ours = Y.createDeleteSetFromStructStore(this.#doc.store)
-    const theirs = Y.mergeDeleteSets(seen) // sorted, adjacent ranges merged
-    for (const [client, ranges] of ours.clients) {
-      const cover = theirs.clients.get(client) ?? []
-      let i = 0
-      for (const { clock, len } of ranges) {
-        while (i < cover.length && (cover[i]?.clock ?? 0) + (cover[i]?.len ?? 0) <= clock) i += 1
-        const c = cover[i]
-        if (c === undefined || c.clock > clock || c.clock + c.len < clock + len) return false
-      }
-    }
-    return true
+    this.#send(Y.encodeStateAsUpdate(this.#doc, Y.encodeStateVector(request.coverage.known())))
   }
 
   #cancel(request: PendingRequest): void {

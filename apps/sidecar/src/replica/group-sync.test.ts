@@ -23,6 +23,42 @@ function memoryReplica(text: string): DocReplica {
   return replica as DocReplica
 }
 
+/**
+ * An asker answered once asks the same again inside its bound (held); `seen` answers in the
+ * group meanwhile (given the replica, and its insertions without its one deletion).
+ */
+function heldAfter(seen: (replica: DocReplica, insertionsOnly: Uint8Array) => Uint8Array | undefined): {
+  answers: number
+  suppressed: number
+} {
+  const timers = manualTimers()
+  const replica = memoryReplica('hello from the replica')
+  const insertionsOnly = Y.encodeStateAsUpdate(replica.doc)
+  replica.doc.getText('t').delete(0, 6)
+  let answers = 0
+  const sync = createGroupSync(replica, {
+    minDelayMs: 10,
+    maxDelayMs: 20,
+    random: () => 0,
+    timers,
+    answer: () => void (answers += 1),
+    askBack: () => false,
+    rank: () => 0,
+    fallbackMs: () => 1000,
+  })
+  const empty = Y.encodeStateVector(new Y.Doc())
+  expect(sync.onRequest(empty, 'asker', 'r1')).toBe('taken')
+  timers.advance(50)
+  expect(sync.onRequest(empty, 'asker', 'r2')).toBe('deferred')
+  timers.advance(100)
+  const answer = seen(replica, insertionsOnly)
+  if (answer !== undefined) sync.onPeerResponse(answer)
+  timers.advance(5000)
+  const { suppressed } = sync.stats()
+  sync.dispose()
+  return { answers, suppressed }
+}
+
 describe('group sync: a request waiting for its asker bound', () => {
   it('answers the request as it arrived even when the buffer it came in is reused before the timer fires', () => {
     const timers = manualTimers()
@@ -55,5 +91,21 @@ describe('group sync: a request waiting for its asker bound', () => {
     Y.applyUpdate(peer, answers[1] ?? new Uint8Array())
     expect(peer.getText('t').toString()).toBe('hello from the replica')
     sync.dispose()
+  })
+
+  it('drops a held request when another member answered it with all this replica holds', () => {
+    expect(heldAfter((replica) => Y.encodeStateAsUpdate(replica.doc))).toEqual({ answers: 1, suppressed: 1 })
+  })
+
+  it('still answers a held request when the only answer since was empty (a hostile member cannot hush it)', () => {
+    expect(heldAfter(() => Y.encodeStateAsUpdate(new Y.Doc()))).toEqual({ answers: 2, suppressed: 0 })
+  })
+
+  it('still answers a held request when the answer since lacked a deletion this replica holds', () => {
+    expect(heldAfter((_, insertionsOnly) => insertionsOnly)).toEqual({ answers: 2, suppressed: 0 })
+  })
+
+  it('still answers a held request when no answer was seen since', () => {
+    expect(heldAfter(() => undefined)).toEqual({ answers: 2, suppressed: 0 })
   })
 })

@@ -6,12 +6,14 @@
  * - the member ranked first for a request answers after the short random delay; the one ranked r
  *   after r fallback bounds (scaled by the answer's size), so one request costs one answer;
  * - per asker (Signal account), at most one request is taken per fallback bound; later ones wait,
- *   the newest replacing older ones, and are dropped if an answer went out since they came and
- *   they ask the same again;
+ *   the newest replacing older ones, and are dropped if they ask the same again and the answers
+ *   seen since they came (this member's or another's) gave the asker all this replica holds (an
+ *   answer that adds nothing, an empty one from a hostile member say, drops none);
  * - asking back goes through gap repair, which counts what a member's claims may cost.
  * @see docs/sidecar.md §8.4
  */
-import { SyncResponder, type Timers } from '@e2e-col/sync'
+import { AnswerCoverage, observeAll, prepareAnswer, SyncResponder, type Timers } from '@e2e-col/sync'
+import * as Y from 'yjs'
 import type { DocReplica } from './replica.ts'
 import { decodeExactStateVector } from './strict-yjs.ts'
 
@@ -58,7 +60,15 @@ interface Asker {
   nextAt: number
   /** The state vector last taken. */
   lastAsked: Uint8Array | undefined
-  deferred: { stateVector: Uint8Array; requestId: string; arrivedAt: number; timer: unknown } | undefined
+  deferred: Deferred | undefined
+}
+
+/** A request held until its asker's bound, with what the answers seen since gave its asker. */
+interface Deferred {
+  stateVector: Uint8Array
+  requestId: string
+  coverage: AnswerCoverage
+  timer: unknown
 }
 
 const sameBytes = (a: Uint8Array | undefined, b: Uint8Array): boolean =>
@@ -66,10 +76,15 @@ const sameBytes = (a: Uint8Array | undefined, b: Uint8Array): boolean =>
 
 export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): GroupSync {
   const t = o.timers
-  let lastAnswerAt = Number.NEGATIVE_INFINITY
   let askedBack = 0
+  const askers = new Map<string, Asker>()
+  /** An answer went out (this member's or another's): what it gave counts for every held request. */
+  const seen = (payload: Uint8Array): void => {
+    const held = [...askers.values()].flatMap((a) => (a.deferred === undefined ? [] : [a.deferred.coverage]))
+    if (held.length > 0) observeAll(held, prepareAnswer(payload))
+  }
   const answer = (payload: Uint8Array): void => {
-    lastAnswerAt = t.now()
+    seen(payload)
     o.answer(payload)
   }
   const responder = new SyncResponder(
@@ -80,7 +95,6 @@ export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): Group
       if (o.askBack()) askedBack += 1
     },
   )
-  const askers = new Map<string, Asker>()
   let deferred = 0
   let covered = 0
 
@@ -125,12 +139,16 @@ export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): Group
       if (a.deferred !== undefined) t.clearTimeout(a.deferred.timer)
       deferred += 1
       // A copy: the payload may be a view into a receive buffer that is reused before the timer fires.
-      const request = { stateVector: stateVector.slice(), requestId, arrivedAt: now }
+      const request = {
+        stateVector: stateVector.slice(),
+        requestId,
+        coverage: new AnswerCoverage(Y.decodeStateVector(stateVector)),
+      }
       const timer = t.setTimeout(
         () => {
           a.deferred = undefined
-          // Asked the same again, and an answer went out since: that answer was for it too.
-          if (sameBytes(a.lastAsked, request.stateVector) && lastAnswerAt > request.arrivedAt)
+          // Asked the same again, and the answers since gave the asker all there is: they were for it too.
+          if (sameBytes(a.lastAsked, request.stateVector) && request.coverage.covers(replica.doc))
             return void (covered += 1)
           take(a, request.stateVector, asker, request.requestId)
         },
@@ -140,8 +158,8 @@ export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): Group
       return 'deferred'
     },
     onPeerResponse(update) {
-      lastAnswerAt = t.now()
       try {
+        seen(update)
         responder.onPeerResponse(update)
       } catch {
         // already refused by the replica; nothing to cover
