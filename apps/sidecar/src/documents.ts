@@ -155,6 +155,13 @@ export function createDocuments(o: DocumentsOptions): Documents {
     return createDocument(ports, docId, groupId, replica, roster)
   })
   const { docs } = memory
+  // Features each document withdrew (and has not announced again): a document that leaves memory
+  // and comes back keeps not announcing them, and announces them when they come back.
+  const withdrawn = new Map<string, number>()
+  memory.onLoad((doc) => {
+    const features = withdrawn.get(doc.docId)
+    if (features !== undefined) doc.group.keepWithdrawn(features)
+  })
   const load = (docId: string): Document | undefined => {
     const groupId = served.get(docId)
     return groupId === undefined ? undefined : memory.load(docId, groupId)
@@ -194,6 +201,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
       if (groupId === undefined) return
       served.delete(docId)
       groups.delete(groupId)
+      withdrawn.delete(docId)
       memory.forget(docId, code, reason)
     },
     fromGroup(docId, frame, env, from, source) {
@@ -206,8 +214,19 @@ export function createDocuments(o: DocumentsOptions): Documents {
       if (docId !== undefined) docs.get(docId)?.group.setMembers(members)
     },
     lost: (docId, source) => load(docId)?.group.lost(source),
-    withdraw: (docId, feature) => load(docId)?.group.withdraw(feature),
-    restore: (docId, feature) => load(docId)?.group.restore(feature),
+    withdraw(docId, feature) {
+      if (!served.has(docId)) return
+      withdrawn.set(docId, (withdrawn.get(docId) ?? 0) | feature)
+      load(docId)?.group.withdraw(feature)
+    },
+    restore(docId, feature) {
+      // Loaded first: a document that left memory comes back still withdrawn, so it announces.
+      const doc = load(docId)
+      const left = (withdrawn.get(docId) ?? 0) & ~feature
+      if (left === 0) withdrawn.delete(docId)
+      else withdrawn.set(docId, left)
+      doc?.group.restore(feature)
+    },
     start: () => memory.start(served),
     async drain(timeoutMs) {
       // While Signal is away nothing would go out: what is queued is in the outbox for the next start.

@@ -5,8 +5,8 @@
  * on the text path.
  */
 import { randomUUID } from 'node:crypto'
-import { decodeAttachmentRef, encodeHealth } from '@e2e-col/protocol'
-import { createToySignal } from '@e2e-col/toy-signal'
+import { CAPABILITY, decodeAttachmentRef, decodeHealth, encodeHealth } from '@e2e-col/protocol'
+import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import {
   A,
@@ -19,7 +19,9 @@ import {
   poll,
   sidecar,
   startPair,
+  tempDataDir,
 } from './harness.ts'
+import { call } from './docs-api.ts'
 import { sentEnvelopes } from './signal-log.ts'
 import { YBrowser } from './ybrowser.ts'
 
@@ -38,6 +40,16 @@ function prose(chars: number, seed = 1): string {
     n += w.length + 1
   }
   return out.join(' ')
+}
+
+/** The features `account` announced in its capability announcements after send `from`, in order. */
+function announcementsFrom(toy: ToySignal, account: string, from: number): number[] {
+  return sentEnvelopes(toy, from)
+    .filter((s) => s.account === account && s.envelope.kind === 'health')
+    .flatMap((s) => {
+      const features = decodeHealth(s.envelope.payload).capabilities?.features
+      return features === undefined ? [] : [features]
+    })
 }
 
 const attachmentSends = (
@@ -180,4 +192,69 @@ describe('large envelopes as one Signal attachment', () => {
     ])
     expect(sentEnvelopes(p.toy, before).map((s) => s.envelope.messageId)).toEqual([probe.messageId])
   })
+  it('a document that stopped reading attachments stays so when it leaves memory and comes back, and says when it reads them again', async () => {
+    // Alice's sidecar takes a quiet document out of memory after a second; a withdrawal lasts a
+    // minute, long enough on a busy machine for everything before its end below.
+    const RESTORE_MS = 60_000
+    const toy = await createToySignal({ accounts: [A, B], groups: [{ name: 'doc', members: [A, B] }], faults: true })
+    onTestFinished(() => toy.close())
+    const docId = randomUUID()
+    const fast = { ...CAPABLE, E2E_COL_SYNC_DELAY_MAX_MS: '100' }
+    const lazy = { E2E_COL_EVICT_AFTER_MS: '1000', E2E_COL_ATTACHMENT_RESTORE_MS: String(RESTORE_MS) }
+    const a = await sidecar(baseEnv(toy, A, docId, { ...fast, ...lazy }))
+    const bobEnv = baseEnv(toy, B, docId, { ...fast, E2E_COL_DATA_DIR: tempDataDir(), E2E_COL_SYNC_ON_START: '1' })
+    const b1 = await sidecar(bobEnv)
+    await capabilitiesExchanged(a, b1)
+    const textAtAlice = async () => (await call(a, 'GET', `/v1/docs/${docId}/text?target=t`)).json.text as string
+    /** Whether Alice's announcements after send `from` say she reads attachments (the last one's word). */
+    const aliceReads = (from: number): boolean =>
+      ((announcementsFrom(toy, A, from).at(-1) ?? 0) & CAPABILITY.attachments) !== 0
+    const aliceSaid = (from: number) => async () => announcementsFrom(toy, A, from).length > 0
+
+    // Alice's daemon loses Bob's attachments: after three in a row her sidecar stops reading them here.
+    let mark = toy.sends().length
+    toy.faults.spoilNextAttachments(1000, { mode: 'lose' })
+    const bob1 = new YBrowser(docId)
+    await bob1.connect(b1.url)
+    for (let i = 0; i < 3; i++) bob1.edit(prose(30_000, 20 + i))
+    // (Her answer to Bob's first hello may come first: the withdrawal is her last word here.)
+    await poll(async () => (await aliceSaid(mark)()) && !aliceReads(mark), 'the withdrawal announced', 30_000)
+    toy.faults.spoilNextAttachments(0, { mode: 'lose' })
+    await poll(async () => (await textAtAlice()) === bob1.text, "Bob's edit at Alice (as text)", 30_000)
+    bob1.close()
+    await b1.close()
+    await poll(
+      async () => (await metricValue(a.url, 'e2e_col_documents_in_memory')) === 0,
+      "Alice's document out of memory",
+      30_000,
+    )
+
+    // Bob starts again: his hello loads Alice's document, whose answer still leaves attachments out,
+    // so Bob's next large edit reaches her as text.
+    mark = toy.sends().length
+    const b2 = await sidecar(bobEnv)
+    await poll(aliceSaid(mark), "Alice's answer to Bob's hello", 30_000)
+    expect(aliceReads(mark)).toBe(false)
+    const bob2 = new YBrowser(docId)
+    await bob2.connect(b2.url)
+    await bob2.until(() => bob2.text === bob1.text, 30_000)
+    bob2.edit(prose(30_000, 30))
+    await poll(async () => (await textAtAlice()) === bob2.text, "Bob's next edit at Alice", 30_000)
+    expect(await metricValue(b2.url, 'e2e_col_attachments_sent_total{outcome="sent"}')).toBe(0)
+
+    // When the withdrawal ends, her document (out of memory or not) says so, and attachments flow again.
+    mark = toy.sends().length
+    const heard = await metricValue(b2.url, 'e2e_col_capability_announcements_total{direction="received"}')
+    await poll(aliceSaid(mark), 'attachments announced again', RESTORE_MS + 30_000)
+    expect(aliceReads(mark)).toBe(true)
+    await poll(
+      async () => (await metricValue(b2.url, 'e2e_col_capability_announcements_total{direction="received"}')) > heard,
+      "Alice's announcement at Bob",
+      30_000,
+    )
+    bob2.edit(prose(30_000, 31))
+    await poll(async () => (await textAtAlice()) === bob2.text, "Bob's last edit at Alice", 30_000)
+    expect(await metricValue(b2.url, 'e2e_col_attachments_sent_total{outcome="sent"}')).toBe(1)
+    expect(await metricValue(a.url, 'e2e_col_attachments_fetched_total{outcome="ok"}')).toBeGreaterThanOrEqual(1)
+  }, 180_000)
 })

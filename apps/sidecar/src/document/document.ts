@@ -405,6 +405,7 @@ function groupSide(p: Parts): GroupSide {
     ),
     lost: (source) => sync.gapRepair.lost(source),
     withdraw: (feature) => capabilities.withdraw(feature),
+    keepWithdrawn: (feature) => capabilities.keepWithdrawn(feature),
     restore: (feature) => capabilities.restore(feature),
     syncStats: () => sync.groupSync.stats(),
     roster: p.roster,

@@ -65,6 +65,8 @@ export interface GroupSide {
   lost(source?: string): void
   /** Stops announcing `feature` (this machine cannot use it) and says so to the group. */
   withdraw(feature: number): void
+  /** Does not announce `feature`, silently: its withdrawal was said before the document left memory. */
+  keepWithdrawn(feature: number): void
   /** Announces `feature` again after a withdrawal (when this sidecar is configured to read it). */
   restore(feature: number): void
   /** What group sync answered, suppressed and asked back so far. */

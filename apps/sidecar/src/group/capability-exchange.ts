@@ -49,6 +49,11 @@ export interface CapabilityExchange {
   onHealth(from: MemberId | undefined, payload: Uint8Array): boolean
   /** Stops announcing `feature` (this machine cannot use it after all) and announces again. */
   withdraw(feature: number): void
+  /**
+   * Stops announcing `feature` without announcing: the group heard the withdrawal already (the
+   * document left memory and came back while it held).
+   */
+  keepWithdrawn(feature: number): void
   /** Announces `feature` again, if this sidecar was configured to read it and had withdrawn it. */
   restore(feature: number): void
   /** The feature bits announced now. */
@@ -124,6 +129,9 @@ export function createCapabilityExchange(o: CapabilityExchangeOptions): Capabili
       if ((features & feature) === 0) return
       features &= ~feature
       announce(false)
+    },
+    keepWithdrawn(feature) {
+      features &= ~feature
     },
     restore(feature) {
       const back = feature & o.features & ~features
