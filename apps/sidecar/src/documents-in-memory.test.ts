@@ -4,9 +4,10 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import { systemClock } from './clock.ts'
-import type { Document } from './document/document.ts'
+import type { Document, DocumentCarry } from './document/document.ts'
 import { createDocumentsInMemory, type MemoryPorts } from './documents-in-memory.ts'
 import { createRoster } from './group/roster.ts'
+import { createEntryRate } from './review/entry-rate.ts'
 import { createLogger } from './ops/logger.ts'
 import { createMetrics } from './ops/metrics.ts'
 import { openReplicaStore, type ReplicaStore } from './replica/store.ts'
@@ -17,11 +18,12 @@ afterEach(() => {
 })
 
 /** A document that counts what the collection asks of it. */
-function countingDocument(docId: string, calls: string[]): Document {
+function countingDocument(docId: string, calls: string[], carry?: DocumentCarry): Document {
   const count = (name: string) => () => void calls.push(`${docId}:${name}`)
   return {
     docId,
     groupId: `g-${docId}`,
+    carry: carry ?? { roster: createRoster({}), reviewRate: createEntryRate() },
     pages: { count: 0 } as Document['pages'],
     group: {
       greet: count('greet'),
@@ -37,13 +39,13 @@ function countingDocument(docId: string, calls: string[]): Document {
   }
 }
 
-function setup(maxLoaded: number): { store: ReplicaStore; ports: MemoryPorts } {
+function setup(maxLoaded: number, clock = systemClock): { store: ReplicaStore; ports: MemoryPorts } {
   const dir = mkdtempSync(join(tmpdir(), 'e2e-col-memory-'))
   dirs.push(dir)
   const store = openReplicaStore(dir)
   const ports: MemoryPorts = {
     config: { replica: { evictAfterMs: 0, maxLoaded, syncOnStart: true } },
-    clock: systemClock,
+    clock,
     reach: { onChange: () => () => {} },
     store,
     storing: (fn) => fn(),
@@ -76,6 +78,41 @@ describe('documents in memory at start', () => {
     // One made while the sidecar runs: the library asks its group itself; its loads greet nobody.
     memory.load('d', 'g-d')
     expect(calls.filter((c) => c.startsWith('d:'))).toEqual(['d:resume'])
+    memory.close(1001, 'done')
+    store.close()
+  })
+})
+
+describe('documents in memory across stays', () => {
+  it('gives a document that left memory what its last stay left (announcements, review rates), and a forgotten one nothing', () => {
+    let now = 0
+    const { store, ports } = setup(1, { ...systemClock, now: () => now })
+    const doc = new Y.Doc()
+    doc.getText('t').insert(0, 'kept')
+    for (const id of ['a', 'b']) store.appendUpdate(id, Y.encodeStateAsUpdate(doc))
+    const given: (DocumentCarry | undefined)[] = []
+    const memory = createDocumentsInMemory(ports, (docId, _groupId, _replica, carry) => {
+      if (docId === 'a') given.push(carry)
+      return countingDocument(docId, [], carry)
+    })
+    const first = memory.load('a', 'g-a')?.carry
+    // A member spends their whole burst of review entries in 'a'.
+    expect(first?.reviewRate.take('+1555', 120, now)).toBe(true)
+    now += 5000
+    // 'b' needs the one place: the quiet 'a' leaves, then comes back for the next use.
+    memory.load('b', 'g-b')
+    expect([...memory.docs.keys()]).toEqual(['b'])
+    now += 5000
+    const again = memory.load('a', 'g-a')?.carry
+    expect(given).toEqual([undefined, first])
+    expect(again).toBe(first)
+    // The bucket did not refill by leaving memory: 10 s regained 10 entries, not 120.
+    expect(again?.reviewRate.take('+1555', 11, now)).toBe(false)
+    expect(again?.reviewRate.take('+1555', 10, now)).toBe(true)
+    // No longer served: what it left goes with it.
+    memory.forget('a', 1000, 'test')
+    memory.load('a', 'g-a')
+    expect(given.at(-1)).toBeUndefined()
     memory.close(1001, 'done')
     store.close()
   })

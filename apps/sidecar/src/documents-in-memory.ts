@@ -8,8 +8,7 @@
 import { CLOSE_CODES } from '@e2e-col/protocol'
 import type { Clock } from './clock.ts'
 import type { SidecarConfig } from './config.ts'
-import type { Document, SyncStats } from './document/document.ts'
-import type { Roster } from './group/roster.ts'
+import type { Document, DocumentCarry, SyncStats } from './document/document.ts'
 import type { Histories } from './history/histories.ts'
 import type { Logger } from './ops/logger.ts'
 import type { Metrics } from './ops/metrics.ts'
@@ -31,8 +30,8 @@ export interface MemoryPorts {
   readonly logger: Logger
 }
 
-/** Builds a document over its loaded replica (`roster`: what its members announced before). */
-export type BuildDocument = (docId: string, groupId: string, replica: DocReplica, roster?: Roster) => Document
+/** Builds a document over its loaded replica (`carry`: what its last stay in memory left). */
+export type BuildDocument = (docId: string, groupId: string, replica: DocReplica, carry?: DocumentCarry) => Document
 
 type Hook = (doc: Document) => (() => void) | void
 
@@ -84,8 +83,8 @@ export function createDocumentsInMemory(o: MemoryPorts, build: BuildDocument): D
   const replicas = new Map<string, DocReplica>()
   // Documents taken out while an ask of the group waited: their next load asks at once.
   const askOnLoad = new Set<string>()
-  // What each served document's members announced, kept while it is out of memory.
-  const rosters = new Map<string, Roster>()
+  // What each served document's last stay in memory left (members' announcements, review rates).
+  const carries = new Map<string, DocumentCarry>()
   const hooks: Hook[] = []
   const unhooks = new Map<string, (() => void)[]>()
   // Documents served at start that have not greeted their group (and asked it) yet in this run;
@@ -145,8 +144,8 @@ export function createDocumentsInMemory(o: MemoryPorts, build: BuildDocument): D
 
   function open(docId: string, groupId: string, replica: DocReplica): Document {
     evictDue(1)
-    const doc = build(docId, groupId, replica, rosters.get(docId))
-    rosters.set(docId, doc.group.roster)
+    const doc = build(docId, groupId, replica, carries.get(docId))
+    carries.set(docId, doc.carry)
     docs.set(docId, doc)
     replicas.set(docId, replica)
     residency.touch(docId)
@@ -199,7 +198,7 @@ export function createDocumentsInMemory(o: MemoryPorts, build: BuildDocument): D
       for (const doc of docs.values()) unhooks.get(doc.docId)?.push(...runHooks([hook], doc))
     },
     forget(docId, code, reason) {
-      rosters.delete(docId)
+      carries.delete(docId)
       askOnLoad.delete(docId)
       toGreet.delete(docId)
       takeOut(docId)?.close(code, reason)

@@ -143,7 +143,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
   const notShared = openNotSharedBook(o.config.replica.dataDir, o.clock.now)
   // Who sent the last group update of each served document's group, and when (stranded/rejoin-port.ts).
   const changers = new Map<string, Changer>()
-  const memory = createDocumentsInMemory(o, (docId, groupId, replica, roster) => {
+  const memory = createDocumentsInMemory(o, (docId, groupId, replica, carry) => {
     const rejoin = {
       book: notShared,
       changer: () => changers.get(groupId),
@@ -152,7 +152,7 @@ export function createDocuments(o: DocumentsOptions): Documents {
         queueMicrotask(() => rejoinDocument(rejoinParts, docId, state, carried)),
     }
     const ports = { ...shared, store: storeFor(docId), authors: o.authors.rowsOf(docId), rejoin }
-    return createDocument(ports, docId, groupId, replica, roster)
+    return createDocument(ports, docId, groupId, replica, carry)
   })
   const { docs } = memory
   // Features each document withdrew (and has not announced again): a document that leaves memory

@@ -10,6 +10,7 @@ import type { Document } from '../src/document/document.ts'
 const MEMBERS = [
   'docId',
   'groupId',
+  'carry',
   'pages',
   'group',
   'roles',

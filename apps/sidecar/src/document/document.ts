@@ -32,7 +32,7 @@ import { createDelivery } from '../send/delivery.ts'
 import type { SendOwner, SendQueue } from '../send/queue.ts'
 import { createDemotionWatch, type DemotionWatch } from './demotion.ts'
 import { countReviewEntries } from '@e2e-col/review'
-import { createEntryRate } from '../review/entry-rate.ts'
+import { createEntryRate, type EntryRate } from '../review/entry-rate.ts'
 
 export type { DocumentPorts } from './ports.ts'
 
@@ -55,9 +55,21 @@ export interface ContentSide {
  * One served document: its ids, and a side per feature, each a narrow interface its feature owns.
  * It stays at a few members (`apps/sidecar/test/document-verbs.test.ts`): a new verb goes to its side.
  */
+/**
+ * What a document keeps across its stays in memory (decisions/0040), held by the collection while
+ * it is out: what its members announced (so a reload asks nobody again), and how fast each member
+ * may still add review entries (so taking it out and in again never refills anyone's bucket).
+ */
+export interface DocumentCarry {
+  readonly roster: Roster
+  readonly reviewRate: EntryRate
+}
+
 export interface Document {
   readonly docId: string
   readonly groupId: string
+  /** What outlives this stay in memory. */
+  readonly carry: DocumentCarry
   /** Its browser pages (document/pages.ts). */
   readonly pages: PageSide
   /** Its side of its Signal group (document/group-inbox.ts). */
@@ -287,13 +299,19 @@ function demotionHooks(
 }
 
 /** The parts of one document, each built before the part that uses it. */
-function documentParts(ports: DocumentPorts, docId: string, groupId: string, replica: DocReplica, keptRoster?: Roster) {
+function documentParts(
+  ports: DocumentPorts,
+  docId: string,
+  groupId: string,
+  replica: DocReplica,
+  left?: DocumentCarry,
+) {
   const { store, metrics, logger } = ports
   const pages = createPages()
   const own = ownEnvelopes(ports, docId)
   const roles = createDocumentRoles({ docId, replica: replica.doc, metrics, logger })
   const delivery = deliveryFor(ports, docId, pages, roles)
-  const roster = keptRoster ?? createRoster(ports.group.self)
+  const roster = left?.roster ?? createRoster(ports.group.self)
   const { queue, toGroup } = groupSends(ports, docId, groupId, { own, roster, unsent: () => delivery.changed() })
   const authors = authorGate(ports, docId, toGroup, replica)
   const capabilities = capabilityExchange(ports, toGroup, roster, () =>
@@ -346,7 +364,7 @@ function documentParts(ports: DocumentPorts, docId: string, groupId: string, rep
   })
   const stamp = createSenderStamper(ports.shownName, (payload) => encodeEnvelope(own('awareness', payload)))
   // One member's flood of comments or suggestions is bounded per document (decision 0038).
-  const rate = createEntryRate()
+  const rate = left?.reviewRate ?? createEntryRate()
   const reviewRate = (source: string, payload: Uint8Array, from: MemberId | undefined) =>
     rate.take(source, countReviewEntries(payload, (c) => authors.speaksFor(from, c)) ?? 0, ports.clock.now())
   const inboxParts = { replica, sync, capabilities, pages, store, mirror, stamp, roles, metrics, authors, reviewRate }
@@ -365,6 +383,7 @@ function documentParts(ports: DocumentPorts, docId: string, groupId: string, rep
     mirror,
     presence,
     roster,
+    carry: { roster, reviewRate: rate },
   }
   return { ...parts, demotion, fromBrowser, fromGroup }
 }
@@ -468,21 +487,19 @@ function contentSide(p: Parts, replica: DocReplica, store: DocumentPorts['store'
   }
 }
 
-/**
- * One served document over its loaded replica. `roster`: what the group's members announced, kept
- * by the collection while the document is out of memory (so a reload asks nobody again).
- */
+/** One served document over its loaded replica; `carry`: what its last stay in memory left. */
 export function createDocument(
   ports: DocumentPorts,
   docId: string,
   groupId: string,
   replica: DocReplica,
-  roster?: Roster,
+  carry?: DocumentCarry,
 ): Document {
-  const p = documentParts(ports, docId, groupId, replica, roster)
+  const p = documentParts(ports, docId, groupId, replica, carry)
   return {
     docId,
     groupId,
+    carry: p.carry,
     pages: pageSide(p),
     group: groupSide(p),
     roles: roleSide(p, replica, ports),
