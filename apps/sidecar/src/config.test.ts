@@ -66,6 +66,12 @@ describe('configuration', () => {
     expect(failure({ ...valid, E2E_COL_EVICT_AFTER_MS: '-1' })).toContain('E2E_COL_EVICT_AFTER_MS')
   })
 
+  it('remembers sent ids 30 days and at most the newest 250 000 by default, never fewer than 1000', () => {
+    expect(loadConfig(valid).replica).toMatchObject({ sentIdsTtlMs: 30 * 86_400_000, sentIdsMax: 250_000 })
+    expect(loadConfig({ ...valid, E2E_COL_SENT_IDS_MAX: '1000' }).replica.sentIdsMax).toBe(1000)
+    expect(failure({ ...valid, E2E_COL_SENT_IDS_MAX: '999' })).toContain('E2E_COL_SENT_IDS_MAX')
+  })
+
   it("lets a member's attachment carry a whole document of 16 MiB by default (what a page decodes), never less than a text frame", () => {
     expect(loadConfig(valid).attachments.maxFrameBytes).toBe(16 * 1024 * 1024)
     expect(loadConfig(valid).browser.maxFrameBytes).toBe(2 * 1024 * 1024)

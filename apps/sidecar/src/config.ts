@@ -159,6 +159,7 @@ const Env = z
       .refine((p) => isAbsolute(p), 'must be an absolute path')
       .optional(),
     E2E_COL_SENT_IDS_TTL_MS: int(60_000, 365 * 86_400_000, 30 * 86_400_000),
+    E2E_COL_SENT_IDS_MAX: int(1000, 100_000_000, 250_000),
     E2E_COL_SYNC_ON_START: flagOn,
     E2E_COL_SYNC_DELAY_MIN_MS: int(0, 60_000, 20),
     E2E_COL_SYNC_DELAY_MAX_MS: int(0, 60_000, 300),
@@ -335,6 +336,8 @@ export interface SidecarConfig {
   readonly replica: {
     readonly dataDir: string
     readonly sentIdsTtlMs: number
+    /** Sent ids kept at most (the newest), besides the age bound. */
+    readonly sentIdsMax: number
     readonly syncOnStart: boolean
     readonly syncDelayMs: { readonly min: number; readonly max: number }
     readonly healthIntervalMs: number
@@ -484,6 +487,7 @@ export function loadConfig(
     replica: {
       dataDir: e.E2E_COL_DATA_DIR ?? defaultDataDir(env),
       sentIdsTtlMs: e.E2E_COL_SENT_IDS_TTL_MS,
+      sentIdsMax: e.E2E_COL_SENT_IDS_MAX,
       syncOnStart: e.E2E_COL_SYNC_ON_START,
       syncDelayMs: { min: e.E2E_COL_SYNC_DELAY_MIN_MS, max: e.E2E_COL_SYNC_DELAY_MAX_MS },
       healthIntervalMs: e.E2E_COL_HEALTH_INTERVAL_MS,

@@ -315,7 +315,7 @@ function createSharedPorts(o: DocumentsOptions): Omit<DocumentPorts, 'store' | '
 
 /**
  * Each document's rows in the store, bound to its id. A failed step stops the sidecar (`storing`);
- * ids are pruned by age when a send remembers new ones, at most once an hour.
+ * ids are pruned by age and count when a send remembers new ones, at most once an hour.
  */
 function createStorePorts(o: DocumentsOptions): (docId: string) => ChangeStore {
   const { store, storing, clock } = o
@@ -326,7 +326,7 @@ function createStorePorts(o: DocumentsOptions): (docId: string) => ChangeStore {
       store.sentIds.remember(docId, o.sidecarId, ids, clock.now())
       if (clock.now() - lastPrune > PRUNE_EVERY_MS) {
         lastPrune = clock.now()
-        store.sentIds.prune(lastPrune - o.config.replica.sentIdsTtlMs)
+        store.sentIds.prune(lastPrune - o.config.replica.sentIdsTtlMs, o.config.replica.sentIdsMax)
       }
     } catch (error) {
       o.fatal(error)

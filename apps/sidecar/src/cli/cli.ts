@@ -87,6 +87,7 @@ the home page or with \`docs\`; E2E_COL_DOCUMENTS fixes some in addition.
   E2E_COL_DATA_DIR                folder of the replica store (default $XDG_STATE_HOME/e2e-col, else
                                   ~/.local/state/e2e-col; created 0700). Back it up with the sidecar stopped.
   E2E_COL_SENT_IDS_TTL_MS         how long sent message ids are remembered (30 days)
+  E2E_COL_SENT_IDS_MAX            sent message ids kept at most, the newest (250000)
   E2E_COL_SYNC_ON_START           ask the group for what it missed at start (1)
   E2E_COL_SYNC_DELAY_MIN_MS, E2E_COL_SYNC_DELAY_MAX_MS  random delay before answering the group (20, 300)
   E2E_COL_HEALTH_INTERVAL_MS      a changing replica announces its state vector at most this often (300000)

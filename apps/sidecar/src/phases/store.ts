@@ -65,7 +65,7 @@ export function openStore(b: Pick<Basics, 'config' | 'clock'>): Phase<Stored> {
   const store = openSidecarStore(b.config.replica.dataDir)
   try {
     // Replicas load on first use (documents.ts, decisions/0040), not here.
-    store.sentIds.prune(b.clock.now() - b.config.replica.sentIdsTtlMs)
+    store.sentIds.prune(b.clock.now() - b.config.replica.sentIdsTtlMs, b.config.replica.sentIdsMax)
     return { part: { store }, close: () => store.close() }
   } catch (error) {
     store.close() // releases the data folder's lock

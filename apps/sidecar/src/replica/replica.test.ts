@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
@@ -6,7 +6,7 @@ import * as Y from 'yjs'
 import { StoreError } from '../errors.ts'
 import { DEFAULT_COMPACTION } from './compaction.ts'
 import { loadReplica } from './replica.ts'
-import { openReplicaStore, type ReplicaStore } from './store.ts'
+import { openReplicaStore, STORE_FILE, type ReplicaStore } from './store.ts'
 
 const DOC = '0190a6c8-1111-4222-8333-444455556666'
 
@@ -109,8 +109,40 @@ describe('the document replica and its store', () => {
       false,
       3,
     ])
-    expect(again.sentIds.prune(2000)).toBe(2)
+    expect(again.sentIds.prune(2000, 1000)).toBe(2)
     expect(again.sentIds.count(DOC)).toBe(1)
+  })
+
+  it('keeps at most the newest sent ids beyond the age bound, never one whose envelope still waits in the outbox', () => {
+    const store = open(tempDir())
+    // The oldest id belongs to an envelope a page handed over that Signal has not taken yet.
+    store.outbox.accept(DOC, 'page', 'waiting', new Uint8Array([1]), 100)
+    for (let i = 0; i < 10; i++) store.sentIds.remember(DOC, 'sidecar', [`m${i}`], 1000 + i)
+    expect(store.sentIds.count(DOC)).toBe(11)
+    // Nothing is old enough by age; beyond 4, the oldest go, the waiting one not among them.
+    expect(store.sentIds.prune(0, 4)).toBe(7)
+    const kept = ['waiting', ...Array.from({ length: 10 }, (_, i) => `m${i}`)].filter((id) =>
+      store.sentIds.has(DOC, id),
+    )
+    expect(kept).toEqual(['waiting', 'm7', 'm8', 'm9'])
+    // By age too the waiting one stays.
+    expect(store.sentIds.prune(10_000, 1000)).toBe(3)
+    expect(store.sentIds.has(DOC, 'waiting')).toBe(true)
+  })
+
+  it('stores a sent id in at most 256 bytes of file (the count bound in bytes)', () => {
+    const dir = tempDir()
+    const store = openReplicaStore(dir)
+    const ROWS = 20_000
+    const ids = Array.from({ length: ROWS }, (_, i) => `${i.toString(16).padStart(8, '0')}${'0'.repeat(24)}`)
+    for (let i = 0; i < ROWS; i += 1000)
+      store.sentIds.remember(DOC, '6f1c2d4e-9a8b-4c7d-8e6f-5a4b3c2d1e0f', ids.slice(i, i + 1000), i)
+    expect(store.sentIds.count(DOC)).toBe(ROWS)
+    const empty = openReplicaStore(tempDir())
+    empty.close()
+    store.close() // everything in the one file
+    const perRow = (statSync(join(dir, STORE_FILE)).size - statSync(empty.path).size) / ROWS
+    expect(perRow).toBeLessThanOrEqual(256)
   })
 
   it('opens read-only without creating anything, and refuses to write there', () => {

@@ -1,6 +1,6 @@
 /**
  * The message ids this sidecar has taken responsibility for, with the sender id that wrote each,
- * remembered durably and bounded by age.
+ * remembered durably and bounded by age and by count (the newest `keep` are kept).
  *
  * A browser's id is written when its envelope is accepted (with its outbox row, outbox.ts), before
  * the browser's `ack`; the sidecar's own ids before their body is sent. An id is forgotten again
@@ -21,8 +21,8 @@ export interface SentIdTable {
   /** The sender id recorded with `messageId` ('' for a row of a store before senders were kept), or undefined. */
   senderOf(docId: string, messageId: string): string | undefined
   count(docId: string): number
-  /** Deletes ids recorded before `before` (ms); returns how many. */
-  prune(before: number): number
+  /** Deletes ids recorded before `before` (ms) and all but the newest `keep`; returns how many. */
+  prune(before: number, keep: number): number
 }
 
 export function createSentIdTable(db: Database, path: string, readonly: boolean): SentIdTable {
@@ -53,7 +53,21 @@ export function createSentIdTable(db: Database, path: string, readonly: boolean)
   }
   const insert = db.prepare('INSERT OR IGNORE INTO sent_ids (doc_id, message_id, at, sender_id) VALUES (?, ?, ?, ?)')
   const remove = db.prepare('DELETE FROM sent_ids WHERE doc_id = ? AND message_id = ?')
-  const prune = db.prepare('DELETE FROM sent_ids WHERE at < ?')
+  // An id whose envelope still waits in the outbox is kept whatever its age or the count: a replay
+  // of it by its page must still be recognised.
+  const unsent =
+    'EXISTS (SELECT 1 FROM outbox o WHERE o.doc_id = sent_ids.doc_id AND o.message_id = sent_ids.message_id)'
+  const old = db.prepare(`DELETE FROM sent_ids WHERE at < ? AND NOT ${unsent}`)
+  const total = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM sent_ids')
+  const oldest = db.prepare(
+    `DELETE FROM sent_ids WHERE (doc_id, message_id) IN (SELECT doc_id, message_id FROM sent_ids WHERE NOT ${unsent} ORDER BY at LIMIT ?)`,
+  )
+  const pruneAll = db.transaction((before: number, keep: number) => {
+    let n = old.run(before).changes
+    const over = (total.get()?.n ?? 0) - keep
+    if (over > 0) n += oldest.run(over).changes
+    return n
+  })
   const rememberAll = db.transaction((docId: string, senderId: string, ids: readonly string[], at: number) => {
     for (const id of ids) insert.run(docId, id, at, senderId)
   })
@@ -67,6 +81,6 @@ export function createSentIdTable(db: Database, path: string, readonly: boolean)
     has: (docId, id) => guarded(path, 'read sent ids', () => has.get(docId, id) !== undefined),
     senderOf,
     count: (docId) => guarded(path, 'count sent ids', () => count.get(docId)?.n ?? 0),
-    prune: (before) => guarded(path, 'prune sent ids', () => prune.run(before).changes),
+    prune: (before, keep) => guarded(path, 'prune sent ids', () => pruneAll(before, keep)),
   }
 }
