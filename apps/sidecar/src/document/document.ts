@@ -27,6 +27,7 @@ import { createCapabilityExchange } from '../group/capability-exchange.ts'
 import { createRoster, type MemberId, type Roster } from '../group/roster.ts'
 import type { GroupRoles } from '../roles/roles.ts'
 import { createDocumentPresence } from '../presence/document-presence.ts'
+import { createAskerBook, type AskerBook } from '../replica/group-sync.ts'
 import type { DocReplica } from '../replica/replica.ts'
 import { createDelivery } from '../send/delivery.ts'
 import type { SendOwner, SendQueue } from '../send/queue.ts'
@@ -57,12 +58,15 @@ export interface ContentSide {
  */
 /**
  * What a document keeps across its stays in memory (decisions/0040), held by the collection while
- * it is out: what its members announced (so a reload asks nobody again), and how fast each member
- * may still add review entries (so taking it out and in again never refills anyone's bucket).
+ * it is out: what its members announced (so a reload asks nobody again), how fast each member may
+ * still add review entries, and when each member's next sync request is answered (so taking it out
+ * and in again never refills anyone's bucket nor answers anyone sooner).
  */
 export interface DocumentCarry {
   readonly roster: Roster
   readonly reviewRate: EntryRate
+  /** When each member's next sync request is answered (replica/group-sync.ts). */
+  readonly syncAskers: AskerBook
 }
 
 export interface Document {
@@ -317,7 +321,9 @@ function documentParts(
   const capabilities = capabilityExchange(ports, toGroup, roster, () =>
     ports.group.announceAuthors ? authors.ownIds() : [],
   )
+  const syncAskers = left?.syncAskers ?? createAskerBook()
   const sync = createReplicaSync(replica, {
+    askers: syncAskers,
     limits: ports.limits,
     clock: ports.clock,
     toGroup,
@@ -383,7 +389,7 @@ function documentParts(
     mirror,
     presence,
     roster,
-    carry: { roster, reviewRate: rate },
+    carry: { roster, reviewRate: rate, syncAskers },
   }
   return { ...parts, demotion, fromBrowser, fromGroup }
 }

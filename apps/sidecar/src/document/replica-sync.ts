@@ -9,7 +9,7 @@ import { encodeHealth, leastChunkData } from '@e2e-col/protocol'
 import type { Clock } from '../clock.ts'
 import { fallbackMs } from '../replica/answer-rule.ts'
 import { createGapRepair, type GapRepair } from '../replica/gap-repair.ts'
-import { createGroupSync, type GroupSync } from '../replica/group-sync.ts'
+import { createGroupSync, type AskerBook, type GroupSync } from '../replica/group-sync.ts'
 import type { DocReplica } from '../replica/replica.ts'
 import type { DocumentLimits } from './ports.ts'
 
@@ -33,6 +33,8 @@ export interface ReplicaSyncOptions {
   readonly rank: (requestId: string, asker: string) => number
   /** True while a large answer would go as one attachment (this sidecar and every member read them). */
   readonly attachments?: () => boolean
+  /** Each asker's bound, kept across the document's stays in memory (group-sync.ts). */
+  readonly askers?: AskerBook
 }
 
 export interface ReplicaSync {
@@ -62,6 +64,7 @@ export function createReplicaSync(replica: DocReplica, o: ReplicaSyncOptions): R
     askBack: () => gapRepair.askBack(),
     rank: o.rank,
     fallbackMs: (answerBytes) => fallbackMs(answerBytes, fallback, o.attachments?.() ?? false),
+    askers: o.askers,
   })
   const gapRepair = createGapRepair({
     doc: replica.doc,

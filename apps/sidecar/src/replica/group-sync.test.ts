@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
 import { manualTimers } from '@e2e-col/sync/testing'
-import { createGroupSync } from './group-sync.ts'
+import { createAskerBook, createGroupSync, type AskerBook } from './group-sync.ts'
 import type { DocReplica } from './replica.ts'
 import { decodeExactStateVector } from './strict-yjs.ts'
 
@@ -107,5 +107,39 @@ describe('group sync: a request waiting for its asker bound', () => {
 
   it('still answers a held request when no answer was seen since', () => {
     expect(heldAfter(() => undefined)).toEqual({ answers: 2, suppressed: 0 })
+  })
+
+  it("keeps each asker's bound across the document's stays in memory (a book the caller keeps)", () => {
+    const timers = manualTimers()
+    const replica = memoryReplica('hello from the replica')
+    const book = createAskerBook()
+    let answers = 0
+    const stay = (askers: AskerBook | undefined) =>
+      createGroupSync(replica, {
+        minDelayMs: 10,
+        maxDelayMs: 20,
+        random: () => 0,
+        timers,
+        answer: () => void (answers += 1),
+        askBack: () => false,
+        rank: () => 0,
+        fallbackMs: () => 80_000,
+        askers,
+      })
+    const empty = Y.encodeStateVector(new Y.Doc())
+    const first = stay(book)
+    expect(first.onRequest(empty, 'asker', 'r1')).toBe('taken')
+    timers.advance(50)
+    first.dispose()
+    // Loaded again 10 s later: the same member asking again waits out its bound.
+    timers.advance(10_000)
+    const second = stay(book)
+    expect(second.onRequest(empty, 'asker', 'r2')).toBe('deferred')
+    expect(answers).toBe(1)
+    second.dispose()
+    // Without the book (as before) it would have been answered at once.
+    const fresh = stay(undefined)
+    expect(fresh.onRequest(empty, 'asker', 'r3')).toBe('taken')
+    fresh.dispose()
   })
 })

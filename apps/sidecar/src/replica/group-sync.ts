@@ -34,6 +34,12 @@ export interface GroupSyncOptions {
   readonly rank: (requestId: string, asker: string) => number
   /** How long a later-ranked member waits for an answer of `answerBytes`. */
   readonly fallbackMs: (answerBytes: number) => number
+  /**
+   * Each asker's bound, kept by the caller across this document's stays in memory
+   * ({@link createAskerBook}), so taking the document out and in again never lets a member be
+   * answered sooner; a new book by default.
+   */
+  readonly askers?: AskerBook | undefined
 }
 
 export interface GroupSync {
@@ -71,13 +77,18 @@ interface Deferred {
   timer: unknown
 }
 
+/** Each asker's bound (when its next request is taken, what it last asked), at most 256 askers. */
+export type AskerBook = Map<string, Asker>
+
+export const createAskerBook = (): AskerBook => new Map()
+
 const sameBytes = (a: Uint8Array | undefined, b: Uint8Array): boolean =>
   a !== undefined && a.length === b.length && a.every((x, i) => x === b[i])
 
 export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): GroupSync {
   const t = o.timers
   let askedBack = 0
-  const askers = new Map<string, Asker>()
+  const askers = o.askers ?? createAskerBook()
   /** An answer went out (this member's or another's): what it gave counts for every held request. */
   const seen = (payload: Uint8Array): void => {
     const held = [...askers.values()].flatMap((a) => (a.deferred === undefined ? [] : [a.deferred.coverage]))
@@ -173,8 +184,11 @@ export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): Group
     }),
     dispose: () => {
       responder.dispose()
-      for (const a of askers.values()) if (a.deferred !== undefined) t.clearTimeout(a.deferred.timer)
-      askers.clear()
+      // The bounds stay in the book; a held request goes (its asker asks again).
+      for (const a of askers.values()) {
+        if (a.deferred !== undefined) t.clearTimeout(a.deferred.timer)
+        a.deferred = undefined
+      }
     },
   }
 }
