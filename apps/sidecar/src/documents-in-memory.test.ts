@@ -7,7 +7,7 @@ import { systemClock } from './clock.ts'
 import type { Document, DocumentCarry } from './document/document.ts'
 import { createDocumentsInMemory, type MemoryPorts } from './documents-in-memory.ts'
 import { createRoster } from './group/roster.ts'
-import { createAskerBook } from './replica/group-sync.ts'
+import { createSyncBounds } from './document/replica-sync.ts'
 import { createEntryRate } from './review/entry-rate.ts'
 import { createLogger } from './ops/logger.ts'
 import { createMetrics } from './ops/metrics.ts'
@@ -24,7 +24,7 @@ function countingDocument(docId: string, calls: string[], carry?: DocumentCarry)
   return {
     docId,
     groupId: `g-${docId}`,
-    carry: carry ?? { roster: createRoster({}), reviewRate: createEntryRate(), syncAskers: createAskerBook() },
+    carry: carry ?? { roster: createRoster({}), reviewRate: createEntryRate(), sync: createSyncBounds() },
     pages: { count: 0 } as Document['pages'],
     group: {
       greet: count('greet'),

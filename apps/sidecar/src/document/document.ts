@@ -22,12 +22,11 @@ import { createKeptChanges, type OutboxSide } from './kept-changes.ts'
 import { createPages, type PageSide, type Pages } from './pages.ts'
 import type { DocumentPorts } from './ports.ts'
 import { createPresence } from './presence.ts'
-import { createReplicaSync } from './replica-sync.ts'
+import { createReplicaSync, createSyncBounds, type SyncBounds } from './replica-sync.ts'
 import { createCapabilityExchange } from '../group/capability-exchange.ts'
 import { createRoster, type MemberId, type Roster } from '../group/roster.ts'
 import type { GroupRoles } from '../roles/roles.ts'
 import { createDocumentPresence } from '../presence/document-presence.ts'
-import { createAskerBook, type AskerBook } from '../replica/group-sync.ts'
 import type { DocReplica } from '../replica/replica.ts'
 import { createDelivery } from '../send/delivery.ts'
 import type { SendOwner, SendQueue } from '../send/queue.ts'
@@ -59,14 +58,14 @@ export interface ContentSide {
 /**
  * What a document keeps across its stays in memory (decisions/0040), held by the collection while
  * it is out: what its members announced (so a reload asks nobody again), how fast each member may
- * still add review entries, and when each member's next sync request is answered (so taking it out
- * and in again never refills anyone's bucket nor answers anyone sooner).
+ * still add review entries, when each member's next sync request is answered and what its claims
+ * may cost (so taking it out and in again never refills anyone's bucket nor answers anyone sooner).
  */
 export interface DocumentCarry {
   readonly roster: Roster
   readonly reviewRate: EntryRate
-  /** When each member's next sync request is answered (replica/group-sync.ts). */
-  readonly syncAskers: AskerBook
+  /** When each member's next sync request is answered, and what its claims may cost (replica-sync.ts). */
+  readonly sync: SyncBounds
 }
 
 export interface Document {
@@ -321,9 +320,9 @@ function documentParts(
   const capabilities = capabilityExchange(ports, toGroup, roster, () =>
     ports.group.announceAuthors ? authors.ownIds() : [],
   )
-  const syncAskers = left?.syncAskers ?? createAskerBook()
+  const syncBounds = left?.sync ?? createSyncBounds()
   const sync = createReplicaSync(replica, {
-    askers: syncAskers,
+    bounds: syncBounds,
     limits: ports.limits,
     clock: ports.clock,
     toGroup,
@@ -389,7 +388,7 @@ function documentParts(
     mirror,
     presence,
     roster,
-    carry: { roster, reviewRate: rate, syncAskers },
+    carry: { roster, reviewRate: rate, sync: syncBounds },
   }
   return { ...parts, demotion, fromBrowser, fromGroup }
 }

@@ -9,7 +9,8 @@ import { encodeHealth, leastChunkData } from '@e2e-col/protocol'
 import type { Clock } from '../clock.ts'
 import { fallbackMs } from '../replica/answer-rule.ts'
 import { createGapRepair, type GapRepair } from '../replica/gap-repair.ts'
-import { createGroupSync, type AskerBook, type GroupSync } from '../replica/group-sync.ts'
+import { createClaimants, type Claimants } from '../replica/claims.ts'
+import { createAskerBook, createGroupSync, type AskerBook, type GroupSync } from '../replica/group-sync.ts'
 import type { DocReplica } from '../replica/replica.ts'
 import type { DocumentLimits } from './ports.ts'
 
@@ -19,6 +20,18 @@ import type { DocumentLimits } from './ports.ts'
 const REPAIR_MAX_INTERVAL_MS = 60_000
 const REPAIR_MAX_CLAIM_SPACING_MS = 600_000
 const REPAIR_TARGET_TTL_MS = 600_000
+
+/**
+ * What bounds each member's sync, kept by the collection across a document's stays in memory:
+ * when each asker's next request is answered (group-sync.ts), and each member's claims and their
+ * spacing (claims.ts).
+ */
+export interface SyncBounds {
+  readonly askers: AskerBook
+  readonly claimants: Claimants
+}
+
+export const createSyncBounds = (): SyncBounds => ({ askers: createAskerBook(), claimants: createClaimants() })
 
 export interface ReplicaSyncOptions {
   readonly limits: DocumentLimits
@@ -33,8 +46,8 @@ export interface ReplicaSyncOptions {
   readonly rank: (requestId: string, asker: string) => number
   /** True while a large answer would go as one attachment (this sidecar and every member read them). */
   readonly attachments?: () => boolean
-  /** Each asker's bound, kept across the document's stays in memory (group-sync.ts). */
-  readonly askers?: AskerBook
+  /** What bounds each member's sync, kept across the document's stays in memory. */
+  readonly bounds?: SyncBounds
 }
 
 export interface ReplicaSync {
@@ -64,7 +77,7 @@ export function createReplicaSync(replica: DocReplica, o: ReplicaSyncOptions): R
     askBack: () => gapRepair.askBack(),
     rank: o.rank,
     fallbackMs: (answerBytes) => fallbackMs(answerBytes, fallback, o.attachments?.() ?? false),
-    askers: o.askers,
+    askers: o.bounds?.askers,
   })
   const gapRepair = createGapRepair({
     doc: replica.doc,
@@ -78,6 +91,7 @@ export function createReplicaSync(replica: DocReplica, o: ReplicaSyncOptions): R
     targetTtlMs: REPAIR_TARGET_TTL_MS,
     now: clock.now,
     random: clock.rng,
+    claimants: o.bounds?.claimants,
   })
   return {
     groupSync,

@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import * as Y from 'yjs'
-import { createClaimBook, MAX_CLAIMS, MAX_CLAIMS_PER_MEMBER, MAX_MEMBERS } from './claims.ts'
+import {
+  createClaimants,
+  createClaimBook,
+  MAX_CLAIMS,
+  MAX_CLAIMS_PER_MEMBER,
+  MAX_MEMBERS,
+  type Claimants,
+} from './claims.ts'
 
-const book = () =>
+const book = (members?: Claimants) =>
   createClaimBook({
+    members,
     doc: new Y.Doc(),
     firstAskMs: () => 1000,
     baseSpacingMs: 60_000,
@@ -44,5 +52,32 @@ describe('the claim book bounds', () => {
     expect(b.nextDue(600_001)).toBeUndefined()
     expect(b.claimsOf('c')).toBe(0)
     expect(b.spacingOf('c')).toBe(60_000)
+  })
+
+  it("keeps a member's spacing and claims across the document's stays in memory (members the caller keeps)", () => {
+    const members = createClaimants()
+    const first = book(members)
+    // Two false claims in a row: the spacing doubles.
+    first.note(many(1, 1), 'liar', 0)
+    expect(first.take(1000)).toBe(true)
+    first.note(many(2, 1), 'liar', 2000)
+    expect(first.take(61_000)).toBe(true)
+    expect(first.spacingOf('liar')).toBe(120_000)
+    // Loaded again (a new replica, a new book over the same members): nothing is cheap again.
+    const second = book(members)
+    expect(second.spacingOf('liar')).toBe(120_000)
+    expect(second.claimsOf('liar')).toBe(2)
+    expect(second.take(62_000)).toBe(false)
+    expect(second.nextDue(62_000)).toBe(181_000)
+  })
+
+  it('counts the claims kept members hold against the bound of all claims', () => {
+    const members = createClaimants()
+    const first = book(members)
+    for (let m = 0; m < MAX_CLAIMS / MAX_CLAIMS_PER_MEMBER; m++)
+      first.note(many(10_000 + m * 1000, MAX_CLAIMS_PER_MEMBER), `m${m}`, 0)
+    const second = book(members)
+    second.note(many(1, 10), 'newcomer', 0)
+    expect(second.claimsOf('newcomer')).toBe(0)
   })
 })

@@ -21,6 +21,12 @@ export interface ClaimBookOptions {
   readonly baseSpacingMs: number
   readonly maxSpacingMs: number
   readonly ttlMs: number
+  /**
+   * The members' claims and spacings, kept by the caller across the document's stays in memory
+   * ({@link createClaimants}), so taking it out and in again never makes false claims cheap again;
+   * new ones by default.
+   */
+  readonly members?: Claimants | undefined
 }
 
 export interface ClaimBook {
@@ -60,9 +66,22 @@ interface Member {
   probe: Map<number, number> | undefined
 }
 
+/** When a member's claims come due (`atOnce`: counted from when they were seen). */
+function dueAt(m: Member, atOnce: boolean): number {
+  let first = Number.POSITIVE_INFINITY
+  for (const c of m.claims.values()) first = Math.min(first, atOnce ? c.at : c.dueAt)
+  return Math.max(m.nextAt, first)
+}
+
+/** Each member's claims and spacing (at most {@link MAX_MEMBERS}, least recent forgotten). */
+export type Claimants = Map<string, Member>
+
+export const createClaimants = (): Claimants => new Map()
+
 export function createClaimBook(o: ClaimBookOptions): ClaimBook {
-  const members = new Map<string, Member>()
+  const members = o.members ?? createClaimants()
   let total = 0
+  for (const m of members.values()) total += m.claims.size
   const held = (client: number): number => Y.getState(o.doc.store, client)
 
   /** Drops claims that are met or given up; true while the member still lacks something. */
@@ -90,12 +109,6 @@ export function createClaimBook(o: ClaimBookOptions): ClaimBook {
     }
     members.set(key, m)
     return m
-  }
-
-  const dueAt = (m: Member, atOnce: boolean): number => {
-    let first = Number.POSITIVE_INFINITY
-    for (const c of m.claims.values()) first = Math.min(first, atOnce ? c.at : c.dueAt)
-    return Math.max(m.nextAt, first)
   }
 
   const askFor = (m: Member, now: number): void => {

@@ -28,7 +28,7 @@
  * Members answer only what the asker lacks, by state vector (§8.4).
  */
 import * as Y from 'yjs'
-import { createClaimBook } from './claims.ts'
+import { createClaimBook, type Claimants } from './claims.ts'
 
 export interface GapRepairOptions {
   readonly doc: Y.Doc
@@ -46,6 +46,8 @@ export interface GapRepairOptions {
   readonly targetTtlMs: number
   readonly now: () => number
   readonly random: () => number
+  /** The members' claims and spacings, kept across the document's stays in memory (claims.ts). */
+  readonly claimants?: Claimants | undefined
 }
 
 export interface GapRepair {
@@ -119,6 +121,7 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
     baseSpacingMs: o.maxIntervalMs,
     maxSpacingMs: o.maxClaimSpacingMs,
     ttlMs: o.targetTtlMs,
+    members: o.claimants,
   })
   // The gap's next ask (undefined: no gap seen), its delay, and when the gap was last asked about.
   let gapAt: number | undefined
