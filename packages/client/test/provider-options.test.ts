@@ -132,19 +132,24 @@ describe("E2eColProvider, y-websocket's options", () => {
     const { relay, provider: p } = await open()
     const closed: number[] = []
     p.on('closed', ({ code }) => closed.push(code))
+    // Each connection sends one sync-request when it opens. A close goes out only once the relay
+    // holds the current connection's request: one still on its way when the socket closed would
+    // otherwise read as the next connection's.
     const opens = (): number => relay.received.filter((e) => e.kind === 'sync-request').length
+    let connections = 1
     for (const code of [4399, 4500]) {
-      await until('connected', () => p.wsconnected)
-      const before = opens()
+      await until('connected', () => p.wsconnected && opens() === connections)
       relay.closeAll(code, 'transient')
-      await until(`reconnected after ${code}`, () => opens() > before)
+      connections += 1
+      await until(`reconnected after ${code}`, () => opens() === connections)
     }
     for (const code of [4400, 4499]) {
-      await until('connected', () => p.wsconnected)
+      await until('connected', () => p.wsconnected && opens() === connections)
       relay.closeAll(code, 'permanent')
       await until(`closed by ${code}`, () => closed.at(-1) === code)
       expect(p.shouldConnect).toBe(false)
       p.connect()
+      connections += 1
     }
     expect(closed).toEqual([4400, 4499])
   })
