@@ -92,8 +92,7 @@ export const hasGap = (doc: Y.Doc): boolean => doc.store.pendingStructs !== null
 
 /** True when `doc` holds every clock of `stateVector` (the member is not ahead of it anywhere). */
 function heldBy(stateVector: ReadonlyMap<number, number>, doc: Y.Doc): boolean {
-  const own = Y.decodeStateVector(Y.encodeStateVector(doc))
-  for (const [client, clock] of stateVector) if (clock > (own.get(client) ?? 0)) return false
+  for (const [client, clock] of stateVector) if (clock > Y.getState(doc.store, client)) return false
   return true
 }
 
