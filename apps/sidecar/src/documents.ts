@@ -216,8 +216,10 @@ export function createDocuments(o: DocumentsOptions): Documents {
     lost: (docId, source) => load(docId)?.group.lost(source),
     withdraw(docId, feature) {
       if (!served.has(docId)) return
+      // Loaded first: a document that left memory comes back as it was, so the withdrawal is said.
+      const doc = load(docId)
       withdrawn.set(docId, (withdrawn.get(docId) ?? 0) | feature)
-      load(docId)?.group.withdraw(feature)
+      doc?.group.withdraw(feature)
     },
     restore(docId, feature) {
       // Loaded first: a document that left memory comes back still withdrawn, so it announces.

@@ -1,6 +1,7 @@
 import * as Y from 'yjs'
 import { describe, expect, test } from 'vitest'
 import { AnswerCoverage, OBSERVE_BUDGET, observeAll, prepareAnswer } from './answer-coverage.ts'
+import { repeatedSections } from './repeated-sections.ts'
 
 /** A document by one client: `parts` typed one after another, each its own update. */
 function typed(client: number, parts: readonly string[]): { doc: Y.Doc; updates: Uint8Array[] } {
@@ -60,6 +61,33 @@ describe('AnswerCoverage', () => {
     const coverage = new AnswerCoverage(new Map([[1, 5]]))
     coverage.observe(prepareAnswer(updates[1] as Uint8Array))
     expect(coverage.covers(doc)).toBe(true)
+  })
+
+  test('an answer listing a client twice counts for nothing (applying it keeps only the last section)', () => {
+    const { doc, updates } = typed(1, ['hello', 'world'])
+    const asker = new AnswerCoverage(new Map([[1, 5]]))
+    // The second half first, then the first: its ranges join up, but the asker would keep only [0, 5).
+    const hostile = repeatedSections(updates[1] as Uint8Array, updates[0] as Uint8Array)
+    expect(prepareAnswer(hostile).ranges.size).toBe(0)
+    asker.observe(prepareAnswer(hostile))
+    expect(asker.covers(doc)).toBe(false)
+    const applied = new Y.Doc()
+    Y.applyUpdate(applied, hostile)
+    expect(Y.encodeStateVector(applied)).toEqual(Y.encodeStateVector(typed(1, ['hello']).doc))
+  })
+
+  test('extends from the range holding what the asker has, wherever it lies, and joins touching answers', () => {
+    const { doc, updates } = typed(1, ['a', 'b', 'c', 'd', 'e'])
+    const asker = new AnswerCoverage(new Map([[1, 3]]))
+    // Ranges [0, 1) and [2, 5): the asker's clock 3 lies in the later one.
+    asker.observe(prepareAnswer(Y.mergeUpdates([updates[0], updates[2], updates[3], updates[4]] as Uint8Array[])))
+    expect(asker.known()).toEqual(new Map([[1, 5]]))
+    expect(asker.covers(doc)).toBe(true)
+    const fresh = nothing()
+    // [0, 1) and [1, 2) in separate answers, then [2, 5): each touches the last.
+    for (const u of [updates[0], updates[1], Y.mergeUpdates(updates.slice(2))] as Uint8Array[])
+      fresh.observe(prepareAnswer(u))
+    expect(fresh.known()).toEqual(new Map([[1, 5]]))
   })
 
   test('observes no one when askers × the answer’s clients pass the budget', () => {

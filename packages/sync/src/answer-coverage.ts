@@ -15,22 +15,40 @@ type DeleteSet = ReturnType<typeof Y.createDeleteSet>
 export interface PreparedAnswer {
   readonly ranges: ReadonlyMap<number, { readonly starts: readonly number[]; readonly ends: readonly number[] }>
   readonly ds: DeleteSet
+  /** What observing it costs one asker: its clients and its delete ranges. */
+  readonly cost: number
 }
 
 /**
- * Client ranges one answer may be checked against, over every asker it is observed for (askers ×
- * the answer's clients): beyond it the answer is not counted for anyone, so each of them is
- * answered as if it had not been seen (one answer more, never one missed), and one message from
- * one member costs a bounded amount of work.
+ * Work one answer may cost over every asker it is observed for (askers × its clients and delete
+ * ranges): beyond it the answer is not counted for anyone, so each of them is answered as if it
+ * had not been seen (one answer more, never one missed), and one message from one member costs a
+ * bounded amount of work.
  */
 export const OBSERVE_BUDGET = 1_000_000
 
+const NOTHING: PreparedAnswer = { ranges: new Map(), ds: Y.createDeleteSet(), cost: 0 }
+
 /**
- * Decodes an answer for {@link AnswerCoverage.observe}.
+ * Decodes an answer for {@link AnswerCoverage.observe}. One that lists a client twice (Yjs never
+ * does; applying it keeps only the last section) counts for nothing: its ranges could claim what
+ * the asker never gets.
  * @throws Error from Yjs on a malformed update
  */
 export function prepareAnswer(update: Uint8Array): PreparedAnswer {
-  const { structs, ds } = Y.decodeUpdate(update)
+  // Yjs writes each client in one section; a decoder subclass notes a repeat.
+  const clients = new Set<number>()
+  let repeated = false
+  class Sections extends Y.UpdateDecoderV1 {
+    override readClient(): number {
+      const client = super.readClient()
+      if (clients.has(client)) repeated = true
+      clients.add(client)
+      return client
+    }
+  }
+  const { structs, ds } = Y.decodeUpdateV2(update, Sections)
+  if (repeated) return NOTHING
   const raw = new Map<number, [number, number][]>()
   for (const struct of structs) {
     if (struct instanceof Y.Skip) continue
@@ -41,7 +59,7 @@ export function prepareAnswer(update: Uint8Array): PreparedAnswer {
   }
   const ranges = new Map<number, { starts: number[]; ends: number[] }>()
   for (const [client, list] of raw) {
-    // A well-formed update lists a client's structs in order; a hostile one need not.
+    // Sorted and merged where they touch or overlap (a struct may repeat part of another).
     list.sort((a, b) => a[0] - b[0])
     const starts: number[] = []
     const ends: number[] = []
@@ -55,19 +73,22 @@ export function prepareAnswer(update: Uint8Array): PreparedAnswer {
     }
     ranges.set(client, { starts, ends })
   }
-  return { ranges, ds }
+  let deletes = 0
+  for (const items of ds.clients.values()) deletes += items.length
+  return { ranges, ds, cost: ranges.size + deletes }
 }
 
 /** Counts `answer` for each of `coverages`, unless that would pass {@link OBSERVE_BUDGET}; whether it did. */
 export function observeAll(coverages: readonly AnswerCoverage[], answer: PreparedAnswer): boolean {
-  if (coverages.length * answer.ranges.size > OBSERVE_BUDGET) return false
+  if (coverages.length * answer.cost > OBSERVE_BUDGET) return false
   for (const coverage of coverages) coverage.observe(answer)
   return true
 }
 
 export class AnswerCoverage {
   readonly #covered: Map<number, number>
-  readonly #deletes: DeleteSet[] = []
+  /** The answers' delete sets, merged as they come (sorted, adjacent ranges joined). */
+  #deletes: DeleteSet = Y.createDeleteSet()
   #answered = false
 
   /** @param stateVector the asker's, decoded */
@@ -88,7 +109,7 @@ export class AnswerCoverage {
   /** An answer seen: its ranges that start at or before what the asker holds extend it (gaps excluded). */
   observe(answer: PreparedAnswer): void {
     this.#answered = true
-    this.#deletes.push(answer.ds)
+    if (answer.ds.clients.size > 0) this.#deletes = Y.mergeDeleteSets([this.#deletes, answer.ds])
     for (const [client, { starts, ends }] of answer.ranges) {
       const have = this.#covered.get(client) ?? 0
       // The last range starting at or before `have`; merged, so none after it touches `have`.
@@ -121,7 +142,7 @@ export class AnswerCoverage {
   /** True when every deletion `doc` knows of is in one of the answers' delete sets. */
   #deletesCovered(doc: Y.Doc): boolean {
     const ours = Y.createDeleteSetFromStructStore(doc.store)
-    const theirs = Y.mergeDeleteSets(this.#deletes) // sorted, adjacent ranges merged
+    const theirs = this.#deletes
     for (const [client, ranges] of ours.clients) {
       const cover = theirs.clients.get(client) ?? []
       let i = 0

@@ -1,2 +1,3 @@
-/** `@e2e-col/sync/testing`: hand-driven timers and a seeded PRNG for unit tests. */
+/** `@e2e-col/sync/testing`: hand-driven timers, a seeded PRNG and hostile updates for unit tests. */
 export { manualTimers, seededRandom, seededStream } from './manual-timers.ts'
+export { repeatedSections } from './repeated-sections.ts'

@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import * as Y from 'yjs'
+import { createClaimants, type Claimants } from './claims.ts'
 import { createGapRepair } from './gap-repair.ts'
 
 const SECOND = 1000
 const MINUTE = 60 * SECOND
 
-function repair(doc: Y.Doc, quietMs = 1e9) {
+function repair(doc: Y.Doc, quietMs = 1e9, claimants?: Claimants) {
   let asks = 0
   const g = createGapRepair({
     doc,
@@ -20,6 +21,7 @@ function repair(doc: Y.Doc, quietMs = 1e9) {
     targetTtlMs: 10 * MINUTE,
     now: () => Date.now(),
     random: () => 0,
+    claimants,
   })
   return { g, asks: () => asks }
 }
@@ -53,6 +55,19 @@ function writer(clientId: number) {
 describe('gap repair: what claims cost, per member', () => {
   beforeEach(() => void vi.useFakeTimers())
   afterEach(() => void vi.useRealTimers())
+
+  it("asks for a claim kept from the document's last stay in memory when it comes due, with nothing new heard", () => {
+    const claimants = createClaimants()
+    const before = repair(new Y.Doc(), 1e9, claimants)
+    before.g.onPeerState(claim(7, 3), 'member')
+    before.g.dispose() // taken out of memory before the claim came due
+    expect(before.asks()).toBe(0)
+    // Loaded again over the same store state: nothing arrives, the kept claim still comes due.
+    const after = repair(new Y.Doc(), 1e9, claimants)
+    vi.advanceTimersByTime(2 * SECOND)
+    expect(after.asks()).toBe(1)
+    after.g.dispose()
+  })
 
   it('false claims naming a new client each time, with real edits, cost one ask in the first minute', () => {
     const doc = new Y.Doc()

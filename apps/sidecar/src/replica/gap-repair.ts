@@ -181,6 +181,7 @@ export function createGapRepair(o: GapRepairOptions): GapRepair {
     announceTimer ??= setTimeout(announce, o.announceMs * (1 + o.random() / 4))
   }
   o.doc.on('update', onChange)
+  if ((o.claimants?.size ?? 0) > 0) schedule() // claims kept from its last stay in memory come due
 
   return {
     check() {

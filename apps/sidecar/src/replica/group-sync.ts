@@ -120,7 +120,8 @@ export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): Group
     const bound = o.fallbackMs(answerBytes)
     const rank = o.rank(requestId, asker)
     a.nextAt = t.now() + bound
-    a.lastAsked = stateVector
+    // A copy: the payload may be a view into a receive buffer, and the book outlives this stay.
+    a.lastAsked = stateVector.slice()
     responder.onRequest(stateVector, rank === 0 ? undefined : rank * bound + Math.floor(o.random() * o.maxDelayMs))
   }
 
