@@ -23,6 +23,26 @@ function memoryReplica(text: string): DocReplica {
   return replica as DocReplica
 }
 
+/** Group sync over `replica` on `timers`, ranked first, with `answer` and the rest as given. */
+function groupSync(
+  replica: DocReplica,
+  timers: ReturnType<typeof manualTimers>,
+  answer: (payload: Uint8Array) => void,
+  more: { fallbackMs?: number; askers?: AskerBook } = {},
+) {
+  return createGroupSync(replica, {
+    minDelayMs: 10,
+    maxDelayMs: 20,
+    random: () => 0,
+    timers,
+    answer,
+    askBack: () => false,
+    rank: () => 0,
+    fallbackMs: () => more.fallbackMs ?? 1000,
+    askers: more.askers,
+  })
+}
+
 /**
  * An asker answered once asks the same again inside its bound (held); `seen` answers in the
  * group meanwhile (given the replica, and its insertions without its one deletion).
@@ -36,16 +56,7 @@ function heldAfter(seen: (replica: DocReplica, insertionsOnly: Uint8Array) => Ui
   const insertionsOnly = Y.encodeStateAsUpdate(replica.doc)
   replica.doc.getText('t').delete(0, 6)
   let answers = 0
-  const sync = createGroupSync(replica, {
-    minDelayMs: 10,
-    maxDelayMs: 20,
-    random: () => 0,
-    timers,
-    answer: () => void (answers += 1),
-    askBack: () => false,
-    rank: () => 0,
-    fallbackMs: () => 1000,
-  })
+  const sync = groupSync(replica, timers, () => void (answers += 1))
   const empty = Y.encodeStateVector(new Y.Doc())
   expect(sync.onRequest(empty, 'asker', 'r1')).toBe('taken')
   timers.advance(50)
@@ -64,16 +75,7 @@ describe('group sync: a request waiting for its asker bound', () => {
     const timers = manualTimers()
     const replica = memoryReplica('hello from the replica')
     const answers: Uint8Array[] = []
-    const sync = createGroupSync(replica, {
-      minDelayMs: 10,
-      maxDelayMs: 20,
-      random: () => 0,
-      timers,
-      answer: (payload) => answers.push(payload),
-      askBack: () => false,
-      rank: () => 0,
-      fallbackMs: () => 1000,
-    })
+    const sync = groupSync(replica, timers, (payload) => void answers.push(payload))
     const empty = Y.encodeStateVector(new Y.Doc())
     expect(sync.onRequest(empty, 'asker', 'r1')).toBe('taken')
     timers.advance(50)
@@ -115,17 +117,7 @@ describe('group sync: a request waiting for its asker bound', () => {
     const book = createAskerBook()
     let answers = 0
     const stay = (askers: AskerBook | undefined) =>
-      createGroupSync(replica, {
-        minDelayMs: 10,
-        maxDelayMs: 20,
-        random: () => 0,
-        timers,
-        answer: () => void (answers += 1),
-        askBack: () => false,
-        rank: () => 0,
-        fallbackMs: () => 80_000,
-        askers,
-      })
+      groupSync(replica, timers, () => void (answers += 1), { fallbackMs: 80_000, ...(askers ? { askers } : {}) })
     const empty = Y.encodeStateVector(new Y.Doc())
     const first = stay(book)
     expect(first.onRequest(empty, 'asker', 'r1')).toBe('taken')
