@@ -193,9 +193,9 @@ describe('large envelopes as one Signal attachment', () => {
     expect(sentEnvelopes(p.toy, before).map((s) => s.envelope.messageId)).toEqual([probe.messageId])
   })
   it('a document that stopped reading attachments stays so when it leaves memory and comes back, and says when it reads them again', async () => {
-    // Alice's sidecar takes a quiet document out of memory after a second; a withdrawal lasts a
-    // minute, long enough on a busy machine for everything before its end below.
-    const RESTORE_MS = 60_000
+    // Alice's sidecar takes a quiet document out of memory after a second; a withdrawal lasts two
+    // minutes, long enough on a busy machine for everything before its end below.
+    const RESTORE_MS = 120_000
     const toy = await createToySignal({ accounts: [A, B], groups: [{ name: 'doc', members: [A, B] }], faults: true })
     onTestFinished(() => toy.close())
     const docId = randomUUID()
@@ -256,5 +256,5 @@ describe('large envelopes as one Signal attachment', () => {
     await poll(async () => (await textAtAlice()) === bob2.text, "Bob's last edit at Alice", 30_000)
     expect(await metricValue(b2.url, 'e2e_col_attachments_sent_total{outcome="sent"}')).toBe(1)
     expect(await metricValue(a.url, 'e2e_col_attachments_fetched_total{outcome="ok"}')).toBeGreaterThanOrEqual(1)
-  }, 180_000)
+  }, 300_000)
 })
