@@ -16,7 +16,7 @@
  * delete set; a request that nobody else answered is always answered.
  */
 import * as Y from 'yjs'
-import { AnswerCoverage, observeAll, prepareAnswer } from './answer-coverage.ts'
+import { AnswerCoverage, observeAll, prepareAnswer, type PreparedAnswer } from './answer-coverage.ts'
 import type { Timers } from './timers.ts'
 
 /** Options of {@link SyncResponder}. */
@@ -93,11 +93,20 @@ export class SyncResponder {
    * @throws Error from Yjs on a malformed update
    */
   onPeerResponse(update: Uint8Array): void {
-    if (this.#pending.size === 0) return
+    if (this.#pending.size > 0) this.onPeerAnswer(prepareAnswer(update))
+  }
+
+  /** {@link onPeerResponse} with the answer decoded already (once, for whoever else counts it). */
+  onPeerAnswer(answer: PreparedAnswer): void {
     observeAll(
       [...this.#pending].map((request) => request.coverage),
-      prepareAnswer(update),
+      answer,
     )
+  }
+
+  /** Requests waiting for their answer. */
+  get pending(): number {
+    return this.#pending.size
   }
 
   /** Cancels every waiting answer. */

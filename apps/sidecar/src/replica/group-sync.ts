@@ -89,10 +89,13 @@ export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): Group
   const t = o.timers
   let askedBack = 0
   const askers = o.askers ?? createAskerBook()
+  /** Coverages of the requests held for their asker's bound. */
+  const held = (): AnswerCoverage[] =>
+    [...askers.values()].flatMap((a) => (a.deferred === undefined ? [] : [a.deferred.coverage]))
   /** An answer went out (this member's or another's): what it gave counts for every held request. */
   const seen = (payload: Uint8Array): void => {
-    const held = [...askers.values()].flatMap((a) => (a.deferred === undefined ? [] : [a.deferred.coverage]))
-    if (held.length > 0) observeAll(held, prepareAnswer(payload))
+    const waiting = held()
+    if (waiting.length > 0) observeAll(waiting, prepareAnswer(payload))
   }
   const answer = (payload: Uint8Array): void => {
     seen(payload)
@@ -170,9 +173,13 @@ export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): Group
       return 'deferred'
     },
     onPeerResponse(update) {
+      const waiting = held()
+      if (waiting.length === 0 && responder.pending === 0) return
       try {
-        seen(update)
-        responder.onPeerResponse(update)
+        // Decoded once for the held requests and the responder's.
+        const prepared = prepareAnswer(update)
+        observeAll(waiting, prepared)
+        responder.onPeerAnswer(prepared)
       } catch {
         // already refused by the replica; nothing to cover
       }
