@@ -83,7 +83,7 @@ export function createDocumentsInMemory(o: MemoryPorts, build: BuildDocument): D
   const replicas = new Map<string, DocReplica>()
   // Documents taken out while an ask of the group waited: their next load asks at once.
   const askOnLoad = new Set<string>()
-  // What each served document's last stay in memory left (members' announcements, review rates).
+  // What each served document's last stay in memory left (DocumentCarry: what bounds its members).
   const carries = new Map<string, DocumentCarry>()
   const hooks: Hook[] = []
   const unhooks = new Map<string, (() => void)[]>()

@@ -52,10 +52,6 @@ export interface ContentSide {
 }
 
 /**
- * One served document: its ids, and a side per feature, each a narrow interface its feature owns.
- * It stays at a few members (`apps/sidecar/test/document-verbs.test.ts`): a new verb goes to its side.
- */
-/**
  * What a document keeps across its stays in memory (decisions/0040), held by the collection while
  * it is out: what its members announced (so a reload asks nobody again), how fast each member may
  * still add review entries, when each member's next sync request is answered and what its claims
@@ -68,6 +64,10 @@ export interface DocumentCarry {
   readonly sync: SyncBounds
 }
 
+/**
+ * One served document: its ids, and a side per feature, each a narrow interface its feature owns.
+ * It stays at a few members (`apps/sidecar/test/document-verbs.test.ts`): a new verb goes to its side.
+ */
 export interface Document {
   readonly docId: string
   readonly groupId: string

@@ -46,8 +46,8 @@ export interface GroupSync {
   /**
    * A member asked (`asker`: its Signal account; `requestId`: the envelope's sender and message
    * id): `taken` (answered by the rule now), `deferred` (too soon after the asker's last request:
-   * taken at the bound unless an answer went out since), false when the payload is not exactly a
-   * state vector (dropped).
+   * taken at the bound unless it asks the same again and the answers since gave the asker all the
+   * replica holds), false when the payload is not exactly a state vector (dropped).
    */
   onRequest(stateVector: Uint8Array, asker: string, requestId: string): 'taken' | 'deferred' | false
   /** A member's sync-response or snapshot was seen. */
