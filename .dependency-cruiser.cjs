@@ -190,8 +190,8 @@ const WORKSPACE_LAYERS = [
     'packages/review/src/',
     [
       ['base', '(errors|limits|writers)\\.ts$'],
-      ['structure', '(anchors|base|mentions|review-only|structure|text-target)\\.ts$'],
-      ['features', '(comments|entry-count|read-text|suggestions)\\.ts$'],
+      ['structure', '(anchors|base|inserted-words|mentions|review-only|structure|text-target)\\.ts$'],
+      ['features', '(comments|duplicate-acceptances|entry-count|read-text|suggestions)\\.ts$'],
       ['credit', 'credits\\.ts$'],
       ['entry', '(index|testing-docs)\\.ts$'],
     ],

@@ -7,7 +7,8 @@
  * member can credit to a suggester only their own insertion of exactly the suggested text.
  * @see docs/review.md "Who wrote this", docs/decisions/0034-review-structure.md
  */
-import * as Y from 'yjs'
+import type * as Y from 'yjs'
+import { wordsRead } from './inserted-words.ts'
 import { listSuggestions, type Suggestion } from './suggestions.ts'
 
 /** Letters `[clock, clock + len)` of client `client` are suggestion `suggestion`'s accepted text. */
@@ -18,21 +19,6 @@ export interface AcceptedSpan {
   readonly suggestion: Suggestion & { readonly decidedBy: number }
 }
 
-/** True when every live letter of the range reads `replace` at its offset (deleted ones say nothing). */
-function readsAsProposed(doc: Y.Doc, client: number, clock: number, replace: string): boolean {
-  const end = clock + replace.length
-  for (const struct of doc.store.clients.get(client) ?? []) {
-    const from = struct.id.clock
-    if (from + struct.length <= clock || from >= end) continue
-    if (!(struct instanceof Y.Item) || struct.deleted) continue
-    if (!(struct.content instanceof Y.ContentString)) return false
-    const lo = Math.max(from, clock)
-    const hi = Math.min(from + struct.length, end)
-    if (struct.content.str.slice(lo - from, hi - from) !== replace.slice(lo - clock, hi - clock)) return false
-  }
-  return true
-}
-
 /** The accepted suggestions' inserted ranges that hold (see the module comment), oldest first. */
 export function acceptedSpans(doc: Y.Doc): AcceptedSpan[] {
   const out: AcceptedSpan[] = []
@@ -40,7 +26,7 @@ export function acceptedSpans(doc: Y.Doc): AcceptedSpan[] {
     const applied = s.decision?.applied
     if (s.status !== 'accepted' || applied === undefined || s.decidedBy === undefined) continue
     if (applied.client !== s.decidedBy || applied.len === 0 || applied.len !== s.entry.replace.length) continue
-    if (!readsAsProposed(doc, applied.client, applied.clock, s.entry.replace)) continue
+    if (wordsRead(doc, applied.client, applied.clock, s.entry.replace) === undefined) continue
     out.push({
       client: applied.client,
       clock: applied.clock,

@@ -3,6 +3,12 @@ export { baseOf, decodeBase, unchangedSince } from './base.ts'
 export { acceptedSpans, type AcceptedSpan } from './credits.ts'
 export { addComment, listComments, replyTo, resolveComment, type Comment, type CommentInput } from './comments.ts'
 export { countReviewEntries } from './entry-count.ts'
+export {
+  DUPLICATE_WALK_LIMIT,
+  duplicateAcceptances,
+  removeInserted,
+  type InsertedRange,
+} from './duplicate-acceptances.ts'
 export { REVIEW_ERROR_CODES, ReviewError, type ReviewErrorCode } from './errors.ts'
 export { REVIEW_LIMITS } from './limits.ts'
 export { parseMentions, type Mentionable } from './mentions.ts'

@@ -16,6 +16,9 @@ import { SidecarError } from '../errors.ts'
 import { createHistoryApi } from '../history/api.ts'
 import { createReviewApi, type AgentSuggestion } from '../review/api.ts'
 import { createMentionMessages } from '../review/mention-messages.ts'
+import { takeBackDuplicates } from '../review/duplicate-acceptances.ts'
+import { authorTagOfAccount } from '../authorship/author-tag.ts'
+import { authorTagOf } from '@e2e-col/protocol'
 import type { SignalDocumentMethods } from '@e2e-col/signal-cli'
 import type { AgentTokens } from '../review/agent-tokens.ts'
 import { authorsView } from '../authorship/authors-view.ts'
@@ -143,6 +146,24 @@ function reviewApiFor(b: Basics, i: BrowserInput, bind: () => { host: string; po
   })
 }
 
+/** Every document in memory takes back its own duplicate acceptances (review/duplicate-acceptances.ts). */
+function watchDuplicates(b: Basics, served: Served): void {
+  const own = (client: number): boolean => {
+    const self = served.histories.you()
+    return self.startsWith('+') && authorTagOf(client) === authorTagOfAccount(self)
+  }
+  const ports = {
+    reviewed: (docId: string) => reviewedOf(served, docId),
+    own,
+    defer: (fn: () => void) => void b.clock.setTimeout(fn, 0),
+    logger: b.logger,
+  }
+  served.docs.onLoad((doc) => {
+    const replica = served.histories.replicaOf(doc.docId)
+    return replica === undefined ? undefined : takeBackDuplicates(ports, doc.docId, replica.doc)
+  })
+}
+
 export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> {
   const { config, metrics, logger, clock } = b
   const { life } = i
@@ -186,6 +207,7 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
     ready: life.ready,
   })
   const reviewApi = reviewApiFor(b, i, () => ({ host: config.listen.host, port: boundPort }))
+  watchDuplicates(b, i.served)
   const { server, wss } = createWsServer({
     allowedOrigins: config.allowedOrigins,
     onRefusedOrigin: (origin) =>
