@@ -191,7 +191,7 @@ const WORKSPACE_LAYERS = [
     [
       ['base', '(errors|limits|writers)\\.ts$'],
       ['structure', '(anchors|base|inserted-words|mentions|review-only|structure|text-target)\\.ts$'],
-      ['features', '(comments|duplicate-acceptances|entry-count|read-text|suggestions)\\.ts$'],
+      ['features', '(comments|concurrent-decisions|entry-count|read-text|suggestions)\\.ts$'],
       ['credit', 'credits\\.ts$'],
       ['entry', '(index|testing-docs)\\.ts$'],
     ],

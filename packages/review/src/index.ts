@@ -6,9 +6,11 @@ export { countReviewEntries } from './entry-count.ts'
 export {
   DUPLICATE_WALK_LIMIT,
   duplicateAcceptances,
+  outvotedAcceptance,
+  reassertAcceptance,
   removeInserted,
   type InsertedRange,
-} from './duplicate-acceptances.ts'
+} from './concurrent-decisions.ts'
 export { REVIEW_ERROR_CODES, ReviewError, type ReviewErrorCode } from './errors.ts'
 export { REVIEW_LIMITS } from './limits.ts'
 export { parseMentions, type Mentionable } from './mentions.ts'

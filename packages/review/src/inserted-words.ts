@@ -1,6 +1,6 @@
 /**
  * Whether a writer's insertion reads given words: what crediting an accepted suggestion
- * (credits.ts) and finding a duplicate acceptance (duplicate-acceptances.ts) both ask.
+ * (credits.ts) and finding a duplicate acceptance (concurrent-decisions.ts) both ask.
  */
 import * as Y from 'yjs'
 

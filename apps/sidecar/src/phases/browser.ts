@@ -16,7 +16,7 @@ import { SidecarError } from '../errors.ts'
 import { createHistoryApi } from '../history/api.ts'
 import { createReviewApi, type AgentSuggestion } from '../review/api.ts'
 import { createMentionMessages } from '../review/mention-messages.ts'
-import { takeBackDuplicates } from '../review/duplicate-acceptances.ts'
+import { settleConcurrentDecisions } from '../review/concurrent-decisions.ts'
 import { authorTagOfAccount } from '../authorship/author-tag.ts'
 import { authorTagOf } from '@e2e-col/protocol'
 import type { SignalDocumentMethods } from '@e2e-col/signal-cli'
@@ -146,8 +146,8 @@ function reviewApiFor(b: Basics, i: BrowserInput, bind: () => { host: string; po
   })
 }
 
-/** Every document in memory takes back its own duplicate acceptances (review/duplicate-acceptances.ts). */
-function watchDuplicates(b: Basics, served: Served): void {
+/** Every document in memory settles this account's part of concurrent decisions (review/concurrent-decisions.ts). */
+function watchDecisions(b: Basics, served: Served): void {
   const own = (client: number): boolean => {
     const self = served.histories.you()
     return self.startsWith('+') && authorTagOf(client) === authorTagOfAccount(self)
@@ -156,11 +156,12 @@ function watchDuplicates(b: Basics, served: Served): void {
     reviewed: (docId: string) => reviewedOf(served, docId),
     own,
     defer: (fn: () => void) => void b.clock.setTimeout(fn, 0),
+    now: () => b.clock.now(),
     logger: b.logger,
   }
   served.docs.onLoad((doc) => {
     const replica = served.histories.replicaOf(doc.docId)
-    return replica === undefined ? undefined : takeBackDuplicates(ports, doc.docId, replica.doc)
+    return replica === undefined ? undefined : settleConcurrentDecisions(ports, doc.docId, replica.doc)
   })
 }
 
@@ -207,7 +208,7 @@ export function browserServer(b: Basics, i: BrowserInput): Phase<BrowserServer> 
     ready: life.ready,
   })
   const reviewApi = reviewApiFor(b, i, () => ({ host: config.listen.host, port: boundPort }))
-  watchDuplicates(b, i.served)
+  watchDecisions(b, i.served)
   const { server, wss } = createWsServer({
     allowedOrigins: config.allowedOrigins,
     onRefusedOrigin: (origin) =>

@@ -92,11 +92,15 @@ export function targetOf(url: URL): Target {
   return r.data
 }
 
-/** Runs `change` on a copy of the replica under this account's id and applies what it wrote. */
-export function changed<T>(d: ReviewedDoc, change: (work: Y.Doc) => T): T {
+/**
+ * Runs `change` on a copy of the replica under a fresh id of this account's (or `writer`, one of
+ * its own ids already in the document) and applies what it wrote.
+ */
+export function changed<T>(d: ReviewedDoc, change: (work: Y.Doc) => T, writer?: number): T {
   const work = new Y.Doc({ gc: false })
-  work.clientID = d.writerId()
   Y.applyUpdate(work, Y.encodeStateAsUpdate(d.doc))
+  // Set after the copy: Yjs gives a document a new id when an update it applies holds its own.
+  work.clientID = writer ?? d.writerId()
   const before = Y.encodeStateVector(work)
   const out = change(work)
   if (!d.edit(Y.encodeStateAsUpdate(work, before)))

@@ -1,10 +1,10 @@
 import * as Y from 'yjs'
 import { describe, expect, it } from 'vitest'
 import { acceptedSpans } from './credits.ts'
-import { duplicateAcceptances, removeInserted } from './duplicate-acceptances.ts'
+import { duplicateAcceptances, outvotedAcceptance, reassertAcceptance, removeInserted } from './concurrent-decisions.ts'
 import { readText } from './read-text.ts'
 import { reviewMap, type Target } from './structure.ts'
-import { acceptSuggestion, createSuggestion, listSuggestions } from './suggestions.ts'
+import { acceptSuggestion, createSuggestion, decideWithout, listSuggestions } from './suggestions.ts'
 import { ALICE_TAG, BOB_TAG, CAROL_TAG, counter, docOf, syncDocs } from './testing-docs.ts'
 
 const TEXT: Target = { name: 'text', kind: 'text' }
@@ -184,5 +184,52 @@ describe('two editors accepting one suggestion at once', () => {
       applied: { client: alice.clientID, clock: own, len: 12 },
     })
     expect(duplicateAcceptances(alice, id)).toEqual([])
+  })
+})
+
+/** A replica of this account's acceptance: a fresh client id under Bob's tag, as the sidecar writes. */
+const bobsAcceptance = (from: Y.Doc): Y.Doc => {
+  const work = docOf(BOB_TAG, 9)
+  Y.applyUpdate(work, Y.encodeStateAsUpdate(from))
+  return work
+}
+const isBobs = (client: number): boolean => Math.floor(client / 2 ** 22) === BOB_TAG
+
+describe('an editor accepting while another rejects', () => {
+  it('when the rejection is the decision kept, the acceptance is written again under its own writer', () => {
+    const { alice, id, replicas } = suggested(2)
+    const [bob, carol] = replicas as [Y.Doc, Y.Doc]
+    const accepted = bobsAcceptance(bob)
+    acceptSuggestion(accepted, id, 10)
+    decideWithout(carol, id, 'rejected', 11)
+    syncAll([alice, bob, carol, accepted])
+    // Carol's client id is the larger: Yjs keeps her decision, and Bob's words stay.
+    expect(listSuggestions(alice).find((x) => x.id === id)?.status).toBe('rejected')
+    expect(text(alice)).toBe(AFTER)
+    expect(outvotedAcceptance(alice, id, () => false)).toBeUndefined()
+    const lost = outvotedAcceptance(bob, id, isBobs)
+    expect(lost).toEqual({ client: accepted.clientID, clock: 0, len: 'a short walk'.length })
+
+    reassertAcceptance(accepted, id, lost!, 12)
+    syncAll([alice, bob, carol, accepted])
+    for (const r of [alice, bob, carol]) {
+      expect(text(r)).toBe(AFTER)
+      expect(listSuggestions(r).find((x) => x.id === id)?.status).toBe('accepted')
+      expect(outvotedAcceptance(r, id, isBobs)).toBeUndefined()
+    }
+    // Written by the words' own writer: the words are credited to the suggester again.
+    expect(acceptedSpans(alice).map((x) => x.client)).toEqual([accepted.clientID])
+  })
+
+  it("Bob's own rejection, or words he typed by hand, are never taken for his acceptance", () => {
+    const { alice, id, replicas } = suggested(2)
+    const [bob, carol] = replicas as [Y.Doc, Y.Doc]
+    const rejecting = bobsAcceptance(bob)
+    decideWithout(rejecting, id, 'rejected', 10)
+    const typing = bobsAcceptance(bob)
+    typing.getText('text').insert(0, 'a short walk')
+    decideWithout(carol, id, 'rejected', 11)
+    syncAll([alice, bob, carol, rejecting, typing])
+    expect(outvotedAcceptance(alice, id, isBobs)).toBeUndefined()
   })
 })

@@ -1,18 +1,24 @@
 /**
- * Two editors accepting one suggestion at once: each replaces the range in its own transaction and
- * writes the decision `d:<id>`; Yjs keeps one decision (the same on every replica) and both
- * insertions, so the accepted words would read twice. The kept decision names its insertion; an
- * insertion of the same words at the same place by another writer is a duplicate, and its writer
- * takes it back (the sidecar, apps/sidecar/src/review/duplicate-acceptances.ts).
+ * Decisions on one suggestion made at the same moment by two editors. Each writes `d:<id>` in its
+ * own transaction; Yjs keeps one decision (the same on every replica) and every acceptance's
+ * words, so the text may not say what the kept decision does:
+ * - Two acceptances: the words read twice. The kept decision names its insertion; an insertion of
+ *   the same words at the same place by another acceptance is a duplicate, taken back by its writer
+ *   (`duplicateAcceptances`, `removeInserted`).
+ * - An acceptance and a rejection (or the suggester's withdrawal), the rejection kept: the words
+ *   are in the text and the decision says rejected. The acceptance wins, because the text already
+ *   changed: its writer writes it again (`outvotedAcceptance`, `reassertAcceptance`).
+ * The writers act in the sidecar (apps/sidecar/src/review/concurrent-decisions.ts).
  * "The same place": the same left and right neighbours (Yjs's origins) as the kept insertion's
  * first letter, which only an insertion made concurrently with the kept one can have: one typed
  * after it at that spot has the kept letters as a neighbour instead. "An acceptance": its writer
- * wrote a decision on the same suggestion right after the words, as `acceptSuggestion` does.
+ * wrote a decision on the same suggestion right after the words, as `acceptSuggestion` does, which
+ * words typed by hand never have.
  * @see docs/decisions/0034-review-structure.md §3
  */
 import * as Y from 'yjs'
 import { wordsRead } from './inserted-words.ts'
-import { parseDecision, parseSuggestion, REVIEW_ROOT, reviewMap } from './structure.ts'
+import { parseDecision, parseSuggestion, REVIEW_ROOT, reviewMap, type DecisionEntry } from './structure.ts'
 
 /** A writer's insertion: `len` clock units from `clock` under `client`. */
 export interface InsertedRange {
@@ -78,6 +84,39 @@ export function duplicateAcceptances(doc: Y.Doc, id: string, walkLimit = DUPLICA
       found.set(`${client}:${clock}`, { client, clock, len: kept.len })
   }
   return [...found.values()]
+}
+
+/**
+ * An acceptance of suggestion `id` by one of the `own` client ids that a concurrent rejection or
+ * withdrawal outlasted: its words are in the document while the kept decision says otherwise. An
+ * acceptance the sidecar writes is under a fresh client id (its words from clock 0, its decision
+ * right after), which is what is looked for. Undefined when there is none, or when the replacement
+ * is empty (nothing then tells an acceptance from a rejection).
+ */
+export function outvotedAcceptance(
+  doc: Y.Doc,
+  id: string,
+  own: (client: number) => boolean,
+): InsertedRange | undefined {
+  const map = reviewMap(doc)
+  const decision = parseDecision(map.get(`d:${id}`))
+  const entry = parseSuggestion(map.get(`s:${id}`))
+  if (entry === undefined || entry.replace === '' || decision === undefined || decision.status === 'accepted')
+    return undefined
+  const len = entry.replace.length
+  for (const client of doc.store.clients.keys())
+    if (own(client) && (wordsRead(doc, client, 0, entry.replace) ?? 0) > 0 && decidedNext(doc, client, len, id))
+      return { client, clock: 0, len }
+  return undefined
+}
+
+/**
+ * Writes the acceptance of `id` naming `range` again, to be written under `range.client` (its
+ * words' writer), so "Who wrote this" still credits the suggester.
+ */
+export function reassertAcceptance(doc: Y.Doc, id: string, range: InsertedRange, at: number): void {
+  const decision: DecisionEntry = { v: 1, status: 'accepted', at, applied: { ...range } }
+  reviewMap(doc).set(`d:${id}`, decision)
 }
 
 /** The text node holding `item` (a root decoded from an update is typed here first, as a binding would). */
