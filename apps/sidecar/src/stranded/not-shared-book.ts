@@ -6,8 +6,8 @@
  * {@link MAX_NOT_SHARED_BYTES} bytes of text per document; past it the oldest edits go first, and
  * an edit longer than the bound keeps its first bytes (`cut`).
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
+import { readIfThere, writeDurably } from '../durable-file.ts'
 import { StoreError } from '../errors.ts'
 
 /** Bytes of text (UTF-8) kept per document. */
@@ -195,14 +195,13 @@ function times(v: unknown): Record<string, number> {
 }
 
 function read(path: string): FileShape {
-  let raw: string
+  let raw: string | undefined
   try {
-    raw = readFileSync(path, 'utf8')
+    raw = readIfThere(path)
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT')
-      return { docs: {}, rejoin: {}, rejoined: {}, demotions: {}, roles: {} }
     throw new StoreError(path, 'cannot read the edits not shared', { cause: error })
   }
+  if (raw === undefined) return { docs: {}, rejoin: {}, rejoined: {}, demotions: {}, roles: {} }
   try {
     return parse(raw)
   } catch (error) {
@@ -210,23 +209,9 @@ function read(path: string): FileShape {
   }
 }
 
-function writeDurably(path: string, shape: FileShape): void {
-  const tmp = `${path}.tmp`
+function writeShape(path: string, shape: FileShape): void {
   try {
-    writeFileSync(tmp, JSON.stringify(shape))
-    const fd = openSync(tmp, 'r+')
-    try {
-      fsyncSync(fd)
-    } finally {
-      closeSync(fd)
-    }
-    renameSync(tmp, path)
-    const dir = openSync(dirname(path), 'r')
-    try {
-      fsyncSync(dir)
-    } finally {
-      closeSync(dir)
-    }
+    writeDurably(path, JSON.stringify(shape))
   } catch (error) {
     throw new StoreError(path, 'cannot write the edits not shared', { cause: error })
   }
@@ -240,7 +225,7 @@ export function openNotSharedBook(dataDir: string, now: () => number = Date.now)
   let rolesDirty = false
   const write = (): void => {
     rolesDirty = false
-    writeDurably(path, shape)
+    writeShape(path, shape)
   }
   return {
     list: (docId) => shape.docs[docId] ?? [],
