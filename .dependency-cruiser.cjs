@@ -11,7 +11,10 @@ const NOT_RELATIVE = ['aliased', 'aliased-workspace', 'undetermined', 'npm', 'np
  * is a pattern of paths under `apps/sidecar/src/`; tests (`*.test.ts`) combine layers freely.
  */
 const SIDECAR_LAYERS = [
-  ['base', '(errors|error-code|clock|closers|durable-file|listen-scope|node-codecs|config|signal-limits|startup)\\.ts$|(ops|http)/'],
+  [
+    'base',
+    '(errors|error-code|clock|closers|durable-file|listen-scope|node-codecs|config|signal-limits|startup)\\.ts$|(ops|http)/',
+  ],
   ['store', 'replica/'],
   ['signal', '(group|send)/'],
   ['pages', 'browser/'],
