@@ -1,8 +1,9 @@
 /**
  * Approval from the phone end to end on the toy, each sidecar in a process of its own: an agent
  * token of Alice's proposes two suggestions; Alice's account sends exactly one Note to Self listing
- * both; the toy plays Alice's phone replying "accept 1"; the first is accepted (Bob's sidecar shows
- * it), the second stays open, and a receipt follows; "accept 9" is answered and changes nothing.
+ * both; Alice's sidecar is killed (SIGKILL) and started again over its data folder; the toy plays
+ * Alice's phone replying "accept 1"; the first is accepted (Bob's sidecar shows it), the second
+ * stays open, and a receipt follows; "accept 9" is answered and changes nothing.
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { spawnSidecar } from './child-sidecar.ts'
@@ -17,11 +18,16 @@ describe('approval from the phone', () => {
   it('one Note to Self lists both suggestions; "accept 1" from the phone accepts the first only and answers', async () => {
     const toy = await startPeopleToy()
     onTestFinished(() => toy.close())
+    const envs = new Map([ALICE, BOB].map((a) => [a, libraryEnv(toy, a, { E2E_COL_MEMBERS_REFRESH_MS: '1000' })]))
+    const children = new Map<string, ReturnType<typeof spawnSidecar>>()
     const peer = async (account: string) => {
-      const url = await spawnSidecar(libraryEnv(toy, account, { E2E_COL_MEMBERS_REFRESH_MS: '1000' })).ready
+      const child = spawnSidecar(envs.get(account) ?? {})
+      children.set(account, child)
+      const url = await child.ready
       return { url, port: Number(new URL(url).port) }
     }
-    const [alice, bob] = await Promise.all([peer(ALICE), peer(BOB)])
+    const [firstAlice, bob] = await Promise.all([peer(ALICE), peer(BOB)])
+    let alice = firstAlice
     const created = await call(alice, 'POST', '/v1/docs', { body: { title: 'Trip plan', members: [BOB] } })
     const docId = created.json.docId as string
     await poll(async () => (await call(bob, 'GET', '/v1/invites')).json.invites.length === 1, 'the invitation')
@@ -54,6 +60,12 @@ describe('approval from the phone', () => {
     expect(list).not.toContain(docId)
     expect(notes()[0]?.urgent).toBe(true)
     const first = list.includes('1. “long hike”') ? 'walk' : 'lunch'
+
+    // The laptop crashes after the list reached the phone: the reply still refers to it.
+    const killed = children.get(ALICE)
+    killed?.child.kill('SIGKILL')
+    await killed?.exited
+    alice = await peer(ALICE)
 
     await rpc(toy.url, 'send', { account: ALICE, noteToSelf: true, message: 'accept 1' })
     await poll(async () => notes().some((n) => n.message.startsWith('✅ accepted 1 of 1')), 'the receipt')

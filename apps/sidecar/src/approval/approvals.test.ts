@@ -5,6 +5,7 @@ import * as Y from 'yjs'
 import { describe, expect, it } from 'vitest'
 import type { ReviewedDoc } from '../review/api-common.ts'
 import { APPROVAL_LIMITS, createApprovals } from './approvals.ts'
+import { decodeBatch } from './kept-batch.ts'
 
 const DOC = '00000000-0000-4000-8000-000000000001'
 const ME = clientIdFor(1100, 7)
@@ -50,13 +51,21 @@ function world(text: string, role: 'editor' | 'commenter' | 'viewer' = 'editor')
   }
   const sent: string[] = []
   const timers = manualTimers()
-  const approvals = createApprovals({
-    sendNoteToSelf: async (t) => void sent.push(t),
-    titleOf: async () => 'Trip plan',
-    reviewed: (id) => (id === DOC ? reviewed : undefined),
-    timers,
-    logger: pino({ level: 'silent' }),
-  })
+  // The kept file as it stands when each Note to Self goes out.
+  const file = { text: undefined as string | undefined, atSend: [] as (string | undefined)[] }
+  const make = () =>
+    createApprovals({
+      sendNoteToSelf: async (t) => {
+        file.atSend.push(file.text)
+        sent.push(t)
+      },
+      titleOf: async () => 'Trip plan',
+      reviewed: (id) => (id === DOC ? reviewed : undefined),
+      kept: { read: () => file.text, write: (written) => void (file.text = written) },
+      timers,
+      logger: pino({ level: 'silent' }),
+    })
+  let approvals = make()
   let r = 0
   const ids: string[] = []
   const suggest = (find: string, replace: string) => {
@@ -81,7 +90,15 @@ function world(text: string, role: 'editor' | 'commenter' | 'viewer' = 'editor')
     doc,
     sent,
     timers,
-    approvals,
+    file,
+    get approvals() {
+      return approvals
+    },
+    /** The sidecar stops and starts again over the same data folder. */
+    restart() {
+      approvals.close()
+      approvals = make()
+    },
     suggest,
     phone,
     status: () => ids.map((id) => listSuggestions(doc).find((s) => s.id === id)?.status),
@@ -89,6 +106,36 @@ function world(text: string, role: 'editor' | 'commenter' | 'viewer' = 'editor')
 }
 
 describe('approval from the phone', () => {
+  it('the list is kept before it is sent, and "accept 1" after a restart accepts from it', async () => {
+    const w = world('Day 2: long hike and a picnic.')
+    w.suggest('long hike', 'walk')
+    w.suggest('picnic', 'lunch')
+    w.timers.tick(APPROVAL_LIMITS.quietMs)
+    await w.approvals.settled()
+    expect(w.sent).toHaveLength(1)
+    expect(decodeBatch(w.file.atSend[0] ?? '', APPROVAL_LIMITS.itemsPerBatch)?.items.map((i) => i.find)).toEqual([
+      'long hike',
+      'picnic',
+    ])
+    w.restart()
+    await w.phone('accept 1')
+    expect(w.doc.getText('text').toString()).toBe('Day 2: walk and a picnic.')
+    expect(w.status()).toEqual(['accepted', 'open'])
+    expect(w.sent.at(-1)).toBe('✅ accepted 1 of 1 in “Trip plan”')
+  })
+
+  it('a kept file that does not read is no list: a reply is told nothing is waiting', async () => {
+    const w = world('Day 2: long hike and a picnic.')
+    w.suggest('long hike', 'walk')
+    w.timers.tick(APPROVAL_LIMITS.quietMs)
+    await w.approvals.settled()
+    w.file.text = (w.file.text ?? '').slice(0, -3)
+    w.restart()
+    await w.phone('accept 1')
+    expect(w.sent.at(-1)).toBe('❌ no suggestions are waiting for a reply')
+    expect(w.status()).toEqual(['open'])
+  })
+
   it('lists an agent’s suggestions in one Note to Self once it has been quiet', async () => {
     const w = world('Day 2: long hike and a picnic.')
     w.suggest('long hike', 'walk')

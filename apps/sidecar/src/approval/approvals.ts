@@ -11,8 +11,9 @@
  * Bounds ({@link APPROVAL_LIMITS}): one open batch, the latest list sent (numbers refer to it; an
  * older list is forgotten); at most `itemsPerBatch` items in it (the rest are counted "more on the
  * page"); at most `pendingKeys` documents × agents collecting at once; `commandsPerMinute` commands
- * taken a minute (past it a command is ignored and logged, with no receipt). Kept in memory only:
- * a restart forgets the batch. Nothing is logged of what the person typed, nor a number or a token.
+ * taken a minute (past it a command is ignored and logged, with no receipt). The open batch is kept
+ * across restarts (kept-batch.ts), written before its list is sent; the suggestions still
+ * collecting are in memory only. Nothing is logged of what the person typed, nor a number or a token.
  */
 import { listSuggestions, ReviewError } from '@e2e-col/review'
 import type { Timers } from '@e2e-col/sync'
@@ -21,6 +22,7 @@ import { ApiFailure, copy, decideSuggestion, type ReviewedDoc } from '../review/
 import type { AgentSuggestion } from '../review/api.ts'
 import { createEntryRate } from '../review/entry-rate.ts'
 import { parseApprovalCommand, type ApprovalCommand } from './commands.ts'
+import { decodeBatch, encodeBatch, type BatchFile, type KeptBatch } from './kept-batch.ts'
 import {
   listText,
   NOTHING_WAITING,
@@ -52,6 +54,8 @@ export interface ApprovalPorts {
   /** The served document as the review API sees it; undefined when no longer served. */
   reviewed(docId: string): ReviewedDoc | undefined
   timers: Timers
+  /** Where the open batch is kept across restarts; absent: in memory only. */
+  kept?: BatchFile
   /** Overrides {@link APPROVAL_LIMITS}.quietMs (tests). */
   quietMs?: number
   logger: Logger
@@ -70,11 +74,7 @@ export interface Approvals {
 interface Item extends ListedItem {
   readonly id: string
 }
-interface Batch {
-  readonly docId: string
-  readonly title: string | undefined
-  readonly items: readonly Item[]
-}
+type Batch = KeptBatch
 interface Pending {
   readonly docId: string
   readonly agent: string
@@ -125,6 +125,29 @@ function applyCommand(batch: Batch, d: ReviewedDoc, cmd: ApprovalCommand, at: nu
   return { done, text: receiptText({ verb: cmd.verb, title: batch.title, done, of: numbers.length, refusals }) }
 }
 
+/** The batch a previous run left open, if its file holds one. */
+function readKept(p: ApprovalPorts): Batch | undefined {
+  try {
+    const text = p.kept?.read()
+    const batch = text === undefined ? undefined : decodeBatch(text, APPROVAL_LIMITS.itemsPerBatch)
+    if (text !== undefined && batch === undefined)
+      p.logger.warn('approval from the phone: the kept list does not read; replies wait for the next list')
+    return batch
+  } catch (error) {
+    p.logger.warn({ error: errorCode(error) }, 'approval from the phone: the kept list cannot be read')
+    return undefined
+  }
+}
+
+/** Keeps `batch` for the next run before its list goes out; a failure only costs that. */
+function keep(p: ApprovalPorts, batch: Batch): void {
+  try {
+    p.kept?.write(encodeBatch(batch))
+  } catch (error) {
+    p.logger.warn({ error: errorCode(error) }, 'approval from the phone: the list is not kept across a restart')
+  }
+}
+
 export function createApprovals(p: ApprovalPorts): Approvals {
   const quietMs = p.quietMs ?? APPROVAL_LIMITS.quietMs
   const pending = new Map<string, Pending>()
@@ -134,7 +157,7 @@ export function createApprovals(p: ApprovalPorts): Approvals {
     members: 1,
   })
   const own: string[] = []
-  let latest: Batch | undefined
+  let latest = readKept(p)
   let closed = false
   // Lists and replies one at a time, in order: a reply acts on the list sent before it.
   let chain: Promise<void> = Promise.resolve()
@@ -160,6 +183,7 @@ export function createApprovals(p: ApprovalPorts): Approvals {
     run(async () => {
       const title = await p.titleOf(batch.docId).catch(() => undefined)
       latest = { docId: batch.docId, title, items: batch.items }
+      keep(p, latest)
       p.logger.info({ docId: batch.docId, items: batch.items.length }, 'approval from the phone: suggestions listed')
       await send(listText({ agent: batch.agent, title, items: batch.items, more: batch.more }), 'list')
     })

@@ -2,11 +2,15 @@
  * The approval from the phone (approval/, decision 0039), opened after the documents: its list of
  * an agent's suggestions is fed by the review API (browser phase), its replies by the receive
  * phase's Note-to-Self events. Not opened with a backend that cannot send to Note to Self. Its
- * closer drops the suggestions still collecting (nothing is listed at shutdown).
+ * closer drops the suggestions still collecting (nothing is listed at shutdown); the list sent
+ * last is kept in the data folder (approval/kept-batch.ts), so a reply after a restart still works.
  */
 import { randomInt } from 'node:crypto'
+import { join } from 'node:path'
 import type { SignalDocumentMethods } from '@e2e-col/signal-cli'
 import { createApprovals, type Approvals } from '../approval/approvals.ts'
+import { APPROVAL_FILE } from '../approval/kept-batch.ts'
+import { readIfThere, writeDurably } from '../durable-file.ts'
 import type { ReviewedDoc } from '../review/api-common.ts'
 import type { Served } from './documents.ts'
 import { nothingToClose, type Basics, type Phase } from './phase.ts'
@@ -32,10 +36,15 @@ export function approvalPhase(b: Basics, served: Served): Phase<Approvals | unde
   const { backend } = b
   const note = (backend as Partial<Pick<SignalDocumentMethods, 'sendNoteToSelf'>>).sendNoteToSelf
   if (note === undefined) return { part: undefined, close: nothingToClose }
+  const batchFile = join(b.config.replica.dataDir, APPROVAL_FILE)
   const approvals = createApprovals({
     sendNoteToSelf: async (text) => void (await note.call(backend, text)),
     titleOf: async (docId) => (await served.library?.list())?.documents.find((d) => d.docId === docId)?.title,
     reviewed: (docId) => reviewedOf(served, docId),
+    kept: {
+      read: () => readIfThere(batchFile),
+      write: (text) => writeDurably(batchFile, text),
+    },
     timers: b.clock,
     logger: b.logger,
   })
