@@ -1,24 +1,25 @@
 /**
  * Decisions on one suggestion made at the same moment by two editors. Each writes `d:<id>` in its
  * own transaction; Yjs keeps one decision (the same on every replica) and every acceptance's
- * words, so the text may not say what the kept decision does:
- * - Two acceptances: the words read twice. The kept decision names its insertion; an insertion of
- *   the same words at the same place by another acceptance is a duplicate, taken back by its writer
- *   (`duplicateAcceptances`, `removeInserted`).
- * - An acceptance and a rejection (or the suggester's withdrawal), the rejection kept: the words
- *   are in the text and the decision says rejected. The acceptance wins, because the text already
- *   changed: its writer writes it again (`outvotedAcceptance`, `reassertAcceptance`).
- * The writers act in the sidecar (apps/sidecar/src/review/concurrent-decisions.ts).
- * "The same place": the same left and right neighbours (Yjs's origins) as the kept insertion's
- * first letter, which only an insertion made concurrently with the kept one can have: one typed
- * after it at that spot has the kept letters as a neighbour instead. "An acceptance": its writer
- * wrote a decision on the same suggestion right after the words, as `acceptSuggestion` does, which
- * words typed by hand never have.
+ * words, so the text may not say what the kept decision does. Each writer settles its own part
+ * (`settlementOf`, acted on by the sidecar, apps/sidecar/src/review/concurrent-decisions.ts):
+ * - Its acceptance lost to another acceptance: the words read twice. Its own copy is deleted, when
+ *   it is untouched and the kept one is whole and at the same place.
+ * - Its acceptance lost to a rejection (or the suggester's withdrawal): the words are in the text
+ *   and the decision says rejected. The acceptance stands, because the text already changed: it is
+ *   written again, under its own client id and with content every device of the account writes
+ *   the same.
+ * "Its acceptance": an earlier value of the key `d:<id>` (Yjs links a key's values, the kept one
+ * first) written under a client id the caller vouches for as its own (the sidecar: one its author
+ * book bound to this account, never one a member relayed), right after that writer's words, as
+ * `acceptSuggestion` writes them. "Concurrent": the two values were written over the same earlier
+ * value (the same Yjs origin); a decision written over another one is a later decision, and
+ * nothing is settled against it.
  * @see docs/decisions/0034-review-structure.md §3
  */
 import * as Y from 'yjs'
 import { wordsRead } from './inserted-words.ts'
-import { parseDecision, parseSuggestion, REVIEW_ROOT, reviewMap, type DecisionEntry } from './structure.ts'
+import { parseDecision, parseSuggestion, REVIEW_ROOT, type DecisionEntry } from './structure.ts'
 
 /** A writer's insertion: `len` clock units from `clock` under `client`. */
 export interface InsertedRange {
@@ -27,96 +28,80 @@ export interface InsertedRange {
   readonly len: number
 }
 
-/** How far from the kept insertion the walk looks each way: a bound on one decision's work. */
-export const DUPLICATE_WALK_LIMIT = 10_000
+/** What one writer does for one suggestion: delete its duplicate words, or write its acceptance again. */
+export interface Settlement {
+  readonly remove?: InsertedRange
+  readonly reassert?: { readonly client: number; readonly decision: DecisionEntry }
+}
 
-const holds = (item: Y.Item, id: Y.ID | null): boolean =>
-  id !== null && item.id.client === id.client && id.clock >= item.id.clock && id.clock < item.id.clock + item.length
+/** Values of one key looked at, the kept one first: a bound on one decision's work. */
+export const DECISION_CHAIN_LIMIT = 64
+
 const sameId = (a: Y.ID | null, b: Y.ID | null): boolean => (a === null ? b === null : b !== null && Y.compareIDs(a, b))
 
-/** The items between the kept first letter's two neighbours (at most the walk limit each way). */
-function between(first: Y.Item, limit: number): Y.Item[] {
+/** The values written under `key` of the review root, the kept one first (at most the limit). */
+function valuesOf(doc: Y.Doc, key: string, limit: number): Y.Item[] {
+  const root = doc.share.get(REVIEW_ROOT)
+  // oxlint-disable-next-line no-underscore-dangle -- a key's values (writers, origins, the overwritten too) are linked only from here
+  let item: Y.Item | null = root?._map.get(key) ?? null
   const out: Y.Item[] = []
-  let left = first.left
-  for (let n = 0; left !== null && !holds(left, first.origin) && n < limit; n += 1, left = left.left) out.push(left)
-  let right = first.right
-  for (let n = 0; right !== null && !holds(right, first.rightOrigin) && n < limit; n += 1) {
-    out.push(right)
-    right = right.right
-  }
+  for (; item !== null && out.length < limit; item = item.left) if (item.parentSub === key) out.push(item)
   return out
 }
 
-/**
- * True when `client`'s struct at `clock` is a decision on suggestion `id`: an acceptance writes
- * its decision right after its words, in the same transaction, so words someone typed by hand at
- * that place (or a decision naming them) never make them a duplicate.
- */
-function decidedNext(doc: Y.Doc, client: number, clock: number, id: string): boolean {
-  if (Y.getState(doc.store, client) <= clock) return false
-  const structs = doc.store.clients.get(client) ?? []
-  const s = structs[Y.findIndexSS(structs, clock)]
-  return (
-    s instanceof Y.Item && s.id.clock === clock && s.parentSub === `d:${id}` && s.parent === doc.share.get(REVIEW_ROOT)
-  )
+/** A key's kept value as written (read from its item: the root may not be typed yet), undefined when deleted. */
+const valueOf = (item: Y.Item | undefined): unknown =>
+  item === undefined || item.deleted ? undefined : item.content.getContent().at(-1)
+
+/** The first struct of `client`'s range from `clock`, when one starts there. */
+function firstItem(doc: Y.Doc, client: number, clock: number): Y.Item | undefined {
+  if (Y.getState(doc.store, client) <= clock) return undefined
+  const item = Y.getItem(doc.store, Y.createID(client, clock))
+  return item instanceof Y.Item && item.id.clock === clock ? item : undefined
+}
+
+/** Whether two insertions sit at the same place: the same neighbour on one side at least. */
+function samePlace(doc: Y.Doc, a: InsertedRange, b: InsertedRange): boolean {
+  const x = firstItem(doc, a.client, a.clock)
+  const y = firstItem(doc, b.client, b.clock)
+  if (x === undefined || y === undefined || x.parent !== y.parent) return false
+  return sameId(x.origin, y.origin) || sameId(x.rightOrigin, y.rightOrigin)
 }
 
 /**
- * The insertions of suggestion `id`'s words that its kept decision does not name, made at the same
- * place as the one it does (other editors' concurrent acceptances) and not all deleted yet; none
- * when the kept decision is not an acceptance that inserted its words.
+ * This writer's part in settling suggestion `id` (`own`: the client ids the caller wrote): nothing
+ * when it made no acceptance concurrent with the kept decision, or there is nothing to settle.
  */
-export function duplicateAcceptances(doc: Y.Doc, id: string, walkLimit = DUPLICATE_WALK_LIMIT): InsertedRange[] {
-  const map = reviewMap(doc)
-  const decision = parseDecision(map.get(`d:${id}`))
-  const entry = parseSuggestion(map.get(`s:${id}`))
-  const kept = decision?.status === 'accepted' ? decision.applied : undefined
-  if (entry === undefined || kept === undefined || kept.len === 0 || kept.len !== entry.replace.length) return []
-  if (wordsRead(doc, kept.client, kept.clock, entry.replace) === undefined) return []
-  const first = Y.getItem(doc.store, Y.createID(kept.client, kept.clock))
-  if (!(first instanceof Y.Item) || first.id.clock !== kept.clock) return []
-  const found = new Map<string, InsertedRange>()
-  for (const item of between(first, walkLimit)) {
-    const { client, clock } = item.id
-    if (client === kept.client || !sameId(item.origin, first.origin) || !sameId(item.rightOrigin, first.rightOrigin))
-      continue
-    if ((wordsRead(doc, client, clock, entry.replace) ?? 0) > 0 && decidedNext(doc, client, clock + kept.len, id))
-      found.set(`${client}:${clock}`, { client, clock, len: kept.len })
-  }
-  return [...found.values()]
-}
-
-/**
- * An acceptance of suggestion `id` by one of the `own` client ids that a concurrent rejection or
- * withdrawal outlasted: its words are in the document while the kept decision says otherwise. An
- * acceptance the sidecar writes is under a fresh client id (its words from clock 0, its decision
- * right after), which is what is looked for. Undefined when there is none, or when the replacement
- * is empty (nothing then tells an acceptance from a rejection).
- */
-export function outvotedAcceptance(
+export function settlementOf(
   doc: Y.Doc,
   id: string,
   own: (client: number) => boolean,
-): InsertedRange | undefined {
-  const map = reviewMap(doc)
-  const decision = parseDecision(map.get(`d:${id}`))
-  const entry = parseSuggestion(map.get(`s:${id}`))
-  if (entry === undefined || entry.replace === '' || decision === undefined || decision.status === 'accepted')
-    return undefined
+  chainLimit = DECISION_CHAIN_LIMIT,
+): Settlement {
+  const entry = parseSuggestion(valueOf(valuesOf(doc, `s:${id}`, 1)[0]))
+  const [kept, ...earlier] = valuesOf(doc, `d:${id}`, chainLimit)
+  const decision = parseDecision(valueOf(kept))
+  if (entry === undefined || kept === undefined || decision === undefined || entry.replace === '') return {}
   const len = entry.replace.length
-  for (const client of doc.store.clients.keys())
-    if (own(client) && (wordsRead(doc, client, 0, entry.replace) ?? 0) > 0 && decidedNext(doc, client, len, id))
-      return { client, clock: 0, len }
-  return undefined
-}
-
-/**
- * Writes the acceptance of `id` naming `range` again, to be written under `range.client` (its
- * words' writer), so "Who wrote this" still credits the suggester.
- */
-export function reassertAcceptance(doc: Y.Doc, id: string, range: InsertedRange, at: number): void {
-  const decision: DecisionEntry = { v: 1, status: 'accepted', at, applied: { ...range } }
-  reviewMap(doc).set(`d:${id}`, decision)
+  const mine = earlier.find(
+    (v) =>
+      own(v.id.client) &&
+      v.id.clock >= len &&
+      sameId(v.origin, kept.origin) &&
+      wordsRead(doc, v.id.client, v.id.clock - len, entry.replace) !== undefined,
+  )
+  if (mine === undefined) return {}
+  const range = { client: mine.id.client, clock: mine.id.clock - len, len }
+  if (decision.status !== 'accepted')
+    return {
+      reassert: { client: range.client, decision: { v: 1, status: 'accepted', at: decision.at, applied: range } },
+    }
+  const other = decision.applied
+  // Deleted only when nothing is lost: the kept words whole, its writer's own, at the same place, and ours untouched.
+  if (other === undefined || other.client !== kept.id.client || other.len !== len) return {}
+  if (wordsRead(doc, other.client, other.clock, entry.replace) !== len) return {}
+  if (wordsRead(doc, range.client, range.clock, entry.replace) !== len || !samePlace(doc, range, other)) return {}
+  return { remove: range }
 }
 
 /** The text node holding `item` (a root decoded from an update is typed here first, as a binding would). */
@@ -131,26 +116,33 @@ function textOf(doc: Y.Doc, item: Y.Item): Y.Text | undefined {
   }
 }
 
-/** The index among the visible letters of its text of `client`'s letter `clock` (one still there). */
-const indexOf = (doc: Y.Doc, client: number, clock: number): number | undefined =>
-  Y.createAbsolutePositionFromRelativePosition(Y.createRelativePositionFromJSON({ item: { client, clock } }), doc)
-    ?.index
+const within = (item: Y.Item, r: InsertedRange): boolean =>
+  item.id.client === r.client && item.id.clock < r.clock + r.len && item.id.clock + item.length > r.clock
 
-/** Deletes the letters of `ranges` still in the document (as a page would, in one transaction). */
+/** Deletes the letters of `ranges` still in the document, in one transaction and one walk per text node. */
 export function removeInserted(doc: Y.Doc, ranges: readonly InsertedRange[]): void {
+  const texts = new Set<Y.Text>()
+  for (const r of ranges) {
+    const first = firstItem(doc, r.client, r.clock)
+    const text = first === undefined ? undefined : textOf(doc, first)
+    if (text !== undefined) texts.add(text)
+  }
   doc.transact(() => {
-    for (const r of ranges) {
-      const structs = doc.store.clients.get(r.client) ?? []
-      for (let clock = r.clock; clock < r.clock + r.len;) {
-        const s = structs[Y.findIndexSS(structs, clock)]
-        if (s === undefined) break
-        const from = clock - s.id.clock
-        const n = Math.min(s.length - from, r.clock + r.len - clock)
-        const text = s instanceof Y.Item && !s.deleted ? textOf(doc, s) : undefined
-        const index = text === undefined ? undefined : indexOf(doc, r.client, clock)
-        if (text !== undefined && index !== undefined) text.delete(index, n)
-        clock += n
+    for (const text of texts) {
+      const cuts: [number, number][] = []
+      let index = 0
+      // oxlint-disable-next-line no-underscore-dangle -- the letters with their ids, walked once
+      for (let s = text._start; s !== null; s = s.right) {
+        if (s.deleted || !s.countable) continue
+        const r = ranges.find((x) => within(s, x))
+        if (r !== undefined) {
+          const from = Math.max(r.clock - s.id.clock, 0)
+          cuts.push([index + from, Math.min(s.length, r.clock + r.len - s.id.clock) - from])
+        }
+        index += s.length
       }
+      // From the end, so each cut's index still holds.
+      for (let i = cuts.length - 1; i >= 0; i -= 1) text.delete(...(cuts[i] as [number, number]))
     }
   })
 }

@@ -4,12 +4,11 @@ export { acceptedSpans, type AcceptedSpan } from './credits.ts'
 export { addComment, listComments, replyTo, resolveComment, type Comment, type CommentInput } from './comments.ts'
 export { countReviewEntries } from './entry-count.ts'
 export {
-  DUPLICATE_WALK_LIMIT,
-  duplicateAcceptances,
-  outvotedAcceptance,
-  reassertAcceptance,
+  DECISION_CHAIN_LIMIT,
   removeInserted,
+  settlementOf,
   type InsertedRange,
+  type Settlement,
 } from './concurrent-decisions.ts'
 export { REVIEW_ERROR_CODES, ReviewError, type ReviewErrorCode } from './errors.ts'
 export { REVIEW_LIMITS } from './limits.ts'

@@ -49,6 +49,8 @@ export interface ContentSide {
   onChange(listener: () => void): () => void
   /** Who each client id of the document belongs to, or which member relayed it (decisions/0023). */
   authors(): Authorship[]
+  /** True when `clientId` is this account's own: written by it, never only relayed by a member. */
+  isOwn(clientId: number): boolean
 }
 
 /**
@@ -489,6 +491,7 @@ function contentSide(p: Parts, replica: DocReplica, store: DocumentPorts['store'
       return () => replica.doc.off('update', onUpdate)
     },
     authors: () => authors.authors(),
+    isOwn: (clientId) => authors.isOwn(clientId),
   }
 }
 

@@ -17,8 +17,6 @@ import { createHistoryApi } from '../history/api.ts'
 import { createReviewApi, type AgentSuggestion } from '../review/api.ts'
 import { createMentionMessages } from '../review/mention-messages.ts'
 import { settleConcurrentDecisions } from '../review/concurrent-decisions.ts'
-import { authorTagOfAccount } from '../authorship/author-tag.ts'
-import { authorTagOf } from '@e2e-col/protocol'
 import type { SignalDocumentMethods } from '@e2e-col/signal-cli'
 import type { AgentTokens } from '../review/agent-tokens.ts'
 import { authorsView } from '../authorship/authors-view.ts'
@@ -148,15 +146,10 @@ function reviewApiFor(b: Basics, i: BrowserInput, bind: () => { host: string; po
 
 /** Every document in memory settles this account's part of concurrent decisions (review/concurrent-decisions.ts). */
 function watchDecisions(b: Basics, served: Served): void {
-  const own = (client: number): boolean => {
-    const self = served.histories.you()
-    return self.startsWith('+') && authorTagOf(client) === authorTagOfAccount(self)
-  }
   const ports = {
     reviewed: (docId: string) => reviewedOf(served, docId),
-    own,
+    own: (docId: string, clientId: number) => served.docs.loaded(docId)?.content.isOwn(clientId) === true,
     defer: (fn: () => void) => void b.clock.setTimeout(fn, 0),
-    now: () => b.clock.now(),
     logger: b.logger,
   }
   served.docs.onLoad((doc) => {
