@@ -47,6 +47,17 @@ function apply(writer: Y.Doc, id: string, s: Settlement): void {
   if (s.reassert !== undefined) reviewMap(writer).set(`d:${id}`, s.reassert.decision)
 }
 
+/** Bob and Carol both accepted, and every replica holds both: `loser` wrote the acceptance not kept. */
+function acceptedTwice() {
+  const { alice, id, replicas } = suggested(2)
+  const [bob, carol] = replicas as [Y.Doc, Y.Doc]
+  acceptSuggestion(bob, id, 10)
+  acceptSuggestion(carol, id, 11)
+  syncAll([alice, bob, carol])
+  const loser = keptWriter(alice, id) === bob.clientID ? carol : bob
+  return { alice, id, bob, carol, loser }
+}
+
 describe('two editors accepting one suggestion at once', () => {
   it('the writer of the acceptance not kept deletes its words: every replica reads them once', () => {
     const { alice, id, replicas } = suggested(2)
@@ -97,12 +108,7 @@ describe('two editors accepting one suggestion at once', () => {
   })
 
   it('a duplicate someone already edited is left whole: both copies stay, nothing of the edit lost', () => {
-    const { alice, id, replicas } = suggested(2)
-    const [bob, carol] = replicas as [Y.Doc, Y.Doc]
-    acceptSuggestion(bob, id, 10)
-    acceptSuggestion(carol, id, 11)
-    syncAll([alice, bob, carol])
-    const loser = keptWriter(alice, id) === bob.clientID ? carol : bob
+    const { alice, id, bob, carol, loser } = acceptedTwice()
     // Alice deletes the "a " of the copy not kept before its writer settles.
     removeInserted(alice, [{ client: loser.clientID, clock: 0, len: 2 }])
     syncAll([alice, bob, carol])
@@ -146,12 +152,7 @@ describe('two editors accepting one suggestion at once', () => {
   })
 
   it('an own acceptance further back than the chain limit is not looked for', () => {
-    const { alice, id, replicas } = suggested(2)
-    const [bob, carol] = replicas as [Y.Doc, Y.Doc]
-    acceptSuggestion(bob, id, 10)
-    acceptSuggestion(carol, id, 11)
-    syncAll([alice, bob, carol])
-    const loser = keptWriter(alice, id) === bob.clientID ? carol : bob
+    const { alice, id, loser } = acceptedTwice()
     expect(settlementOf(alice, id, (c) => c === loser.clientID, 1)).toEqual({})
     expect(settlementOf(alice, id, (c) => c === loser.clientID, 2).remove?.client).toBe(loser.clientID)
   })
@@ -167,12 +168,7 @@ describe('two editors accepting one suggestion at once', () => {
   })
 
   it('removes from a copy decoded from an update, whose roots no binding has typed yet', () => {
-    const { alice, id, replicas } = suggested(2)
-    const [bob, carol] = replicas as [Y.Doc, Y.Doc]
-    acceptSuggestion(bob, id, 10)
-    acceptSuggestion(carol, id, 11)
-    syncAll([alice, bob, carol])
-    const loser = keptWriter(alice, id) === bob.clientID ? carol : bob
+    const { alice, id, loser } = acceptedTwice()
     const work = new Y.Doc({ gc: false })
     Y.applyUpdate(work, Y.encodeStateAsUpdate(alice))
     const s = settledBy(work, loser, id)
@@ -183,13 +179,19 @@ describe('two editors accepting one suggestion at once', () => {
   })
 })
 
+/** Bob accepted while Carol rejected, and every replica holds both. */
+function acceptedWhileRejected() {
+  const { alice, id, replicas } = suggested(2)
+  const [bob, carol] = replicas as [Y.Doc, Y.Doc]
+  acceptSuggestion(bob, id, 10)
+  decideWithout(carol, id, 'rejected', 11)
+  syncAll([alice, bob, carol])
+  return { alice, id, bob, carol }
+}
+
 describe('an editor accepting while another rejects', () => {
   it('when the rejection is kept, the acceptance is written again under its own writer', () => {
-    const { alice, id, replicas } = suggested(2)
-    const [bob, carol] = replicas as [Y.Doc, Y.Doc]
-    acceptSuggestion(bob, id, 10)
-    decideWithout(carol, id, 'rejected', 11)
-    syncAll([alice, bob, carol])
+    const { alice, id, bob, carol } = acceptedWhileRejected()
     // Carol's client id is the larger: Yjs keeps her decision, and Bob's words stay.
     expect(statusOf(alice, id)).toBe('rejected')
     expect(text(alice)).toBe(AFTER)
@@ -208,11 +210,7 @@ describe('an editor accepting while another rejects', () => {
   })
 
   it('two devices of one account writing it again write the same: the replicas agree', () => {
-    const { alice, id, replicas } = suggested(2)
-    const [bob, carol] = replicas as [Y.Doc, Y.Doc]
-    acceptSuggestion(bob, id, 10)
-    decideWithout(carol, id, 'rejected', 11)
-    syncAll([alice, bob, carol])
+    const { alice, id, bob } = acceptedWhileRejected()
     const device = docOf(BOB_TAG, 8)
     syncAll([alice, device])
     const s = settledBy(alice, bob, id)
