@@ -9,9 +9,10 @@
  *   random ids, so the test decides two suggestions each way round; the unit tests in
  *   packages/review/src/concurrent-decisions.test.ts take each path for certain.
  */
-import { describe, expect, it } from 'vitest'
+import { createToySignal } from '@e2e-col/toy-signal'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { spawnSidecar } from './child-sidecar.ts'
-import { ALICE, BOB, call, libraryEnv, startPeopleToy } from './docs-api.ts'
+import { ALICE, BOB, call, libraryEnv } from './docs-api.ts'
 import { poll } from './harness.ts'
 import { pageOn } from './ybrowser.ts'
 
@@ -25,13 +26,31 @@ const QUICK_RETRY = { E2E_COL_OFFLINE_PROBE_MAX_MS: '300', E2E_COL_SEND_ATTEMPTS
 
 const textOf = async (s: Peer, docId: string): Promise<string> =>
   (await call(s, 'GET', `/v1/docs/${docId}/text${TEXT}`)).json.text as string
+const suggestionOf = async (s: Peer, docId: string, id: string) =>
+  (
+    (await call(s, 'GET', `/v1/docs/${docId}/suggestions`)).json.suggestions as {
+      id: string
+      status: string
+      decidedBy?: number
+    }[]
+  ).find((x) => x.id === id)
 const statusOf = async (s: Peer, docId: string, id: string): Promise<string | undefined> =>
-  ((await call(s, 'GET', `/v1/docs/${docId}/suggestions`)).json.suggestions as { id: string; status: string }[]).find(
-    (x) => x.id === id,
-  )?.status
+  (await suggestionOf(s, docId, id))?.status
+/** Both sidecars hold the same decision (the same writer): the two acceptances met. */
+const agreed = async (peers: readonly Peer[], docId: string, id: string): Promise<boolean> => {
+  const seen = await Promise.all(peers.map(async (s) => (await suggestionOf(s, docId, id))?.decidedBy))
+  return seen.every((w) => w !== undefined && w === seen[0])
+}
 
 async function editors() {
-  const toy = await startPeopleToy()
+  // Every number a full member at once (no pending invitations): both decisions reach both sidecars.
+  const toy = await createToySignal({
+    accounts: [ALICE, BOB],
+    names: { [ALICE]: 'Alice', [BOB]: 'Bob' },
+    faults: true,
+    keepAliveMs: 1000,
+  })
+  onTestFinished(() => toy.close())
   const peer = async (account: string): Promise<Peer> => {
     const env = libraryEnv(toy, account, { E2E_COL_MEMBERS_REFRESH_MS: '1000', ...QUICK_RETRY })
     const url = await spawnSidecar(env).ready
@@ -78,7 +97,10 @@ describe('two editors deciding on one suggestion at once', () => {
     // The two acceptances meet (the words twice for a moment), then the duplicate is taken back.
     for (const s of [alice, bob])
       await poll(
-        async () => (await textOf(s, docId)) === AFTER && (await statusOf(s, docId, id)) === 'accepted',
+        async () =>
+          (await agreed([alice, bob], docId, id)) &&
+          (await textOf(s, docId)) === AFTER &&
+          (await statusOf(s, docId, id)) === 'accepted',
         'the words once, accepted',
         60_000,
       )
@@ -103,6 +125,8 @@ describe('two editors deciding on one suggestion at once', () => {
 
     const settled = async (s: Peer): Promise<boolean> =>
       (await textOf(s, docId)) === AFTER_BOTH &&
+      (await agreed([alice, bob], docId, first)) &&
+      (await agreed([alice, bob], docId, second)) &&
       (await statusOf(s, docId, first)) === 'accepted' &&
       (await statusOf(s, docId, second)) === 'accepted'
     for (const s of [alice, bob]) await poll(() => settled(s), 'both acceptances standing', 60_000)

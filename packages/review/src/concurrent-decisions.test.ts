@@ -38,8 +38,10 @@ const statusOf = (doc: Y.Doc, id: string) => listSuggestions(doc).find((s) => s.
 const keptWriter = (doc: Y.Doc, id: string): number | undefined =>
   listSuggestions(doc).find((s) => s.id === id)?.decision?.applied?.client
 /** What `writer` (a replica, as its sidecar would) settles for `id`, judged on `on`. */
-const settledBy = (on: Y.Doc, writer: Y.Doc, id: string): Settlement =>
-  settlementOf(on, id, (c) => c === writer.clientID)
+/** The insertion `writer`'s acceptance made (a replica that wrote nothing before it: from clock 0). */
+const mineOf = (writer: Y.Doc) => ({ client: writer.clientID, clock: 0, len: WORDS.length })
+/** What `writer`'s sidecar settles for `id`, judged on `on`. */
+const settledBy = (on: Y.Doc, writer: Y.Doc, id: string): Settlement => settlementOf(on, id, mineOf(writer))
 
 /** Applies a settlement as the sidecar does: deletions under a fresh id, the decision under its writer's. */
 function apply(writer: Y.Doc, id: string, s: Settlement): void {
@@ -71,7 +73,6 @@ describe('two editors accepting one suggestion at once', () => {
     const [winner, loser] = kept === bob.clientID ? [bob, carol] : [carol, bob]
     expect(settledBy(alice, winner, id)).toEqual({})
     expect(settledBy(alice, loser, id)).toEqual({ remove: { client: loser.clientID, clock: 0, len: WORDS.length } })
-    expect(settlementOf(alice, id, () => false)).toEqual({})
     apply(loser, id, settledBy(loser, loser, id))
     syncAll([alice, bob, carol])
 
@@ -116,17 +117,6 @@ describe('two editors accepting one suggestion at once', () => {
     expect(text(alice).length).toBe(AFTER.length + WORDS.length - 2)
   })
 
-  it('the same words typed by hand while another editor accepted are never settled', () => {
-    const { alice, id, replicas } = suggested(2)
-    const [bob, carol] = replicas as [Y.Doc, Y.Doc]
-    acceptSuggestion(carol, id, 11)
-    const at = BEFORE.indexOf('long hike and a picnic')
-    bob.getText('text').delete(at, 'long hike and a picnic'.length)
-    bob.getText('text').insert(at, WORDS)
-    syncAll([alice, bob, carol])
-    expect(settledBy(alice, bob, id)).toEqual({})
-  })
-
   it('a later decision naming another copy of the words elsewhere deletes nothing', () => {
     const { alice, id, replicas } = suggested(1)
     const [bob] = replicas as [Y.Doc]
@@ -153,8 +143,8 @@ describe('two editors accepting one suggestion at once', () => {
 
   it('an own acceptance further back than the chain limit is not looked for', () => {
     const { alice, id, loser } = acceptedTwice()
-    expect(settlementOf(alice, id, (c) => c === loser.clientID, 1)).toEqual({})
-    expect(settlementOf(alice, id, (c) => c === loser.clientID, 2).remove?.client).toBe(loser.clientID)
+    expect(settlementOf(alice, id, mineOf(loser), 1)).toEqual({})
+    expect(settlementOf(alice, id, mineOf(loser), 2).remove?.client).toBe(loser.clientID)
   })
 
   it('an empty replacement accepted twice settles nothing (both deleted the same letters)', () => {
@@ -226,13 +216,48 @@ describe('an editor accepting while another rejects', () => {
     expect(copies[0]).toEqual(copies[1])
   })
 
-  it('words this account typed, or its own rejection, are never taken for an acceptance', () => {
-    const { alice, id, replicas } = suggested(2)
-    const [bob, carol] = replicas as [Y.Doc, Y.Doc]
-    decideWithout(bob, id, 'rejected', 10)
-    decideWithout(carol, id, 'rejected', 11)
-    bob.getText('text').insert(0, WORDS)
-    syncAll([alice, bob, carol])
-    expect(settledBy(alice, bob, id)).toEqual({})
+  it('two accept while a third rejects: both write again, then the one not kept is taken back', () => {
+    const { alice, id, replicas } = suggested(3)
+    const [bob, carol, dave] = replicas as [Y.Doc, Y.Doc, Y.Doc]
+    acceptSuggestion(bob, id, 10)
+    acceptSuggestion(carol, id, 11)
+    decideWithout(dave, id, 'rejected', 12)
+    syncAll([alice, bob, carol, dave])
+    for (let round = 0; round < 3; round += 1) {
+      for (const r of [bob, carol]) apply(r, id, settledBy(r, r, id))
+      syncAll([alice, bob, carol, dave])
+    }
+    for (const r of [alice, bob, carol, dave]) {
+      expect(text(r)).toBe(AFTER)
+      expect(statusOf(r, id)).toBe('accepted')
+    }
+  })
+
+  it('answers a rejection made to look concurrent at most once', () => {
+    const { alice, id, bob } = acceptedWhileRejected()
+    for (let round = 0; round < 3; round += 1) {
+      // A copy from before Bob writes again: its rejection has the same origin as his rewrite.
+      const fork = docOf(CAROL_TAG, 20 + round)
+      syncDocs(alice, fork)
+      apply(bob, id, settledBy(bob, bob, id))
+      reviewMap(fork).set(`d:${id}`, { v: 1, status: 'rejected', at: 20 + round })
+      syncAll([alice, bob, fork])
+    }
+    const decisions = (bob.store.clients.get(bob.clientID) ?? []).filter(
+      (st) => st instanceof Y.Item && st.parentSub === `d:${id}`,
+    )
+    // The acceptance and one rewrite, however many rejections followed.
+    expect(decisions).toHaveLength(2)
+  })
+
+  it('a duplicate someone typed inside is left whole: nothing typed is stranded', () => {
+    const { alice, id, loser } = acceptedTwice()
+    // Alice types inside the copy not kept, after its "a ".
+    const inside = Y.createAbsolutePositionFromRelativePosition(
+      Y.createRelativePositionFromJSON({ item: { client: loser.clientID, clock: 2 } }),
+      alice,
+    )
+    alice.getText('text').insert(inside?.index ?? 0, 'brisk ')
+    expect(settledBy(alice, loser, id)).toEqual({})
   })
 })

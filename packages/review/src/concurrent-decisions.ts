@@ -1,20 +1,18 @@
 /**
  * Decisions on one suggestion made at the same moment by two editors. Each writes `d:<id>` in its
  * own transaction; Yjs keeps one decision (the same on every replica) and every acceptance's
- * words, so the text may not say what the kept decision does. Each writer settles its own part
- * (`settlementOf`, acted on by the sidecar, apps/sidecar/src/review/concurrent-decisions.ts):
- * - Its acceptance lost to another acceptance: the words read twice. Its own copy is deleted, when
- *   it is untouched and the kept one is whole and at the same place.
- * - Its acceptance lost to a rejection (or the suggester's withdrawal): the words are in the text
- *   and the decision says rejected. The acceptance stands, because the text already changed: it is
- *   written again, under its own client id and with content every device of the account writes
- *   the same.
- * "Its acceptance": an earlier value of the key `d:<id>` (Yjs links a key's values, the kept one
- * first) written under a client id the caller vouches for as its own (the sidecar: one its author
- * book bound to this account, never one a member relayed), right after that writer's words, as
- * `acceptSuggestion` writes them. "Concurrent": the two values were written over the same earlier
- * value (the same Yjs origin); a decision written over another one is a later decision, and
- * nothing is settled against it.
+ * words, so the text may not say what the kept decision does. Each sidecar settles its own
+ * acceptances only (`settlementOf`, given the acceptance it recorded when it made it; acted on by
+ * apps/sidecar/src/review/concurrent-decisions.ts):
+ * - Lost to another acceptance: the words read twice. Its own copy is deleted when it is untouched
+ *   (no letter of it deleted, none typed inside) and the kept one is whole, its decision's writer's
+ *   own, at the same place.
+ * - Lost to a rejection (or the suggester's withdrawal): the words are in the text and the decision
+ *   says rejected. The acceptance stands, because the text already changed: it is written again,
+ *   once, under its own client id.
+ * "Concurrent": one of its values of the key `d:<id>` (Yjs links a key's values, the kept one
+ * first) was written over the same earlier value as the kept one; a decision written over it is a
+ * later decision, and nothing is settled against it.
  * @see docs/decisions/0034-review-structure.md §3
  */
 import * as Y from 'yjs'
@@ -68,40 +66,51 @@ function samePlace(doc: Y.Doc, a: InsertedRange, b: InsertedRange): boolean {
   return sameId(x.origin, y.origin) || sameId(x.rightOrigin, y.rightOrigin)
 }
 
+/** True when `r`'s letters are all there, side by side: none deleted, nothing anyone typed between them. */
+function untouched(doc: Y.Doc, r: InsertedRange): boolean {
+  let left = r.len
+  for (let s = firstItem(doc, r.client, r.clock) ?? null; s !== null && left > 0; s = s.right) {
+    if (s.id.client !== r.client) {
+      if (!s.deleted && s.countable) return false
+      continue
+    }
+    if (s.deleted) return false
+    left -= s.length
+  }
+  return left === 0
+}
+
 /**
- * This writer's part in settling suggestion `id` (`own`: the client ids the caller wrote): nothing
- * when it made no acceptance concurrent with the kept decision, or there is nothing to settle.
+ * What this sidecar does for suggestion `id`, given `mine`: the insertion its own acceptance made
+ * (as it recorded it). Nothing when that acceptance is the kept decision, was not concurrent with
+ * it, was already written again once, or is further back than `chainLimit` values.
  */
 export function settlementOf(
   doc: Y.Doc,
   id: string,
-  own: (client: number) => boolean,
+  mine: InsertedRange,
   chainLimit = DECISION_CHAIN_LIMIT,
 ): Settlement {
   const entry = parseSuggestion(valueOf(valuesOf(doc, `s:${id}`, 1)[0]))
   const [kept, ...earlier] = valuesOf(doc, `d:${id}`, chainLimit)
   const decision = parseDecision(valueOf(kept))
   if (entry === undefined || kept === undefined || decision === undefined || entry.replace === '') return {}
-  const len = entry.replace.length
-  const mine = earlier.find(
-    (v) =>
-      own(v.id.client) &&
-      v.id.clock >= len &&
-      sameId(v.origin, kept.origin) &&
-      wordsRead(doc, v.id.client, v.id.clock - len, entry.replace) !== undefined,
-  )
-  if (mine === undefined) return {}
-  const range = { client: mine.id.client, clock: mine.id.clock - len, len }
-  if (decision.status !== 'accepted')
-    return {
-      reassert: { client: range.client, decision: { v: 1, status: 'accepted', at: decision.at, applied: range } },
-    }
+  if (mine.len !== entry.replace.length || kept.id.client === mine.client) return {}
+  const ours = earlier.filter((v) => v.id.client === mine.client)
+  if (!ours.some((v) => sameId(v.origin, kept.origin))) return {}
+  const live = wordsRead(doc, mine.client, mine.clock, entry.replace)
+  if (decision.status !== 'accepted') {
+    // Written again at most once: a second rejection made to look concurrent gets no answer.
+    const again = ours.some((v) => v.id.clock !== mine.clock + mine.len)
+    if (again || live === undefined || live === 0) return {}
+    const applied = { client: mine.client, clock: mine.clock, len: mine.len }
+    return { reassert: { client: mine.client, decision: { v: 1, status: 'accepted', at: decision.at, applied } } }
+  }
   const other = decision.applied
-  // Deleted only when nothing is lost: the kept words whole, its writer's own, at the same place, and ours untouched.
-  if (other === undefined || other.client !== kept.id.client || other.len !== len) return {}
-  if (wordsRead(doc, other.client, other.clock, entry.replace) !== len) return {}
-  if (wordsRead(doc, range.client, range.clock, entry.replace) !== len || !samePlace(doc, range, other)) return {}
-  return { remove: range }
+  if (other === undefined || other.client !== kept.id.client || other.len !== mine.len) return {}
+  if (wordsRead(doc, other.client, other.clock, entry.replace) !== other.len) return {}
+  if (live !== mine.len || !untouched(doc, mine) || !samePlace(doc, mine, other)) return {}
+  return { remove: mine }
 }
 
 /** The text node holding `item` (a root decoded from an update is typed here first, as a binding would). */

@@ -77,15 +77,6 @@ describe('the author book: client ids derived from the account', () => {
     expect(b.entries()).toEqual([{ clientId: A1, author: ALICE, verified: true }])
   })
 
-  it('calls an id its own only when this account wrote under it, never when a member relayed it under its tag', () => {
-    const b = book()
-    b.ownUpdate(page(A1).type('mine'))
-    const relayedUnderMyTag = idOf(ALICE, 2)
-    b.relayed(BOB, page(relayedUnderMyTag).type('fabricated'))
-    b.memberUpdate(BOB, page(B1).type('bob'), nothingHeld)
-    expect([A1, relayedUnderMyTag, B1, idOf(ALICE, 3)].map((id) => b.isOwn(id))).toEqual([true, false, false, false])
-  })
-
   it("keeps a member's structs under its own tag and credits them to it, verified", () => {
     const b = book()
     expect(b.memberUpdate(BOB, page(B1).type('bob'), nothingHeld)).toEqual({

@@ -88,8 +88,6 @@ export interface AuthorBook {
    * its tag through it), and who holds which tag (a tag two accounts hold verifies no one).
    */
   members(listed: readonly MemberId[]): void
-  /** True when `clientId` is bound to this account: written by it, never only relayed by a member. */
-  isOwn(clientId: number): boolean
   /** This account's newest client ids, at most `limit` (what an announcement names). */
   ownIds(limit: number): number[]
   /** Everything known, oldest first. */
@@ -139,9 +137,6 @@ interface Entry {
   readonly keys: Keys
   readonly relayed: boolean
 }
-
-/** True when `e` binds its id to the account of `keys` (written by it, not only relayed). */
-const boundTo = (e: Entry | undefined, keys: Keys): boolean => e !== undefined && !e.relayed && shares(e.keys, keys)
 
 /** A member as one call sees it: keys and author tag worked out once. */
 interface Speaker {
@@ -349,10 +344,10 @@ export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
       const s = speaker(from)
       const tag = authorTagOf(clientId)
       if (tag !== undefined && !unclaimed(s, tag)) return s.tag === tag
-      return boundTo(book.get(clientId), s.keys)
+      const e = book.get(clientId)
+      return e !== undefined && !e.relayed && shares(e.keys, s.keys)
     },
     members: tags.members,
-    isOwn: (clientId) => boundTo(book.get(clientId), self.keys),
     ownIds(limit) {
       const own = [...(byAccount.get(self.keys.primary) ?? [])]
       return own.slice(-limit)

@@ -55,8 +55,6 @@ export interface AuthorGate {
   speaksFor(from: MemberId | undefined, clientId: number): boolean
   /** The group's listed members (who holds which author tag). */
   members(listed: readonly MemberId[]): void
-  /** True when `clientId` is this account's own: written by it, never only relayed by a member. */
-  isOwn(clientId: number): boolean
   /** Every client id of this account (oldest first, at most the book keeps per account), for announcements. */
   ownIds(): number[]
   authors(): Authorship[]
@@ -146,7 +144,6 @@ export function createAuthorGate(p: AuthorGateParts): AuthorGate {
       return placed === undefined || (judged.kept === 0 && !deletes(placed)) ? undefined : placed
     },
     speaksFor: (from, clientId) => from !== undefined && book.speaksFor(from, clientId),
-    isOwn: (clientId) => book.isOwn(clientId),
     members: (listed) => book.members(listed),
     health(from, payload, viewer = false) {
       if (from === undefined) return

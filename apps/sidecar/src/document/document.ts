@@ -49,8 +49,6 @@ export interface ContentSide {
   onChange(listener: () => void): () => void
   /** Who each client id of the document belongs to, or which member relayed it (decisions/0023). */
   authors(): Authorship[]
-  /** True when `clientId` is this account's own: written by it, never only relayed by a member. */
-  isOwn(clientId: number): boolean
 }
 
 /**
@@ -491,7 +489,6 @@ function contentSide(p: Parts, replica: DocReplica, store: DocumentPorts['store'
       return () => replica.doc.off('update', onUpdate)
     },
     authors: () => authors.authors(),
-    isOwn: (clientId) => authors.isOwn(clientId),
   }
 }
 

@@ -29,6 +29,7 @@ export function reviewedOf(served: Served, docId: string): ReviewedDoc | undefin
     edit: (update) => served.docs.get(docId)?.content.edit(update) ?? false,
     role: () => (served.docs.get(docId) ?? doc).roles.self(),
     writerId: () => served.histories.writerId() ?? randomInt(2 ** 32),
+    accepted: (id, applied) => served.acceptances.record(docId, id, applied),
   }
 }
 

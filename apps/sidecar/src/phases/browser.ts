@@ -148,7 +148,7 @@ function reviewApiFor(b: Basics, i: BrowserInput, bind: () => { host: string; po
 function watchDecisions(b: Basics, served: Served): void {
   const ports = {
     reviewed: (docId: string) => reviewedOf(served, docId),
-    own: (docId: string, clientId: number) => served.docs.loaded(docId)?.content.isOwn(clientId) === true,
+    acceptances: served.acceptances,
     defer: (fn: () => void) => void b.clock.setTimeout(fn, 0),
     logger: b.logger,
   }

@@ -22,6 +22,9 @@ import type { DaemonFacts } from '../startup.ts'
 import type { Lifecycle } from './lifecycle.ts'
 import type { Basics, Phase } from './phase.ts'
 import type { Stored } from './store.ts'
+import { join } from 'node:path'
+import { readIfThere, writeDurably } from '../durable-file.ts'
+import { OWN_ACCEPTANCES_FILE, openOwnAcceptances, type OwnAcceptances } from '../review/own-acceptances.ts'
 
 export interface Served {
   readonly docs: Documents
@@ -37,6 +40,8 @@ export interface Served {
   unsentEnvelopes(): number
   /** This sidecar's Signal account. */
   readonly self: MemberId
+  /** The acceptances this sidecar wrote (review/own-acceptances.ts), settled against concurrent decisions. */
+  readonly acceptances: OwnAcceptances
 }
 
 export interface DocumentsInput extends Stored {
@@ -155,6 +160,11 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
     left: (docId) => life.storing(() => store.documents.get(docId)?.state === 'removed') === true,
     logger,
   })
+  const acceptancesFile = join(config.replica.dataDir, OWN_ACCEPTANCES_FILE)
+  const acceptances = openOwnAcceptances({
+    read: () => readIfThere(acceptancesFile),
+    write: (text) => writeDurably(acceptancesFile, text),
+  })
   // Made before the documents: their presence names people; the library reads the same contacts.
   const contacts = contactsOf(b, i)
   const docs = createDocuments({
@@ -214,7 +224,7 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
   docs.onLoad((doc) => toRoster(doc, { listing: membership.groups(), whole: true, askedAt: clock.now() }))
   const unsubscribe = membership.subscribe(toRosters)
   return {
-    part: { docs, reach, chats, library, ownSends, unsentEnvelopes, histories, self: membership.self },
+    part: { docs, reach, chats, library, ownSends, unsentEnvelopes, histories, self: membership.self, acceptances },
     // What each history holds pending becomes a version before the store closes.
     close: () => {
       unsubscribe()

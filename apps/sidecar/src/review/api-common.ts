@@ -4,7 +4,7 @@
  * and making a change on a copy of the replica under this account's own client id.
  * @see docs/review.md "The local HTTP API"
  */
-import { acceptSuggestion, decideWithout, ReviewError, type Target } from '@e2e-col/review'
+import { acceptSuggestion, decideWithout, ReviewError, type InsertedRange, type Target } from '@e2e-col/review'
 import * as Y from 'yjs'
 import { z } from 'zod'
 import { NotServing, type Failure } from '../http/serve.ts'
@@ -20,6 +20,8 @@ export interface ReviewedDoc {
   role(): 'editor' | 'commenter' | 'viewer'
   /** A client id under this account's author tag (decision 0023). */
   writerId(): number
+  /** Keeps this sidecar's acceptance of suggestion `id` (own-acceptances.ts), durable when this returns. */
+  accepted?(id: string, applied: InsertedRange): void
 }
 
 export type ApiCode =
@@ -129,9 +131,13 @@ export function refuseNonEditor(d: ReviewedDoc): void {
  */
 export function decideSuggestion(d: ReviewedDoc, id: string, verb: 'accept' | 'reject', at: number) {
   refuseNonEditor(d)
-  return changed(d, (work) =>
-    verb === 'accept' ? acceptSuggestion(work, id, at) : decideWithout(work, id, 'rejected', at),
-  )
+  return changed(d, (work) => {
+    if (verb === 'reject') return decideWithout(work, id, 'rejected', at)
+    const decision = acceptSuggestion(work, id, at)
+    // Kept before it is applied: a concurrent decision met later is settled from it.
+    if (decision.applied !== undefined && decision.applied.len > 0) d.accepted?.(id, decision.applied)
+    return decision
+  })
 }
 
 /** A read-only copy, so listing never creates a root type in the replica itself. */

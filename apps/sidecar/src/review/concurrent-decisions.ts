@@ -1,23 +1,32 @@
 /**
- * Settles this account's part of decisions two editors made on one suggestion at the same moment
- * (@e2e-col/review's concurrent-decisions.ts): once they merge, every replica knows which decision
- * Yjs kept, and this sidecar acts only on acceptances written under client ids its author book
- * binds to this account (never ids a member only relayed), each as an edit of its own (durable,
- * sent to the group): an acceptance another acceptance outlasted has its untouched words deleted
- * (one change for all of them); one a rejection outlasted is written again under its own id.
- * Only the writer acts, so a group sees one change per acceptance, not one per editor.
+ * Settles this sidecar's own acceptances when a decision on the same suggestion was made at the
+ * same moment (@e2e-col/review's concurrent-decisions.ts): once the decisions merge, every replica
+ * knows which one Yjs kept. An acceptance another acceptance outlasted has its untouched words
+ * deleted; one a rejection outlasted is written again (once) under its own id. Only acceptances
+ * this sidecar recorded as it wrote them are settled (own-acceptances.ts), so a group sees one
+ * change per acceptance, never one per editor, and nothing another device or member wrote under
+ * this account's tag is ever signed or deleted here. Everything one run settles is one change
+ * (durable, sent to the group). Run after each transaction that changes a decision, and when the
+ * document comes into memory (a change met while the sidecar was stopping is settled then).
  * @see docs/decisions/0034-review-structure.md §3, docs/review.md
  */
-import { removeInserted, reviewMap, REVIEW_ROOT, settlementOf, type InsertedRange } from '@e2e-col/review'
+import {
+  removeInserted,
+  reviewMap,
+  REVIEW_ROOT,
+  settlementOf,
+  type InsertedRange,
+  type Settlement,
+} from '@e2e-col/review'
 import type * as Y from 'yjs'
 import type { Logger } from '../ops/logger.ts'
 import { changed, type ReviewedDoc } from './api-common.ts'
+import type { OwnAcceptances } from './own-acceptances.ts'
 
 export interface DecisionPorts {
   /** The served document as the review API sees it (undefined when no longer served). */
   reviewed(docId: string): ReviewedDoc | undefined
-  /** True when the document's author book binds `clientId` to this account (not only relayed). */
-  own(docId: string, clientId: number): boolean
+  readonly acceptances: Pick<OwnAcceptances, 'mine' | 'suggestions'>
   /** Runs `fn` soon, outside the transaction that called for it. */
   defer(fn: () => void): void
   readonly logger: Pick<Logger, 'info' | 'warn'>
@@ -30,25 +39,31 @@ function decided(doc: Y.Doc, tr: Y.Transaction): string[] {
   return [...(keys ?? [])].flatMap((key) => (key?.startsWith('d:') === true ? [key.slice(2)] : []))
 }
 
-/** Applies what settling `ids` asks of this account: one change for the deletions, one per acceptance written again. */
-function settle(o: DecisionPorts, docId: string, d: ReviewedDoc, ids: readonly string[]): void {
+/** Settles `ids` of `docId`: what this sidecar's own acceptances ask, applied as one change. */
+function settle(o: DecisionPorts, docId: string, d: ReviewedDoc, ids: Iterable<string>): void {
   const remove: InsertedRange[] = []
+  const again: { id: string; reassert: NonNullable<Settlement['reassert']> }[] = []
   for (const id of ids) {
-    const s = settlementOf(d.doc, id, (client) => o.own(docId, client))
+    const mine = o.acceptances.mine(docId, id)
+    const s = mine === undefined ? {} : settlementOf(d.doc, id, mine)
     if (s.remove !== undefined) remove.push(s.remove)
-    const again = s.reassert
-    if (again === undefined) continue
-    changed(d, (work) => reviewMap(work).set(`d:${id}`, again.decision), again.client)
-    o.logger.info({ docId, suggestion: id }, 'wrote an acceptance again that a concurrent rejection outlasted')
+    if (s.reassert !== undefined) again.push({ id, reassert: s.reassert })
   }
-  if (remove.length === 0) return
-  changed(d, (work) => removeInserted(work, remove))
-  o.logger.info({ docId, duplicates: remove.length }, 'took back duplicate acceptances')
+  if (remove.length === 0 && again.length === 0) return
+  changed(d, (work) => {
+    removeInserted(work, remove)
+    for (const { id, reassert } of again) {
+      // Under the acceptance's own id, so "Who wrote this" still credits the suggester.
+      work.clientID = reassert.client
+      reviewMap(work).set(`d:${id}`, reassert.decision)
+    }
+  })
+  o.logger.info({ docId, duplicates: remove.length, writtenAgain: again.length }, 'settled concurrent decisions')
 }
 
 /**
- * Watches one document in memory (for `documents.onLoad`): after a transaction that changed
- * decisions, this account's part is done. Returns the way to stop.
+ * Watches one document in memory (for `documents.onLoad`): its recorded acceptances are settled
+ * now and after each transaction that changes a decision. Returns the way to stop.
  */
 export function settleConcurrentDecisions(o: DecisionPorts, docId: string, doc: Y.Doc): () => void {
   const waiting = new Set<string>()
@@ -64,12 +79,14 @@ export function settleConcurrentDecisions(o: DecisionPorts, docId: string, doc: 
       o.logger.warn({ docId, err: error }, 'could not settle concurrent decisions on suggestions')
     }
   }
-  const onTransaction = (tr: Y.Transaction): void => {
-    const ids = decided(doc, tr)
-    if (ids.length === 0) return
+  const want = (ids: Iterable<string>): void => {
+    const mine = [...ids].filter((id) => o.acceptances.mine(docId, id) !== undefined)
+    if (mine.length === 0) return
     if (waiting.size === 0) o.defer(run)
-    for (const id of ids) waiting.add(id)
+    for (const id of mine) waiting.add(id)
   }
+  const onTransaction = (tr: Y.Transaction): void => want(decided(doc, tr))
+  want(o.acceptances.suggestions(docId))
   doc.on('afterTransaction', onTransaction)
   return () => doc.off('afterTransaction', onTransaction)
 }
