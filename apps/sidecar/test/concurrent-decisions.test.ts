@@ -9,10 +9,9 @@
  *   random ids, so the test decides two suggestions each way round; the unit tests in
  *   packages/review/src/concurrent-decisions.test.ts take each path for certain.
  */
-import { createToySignal } from '@e2e-col/toy-signal'
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { spawnSidecar } from './child-sidecar.ts'
-import { ALICE, BOB, call, libraryEnv } from './docs-api.ts'
+import { ALICE, BOB, call, libraryEnv, startPeopleToy } from './docs-api.ts'
 import { poll } from './harness.ts'
 import { pageOn } from './ybrowser.ts'
 
@@ -44,13 +43,7 @@ const agreed = async (peers: readonly Peer[], docId: string, id: string): Promis
 
 async function editors() {
   // Every number a full member at once (no pending invitations): both decisions reach both sidecars.
-  const toy = await createToySignal({
-    accounts: [ALICE, BOB],
-    names: { [ALICE]: 'Alice', [BOB]: 'Bob' },
-    faults: true,
-    keepAliveMs: 1000,
-  })
-  onTestFinished(() => toy.close())
+  const toy = await startPeopleToy({ pendingInvites: false })
   const peer = async (account: string): Promise<Peer> => {
     const env = libraryEnv(toy, account, { E2E_COL_MEMBERS_REFRESH_MS: '1000', ...QUICK_RETRY })
     const url = await spawnSidecar(env).ready
