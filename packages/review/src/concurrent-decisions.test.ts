@@ -233,6 +233,30 @@ describe('an editor accepting while another rejects', () => {
     }
   })
 
+  it('two accept while a third rejects, one accepter offline until the other wrote again: still once', () => {
+    const { alice, id, replicas } = suggested(2)
+    const [bob, carol] = replicas as [Y.Doc, Y.Doc]
+    // The rejecter's id is the largest: Yjs keeps the rejection.
+    const dave = docOf(CAROL_TAG, 9)
+    syncDocs(alice, dave)
+    acceptSuggestion(bob, id, 10)
+    acceptSuggestion(carol, id, 11)
+    decideWithout(dave, id, 'rejected', 12)
+    syncAll([alice, bob, dave])
+    expect(statusOf(alice, id)).toBe('rejected')
+    apply(bob, id, settledBy(bob, bob, id))
+    syncAll([alice, bob, dave])
+    // Carol comes back: she hears the rejection and Bob's rewrite over it together.
+    syncAll([alice, bob, carol, dave])
+    expect(text(alice)).toBe(`Day 1: museum. Day 2: ${WORDS}${WORDS}. Day 3: home.`)
+    apply(carol, id, settledBy(carol, carol, id))
+    syncAll([alice, bob, carol, dave])
+    for (const r of [alice, bob, carol, dave]) {
+      expect(text(r)).toBe(AFTER)
+      expect(statusOf(r, id)).toBe('accepted')
+    }
+  })
+
   it('answers a rejection made to look concurrent at most once', () => {
     const { alice, id, bob } = acceptedWhileRejected()
     for (let round = 0; round < 3; round += 1) {

@@ -97,9 +97,15 @@ export function settlementOf(
   if (entry === undefined || kept === undefined || decision === undefined || entry.replace === '') return {}
   if (mine.len !== entry.replace.length || kept.id.client === mine.client) return {}
   const ours = earlier.filter((v) => v.id.client === mine.client)
-  if (!ours.some((v) => sameId(v.origin, kept.origin))) return {}
+  // Some other decision was written over the same value as ours: the kept one, or (three at once)
+  // one the kept value was later written over.
+  const met = [kept, ...earlier].some(
+    (v) => v.id.client !== mine.client && ours.some((o) => sameId(o.origin, v.origin)),
+  )
+  if (!met) return {}
   const live = wordsRead(doc, mine.client, mine.clock, entry.replace)
   if (decision.status !== 'accepted') {
+    if (!ours.some((v) => sameId(v.origin, kept.origin))) return {}
     // Written again at most once: a second rejection made to look concurrent gets no answer.
     const again = ours.some((v) => v.id.clock !== mine.clock + mine.len)
     if (again || live === undefined || live === 0) return {}
