@@ -204,6 +204,7 @@ const WORKSPACE_LAYERS = [
     'packages/signal-cli/src/',
     [
       ['base', '(backoff|chat-id|daemon-capabilities|errors|platform-limits|redact|settings)\\.ts$'],
+      ['transport', 'http-exchange\\.ts$'],
       ['rpc', '(backend|jsonrpc|provisioning)\\.ts$'],
       ['events', '(events-stream|receive-payload|sse-reader)\\.ts$'],
       ['http', 'http-backend\\.ts$'],

@@ -1,39 +1,31 @@
-import { MockAgent } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
 import { SignalCliError, SignalRpcError, SignalUnavailableError } from './errors.ts'
 import { createHttpSignalBackend } from './http-backend.ts'
+import { fakeDaemon, type FakeDaemon } from '../test/fake-daemon.ts'
 
-const ORIGIN = 'http://127.0.0.1:8080'
 const GROUP = 'Pmpi+EfPWmsxiomLe9Nx2XF9HOE483p6iKiFj65iMwI='
 
-let agent: MockAgent
-afterEach(async () => agent.close())
+const daemons: FakeDaemon[] = []
+afterEach(async () => {
+  await Promise.all(daemons.splice(0).map((d) => d.close()))
+})
 
-/** A backend whose next rpc is answered by `answer(requestId)`. */
-function backendAnswering(
+/** A backend on a local HTTP daemon whose every rpc is answered by `answer(requestId, body)`. */
+async function backendAnswering(
   answer: (id: unknown, body: Record<string, unknown>) => { status?: number; json?: unknown; text?: string },
 ) {
-  agent = new MockAgent()
-  agent.disableNetConnect()
-  agent
-    .get(ORIGIN)
-    .intercept({ path: '/api/v1/rpc', method: 'POST' })
-    .reply((opts) => {
-      const body = JSON.parse(String(opts.body)) as Record<string, unknown>
-      const a = answer(body['id'], body)
-      return {
-        statusCode: a.status ?? 200,
-        data: a.text ?? JSON.stringify(a.json),
-        responseOptions: { headers: { 'content-type': 'application/json' } },
-      }
-    })
-    .persist()
+  const daemon = await fakeDaemon((request) => {
+    if (request.path !== '/api/v1/rpc' || request.method !== 'POST') return { status: 404, text: '' }
+    const body = JSON.parse(request.body) as Record<string, unknown>
+    const a = answer(body['id'], body)
+    return { status: a.status ?? 200, text: a.text ?? JSON.stringify(a.json), type: 'application/json' }
+  })
+  daemons.push(daemon)
   return createHttpSignalBackend({
-    url: ORIGIN,
+    url: daemon.origin,
     account: '+33600000001',
     timeoutMs: 2000,
     streamIdleMs: 60_000,
-    dispatcher: agent,
   })
 }
 
@@ -66,7 +58,7 @@ function failed(types: string[]) {
 describe('JSON-RPC send response checks', () => {
   it('accepts a JSON-RPC 2.0 answer with our id and a non-negative integer timestamp, sending group, message and account', async () => {
     let seen: Record<string, unknown> = {}
-    const b = backendAnswering((id, body) => {
+    const b = await backendAnswering((id, body) => {
       seen = body
       return { json: { jsonrpc: '2.0', id, result: { timestamp: 1721686852997, results: [] } } }
     })
@@ -80,7 +72,7 @@ describe('JSON-RPC send response checks', () => {
 
   it('uses a fresh id for every call', async () => {
     const ids: unknown[] = []
-    const b = backendAnswering((id) => {
+    const b = await backendAnswering((id) => {
       ids.push(id)
       return { json: { jsonrpc: '2.0', id, result: { timestamp: 1 } } }
     })
@@ -89,7 +81,9 @@ describe('JSON-RPC send response checks', () => {
   })
 
   it('refuses an answer whose id does not match the request', async () => {
-    const b = backendAnswering((id) => ({ json: { jsonrpc: '2.0', id: Number(id) + 1, result: { timestamp: 1 } } }))
+    const b = await backendAnswering((id) => ({
+      json: { jsonrpc: '2.0', id: Number(id) + 1, result: { timestamp: 1 } },
+    }))
     const e = await rejection(b.sendGroupMessage(GROUP, 'x'))
     expect(e).toBeInstanceOf(SignalCliError)
     expect((e as SignalCliError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
@@ -101,25 +95,25 @@ describe('JSON-RPC send response checks', () => {
     ['fractional', { timestamp: 1.5 }],
     ['a string', { timestamp: '1721686852997' }],
   ])('refuses a result whose timestamp is %s', async (_name, result) => {
-    const b = backendAnswering((id) => ({ json: { jsonrpc: '2.0', id, result } }))
+    const b = await backendAnswering((id) => ({ json: { jsonrpc: '2.0', id, result } }))
     expect(((await rejection(b.sendGroupMessage(GROUP, 'x'))) as SignalCliError).code).toBe(
       'SIDECAR_SIGNAL_BAD_RESPONSE',
     )
   })
 
   it('refuses an answer that is not JSON-RPC 2.0', async () => {
-    const b = backendAnswering((id) => ({ json: { jsonrpc: '1.0', id, result: { timestamp: 1 } } }))
+    const b = await backendAnswering((id) => ({ json: { jsonrpc: '1.0', id, result: { timestamp: 1 } } }))
     expect(((await rejection(b.sendGroupMessage(GROUP, 'x'))) as SignalCliError).code).toBe(
       'SIDECAR_SIGNAL_BAD_RESPONSE',
     )
-    const c = backendAnswering(() => ({ text: 'not json' }))
+    const c = await backendAnswering(() => ({ text: 'not json' }))
     expect(((await rejection(c.sendGroupMessage(GROUP, 'x'))) as SignalCliError).code).toBe(
       'SIDECAR_SIGNAL_BAD_RESPONSE',
     )
   })
 
   it('surfaces an id:null error as its code and message', async () => {
-    const b = backendAnswering(() => ({
+    const b = await backendAnswering(() => ({
       json: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Unexpected end-of-input', data: null } },
     }))
     const e = await rejection(b.sendGroupMessage(GROUP, 'x'))
@@ -129,7 +123,7 @@ describe('JSON-RPC send response checks', () => {
   })
 
   it('never surfaces error.data, yet reads the rate-limit pause out of a -5', async () => {
-    const b = backendAnswering((id) => ({
+    const b = await backendAnswering((id) => ({
       json: {
         jsonrpc: '2.0',
         id,
@@ -168,7 +162,7 @@ describe('JSON-RPC send response checks', () => {
       { code: -1, message: 'No recipients given', data: null },
     ]
     let next = 0
-    const b = backendAnswering((id) => ({ json: { jsonrpc: '2.0', id, error: answers[next++] } }))
+    const b = await backendAnswering((id) => ({ json: { jsonrpc: '2.0', id, error: answers[next++] } }))
     const flags: boolean[] = []
     for (let i = 0; i < answers.length; i += 1) {
       const e = (await rejection(b.sendGroupMessage(GROUP, 'x'))) as SignalRpcError
@@ -180,7 +174,7 @@ describe('JSON-RPC send response checks', () => {
   })
 
   it('masks phone numbers inside a daemon error message', async () => {
-    const b = backendAnswering((id) => ({
+    const b = await backendAnswering((id) => ({
       json: {
         jsonrpc: '2.0',
         id,
@@ -193,16 +187,16 @@ describe('JSON-RPC send response checks', () => {
   })
 
   it('reports HTTP 5xx as unavailable (retryable), other statuses as a bad response', async () => {
-    const b = backendAnswering(() => ({ status: 503, text: '' }))
+    const b = await backendAnswering(() => ({ status: 503, text: '' }))
     expect(await rejection(b.sendGroupMessage(GROUP, 'x'))).toBeInstanceOf(SignalUnavailableError)
-    const c = backendAnswering(() => ({ status: 421, text: '' }))
+    const c = await backendAnswering(() => ({ status: 421, text: '' }))
     expect(((await rejection(c.sendGroupMessage(GROUP, 'x'))) as SignalCliError).code).toBe(
       'SIDECAR_SIGNAL_BAD_RESPONSE',
     )
   })
 
   it('treats a daemon without `version` as "version unavailable", not a failure', async () => {
-    const b = backendAnswering((id) => ({
+    const b = await backendAnswering((id) => ({
       json: { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not implemented', data: null } },
     }))
     await expect(b.version()).resolves.toBeUndefined()
@@ -210,7 +204,7 @@ describe('JSON-RPC send response checks', () => {
 
   it('carries the chat loop’s calls with their documented params and reads the created group id', async () => {
     const seen: Record<string, unknown>[] = []
-    const b = backendAnswering((id, body) => {
+    const b = await backendAnswering((id, body) => {
       seen.push(body)
       const result =
         body['method'] === 'updateGroup'
@@ -238,7 +232,7 @@ describe('JSON-RPC send response checks', () => {
   })
 
   it('refuses an updateGroup answer without a group id', async () => {
-    const b = backendAnswering((id) => ({ json: { jsonrpc: '2.0', id, result: { timestamp: 5 } } }))
+    const b = await backendAnswering((id) => ({ json: { jsonrpc: '2.0', id, result: { timestamp: 5 } } }))
     expect(((await rejection(b.createGroup('g', []))) as SignalCliError).code).toBe('SIDECAR_SIGNAL_BAD_RESPONSE')
   })
 })
@@ -246,7 +240,7 @@ describe('JSON-RPC send response checks', () => {
 describe('group administration for documents', () => {
   it('sends the params signal-cli reads for create, change, leave and contacts, and reads their answers', async () => {
     const seen: Record<string, unknown>[] = []
-    const b = backendAnswering((id, body) => {
+    const b = await backendAnswering((id, body) => {
       seen.push(body)
       const method = body['method']
       if (method === 'updateGroup' && (body['params'] as Record<string, unknown>)['groupId'] === undefined)
@@ -344,7 +338,7 @@ describe('group administration for documents', () => {
   })
 
   it("reads listIdentities' trust levels as verified, unverified and changed (anything unknown warns)", async () => {
-    const b = backendAnswering((id) => ({
+    const b = await backendAnswering((id) => ({
       json: {
         jsonrpc: '2.0',
         id,
@@ -370,7 +364,7 @@ describe('account-free calls', () => {
   it('a backend bound to an account asks the daemon for listAccounts, without the account, and reads -32601 as single-account mode', async () => {
     const sent: Record<string, unknown>[] = []
     let singleAccount = false
-    const backend = backendAnswering((id, body) => {
+    const backend = await backendAnswering((id, body) => {
       sent.push(body)
       return singleAccount
         ? { json: { jsonrpc: '2.0', error: { code: -32601, message: 'Method not implemented' }, id } }

@@ -1,11 +1,11 @@
 /**
- * {@link SignalBackend} over signal-cli's HTTP daemon: `POST /api/v1/rpc` through an undici Pool
- * with keep-alive, `GET /api/v1/events` on a connection of its own, `GET /api/v1/check`.
- * Requests carry the daemon's own Host (undici derives it from the configured origin); nothing a
+ * {@link SignalBackend} over signal-cli's HTTP daemon: `POST /api/v1/rpc` on up to four kept
+ * connections, `GET /api/v1/events` on a connection of its own, `GET /api/v1/check`.
+ * Requests carry the daemon's own Host (derived from the configured origin); nothing a
  * browser sent is ever forwarded.
  * @see docs/daemon-contract.md §2 (the daemon surface)
  */
-import { Client, Pool, request, type Dispatcher } from 'undici'
+import type { Agent } from 'node:http'
 import type { z } from 'zod'
 import { asSignalCliFailure, SignalCliError, SignalEventsRefusedError, SignalUnavailableError } from './errors.ts'
 import type { FullSignalBackend, SignalDocumentMethods, SignalEventStream } from './backend.ts'
@@ -30,10 +30,9 @@ import {
   supportsNoUrgent,
   supportsTerminateGroup,
 } from './daemon-capabilities.ts'
+import { discard, exchange, keptAgent, MAX_RPC_RESPONSE_BYTES, readCapped, type HttpAnswer } from './http-exchange.ts'
 import { readSignalEvents } from './sse-reader.ts'
 
-/** Largest JSON-RPC response body read (a long `listGroups` fits many times over). */
-export const MAX_RPC_RESPONSE_BYTES = 16 * 1024 * 1024
 /** Largest attachment `getAttachment` can return: base64 (4 bytes per 3) inside one response, less room for the JSON around it. */
 export const MAX_ATTACHMENT_READ_BYTES = Math.floor(((MAX_RPC_RESPONSE_BYTES - 64 * 1024) * 3) / 4)
 const METHOD_NOT_FOUND = -32601
@@ -49,8 +48,6 @@ export interface HttpBackendOptions {
   timeoutMs: number
   /** An events stream silent for this long (no keep-alive either) is treated as dead. */
   streamIdleMs: number
-  /** Injected dispatcher (tests use undici's MockAgent); by default a Pool plus a Client for events. */
-  dispatcher?: Dispatcher
   /**
    * Machine traffic: every `send` goes with `noUrgent: true`, so the recipients' phones get no push
    * for it, when the daemon takes the flag (signal-cli 0.14.0+, read from its `version`; an older
@@ -64,23 +61,8 @@ function describe(error: unknown): string {
   return typeof e.code === 'string' ? e.code : typeof e.name === 'string' ? e.name : 'error'
 }
 
-async function readCapped(body: AsyncIterable<Uint8Array>): Promise<string> {
-  const parts: Uint8Array[] = []
-  let size = 0
-  for await (const part of body) {
-    size += part.byteLength
-    if (size > MAX_RPC_RESPONSE_BYTES)
-      throw new SignalCliError(
-        'SIDECAR_SIGNAL_BAD_RESPONSE',
-        `signal-cli response larger than ${MAX_RPC_RESPONSE_BYTES} bytes`,
-      )
-    parts.push(part)
-  }
-  return Buffer.concat(parts).toString('utf8')
-}
-
 /**
- * A stream the daemon cuts mid-body (a restart, a dropped connection) ends with undici's socket
+ * A stream the daemon cuts mid-body (a restart, a dropped connection) ends with Node's socket
  * error; callers get the client's own typed error instead, as for every other failure.
  */
 async function* cutAsUnavailable<T>(events: AsyncGenerator<T>): AsyncGenerator<T> {
@@ -106,12 +88,7 @@ async function optional<T>(promise: Promise<T>): Promise<T | undefined> {
 type RpcCall = <T>(method: string, params: Record<string, unknown> | undefined, schema: z.ZodType<T>) => Promise<T>
 
 /** One JSON-RPC call per request, its id counted per backend; the account added unless the method takes none. */
-function createRpcCaller(
-  origin: string,
-  rpcDispatcher: Dispatcher,
-  account: string | undefined,
-  timeoutMs: number,
-): RpcCall {
+function createRpcCaller(origin: string, rpcAgent: Agent, account: string | undefined, timeoutMs: number): RpcCall {
   let nextId: RpcId = 0
   async function call<T>(
     method: string,
@@ -120,30 +97,29 @@ function createRpcCaller(
   ): Promise<T> {
     const id = ++nextId
     const withAccount = account === undefined ? params : { ...params, account }
-    let res: Dispatcher.ResponseData
+    let res: HttpAnswer
     try {
-      res = await request(`${origin}/api/v1/rpc`, {
-        dispatcher: rpcDispatcher,
+      res = await exchange(rpcAgent, `${origin}/api/v1/rpc`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: encodeRequest(id, method, ACCOUNT_FREE.has(method) ? params : withAccount),
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
+        headersTimeoutMs: timeoutMs,
+        bodyIdleMs: timeoutMs,
       })
     } catch (error) {
       throw new SignalUnavailableError(`signal-cli ${method} failed: ${describe(error)}`, { cause: error })
     }
     if (res.statusCode >= 500) {
-      await res.body.dump()
+      await discard(res.body)
       throw new SignalUnavailableError(`signal-cli ${method} answered HTTP ${res.statusCode}`)
     }
     if (res.statusCode !== 200) {
-      await res.body.dump()
+      await discard(res.body)
       throw new SignalCliError('SIDECAR_SIGNAL_BAD_RESPONSE', `signal-cli ${method} answered HTTP ${res.statusCode}`)
     }
     let text: string
     try {
-      text = await readCapped(res.body)
+      text = await readCapped(res.body, MAX_RPC_RESPONSE_BYTES)
     } catch (error) {
       if (asSignalCliFailure(error) !== undefined) throw error
       throw new SignalUnavailableError(`signal-cli ${method} answer cut: ${describe(error)}`, { cause: error })
@@ -151,6 +127,19 @@ function createRpcCaller(
     return parseResponse(text, id, schema)
   }
   return call
+}
+
+/** The calls not yet answered, so that closing can wait for them. */
+function inFlight(call: RpcCall): { call: RpcCall; settled: () => Promise<unknown> } {
+  const pending = new Set<Promise<unknown>>()
+  const tracked: RpcCall = (method, params, schema) => {
+    const answer = call(method, params, schema)
+    pending.add(answer)
+    const forget = (): void => void pending.delete(answer)
+    answer.then(forget, forget)
+    return answer
+  }
+  return { call: tracked, settled: () => Promise.allSettled(pending) }
 }
 
 /**
@@ -243,32 +232,69 @@ function versionedGroupMethods(
   }
 }
 
+/** `GET /api/v1/events` on its own connection: the stream, or a typed refusal. */
+function eventsOpener(
+  origin: string,
+  eventsAgent: Agent,
+  account: string | undefined,
+  options: Pick<HttpBackendOptions, 'timeoutMs' | 'streamIdleMs'>,
+): FullSignalBackend['openEvents'] {
+  return async (signal) => {
+    const query = account === undefined ? '' : `?account=${encodeURIComponent(account)}`
+    let res: HttpAnswer
+    try {
+      res = await exchange(eventsAgent, `${origin}/api/v1/events${query}`, {
+        method: 'GET',
+        headers: { accept: 'text/event-stream' },
+        headersTimeoutMs: Math.max(options.timeoutMs, 30_000),
+        bodyIdleMs: options.streamIdleMs,
+        signal,
+      })
+    } catch (error) {
+      throw new SignalUnavailableError(`signal-cli events stream failed: ${describe(error)}`, { cause: error })
+    }
+    const type = String(res.headers['content-type'] ?? '')
+    if (res.statusCode !== 200 || !type.startsWith('text/event-stream')) {
+      await discard(res.body)
+      throw new SignalEventsRefusedError(
+        res.statusCode,
+        `signal-cli events stream answered HTTP ${res.statusCode} ${type === '' ? 'without a content type' : type}`,
+      )
+    }
+    const body = res.body
+    const stream: SignalEventStream = {
+      [Symbol.asyncIterator]: () => cutAsUnavailable(readSignalEvents(body, account)),
+      close: () => body.destroy(),
+    }
+    return stream
+  }
+}
+
 /** Creates the HTTP backend; `close()` ends its connections. */
 export function createHttpSignalBackend(options: HttpBackendOptions): FullSignalBackend {
   const origin = new URL(options.url).origin
-  const rpcDispatcher =
-    options.dispatcher ?? new Pool(origin, { connections: 4, keepAliveTimeout: 10_000, pipelining: 1 })
-  const eventsDispatcher = options.dispatcher ?? new Client(origin, { keepAliveTimeout: 10_000 })
+  const rpcAgent = keptAgent(4)
+  const eventsAgent = keptAgent(1)
   const account = options.account
 
-  const call = createRpcCaller(origin, rpcDispatcher, account, options.timeoutMs)
+  const calls = inFlight(createRpcCaller(origin, rpcAgent, account, options.timeoutMs))
+  const call = calls.call
   const versions = createVersionMemo(call)
 
   return {
     async check(signal) {
-      let res: Dispatcher.ResponseData
+      let res: HttpAnswer
       try {
-        res = await request(`${origin}/api/v1/check`, {
-          dispatcher: rpcDispatcher,
+        res = await exchange(rpcAgent, `${origin}/api/v1/check`, {
           method: 'GET',
-          headersTimeout: options.timeoutMs,
-          bodyTimeout: options.timeoutMs,
-          signal: signal ?? null,
+          headersTimeoutMs: options.timeoutMs,
+          bodyIdleMs: options.timeoutMs,
+          signal,
         })
       } catch (error) {
         throw new SignalUnavailableError(`signal-cli check failed: ${describe(error)}`, { cause: error })
       }
-      await res.body.dump()
+      await discard(res.body)
       if (res.statusCode !== 200) throw new SignalUnavailableError(`signal-cli check answered HTTP ${res.statusCode}`)
     },
     version: () => versions.read(),
@@ -359,38 +385,12 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
         typeof i.number === 'string' ? [{ number: i.number, safety: safetyOf(i.trustLevel) }] : [],
       )
     },
-    async openEvents(signal) {
-      const query = account === undefined ? '' : `?account=${encodeURIComponent(account)}`
-      let res: Dispatcher.ResponseData
-      try {
-        res = await request(`${origin}/api/v1/events${query}`, {
-          dispatcher: eventsDispatcher,
-          method: 'GET',
-          headers: { accept: 'text/event-stream' },
-          headersTimeout: Math.max(options.timeoutMs, 30_000),
-          bodyTimeout: options.streamIdleMs,
-          signal,
-        })
-      } catch (error) {
-        throw new SignalUnavailableError(`signal-cli events stream failed: ${describe(error)}`, { cause: error })
-      }
-      const type = String(res.headers['content-type'] ?? '')
-      if (res.statusCode !== 200 || !type.startsWith('text/event-stream')) {
-        await res.body.dump().catch(() => undefined)
-        throw new SignalEventsRefusedError(
-          res.statusCode,
-          `signal-cli events stream answered HTTP ${res.statusCode} ${type === '' ? 'without a content type' : type}`,
-        )
-      }
-      const body = res.body
-      const stream: SignalEventStream = {
-        [Symbol.asyncIterator]: () => cutAsUnavailable(readSignalEvents(body, account)),
-        close: () => body.destroy(),
-      }
-      return stream
-    },
+    openEvents: eventsOpener(origin, eventsAgent, account, options),
     async close() {
-      if (options.dispatcher === undefined) await Promise.all([rpcDispatcher.close(), eventsDispatcher.destroy()])
+      // As a pool closes: the calls already asked get their answers, then the connections end.
+      await calls.settled()
+      rpcAgent.destroy()
+      eventsAgent.destroy()
     },
   }
 }

@@ -19,12 +19,8 @@ export type {
   SignalGroupUpdate,
   SignalIdentity,
 } from './backend.ts'
-export {
-  createHttpSignalBackend,
-  MAX_ATTACHMENT_READ_BYTES,
-  MAX_RPC_RESPONSE_BYTES,
-  type HttpBackendOptions,
-} from './http-backend.ts'
+export { createHttpSignalBackend, MAX_ATTACHMENT_READ_BYTES, type HttpBackendOptions } from './http-backend.ts'
+export { MAX_RPC_RESPONSE_BYTES } from './http-exchange.ts'
 export { GroupListing, parseResponse, SendResult } from './jsonrpc.ts'
 export { createProvisioningClient, type ProvisioningClient, type ProvisioningClientOptions } from './provisioning.ts'
 export { parseReceivePayload } from './receive-payload.ts'

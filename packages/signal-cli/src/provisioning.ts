@@ -7,9 +7,9 @@
  * @see docs/daemon-contract.md §5 (the toy's provisioning) and signal-cli's `StartLinkCommand`,
  *   `FinishLinkCommand`, `RegisterCommand`, `VerifyCommand`
  */
-import { request, type Dispatcher } from 'undici'
 import { z } from 'zod'
 import { asSignalCliFailure, SignalUnavailableError } from './errors.ts'
+import { discard, exchange, MAX_RPC_RESPONSE_BYTES, readCapped } from './http-exchange.ts'
 import { AccountList, encodeRequest, IgnoredResult, parseResponse, VersionResult, type RpcId } from './jsonrpc.ts'
 
 /** The provisioning calls of one daemon. Failures: SignalRpcError (the daemon's code and message), SignalUnavailableError, SignalCliError. */
@@ -30,8 +30,6 @@ export interface ProvisioningClientOptions {
   readonly url: string
   /** Deadline of one call (default 30 s); `finishLink` gets its wait on top. */
   readonly timeoutMs?: number
-  /** Injected dispatcher (tests); default undici's global one. */
-  readonly dispatcher?: Dispatcher
 }
 
 const LinkUri = z.object({ deviceLinkUri: z.string().startsWith('sgnl://') }).loose()
@@ -51,24 +49,23 @@ export function createProvisioningClient(options: ProvisioningClientOptions): Pr
     const id = ++nextId
     let text: string
     try {
-      const res = await request(`${origin}/api/v1/rpc`, {
-        ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
+      const res = await exchange(undefined, `${origin}/api/v1/rpc`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: encodeRequest(id, method, params),
-        headersTimeout: deadlineMs,
-        bodyTimeout: deadlineMs,
+        headersTimeoutMs: deadlineMs,
+        bodyIdleMs: deadlineMs,
       })
       if (res.statusCode !== 200) {
-        await res.body.dump()
+        await discard(res.body)
         throw new SignalUnavailableError(`signal-cli ${method} answered HTTP ${res.statusCode}`)
       }
-      text = await res.body.text()
+      text = await readCapped(res.body, MAX_RPC_RESPONSE_BYTES)
     } catch (error) {
       if (asSignalCliFailure(error) !== undefined) throw error
       const code = (error as { code?: unknown }).code
       const why =
-        code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
+        code === 'HEADERS_TIMEOUT' || code === 'BODY_TIMEOUT'
           ? `no answer within ${Math.round(deadlineMs / 1000)} s`
           : typeof code === 'string'
             ? code
