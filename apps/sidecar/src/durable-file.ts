@@ -5,6 +5,7 @@
  */
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { StoreError } from './errors.ts'
 
 /** Flushes `path` (a file or a folder) to disk. */
 function flush(path: string, flags: 'r' | 'r+'): void {
@@ -32,5 +33,33 @@ export function readIfThere(path: string): string | undefined {
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return undefined
     throw error
+  }
+}
+
+/** A kept file's read and write, for the feature that owns its text. */
+export interface KeptFile {
+  /** The file's text, undefined when there is none. @throws StoreError when it cannot be read */
+  read(): string | undefined
+  /** Replaces the file, durable when this returns. @throws StoreError when it cannot be written */
+  write(text: string): void
+}
+
+/** The file at `path`, its file-system failures as StoreError (SIDECAR_STORE_FAILED) naming `what` it holds. */
+export function keptFile(path: string, what: string): KeptFile {
+  return {
+    read() {
+      try {
+        return readIfThere(path)
+      } catch (error) {
+        throw new StoreError(path, `cannot read ${what}`, { cause: error })
+      }
+    },
+    write(text) {
+      try {
+        writeDurably(path, text)
+      } catch (error) {
+        throw new StoreError(path, `cannot write ${what}`, { cause: error })
+      }
+    },
   }
 }

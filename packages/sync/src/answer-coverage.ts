@@ -5,6 +5,7 @@
  * so it never stands in for a real one.
  */
 import * as Y from 'yjs'
+import { decodeSections } from './update-sections.ts'
 
 type DeleteSet = ReturnType<typeof Y.createDeleteSet>
 
@@ -36,18 +37,7 @@ const NOTHING: PreparedAnswer = { ranges: new Map(), ds: Y.createDeleteSet(), co
  * @throws Error from Yjs on a malformed update
  */
 export function prepareAnswer(update: Uint8Array): PreparedAnswer {
-  // Yjs writes each client in one section; a decoder subclass notes a repeat.
-  const clients = new Set<number>()
-  let repeated = false
-  class Sections extends Y.UpdateDecoderV1 {
-    override readClient(): number {
-      const client = super.readClient()
-      if (clients.has(client)) repeated = true
-      clients.add(client)
-      return client
-    }
-  }
-  const { structs, ds } = Y.decodeUpdateV2(update, Sections)
+  const { structs, ds, repeated } = decodeSections(update)
   if (repeated) return NOTHING
   const raw = new Map<number, [number, number][]>()
   for (const struct of structs) {

@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import type { SignalDocumentMethods } from '@e2e-col/signal-cli'
 import { createApprovals, type Approvals } from '../approval/approvals.ts'
 import { APPROVAL_FILE } from '../approval/kept-batch.ts'
-import { readIfThere, writeDurably } from '../durable-file.ts'
+import { keptFile } from '../durable-file.ts'
 import type { ReviewedDoc } from '../review/api-common.ts'
 import type { Served } from './documents.ts'
 import { nothingToClose, type Basics, type Phase } from './phase.ts'
@@ -37,15 +37,11 @@ export function approvalPhase(b: Basics, served: Served): Phase<Approvals | unde
   const { backend } = b
   const note = (backend as Partial<Pick<SignalDocumentMethods, 'sendNoteToSelf'>>).sendNoteToSelf
   if (note === undefined) return { part: undefined, close: nothingToClose }
-  const batchFile = join(b.config.replica.dataDir, APPROVAL_FILE)
   const approvals = createApprovals({
     sendNoteToSelf: async (text) => void (await note.call(backend, text)),
     titleOf: async (docId) => (await served.library?.list())?.documents.find((d) => d.docId === docId)?.title,
     reviewed: (docId) => reviewedOf(served, docId),
-    kept: {
-      read: () => readIfThere(batchFile),
-      write: (text) => writeDurably(batchFile, text),
-    },
+    kept: keptFile(join(b.config.replica.dataDir, APPROVAL_FILE), 'the open approval batch'),
     timers: b.clock,
     logger: b.logger,
   })

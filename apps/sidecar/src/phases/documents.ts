@@ -3,12 +3,14 @@
  * Signal reachability they share, the chat bindings, and the library. Each document's capability
  * roster takes its group's members from every listing the membership owner takes.
  */
+import { join } from 'node:path'
 import { createDedupWindow, CLOSE_CODES, type DedupWindow } from '@e2e-col/protocol'
 import type { MemberId } from '../group/roster.ts'
 import type { SignalBackend } from '@e2e-col/signal-cli'
 import type { MakeSession } from '../browser/sessions.ts'
 import { createChatRelay, type ChatRelay } from '../chat/chat-relay.ts'
 import { createDocuments, type Document, type Documents } from '../documents.ts'
+import { keptFile } from '../durable-file.ts'
 import type { GroupMembership, Listed } from '../group/membership.ts'
 import { membersOf, sourceKey } from '../group/members.ts'
 import { rolesIn } from '../roles/roles.ts'
@@ -17,14 +19,12 @@ import { createHistories, type Histories } from '../history/histories.ts'
 import { createContacts, type Contacts } from '../people/contacts.ts'
 import { createDocumentLibrary, type DocumentLibrary, type LibraryBackend } from '../library/library.ts'
 import { answerRank } from '../replica/answer-rule.ts'
+import { OWN_ACCEPTANCES_FILE, openOwnAcceptances, type OwnAcceptances } from '../review/own-acceptances.ts'
 import { createReachability, type Reachability } from '../send/reachability.ts'
 import type { DaemonFacts } from '../startup.ts'
 import type { Lifecycle } from './lifecycle.ts'
 import type { Basics, Phase } from './phase.ts'
 import type { Stored } from './store.ts'
-import { join } from 'node:path'
-import { readIfThere, writeDurably } from '../durable-file.ts'
-import { OWN_ACCEPTANCES_FILE, openOwnAcceptances, type OwnAcceptances } from '../review/own-acceptances.ts'
 
 export interface Served {
   readonly docs: Documents
@@ -160,11 +160,9 @@ export function serveDocuments(b: Basics, i: DocumentsInput): Phase<Served> {
     left: (docId) => life.storing(() => store.documents.get(docId)?.state === 'removed') === true,
     logger,
   })
-  const acceptancesFile = join(config.replica.dataDir, OWN_ACCEPTANCES_FILE)
-  const acceptances = openOwnAcceptances({
-    read: () => readIfThere(acceptancesFile),
-    write: (text) => writeDurably(acceptancesFile, text),
-  })
+  const acceptances = openOwnAcceptances(
+    keptFile(join(config.replica.dataDir, OWN_ACCEPTANCES_FILE), 'the acceptances this sidecar wrote'),
+  )
   // Made before the documents: their presence names people; the library reads the same contacts.
   const contacts = contactsOf(b, i)
   const docs = createDocuments({

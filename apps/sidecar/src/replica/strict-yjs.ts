@@ -5,36 +5,19 @@
  * out to every page whole.
  * @see docs/sidecar.md §8.2
  */
-import * as Y from 'yjs'
+import { decodeSections } from '@e2e-col/sync'
 
 /**
  * True when `update` is one Yjs v1 update and nothing more, each client in one section (as Yjs
- * writes it: applying one that lists a client twice keeps only the last, so what it seems to carry
- * is not what it gives). Decodes it with Yjs itself, through a decoder subclass that only notes
- * where the reading stopped and which clients it read.
+ * writes it), read by Yjs itself (`decodeSections`).
  */
 export function isExactUpdate(update: Uint8Array): boolean {
-  let reader: { pos: number; arr: Uint8Array } | undefined
-  const clients = new Set<number>()
-  let repeated = false
-  class Watched extends Y.UpdateDecoderV1 {
-    constructor(decoder: ConstructorParameters<typeof Y.UpdateDecoderV1>[0]) {
-      super(decoder)
-      reader = decoder as unknown as { pos: number; arr: Uint8Array }
-    }
-    override readClient(): number {
-      const client = super.readClient()
-      if (clients.has(client)) repeated = true
-      clients.add(client)
-      return client
-    }
-  }
   try {
-    Y.decodeUpdateV2(update, Watched)
+    const { repeated, exact } = decodeSections(update)
+    return !repeated && exact
   } catch {
     return false
   }
-  return !repeated && reader !== undefined && reader.arr === update && reader.pos === update.length
 }
 
 /** Reads one canonical LEB128 varUint at `at`; undefined when truncated, overlong or above 2^53. */

@@ -7,7 +7,7 @@
  * an edit longer than the bound keeps its first bytes (`cut`).
  */
 import { join } from 'node:path'
-import { readIfThere, writeDurably } from '../durable-file.ts'
+import { keptFile } from '../durable-file.ts'
 import { StoreError } from '../errors.ts'
 
 /** Bytes of text (UTF-8) kept per document. */
@@ -195,12 +195,7 @@ function times(v: unknown): Record<string, number> {
 }
 
 function read(path: string): FileShape {
-  let raw: string | undefined
-  try {
-    raw = readIfThere(path)
-  } catch (error) {
-    throw new StoreError(path, 'cannot read the edits not shared', { cause: error })
-  }
+  const raw = keptFile(path, 'the edits not shared').read()
   if (raw === undefined) return { docs: {}, rejoin: {}, rejoined: {}, demotions: {}, roles: {} }
   try {
     return parse(raw)
@@ -210,11 +205,7 @@ function read(path: string): FileShape {
 }
 
 function writeShape(path: string, shape: FileShape): void {
-  try {
-    writeDurably(path, JSON.stringify(shape))
-  } catch (error) {
-    throw new StoreError(path, 'cannot write the edits not shared', { cause: error })
-  }
+  keptFile(path, 'the edits not shared').write(JSON.stringify(shape))
 }
 
 /** The book in `dataDir`, read once now. @throws StoreError when the file cannot be read */
