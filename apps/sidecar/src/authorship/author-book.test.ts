@@ -69,12 +69,25 @@ describe('the author book: client ids derived from the account', () => {
   it("binds its own pages' ids, verified, once, names them for an announcement, and not another's it passes on", () => {
     const b = book()
     const mine = page(A1)
-    expect(b.ownUpdate(mine.type('hi'))).toEqual([A1])
-    expect(b.ownUpdate(mine.type(' again'))).toEqual([])
+    expect(b.ownUpdate(mine.type('hi'), nothingHeld)).toEqual([A1])
+    expect(b.ownUpdate(mine.type(' again'), nothingHeld)).toEqual([])
     // A page's update that carries Bob's structs it just applied (an older page does): not ours.
-    expect(b.ownUpdate(Y.mergeUpdates([page(B1).type('bob'), mine.type('!')]))).toEqual([])
+    expect(b.ownUpdate(Y.mergeUpdates([page(B1).type('bob'), mine.type('!')]), nothingHeld)).toEqual([])
     expect(b.ownIds(64)).toEqual([A1])
     expect(b.entries()).toEqual([{ clientId: A1, author: ALICE, verified: true }])
+  })
+
+  it("keeps content a member relayed under this account's tag relayed when a page passes it on, and binds it once a page writes past it", () => {
+    const b = book()
+    const relayedId = idOf(ALICE, 9)
+    const relayed = forged(relayedId, 0, 'bob wrote this')
+    b.relayed(BOB, relayed)
+    // A page's whole-state snapshot (close 4409) carries it; the replica held all of it.
+    expect(b.ownUpdate(relayed, allHeld)).toEqual([])
+    expect(b.entries()).toEqual([{ clientId: relayedId, relayedBy: BOB }])
+    expect(b.ownIds(64)).toEqual([])
+    expect(b.ownUpdate(forged(relayedId, 14, '!'), () => 14)).toEqual([relayedId])
+    expect(b.entries()).toEqual([{ clientId: relayedId, author: ALICE, verified: true }])
   })
 
   it("keeps a member's structs under its own tag and credits them to it, verified", () => {
@@ -220,7 +233,7 @@ describe('the author book: legacy client ids (pages before decision 0023)', () =
 
   it("counts an announcement naming another account's legacy id, and does not move the binding", () => {
     const b = book()
-    b.ownUpdate(page(101).type('alice'))
+    b.ownUpdate(page(101).type('alice'), nothingHeld)
     expect(b.announced(CAROL, [101, 505])).toBe(1)
     expect(b.entries()).toEqual([
       { clientId: 101, author: ALICE, verified: false },
@@ -247,7 +260,7 @@ describe('the author book: legacy client ids (pages before decision 0023)', () =
 describe('the author book: bounds and cost', () => {
   it('keeps at most maxPerAccount bindings per account: a member naming many ids pushes out only its own', () => {
     const b = book(memoryRows(), { maxPerAccount: 3, maxEntries: 100 })
-    b.ownUpdate(page(A1).type('alice'))
+    b.ownUpdate(page(A1).type('alice'), nothingHeld)
     b.announced(
       CAROL,
       [1, 2, 3, 4, 5].map((n) => idOf(CAROL, n)),

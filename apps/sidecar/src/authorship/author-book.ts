@@ -67,8 +67,12 @@ export type Judgement =
     }
 
 export interface AuthorBook {
-  /** The struct client ids of an update one of this sidecar's pages sent; returns those newly bound. */
-  ownUpdate(update: Uint8Array): number[]
+  /**
+   * The struct client ids of an update one of this sidecar's pages sent; returns those newly bound.
+   * `heldBefore` says how far the replica held each client's clock before the update was applied:
+   * an id marked relayed stays so unless the update writes past that (decisions/0023).
+   */
+  ownUpdate(update: Uint8Array, heldBefore: (clientId: number) => number): number[]
   /**
    * A member's own `update`: what in it is not the sender's (`held` says how far the replica holds
    * each client's clock), and its own ids bound to it.
@@ -291,11 +295,16 @@ export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
   }
 
   return {
-    ownUpdate(update) {
+    ownUpdate(update, heldBefore) {
       const clients = structClients(update)
       if (clients === undefined) return []
-      // Another account's structs a page passes on (what it just applied) are not this account's.
-      return o.rows.batch(() => [...clients.keys()].filter((id) => claim(self, id) === 'bound'))
+      // A page passes on what it applied: another account's structs, or, in a whole-state snapshot
+      // (the recovery of close 4409), what a member relayed under this account's tag. Only new
+      // writing under an id marked relayed makes it this account's.
+      const passedOn = (id: number, to: number): boolean => book.get(id)?.relayed === true && heldBefore(id) >= to
+      return o.rows.batch(() =>
+        [...clients].filter(([id, r]) => !passedOn(id, r.to) && claim(self, id) === 'bound').map(([id]) => id),
+      )
     },
     memberUpdate(from, update, held) {
       const clients = structClients(update)

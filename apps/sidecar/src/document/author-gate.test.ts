@@ -14,6 +14,7 @@ const CAROL = { number: '+15550000003' }
 
 const written = (clientId: number, text: string, clock = 0): Uint8Array => writtenAt(clientId, clock, text)
 const idOf = (who: { number: string }, n: number) => clientIdFor(authorTagOfAccount(who.number), n)
+const nothingHeld = () => 0
 
 function gate() {
   // The replica: what it holds says which stripped structs were relayed, not forged.
@@ -108,25 +109,46 @@ describe("a document's author gate: deletions of what nobody wrote yet", () => {
 describe("a document's author gate", () => {
   it('announces a new client id at once (beside its edit) and those of the next second together, each once', () => {
     const { g, announced } = gate()
-    g.fromPage(written(1, 'a'))
+    g.fromPage(written(1, 'a'), nothingHeld)
     expect(announced).toEqual([[1]])
-    g.fromPage(written(2, 'b'))
-    g.fromPage(written(3, 'c'))
-    g.fromPage(written(1, 'again', 1))
+    g.fromPage(written(2, 'b'), nothingHeld)
+    g.fromPage(written(3, 'c'), nothingHeld)
+    g.fromPage(written(1, 'again', 1), nothingHeld)
     expect(announced).toEqual([[1]])
     vi.advanceTimersByTime(1000)
     expect(announced).toEqual([[1], [2, 3]])
-    g.fromPage(written(2, 'more', 1))
+    g.fromPage(written(2, 'more', 1), nothingHeld)
     vi.advanceTimersByTime(5000)
     expect(announced).toEqual([[1], [2, 3]])
-    g.fromPage(written(4, 'd'))
+    g.fromPage(written(4, 'd'), nothingHeld)
     expect(announced).toEqual([[1], [2, 3], [4]])
+  })
+
+  it("leaves what a member relayed under this account's tag relayed when a page's whole-state snapshot passes it on (close 4409)", () => {
+    const { g, announced, replica } = gate()
+    const relayedId = idOf(SELF, 9)
+    const relayed = written(relayedId, 'not alice')
+    Y.applyUpdate(replica, g.admit('sync-response', relayed, BOB) as Uint8Array)
+    // The page's snapshot of its whole state: everything in it the replica holds already.
+    const snapshot = Y.encodeStateAsUpdate(replica)
+    const heldBefore = g.holding(snapshot)
+    Y.applyUpdate(replica, snapshot)
+    g.fromPage(snapshot, heldBefore)
+    expect(announced).toEqual([])
+    expect(g.authors()).toEqual([{ clientId: relayedId, relayedBy: BOB }])
+    // A page writing past it is this account writing: now its own.
+    const more = written(relayedId, '!', 9)
+    const heldThen = g.holding(more)
+    Y.applyUpdate(replica, more)
+    g.fromPage(more, heldThen)
+    expect(announced).toEqual([[relayedId]])
+    expect(g.authors()).toEqual([{ clientId: relayedId, author: SELF, verified: true }])
   })
 
   it("strips the structs written under another account's id, applies the sender's own, counts and logs once per member", async () => {
     const { g, logs, dropped, replica, text } = gate()
     const mine = idOf(SELF, 1)
-    g.fromPage(written(mine, 'mine'))
+    g.fromPage(written(mine, 'mine'), nothingHeld)
     Y.applyUpdate(replica, written(mine, 'mine'))
     const mixed = Y.mergeUpdates([written(idOf(CAROL, 1), 'carol'), written(mine, 'forged', 4)])
     const rest = g.admit('update', mixed, CAROL)
@@ -177,7 +199,7 @@ describe("a document's author gate", () => {
   it("counts an announcement claiming this account's client id, and keeps the binding", async () => {
     const { g, dropped } = gate()
     const mine = idOf(SELF, 1)
-    g.fromPage(written(mine, 'mine'))
+    g.fromPage(written(mine, 'mine'), nothingHeld)
     g.health(CAROL, encodeHealth({ authors: [mine] }))
     expect(await dropped('author-claim-refused')).toBe(1)
     expect(g.authors()).toEqual([{ clientId: mine, author: SELF, verified: true }])

@@ -42,8 +42,13 @@ export interface AuthorGateParts {
 }
 
 export interface AuthorGate {
-  /** Content one of this sidecar's pages (or the sidecar itself) wrote: its new client ids are announced. */
-  fromPage(update: Uint8Array): void
+  /** How far the replica holds each client `update` writes under, read now, before it is applied. */
+  holding(update: Uint8Array): (clientId: number) => number
+  /**
+   * Content one of this sidecar's pages (or the sidecar itself) wrote, applied: its new client ids
+   * are announced. `heldBefore` is {@link holding}'s answer from before it was applied.
+   */
+  fromPage(update: Uint8Array, heldBefore: (clientId: number) => number): void
   /**
    * Content from a member: what of it the replica applies (an update stripped of the structs that
    * are not the sender's to write), or undefined when nothing is left of it.
@@ -111,8 +116,13 @@ export function createAuthorGate(p: AuthorGateParts): AuthorGate {
   }
 
   return {
-    fromPage(update) {
-      const fresh = p.storing(() => book.ownUpdate(update)) ?? []
+    holding(update) {
+      const held = new Map<number, number>()
+      for (const id of structClients(update)?.keys() ?? []) held.set(id, p.held(id))
+      return (clientId) => held.get(clientId) ?? 0
+    },
+    fromPage(update, heldBefore) {
+      const fresh = p.storing(() => book.ownUpdate(update, heldBefore)) ?? []
       if (fresh.length === 0) return
       pending.push(...fresh)
       if (timer !== undefined) return // within the window: announced at its end

@@ -47,8 +47,10 @@ export interface BrowserPresence {
 export interface BrowserWriter {
   /** This account's role: a viewer's pages may not change the document (`SIDECAR_READ_ONLY`). */
   role(): Role
-  /** Content this account's page wrote: its client ids are this account's (author-gate.ts). */
-  authored(update: Uint8Array): void
+  /** How far the replica holds each client `update` writes under, read before it is applied. */
+  holding(update: Uint8Array): (clientId: number) => number
+  /** Content this account's page wrote, applied: its client ids are this account's (author-gate.ts). */
+  authored(update: Uint8Array, heldBefore: (clientId: number) => number): void
   /** A page's change refused because this account views or comments (demotion.ts keeps it while a demotion settles). */
   refusedByRole(update: Uint8Array): void
   /** A page's change as this role may make it (roles/doc-roles.ts `mine`): a commenter's review entries only. */
@@ -110,6 +112,7 @@ export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
     }
     const env = payload === sent.payload ? sent : { ...sent, payload }
     const frame = payload === sent.payload ? sentFrame : encodeEnvelope(env)
+    const heldBefore = writer.holding(env.payload)
     const applied = store.storing(() => replica.apply(env.payload, { via: 'page' }))
     if (applied === undefined) return
     if (!applied)
@@ -118,7 +121,7 @@ export function createBrowserInbox(p: BrowserInboxParts): BrowserInbox {
         `the ${env.kind} payload is not a Yjs update`,
         refusal(env.messageId),
       )
-    writer.authored(env.payload)
+    writer.authored(env.payload, heldBefore)
     // Durable in the replica and the outbox: the browser may forget it now.
     if (!store.accept(env.senderId, env.messageId, frame)) return
     session.ack(env.messageId)

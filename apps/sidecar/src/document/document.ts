@@ -361,7 +361,8 @@ function documentParts(
     writer: {
       role: roles.self,
       mine: roles.mine,
-      authored: (update) => authors.fromPage(update),
+      holding: (update) => authors.holding(update),
+      authored: (update, heldBefore) => authors.fromPage(update, heldBefore),
       refusedByRole: demotion.refused,
     },
     own: (kind, payload) => own(kind, payload),
@@ -477,8 +478,9 @@ function contentSide(p: Parts, replica: DocReplica, store: DocumentPorts['store'
       // A viewer changes nothing, not even through its own sidecar's history; a commenter only review entries.
       const update = roles.mine(change)
       if (update === undefined) return false
+      const heldBefore = authors.holding(update)
       if (store.storing(() => replica.apply(update, { via: 'sidecar' })) !== true) return false
-      authors.fromPage(update)
+      authors.fromPage(update, heldBefore)
       pages.toAll(encodeEnvelope(own('update', update)))
       p.toGroup('update', update)
       return true
