@@ -1,11 +1,12 @@
 /**
  * A baseline server under plain `node`: `@y/websocket-server` (no persistence: it keeps every room
  * in memory) or `@hocuspocus/server` (no extension: it unloads a document when its last connection
- * closes). `start` (kind) → `started` (url, readyMs); `measure` (gc) → `memory`; `cpu` → `cpu`; `stop`.
+ * closes). `start` (kind) → `started` (url, readyMs); `measure` (gc) → `memory`; `settle` → `settled`; `cpu` → `cpu`; `stop`.
  */
 import { Server } from '@hocuspocus/server'
 import { setupWSConnection } from '@y/websocket-server/utils'
 import { WebSocketServer } from 'ws'
+import { settle } from './settle.mjs'
 
 let close = async () => {}
 process.on('disconnect', () => process.exit(0))
@@ -41,6 +42,9 @@ async function handle(request) {
     case 'measure':
       if (request.gc) globalThis.gc?.()
       process.send?.({ type: 'memory', ...process.memoryUsage() })
+      break
+    case 'settle':
+      process.send?.({ type: 'settled', ...(await settle()) })
       break
     case 'cpu':
       process.send?.({ type: 'cpu', ...process.cpuUsage() })

@@ -1,6 +1,6 @@
 /**
- * Scale, documents: a sidecar with N documents mapped, from fork to ready and idle (after a full
- * collection), then incoming traffic to every document round-robin (one edit each from the peer's
+ * Scale, documents: a sidecar with N documents mapped, from fork to ready and idle (once its RSS
+ * stopped changing by itself, then after a full collection), then incoming traffic to every document round-robin (one edit each from the peer's
  * sidecar, through the toy); the baselines holding N documents (one small edit each, clients gone:
  * y-websocket keeps them, Hocuspocus unloads them).
  */
@@ -12,7 +12,7 @@ import { WebsocketProvider } from 'y-websocket'
 import * as Y from 'yjs'
 import { ACCOUNTS, connectBenchClient, PACING_OFF, untilDoc, untilSaved } from '../stack.ts'
 import { hocuspocusClient } from './hocuspocus-client.ts'
-import { Proc, scaleGroups, startSidecarProc, startToy, type Memory, type Runtime } from './procs.ts'
+import { Proc, scaleGroups, startSidecarProc, startToy, type Memory, type Runtime, type Settled } from './procs.ts'
 
 export interface DocsRun {
   readonly documents: number
@@ -20,6 +20,8 @@ export interface DocsRun {
   readonly readyMs: number
   /** Documents in memory at ready (up to the bound), and how long until the quiet ones left. */
   readonly atReady: { readonly inMemory: number; readonly emptiedMs: number }
+  /** Once the documents left memory: RSS settled by itself, then after a forced collection. */
+  readonly settled: Settled
   readonly idle: Memory
   /** After one incoming edit to every document, round-robin: without a collection, then after one. */
   readonly afterTraffic?: {
@@ -54,6 +56,8 @@ export interface BaselineDocsRun {
   readonly system: 'y-websocket' | 'Hocuspocus'
   readonly documents: number
   readonly readyMs: number
+  /** Empty: RSS settled by itself, then after a forced collection. */
+  readonly settled: Settled
   readonly idle: Memory
   /** After one edit to every document (a client each, connected in turn and closed). */
   readonly afterTraffic: Memory
@@ -77,8 +81,9 @@ export async function sidecarDocs(runtime: Runtime, documents: number, traffic: 
     procs.push(a.proc)
     const loaded = await inMemory(a.url)
     const atReady = { inMemory: loaded, emptiedMs: await untilEmpty(a.url) }
+    const settled = await a.proc.settled()
     const idle = await a.proc.memory()
-    if (!traffic) return { documents, runtime, readyMs: a.proc.readyMs, atReady, idle }
+    if (!traffic) return { documents, runtime, readyMs: a.proc.readyMs, atReady, settled, idle }
     const b = await startSidecarProc(runtime, 'b', layout, PACING_OFF)
     procs.push(b.proc)
     let mostInMemory = 0
@@ -107,6 +112,7 @@ export async function sidecarDocs(runtime: Runtime, documents: number, traffic: 
       runtime,
       readyMs: a.proc.readyMs,
       atReady,
+      settled,
       idle,
       afterTraffic: { peak, collected, ms, mostInMemory },
     }
@@ -149,6 +155,7 @@ export async function baselineDocs(system: BaselineDocsRun['system'], documents:
       type: 'start',
       kind: system === 'Hocuspocus' ? 'hocuspocus' : 'yws',
     })
+    const settled = await proc.settled()
     const idle = await proc.memory()
     const started = performance.now()
     await inTurns(
@@ -158,7 +165,7 @@ export async function baselineDocs(system: BaselineDocsRun['system'], documents:
     const ms = performance.now() - started
     // Let the server see the last sockets close.
     await new Promise((resolve) => setTimeout(resolve, 200))
-    return { system, documents, readyMs: proc.readyMs, idle, afterTraffic: await proc.memory(), ms }
+    return { system, documents, readyMs: proc.readyMs, settled, idle, afterTraffic: await proc.memory(), ms }
   } finally {
     await proc.stop()
   }

@@ -1,7 +1,8 @@
 /**
  * The processes of the scale section: the sidecar as installed (its built dist/ under plain
  * `node`, or its sources under tsx when the build fails, labelled), the baseline servers under
- * plain `node`, and the toy daemon in the bench process. Memory is read after a full collection.
+ * plain `node`, and the toy daemon in the bench process. Memory is read after a full collection,
+ * except idle memory, also read as it settles by itself (scale/settle.mjs).
  */
 import { execFileSync } from 'node:child_process'
 import { createHash, randomUUID } from 'node:crypto'
@@ -18,6 +19,13 @@ export interface Memory {
   readonly heapUsed: number
   readonly external: number
   readonly arrayBuffers: number
+}
+
+/** Idle RSS as a quiet process reaches it: unchanged for 10 s (`stable`), or what it was after a minute. */
+export interface Settled {
+  readonly rss: number
+  readonly afterMs: number
+  readonly stable: boolean
 }
 
 /**
@@ -87,6 +95,11 @@ export class Proc {
 
   memory(gc = true): Promise<Memory> {
     return this.#child.request<Memory>({ type: 'measure', gc }, 'memory')
+  }
+
+  /** RSS once it stopped changing by itself, no collection forced (scale/settle.mjs). */
+  settled(): Promise<Settled> {
+    return this.#child.request<Settled>({ type: 'settle' }, 'settled')
   }
 
   /** User + system CPU so far, µs (the node children only). */

@@ -2,9 +2,10 @@
  * The sidecar as installed: its built dist/ (`tsc -b apps/sidecar/tsconfig.build.json`, what
  * `npm run pack:packages` packs) run under plain `node`, no tsx, no source condition. Driven over
  * IPC like bench/sidecar-child.ts: `start` (env) → `started` (port, readyMs from process start);
- * `measure` (gc) → `memory`; `cpu` → `cpu` (process.cpuUsage, µs); `stop`.
+ * `measure` (gc) → `memory`; `settle` → `settled` (settle.mjs); `cpu` → `cpu` (process.cpuUsage, µs); `stop`.
  */
 import { loadConfig, startSidecar } from '@e2e-col/sidecar'
+import { settle } from './settle.mjs'
 
 let sidecar
 process.on('disconnect', () => process.exit(0))
@@ -21,6 +22,9 @@ async function handle(request) {
     case 'measure':
       if (request.gc) globalThis.gc?.()
       process.send?.({ type: 'memory', ...process.memoryUsage() })
+      break
+    case 'settle':
+      process.send?.({ type: 'settled', ...(await settle()) })
       break
     case 'cpu':
       process.send?.({ type: 'cpu', ...process.cpuUsage() })
