@@ -211,6 +211,10 @@ function authorshipOf(
   return { clientId, author: e.account, verified }
 }
 
+/** True when an id marked relayed gets nothing new: every struct of it up to `to` was held already. */
+const passedOn = (e: { readonly relayed: boolean } | undefined, held: number, to: number): boolean =>
+  e?.relayed === true && held >= to
+
 export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
   // Insertion order is age: a re-bound id is deleted and set again.
   const book = new Map<number, Entry>()
@@ -296,15 +300,12 @@ export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
 
   return {
     ownUpdate(update, heldBefore) {
-      const clients = structClients(update)
-      if (clients === undefined) return []
-      // A page passes on what it applied: another account's structs, or, in a whole-state snapshot
-      // (the recovery of close 4409), what a member relayed under this account's tag. Only new
-      // writing under an id marked relayed makes it this account's.
-      const passedOn = (id: number, to: number): boolean => book.get(id)?.relayed === true && heldBefore(id) >= to
-      return o.rows.batch(() =>
-        [...clients].filter(([id, r]) => !passedOn(id, r.to) && claim(self, id) === 'bound').map(([id]) => id),
+      // A page passes on what it applied: another account's structs, or what a member relayed under
+      // this account's tag (a whole-state snapshot after close 4409). Only new writing binds those.
+      const written = [...(structClients(update) ?? [])].filter(
+        ([id, r]) => !passedOn(book.get(id), heldBefore(id), r.to),
       )
+      return o.rows.batch(() => written.filter(([id]) => claim(self, id) === 'bound').map(([id]) => id))
     },
     memberUpdate(from, update, held) {
       const clients = structClients(update)
