@@ -47,11 +47,19 @@ function writeText(cur: Y.Text, want: Y.Text): void {
 /** A value to insert in place of `v`: a shared type is copied (one type has one parent). */
 const copyOf = (v: unknown): unknown => (v instanceof Y.AbstractType ? v.clone() : v)
 
+/** A shared type's kind by its class, not by the class's name (a bundle renames classes). */
+function typeName(v: Y.AbstractType<unknown>): string {
+  if (v instanceof Y.Map) return 'map'
+  if (v instanceof Y.Array) return 'array'
+  if (v instanceof Y.Text) return 'text'
+  return v instanceof Y.XmlFragment ? 'fragment' : 'type'
+}
+
 /** A key that is equal for equal content (a type by its whole content). */
 function keyOf(v: unknown): string {
   if (v instanceof Y.XmlElement) return `<${v.nodeName}>${v.toString()}`
   if (v instanceof Y.XmlText) return `#text${JSON.stringify(v.toDelta())}`
-  if (v instanceof Y.AbstractType) return `${v.constructor.name}${JSON.stringify(v.toJSON())}`
+  if (v instanceof Y.AbstractType) return `${typeName(v)}${JSON.stringify(v.toJSON())}`
   return `=${JSON.stringify(v instanceof Uint8Array ? [...v] : v)}`
 }
 
