@@ -15,9 +15,13 @@ export class BenchChild {
    * `module`: a file next to this one, e.g. 'sidecar-child.ts'. `plain`: a JavaScript module run
    * under plain `node`, the workspace packages resolved to their built dist/ (bench/scale/).
    */
-  constructor(module: string, execArgv: readonly string[] = [], { plain = false }: { plain?: boolean } = {}) {
+  constructor(
+    module: string,
+    execArgv: readonly string[] = [],
+    { plain = false, args = [] }: { plain?: boolean; args?: readonly string[] } = {},
+  ) {
     this.#name = module
-    this.#process = fork(fileURLToPath(new URL(module, import.meta.url)), [], {
+    this.#process = fork(fileURLToPath(new URL(module, import.meta.url)), [...args], {
       // The workspace packages resolve to their sources (docs/packages.md), unless run as built.
       execArgv: plain ? [...execArgv] : ['--conditions=@e2e-col/source', '--import', 'tsx', ...execArgv],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -1,6 +1,7 @@
 /**
  * `npm run pack:packages -- <folder>`: builds dist/ (JS + .d.ts, `tsc -b`) of the installable
- * packages and writes their npm tarballs into <folder>, each packed with its manifest as it is.
+ * packages, and the sidecar's bin as one bundle (scripts/bundle-sidecar.ts), and writes their npm
+ * tarballs into <folder>, each packed with its manifest as it is.
  *
  * Each manifest's `exports` give the `@e2e-col/source` condition (src/*.ts, what the workspace
  * resolves: `npm start` and the tests run the sources with no build step) and then `types` and
@@ -10,6 +11,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { bundleSidecar } from './bundle-sidecar.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 /** The installable packages (folders under the root), in dependency order. */
@@ -30,6 +32,7 @@ export function packPackages(destination: string): string[] {
   for (const dir of PACKED) rmSync(join(ROOT, dir, 'dist'), { recursive: true, force: true })
   const tsc = join(ROOT, 'node_modules/typescript/bin/tsc')
   execFileSync(process.execPath, [tsc, '-b', ...BUILDS.map((b) => join(ROOT, b))], { cwd: ROOT, stdio: 'inherit' })
+  bundleSidecar(ROOT)
   const out = resolve(destination)
   mkdirSync(out, { recursive: true })
   return PACKED.map((dir) => {

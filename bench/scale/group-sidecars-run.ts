@@ -29,7 +29,7 @@ const options = {
   quietMs: (positive('quiet') ?? GROUP_SIDECARS_DEFAULTS.quietMs / 1000) * 1000,
 }
 
-let runtime: Runtime = 'node (built dist/)'
+let runtime: Runtime = 'node (bundled bin)'
 if (!argv.includes('--no-build')) {
   const build = buildSidecar()
   runtime = build.runtime

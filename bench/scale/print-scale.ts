@@ -20,8 +20,8 @@ function printDocuments(r: ScaleResult): void {
     '| system | documents | fork to ready | in memory at ready | idle RSS: settled by itself (when) / then after a forced GC | after one incoming edit to each, RSS peak / after GC | most in memory | traffic took |',
   )
   console.log('|---|---|---|---|---|---|---|---|')
-  const { e2e, e2eV8Defaults, e2eTsx } = r.documents
-  for (const d of [...e2e, ...[e2eV8Defaults, e2eTsx].filter((run) => run !== undefined)]) {
+  const { e2e, e2eV8Defaults, e2eUnbundled, e2eTsx } = r.documents
+  for (const d of [...e2e, ...[e2eV8Defaults, e2eUnbundled, e2eTsx].filter((run) => run !== undefined)]) {
     const t = d.afterTraffic
     console.log(
       `| e2e-col sidecar, ${d.runtime} | ${d.documents} | ${s(d.readyMs)} | ${d.atReady.inMemory} (all out after ${s(d.atReady.emptiedMs)}) | ${idleCell(d)} | ${t === undefined ? '–' : `${mib(t.peak.rss)} / ${mib(t.collected.rss)} MiB`} | ${t === undefined ? '–' : t.mostInMemory} | ${t === undefined ? '–' : s(t.ms)} |`,
@@ -118,7 +118,7 @@ function printGroups(r: ScaleResult): void {
 export function printScale(r: ScaleResult): void {
   console.log(`\n## Scale (issue #41): \`${r.command}\`\n`)
   console.log(
-    `The sidecar runs ${r.runtime === 'node (built dist/)' ? 'as installed: its dist/ built with `tsc -b apps/sidecar/tsconfig.build.json` (what `npm run pack:packages` packs), under plain `node` with the options its package gives its bin (`' + SIDECAR_NODE_FLAGS.join(' ') + '`; the rows marked "V8 defaults" without them)' : `from its sources under tsx: the build failed (${r.buildError ?? ''})`}; the baselines (\`@y/websocket-server\` 0.1.1, \`@hocuspocus/server\` 3.4.4, no persistence) under plain \`node\`, in the same run.`,
+    `The sidecar runs ${r.runtime === 'node (bundled bin)' ? 'as installed: the bundle its bin runs (`apps/sidecar/dist/bundle/`, built from `tsc -b apps/sidecar/tsconfig.build.json` by `scripts/bundle-sidecar.ts`, both what `npm run pack:packages` packs), under plain `node` with the options its package gives its bin (`' + SIDECAR_NODE_FLAGS.join(' ') + '`; the rows marked "V8 defaults" without them, "dist/ not bundled" from tsc\'s output as it was before the bundle)' : `from its sources under tsx: the build failed (${r.buildError ?? ''})`}; the baselines (\`@y/websocket-server\` 0.1.1, \`@hocuspocus/server\` 3.4.4, no persistence) under plain \`node\`, in the same run.`,
   )
   printDocuments(r)
   if (r.largeDoc === undefined) return

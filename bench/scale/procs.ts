@@ -1,6 +1,6 @@
 /**
- * The processes of the scale section: the sidecar as installed (its built dist/ under plain
- * `node`, or its sources under tsx when the build fails, labelled), the baseline servers under
+ * The processes of the scale section: the sidecar as installed (the bundle its bin runs, under
+ * plain `node`, or its sources under tsx when the build fails, labelled), the baseline servers under
  * plain `node`, and the toy daemon in the bench process. Memory is read after a full collection,
  * except idle memory, also read as it settles by itself (scale/settle.mjs).
  */
@@ -10,6 +10,7 @@ import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createToySignal, type ToySignal } from '@e2e-col/toy-signal'
+import { bundleSidecar } from '../../scripts/bundle-sidecar.ts'
 import { binNodeOptions } from '../../scripts/node-flags.ts'
 import { BenchChild } from '../child.ts'
 import { type BenchGroup, type Pacing, sidecarEnv } from '../stack.ts'
@@ -29,11 +30,15 @@ export interface Settled {
 }
 
 /**
- * How the sidecar runs: its built dist/ under `node` with the options its package asks for (as
- * installed and as `e2e-col up` runs it), the same with V8's defaults (for the options' effect in the
- * same run), or its sources under tsx.
+ * How the sidecar runs: the bundle its bin runs (dist/bundle/, decisions/0044) under `node` with the
+ * options its package asks for (as installed and as `e2e-col up` runs it); the same with V8's
+ * defaults, or tsc's dist/ not bundled (each for its effect in the same run); or its sources under tsx.
  */
-export type Runtime = 'node (built dist/)' | 'node (built dist/), V8 defaults' | 'tsx (sources)'
+export type Runtime =
+  | 'node (bundled bin)'
+  | 'node (bundled bin), V8 defaults'
+  | 'node (dist/ not bundled)'
+  | 'tsx (sources)'
 
 /** The Node options the sidecar's package asks for its bin (scripts/node-flags.ts). */
 export const SIDECAR_NODE_FLAGS: readonly string[] = binNodeOptions(
@@ -42,7 +47,7 @@ export const SIDECAR_NODE_FLAGS: readonly string[] = binNodeOptions(
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
-/** Builds the sidecar's dist/ as `npm run pack:packages` does; the runtime the section can use. */
+/** Builds the sidecar's dist/ and its bin's bundle as `npm run pack:packages` does; the runtime the section can use. */
 export function buildSidecar(): { runtime: Runtime; buildMs: number; error?: string } {
   const started = performance.now()
   try {
@@ -51,8 +56,8 @@ export function buildSidecar(): { runtime: Runtime; buildMs: number; error?: str
       cwd: ROOT,
       stdio: 'inherit',
     })
-    statSync(join(ROOT, 'apps/sidecar/dist/index.js'))
-    return { runtime: 'node (built dist/)', buildMs: performance.now() - started }
+    statSync(join(bundleSidecar(ROOT), 'index.js'))
+    return { runtime: 'node (bundled bin)', buildMs: performance.now() - started }
   } catch (error) {
     return { runtime: 'tsx (sources)', buildMs: performance.now() - started, error: String(error) }
   }
@@ -71,8 +76,9 @@ export class Proc {
   static sidecar(runtime: Runtime): Proc {
     if (runtime === 'tsx (sources)')
       return new Proc(new BenchChild('sidecar-child.ts', ['--expose-gc', ...SIDECAR_NODE_FLAGS]))
-    const flags = runtime === 'node (built dist/)' ? SIDECAR_NODE_FLAGS : []
-    return new Proc(new BenchChild('scale/sidecar-node.mjs', ['--expose-gc', ...flags], { plain: true }))
+    const flags = runtime === 'node (bundled bin), V8 defaults' ? [] : SIDECAR_NODE_FLAGS
+    const entry = runtime === 'node (dist/ not bundled)' ? 'dist' : 'bundle'
+    return new Proc(new BenchChild('scale/sidecar-node.mjs', ['--expose-gc', ...flags], { plain: true, args: [entry] }))
   }
 
   static baseline(): Proc {

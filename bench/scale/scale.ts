@@ -92,6 +92,8 @@ export interface ScaleResult {
     readonly e2e: DocsRun[]
     /** The smallest size again with V8's default options: what the bin's options change, same run. */
     readonly e2eV8Defaults?: DocsRun
+    /** The smallest size again from tsc's dist/, not bundled: what the bundle changes, same run. */
+    readonly e2eUnbundled?: DocsRun
     readonly e2eTsx?: DocsRun
     readonly baselines: BaselineDocsRun[]
   }
@@ -129,13 +131,15 @@ export async function benchScale(argv: readonly string[]): Promise<ScaleResult> 
     for (const system of ['y-websocket', 'Hocuspocus'] as const) baselines.push(await baselineDocs(system, n))
   }
   const smallest = sizes.documents[0] ?? 100
-  const built = runtime === 'node (built dist/)'
-  const e2eV8Defaults = built ? await sidecarDocs('node (built dist/), V8 defaults', smallest, true) : undefined
+  const built = runtime === 'node (bundled bin)'
+  const e2eV8Defaults = built ? await sidecarDocs('node (bundled bin), V8 defaults', smallest, true) : undefined
+  const e2eUnbundled = built ? await sidecarDocs('node (dist/ not bundled)', smallest, true) : undefined
   const e2eTsx = built ? await sidecarDocs('tsx (sources)', smallest, false) : undefined
   const command = `npm run bench -- --scale ${argv.filter((a) => a !== '--scale').join(' ')}`.trim()
   const documents = {
     e2e,
     ...(e2eV8Defaults === undefined ? {} : { e2eV8Defaults }),
+    ...(e2eUnbundled === undefined ? {} : { e2eUnbundled }),
     ...(e2eTsx === undefined ? {} : { e2eTsx }),
     baselines,
   }
@@ -144,7 +148,7 @@ export async function benchScale(argv: readonly string[]): Promise<ScaleResult> 
   if (argv.includes('--scale-documents-only')) return { command, ...how, sizes, documents }
   const big = buildBigDoc(sizes.copies)
   const largeRuns = [await sidecarLargeDoc(runtime, big)]
-  if (built) largeRuns.push(await sidecarLargeDoc('node (built dist/), V8 defaults', big))
+  if (built) largeRuns.push(await sidecarLargeDoc('node (bundled bin), V8 defaults', big))
   for (const system of ['y-websocket', 'Hocuspocus'] as const) largeRuns.push(await baselineLargeDoc(system, big))
   const trace = loadTrace(TYPING_TRACE)
   const offsets = typingSchedule(loadTrace<TimedTrace>(TIMING_TRACE), sizes.windowSeconds * 1000)

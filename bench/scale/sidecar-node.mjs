@@ -1,10 +1,12 @@
 /**
- * The sidecar as installed: its built dist/ (`tsc -b apps/sidecar/tsconfig.build.json`, what
- * `npm run pack:packages` packs) run under plain `node`, no tsx, no source condition. Driven over
+ * The sidecar as installed: the bundle its bin runs (`bundle`, scripts/bundle-sidecar.ts) or tsc's
+ * dist/ not bundled (`dist`), as its first argument says; both what `npm run pack:packages` packs,
+ * run under plain `node`, no tsx, no source condition. Driven over
  * IPC like bench/sidecar-child.ts: `start` (env) → `started` (port, readyMs from process start);
  * `measure` (gc) → `memory`; `settle` → `settled` (settle.mjs); `cpu` → `cpu` (process.cpuUsage, µs); `stop`.
  */
-import { loadConfig, startSidecar } from '@e2e-col/sidecar'
+const entry = process.argv[2] === 'dist' ? '@e2e-col/sidecar' : '../../apps/sidecar/dist/bundle/index.js'
+const { loadConfig, startSidecar } = await import(entry)
 import { settle } from './settle.mjs'
 
 let sidecar

@@ -6,7 +6,7 @@
  * real Chromium, where E2eColProvider syncs through that sidecar with a peer.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -185,6 +185,19 @@ describe.skipIf(!hasChromium())('the packed packages in a fresh Vite app', () =>
     }
     expect(manifest.e2eColNodeOptions).toEqual(['--max-semi-space-size=1'])
     expect(existsSync(join(app, 'node_modules/@e2e-col/sidecar/src'))).toBe(false)
+    // It runs one bundle (decisions/0044): its files import each other, Node's modules and the native
+    // SQLite addon, nothing else.
+    const folder = join(app, 'node_modules/@e2e-col/sidecar/dist/bundle')
+    const files = readdirSync(folder)
+    expect(files).toContain('main.js')
+    const imported = files
+      .filter((f) => f.endsWith('.js'))
+      .flatMap((f) =>
+        [...readFileSync(join(folder, f), 'utf8').matchAll(/(?<![\w.$])(?:from|import)\s*\(?\s*"([^"]+)"/g)].map(
+          (m) => m[1],
+        ),
+      )
+    expect(imported.filter((i) => !/^(\.\/chunk-\w+\.js|node:[\w/]+|better-sqlite3)$/.test(i ?? ''))).toEqual([])
     const help = execFileSync(process.execPath, [join(app, 'node_modules/.bin/e2e-col-sidecar'), '--help'], {
       cwd: app,
       env: { PATH: process.env['PATH'] ?? '' },
