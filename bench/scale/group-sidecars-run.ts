@@ -3,7 +3,8 @@
  * "Groups of 50"): `members` real sidecars in one group on the toy (bench/scale/group-sidecars.ts).
  * Options: `--members=50,10` (each size in turn), `--batch=5` (sidecars started at once),
  * `--pages=N` (bench pages on the first N sidecars; all by default), `--updates=10`, `--quiet=15`
- * (seconds without a send that count as quiet), `--no-build` (run the sidecar's dist/ as it is).
+ * (seconds without a send that count as quiet), `--no-build` (run the sidecar's dist/ as it is),
+ * `--unbundled` (tsc's dist/ instead of the bin's bundle).
  * Prints the rows and writes test-artifacts/bench-results/group-sidecars-<members>.json (git-ignored).
  */
 import { IGNORED_RESULTS, write } from '../sections.ts'
@@ -35,6 +36,7 @@ if (!argv.includes('--no-build')) {
   runtime = build.runtime
   if (build.error !== undefined) console.log(`the sidecar's build failed; its sources run under tsx: ${build.error}`)
 }
+if (argv.includes('--unbundled') && runtime === 'node (bundled bin)') runtime = 'node (dist/ not bundled)'
 const command = `npx tsx --conditions=@e2e-col/source bench/scale/group-sidecars-run.ts ${argv.join(' ')}`.trim()
 console.log(`\n## Group of sidecars (issue #41): \`${command}\``)
 for (const members of sizes) {
