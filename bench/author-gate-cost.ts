@@ -54,6 +54,8 @@ function gateOver(replica: Y.Doc) {
       tagOfNumber: authorTagOfAccount,
     }),
     held: (clientId) => Y.getState(replica.store, clientId),
+    // Nothing waits in these replicas: every update is whole.
+    heldOrWaiting: () => (clientId) => Y.getState(replica.store, clientId),
     announce: () => {},
     announceDelayMs: 1000,
     timers: { now: () => 0, setTimeout: () => 0, clearTimeout: () => {} },

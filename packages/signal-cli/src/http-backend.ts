@@ -129,17 +129,25 @@ function createRpcCaller(origin: string, rpcAgent: Agent, account: string | unde
   return call
 }
 
-/** The calls not yet answered, so that closing can wait for them. */
-function inFlight(call: RpcCall): { call: RpcCall; settled: () => Promise<unknown> } {
+/** The calls not yet answered, so that closing can wait for them; after `close()` none is asked. */
+function inFlight(call: RpcCall): { call: RpcCall; close: () => Promise<unknown> } {
   const pending = new Set<Promise<unknown>>()
+  let closed = false
   const tracked: RpcCall = (method, params, schema) => {
+    if (closed) return Promise.reject(new SignalUnavailableError(`signal-cli ${method}: the client is closed`))
     const answer = call(method, params, schema)
     pending.add(answer)
     const forget = (): void => void pending.delete(answer)
     answer.then(forget, forget)
     return answer
   }
-  return { call: tracked, settled: () => Promise.allSettled(pending) }
+  return {
+    call: tracked,
+    close() {
+      closed = true
+      return Promise.allSettled(pending)
+    },
+  }
 }
 
 /**
@@ -387,8 +395,8 @@ export function createHttpSignalBackend(options: HttpBackendOptions): FullSignal
     },
     openEvents: eventsOpener(origin, eventsAgent, account, options),
     async close() {
-      // As a pool closes: the calls already asked get their answers, then the connections end.
-      await calls.settled()
+      // As a pool closes: no new call, the calls already asked get their answers, then the connections end.
+      await calls.close()
       rpcAgent.destroy()
       eventsAgent.destroy()
     },

@@ -148,6 +148,20 @@ describe('a request to the daemon over node:http', () => {
     await backend.close()
   })
 
+  it('refuses a call asked after closing, without sending it', async () => {
+    const d = await started((r) => sent(idOf(r.body)))
+    const backend = createHttpSignalBackend({
+      url: d.origin,
+      account: undefined,
+      timeoutMs: 2000,
+      streamIdleMs: 60_000,
+    })
+    await backend.close()
+    const e = await caught(backend.sendGroupMessage(GROUP, 'late'))
+    expect(e).toBeInstanceOf(SignalUnavailableError)
+    expect(d.seen).toHaveLength(0)
+  })
+
   it('closing waits for the calls already asked, then ends the connections', async () => {
     let release: (() => void) | undefined
     const d = await started((r) => {

@@ -83,7 +83,11 @@ interface Pending {
   timer: unknown
 }
 
-const errorCode = (error: unknown) => (error as { code?: unknown }).code ?? 'error'
+/** An error's code, and its cause's (the file system's, under a StoreError) when it has one. */
+const errorCode = (error: unknown): unknown => {
+  const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } }
+  return cause?.code === undefined ? (code ?? 'error') : `${String(code)} (${String(cause.code)})`
+}
 
 /** Decides one item of the batch; a refusal when it is not. */
 function decideOne(

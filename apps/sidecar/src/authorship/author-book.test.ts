@@ -90,6 +90,17 @@ describe('the author book: client ids derived from the account', () => {
     expect(b.entries()).toEqual([{ clientId: relayedId, author: ALICE, verified: true }])
   })
 
+  it('binds nothing a page only passes on, also once a flood of relayed ids pushed the mark out', () => {
+    const b = book(memoryRows(), { maxEntries: 8 })
+    const relayedId = idOf(ALICE, 9)
+    const relayed = forged(relayedId, 0, 'bob wrote this')
+    b.relayed(BOB, relayed)
+    b.relayed(BOB, Y.mergeUpdates(Array.from({ length: 8 }, (_, i) => forged(200 + i, 0, 'x'))))
+    expect(b.entries().some((e) => e.clientId === relayedId)).toBe(false)
+    expect(b.ownUpdate(relayed, allHeld)).toEqual([])
+    expect(b.entries().some((e) => e.clientId === relayedId)).toBe(false)
+  })
+
   it("keeps a member's structs under its own tag and credits them to it, verified", () => {
     const b = book()
     expect(b.memberUpdate(BOB, page(B1).type('bob'), nothingHeld)).toEqual({

@@ -69,8 +69,8 @@ export type Judgement =
 export interface AuthorBook {
   /**
    * The struct client ids of an update one of this sidecar's pages sent; returns those newly bound.
-   * `heldBefore` says how far the replica held each client's clock before the update was applied:
-   * an id marked relayed stays so unless the update writes past that (decisions/0023).
+   * `heldBefore` says how far the replica held each client's clock before the update was applied
+   * (waiting structs included): only an id the update writes past that is bound (decisions/0023).
    */
   ownUpdate(update: Uint8Array, heldBefore: (clientId: number) => number): number[]
   /**
@@ -211,10 +211,6 @@ function authorshipOf(
   return { clientId, author: e.account, verified }
 }
 
-/** True when an id marked relayed gets nothing new: every struct of it up to `to` was held already. */
-const passedOn = (e: { readonly relayed: boolean } | undefined, held: number, to: number): boolean =>
-  e?.relayed === true && held >= to
-
 export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
   // Insertion order is age: a re-bound id is deleted and set again.
   const book = new Map<number, Entry>()
@@ -301,10 +297,9 @@ export function createAuthorBook(o: AuthorBookOptions): AuthorBook {
   return {
     ownUpdate(update, heldBefore) {
       // A page passes on what it applied: another account's structs, or what a member relayed under
-      // this account's tag (a whole-state snapshot after close 4409). Only new writing binds those.
-      const written = [...(structClients(update) ?? [])].filter(
-        ([id, r]) => !passedOn(book.get(id), heldBefore(id), r.to),
-      )
+      // this account's tag (a whole-state snapshot after close 4409), marked or no longer marked.
+      // Only new writing binds.
+      const written = [...(structClients(update) ?? [])].filter(([id, r]) => heldBefore(id) < r.to)
       return o.rows.batch(() => written.filter(([id]) => claim(self, id) === 'bound').map(([id]) => id))
     },
     memberUpdate(from, update, held) {

@@ -18,3 +18,23 @@ export function structClients(update: Uint8Array): ReadonlyMap<number, { from: n
   for (const [client, from] of meta.from) out.set(client, { from, to: meta.to.get(client) ?? from })
   return out
 }
+
+/**
+ * How far `doc` holds each client's structs, the ones Yjs keeps waiting for missing pieces
+ * (`pendingStructs`, a V2 update) included: those are in every encoding of the document, so a copy
+ * of it passes them on as if they were new.
+ */
+export function heldOrWaiting(doc: Y.Doc): (clientId: number) => number {
+  const pending = doc.store.pendingStructs
+  const waiting = pending === null ? undefined : Y.parseUpdateMetaV2(pending.update).to
+  return (clientId) => Math.max(Y.getState(doc.store, clientId), waiting?.get(clientId) ?? 0)
+}
+
+/** `update` without the structs `held` covers (its delete set whole): what it writes that is new. */
+export function newIn(update: Uint8Array, held: (clientId: number) => number): Uint8Array {
+  const clients = structClients(update)
+  if (clients === undefined) return update
+  const base = new Map<number, number>()
+  for (const id of clients.keys()) base.set(id, held(id))
+  return Y.diffUpdate(update, Y.encodeStateVector(base))
+}

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as Y from 'yjs'
 import { createAuthorBook, type AuthorRow } from '../authorship/author-book.ts'
 import { authorTagOfAccount } from '../authorship/author-tag.ts'
+import { heldOrWaiting } from '../authorship/client-ids.ts'
 import { writtenAt } from '../authorship/updates-fixture.ts'
 import { captureLogs } from '../ops/log-fixture.ts'
 import { createMetrics } from '../ops/metrics.ts'
@@ -34,6 +35,7 @@ function gate() {
       tagOfNumber: authorTagOfAccount,
     }),
     held: (clientId) => Y.getState(replica.store, clientId),
+    heldOrWaiting: () => heldOrWaiting(replica),
     announce: (ids) => void announced.push([...ids]),
     announceDelayMs: 1000,
     timers: {
@@ -143,6 +145,21 @@ describe("a document's author gate", () => {
     g.fromPage(more, heldThen)
     expect(announced).toEqual([[relayedId]])
     expect(g.authors()).toEqual([{ clientId: relayedId, author: SELF, verified: true }])
+  })
+
+  it('counts the structs Yjs keeps waiting as held: a snapshot passing them on binds nothing', () => {
+    const { g, announced, replica } = gate()
+    const relayedId = idOf(SELF, 9)
+    // Two pieces of three, the last waiting for the missing middle one.
+    const gapped = Y.mergeUpdates([written(relayedId, 'not '), written(relayedId, 'Alice', 7)])
+    Y.applyUpdate(replica, g.admit('sync-response', gapped, BOB) as Uint8Array)
+    expect(replica.store.pendingStructs).not.toBeNull()
+    const snapshot = Y.encodeStateAsUpdate(replica)
+    const heldBefore = g.holding(snapshot)
+    Y.applyUpdate(replica, snapshot)
+    g.fromPage(snapshot, heldBefore)
+    expect(announced).toEqual([])
+    expect(g.authors()).toEqual([{ clientId: relayedId, relayedBy: BOB }])
   })
 
   it("strips the structs written under another account's id, applies the sender's own, counts and logs once per member", async () => {

@@ -26,6 +26,8 @@ export interface AuthorGateParts {
   readonly book: AuthorBook
   /** How far the replica holds a client's clock (Yjs's state for it). */
   readonly held: (clientId: number) => number
+  /** The same, counting the structs Yjs keeps waiting for missing pieces (read once per call). */
+  readonly heldOrWaiting: () => (clientId: number) => number
   /** Sends an announcement (a health payload) to the group. */
   readonly announce: (clientIds: readonly number[]) => void
   /**
@@ -117,8 +119,10 @@ export function createAuthorGate(p: AuthorGateParts): AuthorGate {
 
   return {
     holding(update) {
+      // Waiting structs count as held: a page's whole-state snapshot carries them too.
+      const now = p.heldOrWaiting()
       const held = new Map<number, number>()
-      for (const id of structClients(update)?.keys() ?? []) held.set(id, p.held(id))
+      for (const id of structClients(update)?.keys() ?? []) held.set(id, now(id))
       return (clientId) => held.get(clientId) ?? 0
     },
     fromPage(update, heldBefore) {

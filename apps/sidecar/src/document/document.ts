@@ -13,6 +13,7 @@ import { CAPABILITY, encodeEnvelope, encodeHealth, type Envelope, type Kind } fr
 import * as Y from 'yjs'
 import { createAuthorBook, type Authorship } from '../authorship/author-book.ts'
 import { authorTagOfAccount } from '../authorship/author-tag.ts'
+import { heldOrWaiting, newIn } from '../authorship/client-ids.ts'
 import { createAuthorGate } from './author-gate.ts'
 import { createBrowserInbox } from './browser-inbox.ts'
 import { createGroupInbox, type GroupInbox, type GroupSide } from './group-inbox.ts'
@@ -164,6 +165,7 @@ function authorGate(
       tagOfNumber: authorTagOfAccount,
     }),
     held: (clientId) => Y.getState(replica.doc.store, clientId),
+    heldOrWaiting: () => heldOrWaiting(replica.doc),
     // Not a capability announcement: not counted as one (a sidecar announcing no capabilities still names its authors).
     announce: (clientIds) => {
       if (ports.group.announceAuthors) toGroup('health', encodeHealth({ authors: clientIds }))
@@ -476,8 +478,11 @@ function contentSide(p: Parts, replica: DocReplica, store: DocumentPorts['store'
   return {
     edit(change) {
       // A viewer changes nothing, not even through its own sidecar's history; a commenter only review entries.
-      const update = roles.mine(change)
-      if (update === undefined) return false
+      const mine = roles.mine(change)
+      if (mine === undefined) return false
+      // Only what the edit wrote: a copy of the replica passes on the structs Yjs keeps waiting
+      // (a member may have relayed them under this account's tag), and they would go out as ours.
+      const update = newIn(mine, heldOrWaiting(replica.doc))
       const heldBefore = authors.holding(update)
       if (store.storing(() => replica.apply(update, { via: 'sidecar' })) !== true) return false
       authors.fromPage(update, heldBefore)

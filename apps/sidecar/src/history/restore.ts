@@ -49,6 +49,7 @@ const copyOf = (v: unknown): unknown => (v instanceof Y.AbstractType ? v.clone()
 
 /** A shared type's kind by its class, not by the class's name (a bundle renames classes). */
 function typeName(v: Y.AbstractType<unknown>): string {
+  if (v instanceof Y.XmlHook) return 'hook'
   if (v instanceof Y.Map) return 'map'
   if (v instanceof Y.Array) return 'array'
   if (v instanceof Y.Text) return 'text'
