@@ -105,7 +105,9 @@ export function changed<T>(d: ReviewedDoc, change: (work: Y.Doc) => T, writer?: 
   work.clientID = writer ?? d.writerId()
   const before = Y.encodeStateVector(work)
   const out = change(work)
-  if (!d.edit(Y.encodeStateAsUpdate(work, before)))
+  const wrote = Y.getState(work.store, work.clientID)
+  // The replica takes only what is new (structs waiting there are cut): all of the writer's must be.
+  if (!d.edit(Y.encodeStateAsUpdate(work, before)) || Y.getState(d.doc.store, work.clientID) < wrote)
     throw new ApiFailure('REVIEW_NOT_APPLIED', 'the document did not take the change')
   return out
 }
