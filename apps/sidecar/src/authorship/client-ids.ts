@@ -26,8 +26,17 @@ export function structClients(update: Uint8Array): ReadonlyMap<number, { from: n
  */
 export function heldOrWaiting(doc: Y.Doc): (clientId: number) => number {
   const pending = doc.store.pendingStructs
-  const waiting = pending === null ? undefined : Y.parseUpdateMetaV2(pending.update).to
+  const waiting = pending === null ? undefined : waitingTo(pending.update)
   return (clientId) => Math.max(Y.getState(doc.store, clientId), waiting?.get(clientId) ?? 0)
+}
+
+// Read once per waiting blob, not once per page update: a member's gapped structs may wait long,
+// and every keystroke asks (Yjs replaces the blob whenever what waits changes).
+const waitingRead = new WeakMap<Uint8Array, ReadonlyMap<number, number>>()
+function waitingTo(pending: Uint8Array): ReadonlyMap<number, number> {
+  let to = waitingRead.get(pending)
+  if (to === undefined) waitingRead.set(pending, (to = Y.parseUpdateMetaV2(pending).to))
+  return to
 }
 
 /** `update` without the structs `held` covers (its delete set whole): what it writes that is new. */
