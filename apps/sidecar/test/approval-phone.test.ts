@@ -7,7 +7,7 @@
  */
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { spawnSidecar } from './child-sidecar.ts'
-import { ALICE, BOB, call, libraryEnv, rpc, startPeopleToy } from './docs-api.ts'
+import { ALICE, BOB, call, libraryEnv, rpc, shareAndAccept, startPeopleToy } from './docs-api.ts'
 import { poll } from './harness.ts'
 import { pageOn } from './ybrowser.ts'
 
@@ -28,10 +28,7 @@ describe('approval from the phone', () => {
     }
     const [firstAlice, bob] = await Promise.all([peer(ALICE), peer(BOB)])
     let alice = firstAlice
-    const created = await call(alice, 'POST', '/v1/docs', { body: { title: 'Trip plan', members: [BOB] } })
-    const docId = created.json.docId as string
-    await poll(async () => (await call(bob, 'GET', '/v1/invites')).json.invites.length === 1, 'the invitation')
-    expect((await call(bob, 'POST', `/v1/invites/${docId}/accept`, { body: {} })).status).toBe(200)
+    const { docId } = await shareAndAccept(alice, { title: 'Trip plan', members: [BOB] }, [bob])
     const page = await pageOn(docId, alice.url)
     page.edit('Day 2: long hike and a picnic.')
     const textOf = async (s: typeof bob) => (await call(s, 'GET', `/v1/docs/${docId}/text${TEXT}`)).json.text as string

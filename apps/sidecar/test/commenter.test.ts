@@ -12,7 +12,7 @@ import * as Y from 'yjs'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { parseDocsArgs, runDocsCommand } from '../src/cli/docs-cli.ts'
 import { spawnSidecar } from './child-sidecar.ts'
-import { ALICE, BOB, CAROL, call, libraryEnv, rpc } from './docs-api.ts'
+import { ALICE, BOB, CAROL, call, libraryEnv, rpc, shareAndAccept } from './docs-api.ts'
 import { connect, envelope, isAck, metricValue, poll } from './harness.ts'
 import { pageOn } from './ybrowser.ts'
 
@@ -56,15 +56,11 @@ async function sharedWithCommenter() {
     libraryProcess(toy, BOB),
     libraryProcess(toy, CAROL),
   ])
-  const created = await call(alice, 'POST', '/v1/docs', {
-    body: { title: 'Trip plan', members: [BOB, { number: CAROL, role: 'commenter' }] },
-  })
-  expect(created.status).toBe(201)
-  const { docId, groupId } = created.json as { docId: string; groupId: string }
-  for (const s of [bob, carol]) {
-    await poll(async () => (await call(s, 'GET', '/v1/invites')).json.invites.length === 1, 'the invitation')
-    expect((await call(s, 'POST', `/v1/invites/${docId}/accept`, { body: {} })).status).toBe(200)
-  }
+  const { docId, groupId } = await shareAndAccept(
+    alice,
+    { title: 'Trip plan', members: [BOB, { number: CAROL, role: 'commenter' }] },
+    [bob, carol],
+  )
   for (const s of [alice, bob, carol])
     await poll(async () => (await roleOf(s, docId, CAROL)) === 'commenter', 'every sidecar sees Carol comment')
   return { toy, alice, bob, carol, docId, groupId }

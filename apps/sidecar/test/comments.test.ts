@@ -15,7 +15,7 @@ import { describe, expect, it, onTestFinished } from 'vitest'
 import { runDocsCommand } from '../src/cli/docs-cli.ts'
 import { ENTRY_RATE } from '../src/review/entry-rate.ts'
 import { spawnSidecar } from './child-sidecar.ts'
-import { ALICE, BOB, CAROL, call, libraryEnv, rpc } from './docs-api.ts'
+import { ALICE, BOB, CAROL, call, libraryEnv, rpc, shareAndAccept } from './docs-api.ts'
 import { connect, envelope, metricValue, poll } from './harness.ts'
 import { pageOn } from './ybrowser.ts'
 
@@ -55,15 +55,11 @@ async function sharedWithCommenter() {
     libraryProcess(toy, BOB),
     libraryProcess(toy, CAROL),
   ])
-  const created = await call(alice, 'POST', '/v1/docs', {
-    body: { title: 'Trip plan', members: [BOB, { number: CAROL, role: 'commenter' }] },
-  })
-  expect(created.status).toBe(201)
-  const { docId, groupId } = created.json as { docId: string; groupId: string }
-  for (const s of [bob, carol]) {
-    await poll(async () => (await call(s, 'GET', '/v1/invites')).json.invites.length === 1, 'the invitation')
-    expect((await call(s, 'POST', `/v1/invites/${docId}/accept`, { body: {} })).status).toBe(200)
-  }
+  const { docId, groupId } = await shareAndAccept(
+    alice,
+    { title: 'Trip plan', members: [BOB, { number: CAROL, role: 'commenter' }] },
+    [bob, carol],
+  )
   const page = await pageOn(docId, alice.url)
   page.edit('Day 1: museum. Day 2: long hike and a picnic.')
   for (const s of [bob, carol])

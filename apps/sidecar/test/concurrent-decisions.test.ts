@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { spawnSidecar } from './child-sidecar.ts'
-import { ALICE, BOB, call, libraryEnv, startPeopleToy } from './docs-api.ts'
+import { ALICE, BOB, call, libraryEnv, shareAndAccept, startPeopleToy } from './docs-api.ts'
 import { poll } from './harness.ts'
 import { pageOn } from './ybrowser.ts'
 
@@ -50,11 +50,7 @@ async function editors() {
     return { url, port: Number(new URL(url).port) }
   }
   const [alice, bob] = await Promise.all([peer(ALICE), peer(BOB)])
-  const created = await call(alice, 'POST', '/v1/docs', { body: { title: 'Trip plan', members: [BOB] } })
-  expect(created.status).toBe(201)
-  const docId = created.json.docId as string
-  await poll(async () => (await call(bob, 'GET', '/v1/invites')).json.invites.length === 1, 'the invitation')
-  expect((await call(bob, 'POST', `/v1/invites/${docId}/accept`, { body: {} })).status).toBe(200)
+  const { docId } = await shareAndAccept(alice, { title: 'Trip plan', members: [BOB] }, [bob])
   const page = await pageOn(docId, alice.url)
   page.edit(BEFORE)
   await poll(async () => (await textOf(bob, docId)) === BEFORE, 'Bob holds the text')

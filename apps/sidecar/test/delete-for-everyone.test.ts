@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { RunningSidecar } from '../src/index.ts'
-import { ALICE, BOB, CAROL, call, librarySidecar, rpc, startPeopleToy } from './docs-api.ts'
+import { ALICE, BOB, CAROL, call, librarySidecar, rpc, shareAndAccept, startPeopleToy } from './docs-api.ts'
 import { poll } from './harness.ts'
 
 interface Card {
@@ -20,11 +20,6 @@ interface Card {
 const card = async (s: RunningSidecar, docId: string): Promise<Card | undefined> =>
   ((await call(s, 'GET', '/v1/docs')).json.documents as Card[]).find((d) => d.docId === docId)
 
-async function acceptInvite(s: RunningSidecar, docId: string): Promise<void> {
-  await poll(async () => (await call(s, 'GET', '/v1/invites')).json.invites.length === 1, 'the invitation')
-  expect((await call(s, 'POST', `/v1/invites/${docId}/accept`, { body: {} })).status).toBe(200)
-}
-
 describe.each([
   ['0.14.8', 'terminated'],
   ['0.13.19', 'removed-and-left'],
@@ -34,12 +29,11 @@ describe.each([
     const alice = await librarySidecar(toy, ALICE)
     const bob = await librarySidecar(toy, BOB)
     const carol = await librarySidecar(toy, CAROL)
-    const created = await call(alice, 'POST', '/v1/docs', {
-      body: { title: 'Trip plan', members: [BOB, { number: CAROL, role: 'viewer' }] },
-    })
-    const { docId, groupId } = created.json as { docId: string; groupId: string }
-    await acceptInvite(bob, docId)
-    await acceptInvite(carol, docId)
+    const { docId, groupId } = await shareAndAccept(
+      alice,
+      { title: 'Trip plan', members: [BOB, { number: CAROL, role: 'viewer' }] },
+      [bob, carol],
+    )
 
     const viewer = await call(carol, 'POST', `/v1/docs/${docId}/delete-for-everyone`, { body: {} })
     expect([viewer.status, viewer.json.error.code]).toEqual([403, 'DOCS_NOT_EDITOR'])

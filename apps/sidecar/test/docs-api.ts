@@ -4,9 +4,9 @@
  */
 import { request } from 'node:http'
 import { createToySignal, type ToySignal, type ToySignalOptions } from '@e2e-col/toy-signal'
-import { onTestFinished } from 'vitest'
+import { expect, onTestFinished } from 'vitest'
 import type { RunningSidecar } from '../src/index.ts'
-import { baseEnv, envelope, isMessage, sidecar, type Client } from './harness.ts'
+import { baseEnv, envelope, isMessage, poll, sidecar, type Client } from './harness.ts'
 
 export const ALICE = '+15555550101'
 export const BOB = '+15555550102'
@@ -122,6 +122,31 @@ export async function librarySidecar(
   extra: Record<string, string> = {},
 ): Promise<RunningSidecar> {
   return sidecar(libraryEnv(toy, account, extra))
+}
+
+/** A member a document is made with: a number (an editor), or a number and its role. */
+export type MemberSpec = string | { number: string; role: string }
+
+/**
+ * `owner` makes a document shared with `document.members`; then each of `invitees` (the members'
+ * sidecars), in turn, waits for its invitation and accepts it (200: that sidecar now serves the
+ * document). Most tests need a document shared between sidecars before they start, and wrote this
+ * out each. It waits for exactly one invitation per invitee, so none may have another pending; a
+ * test that checks something between sharing and accepting writes the steps out itself.
+ */
+export async function shareAndAccept(
+  owner: Pick<RunningSidecar, 'port'>,
+  document: { title: string; members: MemberSpec[] },
+  invitees: readonly Pick<RunningSidecar, 'port'>[],
+): Promise<{ docId: string; groupId: string }> {
+  const created = await call(owner, 'POST', '/v1/docs', { body: document })
+  expect(created.status).toBe(201)
+  const { docId, groupId } = created.json as { docId: string; groupId: string }
+  for (const s of invitees) {
+    await poll(async () => (await call(s, 'GET', '/v1/invites')).json.invites.length === 1, 'the invitation')
+    expect((await call(s, 'POST', `/v1/invites/${docId}/accept`, { body: {} })).status).toBe(200)
+  }
+  return { docId, groupId }
 }
 
 /** An edit from `one` reaches `other`, and a reply from `other` reaches `one` (within 10 s each). */

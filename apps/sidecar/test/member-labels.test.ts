@@ -8,7 +8,7 @@
 import type { ToySignal } from '@e2e-col/toy-signal'
 import { describe, expect, it } from 'vitest'
 import { spawnSidecar } from './child-sidecar.ts'
-import { ALICE, BOB, call, libraryEnv, rpc, startPeopleToy } from './docs-api.ts'
+import { ALICE, BOB, call, libraryEnv, rpc, shareAndAccept, startPeopleToy } from './docs-api.ts'
 import { poll } from './harness.ts'
 import { startRpcRecorder, type RpcRecorder } from './rpc-recorder.ts'
 
@@ -34,13 +34,11 @@ async function labelSidecar(toy: ToySignal, account: string, daemonUrl: string):
 async function sharedWithBob(toy: ToySignal, bobDaemon: RpcRecorder) {
   const alice = await labelSidecar(toy, ALICE, toy.url)
   const bob = await labelSidecar(toy, BOB, bobDaemon.url)
-  const created = await call(alice, 'POST', '/v1/docs', {
-    body: { title: 'Plan', members: [{ number: BOB, role: 'viewer' }] },
-  })
-  expect(created.status).toBe(201)
-  const { docId, groupId } = created.json as { docId: string; groupId: string }
-  await poll(async () => (await call(bob, 'GET', '/v1/invites')).json.invites.length === 1, "Bob's invitation")
-  expect((await call(bob, 'POST', `/v1/invites/${docId}/accept`, { body: {} })).status).toBe(200)
+  const { docId, groupId } = await shareAndAccept(
+    alice,
+    { title: 'Plan', members: [{ number: BOB, role: 'viewer' }] },
+    [bob],
+  )
   return { alice, bob, docId, groupId }
 }
 

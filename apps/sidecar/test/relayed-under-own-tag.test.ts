@@ -12,7 +12,7 @@ import * as Y from 'yjs'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { authorTagOfAccount } from '../src/authorship/author-tag.ts'
 import { spawnSidecar } from './child-sidecar.ts'
-import { ALICE, BOB, CAROL, call, libraryEnv, rpc } from './docs-api.ts'
+import { ALICE, BOB, CAROL, call, libraryEnv, rpc, shareAndAccept } from './docs-api.ts'
 import { envelope, poll } from './harness.ts'
 import { pageOn } from './ybrowser.ts'
 
@@ -47,13 +47,7 @@ describe("content relayed under this account's tag", () => {
       return { url, port: Number(new URL(url).port) }
     }
     const [alice, bob, carol] = await Promise.all([peer(ALICE), peer(BOB), peer(CAROL)])
-    const created = await call(alice, 'POST', '/v1/docs', { body: { title: 'Notes', members: [BOB, CAROL] } })
-    expect(created.status).toBe(201)
-    const { docId, groupId } = created.json as { docId: string; groupId: string }
-    for (const s of [bob, carol]) {
-      await poll(async () => (await call(s, 'GET', '/v1/invites')).json.invites.length === 1, 'the invitation')
-      expect((await call(s, 'POST', `/v1/invites/${docId}/accept`, { body: {} })).status).toBe(200)
-    }
+    const { docId, groupId } = await shareAndAccept(alice, { title: 'Notes', members: [BOB, CAROL] }, [bob, carol])
     const page = await pageOn(docId, alice.url)
     page.edit('Day 1: museum.')
     for (const s of [bob, carol])

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { parseDocsArgs, runDocsCommand } from '../src/cli/docs-cli.ts'
 import { spawnSidecar } from './child-sidecar.ts'
-import { ALICE, BOB, CAROL, call, libraryEnv, rpc, startPeopleToy } from './docs-api.ts'
+import { ALICE, BOB, CAROL, call, libraryEnv, rpc, shareAndAccept, startPeopleToy } from './docs-api.ts'
 import { connect, envelope, isAck, isMessage, metricValue, poll } from './harness.ts'
 
 type Person = { number: string; role?: string }
@@ -47,15 +47,11 @@ async function sharedByAlice(toy: ToySignal, carolRole: 'editor' | 'viewer') {
     libraryProcess(toy, BOB, fast),
     libraryProcess(toy, CAROL, fast),
   ])
-  const created = await call(alice, 'POST', '/v1/docs', {
-    body: { title: 'Trip plan', members: [BOB, { number: CAROL, role: carolRole }] },
-  })
-  expect(created.status).toBe(201)
-  const { docId, groupId } = created.json as { docId: string; groupId: string }
-  for (const s of [bob, carol]) {
-    await poll(async () => (await call(s, 'GET', '/v1/invites')).json.invites.length === 1, 'the invitation')
-    expect((await call(s, 'POST', `/v1/invites/${docId}/accept`, { body: {} })).status).toBe(200)
-  }
+  const { docId, groupId } = await shareAndAccept(
+    alice,
+    { title: 'Trip plan', members: [BOB, { number: CAROL, role: carolRole }] },
+    [bob, carol],
+  )
   return { alice, bob, carol, docId, groupId }
 }
 

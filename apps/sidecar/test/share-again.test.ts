@@ -4,7 +4,7 @@
  * and last change, so edits flow both ways again.
  */
 import { describe, expect, it } from 'vitest'
-import { ALICE, BOB, call, editBothWays, librarySidecar, startPeopleToy } from './docs-api.ts'
+import { ALICE, BOB, call, editBothWays, librarySidecar, shareAndAccept, startPeopleToy } from './docs-api.ts'
 import { connect, envelope, isMessage, poll } from './harness.ts'
 
 describe('sharing again after a removal', () => {
@@ -12,10 +12,7 @@ describe('sharing again after a removal', () => {
     const toy = await startPeopleToy()
     const alice = await librarySidecar(toy, ALICE)
     const bob = await librarySidecar(toy, BOB)
-    const { docId } = (await call(alice, 'POST', '/v1/docs', { body: { title: 'Trip plan', members: [BOB] } }))
-      .json as { docId: string }
-    await poll(async () => (await call(bob, 'GET', '/v1/invites')).json.invites.length === 1, "Bob's invitation")
-    expect((await call(bob, 'POST', `/v1/invites/${docId}/accept`, { body: {} })).status).toBe(200)
+    const { docId } = await shareAndAccept(alice, { title: 'Trip plan', members: [BOB] }, [bob])
     const bobWs = await connect(bob, docId)
     const aliceWs = await connect(alice, docId)
     const first = envelope(docId, aliceWs.senderId, 40)

@@ -6,7 +6,17 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { RunningSidecar } from '../src/index.ts'
-import { ALICE, BOB, CAROL, call, failNextCalls, labelsListed, librarySidecar, startPeopleToy } from './docs-api.ts'
+import {
+  ALICE,
+  BOB,
+  CAROL,
+  call,
+  failNextCalls,
+  labelsListed,
+  librarySidecar,
+  shareAndAccept,
+  startPeopleToy,
+} from './docs-api.ts'
 import { poll } from './harness.ts'
 import { pageOn } from './ybrowser.ts'
 
@@ -34,17 +44,13 @@ async function shared() {
     librarySidecar(toy, BOB, QUICK),
     librarySidecar(toy, CAROL, QUICK),
   ])
-  const created = await call(alice, 'POST', '/v1/docs', {
-    body: { title: 'Trip plan', members: [BOB, { number: CAROL, role: 'viewer' }] },
-  })
-  expect(created.status).toBe(201)
-  const docId = (created.json as { docId: string }).docId
-  for (const s of [bob, carol]) {
-    await poll(async () => (await call(s, 'GET', '/v1/invites')).json.invites.length === 1, 'the invitation')
-    expect((await call(s, 'POST', `/v1/invites/${docId}/accept`, { body: {} })).status).toBe(200)
-  }
+  const { docId, groupId } = await shareAndAccept(
+    alice,
+    { title: 'Trip plan', members: [BOB, { number: CAROL, role: 'viewer' }] },
+    [bob, carol],
+  )
   await poll(async () => (await roleOf(carol, docId, CAROL)) === 'viewer', "Carol's sidecar sees her role")
-  await labelsListed(toy, (created.json as { groupId: string }).groupId, {
+  await labelsListed(toy, groupId, {
     [ALICE]: 'editor',
     [BOB]: 'editor',
     [CAROL]: 'viewer',
