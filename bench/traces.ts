@@ -13,7 +13,8 @@ export interface SequentialTrace {
 }
 
 export interface TimedTrace {
-  readonly txns: readonly { readonly time?: string }[]
+  /** `agent`: the author, in the concurrent traces. */
+  readonly txns: readonly { readonly time?: string; readonly agent?: number }[]
 }
 
 export function tracePath(name: string): string {

@@ -27,13 +27,22 @@ import { startYws } from './y-websocket-baseline.ts'
 
 export const TYPING_TRACE = 'seq_friendsforever_flat'
 export const TIMING_TRACE = 'concurrent_clownschool'
+/**
+ * One person's typing: `concurrent_clownschool`'s agent 0, its main author (12,676 of its 23,136
+ * keystrokes). A sidecar carries the typing of its own person; the two-author window above is
+ * both people's keystrokes through one sidecar, in the session's fastest stretch.
+ */
+export const PERSON_AGENT = 0
 const MAX_GAP_MS = 2000
 /** Where in the compressed session the replayed window starts. */
 const WINDOW_START_FRACTION = 0.5
 
 /** Offsets (ms from the first keystroke) of the recorded session, gaps over 2 s compressed. */
-export function sessionTimeline(timing: TimedTrace): number[] {
-  const stamps = timing.txns.map((t) => Date.parse(t.time ?? '')).sort((a, b) => a - b)
+export function sessionTimeline(timing: TimedTrace, agent?: number): number[] {
+  const stamps = timing.txns
+    .filter((t) => agent === undefined || t.agent === agent)
+    .map((t) => Date.parse(t.time ?? ''))
+    .sort((a, b) => a - b)
   const offsets: number[] = []
   let clock = 0
   for (let i = 0; i < stamps.length;) {
@@ -56,6 +65,27 @@ export function typingSchedule(timing: TimedTrace, windowMs: number): number[] {
   const from = (timeline.at(-1) ?? 0) * WINDOW_START_FRACTION
   const first = timeline.find((o) => o >= from) ?? 0
   return timeline.filter((o) => o >= first && o < first + windowMs).map((o) => o - first)
+}
+
+/**
+ * One person's typing across the whole session: `windows` slices of `windowMs` at evenly spaced
+ * points of `agent`'s compressed timeline (1/(windows + 1), 2/(windows + 1), …), each after the
+ * one before with the timeline's longest gap between them. Where the two-author window is the
+ * fastest stretch, this is what a person's typing looks like to their sidecar, pauses included.
+ */
+export function personSchedule(timing: TimedTrace, agent: number, windowMs: number, windows: number): number[] {
+  const timeline = sessionTimeline(timing, agent)
+  const end = timeline.at(-1) ?? 0
+  const offsets: number[] = []
+  let base = 0
+  for (let k = 1; k <= windows; k++) {
+    const first = timeline.find((o) => o >= (end * k) / (windows + 1))
+    if (first === undefined) break
+    const slice = timeline.filter((o) => o >= first && o < first + windowMs).map((o) => o - first + base)
+    offsets.push(...slice)
+    base = (offsets.at(-1) ?? base) + MAX_GAP_MS
+  }
+  return offsets
 }
 
 export interface TypingRun {

@@ -1,8 +1,9 @@
 /**
  * Scale, typing latency in both directions: Alice → Bob and Bob → Alice on the same stack (the
  * toy in this process, each sidecar in its own process, Alice's started first as `npm start` does),
- * as single keystrokes on an idle document and as the typing replay of section 2. Sends are the
- * author's Signal sends during the replay.
+ * as single keystrokes on an idle document and as the typing replay of section 2, and, when given,
+ * one person's typing across the session (typing-speed.ts `personSchedule`). Sends are the author's
+ * Signal sends during the replay.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -17,15 +18,20 @@ import { type Proc, scaleGroups, startSidecarProc, startToy, type Runtime } from
 
 export type Direction = 'Alice → Bob' | 'Bob → Alice'
 
+export interface TypingFigures {
+  readonly keystrokes: number
+  readonly latencyMs: Percentiles
+  readonly sends: number
+  readonly sendsPerMinute: number
+}
+
 export interface DirectionRun {
   readonly direction: Direction
   readonly singleEditMs: Percentiles
-  readonly typing: {
-    readonly keystrokes: number
-    readonly latencyMs: Percentiles
-    readonly sends: number
-    readonly sendsPerMinute: number
-  }
+  /** The two-author window of section 2: both people's keystrokes through one sidecar. */
+  readonly typing: TypingFigures
+  /** One person's typing across the session, when `personOffsets` was given. */
+  readonly personTyping?: TypingFigures
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
@@ -57,7 +63,7 @@ async function typingRun(
   trace: SequentialTrace,
   offsets: readonly number[],
   sendsOf: () => number,
-): Promise<DirectionRun['typing']> {
+): Promise<TypingFigures> {
   // The replay types into a text of its own, so both directions start from an empty text.
   const before = sendsOf()
   const tracker = new VisibilityTracker(to, from.doc.clientID)
@@ -83,11 +89,15 @@ export interface DirectionOptions {
   readonly samples: number
   readonly trace: SequentialTrace
   readonly offsets: readonly number[]
+  readonly personOffsets?: readonly number[]
 }
 
-/** Both directions on one stack, each on a document of its own (so neither replays over the other's text). */
+/**
+ * Both directions on one stack, each replay on a document of its own (so none types over another's
+ * text): the first two documents for the two-author window, the next two for one person's typing.
+ */
 export async function bothDirections(o: DirectionOptions): Promise<DirectionRun[]> {
-  const { docIds, groups } = scaleGroups(2, [ACCOUNTS.a, ACCOUNTS.b])
+  const { docIds, groups } = scaleGroups(4, [ACCOUNTS.a, ACCOUNTS.b])
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-col-scale-'))
   const toy = await startToy([ACCOUNTS.a, ACCOUNTS.b], groups, true)
   const procs: Proc[] = []
@@ -109,14 +119,29 @@ export async function bothDirections(o: DirectionOptions): Promise<DirectionRun[
       }
       await untilSaved(pair.alice.client.connection)
       await untilSaved(pair.bob.client.connection)
-      const [from, to] = direction === 'Alice → Bob' ? [pair.alice, pair.bob] : [pair.bob, pair.alice]
+      const [from, to] = fromTo(direction, pair)
+      const refill = (): Promise<void> => sleep((o.pacing.burst * 1000) / o.pacing.sendsPerSecond)
       // Let start-up traffic end and the bucket refill.
-      await sleep((o.pacing.burst * 1000) / o.pacing.sendsPerSecond)
+      await refill()
       const singleEditMs = percentiles(await singleEdits(from.doc, to.doc, o.samples, quietMs))
-      await sleep((o.pacing.burst * 1000) / o.pacing.sendsPerSecond)
+      await refill()
       const author = direction === 'Alice → Bob' ? ACCOUNTS.a : ACCOUNTS.b
       const typing = await typingRun(from, to.doc, o.trace, o.offsets, sendsBy(author))
-      runs.push({ direction, singleEditMs, typing })
+      if (o.personOffsets === undefined) {
+        runs.push({ direction, singleEditMs, typing })
+        continue
+      }
+      const personDoc = docIds[2 + i] ?? ''
+      const person: Pair = {
+        alice: await connectSide(a.url, personDoc, clients),
+        bob: await connectSide(b.url, personDoc, clients),
+      }
+      await untilSaved(person.alice.client.connection)
+      await untilSaved(person.bob.client.connection)
+      const [pFrom, pTo] = fromTo(direction, person)
+      await refill()
+      const personTyping = await typingRun(pFrom, pTo.doc, o.trace, o.personOffsets, sendsBy(author))
+      runs.push({ direction, singleEditMs, typing, personTyping })
     }
     return runs
   } finally {
@@ -125,6 +150,10 @@ export async function bothDirections(o: DirectionOptions): Promise<DirectionRun[
     await toy.close()
     rmSync(dataDir, { recursive: true, force: true })
   }
+}
+
+function fromTo(direction: Direction, pair: Pair): [Pair['alice'], Pair['bob']] {
+  return direction === 'Alice → Bob' ? [pair.alice, pair.bob] : [pair.bob, pair.alice]
 }
 
 async function connectSide(

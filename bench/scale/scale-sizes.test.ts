@@ -15,6 +15,7 @@ describe('the scale bench sizes from the command line', () => {
       '--scale-window=-3',
       '--scale-join-bytes=2000000',
       '--scale-sidecars=10',
+      '--scale-person-windows=3',
     ])
     expect(sizes.documents).toEqual([50, 500])
     expect(sizes.copies).toBe(2)
@@ -22,6 +23,7 @@ describe('the scale bench sizes from the command line', () => {
     expect(sizes.windowSeconds).toBe(SCALE_FULL.windowSeconds)
     expect(sizes.joinBytes).toBe(2_000_000)
     expect(sizes.sidecars).toBe(10)
+    expect(sizes.personWindows).toBe(3)
     expect(scaleSizes(['--scale-docs=abc,0']).documents).toEqual(SCALE_FULL.documents)
   })
 })

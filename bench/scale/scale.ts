@@ -3,14 +3,15 @@
  * y-websocket's and Hocuspocus's where one exists, same machine, same run. The sidecar runs as
  * installed (its dist/ built as `npm run pack:packages` builds it, under plain `node`); when the
  * build fails it runs its sources under tsx and every row says so. Sizes: `--quick`, or
- * `--scale-docs=100,1000`, `--scale-copies=4`, `--scale-members=2,50`, `--scale-window=45`.
+ * `--scale-docs=100,1000`, `--scale-copies=4`, `--scale-members=2,50`, `--scale-window=45`,
+ * `--scale-person-windows=6`.
  * Writes test-artifacts/bench-results/scale(.quick).json (git-ignored) and prints the docs/performance.md section.
  */
 import { tmpdir } from 'node:os'
 import { loadConfig } from '@e2e-col/sidecar'
 import { PACING_DEFAULT, sidecarEnv, type Pacing } from '../stack.ts'
 import { loadTrace, type TimedTrace } from '../traces.ts'
-import { TIMING_TRACE, TYPING_TRACE, typingSchedule } from '../typing-speed.ts'
+import { PERSON_AGENT, personSchedule, TIMING_TRACE, TYPING_TRACE, typingSchedule } from '../typing-speed.ts'
 import { bothDirections, type DirectionRun } from './directions.ts'
 import { groupRun, type GroupRun } from './groups.ts'
 import { bareYdoc, baselineLargeDoc, buildBigDoc, sidecarLargeDoc, type LargeDocRun } from './large-doc.ts'
@@ -24,6 +25,10 @@ export interface ScaleSizes {
   readonly copies: number
   readonly members: readonly number[]
   readonly windowSeconds: number
+  /** One person's typing across the session: this many windows (typing-speed.ts `personSchedule`)… */
+  readonly personWindows: number
+  /** …of this many seconds each. */
+  readonly personWindowSeconds: number
   readonly samples: number
   readonly updates: number
   readonly presenceSeconds: number
@@ -38,6 +43,8 @@ export const SCALE_FULL: ScaleSizes = {
   copies: 4,
   members: [2, 50],
   windowSeconds: 45,
+  personWindows: 6,
+  personWindowSeconds: 20,
   samples: 12,
   updates: 50,
   presenceSeconds: 30,
@@ -49,6 +56,8 @@ export const SCALE_QUICK: ScaleSizes = {
   copies: 1,
   members: [2, 10],
   windowSeconds: 8,
+  personWindows: 2,
+  personWindowSeconds: 4,
   samples: 4,
   updates: 10,
   presenceSeconds: 5,
@@ -78,6 +87,7 @@ export function scaleSizes(argv: readonly string[]): ScaleSizes {
     copies: one('copies', base.copies),
     members: list('members', base.members),
     windowSeconds: one('window', base.windowSeconds),
+    personWindows: one('person-windows', base.personWindows),
     joinBytes: one('join-bytes', base.joinBytes),
     sidecars: one('sidecars', base.sidecars),
   }
@@ -151,11 +161,17 @@ export async function benchScale(argv: readonly string[]): Promise<ScaleResult> 
   if (built) largeRuns.push(await sidecarLargeDoc('node (bundled bin), V8 defaults', big))
   for (const system of ['y-websocket', 'Hocuspocus'] as const) largeRuns.push(await baselineLargeDoc(system, big))
   const trace = loadTrace(TYPING_TRACE)
-  const offsets = typingSchedule(loadTrace<TimedTrace>(TIMING_TRACE), sizes.windowSeconds * 1000)
+  const timing = loadTrace<TimedTrace>(TIMING_TRACE)
+  const offsets = typingSchedule(timing, sizes.windowSeconds * 1000)
+  const personOffsets = personSchedule(timing, PERSON_AGENT, sizes.personWindowSeconds * 1000, sizes.personWindows)
   const directions = []
   // The default pacing, and the demo's (`npm start`: 5 sends/s, burst 20), where the asymmetry was seen.
-  for (const pacing of [PACING_DEFAULT, { sendsPerSecond: 5, burst: 20 }])
-    directions.push({ pacing, runs: await bothDirections({ runtime, pacing, samples: sizes.samples, trace, offsets }) })
+  // One person's typing runs at the default pacing only: the target's.
+  for (const pacing of [PACING_DEFAULT, { sendsPerSecond: 5, burst: 20 }]) {
+    const person = pacing === PACING_DEFAULT ? { personOffsets } : {}
+    const o = { runtime, pacing, samples: sizes.samples, trace, offsets, ...person }
+    directions.push({ pacing, runs: await bothDirections(o) })
+  }
   const groups: GroupRun[] = []
   for (const m of sizes.members)
     groups.push(await groupRun(runtime, m, { updates: sizes.updates, pages: 0, presenceMs: 0 }))
