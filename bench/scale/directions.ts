@@ -14,7 +14,8 @@ import { percentiles, type Percentiles } from '../stats.ts'
 import type { SequentialTrace } from '../traces.ts'
 import { typeOnSchedule } from '../typing-speed.ts'
 import { VisibilityTracker } from '../visibility.ts'
-import { type Proc, scaleGroups, startSidecarProc, startToy, type Runtime } from './procs.ts'
+import { baselineProvider } from './large-doc.ts'
+import { Proc, scaleGroups, startSidecarProc, startToy, type Runtime } from './procs.ts'
 
 export type Direction = 'Alice → Bob' | 'Bob → Alice'
 
@@ -149,6 +150,49 @@ export async function bothDirections(o: DirectionOptions): Promise<DirectionRun[
     for (let p = procs.pop(); p !== undefined; p = procs.pop()) await p.stop()
     await toy.close()
     rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+export interface BaselineTyping {
+  readonly system: 'y-websocket' | 'Hocuspocus'
+  /** The two-author window, and one person's typing when given: latency only (no Signal sends). */
+  readonly typing: Pick<TypingFigures, 'keystrokes' | 'latencyMs'>
+  readonly personTyping?: Pick<TypingFigures, 'keystrokes' | 'latencyMs'>
+}
+
+/** The same replays through a y-websocket or Hocuspocus server in its own `node` process (A → B). */
+export async function baselineTyping(
+  system: BaselineTyping['system'],
+  o: Pick<DirectionOptions, 'trace' | 'offsets' | 'personOffsets'>,
+): Promise<BaselineTyping> {
+  const proc = Proc.baseline()
+  try {
+    const { url } = await proc.start<{ url: string }>({
+      type: 'start',
+      kind: system === 'Hocuspocus' ? 'hocuspocus' : 'yws',
+    })
+    const replay = async (room: string, offsets: readonly number[]): Promise<BaselineTyping['typing']> => {
+      const a = new Y.Doc()
+      const b = new Y.Doc()
+      const providers = [await baselineProvider(system, url, room, a), await baselineProvider(system, url, room, b)]
+      try {
+        const tracker = new VisibilityTracker(b, a.clientID)
+        await typeOnSchedule(a, tracker, o.trace, offsets)
+        const want = a.getText('text').toString()
+        await untilDoc(b, () => b.getText('text').toString() === want, `the typing replay through ${system}`)
+        tracker.dispose()
+        if (tracker.outstanding !== 0)
+          throw new Error(`${system}: ${tracker.outstanding} keystrokes never became visible`)
+        return { keystrokes: offsets.length, latencyMs: percentiles(tracker.latencies) }
+      } finally {
+        for (const p of providers) p.destroy()
+      }
+    }
+    const typing = await replay('typing', o.offsets)
+    if (o.personOffsets === undefined) return { system, typing }
+    return { system, typing, personTyping: await replay('person', o.personOffsets) }
+  } finally {
+    await proc.stop()
   }
 }
 

@@ -117,7 +117,7 @@ export async function sidecarLargeDoc(
 }
 
 /** A provider on `room` holding `doc`, synced with the server. */
-async function baselineProvider(
+export async function baselineProvider(
   system: 'y-websocket' | 'Hocuspocus',
   url: string,
   room: string,

@@ -4,7 +4,7 @@ import { printGroupSidecars } from './group-sidecars.ts'
 import { printJoins } from './joins.ts'
 import { SIDECAR_NODE_FLAGS, type Settled } from './procs.ts'
 import type { ScaleResult } from './scale.ts'
-import type { TypingFigures } from './directions.ts'
+import type { BaselineTyping, TypingFigures } from './directions.ts'
 
 const yes = (ok: boolean): string => (ok ? 'met' : '**missed**')
 const s = (millis: number): string => `${(millis / 1000).toFixed(2)} s`
@@ -86,9 +86,15 @@ function printLargeDoc(r: ScaleResult): void {
   }
 }
 
-function figures(t: TypingFigures | undefined): string {
-  if (t === undefined) return '–'
-  return `${ms(t.latencyMs.p50)} / ${ms(t.latencyMs.p95)} / ${ms(t.latencyMs.p99)} ms (${t.sendsPerMinute.toFixed(1)})`
+function figures(t: Partial<TypingFigures> | undefined): string {
+  if (t?.latencyMs === undefined) return '–'
+  const rate = t.sendsPerMinute === undefined ? '' : ` (${t.sendsPerMinute.toFixed(1)})`
+  return `${ms(t.latencyMs.p50)} / ${ms(t.latencyMs.p95)} / ${ms(t.latencyMs.p99)} ms${rate}`
+}
+
+/** y-websocket and Hocuspocus: no pacing, no Signal sends. */
+export function baselineTypingRows(runs: readonly BaselineTyping[]): string[] {
+  return runs.map((b) => `| – | ${b.system}, A → B | – | ${figures(b.typing)} | ${figures(b.personTyping)} |`)
 }
 
 function printDirections(r: ScaleResult): void {
@@ -102,6 +108,7 @@ function printDirections(r: ScaleResult): void {
       console.log(
         `| ${d.pacing.sendsPerSecond}/s, burst ${d.pacing.burst} | ${run.direction} | ${ms(run.singleEditMs.p50)} / ${ms(run.singleEditMs.p95)} ms | ${figures(run.typing)} | ${figures(run.personTyping)} |`,
       )
+  for (const row of baselineTypingRows(r.typingBaselines ?? [])) console.log(row)
   const paced = r.directions?.[0]?.runs ?? []
   const person = Math.max(...paced.map((p) => p.personTyping?.latencyMs.p50 ?? Infinity))
   const fastest = Math.max(...paced.map((p) => p.typing.latencyMs.p50))

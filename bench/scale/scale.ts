@@ -12,7 +12,7 @@ import { loadConfig } from '@e2e-col/sidecar'
 import { PACING_DEFAULT, sidecarEnv, type Pacing } from '../stack.ts'
 import { loadTrace, type TimedTrace } from '../traces.ts'
 import { PERSON_AGENT, personSchedule, TIMING_TRACE, TYPING_TRACE, typingSchedule } from '../typing-speed.ts'
-import { bothDirections, type DirectionRun } from './directions.ts'
+import { baselineTyping, bothDirections, type BaselineTyping, type DirectionRun } from './directions.ts'
 import { groupRun, type GroupRun } from './groups.ts'
 import { bareYdoc, baselineLargeDoc, buildBigDoc, sidecarLargeDoc, type LargeDocRun } from './large-doc.ts'
 import { baselineDocs, sidecarDocs, type BaselineDocsRun, type DocsRun } from './lazy-memory.ts'
@@ -118,6 +118,8 @@ export interface ScaleResult {
     readonly runs: LargeDocRun[]
   }
   readonly directions?: { readonly pacing: Pacing; readonly runs: DirectionRun[] }[]
+  /** The same typing replays through y-websocket and Hocuspocus (A → B). */
+  readonly typingBaselines?: BaselineTyping[]
   readonly groups?: GroupRun[]
   /** A member added and a relinked device, at the sidecar's default bounds, and the baselines' fresh clients. */
   readonly joins?: JoinRun[]
@@ -172,6 +174,9 @@ export async function benchScale(argv: readonly string[]): Promise<ScaleResult> 
     const o = { runtime, pacing, samples: sizes.samples, trace, offsets, ...person }
     directions.push({ pacing, runs: await bothDirections(o) })
   }
+  const typingBaselines: BaselineTyping[] = []
+  for (const system of ['y-websocket', 'Hocuspocus'] as const)
+    typingBaselines.push(await baselineTyping(system, { trace, offsets, personOffsets }))
   const groups: GroupRun[] = []
   for (const m of sizes.members)
     groups.push(await groupRun(runtime, m, { updates: sizes.updates, pages: 0, presenceMs: 0 }))
@@ -193,6 +198,7 @@ export async function benchScale(argv: readonly string[]): Promise<ScaleResult> 
       runs: largeRuns,
     },
     directions,
+    typingBaselines,
     groups,
     joins,
     groupOfSidecars: groupOfSidecarsRun,
