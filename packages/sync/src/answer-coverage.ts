@@ -118,20 +118,22 @@ export class AnswerCoverage {
     }
   }
 
-  /** True when answers were seen and `doc` holds nothing, insertions or deletions, beyond what they gave. */
-  covers(doc: Y.Doc): boolean {
-    return this.#answered && !this.#ahead(doc) && this.#deletesCovered(doc)
+  /**
+   * True when answers were seen and `held` (a document, or what one held at some moment:
+   * `Y.snapshot(doc)`) holds nothing, insertions or deletions, beyond what they gave.
+   */
+  covers(held: Y.Doc | Y.Snapshot): boolean {
+    const { sv, ds } = held instanceof Y.Snapshot ? held : Y.snapshot(held)
+    return this.#answered && !this.#ahead(sv) && this.#deletesCovered(ds)
   }
 
-  #ahead(doc: Y.Doc): boolean {
-    for (const [client, clock] of Y.decodeStateVector(Y.encodeStateVector(doc)))
-      if (clock > (this.#covered.get(client) ?? 0)) return true
+  #ahead(sv: ReadonlyMap<number, number>): boolean {
+    for (const [client, clock] of sv) if (clock > (this.#covered.get(client) ?? 0)) return true
     return false
   }
 
-  /** True when every deletion `doc` knows of is in one of the answers' delete sets. */
-  #deletesCovered(doc: Y.Doc): boolean {
-    const ours = Y.createDeleteSetFromStructStore(doc.store)
+  /** True when every deletion in `ours` is in one of the answers' delete sets. */
+  #deletesCovered(ours: DeleteSet): boolean {
     const theirs = this.#deletes
     for (const [client, ranges] of ours.clients) {
       const cover = theirs.clients.get(client) ?? []

@@ -137,6 +137,21 @@ describe('SyncResponder', () => {
     expect(a.asks).toHaveLength(0)
   })
 
+  test('owes the asker only what it held when the request came: an edit arriving later does not make it answer', () => {
+    const timers = manualTimers()
+    const a = peer(timers, () => 0.9)
+    a.doc.getText('t').insert(0, 'held when asked')
+    a.responder.onRequest(Y.encodeStateVector(new Y.Doc()))
+    a.responder.onPeerResponse(Y.encodeStateAsUpdate(a.doc)) // another peer answered all of it
+    const editor = new Y.Doc()
+    Y.applyUpdate(editor, Y.encodeStateAsUpdate(a.doc))
+    editor.getText('t').insert(0, 'a later edit, sent to everyone; ')
+    Y.applyUpdate(a.doc, Y.encodeStateAsUpdate(editor, Y.encodeStateVector(a.doc)))
+    timers.advance(200)
+    expect(a.sent).toHaveLength(0)
+    expect(a.responder.stats.suppressed).toBe(1)
+  })
+
   test('still answers when the answer it saw lacks one of its deletions', () => {
     const timers = manualTimers()
     const a = peer(timers, () => 0.9)

@@ -3,8 +3,9 @@
  *
  * Each answer waits a small random delay. While it waits, every `sync-response` seen from another peer
  * extends what the asker is known to have (the response's struct ranges that connect to it, gaps
- * excluded). When the timer fires and another peer has answered and our state
- * vector adds nothing beyond that coverage, the answer is suppressed. A group of N therefore sends
+ * excluded). When the timer fires and another peer has answered and what our document held when
+ * the request came adds nothing beyond that coverage, the answer is suppressed (what reached us
+ * since reached the group, the asker too). A group of N therefore sends
  * about one answer instead of N.
  *
  * A request also tells us what the asker has: when its state vector is ahead of ours, we ask back
@@ -32,6 +33,13 @@ export interface SyncResponderOptions {
 interface PendingRequest {
   /** What the asker holds, with the answers seen so far. */
   coverage: AnswerCoverage
+  /**
+   * What the document held when the request came: the answer owes the asker no more. What came
+   * later came to the group (an update, another's answer) or went to it (our own), so the asker
+   * sees it as we did; counting it would have every later-ranked peer answer each edit made while
+   * it waits.
+   */
+  held: Y.Snapshot
   timer: unknown
 }
 
@@ -77,7 +85,11 @@ export class SyncResponder {
       if (oldest !== undefined) this.#cancel(oldest)
       this.stats.dropped += 1
     }
-    const request: PendingRequest = { coverage: new AnswerCoverage(covered), timer: undefined }
+    const request: PendingRequest = {
+      coverage: new AnswerCoverage(covered),
+      held: Y.snapshot(this.#doc),
+      timer: undefined,
+    }
     request.timer = this.#options.timers.setTimeout(() => this.#fire(request), delayMs ?? this.#delay())
     this.#pending.add(request)
     if (this.#lacks(covered)) {
@@ -140,7 +152,7 @@ export class SyncResponder {
 
   #fire(request: PendingRequest): void {
     this.#pending.delete(request)
-    if (request.coverage.covers(this.#doc)) {
+    if (request.coverage.covers(request.held)) {
       this.stats.suppressed += 1
       return
     }

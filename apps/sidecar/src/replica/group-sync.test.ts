@@ -28,7 +28,7 @@ function groupSync(
   replica: DocReplica,
   timers: ReturnType<typeof manualTimers>,
   answer: (payload: Uint8Array) => void,
-  more: { fallbackMs?: number; askers?: AskerBook } = {},
+  more: { fallbackMs?: number; askers?: AskerBook; rank?: number } = {},
 ) {
   return createGroupSync(replica, {
     minDelayMs: 10,
@@ -37,7 +37,7 @@ function groupSync(
     timers,
     answer,
     askBack: () => false,
-    rank: () => 0,
+    rank: () => more.rank ?? 0,
     fallbackMs: () => more.fallbackMs ?? 1000,
     askers: more.askers,
   })
@@ -47,7 +47,10 @@ function groupSync(
  * An asker answered once asks the same again inside its bound (held); `seen` answers in the
  * group meanwhile (given the replica, and its insertions without its one deletion).
  */
-function heldAfter(seen: (replica: DocReplica, insertionsOnly: Uint8Array) => Uint8Array | undefined): {
+function heldAfter(
+  seen: (replica: DocReplica, insertionsOnly: Uint8Array) => Uint8Array | undefined,
+  editMeanwhile = false,
+): {
   answers: number
   suppressed: number
 } {
@@ -64,6 +67,13 @@ function heldAfter(seen: (replica: DocReplica, insertionsOnly: Uint8Array) => Ui
   timers.advance(100)
   const answer = seen(replica, insertionsOnly)
   if (answer !== undefined) sync.onPeerResponse(answer)
+  if (editMeanwhile) {
+    // Another member's edit, sent to the whole group as an update, reaches the replica before the bound.
+    const editor = new Y.Doc()
+    Y.applyUpdate(editor, Y.encodeStateAsUpdate(replica.doc))
+    editor.getText('t').insert(0, 'and an edit ')
+    Y.applyUpdate(replica.doc, Y.encodeStateAsUpdate(editor, Y.encodeStateVector(replica.doc)))
+  }
   timers.advance(5000)
   const { suppressed } = sync.stats()
   sync.dispose()
@@ -97,6 +107,10 @@ describe('group sync: a request waiting for its asker bound', () => {
 
   it('drops a held request when another member answered it with all this replica holds', () => {
     expect(heldAfter((replica) => Y.encodeStateAsUpdate(replica.doc))).toEqual({ answers: 1, suppressed: 1 })
+  })
+
+  it('drops it too when an edit reached the group after it came: the asker got that edit as everyone did', () => {
+    expect(heldAfter((replica) => Y.encodeStateAsUpdate(replica.doc), true)).toEqual({ answers: 1, suppressed: 1 })
   })
 
   it('still answers a held request when the only answer since was empty (a hostile member cannot hush it)', () => {
@@ -133,5 +147,59 @@ describe('group sync: a request waiting for its asker bound', () => {
     const fresh = stay(undefined)
     expect(fresh.onRequest(empty, 'asker', 'r3')).toBe('taken')
     fresh.dispose()
+  })
+})
+
+/**
+ * This member ranked fourth for a request from an asker holding nothing; `seen` answers in the
+ * group 100 ms later (given the replica, and its insertions without its one deletion), and a
+ * member's edit reaches the replica (and the group) while it still waits its fallback bounds.
+ */
+function laterRankAfter(seen: (replica: DocReplica, insertionsOnly: Uint8Array) => Uint8Array): {
+  answers: Uint8Array[]
+  suppressed: number
+  held: Uint8Array
+} {
+  const timers = manualTimers()
+  const replica = memoryReplica('hello from the replica')
+  const insertionsOnly = Y.encodeStateAsUpdate(replica.doc)
+  replica.doc.getText('t').delete(0, 6)
+  const held = Y.encodeStateAsUpdate(replica.doc)
+  const answers: Uint8Array[] = []
+  const sync = groupSync(replica, timers, (payload) => void answers.push(payload), { fallbackMs: 4000, rank: 3 })
+  expect(sync.onRequest(Y.encodeStateVector(new Y.Doc()), 'asker', 'r1')).toBe('taken')
+  timers.advance(100)
+  sync.onPeerResponse(seen(replica, insertionsOnly))
+  // Another member's edit, sent to the whole group as an update, arrives meanwhile.
+  const editor = new Y.Doc()
+  Y.applyUpdate(editor, held)
+  editor.getText('t').insert(0, 'and an edit ')
+  Y.applyUpdate(replica.doc, Y.encodeStateAsUpdate(editor, Y.encodeStateVector(replica.doc)))
+  timers.advance(20_000)
+  const { suppressed } = sync.stats()
+  sync.dispose()
+  return { answers, suppressed, held }
+}
+
+describe('group sync: a later-ranked member waiting its fallback bounds', () => {
+  it('stays silent when the first answer gave the asker all it held, though an edit reached the group while it waited', () => {
+    const { answers, suppressed } = laterRankAfter((replica) => Y.encodeStateAsUpdate(replica.doc))
+    expect(answers).toHaveLength(0)
+    expect(suppressed).toBe(1)
+  })
+
+  it('still answers, with all it held, when the first answer was empty (a hostile member cannot hush it)', () => {
+    const { answers, held } = laterRankAfter(() => Y.encodeStateAsUpdate(new Y.Doc()))
+    expect(answers).toHaveLength(1)
+    const asker = new Y.Doc()
+    Y.applyUpdate(asker, answers[0] as Uint8Array)
+    const want = new Y.Doc()
+    Y.applyUpdate(want, held)
+    expect(asker.getText('t').toString()).toContain(want.getText('t').toString())
+  })
+
+  it('still answers when the first answer lacked a deletion it held', () => {
+    const { answers } = laterRankAfter((_, insertionsOnly) => insertionsOnly)
+    expect(answers).toHaveLength(1)
   })
 })
