@@ -113,14 +113,17 @@ export async function bothDirections(o: DirectionOptions): Promise<DirectionRun[
     const runs: DirectionRun[] = []
     const quietMs = 1000 / o.pacing.sendsPerSecond + 300
     for (const [i, direction] of (['Alice → Bob', 'Bob → Alice'] as const).entries()) {
-      const docId = docIds[i] ?? ''
-      const pair: Pair = {
-        alice: await connectSide(a.url, docId, clients),
-        bob: await connectSide(b.url, docId, clients),
+      // Alice's page on her sidecar and Bob's on his, both saved, on `docId`; the author's first.
+      const pages = async (docId: string): Promise<[Pair['alice'], Pair['bob']]> => {
+        const pair: Pair = {
+          alice: await connectSide(a.url, docId, clients),
+          bob: await connectSide(b.url, docId, clients),
+        }
+        await untilSaved(pair.alice.client.connection)
+        await untilSaved(pair.bob.client.connection)
+        return fromTo(direction, pair)
       }
-      await untilSaved(pair.alice.client.connection)
-      await untilSaved(pair.bob.client.connection)
-      const [from, to] = fromTo(direction, pair)
+      const [from, to] = await pages(docIds[i] ?? '')
       const refill = (): Promise<void> => sleep((o.pacing.burst * 1000) / o.pacing.sendsPerSecond)
       // Let start-up traffic end and the bucket refill.
       await refill()
@@ -132,14 +135,7 @@ export async function bothDirections(o: DirectionOptions): Promise<DirectionRun[
         runs.push({ direction, singleEditMs, typing })
         continue
       }
-      const personDoc = docIds[2 + i] ?? ''
-      const person: Pair = {
-        alice: await connectSide(a.url, personDoc, clients),
-        bob: await connectSide(b.url, personDoc, clients),
-      }
-      await untilSaved(person.alice.client.connection)
-      await untilSaved(person.bob.client.connection)
-      const [pFrom, pTo] = fromTo(direction, person)
+      const [pFrom, pTo] = await pages(docIds[2 + i] ?? '')
       await refill()
       const personTyping = await typingRun(pFrom, pTo.doc, o.trace, o.personOffsets, sendsBy(author))
       runs.push({ direction, singleEditMs, typing, personTyping })
