@@ -123,7 +123,7 @@ export class AnswerCoverage {
    * `Y.snapshot(doc)`) holds nothing, insertions or deletions, beyond what they gave.
    */
   covers(held: Y.Doc | Y.Snapshot): boolean {
-    const { sv, ds } = held instanceof Y.Snapshot ? held : Y.snapshot(held)
+    const { sv, ds } = 'sv' in held ? held : Y.snapshot(held)
     return this.#answered && !this.#ahead(sv) && this.#deletesCovered(ds)
   }
 

@@ -152,6 +152,29 @@ describe('SyncResponder', () => {
     expect(a.responder.stats.suppressed).toBe(1)
   })
 
+  test('still answers with what waited for a missing piece when the request came and joined the document since', () => {
+    const timers = manualTimers()
+    const a = peer(timers, () => 0.9)
+    const author = new Y.Doc()
+    author.getText('t').insert(0, 'first ')
+    const first = Y.encodeStateAsUpdate(author)
+    author.getText('t').insert(6, 'second')
+    const secondOnly = Y.diffUpdate(Y.encodeStateAsUpdate(author), Y.encodeStateVectorFromUpdate(first))
+    // The second part came first and waits for the first one in Yjs.
+    Y.applyUpdate(a.doc, secondOnly)
+    expect(a.doc.store.pendingStructs).not.toBeNull()
+    a.responder.onRequest(Y.encodeStateVector(new Y.Doc()))
+    a.responder.onPeerResponse(first) // another peer answered with the first part only
+    Y.applyUpdate(a.doc, first) // the first part arrives: the second joins the document
+    expect(a.doc.getText('t').toString()).toBe('first second')
+    timers.advance(200)
+    expect(a.sent).toHaveLength(1)
+    const asker = new Y.Doc()
+    Y.applyUpdate(asker, first)
+    Y.applyUpdate(asker, a.sent[0] as Uint8Array)
+    expect(asker.getText('t').toString()).toBe('first second')
+  })
+
   test('still answers when the answer it saw lacks one of its deletions', () => {
     const timers = manualTimers()
     const a = peer(timers, () => 0.9)

@@ -37,11 +37,15 @@ interface PendingRequest {
    * What the document held when the request came: the answer owes the asker no more. What came
    * later came to the group (an update, another's answer) or went to it (our own), so the asker
    * sees it as we did; counting it would have every later-ranked peer answer each edit made while
-   * it waits.
+   * it waits. Undefined when structs or deletions waited in Yjs for a missing piece: they came
+   * before the request and may join the document while it waits, so the answer owes what the
+   * document holds when it fires.
    */
-  held: Y.Snapshot
+  held: Y.Snapshot | undefined
   timer: unknown
 }
+
+const waiting = (doc: Y.Doc): boolean => doc.store.pendingStructs !== null || doc.store.pendingDs !== null
 
 /** Counters for tests and diagnostics. */
 export interface SyncResponderStats {
@@ -87,7 +91,7 @@ export class SyncResponder {
     }
     const request: PendingRequest = {
       coverage: new AnswerCoverage(covered),
-      held: Y.snapshot(this.#doc),
+      held: waiting(this.#doc) ? undefined : Y.snapshot(this.#doc),
       timer: undefined,
     }
     request.timer = this.#options.timers.setTimeout(() => this.#fire(request), delayMs ?? this.#delay())
@@ -152,7 +156,7 @@ export class SyncResponder {
 
   #fire(request: PendingRequest): void {
     this.#pending.delete(request)
-    if (request.coverage.covers(request.held)) {
+    if (request.coverage.covers(request.held ?? this.#doc)) {
       this.stats.suppressed += 1
       return
     }

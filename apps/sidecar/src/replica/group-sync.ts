@@ -7,8 +7,8 @@
  *   after r fallback bounds (scaled by the answer's size), so one request costs one answer;
  * - per asker (Signal account), at most one request is taken per fallback bound; later ones wait,
  *   the newest replacing older ones, and are dropped if they ask the same again and the answers
- *   seen since they came (this member's or another's) gave the asker all this replica held when
- *   they came (an answer that adds nothing, an empty one from a hostile member say, drops none);
+ *   seen since they came (this member's or another's) gave the asker all this replica holds (an
+ *   answer that adds nothing, an empty one from a hostile member say, drops none);
  * - asking back goes through gap repair, which counts what a member's claims may cost.
  * @see docs/sidecar.md §8.4
  */
@@ -74,7 +74,6 @@ interface Deferred {
   stateVector: Uint8Array
   requestId: string
   coverage: AnswerCoverage
-  held: Y.Snapshot
   timer: unknown
 }
 
@@ -159,14 +158,12 @@ export function createGroupSync(replica: DocReplica, o: GroupSyncOptions): Group
         stateVector: stateVector.slice(),
         requestId,
         coverage: new AnswerCoverage(Y.decodeStateVector(stateVector)),
-        // What the replica held when it came: what reached it later reached the group, the asker too.
-        held: Y.snapshot(replica.doc),
       }
       const timer = t.setTimeout(
         () => {
           a.deferred = undefined
           // Asked the same again, and the answers since gave the asker all there is: they were for it too.
-          if (sameBytes(a.lastAsked, request.stateVector) && request.coverage.covers(request.held))
+          if (sameBytes(a.lastAsked, request.stateVector) && request.coverage.covers(replica.doc))
             return void (covered += 1)
           take(a, request.stateVector, asker, request.requestId)
         },
